@@ -1,0 +1,213 @@
+// Package finding is the shared vocabulary of results: a Finding says what
+// was seen (Evidence, with where it was read), why it matters, what to do,
+// how to undo it and how risky it is, in English and Chinese.
+//
+// Every producer of results (host rules, run diagnosis, thread dump and GC
+// analysis, porting scan) speaks this vocabulary, so every report renders
+// all of them the same way.
+package finding
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Lang selects the language of user-facing text.
+type Lang string
+
+const (
+	EN Lang = "en"
+	ZH Lang = "zh"
+)
+
+// ParseLang accepts "en", "zh" and locale strings such as "zh_CN.UTF-8".
+func ParseLang(s string) (Lang, error) {
+	l := strings.ToLower(strings.TrimSpace(s))
+	switch {
+	case l == "en" || strings.HasPrefix(l, "en_") || strings.HasPrefix(l, "en-") || l == "c" || l == "posix":
+		return EN, nil
+	case l == "zh" || strings.HasPrefix(l, "zh_") || strings.HasPrefix(l, "zh-"):
+		return ZH, nil
+	}
+	return EN, fmt.Errorf("unknown language %q (want en or zh)", s)
+}
+
+// LangFromEnv picks the language from LC_ALL, LC_MESSAGES or LANG, the way
+// gettext does; anything not Chinese is English.
+func LangFromEnv(getenv func(string) string) Lang {
+	for _, k := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		if v := getenv(k); v != "" {
+			if l, err := ParseLang(v); err == nil {
+				return l
+			}
+			return EN
+		}
+	}
+	return EN
+}
+
+// Text is a user-facing string in both languages. Both must be filled for
+// anything a user reads; tests enforce it on the knowledge base.
+type Text struct {
+	EN string `json:"en"`
+	ZH string `json:"zh"`
+}
+
+// T builds a Text.
+func T(en, zh string) Text { return Text{EN: en, ZH: zh} }
+
+// In returns the text in lang, falling back to English when the Chinese
+// text is missing (never to an empty string when one exists).
+func (t Text) In(l Lang) string {
+	if l == ZH && t.ZH != "" {
+		return t.ZH
+	}
+	return t.EN
+}
+
+// IsZero reports whether both languages are empty.
+func (t Text) IsZero() bool { return t.EN == "" && t.ZH == "" }
+
+// Tf formats both languages with the same arguments.
+func Tf(t Text, args ...any) Text {
+	return Text{EN: fmt.Sprintf(t.EN, args...), ZH: fmt.Sprintf(t.ZH, args...)}
+}
+
+// Severity orders how much a finding matters. The zero value is Info.
+type Severity int
+
+const (
+	Info Severity = iota
+	Warning
+	Critical
+)
+
+var severityNames = [...]string{"info", "warning", "critical"}
+
+func (s Severity) String() string {
+	if s >= 0 && int(s) < len(severityNames) {
+		return severityNames[s]
+	}
+	return fmt.Sprintf("severity(%d)", int(s))
+}
+
+// ParseSeverity parses "info", "warning" or "critical".
+func ParseSeverity(s string) (Severity, error) {
+	for i, n := range severityNames {
+		if strings.EqualFold(s, n) {
+			return Severity(i), nil
+		}
+	}
+	return Info, fmt.Errorf("unknown severity %q (want info, warning or critical)", s)
+}
+
+func (s Severity) MarshalJSON() ([]byte, error) { return json.Marshal(s.String()) }
+
+func (s *Severity) UnmarshalJSON(b []byte) error {
+	var str string
+	if err := json.Unmarshal(b, &str); err != nil {
+		return err
+	}
+	v, err := ParseSeverity(str)
+	*s = v
+	return err
+}
+
+// Label is the severity name in the given language.
+func (s Severity) Label(l Lang) string {
+	if l == ZH {
+		switch s {
+		case Critical:
+			return "严重"
+		case Warning:
+			return "警告"
+		default:
+			return "提示"
+		}
+	}
+	return s.String()
+}
+
+// Status is the outcome of one check.
+type Status string
+
+const (
+	// Fail: the check found something to change or look at.
+	Fail Status = "fail"
+	// Pass: the check ran and the host matches the recommendation.
+	Pass Status = "pass"
+	// Unavailable: the input the check needs could not be read; Reason says why.
+	Unavailable Status = "unavailable"
+	// Skipped: the check does not apply here (profile, architecture, no such device).
+	Skipped Status = "skipped"
+)
+
+// Label is the status name in the given language.
+func (s Status) Label(l Lang) string {
+	if l == ZH {
+		switch s {
+		case Fail:
+			return "需处理"
+		case Pass:
+			return "通过"
+		case Unavailable:
+			return "无法读取"
+		case Skipped:
+			return "不适用"
+		}
+	}
+	return string(s)
+}
+
+// Evidence is one observed value and where it was read.
+type Evidence struct {
+	Key    string `json:"key"`
+	Value  string `json:"value"`
+	Source string `json:"source,omitempty"`
+}
+
+// Fix is what to do about a finding and how to undo it.
+type Fix struct {
+	// Apply is the exact command or config line(s) to apply, one per line.
+	Apply string `json:"apply,omitempty"`
+	// Revert undoes Apply; "" only when Apply is empty (advice-only findings).
+	Revert string `json:"revert,omitempty"`
+	// Persist says how to keep the change across reboots, when Apply is runtime-only.
+	Persist string `json:"persist,omitempty"`
+	// Reboot is true when the change takes effect only after a reboot.
+	Reboot bool `json:"reboot,omitempty"`
+}
+
+// Finding is the result of one check (or one diagnosis) on one subject.
+type Finding struct {
+	// ID is stable across releases: reports, CI gates and suppressions refer to it.
+	ID       string   `json:"id"`
+	Category string   `json:"category"`
+	Status   Status   `json:"status"`
+	Severity Severity `json:"severity"`
+	// Subject names what was checked when a rule runs per object (a NIC, a disk, a JVM pid).
+	Subject     string     `json:"subject,omitempty"`
+	Title       Text       `json:"title"`
+	Observed    Text       `json:"observed"`
+	Evidence    []Evidence `json:"evidence,omitempty"`
+	Why         Text       `json:"why"`
+	Recommended Text       `json:"recommended"`
+	Fix         Fix        `json:"fix"`
+	Risk        Text       `json:"risk"`
+	// Workload says which workloads the recommendation applies to.
+	Workload Text `json:"workload"`
+	// Reason explains an Unavailable or Skipped status.
+	Reason     Text     `json:"reason"`
+	References []string `json:"references,omitempty"`
+	// Confidence in [0,1] for diagnoses inferred from series; 1 for direct readings.
+	Confidence float64 `json:"confidence,omitempty"`
+}
+
+// Key identifies a finding within one result set: the rule plus its subject.
+func (f *Finding) Key() string {
+	if f.Subject == "" {
+		return f.ID
+	}
+	return f.ID + "/" + f.Subject
+}
