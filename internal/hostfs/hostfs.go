@@ -87,9 +87,8 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// ReadFile reads a whole file (at most MaxFileSize bytes). Reading pseudo
-// files needs a single read loop rather than os.ReadFile's size hint, which
-// is 0 or 4096 for /proc and /sys.
+// ReadFile reads a whole file of at most MaxFileSize bytes. It reads until
+// EOF rather than trusting the size, which is 0 or 4096 for /proc and /sys.
 func (h FS) ReadFile(p string) ([]byte, error) {
 	f, err := os.Open(p)
 	if err != nil {
@@ -100,26 +99,14 @@ func (h FS) ReadFile(p string) ([]byte, error) {
 	if err == nil && st.IsDir() {
 		return nil, &Error{Path: h.Display(p), Err: errors.New("is a directory")}
 	}
-	buf := make([]byte, 0, 4096)
-	for {
-		if len(buf) == cap(buf) {
-			if len(buf) >= MaxFileSize {
-				return nil, &Error{Path: h.Display(p), Err: fmt.Errorf("larger than %d bytes", MaxFileSize)}
-			}
-			buf = append(buf, 0)[:len(buf)]
-		}
-		n, err := f.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, nil
-		}
-		if err != nil {
-			return buf, &Error{Path: h.Display(p), Err: err}
-		}
-		if n == 0 {
-			return buf, nil
-		}
+	buf, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return buf, &Error{Path: h.Display(p), Err: err}
 	}
+	if len(buf) > MaxFileSize {
+		return nil, &Error{Path: h.Display(p), Err: fmt.Errorf("larger than %d bytes", MaxFileSize)}
+	}
+	return buf, nil
 }
 
 // ReadString reads a file and trims surrounding white space.
