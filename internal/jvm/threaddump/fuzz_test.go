@@ -1,0 +1,102 @@
+package threaddump
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+)
+
+func addSeeds(f *testing.F, files ...string) {
+	for _, n := range files {
+		b, err := os.ReadFile("testdata/" + n)
+		if err != nil {
+			continue
+		}
+		if len(b) > 16<<10 {
+			b = b[:16<<10]
+		}
+		f.Add(b)
+	}
+}
+
+// exercise runs everything downstream of a parse; none of it may panic.
+func exercise(t *testing.T, ds []*Dump) {
+	var rs []*Report
+	for _, d := range ds {
+		r := Analyze(d)
+		Findings(r, "fuzz")
+		rs = append(rs, r)
+	}
+	if len(ds) > 1 {
+		s := AnalyzeSeries(ds)
+		SeriesFindings(s, "fuzz")
+		CPUDelta(ds[0], ds[1])
+	}
+	for _, d := range ds {
+		Join(d, map[int64]float64{1: 1})
+	}
+	if err := WriteText(io.Discard, rs, finding.ZH); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func FuzzParseText(f *testing.F) {
+	addSeeds(f, "jdk17_deadlock_jcmd.txt", "jdk25_virtual_jcmd.txt", "jdk17_sigquit_prefixed.log", "jdk25_virtual_threaddump_plain.txt", "jdk17_logbacklike_jcmd.txt")
+	f.Add([]byte("\"a\n\" #1 prio=5 tid=0x1 nid=0x1 runnable\n\tat x.Y.z(Y.java:1)\n\t- locked <0x1> (a x)\n"))
+	f.Add([]byte("Found one Java-level deadlock:\n\"a\":\n  waiting to lock monitor 0x1 (object 0x2, a X),\n"))
+	f.Add([]byte("PFX Full thread dump x:\nPFX \"t\" #1 prio=5 nid=12 runnable\nPFX    java.lang.Thread.State: BLOCKED (on object monitor)\n"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		ds, err := ParseText(bytes.NewReader(in))
+		if err != nil && len(ds) > 0 {
+			return // a callback error cannot happen here; parse errors return no dumps
+		}
+		for _, d := range ds {
+			if len(d.Threads) == 0 {
+				t.Fatalf("empty dump emitted")
+			}
+			for _, th := range d.Threads {
+				if th.Line <= 0 {
+					t.Fatalf("thread %q without line", th.Name)
+				}
+			}
+		}
+		exercise(t, ds)
+	})
+}
+
+func FuzzParseJSON(f *testing.F) {
+	addSeeds(f, "jdk25_contention_threaddump.json", "jdk25_virtual_threaddump.json")
+	f.Add([]byte(`{"threadDump":{"processId":"1","threadContainers":[{"container":"<root>","threads":[{"tid":"1","name":"a","state":"BLOCKED","blockedOn":"java.lang.Object@1","monitorsOwned":[{"depth":0,"locks":["java.lang.Object@2"]}],"parkBlocker":{"object":"x.Sync@3","owner":"1"},"carrier":"1"}]}]}}`))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		ds, err := Parse("f.json", bytes.NewReader(in))
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "f.json: ") {
+				t.Fatalf("error without file name: %v", err)
+			}
+			return
+		}
+		exercise(t, ds)
+	})
+}
+
+func FuzzPoolName(f *testing.F) {
+	for _, s := range []string{"http-nio-8080-exec-12", "RMI TCP Connection(23)-127.0.1.1", "a(1)(2)", "9", "x.1", "]"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		p := PoolName(s)
+		if p == s {
+			return
+		}
+		if PoolName(p) != p && !strings.Contains(p, "(N)") {
+			// Normalising twice changes nothing but a new trailing counter.
+			if strings.HasSuffix(strings.TrimRight(p, "]) "), "N") {
+				return
+			}
+		}
+	})
+}

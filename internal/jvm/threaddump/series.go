@@ -1,0 +1,274 @@
+package threaddump
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+)
+
+// Series is the analysis of several dumps of one JVM taken over time.
+type Series struct {
+	Reports []*Report `json:"-"`
+	// Stuck are threads whose stack did not change across consecutive dumps.
+	Stuck []StuckThread `json:"stuck"`
+	// HotFrames is a sampling profile from the dumps: the top frames of
+	// working RUNNABLE threads, most frequent first.
+	HotFrames []HotFrame `json:"hot_frames"`
+	// HotMethods counts the first application (non-JDK) frame of the same
+	// stacks: where in the service's own code the time goes.
+	HotMethods []HotFrame `json:"hot_methods"`
+	// Samples is how many RUNNABLE working thread stacks HotFrames counts.
+	Samples int `json:"samples"`
+	// CPU joins the last dump's threads to the CPU they used since the dump
+	// before, from the cpu= field (JDK 11+); empty when not printed.
+	CPU []ThreadCPU `json:"cpu,omitempty"`
+}
+
+// StuckThread is one thread seen with the same stack in Dumps consecutive dumps.
+type StuckThread struct {
+	Name   string  `json:"name"`
+	ID     int64   `json:"id,omitempty"`
+	State  State   `json:"state"`
+	Top    Frame   `json:"top"`
+	App    Frame   `json:"app_frame"`
+	Dumps  int     `json:"dumps"`
+	Thread *Thread `json:"-"` // as seen in the last dump of the streak
+}
+
+// HotFrame counts one frame at the top of RUNNABLE stacks.
+type HotFrame struct {
+	Frame Frame   `json:"frame"`
+	Count int     `json:"count"`
+	Share float64 `json:"share"`
+}
+
+// AnalyzeSeries analyses each dump and what persists between them.
+func AnalyzeSeries(dumps []*Dump) *Series {
+	rs := make([]*Report, 0, len(dumps))
+	for _, d := range dumps {
+		rs = append(rs, Analyze(d))
+	}
+	return NewSeries(rs)
+}
+
+// NewSeries builds the series analysis from reports already computed, in dump order.
+func NewSeries(reports []*Report) *Series {
+	s := &Series{Reports: reports}
+	s.stuck()
+	s.hot()
+	if n := len(reports); n >= 2 {
+		a, b := reports[n-2].Dump, reports[n-1].Dump
+		if a.PID == b.PID {
+			s.CPU = Join(b, CPUDelta(a, b))
+		}
+	}
+	return s
+}
+
+// threadKey follows a thread from dump to dump: Java id and name (ids are
+// reused after a thread dies; names alone repeat across pools).
+func threadKey(t *Thread) string {
+	return strconv.FormatInt(t.ID, 10) + "\x00" + strconv.FormatInt(t.NativeID, 10) + "\x00" + t.Name
+}
+
+func sameStack(a, b []Frame) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Method != b[i].Method || a[i].Source != b[i].Source {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Series) stuck() {
+	if len(s.Reports) < 2 {
+		return
+	}
+	type run struct {
+		t *Thread
+		n int
+	}
+	runs := map[string]*run{}
+	best := map[string]*run{}
+	for _, r := range s.Reports {
+		next := map[string]*run{}
+		for _, t := range r.Dump.Threads {
+			if t.State == StateNone || r.IsIdle(t) || len(t.Stack()) == 0 {
+				continue
+			}
+			k := threadKey(t)
+			if p := runs[k]; p != nil && p.t.State == t.State && sameStack(p.t.Stack(), t.Stack()) {
+				next[k] = &run{t: t, n: p.n + 1}
+			} else {
+				next[k] = &run{t: t, n: 1}
+			}
+			if b := best[k]; next[k].n >= 2 && (b == nil || next[k].n >= b.n) {
+				best[k] = next[k]
+			}
+		}
+		runs = next
+	}
+	for _, b := range best {
+		s.Stuck = append(s.Stuck, StuckThread{Name: b.t.Name, ID: b.t.ID, State: b.t.State, Top: b.t.Top(), App: firstAppFrame(b.t), Dumps: b.n, Thread: b.t})
+	}
+	sort.Slice(s.Stuck, func(i, j int) bool {
+		a, b := s.Stuck[i], s.Stuck[j]
+		if a.Dumps != b.Dumps {
+			return a.Dumps > b.Dumps
+		}
+		return a.Name < b.Name
+	})
+}
+
+func (s *Series) hot() {
+	n := map[Frame]int{}
+	app := map[Frame]int{}
+	for _, r := range s.Reports {
+		for _, t := range r.Dump.Threads {
+			if t.State != StateRunnable || r.IsIdle(t) {
+				continue
+			}
+			if t.Carrying != 0 && len(t.MountedFrames) == 0 {
+				continue // JSON dumps list the mounted virtual thread on its own
+			}
+			st := t.Stack()
+			if len(st) == 0 {
+				continue
+			}
+			s.Samples++
+			n[st[0]]++
+			for _, f := range st {
+				if !isJDKFrame(f.Method) {
+					app[f]++
+					break
+				}
+			}
+		}
+	}
+	s.HotMethods = rankFrames(app, s.Samples)
+	s.HotFrames = rankFrames(n, s.Samples)
+}
+
+func rankFrames(n map[Frame]int, samples int) []HotFrame {
+	var out []HotFrame
+	for f, c := range n {
+		out = append(out, HotFrame{Frame: f, Count: c, Share: float64(c) / float64(samples)})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Count != b.Count {
+			return a.Count > b.Count
+		}
+		return a.Frame.String() < b.Frame.String()
+	})
+	return out
+}
+
+// ThreadCPU is a dump thread joined to its CPU use by native id.
+type ThreadCPU struct {
+	Thread     *Thread `json:"-"`
+	Name       string  `json:"name"`
+	NativeID   int64   `json:"native_id"`
+	CPUSeconds float64 `json:"cpu_seconds"`
+	Top        Frame   `json:"top"`
+}
+
+// Join matches dump threads to per-thread CPU seconds keyed by OS thread id
+// (from /proc/PID/task/TID/stat, top -H or pidstat -t; the nid in the dump is
+// that id), most CPU first. Threads without a native id or not in cpu are left out.
+func Join(d *Dump, cpu map[int64]float64) []ThreadCPU {
+	var out []ThreadCPU
+	for _, t := range d.Threads {
+		if t.NativeID == 0 {
+			continue
+		}
+		c, ok := cpu[t.NativeID]
+		if !ok {
+			continue
+		}
+		out = append(out, ThreadCPU{Thread: t, Name: t.Name, NativeID: t.NativeID, CPUSeconds: c, Top: t.Top()})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].CPUSeconds > out[j].CPUSeconds })
+	return out
+}
+
+// CPUDelta derives per-thread CPU seconds between two dumps of one JVM from
+// the cpu= field (JDK 11+), keyed by native id, for Join without a recorder.
+func CPUDelta(prev, cur *Dump) map[int64]float64 {
+	before := map[int64]float64{}
+	for _, t := range prev.Threads {
+		if t.NativeID != 0 && t.CPUMillis >= 0 {
+			before[t.NativeID] = t.CPUMillis
+		}
+	}
+	out := map[int64]float64{}
+	for _, t := range cur.Threads {
+		if t.NativeID == 0 || t.CPUMillis < 0 {
+			continue
+		}
+		if b, ok := before[t.NativeID]; ok && t.CPUMillis >= b {
+			out[t.NativeID] = (t.CPUMillis - b) / 1000
+		} else if !ok {
+			out[t.NativeID] = t.CPUMillis / 1000 // new thread: all its CPU is in the interval
+		}
+	}
+	return out
+}
+
+// SeriesFindings reports what persists across dumps; source names the file.
+func SeriesFindings(s *Series, source string) []finding.Finding {
+	var out []finding.Finding
+	if len(s.Reports) >= 2 && len(s.Stuck) > 0 {
+		maxDumps := s.Stuck[0].Dumps
+		f := finding.Finding{
+			ID: "threaddump.stuck", Category: Category, Status: finding.Fail, Severity: finding.Warning,
+			Confidence: 0.8,
+			Title:      finding.T("Threads stuck in the same place across dumps", "多次转储中线程停在同一位置"),
+			Observed: finding.T(fmt.Sprintf("%d working threads have an unchanged stack in %d or more consecutive dumps (of %d)", len(s.Stuck), 2, len(s.Reports)),
+				fmt.Sprintf("%d 个工作线程在连续 %d 次及以上的转储中堆栈不变(共 %d 次转储)", len(s.Stuck), 2, len(s.Reports))),
+			Why: finding.T("A thread with the same stack in dumps taken seconds apart is not making progress: a long lock wait, a call without a timeout, or (RUNNABLE) a loop that never ends.",
+				"间隔数秒的多次转储中堆栈完全相同的线程没有进展:长时间等锁、没有超时的调用,或(RUNNABLE 时)不结束的循环。"),
+			Recommended: finding.T("Look at the application frame of each stuck thread; add timeouts to remote calls and lock acquisitions (tryLock, socket/read timeouts); for RUNNABLE threads, check the loop's exit condition.",
+				"查看每个停滞线程的应用帧;为远程调用和加锁增加超时(tryLock、socket/read 超时);RUNNABLE 线程请检查循环的退出条件。"),
+			Risk:     finding.T("None: a reading.", "无:仅为读数。"),
+			Workload: finding.T("all", "所有负载"),
+		}
+		if maxDumps == len(s.Reports) && len(s.Reports) >= 3 {
+			f.Severity = finding.Critical
+		}
+		for i, st := range s.Stuck {
+			if i == 10 {
+				break
+			}
+			f.Evidence = append(f.Evidence, finding.Evidence{Key: "thread",
+				Value: fmt.Sprintf("%s %s in %d dumps at %s (%s)", quoteName(st.Name), st.State, st.Dumps, st.Top.String(), st.App.String()), Source: source})
+		}
+		out = append(out, f)
+	}
+	if s.Samples > 0 && len(s.HotFrames) > 0 {
+		f := finding.Finding{
+			ID: "threaddump.hot-frames", Category: Category, Status: finding.Pass, Severity: finding.Info, Confidence: 0.6,
+			Title: finding.T("Where RUNNABLE threads are (a sampling profile from the dumps)", "RUNNABLE 线程所在位置(基于转储的采样剖析)"),
+			Observed: finding.T(fmt.Sprintf("%d RUNNABLE stacks in %d dumps; top frame %s in %.0f%%", s.Samples, len(s.Reports), s.HotFrames[0].Frame.String(), 100*s.HotFrames[0].Share),
+				fmt.Sprintf("%d 次转储中共 %d 个 RUNNABLE 堆栈;最常见的栈顶 %s 占 %.0f%%", len(s.Reports), s.Samples, s.HotFrames[0].Frame.String(), 100*s.HotFrames[0].Share)),
+			Why: finding.T("Frames that keep showing at the top of running threads are where CPU time goes; a few dumps are a coarse profile, a profiler (async-profiler) a precise one.",
+				"反复出现在运行线程栈顶的方法就是 CPU 时间的去向;少量转储只是粗略剖析,精确剖析请用 async-profiler。"),
+			Recommended: finding.T("Optimise or cache the hottest frames; confirm with async-profiler before changing code.", "优化或缓存最热的方法;改代码前先用 async-profiler 确认。"),
+			Risk:        finding.T("None: a reading.", "无:仅为读数。"),
+			Workload:    finding.T("CPU-bound services", "CPU 密集型服务"),
+		}
+		for i, h := range s.HotFrames {
+			if i == 10 {
+				break
+			}
+			f.Evidence = append(f.Evidence, finding.Evidence{Key: "frame", Value: fmt.Sprintf("%d (%.0f%%) %s", h.Count, 100*h.Share, h.Frame.String()), Source: source})
+		}
+		out = append(out, f)
+	}
+	return out
+}
