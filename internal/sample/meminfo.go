@@ -1,0 +1,60 @@
+package sample
+
+// /proc/meminfo: memory gauges in kB (HugePages_* are page counts).
+// Sample:
+//
+//	MemTotal:       24684096 kB
+//	MemFree:        23967632 kB
+//	MemAvailable:   24338056 kB
+//	HugePages_Total:       0
+//
+// Every line is kept under its name, units dropped.
+
+func init() { register("meminfo", true, newMeminfoSampler) }
+
+type meminfoSampler struct {
+	env  *Env
+	path string
+	sc   scratch
+}
+
+func newMeminfoSampler(env *Env) (Sampler, error) {
+	return &meminfoSampler{env: env, path: env.FS.ProcPath("meminfo")}, nil
+}
+
+func (p *meminfoSampler) Sample(s *Snapshot) error {
+	b, err := p.env.r.file(p.env.FS, p.path)
+	if err != nil {
+		return err
+	}
+	if s.Mem == nil {
+		s.Mem = make(map[string]uint64, 64)
+	}
+	return parseMeminfo(b, s.Mem, &p.sc)
+}
+
+// parseMeminfo adds every "Name: value [kB]" line to m.
+func parseMeminfo(b []byte, m map[string]uint64, sc *scratch) (err error) {
+	l := lines{b: b}
+	for l.next() {
+		name, rest, ok := cut(l.line, ':')
+		if !ok {
+			if len(trimSpace(l.line)) > 0 {
+				firstErr(&err, badLine(l.n, l.line, "no colon"))
+			}
+			continue
+		}
+		f := sc.fields(rest)
+		if len(f) == 0 || len(f) > 2 {
+			firstErr(&err, badLine(l.n, l.line, "want value [unit]"))
+			continue
+		}
+		v, ok := atou(f[0])
+		if !ok {
+			firstErr(&err, badLine(l.n, l.line, "bad value"))
+			continue
+		}
+		m[sc.intern(trimSpace(name))] = v
+	}
+	return err
+}

@@ -1,0 +1,203 @@
+package sample
+
+// The target process: /proc/PID/stat (CPU, faults, threads; format in
+// procstat.go), /proc/PID/status (memory), /proc/PID/limits (open files
+// limit) and the entries of /proc/PID/fd. Samples:
+//
+//	VmRSS:	   17600 kB
+//	RssAnon:	   11284 kB
+//	VmSwap:	       0 kB
+//	Threads:	13
+//
+//	Limit                     Soft Limit           Hard Limit           Units
+//	Max open files            20000                20000                files
+//
+// The process is identified by PID and start time: if the PID disappears
+// or is reused by another process the sampler reports it once
+// (unavailable) and is not read again; the host samplers go on.
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"syscall"
+)
+
+// Proc is the target process.
+type Proc struct {
+	PID     int    `json:"pid"`
+	Comm    string `json:"comm"`
+	State   string `json:"state"`
+	Utime   uint64 `json:"utime"` // USER_HZ ticks, all threads live and exited
+	Stime   uint64 `json:"stime"`
+	MinFlt  uint64 `json:"minflt"`
+	MajFlt  uint64 `json:"majflt"`
+	Threads uint64 `json:"threads"`
+	Start   uint64 `json:"start"` // ticks after boot
+	RSSKB   uint64 `json:"rss_kb"`
+	AnonKB  uint64 `json:"anon_kb"`
+	FileKB  uint64 `json:"file_kb"`
+	ShmemKB uint64 `json:"shmem_kb"`
+	SwapKB  uint64 `json:"swap_kb"`
+	VSizeKB uint64 `json:"vsz_kb"`
+	FDs     int    `json:"fds"`           // open descriptors; -1 when unreadable (see Err)
+	FDSoft  uint64 `json:"fd_soft"`       // Max open files soft limit; 0 = unlimited
+	FDHard  uint64 `json:"fd_hard"`       // hard limit; 0 = unlimited
+	Err     string `json:"err,omitempty"` // parts that could not be read
+}
+
+func init() { register("process", true, newProcSampler) }
+
+type procSampler struct {
+	env                  *Env
+	pid                  int
+	stat, status, limits string
+	fdDir                string
+	start                uint64
+	sc                   scratch
+	comm                 string
+}
+
+func newProcSampler(env *Env) (Sampler, error) {
+	if env.PID <= 0 {
+		return nil, nil
+	}
+	pid := strconv.Itoa(env.PID)
+	p := &procSampler{env: env, pid: env.PID, stat: env.FS.ProcPath(pid, "stat"), status: env.FS.ProcPath(pid, "status"),
+		limits: env.FS.ProcPath(pid, "limits"), fdDir: env.FS.ProcPath(pid, "fd")}
+	b, err := env.r.file(env.FS, p.stat)
+	if err != nil {
+		return nil, fmt.Errorf("process %d: %w", env.PID, err)
+	}
+	st, err := parsePidStat(b, &p.sc)
+	if err != nil {
+		return nil, fmt.Errorf("process %d: %w", env.PID, err)
+	}
+	p.start, p.comm = st.Start, string(st.Comm)
+	return p, nil
+}
+
+// exited is the unavailable reason for a target that went away.
+func exited(pid int, why string) error {
+	return &unavailable{what: fmt.Sprintf("process %d %s", pid, why)}
+}
+
+func (p *procSampler) Sample(s *Snapshot) error {
+	b, err := p.env.r.file(p.env.FS, p.stat)
+	if err != nil {
+		if isGone(err) {
+			return exited(p.pid, "exited")
+		}
+		return err
+	}
+	st, err := parsePidStat(b, &p.sc)
+	if err != nil {
+		return err
+	}
+	if st.Start != p.start {
+		return exited(p.pid, "exited (PID reused by another process)")
+	}
+	if string(st.Comm) != p.comm {
+		p.comm = string(st.Comm)
+	}
+	pr := &Proc{PID: p.pid, Comm: p.comm, State: stateString(st.State), Utime: st.Utime, Stime: st.Stime,
+		MinFlt: st.MinFlt, MajFlt: st.MajFlt, Threads: st.Threads, Start: st.Start, FDs: -1}
+	var errs []byte
+	if b, err := p.env.r.file(p.env.FS, p.status); err == nil {
+		parseProcStatus(b, pr)
+	} else {
+		errs = append(errs, err.Error()...)
+	}
+	if b, err := p.env.r.file(p.env.FS, p.limits); err == nil {
+		if err := parseLimits(b, pr, &p.sc); err != nil {
+			errs = appendErr(errs, err)
+		}
+	} else {
+		errs = appendErr(errs, err)
+	}
+	if n, err := p.countFDs(); err == nil {
+		pr.FDs = n
+	} else {
+		errs = appendErr(errs, err)
+	}
+	if len(errs) > 0 {
+		pr.Err = string(errs)
+	}
+	s.Proc = pr
+	return nil
+}
+
+func appendErr(b []byte, err error) []byte {
+	if len(b) > 0 {
+		b = append(b, "; "...)
+	}
+	return append(b, err.Error()...)
+}
+
+// countFDs counts /proc/PID/fd entries with getdents (no stat per entry).
+func (p *procSampler) countFDs() (int, error) {
+	fd, err := openDir(p.fdDir)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", p.env.FS.Display(p.fdDir), err)
+	}
+	defer syscall.Close(fd)
+	n := 0
+	if err := p.env.r.dirNames(fd, func([]byte) { n++ }); err != nil {
+		return 0, fmt.Errorf("%s: %w", p.env.FS.Display(p.fdDir), err)
+	}
+	return n, nil
+}
+
+var stateNames [256]string
+
+func init() {
+	for i := range stateNames {
+		stateNames[i] = string(rune(i))
+	}
+}
+
+// stateString turns a state letter into a string without allocating.
+func stateString(c byte) string { return stateNames[c] }
+
+// parseProcStatus takes the memory lines of /proc/PID/status (kB).
+func parseProcStatus(b []byte, pr *Proc) {
+	for _, k := range [...]struct {
+		key string
+		dst *uint64
+	}{{"\nVmRSS:", &pr.RSSKB}, {"\nRssAnon:", &pr.AnonKB}, {"\nRssFile:", &pr.FileKB}, {"\nRssShmem:", &pr.ShmemKB},
+		{"\nVmSwap:", &pr.SwapKB}, {"\nVmSize:", &pr.VSizeKB}} {
+		if v, ok := statusValue(b, []byte(k.key)); ok {
+			*k.dst = v
+		}
+	}
+}
+
+// parseLimits takes "Max open files" soft and hard ("unlimited" = 0).
+func parseLimits(b []byte, pr *Proc, sc *scratch) error {
+	l := lines{b: b}
+	for l.next() {
+		rest, ok := bytes.CutPrefix(l.line, []byte("Max open files"))
+		if !ok {
+			continue
+		}
+		f := sc.fields(rest)
+		if len(f) < 2 {
+			return badLine(l.n, l.line, "want soft and hard limits")
+		}
+		var okS, okH bool
+		pr.FDSoft, okS = limitValue(f[0])
+		pr.FDHard, okH = limitValue(f[1])
+		if !okS || !okH {
+			return badLine(l.n, l.line, "bad limit")
+		}
+		return nil
+	}
+	return badLine(0, nil, "no Max open files line")
+}
+
+func limitValue(b []byte) (uint64, bool) {
+	if string(b) == "unlimited" {
+		return 0, true
+	}
+	return atou(b)
+}

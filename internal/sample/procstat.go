@@ -1,0 +1,159 @@
+package sample
+
+// /proc/PID/stat and /proc/PID/task/TID/stat: one line, the command name in
+// parentheses (it may hold spaces and parentheses: the last ')' ends it).
+// Samples (a JDK 17 process and two of its threads; "C2 CompilerThre" is
+// "C2 CompilerThread0" cut to 15 bytes):
+//
+//	1784 (java) S 1782 1782 13811 0 -1 4194304 12559 0 14 0 567 7 0 0 20 0 26 0 95881 2709745664 19195 18446744073709551615 94107109421056 94107109421941 140736239974608 0 0 0 0 0 16800975 0 0 0 17 1 0 0 0 0 0 94107109432640 94107109433368 94107545206784 140736239983080 140736239983109 140736239983109 140736239984618 0
+//	1808 (C2 CompilerThre) S 1782 1782 13811 0 -1 4194368 1403 0 0 0 11 1 0 0 20 0 26 0 95885 2709745664 19195 18446744073709551615 94107109421056 94107109421941 140736239974608 0 0 0 4 0 16800975 1 0 0 -1 0 0 0 0 0 0 94107109432640 94107109433368 94107545206784 140736239983080 140736239983109 140736239983109 140736239984618 0
+//	1847 (hot-spinner) R 1782 1782 13811 0 -1 4194368 24 0 0 0 814 2 0 0 20 0 26 0 95956 2709745664 19195 18446744073709551615 94107109421056 94107109421941 140736239974608 0 0 0 4 0 16800975 0 0 0 -1 1 0 0 0 0 0 94107109432640 94107109433368 94107545206784 140736239983080 140736239983109 140736239983109 140736239984618 0
+//
+// Fields (1-based, proc(5)): 3 state, 10 minflt, 12 majflt, 14 utime, 15
+// stime (USER_HZ ticks; for the process: all threads, live and exited), 20
+// num_threads, 22 starttime (ticks after boot), 39 processor (CPU last run
+// on). For a process the times cover all its threads, live and dead.
+//
+// /proc/PID/task/TID/schedstat: ns on CPU, ns waiting on a run queue, time
+// slices run. Sample (the hot-spinner thread above):
+//
+//	8167360219 2919600084 10279
+//
+// /proc/PID/task/TID/status ends with the context switch counts (the rest
+// is not read by the thread sampler):
+//
+//	voluntary_ctxt_switches:	353
+//	nonvoluntary_ctxt_switches:	74
+
+import "bytes"
+
+// pidStat is the part of a stat line the samplers use.
+type pidStat struct {
+	Comm         []byte // aliases the input
+	State        byte
+	MinFlt       uint64
+	MajFlt       uint64
+	Utime, Stime uint64
+	Threads      uint64
+	Start        uint64
+	CPU          int64 // -1 when the line is too short to have it
+}
+
+// parsePidStat parses one /proc/PID/stat line.
+func parsePidStat(b []byte, sc *scratch) (pidStat, error) {
+	var st pidStat
+	open := bytes.IndexByte(b, '(')
+	end := bytes.LastIndexByte(b, ')')
+	if open < 0 || end < open {
+		return st, badLine(1, b, "no (comm)")
+	}
+	st.Comm = b[open+1 : end]
+	f := sc.fields(b[end+1:])
+	// f[i] is field i+3.
+	if len(f) < 20 || len(f[0]) != 1 {
+		return st, badLine(1, b, "fewer than 22 fields")
+	}
+	st.State = f[0][0]
+	vals := [...]struct {
+		i   int
+		dst *uint64
+	}{{7, &st.MinFlt}, {9, &st.MajFlt}, {11, &st.Utime}, {12, &st.Stime}, {17, &st.Threads}, {19, &st.Start}}
+	for _, v := range vals {
+		x, ok := atou(f[v.i])
+		if !ok {
+			return st, badLine(1, b, "bad number in field "+itoa(v.i+3))
+		}
+		*v.dst = x
+	}
+	st.CPU = -1
+	if len(f) > 36 {
+		if c, ok := atou(f[36]); ok && c < 1<<20 {
+			st.CPU = int64(c)
+		}
+	}
+	return st, nil
+}
+
+// parseSchedstat parses "run_ns wait_ns slices".
+func parseSchedstat(b []byte, sc *scratch) (run, wait uint64, err error) {
+	f := sc.fields(trimNL(b))
+	if len(f) < 2 {
+		return 0, 0, badLine(1, b, "want run_ns wait_ns")
+	}
+	var ok1, ok2 bool
+	run, ok1 = atou(f[0])
+	wait, ok2 = atou(f[1])
+	if !ok1 || !ok2 {
+		return 0, 0, badLine(1, b, "bad number")
+	}
+	return run, wait, nil
+}
+
+var (
+	keyVCS  = []byte("\nvoluntary_ctxt_switches:")
+	keyNVCS = []byte("\nnonvoluntary_ctxt_switches:")
+)
+
+// parseCtxtSwitches finds the two context switch counts in a status file.
+// They are its last lines; the search starts from the end.
+func parseCtxtSwitches(b []byte) (vcs, nvcs uint64, err error) {
+	var ok1, ok2 bool
+	vcs, ok1 = statusValue(b, keyVCS)
+	nvcs, ok2 = statusValue(b, keyNVCS)
+	if !ok1 || !ok2 {
+		return 0, 0, badLine(0, nil, "no voluntary_ctxt_switches/nonvoluntary_ctxt_switches")
+	}
+	return vcs, nvcs, nil
+}
+
+// statusValue finds "\nKey:\tvalue" (key includes the newline and colon)
+// and parses the value's first token as an integer.
+func statusValue(b, key []byte) (uint64, bool) {
+	i := bytes.LastIndex(b, key)
+	if i < 0 {
+		if bytes.HasPrefix(b, key[1:]) { // first line of the file
+			i = -1
+		} else {
+			return 0, false
+		}
+	}
+	rest := b[i+len(key):]
+	for len(rest) > 0 && isSpace(rest[0]) {
+		rest = rest[1:]
+	}
+	j := 0
+	for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
+		j++
+	}
+	return atou(rest[:j])
+}
+
+func trimNL(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == 0) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+func itoa(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b [20]byte
+	n := len(b)
+	neg := i < 0
+	u := uint64(i)
+	if neg {
+		u = uint64(-i)
+	}
+	for u > 0 {
+		n--
+		b[n] = byte('0' + u%10)
+		u /= 10
+	}
+	if neg {
+		n--
+		b[n] = '-'
+	}
+	return string(b[n:])
+}
