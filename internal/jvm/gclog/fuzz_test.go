@@ -1,0 +1,92 @@
+package gclog
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// seeds adds the first lines of every fixture so the fuzzer starts from real formats.
+func seeds(f *testing.F) {
+	files, _ := filepath.Glob("testdata/corpus/*.txt")
+	live, _ := filepath.Glob("testdata/live/*.log")
+	for _, p := range append(files, live...) {
+		d, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		if len(d) > 4096 {
+			d = d[:4096]
+		}
+		f.Add(d)
+	}
+	f.Add([]byte("[0.1s][info][gc] GC(0) Pause Young (Normal) (G1 Evacuation Pause) 12M->3M(256M) 1.0ms\n"))
+	f.Add([]byte("1.0: [GC (Allocation Failure) [PSYoungGen: 1K->0K(2K)] 3K->2K(9K), 0.1 secs]\n"))
+}
+
+// FuzzParse: any input, either format via detection; never panics, and the
+// summary of what it emits is computable.
+func FuzzParse(f *testing.F) {
+	seeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s := NewSummariser()
+		st, err := Parse(bytes.NewReader(data), "fuzz", s.Add)
+		if err == nil {
+			s.AddStats(st)
+			sm := s.Summary()
+			_ = Findings(sm, DefaultThresholds(), "fuzz")
+			if sm.PauseP99Ms > sm.PauseMaxMs {
+				t.Fatalf("p99 %v > max %v", sm.PauseP99Ms, sm.PauseMaxMs)
+			}
+		}
+	})
+}
+
+// FuzzJDK8 drives the JDK 8 parser directly, line by line.
+func FuzzJDK8(f *testing.F) {
+	seeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		st := &Stats{Name: "fuzz"}
+		p := newJDK8Parser(st, func(*Event) {})
+		for i, l := range bytes.Split(data, []byte("\n")) {
+			p.line(i+1, l)
+		}
+		p.finish()
+	})
+}
+
+// FuzzUnified drives the unified-logging parser directly.
+func FuzzUnified(f *testing.F) {
+	seeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		st := &Stats{Name: "fuzz"}
+		p := newUnifiedParser(st, func(*Event) {})
+		for i, l := range bytes.Split(data, []byte("\n")) {
+			p.line(i+1, l)
+		}
+		p.finish()
+	})
+}
+
+// FuzzScanners covers the number, size, transition and time readers.
+func FuzzScanners(f *testing.F) {
+	for _, s := range []string{"1534K->128K(1664K)", "71.1M(96.0M)->71.2M(103.0M)", "64M(50%)->72M(56%)", "2015-07-13T20:53:00.436+0200", "1,474s", "12.011ms"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		parseNum(b)
+		parseSizeKB(b)
+		parseTransitionAt(b)
+		findTransition(b)
+		trailingDuration(b)
+		parseISOTime(b)
+		regions(b)
+		parseStopped(b)
+		groupName(b)
+		parenGroups(b, func([]byte) {})
+		var d decor
+		splitDecorators(b, &d)
+		d.times()
+	})
+}

@@ -1,0 +1,166 @@
+package gclog
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+)
+
+type label struct{ en, zh string }
+
+func (l label) in(lang finding.Lang) string {
+	if lang == finding.ZH {
+		return l.zh
+	}
+	return l.en
+}
+
+var (
+	lFile       = label{"GC log", "GC 日志"}
+	lLines      = label{"lines %d, events %d, unparsed %d", "行数 %d，事件 %d，未解析 %d"}
+	lDuration   = label{"Duration", "时长"}
+	lThroughput = label{"Throughput", "吞吐量"}
+	lPauses     = label{"Pauses", "停顿"}
+	lPauseLine  = label{"%d, total %s, avg %s, p50 %s, p95 %s, p99 %s, max %s", "%d 次，合计 %s，平均 %s，p50 %s，p95 %s，p99 %s，最长 %s"}
+	lFull       = label{"Full GCs", "Full GC"}
+	lConc       = label{"Concurrent cycles", "并发周期"}
+	lAlloc      = label{"Allocation rate", "分配速率"}
+	lPromo      = label{"Promotion rate", "晋升速率"}
+	lHeap       = label{"Heap", "堆"}
+	lHeapLine   = label{"max %s; after GC min %s, max %s", "上限 %s；GC 后最小 %s，最大 %s"}
+	lTrend      = label{"Heap after GC trend", "GC 后堆占用趋势"}
+	lSafepoints = label{"Safepoints", "安全点"}
+	lStalls     = label{"Allocation stalls", "分配停顿"}
+	lFailures   = label{"Failures", "失败"}
+	lByCause    = label{"Pauses by cause", "按原因统计的停顿"}
+	lByKind     = label{"Events by type", "按类型统计的事件"}
+	lByCycle    = label{"Concurrent cycles by cause", "按原因统计的并发周期"}
+	lWorst      = label{"%.2f %% (worst 60 s: %.1f %% in GC)", "%.2f%%（最差 60 秒窗口 GC 占 %.1f%%）"}
+	lFullLine   = label{"%d (System.gc() %d, %s)", "%d 次（System.gc() %d 次，%s）"}
+	lCols       = label{"count\ttotal\tmax", "次数\t合计\t最长"}
+	lFindings   = label{"Findings", "结论"}
+	lNA         = label{"n/a", "无"}
+	lWhy        = label{"why", "原因"}
+	lDo         = label{"do", "建议"}
+	lRisk       = label{"risk", "风险"}
+	lRef        = label{"ref", "参考"}
+)
+
+func rate(v float64, na string) string {
+	if v < 0 {
+		return na
+	}
+	return fmt.Sprintf("%.1f MB/s", v)
+}
+
+func kb(v int64, na string) string {
+	if v < 0 {
+		return na
+	}
+	return mb(float64(v))
+}
+
+// WriteText writes a plain-text report of a GC log analysis.
+func WriteText(w io.Writer, s Summary, fs []finding.Finding, lang finding.Lang) error {
+	var b strings.Builder
+	na := lNA.in(lang)
+	for _, f := range s.Files {
+		desc := []string{f.Format, f.Collector}
+		if f.JVMVersion != "" {
+			desc = append(desc, "JDK "+f.JVMVersion)
+		}
+		if len(f.Decorators) > 0 {
+			desc = append(desc, "["+strings.Join(f.Decorators, ",")+"]")
+		}
+		fmt.Fprintf(&b, "%s: %s (%s)  %s\n", lFile.in(lang), f.Name, strings.Join(desc, ", "), fmt.Sprintf(lLines.in(lang), f.Lines, f.Events, f.Unparsed))
+	}
+	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	row := func(l label, v string) { fmt.Fprintf(tw, "  %s\t%s\n", l.in(lang), v) }
+	if s.DurationS > 0 {
+		row(lDuration, fmt.Sprintf("%.1f s", s.DurationS))
+	} else {
+		row(lDuration, na)
+	}
+	if s.ThroughputPct >= 0 {
+		row(lThroughput, fmt.Sprintf(lWorst.in(lang), s.ThroughputPct, s.WorstWindowPct))
+	} else {
+		row(lThroughput, na)
+	}
+	row(lPauses, fmt.Sprintf(lPauseLine.in(lang), s.Pauses, ms(s.PauseTotalMs), ms(s.PauseAvgMs), ms(s.PauseP50Ms), ms(s.PauseP95Ms), ms(s.PauseP99Ms), ms(s.PauseMaxMs)))
+	row(lFull, fmt.Sprintf(lFullLine.in(lang), s.FullGCs, s.FullGCsExplicit, ms(s.FullGCMs)))
+	if s.ConcurrentCycles > 0 || s.ConcurrentMs > 0 {
+		row(lConc, fmt.Sprintf("%d, %s", s.ConcurrentCycles, ms(s.ConcurrentMs)))
+	}
+	row(lAlloc, rate(s.AllocRateMBs, na))
+	row(lPromo, rate(s.PromotionRateMBs, na))
+	row(lHeap, fmt.Sprintf(lHeapLine.in(lang), kb(s.HeapMaxKB, na), kb(s.HeapAfter.MinKB, na), kb(s.HeapAfter.MaxKB, na)))
+	if h := s.HeapAfter; h.Basis != "" {
+		row(lTrend, fmt.Sprintf("%s: %s -> %s, %+.1f MB/h, R² %.2f (%d)", h.Basis, mb(h.FirstKB), mb(h.LastKB), h.SlopeKBPerH/1024, h.R2, h.Points))
+	}
+	if s.Safepoints > 0 {
+		row(lSafepoints, fmt.Sprintf("%d, %s, max %s, TTSP max %s", s.Safepoints, ms(s.SafepointTotalMs), ms(s.SafepointMaxMs), ms(s.TTSPMaxMs)))
+	}
+	if s.Stalls > 0 {
+		row(lStalls, fmt.Sprintf("%d, %s, max %s", s.Stalls, ms(s.StallTotalMs), ms(s.StallMaxMs)))
+	}
+	if n := s.ConcModeFailures + s.PromotionFailed + s.ToSpaceExhausted + s.OutOfMemory + s.Degenerated; n > 0 {
+		row(lFailures, fmt.Sprintf("concurrent-mode-failure %d, promotion-failed %d, to-space-exhausted %d, degenerated %d, out-of-memory %d",
+			s.ConcModeFailures, s.PromotionFailed, s.ToSpaceExhausted, s.Degenerated, s.OutOfMemory))
+	}
+	tw.Flush()
+	table := func(title label, aggs []Agg, limit int) {
+		if len(aggs) == 0 {
+			return
+		}
+		fmt.Fprintf(&b, "\n%s\n", title.in(lang))
+		tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "\t%s\t\n", lCols.in(lang))
+		for i, a := range aggs {
+			if i >= limit {
+				break
+			}
+			fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\t\n", a.Name, a.Count, ms(a.TotalMs), ms(a.MaxMs))
+		}
+		tw.Flush()
+	}
+	table(lByCause, s.ByCause, 15)
+	table(lByCycle, s.CyclesByCause, 15)
+	table(lByKind, s.ByKind, 20)
+	if len(fs) > 0 {
+		fmt.Fprintf(&b, "\n%s\n", lFindings.in(lang))
+	}
+	for _, f := range fs {
+		tag := f.Status.Label(lang)
+		if f.Status == finding.Fail {
+			tag = f.Severity.Label(lang)
+		}
+		fmt.Fprintf(&b, "[%s] %s  %s\n", tag, f.ID, f.Title.In(lang))
+		if t := f.Observed.In(lang); t != "" {
+			fmt.Fprintf(&b, "    %s\n", t)
+		}
+		if t := f.Reason.In(lang); t != "" {
+			fmt.Fprintf(&b, "    %s\n", t)
+		}
+		if f.Status == finding.Fail {
+			if t := f.Why.In(lang); t != "" {
+				fmt.Fprintf(&b, "    %s: %s\n", lWhy.in(lang), t)
+			}
+			if t := f.Recommended.In(lang); t != "" {
+				fmt.Fprintf(&b, "    %s: %s\n", lDo.in(lang), t)
+			}
+			if t := f.Risk.In(lang); t != "" {
+				fmt.Fprintf(&b, "    %s: %s\n", lRisk.in(lang), t)
+			}
+		} else if f.ID == "gc.not-the-bottleneck" {
+			fmt.Fprintf(&b, "    %s\n", f.Recommended.In(lang))
+		}
+		for _, r := range f.References {
+			fmt.Fprintf(&b, "    %s: %s\n", lRef.in(lang), r)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
