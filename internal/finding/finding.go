@@ -167,14 +167,18 @@ type Evidence struct {
 	Source string `json:"source,omitempty"`
 }
 
-// Fix is what to do about a finding and how to undo it.
+// Fix is what to do about a finding and how to undo it. Apply, Revert and
+// Persist hold only literal commands, config lines or JVM options, the same
+// in every language; explanations go in Note.
 type Fix struct {
 	// Apply is the exact command or config line(s) to apply, one per line.
 	Apply string `json:"apply,omitempty"`
 	// Revert undoes Apply; "" only when Apply is empty (advice-only findings).
 	Revert string `json:"revert,omitempty"`
-	// Persist says how to keep the change across reboots, when Apply is runtime-only.
+	// Persist keeps the change across reboots, when Apply is runtime-only.
 	Persist string `json:"persist,omitempty"`
+	// Note says where the lines go and what else to do (restart, check).
+	Note Text `json:"note"`
 	// Reboot is true when the change takes effect only after a reboot.
 	Reboot bool `json:"reboot,omitempty"`
 }

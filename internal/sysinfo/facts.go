@@ -63,8 +63,13 @@ type Facts struct {
 	Clocksource Clocksource              `json:"clocksource"`
 	JVMs        Field[[]JVM]             `json:"jvms"`
 	// Daemons lists interesting running processes by comm name (irqbalance,
-	// tuned, atuned, auditd, ...), from /proc/[pid]/comm; live host only.
+	// tuned, atuned, auditd, ...), from /proc/[pid]/comm (a fixture's own
+	// proc/PID/comm files when reading a captured tree).
 	Daemons Field[[]string] `json:"daemons"`
+	// Softnet sums /proc/net/softnet_stat over all CPUs (hex columns):
+	// processed (col 1), dropped (col 2: netdev_max_backlog overflow),
+	// time_squeeze (col 3: netdev_budget / netdev_budget_usecs exhausted).
+	Softnet Field[Softnet] `json:"softnet"`
 }
 
 // Kernel is the running kernel and how it was booted.
@@ -116,8 +121,9 @@ type CPU struct {
 	Vulnerabilities Field[map[string]string] `json:"vulnerabilities"`
 
 	// Hypervisor: "" on bare metal (OK with empty Value), else "KVM",
-	// "VMware", "Xen", "Microsoft", "Firecracker"... From the cpuinfo
-	// "hypervisor" flag, /sys/hypervisor/type and /sys/class/dmi/id/{sys_vendor,product_name}.
+	// "VMware", "Xen", "Microsoft", "Firecracker"..., "unknown" when only the
+	// cpuinfo "hypervisor" flag says so. From that flag, /sys/hypervisor/type,
+	// /sys/class/dmi/id/{sys_vendor,product_name}, the ACPI DSDT OEM ID and /proc/cmdline.
 	Hypervisor Field[string] `json:"hypervisor"`
 	// StealPct is steal time as % of all CPU time since boot (/proc/stat cpu line).
 	StealPct Field[float64] `json:"steal_pct"`
@@ -351,4 +357,11 @@ type Limit struct {
 	Soft int64  `json:"soft"`
 	Hard int64  `json:"hard"`
 	Unit string `json:"unit,omitempty"`
+}
+
+// Softnet is /proc/net/softnet_stat summed over CPUs.
+type Softnet struct {
+	Processed   uint64 `json:"processed"`
+	Dropped     uint64 `json:"dropped"`
+	TimeSqueeze uint64 `json:"time_squeeze"`
 }

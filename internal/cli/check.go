@@ -1,0 +1,183 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/hostfs"
+	"github.com/tuneloop/tuneloop/internal/report"
+	"github.com/tuneloop/tuneloop/internal/rules"
+	"github.com/tuneloop/tuneloop/internal/sysinfo"
+	"github.com/tuneloop/tuneloop/internal/version"
+)
+
+// CheckOptions are the flags of `tuneloop check`.
+type CheckOptions struct {
+	Output   string // text, json, markdown
+	Lang     string // en, zh; "" = from the environment
+	Profile  string
+	FailOn   string // "", warning, critical
+	ProcRoot string
+	SysRoot  string
+	EtcRoot  string
+	Root     string // fixture tree: sets the three roots to DIR/proc, DIR/sys, DIR/etc
+	List     bool
+	All      bool
+	OutFile  string
+	// Now is the clock; tests pin it for golden output.
+	Now func() time.Time
+}
+
+func newCheckCmd(env *Env) *cobra.Command {
+	o := &CheckOptions{}
+	cmd := &cobra.Command{
+		Use:   "check",
+		Short: "Audit this host's setup for a Java service against the knowledge base",
+		Long: `Audit the host (CPU, power, NUMA, memory, THP, kernel, sysctls, cgroups, NIC
+queues and IRQs, disks, limits, running JVMs) and print ranked findings, each
+with what was seen and where, why it matters, the exact fix, how to revert it
+and the risk. Read-only: check never changes the host.
+
+Exit status: 0 when the audit ran (whatever it found), 3 when --fail-on is
+given and a finding at or above that severity exists, 1 on error, 2 on bad
+usage.`,
+		Example: `  tuneloop check
+  tuneloop check --profile latency --lang zh
+  tuneloop check --output json --fail-on critical
+  tuneloop check --root testdata/hosts/kunpeng920-2s4n     # a captured tree
+  tuneloop check --list --output markdown                  # the knowledge base`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return RunCheck(cmd.Context(), env, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.Output, "output", "o", "text", "output format: text, json or markdown")
+	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
+	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), "workload profile: java-web, database or latency")
+	f.StringVar(&o.FailOn, "fail-on", "", "exit 3 if a finding is at least this severe: warning or critical")
+	f.StringVar(&o.ProcRoot, "proc-root", "/proc", "where /proc is mounted (a captured tree in tests)")
+	f.StringVar(&o.SysRoot, "sys-root", "/sys", "where /sys is mounted")
+	f.StringVar(&o.EtcRoot, "etc-root", "/etc", "where /etc is")
+	f.StringVar(&o.Root, "root", "", "a captured host tree holding proc/, sys/ and etc/ (overrides the three roots)")
+	f.BoolVar(&o.List, "list", false, "print every rule with its ID and what it checks, then exit")
+	f.BoolVar(&o.All, "all", false, "text output: show what each passed and skipped check saw")
+	f.StringVar(&o.OutFile, "out", "", "write the report to this file instead of standard output")
+	return cmd
+}
+
+// RunCheck is the whole `check` command; tests call it directly.
+func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
+	lang := env.Lang()
+	if o.Lang != "" {
+		l, err := finding.ParseLang(o.Lang)
+		if err != nil {
+			return usageErr("--lang: %v", err)
+		}
+		lang = l
+	}
+	switch o.Output {
+	case "text", "json", "markdown", "md":
+	default:
+		return usageErr("--output: unknown format %q (want text, json or markdown)", o.Output)
+	}
+	profile, err := rules.ParseProfile(o.Profile)
+	if err != nil {
+		return usageErr("--profile: %v", err)
+	}
+	var failOn *finding.Severity
+	if o.FailOn != "" {
+		s, err := finding.ParseSeverity(o.FailOn)
+		if err != nil || s == finding.Info {
+			return usageErr("--fail-on: want warning or critical, got %q", o.FailOn)
+		}
+		failOn = &s
+	}
+	kb := rules.All()
+	if err := rules.Validate(kb); err != nil {
+		return err // a broken knowledge base is a bug; say so rather than audit with it
+	}
+
+	w := env.Stdout
+	if o.OutFile != "" {
+		fw, err := createOut(o.OutFile)
+		if err != nil {
+			return err
+		}
+		defer fw.Close()
+		w = fw
+	}
+	if o.List {
+		return writeRuleList(w, kb, o.Output, lang)
+	}
+
+	h, source := o.roots()
+	now := time.Now
+	if o.Now != nil {
+		now = o.Now
+	}
+	facts := sysinfo.Collect(h, sysinfo.Options{Now: now})
+	fs := rules.Evaluate(kb, facts, profile)
+	doc := report.NewCheck(version.Version, now(), string(profile), report.HostOf(facts, source), fs)
+
+	switch o.Output {
+	case "json":
+		err = report.WriteCheckJSON(w, doc)
+	case "markdown", "md":
+		err = report.WriteCheckMarkdown(w, doc, lang)
+	default:
+		err = report.WriteCheckText(w, doc, report.TextOptions{Lang: lang, All: o.All})
+	}
+	if err != nil {
+		return fmt.Errorf("writing the report: %w", err)
+	}
+	if o.OutFile != "" {
+		if err := closeOut(w); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("report written to", "报告已写入").In(lang), o.OutFile)
+	}
+	if failOn != nil {
+		if worst, any := finding.Worst(fs); any && worst >= *failOn {
+			return &ExitError{Code: ExitFindings}
+		}
+	}
+	return ctx.Err()
+}
+
+func (o *CheckOptions) roots() (hostfs.FS, string) {
+	if o.Root != "" {
+		return hostfs.Under(o.Root), o.Root
+	}
+	h := hostfs.FS{Proc: o.ProcRoot, Sys: o.SysRoot, Etc: o.EtcRoot}
+	if h.IsLive() && h.Sys == "/sys" && h.Etc == "/etc" {
+		return h, "live"
+	}
+	return h, fmt.Sprintf("proc=%s sys=%s etc=%s", h.Proc, h.Sys, h.Etc)
+}
+
+func writeRuleList(w io.Writer, kb []rules.Rule, output string, lang finding.Lang) error {
+	infos := make([]report.RuleInfo, len(kb))
+	for i := range kb {
+		r := &kb[i]
+		ps := make([]string, len(r.Profiles))
+		for j, p := range r.Profiles {
+			ps[j] = string(p)
+		}
+		infos[i] = report.RuleInfo{ID: r.ID, Category: r.Category, Severity: r.Severity, Title: r.Title,
+			Checks: r.Checks, Why: r.Why, Risk: r.Risk, Workload: r.Workload, References: r.References,
+			Profiles: ps, Arch: r.Arch}
+	}
+	switch output {
+	case "json":
+		return report.WriteRuleListJSON(w, infos)
+	case "markdown", "md":
+		return report.WriteRuleListMarkdown(w, infos)
+	}
+	return report.WriteRuleListText(w, infos, lang)
+}

@@ -1,0 +1,101 @@
+package sysinfo
+
+// CPU lists and masks as the kernel prints them:
+//
+//	/sys/devices/system/node/node0/cpulist:   0-23,48-71
+//	/proc/irq/38/smp_affinity_list:           1
+//	/sys/class/net/eth0/queues/rx-0/rps_cpus: 00000000,0000ff00
+//	/proc/irq/38/smp_affinity:                ffffffff,ffffffff
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// maxCPU bounds CPU numbers we accept, so a corrupt "0-4294967295" cannot
+// allocate gigabytes. Linux NR_CPUS tops out at 8192 today.
+const maxCPU = 1 << 16
+
+// parseCPUList parses "0-3,8,10-11" (optionally with ":stride" groups as in
+// isolcpus, "0-7:2") into sorted, distinct CPU numbers. Empty input is an
+// empty list (e.g. an unset rps_cpus or a memory-only NUMA node).
+func parseCPUList(s string) ([]int, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return []int{}, nil
+	}
+	seen := map[int]bool{}
+	for part := range strings.SplitSeq(s, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			return nil, fmt.Errorf("cpu list %q: empty element", clipText(s))
+		}
+		stride := 1
+		if r, st, ok := strings.Cut(part, ":"); ok {
+			n, err := strconv.Atoi(st)
+			if err != nil || n < 1 {
+				return nil, fmt.Errorf("cpu list %q: bad stride %q", clipText(s), clipText(st))
+			}
+			part, stride = r, n
+		}
+		lo, hi := part, part
+		if a, b, ok := strings.Cut(part, "-"); ok {
+			lo, hi = a, b
+		}
+		l, err1 := strconv.Atoi(lo)
+		h, err2 := strconv.Atoi(hi)
+		if err1 != nil || err2 != nil || l < 0 || h < l || h >= maxCPU {
+			return nil, fmt.Errorf("cpu list %q: bad range %q", clipText(s), clipText(part))
+		}
+		for c := l; c <= h; c += stride {
+			seen[c] = true
+		}
+	}
+	return sortedKeys(seen), nil
+}
+
+// parseHexMask parses a cpumask ("ff,00000001": comma-separated 32-bit hex
+// groups, most significant first) into CPU numbers. All-zero is empty.
+func parseHexMask(s string) ([]int, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil, errors.New("empty cpu mask")
+	}
+	groups := strings.Split(s, ",")
+	if len(groups)*32 > maxCPU {
+		return nil, fmt.Errorf("cpu mask %q: too many groups", clipText(s))
+	}
+	var cpus []int
+	for i := len(groups) - 1; i >= 0; i-- {
+		g := groups[i]
+		if g == "" || len(g) > 8 {
+			return nil, fmt.Errorf("cpu mask %q: bad group %q", clipText(s), clipText(g))
+		}
+		v, err := strconv.ParseUint(g, 16, 32)
+		if err != nil {
+			return nil, fmt.Errorf("cpu mask %q: bad group %q", clipText(s), clipText(g))
+		}
+		base := (len(groups) - 1 - i) * 32
+		for b := 0; b < 32; b++ {
+			if v&(1<<b) != 0 {
+				cpus = append(cpus, base+b)
+			}
+		}
+	}
+	if cpus == nil {
+		cpus = []int{}
+	}
+	return cpus, nil
+}
+
+func sortedKeys(m map[int]bool) []int {
+	out := make([]int, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,105 @@
+package sysinfo
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestParseCPUList(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    []int
+		wantErr bool
+	}{
+		{"0-1", []int{0, 1}, false},
+		{"0-3,8,10-11\n", []int{0, 1, 2, 3, 8, 10, 11}, false},
+		{"5,1,1", []int{1, 5}, false},
+		{"0-7:2", []int{0, 2, 4, 6}, false},
+		{"", []int{}, false},
+		{"3-1", nil, true},
+		{"0-", nil, true},
+		{"a", nil, true},
+		{"1,,2", nil, true},
+		{"0-4294967295", nil, true},
+		{"-1", nil, true},
+	}
+	for _, tt := range tests {
+		got, err := parseCPUList(tt.in)
+		if (err != nil) != tt.wantErr || !slices.Equal(got, tt.want) {
+			t.Errorf("parseCPUList(%q) = %v, %v; want %v, err %v", tt.in, got, err, tt.want, tt.wantErr)
+		}
+	}
+}
+
+func TestParseHexMask(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    []int
+		wantErr bool
+	}{
+		{"0", []int{}, false},
+		{"00000000,00000000", []int{}, false},
+		{"3", []int{0, 1}, false},
+		{"00000000,0000ff00", []int{8, 9, 10, 11, 12, 13, 14, 15}, false},
+		{"1,00000001", []int{0, 32}, false},
+		{"ffffffff", seq(0, 31), false},
+		{"", nil, true},
+		{"xyz", nil, true},
+		{"1,,1", nil, true},
+		{"123456789", nil, true},
+	}
+	for _, tt := range tests {
+		got, err := parseHexMask(tt.in)
+		if (err != nil) != tt.wantErr || !slices.Equal(got, tt.want) {
+			t.Errorf("parseHexMask(%q) = %v, %v; want %v, err %v", tt.in, got, err, tt.want, tt.wantErr)
+		}
+	}
+}
+
+func seq(a, b int) []int {
+	var s []int
+	for i := a; i <= b; i++ {
+		s = append(s, i)
+	}
+	return s
+}
+
+func FuzzParseCPUList(f *testing.F) {
+	for _, s := range []string{"0-3,8,10-11", "0-7:2", "", "1-0", "0-65535"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		l, err := parseCPUList(s)
+		if err != nil {
+			return
+		}
+		if !slices.IsSorted(l) || len(slices.Compact(slices.Clone(l))) != len(l) {
+			t.Fatalf("not sorted/distinct: %v", l)
+		}
+		for _, c := range l {
+			if c < 0 || c >= maxCPU {
+				t.Fatalf("cpu %d out of range", c)
+			}
+		}
+	})
+}
+
+func FuzzParseHexMask(f *testing.F) {
+	for _, s := range []string{"0000ff00", "1,00000001", "ffffffff,ffffffff", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		l, err := parseHexMask(s)
+		if err != nil {
+			return
+		}
+		if !slices.IsSorted(l) {
+			t.Fatalf("not sorted: %v", l)
+		}
+		for _, c := range l {
+			if c < 0 || c >= maxCPU {
+				t.Fatalf("cpu %d out of range", c)
+			}
+		}
+	})
+}

@@ -1,0 +1,123 @@
+package sysinfo
+
+// /proc/meminfo (kB unless no unit) and THP mode files:
+//
+//	MemTotal:        4417752 kB
+//	MemAvailable:    4120184 kB
+//	HugePages_Total:       0
+//	Hugepagesize:       2048 kB
+//	/sys/kernel/mm/transparent_hugepage/enabled: always [madvise] never
+//
+// procfs.Meminfo is a fixed struct; rules want the keys as the file names them.
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/prometheus/procfs"
+
+	"github.com/tuneloop/tuneloop/internal/hostfs"
+)
+
+// parseMeminfo parses "Key: value [kB]" lines into key -> value.
+func parseMeminfo(s string) (map[string]int64, error) {
+	if err := checkText(s); err != nil {
+		return nil, err
+	}
+	m := map[string]int64{}
+	for i, line := range strings.Split(s, "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		k, rest, ok := strings.Cut(line, ":")
+		f := strings.Fields(rest)
+		if !ok || k == "" || len(f) == 0 || len(f) > 2 || (len(f) == 2 && f[1] != "kB") {
+			return nil, lineErr(i+1, "want \"Key: value [kB]\", got %q", clipText(line))
+		}
+		// Only the HugePages_* counts have no unit; a missing kB elsewhere
+		// is a line cut short.
+		if len(f) == 1 && !strings.HasPrefix(k, "HugePages_") {
+			return nil, lineErr(i+1, "no kB unit (truncated?): %q", clipText(line))
+		}
+		v, err := strconv.ParseInt(f[0], 10, 64)
+		if err != nil {
+			return nil, lineErr(i+1, "bad value %q", clipText(f[0]))
+		}
+		m[strings.TrimSpace(k)] = v
+	}
+	if _, ok := m["MemTotal"]; !ok {
+		return nil, errors.New("no MemTotal")
+	}
+	return m, nil
+}
+
+// parseBracketChoice returns the [selected] word of a sysfs choice file
+// and all choices: "always [madvise] never" -> "madvise".
+func parseBracketChoice(s string) (string, []string, error) {
+	ws, err := parseWords(s)
+	if err != nil {
+		return "", nil, err
+	}
+	sel := ""
+	all := make([]string, 0, len(ws))
+	for _, w := range ws {
+		if len(w) > 2 && w[0] == '[' && w[len(w)-1] == ']' {
+			if sel != "" {
+				return "", nil, fmt.Errorf("two selected choices in %q", clipText(s))
+			}
+			w = w[1 : len(w)-1]
+			sel = w
+		}
+		all = append(all, w)
+	}
+	if sel == "" {
+		return "", nil, fmt.Errorf("no [selected] choice in %q", clipText(s))
+	}
+	return sel, all, nil
+}
+
+func parseChoice(s string) (string, error) {
+	sel, _, err := parseBracketChoice(s)
+	return sel, err
+}
+
+func collectMemory(h hostfs.FS) Memory {
+	thp := h.SysPath("kernel/mm/transparent_hugepage")
+	return Memory{
+		Meminfo:    readField(h, h.ProcPath("meminfo"), parseMeminfo),
+		THPEnabled: readField(h, thp+"/enabled", parseChoice),
+		THPDefrag:  readField(h, thp+"/defrag", parseChoice),
+		Swaps:      collectSwaps(h),
+	}
+}
+
+// collectSwaps uses procfs, which parses /proc/swaps exactly:
+//
+//	Filename				Type		Size		Used		Priority
+//	/dev/dm-1                               partition	8388604		0		-2
+func collectSwaps(h hostfs.FS) Field[[]Swap] {
+	p := h.ProcPath("swaps")
+	s, err := h.ReadString(p)
+	if err != nil {
+		return Missing[[]Swap](err)
+	}
+	// procfs skips the header unseen; insist on it so garbage is not "no swap".
+	if !strings.HasPrefix(s, "Filename") {
+		return Missing[[]Swap](fileErr(h, p, fmt.Errorf("no header line, got %q", clipText(s))))
+	}
+	fs, err := procfs.NewFS(h.Proc)
+	if err != nil {
+		return Missing[[]Swap](fileErr(h, p, err))
+	}
+	ps, err := fs.Swaps()
+	if err != nil {
+		return Missing[[]Swap](fileErr(h, p, err))
+	}
+	out := make([]Swap, 0, len(ps))
+	for _, sw := range ps {
+		out = append(out, Swap{Name: sw.Filename, Type: sw.Type, SizeKB: int64(sw.Size), UsedKB: int64(sw.Used), Priority: sw.Priority})
+	}
+	return Got(out, h.Display(p))
+}

@@ -1,0 +1,159 @@
+package sysinfo
+
+// Per-process files read for JVMs, and /etc/passwd:
+//
+//	/proc/PID/status:  Uid:	1000	1000	1000	1000
+//	                   Threads:	213
+//	                   VmRSS:	 2254388 kB
+//	                   Cpus_allowed_list:	0-95
+//	/proc/PID/limits:  Limit                     Soft Limit           Hard Limit           Units
+//	                   Max open files            65536                65536                files
+//	                   Max nice priority         0                    0
+//	/etc/passwd:       app:x:1000:1000:App user:/home/app:/bin/bash
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// procStatus is what tuneloop reads from /proc/PID/status.
+type procStatus struct {
+	Name        string
+	UID         int
+	Threads     int
+	RSSKB       int64
+	CPUsAllowed []int
+	MemsAllowed []int
+}
+
+func parseProcStatus(s string) (procStatus, error) {
+	st := procStatus{UID: -1}
+	if err := checkText(s); err != nil {
+		return st, err
+	}
+	seen := false
+	for i, line := range strings.Split(s, "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			if strings.TrimSpace(line) == "" {
+				continue
+			}
+			return st, lineErr(i+1, "no ':' in %q", clipText(line))
+		}
+		v = strings.TrimSpace(v)
+		var err error
+		switch k {
+		case "Name":
+			st.Name, seen = v, true
+		case "Uid":
+			f := strings.Fields(v)
+			if len(f) == 0 {
+				return st, lineErr(i+1, "empty Uid")
+			}
+			st.UID, err = strconv.Atoi(f[0])
+		case "Threads":
+			st.Threads, err = strconv.Atoi(v)
+		case "VmRSS":
+			st.RSSKB, err = strconv.ParseInt(strings.TrimSuffix(v, " kB"), 10, 64)
+		case "Cpus_allowed_list":
+			st.CPUsAllowed, err = parseCPUList(v)
+		case "Mems_allowed_list":
+			st.MemsAllowed, err = parseCPUList(v)
+		}
+		if err != nil {
+			return st, lineErr(i+1, "bad %s %q", k, clipText(v))
+		}
+	}
+	if !seen {
+		return st, errors.New("no Name line")
+	}
+	return st, nil
+}
+
+// parseLimits parses /proc/PID/limits into name -> limit; "unlimited" is -1.
+// Names have spaces and Units may be empty, so fields are taken from the right.
+func parseLimits(s string) (map[string]Limit, error) {
+	if err := checkText(s); err != nil {
+		return nil, err
+	}
+	lines := strings.Split(s, "\n")
+	if !strings.HasPrefix(lines[0], "Limit") {
+		return nil, lineErr(1, "want header, got %q", clipText(lines[0]))
+	}
+	m := map[string]Limit{}
+	for i, line := range lines[1:] {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		unit := ""
+		if _, ok := limitValue(f[len(f)-1]); !ok {
+			unit, f = f[len(f)-1], f[:len(f)-1]
+		}
+		if len(f) < 3 {
+			return nil, lineErr(i+2, "want \"Name Soft Hard [Unit]\", got %q", clipText(line))
+		}
+		soft, ok1 := limitValue(f[len(f)-2])
+		hard, ok2 := limitValue(f[len(f)-1])
+		if !ok1 || !ok2 {
+			return nil, lineErr(i+2, "bad values in %q", clipText(line))
+		}
+		m[strings.Join(f[:len(f)-2], " ")] = Limit{Soft: soft, Hard: hard, Unit: unit}
+	}
+	if len(m) == 0 {
+		return nil, errEmpty
+	}
+	return m, nil
+}
+
+func limitValue(s string) (int64, bool) {
+	if s == "unlimited" {
+		return -1, true
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	return v, err == nil
+}
+
+// parsePasswd maps uid -> user name.
+func parsePasswd(s string) (map[int]string, error) {
+	if err := checkText(s); err != nil {
+		return nil, err
+	}
+	m := map[int]string{}
+	for i, line := range strings.Split(s, "\n") {
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		f := strings.Split(line, ":")
+		if len(f) < 4 || f[0] == "" {
+			return nil, lineErr(i+1, "not a passwd entry: %q", clipText(line))
+		}
+		uid, err := strconv.Atoi(f[2])
+		if err != nil {
+			return nil, lineErr(i+1, "bad uid %q", clipText(f[2]))
+		}
+		if _, dup := m[uid]; !dup {
+			m[uid] = f[0]
+		}
+	}
+	return m, nil
+}
+
+// splitCmdline splits /proc/PID/cmdline on NUL. Kernel threads have an
+// empty cmdline (nil); a process that rewrote its title may have spaces
+// and no NULs, which stays one argument.
+func splitCmdline(b []byte) ([]string, error) {
+	s := strings.TrimRight(string(b), "\x00")
+	if s == "" {
+		return nil, nil
+	}
+	args := strings.Split(s, "\x00")
+	for _, a := range args {
+		if err := checkText(a); err != nil {
+			return nil, fmt.Errorf("argument %w", err)
+		}
+	}
+	return args, nil
+}
