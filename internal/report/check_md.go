@@ -86,7 +86,7 @@ func writeFindingMarkdown(w *bufio.Writer, f *finding.Finding, l finding.Lang) {
 	para("ref", strings.Join(f.References, "; "))
 	w.WriteString("\n")
 	block := func(k, v string) {
-		if v = strings.TrimSpace(v); v != "" {
+		if v = strings.TrimSpace(safe(v, false)); v != "" {
 			fence := fenceFor(v)
 			fmt.Fprintf(w, "%s:\n\n%ssh\n%s\n%s\n\n", label(k, l), fence, v, fence)
 		}
@@ -106,7 +106,7 @@ func writeFindingMarkdown(w *bufio.Writer, f *finding.Finding, l finding.Lang) {
 // arguments) cannot inject HTML or Markdown structure.
 func mdText(s string) string {
 	var b strings.Builder
-	for _, r := range s {
+	for _, r := range safe(s, false) {
 		switch r {
 		case '<':
 			b.WriteString("&lt;")
@@ -131,7 +131,7 @@ func mdText(s string) string {
 func mdCell(s string) string { return mdText(oneLine(s)) }
 
 // mdCode makes s safe inside a single-backtick code span.
-func mdCode(s string) string {
+func mdCode(s string) string { // oneLine also neutralises control characters
 	return strings.ReplaceAll(oneLine(s), "`", "'")
 }
 

@@ -26,7 +26,7 @@ func WriteCheckText(w io.Writer, c *Check, o TextOptions) error {
 	if l == finding.ZH {
 		title = "tuneloop 主机检查"
 	}
-	fmt.Fprintf(bw, "%s — %s\n%s\n", title, c.Host.line(l), summaryLine(c.Summary, c.Profile, l))
+	fmt.Fprintf(bw, "%s — %s\n%s\n", title, oneLine(c.Host.line(l)), summaryLine(c.Summary, c.Profile, l))
 
 	var unavailable, passed, skipped []*finding.Finding
 	for i := range c.Findings {
@@ -48,7 +48,7 @@ func WriteCheckText(w io.Writer, c *Check, o TextOptions) error {
 	if len(unavailable) > 0 {
 		fmt.Fprintf(bw, "\n%s (%d):\n", finding.T("Could not check", "无法检查").In(l), len(unavailable))
 		for _, f := range unavailable {
-			fmt.Fprintf(bw, "  %-34s %s\n", f.Key(), oneLine(f.Reason.In(l)))
+			fmt.Fprintf(bw, "  %-34s %s\n", oneLine(f.Key()), oneLine(f.Reason.In(l)))
 		}
 	}
 	for _, grp := range []struct {
@@ -68,7 +68,7 @@ func WriteCheckText(w io.Writer, c *Check, o TextOptions) error {
 				if f.Status == finding.Skipped {
 					line = oneLine(f.Reason.In(l))
 				}
-				fmt.Fprintf(bw, "  %-34s %s\n", f.Key(), line)
+				fmt.Fprintf(bw, "  %-34s %s\n", oneLine(f.Key()), line)
 			}
 			continue
 		}
@@ -87,11 +87,11 @@ func writeFindingText(w *bufio.Writer, f *finding.Finding, l finding.Lang) {
 		head = fmt.Sprintf("[%s] %s", f.Severity.Label(l), f.ID)
 	}
 	if f.Subject != "" {
-		head += " (" + f.Subject + ")"
+		head += " (" + oneLine(f.Subject) + ")"
 	}
 	fmt.Fprintf(w, "\n%s  %s\n", head, oneLine(f.Title.In(l)))
 	field := func(k, v string) {
-		if v = strings.TrimSpace(v); v == "" {
+		if v = strings.TrimSpace(safe(v, false)); v == "" {
 			return
 		}
 		lines := strings.Split(v, "\n")
@@ -129,7 +129,7 @@ func writeFindingText(w *bufio.Writer, f *finding.Finding, l finding.Lang) {
 func keys(fs []*finding.Finding) []string {
 	out := make([]string, len(fs))
 	for i, f := range fs {
-		out[i] = f.Key()
+		out[i] = oneLine(f.Key())
 	}
 	return out
 }
@@ -168,9 +168,45 @@ func padRight(s string, width int) string {
 	return s + strings.Repeat(" ", width-w)
 }
 
-// oneLine folds newlines so a hostile or multi-line value cannot forge lines.
+// oneLine folds newlines so a hostile or multi-line value cannot forge
+// lines, and neutralises control characters (see safe).
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
+	return strings.Join(strings.Fields(safe(s, true)), " ")
+}
+
+// safe makes target-controlled text (thread names, JVM arguments, host
+// names) harmless on a terminal: invalid UTF-8 becomes U+FFFD and control
+// characters (ESC sequences, CR, NUL, C1) are shown as \xNN. With fold,
+// newlines and tabs become spaces; without, they are kept for the caller
+// to indent.
+func safe(s string, fold bool) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	clean := true
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n' || r == '\t':
+			if fold {
+				b.WriteByte(' ')
+			} else {
+				b.WriteRune(r)
+			}
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			fmt.Fprintf(&b, "\\x%02x", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // WriteCheckJSON writes the versioned JSON document (both languages inside).

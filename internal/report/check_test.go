@@ -1,0 +1,129 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+)
+
+// hostile is what a target controls: thread names, NIC names, JVM arguments.
+const hostile = "evil\x1b[2J<script>alert(1)</script> | `rm -rf` *x* [a](http://x)\n[CRITICAL] forged.line  \xff\xfe"
+
+var codeSpan = regexp.MustCompile("`[^`\n]*`")
+
+func hostileCheck() *Check {
+	fs := []finding.Finding{{
+		ID: "jvm.heap.xms-xmx", Category: "jvm", Status: finding.Fail, Severity: finding.Warning,
+		Subject: "pid 1 " + hostile, Title: finding.T("Initial heap differs", "初始堆与最大堆不同"),
+		Observed: finding.T("seen "+hostile, "现状 "+hostile),
+		Evidence: []finding.Evidence{{Key: "arg", Value: hostile, Source: "/proc/1/cmdline"}},
+		Fix:      finding.Fix{Apply: "JAVA_OPTS: " + hostile + " ```", Revert: "x", Note: finding.T("note "+hostile, "说明")},
+	}, {ID: "mem.thp.enabled", Category: "mem", Status: finding.Pass, Observed: finding.T(hostile, hostile)}}
+	return NewCheck("test", time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC), "java-web", Host{Hostname: hostile, Logical: 2}, fs)
+}
+
+func TestMarkdownEscapesHostileStrings(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteCheckMarkdown(&b, hostileCheck(), finding.EN); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	// Outside fenced code blocks (where text is literal) nothing may be
+	// raw HTML or a line forged by a newline in a value.
+	var prose []string
+	inFence := false
+	for _, line := range strings.Split(md, "\n") {
+		if strings.HasPrefix(line, "```") {
+			inFence = !inFence
+			continue
+		}
+		if !inFence {
+			prose = append(prose, line)
+		}
+	}
+	// Code spans are literal in CommonMark, so only text outside them counts.
+	if strings.Contains(codeSpan.ReplaceAllString(strings.Join(prose, "\n"), ""), "<script>") {
+		t.Error("raw <script> in Markdown prose")
+	}
+	if strings.ContainsRune(md, 0xff) || strings.Contains(md, "\x1b") {
+		t.Error("invalid UTF-8 or ESC passed through")
+	}
+	for _, line := range prose {
+		if strings.HasPrefix(line, "[CRITICAL] forged") {
+			t.Errorf("a newline in a value forged a line: %q", line)
+		}
+		// Table rows keep their column count: escaped pipes do not split cells.
+		if strings.HasPrefix(line, "| 1 |") && strings.Count(strings.ReplaceAll(line, `\|`, ""), "|") != 5 {
+			t.Errorf("table row broken by a value: %q", line)
+		}
+	}
+	// The fix block uses a fence longer than the backticks inside it.
+	if !strings.Contains(md, "````sh\nJAVA_OPTS:") {
+		t.Errorf("apply block fence not lengthened:\n%s", md)
+	}
+}
+
+func TestTextFoldsHostileNewlines(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteCheckText(&b, hostileCheck(), TextOptions{Lang: finding.EN, All: true}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "\x1b") {
+		t.Error("ESC reached the terminal output")
+	}
+	for _, line := range strings.Split(b.String(), "\n") {
+		if strings.HasPrefix(line, "[CRITICAL]") {
+			t.Errorf("forged finding header: %q", line)
+		}
+	}
+	if !strings.Contains(b.String(), "[WARNING] jvm.heap.xms-xmx") {
+		t.Errorf("real finding missing:\n%s", b.String())
+	}
+}
+
+func TestJSONStaysValidWithInvalidUTF8(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteCheckJSON(&b, hostileCheck()); err != nil {
+		t.Fatal(err)
+	}
+	var back Check
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
+		t.Fatalf("JSON output does not parse: %v", err)
+	}
+	if back.Summary.Fail != 1 || back.Summary.Pass != 1 || !strings.Contains(back.Findings[0].Subject, "<script>") {
+		t.Errorf("round trip lost data: %+v", back.Summary)
+	}
+}
+
+func TestPadRightCountsWideCharacters(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		cols int
+	}{{"seen:", 10}, {"现状:", 10}, {"持久化:", 10}, {"a very long label:", 18}} {
+		got := padRight(c.in, 10)
+		w := 0
+		for _, r := range got {
+			w++
+			if r >= 0x2e80 {
+				w++
+			}
+		}
+		if w != c.cols {
+			t.Errorf("padRight(%q) is %d columns wide, want %d", c.in, w, c.cols)
+		}
+	}
+}
+
+func TestVerdictNeedsSomethingChecked(t *testing.T) {
+	if v := verdict(finding.Counts{Unavailable: 40}); !strings.Contains(v.EN, "Nothing could be checked") {
+		t.Errorf("all-unavailable verdict: %q", v.EN)
+	}
+	if v := verdict(finding.Counts{Pass: 3}); !strings.Contains(v.EN, "every check that could run passed") {
+		t.Errorf("all-pass verdict: %q", v.EN)
+	}
+}
