@@ -260,3 +260,66 @@ func TestCheckListCoversKnowledgeBase(t *testing.T) {
 		t.Errorf("knowledge base has %d rules, want at least 50", len(rs))
 	}
 }
+
+func findingsOf(t *testing.T, tree, profile string) []finding.Finding {
+	t.Helper()
+	got, err := runCheck(t, CheckOptions{Root: filepath.Join(hostsDir, tree), Output: "json", Profile: profile})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc report.Check
+	if err := json.Unmarshal([]byte(got), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc.Findings
+}
+
+func statusOf(fs []finding.Finding, key string) (finding.Status, finding.Severity) {
+	for _, f := range fs {
+		if f.Key() == key {
+			return f.Status, f.Severity
+		}
+	}
+	return "", 0
+}
+
+// The acceptance cases, as a user reads them in the report.
+func TestCheckKunpengIRQAndNUMA(t *testing.T) {
+	fs := findingsOf(t, "kunpeng920-2s4n", "java-web")
+	top := fs[0]
+	if top.Key() != "nic.irq.concentration/enp125s0f0" || top.Severity != finding.Critical {
+		t.Fatalf("top finding is %s (%s), want the NIC IRQ concentration, critical", top.Key(), top.Severity)
+	}
+	if !strings.Contains(top.Fix.Apply, "/proc/irq/107/smp_affinity_list") || !strings.Contains(top.Fix.Revert, "echo 0 >") {
+		t.Errorf("IRQ fix does not spread IRQ 107 and restore CPU 0: apply %q revert %q", top.Fix.Apply, top.Fix.Revert)
+	}
+	for _, key := range []string{"nic.queues/enp125s0f0", "numa.topology", "jvm.numa.bind/pid 4127", "jvm.numa.use-numa/pid 4127"} {
+		if st, _ := statusOf(fs, key); st != finding.Fail {
+			t.Errorf("%s: status %q, want fail", key, st)
+		}
+	}
+}
+
+// The captured build VM: no cpufreq is not a failure, THP madvise passes for
+// java-web, no swap passes, and nothing is critical.
+func TestCheckBuildVMIsSensible(t *testing.T) {
+	fs := findingsOf(t, "build-vm-amd64", "java-web")
+	if st, _ := statusOf(fs, "cpu.governor"); st == finding.Fail {
+		t.Error("cpu.governor failed on a VM without cpufreq")
+	}
+	for _, key := range []string{"mem.thp.enabled", "mem.swap.used"} {
+		if st, _ := statusOf(fs, key); st != finding.Pass {
+			t.Errorf("%s: %q, want pass", key, st)
+		}
+	}
+	if w, any := finding.Worst(fs); any && w == finding.Critical {
+		t.Error("critical finding on the build VM")
+	}
+	if st, _ := statusOf(fs, "virt.hypervisor"); st != finding.Fail {
+		t.Errorf("VM advice missing: virt.hypervisor %q", st)
+	}
+	// THP: the database profile recommends never, so madvise now fails.
+	if st, _ := statusOf(findingsOf(t, "build-vm-amd64", "database"), "mem.thp.enabled"); st != finding.Fail {
+		t.Errorf("database profile: mem.thp.enabled %q, want fail (THP never for databases)", st)
+	}
+}
