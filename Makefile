@@ -6,7 +6,7 @@ LDFLAGS := -s -w -X github.com/tuneloop/tuneloop/internal/version.Version=$(VERS
 BIN := bin/tuneloop
 OUT ?= out
 
-.PHONY: all build cross test vet fmt-check docs docs-check bench fuzz demo clean
+.PHONY: all build cross test vet fmt-check docs docs-check bench bench-load fuzz demo clean
 
 all: build
 
@@ -44,6 +44,10 @@ docs-check: build
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# tuneloop load against wrk on nginx (installs nginx and wrk when missing).
+bench-load: build
+	scripts/bench-load.sh 50 10
 
 # Short coverage-guided fuzzing of every parser (FUZZTIME per target).
 FUZZTIME ?= 15s

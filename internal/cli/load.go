@@ -1,0 +1,323 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tuneloop/tuneloop/internal/jtl"
+	"github.com/tuneloop/tuneloop/internal/loadgen"
+)
+
+// LoadOptions are the flags of `tuneloop load`. Zero values mean "not
+// given", so a scenario file's settings apply unless a flag overrides them.
+type LoadOptions struct {
+	URL          string
+	Users        int
+	Rate         float64
+	Connections  int
+	Duration     time.Duration
+	Requests     int64
+	RampUp       time.Duration
+	WarmUp       time.Duration
+	Think        time.Duration
+	Timeout      time.Duration
+	Method       string
+	Headers      []string
+	Body         string
+	BodyFile     string
+	ExpectStatus []int
+	ExpectBody   string
+	Scenario     string
+	Import       string
+	Output       string // text or json
+	JTL          string // write every sample here (JMeter CSV)
+	Save         string // write the JSON summary here
+	NoKeepAlive  bool
+	Insecure     bool
+	HTTP2        bool
+	Quiet        bool // no live status line
+}
+
+// Defaults when neither flags nor the scenario say.
+const (
+	defaultLoadDuration = 10 * time.Second
+	defaultLoadUsers    = 10
+)
+
+func newLoadCmd(env *Env) *cobra.Command {
+	o := &LoadOptions{}
+	cmd := &cobra.Command{
+		Use:   "load [URL]",
+		Short: "Load an HTTP service (closed or open model) and report TPS, latency percentiles and errors",
+		Long: `Send HTTP/1.1 load to a service and report requests, TPS, mean and
+p50/p90/p95/p99/p99.9/max latency, errors by kind, a per-second series and a
+JMeter-like per-label table.
+
+Closed model (-c N): N users, each sends its next request when the last one
+returns (plus --think), like wrk or JMeter threads.
+Open model (--rate R): R requests per second on a fixed schedule, like wrk2.
+Latency is measured from the intended send time, so a stalled server shows in
+the percentiles; late and missed sends are counted.
+
+A run is always bounded: by -d (default 10s) and/or -n. Ctrl-C stops it and
+still prints and saves the results. --jtl writes JMeter's CSV (for JMeter's
+HTML dashboard: jmeter -g results.jtl -o report/); --import reads a JTL (CSV or
+XML) from JMeter or from us and prints the same summary.`,
+		Example: `  tuneloop load http://127.0.0.1:8080/api -c 60 -d 10m
+  tuneloop load http://127.0.0.1:8080/api --rate 5000 -d 2m --warm-up 30s
+  tuneloop load -f scenario.yaml --jtl results.jtl -o json
+  tuneloop load https://svc:8443/ -k -X POST -H 'Content-Type: application/json' --body '{"a":1}' -n 10000
+  tuneloop load --import results.jtl`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				o.URL = args[0]
+			}
+			return RunLoad(cmd.Context(), env, o)
+		},
+	}
+	f := cmd.Flags()
+	f.IntVarP(&o.Users, "users", "c", 0, "closed model: concurrent users (default 10 when --rate is not set)")
+	f.Float64Var(&o.Rate, "rate", 0, "open model: requests per second on a fixed schedule")
+	f.IntVar(&o.Connections, "connections", 0, "open model: connections (default rate/10, 100 to 10000)")
+	f.DurationVarP(&o.Duration, "duration", "d", 0, "measured duration, after --warm-up (default 10s unless -n is given)")
+	f.Int64VarP(&o.Requests, "requests", "n", 0, "stop after this many measured requests")
+	f.DurationVar(&o.RampUp, "ramp-up", 0, "closed: start users evenly over this time; open: raise the rate linearly")
+	f.DurationVar(&o.WarmUp, "warm-up", 0, "run this long first and leave it out of the results")
+	f.DurationVar(&o.Think, "think", 0, "closed model: pause after each response")
+	f.DurationVar(&o.Timeout, "timeout", 0, "per-request timeout, connect included (default 10s)")
+	f.StringVarP(&o.Method, "method", "X", "", "HTTP method (default GET, POST with a body)")
+	f.StringArrayVarP(&o.Headers, "header", "H", nil, "request header 'Name: value' (repeatable)")
+	f.StringVar(&o.Body, "body", "", "request body")
+	f.StringVar(&o.BodyFile, "body-file", "", "read the request body from this file")
+	f.IntSliceVar(&o.ExpectStatus, "expect-status", nil, "accepted status codes (default: any below 400)")
+	f.StringVar(&o.ExpectBody, "expect-body", "", "fail a response whose body does not contain this text")
+	f.StringVarP(&o.Scenario, "scenario", "f", "", "YAML scenario: several weighted requests, assertions, CSV variables")
+	f.StringVar(&o.Import, "import", "", "summarise a JMeter JTL file (CSV or XML) instead of running load")
+	f.StringVarP(&o.Output, "output", "o", "text", "output format: text or json")
+	f.StringVar(&o.JTL, "jtl", "", "write every sample to this file as JMeter CSV (default columns)")
+	f.StringVar(&o.Save, "save", "", "also write the JSON summary to this file")
+	f.BoolVar(&o.NoKeepAlive, "no-keepalive", false, "open a new connection for every request")
+	f.BoolVarP(&o.Insecure, "insecure", "k", false, "do not verify TLS certificates")
+	f.BoolVar(&o.HTTP2, "http2", false, "use HTTP/2 where the server offers it over TLS (Go net/http client: slower per request)")
+	f.BoolVarP(&o.Quiet, "quiet", "q", false, "no live status line")
+	return cmd
+}
+
+// RunLoad is the work of `tuneloop load`.
+func RunLoad(ctx context.Context, env *Env, o *LoadOptions) error {
+	if o.Output != "text" && o.Output != "json" {
+		return usageErr("--output must be text or json, not %q", o.Output)
+	}
+	if o.Import != "" {
+		if o.URL != "" || o.Scenario != "" {
+			return usageErr("--import summarises a file: give no URL or scenario with it")
+		}
+		return importJTL(env, o)
+	}
+	cfg, err := loadConfig(o)
+	if err != nil {
+		return err
+	}
+	var jw *loadgen.JTLWriter
+	var jtlFile *os.File
+	if o.JTL != "" {
+		if jtlFile, err = os.Create(o.JTL); err != nil {
+			return &ExitError{Code: ExitFailure, Err: err}
+		}
+		defer jtlFile.Close()
+		jw = loadgen.NewJTLWriter(jtlFile)
+		cfg.Sink = jw
+	}
+	live := env.Terminal && !o.Quiet
+	if live {
+		cfg.OnSecond = func(p loadgen.Progress) { fmt.Fprint(env.Stderr, "\r\033[K"+liveLine(p)) }
+	}
+	sum, err := loadgen.Run(ctx, cfg)
+	if live {
+		fmt.Fprint(env.Stderr, "\r\033[K")
+	}
+	if err != nil {
+		if jtlFile != nil {
+			jtlFile.Close()
+			os.Remove(o.JTL)
+		}
+		if ctx.Err() != nil {
+			return &ExitError{Code: ExitFailure, Err: errors.New("interrupted before the load started")}
+		}
+		var te *loadgen.TargetError
+		if errors.As(err, &te) {
+			return &ExitError{Code: ExitFailure, Err: err}
+		}
+		return usageErr("%v", err)
+	}
+	if jw != nil {
+		if err := jw.Flush(); err != nil {
+			return &ExitError{Code: ExitFailure, Err: fmt.Errorf("writing %s: %w", o.JTL, err)}
+		}
+	}
+	return emitSummary(env, o, sum)
+}
+
+// loadConfig turns the options (and the scenario file) into a run Config.
+func loadConfig(o *LoadOptions) (loadgen.Config, error) {
+	var cfg loadgen.Config
+	if o.Scenario != "" {
+		if o.URL != "" || o.Body != "" || o.BodyFile != "" || o.Method != "" {
+			return cfg, usageErr("give either a URL (with -X/--body) or --scenario, not both")
+		}
+		if err := loadgen.LoadScenario(o.Scenario, &cfg); err != nil {
+			return cfg, usageErr("%v", err)
+		}
+	} else {
+		if o.URL == "" {
+			return cfg, usageErr("give a URL, --scenario FILE or --import FILE")
+		}
+		req := loadgen.Request{URL: o.URL, Method: o.Method, Body: []byte(o.Body),
+			ExpectStatus: o.ExpectStatus, ExpectBody: o.ExpectBody}
+		if o.BodyFile != "" {
+			if o.Body != "" {
+				return cfg, usageErr("--body and --body-file exclude each other")
+			}
+			b, err := os.ReadFile(o.BodyFile)
+			if err != nil {
+				return cfg, usageErr("--body-file: %v", err)
+			}
+			req.Body = b
+		}
+		cfg.Requests = []loadgen.Request{req}
+	}
+	for _, h := range o.Headers {
+		name, value, ok := strings.Cut(h, ":")
+		if !ok || strings.TrimSpace(name) == "" {
+			return cfg, usageErr("--header %q: want 'Name: value'", h)
+		}
+		for i := range cfg.Requests {
+			cfg.Requests[i].Headers = append(cfg.Requests[i].Headers,
+				loadgen.Header{Name: strings.TrimSpace(name), Value: strings.TrimSpace(value)})
+		}
+	}
+	if o.Users < 0 || o.Rate < 0 || o.Connections < 0 || o.Requests < 0 || o.Duration < 0 || o.RampUp < 0 ||
+		o.WarmUp < 0 || o.Think < 0 || o.Timeout < 0 {
+		return cfg, usageErr("counts and durations must not be negative")
+	}
+	switch {
+	case o.Users > 0 && o.Rate > 0:
+		return cfg, usageErr("-c (closed model) and --rate (open model) exclude each other")
+	case o.Users > 0:
+		cfg.Users, cfg.Rate = o.Users, 0
+	case o.Rate > 0:
+		cfg.Rate, cfg.Users = o.Rate, 0
+	}
+	if cfg.Users == 0 && cfg.Rate == 0 {
+		cfg.Users = defaultLoadUsers
+	}
+	if o.Think > 0 && cfg.Rate > 0 {
+		return cfg, usageErr("--think applies to the closed model (-c), not to --rate")
+	}
+	setPositive(&cfg.Connections, o.Connections)
+	setPositive(&cfg.Duration, o.Duration)
+	setPositive(&cfg.MaxRequests, o.Requests)
+	setPositive(&cfg.RampUp, o.RampUp)
+	setPositive(&cfg.WarmUp, o.WarmUp)
+	setPositive(&cfg.Think, o.Think)
+	setPositive(&cfg.Timeout, o.Timeout)
+	if cfg.Duration == 0 && cfg.MaxRequests == 0 {
+		cfg.Duration = defaultLoadDuration
+	}
+	cfg.DisableKeepAlive = cfg.DisableKeepAlive || o.NoKeepAlive
+	cfg.Insecure = cfg.Insecure || o.Insecure
+	cfg.HTTP2 = cfg.HTTP2 || o.HTTP2
+	return cfg, nil
+}
+
+func setPositive[T int | int64 | time.Duration](dst *T, v T) {
+	if v > 0 {
+		*dst = v
+	}
+}
+
+func importJTL(env *Env, o *LoadOptions) error {
+	f, err := os.Open(o.Import)
+	if err != nil {
+		return &ExitError{Code: ExitFailure, Err: err}
+	}
+	defer f.Close()
+	res, err := jtl.Import(f)
+	if res != nil {
+		for _, p := range res.Problems {
+			fmt.Fprintf(env.Stderr, "%s:%d: skipped: %s\n", o.Import, p.Line, p.Msg)
+		}
+		if extra := res.Skipped - int64(len(res.Problems)); extra > 0 {
+			fmt.Fprintf(env.Stderr, "%s: %d more lines skipped\n", o.Import, extra)
+		}
+	}
+	if err != nil {
+		return &ExitError{Code: ExitFailure, Err: fmt.Errorf("%s: %w", o.Import, err)}
+	}
+	res.Summary.Target = o.Import
+	return emitSummary(env, o, res.Summary)
+}
+
+func emitSummary(env *Env, o *LoadOptions, s *loadgen.Summary) error {
+	if o.Save != "" {
+		b, err := json.MarshalIndent(s, "", "  ")
+		if err == nil {
+			err = os.WriteFile(o.Save, append(b, '\n'), 0o644)
+		}
+		if err != nil {
+			return &ExitError{Code: ExitFailure, Err: fmt.Errorf("--save: %w", err)}
+		}
+	}
+	var err error
+	if o.Output == "json" {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(s)
+	} else {
+		err = loadgen.WriteText(env.Stdout, s)
+	}
+	if err != nil && !errors.Is(err, io.ErrClosedPipe) {
+		return &ExitError{Code: ExitFailure, Err: err}
+	}
+	return nil
+}
+
+// liveLine is the status line shown once a second on a terminal.
+func liveLine(p loadgen.Progress) string {
+	var b strings.Builder
+	b.WriteString(fmtSecs(p.Elapsed))
+	if p.Warmup {
+		b.WriteString(" warm-up")
+	}
+	fmt.Fprintf(&b, "  TPS %d  p50 %s  p99 %s  requests %d  errors %d", p.Last.Requests,
+		fmtMS(p.Last.P50), fmtMS(p.Last.P99), p.Requests, p.Errors)
+	if p.Remaining >= 0 {
+		b.WriteString("  remaining " + fmtSecs(p.Remaining))
+	}
+	return b.String()
+}
+
+func fmtSecs(d time.Duration) string {
+	d = d.Round(time.Second)
+	if d < time.Minute {
+		return strconv.Itoa(int(d/time.Second)) + "s"
+	}
+	return d.String()
+}
+
+func fmtMS(ms float64) string {
+	if ms >= 100 {
+		return strconv.FormatFloat(ms, 'f', 0, 64) + "ms"
+	}
+	return strconv.FormatFloat(ms, 'f', 2, 64) + "ms"
+}

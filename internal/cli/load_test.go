@@ -1,0 +1,179 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tuneloop/tuneloop/internal/loadgen"
+)
+
+func loadEnv() (*Env, *bytes.Buffer, *bytes.Buffer) {
+	var out, errb bytes.Buffer
+	return &Env{Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}, &out, &errb
+}
+
+func TestLoadRunJSONAndJTLImport(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		io.WriteString(w, `{"ok":true}`)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	env, out, _ := loadEnv()
+	o := &LoadOptions{URL: srv.URL + "/api", Users: 3, Requests: 120, Output: "json",
+		JTL: filepath.Join(dir, "r.jtl"), Save: filepath.Join(dir, "s.json"), ExpectBody: "ok"}
+	if err := RunLoad(context.Background(), env, o); err != nil {
+		t.Fatal(err)
+	}
+	var s loadgen.Summary
+	if err := json.Unmarshal(out.Bytes(), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Requests != 120 || hits.Load() != 120 || s.Errors != 0 {
+		t.Fatalf("requests %d hits %d errors %d", s.Requests, hits.Load(), s.Errors)
+	}
+	if _, err := os.Stat(o.Save); err != nil {
+		t.Fatal(err)
+	}
+	env, out, _ = loadEnv()
+	if err := RunLoad(context.Background(), env, &LoadOptions{Import: o.JTL, Output: "text"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "requests  120 in") || !strings.Contains(out.String(), "GET /api") {
+		t.Fatalf("import output:\n%s", out)
+	}
+}
+
+func TestLoadScenario(t *testing.T) {
+	var a, b atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		switch r.URL.Path {
+		case "/login":
+			a.Add(1)
+			if !strings.HasPrefix(string(body), `{"user":"`) || r.Header.Get("X-Env") != "test" {
+				w.WriteHeader(400)
+			}
+			io.WriteString(w, "token")
+		case "/balance":
+			b.Add(1)
+			io.WriteString(w, r.URL.Query().Get("acct"))
+		}
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "vars.csv"), []byte("user,acct\nalice,1\nbob,2\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "s.yaml"), []byte(`
+base_url: `+srv.URL+`
+users: 2
+requests_total: 200
+variables: vars.csv
+headers: {X-Env: test}
+requests:
+  - {label: login, method: POST, url: /login, body: '{"user":"${user}"}', weight: 1, assert: {status: 200, body_contains: token}}
+  - {label: balance, url: "/balance?acct=${acct}", weight: 3, assert: {body_contains: "9"}}
+`), 0o644)
+	env, out, _ := loadEnv()
+	if err := RunLoad(context.Background(), env, &LoadOptions{Scenario: filepath.Join(dir, "s.yaml"), Output: "json"}); err != nil {
+		t.Fatal(err)
+	}
+	var s loadgen.Summary
+	json.Unmarshal(out.Bytes(), &s)
+	if s.Requests != 200 || a.Load()+b.Load() != 200 || a.Load() == 0 || b.Load() <= a.Load() {
+		t.Fatalf("requests %d login %d balance %d", s.Requests, a.Load(), b.Load())
+	}
+	// The balance assertion wants "9", which neither account holds.
+	if s.ErrorKinds["assertion"] != b.Load() || s.ErrorKinds["status"] != 0 {
+		t.Fatalf("errors %v (balance %d)", s.ErrorKinds, b.Load())
+	}
+}
+
+func TestLoadUsageAndTargetErrors(t *testing.T) {
+	l, _ := net.Listen("tcp", "127.0.0.1:0")
+	addr := l.Addr().String()
+	l.Close()
+	for name, o := range map[string]*LoadOptions{
+		"no url":     {Output: "text"},
+		"both":       {URL: "http://x", Users: 1, Rate: 1, Output: "text"},
+		"bad output": {URL: "http://x", Output: "yaml"},
+		"bad header": {URL: "http://x", Headers: []string{"nocolon"}, Output: "text"},
+		"bad scheme": {URL: "ftp://x/", Output: "text"},
+	} {
+		env, _, _ := loadEnv()
+		var ee *ExitError
+		if err := RunLoad(context.Background(), env, o); !errors.As(err, &ee) || ee.Code != ExitUsage {
+			t.Errorf("%s: err %v, want usage error", name, err)
+		}
+	}
+	env, _, _ := loadEnv()
+	err := RunLoad(context.Background(), env, &LoadOptions{URL: "http://" + addr + "/", Requests: 1, Output: "text"})
+	var ee *ExitError
+	if !errors.As(err, &ee) || ee.Code == ExitUsage || !strings.Contains(err.Error(), "connection refused") {
+		t.Fatalf("err %v", err)
+	}
+}
+
+func TestLoadInterruptStillReports(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(time.Millisecond)
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
+	defer cancel()
+	env, out, _ := loadEnv()
+	jtlPath := filepath.Join(t.TempDir(), "r.jtl")
+	start := time.Now()
+	if err := RunLoad(ctx, env, &LoadOptions{URL: srv.URL, Users: 2, Duration: time.Minute, Output: "text", JTL: jtlPath}); err != nil {
+		t.Fatal(err)
+	}
+	if time.Since(start) > 5*time.Second || !strings.Contains(out.String(), "interrupted") {
+		t.Fatalf("took %v, output:\n%s", time.Since(start), out)
+	}
+	b, _ := os.ReadFile(jtlPath)
+	if n := bytes.Count(b, []byte("\n")); n < 10 {
+		t.Fatalf("JTL has %d lines", n)
+	}
+}
+
+func TestLiveLine(t *testing.T) {
+	l := liveLine(loadgen.Progress{Elapsed: 12 * time.Second, Remaining: 48 * time.Second,
+		Last: loadgen.Second{Requests: 1234, P50: 1.5, P99: 250}, Requests: 5000, Errors: 2})
+	if l != "12s  TPS 1234  p50 1.50ms  p99 250ms  requests 5000  errors 2  remaining 48s" {
+		t.Fatalf("%q", l)
+	}
+}
+
+func TestLoadCommandFlags(t *testing.T) {
+	var hdr atomic.Value
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hdr.Store(r.Method + " " + r.Header.Get("X-A"))
+		w.WriteHeader(201)
+	}))
+	defer srv.Close()
+	env, out, _ := loadEnv()
+	cmd := newLoadCmd(env)
+	cmd.SetArgs([]string{srv.URL, "-c", "2", "-n", "10", "-o", "json", "-H", "X-A: b", "-X", "put", "--expect-status", "201,204"})
+	if err := cmd.ExecuteContext(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var s loadgen.Summary
+	if err := json.Unmarshal(out.Bytes(), &s); err != nil || s.Requests != 10 || s.Errors != 0 || s.Users != 2 {
+		t.Fatalf("%v %+v", err, s)
+	}
+	if got := hdr.Load(); got != "PUT b" {
+		t.Fatalf("server saw %v", got)
+	}
+}

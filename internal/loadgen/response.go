@@ -1,0 +1,386 @@
+// The HTTP/1.1 response reader of the load client. Sample input:
+//
+//	HTTP/1.1 200 OK\r\nServer: nginx/1.22.1\r\nContent-Type: text/html\r\nContent-Length: 100\r\nConnection: keep-alive\r\n\r\n<100 bytes>
+//	HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n
+//	HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n
+//	HTTP/1.0 404 Not Found\r\nConnection: close\r\n\r\nnot found
+//
+// It handles what a load generator meets: Content-Length, chunked bodies with
+// trailers, read-to-close bodies, HEAD/204/304 without bodies, interim 1xx
+// responses, and keep-alive versus Connection: close. It never converts to
+// strings so a keep-alive request costs no allocation.
+
+package loadgen
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"time"
+)
+
+// Protocol errors; static values so the hot path does not allocate.
+var (
+	errHeaderTooLarge = errors.New("response header too large")
+	errBadStatusLine  = errors.New("malformed HTTP status line")
+	errBadHeader      = errors.New("malformed HTTP header line")
+	errBadLength      = errors.New("malformed Content-Length")
+	errBadChunk       = errors.New("malformed chunked body")
+	errSwitching      = errors.New("server switched protocols (101), not supported")
+	errTooManyInterim = errors.New("too many 1xx interim responses")
+)
+
+const (
+	maxInterim   = 8        // 1xx responses tolerated before the final one
+	maxHeaderBuf = 64 << 10 // the read buffer grows to this for large headers
+)
+
+// response is the part of a response the load generator keeps. reason and
+// body alias reader-owned buffers: valid until the next readResponse.
+type response struct {
+	status  int
+	reason  []byte
+	bodyLen int64
+	close   bool   // the server will close the connection after this response
+	body    []byte // captured prefix of the body when capture > 0
+	nRead   int64  // bytes read from the wire for this response (JMeter "bytes")
+}
+
+// respReader reads responses from one connection into one reused buffer.
+type respReader struct {
+	r          io.Reader
+	buf        []byte // read buffer; buf[start:end] is unread
+	start, end int
+	reasonBuf  [64]byte
+	bodyBuf    []byte    // capture buffer, reused
+	gotByte    bool      // at least one byte arrived for the current response
+	firstByte  time.Time // when it arrived
+	lineLen    int64     // bytes the last line took, terminator included
+}
+
+func newRespReader(r io.Reader, size int) *respReader {
+	return &respReader{r: r, buf: make([]byte, size)}
+}
+
+// reset forgets buffered bytes, for a new connection.
+func (rr *respReader) reset(r io.Reader) { rr.r, rr.start, rr.end = r, 0, 0 }
+
+// fill reads more bytes, compacting first. A header larger than the buffer
+// grows it, up to maxHeaderBuf.
+func (rr *respReader) fill() error {
+	if rr.start > 0 {
+		n := copy(rr.buf, rr.buf[rr.start:rr.end])
+		rr.start, rr.end = 0, n
+	}
+	if rr.end == len(rr.buf) {
+		// A header larger than the buffer: grow, within reason.
+		if len(rr.buf) >= maxHeaderBuf {
+			return errHeaderTooLarge
+		}
+		nb := make([]byte, min(2*len(rr.buf), maxHeaderBuf))
+		copy(nb, rr.buf[:rr.end])
+		rr.buf = nb
+	}
+	for i := 0; i < 100; i++ {
+		n, err := rr.r.Read(rr.buf[rr.end:])
+		if n > 0 {
+			rr.end += n
+			if !rr.gotByte {
+				rr.gotByte = true
+				rr.firstByte = time.Now()
+			}
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return io.ErrNoProgress
+}
+
+// line returns the next line without its CR LF. The slice aliases buf and is
+// valid until the next fill.
+func (rr *respReader) line() ([]byte, error) {
+	for {
+		if i := bytes.IndexByte(rr.buf[rr.start:rr.end], '\n'); i >= 0 {
+			l := rr.buf[rr.start : rr.start+i]
+			rr.start += i + 1
+			rr.lineLen = int64(i + 1)
+			if n := len(l); n > 0 && l[n-1] == '\r' {
+				l = l[:n-1]
+			}
+			return l, nil
+		}
+		if err := rr.fill(); err != nil {
+			if err == io.EOF && rr.start < rr.end {
+				return nil, io.ErrUnexpectedEOF
+			}
+			return nil, err
+		}
+	}
+}
+
+// readResponse reads one complete response. head is true for HEAD requests
+// (no body whatever the headers say); capture > 0 keeps up to capture body
+// bytes in resp.body for assertions.
+func (rr *respReader) readResponse(resp *response, head bool, capture int) error {
+	rr.gotByte = rr.start < rr.end
+	if rr.gotByte {
+		rr.firstByte = time.Now()
+	}
+	resp.body = rr.bodyBuf[:0]
+	resp.nRead = 0
+	for interim := 0; ; interim++ {
+		if interim > maxInterim {
+			return errTooManyInterim
+		}
+		if err := rr.readHeader(resp); err != nil {
+			return err
+		}
+		if resp.status >= 200 {
+			break
+		}
+		if resp.status == 101 {
+			return errSwitching
+		}
+	}
+	return rr.readBody(resp, head, capture)
+}
+
+// readHeader parses the status line and headers; it leaves resp.bodyLen as
+// -1 (read to close), -2 (chunked) or the Content-Length.
+func (rr *respReader) readHeader(resp *response) error {
+	l, err := rr.line()
+	if err != nil {
+		return err
+	}
+	hdrBytes := rr.lineLen
+	// "HTTP/1.1 200 OK": version, three-digit code, optional reason.
+	if len(l) < 12 || !bytes.HasPrefix(l, []byte("HTTP/1.")) || l[8] != ' ' {
+		return errBadStatusLine
+	}
+	http10 := l[7] == '0'
+	c0, c1, c2 := l[9], l[10], l[11]
+	if c0 < '1' || c0 > '9' || c1 < '0' || c1 > '9' || c2 < '0' || c2 > '9' || (len(l) > 12 && l[12] != ' ') {
+		return errBadStatusLine
+	}
+	resp.status = int(c0-'0')*100 + int(c1-'0')*10 + int(c2-'0')
+	var reason []byte
+	if len(l) > 13 {
+		reason = l[13:]
+	}
+	resp.reason = rr.reasonBuf[:copy(rr.reasonBuf[:], reason)]
+	resp.close = http10
+	resp.bodyLen = -1
+	chunked := false
+	for {
+		l, err := rr.line()
+		if err != nil {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return err
+		}
+		hdrBytes += rr.lineLen
+		if len(l) == 0 {
+			break
+		}
+		colon := bytes.IndexByte(l, ':')
+		if colon <= 0 {
+			return errBadHeader
+		}
+		name, value := l[:colon], bytes.TrimSpace(l[colon+1:])
+		switch {
+		case equalFold(name, "content-length"):
+			n, ok := parseDecimal(value)
+			if !ok || (resp.bodyLen >= 0 && resp.bodyLen != n) {
+				return errBadLength
+			}
+			resp.bodyLen = n
+		case equalFold(name, "transfer-encoding"):
+			// Only the last coding matters; anything ending in chunked is chunked.
+			chunked = hasSuffixFold(value, "chunked")
+		case equalFold(name, "connection"):
+			if containsFold(value, "close") {
+				resp.close = true
+			} else if http10 && containsFold(value, "keep-alive") {
+				resp.close = false
+			}
+		}
+	}
+	resp.nRead += hdrBytes
+	if chunked {
+		resp.bodyLen = -2 // chunked wins over Content-Length (RFC 9112 6.3)
+	}
+	return nil
+}
+
+func (rr *respReader) readBody(resp *response, head bool, capture int) error {
+	n := resp.bodyLen
+	resp.bodyLen = 0
+	if head || resp.status == 204 || resp.status == 304 {
+		return nil
+	}
+	switch {
+	case n >= 0:
+		return rr.consume(resp, n, capture)
+	case n == -2:
+		return rr.readChunked(resp, capture)
+	default:
+		resp.close = true
+		return rr.consume(resp, -1, capture)
+	}
+}
+
+// consume reads n body bytes (n < 0: until EOF), keeping up to capture bytes.
+func (rr *respReader) consume(resp *response, n int64, capture int) error {
+	for n != 0 {
+		if rr.start == rr.end {
+			rr.start, rr.end = 0, 0
+			err := rr.fill()
+			if err == io.EOF && n < 0 {
+				return nil
+			}
+			if err != nil {
+				if err == io.EOF {
+					err = io.ErrUnexpectedEOF
+				}
+				return err
+			}
+		}
+		avail := int64(rr.end - rr.start)
+		if n >= 0 && avail > n {
+			avail = n
+		}
+		chunk := rr.buf[rr.start : rr.start+int(avail)]
+		if room := capture - len(resp.body); room > 0 {
+			if room > len(chunk) {
+				room = len(chunk)
+			}
+			resp.body = append(resp.body, chunk[:room]...)
+			rr.bodyBuf = resp.body
+		}
+		rr.start += int(avail)
+		resp.bodyLen += avail
+		resp.nRead += avail
+		if n > 0 {
+			n -= avail
+		}
+	}
+	return nil
+}
+
+func (rr *respReader) readChunked(resp *response, capture int) error {
+	for {
+		l, err := rr.line()
+		if err != nil {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return err
+		}
+		resp.nRead += rr.lineLen
+		if i := bytes.IndexByte(l, ';'); i >= 0 {
+			l = l[:i] // chunk extensions are ignored
+		}
+		size, ok := parseHex(bytes.TrimSpace(l))
+		if !ok {
+			return errBadChunk
+		}
+		if size == 0 {
+			break
+		}
+		if err := rr.consume(resp, size, capture); err != nil {
+			return err
+		}
+		crlf, err := rr.line()
+		if err != nil || len(crlf) != 0 {
+			if err == nil || err == io.EOF {
+				err = errBadChunk
+			}
+			return err
+		}
+		resp.nRead += rr.lineLen
+	}
+	for { // trailers up to the blank line
+		l, err := rr.line()
+		if err != nil {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return err
+		}
+		resp.nRead += rr.lineLen
+		if len(l) == 0 {
+			return nil
+		}
+	}
+}
+
+func parseDecimal(b []byte) (int64, bool) {
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
+}
+
+func parseHex(b []byte) (int64, bool) {
+	if len(b) == 0 || len(b) > 15 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		n = n<<4 | int64(c)
+	}
+	return n, true
+}
+
+func lower(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// equalFold compares ASCII case-insensitively; lowerName must be lower case.
+func equalFold(b []byte, lowerName string) bool {
+	if len(b) != len(lowerName) {
+		return false
+	}
+	for i := range b {
+		if lower(b[i]) != lowerName[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func hasSuffixFold(b []byte, lowerSuffix string) bool {
+	return len(b) >= len(lowerSuffix) && equalFold(b[len(b)-len(lowerSuffix):], lowerSuffix)
+}
+
+func containsFold(b []byte, lowerWord string) bool {
+	for i := 0; i+len(lowerWord) <= len(b); i++ {
+		if equalFold(b[i:i+len(lowerWord)], lowerWord) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,273 @@
+package loadgen
+
+import (
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"sync/atomic"
+	"time"
+)
+
+// wconn is one keep-alive connection of a worker. nc never changes, so halt
+// may read it from another goroutine; a reconnect makes a new wconn.
+type wconn struct {
+	nc     net.Conn
+	rr     *respReader // shared by the worker's successive connections to one target
+	reused bool        // has served a response: a failure before any byte may be a stale keep-alive
+}
+
+// newConn installs a fresh connection to target ti, reusing its read buffer.
+func (w *worker) newConn(ti int, nc net.Conn) *wconn {
+	rr := w.readers[ti]
+	if rr == nil {
+		rr = newRespReader(nc, readBufSize)
+		w.readers[ti] = rr
+	} else {
+		rr.reset(nc)
+	}
+	wc := &wconn{nc: nc, rr: rr}
+	w.conns[ti] = wc
+	return wc
+}
+
+func (w *worker) dropConn(ti int) {
+	if wc := w.conns[ti]; wc != nil {
+		wc.nc.Close()
+		w.conns[ti] = nil
+	}
+}
+
+// worker runs one user (closed) or one connection (open). All its buffers
+// are reused, so a keep-alive request allocates nothing.
+type worker struct {
+	id      int
+	r       *runner
+	shard   *shard
+	conns   []*wconn
+	readers []*respReader
+	std     *http.Client          // Config.HTTP2: the net/http path
+	cur     atomic.Pointer[wconn] // the connection in use, for halt
+	rng     *rand.PCG
+	timer   *time.Timer
+	wbuf    []byte
+	scratch []byte
+	resp    response
+	sample  Sample
+}
+
+func (w *worker) closeAll() {
+	for ti := range w.conns {
+		w.dropConn(ti)
+	}
+}
+
+// sleepUntil waits for t; false when the run was halted meanwhile.
+func (w *worker) sleepUntil(t time.Time) bool {
+	d := time.Until(t)
+	if d <= 0 {
+		return !w.r.stopped.Load()
+	}
+	w.timer.Reset(d)
+	select {
+	case <-w.timer.C:
+		return !w.r.stopped.Load()
+	case <-w.r.stopCtx.Done():
+		w.timer.Stop()
+		return false
+	}
+}
+
+func (w *worker) pick() *compiled {
+	r := w.r
+	if len(r.reqs) == 1 {
+		return r.reqs[0]
+	}
+	x := int(w.rng.Uint64() % uint64(r.totalWeight))
+	for i, c := range r.cumWeight {
+		if x < c {
+			return r.reqs[i]
+		}
+	}
+	return r.reqs[len(r.reqs)-1]
+}
+
+func (w *worker) loop() {
+	r := w.r
+	r.active.Add(1)
+	defer r.active.Add(-1)
+	if !r.open && r.cfg.RampUp > 0 {
+		delay := r.cfg.RampUp * time.Duration(w.id-1) / time.Duration(r.cfg.Users)
+		if !w.sleepUntil(r.t0.Add(delay)) {
+			return
+		}
+	}
+	for !r.stopped.Load() {
+		var intended time.Time
+		if r.open {
+			i := r.seq.Add(1) - 1
+			intended = r.t0.Add(r.offset(i))
+		} else {
+			intended = time.Now()
+		}
+		if !r.end.IsZero() && !intended.Before(r.end) {
+			return
+		}
+		measured := !intended.Before(r.measure)
+		if measured && r.cfg.MaxRequests > 0 && r.budget.Add(-1) < 0 {
+			return
+		}
+		if r.open && !w.sleepUntil(intended) {
+			return
+		}
+		if !r.end.IsZero() && !time.Now().Before(r.end) {
+			return // due but never sent: counted as missed
+		}
+		if w.std != nil {
+			w.doStd(w.pick(), intended, measured)
+		} else {
+			w.do(w.pick(), intended, measured)
+		}
+		if r.cfg.Think > 0 && !w.sleepUntil(time.Now().Add(r.cfg.Think)) {
+			return
+		}
+	}
+}
+
+// do sends one request and records it.
+func (w *worker) do(c *compiled, intended time.Time, measured bool) {
+	r := w.r
+	sendAt := time.Now()
+	deadline := sendAt.Add(r.timeout)
+	if !r.end.IsZero() && deadline.After(r.end) {
+		deadline = r.end // in flight at the end: aborted, as oha does
+	}
+	var row []string
+	if r.rows != nil {
+		row = r.rows[(r.rowSeq.Add(1)-1)%uint64(len(r.rows))]
+	}
+	w.wbuf = c.render(w.wbuf[:0], &w.scratch, row)
+	capture := 0
+	if c.expBody != nil {
+		capture = captureLimit
+	}
+	s := &w.sample
+	*s = Sample{Label: c.label, Thread: w.id, URL: c.url, BytesOut: int64(len(w.wbuf))}
+	var connect time.Duration
+	var firstByte time.Time
+	var err error
+	dialing := false
+	wc := w.conns[c.target]
+	for attempt := 0; ; attempt++ {
+		if wc == nil {
+			dialing = true
+			t := time.Now()
+			nc, derr := r.dial(r.stopCtx, c.target, deadline)
+			connect += time.Since(t)
+			if err = derr; err != nil {
+				break
+			}
+			dialing = false
+			wc = w.newConn(c.target, nc)
+		}
+		w.cur.Store(wc)
+		_ = wc.nc.SetDeadline(deadline)
+		if r.stopped.Load() {
+			err = net.ErrClosed
+			break
+		}
+		_, err = wc.nc.Write(w.wbuf)
+		if err == nil {
+			err = wc.rr.readResponse(&w.resp, c.head, capture)
+			firstByte = wc.rr.firstByte
+		}
+		if err == nil {
+			break
+		}
+		retry := wc.reused && !wc.rr.gotByte && attempt == 0 && classify(err, false) == KindReset
+		w.dropConn(c.target)
+		wc = nil
+		if !retry {
+			break
+		}
+	}
+	w.cur.Store(nil)
+	done := time.Now()
+	if err == nil {
+		wc.reused = true
+		if w.resp.close {
+			w.dropConn(c.target)
+		}
+	}
+	// Cut off by Ctrl-C or by the end of the run: neither a result nor an error.
+	if err != nil && (r.stopped.Load() || (!r.end.IsZero() && !done.Before(r.end))) {
+		if measured {
+			w.shard.mu.Lock()
+			w.shard.aborted++
+			if r.open {
+				w.shard.sent++
+			}
+			w.shard.mu.Unlock()
+		}
+		return
+	}
+	if !measured {
+		w.shard.mu.Lock()
+		w.shard.warmup++
+		w.shard.mu.Unlock()
+		return
+	}
+	s.Start = intended
+	s.Elapsed = done.Sub(intended)
+	s.Connect = connect
+	kind := KindNone
+	if err != nil {
+		kind = classify(err, dialing)
+		s.Message = append(w.scratch[:0], err.Error()...)
+	} else {
+		s.Code = w.resp.status
+		s.Message = w.resp.reason
+		s.BytesIn = w.resp.nRead
+		if !firstByte.IsZero() {
+			s.Latency = firstByte.Sub(intended)
+		}
+		kind = c.check(w.resp.status, w.resp.body)
+		if kind == KindAssertion {
+			s.FailureMessage = c.failMsg
+		} else if kind == KindStatus {
+			s.FailureMessage = c.statusMsg
+		}
+	}
+	w.record(c, s, kind, sendAt, done)
+}
+
+// record adds a measured sample to the worker's shard and the sink.
+func (w *worker) record(c *compiled, s *Sample, kind ErrorKind, sendAt, done time.Time) {
+	r := w.r
+	s.Kind = kind
+	s.Success = kind == KindNone
+	us := clampUS(s.Elapsed)
+	sh := w.shard
+	sh.mu.Lock()
+	sh.labels[c.index].add(us, !s.Success, s.BytesIn, s.BytesOut)
+	sh.interval.add(us, !s.Success, 0, 0)
+	sh.kinds[kind]++
+	if s.Code > 0 && s.Code < len(sh.codes) {
+		sh.codes[s.Code]++
+	}
+	if r.open {
+		_ = sh.uncorr.RecordValue(clampUS(done.Sub(sendAt)))
+		lag := int64(sendAt.Sub(s.Start) / time.Microsecond)
+		sh.sent++
+		sh.lagSum += lag
+		sh.lagMax = max(sh.lagMax, lag)
+		if lag > int64(LateThreshold/time.Microsecond) {
+			sh.late++
+		}
+	}
+	sh.mu.Unlock()
+	if r.cfg.Sink != nil {
+		n := int(r.active.Load())
+		s.GrpThreads, s.AllThreads = n, n
+		r.cfg.Sink.Record(s)
+	}
+}
