@@ -273,7 +273,8 @@ func Findings(s Summary, th Thresholds, subject string) []finding.Finding {
 			"System.gc() 不管堆是否需要都会强制回收（多数收集器下是 Full GC）；RMI 分布式 GC 和部分类库会定期调用它。")
 		f.Recommended = finding.T("Remove the calls; or make them concurrent with -XX:+ExplicitGCInvokesConcurrent (G1/CMS); or ignore them with -XX:+DisableExplicitGC.",
 			"去掉这些调用；或用 -XX:+ExplicitGCInvokesConcurrent 使其并发执行（G1/CMS）；或用 -XX:+DisableExplicitGC 忽略。")
-		f.Fix = finding.Fix{Apply: "-XX:+ExplicitGCInvokesConcurrent", Revert: "remove -XX:+ExplicitGCInvokesConcurrent from the JVM options"}
+		f.Fix = finding.Fix{Apply: "JAVA_OPTS += -XX:+ExplicitGCInvokesConcurrent", Revert: "JAVA_OPTS -= -XX:+ExplicitGCInvokesConcurrent",
+			Note: finding.T("JVM option: add it where the service is started (start script, systemd unit, container spec) and restart.", "JVM 参数：加到服务的启动参数中（启动脚本、systemd 单元、容器配置）并重启。")}
 		f.Risk = finding.T("-XX:+DisableExplicitGC also stops the System.gc() that NIO uses to free direct buffers when -XX:MaxDirectMemorySize is reached; prefer ExplicitGCInvokesConcurrent.",
 			"-XX:+DisableExplicitGC 也会屏蔽 NIO 在直接内存达到 -XX:MaxDirectMemorySize 时用来释放 DirectBuffer 的 System.gc()；优先使用 ExplicitGCInvokesConcurrent。")
 		f.References = []string{refJMC + ": SystemGc ratio limit 0.5", refGarbagecat + ": warn.explicit.gc.*"}
@@ -294,7 +295,8 @@ func Findings(s Summary, th Thresholds, subject string) []finding.Finding {
 			"类元数据达到 Metaspace 高水位时，JVM 会执行回收（Serial/Parallel/CMS 下为 Full GC）以卸载类；初始水位过低会在应用加载类期间反复触发，之后仍反复出现则可能是类加载器泄漏。")
 		f.Recommended = finding.T("Raise the initial high-water mark to what the application needs after start-up, e.g. -XX:MetaspaceSize=256m; if they continue in steady state, look for class-loader leaks (jcmd <pid> VM.classloader_stats).",
 			"将初始高水位设为应用启动后所需的大小，例如 -XX:MetaspaceSize=256m；若稳定运行后仍持续出现，请排查类加载器泄漏（jcmd <pid> VM.classloader_stats）。")
-		f.Fix = finding.Fix{Apply: "-XX:MetaspaceSize=256m", Revert: "remove -XX:MetaspaceSize from the JVM options"}
+		f.Fix = finding.Fix{Apply: "JAVA_OPTS += -XX:MetaspaceSize=256m", Revert: "JAVA_OPTS -= -XX:MetaspaceSize=256m",
+			Note: finding.T("JVM option: add it where the service is started (start script, systemd unit, container spec) and restart.", "JVM 参数：加到服务的启动参数中（启动脚本、systemd 单元、容器配置）并重启。")}
 		f.Risk = finding.T("A higher mark lets Metaspace grow further before classes are unloaded.", "更高的水位会让 Metaspace 在卸载类之前增长得更多。")
 		f.References = []string{"HotSpot VM options: -XX:MetaspaceSize (initial Metaspace high-water mark)", refJMC + ": MetaspaceOom"}
 		add(f)
@@ -335,7 +337,8 @@ func Findings(s Summary, th Thresholds, subject string) []finding.Finding {
 			"不小于半个 Region 的对象直接分配到老年代 Region；它们造成碎片、提前触发并发标记，并可能导致疏散失败。")
 		f.Recommended = finding.T("Raise the region size so these objects are no longer humongous (-XX:G1HeapRegionSize=16m or 32m), or allocate smaller buffers/arrays.",
 			"增大 Region 大小使这些对象不再是大对象（-XX:G1HeapRegionSize=16m 或 32m），或改用更小的缓冲区/数组。")
-		f.Fix = finding.Fix{Apply: "-XX:G1HeapRegionSize=16m", Revert: "remove -XX:G1HeapRegionSize from the JVM options"}
+		f.Fix = finding.Fix{Apply: "JAVA_OPTS += -XX:G1HeapRegionSize=16m", Revert: "JAVA_OPTS -= -XX:G1HeapRegionSize=16m",
+			Note: finding.T("JVM option: add it where the service is started (start script, systemd unit, container spec) and restart.", "JVM 参数：加到服务的启动参数中（启动脚本、systemd 单元、容器配置）并重启。")}
 		f.Risk = finding.T("Fewer, larger regions make G1 less precise in choosing what to collect.", "Region 更大更少会让 G1 选择回收对象时不够精细。")
 		f.References = []string{refGarbagecat + ": info.g1.humongous.allocation", refG1Tuning}
 		add(f)

@@ -38,9 +38,12 @@ type Fingerprint struct {
 	Why         finding.Text
 	Recommended finding.Text
 	// Risk is the trade-off of the fix (e.g. log loss on crash).
-	Risk   finding.Text
+	Risk finding.Text
+	// Apply and Revert are literal config lines or JVM options; Note says
+	// where they go (bilingual).
 	Apply  string
 	Revert string
+	Note   finding.Text
 	Refs   []string
 }
 
@@ -77,8 +80,8 @@ var Fingerprints = []*Fingerprint{
 			"减少热点路径的日志量或换更快的写入目标;若允许过载时丢弃低级别日志,可设置 log4j2.asyncQueueFullPolicy=Discard 与 log4j2.discardThreshold=INFO;增大 log4j2.asyncLoggerRingBufferSize 只能吸收突发流量。"),
 		Risk: finding.T("Discard drops INFO/DEBUG/TRACE events while the queue is full; events still in the queue are lost on a crash.",
 			"Discard 策略在队列满时会丢弃 INFO/DEBUG/TRACE 日志;崩溃时队列中尚未写出的日志会丢失。"),
-		Apply:  "-Dlog4j2.asyncQueueFullPolicy=Discard\n-Dlog4j2.discardThreshold=INFO",
-		Revert: "remove -Dlog4j2.asyncQueueFullPolicy and -Dlog4j2.discardThreshold",
+		Apply:  "JAVA_OPTS += -Dlog4j2.asyncQueueFullPolicy=Discard -Dlog4j2.discardThreshold=INFO",
+		Revert: "JAVA_OPTS -= -Dlog4j2.asyncQueueFullPolicy=Discard -Dlog4j2.discardThreshold=INFO",
 		Refs:   []string{"https://logging.apache.org/log4j/2.x/manual/async.html"},
 	},
 	{
@@ -110,7 +113,7 @@ var Fingerprints = []*Fingerprint{
 		Risk: finding.T("neverBlock=true drops events while the queue is full; events still queued are lost if the JVM crashes.",
 			"neverBlock=true 时队列满会丢弃日志;JVM 崩溃时队列中的日志会丢失。"),
 		Apply:  "<appender name=\"ASYNC\" class=\"ch.qos.logback.classic.AsyncAppender\">\n  <queueSize>8192</queueSize>\n  <neverBlock>true</neverBlock>\n  <appender-ref ref=\"FILE\"/>\n</appender>",
-		Revert: "<neverBlock>false</neverBlock> and the previous <queueSize> in the AsyncAppender",
+		Revert: "<neverBlock>false</neverBlock>\n<queueSize><!-- previous value --></queueSize>",
 		Refs:   []string{"https://logback.qos.ch/manual/appenders.html#AsyncAppender"},
 	},
 	{
@@ -128,7 +131,7 @@ var Fingerprints = []*Fingerprint{
 		Risk: finding.T("With neverBlock=true events are dropped when the queue is full; with immediateFlush=false buffered events are lost if the JVM crashes; caller data (%caller, %line) is not available through AsyncAppender unless includeCallerData=true.",
 			"neverBlock=true 时队列满会丢弃日志;immediateFlush=false 时 JVM 崩溃会丢失缓冲中的日志;经 AsyncAppender 输出时调用者信息(%caller、%line)默认不可用,需 includeCallerData=true。"),
 		Apply:  "<appender name=\"ASYNC\" class=\"ch.qos.logback.classic.AsyncAppender\">\n  <queueSize>8192</queueSize>\n  <neverBlock>true</neverBlock>\n  <appender-ref ref=\"FILE\"/>\n</appender>\n<!-- in FILE: <immediateFlush>false</immediateFlush> -->\n<root><appender-ref ref=\"ASYNC\"/></root>",
-		Revert: "<root><appender-ref ref=\"FILE\"/></root> and <immediateFlush>true</immediateFlush> in FILE",
+		Revert: "<root><appender-ref ref=\"FILE\"/></root>\n<immediateFlush>true</immediateFlush>",
 		Refs:   []string{"https://logback.qos.ch/manual/appenders.html#AsyncAppender", "https://logback.qos.ch/manual/appenders.html#OutputStreamAppender"},
 	},
 	{
@@ -141,7 +144,7 @@ var Fingerprints = []*Fingerprint{
 			"先找出占用连接的原因(慢 SQL、长事务、连接泄漏:开启 removeAbandoned=true 与 logAbandoned=true 可打印借出者堆栈);再按数据库承载能力调整 maxActive,并设置 maxWait 让调用方快速失败而不是无限排队。"),
 		Risk:   jdbcRisk,
 		Apply:  "spring.datasource.druid.max-active=<n>\nspring.datasource.druid.max-wait=3000",
-		Revert: "restore the previous spring.datasource.druid.max-active / max-wait",
+		Revert: "spring.datasource.druid.max-active=<previous>\nspring.datasource.druid.max-wait=<previous>",
 		Refs:   []string{"https://github.com/alibaba/druid/wiki/DruidDataSource%E9%85%8D%E7%BD%AE%E5%B1%9E%E6%80%A7%E5%88%97%E8%A1%A8"},
 	},
 	{
@@ -154,7 +157,7 @@ var Fingerprints = []*Fingerprint{
 			"先找出占用连接的原因(慢 SQL、长事务;leakDetectionThreshold=60000 可记录泄漏的借出者);再按数据库承载能力调整 maximumPoolSize,并保持较短的 connectionTimeout 让调用方快速失败。"),
 		Risk:   jdbcRisk,
 		Apply:  "spring.datasource.hikari.maximum-pool-size=<n>\nspring.datasource.hikari.leak-detection-threshold=60000",
-		Revert: "restore the previous spring.datasource.hikari.maximum-pool-size; remove leak-detection-threshold",
+		Revert: "spring.datasource.hikari.maximum-pool-size=<previous>\n# spring.datasource.hikari.leak-detection-threshold (removed)",
 		Refs:   []string{"https://github.com/brettwooldridge/HikariCP#gear-configuration-knobs-baby"},
 	},
 	{
@@ -167,7 +170,7 @@ var Fingerprints = []*Fingerprint{
 			"先找出占用连接的原因(慢 SQL、长事务;removeAbandonedOnBorrow=true 与 logAbandoned=true 可发现泄漏);再按数据库承载能力调整 maxTotal(DBCP 2;DBCP 1 为 maxActive),并设置 maxWaitMillis 让调用方快速失败。"),
 		Risk:   jdbcRisk,
 		Apply:  "maxTotal=<n>\nmaxWaitMillis=3000",
-		Revert: "restore the previous maxTotal / maxWaitMillis",
+		Revert: "maxTotal=<previous>\nmaxWaitMillis=<previous>",
 		Refs:   []string{"https://commons.apache.org/proper/commons-dbcp/configuration.html"},
 	},
 	{
@@ -180,7 +183,7 @@ var Fingerprints = []*Fingerprint{
 			"先找出占用连接的原因(慢 SQL、长事务;unreturnedConnectionTimeout 配合 debugUnreturnedConnectionStackTraces=true 可发现泄漏);再按数据库承载能力调整 maxPoolSize,并设置 checkoutTimeout 让调用方快速失败(默认 0 表示无限等待)。"),
 		Risk:   jdbcRisk,
 		Apply:  "c3p0.maxPoolSize=<n>\nc3p0.checkoutTimeout=3000",
-		Revert: "restore the previous c3p0.maxPoolSize / c3p0.checkoutTimeout",
+		Revert: "c3p0.maxPoolSize=<previous>\nc3p0.checkoutTimeout=<previous>",
 		Refs:   []string{"https://www.mchange.com/projects/c3p0/#configuration_properties"},
 	},
 	{
@@ -193,8 +196,8 @@ var Fingerprints = []*Fingerprint{
 		Recommended: finding.T("Seed from the non-blocking source: -Djava.security.egd=file:/dev/./urandom (JDK 8) or securerandom.source=file:/dev/urandom in java.security; avoid one SecureRandom shared by all threads.",
 			"改用非阻塞的种子源:-Djava.security.egd=file:/dev/./urandom(JDK 8)或在 java.security 中设置 securerandom.source=file:/dev/urandom;避免所有线程共享一个 SecureRandom 实例。"),
 		Risk:   finding.T("None on current Linux kernels: /dev/urandom is cryptographically secure once the kernel pool is initialised.", "在当前 Linux 内核上无风险:内核熵池初始化后 /dev/urandom 即具备密码学安全性。"),
-		Apply:  "-Djava.security.egd=file:/dev/./urandom",
-		Revert: "remove -Djava.security.egd",
+		Apply:  "JAVA_OPTS += -Djava.security.egd=file:/dev/./urandom",
+		Revert: "JAVA_OPTS -= -Djava.security.egd=file:/dev/./urandom",
 		Refs:   []string{"https://docs.oracle.com/en/java/javase/17/security/oracle-providers.html"},
 	},
 	{

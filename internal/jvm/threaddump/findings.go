@@ -91,7 +91,7 @@ func culpritFinding(r *Report, c *Culprit, src string) finding.Finding {
 	f := finding.Finding{
 		ID: c.ID, Category: Category, Status: finding.Fail, Severity: sev,
 		Title: fp.Title, Why: fp.Why, Recommended: fp.Recommended, Risk: fp.Risk,
-		Fix:        finding.Fix{Apply: fp.Apply, Revert: fp.Revert},
+		Fix:        finding.Fix{Apply: fp.Apply, Revert: fp.Revert, Note: fixNote(fp)},
 		References: fp.Refs,
 		Workload:   finding.T("services under load (take the dump during the slow period)", "负载下的服务(在变慢期间采集线程转储)"),
 		Confidence: 0.9,
@@ -275,4 +275,21 @@ func quoteName(s string) string {
 		return strconv.Quote(s)
 	}
 	return `"` + s + `"`
+}
+
+// fixNote says where a fingerprint's lines go when the table gives no
+// specific note: JVM options in the start command, anything else in the
+// library's configuration file.
+func fixNote(fp *Fingerprint) finding.Text {
+	switch {
+	case !fp.Note.IsZero():
+		return fp.Note
+	case fp.Apply == "":
+		return finding.Text{}
+	case strings.HasPrefix(fp.Apply, "JAVA_OPTS"):
+		return finding.T("JVM option: change it where the service is started (start script, systemd unit, container spec), then restart.",
+			"JVM 参数：在服务的启动参数中修改（启动脚本、systemd 单元、容器配置），然后重启。")
+	}
+	return finding.Tf(finding.T("Goes in the %s configuration (log4j.properties / log4j2.xml / logback.xml / application.properties); restart, or wait for the library's automatic reload if it is on. Revert restores the previous lines.",
+		"写入 %s 的配置文件（log4j.properties / log4j2.xml / logback.xml / application.properties）；重启应用，或在开启自动重载时等待生效。回退即恢复原配置行。"), fp.Library)
 }
