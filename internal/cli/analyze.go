@@ -17,6 +17,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/jvm/gclog"
 	"github.com/tuneloop/tuneloop/internal/jvm/jvmopts"
+	"github.com/tuneloop/tuneloop/internal/jvm/logconf"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
 	"github.com/tuneloop/tuneloop/internal/rules"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
@@ -45,6 +46,9 @@ func newAnalyzeCmd(env *Env) *cobra.Command {
                  Several dumps are also compared over time (stuck threads, hot frames).
   GC logs        JDK 8 (-XX:+PrintGCDetails) and JDK 9+ unified (-Xlog:gc*) logs of
                  every collector; several files are joined as one rotated set.
+  logging config logback.xml, log4j2.xml / .properties, log4j.properties / log4j.xml:
+                 synchronous file appenders on the request path, flush and buffer
+                 settings, console appenders, async queue sizes, caller data.
 
 --cmdline runs the JVM rules of 'check' (heap, GC choice, GC logging, heap
 dumps...) on a pasted command line, e.g. from a start script or 'ps'.
@@ -53,7 +57,8 @@ Exit status: 0 when the analysis ran, 3 when --fail-on is met, 1 when an input
 could not be read or recognised, 2 on bad usage.`,
 		Example: `  tuneloop analyze dump1.txt dump2.txt dump3.txt
   tuneloop analyze gc.log gc.log.0 gc.log.1 --lang zh
-  tuneloop analyze --cmdline 'java -Xms2g -Xmx8g -XX:+UseParallelGC -jar app.jar'`,
+  tuneloop analyze --cmdline 'java -Xms2g -Xmx8g -XX:+UseParallelGC -jar app.jar'
+  tuneloop analyze /opt/app/conf/logback.xml`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return RunAnalyze(cmd.Context(), env, args, o)
 		},
@@ -74,6 +79,7 @@ const (
 	kindUnknown inputKind = iota
 	kindThreadDump
 	kindGCLog
+	kindLogConfig
 )
 
 // sniffLen is how much of a file is read to recognise it.
@@ -81,7 +87,7 @@ const sniffLen = 256 << 10
 
 // sniff recognises a file from its beginning. A thread dump header wins over
 // GC lines, since a SIGQUIT dump inside a console log may follow GC output.
-func sniff(head []byte) inputKind {
+func sniff(name string, head []byte) inputKind {
 	if bytes.Contains(head, []byte("Full thread dump")) || bytes.Contains(head, []byte(`"threadDump"`)) {
 		return kindThreadDump
 	}
@@ -91,6 +97,9 @@ func sniff(head []byte) inputKind {
 		if gclog.Detect(sc.Bytes()) != gclog.FormatUnknown {
 			return kindGCLog
 		}
+	}
+	if k, err := logconf.Detect(name, bytes.NewReader(head)); err == nil && k != logconf.KindUnknown {
+		return kindLogConfig
 	}
 	return kindUnknown
 }
@@ -103,6 +112,7 @@ type AnalyzeResult struct {
 	// ThreadDumps summarises each dump (without the threads themselves).
 	ThreadDumps []*threaddump.Report `json:"thread_dumps,omitempty"`
 	GC          *gclog.Report        `json:"gc,omitempty"`
+	LogConfigs  []string             `json:"logging_configs,omitempty"`
 	Findings    []finding.Finding    `json:"findings"`
 	Inputs      []string             `json:"inputs"`
 }
@@ -137,7 +147,7 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 	}
 	res := &AnalyzeResult{Schema: "tuneloop.analyze/v1", Tool: "tuneloop " + version.Version, GeneratedAt: now().UTC(), Inputs: args}
 
-	var dumpFiles, gcFiles []string
+	var dumpFiles, gcFiles, logFiles []string
 	for _, path := range args {
 		st, err := os.Stat(path)
 		if err != nil {
@@ -150,9 +160,11 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 		if err != nil {
 			return err
 		}
-		switch sniff(head) {
+		switch sniff(path, head) {
 		case kindGCLog:
 			gcFiles = append(gcFiles, path)
+		case kindLogConfig:
+			logFiles = append(logFiles, path)
 		case kindThreadDump:
 			dumpFiles = append(dumpFiles, path)
 		default:
@@ -170,7 +182,7 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 			ds, err := parseDumpFile(path)
 			if err != nil {
 				if errors.Is(err, threaddump.ErrNotThreadDump) {
-					return fmt.Errorf("%w (nor a GC log)", err)
+					return fmt.Errorf("%w (nor a GC log or a log4j/log4j2/logback configuration)", err)
 				}
 				return err
 			}
@@ -204,6 +216,34 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 			}
 			if err := gclog.WriteText(&out, r.Summary, r.Findings, lang); err != nil {
 				return err
+			}
+		}
+	}
+	if len(logFiles) > 0 {
+		// The JVM command line, when given, tells logconf about
+		// -Dlog4j2.contextSelector (all loggers async).
+		var jvmArgs []string
+		if o.Cmdline != "" {
+			jvmArgs = jvmopts.ParseCommandLine(o.Cmdline)
+		}
+		for _, path := range logFiles {
+			c, err := logconf.LoadFile(path)
+			if err != nil {
+				return err
+			}
+			fs := logconf.AnalyzeWith(c, logconf.OptionsFromArgs(jvmArgs))
+			res.LogConfigs = append(res.LogConfigs, path)
+			res.Findings = append(res.Findings, fs...)
+			if o.Output == "text" {
+				if out.Len() > 0 {
+					out.WriteString("\n")
+				}
+				if err := logconf.WriteSummary(&out, c, lang); err != nil {
+					return err
+				}
+				if err := logconf.WriteText(&out, path, fs, lang); err != nil {
+					return err
+				}
 			}
 		}
 	}

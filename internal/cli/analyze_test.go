@@ -162,3 +162,25 @@ func TestAnalyzeUnrecognisedInput(t *testing.T) {
 		t.Errorf("no input: %v", err)
 	}
 }
+
+// Logging configurations are recognised by content: the seeds' synchronous
+// file appender is flagged, the async fix is not.
+func TestAnalyzeLoggingConfig(t *testing.T) {
+	const dir = "../../internal/jvm/logconf/testdata"
+	sync := analyzeJSON(t, []string{filepath.Join(dir, "logback-spring.xml")}, AnalyzeOptions{})
+	if len(sync.LogConfigs) != 1 || hasFinding(sync.Findings, "logconf.sync-file-appender", finding.Fail) == nil {
+		t.Errorf("logback-spring.xml: configs %v, no sync-file-appender finding", sync.LogConfigs)
+	}
+	fixed := analyzeJSON(t, []string{filepath.Join(dir, "logback-spring-async.xml")}, AnalyzeOptions{})
+	if hasFinding(fixed.Findings, "logconf.sync-file-appender", finding.Fail) != nil {
+		t.Error("the AsyncAppender-wrapped config is still flagged as synchronous")
+	}
+	l4j := analyzeJSON(t, []string{filepath.Join(dir, "log4j.properties")}, AnalyzeOptions{})
+	if hasFinding(l4j.Findings, "logconf.log4j1-eol", finding.Fail) == nil {
+		t.Error("log4j 1.x end of life not reported")
+	}
+	// A Spring bean file is none of the known kinds.
+	if _, err := runAnalyze(t, []string{filepath.Join(dir, "beans.xml")}, AnalyzeOptions{}); err == nil {
+		t.Error("beans.xml accepted")
+	}
+}
