@@ -1,0 +1,464 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/jvm/attach"
+	"github.com/tuneloop/tuneloop/internal/jvm/jvmopts"
+	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
+)
+
+// JVMOptions are the flags of `tuneloop jvm`.
+type JVMOptions struct {
+	PID      int // 0: list the JVMs on this host
+	Dumps    int // thread dumps to take (0: none)
+	Interval time.Duration
+	Flags    bool   // print every flag of VM.flags (a summary is always printed)
+	Props    bool   // print VM.system_properties
+	Heap     bool   // print GC.heap_info
+	GCLog    string // switch GC logging on to this file (as the JVM sees it) when it is off
+	Raw      string // save every raw output in this directory before parsing it
+	Output   string // text or json
+	Lang     string // en, zh; "" = from the environment
+	Timeout  time.Duration
+	Via      string // auto, socket, jcmd
+	JCmd     string // run this diagnostic command and print its output
+}
+
+func newJVMCmd(env *Env) *cobra.Command {
+	o := &JVMOptions{}
+	cmd := &cobra.Command{
+		Use:   "jvm [PID]",
+		Short: "Attach to a running JVM: thread dumps, flags, properties, heap, GC logging",
+		Long: `Attach to a running HotSpot JVM without any JDK tool next to it (tuneloop speaks
+the attach protocol itself, also into containers and to JVMs of other users
+when run as root), take thread dumps and analyse them, summarise the JVM's
+flags, and on request print its system properties and heap, or switch GC
+logging on at run time.
+
+Without a PID, list the JVMs on this host.
+
+Read-only unless --gc-log is given. Exit status: 0 when it ran, 1 when the
+JVM could not be attached or a command failed, 2 on bad usage.`,
+		Example: `  tuneloop jvm                                   # list the JVMs on this host
+  tuneloop jvm 4242                              # one thread dump, analysed, and the flags
+  tuneloop jvm 4242 --dump 3 --interval 5s       # three dumps: stuck threads, hot frames
+  tuneloop jvm 4242 --heap --props --raw ./evidence
+  tuneloop jvm 4242 --gc-log /tmp/gc.log         # switch GC logging on if it is off
+  tuneloop jvm 4242 --jcmd 'GC.class_histogram'  # any diagnostic command, no jcmd needed
+  tuneloop jvm 4242 --output json --lang zh`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				pid, err := strconv.Atoi(args[0])
+				if err != nil || pid <= 0 {
+					return usageErr("PID: want a process id, got %q", args[0])
+				}
+				o.PID = pid
+			}
+			if o.JCmd != "" && !cmd.Flags().Changed("dump") {
+				o.Dumps = 0 // --jcmd alone prints that command's output only
+			}
+			return RunJVM(cmd.Context(), env, o)
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&o.Dumps, "dump", 1, "thread dumps to take (Thread.print -l -e); 0 for none")
+	f.DurationVar(&o.Interval, "interval", 5*time.Second, "time between thread dumps")
+	f.BoolVar(&o.Flags, "flags", false, "print every flag from VM.flags (a summary is always printed)")
+	f.BoolVar(&o.Props, "props", false, "print the system properties (VM.system_properties)")
+	f.BoolVar(&o.Heap, "heap", false, "print the heap (GC.heap_info)")
+	f.StringVar(&o.GCLog, "gc-log", "", "switch GC logging on to this absolute path (as the JVM sees it) when no file gets it yet")
+	f.StringVar(&o.Raw, "raw", "", "save the raw outputs in this directory (before they are parsed)")
+	f.StringVarP(&o.Output, "output", "o", "text", "output format: text or json")
+	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
+	f.DurationVar(&o.Timeout, "timeout", 5*time.Second, "how long to wait for the JVM's attach listener to start")
+	f.StringVar(&o.JCmd, "jcmd", "", "run this diagnostic command, as jcmd PID CMD would (e.g. 'GC.class_histogram'), and print its output")
+	f.StringVar(&o.Via, "via", "auto", "how to reach the JVM: auto (the attach socket, then the jcmd on this host), socket or jcmd")
+	return cmd
+}
+
+// jvmResult is the JSON document of `tuneloop jvm PID`.
+type jvmResult struct {
+	PID      int                  `json:"pid"`
+	NSPID    int                  `json:"nspid,omitempty"`
+	User     string               `json:"user"`
+	Version  string               `json:"version"`
+	Via      string               `json:"via"`
+	AttachMS float64              `json:"attach_ms"`
+	Started  bool                 `json:"listener_started"`
+	Flags    *jvmopts.Options     `json:"flags,omitempty"`
+	FlagLine string               `json:"flags_raw,omitempty"`
+	Dumps    []*threaddump.Report `json:"dumps,omitempty"`
+	Series   *threaddump.Series   `json:"series,omitempty"`
+	Findings []finding.Finding    `json:"findings"`
+	Props    string               `json:"system_properties,omitempty"`
+	Heap     string               `json:"heap_info,omitempty"`
+	GCLog    *attach.GCLog        `json:"gc_log,omitempty"`
+	GCLogAt  string               `json:"gc_log_from_host,omitempty"`
+	JCmd     string               `json:"jcmd,omitempty"`
+	JCmdOut  string               `json:"jcmd_output,omitempty"`
+	Raw      map[string]string    `json:"raw_files,omitempty"`
+	Errors   []string             `json:"errors,omitempty"`
+}
+
+// RunJVM is the whole `jvm` command; tests call it directly.
+func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	lang := env.Lang()
+	if o.Lang != "" {
+		l, err := finding.ParseLang(o.Lang)
+		if err != nil {
+			return usageErr("--lang: %v", err)
+		}
+		lang = l
+	}
+	if o.Output != "text" && o.Output != "json" {
+		return usageErr("--output: unknown format %q (want text or json)", o.Output)
+	}
+	method := attach.Method("")
+	switch o.Via {
+	case "", "auto":
+	case "socket", "jcmd":
+		method = attach.Method(o.Via)
+	default:
+		return usageErr("--via: want auto, socket or jcmd, got %q", o.Via)
+	}
+	if o.PID == 0 {
+		return listJVMs(env, o.Output, lang)
+	}
+	if o.Dumps < 0 || o.Dumps > 1000 {
+		return usageErr("--dump: want 0 to 1000, got %d", o.Dumps)
+	}
+	if o.Dumps > 1 && o.Interval <= 0 {
+		return usageErr("--interval: want a positive duration, got %v", o.Interval)
+	}
+	if o.GCLog != "" && !filepath.IsAbs(o.GCLog) {
+		return usageErr("--gc-log: want an absolute path as the JVM sees it, got %q", o.GCLog)
+	}
+	if o.Raw != "" {
+		if err := os.MkdirAll(o.Raw, 0o700); err != nil { // properties may hold passwords
+			return fmt.Errorf("--raw: %w", err)
+		}
+	}
+
+	vm, err := attach.AttachContext(ctx, o.PID, attach.Options{Timeout: o.Timeout, Method: method})
+	if err != nil {
+		return localizeAttachErr(err, lang)
+	}
+	res := &jvmResult{PID: vm.PID, User: vm.User, Version: vm.Version, Via: vm.Via,
+		AttachMS: float64(vm.Latency.Microseconds()) / 1000, Started: vm.Started, Raw: map[string]string{}}
+	if vm.NSPID != vm.PID {
+		res.NSPID = vm.NSPID
+	}
+	// save keeps the raw output before anything parses it.
+	save := func(name, out string) error {
+		if o.Raw == "" {
+			return nil
+		}
+		p := filepath.Join(o.Raw, name)
+		if err := os.WriteFile(p, []byte(out), 0o600); err != nil {
+			return fmt.Errorf("--raw: %w", err)
+		}
+		res.Raw[name] = p
+		return nil
+	}
+	if err := save("vm-version.txt", vm.Version+"\n"); err != nil {
+		return err
+	}
+
+	flags, err := vm.Flags(ctx)
+	if err != nil {
+		return localizeAttachErr(err, lang)
+	}
+	if err := save("vm-flags.txt", flags); err != nil {
+		return err
+	}
+	res.FlagLine = strings.TrimSpace(flags)
+	fo := jvmopts.Parse(strings.Fields(flags))
+	res.Flags = &fo
+
+	if o.JCmd != "" {
+		out, err := vm.Execute(ctx, o.JCmd)
+		if serr := save("jcmd.txt", out); serr != nil {
+			return serr
+		}
+		if err != nil {
+			return localizeAttachErr(err, lang)
+		}
+		res.JCmd, res.JCmdOut = o.JCmd, out
+	}
+
+	// Dumps on a fixed schedule (start + i*interval), so a slow dump does not
+	// stretch the series.
+	first := time.Now()
+	for i := 1; i <= o.Dumps; i++ {
+		if i > 1 {
+			wait := time.NewTimer(time.Until(first.Add(time.Duration(i-1) * o.Interval)))
+			select {
+			case <-ctx.Done():
+				wait.Stop()
+				return ctx.Err()
+			case <-wait.C:
+			}
+		}
+		out, err := vm.ThreadPrint(ctx)
+		if err != nil {
+			return localizeAttachErr(err, lang)
+		}
+		name := fmt.Sprintf("thread-print-%d.txt", i)
+		if err := save(name, out); err != nil {
+			return err
+		}
+		ds, err := threaddump.Parse(name, strings.NewReader(out))
+		if err != nil || len(ds) == 0 {
+			res.Errors = append(res.Errors, fmt.Sprintf("%s: %v", name, err))
+			continue
+		}
+		for _, d := range ds {
+			r := threaddump.Analyze(d)
+			res.Dumps = append(res.Dumps, r)
+			res.Findings = append(res.Findings, threaddump.Findings(r, name)...)
+		}
+		if o.Output == "text" && env.Terminal && o.Dumps > 1 {
+			fmt.Fprintf(env.Stderr, "%s %d/%d\n", finding.T("thread dump", "线程转储").In(lang), i, o.Dumps)
+		}
+	}
+	if len(res.Dumps) >= 2 {
+		res.Series = threaddump.NewSeries(res.Dumps)
+		res.Findings = append(res.Findings, threaddump.SeriesFindings(res.Series, "dumps")...)
+	}
+
+	if o.Props {
+		out, err := vm.SystemProperties(ctx)
+		if err != nil {
+			return localizeAttachErr(err, lang)
+		}
+		if err := save("vm-system-properties.txt", out); err != nil {
+			return err
+		}
+		res.Props = out
+	}
+	if o.Heap {
+		out, err := vm.HeapInfo(ctx)
+		if err != nil {
+			return localizeAttachErr(err, lang)
+		}
+		if err := save("gc-heap-info.txt", out); err != nil {
+			return err
+		}
+		res.Heap = out
+	}
+	if o.GCLog != "" {
+		g, err := vm.EnableGCLog(ctx, o.GCLog)
+		if err != nil {
+			return localizeAttachErr(err, lang)
+		}
+		res.GCLog = &g
+		if g.File != "" {
+			res.GCLogAt = fmt.Sprintf("/proc/%d/root%s", vm.PID, g.File)
+		}
+	}
+	if res.Findings == nil {
+		res.Findings = []finding.Finding{}
+	}
+	if len(res.Raw) == 0 {
+		res.Raw = nil
+	}
+
+	if o.Output == "json" {
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	return writeJVMText(env.Stdout, res, o, lang)
+}
+
+func writeJVMText(w io.Writer, res *jvmResult, o *JVMOptions, lang finding.Lang) error {
+	t := func(en, zh string) string { return finding.T(en, zh).In(lang) }
+	fmt.Fprintf(w, "JVM %d", res.PID)
+	if res.NSPID != 0 {
+		fmt.Fprintf(w, " (%s %d)", t("pid in its namespace", "命名空间内 pid"), res.NSPID)
+	}
+	fmt.Fprintf(w, ", %s %s: %s\n", t("user", "用户"), res.User, res.Version)
+	started := t("listener was running", "attach 监听已在运行")
+	if res.Started {
+		started = t("listener started by SIGQUIT", "通过 SIGQUIT 启动了 attach 监听")
+	}
+	fmt.Fprintf(w, "%s %.1f ms %s %s (%s)\n", t("attached in", "attach 用时"), res.AttachMS, t("via", "方式"), res.Via, started)
+	if res.Flags != nil {
+		fmt.Fprintf(w, "%s: %s\n", t("Flags", "参数"), flagSummary(res.Flags, lang))
+		if o.Flags {
+			for _, f := range strings.Fields(res.FlagLine) {
+				fmt.Fprintf(w, "  %s\n", f)
+			}
+		}
+	}
+	if res.JCmd != "" {
+		fmt.Fprintf(w, "\n== %s\n%s", res.JCmd, res.JCmdOut)
+		if !strings.HasSuffix(res.JCmdOut, "\n") {
+			fmt.Fprintln(w)
+		}
+	}
+	for _, e := range res.Errors {
+		fmt.Fprintf(w, "%s: %s\n", t("error", "错误"), e)
+	}
+	if len(res.Dumps) > 0 {
+		fmt.Fprintln(w)
+		if err := threaddump.WriteText(w, res.Dumps, lang); err != nil {
+			return err
+		}
+	}
+	if res.Heap != "" {
+		fmt.Fprintf(w, "\n== %s (GC.heap_info)\n%s", t("Heap", "堆"), strings.TrimLeft(res.Heap, "\n"))
+	}
+	if res.Props != "" {
+		fmt.Fprintf(w, "\n== %s (VM.system_properties)\n%s", t("System properties", "系统属性"), res.Props)
+	}
+	if g := res.GCLog; g != nil {
+		fmt.Fprintln(w)
+		if g.Enabled {
+			fmt.Fprintf(w, "%s %s\n", t("GC logging switched on, writing to", "已开启 GC 日志,写入"), g.File)
+			undo := fmt.Sprintf("VM.log output=#%d what=all=off", g.Index)
+			fmt.Fprintf(w, "  %s: tuneloop jvm %d --jcmd '%s'  (%s: jcmd %d %s)\n", t("to undo", "撤销"), res.PID, undo,
+				t("or", "或"), res.PID, undo)
+		} else {
+			fmt.Fprintf(w, "%s %s %s\n", t("GC logging was already on, writing to", "GC 日志已开启,写入"), g.File, t("(nothing changed)", "(未做更改)"))
+		}
+		if res.GCLogAt != "" {
+			fmt.Fprintf(w, "  %s: %s\n", t("from this host", "在本机的路径"), res.GCLogAt)
+		}
+	}
+	if len(res.Raw) > 0 {
+		fmt.Fprintf(w, "\n%s: %s\n", t("Raw outputs saved in", "原始输出已保存到"), o.Raw)
+	}
+	return nil
+}
+
+// flagSummary is one line from VM.flags: collector, heap, and the flags
+// that most often explain a performance problem.
+func flagSummary(f *jvmopts.Options, lang finding.Lang) string {
+	var parts []string
+	gc := f.GC
+	if gc == "" {
+		gc = "?"
+	}
+	parts = append(parts, "GC "+gc)
+	if f.XmsBytes > 0 || f.XmxBytes > 0 {
+		parts = append(parts, fmt.Sprintf("%s %s, %s %s", finding.T("heap initial", "堆初始").In(lang), jvmMiB(f.XmsBytes),
+			finding.T("max", "最大").In(lang), jvmMiB(f.XmxBytes)))
+	}
+	for _, k := range []string{"MaxNewSize", "MaxGCPauseMillis", "ParallelGCThreads", "ConcGCThreads", "MaxMetaspaceSize",
+		"ReservedCodeCacheSize", "ThreadStackSize", "MaxDirectMemorySize", "ActiveProcessorCount"} {
+		if v, ok := f.Values[k]; ok {
+			if n, err := strconv.ParseInt(v, 10, 64); err == nil && strings.HasSuffix(k, "Size") && k != "ThreadStackSize" {
+				v = jvmMiB(n)
+			}
+			parts = append(parts, k+"="+v)
+		}
+	}
+	for _, k := range []string{"AlwaysPreTouch", "UseLargePages", "UseTransparentHugePages", "UseNUMA", "UseStringDeduplication",
+		"HeapDumpOnOutOfMemoryError", "ExitOnOutOfMemoryError", "DisableExplicitGC"} {
+		if v, ok := f.Bools[k]; ok && v {
+			parts = append(parts, "+"+k)
+		}
+	}
+	parts = append(parts, fmt.Sprintf("%d %s", len(f.Values)+len(f.Bools), finding.T("flags set", "个已设置参数").In(lang)))
+	return strings.Join(parts, ", ")
+}
+
+func jvmMiB(n int64) string {
+	switch {
+	case n <= 0:
+		return "?"
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	default:
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+}
+
+func listJVMs(env *Env, output string, lang finding.Lang) error {
+	ps, err := attach.List()
+	if err != nil {
+		return err
+	}
+	if output == "json" {
+		if ps == nil {
+			ps = []attach.Process{}
+		}
+		enc := json.NewEncoder(env.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(ps)
+	}
+	if len(ps) == 0 {
+		fmt.Fprintln(env.Stdout, finding.T("no JVM found on this host (as root, every process is seen)",
+			"本机未发现 JVM(以 root 运行可看到所有进程)").In(lang))
+		return nil
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, finding.T("PID\tUSER\tVERSION\tVM\tMAIN\tNOTES", "PID\t用户\t版本\tVM\t主类\t备注").In(lang))
+	for _, p := range ps {
+		var notes []string
+		if p.Container {
+			notes = append(notes, fmt.Sprintf("%s %d", finding.T("container, pid inside", "容器内, 内部 pid").In(lang), jvmNonZero(p.NSPID, p.PID)))
+		}
+		if p.AttachDisabled {
+			notes = append(notes, finding.T("attach disabled", "attach 已禁用").In(lang))
+		}
+		if p.Listening {
+			notes = append(notes, finding.T("attach listener running", "attach 监听运行中").In(lang))
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", p.PID, p.User, jvmDash(p.Version), jvmDash(p.VM), jvmDash(p.Main), strings.Join(notes, "; "))
+	}
+	return tw.Flush()
+}
+
+func jvmNonZero(a, b int) int {
+	if a != 0 {
+		return a
+	}
+	return b
+}
+
+func jvmDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// localizedAttachError prints an attach error in the user's language and keeps
+// the typed error for errors.Is.
+type localizedAttachError struct {
+	msg string
+	err error
+}
+
+func (e *localizedAttachError) Error() string { return e.msg }
+func (e *localizedAttachError) Unwrap() error { return e.err }
+
+func localizeAttachErr(err error, lang finding.Lang) error {
+	var ae *attach.Error
+	if errors.As(err, &ae) {
+		return &localizedAttachError{msg: ae.Message(lang), err: err}
+	}
+	return err
+}

@@ -1,0 +1,106 @@
+package attach
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+)
+
+// The kinds of attach failure; test with errors.Is. Each *Error carries one
+// of them plus what was seen and what to do, in English and Chinese.
+var (
+	ErrNoSuchProcess  = errors.New("no such process")
+	ErrNotHotSpot     = errors.New("not a HotSpot JVM")
+	ErrAttachDisabled = errors.New("the attach mechanism is disabled")
+	ErrPermission     = errors.New("permission denied")
+	ErrTimeout        = errors.New("the JVM did not respond")
+)
+
+var kindText = map[error]finding.Text{
+	ErrNoSuchProcess:  finding.T("no such process", "进程不存在"),
+	ErrNotHotSpot:     finding.T("not a HotSpot JVM", "不是 HotSpot JVM"),
+	ErrAttachDisabled: finding.T("the attach mechanism is disabled", "该 JVM 的 attach 机制不可用"),
+	ErrPermission:     finding.T("permission denied", "权限不足"),
+	ErrTimeout:        finding.T("the JVM did not respond", "JVM 无响应"),
+}
+
+// Error is a failure to attach to (or to talk to) one JVM.
+type Error struct {
+	PID    int
+	Kind   error        // one of the Err* values above
+	Detail finding.Text // what was seen
+	Advice finding.Text // what to do
+	Err    error        // the underlying cause, if any
+}
+
+func (e *Error) Error() string { return e.Message(finding.EN) }
+
+// Message is the whole error in one language: kind, detail, advice.
+func (e *Error) Message(l finding.Lang) string {
+	s := fmt.Sprintf("pid %d: %s", e.PID, kindText[e.Kind].In(l))
+	if d := e.Detail.In(l); d != "" {
+		s += ": " + d
+	}
+	if e.Err != nil {
+		s += " (" + e.Err.Error() + ")"
+	}
+	if a := e.Advice.In(l); a != "" {
+		if l == finding.ZH {
+			s += "。" + a
+		} else {
+			s += ". " + a
+		}
+	}
+	return s
+}
+
+func (e *Error) Unwrap() []error {
+	if e.Err != nil {
+		return []error{e.Kind, e.Err}
+	}
+	return []error{e.Kind}
+}
+
+// CommandError is a command the JVM ran and reported as failed (a non-zero
+// result code), with the JVM's own message.
+type CommandError struct {
+	Command string
+	Code    int
+	Output  string
+}
+
+func (e *CommandError) Error() string {
+	return fmt.Sprintf("%s: the JVM answered %d: %s", e.Command, e.Code, firstLine(e.Output))
+}
+
+func firstLine(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+func errNoProcess(pid int, err error) *Error {
+	return &Error{PID: pid, Kind: ErrNoSuchProcess, Err: err,
+		Detail: finding.T("there is no process with this pid (it may have exited)", "没有该 pid 的进程(可能已退出)"),
+		Advice: finding.T("List the running JVMs with `tuneloop jvm` and use a pid from there", "用 `tuneloop jvm` 列出正在运行的 JVM,使用其中的 pid")}
+}
+
+func errPermission(pid int, user string, err error) *Error {
+	if os.Geteuid() == 0 {
+		return &Error{PID: pid, Kind: ErrPermission, Err: err,
+			Detail: finding.Tf(finding.T("even root may not read this process's /proc entries (user %s): it is protected (not dumpable, an LSM such as SELinux or AppArmor, or a user namespace this one does not own)",
+				"即使 root 也无权读取该进程(用户 %s)的 /proc 信息:该进程受保护(不可转储、SELinux/AppArmor 等安全模块,或不属于当前用户命名空间)"), user),
+			Advice: finding.T("Run tuneloop inside the JVM's container or namespaces (nsenter -t PID -a tuneloop jvm PID-inside), or use the JDK's own jcmd there",
+				"请在 JVM 所在容器或命名空间内运行 tuneloop(nsenter -t PID -a tuneloop jvm 容器内PID),或在其中使用 JDK 自带的 jcmd")}
+	}
+	return &Error{PID: pid, Kind: ErrPermission, Err: err,
+		Detail: finding.Tf(finding.T("the JVM runs as user %s and this process may not read its /proc entries or connect to its attach socket",
+			"该 JVM 以用户 %s 运行,当前进程无权读取其 /proc 信息或连接其 attach 套接字"), user),
+		Advice: finding.Tf(finding.T("Run tuneloop as root (sudo tuneloop jvm PID) or as the JVM's user (sudo -u %s tuneloop jvm PID)",
+			"请以 root 运行(sudo tuneloop jvm PID),或以 JVM 的用户运行(sudo -u %s tuneloop jvm PID)"), user)}
+}

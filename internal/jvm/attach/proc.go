@@ -1,0 +1,221 @@
+package attach
+
+// What attach needs to know about a process, from /proc/PID. Samples:
+//
+//	/proc/PID/status:  Uid:	65534	65534	65534	65534
+//	                   NSpid:	18657	1
+//	                   SigCgt:	2000000101005ccd
+//	/proc/PID/maps:    7f3c2a000000-7f3c2b1e0000 r-xp 00000000 08:01 1312 /usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so
+//	                   7f3c48a00000-7f3c48a08000 rw-s 00000000 08:01 4411 /tmp/hsperfdata_root/17023
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/user"
+	"strconv"
+	"strings"
+	"syscall"
+)
+
+// procInfo is the part of /proc/PID that decides how to attach.
+type procInfo struct {
+	PID, NSPID int
+	UID, GID   int  // effective, as seen from this process's user namespace
+	Zombie     bool // exited, not yet reaped
+	CatchQuit  bool // SIGQUIT is caught (the JVM's handler is installed)
+	// From maps: the JVM library and the hsperfdata file, as the target sees them.
+	LibJVM   string
+	OpenJ9   bool
+	PerfData string
+	Args     []string // cmdline
+}
+
+func procPath(pid int, name string) string { return "/proc/" + strconv.Itoa(pid) + "/" + name }
+
+// readStatus reads /proc/PID/status; ENOENT means no such process.
+func readStatus(pid int) (procInfo, error) {
+	p := procInfo{PID: pid, NSPID: pid, UID: -1, GID: -1}
+	b, err := os.ReadFile(procPath(pid, "status"))
+	if err != nil {
+		return p, err
+	}
+	if err := parseStatus(b, &p); err != nil {
+		return p, fmt.Errorf("%s: %w", procPath(pid, "status"), err)
+	}
+	return p, nil
+}
+
+// parseStatus fills the fields of p that /proc/PID/status holds.
+func parseStatus(b []byte, p *procInfo) error {
+	seen := 0
+	for line := range bytes.Lines(b) {
+		k, v, ok := bytes.Cut(line, []byte{':'})
+		if !ok {
+			continue
+		}
+		f := strings.Fields(string(v))
+		switch string(k) {
+		case "State":
+			p.Zombie = len(f) > 0 && (f[0] == "Z" || f[0] == "X")
+		case "Uid", "Gid":
+			if len(f) < 2 {
+				return fmt.Errorf("short %s line", k)
+			}
+			n, err := strconv.Atoi(f[1]) // real, effective, saved, fs
+			if err != nil {
+				return fmt.Errorf("%s: %w", k, err)
+			}
+			if k[0] == 'U' {
+				p.UID = n
+			} else {
+				p.GID = n
+			}
+			seen++
+		case "NSpid":
+			if len(f) > 0 {
+				if n, err := strconv.Atoi(f[len(f)-1]); err == nil && n > 0 {
+					p.NSPID = n
+				}
+			}
+		case "SigCgt":
+			m, err := strconv.ParseUint(strings.TrimSpace(string(v)), 16, 64)
+			if err == nil {
+				p.CatchQuit = m&(1<<(uint(syscall.SIGQUIT)-1)) != 0
+			}
+		}
+	}
+	if seen < 2 {
+		return errors.New("no Uid/Gid lines")
+	}
+	return nil
+}
+
+// parseMaps finds libjvm.so (or OpenJ9's libj9vm) and the hsperfdata file
+// in /proc/PID/maps.
+func parseMaps(b []byte, p *procInfo) {
+	for line := range bytes.Lines(b) {
+		i := bytes.IndexByte(line, '/')
+		if i < 0 {
+			continue
+		}
+		path := string(bytes.TrimRight(line[i:], "\n"))
+		path = strings.TrimSuffix(path, " (deleted)")
+		base := path[strings.LastIndexByte(path, '/')+1:]
+		switch {
+		case base == "libjvm.so":
+			p.LibJVM = path
+		case strings.HasPrefix(base, "libj9vm"):
+			p.OpenJ9 = true
+		case p.PerfData == "" && strings.Contains(path, "/hsperfdata_"):
+			p.PerfData = path
+		}
+	}
+}
+
+// readProc reads status, maps and cmdline; errors are typed.
+func readProc(pid int) (procInfo, error) {
+	if pid <= 0 {
+		return procInfo{}, errNoProcess(pid, fmt.Errorf("pid must be positive"))
+	}
+	p, err := readStatus(pid)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ESRCH) {
+			return p, errNoProcess(pid, nil)
+		}
+		return p, err
+	}
+	if p.Zombie {
+		return p, errNoProcess(pid, errors.New("the process has exited (zombie)"))
+	}
+	if cl, err := os.ReadFile(procPath(pid, "cmdline")); err == nil {
+		p.Args = strings.Split(strings.TrimRight(string(cl), "\x00"), "\x00")
+	}
+	me := os.Geteuid()
+	b, err := os.ReadFile(procPath(pid, "maps"))
+	switch {
+	case err == nil:
+		parseMaps(b, &p)
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ESRCH):
+		return p, errNoProcess(pid, nil)
+	case errors.Is(err, fs.ErrPermission) || (me != 0 && me != p.UID):
+		return p, errPermission(pid, userName(p.UID), err)
+	default:
+		return p, err
+	}
+	return p, nil
+}
+
+// userName is the name of uid in this host's user database, else the number.
+func userName(uid int) string {
+	if uid < 0 {
+		return "?"
+	}
+	if u, err := user.LookupId(strconv.Itoa(uid)); err == nil {
+		return u.Username
+	}
+	return strconv.Itoa(uid)
+}
+
+// sameNamespace reports whether pid shares this process's namespace of the
+// given kind ("user", "mnt", "pid"); unknown counts as different.
+func sameNamespace(pid int, kind string) bool {
+	same, known := nsCompare(pid, kind)
+	return same && known
+}
+
+// otherNamespace reports whether pid is known to be in another namespace.
+func otherNamespace(pid int, kind string) bool {
+	same, known := nsCompare(pid, kind)
+	return known && !same
+}
+
+func nsCompare(pid int, kind string) (same, known bool) {
+	a, err1 := os.Readlink("/proc/self/ns/" + kind)
+	b, err2 := os.Readlink(procPath(pid, "ns/"+kind))
+	if err1 != nil || err2 != nil {
+		return false, false
+	}
+	return a == b, true
+}
+
+// readEnviron returns the JVM option variables of the target's environment.
+func readEnviron(pid int) []string {
+	b, err := os.ReadFile(procPath(pid, "environ"))
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, kv := range strings.Split(string(b), "\x00") {
+		for _, k := range []string{"JAVA_TOOL_OPTIONS=", "JDK_JAVA_OPTIONS=", "_JAVA_OPTIONS="} {
+			if v, ok := strings.CutPrefix(kv, k); ok {
+				out = append(out, strings.Fields(v)...)
+			}
+		}
+	}
+	return out
+}
+
+// lastBoolFlag reports the last -XX:+Name / -XX:-Name among args.
+func lastBoolFlag(args []string, name string) (val, set bool) {
+	for _, a := range args {
+		switch a {
+		case "-XX:+" + name:
+			val, set = true, true
+		case "-XX:-" + name:
+			val, set = false, true
+		}
+	}
+	return val, set
+}
+
+func hasArg(args []string, s string) bool {
+	for _, a := range args {
+		if a == s {
+			return true
+		}
+	}
+	return false
+}
