@@ -326,8 +326,14 @@ func analyzeCmdline(cmdline, profile string) ([]finding.Finding, error) {
 	}
 	opts := jvmopts.Parse(args)
 	facts := &sysinfo.Facts{SchemaVersion: sysinfo.SchemaVersion}
-	src := "--cmdline"
-	facts.JVMs = sysinfo.Got([]sysinfo.JVM{{PID: 0, Args: args, Options: opts, OpenFDs: -1}}, src)
+	facts.JVMs = sysinfo.Got([]sysinfo.JVM{{PID: 0, Args: args, Options: opts, OpenFDs: -1}}, "--cmdline")
+	// Only what the command line itself decides; the rest needs a live host (use check).
+	return jvmRuleFindings(facts, p, "cmdline"), nil
+}
+
+// jvmRuleFindings runs the knowledge base's jvm.* rules on facts and keeps
+// the checks that could decide (fail or pass), each named after subject.
+func jvmRuleFindings(facts *sysinfo.Facts, p rules.Profile, subject string) []finding.Finding {
 	var jvmRules []rules.Rule
 	for _, r := range rules.All() {
 		if r.Category == "jvm" {
@@ -336,17 +342,22 @@ func analyzeCmdline(cmdline, profile string) ([]finding.Finding, error) {
 	}
 	var out []finding.Finding
 	for _, f := range rules.Evaluate(jvmRules, facts, p) {
-		// Only what the command line itself decides; the rest needs a live host (use check).
 		if f.Status == finding.Fail || f.Status == finding.Pass {
-			f.Subject = "cmdline"
+			f.Subject = subject
 			out = append(out, f)
 		}
 	}
-	return out, nil
+	return out
 }
 
-func writeCmdlineText(w *bytes.Buffer, cmdline string, fs []finding.Finding, l finding.Lang) {
+func writeCmdlineText(w io.Writer, cmdline string, fs []finding.Finding, l finding.Lang) {
 	fmt.Fprintf(w, "%s: %s\n", finding.T("JVM command line", "JVM 命令行").In(l), oneLineCLI(cmdline))
+	writeJVMRuleText(w, fs, l)
+}
+
+// writeJVMRuleText prints the failed jvm.* checks compactly: what was seen,
+// what to do, the literal change.
+func writeJVMRuleText(w io.Writer, fs []finding.Finding, l finding.Lang) {
 	fails := 0
 	for i := range fs {
 		f := &fs[i]

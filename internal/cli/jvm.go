@@ -16,9 +16,12 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/jvm/attach"
 	"github.com/tuneloop/tuneloop/internal/jvm/jvmopts"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
+	"github.com/tuneloop/tuneloop/internal/rules"
+	"github.com/tuneloop/tuneloop/internal/sysinfo"
 )
 
 // JVMOptions are the flags of `tuneloop jvm`.
@@ -36,6 +39,7 @@ type JVMOptions struct {
 	Timeout  time.Duration
 	Via      string // auto, socket, jcmd
 	JCmd     string // run this diagnostic command and print its output
+	Profile  string // workload profile for the jvm.* configuration checks
 }
 
 func newJVMCmd(env *Env) *cobra.Command {
@@ -85,6 +89,7 @@ JVM could not be attached or a command failed, 2 on bad usage.`,
 	f.StringVar(&o.Raw, "raw", "", "save the raw outputs in this directory (before they are parsed)")
 	f.StringVarP(&o.Output, "output", "o", "text", "output format: text or json")
 	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
+	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), "workload profile for the configuration checks: java-web, database or latency")
 	f.DurationVar(&o.Timeout, "timeout", 5*time.Second, "how long to wait for the JVM's attach listener to start")
 	f.StringVar(&o.JCmd, "jcmd", "", "run this diagnostic command, as jcmd PID CMD would (e.g. 'GC.class_histogram'), and print its output")
 	f.StringVar(&o.Via, "via", "auto", "how to reach the JVM: auto (the attach socket, then the jcmd on this host), socket or jcmd")
@@ -105,6 +110,7 @@ type jvmResult struct {
 	Dumps    []*threaddump.Report `json:"dumps,omitempty"`
 	Series   *threaddump.Series   `json:"series,omitempty"`
 	Findings []finding.Finding    `json:"findings"`
+	Config   []finding.Finding    `json:"-"` // the jvm.* checks, also in Findings
 	Props    string               `json:"system_properties,omitempty"`
 	Heap     string               `json:"heap_info,omitempty"`
 	GCLog    *attach.GCLog        `json:"gc_log,omitempty"`
@@ -239,6 +245,29 @@ func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 			fmt.Fprintf(env.Stderr, "%s %d/%d\n", finding.T("thread dump", "线程转储").In(lang), i, o.Dumps)
 		}
 	}
+	// The knowledge base's JVM checks on this process as check sees it
+	// (command line, limits, the host's THP mode and cgroup limits).
+	if o.Profile == "" {
+		o.Profile = string(rules.JavaWeb)
+	}
+	if p, err := rules.ParseProfile(o.Profile); err == nil {
+		facts := sysinfo.Collect(hostfs.Live(), sysinfo.Options{NoEthtool: true})
+		if facts.JVMs.OK {
+			var mine []sysinfo.JVM
+			for _, j := range facts.JVMs.Value {
+				if j.PID == vm.PID {
+					mine = append(mine, j)
+				}
+			}
+			if len(mine) == 1 {
+				facts.JVMs.Value = mine
+				res.Config = jvmRuleFindings(facts, p, fmt.Sprintf("pid %d", vm.PID))
+				res.Findings = append(res.Findings, res.Config...)
+			}
+		}
+	} else {
+		return usageErr("--profile: %v", err)
+	}
 	if len(res.Dumps) >= 2 {
 		res.Series = threaddump.NewSeries(res.Dumps)
 		res.Findings = append(res.Findings, threaddump.SeriesFindings(res.Series, "dumps")...)
@@ -317,6 +346,10 @@ func writeJVMText(w io.Writer, res *jvmResult, o *JVMOptions, lang finding.Lang)
 	}
 	for _, e := range res.Errors {
 		fmt.Fprintf(w, "%s: %s\n", t("error", "错误"), e)
+	}
+	if len(res.Config) > 0 {
+		fmt.Fprintf(w, "\n== %s\n", t("Configuration checks (tuneloop check, jvm.*)", "配置检查（tuneloop check 的 jvm.* 规则）"))
+		writeJVMRuleText(w, res.Config, lang)
 	}
 	if len(res.Dumps) > 0 {
 		fmt.Fprintln(w)

@@ -107,6 +107,21 @@ func TestJVMJSONAndList(t *testing.T) {
 	if doc.PID != pid || doc.Version == "" || doc.Flags.XmxBytes == 0 || len(doc.Dumps) != 1 || doc.Findings == nil {
 		t.Errorf("%+v", doc)
 	}
+	// The knowledge base's jvm.* checks ran on this process: the test JVM has
+	// no -XX:+HeapDumpOnOutOfMemoryError.
+	found := false
+	for _, raw := range doc.Findings {
+		var f struct{ ID, Subject, Status string }
+		if err := json.Unmarshal(raw, &f); err != nil {
+			t.Fatal(err)
+		}
+		if f.ID == "jvm.heapdump-oom" && f.Status == "fail" && f.Subject == "pid "+strconv.Itoa(pid) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no jvm.heapdump-oom finding for pid %d among %d findings", pid, len(doc.Findings))
+	}
 
 	// The command line: --jcmd alone runs that command, no thread dump.
 	env, out, _ = jvmEnv()
