@@ -20,6 +20,7 @@ func All() []Rule {
 		limitsRules(),
 		cgroupRules(),
 		jvmRules(),
+		bishengRules(),
 		manualRules(),
 	} {
 		rs = append(rs, group...)

@@ -414,6 +414,16 @@ var cases = []tcase{
 	{id: "jvm.largepages", desc: "reserved", m: all(mi("HugePages_Total", 2100), jv(func(j *sysinfo.JVM) {
 		j.Options.Bools["UseLargePages"], j.Options.Bools["UseTransparentHugePages"] = true, false
 	})), st: P},
+	{id: "jvm.jdk.bisheng-on-kunpeng", desc: "OpenJDK on Kunpeng", base: kunpeng2s4n, m: jv(func(j *sysinfo.JVM) {
+		j.Vendor, j.JavaHome, j.Exe = "Red Hat, Inc.", "/usr/lib/jvm/java-1.8.0", "/usr/lib/jvm/java-1.8.0/bin/java"
+	}), st: F, sev: info},
+	{id: "jvm.jdk.bisheng-on-kunpeng", desc: "Bisheng on Kunpeng", base: kunpeng2s4n, m: jv(func(j *sysinfo.JVM) { j.Vendor = "Huawei" }), st: P},
+	{id: "jvm.jdk.bisheng-on-kunpeng", desc: "x86", st: S},
+	{id: "jvm.bisheng.features", desc: "Bisheng, G1, Xms < Xmx", m: jv(func(j *sysinfo.JVM) {
+		j.JavaHome, j.Options.XmsBytes = "/opt/bisheng-jdk1.8.0_432", j.Options.XmxBytes-1
+	}), st: F, sev: info},
+	{id: "jvm.bisheng.features", desc: "Bisheng, Xms == Xmx", m: jv(func(j *sysinfo.JVM) { j.JavaHome = "/opt/bisheng-jdk1.8.0_432" }), st: P},
+	{id: "jvm.bisheng.features", desc: "not Bisheng", st: S},
 }
 
 // checkFinding asserts the invariants every produced finding must meet.
