@@ -19,6 +19,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/jvm/attach"
 	"github.com/tuneloop/tuneloop/internal/jvm/jvmopts"
+	"github.com/tuneloop/tuneloop/internal/jvm/logconf"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
 	"github.com/tuneloop/tuneloop/internal/rules"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
@@ -111,6 +112,7 @@ type jvmResult struct {
 	Series   *threaddump.Series   `json:"series,omitempty"`
 	Findings []finding.Finding    `json:"findings"`
 	Config   []finding.Finding    `json:"-"` // the jvm.* checks, also in Findings
+	Logging  []jvmLogConfig       `json:"logging_configs,omitempty"`
 	Props    string               `json:"system_properties,omitempty"`
 	Heap     string               `json:"heap_info,omitempty"`
 	GCLog    *attach.GCLog        `json:"gc_log,omitempty"`
@@ -263,6 +265,10 @@ func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 				facts.JVMs.Value = mine
 				res.Config = jvmRuleFindings(facts, p, fmt.Sprintf("pid %d", vm.PID))
 				res.Findings = append(res.Findings, res.Config...)
+				res.Logging = jvmLoggingConfigs(vm.PID, mine[0].Args)
+				for _, l := range res.Logging {
+					res.Findings = append(res.Findings, l.Findings...)
+				}
 			}
 		}
 	} else {
@@ -350,6 +356,19 @@ func writeJVMText(w io.Writer, res *jvmResult, o *JVMOptions, lang finding.Lang)
 	if len(res.Config) > 0 {
 		fmt.Fprintf(w, "\n== %s\n", t("Configuration checks (tuneloop check, jvm.*)", "配置检查（tuneloop check 的 jvm.* 规则）"))
 		writeJVMRuleText(w, res.Config, lang)
+	}
+	for _, l := range res.Logging {
+		fmt.Fprintf(w, "\n== %s: %s (%s)\n", t("Logging configuration", "日志配置"), l.Path, l.From)
+		switch {
+		case l.Error != "":
+			fmt.Fprintf(w, "  %s\n", l.Error)
+		case len(l.Findings) == 0:
+			fmt.Fprintf(w, "  %s\n", t("no logging problems found", "未发现日志配置问题"))
+		default:
+			if err := logconf.WriteText(w, l.Path, l.Findings, lang); err != nil {
+				return err
+			}
+		}
 	}
 	if len(res.Dumps) > 0 {
 		fmt.Fprintln(w)
@@ -494,4 +513,44 @@ func localizeAttachErr(err error, lang finding.Lang) error {
 		return &localizedAttachError{msg: ae.Message(lang), err: err}
 	}
 	return err
+}
+
+// jvmLogConfig is one logging configuration named by the JVM's command line.
+type jvmLogConfig struct {
+	Path     string            `json:"path"` // as the JVM sees it
+	From     string            `json:"from"` // the option that named it
+	Error    string            `json:"error,omitempty"`
+	Findings []finding.Finding `json:"findings,omitempty"`
+}
+
+// jvmLoggingConfigs finds the logging configurations the JVM's command line
+// names and analyses those that are files, read through /proc/PID/root so a
+// JVM in a container is read in its own mount namespace. Classpath resources
+// inside the jar are reported, not opened.
+func jvmLoggingConfigs(pid int, args []string) []jvmLogConfig {
+	root := fmt.Sprintf("/proc/%d/root", pid)
+	cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid))
+	if err != nil {
+		cwd = "/"
+	}
+	var out []jvmLogConfig
+	for _, c := range logconf.Discover(args[1:], cwd) {
+		if c.Remote || c.Default || c.Path == "" {
+			continue
+		}
+		l := jvmLogConfig{Path: c.Path, From: c.From}
+		if c.InJar {
+			l.Error = c.Note.EN
+			out = append(out, l)
+			continue
+		}
+		cfg, err := logconf.LoadFile(root + c.Path)
+		if err != nil {
+			l.Error = strings.ReplaceAll(err.Error(), root, "")
+		} else {
+			l.Findings = logconf.AnalyzeWith(cfg, logconf.OptionsFromArgs(args))
+		}
+		out = append(out, l)
+	}
+	return out
 }

@@ -18,7 +18,7 @@ import (
 )
 
 // startTestJVM runs internal/jvm/attach/testdata/Sleeper.java and returns its pid.
-func startTestJVM(t *testing.T) int {
+func startTestJVM(t *testing.T, jvmArgs ...string) int {
 	t.Helper()
 	java, err := exec.LookPath("java")
 	if err != nil {
@@ -26,7 +26,7 @@ func startTestJVM(t *testing.T) int {
 	}
 	src, _ := filepath.Abs(filepath.Join("..", "jvm", "attach", "testdata", "Sleeper.java"))
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	cmd := exec.CommandContext(ctx, java, src, "120")
+	cmd := exec.CommandContext(ctx, java, append(append(jvmArgs[:len(jvmArgs):len(jvmArgs)], src), "120")...)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -171,5 +171,40 @@ func TestJVMErrors(t *testing.T) {
 	c.SetErr(env.Stderr)
 	if err := c.Execute(); !errors.As(err, &ee) || ee.Code != ExitUsage {
 		t.Errorf("bad PID: %v", err)
+	}
+}
+
+// The logging configuration named on the JVM's command line is found and
+// analysed: the synchronous RollingFileAppender of a typical Spring Boot
+// logback-spring.xml is reported.
+func TestJVMLoggingConfigFromCommandLine(t *testing.T) {
+	conf, err := filepath.Abs(filepath.Join("..", "jvm", "logconf", "testdata", "logback-spring.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := startTestJVM(t, "-Dlogback.configurationFile="+conf)
+	env, out, _ := jvmEnv()
+	if err := RunJVM(context.Background(), env, &JVMOptions{PID: pid, Output: "json"}); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Logging []struct {
+			Path     string
+			From     string
+			Findings []struct{ ID, Status string }
+		} `json:"logging_configs"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Logging) != 1 || doc.Logging[0].Path != conf || doc.Logging[0].From != "-Dlogback.configurationFile" {
+		t.Fatalf("logging configs: %+v", doc.Logging)
+	}
+	found := false
+	for _, f := range doc.Logging[0].Findings {
+		found = found || (f.ID == "logconf.sync-file-appender" && f.Status == "fail")
+	}
+	if !found {
+		t.Errorf("no logconf.sync-file-appender finding: %+v", doc.Logging[0].Findings)
 	}
 }
