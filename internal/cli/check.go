@@ -39,7 +39,8 @@ func newCheckCmd(env *Env) *cobra.Command {
 		Use:   "check",
 		Short: "Audit this host's setup for a Java service against the knowledge base",
 		Long: `Audit the host (CPU, power, NUMA, memory, THP, kernel, sysctls, cgroups, NIC
-queues and IRQs, disks, limits, running JVMs) and print ranked findings, each
+queues and IRQs, disks, limits, running JVMs and their logging configurations)
+and print ranked findings, each
 with what was seen and where, why it matters, the exact fix, how to revert it
 and the risk. Read-only: check never changes the host.
 
@@ -123,6 +124,22 @@ func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
 	}
 	facts := sysinfo.Collect(h, sysinfo.Options{Now: now})
 	fs := rules.Evaluate(kb, facts, profile)
+	if h.IsLive() && facts.JVMs.OK {
+		// Logging configurations named on each JVM's command line: only on
+		// the live host, where /proc/PID/root reaches the JVM's files.
+		for _, j := range facts.JVMs.Value {
+			if len(j.Args) < 2 {
+				continue
+			}
+			for _, l := range jvmLoggingConfigs(j.PID, j.Args) {
+				for _, f := range l.Findings {
+					f.Subject = fmt.Sprintf("pid %d %s", j.PID, f.Subject)
+					fs = append(fs, f)
+				}
+			}
+		}
+		finding.Sort(fs)
+	}
 	doc := report.NewCheck(version.Version, now(), string(profile), report.HostOf(facts, source), fs)
 
 	switch o.Output {
