@@ -40,9 +40,9 @@ func newCheckCmd(env *Env) *cobra.Command {
 		Short: "Audit this host's setup for a Java service against the knowledge base",
 		Long: `Audit the host (CPU, power, NUMA, memory, THP, kernel, sysctls, cgroups, NIC
 queues and IRQs, disks, limits, running JVMs and their logging configurations)
-and print ranked findings, each
-with what was seen and where, why it matters, the exact fix, how to revert it
-and the risk. Read-only: check never changes the host.
+and print ranked findings, each with what was seen and where, why it matters,
+the exact fix, how to revert it and the risk. Read-only: check never changes
+the host.
 
 Exit status: 0 when the audit ran (whatever it found), 3 when --fail-on is
 given and a finding at or above that severity exists, 1 on error, 2 on bad
