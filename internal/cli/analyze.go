@@ -37,9 +37,11 @@ type AnalyzeOptions struct {
 func newAnalyzeCmd(env *Env) *cobra.Command {
 	o := &AnalyzeOptions{}
 	cmd := &cobra.Command{
-		Use:   "analyze FILE... | --cmdline 'java ...'",
+		Use:   "analyze FILE... | RUN_DIR | --cmdline 'java ...'",
 		Short: "Analyse thread dumps, GC logs and JVM command lines offline",
-		Long: `Analyse evidence offline. Each FILE is recognised by its content:
+		Long: `Analyse evidence offline. A RUN_DIR written by 'tuneloop record' is diagnosed
+again from its raw samples (a folder copied from another machine analyses the
+same). Each FILE is recognised by its content:
 
   thread dumps   jstack / jcmd Thread.print / SIGQUIT output (also inside an
                  application log, several per file), JDK 21+ JSON dumps.
@@ -64,7 +66,7 @@ could not be read or recognised, 2 on bad usage.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.Output, "output", "o", "text", "output format: text or json")
+	f.StringVarP(&o.Output, "output", "o", "text", "output format: text or json (and markdown for a run folder)")
 	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
 	f.StringVar(&o.Cmdline, "cmdline", "", "a JVM command line to check (quote it)")
 	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), "workload profile for --cmdline: java-web, database or latency")
@@ -127,8 +129,8 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 		}
 		lang = l
 	}
-	if o.Output != "text" && o.Output != "json" {
-		return usageErr("--output: unknown format %q (want text or json)", o.Output)
+	if o.Output != "text" && o.Output != "json" && !(o.Output == "markdown" && len(args) == 1) {
+		return usageErr("--output: unknown format %q (want text or json; markdown for a run folder)", o.Output)
 	}
 	var failOn *finding.Severity
 	if o.FailOn != "" {
@@ -154,7 +156,13 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 			return err
 		}
 		if st.IsDir() {
-			return fmt.Errorf("%s is a directory: analyze takes files (run folders come with 'tuneloop record')", path)
+			if !IsRunDir(path) {
+				return fmt.Errorf("%s is a directory but not a run folder (no manifest.json from 'tuneloop record')", path)
+			}
+			if len(args) > 1 || o.Cmdline != "" {
+				return usageErr("a run folder is analysed on its own: tuneloop analyze %s", path)
+			}
+			return RunAnalyzeRun(ctx, env, path, AnalyzeRunOptions{Output: o.Output, Lang: o.Lang, FailOn: o.FailOn})
 		}
 		head, err := readHead(path)
 		if err != nil {

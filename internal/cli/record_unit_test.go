@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tuneloop/tuneloop/internal/hostfs"
+	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/sample"
+	"github.com/tuneloop/tuneloop/internal/sysinfo"
+)
+
+func TestStatusLine(t *testing.T) {
+	var b bytes.Buffer
+	r := &sample.Rates{CPU: &sample.CPURates{All: sample.CPUPct{User: 40, Nice: 2, System: 5, SoftIRQ: 3, IRQ: 1, Idle: 49}},
+		Proc:    &sample.ProcRate{CPUPct: 98},
+		Threads: &sample.ThreadRates{Threads: []sample.ThreadRate{{TID: 77, Name: "worker-1", CPUPct: 97.4}}}}
+	statusLine(&b, r, 75*time.Second, 10*time.Minute, "en")
+	want := "\r\033[K● 01:15 / 10:00 (left 08:45)  CPU us 42.0 sy 5.0 si 4.0 id 49.0  proc 98%  top \"worker-1\" tid=77 97%"
+	if b.String() != want {
+		t.Errorf("got  %q\nwant %q", b.String(), want)
+	}
+	b.Reset()
+	statusLine(&b, &sample.Rates{}, 3725*time.Second, 0, "zh")
+	if b.String() != "\r\033[K● 1:02:05" {
+		t.Errorf("%q", b.String())
+	}
+}
+
+func TestPickTargetJVMAuto(t *testing.T) {
+	f := &sysinfo.Facts{}
+	o := &RecordOptions{JVM: "auto"}
+	var ee *ExitError
+	if _, err := pickTarget(hostfs.Live(), f, o); !errors.As(err, &ee) || !strings.Contains(err.Error(), "no running JVM") {
+		t.Fatalf("no JVM: %v", err)
+	}
+	f.JVMs = sysinfo.Got([]sysinfo.JVM{{PID: 10, RSSKB: 100, MainClass: "a.Small"}, {PID: 20, RSSKB: 900, MainClass: "b.Big"}}, "/proc")
+	tg, err := pickTarget(hostfs.Live(), f, o)
+	if err != nil || tg.PID != 20 || tg.Comm != "java b.Big" || tg.How != "jvm-auto" {
+		t.Fatalf("%+v %v", tg, err)
+	}
+	if tg, err := pickTarget(hostfs.Live(), f, &RecordOptions{}); tg != nil || err != nil {
+		t.Fatalf("no target wanted: %+v %v", tg, err)
+	}
+}
+
+// The target exiting ends the run early, finalised, with the reason.
+func TestRecordTargetExits(t *testing.T) {
+	c := startTestChild(t, "busy=0,idle=3", 1)
+	env, out, errb := recEnv(t)
+	env.Terminal = true // the live status line is drawn and cleared
+	dir := filepath.Join(t.TempDir(), "run")
+	o := &RecordOptions{Duration: 20 * time.Second, Interval: 100 * time.Millisecond, PID: c.pid, Out: dir, Output: "text", NoCatalog: true,
+		OnStart: func(string) { time.AfterFunc(600*time.Millisecond, c.stop) }}
+	start := time.Now()
+	if err := RunRecord(context.Background(), env, o); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	if time.Since(start) > 10*time.Second {
+		t.Error("did not stop when the target exited")
+	}
+	f, err := run.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Manifest.Status != run.Interrupted || !strings.Contains(f.Manifest.Reason, "exited") {
+		t.Errorf("manifest: %s %q", f.Manifest.Status, f.Manifest.Reason)
+	}
+	if s := out.String(); !strings.Contains(s, "\r\033[K● ") || !strings.Contains(s, "ended early: target process") {
+		t.Errorf("output: %q", s)
+	}
+}
+
+// The cobra commands wire their flags to the options.
+func TestRecordAndRunsCommands(t *testing.T) {
+	env, out, errb := recEnv(t)
+	dir := filepath.Join(t.TempDir(), "r")
+	db := filepath.Join(t.TempDir(), "cat.db")
+	cmd := newRecordCmd(env)
+	cmd.SetArgs([]string{"--duration", "400ms", "--interval", "100ms", "--out", dir, "--catalog", db, "-o", "json", "--disable", "tcp"})
+	if err := cmd.ExecuteContext(context.Background()); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	f, err := run.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Manifest.Status != run.Complete || f.Manifest.IntervalMS != 100 || f.Manifest.Samplers["tcp"] != "off" ||
+		f.Manifest.Samplers["threads"] != "n/a (no target)" || len(f.Manifest.Argv) == 0 {
+		t.Errorf("manifest: %+v", f.Manifest)
+	}
+	out.Reset()
+	rc := newRunsCmd(env)
+	rc.SetArgs([]string{"--catalog", db})
+	if err := rc.ExecuteContext(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), dir) || !strings.Contains(out.String(), "complete") {
+		t.Errorf("runs:\n%s", out.String())
+	}
+	rc = newRunsCmd(env)
+	rc.SetArgs([]string{"rm", "--catalog", db, dir})
+	if err := rc.ExecuteContext(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	rc = newRunsCmd(env)
+	rc.SetArgs([]string{"--catalog", db})
+	rc.ExecuteContext(context.Background())
+	if !strings.Contains(out.String(), "No runs recorded yet.") {
+		t.Errorf("after rm:\n%s", out.String())
+	}
+}

@@ -1,0 +1,340 @@
+package diagnose
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+)
+
+// Thresholds. Each rule fires when its condition holds in a sustained
+// window (see MinTicks, MinFrac); the tests probe both sides of each edge.
+const (
+	// All-CPU busy (100 - idle - iowait) at or above this is saturated.
+	SaturatedBusyPct = 90.0
+	// ... and critical at or above this (mean over the window).
+	SaturatedCriticalPct = 97.0
+	// One CPU busy at or above HotCPUBusyPct while the others average at
+	// most HotCPUOthersMaxPct.
+	HotCPUBusyPct      = 90.0
+	HotCPUOthersMaxPct = 50.0
+	// One CPU's hardirq+softirq share at or above SoftirqHotPct and at
+	// least SoftirqRatio times the other CPUs' mean.
+	SoftirqHotPct = 30.0
+	SoftirqRatio  = 3.0
+	// A thread whose demand (on CPU + run-queue wait) is at or above
+	// SerialDemandPct while all the other threads together demand less
+	// than SerialOthersMaxPct (one core).
+	SerialDemandPct    = 80.0
+	SerialOthersMaxPct = 100.0
+	// Host idle at or above IdleUnderLoadIdlePct while the target (with at
+	// least IdleMinThreads threads) uses at least IdleMinProcCPUPct of a
+	// core but under half the cores, and shows work arriving: voluntary
+	// switches or packets received.
+	IdleUnderLoadIdlePct = 50.0
+	IdleMinThreads       = 10
+	IdleMinProcCPUPct    = 5.0 // the target is doing some work (an idle JVM uses 0.5-2%)
+	IdleLoadVCSPS        = 500.0
+	IdleLoadRxPPS        = 1000.0
+	// procs_running (without the recorder) above RunQueuePerCPU x online CPUs.
+	RunQueuePerCPU = 1.0
+	// Context switches per second per CPU.
+	CtxSwitchPerCPU = 20000.0
+	// Host VM steal.
+	StealPct     = 10.0
+	StealCritPct = 30.0
+)
+
+func ruleCPUSaturated(c *ctx) []finding.Finding {
+	w := sustained(c.ts, func(_ int, t *Tick) bool { return t.All != nil && t.All.Busy() >= SaturatedBusyPct })
+	if !w.ok() {
+		return nil
+	}
+	busy := w.mean(c.ts, func(t *Tick) float64 { return t.All.Busy() })
+	us := w.mean(c.ts, func(t *Tick) float64 { return t.All.User })
+	sy := w.mean(c.ts, func(t *Tick) float64 { return t.All.System })
+	irq := w.mean(c.ts, func(t *Tick) float64 { return t.All.Soft + t.All.IRQ })
+	st := w.mean(c.ts, func(t *Tick) float64 { return t.All.Steal })
+	kind := finding.T("user-bound", "用户态为主")
+	why := finding.T("The CPUs are busy running application code: more load only queues up. Find the hot code (profile the hot threads below) or add cores.",
+		"CPU 忙于执行应用代码：再加压只会排队。找出热点代码（对下面的热点线程做 profiling）或增加 CPU。")
+	switch {
+	case st > us && st > sy && st > irq:
+		kind = finding.T("steal-bound", "steal 为主")
+		why = finding.T("Most of the busy time is steal: the hypervisor runs other guests on this VM's CPUs.",
+			"忙碌时间大部分是 steal：宿主机在本虚拟机的 CPU 上运行其他虚拟机。")
+	case irq > us && irq > sy:
+		kind = finding.T("softirq/irq-bound", "软中断/中断为主")
+		why = finding.T("The CPUs are busy in interrupt and softirq handling (network or block I/O), not in the application.",
+			"CPU 忙于中断和软中断处理（网络或块设备 I/O），而不是应用本身。")
+	case sy >= us/2:
+		kind = finding.T("system-bound", "内核态为主")
+		why = finding.T("A large share of CPU goes to the kernel (system calls, locking, page faults, scheduling): look at syscalls per request, lock contention and memory behaviour before adding cores.",
+			"相当比例的 CPU 花在内核（系统调用、锁、缺页、调度）：在加 CPU 之前先看每请求的系统调用、锁竞争和内存行为。")
+	}
+	sev := finding.Warning
+	if busy >= SaturatedCriticalPct {
+		sev = finding.Critical
+	}
+	f := finding.Finding{Category: "cpu", Severity: sev, Subject: "all-cpus",
+		Title: finding.Text{EN: "CPU saturated (" + kind.EN + ")", ZH: "CPU 饱和（" + kind.ZH + "）"},
+		Why:   why, Confidence: confidence(0.9, w),
+		Risk:     finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
+		Workload: finding.T("any", "所有负载"),
+	}
+	f.Observed = finding.Text{
+		EN: fmt.Sprintf("All CPUs %s busy on average (us %s, sy %s, softirq+irq %s, steal %s) over %s.", pct(busy), pct(us), pct(sy), pct(irq), pct(st), w.span().EN),
+		ZH: fmt.Sprintf("全部 CPU 平均忙 %s（us %s，sy %s，软中断+中断 %s，steal %s），%s。", pct(busy), pct(us), pct(sy), pct(irq), pct(st), w.span().ZH),
+	}
+	f.Evidence = append(w.evidence(c.start),
+		ev("busy_pct", pct(busy), "/proc/stat"), ev("us_pct", pct(us), "/proc/stat"), ev("sy_pct", pct(sy), "/proc/stat"),
+		ev("si_hi_pct", pct(irq), "/proc/stat"), ev("steal_pct", pct(st), "/proc/stat"))
+	f.Recommended = finding.T("Profile the hottest threads (async-profiler, or `jstack` and match nid to the TIDs below); reduce the work per request or add CPU capacity.",
+		"对最热的线程做 profiling（async-profiler，或 jstack 并用 nid 对应下面的 TID）；减少每请求的计算量或增加 CPU 资源。")
+	if tops := topThreads(c, w); len(tops) > 0 {
+		for k, t := range tops[:min(3, len(tops))] {
+			f.Evidence = append(f.Evidence, ev("hot_thread_"+strconv.Itoa(k+1),
+				fmt.Sprintf("%s cpu %s wait %s", threadLabel(t.Thread), pct(t.CPUPct), pct(t.Wait)), fmt.Sprintf("/proc/%d/task/%d", c.pid(), t.TID)))
+		}
+		t := tops[0]
+		f.Observed.EN += fmt.Sprintf(" Hottest thread of %s: %s at %s CPU.", c.target(), threadLabel(t.Thread), pct(t.CPUPct))
+		f.Observed.ZH += fmt.Sprintf(" %s 最热的线程：%s，CPU %s。", c.target(), threadLabel(t.Thread), pct(t.CPUPct))
+		f.Recommended = withHint(f.Recommended, t.Name)
+		c.joinStack(&f, t.TID)
+		f.Fix = finding.Fix{Apply: fmt.Sprintf("jstack %d | grep -A 20 'nid=%s'", c.pid(), nid(t.TID)),
+			Note: finding.T("Shows what the hottest thread runs (read-only). For a CPU profile: asprof -d 30 -e cpu PID.",
+				"显示最热线程在执行什么（只读）。CPU profiling：asprof -d 30 -e cpu PID。")}
+	}
+	return []finding.Finding{f}
+}
+
+func ruleHotCPU(c *ctx) []finding.Finding {
+	busy := func(p CPU) float64 { return p.Busy() }
+	k := perCPUArg(c, busy)
+	if k < 0 || len(c.cpus) < 2 {
+		return nil
+	}
+	w := sustained(c.ts, func(_ int, t *Tick) bool {
+		return k < len(t.CPUs) && t.CPUs[k].Busy() >= HotCPUBusyPct && othersMean(t, k, busy) <= HotCPUOthersMaxPct
+	})
+	if !w.ok() {
+		return nil
+	}
+	cpu := c.cpus[k]
+	b := w.mean(c.ts, func(t *Tick) float64 { return t.CPUs[k].Busy() })
+	o := w.mean(c.ts, func(t *Tick) float64 { return othersMean(t, k, busy) })
+	si := w.mean(c.ts, func(t *Tick) float64 { return t.CPUs[k].Soft + t.CPUs[k].IRQ })
+	f := finding.Finding{Category: "cpu", Severity: finding.Warning, Subject: "cpu" + strconv.Itoa(cpu), Confidence: confidence(0.8, w),
+		Title: finding.Tf(finding.T("CPU %d saturated while the other CPUs are idle", "CPU %d 饱和而其他 CPU 空闲"), cpu),
+		Observed: finding.Text{
+			EN: fmt.Sprintf("CPU %d was %s busy (softirq+irq %s) while the other CPUs averaged %s, over %s.", cpu, pct(b), pct(si), pct(o), w.span().EN),
+			ZH: fmt.Sprintf("CPU %d 忙 %s（软中断+中断 %s），其他 CPU 平均 %s，%s。", cpu, pct(b), pct(si), pct(o), w.span().ZH)},
+		Why: finding.T("Work that cannot spread over the CPUs caps throughput at one core: a single hot thread, or interrupts all delivered to one CPU.",
+			"无法分摊到多个 CPU 的工作会把吞吐限制在一个核上：单个热点线程，或者所有中断都落在一个 CPU 上。"),
+		Recommended: finding.T("See the linked finding for the cause (serial thread or interrupt concentration).", "原因见关联的诊断（串行线程或中断集中）。"),
+		Risk:        finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
+	}
+	f.Evidence = append(w.evidence(c.start), ev("cpu", strconv.Itoa(cpu), ""), ev("busy_pct", pct(b), "/proc/stat cpu"+strconv.Itoa(cpu)),
+		ev("si_hi_pct", pct(si), "/proc/stat cpu"+strconv.Itoa(cpu)), ev("others_busy_pct", pct(o), "/proc/stat"))
+	return []finding.Finding{f}
+}
+
+func ruleSerialThread(c *ctx) []finding.Finding {
+	// The thread most often on top.
+	count := map[int]int{}
+	best, bestN := 0, 0
+	for i := range c.ts {
+		if th := c.ts[i].Threads; th != nil && len(th.Top) > 0 {
+			tid := th.Top[0].TID
+			count[tid]++
+			if count[tid] > bestN || count[tid] == bestN && tid < best {
+				best, bestN = tid, count[tid]
+			}
+		}
+	}
+	if bestN == 0 {
+		return nil
+	}
+	w := sustained(c.ts, func(_ int, t *Tick) bool {
+		th := t.Threads
+		if th == nil || th.N < 2 || len(th.Top) == 0 || th.Top[0].TID != best {
+			return false
+		}
+		top := th.Top[0]
+		return top.Demand() >= SerialDemandPct && th.CPUPct+th.Wait-top.Demand() < SerialOthersMaxPct
+	})
+	if !w.ok() {
+		return nil
+	}
+	var t Thread
+	for _, i := range w.hits {
+		t = c.ts[i].Threads.Top[0] // latest name and state
+	}
+	cpu := w.mean(c.ts, func(t *Tick) float64 { return t.Threads.Top[0].CPUPct })
+	wait := w.mean(c.ts, func(t *Tick) float64 { return t.Threads.Top[0].Wait })
+	others := w.mean(c.ts, func(t *Tick) float64 { return t.Threads.CPUPct - t.Threads.Top[0].CPUPct })
+	n := w.mean(c.ts, func(t *Tick) float64 { return float64(t.Threads.N) })
+	t.CPUPct, t.Wait = cpu, wait
+	f := finding.Finding{Category: "thread", Severity: finding.Critical, Subject: fmt.Sprintf("tid %d", t.TID), Confidence: confidence(0.85, w),
+		Title: finding.Tf(finding.T("Serial bottleneck: thread %q pinned at a full core", "串行瓶颈：线程 %q 占满一个核"), t.Name),
+		Observed: finding.Text{
+			EN: fmt.Sprintf("Thread %s of %s wanted a whole core (%s on CPU + %s waiting for one) while its other %.0f threads together used %s, over %s.",
+				threadLabel(t), c.target(), pct(cpu), pct(wait), n-1, pct(others), w.span().EN),
+			ZH: fmt.Sprintf("%s 的线程 %s 需要一整个核（CPU 上 %s + 等待 CPU %s），而其他 %.0f 个线程合计只用 %s，%s。",
+				c.target(), threadLabel(t), pct(cpu), pct(wait), n-1, pct(others), w.span().ZH)},
+		Why: finding.T("One thread doing the work while the others wait caps throughput at one core, whatever the core count: adding CPUs or threads does not help.",
+			"一个线程在干活、其他线程在等，吞吐就被限制在一个核上，与 CPU 数无关：加 CPU 或加线程都没用。"),
+		Recommended: finding.Tf(finding.T("Take thread dumps and look at the thread with nid=%s: what it runs (a single consumer, a synchronized section, a single-threaded executor, logging, GC). Parallelise or shorten that path.",
+			"抓线程栈，查看 nid=%s 的线程在执行什么（单消费者、synchronized 临界区、单线程 executor、日志、GC），将这段并行化或缩短。"), nid(t.TID)),
+		Fix: finding.Fix{Apply: fmt.Sprintf("jstack %d | grep -A 30 'nid=%s'", c.pid(), nid(t.TID)),
+			Note: finding.T("Read-only: prints the stack of the hot thread. Repeat 3-5 times a few seconds apart; `tuneloop analyze` reads the dumps.",
+				"只读：打印热点线程的栈。间隔几秒重复 3-5 次；`tuneloop analyze` 可分析这些线程栈。")},
+		Risk:     finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
+		Workload: finding.T("any", "所有负载"),
+	}
+	f.Recommended = withHint(f.Recommended, t.Name)
+	f.Evidence = append(w.evidence(c.start),
+		ev("thread", threadLabel(t), fmt.Sprintf("/proc/%d/task/%d/{stat,schedstat}", c.pid(), t.TID)),
+		ev("thread_cpu_pct", pct(cpu), "schedstat"), ev("thread_runq_wait_pct", pct(wait), "schedstat"),
+		ev("other_threads_cpu_pct", pct(others), ""), ev("threads", fmt.Sprintf("%.0f", n), fmt.Sprintf("/proc/%d/task", c.pid())))
+	c.joinStack(&f, t.TID)
+	return []finding.Finding{f}
+}
+
+func ruleIdleUnderLoad(c *ctx) []finding.Finding {
+	if c.pid() == 0 || c.ncpu == 0 {
+		return nil
+	}
+	w := sustained(c.ts, func(_ int, t *Tick) bool {
+		if t.All == nil || t.Proc == nil || t.Threads == nil {
+			return false
+		}
+		loaded := t.Threads.VCSPS >= IdleLoadVCSPS || t.RxPPS >= IdleLoadRxPPS
+		return t.All.Idle >= IdleUnderLoadIdlePct && t.Threads.N >= IdleMinThreads &&
+			t.Proc.CPUPct >= IdleMinProcCPUPct && t.Proc.CPUPct < 50*float64(c.ncpu) && loaded
+	})
+	if !w.ok() {
+		return nil
+	}
+	idle := w.mean(c.ts, func(t *Tick) float64 { return t.All.Idle })
+	pcpu := w.mean(c.ts, func(t *Tick) float64 { return t.Proc.CPUPct })
+	vcs := w.mean(c.ts, func(t *Tick) float64 { return t.Threads.VCSPS })
+	rx := w.mean(c.ts, func(t *Tick) float64 { return t.RxPPS })
+	n := w.mean(c.ts, func(t *Tick) float64 { return float64(t.Threads.N) })
+	sleeping := w.mean(c.ts, func(t *Tick) float64 { return float64(t.Threads.Sleep) })
+	dsleep := w.mean(c.ts, func(t *Tick) float64 { return float64(t.Threads.DSleep) })
+	runnable := w.mean(c.ts, func(t *Tick) float64 { return float64(t.Threads.Running) })
+	f := finding.Finding{Category: "cpu", Severity: finding.Warning, Subject: c.target(), Confidence: confidence(0.5, w),
+		Title: finding.T("CPU idle while the service is under load (concurrency-bound)", "服务有负载但 CPU 空闲（并发受限）"),
+		Observed: finding.Text{
+			EN: fmt.Sprintf("The host was %s idle and %s used %s of one core (of %d) while its %.0f threads switched %s times/s voluntarily (rx %s pkt/s), over %s.",
+				pct(idle), c.target(), pct(pcpu), c.ncpu, n, num(vcs), num(rx), w.span().EN),
+			ZH: fmt.Sprintf("主机 %s 空闲，%s 只用了 %s 个核（共 %d 核），而它的 %.0f 个线程每秒主动切换 %s 次（收包 %s/s），%s。",
+				pct(idle), c.target(), pct(pcpu), c.ncpu, n, num(vcs), num(rx), w.span().ZH)},
+		Why: finding.T("Requests are arriving and threads keep waking and sleeping, yet the CPUs are idle: the threads are waiting on something other than CPU, typically a lock, a too-small thread or connection pool, or a slow downstream call.",
+			"请求在进来、线程不断唤醒又睡眠，但 CPU 空闲：线程在等 CPU 以外的东西，通常是锁、过小的线程池/连接池，或慢的下游调用。"),
+		Recommended: finding.T("Take 3-5 thread dumps a few seconds apart and look for many threads BLOCKED on the same monitor or WAITING in a pool (tuneloop analyze reads them); check pool sizes against the load.",
+			"间隔几秒抓 3-5 次线程栈，查找大量 BLOCKED 在同一个锁或在池中 WAITING 的线程（tuneloop analyze 可分析）；对照负载检查池大小。"),
+		Fix: finding.Fix{Apply: fmt.Sprintf("for i in 1 2 3; do jstack %d > dump.$i.txt; sleep 3; done", c.pid()),
+			Note: finding.T("Read-only: saves three thread dumps.", "只读：保存三份线程栈。")},
+		Risk:     finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
+		Workload: finding.T("services under load", "有负载的服务"),
+	}
+	f.Evidence = append(w.evidence(c.start), ev("host_idle_pct", pct(idle), "/proc/stat"), ev("target_cpu_pct", pct(pcpu), fmt.Sprintf("/proc/%d/stat", c.pid())),
+		ev("voluntary_cs_per_s", num(vcs), fmt.Sprintf("/proc/%d/task/*/status", c.pid())), ev("rx_pkts_per_s", num(rx), "/proc/net/dev"), ev("threads", fmt.Sprintf("%.0f", n), ""),
+		ev("threads_by_state", fmt.Sprintf("R %.0f, S %.0f, D %.0f", runnable, sleeping, dsleep), fmt.Sprintf("/proc/%d/task/*/stat", c.pid())))
+	c.dumpWaiting(&f)
+	return []finding.Finding{f}
+}
+
+func ruleRunQueue(c *ctx) []finding.Finding {
+	if c.ncpu == 0 {
+		return nil
+	}
+	lim := RunQueuePerCPU * float64(c.ncpu)
+	w := sustained(c.ts, func(_ int, t *Tick) bool { return t.Running > lim })
+	if !w.ok() {
+		return nil
+	}
+	rq := w.mean(c.ts, func(t *Tick) float64 { return t.Running })
+	pk := w.peak(c.ts, func(t *Tick) float64 { return t.Running })
+	psi := w.mean(c.ts, func(t *Tick) float64 { return t.PSI["cpu"].Some })
+	f := finding.Finding{Category: "cpu", Severity: finding.Warning, Subject: "runqueue", Confidence: confidence(0.7, w),
+		Title: finding.T("Run queue longer than the CPU count", "运行队列长度超过 CPU 数"),
+		Observed: finding.Text{
+			EN: fmt.Sprintf("%s runnable tasks on average (peak %s) for %d CPUs; CPU pressure (PSI some) %s, over %s.", num(rq), num(pk), c.ncpu, pct(psi), w.span().EN),
+			ZH: fmt.Sprintf("平均 %s 个可运行任务（峰值 %s），CPU 只有 %d 个；CPU 压力（PSI some）%s，%s。", num(rq), num(pk), c.ncpu, pct(psi), w.span().ZH)},
+		Why: finding.T("More runnable threads than CPUs means threads wait for a CPU: latency grows with the queue even when throughput is flat.",
+			"可运行线程多于 CPU，线程就要排队等 CPU：即使吞吐不变，延迟也随队列增长。"),
+		Recommended: finding.T("Reduce runnable threads (smaller worker pools, fewer GC/JIT threads on small hosts) or add CPUs.",
+			"减少可运行线程（缩小工作线程池，小主机上减少 GC/JIT 线程）或增加 CPU。"),
+		Risk: finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
+	}
+	f.Evidence = append(w.evidence(c.start), ev("procs_running_avg", num(rq), "/proc/stat procs_running"), ev("procs_running_peak", num(pk), "/proc/stat"),
+		ev("cpus", strconv.Itoa(c.ncpu), ""), ev("psi_cpu_some_pct", pct(psi), "/proc/pressure/cpu"))
+	return []finding.Finding{f}
+}
+
+func ruleCtxSwitch(c *ctx) []finding.Finding {
+	if c.ncpu == 0 {
+		return nil
+	}
+	lim := CtxSwitchPerCPU * float64(c.ncpu)
+	w := sustained(c.ts, func(_ int, t *Tick) bool { return t.CtxtPS >= lim })
+	if !w.ok() {
+		return nil
+	}
+	cs := w.mean(c.ts, func(t *Tick) float64 { return t.CtxtPS })
+	sy := w.mean(c.ts, func(t *Tick) float64 {
+		if t.All == nil {
+			return 0
+		}
+		return t.All.System
+	})
+	f := finding.Finding{Category: "cpu", Severity: finding.Warning, Subject: "cswch", Confidence: confidence(0.7, w),
+		Title: finding.T("Context-switch storm", "上下文切换风暴"),
+		Observed: finding.Text{
+			EN: fmt.Sprintf("%s context switches/s (%s per CPU; sy %s), over %s.", num(cs), num(cs/float64(c.ncpu)), pct(sy), w.span().EN),
+			ZH: fmt.Sprintf("每秒 %s 次上下文切换（每 CPU %s；sy %s），%s。", num(cs), num(cs/float64(c.ncpu)), pct(sy), w.span().ZH)},
+		Why: finding.T("Each switch costs microseconds of kernel time and cold caches: tens of thousands per CPU per second usually mean lock hand-offs, too many threads or tiny tasks handed between pools.",
+			"每次切换都消耗微秒级内核时间并使缓存变冷：每 CPU 每秒数万次通常意味着锁交接、线程过多或在线程池之间传递的细碎任务。"),
+		Recommended: finding.T("Find the threads with the most switches (pidstat -wt 1) and reduce hand-offs: fewer threads, batching, less contended locks.",
+			"找出切换最多的线程（pidstat -wt 1），减少交接：更少线程、批处理、降低锁竞争。"),
+		Risk: finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
+	}
+	f.Evidence = append(w.evidence(c.start), ev("ctxt_per_s", num(cs), "/proc/stat ctxt"), ev("per_cpu", num(cs/float64(c.ncpu)), ""), ev("sy_pct", pct(sy), "/proc/stat"))
+	if tops := topThreads(c, w); len(tops) > 0 {
+		t := tops[0]
+		f.Evidence = append(f.Evidence, ev("busiest_thread", fmt.Sprintf("%s cswch/s %s nvcswch/s %s", threadLabel(t.Thread), num(t.VCSPS), num(t.NVCSPS)), ""))
+	}
+	return []finding.Finding{f}
+}
+
+func ruleSteal(c *ctx) []finding.Finding {
+	w := sustained(c.ts, func(_ int, t *Tick) bool { return t.All != nil && t.All.Steal >= StealPct })
+	if !w.ok() {
+		return nil
+	}
+	st := w.mean(c.ts, func(t *Tick) float64 { return t.All.Steal })
+	sev := finding.Warning
+	if st >= StealCritPct {
+		sev = finding.Critical
+	}
+	hv := ""
+	if h := c.in.Facts.CPU.Hypervisor; h.OK {
+		hv = h.Value
+	}
+	f := finding.Finding{Category: "cpu", Severity: sev, Subject: "steal", Confidence: confidence(0.9, w),
+		Title: finding.T("VM steal time: the hypervisor is taking CPU away", "虚拟机 steal 时间高：宿主机在抢占 CPU"),
+		Observed: finding.Text{
+			EN: fmt.Sprintf("Steal averaged %s of CPU time (hypervisor %q), over %s.", pct(st), hv, w.span().EN),
+			ZH: fmt.Sprintf("steal 平均占 CPU 时间的 %s（虚拟化 %q），%s。", pct(st), hv, w.span().ZH)},
+		Why: finding.T("Steal is time this VM's vCPUs were runnable but the host ran something else: nothing inside the guest can fix it, and it shows up as random latency.",
+			"steal 是本虚拟机 vCPU 可运行但宿主机在运行别的东西的时间：虚拟机内部无法修复，表现为随机的延迟。"),
+		Recommended: finding.T("Ask for dedicated or pinned vCPUs, move the VM to a less loaded host, or size for the steal.",
+			"申请独占/绑定的 vCPU，把虚拟机迁移到负载较低的宿主机，或按 steal 预留容量。"),
+		Risk: finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
+	}
+	f.Evidence = append(w.evidence(c.start), ev("steal_pct", pct(st), "/proc/stat steal"))
+	return []finding.Finding{f}
+}

@@ -1,0 +1,48 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tuneloop/tuneloop/internal/diagnose"
+	"github.com/tuneloop/tuneloop/internal/finding"
+)
+
+func TestWriteRunIncompleteNoFindings(t *testing.T) {
+	r := &Run{Schema: RunSchema, ID: "20261122-010000-h", Dir: "runs/x", Status: "recording", Incomplete: true,
+		Start: time.Date(2026, 11, 22, 1, 0, 0, 0, time.UTC), TargetPID: 42, TargetComm: "java",
+		Host: Host{Hostname: "h"}, BadLines: 1, Stats: diagnose.Stats{Ticks: 3, Seconds: 3, ProcCPU: 12.5}}
+	for _, l := range []finding.Lang{finding.EN, finding.ZH} {
+		var b bytes.Buffer
+		if err := WriteRunText(&b, r, l); err != nil {
+			t.Fatal(err)
+		}
+		s := b.String()
+		for _, want := range map[finding.Lang][]string{
+			finding.EN: {"INCOMPLETE", "No bottleneck found", "1 unreadable sample line", "java (pid 42), 12.5% of a core"},
+			finding.ZH: {"不完整", "未发现瓶颈", "跳过 1 行", "记录中断"},
+		}[l] {
+			if !strings.Contains(s, want) {
+				t.Errorf("%s: missing %q in\n%s", l, want, s)
+			}
+		}
+		b.Reset()
+		if err := WriteRunMarkdown(&b, r, l); err != nil || !strings.Contains(b.String(), "# ") {
+			t.Errorf("markdown: %v\n%s", err, b.String())
+		}
+	}
+	var b bytes.Buffer
+	if err := WriteRunJSON(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	var back map[string]any
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil || back["schema"] != RunSchema || back["incomplete"] != true {
+		t.Fatalf("%v %v", err, back)
+	}
+	if fs, ok := back["findings"].([]any); !ok || len(fs) != 0 {
+		t.Errorf("findings not an empty list: %v", back["findings"])
+	}
+}

@@ -1,0 +1,373 @@
+// Package run is a run folder: the raw evidence `tuneloop record` saves so
+// that diagnosis can be re-run offline, on this machine or another one.
+//
+//	RUN_DIR/
+//	  manifest.json        schema tuneloop.run/v1: tool, host facts, argv, times, target, status
+//	  raw/samples.jsonl    one sample.Snapshot per tick (appended; fsync every few ticks)
+//	  derived/series.json  per-tick series for reports (written at the end)
+//	  findings.json        ranked findings (written at the end)
+//
+// The manifest is written first with status "recording" and replaced
+// atomically (temp file + rename) at the end, so a folder is never corrupt:
+// a recorder killed with SIGKILL leaves a manifest that says "recording",
+// whole sample lines (plus at most one torn last line, which the reader
+// skips), and no findings. Open reads such a folder and says it is
+// incomplete.
+//
+// The catalog of runs (catalog.go) is a SQLite database; it is an index
+// only: a run folder is complete without it.
+package run
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/sample"
+	"github.com/tuneloop/tuneloop/internal/sysinfo"
+)
+
+// Schema names the manifest format; an incompatible change bumps it.
+const Schema = "tuneloop.run/v1"
+
+// File names inside a run folder.
+const (
+	ManifestFile = "manifest.json"
+	SamplesFile  = "raw/samples.jsonl"
+	SeriesFile   = "derived/series.json"
+	FindingsFile = "findings.json"
+	// NUMAMapsFile is the target's /proc/PID/numa_maps, read once at the
+	// end of the run (where its memory lives, per NUMA node).
+	NUMAMapsFile = "raw/numa_maps.txt"
+	// ThreadDumpPrefix names the JVM thread dumps taken during the run:
+	// raw/threaddump-1.txt, raw/threaddump-2.txt, ...
+	ThreadDumpPrefix = "raw/threaddump-"
+)
+
+// Status of a run folder.
+type Status string
+
+const (
+	// Recording: the recorder is running, or was killed before it finished.
+	Recording Status = "recording"
+	// Complete: the recorder ran to the end (duration reached).
+	Complete Status = "complete"
+	// Interrupted: stopped early by the user (Ctrl-C) or because the target
+	// exited, and finalised properly.
+	Interrupted Status = "interrupted"
+)
+
+// Manifest describes a run.
+type Manifest struct {
+	Schema string    `json:"schema"`
+	Tool   Tool      `json:"tool"`
+	ID     string    `json:"id"` // folder base name: <timestamp>-<host>
+	Host   string    `json:"host"`
+	Argv   []string  `json:"argv"`
+	Start  time.Time `json:"start"`
+	End    time.Time `json:"end,omitzero"`
+	Status Status    `json:"status"`
+	Reason string    `json:"reason,omitempty"` // why it ended early
+	// IntervalMS is the sampling interval; DurationMS the requested duration
+	// (0: until interrupted).
+	IntervalMS int64   `json:"interval_ms"`
+	DurationMS int64   `json:"duration_ms"`
+	Target     *Target `json:"target,omitempty"`
+	// Samplers: every registered sampler -> "on" or "off"; Unavailable:
+	// those that could not run here, with the reason (filled at the end).
+	Samplers    map[string]string `json:"samplers"`
+	Unavailable map[string]string `json:"unavailable,omitempty"`
+	Ticks       int64             `json:"ticks"` // snapshots written (final manifest only)
+	// Raw lists the raw files besides the samples (thread dumps, numa_maps).
+	Raw []string `json:"raw,omitempty"`
+	// Cost is what recording cost, from the recorder's own getrusage.
+	Cost  *Cost          `json:"cost,omitempty"`
+	Facts *sysinfo.Facts `json:"facts"`
+}
+
+// Tool identifies the recorder.
+type Tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Target is the process a run watched.
+type Target struct {
+	PID  int    `json:"pid"`
+	Comm string `json:"comm,omitempty"`
+	// How it was chosen: "pid" (--pid) or "jvm-auto".
+	How string `json:"how,omitempty"`
+}
+
+// Cost is the recorder's own resource use over the run.
+type Cost struct {
+	CPUPctOfCore float64 `json:"cpu_pct_of_core"`
+	MaxRSSKB     int64   `json:"max_rss_kb"`
+	AvgTickUS    int64   `json:"avg_tick_us"`
+}
+
+// Incomplete reports whether the recorder never finalised the folder.
+func (m *Manifest) Incomplete() bool { return m.Status == Recording }
+
+// WriteJSONAtomic writes v as indented JSON to path through a temp file in
+// the same directory, fsynced and renamed over path: readers see the old or
+// the new file, never half of one.
+func WriteJSONAtomic(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp, 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	syncDir(dir)
+	return nil
+}
+
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+}
+
+// Writer records into a new run folder.
+type Writer struct {
+	Dir       string
+	m         Manifest
+	f         *os.File
+	enc       *sample.Encoder
+	syncEvery int
+	n         int64
+	err       error
+}
+
+// SyncEvery is how many ticks pass between fsyncs of the samples file.
+const SyncEvery = 5
+
+// Create makes dir (which must not exist or be empty), writes the manifest
+// with status Recording and opens the samples file.
+func Create(dir string, m Manifest) (*Writer, error) {
+	if ents, err := os.ReadDir(dir); err == nil && len(ents) > 0 {
+		return nil, fmt.Errorf("run folder %s already exists and is not empty", dir)
+	}
+	for _, d := range []string{dir, filepath.Join(dir, "raw"), filepath.Join(dir, "derived")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, fmt.Errorf("creating the run folder: %w", err)
+		}
+	}
+	m.Schema = Schema
+	m.Status = Recording
+	if m.ID == "" {
+		m.ID = filepath.Base(dir)
+	}
+	if err := WriteJSONAtomic(filepath.Join(dir, ManifestFile), &m); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(filepath.Join(dir, SamplesFile), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("creating the samples file: %w", err)
+	}
+	return &Writer{Dir: dir, m: m, f: f, enc: sample.NewEncoder(f), syncEvery: SyncEvery}, nil
+}
+
+// Manifest returns the manifest as it will be written (callers may edit it
+// before Finish through the pointer).
+func (w *Writer) Manifest() *Manifest { return &w.m }
+
+// Append writes one snapshot as a line, fsyncing every SyncEvery ticks.
+// After a write error every later call returns it.
+func (w *Writer) Append(s *sample.Snapshot) error {
+	if w.err != nil {
+		return w.err
+	}
+	if err := w.enc.Encode(s); err != nil {
+		w.err = fmt.Errorf("writing samples: %w", err)
+		return w.err
+	}
+	w.n++
+	if w.n%int64(w.syncEvery) == 0 {
+		if err := w.f.Sync(); err != nil {
+			w.err = fmt.Errorf("syncing samples: %w", err)
+			return w.err
+		}
+	}
+	return nil
+}
+
+// SaveRaw writes one more raw file (name relative to the run folder, e.g.
+// NUMAMapsFile) through a temp file and rename.
+func (w *Writer) SaveRaw(name string, b []byte) error {
+	path := filepath.Join(w.Dir, name)
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	return nil
+}
+
+// Ticks is the number of snapshots written.
+func (w *Writer) Ticks() int64 { return w.n }
+
+// Finish closes the samples, writes series and findings (either may be
+// nil), and then the final manifest with status, end time and tick count.
+// The manifest goes last: a folder whose manifest is final is whole.
+func (w *Writer) Finish(status Status, end time.Time, series any, findings []finding.Finding) error {
+	err := w.f.Sync()
+	if cerr := w.f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("closing samples: %w", err)
+	}
+	if series != nil {
+		if err := WriteJSONAtomic(filepath.Join(w.Dir, SeriesFile), series); err != nil {
+			return err
+		}
+	}
+	if findings != nil {
+		if err := WriteJSONAtomic(filepath.Join(w.Dir, FindingsFile), findings); err != nil {
+			return err
+		}
+	}
+	w.m.Status = status
+	w.m.End = end.UTC()
+	w.m.Ticks = w.n
+	return WriteJSONAtomic(filepath.Join(w.Dir, ManifestFile), &w.m)
+}
+
+// Abort closes the samples file without finalising (the folder stays
+// "recording", as after a crash).
+func (w *Writer) Abort() { w.f.Close() }
+
+// Folder is a run folder opened for reading.
+type Folder struct {
+	Dir      string
+	Manifest Manifest
+}
+
+// ErrNotRun means the directory has no run manifest.
+var ErrNotRun = errors.New("not a run folder (no manifest.json)")
+
+// IsRunDir reports whether dir looks like a run folder.
+func IsRunDir(dir string) bool {
+	st, err := os.Stat(filepath.Join(dir, ManifestFile))
+	return err == nil && st.Mode().IsRegular()
+}
+
+// Open reads dir's manifest. A manifest of another schema is an error.
+func Open(dir string) (*Folder, error) {
+	b, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%s: %w", dir, ErrNotRun)
+	}
+	if err != nil {
+		return nil, err
+	}
+	f := &Folder{Dir: dir}
+	if err := json.Unmarshal(b, &f.Manifest); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, ManifestFile), err)
+	}
+	if f.Manifest.Schema != Schema {
+		return nil, fmt.Errorf("%s: schema %q, this tuneloop reads %q", filepath.Join(dir, ManifestFile), f.Manifest.Schema, Schema)
+	}
+	if f.Manifest.Facts == nil {
+		f.Manifest.Facts = &sysinfo.Facts{}
+	}
+	return f, nil
+}
+
+// Samples opens the raw samples for reading (Replay them).
+func (f *Folder) Samples() (io.ReadCloser, error) {
+	r, err := os.Open(filepath.Join(f.Dir, SamplesFile))
+	if err != nil {
+		return nil, fmt.Errorf("reading the samples: %w", err)
+	}
+	return r, nil
+}
+
+// Raw reads a raw file other than the samples (e.g. NUMAMapsFile); nil
+// and no error when the run does not have it.
+func (f *Folder) Raw(name string) ([]byte, error) {
+	b, err := os.ReadFile(filepath.Join(f.Dir, name))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	return b, err
+}
+
+// RawFiles lists the raw files whose names (relative to the run folder)
+// start with prefix, e.g. ThreadDumpPrefix, in natural order (2 before 10).
+func (f *Folder) RawFiles(prefix string) ([]string, error) {
+	dir, base := filepath.Split(prefix)
+	ents, err := os.ReadDir(filepath.Join(f.Dir, dir))
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	var out []string
+	for _, e := range ents {
+		if n := e.Name(); e.Type().IsRegular() && strings.HasPrefix(n, base) && !strings.HasSuffix(n, ".tmp") {
+			out = append(out, dir+n)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if len(out[i]) != len(out[j]) {
+			return len(out[i]) < len(out[j])
+		}
+		return out[i] < out[j]
+	})
+	return out, nil
+}
+
+// Findings reads findings.json; nil and no error when there is none (an
+// incomplete run).
+func (f *Folder) Findings() ([]finding.Finding, error) {
+	b, err := os.ReadFile(filepath.Join(f.Dir, FindingsFile))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var fs []finding.Finding
+	if err := json.Unmarshal(b, &fs); err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(f.Dir, FindingsFile), err)
+	}
+	return fs, nil
+}
