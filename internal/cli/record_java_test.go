@@ -93,7 +93,7 @@ func TestRecordJavaSerialThread(t *testing.T) {
 	if f == nil {
 		t.Fatalf("no %s; got %v (stats %+v)", diagnose.IDSerialThread, recKeys(r.Findings), r.Stats)
 	}
-	if !strings.Contains(f.Observed.EN, `"hot-worker" tid=`) || !strings.Contains(f.Fix.Apply, "jstack ") {
+	if !strings.Contains(f.Observed.EN, `"hot-worker" tid=`) || !strings.Contains(f.Fix.Apply, "tuneloop jvm ") {
 		t.Errorf("Java thread not named: %s / %s", f.Observed.EN, f.Fix.Apply)
 	}
 	// The thread dump taken during the run joins the thread to its stack.

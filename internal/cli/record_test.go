@@ -130,8 +130,8 @@ func TestRecordSerialThread(t *testing.T) {
 	}
 	tid := c.busy[0]
 	if f.Subject != "tid "+recItoa(tid) || !strings.Contains(f.Observed.EN, `"hot-worker" tid=`+recItoa(tid)) ||
-		!strings.Contains(f.Fix.Apply, "nid=0x") {
-		t.Errorf("thread not named: %s %s / %s", f.Subject, f.Observed.EN, f.Fix.Apply)
+		!strings.Contains(f.Fix.Apply, "tuneloop jvm ") || !strings.Contains(f.Fix.Note.EN, "nid=0x") {
+		t.Errorf("thread not named: %s %s / %s / %s", f.Subject, f.Observed.EN, f.Fix.Apply, f.Fix.Note.EN)
 	}
 	if k := recKeys(r.Findings); !strings.HasPrefix(k[0], diagnose.IDSerialThread) {
 		t.Errorf("serial bottleneck buried: %v", k)

@@ -101,9 +101,9 @@ func ruleCPUSaturated(c *ctx) []finding.Finding {
 		f.Observed.ZH += fmt.Sprintf(" %s 最热的线程：%s，CPU %s。", c.target(), threadLabel(t.Thread), pct(t.CPUPct))
 		f.Recommended = withHint(f.Recommended, t.Name)
 		c.joinStack(&f, t.TID)
-		f.Fix = finding.Fix{Apply: fmt.Sprintf("jstack %d | grep -A 20 'nid=%s'", c.pid(), nid(t.TID)),
-			Note: finding.T("Shows what the hottest thread runs (read-only). For a CPU profile: asprof -d 30 -e cpu PID.",
-				"显示最热线程在执行什么（只读）。CPU profiling：asprof -d 30 -e cpu PID。")}
+		f.Fix = finding.Fix{Apply: fmt.Sprintf("tuneloop jvm %d --dump 3 --interval 3s", c.pid()),
+			Note: finding.Tf(finding.T("Read-only: three thread dumps, analysed together (no JDK tools needed); look for nid=%s. With a JDK: jstack %d | grep -A 20 'nid=%s'. For a CPU profile: asprof -d 30 -e cpu %d.",
+				"只读：抓三次线程栈并合并分析（无需 JDK 工具）；查看 nid=%s。有 JDK 时：jstack %d | grep -A 20 'nid=%s'。CPU profiling：asprof -d 30 -e cpu %d。"), nid(t.TID), c.pid(), nid(t.TID), c.pid())}
 	}
 	return []finding.Finding{f}
 }
@@ -186,9 +186,9 @@ func ruleSerialThread(c *ctx) []finding.Finding {
 			"一个线程在干活、其他线程在等，吞吐就被限制在一个核上，与 CPU 数无关：加 CPU 或加线程都没用。"),
 		Recommended: finding.Tf(finding.T("Take thread dumps and look at the thread with nid=%s: what it runs (a single consumer, a synchronized section, a single-threaded executor, logging, GC). Parallelise or shorten that path.",
 			"抓线程栈，查看 nid=%s 的线程在执行什么（单消费者、synchronized 临界区、单线程 executor、日志、GC），将这段并行化或缩短。"), nid(t.TID)),
-		Fix: finding.Fix{Apply: fmt.Sprintf("jstack %d | grep -A 30 'nid=%s'", c.pid(), nid(t.TID)),
-			Note: finding.T("Read-only: prints the stack of the hot thread. Repeat 3-5 times a few seconds apart; `tuneloop analyze` reads the dumps.",
-				"只读：打印热点线程的栈。间隔几秒重复 3-5 次；`tuneloop analyze` 可分析这些线程栈。")},
+		Fix: finding.Fix{Apply: fmt.Sprintf("tuneloop jvm %d --dump 3 --interval 3s", c.pid()),
+			Note: finding.Tf(finding.T("Read-only: three thread dumps a few seconds apart, analysed together (no JDK tools needed); the hot thread is nid=%s. With a JDK: jstack %d | grep -A 30 'nid=%s'.",
+				"只读：间隔几秒抓三次线程栈并合并分析（无需 JDK 工具）；热点线程为 nid=%s。有 JDK 时：jstack %d | grep -A 30 'nid=%s'。"), nid(t.TID), c.pid(), nid(t.TID))},
 		Risk:     finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
 		Workload: finding.T("any", "所有负载"),
 	}
@@ -235,8 +235,9 @@ func ruleIdleUnderLoad(c *ctx) []finding.Finding {
 			"请求在进来、线程不断唤醒又睡眠，但 CPU 空闲：线程在等 CPU 以外的东西，通常是锁、过小的线程池/连接池，或慢的下游调用。"),
 		Recommended: finding.T("Take 3-5 thread dumps a few seconds apart and look for many threads BLOCKED on the same monitor or WAITING in a pool (tuneloop analyze reads them); check pool sizes against the load.",
 			"间隔几秒抓 3-5 次线程栈，查找大量 BLOCKED 在同一个锁或在池中 WAITING 的线程（tuneloop analyze 可分析）；对照负载检查池大小。"),
-		Fix: finding.Fix{Apply: fmt.Sprintf("for i in 1 2 3; do jstack %d > dump.$i.txt; sleep 3; done", c.pid()),
-			Note: finding.T("Read-only: saves three thread dumps.", "只读：保存三份线程栈。")},
+		Fix: finding.Fix{Apply: fmt.Sprintf("tuneloop jvm %d --dump 3 --interval 3s --raw dumps", c.pid()),
+			Note: finding.T("Read-only: three thread dumps analysed together, raw dumps kept in ./dumps (no JDK tools needed). With a JDK: for i in 1 2 3; do jstack PID > dump.$i.txt; sleep 3; done; tuneloop analyze dump.*.txt",
+				"只读：抓三次线程栈并合并分析，原始线程栈保存在 ./dumps（无需 JDK 工具）。有 JDK 时：for i in 1 2 3; do jstack PID > dump.$i.txt; sleep 3; done; tuneloop analyze dump.*.txt")},
 		Risk:     finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
 		Workload: finding.T("services under load", "有负载的服务"),
 	}

@@ -256,7 +256,7 @@ func TestCPUSaturatedKindAndThread(t *testing.T) {
 	if f == nil || !strings.Contains(f.Title.EN, "system-bound") || f.Severity != finding.Critical {
 		t.Fatalf("want critical system-bound, got %+v", f)
 	}
-	if !strings.Contains(f.Observed.EN, `"burner" tid=300 nid=0x12c`) || !strings.Contains(f.Fix.Apply, "nid=0x12c") {
+	if !strings.Contains(f.Observed.EN, `"burner" tid=300 nid=0x12c`) || !strings.Contains(f.Fix.Apply, "tuneloop jvm 4242") || !strings.Contains(f.Fix.Note.EN, "nid=0x12c") {
 		t.Errorf("hot thread not named: %s / %s", f.Observed.EN, f.Fix.Apply)
 	}
 	s = series(6, 2, func(_ int, t *Tick) { setAll(t, 85, 7, 0, 0, 0) })
