@@ -1,0 +1,218 @@
+// Package launch starts the service under test for `tuneloop run --start`,
+// waits until it answers, finds its JVM among the processes it started, and
+// stops it again. Besides jvm/attach it is the only user of os/exec: the
+// command is the user's own start line, run by /bin/sh in a process group of
+// its own so the whole service (scripts, the JVM) is stopped together.
+package launch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/tuneloop/tuneloop/internal/hostfs"
+)
+
+// Service is a started service.
+type Service struct {
+	Cmd     *exec.Cmd
+	Command string
+	LogPath string
+	done    chan struct{}
+	err     error
+}
+
+// Start runs command with /bin/sh -c in its own process group; stdout and
+// stderr go to logPath.
+func Start(command, logPath string) (*Service, error) {
+	if strings.TrimSpace(command) == "" {
+		return nil, errors.New("--start: empty command")
+	}
+	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
+		return nil, err
+	}
+	logf, err := os.Create(logPath)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command("/bin/sh", "-c", command)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		logf.Close()
+		return nil, fmt.Errorf("--start %q: %w", command, err)
+	}
+	s := &Service{Cmd: cmd, Command: command, LogPath: logPath, done: make(chan struct{})}
+	go func() {
+		s.err = cmd.Wait()
+		logf.Close()
+		close(s.done)
+	}()
+	return s, nil
+}
+
+// Exited reports whether the service's shell has ended, and how.
+func (s *Service) Exited() (bool, error) {
+	select {
+	case <-s.done:
+		return true, s.err
+	default:
+		return false, nil
+	}
+}
+
+// Stop sends SIGTERM to the service's process group, then SIGKILL after
+// grace, and waits for the shell.
+func (s *Service) Stop(grace time.Duration) {
+	pgid := s.Cmd.Process.Pid
+	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+	select {
+	case <-s.done:
+	case <-time.After(grace):
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+		<-s.done
+	}
+	// Children that left the group's shell behind still belong to the group.
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+}
+
+// LogTail returns the last n bytes of the service log, for error messages.
+func (s *Service) LogTail(n int64) string {
+	f, err := os.Open(s.LogPath)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Size() > n {
+		_, _ = f.Seek(st.Size()-n, io.SeekStart)
+	}
+	b, _ := io.ReadAll(f)
+	return strings.TrimSpace(string(b))
+}
+
+// WaitReady polls url with GET until any HTTP response below 500 comes back,
+// the service exits (when s is not nil), or timeout passes.
+func WaitReady(ctx context.Context, url string, timeout time.Duration, s *Service) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	client := &http.Client{Timeout: 2 * time.Second}
+	var last error
+	for {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return fmt.Errorf("--target %q: %w", url, err)
+		}
+		resp, err := client.Do(req)
+		if err == nil {
+			_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+			resp.Body.Close()
+			if resp.StatusCode < 500 {
+				return nil
+			}
+			last = fmt.Errorf("HTTP %d", resp.StatusCode)
+		} else {
+			last = err
+		}
+		if s != nil {
+			if exited, werr := s.Exited(); exited {
+				return fmt.Errorf("the service exited before answering (%v); its log %s ends with:\n%s", werr, s.LogPath, s.LogTail(2000))
+			}
+		}
+		select {
+		case <-ctx.Done():
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return fmt.Errorf("%s did not answer within %s (last: %v)", url, timeout, last)
+			}
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// FindJVM returns the JVM among root and its descendants (root itself when it
+// is one): the java process with the most threads, or 0 when there is none.
+func FindJVM(h hostfs.FS, root int) int {
+	children := map[int][]int{}
+	names, err := h.ReadDir(h.Proc)
+	if err != nil {
+		return 0
+	}
+	for _, n := range names {
+		pid, err := strconv.Atoi(n)
+		if err != nil {
+			continue
+		}
+		if pp := ppid(h, pid); pp > 0 {
+			children[pp] = append(children[pp], pid)
+		}
+	}
+	best, bestThreads := 0, -1
+	queue := []int{root}
+	for len(queue) > 0 {
+		pid := queue[0]
+		queue = queue[1:]
+		queue = append(queue, children[pid]...)
+		if !isJava(h, pid) {
+			continue
+		}
+		if t := threads(h, pid); t > bestThreads {
+			best, bestThreads = pid, t
+		}
+	}
+	return best
+}
+
+// ppid reads the parent from /proc/PID/stat (the field after the
+// parenthesised comm, which may itself contain spaces and parentheses).
+func ppid(h hostfs.FS, pid int) int {
+	b, err := h.ReadFile(h.ProcPath(strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 2 {
+		return 0
+	}
+	p, _ := strconv.Atoi(f[1])
+	return p
+}
+
+func isJava(h hostfs.FS, pid int) bool {
+	b, err := h.ReadFile(h.ProcPath(strconv.Itoa(pid), "cmdline"))
+	if err != nil || len(b) == 0 {
+		return false
+	}
+	argv0 := string(b)
+	if i := strings.IndexByte(argv0, 0); i >= 0 {
+		argv0 = argv0[:i]
+	}
+	return filepath.Base(argv0) == "java"
+}
+
+func threads(h hostfs.FS, pid int) int {
+	b, err := h.ReadFile(h.ProcPath(strconv.Itoa(pid), "status"))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "Threads:"); ok {
+			n, _ := strconv.Atoi(strings.TrimSpace(v))
+			return n
+		}
+	}
+	return 0
+}
