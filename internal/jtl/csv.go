@@ -202,7 +202,9 @@ func isHeader(fields []string) bool {
 }
 
 // ImportCSV reads a JTL CSV file.
-func ImportCSV(r io.Reader) (*Result, error) {
+func ImportCSV(r io.Reader) (*Result, error) { return importCSV(r, nil) }
+
+func importCSV(r io.Reader, keep func(*loadgen.Sample) bool) (*Result, error) {
 	br, ok := r.(*bufio.Reader)
 	if !ok || br.Size() < 64<<10 {
 		br = bufio.NewReaderSize(r, 64<<10)
@@ -238,6 +240,9 @@ func ImportCSV(r io.Reader) (*Result, error) {
 		}
 		if msg := sampleFromCSV(&s, f, cols); msg != "" {
 			res.problem(line, "%s", msg)
+			continue
+		}
+		if keep != nil && !keep(&s) {
 			continue
 		}
 		agg.Add(&s)

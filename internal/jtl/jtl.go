@@ -49,7 +49,15 @@ var ErrNoSamples = errors.New("no samples found")
 
 // Import reads a JTL file, CSV or XML, telling them apart by the first
 // non-blank byte.
-func Import(r io.Reader) (*Result, error) {
+func Import(r io.Reader) (*Result, error) { return importKeep(r, nil) }
+
+// ImportWindow is Import keeping only the samples sent within [from, to]:
+// the part of a JMeter run that a recording covered (`run --jtl-watch`).
+func ImportWindow(r io.Reader, from, to time.Time) (*Result, error) {
+	return importKeep(r, func(s *loadgen.Sample) bool { return !s.Start.Before(from) && !s.Start.After(to) })
+}
+
+func importKeep(r io.Reader, keep func(*loadgen.Sample) bool) (*Result, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
 		b, err := br.Peek(1)
@@ -69,9 +77,9 @@ func Import(r io.Reader) (*Result, error) {
 				continue
 			}
 		case '<':
-			return ImportXML(br)
+			return importXML(br, keep)
 		}
-		return ImportCSV(br)
+		return importCSV(br, keep)
 	}
 }
 

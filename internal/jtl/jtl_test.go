@@ -260,3 +260,19 @@ func TestImportDateTimestampsAndFewColumns(t *testing.T) {
 		t.Fatalf("%+v", s)
 	}
 }
+
+// ImportWindow keeps only the samples sent inside the window.
+func TestImportWindow(t *testing.T) {
+	const csv = "timeStamp,elapsed,label,responseCode,responseMessage,threadName,dataType,success,failureMessage,bytes,sentBytes,grpThreads,allThreads,URL,Latency,IdleTime,Connect\n" +
+		"1700000000000,10,a,200,OK,t1,text,true,,10,10,1,1,http://x/,5,0,1\n" +
+		"1700000005000,20,a,200,OK,t1,text,true,,10,10,1,1,http://x/,5,0,1\n" +
+		"1700000010000,30,a,500,ERR,t1,text,false,,10,10,1,1,http://x/,5,0,1\n"
+	from, to := time.UnixMilli(1700000004000), time.UnixMilli(1700000011000)
+	r, err := ImportWindow(strings.NewReader(csv), from, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Summary.Requests != 2 || r.Summary.Errors != 1 {
+		t.Errorf("window kept %d requests, %d errors; want 2 and 1", r.Summary.Requests, r.Summary.Errors)
+	}
+}

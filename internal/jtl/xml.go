@@ -21,7 +21,9 @@ import (
 )
 
 // ImportXML reads a JTL XML file.
-func ImportXML(r io.Reader) (*Result, error) {
+func ImportXML(r io.Reader) (*Result, error) { return importXML(r, nil) }
+
+func importXML(r io.Reader, keep func(*loadgen.Sample) bool) (*Result, error) {
 	res := &Result{Format: "jtl-xml"}
 	agg := loadgen.NewAggregator()
 	dec := xml.NewDecoder(r)
@@ -88,8 +90,10 @@ func ImportXML(r io.Reader) (*Result, error) {
 				inSample = false
 				if sampleOK {
 					setCode(&s, rc, rm, fmsg)
-					agg.Add(&s)
-					res.Samples++
+					if keep == nil || keep(&s) {
+						agg.Add(&s)
+						res.Samples++
+					}
 				}
 			}
 			depth--

@@ -761,17 +761,26 @@ func (r *Report) culprits(d *Dump, m *matcher) {
 		if claimed[l] || len(l.Waiters) < fpAppLock.MinThreads {
 			continue
 		}
+		// Idle pool workers parked on their work queue's own lock (inside
+		// getTask) wait for work, not for a resource: they are not contention.
+		var waiters []*Thread
 		dead := false
 		for _, w := range l.Waiters {
 			if inDeadlock[w] {
 				dead = true
 			}
+			if !r.idle[w] {
+				waiters = append(waiters, w)
+			}
 		}
 		if dead {
 			continue // reported as the deadlock
 		}
-		c := &Culprit{FP: fpAppLock, ID: "threaddump." + fpAppLock.ID, Threads: l.Waiters, Lock: l, Holder: l.Owner}
-		c.Frame = commonFrame(l.Waiters, func(f Frame) bool { return !isJDKFrame(f.Method) })
+		if len(waiters) < fpAppLock.MinThreads {
+			continue
+		}
+		c := &Culprit{FP: fpAppLock, ID: "threaddump." + fpAppLock.ID, Threads: waiters, Lock: l, Holder: l.Owner}
+		c.Frame = commonFrame(waiters, func(f Frame) bool { return !isJDKFrame(f.Method) })
 		r.setHolder(c)
 		r.Culprits = append(r.Culprits, c)
 	}

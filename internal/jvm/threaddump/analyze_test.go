@@ -332,3 +332,54 @@ func TestAnalyzeAllFixturesNoPanic(t *testing.T) {
 		}
 	}
 }
+
+// Tomcat's main thread sleeps in StandardServer.await until shutdown: it is
+// idle, so it never counts as blocked or stuck.
+func TestTomcatMainThreadIsIdle(t *testing.T) {
+	const dump = `2026-11-22 01:01:20
+Full thread dump OpenJDK 64-Bit Server VM (17.0.15+6-Debian-1deb12u1 mixed mode, sharing):
+
+"main" #1 prio=5 os_prio=0 cpu=512.33ms elapsed=12.01s tid=0x00007f0c38024eb0 nid=0x7610 waiting on condition  [0x00007f0c3e1fe000]
+   java.lang.Thread.State: TIMED_WAITING (sleeping)
+	at java.lang.Thread.sleep(java.base@17.0.15/Native Method)
+	at org.apache.catalina.core.StandardServer.await(StandardServer.java:523)
+	at org.apache.catalina.startup.Tomcat.await(Tomcat.java:...)
+	at com.example.zoo.Main.main(Main.java:88)
+
+`
+	ds, err := ParseText(strings.NewReader(dump + dump))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Analyze(ds[0])
+	if r.Idle != 1 || r.Waiting != 0 {
+		t.Errorf("main in StandardServer.await: idle %d, waiting %d; want 1 and 0", r.Idle, r.Waiting)
+	}
+	if s := AnalyzeSeries(ds); len(s.Stuck) != 0 {
+		t.Errorf("idle main thread reported stuck: %+v", s.Stuck[0].Name)
+	}
+}
+
+// A real dump of the zoo's cpu-hot scenario under load (Tomcat 10, JDK 17):
+// 20 idle workers park on the task queue's own ReentrantLock inside getTask.
+// They wait for work, not for a resource: no application-lock culprit.
+func TestIdleWorkersOnTaskQueueLockAreNotContention(t *testing.T) {
+	f, err := os.Open("testdata/jdk17_tomcat_cpuhot_taskqueue_jcmd.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ds, err := Parse("cpuhot", f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Analyze(ds[0])
+	for _, c := range r.Culprits {
+		if c.ID == "threaddump.lock.app" {
+			t.Errorf("idle workers reported as lock contention on %s (%d threads)", c.Lock.Ref.Class, len(c.Threads))
+		}
+	}
+	if r.Idle < 10 {
+		t.Errorf("only %d idle threads recognised", r.Idle)
+	}
+}

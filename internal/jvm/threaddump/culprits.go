@@ -299,4 +299,8 @@ var idleFrames = []string{
 	// Servers waiting for the client's next request, not for a downstream.
 	"sun.rmi.transport.tcp.TCPTransport.handleMessages", "org.apache.coyote.http11.Http11InputBuffer.fill",
 	"org.apache.coyote.http11.InternalInputBuffer.fill", "org.apache.tomcat.util.net.NioEndpoint$Poller.run",
+	// Main threads parked until shutdown: Tomcat's await loop, Spring Boot's keep-alive.
+	"org.apache.catalina.core.StandardServer.await", "org.apache.catalina.startup.Catalina.await",
+	"org.springframework.boot.web.embedded.tomcat.TomcatWebServer$1.run",
+	"org.eclipse.jetty.util.thread.QueuedThreadPool.idleJobPoll", "org.eclipse.jetty.server.Server.join",
 }

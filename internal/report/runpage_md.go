@@ -1,0 +1,68 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+)
+
+// WriteRunPageMarkdown renders a run page as Markdown: the verdict, the
+// load, the GC and lock summaries, then the run's findings and host audit.
+func WriteRunPageMarkdown(w io.Writer, p *RunPage) error {
+	bw := bufio.NewWriter(w)
+	l := p.Lang
+	t := func(en, zh string) string { return finding.T(en, zh).In(l) }
+	fmt.Fprintf(bw, "# %s\n\n", mdText(p.Title))
+	if v := p.Verdict; v != nil {
+		fmt.Fprintf(bw, "## %s %s\n\n", t("Verdict:", "结论："), mdText(v.Title.In(l)))
+		for _, line := range strings.Split(v.Observed.In(l), "\n") {
+			fmt.Fprintf(bw, "- %s\n", mdText(line))
+		}
+		if rec := v.Recommended.In(l); rec != "" {
+			fmt.Fprintf(bw, "\n**%s** %s\n", t("Fix:", "修复："), mdText(rec))
+		}
+		if v.Fix.Apply != "" {
+			fence := fenceFor(v.Fix.Apply)
+			fmt.Fprintf(bw, "\n%s\n%s\n%s\n", fence, safe(v.Fix.Apply, false), fence)
+		}
+		if r := v.Risk.In(l); r != "" {
+			fmt.Fprintf(bw, "\n**%s** %s\n", t("Trade-off:", "代价："), mdText(r))
+		}
+		bw.WriteString("\n")
+	} else {
+		fmt.Fprintf(bw, "## %s\n\n", t("Verdict: no bottleneck found", "结论：未发现瓶颈"))
+	}
+	if lv := p.Load; lv != nil {
+		fmt.Fprintf(bw, "## %s\n\n| %s | TPS | p50 | p90 | p99 | max | %s |\n|---|---|---|---|---|---|---|\n", t("Load", "负载"), t("requests", "请求数"), t("errors", "错误"))
+		fmt.Fprintf(bw, "| %d | %.1f | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %d |\n\n", lv.Requests, lv.TPS, lv.P50MS, lv.P90MS, lv.P99MS, lv.MaxMS, lv.Errors)
+	}
+	if g := p.GC; g != nil {
+		fmt.Fprintf(bw, "## GC\n\n%s %s, %s %.2f%%, %d %s, p99 %.1f ms, max %.1f ms, full GC %d. %s\n\n", t("collector", "收集器"), mdText(g.Collector),
+			t("throughput", "吞吐率"), g.ThroughputPct, g.Pauses, t("pauses", "次停顿"), g.PauseP99MS, g.PauseMaxMS, g.FullGCs, mdText(g.Verdict.In(l)))
+	}
+	if len(p.Locks) > 0 {
+		fmt.Fprintf(bw, "## %s\n\n| %s | %s | %s | %s |\n|---|---|---|---|\n", t("Contended locks", "竞争的锁"), t("waiters", "等待者"), t("lock", "锁"), t("owner", "持有者"), t("owner runs", "持有者在执行"))
+		for _, r := range p.Locks {
+			fmt.Fprintf(bw, "| %d | %s %s | %s | %s |\n", r.Waiters, mdCell(r.Class), mdCell(r.Lock), mdCell(r.Owner), mdCell(r.OwnerFrame))
+		}
+		bw.WriteString("\n")
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if p.Run != nil {
+		if err := WriteRunMarkdown(w, p.Run, l); err != nil {
+			return err
+		}
+	}
+	if len(p.Check) > 0 {
+		fmt.Fprintf(w, "\n## %s\n\n", t("Host audit (tuneloop check)", "主机检查（tuneloop check）"))
+		for _, f := range p.Check {
+			fmt.Fprintf(w, "- **%s** %s: %s\n", f.Severity.Label(l), mdText(f.Key()), mdText(oneLine(f.Observed.In(l))))
+		}
+	}
+	return nil
+}
