@@ -6,6 +6,8 @@ LDFLAGS := -s -w -X github.com/tuneloop/tuneloop/internal/version.Version=$(VERS
 BIN := bin/tuneloop
 OUT ?= out
 
+include zoo/zoo.mk
+
 .PHONY: all build cross test vet fmt-check docs docs-check bench bench-load fuzz demo clean
 
 all: build
@@ -26,9 +28,10 @@ fmt-check:
 vet:
 	$(GO) vet ./...
 
-# Everything CI runs: formatting, vet, the race-enabled test suite, both
-# architectures, and generated docs in sync with the knowledge base.
-test: fmt-check vet
+# Everything CI runs: formatting, vet, the zoo (the Java services the
+# end-to-end tests load), the race-enabled test suite, both architectures,
+# and generated docs in sync with the knowledge base.
+test: fmt-check vet zoo
 	$(GO) test -race -count=1 ./...
 	$(MAKE) --no-print-directory cross
 	$(MAKE) --no-print-directory docs-check
@@ -57,14 +60,10 @@ fuzz:
 	    echo "== $$pkg $$t"; $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
 	  done; done
 
-# The main job. Until `tuneloop run` lands, the demo audits this host and
-# writes the Markdown report.
-demo: build
-	@mkdir -p $(OUT)
-	$(BIN) check
-	@$(BIN) check --output markdown --out $(OUT)/check.md
-	@$(BIN) check --output json --out $(OUT)/check.json
-	@echo "reports: $(OUT)/check.md $(OUT)/check.json"
+# The main job: the zoo's synchronous-logging service under `tuneloop run`,
+# then its fixed variant; prints both reports and the TPS before and after.
+demo: build zoo
+	OUT=$(OUT) scripts/demo.sh
 
-clean:
+clean: zoo-clean
 	rm -rf bin $(OUT)

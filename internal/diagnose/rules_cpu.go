@@ -43,6 +43,9 @@ const (
 	// Host VM steal.
 	StealPct     = 10.0
 	StealCritPct = 30.0
+	// OthersShare: below this share of the busy cores, the target did not
+	// saturate the CPU; other processes did.
+	OthersShare = 0.25
 )
 
 func ruleCPUSaturated(c *ctx) []finding.Finding {
@@ -76,9 +79,30 @@ func ruleCPUSaturated(c *ctx) []finding.Finding {
 	if busy >= SaturatedCriticalPct {
 		sev = finding.Critical
 	}
-	f := finding.Finding{Category: "cpu", Severity: sev, Subject: "all-cpus",
-		Title: finding.Text{EN: "CPU saturated (" + kind.EN + ")", ZH: "CPU 饱和（" + kind.ZH + "）"},
-		Why:   why, Confidence: confidence(0.9, w),
+	title := finding.Text{EN: "CPU saturated (" + kind.EN + ")", ZH: "CPU 饱和（" + kind.ZH + "）"}
+	// A target that uses a small part of the busy time did not saturate the
+	// host: other processes (neighbours, the load generator, batch jobs) did.
+	// The target suffers from it, but it is not the target's bottleneck.
+	others := false
+	if c.pid() != 0 && c.ncpu > 0 {
+		procPct := w.mean(c.ts, func(t *Tick) float64 {
+			if t.Proc == nil {
+				return 0
+			}
+			return t.Proc.CPUPct
+		})
+		busyCores := busy / 100 * float64(c.ncpu)
+		if busyCores > 0 && procPct/100 < OthersShare*busyCores {
+			others = true
+			sev = finding.Warning
+			title = finding.Tf(finding.T("CPU saturated by other processes (%s)", "CPU 被其他进程占满（%s）"), kind.EN)
+			title.ZH = fmt.Sprintf("CPU 被其他进程占满（%s）", kind.ZH)
+			why = finding.Tf(finding.T("The host's CPUs are busy, but %s used only %s of one core of them: other processes take the CPU, and the service's requests wait for it.",
+				"主机 CPU 繁忙，但 %s 只占用了其中 %s 个核：CPU 被其他进程占用，服务的请求在等待 CPU。"), c.target(), pct(procPct))
+		}
+	}
+	f := finding.Finding{Category: "cpu", Severity: sev, Subject: "all-cpus", Title: title,
+		Why: why, Confidence: confidence(0.9, w),
 		Risk:     finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
 		Workload: finding.T("any", "所有负载"),
 	}
@@ -91,6 +115,11 @@ func ruleCPUSaturated(c *ctx) []finding.Finding {
 		ev("si_hi_pct", pct(irq), "/proc/stat"), ev("steal_pct", pct(st), "/proc/stat"))
 	f.Recommended = finding.T("Profile the hottest threads (async-profiler, or `jstack` and match nid to the TIDs below); reduce the work per request or add CPU capacity.",
 		"对最热的线程做 profiling（async-profiler，或 jstack 并用 nid 对应下面的 TID）；减少每请求的计算量或增加 CPU 资源。")
+	if others {
+		f.Recommended = finding.T("Find the processes that take the CPU (top, pidstat 1) and move them, or give the service cores of its own (cpuset, systemd CPUAffinity=, taskset); run the load generator on another host.",
+			"找出占用 CPU 的进程（top、pidstat 1）并迁走，或为服务分配独占 CPU（cpuset、systemd CPUAffinity=、taskset）；压测机与被测服务分开部署。")
+		return []finding.Finding{f}
+	}
 	if tops := topThreads(c, w); len(tops) > 0 {
 		for k, t := range tops[:min(3, len(tops))] {
 			f.Evidence = append(f.Evidence, ev("hot_thread_"+strconv.Itoa(k+1),

@@ -250,6 +250,7 @@ func TestSustained(t *testing.T) {
 func TestCPUSaturatedKindAndThread(t *testing.T) {
 	s := series(6, 2, func(_ int, t *Tick) {
 		setAll(t, 30, 68, 0, 0, 0)
+		t.Proc.CPUPct = 180
 		t.Threads.Top = []Thread{{TID: 300, Name: "burner", CPUPct: 90, Wait: 10}, {TID: 301, Name: "x", CPUPct: 1}}
 	})
 	f := find(diag(s, nil), IDCPUSaturated)
@@ -401,5 +402,25 @@ func TestThreadWaitClamped(t *testing.T) {
 		{TID: 1, Name: "C2 CompilerThre", CPUPct: 0, WaitPct: 125}, {TID: 2, Name: "w", CPUPct: 40, WaitPct: 68}}}}, &sample.Snapshot{})
 	if tk.Threads.Top[0].Demand() != 100 || tk.Threads.Top[1].Demand() != 100 || tk.Threads.Wait != 160 {
 		t.Fatalf("%+v", tk.Threads)
+	}
+}
+
+// A target that uses a small part of a saturated host did not saturate it:
+// the finding says other processes did, as a warning.
+func TestCPUSaturatedByOthers(t *testing.T) {
+	s := series(6, 2, func(_ int, t *Tick) {
+		setAll(t, 80, 18, 0, 0, 0)
+		t.Proc.CPUPct = 40 // 0.4 core of 1.96 busy: below a quarter
+	})
+	f := find(diag(s, nil), IDCPUSaturated)
+	if f == nil || f.Severity != finding.Warning || !strings.Contains(f.Title.EN, "other processes") {
+		t.Fatalf("want a warning 'saturated by other processes', got %+v", f)
+	}
+	s = series(6, 2, func(_ int, t *Tick) {
+		setAll(t, 80, 18, 0, 0, 0)
+		t.Proc.CPUPct = 50 // just over a quarter: the target's own saturation
+	})
+	if f := find(diag(s, nil), IDCPUSaturated); f == nil || strings.Contains(f.Title.EN, "other processes") {
+		t.Errorf("target at 0.5 of 1.96 busy cores blamed on others: %+v", f)
 	}
 }
