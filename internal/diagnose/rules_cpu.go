@@ -189,8 +189,11 @@ func ruleSerialThread(c *ctx) []finding.Finding {
 		if th == nil || th.N < 2 || len(th.Top) == 0 || th.Top[0].TID != best {
 			return false
 		}
+		// The others' CPU, not their run-queue wait: on a busy host every
+		// thread queues for a CPU, which says nothing about whether the
+		// others have work of their own.
 		top := th.Top[0]
-		return top.Demand() >= SerialDemandPct && th.CPUPct+th.Wait-top.Demand() < SerialOthersMaxPct
+		return top.Demand() >= SerialDemandPct && th.CPUPct-top.CPUPct < SerialOthersMaxPct
 	})
 	if !w.ok() {
 		return nil

@@ -424,3 +424,16 @@ func TestCPUSaturatedByOthers(t *testing.T) {
 		t.Errorf("target at 0.5 of 1.96 busy cores blamed on others: %+v", f)
 	}
 }
+
+// On a saturated host every thread queues for a CPU: the others' run-queue
+// wait must not hide a serial thread whose peers use little CPU.
+func TestSerialThreadOnBusyHost(t *testing.T) {
+	s := series(6, 2, func(_ int, tk *Tick) {
+		setAll(tk, 90, 8, 0, 0, 0)
+		serial(tk, 55, 35, 20)
+		tk.Threads.Wait += 400 // 50 workers each waiting a little for a CPU
+	})
+	if f := find(diag(s, nil), IDSerialThread); f == nil {
+		t.Error("serial thread not found when the other threads' run-queue wait is high")
+	}
+}

@@ -578,12 +578,11 @@ func loadSection(lv *LoadView, tr timeRange, L map[string]string) (*loadHTML, []
 	}
 	c1 := lineChart(tr, 170, L["tpsaxis"], []lineSeries{
 		{L["tps"], "#0072B2", xs, tps, false, true},
-		{L["errs"], "#D55E00", xs, errs, false, false},
-	})
+	}, false, &chartMarks{Name: L["errs"], Color: "#D55E00", Unit: L["errors"], X: xs, N: errs})
 	c2 := lineChart(tr, 170, "ms", []lineSeries{
 		{"p99", "#D55E00", xs, p99, true, false},
 		{"p50", "#0072B2", xs, p50, false, false},
-	})
+	}, true, nil)
 	return h, []template.HTML{c1, c2}
 }
 
@@ -941,25 +940,65 @@ func yAxis(b *strings.Builder, ticks []float64, ymax, x0, x1, y0, y1 float64, un
 	fmt.Fprintf(b, `<line class="axis" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, x0, y1, x1, y1)
 }
 
-func lineChart(tr timeRange, h float64, unit string, ss []lineSeries) template.HTML {
+// chartMarks are events drawn as dots along the top of a chart (errors).
+type chartMarks struct {
+	Name, Color, Unit string
+	X, N              []float64
+}
+
+// lineChart draws series over the shared time axis. With logOK and a range
+// of more than 50×, the y axis is logarithmic (latency: p50 and p99 both
+// stay readable).
+func lineChart(tr timeRange, h float64, unit string, ss []lineSeries, logOK bool, marks *chartMarks) template.HTML {
 	const w = 1200.0
 	var b strings.Builder
 	svgOpen(&b, w, h, unit)
 	x0, x1, y0, y1 := padL, w-padR, padT, h-padB
-	ymax := 0.0
+	ymax, ymin := 0.0, math.Inf(1)
 	for _, s := range ss {
 		for _, y := range s.Y {
 			if !math.IsNaN(y) && !math.IsInf(y, 0) {
 				ymax = max(ymax, y)
+				if y > 0 {
+					ymin = min(ymin, y)
+				}
 			}
 		}
 	}
-	ticks, ymax := niceTicks(ymax, 4)
-	yAxis(&b, ticks, ymax, x0, x1, y0, y1, unit)
+	var Y func(v float64) float64
+	if logOK && ymax > 0 && ymax/ymin > 50 {
+		lo := math.Pow(10, math.Floor(math.Log10(ymin)))
+		hi := math.Pow(10, math.Ceil(math.Log10(ymax)))
+		ll, lh := math.Log10(lo), math.Log10(hi)
+		Y = func(v float64) float64 {
+			if !(v > 0) {
+				return y1
+			}
+			return y1 - (y1-y0)*clamp((math.Log10(v)-ll)/(lh-ll), 0, 1)
+		}
+		var ticks []float64
+		for d := lo; d <= hi*1.0001; d *= 10 {
+			ticks = append(ticks, d)
+			if lh-ll <= 2 && d < hi {
+				ticks = append(ticks, 2*d, 5*d)
+			}
+		}
+		for _, t := range ticks {
+			y := Y(t)
+			fmt.Fprintf(&b, `<line class="grid" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, x0, y, x1, y)
+			fmt.Fprintf(&b, `<text class="ax" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, x0-5, y+3.5, fmtNum(t))
+		}
+		fmt.Fprintf(&b, `<text class="unit" x="4" y="%.1f">%s</text>`, y0-9, esc(unit+" (log)"))
+		fmt.Fprintf(&b, `<line class="axis" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/>`, x0, y1, x1, y1)
+	} else {
+		var ticks []float64
+		ticks, ymax = niceTicks(ymax, 4)
+		yAxis(&b, ticks, ymax, x0, x1, y0, y1, unit)
+		Y = func(v float64) float64 { return y1 - (y1-y0)*clamp(v/ymax, 0, 1) }
+	}
 	xAxis(&b, tr, x0, x1, y1)
 	span := tr.span()
 	X := func(s float64) float64 { return x0 + (x1-x0)*clamp(s/span, 0, 1) }
-	Y := func(v float64) float64 { return y1 - (y1-y0)*clamp(v/ymax, 0, 1) }
 	for _, s := range ss {
 		xs, ys := downsample(s.X, s.Y, maxSeriesPoints, s.UseMax)
 		if len(xs) == 0 {
@@ -974,12 +1013,35 @@ func lineChart(tr timeRange, h float64, unit string, ss []lineSeries) template.H
 		}
 		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="1.6" stroke-linejoin="round" points="%s"/>`, s.Color, strings.TrimSpace(pts.String()))
 	}
+	type legend struct{ name, color string }
+	var lg []legend
+	for _, s := range ss {
+		lg = append(lg, legend{s.Name, s.Color})
+	}
+	if marks != nil {
+		xs, ns := downsample(marks.X, marks.N, maxSeriesPoints, true)
+		any := false
+		for i := range xs {
+			if n := ns[i]; n > 0 && !math.IsInf(n, 0) {
+				any = true
+				fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="%.1f" fill="%s"><title>%s %s %s</title></circle>`,
+					X(xs[i]), y0+2, clamp(1.5+math.Log10(n+1)*1.5, 2, 5), marks.Color, fmtDur(xs[i]), fmtNum(n), esc(marks.Unit))
+			}
+		}
+		if any {
+			lg = append(lg, legend{marks.Name, marks.Color})
+		}
+	}
 	// legend, top right
 	lx := x1
-	for i := len(ss) - 1; i >= 0; i-- {
-		s := ss[i]
-		lx -= 14 + textWidth(s.Name) + 12
-		fmt.Fprintf(&b, `<rect x="%.1f" y="4" width="12" height="3" fill="%s"/><text class="lg" x="%.1f" y="10">%s</text>`, lx, s.Color, lx+16, esc(s.Name))
+	for i := len(lg) - 1; i >= 0; i-- {
+		lx -= 14 + textWidth(lg[i].name) + 12
+		if marks != nil && lg[i].name == marks.Name {
+			fmt.Fprintf(&b, `<circle cx="%.1f" cy="6" r="3.5" fill="%s"/>`, lx+5, lg[i].color)
+		} else {
+			fmt.Fprintf(&b, `<rect x="%.1f" y="4" width="12" height="3" fill="%s"/>`, lx, lg[i].color)
+		}
+		fmt.Fprintf(&b, `<text class="lg" x="%.1f" y="10">%s</text>`, lx+16, esc(lg[i].name))
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
@@ -1217,10 +1279,30 @@ func gcScatter(tl []GCPause, L map[string]string) (template.HTML, []legendItem) 
 	xAxisFrom(&b, xr, xmin, x0, x1, y1)
 	fmt.Fprintf(&b, `<text class="ax" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, x1, y0-9, esc(L["uptime"]))
 	span := xr.span()
+	X := func(p GCPause) float64 { return x0 + (x1-x0)*clamp((p.UptimeS-xmin)/span, 0, 1) }
+	Y := func(p GCPause) float64 { return y1 - (y1-y0)*clamp(p.MS/ymax, 0, 1) }
+	// Every pause is a dot of one path per kind (compact: a few bytes a
+	// pause); the longest pauses get their own circle with a tooltip.
+	paths := map[string]*strings.Builder{}
+	var order []string
 	for _, p := range pts {
 		c := kindColor(p.Kind)
-		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="3" fill="%s" fill-opacity="0.75"><title>%s %s ms @ %s</title></circle>`,
-			x0+(x1-x0)*clamp((p.UptimeS-xmin)/span, 0, 1), y1-(y1-y0)*clamp(p.MS/ymax, 0, 1), c, esc(p.Kind), fmtNum(p.MS), fmtDur(p.UptimeS))
+		pb := paths[c]
+		if pb == nil {
+			pb = &strings.Builder{}
+			paths[c] = pb
+			order = append(order, c)
+		}
+		fmt.Fprintf(pb, "M%.1f %.1fh0", X(p), Y(p))
+	}
+	for _, c := range order {
+		fmt.Fprintf(&b, `<path d="%s" stroke="%s" stroke-width="6" stroke-linecap="round" stroke-opacity="0.75" fill="none"/>`, paths[c].String(), c)
+	}
+	top := slices.Clone(pts)
+	slices.SortFunc(top, func(a, b GCPause) int { return cmp.Compare(b.MS, a.MS) })
+	for _, p := range top[:min(len(top), 40)] {
+		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="4" fill="%s" fill-opacity="0"><title>%s %s ms @ %s</title></circle>`,
+			X(p), Y(p), kindColor(p.Kind), esc(p.Kind), fmtNum(p.MS), fmtDur(p.UptimeS))
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String()), legend

@@ -123,8 +123,12 @@ func TestLiveJVM(t *testing.T) {
 	t.Run("logback", func(t *testing.T) {
 		src := filepath.Join("ch", "qos", "logback", "core", "LogbackLike.java")
 		pid, jcmd := startJava(t, src)
-		holders := 0
-		for i := 0; i < 3; i++ {
+		// On a starved host a thread that wants the lock may still be
+		// RUNNABLE and unscheduled rather than parked, so one dump can miss
+		// the queue: sample up to 10 dumps and require the diagnosis in 3.
+		holders, seen := 0, 0
+		var last []string
+		for i := 0; i < 10 && (seen < 3 || holders == 0); i++ {
 			out, err := exec.Command(jcmd, strconv.Itoa(pid), "Thread.print", "-l").Output()
 			if err != nil {
 				t.Fatalf("jcmd: %v", err)
@@ -135,20 +139,21 @@ func TestLiveJVM(t *testing.T) {
 			}
 			r := Analyze(ds[0])
 			c := findCulprit(r, "threaddump.lock.logback-appender")
-			if c == nil {
-				t.Fatalf("culprits %v", culpritIDs(r))
+			if c == nil || len(c.Threads) < 10 { // 30 threads log in a loop
+				last = culpritIDs(r)
+				continue
 			}
-			// 30 threads log in a loop; most are parked on the appender lock at any instant.
-			if len(c.Threads) < 10 {
-				t.Errorf("waiters %d", len(c.Threads))
-			}
+			seen++
 			// A dump can catch the lock in hand-off (released, next owner not yet running).
 			if c.Holder != nil {
 				holders++
 			}
 		}
+		if seen < 3 {
+			t.Fatalf("the appender lock culprit (>= 10 waiters) in %d of 10 dumps; last culprits %v", seen, last)
+		}
 		if holders == 0 {
-			t.Errorf("no holder found in 3 dumps")
+			t.Errorf("no holder found in the dumps that showed the queue")
 		}
 	})
 }
