@@ -167,8 +167,9 @@ public final class Main {
     }
 
     static Tomcat startTomcat(Config cfg, Scenario scenario) throws Exception {
-        Path base = Files.createTempDirectory("zoo-tomcat-");
-        base.toFile().deleteOnExit();
+        // Tomcat's base directory (work files), like a default Tomcat's tomcat.PORT: one per port,
+        // reused across runs.
+        Path base = Files.createDirectories(cfg.dataDir.resolve("tomcat." + cfg.port).toAbsolutePath());
         Tomcat tomcat = new Tomcat();
         tomcat.setBaseDir(base.toString());
 
