@@ -19,7 +19,7 @@ func jvmThreadHint(name string) finding.Text {
 		strings.HasPrefix(name, "GC task"), strings.HasPrefix(name, "Concurrent Mark"):
 		return finding.T("This is a garbage-collector thread: the heap is under pressure. Analyse the GC log (tuneloop analyze gc.log): allocation rate, heap size, pause times.",
 			"这是垃圾回收线程：堆内存有压力。分析 GC 日志（tuneloop analyze gc.log）：分配速率、堆大小、停顿时间。")
-	case strings.HasPrefix(name, "C2 CompilerThre"), strings.HasPrefix(name, "C1 CompilerThre"):
+	case isJITThread(name):
 		return finding.T("This is a JIT compiler thread: normal during warm-up; if it stays hot, check for deoptimisation loops (-XX:+PrintCompilation) or a too-small code cache (ReservedCodeCacheSize).",
 			"这是 JIT 编译线程：预热阶段属正常；若持续繁忙，检查是否反复去优化（-XX:+PrintCompilation）或代码缓存过小（ReservedCodeCacheSize）。")
 	}
@@ -33,4 +33,9 @@ func withHint(t finding.Text, name string) finding.Text {
 		return t
 	}
 	return finding.Text{EN: t.EN + " " + h.EN, ZH: t.ZH + " " + h.ZH}
+}
+
+// isJITThread recognises HotSpot's JIT compiler threads by native name.
+func isJITThread(name string) bool {
+	return strings.HasPrefix(name, "C2 CompilerThre") || strings.HasPrefix(name, "C1 CompilerThre")
 }

@@ -169,12 +169,26 @@ func ruleHotCPU(c *ctx) []finding.Finding {
 }
 
 func ruleSerialThread(c *ctx) []finding.Finding {
-	// The thread most often on top.
+	// The thread most often on top, JIT compiler threads left out: a hot
+	// compiler is warm-up, not a stage the requests pass through. (A pinned
+	// VM Thread or GC thread stays a candidate: safepoint and GC work are
+	// serial too, and the hint says so.)
+	appTop := func(th *Threads) *Thread {
+		if th == nil {
+			return nil
+		}
+		for i := range th.Top {
+			if !isJITThread(th.Top[i].Name) {
+				return &th.Top[i]
+			}
+		}
+		return nil
+	}
 	count := map[int]int{}
 	best, bestN := 0, 0
 	for i := range c.ts {
-		if th := c.ts[i].Threads; th != nil && len(th.Top) > 0 {
-			tid := th.Top[0].TID
+		if top := appTop(c.ts[i].Threads); top != nil {
+			tid := top.TID
 			count[tid]++
 			if count[tid] > bestN || count[tid] == bestN && tid < best {
 				best, bestN = tid, count[tid]
@@ -186,13 +200,13 @@ func ruleSerialThread(c *ctx) []finding.Finding {
 	}
 	w := sustained(c.ts, func(_ int, t *Tick) bool {
 		th := t.Threads
-		if th == nil || th.N < 2 || len(th.Top) == 0 || th.Top[0].TID != best {
+		top := appTop(th)
+		if th == nil || th.N < 2 || top == nil || top.TID != best {
 			return false
 		}
 		// The others' CPU, not their run-queue wait: on a busy host every
 		// thread queues for a CPU, which says nothing about whether the
 		// others have work of their own.
-		top := th.Top[0]
 		return top.Demand() >= SerialDemandPct && th.CPUPct-top.CPUPct < SerialOthersMaxPct
 	})
 	if !w.ok() {
@@ -200,11 +214,11 @@ func ruleSerialThread(c *ctx) []finding.Finding {
 	}
 	var t Thread
 	for _, i := range w.hits {
-		t = c.ts[i].Threads.Top[0] // latest name and state
+		t = *appTop(c.ts[i].Threads) // latest name and state
 	}
-	cpu := w.mean(c.ts, func(t *Tick) float64 { return t.Threads.Top[0].CPUPct })
-	wait := w.mean(c.ts, func(t *Tick) float64 { return t.Threads.Top[0].Wait })
-	others := w.mean(c.ts, func(t *Tick) float64 { return t.Threads.CPUPct - t.Threads.Top[0].CPUPct })
+	cpu := w.mean(c.ts, func(t *Tick) float64 { return appTop(t.Threads).CPUPct })
+	wait := w.mean(c.ts, func(t *Tick) float64 { return appTop(t.Threads).Wait })
+	others := w.mean(c.ts, func(t *Tick) float64 { return t.Threads.CPUPct - appTop(t.Threads).CPUPct })
 	n := w.mean(c.ts, func(t *Tick) float64 { return float64(t.Threads.N) })
 	t.CPUPct, t.Wait = cpu, wait
 	f := finding.Finding{Category: "thread", Severity: finding.Critical, Subject: fmt.Sprintf("tid %d", t.TID), Confidence: confidence(0.85, w),

@@ -437,3 +437,27 @@ func TestSerialThreadOnBusyHost(t *testing.T) {
 		t.Error("serial thread not found when the other threads' run-queue wait is high")
 	}
 }
+
+// A JIT compiler thread pinned during warm-up is not a serial stage; the
+// busiest application thread is judged instead.
+func TestSerialThreadIgnoresJVMInternals(t *testing.T) {
+	s := series(6, 2, func(_ int, tk *Tick) {
+		setAll(tk, 90, 8, 0, 0, 0)
+		tk.Threads = &Threads{N: 40, CPUPct: 110, Wait: 200, Top: []Thread{
+			{TID: 50, Name: "C2 CompilerThre", CPUPct: 85, Wait: 10},
+			{TID: 60, Name: "http-nio-8080-e", CPUPct: 3, Wait: 20}}}
+	})
+	if f := find(diag(s, nil), IDSerialThread); f != nil {
+		t.Errorf("JIT compiler thread reported as a serial bottleneck: %s", f.Observed.EN)
+	}
+	s = series(6, 2, func(_ int, tk *Tick) {
+		setAll(tk, 90, 8, 0, 0, 0)
+		tk.Threads = &Threads{N: 40, CPUPct: 150, Wait: 200, Top: []Thread{
+			{TID: 50, Name: "C2 CompilerThre", CPUPct: 60, Wait: 10},
+			{TID: 70, Name: "order-sequencer", CPUPct: 70, Wait: 25}}}
+	})
+	f := find(diag(s, nil), IDSerialThread)
+	if f == nil || !strings.Contains(f.Observed.EN, "order-sequencer") {
+		t.Errorf("the application thread behind a hot compiler thread was not judged: %+v", f)
+	}
+}
