@@ -138,6 +138,16 @@ func TestZooSyncLogging(t *testing.T) {
 	if !strings.Contains(v.Observed.EN, "GC is not the bottleneck") {
 		t.Errorf("the verdict does not clear GC:\n%s", v.Observed.EN)
 	}
+	// The HTML report of a real run: self-contained, verdict on top.
+	html, err := os.ReadFile(filepath.Join(before.Run.Dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Content-Security-Policy", "default-src 'none'", "AsyncAppender", "OutputStreamAppender"} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("report.html lacks %q", want)
+		}
+	}
 	after := runZoo(t, zooRun{scenario: "sync-logging", fixed: true, users: 50})
 	if before.Load.TPS <= 0 || after.Load.TPS < 1.5*before.Load.TPS {
 		t.Errorf("the recommended fix did not raise TPS clearly: %.0f -> %.0f", before.Load.TPS, after.Load.TPS)
@@ -146,48 +156,75 @@ func TestZooSyncLogging(t *testing.T) {
 }
 
 func TestZooDeadlock(t *testing.T) {
-	p := runZoo(t, zooRun{scenario: "deadlock", users: 50, zooArgs: "--deadlock-after 50"})
+	z := zooRun{scenario: "deadlock", users: 50, zooArgs: "--deadlock-after 50"}
+	p := runZoo(t, z)
 	verdictOn(t, p, "threaddump.deadlock")
+	after := fixRaisesTPS(t, p, z, 3)
+	if hasFail(after, "threaddump.deadlock") {
+		t.Error("the fixed variant (ordered locking) still deadlocks")
+	}
 }
 
 func TestZooPoolStarvation(t *testing.T) {
-	p := runZoo(t, zooRun{scenario: "pool-starvation", users: 50})
+	z := zooRun{scenario: "pool-starvation", users: 50}
+	p := runZoo(t, z)
 	v := verdictOn(t, p, "threaddump.jdbc-pool.hikaricp")
 	if !strings.Contains(v.Recommended.EN+v.Fix.Apply, "maximum-pool-size") {
 		t.Errorf("HikariCP fix not in its own words: %s / %s", v.Recommended.EN, v.Fix.Apply)
 	}
+	fixRaisesTPS(t, p, z, 2) // the pool sized to the concurrency
 }
 
 func TestZooSingleThreadStage(t *testing.T) {
-	p := runZoo(t, zooRun{scenario: "single-thread", users: 50})
+	z := zooRun{scenario: "single-thread", users: 50}
+	p := runZoo(t, z)
 	v := verdictOn(t, p, "run.thread.serial-bottleneck")
 	if !strings.Contains(v.Observed.EN, "order-sequencer") {
 		t.Errorf("the serial thread is not named:\n%s", v.Observed.EN)
 	}
+	// The gain of a parallel stage is bounded by the cores (2 here, shared
+	// with the load generator), too small to assert on a shared host; what
+	// the fix must do is remove the serial thread.
+	z.fixed = true
+	after := runZoo(t, z)
+	for _, f := range after.Run.Findings {
+		if f.Status == finding.Fail && f.ID == "run.thread.serial-bottleneck" && strings.Contains(f.Observed.EN, "order-sequencer") {
+			t.Errorf("the fixed variant still has a serial order-sequencer thread: %s", f.Observed.EN)
+		}
+	}
 }
 
 func TestZooFsyncIO(t *testing.T) {
-	p := runZoo(t, zooRun{scenario: "fsync-io", users: 50})
+	z := zooRun{scenario: "fsync-io", users: 50}
+	p := runZoo(t, z)
 	v := verdictOn(t, p, "threaddump.lock.app")
 	if !strings.Contains(v.Observed.EN, "Journal") || !strings.Contains(v.Observed.EN, "force") {
 		t.Errorf("the journal lock and its fsyncing holder are not named:\n%s", v.Observed.EN)
 	}
+	// Group commit moves the fsync out of the lock. The gain scales with the
+	// fsync latency, which is ~25 µs on this VM (x2-x4.7 measured; far more on
+	// real disks), so the bar is lower than for the other scenarios.
+	fixRaisesTPS(t, p, z, 1.25)
 }
 
 func TestZooGCPressure(t *testing.T) {
-	p := runZoo(t, zooRun{scenario: "gc-pressure", users: 50, javaOpts: "-Xmx64m -Xms64m"})
+	z := zooRun{scenario: "gc-pressure", users: 50, javaOpts: "-Xmx64m -Xms64m"}
+	p := runZoo(t, z)
 	verdictOn(t, p, "gc.")
 	if p.GC == nil || p.GC.ThroughputPct >= 95 {
 		t.Errorf("GC view missing or GC not heavy: %+v", p.GC)
 	}
+	fixRaisesTPS(t, p, z, 1.5) // less allocation per request, same heap
 }
 
 func TestZooCPUHot(t *testing.T) {
-	p := runZoo(t, zooRun{scenario: "cpu-hot", users: 50})
+	z := zooRun{scenario: "cpu-hot", users: 50}
+	p := runZoo(t, z)
 	verdictOn(t, p, "run.cpu.saturated")
 	if p.Flame == nil || !flameHas(p.Flame, "com.example.zoo.PriceCalculator.computeChecksum") {
 		t.Error("the hot method is not in the flame graph of the dumps")
 	}
+	fixRaisesTPS(t, p, z, 3) // the regex compiled once, results cached
 }
 
 // The healthy service at a moderate open-model rate: no critical finding
@@ -202,6 +239,31 @@ func TestZooHealthy(t *testing.T) {
 	if p.Load.Errors != 0 || p.Load.Requests < 1000 {
 		t.Errorf("healthy load: %d requests, %d errors", p.Load.Requests, p.Load.Errors)
 	}
+}
+
+// fixRaisesTPS runs the fixed variant of a scenario and checks that the fix
+// the report recommended serves at least factor times more. The factors are
+// far below the ratios measured on this 2-core host (zoo/README.md), so the
+// noise of a shared machine cannot flip them.
+func fixRaisesTPS(t *testing.T, before *report.RunPage, z zooRun, factor float64) *report.RunPage {
+	t.Helper()
+	z.fixed = true
+	after := runZoo(t, z)
+	if before.Load.TPS <= 0 || after.Load.TPS < factor*before.Load.TPS {
+		t.Errorf("%s: the fix did not raise TPS x%.1f: %.0f -> %.0f", z.scenario, factor, before.Load.TPS, after.Load.TPS)
+	}
+	t.Logf("%s TPS %.0f -> %.0f with the fix (x%.1f)", z.scenario, before.Load.TPS, after.Load.TPS, after.Load.TPS/max(before.Load.TPS, 1))
+	return after
+}
+
+// hasFail reports whether a failing finding's key starts with prefix.
+func hasFail(p *report.RunPage, prefix string) bool {
+	for _, f := range p.Run.Findings {
+		if f.Status == finding.Fail && f.ID != verdictID && strings.HasPrefix(f.Key(), prefix) {
+			return true
+		}
+	}
+	return false
 }
 
 func flameHas(n *report.FlameNode, name string) bool {
