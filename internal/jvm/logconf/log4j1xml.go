@@ -13,17 +13,7 @@ import (
 )
 
 // ParseLog4j1XML reads a log4j 1.x XML configuration.
-func ParseLog4j1XML(r io.Reader) (*Config, error) {
-	src, err := readAll(r)
-	if err != nil {
-		return nil, err
-	}
-	d, err := parseXML(src)
-	if err != nil {
-		return nil, err
-	}
-	return log4j1FromDoc(d)
-}
+func ParseLog4j1XML(r io.Reader) (*Config, error) { return parseXMLWith(r, log4j1FromDoc) }
 
 func log4j1FromDoc(d *doc) (*Config, error) {
 	if !strings.EqualFold(d.Root.Name, "configuration") {

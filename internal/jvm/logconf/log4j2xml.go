@@ -14,17 +14,7 @@ import (
 )
 
 // ParseLog4j2XML reads a log4j2 XML configuration (concise or strict form).
-func ParseLog4j2XML(r io.Reader) (*Config, error) {
-	src, err := readAll(r)
-	if err != nil {
-		return nil, err
-	}
-	d, err := parseXML(src)
-	if err != nil {
-		return nil, err
-	}
-	return log4j2FromDoc(d)
-}
+func ParseLog4j2XML(r io.Reader) (*Config, error) { return parseXMLWith(r, log4j2FromDoc) }
 
 func log4j2FromDoc(d *doc) (*Config, error) {
 	if !strings.EqualFold(d.Root.Name, "configuration") {

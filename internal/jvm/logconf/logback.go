@@ -14,17 +14,7 @@ import (
 )
 
 // ParseLogback reads a logback XML configuration.
-func ParseLogback(r io.Reader) (*Config, error) {
-	src, err := readAll(r)
-	if err != nil {
-		return nil, err
-	}
-	d, err := parseXML(src)
-	if err != nil {
-		return nil, err
-	}
-	return logbackFromDoc(d)
-}
+func ParseLogback(r io.Reader) (*Config, error) { return parseXMLWith(r, logbackFromDoc) }
 
 func logbackFromDoc(d *doc) (*Config, error) {
 	if !strings.EqualFold(d.Root.Name, "configuration") {

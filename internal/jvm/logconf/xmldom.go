@@ -302,3 +302,17 @@ func dedent(t string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// parseXMLWith reads r, parses it as XML and builds the configuration with
+// from: the common front of the three XML formats.
+func parseXMLWith(r io.Reader, from func(*doc) (*Config, error)) (*Config, error) {
+	src, err := readAll(r)
+	if err != nil {
+		return nil, err
+	}
+	d, err := parseXML(src)
+	if err != nil {
+		return nil, err
+	}
+	return from(d)
+}
