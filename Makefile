@@ -50,7 +50,7 @@ bench:
 
 # tuneloop load against wrk on nginx (installs nginx and wrk when missing).
 bench-load: build
-	scripts/bench-load.sh 50 10
+	scripts/bench-load.sh 50 5 7
 
 # Short coverage-guided fuzzing of every parser (FUZZTIME per target).
 FUZZTIME ?= 15s

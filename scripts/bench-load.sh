@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # bench-load.sh: tuneloop's load generator against wrk, same target, same
 # connections, same duration. nginx serves a fixed 200 on 127.0.0.1, pinned
-# to CPU 0; each generator runs in turn pinned to CPU 1. Prints requests/s
-# and requests per generator CPU-second (user+sys from the shell's rusage)
-# for both, and the ratio. Installs nginx and wrk from Debian when missing.
+# to CPU 0; the generators run in turn pinned to CPU 1, alternating for
+# ROUNDS rounds so that machine noise hits both alike. Prints requests/s and
+# requests per generator CPU-second (user+sys from the shell's rusage) of
+# every round, and the median ratio. Installs nginx and wrk when missing.
 #
-#   scripts/bench-load.sh [CONNECTIONS=50] [SECONDS=10]
+#   scripts/bench-load.sh [CONNECTIONS=50] [SECONDS=5] [ROUNDS=5]
 set -euo pipefail
 conns=${1:-50}
-secs=${2:-10}
+secs=${2:-5}
+rounds=${3:-5}
 bin=${TUNELOOP:-bin/tuneloop}
 port=18089
 
@@ -51,18 +53,18 @@ cpu_of() {
   awk '{print $1 + $2}' "$dir/times" > "$dir/cpu"
 }
 
-cpu_of taskset -c $gen_cpu wrk -t1 -c"$conns" -d"${secs}s" "$url"
-wrk_req=$(awk '/requests in/ {print $1}' "$dir/out")
-wrk_cpu=$(cat "$dir/cpu")
-
-cpu_of taskset -c $gen_cpu "$bin" load "$url" -c "$conns" -d "${secs}s" -o json -q
-tl_req=$(grep -m1 '"requests"' "$dir/out" | tr -dc '0-9')
-tl_cpu=$(cat "$dir/cpu")
-
-awk -v wr="$wrk_req" -v wc="$wrk_cpu" -v tr="$tl_req" -v tc="$tl_cpu" -v s="$secs" -v c="$conns" 'BEGIN {
-  printf "closed model, %d connections, %d s, nginx on CPU %s, generator on CPU %s\n", c, s, "'$srv_cpu'", "'$gen_cpu'"
-  printf "%-10s %12s %10s %12s %16s\n", "generator", "requests", "req/s", "CPU s", "req/CPU-s"
-  printf "%-10s %12d %10.0f %12.2f %16.0f\n", "wrk", wr, wr/s, wc, (wc>0? wr/wc : 0)
-  printf "%-10s %12d %10.0f %12.2f %16.0f\n", "tuneloop", tr, tr/s, tc, (tc>0? tr/tc : 0)
-  if (wc > 0 && tc > 0 && wr > 0) printf "ratio tuneloop/wrk: %.2f req/s, %.2f req per CPU-second\n", tr/wr, (tr/tc)/(wr/wc)
-}'
+printf "closed model, %d connections, %d s x %d rounds, nginx on CPU %s, generators on CPU %s\n" "$conns" "$secs" "$rounds" "$srv_cpu" "$gen_cpu"
+printf "%-6s %12s %12s %14s %14s %8s\n" round "wrk req/s" "ours req/s" "wrk req/CPU-s" "ours req/CPU-s" ratio
+ratios=()
+for r in $(seq "$rounds"); do
+  cpu_of taskset -c $gen_cpu wrk -t1 -c"$conns" -d"${secs}s" "$url"
+  wrk_req=$(awk '/requests in/ {print $1}' "$dir/out"); wrk_cpu=$(cat "$dir/cpu")
+  cpu_of taskset -c $gen_cpu "$bin" load "$url" -c "$conns" -d "${secs}s" -o json -q
+  tl_req=$(grep -m1 '"requests"' "$dir/out" | tr -dc '0-9'); tl_cpu=$(cat "$dir/cpu")
+  ratio=$(awk -v wr="$wrk_req" -v wc="$wrk_cpu" -v tr="$tl_req" -v tc="$tl_cpu" 'BEGIN { printf "%.2f", (tr/tc)/(wr/wc) }')
+  ratios+=("$ratio")
+  awk -v r="$r" -v wr="$wrk_req" -v wc="$wrk_cpu" -v tr="$tl_req" -v tc="$tl_cpu" -v s="$secs" -v q="$ratio" \
+    'BEGIN { printf "%-6d %12.0f %12.0f %14.0f %14.0f %8s\n", r, wr/s, tr/s, wr/wc, tr/tc, q }'
+done
+median=$(printf "%s\n" "${ratios[@]}" | sort -n | awk '{a[NR]=$1} END { print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2 }')
+echo "median ratio tuneloop/wrk, requests per generator CPU-second: $median"

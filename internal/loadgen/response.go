@@ -55,7 +55,12 @@ type respReader struct {
 	bodyBuf    []byte    // capture buffer, reused
 	gotByte    bool      // at least one byte arrived for the current response
 	firstByte  time.Time // when it arrived
-	lineLen    int64     // bytes the last line took, terminator included
+	// fills counts reads during the current response; with firstInFill
+	// (the first byte came from a read, not from leftovers) and one fill,
+	// the whole response arrived in that read: its end is firstByte too.
+	fills       int
+	firstInFill bool
+	lineLen     int64 // bytes the last line took, terminator included
 }
 
 func newRespReader(r io.Reader, size int) *respReader {
@@ -85,9 +90,11 @@ func (rr *respReader) fill() error {
 		n, err := rr.r.Read(rr.buf[rr.end:])
 		if n > 0 {
 			rr.end += n
+			rr.fills++
 			if !rr.gotByte {
 				rr.gotByte = true
 				rr.firstByte = time.Now()
+				rr.firstInFill = true
 			}
 			return nil
 		}
@@ -125,6 +132,7 @@ func (rr *respReader) line() ([]byte, error) {
 // bytes in resp.body for assertions.
 func (rr *respReader) readResponse(resp *response, head bool, capture int) error {
 	rr.gotByte = rr.start < rr.end
+	rr.fills, rr.firstInFill = 0, false
 	if rr.gotByte {
 		rr.firstByte = time.Now()
 	}
