@@ -52,6 +52,7 @@ type RunOptions struct {
 	Catalog      string
 	NoCatalog    bool
 	NoGCLog      bool
+	NoJFR        bool
 	Quiet        bool
 	Argv         []string
 }
@@ -105,6 +106,7 @@ and its fix; GC throughput high -> GC is not the bottleneck.`,
 	f.StringVar(&o.Catalog, "catalog", "", "run catalog database (default $XDG_DATA_HOME/tuneloop/runs.db)")
 	f.BoolVar(&o.NoCatalog, "no-catalog", false, "do not add the run to the catalog")
 	f.BoolVar(&o.NoGCLog, "no-gc-log", false, "do not switch GC logging on in the JVM")
+	f.BoolVar(&o.NoJFR, "no-jfr", false, "do not record a JFR profile during the load")
 	f.BoolVarP(&o.Quiet, "quiet", "q", false, "no live status line")
 	return cmd
 }
@@ -223,6 +225,13 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 			return fmt.Errorf("warm-up: %w", err)
 		}
 	}
+	// JFR execution samples for the flame graph, over the measured window.
+	var jfrFile string
+	if pid != 0 && !o.NoJFR {
+		if jfrFile, err = startJFR(ctx, pid, start); err != nil {
+			say("%s: %v", t("JFR not available", "无法使用 JFR"), err)
+		}
+	}
 	dumps := 5
 	if o.DumpEvery > 0 {
 		dumps = max(1, int(o.Duration/o.DumpEvery))
@@ -299,6 +308,11 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	var gcFiles []string
 	if gcl != nil {
 		gcFiles = collectGCLog(ctx, pid, gcl, dir)
+	}
+	if jfrFile != "" {
+		if err := collectJFR(ctx, pid, jfrFile, dir); err != nil {
+			say("%s: %v", t("JFR recording not collected", "未能收集 JFR 记录"), err)
+		}
 	}
 	res, err := diagnose.Analyze(folder)
 	if err != nil {
@@ -379,6 +393,40 @@ func enableGCLog(ctx context.Context, pid int, start time.Time) (*attach.GCLog, 
 		return nil, err
 	}
 	return &g, nil
+}
+
+// jfrRecording is the run's JFR file in its raw/ folder.
+const jfrRecording = "raw/recording.jfr"
+
+// startJFR starts a profiling JFR recording in the JVM, to a file in its /tmp.
+func startJFR(ctx context.Context, pid int, start time.Time) (string, error) {
+	vm, err := attach.AttachContext(ctx, pid, attach.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		return "", err
+	}
+	file := fmt.Sprintf("/tmp/tuneloop-%d-%d.jfr", pid, start.Unix())
+	if _, err := vm.Execute(ctx, "JFR.start", "name=tuneloop", "settings=profile", "filename="+file); err != nil {
+		return "", err
+	}
+	return file, nil
+}
+
+// collectJFR stops the recording (which writes it) and moves it into raw/.
+func collectJFR(ctx context.Context, pid int, file, dir string) error {
+	vm, err := attach.AttachContext(ctx, pid, attach.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		return err
+	}
+	if _, err := vm.Execute(ctx, "JFR.stop", "name=tuneloop"); err != nil {
+		return err
+	}
+	src := fmt.Sprintf("/proc/%d/root%s", pid, file)
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	_ = os.Remove(src) // ours: leave nothing behind in the JVM's /tmp
+	return os.WriteFile(filepath.Join(dir, jfrRecording), b, 0o644)
 }
 
 // collectGCLog copies the GC log (and its rotated parts) into raw/ and

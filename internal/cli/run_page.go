@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/stacks"
 	"github.com/tuneloop/tuneloop/internal/version"
 )
 
@@ -114,9 +116,19 @@ func buildRunPage(f *run.Folder, res *diagnose.Result, sum *loadgen.Summary, che
 		p.ThreadStates = append(p.ThreadStates, report.ThreadStateSample{T: dumpTimes[i], Counts: counts})
 	}
 	p.Locks = lockRows(L.dumps)
-	if fl, n := flameFromDumps(dumps); fl != nil {
-		p.Flame = fl
-		p.FlameSource = fmt.Sprintf("%d RUNNABLE stacks in %d thread dumps", n, len(dumps))
+	// JFR execution samples (every 10-20 ms per thread) beat a few dumps.
+	if b, err := os.ReadFile(filepath.Join(f.Dir, jfrRecording)); err == nil {
+		root := &report.FlameNode{Name: "all"}
+		if n, err := stacks.JFRExecutionSamples(b, func(st []string) { root.Add(st, 1) }); err == nil && n > 0 {
+			p.Flame = root
+			p.FlameSource = fmt.Sprintf("%d JFR execution samples", n)
+		}
+	}
+	if p.Flame == nil {
+		if fl, n := flameFromDumps(dumps); fl != nil {
+			p.Flame = fl
+			p.FlameSource = fmt.Sprintf("%d RUNNABLE stacks in %d thread dumps", n, len(dumps))
+		}
 	}
 	p.Facts = factRows(r.Host)
 	return p, all

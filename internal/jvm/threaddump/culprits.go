@@ -303,4 +303,6 @@ var idleFrames = []string{
 	"org.apache.catalina.core.StandardServer.await", "org.apache.catalina.startup.Catalina.await",
 	"org.springframework.boot.web.embedded.tomcat.TomcatWebServer$1.run",
 	"org.eclipse.jetty.util.thread.QueuedThreadPool.idleJobPoll", "org.eclipse.jetty.server.Server.join",
+	// JDK Flight Recorder's own threads between chunks and periodic events.
+	"jdk.jfr.internal.PlatformRecorder.takeNap", "jdk.jfr.internal.PlatformRecorder.periodicTask",
 }

@@ -114,6 +114,11 @@ func (s *Series) stuck() {
 		runs = next
 	}
 	for _, b := range best {
+		// A RUNNABLE thread on the same line in two dumps is usually a hot
+		// loop sampled twice; it takes three to call it stuck.
+		if b.t.State == StateRunnable && b.n < 3 {
+			continue
+		}
 		s.Stuck = append(s.Stuck, StuckThread{Name: b.t.Name, ID: b.t.ID, State: b.t.State, Top: b.t.Top(), App: firstAppFrame(b.t), Dumps: b.n, Thread: b.t})
 	}
 	sort.Slice(s.Stuck, func(i, j int) bool {

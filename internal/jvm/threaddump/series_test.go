@@ -115,3 +115,36 @@ func TestJoinCPU(t *testing.T) {
 		}
 	}
 }
+
+// JFR's periodic-task thread naps between events: idle, never stuck. A
+// RUNNABLE worker on the same line in two dumps is a hot loop sampled twice.
+func TestSeriesIgnoresJFRNapAndTwoRunnableSamples(t *testing.T) {
+	const dump = `2026-11-22 01:37:10
+Full thread dump OpenJDK 64-Bit Server VM (17.0.15+6-Debian-1deb12u1 mixed mode, sharing):
+
+"JFR Periodic Tasks" #71 daemon prio=9 os_prio=0 cpu=0.46ms elapsed=1.67s tid=0x00007fe3ed705610 nid=0x7afd in Object.wait()  [0x00007fe4048fe000]
+   java.lang.Thread.State: TIMED_WAITING (on object monitor)
+	at java.lang.Object.wait(java.base@17.0.15/Native Method)
+	- waiting on <0x00000006934e8918> (a jdk.jfr.internal.JVM$ChunkRotationMonitor)
+	at jdk.jfr.internal.PlatformRecorder.takeNap(jdk.jfr@17.0.15/PlatformRecorder.java:544)
+	- locked <0x00000006934e8918> (a jdk.jfr.internal.JVM$ChunkRotationMonitor)
+	at jdk.jfr.internal.PlatformRecorder.periodicTask(jdk.jfr@17.0.15/PlatformRecorder.java:524)
+
+"http-nio-8080-exec-45" #60 daemon prio=5 os_prio=0 cpu=812.12ms elapsed=9.03s tid=0x00007fe3ec0a1000 nid=0x7af0 runnable  [0x00007fe3d47fd000]
+   java.lang.Thread.State: RUNNABLE
+	at java.util.Arrays.copyOf(java.base@17.0.15/Arrays.java:3537)
+	at com.example.zoo.PriceCalculator.computeChecksum(PriceCalculator.java:42)
+
+`
+	ds, err := ParseText(strings.NewReader(dump + dump))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := AnalyzeSeries(ds); len(s.Stuck) != 0 {
+		t.Errorf("stuck: %s (%d dumps)", s.Stuck[0].Name, s.Stuck[0].Dumps)
+	}
+	ds3, _ := ParseText(strings.NewReader(dump + dump + dump))
+	if s := AnalyzeSeries(ds3); len(s.Stuck) != 1 || s.Stuck[0].Name != "http-nio-8080-exec-45" {
+		t.Errorf("a RUNNABLE thread on one line in 3 dumps should be reported stuck: %+v", s.Stuck)
+	}
+}

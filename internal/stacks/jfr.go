@@ -1,0 +1,89 @@
+// Package stacks turns profiles into merged stacks for flame graphs: today
+// the execution samples of a JDK Flight Recorder file (jdk.ExecutionSample
+// events, what JFR's "profile" settings take every 10-20 ms per thread).
+//
+// A JFR file is binary chunks ("FLR\0" magic, version, then constant pools
+// and events); sample of what one execution sample carries once resolved:
+//
+//	startTime=1732240815123456789 sampledThread="http-nio-8080-exec-7" state=STATE_RUNNABLE
+//	stackTrace=[java.util.regex.Pattern.compile:1069, com.example.zoo.PriceCalculator.computeChecksum:41, ...]
+package stacks
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/grafana/jfr-parser/parser"
+	"github.com/grafana/jfr-parser/parser/types"
+)
+
+// ErrNotJFR is returned for data that does not start like a JFR recording.
+var ErrNotJFR = errors.New("not a JFR recording (no FLR magic)")
+
+// MaxFrames caps one stack, root side kept, so a runaway recursion cannot
+// make a flame graph unreadable.
+const MaxFrames = 256
+
+// JFRExecutionSamples calls fn with the stack of every execution sample in
+// a JFR recording, root frame first ("java.lang.Thread.run" ...), as
+// Class.method names. It returns the number of samples. The parser is a
+// third-party one: a panic on corrupt input is turned into an error.
+func JFRExecutionSamples(buf []byte, fn func(stack []string)) (n int, err error) {
+	if !bytes.HasPrefix(buf, []byte("FLR\x00")) {
+		return 0, ErrNotJFR
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("corrupt JFR recording after %d samples: %v", n, r)
+		}
+	}()
+	p := parser.NewParser(buf, parser.Options{})
+	names := map[types.MethodRef]string{} // -> "Class.method"
+	var stack []string
+	for {
+		typ, err := p.ParseEvent()
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, fmt.Errorf("JFR recording after %d samples: %w", n, err)
+		}
+		if typ != p.TypeMap.T_EXECUTION_SAMPLE {
+			continue
+		}
+		st := p.GetStacktrace(p.ExecutionSample.StackTrace)
+		if st == nil || len(st.Frames) == 0 {
+			continue
+		}
+		stack = stack[:0]
+		// JFR lists the leaf first; the flame graph wants the root first.
+		for i := len(st.Frames) - 1; i >= 0 && len(stack) < MaxFrames; i-- {
+			ref := st.Frames[i].Method
+			name, ok := names[ref]
+			if !ok {
+				name = methodName(p, ref)
+				names[ref] = name
+			}
+			stack = append(stack, name)
+		}
+		fn(stack)
+		n++
+	}
+}
+
+// methodName resolves a method to "pkg.Class.method" (JFR stores class
+// names with slashes).
+func methodName(p *parser.Parser, ref types.MethodRef) string {
+	m := p.GetMethod(ref)
+	if m == nil {
+		return "?"
+	}
+	cls := "?"
+	if c := p.GetClass(m.Type); c != nil {
+		cls = strings.ReplaceAll(p.GetSymbolString(c.Name), "/", ".")
+	}
+	return cls + "." + p.GetSymbolString(m.Name)
+}
