@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/launch"
+	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/report"
 )
 
@@ -277,4 +279,55 @@ func flameHas(n *report.FlameNode, name string) bool {
 		}
 	}
 	return false
+}
+
+// JMeter drives the load (here: our generator writing a JMeter JTL from
+// another goroutine, as JMeter would from another process); `run
+// --jtl-watch` generates nothing and takes its load result from the JTL
+// samples sent during the recording.
+func TestRunJTLWatch(t *testing.T) {
+	jar := needZoo(t)
+	port := freePort(t)
+	dir := t.TempDir()
+	url := fmt.Sprintf("http://127.0.0.1:%d/api", port)
+	jtlPath := filepath.Join(dir, "results.jtl")
+	jf, err := os.Create(jtlPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jw := loadgen.NewJTLWriter(jf)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	loadDone := make(chan error, 1)
+	go func() {
+		if err := launch.WaitReady(ctx, url, 90*time.Second, nil); err != nil {
+			loadDone <- err
+			return
+		}
+		_, err := loadgen.Run(ctx, loadgen.Config{Requests: []loadgen.Request{{URL: url}}, Rate: 300, Duration: 12 * time.Second, Sink: jw})
+		if ferr := jw.Flush(); err == nil {
+			err = ferr
+		}
+		loadDone <- err
+	}()
+	env, out, errb := testEnv()
+	o := &RunOptions{Target: url, JTLWatch: jtlPath, Duration: 6 * time.Second, Interval: 500 * time.Millisecond,
+		Start:        fmt.Sprintf("exec java -jar %s --scenario healthy --port %d --log-dir %s", jar, port, filepath.Join(dir, "logs")),
+		StartTimeout: 90 * time.Second, Out: filepath.Join(dir, "run"), Output: "json", Profile: "java-web", NoCatalog: true, Quiet: true, NoJFR: true}
+	if err := RunRun(ctx, env, o); err != nil {
+		t.Fatalf("%v\n%s", err, errb)
+	}
+	if err := <-loadDone; err != nil {
+		t.Fatal(err)
+	}
+	jf.Close()
+	var p report.RunPage
+	if err := json.Unmarshal(out.Bytes(), &p); err != nil {
+		t.Fatal(err)
+	}
+	// About 300/s over the 6 s window; the generator ran 12 s, so the
+	// window keeps only part of the file.
+	if p.Load == nil || p.Load.Source != jtlPath || p.Load.Requests < 600 || p.Load.Requests > 3000 {
+		t.Errorf("load from the JTL window: %+v", p.Load)
+	}
 }
