@@ -595,38 +595,13 @@ func jvmRules() []Rule {
 			Risk:       T("Too few workers lengthen pauses on large heaps.", "线程过少会拉长大堆的停顿。"),
 			Workload:   T("JVMs with a CPU quota.", "有 CPU 配额的 JVM。"),
 			References: jvmRefs("Oracle HotSpot GC Tuning Guide: ParallelGCThreads", "research/anchors-host-tuning.md #21"),
-			Eval: func(c *Ctx) []Outcome {
-				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
-					q, eq := jvmQuota(c, j)
-					if q <= 0 {
-						return skip(T("no CPU quota on this JVM", "该 JVM 没有 CPU 配额"))
-					}
-					want := ceilCores(q)
-					if v, ok := j.Options.Values["ParallelGCThreads"]; ok {
-						n, err := strconv.Atoi(v)
-						if err != nil {
-							return unavailable("-XX:ParallelGCThreads", "not a number: "+v)
-						}
-						e := optsEv(j, "ParallelGCThreads", v)
-						if n <= want {
-							return pass(Tf("ParallelGCThreads=%d within a %.2f-core quota", "ParallelGCThreads=%d，在 %.2f 核配额以内", n, q), e, eq)
-						}
-						return fail(Tf("ParallelGCThreads=%d with a %.2f-core quota", "ParallelGCThreads=%d，而 CPU 配额只有 %.2f 核", n, q), Tf("-XX:ParallelGCThreads=%d", "-XX:ParallelGCThreads=%d", want),
-							jvmFlagFix(j.PID, fmt.Sprintf("-XX:ParallelGCThreads=%d", want), "-XX:ParallelGCThreads="+v), e, eq)
-					}
-					major, upd, ok := javaVersion(j)
-					if !ok || containerAware(major, upd) {
-						return pass(T("ParallelGCThreads sized by the JVM from the quota", "ParallelGCThreads 由 JVM 按配额自动确定"), eq)
-					}
-					host := onlineCPUs(c)
-					def := host
+			Eval: quotaThreads{flag: "ParallelGCThreads", min: 1, what: T("GC threads", "GC 线程"),
+				hostDefault: func(host int) int {
 					if host > 8 {
-						def = 8 + (host-8)*5/8
+						return 8 + (host-8)*5/8
 					}
-					return fail(Tf("JDK %s ignores the %.2f-core quota: about %d GC threads sized from %d host CPUs", "JDK %s 忽略 %.2f 核配额：按宿主机 %[4]d 个 CPU 约启动 %[3]d 个 GC 线程", versionString(major, upd, ok), q, def, host),
-						Tf("-XX:ParallelGCThreads=%d", "-XX:ParallelGCThreads=%d", want), jvmFlagFix(j.PID, fmt.Sprintf("-XX:ParallelGCThreads=%d", want), ""), eq, ev("online cpus", host, "/sys/devices/system/cpu/online"))
-				})
-			},
+					return host
+				}}.eval,
 		},
 		{
 			ID: "jvm.threads.cicompiler", Category: "jvm", Severity: warning,
@@ -636,45 +611,16 @@ func jvmRules() []Rule {
 			Risk:       T("Too few compiler threads lengthen warm-up.", "编译线程过少会延长预热时间。"),
 			Workload:   T("JVMs with a CPU quota.", "有 CPU 配额的 JVM。"),
 			References: jvmRefs("Oracle java command: -XX:CICompilerCount", "JDK-8146115"),
-			Eval: func(c *Ctx) []Outcome {
-				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
-					q, eq := jvmQuota(c, j)
-					if q <= 0 {
-						return skip(T("no CPU quota on this JVM", "该 JVM 没有 CPU 配额"))
+			// 2 is the minimum with tiered compilation; HotSpot sizes the
+			// default as log2(n)*log2(log2(n))*3/2.
+			Eval: quotaThreads{flag: "CICompilerCount", min: 2, what: T("compiler threads", "编译线程"),
+				hostDefault: func(host int) int {
+					if host <= 2 {
+						return 2
 					}
-					want := ceilCores(q)
-					if want < 2 {
-						want = 2 // the minimum with tiered compilation
-					}
-					if v, ok := j.Options.Values["CICompilerCount"]; ok {
-						n, err := strconv.Atoi(v)
-						if err != nil {
-							return unavailable("-XX:CICompilerCount", "not a number: "+v)
-						}
-						e := optsEv(j, "CICompilerCount", v)
-						if n <= want {
-							return pass(Tf("CICompilerCount=%d with a %.2f-core quota", "CICompilerCount=%d，CPU 配额 %.2f 核", n, q), e, eq)
-						}
-						return fail(Tf("CICompilerCount=%d with a %.2f-core quota", "CICompilerCount=%d，而 CPU 配额只有 %.2f 核", n, q), Tf("-XX:CICompilerCount=%d", "-XX:CICompilerCount=%d", want),
-							jvmFlagFix(j.PID, fmt.Sprintf("-XX:CICompilerCount=%d", want), "-XX:CICompilerCount="+v), e, eq)
-					}
-					major, upd, ok := javaVersion(j)
-					if !ok || containerAware(major, upd) {
-						return pass(T("CICompilerCount sized by the JVM from the quota", "CICompilerCount 由 JVM 按配额自动确定"), eq)
-					}
-					host := onlineCPUs(c)
-					def := 2
-					if host > 2 {
-						l := math.Log2(float64(host))
-						def = int(math.Max(l*math.Log2(math.Max(l, 1))*3/2, 2))
-					}
-					if def <= want {
-						return pass(Tf("about %d compiler threads from %d host CPUs, within the quota", "按宿主机 %d 个 CPU 约 %d 个编译线程，在配额以内", def, host), eq)
-					}
-					return fail(Tf("JDK %s ignores the %.2f-core quota: about %d compiler threads sized from %d host CPUs", "JDK %s 忽略 %.2f 核配额：按宿主机 %[4]d 个 CPU 约启动 %[3]d 个编译线程", versionString(major, upd, ok), q, def, host),
-						Tf("-XX:CICompilerCount=%d", "-XX:CICompilerCount=%d", want), jvmFlagFix(j.PID, fmt.Sprintf("-XX:CICompilerCount=%d", want), ""), eq)
-				})
-			},
+					l := math.Log2(float64(host))
+					return int(math.Max(l*math.Log2(math.Max(l, 1))*3/2, 2))
+				}}.eval,
 		},
 		{
 			ID: "jvm.numa.bind", Category: "jvm", Severity: info,
@@ -913,4 +859,53 @@ func roundGiB(b int64) int64 {
 		return b / (1 << 30) * (1 << 30)
 	}
 	return roundMiB(b)
+}
+
+// quotaThreads checks a JVM thread-count flag (GC workers, JIT compilers)
+// against the cgroup CPU quota: an explicit value above the quota fails, and
+// so does the host-sized default of a JDK that ignores cgroups, when that
+// default exceeds the quota.
+type quotaThreads struct {
+	flag        string
+	min         int // the lowest sensible value
+	what        finding.Text
+	hostDefault func(host int) int
+}
+
+func (qt quotaThreads) eval(c *Ctx) []Outcome {
+	return eachJVM(c, func(j *sysinfo.JVM) Outcome {
+		q, eq := jvmQuota(c, j)
+		if q <= 0 {
+			return skip(T("no CPU quota on this JVM", "该 JVM 没有 CPU 配额"))
+		}
+		want := max(ceilCores(q), qt.min)
+		flagTo := fmt.Sprintf("-XX:%s=%d", qt.flag, want)
+		rec := T(flagTo, flagTo)
+		if v, ok := j.Options.Values[qt.flag]; ok {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				return unavailable("-XX:"+qt.flag, "not a number: "+v)
+			}
+			e := optsEv(j, qt.flag, v)
+			if n <= want {
+				return pass(Tf("%s=%d within a %.2f-core quota", "%s=%d，在 %.2f 核配额以内", qt.flag, n, q), e, eq)
+			}
+			return fail(Tf("%s=%d with a %.2f-core quota", "%s=%d，而 CPU 配额只有 %.2f 核", qt.flag, n, q), rec,
+				jvmFlagFix(j.PID, flagTo, fmt.Sprintf("-XX:%s=%s", qt.flag, v)), e, eq)
+		}
+		major, upd, ok := javaVersion(j)
+		if !ok || containerAware(major, upd) {
+			return pass(Tf("%s sized by the JVM from the quota", "%s 由 JVM 按配额自动确定", qt.flag), eq)
+		}
+		host := onlineCPUs(c)
+		def := qt.hostDefault(host)
+		if def <= want {
+			return pass(finding.Text{EN: fmt.Sprintf("about %d %s from %d host CPUs, within the quota", def, qt.what.EN, host),
+				ZH: fmt.Sprintf("按宿主机 %d 个 CPU 约 %d 个%s，在配额以内", host, def, qt.what.ZH)}, eq)
+		}
+		return fail(finding.Text{
+			EN: fmt.Sprintf("JDK %s ignores the %.2f-core quota: about %d %s sized from %d host CPUs", versionString(major, upd, ok), q, def, qt.what.EN, host),
+			ZH: fmt.Sprintf("JDK %s 忽略 %.2f 核配额：按宿主机 %d 个 CPU 约启动 %d 个%s", versionString(major, upd, ok), q, host, def, qt.what.ZH)},
+			rec, jvmFlagFix(j.PID, flagTo, ""), eq, ev("online cpus", host, "/sys/devices/system/cpu/online"))
+	})
 }

@@ -384,6 +384,9 @@ var cases = []tcase{
 	{id: "jvm.threads.parallel-gc", desc: "4 threads, 4 cores", m: all(container(0, 4), jv(func(j *sysinfo.JVM) { j.Options.Values["ParallelGCThreads"] = "4" })), st: P},
 	{id: "jvm.threads.parallel-gc", desc: "5 threads, 4 cores", m: all(container(0, 4), jv(func(j *sysinfo.JVM) { j.Options.Values["ParallelGCThreads"] = "5" })), st: F, sev: warning},
 	{id: "jvm.threads.parallel-gc", desc: "old JDK sized from host", m: all(container(0, 4), jv(func(j *sysinfo.JVM) { j.Version = "1.8.0_152" })), st: F, sev: warning},
+	// The host-sized default of an old JDK that fits the quota is fine: 4 host CPUs, 4-core quota.
+	{id: "jvm.threads.parallel-gc", desc: "old JDK, default within quota", m: all(container(0, 4), jv(func(j *sysinfo.JVM) { j.Version = "1.8.0_152" }),
+		func(f *sysinfo.Facts) { f.CPU.Online = got(seq(0, 3), "/sys/devices/system/cpu/online") }), st: P},
 	{id: "jvm.threads.cicompiler", desc: "4 threads, 4 cores", m: all(container(0, 4), jv(func(j *sysinfo.JVM) { j.Options.Values["CICompilerCount"] = "4" })), st: P},
 	{id: "jvm.threads.cicompiler", desc: "5 threads, 4 cores", m: all(container(0, 4), jv(func(j *sysinfo.JVM) { j.Options.Values["CICompilerCount"] = "5" })), st: F, sev: warning},
 	{id: "jvm.threads.cicompiler", desc: "old JDK sized from 64 host CPUs", m: all(container(0, 2), jv(func(j *sysinfo.JVM) { j.Version = "1.8.0_152" })), st: F, sev: warning},
