@@ -737,25 +737,9 @@ func jvmRules() []Rule {
 					for crit && float64(j.OpenFDs) > 0.5*float64(want) {
 						want *= 2
 					}
-					hard := l.Hard
-					if hard >= 0 && hard < want {
-						hard = want
-					}
-					hs := fmt.Sprint(hard)
-					if hard < 0 {
-						hs = "unlimited"
-					}
-					ohs := fmt.Sprint(l.Hard)
-					if l.Hard < 0 {
-						ohs = "unlimited"
-					}
-					fx := finding.Fix{
-						Apply:   fmt.Sprintf("prlimit --pid %d --nofile=%d:%s", j.PID, want, hs),
-						Revert:  fmt.Sprintf("prlimit --pid %d --nofile=%d:%s", j.PID, l.Soft, ohs),
-						Persist: fmt.Sprintf("[Service]\nLimitNOFILE=%d", want),
-						Note: Tf("prlimit changes the running JVM only. To persist, add the lines with `systemctl edit <service>`, or for services started from a login shell write /etc/security/limits.d/90-java.conf: <user> - nofile %d.",
-							"prlimit 只修改运行中的 JVM。持久化：用 `systemctl edit <服务>` 加入上述配置；若服务由登录 shell 启动，则写入 /etc/security/limits.d/90-java.conf：<用户> - nofile %d。", want),
-					}
+					fx := prlimitFix(j.PID, "nofile", "LimitNOFILE", l, want,
+						Tf("prlimit changes the running JVM only. To persist, add the lines with `systemctl edit <service>`, or for services started from a login shell write /etc/security/limits.d/90-java.conf: <user> - nofile %d.",
+							"prlimit 只修改运行中的 JVM。持久化：用 `systemctl edit <服务>` 加入上述配置；若服务由登录 shell 启动，则写入 /etc/security/limits.d/90-java.conf：<用户> - nofile %d。", want))
 					f := fail(obs, Tf("nofile %d", "nofile %d", want), fx, e)
 					if crit {
 						f = f.sev(critical)
@@ -794,25 +778,9 @@ func jvmRules() []Rule {
 					for want < need {
 						want *= 2
 					}
-					hard, hs := l.Hard, ""
-					if hard >= 0 && hard < want {
-						hard = want
-					}
-					hs = fmt.Sprint(hard)
-					if hard < 0 {
-						hs = "unlimited"
-					}
-					ohs := fmt.Sprint(l.Hard)
-					if l.Hard < 0 {
-						ohs = "unlimited"
-					}
-					fx := finding.Fix{
-						Apply:   fmt.Sprintf("prlimit --pid %d --nproc=%d:%s", j.PID, want, hs),
-						Revert:  fmt.Sprintf("prlimit --pid %d --nproc=%d:%s", j.PID, l.Soft, ohs),
-						Persist: fmt.Sprintf("[Service]\nLimitNPROC=%d", want),
-						Note: Tf("prlimit changes the running JVM only. To persist, add the lines with `systemctl edit <service>`, or write /etc/security/limits.d/90-java.conf: <user> - nproc %d.",
-							"prlimit 只修改运行中的 JVM。持久化：用 `systemctl edit <服务>` 加入上述配置，或写入 /etc/security/limits.d/90-java.conf：<用户> - nproc %d。", want),
-					}
+					fx := prlimitFix(j.PID, "nproc", "LimitNPROC", l, want,
+						Tf("prlimit changes the running JVM only. To persist, add the lines with `systemctl edit <service>`, or write /etc/security/limits.d/90-java.conf: <user> - nproc %d.",
+							"prlimit 只修改运行中的 JVM。持久化：用 `systemctl edit <服务>` 加入上述配置，或写入 /etc/security/limits.d/90-java.conf：<用户> - nproc %d。", want))
 					return fail(obs, Tf("nproc %d", "nproc %d", want), fx, e)
 				})
 			},
@@ -908,4 +876,28 @@ func (qt quotaThreads) eval(c *Ctx) []Outcome {
 			ZH: fmt.Sprintf("JDK %s 忽略 %.2f 核配额：按宿主机 %d 个 CPU 约启动 %d 个%s", versionString(major, upd, ok), q, host, def, qt.what.ZH)},
 			rec, jvmFlagFix(j.PID, flagTo, ""), eq, ev("online cpus", host, "/sys/devices/system/cpu/online"))
 	})
+}
+
+// prlimitFix raises a running JVM's soft limit of resource to want (the hard
+// limit too when it is lower), reverts to the limits seen, and persists
+// through the systemd directive unitKey.
+func prlimitFix(pid int, resource, unitKey string, l sysinfo.Limit, want int64, note finding.Text) finding.Fix {
+	hard := l.Hard
+	if hard >= 0 && hard < want {
+		hard = want
+	}
+	return finding.Fix{
+		Apply:   fmt.Sprintf("prlimit --pid %d --%s=%d:%s", pid, resource, want, limitString(hard)),
+		Revert:  fmt.Sprintf("prlimit --pid %d --%s=%d:%s", pid, resource, l.Soft, limitString(l.Hard)),
+		Persist: fmt.Sprintf("[Service]\n%s=%d", unitKey, want),
+		Note:    note,
+	}
+}
+
+// limitString writes a limit as prlimit takes it (-1 is unlimited).
+func limitString(v int64) string {
+	if v < 0 {
+		return "unlimited"
+	}
+	return fmt.Sprint(v)
 }
