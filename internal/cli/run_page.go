@@ -78,7 +78,7 @@ func buildRunPage(f *run.Folder, res *diagnose.Result, sum *loadgen.Summary, che
 	}
 	all := append(append([]finding.Finding{}, res.Findings...), extra...)
 	finding.Sort(all)
-	if v := verdict(&L, lang); v != nil {
+	if v := verdict(&L); v != nil {
 		p.Verdict = v
 		all = append([]finding.Finding{*v}, all...)
 	}
@@ -292,14 +292,14 @@ func factRows(h report.Host) [][2]string {
 	return rows
 }
 
-// culpritPrefixes are thread-dump findings that name a cause (a library
-// lock, a pool, a downstream), as opposed to a reading.
+// culpritExclude are thread-dump findings that are readings (shares, stuck
+// threads, hot frames), not a cause (a library lock, a pool, a downstream).
 var culpritExclude = map[string]bool{"threaddump.blocked-share": true, "threaddump.no-ownable": true, "threaddump.hot-frames": true, "threaddump.stuck": true}
 
 // verdict reasons across the layers the way the seeds' engineers did and
 // names one root cause with the evidence of each layer, or returns nil when
 // the run shows no bottleneck.
-func verdict(L *runLayers, lang finding.Lang) *finding.Finding {
+func verdict(L *runLayers) *finding.Finding {
 	find := func(fs []finding.Finding, pred func(*finding.Finding) bool) *finding.Finding {
 		for i := range fs {
 			if fs[i].Status == finding.Fail && pred(&fs[i]) {
@@ -341,11 +341,9 @@ func verdict(L *runLayers, lang finding.Lang) *finding.Finding {
 			}
 		}
 		if r != nil {
-			layers = append(layers, finding.Tf(finding.T("Threads: %.0f%% of the %d working threads blocked or waiting (idle pool threads excluded).", "线程：%d 个工作线程中 %.0f%% 处于阻塞或等待（不含空闲池线程）。"),
+			// The Chinese sentence names the count first: indexed verbs.
+			layers = append(layers, finding.Tf(finding.T("Threads: %.0f%% of the %d working threads blocked or waiting (idle pool threads excluded).", "线程：%[2]d 个工作线程中 %.0[1]f%% 处于阻塞或等待（不含空闲池线程）。"),
 				100*r.BlockedWaitingShare, r.Active))
-			if lang == finding.ZH { // the Chinese sentence names the count first
-				layers[len(layers)-1] = finding.Tf(finding.T("Threads: %.0f%% of the %d working threads blocked or waiting (idle pool threads excluded).", "线程：%[2]d 个工作线程中 %.0[1]f%% 处于阻塞或等待（不含空闲池线程）。"), 100*r.BlockedWaitingShare, r.Active)
-			}
 		}
 	}
 	id := func(p string) func(*finding.Finding) bool {
@@ -429,8 +427,7 @@ func verdict(L *runLayers, lang finding.Lang) *finding.Finding {
 	}
 	v := *root
 	v.ID, v.Category, v.Subject = verdictID, "run", root.Key()
-	v.Title = finding.Tf(finding.T("Root cause: %s", "根因：%s"), root.Title.EN)
-	v.Title.ZH = fmt.Sprintf("根因：%s", root.Title.ZH)
+	v.Title = finding.Text{EN: "Root cause: " + root.Title.EN, ZH: "根因：" + root.Title.ZH}
 	var en, zh []string
 	for _, t := range layers {
 		en, zh = append(en, t.EN), append(zh, t.ZH)
