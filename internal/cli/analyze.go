@@ -186,6 +186,7 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 	if len(dumpFiles) > 0 {
 		var dumps []*threaddump.Dump
 		var reports []*threaddump.Report
+		var sources []string
 		for _, path := range dumpFiles {
 			ds, err := parseDumpFile(path)
 			if err != nil {
@@ -195,14 +196,15 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 				return err
 			}
 			for _, d := range ds {
-				r := threaddump.Analyze(d)
 				dumps = append(dumps, d)
-				reports = append(reports, r)
-				res.Findings = append(res.Findings, threaddump.Findings(r, dumpSource(path, d))...)
+				reports = append(reports, threaddump.Analyze(d))
+				sources = append(sources, path)
 			}
 		}
+		// Several dumps: each problem once, from the dump that shows it best.
+		res.Findings = append(res.Findings, threaddump.FindingsOver(reports, sources)...)
 		if len(dumps) > 1 {
-			res.Findings = append(res.Findings, threaddump.SeriesFindings(threaddump.AnalyzeSeries(dumps), strings.Join(dumpFiles, ", "))...)
+			res.Findings = append(res.Findings, threaddump.SeriesFindings(threaddump.NewSeries(reports), strings.Join(dumpFiles, ", "))...)
 		}
 		res.ThreadDumps = reports
 		if o.Output == "text" {
@@ -310,14 +312,6 @@ func parseDumpFile(path string) ([]*threaddump.Dump, error) {
 	}
 	defer f.Close()
 	return threaddump.Parse(path, f)
-}
-
-// dumpSource names one dump in a file for evidence: "file" or "file:LINE".
-func dumpSource(path string, d *threaddump.Dump) string {
-	if d.Line > 1 {
-		return fmt.Sprintf("%s:%d", path, d.Line)
-	}
-	return path
 }
 
 // analyzeCmdline checks a pasted JVM command line with the JVM rules of the

@@ -215,6 +215,7 @@ func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 	// Dumps on a fixed schedule (start + i*interval), so a slow dump does not
 	// stretch the series.
 	first := time.Now()
+	var dumpNames []string
 	for i := 1; i <= o.Dumps; i++ {
 		if i > 1 {
 			wait := time.NewTimer(time.Until(first.Add(time.Duration(i-1) * o.Interval)))
@@ -239,9 +240,8 @@ func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 			continue
 		}
 		for _, d := range ds {
-			r := threaddump.Analyze(d)
-			res.Dumps = append(res.Dumps, r)
-			res.Findings = append(res.Findings, threaddump.Findings(r, name)...)
+			res.Dumps = append(res.Dumps, threaddump.Analyze(d))
+			dumpNames = append(dumpNames, name)
 		}
 		if o.Output == "text" && env.Terminal && o.Dumps > 1 {
 			fmt.Fprintf(env.Stderr, "%s %d/%d\n", finding.T("thread dump", "线程转储").In(lang), i, o.Dumps)
@@ -274,6 +274,8 @@ func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 	} else {
 		return usageErr("--profile: %v", err)
 	}
+	// Several dumps: each problem once, from the dump that shows it best.
+	res.Findings = append(res.Findings, threaddump.FindingsOver(res.Dumps, dumpNames)...)
 	if len(res.Dumps) >= 2 {
 		res.Series = threaddump.NewSeries(res.Dumps)
 		res.Findings = append(res.Findings, threaddump.SeriesFindings(res.Series, "dumps")...)

@@ -308,14 +308,13 @@ func verdict(L *runLayers) *finding.Finding {
 		}
 		return nil
 	}
+	// The diagnosis already read every dump of the run (one finding per
+	// problem, from the dump that shows it best).
 	var dumpFindings []finding.Finding
 	for _, f := range L.recorded {
 		if strings.HasPrefix(f.ID, "threaddump.") {
 			dumpFindings = append(dumpFindings, f)
 		}
-	}
-	for _, r := range L.dumps {
-		dumpFindings = append(dumpFindings, threaddump.Findings(r, "")...)
 	}
 	finding.Sort(dumpFindings)
 

@@ -23,7 +23,7 @@ const IDThreadDumps = "run.threaddumps"
 func (c *ctx) loadDumps() []finding.Finding {
 	var out []finding.Finding
 	var all []*threaddump.Dump
-	var lastName string
+	var names []string
 	for _, f := range c.in.ThreadDumps {
 		ds, err := threaddump.Parse(f.Name, bytes.NewReader(f.Data))
 		if err != nil || len(ds) == 0 {
@@ -36,14 +36,20 @@ func (c *ctx) loadDumps() []finding.Finding {
 				Reason: finding.Tf(finding.T("%s", "%s"), why)})
 			continue
 		}
+		for range ds {
+			names = append(names, f.Name)
+		}
 		all = append(all, ds...)
-		lastName = f.Name
 	}
 	if len(all) == 0 {
 		return out
 	}
+	reports := make([]*threaddump.Report, len(all))
+	for i, d := range all {
+		reports[i] = threaddump.Analyze(d)
+	}
 	c.dump = all[len(all)-1]
-	c.dumpRep = threaddump.Analyze(c.dump)
+	c.dumpRep = reports[len(reports)-1]
 	keep := func(fs []finding.Finding) {
 		for _, f := range fs {
 			if f.Status == finding.Fail {
@@ -51,9 +57,10 @@ func (c *ctx) loadDumps() []finding.Finding {
 			}
 		}
 	}
-	keep(threaddump.Findings(c.dumpRep, lastName))
+	// Every dump counts: one is an instant that can miss or misread a lock.
+	keep(threaddump.FindingsOver(reports, names))
 	if len(all) >= 2 {
-		keep(threaddump.SeriesFindings(threaddump.AnalyzeSeries(all), run0(c.in.ThreadDumps)))
+		keep(threaddump.SeriesFindings(threaddump.NewSeries(reports), run0(c.in.ThreadDumps)))
 	}
 	return out
 }

@@ -122,6 +122,13 @@ func (l *Lock) OwnerDoing() string {
 	return s
 }
 
+// JustTaken: the owner still shows BLOCKED although it holds the lock. HotSpot
+// updates the thread state after the monitor handoff, so a dump can catch the
+// new owner in between; what it does with the lock is in other dumps.
+func (l *Lock) JustTaken() bool {
+	return l.Owner != nil && l.Owner.State == StateBlocked && len(l.Owner.WaitingToLock) == 0 && containsKey(l.Owner.Locked, l.Ref.Key())
+}
+
 // Deadlock is a cycle of threads each waiting for a lock the next one owns.
 type Deadlock struct {
 	Threads []*Thread `json:"-"`

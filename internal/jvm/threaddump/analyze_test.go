@@ -45,6 +45,8 @@ func TestAnalyzeLiveFixtures(t *testing.T) {
 		{"jdk25_contention_jcmd.txt", "threaddump.lock.sync-collection", 5, "", "java.util.Collections$SynchronizedMap"},
 		{"jdk25_contention_threaddump.json", "threaddump.lock.app", 19, "", "java.lang.Object"},
 		{"jdk17_sigquit_prefixed.log", "threaddump.lock.app", 19, "java.lang.Thread.sleep", "java.lang.Object"},
+		{"jdk17_zoo_fsync_jcmd.txt", "threaddump.lock.app", 40, "sun.nio.ch.FileDispatcherImpl.force0", "com.example.zoo.Journal"},
+		{"jdk17_zoo_fsync_holder_entering_jcmd.txt", "threaddump.lock.app", 40, "com.example.zoo.Journal.append", "com.example.zoo.Journal"},
 		{"tda_urlthread.log", "threaddump.lock.app", 30, "java.io.RandomAccessFile.seek", "org.archive.crawler.postprocessor.FrontierScheduler"},
 	}
 	for _, tc := range tests {

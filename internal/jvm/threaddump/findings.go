@@ -109,6 +109,10 @@ func culpritFinding(r *Report, c *Culprit, src string) finding.Finding {
 		if c.Holder != nil {
 			holder = "held by " + quoteName(c.Holder.Name) + ", " + describe(c.Holder)
 			holderZH = "持有者 " + quoteName(c.Holder.Name) + "," + describe(c.Holder)
+			if c.Holder == c.Lock.Owner && c.Lock.JustTaken() {
+				holder += " (caught in the instant it took the lock)"
+				holderZH += "(转储恰好发生在它刚拿到锁的瞬间)"
+			}
 		} else if c.Lock.Kind == "juc" && r.Dump != nil && !r.Dump.HasOwnable {
 			holder += " (dump taken without -l: j.u.c owners are not printed)"
 			holderZH += "(转储未使用 -l 参数:不会打印 j.u.c 锁的持有者)"
@@ -292,4 +296,91 @@ func fixNote(fp *Fingerprint) finding.Text {
 	}
 	return finding.Tf(finding.T("Goes in the %s configuration (log4j.properties / log4j2.xml / logback.xml / application.properties); restart, or wait for the library's automatic reload if it is on. Revert restores the previous lines.",
 		"写入 %s 的配置文件（log4j.properties / log4j2.xml / logback.xml / application.properties）；重启应用，或在开启自动重载时等待生效。回退即恢复原配置行。"), fp.Library)
+}
+
+// FindingsOver reports several dumps of one JVM taken over time (sources[i]
+// names reports[i]'s file). Each problem is reported once, from the dump that
+// shows it best, with how many of the dumps show it. One dump is an instant:
+// it can catch a lock's holder in the microsecond after it took the lock,
+// still BLOCKED and not yet in the I/O that makes the lock hot, so the dump
+// whose holder is in a fingerprinted frame wins over a later one whose is not.
+func FindingsOver(reports []*Report, sources []string) []finding.Finding {
+	type pick struct {
+		f       finding.Finding
+		quality [5]int // compared in order, higher wins
+		dumps   int
+	}
+	var order []string
+	best := map[string]*pick{}
+	for i, r := range reports {
+		fs := Findings(r, sources[i])
+		for j, f := range fs {
+			key := f.ID + "\x00" + subjectClass(f.Subject)
+			// status, what the holder shows, severity, threads, recency
+			q := [5]int{statusRank(f.Status), 0, int(f.Severity), 0, i}
+			if k := j - len(r.Deadlocks); k >= 0 && k < len(r.Culprits) {
+				c := r.Culprits[k]
+				switch {
+				case c.HolderConfirmed:
+					q[1] = 2
+				case c.Holder != nil && (c.Lock == nil || !c.Lock.JustTaken()):
+					q[1] = 1
+				}
+				q[3] = len(c.Threads)
+			}
+			p := best[key]
+			if p == nil {
+				p = &pick{}
+				best[key] = p
+				order = append(order, key)
+			}
+			if f.Status == finding.Fail {
+				p.dumps++
+			}
+			if p.f.ID == "" || better(q, p.quality) {
+				p.f, p.quality = f, q
+			}
+		}
+	}
+	out := make([]finding.Finding, 0, len(order))
+	for _, k := range order {
+		p := best[k]
+		f := p.f
+		if len(reports) >= 2 && f.Status == finding.Fail {
+			f.Observed.EN += fmt.Sprintf(" (in %d of %d dumps)", p.dumps, len(reports))
+			f.Observed.ZH += fmt.Sprintf("(%d 次转储中出现 %d 次)", len(reports), p.dumps)
+			f.Evidence = append(f.Evidence, finding.Evidence{Key: "dumps_showing_it", Value: fmt.Sprintf("%d of %d", p.dumps, len(reports))})
+			if 2*p.dumps < len(reports) {
+				// A passing moment, not the state of the service.
+				f.Confidence *= 0.8
+			}
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func better(a, b [5]int) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] > b[i]
+		}
+	}
+	return false
+}
+
+func statusRank(s finding.Status) int {
+	if s == finding.Fail {
+		return 1
+	}
+	return 0
+}
+
+// subjectClass drops the address of a "Class@0x..." subject: the same lock
+// object moves when the GC compacts the heap.
+func subjectClass(s string) string {
+	if i := strings.LastIndex(s, "@"); i > 0 && strings.HasPrefix(s[i+1:], "0x") {
+		return s[:i]
+	}
+	return s
 }

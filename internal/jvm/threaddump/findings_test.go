@@ -172,3 +172,59 @@ func TestWriteText(t *testing.T) {
 		}
 	}
 }
+
+// Two real dumps of the zoo's fsync-io service a second apart: in the later
+// one the journal lock's new owner is still BLOCKED, taken in the instant of
+// the handoff. Over both dumps the finding must come from the dump where the
+// holder is in the fsync, whatever the order, and say both dumps show it.
+func TestFindingsOverPrefersTheDumpThatShowsTheHolderWorking(t *testing.T) {
+	working := Analyze(parseFixture(t, "jdk17_zoo_fsync_jcmd.txt")[0])
+	entering := Analyze(parseFixture(t, "jdk17_zoo_fsync_holder_entering_jcmd.txt")[0])
+
+	var alone finding.Finding
+	for _, f := range Findings(entering, "entering.txt") {
+		if f.ID == "threaddump.lock.app" {
+			alone = f
+		}
+	}
+	if !strings.Contains(alone.Observed.EN, "BLOCKED") || !strings.Contains(alone.Observed.EN, "caught in the instant it took the lock") ||
+		!strings.Contains(alone.Observed.ZH, "刚拿到锁") {
+		t.Errorf("one dump: the just-entered holder is not explained:\n%s\n%s", alone.Observed.EN, alone.Observed.ZH)
+	}
+
+	for _, order := range [][]*Report{{working, entering}, {entering, working}} {
+		fs := FindingsOver(order, []string{"a.txt", "b.txt"})
+		var got *finding.Finding
+		n := 0
+		for i := range fs {
+			if fs[i].ID == "threaddump.lock.app" {
+				got = &fs[i]
+				n++
+			}
+		}
+		if n != 1 {
+			t.Fatalf("the journal lock is reported %d times over two dumps", n)
+		}
+		if !strings.Contains(got.Observed.EN, "FileDispatcherImpl.force0") || strings.Contains(got.Observed.EN, "caught in the instant") {
+			t.Errorf("holder not shown in the fsync:\n%s", got.Observed.EN)
+		}
+		if !strings.Contains(got.Observed.EN, "(in 2 of 2 dumps)") || !strings.Contains(got.Observed.ZH, "2 次转储中出现 2 次") {
+			t.Errorf("dump count missing:\n%s\n%s", got.Observed.EN, got.Observed.ZH)
+		}
+	}
+	// A lock seen in one dump of three is a moment, not the state: lower confidence.
+	fs := FindingsOver([]*Report{working, Analyze(parseFixture(t, "jdk17_deadlock_jcmd.txt")[0]), Analyze(parseFixture(t, "jdk17_deadlock_jcmd.txt")[0])}, []string{"a", "b", "c"})
+	seen := map[string]int{}
+	for _, f := range fs {
+		seen[f.ID]++
+		if f.ID == "threaddump.lock.app" && (!strings.Contains(f.Observed.EN, "(in 1 of 3 dumps)") || f.Confidence >= 0.8) {
+			t.Errorf("a one-off lock: %s, confidence %.2f", f.Observed.EN, f.Confidence)
+		}
+		if f.ID == "threaddump.deadlock" && !strings.Contains(f.Observed.EN, "(in 2 of 3 dumps)") {
+			t.Errorf("deadlock: %s", f.Observed.EN)
+		}
+	}
+	if seen["threaddump.lock.app"] != 1 || seen["threaddump.deadlock"] != 2 {
+		t.Errorf("findings over three dumps: %v", seen)
+	}
+}
