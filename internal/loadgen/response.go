@@ -47,6 +47,10 @@ type response struct {
 }
 
 // respReader reads responses from one connection into one reused buffer.
+// Parsing is a resumable state machine: when the source has no bytes yet
+// (errWouldBlock, from a non-blocking socket in the event loop) resume
+// returns it and carries on from the same place on the next call, so the
+// blocking client and the event loop share one parser.
 type respReader struct {
 	r          io.Reader
 	buf        []byte // read buffer; buf[start:end] is unread
@@ -61,7 +65,32 @@ type respReader struct {
 	fills       int
 	firstInFill bool
 	lineLen     int64 // bytes the last line took, terminator included
+
+	// parser state of the current response
+	st      parseState
+	head    bool  // a HEAD request: no body
+	capture int   // body bytes to keep
+	left    int64 // body or chunk bytes still to come (-1: until EOF)
+	interim int   // 1xx responses seen
+	chunked bool
+	http10  bool
 }
+
+type parseState uint8
+
+const (
+	stStatus parseState = iota
+	stHeader
+	stBody      // left bytes (or to EOF when left < 0)
+	stChunkSize // a chunk-size line
+	stChunkData // left bytes of a chunk
+	stChunkEnd  // the CRLF after a chunk
+	stTrailer   // trailer lines up to the blank line
+	stDone
+)
+
+// errWouldBlock: the source has no bytes now; resume later.
+var errWouldBlock = errors.New("no data yet")
 
 func newRespReader(r io.Reader, size int) *respReader {
 	return &respReader{r: r, buf: make([]byte, size)}
@@ -106,7 +135,7 @@ func (rr *respReader) fill() error {
 }
 
 // line returns the next line without its CR LF. The slice aliases buf and is
-// valid until the next fill.
+// valid until the next fill. Nothing is consumed until a whole line is there.
 func (rr *respReader) line() ([]byte, error) {
 	for {
 		if i := bytes.IndexByte(rr.buf[rr.start:rr.end], '\n'); i >= 0 {
@@ -127,10 +156,16 @@ func (rr *respReader) line() ([]byte, error) {
 	}
 }
 
-// readResponse reads one complete response. head is true for HEAD requests
-// (no body whatever the headers say); capture > 0 keeps up to capture body
-// bytes in resp.body for assertions.
+// readResponse reads one complete response from a blocking source. head is
+// true for HEAD requests (no body whatever the headers say); capture > 0
+// keeps up to capture body bytes in resp.body for assertions.
 func (rr *respReader) readResponse(resp *response, head bool, capture int) error {
+	rr.begin(resp, head, capture)
+	return rr.resume(resp)
+}
+
+// begin starts reading a response; resume does the reading.
+func (rr *respReader) begin(resp *response, head bool, capture int) {
 	rr.gotByte = rr.start < rr.end
 	rr.fills, rr.firstInFill = 0, false
 	if rr.gotByte {
@@ -138,130 +173,196 @@ func (rr *respReader) readResponse(resp *response, head bool, capture int) error
 	}
 	resp.body = rr.bodyBuf[:0]
 	resp.nRead = 0
-	for interim := 0; ; interim++ {
-		if interim > maxInterim {
-			return errTooManyInterim
-		}
-		if err := rr.readHeader(resp); err != nil {
-			return err
-		}
-		if resp.status >= 200 {
-			break
-		}
-		if resp.status == 101 {
-			return errSwitching
-		}
-	}
-	return rr.readBody(resp, head, capture)
+	rr.st, rr.head, rr.capture, rr.interim = stStatus, head, capture, 0
 }
 
-// readHeader parses the status line and headers; it leaves resp.bodyLen as
-// -1 (read to close), -2 (chunked) or the Content-Length.
-func (rr *respReader) readHeader(resp *response) error {
+// resume parses until the response is complete (nil), the source has
+// nothing more for now (errWouldBlock: call again when it has), or an error.
+func (rr *respReader) resume(resp *response) error {
+	for {
+		var err error
+		switch rr.st {
+		case stStatus:
+			err = rr.statusLine(resp)
+		case stHeader:
+			err = rr.headerLine(resp)
+		case stBody:
+			err = rr.consume(resp)
+			if err == nil {
+				rr.st = stDone
+			}
+		case stChunkSize:
+			err = rr.chunkSize(resp)
+		case stChunkData:
+			if err = rr.consume(resp); err == nil {
+				rr.st = stChunkEnd
+			}
+		case stChunkEnd:
+			var l []byte
+			if l, err = rr.line(); err == nil {
+				if len(l) != 0 {
+					return errBadChunk
+				}
+				resp.nRead += rr.lineLen
+				rr.st = stChunkSize
+			} else if err == io.EOF {
+				err = errBadChunk
+			}
+		case stTrailer:
+			var l []byte
+			if l, err = rr.line(); err == nil {
+				resp.nRead += rr.lineLen
+				if len(l) == 0 {
+					rr.st = stDone
+				}
+			}
+		case stDone:
+			return nil
+		}
+		if err != nil {
+			if err == io.EOF && rr.st != stStatus {
+				err = io.ErrUnexpectedEOF
+			}
+			return err
+		}
+	}
+}
+
+// statusLine parses "HTTP/1.1 200 OK": version, three-digit code, optional reason.
+func (rr *respReader) statusLine(resp *response) error {
 	l, err := rr.line()
 	if err != nil {
 		return err
 	}
-	hdrBytes := rr.lineLen
-	// "HTTP/1.1 200 OK": version, three-digit code, optional reason.
 	if len(l) < 12 || !bytes.HasPrefix(l, []byte("HTTP/1.")) || l[8] != ' ' {
 		return errBadStatusLine
 	}
-	http10 := l[7] == '0'
 	c0, c1, c2 := l[9], l[10], l[11]
 	if c0 < '1' || c0 > '9' || c1 < '0' || c1 > '9' || c2 < '0' || c2 > '9' || (len(l) > 12 && l[12] != ' ') {
 		return errBadStatusLine
 	}
+	resp.nRead += rr.lineLen
 	resp.status = int(c0-'0')*100 + int(c1-'0')*10 + int(c2-'0')
 	var reason []byte
 	if len(l) > 13 {
 		reason = l[13:]
 	}
 	resp.reason = rr.reasonBuf[:copy(rr.reasonBuf[:], reason)]
-	resp.close = http10
+	rr.http10 = l[7] == '0'
+	resp.close = rr.http10
 	resp.bodyLen = -1
-	chunked := false
-	for {
-		l, err := rr.line()
-		if err != nil {
-			if err == io.EOF {
-				err = io.ErrUnexpectedEOF
-			}
-			return err
-		}
-		hdrBytes += rr.lineLen
-		if len(l) == 0 {
-			break
-		}
-		colon := bytes.IndexByte(l, ':')
-		if colon <= 0 {
-			return errBadHeader
-		}
-		name, value := l[:colon], bytes.TrimSpace(l[colon+1:])
-		switch {
-		case equalFold(name, "content-length"):
-			n, ok := parseDecimal(value)
-			if !ok || (resp.bodyLen >= 0 && resp.bodyLen != n) {
-				return errBadLength
-			}
-			resp.bodyLen = n
-		case equalFold(name, "transfer-encoding"):
-			// Only the last coding matters; anything ending in chunked is chunked.
-			chunked = hasSuffixFold(value, "chunked")
-		case equalFold(name, "connection"):
-			if containsFold(value, "close") {
-				resp.close = true
-			} else if http10 && containsFold(value, "keep-alive") {
-				resp.close = false
-			}
-		}
+	rr.chunked = false
+	rr.st = stHeader
+	return nil
+}
+
+// headerLine takes one header line; the blank line ends the header and
+// decides how the body is delimited.
+func (rr *respReader) headerLine(resp *response) error {
+	l, err := rr.line()
+	if err != nil {
+		return err
 	}
-	resp.nRead += hdrBytes
-	if chunked {
-		resp.bodyLen = -2 // chunked wins over Content-Length (RFC 9112 6.3)
+	resp.nRead += rr.lineLen
+	if len(l) == 0 {
+		return rr.endHeader(resp)
+	}
+	colon := bytes.IndexByte(l, ':')
+	if colon <= 0 {
+		return errBadHeader
+	}
+	name, value := l[:colon], bytes.TrimSpace(l[colon+1:])
+	switch {
+	case equalFold(name, "content-length"):
+		n, ok := parseDecimal(value)
+		if !ok || (resp.bodyLen >= 0 && resp.bodyLen != n) {
+			return errBadLength
+		}
+		resp.bodyLen = n
+	case equalFold(name, "transfer-encoding"):
+		// Only the last coding matters; anything ending in chunked is chunked.
+		rr.chunked = hasSuffixFold(value, "chunked")
+	case equalFold(name, "connection"):
+		if containsFold(value, "close") {
+			resp.close = true
+		} else if rr.http10 && containsFold(value, "keep-alive") {
+			resp.close = false
+		}
 	}
 	return nil
 }
 
-func (rr *respReader) readBody(resp *response, head bool, capture int) error {
-	n := resp.bodyLen
-	resp.bodyLen = 0
-	if head || resp.status == 204 || resp.status == 304 {
+func (rr *respReader) endHeader(resp *response) error {
+	if resp.status < 200 {
+		if resp.status == 101 {
+			return errSwitching
+		}
+		if rr.interim++; rr.interim > maxInterim {
+			return errTooManyInterim
+		}
+		rr.st = stStatus
 		return nil
 	}
-	switch {
-	case n >= 0:
-		return rr.consume(resp, n, capture)
-	case n == -2:
-		return rr.readChunked(resp, capture)
-	default:
-		resp.close = true
-		return rr.consume(resp, -1, capture)
+	n := resp.bodyLen
+	if rr.chunked {
+		n = -2 // chunked wins over Content-Length (RFC 9112 6.3)
 	}
+	resp.bodyLen = 0
+	switch {
+	case rr.head || resp.status == 204 || resp.status == 304:
+		rr.st = stDone
+	case n == -2:
+		rr.st = stChunkSize
+	case n == -1:
+		resp.close = true
+		rr.left, rr.st = -1, stBody
+	default:
+		rr.left, rr.st = n, stBody
+	}
+	return nil
 }
 
-// consume reads n body bytes (n < 0: until EOF), keeping up to capture bytes.
-func (rr *respReader) consume(resp *response, n int64, capture int) error {
-	for n != 0 {
+func (rr *respReader) chunkSize(resp *response) error {
+	l, err := rr.line()
+	if err != nil {
+		return err
+	}
+	resp.nRead += rr.lineLen
+	if i := bytes.IndexByte(l, ';'); i >= 0 {
+		l = l[:i] // chunk extensions are ignored
+	}
+	size, ok := parseHex(bytes.TrimSpace(l))
+	if !ok {
+		return errBadChunk
+	}
+	if size == 0 {
+		rr.st = stTrailer
+	} else {
+		rr.left, rr.st = size, stChunkData
+	}
+	return nil
+}
+
+// consume reads rr.left body bytes (rr.left < 0: until EOF), keeping up to
+// rr.capture bytes; rr.left counts down so a resumed call goes on.
+func (rr *respReader) consume(resp *response) error {
+	for rr.left != 0 {
 		if rr.start == rr.end {
 			rr.start, rr.end = 0, 0
 			err := rr.fill()
-			if err == io.EOF && n < 0 {
+			if err == io.EOF && rr.left < 0 {
 				return nil
 			}
 			if err != nil {
-				if err == io.EOF {
-					err = io.ErrUnexpectedEOF
-				}
 				return err
 			}
 		}
 		avail := int64(rr.end - rr.start)
-		if n >= 0 && avail > n {
-			avail = n
+		if rr.left >= 0 && avail > rr.left {
+			avail = rr.left
 		}
 		chunk := rr.buf[rr.start : rr.start+int(avail)]
-		if room := capture - len(resp.body); room > 0 {
+		if room := rr.capture - len(resp.body); room > 0 {
 			if room > len(chunk) {
 				room = len(chunk)
 			}
@@ -271,58 +372,11 @@ func (rr *respReader) consume(resp *response, n int64, capture int) error {
 		rr.start += int(avail)
 		resp.bodyLen += avail
 		resp.nRead += avail
-		if n > 0 {
-			n -= avail
+		if rr.left > 0 {
+			rr.left -= avail
 		}
 	}
 	return nil
-}
-
-func (rr *respReader) readChunked(resp *response, capture int) error {
-	for {
-		l, err := rr.line()
-		if err != nil {
-			if err == io.EOF {
-				err = io.ErrUnexpectedEOF
-			}
-			return err
-		}
-		resp.nRead += rr.lineLen
-		if i := bytes.IndexByte(l, ';'); i >= 0 {
-			l = l[:i] // chunk extensions are ignored
-		}
-		size, ok := parseHex(bytes.TrimSpace(l))
-		if !ok {
-			return errBadChunk
-		}
-		if size == 0 {
-			break
-		}
-		if err := rr.consume(resp, size, capture); err != nil {
-			return err
-		}
-		crlf, err := rr.line()
-		if err != nil || len(crlf) != 0 {
-			if err == nil || err == io.EOF {
-				err = errBadChunk
-			}
-			return err
-		}
-		resp.nRead += rr.lineLen
-	}
-	for { // trailers up to the blank line
-		l, err := rr.line()
-		if err != nil {
-			if err == io.EOF {
-				err = io.ErrUnexpectedEOF
-			}
-			return err
-		}
-		resp.nRead += rr.lineLen
-		if len(l) == 0 {
-			return nil
-		}
-	}
 }
 
 func parseDecimal(b []byte) (int64, bool) {

@@ -34,14 +34,28 @@ func TestReadResponse(t *testing.T) {
 		{name: "101", in: "HTTP/1.1 101 Switching Protocols\r\n\r\n", wantErr: true},
 	}
 	for _, c := range cases {
-		for _, oneByte := range []bool{false, true} {
+		for mode := range 3 {
+			oneByte := mode > 0
 			var r io.Reader = strings.NewReader(c.in)
 			if oneByte {
 				r = iotest.OneByteReader(r)
 			}
+			var starved *starving
+			if mode == 2 {
+				starved = &starving{r: r}
+				r = starved
+			}
 			rr := newRespReader(r, 64)
 			var resp response
 			err := rr.readResponse(&resp, c.head, 1024)
+			// A non-blocking source: resume where the parser stopped.
+			for err == errWouldBlock {
+				starved.resumed++
+				err = rr.resume(&resp)
+			}
+			if mode == 2 && starved.resumed < len(c.in)/2 {
+				t.Fatalf("%s: resumed %d times for %d bytes", c.name, starved.resumed, len(c.in))
+			}
 			if (err != nil) != c.wantErr {
 				t.Fatalf("%s: err %v", c.name, err)
 			}
@@ -86,16 +100,46 @@ func TestHeaderTooLarge(t *testing.T) {
 	}
 }
 
+// starving has no data on every other read, as a non-blocking socket.
+type starving struct {
+	r       io.Reader
+	dry     bool
+	resumed int
+}
+
+func (s *starving) Read(p []byte) (int, error) {
+	if s.dry = !s.dry; s.dry {
+		return 0, errWouldBlock
+	}
+	return s.r.Read(p)
+}
+
 func FuzzReadResponse(f *testing.F) {
 	f.Add([]byte("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello"), false)
 	f.Add([]byte("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"), false)
 	f.Add([]byte("HTTP/1.0 200 OK\r\n\r\nbody"), true)
 	f.Fuzz(func(t *testing.T, in []byte, head bool) {
 		rr := newRespReader(bytes.NewReader(in), 128)
-		var resp response
+		// The same bytes a byte at a time from a source that is dry every
+		// other read, as the event loop's sockets: the same responses.
+		st := &starving{r: iotest.OneByteReader(bytes.NewReader(in))}
+		rs := newRespReader(st, 128)
+		var resp, resp2 response
 		for i := 0; i < 4; i++ {
-			if err := rr.readResponse(&resp, head, 16); err != nil {
+			err := rr.readResponse(&resp, head, 16)
+			err2 := rs.readResponse(&resp2, head, 16)
+			for err2 == errWouldBlock {
+				err2 = rs.resume(&resp2)
+			}
+			if (err == nil) != (err2 == nil) {
+				t.Fatalf("response %d: blocking %v, resumed %v", i, err, err2)
+			}
+			if err != nil {
 				return
+			}
+			if resp.status != resp2.status || resp.bodyLen != resp2.bodyLen || resp.close != resp2.close ||
+				resp.nRead != resp2.nRead || !bytes.Equal(resp.body, resp2.body) {
+				t.Fatalf("response %d: blocking %+v, resumed %+v", i, resp, resp2)
 			}
 			if resp.status < 200 || resp.status > 999 || resp.bodyLen < 0 || len(resp.body) > 16 || resp.nRead > int64(len(in)) {
 				t.Fatalf("bad response %+v", resp)
