@@ -135,11 +135,22 @@ func (w *worker) loop() {
 	}
 }
 
-// do sends one request and records it.
-func (w *worker) do(c *compiled, intended time.Time, measured bool) {
+// attempt is one request on its way: what finish needs to record it.
+type attempt struct {
+	c        *compiled
+	intended time.Time // closed model: when it was sent; open: its schedule slot
+	sendAt   time.Time
+	deadline time.Time
+	measured bool
+	capture  int           // body bytes to keep for an assertion
+	connect  time.Duration // time spent connecting, reconnects included
+	dialing  bool          // the failure, if any, happened while connecting
+}
+
+// start renders request c into w.wbuf and fills a for it.
+func (w *worker) start(a *attempt, c *compiled, intended, now time.Time, measured bool) {
 	r := w.r
-	sendAt := time.Now()
-	deadline := sendAt.Add(r.timeout)
+	deadline := now.Add(r.timeout)
 	if !r.end.IsZero() && deadline.After(r.end) {
 		deadline = r.end // in flight at the end: aborted, as oha does
 	}
@@ -148,27 +159,29 @@ func (w *worker) do(c *compiled, intended time.Time, measured bool) {
 		row = r.rows[(r.rowSeq.Add(1)-1)%uint64(len(r.rows))]
 	}
 	w.wbuf = c.render(w.wbuf[:0], &w.scratch, row)
-	capture := 0
+	*a = attempt{c: c, intended: intended, sendAt: now, deadline: deadline, measured: measured}
 	if c.expBody != nil {
-		capture = captureLimit
+		a.capture = captureLimit
 	}
-	s := &w.sample
-	*s = Sample{Label: c.label, Thread: w.id, URL: c.url, BytesOut: int64(len(w.wbuf))}
-	var connect time.Duration
-	var firstByte time.Time
+}
+
+// do sends one request and records it.
+func (w *worker) do(c *compiled, intended time.Time, measured bool) {
+	r := w.r
+	var a attempt
+	w.start(&a, c, intended, time.Now(), measured)
 	var err error
-	dialing := false
 	wc := w.conns[c.target]
-	for attempt := 0; ; attempt++ {
+	for try := 0; ; try++ {
 		if wc == nil {
-			dialing = true
+			a.dialing = true
 			t := time.Now()
-			nc, derr := r.dial(r.stopCtx, c.target, deadline)
-			connect += time.Since(t)
+			nc, derr := r.dial(r.stopCtx, c.target, a.deadline)
+			a.connect += time.Since(t)
 			if err = derr; err != nil {
 				break
 			}
-			dialing = false
+			a.dialing = false
 			wc = w.newConn(c.target, nc)
 		}
 		w.cur.Store(wc)
@@ -177,9 +190,9 @@ func (w *worker) do(c *compiled, intended time.Time, measured bool) {
 		// by a tenth of the timeout. A request's timeout stays within 90-100%
 		// of the configured one; an earlier deadline (the run's end) is set
 		// at once.
-		if deadline.Before(wc.deadline) || deadline.Sub(wc.deadline) > r.timeout/10 {
-			_ = wc.nc.SetDeadline(deadline)
-			wc.deadline = deadline
+		if a.deadline.Before(wc.deadline) || a.deadline.Sub(wc.deadline) > r.timeout/10 {
+			_ = wc.nc.SetDeadline(a.deadline)
+			wc.deadline = a.deadline
 		}
 		if r.stopped.Load() {
 			err = net.ErrClosed
@@ -187,13 +200,12 @@ func (w *worker) do(c *compiled, intended time.Time, measured bool) {
 		}
 		_, err = wc.nc.Write(w.wbuf)
 		if err == nil {
-			err = wc.rr.readResponse(&w.resp, c.head, capture)
-			firstByte = wc.rr.firstByte
+			err = wc.rr.readResponse(&w.resp, c.head, a.capture)
 		}
 		if err == nil {
 			break
 		}
-		retry := wc.reused && !wc.rr.gotByte && attempt == 0 && classify(err, false) == KindReset
+		retry := wc.reused && !wc.rr.gotByte && try == 0 && classify(err, false) == KindReset
 		w.dropConn(c.target)
 		wc = nil
 		if !retry {
@@ -201,51 +213,59 @@ func (w *worker) do(c *compiled, intended time.Time, measured bool) {
 		}
 	}
 	w.cur.Store(nil)
-	// A response that arrived whole in one read ended when its first byte
-	// came: one clock read less per request (small responses, the common case).
-	var done time.Time
-	if err == nil && wc.rr.fills == 1 && wc.rr.firstInFill {
-		done = firstByte
-	} else {
-		done = time.Now()
-	}
+	var rr *respReader
 	if err == nil {
 		wc.reused = true
+		rr = wc.rr
 		if w.resp.close {
 			w.dropConn(c.target)
 		}
 	}
+	w.finish(&a, rr, err)
+}
+
+// finish records a request that ended: with the response in w.resp, read
+// by rr, when err is nil.
+func (w *worker) finish(a *attempt, rr *respReader, err error) {
+	r := w.r
+	c := a.c
+	// A response that arrived whole in one read ended when its first byte
+	// came: one clock read less per request (small responses, the common case).
+	var done, firstByte time.Time
+	if err == nil {
+		firstByte = rr.firstByte
+	}
+	if err == nil && rr.fills == 1 && rr.firstInFill {
+		done = firstByte
+	} else {
+		done = time.Now()
+	}
 	// Cut off by Ctrl-C or by the end of the run: neither a result nor an error.
 	if err != nil && (r.stopped.Load() || (!r.end.IsZero() && !done.Before(r.end))) {
-		if measured {
-			w.shard.mu.Lock()
-			w.shard.aborted++
-			if r.open {
-				w.shard.sent++
-			}
-			w.shard.mu.Unlock()
-		}
+		w.aborted(a)
 		return
 	}
-	if !measured {
+	if !a.measured {
 		w.shard.mu.Lock()
 		w.shard.warmup++
 		w.shard.mu.Unlock()
 		return
 	}
-	s.Start = intended
-	s.Elapsed = done.Sub(intended)
-	s.Connect = connect
+	s := &w.sample
+	*s = Sample{Label: c.label, Thread: w.id, URL: c.url, BytesOut: int64(len(w.wbuf))}
+	s.Start = a.intended
+	s.Elapsed = done.Sub(a.intended)
+	s.Connect = a.connect
 	kind := KindNone
 	if err != nil {
-		kind = classify(err, dialing)
+		kind = classify(err, a.dialing)
 		s.Message = append(w.scratch[:0], err.Error()...)
 	} else {
 		s.Code = w.resp.status
 		s.Message = w.resp.reason
 		s.BytesIn = w.resp.nRead
 		if !firstByte.IsZero() {
-			s.Latency = firstByte.Sub(intended)
+			s.Latency = firstByte.Sub(a.intended)
 		}
 		kind = c.check(w.resp.status, w.resp.body)
 		if kind == KindAssertion {
@@ -254,7 +274,20 @@ func (w *worker) do(c *compiled, intended time.Time, measured bool) {
 			s.FailureMessage = c.statusMsg
 		}
 	}
-	w.record(c, s, kind, sendAt, done)
+	w.record(c, s, kind, a.sendAt, done)
+}
+
+// aborted counts a measured request cut off by the end of the run or a stop.
+func (w *worker) aborted(a *attempt) {
+	if !a.measured {
+		return
+	}
+	w.shard.mu.Lock()
+	w.shard.aborted++
+	if w.r.open {
+		w.shard.sent++
+	}
+	w.shard.mu.Unlock()
 }
 
 // record adds a measured sample to the worker's shard and the sink.
