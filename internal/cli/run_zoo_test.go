@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -150,11 +151,7 @@ func TestZooSyncLogging(t *testing.T) {
 			t.Errorf("report.html lacks %q", want)
 		}
 	}
-	after := runZoo(t, zooRun{scenario: "sync-logging", fixed: true, users: 50})
-	if before.Load.TPS <= 0 || after.Load.TPS < 1.5*before.Load.TPS {
-		t.Errorf("the recommended fix did not raise TPS clearly: %.0f -> %.0f", before.Load.TPS, after.Load.TPS)
-	}
-	t.Logf("sync-logging TPS %.0f -> %.0f with AsyncAppender (x%.1f)", before.Load.TPS, after.Load.TPS, after.Load.TPS/before.Load.TPS)
+	fixRaisesTPS(t, before, zooRun{scenario: "sync-logging", users: 50}, 1.5) // exactly that fix
 }
 
 func TestZooDeadlock(t *testing.T) {
@@ -260,11 +257,29 @@ func fixRaisesTPS(t *testing.T, before *report.RunPage, z zooRun, factor float64
 	t.Helper()
 	z.fixed = true
 	after := runZoo(t, z)
-	if before.Load.TPS <= 0 || after.Load.TPS < factor*before.Load.TPS {
-		t.Errorf("%s: the fix did not raise TPS x%.1f: %.0f -> %.0f", z.scenario, factor, before.Load.TPS, after.Load.TPS)
+	b, a := steadyTPS(before), steadyTPS(after)
+	if b <= 0 || a < factor*b {
+		t.Errorf("%s: the fix did not raise steady TPS x%.1f: %.0f -> %.0f (whole runs %.0f -> %.0f)", z.scenario, factor, b, a, before.Load.TPS, after.Load.TPS)
 	}
-	t.Logf("%s TPS %.0f -> %.0f with the fix (x%.1f)", z.scenario, before.Load.TPS, after.Load.TPS, after.Load.TPS/max(before.Load.TPS, 1))
+	t.Logf("%s steady TPS %.0f -> %.0f with the fix (x%.1f); whole runs %.0f -> %.0f", z.scenario, b, a, a/max(b, 1), before.Load.TPS, after.Load.TPS)
 	return after
+}
+
+// steadyTPS is the median TPS of the second half of a run: a fresh JVM
+// compiles its hot code during the first seconds (a fast fixed variant
+// climbs from 6k to 22k TPS over an 8 s run here), which a whole-run
+// average mixes into the comparison.
+func steadyTPS(p *report.RunPage) float64 {
+	ss := p.Load.Series
+	if len(ss) < 4 {
+		return p.Load.TPS
+	}
+	var v []float64
+	for _, s := range ss[len(ss)/2:] {
+		v = append(v, s.TPS)
+	}
+	slices.Sort(v)
+	return v[len(v)/2]
 }
 
 // hasFail reports whether a failing finding's key starts with prefix.

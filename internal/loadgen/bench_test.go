@@ -6,6 +6,7 @@ import (
 	"context"
 	"net"
 	"os"
+	"runtime"
 	"syscall"
 	"testing"
 	"time"
@@ -106,6 +107,43 @@ func BenchmarkClosedRun(b *testing.B) {
 	}
 	if s.Requests != int64(b.N) || s.Errors != 0 {
 		b.Fatalf("%d requests %d errors", s.Requests, s.Errors)
+	}
+}
+
+// BenchmarkClosedRunGoroutines: the same on the goroutine-per-user client
+// (TLS, think time, no keep-alive), for comparison with the event loop.
+func BenchmarkClosedRunGoroutines(b *testing.B) {
+	url := rawServer(b, okResp)
+	b.ReportAllocs()
+	b.ResetTimer()
+	s, err := Run(context.Background(), Config{Requests: []Request{{URL: url}}, Users: 50, MaxRequests: int64(b.N), noEvloop: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if s.Requests != int64(b.N) || s.Errors != 0 {
+		b.Fatalf("%d requests %d errors", s.Requests, s.Errors)
+	}
+}
+
+// The event loop allocates nothing per request either: the allocations of
+// two runs differ by their setup only, whatever the request count.
+func TestEventLoopAllocsPerRequest(t *testing.T) {
+	url := rawServer(t, okResp)
+	mallocs := func(n int64) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		s, err := Run(context.Background(), Config{Requests: []Request{{URL: url}}, Users: 8, MaxRequests: n})
+		runtime.ReadMemStats(&after)
+		if err != nil || s.Requests != n {
+			t.Fatalf("%v %+v", err, s)
+		}
+		return after.Mallocs - before.Mallocs
+	}
+	mallocs(1000) // warm
+	small, large := mallocs(1000), mallocs(21000)
+	per := (float64(large) - float64(small)) / 20000
+	if per > 0.01 {
+		t.Fatalf("%.3f allocations per request (%d for 1000 requests, %d for 21000)", per, small, large)
 	}
 }
 

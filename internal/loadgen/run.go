@@ -9,9 +9,11 @@
 // percentiles instead of vanishing (coordinated omission), and late or
 // missed sends are counted.
 //
-// Requests go over a lean HTTP/1.1 client on net.Conn: pre-serialised
-// request bytes, one reused read buffer per connection, a response parser
-// that does not allocate. Latencies go into HDR histograms kept per shard of
+// Requests go over a lean HTTP/1.1 client: pre-serialised request bytes, one
+// reused read buffer per connection, a response parser that does not
+// allocate. The closed model over plain keep-alive HTTP/1.1 runs on epoll
+// event loops, one per CPU (evloop_linux.go); everything else on a goroutine
+// per user over net.Conn. Latencies go into HDR histograms kept per shard of
 // workers and merged once a second, so memory does not grow with the number
 // of requests.
 package loadgen
@@ -59,6 +61,8 @@ type Config struct {
 	Sink SampleSink
 	// OnSecond is called once a second from one goroutine (live status).
 	OnSecond func(Progress)
+
+	noEvloop bool // tests: the goroutine client even where the event loop would do
 }
 
 // SampleSink consumes per-request samples; Record must be safe for
@@ -300,17 +304,21 @@ func (r *runner) run(ctx context.Context) *Summary {
 	}
 
 	cpu0 := processCPU()
-	var wg sync.WaitGroup
-	for _, w := range r.workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			w.loop()
-			w.closeAll()
-		}()
-	}
 	workersDone := make(chan struct{})
-	go func() { wg.Wait(); close(workersDone) }()
+	if r.evloopOK() {
+		go func() { r.runEvloops(); close(workersDone) }()
+	} else {
+		var wg sync.WaitGroup
+		for _, w := range r.workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				w.loop()
+				w.closeAll()
+			}()
+		}
+		go func() { wg.Wait(); close(workersDone) }()
+	}
 
 	var series []Second
 	collector := newIntervalAcc()

@@ -57,9 +57,27 @@ func (cs *countingServer) sawBetween(lo, hi int64) bool {
 	return n >= lo && n <= hi
 }
 
-func TestClosedCountMatchesServer(t *testing.T) {
+// bothEngines runs a closed-model test on the event loop and on the
+// goroutine client; cfg adjusts a Config for the engine.
+func bothEngines(t *testing.T, f func(t *testing.T, engine func(*Config))) {
+	t.Run("evloop", func(t *testing.T) {
+		f(t, func(c *Config) {
+			r, err := newRunner(*c)
+			if err == nil && !r.evloopOK() {
+				t.Fatal("this configuration does not run on the event loop")
+			}
+		})
+	})
+	t.Run("goroutines", func(t *testing.T) { f(t, func(c *Config) { c.noEvloop = true }) })
+}
+
+func TestClosedCountMatchesServer(t *testing.T) { bothEngines(t, testClosedCountMatchesServer) }
+
+func testClosedCountMatchesServer(t *testing.T, engine func(*Config)) {
 	cs := newCountingServer(t, nil)
-	s, err := Run(context.Background(), Config{Requests: []Request{{URL: cs.URL + "/x"}}, Users: 4, MaxRequests: 500})
+	cfg := Config{Requests: []Request{{URL: cs.URL + "/x"}}, Users: 4, MaxRequests: 500}
+	engine(&cfg)
+	s, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,11 +95,15 @@ func TestClosedCountMatchesServer(t *testing.T) {
 	t.Log(b.String())
 }
 
-func TestClosedHoldsExactlyNInFlight(t *testing.T) {
+func TestClosedHoldsExactlyNInFlight(t *testing.T) { bothEngines(t, testClosedHoldsExactlyNInFlight) }
+
+func testClosedHoldsExactlyNInFlight(t *testing.T, engine func(*Config)) {
 	cs := newCountingServer(t, nil)
 	cs.delay.Store(int64(20 * time.Millisecond))
 	const users = 7
-	s, err := Run(context.Background(), Config{Requests: []Request{{URL: cs.URL}}, Users: users, Duration: 600 * time.Millisecond})
+	cfg := Config{Requests: []Request{{URL: cs.URL}}, Users: users, Duration: 600 * time.Millisecond}
+	engine(&cfg)
+	s, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +199,9 @@ func TestOpenP99ReflectsStall(t *testing.T) {
 	t.Log(b.String())
 }
 
-func TestErrorKinds(t *testing.T) {
+func TestErrorKinds(t *testing.T) { bothEngines(t, testErrorKinds) }
+
+func testErrorKinds(t *testing.T, engine func(*Config)) {
 	cs := newCountingServer(t, func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/slow":
@@ -196,12 +220,14 @@ func TestErrorKinds(t *testing.T) {
 		}
 		io.WriteString(w, "ok")
 	})
-	s, err := Run(context.Background(), Config{Requests: []Request{
+	cfg := Config{Requests: []Request{
 		{URL: cs.URL + "/slow", Label: "slow"},
 		{URL: cs.URL + "/500", Label: "500"},
 		{URL: cs.URL + "/close", Label: "close", ExpectBody: "nope"},
 		{URL: cs.URL + "/big", Label: "big", ExpectBody: "needle", ExpectStatus: []int{200}},
-	}, Users: 4, MaxRequests: 80, Timeout: 250 * time.Millisecond})
+	}, Users: 4, MaxRequests: 80, Timeout: 250 * time.Millisecond}
+	engine(&cfg)
+	s, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,13 +355,17 @@ func TestConfigErrors(t *testing.T) {
 	}
 }
 
-func TestInterruptReturnsSummary(t *testing.T) {
+func TestInterruptReturnsSummary(t *testing.T) { bothEngines(t, testInterruptReturnsSummary) }
+
+func testInterruptReturnsSummary(t *testing.T, engine func(*Config)) {
 	cs := newCountingServer(t, nil)
 	cs.delay.Store(int64(200 * time.Millisecond))
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	s, err := Run(ctx, Config{Requests: []Request{{URL: cs.URL}}, Users: 3, Duration: time.Minute})
+	cfg := Config{Requests: []Request{{URL: cs.URL}}, Users: 3, Duration: time.Minute}
+	engine(&cfg)
+	s, err := Run(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -398,7 +428,9 @@ func TestHTTP2WhereOffered(t *testing.T) {
 // A server that silently closes each keep-alive connection after one
 // response (as an idle timeout does): the next request on it fails before
 // any byte, is retried on a new connection, and is not an error.
-func TestStaleKeepAliveRetried(t *testing.T) {
+func TestStaleKeepAliveRetried(t *testing.T) { bothEngines(t, testStaleKeepAliveRetried) }
+
+func testStaleKeepAliveRetried(t *testing.T, engine func(*Config)) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -423,11 +455,69 @@ func TestStaleKeepAliveRetried(t *testing.T) {
 			}()
 		}
 	}()
-	s, err := Run(context.Background(), Config{Requests: []Request{{URL: "http://" + l.Addr().String() + "/"}}, Users: 1, MaxRequests: 20})
+	cfg := Config{Requests: []Request{{URL: "http://" + l.Addr().String() + "/"}}, Users: 1, MaxRequests: 20}
+	engine(&cfg)
+	s, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if s.Requests != 20 || s.Errors != 0 {
 		t.Fatalf("requests %d errors %d %v", s.Requests, s.Errors, s.ErrorKinds)
+	}
+}
+
+// The service goes away mid-run: every later request fails with a
+// connection error, counted by kind, and the run still ends on its bound.
+func TestServiceGoneMidRun(t *testing.T) { bothEngines(t, testServiceGoneMidRun) }
+
+func testServiceGoneMidRun(t *testing.T, engine func(*Config)) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var served atomic.Int64
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if served.Add(1) == 100 {
+			go l.Close() // no new connections
+		}
+		w.Header().Set("Connection", "close") // every request needs a new one
+		io.WriteString(w, "ok")
+	})}
+	go srv.Serve(l)
+	defer srv.Close()
+	cfg := Config{Requests: []Request{{URL: "http://" + l.Addr().String() + "/"}},
+		Users: 2, MaxRequests: 400, Timeout: 2 * time.Second}
+	engine(&cfg)
+	start := time.Now()
+	s, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Requests != 400 || s.Errors < 250 || s.ErrorKinds["connect_refused"] < 250 {
+		t.Fatalf("requests %d errors %d kinds %v", s.Requests, s.Errors, s.ErrorKinds)
+	}
+	if time.Since(start) > 10*time.Second {
+		t.Fatalf("took %v", time.Since(start))
+	}
+}
+
+// Ramp-up without think time runs on the event loop: users start in turn.
+func TestRampUpOnEventLoop(t *testing.T) { bothEngines(t, testRampUp) }
+
+func testRampUp(t *testing.T, engine func(*Config)) {
+	cs := newCountingServer(t, nil)
+	cs.delay.Store(int64(10 * time.Millisecond))
+	cfg := Config{Requests: []Request{{URL: cs.URL}}, Users: 4, RampUp: 2 * time.Second, Duration: 2 * time.Second}
+	engine(&cfg)
+	s, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Users start at 0, .5, 1, 1.5 s: the first second has at most 2 in flight.
+	if len(s.Series) < 2 || s.Series[0].Requests == 0 || s.Series[0].Requests >= s.Series[1].Requests {
+		t.Fatalf("series %+v", s.Series)
+	}
+	if p := cs.peak.Load(); p != 4 {
+		t.Fatalf("peak %d in flight, want 4", p)
 	}
 }

@@ -51,6 +51,8 @@ requests:
 		t.Fatalf("%+v", s)
 	}
 	// Rows are taken in turn: 20 each.
+	mu.Lock()
+	defer mu.Unlock()
 	if seen[`POST /pay?u=1 {"acct":"1"} alice`] != 20 || seen[`POST /pay?u=2 {"acct":"2"} bob, jr`] != 20 {
 		t.Fatalf("server saw %v", seen)
 	}

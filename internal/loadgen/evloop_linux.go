@@ -1,0 +1,608 @@
+package loadgen
+
+// The event loop: the closed model's engine for plain HTTP/1.1 keep-alive,
+// wrk's design done with fewer system calls. One loop per CPU owns a share
+// of the users' sockets (non-blocking, edge-triggered epoll). When a
+// response is complete the next request is written at once, and a socket is
+// read only when epoll says bytes came: a read and a write per request, plus
+// one epoll_wait for every batch of ready sockets. The goroutine-per-user
+// client costs a third system call per request (the read that finds nothing
+// and parks the goroutine) and a goroutine switch; wrk costs two epoll_ctl
+// calls per request to switch write interest on and off, and level-triggered
+// epoll re-polls every socket it reported.
+//
+// TLS, HTTP/2, think time, no keep-alive and the open model stay on the
+// goroutine client, which handles everything.
+
+import (
+	"errors"
+	"io"
+	"net"
+	"os"
+	"runtime"
+	"sync"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// evloopOK says whether this run can use event loops.
+func (r *runner) evloopOK() bool {
+	if r.open || r.cfg.noEvloop || r.cfg.HTTP2 || r.cfg.DisableKeepAlive || r.cfg.Think > 0 {
+		return false
+	}
+	for _, tc := range r.tlsConf {
+		if tc != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// sweepEvery bounds how late a request timeout, a stop or the end of the run
+// is noticed when no socket is ready.
+const sweepEvery = 10 * time.Millisecond
+
+type userState uint8
+
+const (
+	uIdle       userState = iota // between requests (ramp-up: not started)
+	uConnecting                  // non-blocking connect in progress
+	uWriting                     // the request did not fit the socket buffer
+	uReading                     // waiting for the response
+	uDone                        // no more requests for this user
+)
+
+// esock is one of a user's keep-alive connections.
+type esock struct {
+	fd     int
+	rd     fdReader
+	rr     *respReader
+	reused bool // has served a response: a failure before any byte may be a stale keep-alive
+}
+
+// fdReader reads a non-blocking socket for the response parser, once per
+// readiness event: a short read emptied the socket, so a second read would
+// find nothing, and edge-triggered epoll reports the next bytes to come. A
+// read that fills the buffer earns another.
+type fdReader struct {
+	fd    int
+	reads int
+}
+
+func (f *fdReader) Read(p []byte) (int, error) {
+	if f.reads <= 0 {
+		return 0, errWouldBlock
+	}
+	f.reads--
+	n, err := rawRead(f.fd, p)
+	if n == len(p) {
+		f.reads++ // a full buffer: more may be waiting, and edge-triggered epoll will not say so
+	}
+	switch {
+	case err == unix.EAGAIN:
+		return 0, errWouldBlock
+	case err == unix.EINTR:
+		f.reads++
+		return 0, nil
+	case err != nil:
+		return 0, &net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", err)}
+	case n == 0:
+		return 0, io.EOF
+	}
+	return n, nil
+}
+
+// euser is one closed-model user of an event loop.
+type euser struct {
+	w       *worker
+	socks   []*esock // per target; nil: not connected
+	state   userState
+	startAt time.Time // ramp-up
+	a       attempt
+	ti      int // target of the request in flight
+	woff    int // bytes of w.wbuf written
+	tries   int
+	connAt  time.Time // connect started
+	started bool      // counted in runner.active (JMeter's active threads)
+}
+
+type fdEntry struct {
+	u  *euser
+	ti int
+}
+
+type evloop struct {
+	r       *runner
+	epfd    int
+	users   []*euser
+	byFD    []fdEntry
+	ready   []*euser // finished a request: send the next one
+	spare   []*euser // the other ready buffer
+	pending []*euser // ramp-up: not started yet, in start order
+	live    int      // users not done
+	addrs   []unix.Sockaddr
+	domains []int
+	err     error // setting the loop up failed: its users' requests fail
+}
+
+// runEvloops runs the closed model on one event loop per CPU and returns
+// when every user is done, the run has ended, or it was halted.
+func (r *runner) runEvloops() {
+	n := min(runtime.GOMAXPROCS(0), len(r.workers))
+	loops := make([]*evloop, n)
+	tas, rerr := r.resolveTargets()
+	for i := range loops {
+		l := &evloop{r: r, err: rerr}
+		l.addrs, l.domains = sockaddrs(tas)
+		loops[i] = l
+		if l.err == nil {
+			l.epfd, l.err = unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+		}
+	}
+	for i, w := range r.workers {
+		l := loops[i%n]
+		u := &euser{w: w, socks: make([]*esock, len(r.targets)), startAt: r.t0}
+		if r.cfg.RampUp > 0 {
+			u.startAt = r.t0.Add(r.cfg.RampUp * time.Duration(w.id-1) / time.Duration(r.cfg.Users))
+		}
+		l.users = append(l.users, u)
+		l.pending = append(l.pending, u)
+		// The connections preconnect opened move to the loop.
+		for ti, wc := range w.conns {
+			if wc == nil {
+				continue
+			}
+			if l.err == nil {
+				if fd, err := detach(wc.nc); err == nil {
+					l.add(u, ti, fd)
+				}
+			}
+			wc.nc.Close()
+			w.conns[ti] = nil
+		}
+	}
+	var wg sync.WaitGroup
+	for _, l := range loops {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l.run()
+		}()
+	}
+	wg.Wait()
+}
+
+// resolveTargets turns each target's host:port into a socket address once.
+func (r *runner) resolveTargets() ([]*net.TCPAddr, error) {
+	var out []*net.TCPAddr
+	for _, t := range r.targets {
+		ta, err := net.ResolveTCPAddr("tcp", t.addr)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ta)
+	}
+	return out, nil
+}
+
+// sockaddrs builds a loop's own socket addresses: Connect writes into them.
+func sockaddrs(tas []*net.TCPAddr) ([]unix.Sockaddr, []int) {
+	var addrs []unix.Sockaddr
+	var domains []int
+	for _, ta := range tas {
+		if ip4 := ta.IP.To4(); ip4 != nil {
+			sa := &unix.SockaddrInet4{Port: ta.Port}
+			copy(sa.Addr[:], ip4)
+			addrs, domains = append(addrs, sa), append(domains, unix.AF_INET)
+			continue
+		}
+		sa := &unix.SockaddrInet6{Port: ta.Port}
+		copy(sa.Addr[:], ta.IP.To16())
+		if ta.Zone != "" {
+			if ifi, err := net.InterfaceByName(ta.Zone); err == nil {
+				sa.ZoneId = uint32(ifi.Index)
+			}
+		}
+		addrs, domains = append(addrs, sa), append(domains, unix.AF_INET6)
+	}
+	return addrs, domains
+}
+
+// detach takes the socket of a connection net opened: a duplicate of its
+// descriptor (still non-blocking), so closing the net.Conn leaves it open.
+func detach(nc net.Conn) (int, error) {
+	sc, ok := nc.(syscall.Conn)
+	if !ok {
+		return -1, errors.New("not a socket")
+	}
+	raw, err := sc.SyscallConn()
+	if err != nil {
+		return -1, err
+	}
+	fd := -1
+	cerr := raw.Control(func(s uintptr) {
+		fd, err = unix.FcntlInt(s, unix.F_DUPFD_CLOEXEC, 0)
+	})
+	if cerr != nil {
+		return -1, cerr
+	}
+	return fd, err
+}
+
+// add registers fd as u's connection to target ti.
+func (l *evloop) add(u *euser, ti, fd int) {
+	rr := u.w.readers[ti]
+	if rr == nil {
+		rr = newRespReader(nil, readBufSize)
+		u.w.readers[ti] = rr
+	}
+	s := &esock{fd: fd, rr: rr}
+	s.rd.fd = fd
+	rr.reset(&s.rd)
+	u.socks[ti] = s
+	for fd >= len(l.byFD) {
+		l.byFD = append(l.byFD, fdEntry{})
+	}
+	l.byFD[fd] = fdEntry{u: u, ti: ti}
+	ev := unix.EpollEvent{Events: unix.EPOLLIN | unix.EPOLLRDHUP | unix.EPOLLET, Fd: int32(fd)}
+	if err := unix.EpollCtl(l.epfd, unix.EPOLL_CTL_ADD, fd, &ev); err != nil {
+		l.drop(u, ti)
+	}
+}
+
+// drop closes u's connection to target ti.
+func (l *evloop) drop(u *euser, ti int) {
+	s := u.socks[ti]
+	if s == nil {
+		return
+	}
+	// Closing a descriptor removes it from the epoll set.
+	unix.Close(s.fd)
+	l.byFD[s.fd] = fdEntry{}
+	u.socks[ti] = nil
+}
+
+func (l *evloop) interest(fd int, ev uint32) error {
+	e := unix.EpollEvent{Events: ev | unix.EPOLLRDHUP | unix.EPOLLET, Fd: int32(fd)}
+	return unix.EpollCtl(l.epfd, unix.EPOLL_CTL_MOD, fd, &e)
+}
+
+func (l *evloop) run() {
+	r := l.r
+	defer l.close()
+	l.live = len(l.users)
+	events := make([]unix.EpollEvent, 512)
+	lastSweep := time.Now()
+	for {
+		now := time.Now()
+		if r.stopped.Load() || (!r.end.IsZero() && !now.Before(r.end)) {
+			l.abortAll()
+			return
+		}
+		for len(l.pending) > 0 && !l.pending[0].startAt.After(now) {
+			u := l.pending[0]
+			l.pending = l.pending[1:]
+			u.started = true
+			r.active.Add(1)
+			l.next(u, now)
+		}
+		for len(l.ready) > 0 {
+			// next may finish a user at once (a refused connect) and queue
+			// it again: take the batch first, queue into the spare slice.
+			batch := l.ready
+			l.ready = l.spare[:0]
+			for _, u := range batch {
+				l.next(u, time.Now())
+			}
+			l.spare = batch
+		}
+		if l.live == 0 {
+			return
+		}
+		if now.Sub(lastSweep) >= sweepEvery {
+			l.sweep(now)
+			lastSweep = now
+		}
+		wait := sweepEvery
+		if len(l.pending) > 0 {
+			wait = min(wait, max(l.pending[0].startAt.Sub(now), 0))
+		}
+		if len(l.ready) > 0 {
+			wait = 0
+		}
+		n, err := unix.EpollWait(l.epfd, events, int((wait+time.Millisecond-1)/time.Millisecond))
+		if err != nil {
+			if err == unix.EINTR {
+				continue
+			}
+			l.err = os.NewSyscallError("epoll_wait", err)
+			l.abortAll()
+			return
+		}
+		// A response that comes after the end of the run is cut off, as
+		// the goroutine client's deadline does.
+		if n > 0 && !r.end.IsZero() && !time.Now().Before(r.end) {
+			l.abortAll()
+			return
+		}
+		for i := range n {
+			l.event(&events[i])
+		}
+	}
+}
+
+func (l *evloop) event(ev *unix.EpollEvent) {
+	fd := int(ev.Fd)
+	if fd >= len(l.byFD) {
+		return
+	}
+	e := l.byFD[fd]
+	u := e.u
+	if u == nil {
+		return
+	}
+	active := u.ti == e.ti
+	switch {
+	case active && u.state == uConnecting:
+		l.connected(u)
+	case active && u.state == uWriting:
+		l.write(u)
+	case active && u.state == uReading:
+		s := u.socks[u.ti]
+		s.rd.reads = 1
+		err := s.rr.resume(&u.w.resp)
+		switch {
+		case err == errWouldBlock:
+			if ev.Events&(unix.EPOLLRDHUP|unix.EPOLLHUP|unix.EPOLLERR) != 0 {
+				// The peer is gone; read until the EOF the parser needs.
+				s.rd.reads = 100
+				if err = s.rr.resume(&u.w.resp); err == errWouldBlock {
+					err = io.ErrUnexpectedEOF
+				}
+				l.complete(u, err)
+			}
+		default:
+			l.complete(u, err)
+		}
+	default:
+		// An idle keep-alive connection: the server closed it (or sent
+		// something unasked). Either way it is no use any more.
+		l.drop(u, e.ti)
+	}
+}
+
+// next starts u's next request, as worker.loop does for the closed model.
+func (l *evloop) next(u *euser, now time.Time) {
+	r := l.r
+	if u.state == uDone {
+		return
+	}
+	u.state = uIdle
+	if r.stopped.Load() || (!r.end.IsZero() && !now.Before(r.end)) {
+		l.done(u)
+		return
+	}
+	measured := !now.Before(r.measure)
+	if measured && r.cfg.MaxRequests > 0 && r.budget.Add(-1) < 0 {
+		l.done(u)
+		return
+	}
+	c := u.w.pick()
+	u.w.start(&u.a, c, now, now, measured)
+	u.ti, u.tries = c.target, 0
+	l.send(u)
+}
+
+func (l *evloop) done(u *euser) {
+	u.state = uDone
+	l.live--
+	if u.started {
+		l.r.active.Add(-1)
+	}
+	for ti := range u.socks {
+		l.drop(u, ti)
+	}
+}
+
+// send writes the request in u.w.wbuf, connecting first when needed.
+func (l *evloop) send(u *euser) {
+	s := u.socks[u.ti]
+	if s == nil {
+		l.connect(u)
+		return
+	}
+	u.woff = 0
+	s.rr.begin(&u.w.resp, u.a.c.head, u.a.capture)
+	u.state = uReading // write switches to uWriting if the socket is full
+	l.write(u)
+}
+
+func (l *evloop) write(u *euser) {
+	s := u.socks[u.ti]
+	for u.woff < len(u.w.wbuf) {
+		n, err := rawWrite(s.fd, u.w.wbuf[u.woff:])
+		if n > 0 {
+			u.woff += n
+		}
+		switch {
+		case err == unix.EINTR:
+			continue
+		case err == unix.EAGAIN:
+			if u.state != uWriting {
+				if ierr := l.interest(s.fd, unix.EPOLLIN|unix.EPOLLOUT); ierr != nil {
+					l.complete(u, ierr)
+					return
+				}
+				u.state = uWriting
+			}
+			return
+		case err != nil:
+			l.complete(u, &net.OpError{Op: "write", Net: "tcp", Err: os.NewSyscallError("write", err)})
+			return
+		}
+	}
+	if u.state == uWriting {
+		if err := l.interest(s.fd, unix.EPOLLIN); err != nil {
+			l.complete(u, err)
+			return
+		}
+	}
+	u.state = uReading
+}
+
+// connect opens a non-blocking connection to u's target.
+func (l *evloop) connect(u *euser) {
+	if l.err != nil {
+		u.a.dialing = true
+		l.complete(u, &net.OpError{Op: "dial", Net: "tcp", Err: l.err})
+		return
+	}
+	u.connAt = time.Now()
+	u.a.dialing = true
+	fd, err := unix.Socket(l.domains[u.ti], unix.SOCK_STREAM|unix.SOCK_NONBLOCK|unix.SOCK_CLOEXEC, 0)
+	if err == nil {
+		_ = unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
+		err = unix.Connect(fd, l.addrs[u.ti])
+		if err == unix.EINPROGRESS || err == nil {
+			l.add(u, u.ti, fd)
+			if u.socks[u.ti] == nil {
+				err = errors.New("epoll_ctl failed")
+			} else if err == nil {
+				l.connected(u)
+				return
+			} else if err = l.interest(fd, unix.EPOLLIN|unix.EPOLLOUT); err == nil {
+				u.state = uConnecting
+				return
+			}
+		} else {
+			unix.Close(fd)
+		}
+	}
+	l.drop(u, u.ti)
+	l.complete(u, &net.OpError{Op: "dial", Net: "tcp", Addr: tcpAddr(l.addrs[u.ti]), Err: os.NewSyscallError("connect", err)})
+}
+
+// connected: the connect finished, well or not.
+func (l *evloop) connected(u *euser) {
+	s := u.socks[u.ti]
+	u.a.connect += time.Since(u.connAt)
+	errno, err := unix.GetsockoptInt(s.fd, unix.SOL_SOCKET, unix.SO_ERROR)
+	if err == nil && errno != 0 {
+		err = syscall.Errno(errno)
+	}
+	if err == nil {
+		err = l.interest(s.fd, unix.EPOLLIN)
+	}
+	if err != nil {
+		l.drop(u, u.ti)
+		l.complete(u, &net.OpError{Op: "dial", Net: "tcp", Addr: tcpAddr(l.addrs[u.ti]), Err: os.NewSyscallError("connect", err)})
+		return
+	}
+	u.a.dialing = false
+	l.send(u)
+}
+
+// complete ends u's request: a response (err nil) or a failure, retried
+// once on a new connection when a reused keep-alive connection failed
+// before any byte of the response (the server had closed it).
+func (l *evloop) complete(u *euser, err error) {
+	s := u.socks[u.ti]
+	var rr *respReader
+	if err == nil {
+		s.reused = true
+		rr = s.rr
+		if u.w.resp.close {
+			l.drop(u, u.ti)
+		}
+	} else {
+		retry := s != nil && s.reused && !s.rr.gotByte && u.tries == 0 && !u.a.dialing && classify(err, false) == KindReset
+		l.drop(u, u.ti)
+		if retry && !l.r.stopped.Load() {
+			u.tries++
+			l.connect(u)
+			return
+		}
+	}
+	u.state = uIdle
+	u.w.finish(&u.a, rr, err)
+	l.ready = append(l.ready, u)
+}
+
+// sweep fails requests past their deadline.
+func (l *evloop) sweep(now time.Time) {
+	for _, u := range l.users {
+		if u.state == uConnecting || u.state == uWriting || u.state == uReading {
+			if !now.Before(u.a.deadline) {
+				op := "read"
+				if u.state == uConnecting {
+					op = "dial"
+				}
+				l.drop(u, u.ti)
+				u.tries = 1 // a timeout is not retried
+				l.complete(u, &net.OpError{Op: op, Net: "tcp", Err: os.ErrDeadlineExceeded})
+			}
+		}
+	}
+}
+
+// abortAll ends the loop at the end of the run or on a stop: requests in
+// flight are cut off (counted as aborted, not as results).
+func (l *evloop) abortAll() {
+	for _, u := range l.users {
+		if u.state == uConnecting || u.state == uWriting || u.state == uReading {
+			u.w.aborted(&u.a)
+		}
+		if u.state != uDone {
+			l.done(u)
+		}
+	}
+}
+
+func (l *evloop) close() {
+	for _, u := range l.users {
+		for ti := range u.socks {
+			l.drop(u, ti)
+		}
+	}
+	if l.epfd > 0 {
+		unix.Close(l.epfd)
+	}
+}
+
+// rawRead and rawWrite skip the scheduler's system call bookkeeping: on a
+// non-blocking socket they return at once, and at a few hundred thousand
+// calls a second that bookkeeping is a tenth of the client's own CPU.
+func rawRead(fd int, p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	n, _, e := unix.RawSyscall(unix.SYS_READ, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+	if e != 0 {
+		return 0, e
+	}
+	return int(n), nil
+}
+
+func rawWrite(fd int, p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	n, _, e := unix.RawSyscall(unix.SYS_WRITE, uintptr(fd), uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+	if e != 0 {
+		return 0, e
+	}
+	return int(n), nil
+}
+
+func tcpAddr(sa unix.Sockaddr) net.Addr {
+	switch a := sa.(type) {
+	case *unix.SockaddrInet4:
+		return &net.TCPAddr{IP: net.IP(a.Addr[:]), Port: a.Port}
+	case *unix.SockaddrInet6:
+		return &net.TCPAddr{IP: net.IP(a.Addr[:]), Port: a.Port}
+	}
+	return nil
+}
