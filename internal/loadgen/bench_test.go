@@ -96,27 +96,19 @@ func BenchmarkRequest(b *testing.B) {
 	}
 }
 
-// BenchmarkClosedRun: a closed-model run of b.N requests on 50 connections.
-func BenchmarkClosedRun(b *testing.B) {
-	url := rawServer(b, okResp)
-	b.ReportAllocs()
-	b.ResetTimer()
-	s, err := Run(context.Background(), Config{Requests: []Request{{URL: url}}, Users: 50, MaxRequests: int64(b.N)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if s.Requests != int64(b.N) || s.Errors != 0 {
-		b.Fatalf("%d requests %d errors", s.Requests, s.Errors)
-	}
-}
+// BenchmarkClosedRun: a closed-model run of b.N requests on 50 connections
+// (the event loop).
+func BenchmarkClosedRun(b *testing.B) { benchClosed(b, false) }
 
 // BenchmarkClosedRunGoroutines: the same on the goroutine-per-user client
 // (TLS, think time, no keep-alive), for comparison with the event loop.
-func BenchmarkClosedRunGoroutines(b *testing.B) {
+func BenchmarkClosedRunGoroutines(b *testing.B) { benchClosed(b, true) }
+
+func benchClosed(b *testing.B, goroutines bool) {
 	url := rawServer(b, okResp)
 	b.ReportAllocs()
 	b.ResetTimer()
-	s, err := Run(context.Background(), Config{Requests: []Request{{URL: url}}, Users: 50, MaxRequests: int64(b.N), noEvloop: true})
+	s, err := Run(context.Background(), Config{Requests: []Request{{URL: url}}, Users: 50, MaxRequests: int64(b.N), noEvloop: goroutines})
 	if err != nil {
 		b.Fatal(err)
 	}
