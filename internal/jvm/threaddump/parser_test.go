@@ -10,18 +10,13 @@ import (
 	"testing"
 )
 
-const corpus = "/work/shared/corpus/threaddumps"
-
-// fixturePath finds a fixture in testdata/ or, for tda_* files, in the shared corpus.
+// fixturePath is a fixture in testdata/: real dumps only, so a missing one
+// is a broken checkout, not a reason to skip.
 func fixturePath(t testing.TB, name string) string {
 	t.Helper()
 	p := filepath.Join("testdata", name)
-	if _, err := os.Stat(p); err == nil {
-		return p
-	}
-	p = filepath.Join(corpus, name)
 	if _, err := os.Stat(p); err != nil {
-		t.Skipf("fixture %s not available", name)
+		t.Fatalf("fixture %s: %v", name, err)
 	}
 	return p
 }
