@@ -19,7 +19,7 @@ func fixture(t *testing.T, name string) *sysinfo.Facts {
 	t.Helper()
 	dir := filepath.Join("..", "..", "testdata", "hosts", name)
 	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("fixture %s not present: %v", name, err)
+		t.Fatalf("fixture %s not present: %v", name, err)
 	}
 	return sysinfo.Collect(hostfs.Under(dir), sysinfo.Options{
 		Now:       func() time.Time { return time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC) },

@@ -12,13 +12,12 @@ import (
 
 const fixtureRoot = "../../testdata/hosts"
 
-// fixture collects from testdata/hosts/NAME, skipping when the capture is
-// not there (another helper maintains those trees).
+// fixture collects from testdata/hosts/NAME (captured trees, in the repo).
 func fixture(t *testing.T, name string) *Facts {
 	t.Helper()
 	dir := filepath.Join(fixtureRoot, name)
 	if _, err := os.Stat(filepath.Join(dir, "proc")); err != nil {
-		t.Skipf("fixture %s not present", name)
+		t.Fatalf("fixture %s not present", name)
 	}
 	f := collect(t, hostfs.Under(dir))
 	if os.Getenv("SYSINFO_DUMP_FIXTURE") != "" {
