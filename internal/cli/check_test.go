@@ -104,15 +104,48 @@ func TestCheckGolden(t *testing.T) {
 	}
 }
 
-func loadSchema(t *testing.T) *jsonschema.Schema {
+func loadSchema(t *testing.T) *jsonschema.Schema { return compileSchema(t, "check-v1.schema.json") }
+
+// compileSchema compiles one published schema of docs/schema, the others
+// loaded under their $id so references between them resolve offline.
+func compileSchema(t *testing.T, name string) *jsonschema.Schema {
 	t.Helper()
 	c := jsonschema.NewCompiler()
 	c.AssertFormat()
-	s, err := c.Compile("../../docs/schema/check-v1.schema.json")
+	files, err := filepath.Glob("../../docs/schema/*.schema.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no schemas: %v", err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if err := c.AddResource("https://tuneloop.dev/schema/"+filepath.Base(f), doc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := c.Compile("https://tuneloop.dev/schema/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// validateJSON checks a JSON document against a published schema.
+func validateJSON(t *testing.T, schema *jsonschema.Schema, name string, doc []byte) {
+	t.Helper()
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := schema.Validate(inst); err != nil {
+		t.Fatalf("output does not match docs/schema/%s: %v", name, err)
+	}
 }
 
 // The JSON output of every tree, every profile and the live host validates

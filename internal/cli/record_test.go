@@ -42,6 +42,7 @@ func recordJSON(t *testing.T, pid int, d time.Duration, opts ...func(*RecordOpti
 	if err := RunRecord(context.Background(), env, o); err != nil {
 		t.Fatalf("record: %v\n%s", err, errb.String())
 	}
+	validateJSON(t, compileSchema(t, "run-report-v1.schema.json"), "run-report-v1.schema.json", out.Bytes())
 	var r report.Run
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatalf("report: %v\n%s", err, out.String())
@@ -262,6 +263,11 @@ func TestAnalyzeSoftirqFixture(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "analyze-run/kunpeng-softirq.md", out.String())
+	out.Reset()
+	if err := RunAnalyzeRun(context.Background(), env, dir, AnalyzeRunOptions{Output: "json"}); err != nil {
+		t.Fatal(err)
+	}
+	validateJSON(t, compileSchema(t, "run-report-v1.schema.json"), "run-report-v1.schema.json", out.Bytes())
 	out.Reset()
 	env.Getenv = func(k string) string { return map[string]string{"LANG": "zh_CN.UTF-8"}[k] }
 	if err := RunAnalyzeRun(context.Background(), env, dir, AnalyzeRunOptions{}); err != nil {

@@ -162,15 +162,16 @@ func cpuViews(s *diagnose.Series) ([]report.CPUTick, []report.SoftirqTick) {
 			cpu = append(cpu, ct)
 		}
 		if len(t.Softirq) > 0 {
-			st := report.SoftirqTick{T: t.T, All: make([]float64, len(s.CPUs))}
+			// Zeros, not null, on CPUs or ticks without NET_RX.
+			st := report.SoftirqTick{T: t.T, All: make([]float64, len(s.CPUs)), NetRx: make([]float64, len(s.CPUs))}
 			for typ, per := range t.Softirq {
 				for i, v := range per {
 					if i < len(st.All) {
 						st.All[i] += v
+						if typ == "NET_RX" {
+							st.NetRx[i] = v
+						}
 					}
-				}
-				if typ == "NET_RX" {
-					st.NetRx = append([]float64(nil), per...)
 				}
 			}
 			si = append(si, st)

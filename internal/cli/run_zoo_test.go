@@ -91,6 +91,11 @@ func runZoo(t *testing.T, z zooRun) *report.RunPage {
 	if err := RunRun(ctx, env, o); err != nil {
 		t.Fatalf("%s: %v\n%s", z.scenario, err, errb)
 	}
+	// What CI scripts read: report.json as published.
+	validateJSON(t, compileSchema(t, "run-page-v1.schema.json"), "run-page-v1.schema.json", out.Bytes())
+	if b, err := os.ReadFile(filepath.Join(o.Out, "report.json")); err == nil {
+		validateJSON(t, compileSchema(t, "run-page-v1.schema.json"), "run-page-v1.schema.json", b)
+	}
 	var p report.RunPage
 	if err := json.Unmarshal(out.Bytes(), &p); err != nil {
 		t.Fatalf("%s: %v", z.scenario, err)

@@ -1516,7 +1516,7 @@ func textWidth(s string) float64 {
 }
 
 func fmtPct(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
+	if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 { // -1: not measurable (a GC log without timestamps)
 		return "–"
 	}
 	return fmt.Sprintf("%.1f", v)

@@ -111,7 +111,7 @@ type LockRow struct {
 // GCView is the GC log's KPIs and pauses over time.
 type GCView struct {
 	Collector     string  `json:"collector"`
-	ThroughputPct float64 `json:"throughput_pct"`
+	ThroughputPct float64 `json:"throughput_pct"` // -1: not measurable (no timestamps)
 	Pauses        int     `json:"pauses"`
 	PauseP50MS    float64 `json:"pause_p50_ms"`
 	PauseP99MS    float64 `json:"pause_p99_ms"`

@@ -40,8 +40,12 @@ func WriteRunPageMarkdown(w io.Writer, p *RunPage) error {
 		fmt.Fprintf(bw, "| %d | %.1f | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %d |\n\n", lv.Requests, lv.TPS, lv.P50MS, lv.P90MS, lv.P99MS, lv.MaxMS, lv.Errors)
 	}
 	if g := p.GC; g != nil {
-		fmt.Fprintf(bw, "## GC\n\n%s %s, %s %.2f%%, %d %s, p99 %.1f ms, max %.1f ms, full GC %d. %s\n\n", t("collector", "收集器"), mdText(g.Collector),
-			t("throughput", "吞吐率"), g.ThroughputPct, g.Pauses, t("pauses", "次停顿"), g.PauseP99MS, g.PauseMaxMS, g.FullGCs, mdText(g.Verdict.In(l)))
+		tp := "–" // -1: not measurable (no timestamps, or no pause yet)
+		if g.ThroughputPct >= 0 {
+			tp = fmt.Sprintf("%.2f%%", g.ThroughputPct)
+		}
+		fmt.Fprintf(bw, "## GC\n\n%s %s, %s %s, %d %s, p99 %.1f ms, max %.1f ms, full GC %d. %s\n\n", t("collector", "收集器"), mdText(g.Collector),
+			t("throughput", "吞吐率"), tp, g.Pauses, t("pauses", "次停顿"), g.PauseP99MS, g.PauseMaxMS, g.FullGCs, mdText(g.Verdict.In(l)))
 	}
 	if len(p.Locks) > 0 {
 		fmt.Fprintf(bw, "## %s\n\n| %s | %s | %s | %s |\n|---|---|---|---|\n", t("Contended locks", "竞争的锁"), t("waiters", "等待者"), t("lock", "锁"), t("owner", "持有者"), t("owner runs", "持有者在执行"))

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Take the real-library thread dumps that the fingerprint tests read
+# (internal/jvm/threaddump/libs_test.go): for each case of com.example.zoo.Fingerprints,
+# with JDK 17 and JDK 25, start it, wait for READY, `jcmd PID Thread.print -l -e`, stop it.
+#
+#   make zoo && zoo/fingerprints.sh [CASE...]
+#
+# Environment:
+#   JAVA17_HOME  JDK 17 (default: the java on PATH, whose jcmd must sit next to it)
+#   JAVA25_HOME  JDK 25 (default /usr/lib/jvm/temurin-25-jdk-amd64)
+#   OUT          where the dumps go (default internal/jvm/threaddump/testdata)
+# Files: $OUT/jdk17_lib_CASE_jcmd.txt and $OUT/jdk25_lib_CASE_jcmd.txt.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+jar=$here/target/zoo.jar
+out=${OUT:-$here/../internal/jvm/threaddump/testdata}
+j17=${JAVA17_HOME:-$(dirname "$(dirname "$(readlink -f "$(command -v java)")")")}
+j25=${JAVA25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+cases=("$@")
+if [ ${#cases[@]} -eq 0 ]; then
+  cases=(druid dbcp c3p0 hikari log4j2-async log4j2-asyncroot logback-async logback-sift securerandom classloading)
+fi
+[ -f "$jar" ] || { echo "no $jar: run make zoo" >&2; exit 1; }
+
+pid=""
+log=$(mktemp)
+cleanup() { if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi; rm -f "$log"; }
+trap cleanup EXIT
+
+for c in "${cases[@]}"; do
+  for v in 17 25; do
+    home=$j17
+    [ "$v" = 25 ] && home=$j25
+    # 90 s at most: the program halts by itself even if this script dies.
+    "$home/bin/java" -cp "$jar" com.example.zoo.Fingerprints "$c" 90 >"$log" 2>&1 &
+    pid=$!
+    for _ in $(seq 600); do
+      grep -q '^READY ' "$log" && break
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    if ! grep -q '^READY ' "$log"; then
+      echo "FAIL $c (JDK $v): no READY" >&2; cat "$log" >&2; exit 1
+    fi
+    jpid=$(sed -n 's/^READY //p' "$log")
+    f=$out/jdk${v}_lib_${c}_jcmd.txt
+    "$home/bin/jcmd" "$jpid" Thread.print -l -e >"$f"
+    echo "$f"
+    # SIGKILL: a logger's shutdown hook would flush into the blocked pipe until the halt.
+    kill -9 "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    pid=""
+  done
+done
