@@ -175,15 +175,27 @@ func (r *runner) runEvloops() {
 	wg.Wait()
 }
 
-// resolveTargets turns each target's host:port into a socket address once.
+// resolveTargets gives each target the address to reconnect to: the one
+// the dialer reached when preconnect opened a connection (a name with
+// several addresses: the one that answered), else the name resolved once.
 func (r *runner) resolveTargets() ([]*net.TCPAddr, error) {
-	var out []*net.TCPAddr
-	for _, t := range r.targets {
+	out := make([]*net.TCPAddr, len(r.targets))
+	for _, w := range r.workers {
+		for ti, wc := range w.conns {
+			if wc != nil && out[ti] == nil {
+				out[ti], _ = wc.nc.RemoteAddr().(*net.TCPAddr)
+			}
+		}
+	}
+	for ti, t := range r.targets {
+		if out[ti] != nil {
+			continue
+		}
 		ta, err := net.ResolveTCPAddr("tcp", t.addr)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, ta)
+		out[ti] = ta
 	}
 	return out, nil
 }
