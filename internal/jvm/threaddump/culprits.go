@@ -69,8 +69,13 @@ var Fingerprints = []*Fingerprint{
 	},
 	{
 		ID: "queue.log4j2-async-full", Library: "log4j2", Kind: KindWait, MinThreads: 3, Severe: 0.2,
+		// All-async (AsyncLoggerContextSelector): AsyncLogger/AsyncLoggerDisruptor; mixed
+		// (<AsyncRoot>/<AsyncLogger> in the configuration): AsyncLoggerConfig/AsyncLoggerConfigDisruptor,
+		// whose callers queue on the same kind of queueFullEnqueueLock (testdata jdk*_lib_log4j2-asyncroot).
 		Frames: []string{"org.apache.logging.log4j.core.async.AsyncLoggerDisruptor.enqueueLogMessageWhenQueueFull",
 			"org.apache.logging.log4j.core.async.AsyncLogger.handleRingBufferFull",
+			"org.apache.logging.log4j.core.async.AsyncLoggerConfigDisruptor.enqueue",
+			"org.apache.logging.log4j.core.async.AsyncLoggerConfig.handleQueueFull",
 			"org.apache.logging.log4j.core.appender.AsyncAppender.logMessageInBackgroundThread"},
 		States: waitStates,
 		Title:  finding.T("log4j2: the async logging queue is full, callers wait for the disk", "log4j2:异步日志队列已满,业务线程在等待磁盘"),

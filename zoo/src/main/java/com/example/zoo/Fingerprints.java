@@ -42,7 +42,7 @@ public final class Fingerprints {
     public static void main(String[] args) throws Exception {
         if (args.length < 1) {
             System.err.println("usage: Fingerprints druid|dbcp|c3p0|hikari|log4j2-async|log4j2-asyncroot|"
-                    + "logback-async|logback-sift|securerandom|classloading [seconds]");
+                    + "logback-async|logback-sift|securerandom|classloading|classloading-direct [seconds]");
             System.exit(2);
         }
         long seconds = args.length > 1 ? Long.parseLong(args[1]) : 60;
@@ -89,7 +89,10 @@ public final class Fingerprints {
                 workers = secureRandom();
                 break;
             case "classloading":
-                workers = classLoading();
+                workers = classLoading(false);
+                break;
+            case "classloading-direct":
+                workers = classLoading(true);
                 break;
             default:
                 System.err.println("unknown case " + args[0]);
@@ -241,7 +244,7 @@ public final class Fingerprints {
         return dir;
     }
 
-    static final String LINE = "order accepted: id=%d amount=129.90 currency=CNY channel=app tenant=%s";
+    static final String LINE = "order accepted: id={} amount=129.90 currency=CNY channel=app tenant={}";
 
     /**
      * log4j2 asynchronous logging with a 128-slot ring buffer (the minimum) in front of a File
@@ -275,7 +278,7 @@ public final class Fingerprints {
         org.apache.logging.log4j.Logger log = org.apache.logging.log4j.LogManager.getLogger("com.example.zoo.OrderService");
         return start(WORKERS, "http-nio-8080-exec-", () -> {
             for (long i = 0; !Thread.currentThread().isInterrupted(); i++) {
-                log.info(String.format(LINE, i, "t1"));
+                log.info(LINE, i, "t1");
             }
         });
     }
@@ -334,7 +337,7 @@ public final class Fingerprints {
             Thread t = new Thread(() -> {
                 org.slf4j.MDC.put("tenant", tenant);
                 for (long n = 0; !Thread.currentThread().isInterrupted(); n++) {
-                    log.info(String.format(LINE, n, tenant));
+                    log.info(LINE, n, tenant);
                 }
             }, "http-nio-8080-exec-" + i);
             t.setDaemon(true);
@@ -380,7 +383,13 @@ public final class Fingerprints {
         }
     }
 
-    static List<Thread> classLoading() throws Exception {
+    /**
+     * direct: the workers call loader.loadClass, as plugin hosts and frameworks do, and wait in
+     * ClassLoader.loadClass's synchronized block ("waiting to lock" the loader). Otherwise they
+     * call Class.forName, and HotSpot itself takes a non-parallel-capable loader's lock before
+     * calling loadClass: they wait in the native Class.forName0, and the dump shows no lock line.
+     */
+    static List<Thread> classLoading(boolean direct) throws Exception {
         File jar = new File(Fingerprints.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         List<String> names = new ArrayList<>();
         try (JarFile jf = new JarFile(jar)) {
@@ -399,7 +408,11 @@ public final class Fingerprints {
             Thread t = new Thread(() -> {
                 for (int j = k; j < names.size() && !Thread.currentThread().isInterrupted(); j += WORKERS) {
                     try {
-                        Class.forName(names.get(j), false, loader);
+                        if (direct) {
+                            loader.loadClass(names.get(j));
+                        } else {
+                            Class.forName(names.get(j), false, loader);
+                        }
                     } catch (ClassNotFoundException | LinkageError e) {
                         // optional dependencies missing from the jar: keep going
                     }
