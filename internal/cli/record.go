@@ -69,7 +69,7 @@ network, TCP, PSI) and optionally a target process and each of its threads,
 every --interval, while your own load runs. Stop after --duration or on Ctrl-C.
 
 The run is saved as a folder (manifest.json with the host facts and the exact
-command line, raw/samples.jsonl, derived/series.json, findings.json) that
+command line, raw/samples.jsonl.gz, derived/series.json, findings.json) that
 'tuneloop analyze RUN_DIR' diagnoses again offline, here or on another
 machine, and is listed by 'tuneloop runs'. The ranked findings are printed at
 the end: the likely root cause first, with the numbers and the time window.

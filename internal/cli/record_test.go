@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -48,6 +49,21 @@ func recordJSON(t *testing.T, pid int, d time.Duration, opts ...func(*RecordOpti
 		t.Fatalf("report: %v\n%s", err, out.String())
 	}
 	return &r, dir
+}
+
+// sampleLines counts the ticks a recorder has flushed so far.
+func sampleLines(dir string) int {
+	fh, err := os.Open(filepath.Join(dir, run.SamplesFile))
+	if err != nil {
+		return 0
+	}
+	r, err := run.OpenSamples(fh)
+	if err != nil {
+		return 0
+	}
+	defer r.Close()
+	b, _ := io.ReadAll(r)
+	return bytes.Count(b, []byte("\n"))
 }
 
 func recFinding(fs []finding.Finding, id string) *finding.Finding {
@@ -149,7 +165,7 @@ func TestRecordInterruptAndRuns(t *testing.T) {
 			go func() { // cancel once a few ticks are on disk (Ctrl-C)
 				defer cancel()
 				for end := time.Now().Add(15 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
-					if b, _ := os.ReadFile(filepath.Join(dir, run.SamplesFile)); bytes.Count(b, []byte("\n")) >= 4 {
+					if sampleLines(dir) >= 4 {
 						return
 					}
 				}
@@ -210,8 +226,7 @@ func TestRecordKilled(t *testing.T) {
 	}
 	deadline := time.Now().Add(15 * time.Second)
 	for {
-		b, _ := os.ReadFile(filepath.Join(dir, run.SamplesFile))
-		if bytes.Count(b, []byte("\n")) >= 8 {
+		if sampleLines(dir) >= 8 {
 			break
 		}
 		if time.Now().After(deadline) {

@@ -2,9 +2,10 @@ package diagnose
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
+	"io"
 	"testing"
+
+	"github.com/tuneloop/tuneloop/internal/run"
 )
 
 // FuzzDiagnose feeds arbitrary samples.jsonl content through Build and
@@ -33,10 +34,7 @@ func FuzzDiagnose(f *testing.F) {
 }
 
 func BenchmarkAnalyzeFixture(b *testing.B) {
-	data, err := os.ReadFile(filepath.Join(SoftirqFixture, "raw", "samples.jsonl"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := fixtureSamples(b)
 	facts := kunpengFacts()
 	b.ReportAllocs()
 	for b.Loop() {
@@ -46,4 +44,23 @@ func BenchmarkAnalyzeFixture(b *testing.B) {
 		}
 		Diagnose(Input{Facts: facts, Series: s})
 	}
+}
+
+// fixtureSamples is the softirq fixture's samples stream, decompressed.
+func fixtureSamples(tb testing.TB) []byte {
+	tb.Helper()
+	f, err := run.Open(SoftirqFixture)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	r, err := f.Samples()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer r.Close()
+	data, err := io.ReadAll(r)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return data
 }

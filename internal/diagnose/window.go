@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/run"
 )
 
 // A condition must hold in at least MinTicks ticks and MinFrac of the run
@@ -82,7 +83,7 @@ func (w window) peak(ts []Tick, f func(t *Tick) float64) float64 {
 func (w window) evidence(start time.Time) []finding.Evidence {
 	return []finding.Evidence{
 		{Key: "window", Value: fmt.Sprintf("%s – %s UTC (+%s – +%s)", w.from.UTC().Format("15:04:05"), w.to.UTC().Format("15:04:05"),
-			rel(w.from.Sub(start)), rel(w.to.Sub(start))), Source: "raw/samples.jsonl"},
+			rel(w.from.Sub(start)), rel(w.to.Sub(start))), Source: run.SamplesFile},
 		{Key: "ticks", Value: fmt.Sprintf("%d of %d (%.0f%%)", len(w.hits), w.total, 100*w.frac())},
 	}
 }

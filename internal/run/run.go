@@ -19,6 +19,7 @@
 package run
 
 import (
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -40,9 +41,12 @@ const Schema = "tuneloop.run/v1"
 // File names inside a run folder.
 const (
 	ManifestFile = "manifest.json"
-	SamplesFile  = "raw/samples.jsonl"
-	SeriesFile   = "derived/series.json"
-	FindingsFile = "findings.json"
+	// SamplesFile is gzip-compressed JSON lines (about 7x smaller); runs
+	// recorded before it was compressed have SamplesFilePlain instead.
+	SamplesFile      = "raw/samples.jsonl.gz"
+	SamplesFilePlain = "raw/samples.jsonl"
+	SeriesFile       = "derived/series.json"
+	FindingsFile     = "findings.json"
 	// NUMAMapsFile is the target's /proc/PID/numa_maps, read once at the
 	// end of the run (where its memory lives, per NUMA node).
 	NUMAMapsFile = "raw/numa_maps.txt"
@@ -164,6 +168,7 @@ type Writer struct {
 	Dir       string
 	m         Manifest
 	f         *os.File
+	gz        *gzip.Writer
 	enc       *sample.Encoder
 	syncEvery int
 	n         int64
@@ -196,7 +201,8 @@ func Create(dir string, m Manifest) (*Writer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("creating the samples file: %w", err)
 	}
-	return &Writer{Dir: dir, m: m, f: f, enc: sample.NewEncoder(f), syncEvery: SyncEvery}, nil
+	gz := gzip.NewWriter(f)
+	return &Writer{Dir: dir, m: m, f: f, gz: gz, enc: sample.NewEncoder(gz), syncEvery: SyncEvery}, nil
 }
 
 // Manifest returns the manifest as it will be written (callers may edit it
@@ -210,6 +216,12 @@ func (w *Writer) Append(s *sample.Snapshot) error {
 		return w.err
 	}
 	if err := w.enc.Encode(s); err != nil {
+		w.err = fmt.Errorf("writing samples: %w", err)
+		return w.err
+	}
+	// A sync flush per tick puts whole lines in the file, as the plain file
+	// had: a killed recorder loses nothing that was sampled.
+	if err := w.gz.Flush(); err != nil {
 		w.err = fmt.Errorf("writing samples: %w", err)
 		return w.err
 	}
@@ -246,7 +258,10 @@ func (w *Writer) Ticks() int64 { return w.n }
 // nil), and then the final manifest with status, end time and tick count.
 // The manifest goes last: a folder whose manifest is final is whole.
 func (w *Writer) Finish(status Status, end time.Time, series any, findings []finding.Finding) error {
-	err := w.f.Sync()
+	err := w.gz.Close()
+	if serr := w.f.Sync(); err == nil {
+		err = serr
+	}
 	if cerr := w.f.Close(); err == nil {
 		err = cerr
 	}
@@ -310,14 +325,49 @@ func Open(dir string) (*Folder, error) {
 	return f, nil
 }
 
-// Samples opens the raw samples for reading (Replay them).
+// Samples opens the raw samples for reading (Replay them): the compressed
+// file, or the plain one of an older run. A stream cut short by a killed
+// recorder reads to its last whole flush.
 func (f *Folder) Samples() (io.ReadCloser, error) {
-	r, err := os.Open(filepath.Join(f.Dir, SamplesFile))
+	fh, err := os.Open(filepath.Join(f.Dir, SamplesFile))
+	if errors.Is(err, os.ErrNotExist) {
+		if fh, err = os.Open(filepath.Join(f.Dir, SamplesFilePlain)); err == nil {
+			return fh, nil
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("reading the samples: %w", err)
 	}
-	return r, nil
+	return OpenSamples(fh)
 }
+
+// OpenSamples reads a compressed samples stream, closing rc with it.
+func OpenSamples(rc io.ReadCloser) (io.ReadCloser, error) {
+	zr, err := gzip.NewReader(rc)
+	if err == io.EOF || err == io.ErrUnexpectedEOF { // killed before the first tick was whole
+		return io.NopCloser(strings.NewReader("")), rc.Close()
+	}
+	if err != nil {
+		rc.Close()
+		return nil, fmt.Errorf("reading the samples: %w", err)
+	}
+	return &samplesReader{zr: zr, c: rc}, nil
+}
+
+type samplesReader struct {
+	zr *gzip.Reader
+	c  io.Closer
+}
+
+func (r *samplesReader) Read(p []byte) (int, error) {
+	n, err := r.zr.Read(p)
+	if err == io.ErrUnexpectedEOF {
+		err = io.EOF // no gzip trailer: the recorder was killed; what was flushed is whole
+	}
+	return n, err
+}
+
+func (r *samplesReader) Close() error { r.zr.Close(); return r.c.Close() }
 
 // Raw reads a raw file other than the samples (e.g. NUMAMapsFile); nil
 // and no error when the run does not have it.

@@ -104,10 +104,11 @@ func TestKilledFolderReadable(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Killed while writing the fourth line: part of it reached the file,
+	// the gzip trailer never did.
+	w.gz.Write([]byte(`{"t":"2026-11-22T00:00:04Z","tick":4,"stat":{"al`))
+	w.gz.Flush()
 	w.Abort()
-	fh, _ := os.OpenFile(filepath.Join(dir, SamplesFile), os.O_APPEND|os.O_WRONLY, 0)
-	fh.WriteString(`{"t":"2026-11-22T00:00:04Z","tick":4,"stat":{"al`)
-	fh.Close()
 	f, err := Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -126,6 +127,84 @@ func TestKilledFolderReadable(t *testing.T) {
 	}
 	if n != 2 || bad != 1 {
 		t.Fatalf("intervals %d bad %d, want 2 and 1", n, bad)
+	}
+}
+
+// A kill can cut the compressed file anywhere, even inside a block: every
+// tick flushed before the cut replays, the rest is gone, nothing fails.
+func TestSamplesCutAnywhere(t *testing.T) {
+	dir := t.TempDir()
+	t0 := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
+	w, err := Create(dir, Manifest{Start: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sizes []int64 // file size after each tick
+	for i := int64(1); i <= 6; i++ {
+		if err := w.Append(snap(i, t0)); err != nil {
+			t.Fatal(err)
+		}
+		st, _ := os.Stat(filepath.Join(dir, SamplesFile))
+		sizes = append(sizes, st.Size())
+	}
+	w.Abort()
+	whole, _ := os.ReadFile(filepath.Join(dir, SamplesFile))
+	for cut := int64(0); cut <= int64(len(whole)); cut++ {
+		os.WriteFile(filepath.Join(dir, SamplesFile), whole[:cut], 0o644)
+		f, err := Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := f.Samples()
+		if err != nil {
+			t.Fatalf("cut at %d: %v", cut, err)
+		}
+		ticks := 0
+		err = sample.Replay(r, func(*sample.Rates, *sample.Snapshot) error { ticks++; return nil }, func(error) {})
+		r.Close()
+		if err != nil {
+			t.Fatalf("cut at %d: %v", cut, err)
+		}
+		flushed := 0
+		for _, sz := range sizes {
+			if sz <= cut {
+				flushed++
+			}
+		}
+		if want := max(flushed-1, 0); ticks < want {
+			t.Fatalf("cut at %d of %d: %d intervals, want at least %d", cut, len(whole), ticks, want)
+		}
+	}
+}
+
+// Runs recorded before the samples were compressed still read.
+func TestPlainSamplesOfOlderRuns(t *testing.T) {
+	dir := t.TempDir()
+	t0 := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
+	w, err := Create(dir, Manifest{Start: t0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Abort()
+	os.Remove(filepath.Join(dir, SamplesFile))
+	fh, _ := os.Create(filepath.Join(dir, SamplesFilePlain))
+	enc := sample.NewEncoder(fh)
+	for i := int64(1); i <= 4; i++ {
+		enc.Encode(snap(i, t0))
+	}
+	fh.Close()
+	f, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := f.Samples()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	n := 0
+	if err := sample.Replay(r, func(*sample.Rates, *sample.Snapshot) error { n++; return nil }, nil); err != nil || n != 3 {
+		t.Fatalf("intervals %d, err %v", n, err)
 	}
 }
 

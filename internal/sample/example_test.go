@@ -12,7 +12,7 @@ import (
 )
 
 // The loop `tuneloop record` runs: one Collector, two Snapshots used in
-// turn (no garbage per tick), one JSON line per tick to raw/samples.jsonl,
+// turn (no garbage per tick), one JSON line per tick to raw/samples.jsonl.gz,
 // Delta between consecutive ticks for anything live (a progress line).
 func Example_record() {
 	ctx, cancel := context.WithTimeout(context.Background(), 700*time.Millisecond)
@@ -22,7 +22,7 @@ func Example_record() {
 		fmt.Println(err)
 		return
 	}
-	enc := sample.NewEncoder(io.Discard) // the run folder's raw/samples.jsonl
+	enc := sample.NewEncoder(io.Discard) // the run folder's raw/samples.jsonl.gz (through gzip)
 	var snaps [2]sample.Snapshot
 	tick := time.NewTicker(200 * time.Millisecond) // time.Second in production
 	defer tick.Stop()

@@ -14,7 +14,7 @@
 //
 // Use (the record command): New(hostfs.Live(), Options{PID: pid}) once;
 // each tick Collect(now, &snaps[i%2]) and NewEncoder(file).Encode(snap) to
-// raw/samples.jsonl; Delta(prev, cur) for rates; offline, Replay(file, fn)
+// raw/samples.jsonl.gz; Delta(prev, cur) for rates; offline, Replay(file, fn)
 // walks the rates of a recorded run. Available lists the samplers for
 // --help; Options.Enable/Disable pick them (tcpstates is off by default).
 //
