@@ -9,6 +9,7 @@
 #   JAVA17_HOME  JDK 17 (default: the java on PATH, whose jcmd must sit next to it)
 #   JAVA25_HOME  JDK 25 (default /usr/lib/jvm/temurin-25-jdk-amd64)
 #   OUT          where the dumps go (default internal/jvm/threaddump/testdata)
+#   MIN_STUCK    workers (of 24) that must be BLOCKED or WAITING in a kept dump (default 20)
 # Files: $OUT/jdk17_lib_CASE_jcmd.txt and $OUT/jdk25_lib_CASE_jcmd.txt.
 set -euo pipefail
 
@@ -32,7 +33,9 @@ stuck() {
 
 pid=""
 log=$(mktemp)
-cleanup() { if [ -n "$pid" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi; rm -f "$log"; }
+# The logging cases' pipes and configuration files; the JVMs are SIGKILLed, so removed here.
+tmp=$(mktemp -d)
+cleanup() { if [ -n "$pid" ]; then kill -9 "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi; rm -rf "$log" "$tmp"; }
 trap cleanup EXIT
 
 for c in "${cases[@]}"; do
@@ -40,7 +43,7 @@ for c in "${cases[@]}"; do
     home=$j17
     [ "$v" = 25 ] && home=$j25
     # 90 s at most: the program halts by itself even if this script dies.
-    "$home/bin/java" -cp "$jar" com.example.zoo.Fingerprints "$c" 90 >"$log" 2>&1 &
+    "$home/bin/java" -Djava.io.tmpdir="$tmp" -cp "$jar" com.example.zoo.Fingerprints "$c" 90 >"$log" 2>&1 &
     pid=$!
     for _ in $(seq 600); do
       grep -q '^READY ' "$log" && break

@@ -759,6 +759,12 @@ func (r *Report) culprits(d *Dump, m *matcher) {
 			claimed[l] = true
 			c.Holder = l.Owner
 		}
+		if c.Lock == nil && k.fp.ID == "classloading" {
+			if l := r.loaderLock(ts); l != nil {
+				c.Lock, c.Holder = l, l.Owner
+				claimed[l] = true
+			}
+		}
 		c.Frame = commonFrame(ts, func(f Frame) bool { return hasAnyPrefix(f.Method, k.fp.Frames) })
 		r.setHolder(c)
 		r.Culprits = append(r.Culprits, c)
@@ -837,6 +843,28 @@ func (r *Report) culprits(d *Dump, m *matcher) {
 		}
 	}
 	sort.SliceStable(r.Culprits, func(i, j int) bool { return len(r.Culprits[i].Threads) > len(r.Culprits[j].Threads) })
+}
+
+// loaderLock finds the class loader that threads blocked in Class.forName
+// wait for. On a loader that is not parallel capable, HotSpot takes its
+// monitor in native code and the waiters print no "waiting to lock" line;
+// the holder does print "- locked" on the loader in ClassLoader.loadClass.
+func (r *Report) loaderLock(waiters []*Thread) *Lock {
+	waiting := make(map[*Thread]bool, len(waiters))
+	for _, t := range waiters {
+		waiting[t] = true
+	}
+	for _, l := range r.Locks {
+		if l.Owner == nil || waiting[l.Owner] || l.Kind != "monitor" || !strings.HasSuffix(l.Ref.Class, "Loader") {
+			continue
+		}
+		for _, f := range l.Owner.Stack() {
+			if strings.HasPrefix(f.Method, "java.lang.ClassLoader.loadClass") {
+				return l
+			}
+		}
+	}
+	return nil
 }
 
 // setHolder finds the holder for lock culprits whose lock owner is unknown

@@ -205,8 +205,9 @@ func synth(n int, namePrefix, state, body string, extra ...string) string {
 	return b.String()
 }
 
-// Stacks below follow the libraries' sources (anchors-java-diagnosis.md section 6)
-// where no live run was possible without the library jars.
+// Stacks below follow the libraries' sources (anchors-java-diagnosis.md section 6):
+// small, exact cases for each fingerprint's edges. The real libraries' dumps
+// (zoo/fingerprints.sh) are in libs_test.go.
 var synthCases = []struct {
 	name, want, dump string
 }{

@@ -54,6 +54,9 @@ public final class Fingerprints {
             } catch (InterruptedException ignored) {
                 // halt anyway
             }
+            for (Path dir : TEMP_DIRS) {
+                deleteTree(dir);
+            }
             Runtime.getRuntime().halt(0);
         }, "fingerprints-timeout");
         killer.setDaemon(true);
@@ -238,10 +241,23 @@ public final class Fingerprints {
         return p.toString();
     }
 
+    /** Removed before the halt (deleteOnExit would not run); fingerprints.sh also sets java.io.tmpdir. */
+    static final List<Path> TEMP_DIRS = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     static Path tempDir() throws IOException {
         Path dir = Files.createTempDirectory("zoo-fingerprints-");
-        dir.toFile().deleteOnExit();
+        TEMP_DIRS.add(dir);
         return dir;
+    }
+
+    static void deleteTree(Path dir) {
+        File[] files = dir.toFile().listFiles();
+        if (files != null) {
+            for (File f : files) {
+                f.delete();
+            }
+        }
+        dir.toFile().delete();
     }
 
     static final String LINE = "order accepted: id={} amount=129.90 currency=CNY channel=app tenant={}";
@@ -351,8 +367,8 @@ public final class Fingerprints {
 
     /**
      * One SecureRandom shared by every thread (new SecureRandom(): NativePRNG on Linux, the
-     * common "static final SecureRandom" of session-id and token code). NativePRNG mixes its
-     * output with a SHA1PRNG whose engineNextBytes is synchronized: the callers queue there.
+     * common "static final SecureRandom" of token code). Callers queue on NativePRNG's SHA1PRNG
+     * mixer (synchronized engineNextBytes) or on its LOCK_GET_BYTES: a dump shows either.
      */
     static List<Thread> secureRandom() {
         SecureRandom shared = new SecureRandom();
