@@ -27,6 +27,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
+	"net/url"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -178,6 +179,9 @@ func newRunner(cfg Config) (*runner, error) {
 	case math.IsInf(cfg.Rate, 0) || math.IsNaN(cfg.Rate) || cfg.Rate > 10e6:
 		return nil, errors.New("rate must be at most 10,000,000/s")
 	}
+	if err := fdBudget(cfg); err != nil {
+		return nil, err
+	}
 	r := &runner{cfg: cfg, open: cfg.Rate > 0, timeout: cfg.Timeout}
 	if r.timeout == 0 {
 		r.timeout = 10 * time.Second
@@ -212,6 +216,33 @@ func newRunner(cfg Config) (*runner, error) {
 		r.tlsConf = append(r.tlsConf, tc)
 	}
 	return r, nil
+}
+
+// fdBudget refuses a run whose connections cannot all be open at once: past
+// the open-files limit every connect would fail with "too many open files"
+// and the run would measure that instead of the service. (Go already raises
+// the soft limit to the hard one at start.)
+func fdBudget(cfg Config) error {
+	conns := cfg.Users
+	if cfg.Rate > 0 {
+		conns = cfg.Connections
+		if conns <= 0 {
+			conns = min(max(int(cfg.Rate/10), 100), 10000)
+		}
+	}
+	hosts := map[string]bool{}
+	for _, q := range cfg.Requests {
+		if u, err := url.Parse(q.URL); err == nil {
+			hosts[u.Host] = true
+		}
+	}
+	need := uint64(conns)*uint64(max(len(hosts), 1)) + 64 // + the process's own files
+	var lim syscall.Rlimit
+	if syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim) == nil && need > lim.Cur {
+		return fmt.Errorf("%d connections need about %d open files, the limit is %d: lower the users/connections or raise the limit (ulimit -n, LimitNOFILE= in a systemd unit)",
+			conns*max(len(hosts), 1), need, lim.Cur)
+	}
+	return nil
 }
 
 // preflight connects once to every target so an unreachable service is one

@@ -9,8 +9,10 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -112,6 +114,19 @@ func testClosedHoldsExactlyNInFlight(t *testing.T, engine func(*Config)) {
 	}
 	if !cs.sawBetween(s.Requests, s.Requests+s.Aborted) {
 		t.Fatalf("counted %d+%d aborted, server saw %d", s.Requests, s.Aborted, cs.hits.Load())
+	}
+}
+
+// More connections than open files: a clear error before anything starts.
+func TestConnectionsBeyondFileLimit(t *testing.T) {
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		t.Skip(err)
+	}
+	users := int(min(lim.Cur, 1<<30)) // plus the process's own files: over the limit
+	_, err := Run(context.Background(), Config{Requests: []Request{{URL: "http://127.0.0.1:9/"}}, Users: users, MaxRequests: 1})
+	if err == nil || !strings.Contains(err.Error(), "ulimit -n") || !strings.Contains(err.Error(), strconv.FormatUint(lim.Cur, 10)) {
+		t.Fatalf("err = %v", err)
 	}
 }
 
