@@ -301,9 +301,11 @@ func (l *evloop) run() {
 			r.active.Add(1)
 			l.next(u, now)
 		}
-		for len(l.ready) > 0 {
-			// next may finish a user at once (a refused connect) and queue
-			// it again: take the batch first, queue into the spare slice.
+		if len(l.ready) > 0 {
+			// One batch per turn: next may finish a user at once (a refused
+			// connect) and queue it again, and the sockets that did answer
+			// must not wait for a target that is down. New ones go to the
+			// spare slice.
 			batch := l.ready
 			l.ready = l.spare[:0]
 			for _, u := range batch {
