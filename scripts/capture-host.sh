@@ -50,7 +50,7 @@ MAXB=${CAPTURE_MAX_BYTES:-1048576}
 MAXFDS=${CAPTURE_MAX_FDS:-4096}
 DAEMONS=" irqbalance tuned atuned auditd numad "
 
-# Keep in sync with sysinfo.SysctlKeys.
+# Keep in sync with sysinfo.SysctlKeys (TestCaptureScriptHasEverySysctl checks).
 SYSCTLS="vm.swappiness vm.min_free_kbytes vm.dirty_ratio vm.dirty_background_ratio
 vm.dirty_bytes vm.dirty_background_bytes vm.dirty_expire_centisecs
 vm.zone_reclaim_mode vm.max_map_count vm.overcommit_memory vm.nr_hugepages
