@@ -121,13 +121,9 @@ type AnalyzeResult struct {
 
 // RunAnalyze is the whole `analyze` command; tests call it directly.
 func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions) error {
-	lang := env.Lang()
-	if o.Lang != "" {
-		l, err := finding.ParseLang(o.Lang)
-		if err != nil {
-			return usageErr("--lang: %v", err)
-		}
-		lang = l
+	lang, err := langOpt(env, o.Lang)
+	if err != nil {
+		return err
 	}
 	if o.Output != "text" && o.Output != "json" && !(o.Output == "markdown" && len(args) == 1) {
 		return usageErr("--output: unknown format %q (want text or json; markdown for a run folder)", o.Output)

@@ -74,13 +74,9 @@ usage.`,
 
 // RunCheck is the whole `check` command; tests call it directly.
 func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
-	lang := env.Lang()
-	if o.Lang != "" {
-		l, err := finding.ParseLang(o.Lang)
-		if err != nil {
-			return usageErr("--lang: %v", err)
-		}
-		lang = l
+	lang, err := langOpt(env, o.Lang)
+	if err != nil {
+		return err
 	}
 	switch o.Output {
 	case "text", "json", "markdown", "md":

@@ -128,13 +128,9 @@ func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	lang := env.Lang()
-	if o.Lang != "" {
-		l, err := finding.ParseLang(o.Lang)
-		if err != nil {
-			return usageErr("--lang: %v", err)
-		}
-		lang = l
+	lang, err := langOpt(env, o.Lang)
+	if err != nil {
+		return err
 	}
 	if o.Output != "text" && o.Output != "json" {
 		return usageErr("--output: unknown format %q (want text or json)", o.Output)

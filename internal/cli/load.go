@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/jtl"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 )
@@ -45,6 +46,7 @@ type LoadOptions struct {
 	Insecure     bool
 	HTTP2        bool
 	Quiet        bool // no live status line
+	Lang         string
 }
 
 // Defaults when neither flags nor the scenario say.
@@ -112,11 +114,15 @@ XML) from JMeter or from us and prints the same summary.`,
 	f.BoolVarP(&o.Insecure, "insecure", "k", false, "do not verify TLS certificates")
 	f.BoolVar(&o.HTTP2, "http2", false, "use HTTP/2 where the server offers it over TLS (Go net/http client: slower per request)")
 	f.BoolVarP(&o.Quiet, "quiet", "q", false, "no live status line")
+	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
 	return cmd
 }
 
 // RunLoad is the work of `tuneloop load`.
 func RunLoad(ctx context.Context, env *Env, o *LoadOptions) error {
+	if _, err := langOpt(env, o.Lang); err != nil {
+		return err
+	}
 	if o.Output != "text" && o.Output != "json" {
 		return usageErr("--output must be text or json, not %q", o.Output)
 	}
@@ -142,7 +148,8 @@ func RunLoad(ctx context.Context, env *Env, o *LoadOptions) error {
 	}
 	live := env.Terminal && !o.Quiet
 	if live {
-		cfg.OnSecond = func(p loadgen.Progress) { fmt.Fprint(env.Stderr, "\r\033[K"+liveLine(p)) }
+		lang := env.Lang()
+		cfg.OnSecond = func(p loadgen.Progress) { fmt.Fprint(env.Stderr, "\r\033[K"+liveLine(p, lang)) }
 	}
 	sum, err := loadgen.Run(ctx, cfg)
 	if live {
@@ -286,7 +293,7 @@ func emitSummary(env *Env, o *LoadOptions, s *loadgen.Summary) error {
 		enc.SetIndent("", "  ")
 		err = enc.Encode(s)
 	} else {
-		err = loadgen.WriteText(env.Stdout, s)
+		err = loadgen.WriteText(env.Stdout, s, env.Lang())
 	}
 	if err != nil && !errors.Is(err, io.ErrClosedPipe) {
 		return &ExitError{Code: ExitFailure, Err: err}
@@ -295,16 +302,17 @@ func emitSummary(env *Env, o *LoadOptions, s *loadgen.Summary) error {
 }
 
 // liveLine is the status line shown once a second on a terminal.
-func liveLine(p loadgen.Progress) string {
+func liveLine(p loadgen.Progress, l finding.Lang) string {
+	t := func(en, zh string) string { return finding.T(en, zh).In(l) }
 	var b strings.Builder
 	b.WriteString(fmtSecs(p.Elapsed))
 	if p.Warmup {
-		b.WriteString(" warm-up")
+		b.WriteString(t(" warm-up", " 预热"))
 	}
-	fmt.Fprintf(&b, "  TPS %d  p50 %s  p99 %s  requests %d  errors %d", p.Last.Requests,
+	fmt.Fprintf(&b, t("  TPS %d  p50 %s  p99 %s  requests %d  errors %d", "  TPS %d  p50 %s  p99 %s  请求 %d  错误 %d"), p.Last.Requests,
 		fmtMS(p.Last.P50), fmtMS(p.Last.P99), p.Requests, p.Errors)
 	if p.Remaining >= 0 {
-		b.WriteString("  remaining " + fmtSecs(p.Remaining))
+		b.WriteString(t("  remaining ", "  剩余 ") + fmtSecs(p.Remaining))
 	}
 	return b.String()
 }

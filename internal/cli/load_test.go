@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 )
 
@@ -149,9 +150,12 @@ func TestLoadInterruptStillReports(t *testing.T) {
 }
 
 func TestLiveLine(t *testing.T) {
-	l := liveLine(loadgen.Progress{Elapsed: 12 * time.Second, Remaining: 48 * time.Second,
-		Last: loadgen.Second{Requests: 1234, P50: 1.5, P99: 250}, Requests: 5000, Errors: 2})
-	if l != "12s  TPS 1234  p50 1.50ms  p99 250ms  requests 5000  errors 2  remaining 48s" {
+	p := loadgen.Progress{Elapsed: 12 * time.Second, Remaining: 48 * time.Second,
+		Last: loadgen.Second{Requests: 1234, P50: 1.5, P99: 250}, Requests: 5000, Errors: 2}
+	if l := liveLine(p, finding.EN); l != "12s  TPS 1234  p50 1.50ms  p99 250ms  requests 5000  errors 2  remaining 48s" {
+		t.Fatalf("%q", l)
+	}
+	if l := liveLine(p, finding.ZH); l != "12s  TPS 1234  p50 1.50ms  p99 250ms  请求 5000  错误 2  剩余 48s" {
 		t.Fatalf("%q", l)
 	}
 }
@@ -175,5 +179,55 @@ func TestLoadCommandFlags(t *testing.T) {
 	}
 	if got := hdr.Load(); got != "PUT b" {
 		t.Fatalf("server saw %v", got)
+	}
+}
+
+// A Chinese reader gets the summary and the errors in Chinese, with the
+// tables still lined up, and the keys scripts grep for unchanged.
+func TestLoadInChinese(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "ok") }))
+	defer srv.Close()
+	env, out, errb := loadEnv()
+	env.Getenv = func(k string) string { return map[string]string{"LANG": "zh_CN.UTF-8"}[k] }
+	cmd := newLoadCmd(env)
+	cmd.SetArgs([]string{srv.URL + "/zh", "-c", "2", "-n", "50", "-q"})
+	if err := cmd.ExecuteContext(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	for _, want := range []string{"负载 (闭合模型,2 个用户)", "请求数    50", "状态码    200=50", "标签", "# 样本", "GET /zh", "时间单位:毫秒"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("summary lacks %q:\n%s", want, text)
+		}
+	}
+	// The per-label table: every line as wide on a terminal as its header.
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimSpace(l), "标签") {
+			w := finding.DisplayWidth(l)
+			if row := lines[i+1]; finding.DisplayWidth(row) != w {
+				t.Errorf("table not aligned:\n%s\n%s", l, row)
+			}
+		}
+	}
+
+	// An unreachable service: the error, with its hint, in Chinese.
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	addr := ln.Addr().String()
+	ln.Close()
+	root := NewRoot(env)
+	root.SetArgs([]string{"load", "http://" + addr + "/", "-n", "1", "-q"})
+	err := root.ExecuteContext(context.Background())
+	if code := Code(env, err); code == ExitOK {
+		t.Fatal("a refused target exited 0")
+	}
+	if msg := errb.String(); !strings.Contains(msg, "无法连接 "+addr) || !strings.Contains(msg, "连接被拒绝") {
+		t.Errorf("error not in Chinese: %q", msg)
+	}
+	errb.Reset()
+	root = NewRoot(env)
+	root.SetArgs([]string{"load", "http://" + addr + "/", "-n", "1", "-q", "--lang", "en"})
+	if Code(env, root.ExecuteContext(context.Background())); !strings.Contains(errb.String(), "cannot connect to "+addr) {
+		t.Errorf("--lang en: %q", errb.String())
 	}
 }

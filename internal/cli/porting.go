@@ -100,13 +100,9 @@ func RunPorting(ctx context.Context, env *Env, o *PortingOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	lang := env.Lang()
-	if o.Lang != "" {
-		l, err := finding.ParseLang(o.Lang)
-		if err != nil {
-			return usageErr("--lang: %v", err)
-		}
-		lang = l
+	lang, err := langOpt(env, o.Lang)
+	if err != nil {
+		return err
 	}
 	if len(o.Paths) == 0 {
 		return usageErr("porting: give at least one PATH")

@@ -131,6 +131,7 @@ func langOpt(env *Env, s string) (finding.Lang, error) {
 	if err != nil {
 		return l, usageErr("--lang: %v", err)
 	}
+	env.useLang(l)
 	return l, nil
 }
 

@@ -32,6 +32,8 @@ type Env struct {
 	Getenv         func(string) string
 	// Terminal is true when Stdout is a terminal (live status lines, colour).
 	Terminal bool
+	// lang is the --lang a command was given, for its error message too.
+	lang finding.Lang
 }
 
 // OSEnv is the real process environment.
@@ -46,7 +48,15 @@ func isTerminal(f *os.File) bool {
 }
 
 // Lang is the default language from the environment (LC_ALL, LC_MESSAGES, LANG).
-func (e *Env) Lang() finding.Lang { return finding.LangFromEnv(e.Getenv) }
+func (e *Env) Lang() finding.Lang {
+	if e.lang != "" {
+		return e.lang
+	}
+	return finding.LangFromEnv(e.Getenv)
+}
+
+// useLang records a command's --lang: its errors are printed in it too.
+func (e *Env) useLang(l finding.Lang) { e.lang = l }
 
 // ExitError carries an exit code through cobra without printing usage.
 type ExitError struct {
@@ -99,6 +109,6 @@ func Code(env *Env, err error) int {
 			return code
 		}
 	}
-	fmt.Fprintln(env.Stderr, "tuneloop:", err)
+	fmt.Fprintln(env.Stderr, "tuneloop:", finding.Localize(err, env.Lang()))
 	return code
 }

@@ -21,8 +21,6 @@ package loadgen
 import (
 	"context"
 	"crypto/tls"
-	"errors"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"net"
@@ -35,6 +33,8 @@ import (
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
 // Config describes a run. Exactly one of Users (closed model) and Rate (open
@@ -87,19 +87,23 @@ type TargetError struct {
 	Err  error
 }
 
-func (e *TargetError) Error() string {
-	hint := ""
+func (e *TargetError) Error() string { return e.Localize(finding.EN) }
+
+// Localize says why the target could not be reached, with a hint, in l.
+func (e *TargetError) Localize(l finding.Lang) string {
+	var hint finding.Text
 	switch e.Kind {
 	case KindRefused:
-		hint = " (connection refused: is the service running and listening on that port?)"
+		hint = finding.T(" (connection refused: is the service running and listening on that port?)", "(连接被拒绝:服务是否已启动并在该端口监听?)")
 	case KindDNS:
-		hint = " (the host name does not resolve)"
+		hint = finding.T(" (the host name does not resolve)", "(主机名无法解析)")
 	case KindConnect:
-		hint = " (host unreachable or not answering: check address, firewall, routing)"
+		hint = finding.T(" (host unreachable or not answering: check address, firewall, routing)", "(主机不可达或无响应:请检查地址、防火墙和路由)")
 	case KindTLS:
-		hint = " (TLS handshake failed: plain http on that port, or an untrusted certificate? --insecure skips verification)"
+		hint = finding.T(" (TLS handshake failed: plain http on that port, or an untrusted certificate? --insecure skips verification)",
+			"(TLS 握手失败:该端口是否为普通 http,或证书不受信任?--insecure 可跳过校验)")
 	}
-	return fmt.Sprintf("cannot connect to %s: %v%s", e.Addr, e.Err, hint)
+	return finding.Tf(finding.T("cannot connect to %s: %v", "无法连接 %s:%v"), e.Addr, e.Err).In(l) + hint.In(l)
 }
 
 func (e *TargetError) Unwrap() error { return e.Err }
@@ -167,17 +171,17 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 func newRunner(cfg Config) (*runner, error) {
 	switch {
 	case len(cfg.Requests) == 0:
-		return nil, errors.New("no requests to send")
+		return nil, finding.Errorf(finding.T("no requests to send", "没有要发送的请求"))
 	case cfg.Users > 0 && cfg.Rate > 0:
-		return nil, errors.New("set users (closed model) or rate (open model), not both")
+		return nil, finding.Errorf(finding.T("set users (closed model) or rate (open model), not both", "请设置用户数(闭合模型)或速率(开放模型),不能同时设置"))
 	case cfg.Users <= 0 && cfg.Rate <= 0:
-		return nil, errors.New("set users (closed model) or rate (open model)")
+		return nil, finding.Errorf(finding.T("set users (closed model) or rate (open model)", "请设置用户数(闭合模型)或速率(开放模型)"))
 	case cfg.Duration <= 0 && cfg.MaxRequests <= 0:
-		return nil, errors.New("a run needs a duration or a request count")
+		return nil, finding.Errorf(finding.T("a run needs a duration or a request count", "压测需要设置时长或请求数"))
 	case cfg.Duration < 0 || cfg.MaxRequests < 0 || cfg.RampUp < 0 || cfg.WarmUp < 0 || cfg.Think < 0 || cfg.Timeout < 0:
-		return nil, errors.New("durations and counts must not be negative")
+		return nil, finding.Errorf(finding.T("durations and counts must not be negative", "时长和数量不能为负数"))
 	case math.IsInf(cfg.Rate, 0) || math.IsNaN(cfg.Rate) || cfg.Rate > 10e6:
-		return nil, errors.New("rate must be at most 10,000,000/s")
+		return nil, finding.Errorf(finding.T("rate must be at most 10,000,000/s", "速率不能超过每秒 10,000,000 次"))
 	}
 	if err := fdBudget(cfg); err != nil {
 		return nil, err
@@ -194,7 +198,7 @@ func newRunner(cfg Config) (*runner, error) {
 		}
 		r.rows = cfg.Vars.Rows
 		if len(r.rows) == 0 {
-			return nil, errors.New("the variables file has no data rows")
+			return nil, finding.Errorf(finding.T("the variables file has no data rows", "变量文件中没有数据行"))
 		}
 	}
 	for _, q := range cfg.Requests {
@@ -239,7 +243,8 @@ func fdBudget(cfg Config) error {
 	need := uint64(conns)*uint64(max(len(hosts), 1)) + 64 // + the process's own files
 	var lim syscall.Rlimit
 	if syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim) == nil && need > lim.Cur {
-		return fmt.Errorf("%d connections need about %d open files, the limit is %d: lower the users/connections or raise the limit (ulimit -n, LimitNOFILE= in a systemd unit)",
+		return finding.Errorf(finding.T("%d connections need about %d open files, the limit is %d: lower the users/connections or raise the limit (ulimit -n, LimitNOFILE= in a systemd unit)",
+			"%d 个连接需要约 %d 个打开文件,上限为 %d:请减少用户数/连接数,或提高上限(ulimit -n,systemd 单元中的 LimitNOFILE=)"),
 			conns*max(len(hosts), 1), need, lim.Cur)
 	}
 	return nil

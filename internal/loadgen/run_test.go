@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
 // countingServer counts requests and the peak of concurrent ones.
@@ -93,7 +95,7 @@ func testClosedCountMatchesServer(t *testing.T, engine func(*Config)) {
 		t.Fatalf("summary %+v", s)
 	}
 	var b bytes.Buffer
-	WriteText(&b, s)
+	WriteText(&b, s, finding.EN)
 	t.Log(b.String())
 }
 
@@ -210,7 +212,7 @@ func TestOpenP99ReflectsStall(t *testing.T) {
 		t.Fatalf("requests %d: schedule not kept (%+v)", s.Requests, s.Open)
 	}
 	var b bytes.Buffer
-	WriteText(&b, s)
+	WriteText(&b, s, finding.EN)
 	t.Log(b.String())
 }
 

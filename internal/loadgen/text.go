@@ -5,25 +5,37 @@ import (
 	"io"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
-	"text/tabwriter"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
-// WriteText prints the summary for people: totals, latency percentiles,
-// errors by kind, a JMeter-like per-label table and the per-second series.
-func WriteText(w io.Writer, s *Summary) error {
+// WriteText prints the summary for people, in l: totals, latency
+// percentiles, errors by kind, a JMeter-like per-label table and the
+// per-second series. Error kinds, status codes and labels stay as they are
+// (they are keys a script greps for).
+func WriteText(w io.Writer, s *Summary, l finding.Lang) error {
+	t := func(en, zh string) string { return finding.T(en, zh).In(l) }
 	b := &strings.Builder{}
-	title := "Load"
+	title := t("Load", "负载")
 	if s.Source != "load" {
-		title = "Imported " + s.Source
+		title = t("Imported ", "导入 ") + s.Source
 	}
 	if s.Model != "" {
-		title += " (" + s.Model + " model"
+		model := s.Model
+		switch s.Model {
+		case "closed":
+			model = t("closed model", "闭合模型")
+		case "open":
+			model = t("open model", "开放模型")
+		}
+		title += " (" + model
 		if s.Users > 0 {
-			title += fmt.Sprintf(", %d users", s.Users)
+			title += fmt.Sprintf(t(", %d users", ",%d 个用户"), s.Users)
 		}
 		if s.Open != nil {
-			title += fmt.Sprintf(", %g req/s scheduled on %d connections", s.Open.Rate, s.Connections)
+			title += fmt.Sprintf(t(", %g req/s scheduled on %d connections", ",计划 %g 请求/秒,%d 个连接"), s.Open.Rate, s.Connections)
 		}
 		title += ")"
 	}
@@ -32,71 +44,95 @@ func WriteText(w io.Writer, s *Summary) error {
 	}
 	fmt.Fprintln(b, title)
 	if s.Interrupted {
-		fmt.Fprintln(b, "  interrupted: the results cover the time until Ctrl-C")
+		fmt.Fprintln(b, t("  interrupted: the results cover the time until Ctrl-C", "  已中断:结果只覆盖按下 Ctrl-C 之前的时间"))
 	}
-	fmt.Fprintf(b, "  requests  %d in %.2fs = %.1f req/s", s.Requests, s.Duration, s.TPS)
+	fmt.Fprintf(b, t("  requests  %d in %.2fs = %.1f req/s", "  请求数    %d,用时 %.2fs = %.1f 请求/秒"), s.Requests, s.Duration, s.TPS)
 	if s.Warmup > 0 || s.Aborted > 0 {
-		fmt.Fprintf(b, "  (excluded: %d warm-up, %d in flight at the end)", s.Warmup, s.Aborted)
+		fmt.Fprintf(b, t("  (excluded: %d warm-up, %d in flight at the end)", "(未计入:预热 %d 个,结束时仍在途 %d 个)"), s.Warmup, s.Aborted)
 	}
 	fmt.Fprintln(b)
-	fmt.Fprintf(b, "  errors    %d (%.2f%%)", s.Errors, s.ErrorPct)
+	fmt.Fprintf(b, t("  errors    %d (%.2f%%)", "  错误      %d(%.2f%%)"), s.Errors, s.ErrorPct)
 	if len(s.ErrorKinds) > 0 {
 		fmt.Fprintf(b, ": %s", kv(s.ErrorKinds))
 	}
 	fmt.Fprintln(b)
 	if len(s.StatusCodes) > 0 {
-		fmt.Fprintf(b, "  status    %s\n", kv(s.StatusCodes))
+		fmt.Fprintf(b, t("  status    %s\n", "  状态码    %s\n"), kv(s.StatusCodes))
 	}
 	if s.HTTP2Requests > 0 {
-		fmt.Fprintf(b, "  protocol  %d responses over HTTP/2\n", s.HTTP2Requests)
+		fmt.Fprintf(b, t("  protocol  %d responses over HTTP/2\n", "  协议      %d 个响应走 HTTP/2\n"), s.HTTP2Requests)
 	}
-	fmt.Fprintf(b, "  transfer  %.1f KB received, %.1f KB sent\n", float64(s.BytesIn)/1024, float64(s.BytesOut)/1024)
-	l := s.Latency
-	fmt.Fprintf(b, "  latency   mean %s  p50 %s  p90 %s  p95 %s  p99 %s  p99.9 %s  max %s\n",
-		ms(l.Mean), ms(l.P50), ms(l.P90), ms(l.P95), ms(l.P99), ms(l.P999), ms(l.Max))
+	fmt.Fprintf(b, t("  transfer  %.1f KB received, %.1f KB sent\n", "  传输      接收 %.1f KB,发送 %.1f KB\n"), float64(s.BytesIn)/1024, float64(s.BytesOut)/1024)
+	lt := s.Latency
+	fmt.Fprintf(b, t("  latency   mean %s  p50 %s  p90 %s  p95 %s  p99 %s  p99.9 %s  max %s\n", "  延迟      平均 %s  p50 %s  p90 %s  p95 %s  p99 %s  p99.9 %s  最大 %s\n"),
+		ms(lt.Mean), ms(lt.P50), ms(lt.P90), ms(lt.P95), ms(lt.P99), ms(lt.P999), ms(lt.Max))
 	if o := s.Open; o != nil {
 		u := o.Uncorrected
-		fmt.Fprintf(b, "  (from actual send, uncorrected: p50 %s  p99 %s  max %s)\n", ms(u.P50), ms(u.P99), ms(u.Max))
-		fmt.Fprintf(b, "  schedule  %d due, %d sent, %d missed, %d late (>%v behind), lag mean %s max %s\n",
+		fmt.Fprintf(b, t("  (from actual send, uncorrected: p50 %s  p99 %s  max %s)\n", "  (从实际发送时刻算起,未校正:p50 %s  p99 %s  最大 %s)\n"), ms(u.P50), ms(u.P99), ms(u.Max))
+		fmt.Fprintf(b, t("  schedule  %d due, %d sent, %d missed, %d late (>%v behind), lag mean %s max %s\n",
+			"  计划      应发 %d,已发 %d,漏发 %d,迟发 %d(落后 >%v),平均滞后 %s,最大 %s\n"),
 			o.Scheduled, o.Sent, o.Missed, o.Late, LateThreshold, ms(o.MeanLagMS), ms(o.MaxLagMS))
 		if o.Missed > 0 || o.Late > o.Sent/100 {
-			fmt.Fprintln(b, "  note: the generator fell behind its schedule; latency above counts the wait"+
-				" (more --connections, or a slower --rate)")
+			fmt.Fprintln(b, t("  note: the generator fell behind its schedule; latency above counts the wait (more --connections, or a slower --rate)",
+				"  注意:压测端落后于计划;上面的延迟包含了这段等待(增加 --connections,或降低 --rate)"))
 		}
 	}
 	if s.ClientCPU > 0 {
-		fmt.Fprintf(b, "  generator CPU %.0f%% of %d cores", s.ClientCPU, runtime.GOMAXPROCS(0))
+		fmt.Fprintf(b, t("  generator CPU %.0f%% of %d cores", "  压测端 CPU 占 %[2]d 个核的 %.0[1]f%%"), s.ClientCPU, runtime.GOMAXPROCS(0))
 		if s.ClientCPU >= 90 {
-			fmt.Fprint(b, ": saturated, so throughput and latency may be the generator's limits, not the server's")
+			fmt.Fprint(b, t(": saturated, so throughput and latency may be the generator's limits, not the server's", ":已饱和,吞吐与延迟可能是压测端的极限,而不是服务端的"))
 		}
 		fmt.Fprintln(b)
 	}
 	fmt.Fprintln(b)
-	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "Label\t# Samples\tAverage\tMedian\t90% Line\t95% Line\t99% Line\tMin\tMax\tError %\tThroughput\tReceived KB/sec\tSent KB/sec\t")
+	table := [][]string{strings.Split(t("Label|# Samples|Average|Median|90% Line|95% Line|99% Line|Min|Max|Error %|Throughput|Received KB/sec|Sent KB/sec",
+		"标签|# 样本|平均值|中位数|90% 百分位|95% 百分位|99% 百分位|最小值|最大值|异常 %|吞吐量|接收 KB/sec|发送 KB/sec"), "|")}
 	rows := append([]LabelStats(nil), s.Labels...)
 	if len(rows) > 1 || len(rows) == 0 {
-		rows = append(rows, LabelStats{Label: "TOTAL", Requests: s.Requests, Errors: s.Errors, ErrorPct: s.ErrorPct,
+		rows = append(rows, LabelStats{Label: t("TOTAL", "总体"), Requests: s.Requests, Errors: s.Errors, ErrorPct: s.ErrorPct,
 			TPS: s.TPS, Latency: s.Latency, RecvKBps: kbps(s.BytesIn, s.Duration), SentKBps: kbps(s.BytesOut, s.Duration)})
 	}
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f%%\t%.1f/s\t%.2f\t%.2f\t\n",
-			r.Label, r.Requests, num(r.Mean), num(r.P50), num(r.P90), num(r.P95), num(r.P99), num(r.Min), num(r.Max),
-			r.ErrorPct, r.TPS, r.RecvKBps, r.SentKBps)
+		table = append(table, []string{r.Label, strconv.FormatInt(r.Requests, 10), num(r.Mean), num(r.P50), num(r.P90), num(r.P95), num(r.P99),
+			num(r.Min), num(r.Max), fmt.Sprintf("%.2f%%", r.ErrorPct), fmt.Sprintf("%.1f/s", r.TPS), fmt.Sprintf("%.2f", r.RecvKBps), fmt.Sprintf("%.2f", r.SentKBps)})
 	}
-	tw.Flush()
-	fmt.Fprintln(b, "  (times in ms)")
+	writeTable(b, table)
+	fmt.Fprintln(b, t("  (times in ms)", "  (时间单位:毫秒)"))
 	if len(s.Series) > 0 {
 		fmt.Fprintln(b)
-		tw = tabwriter.NewWriter(b, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "second\trequests\terrors\tmean\tp50\tp99\tmax\t")
+		table = [][]string{strings.Split(t("second|requests|errors|mean|p50|p99|max", "秒|请求数|错误|平均|p50|p99|最大"), "|")}
 		for _, p := range s.Series {
-			fmt.Fprintf(tw, "%d\t%d\t%d\t%s\t%s\t%s\t%s\t\n", p.T, p.Requests, p.Errors, num(p.Mean), num(p.P50), num(p.P99), num(p.Max))
+			table = append(table, []string{strconv.Itoa(p.T), strconv.FormatInt(p.Requests, 10), strconv.FormatInt(p.Errors, 10),
+				num(p.Mean), num(p.P50), num(p.P99), num(p.Max)})
 		}
-		tw.Flush()
+		writeTable(b, table)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeTable right-aligns columns two spaces apart, measuring Chinese
+// headers by their terminal width (text/tabwriter counts runes).
+func writeTable(b *strings.Builder, rows [][]string) {
+	var widths []int
+	for _, r := range rows {
+		for i, c := range r {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], finding.DisplayWidth(c))
+		}
+	}
+	for _, r := range rows {
+		for i, c := range r {
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			b.WriteString(strings.Repeat(" ", widths[i]-finding.DisplayWidth(c)))
+			b.WriteString(c)
+		}
+		b.WriteByte('\n')
+	}
 }
 
 // num prints milliseconds with about three significant digits.

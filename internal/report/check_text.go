@@ -154,14 +154,7 @@ func writeWrapped(w *bufio.Writer, indent string, words []string, width int) {
 // padRight pads s with spaces to width terminal columns, counting East
 // Asian wide characters as two, so Chinese labels line up.
 func padRight(s string, width int) string {
-	w := 0
-	for _, r := range s {
-		w++
-		if r >= 0x1100 && (r <= 0x115f || (r >= 0x2e80 && r <= 0xa4cf) || (r >= 0xac00 && r <= 0xd7a3) ||
-			(r >= 0xf900 && r <= 0xfaff) || (r >= 0xfe30 && r <= 0xfe4f) || (r >= 0xff00 && r <= 0xff60) || (r >= 0xffe0 && r <= 0xffe6)) {
-			w++
-		}
-	}
+	w := finding.DisplayWidth(s)
 	if w >= width {
 		return s
 	}

@@ -19,11 +19,12 @@ package threaddump
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
 // maxLine caps one line; the rest of a longer line is dropped, so a hostile
@@ -31,7 +32,7 @@ import (
 const maxLine = 64 << 10
 
 // ErrNotThreadDump is wrapped by the error returned for input holding no dump.
-var ErrNotThreadDump = errors.New("not a thread dump")
+var ErrNotThreadDump = finding.Errorf(finding.T("not a thread dump", "不是线程转储"))
 
 // ParseText reads every dump in r (several dumps in one file are returned in order).
 func ParseText(r io.Reader) ([]*Dump, error) {

@@ -1,0 +1,33 @@
+package finding
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"testing"
+)
+
+func TestLocalize(t *testing.T) {
+	base := Errorf(T("cannot read %s: %v", "无法读取 %s:%v"), "a.txt", io.ErrUnexpectedEOF)
+	if !errors.Is(base, io.ErrUnexpectedEOF) {
+		t.Error("the cause is not kept")
+	}
+	wrapped := fmt.Errorf("--scenario s.yaml: %w", base)
+	cases := []struct {
+		err  error
+		l    Lang
+		want string
+	}{
+		{base, EN, "cannot read a.txt: unexpected EOF"},
+		{base, ZH, "无法读取 a.txt:unexpected EOF"},
+		{wrapped, ZH, "--scenario s.yaml: 无法读取 a.txt:unexpected EOF"},
+		{wrapped, EN, "--scenario s.yaml: cannot read a.txt: unexpected EOF"},
+		{errors.New("plain"), ZH, "plain"},
+		{nil, ZH, ""},
+	}
+	for _, c := range cases {
+		if got := Localize(c.err, c.l); got != c.want {
+			t.Errorf("Localize(%v, %s) = %q, want %q", c.err, c.l, got, c.want)
+		}
+	}
+}
