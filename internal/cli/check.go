@@ -81,17 +81,17 @@ func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
 	switch o.Output {
 	case "text", "json", "markdown", "md":
 	default:
-		return usageErr("--output: unknown format %q (want text, json or markdown)", o.Output)
+		return usageErr(finding.T("--output: unknown format %q (want text, json or markdown)", "--output:未知格式 %q(应为 text、json 或 markdown)"), o.Output)
 	}
 	profile, err := rules.ParseProfile(o.Profile)
 	if err != nil {
-		return usageErr("--profile: %v", err)
+		return usageErr(finding.T("--profile: %v", "--profile:%v"), err)
 	}
 	var failOn *finding.Severity
 	if o.FailOn != "" {
 		s, err := finding.ParseSeverity(o.FailOn)
 		if err != nil || s == finding.Info {
-			return usageErr("--fail-on: want warning or critical, got %q", o.FailOn)
+			return usageErr(finding.T("--fail-on: want warning or critical, got %q", "--fail-on:应为 warning 或 critical,实际为 %q"), o.FailOn)
 		}
 		failOn = &s
 	}

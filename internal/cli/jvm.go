@@ -70,7 +70,7 @@ JVM could not be attached or a command failed, 2 on bad usage.`,
 			if len(args) == 1 {
 				pid, err := strconv.Atoi(args[0])
 				if err != nil || pid <= 0 {
-					return usageErr("PID: want a process id, got %q", args[0])
+					return usageErr(finding.T("PID: want a process id, got %q", "PID:应为进程号,实际为 %q"), args[0])
 				}
 				o.PID = pid
 			}
@@ -133,7 +133,7 @@ func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 		return err
 	}
 	if o.Output != "text" && o.Output != "json" {
-		return usageErr("--output: unknown format %q (want text or json)", o.Output)
+		return usageErr(finding.T("--output: unknown format %q (want text or json)", "--output:未知格式 %q(应为 text 或 json)"), o.Output)
 	}
 	method := attach.Method("")
 	switch o.Via {
@@ -141,19 +141,19 @@ func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 	case "socket", "jcmd":
 		method = attach.Method(o.Via)
 	default:
-		return usageErr("--via: want auto, socket or jcmd, got %q", o.Via)
+		return usageErr(finding.T("--via: want auto, socket or jcmd, got %q", "--via:应为 auto、socket 或 jcmd,实际为 %q"), o.Via)
 	}
 	if o.PID == 0 {
 		return listJVMs(env, o.Output, lang)
 	}
 	if o.Dumps < 0 || o.Dumps > 1000 {
-		return usageErr("--dump: want 0 to 1000, got %d", o.Dumps)
+		return usageErr(finding.T("--dump: want 0 to 1000, got %d", "--dump:应为 0 到 1000,实际为 %d"), o.Dumps)
 	}
 	if o.Dumps > 1 && o.Interval <= 0 {
-		return usageErr("--interval: want a positive duration, got %v", o.Interval)
+		return usageErr(finding.T("--interval: want a positive duration, got %v", "--interval:应为正的时长,实际为 %v"), o.Interval)
 	}
 	if o.GCLog != "" && !filepath.IsAbs(o.GCLog) {
-		return usageErr("--gc-log: want an absolute path as the JVM sees it, got %q", o.GCLog)
+		return usageErr(finding.T("--gc-log: want an absolute path as the JVM sees it, got %q", "--gc-log:应为 JVM 视角下的绝对路径,实际为 %q"), o.GCLog)
 	}
 	if o.Raw != "" {
 		if err := os.MkdirAll(o.Raw, 0o700); err != nil { // properties may hold passwords
@@ -268,7 +268,7 @@ func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 			}
 		}
 	} else {
-		return usageErr("--profile: %v", err)
+		return usageErr(finding.T("--profile: %v", "--profile:%v"), err)
 	}
 	// Several dumps: each problem once, from the dump that shows it best.
 	res.Findings = append(res.Findings, threaddump.FindingsOver(res.Dumps, dumpNames)...)

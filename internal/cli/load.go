@@ -124,11 +124,11 @@ func RunLoad(ctx context.Context, env *Env, o *LoadOptions) error {
 		return err
 	}
 	if o.Output != "text" && o.Output != "json" {
-		return usageErr("--output must be text or json, not %q", o.Output)
+		return usageErr(finding.T("--output must be text or json, not %q", "--output 应为 text 或 json,而不是 %q"), o.Output)
 	}
 	if o.Import != "" {
 		if o.URL != "" || o.Scenario != "" {
-			return usageErr("--import summarises a file: give no URL or scenario with it")
+			return usageErr(finding.T("--import summarises a file: give no URL or scenario with it", "--import 用于汇总文件:不要同时给出 URL 或场景文件"))
 		}
 		return importJTL(env, o)
 	}
@@ -167,7 +167,7 @@ func RunLoad(ctx context.Context, env *Env, o *LoadOptions) error {
 		if errors.As(err, &te) {
 			return &ExitError{Code: ExitFailure, Err: err}
 		}
-		return usageErr("%v", err)
+		return usageErr(finding.T("%v", "%v"), err)
 	}
 	if jw != nil {
 		if err := jw.Flush(); err != nil {
@@ -182,24 +182,24 @@ func loadConfig(o *LoadOptions) (loadgen.Config, error) {
 	var cfg loadgen.Config
 	if o.Scenario != "" {
 		if o.URL != "" || o.Body != "" || o.BodyFile != "" || o.Method != "" {
-			return cfg, usageErr("give either a URL (with -X/--body) or --scenario, not both")
+			return cfg, usageErr(finding.T("give either a URL (with -X/--body) or --scenario, not both", "URL(配合 -X/--body)与 --scenario 只能二选一"))
 		}
 		if err := loadgen.LoadScenario(o.Scenario, &cfg); err != nil {
-			return cfg, usageErr("%v", err)
+			return cfg, usageErr(finding.T("%v", "%v"), err)
 		}
 	} else {
 		if o.URL == "" {
-			return cfg, usageErr("give a URL, --scenario FILE or --import FILE")
+			return cfg, usageErr(finding.T("give a URL, --scenario FILE or --import FILE", "请给出 URL、--scenario FILE 或 --import FILE"))
 		}
 		req := loadgen.Request{URL: o.URL, Method: o.Method, Body: []byte(o.Body),
 			ExpectStatus: o.ExpectStatus, ExpectBody: o.ExpectBody}
 		if o.BodyFile != "" {
 			if o.Body != "" {
-				return cfg, usageErr("--body and --body-file exclude each other")
+				return cfg, usageErr(finding.T("--body and --body-file exclude each other", "--body 与 --body-file 不能同时使用"))
 			}
 			b, err := os.ReadFile(o.BodyFile)
 			if err != nil {
-				return cfg, usageErr("--body-file: %v", err)
+				return cfg, usageErr(finding.T("--body-file: %v", "--body-file:%v"), err)
 			}
 			req.Body = b
 		}
@@ -208,7 +208,7 @@ func loadConfig(o *LoadOptions) (loadgen.Config, error) {
 	for _, h := range o.Headers {
 		name, value, ok := strings.Cut(h, ":")
 		if !ok || strings.TrimSpace(name) == "" {
-			return cfg, usageErr("--header %q: want 'Name: value'", h)
+			return cfg, usageErr(finding.T("--header %q: want 'Name: value'", "--header %q:格式应为 'Name: value'"), h)
 		}
 		for i := range cfg.Requests {
 			cfg.Requests[i].Headers = append(cfg.Requests[i].Headers,
@@ -217,11 +217,11 @@ func loadConfig(o *LoadOptions) (loadgen.Config, error) {
 	}
 	if o.Users < 0 || o.Rate < 0 || o.Connections < 0 || o.Requests < 0 || o.Duration < 0 || o.RampUp < 0 ||
 		o.WarmUp < 0 || o.Think < 0 || o.Timeout < 0 {
-		return cfg, usageErr("counts and durations must not be negative")
+		return cfg, usageErr(finding.T("counts and durations must not be negative", "数量和时长不能为负数"))
 	}
 	switch {
 	case o.Users > 0 && o.Rate > 0:
-		return cfg, usageErr("-c (closed model) and --rate (open model) exclude each other")
+		return cfg, usageErr(finding.T("-c (closed model) and --rate (open model) exclude each other", "-c(闭合模型)与 --rate(开放模型)不能同时使用"))
 	case o.Users > 0:
 		cfg.Users, cfg.Rate = o.Users, 0
 	case o.Rate > 0:
@@ -231,7 +231,7 @@ func loadConfig(o *LoadOptions) (loadgen.Config, error) {
 		cfg.Users = defaultLoadUsers
 	}
 	if o.Think > 0 && cfg.Rate > 0 {
-		return cfg, usageErr("--think applies to the closed model (-c), not to --rate")
+		return cfg, usageErr(finding.T("--think applies to the closed model (-c), not to --rate", "--think 只适用于闭合模型(-c),不适用于 --rate"))
 	}
 	setPositive(&cfg.Connections, o.Connections)
 	setPositive(&cfg.Duration, o.Duration)

@@ -224,6 +224,13 @@ func TestLoadInChinese(t *testing.T) {
 	if msg := errb.String(); !strings.Contains(msg, "无法连接 "+addr) || !strings.Contains(msg, "连接被拒绝") {
 		t.Errorf("error not in Chinese: %q", msg)
 	}
+	// A bad command line (exit 2) too.
+	errb.Reset()
+	root = NewRoot(env)
+	root.SetArgs([]string{"load", "http://" + addr + "/", "-c", "2", "--rate", "5"})
+	if code := Code(env, root.ExecuteContext(context.Background())); code != ExitUsage || !strings.Contains(errb.String(), "-c(闭合模型)与 --rate(开放模型)不能同时使用") {
+		t.Errorf("usage error: exit %d, %q", code, errb.String())
+	}
 	errb.Reset()
 	root = NewRoot(env)
 	root.SetArgs([]string{"load", "http://" + addr + "/", "-n", "1", "-q", "--lang", "en"})

@@ -73,8 +73,9 @@ func (e *ExitError) Error() string {
 
 func (e *ExitError) Unwrap() error { return e.Err }
 
-func usageErr(format string, args ...any) error {
-	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
+// usageErr is a bad command line (exit 2), said in both languages.
+func usageErr(t finding.Text, args ...any) error {
+	return &ExitError{Code: ExitUsage, Err: finding.Errorf(t, args...)}
 }
 
 // NewRoot builds the command tree.

@@ -123,19 +123,19 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	}
 	profile, err := rules.ParseProfile(orDefaultStr(o.Profile, string(rules.JavaWeb)))
 	if err != nil {
-		return usageErr("--profile: %v", err)
+		return usageErr(finding.T("--profile: %v", "--profile:%v"), err)
 	}
 	switch {
 	case o.Target == "" && o.JTLWatch == "":
-		return usageErr("--target URL is required (or --jtl-watch for an external load)")
+		return usageErr(finding.T("--target URL is required (or --jtl-watch for an external load)", "需要 --target URL(外部压测时用 --jtl-watch)"))
 	case o.Users > 0 && o.Rate > 0:
-		return usageErr("-c/--users and --rate are exclusive")
+		return usageErr(finding.T("-c/--users and --rate are exclusive", "-c/--users 与 --rate 不能同时使用"))
 	case o.Duration < 2*o.Interval:
-		return usageErr("--duration %s: too short for --interval %s", o.Duration, o.Interval)
+		return usageErr(finding.T("--duration %s: too short for --interval %s", "--duration %s:对 --interval %s 来说太短"), o.Duration, o.Interval)
 	case o.Output != "text" && o.Output != "json" && o.Output != "markdown":
-		return usageErr("--output: want text, json or markdown")
+		return usageErr(finding.T("--output: want text, json or markdown", "--output:应为 text、json 或 markdown"))
 	case o.PID != 0 && (o.JVM != "" || o.Start != ""):
-		return usageErr("--pid excludes --jvm and --start")
+		return usageErr(finding.T("--pid excludes --jvm and --start", "--pid 不能与 --jvm、--start 同时使用"))
 	}
 	if o.Users == 0 && o.Rate == 0 {
 		o.Users = 50

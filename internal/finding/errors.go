@@ -2,6 +2,7 @@ package finding
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 )
 
@@ -18,10 +19,20 @@ func (e *Error) Unwrap() error { return e.Err }
 // Localize returns the message in l.
 func (e *Error) Localize(l Lang) string { return e.Msg.In(l) }
 
-// Errorf formats both languages with the same arguments; the last argument,
+// Errorf formats both languages with the same arguments; an argument that
+// is itself a bilingual error is said in each language. The last argument,
 // when it is an error, becomes the cause (write it with %v, not %w).
 func Errorf(t Text, args ...any) *Error {
-	e := &Error{Msg: Tf(t, args...)}
+	zh := args
+	for i, a := range args {
+		if loc, ok := a.(Localizer); ok {
+			if &zh[0] == &args[0] {
+				zh = append([]any(nil), args...)
+			}
+			zh[i] = Localize(loc, ZH)
+		}
+	}
+	e := &Error{Msg: Text{EN: fmt.Sprintf(t.EN, args...), ZH: fmt.Sprintf(t.ZH, zh...)}}
 	if n := len(args); n > 0 {
 		if err, ok := args[n-1].(error); ok {
 			e.Err = err

@@ -24,6 +24,8 @@ func TestLocalize(t *testing.T) {
 		{wrapped, EN, "--scenario s.yaml: cannot read a.txt: unexpected EOF"},
 		{errors.New("plain"), ZH, "plain"},
 		{nil, ZH, ""},
+		// A bilingual error inside another is said in the reader's language too.
+		{Errorf(T("--scenario: %v", "--scenario:%v"), base), ZH, "--scenario:无法读取 a.txt:unexpected EOF"},
 	}
 	for _, c := range cases {
 		if got := Localize(c.err, c.l); got != c.want {
