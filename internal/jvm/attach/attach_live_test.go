@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -300,9 +301,7 @@ func TestAttachXrs(t *testing.T) {
 
 func TestAttachNotResponding(t *testing.T) {
 	j := startJVM(t, "java", nil, nil)
-	if err := syscall.Kill(j.pid, syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
+	stopJVM(t, j.pid)
 	defer syscall.Kill(j.pid, syscall.SIGCONT)
 	start := time.Now()
 	_, err := Attach(j.pid, Options{Method: Socket, Timeout: time.Second})
@@ -317,6 +316,32 @@ func TestAttachNotResponding(t *testing.T) {
 	}
 }
 
+// stopJVM sends SIGSTOP and waits until every thread is stopped: kill
+// returns before they are, and a listener thread that is on a CPU at that
+// moment could still answer one more request.
+func stopJVM(t *testing.T, pid int) {
+	t.Helper()
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(5 * time.Millisecond) {
+		tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/stat", pid))
+		stopped := len(tasks) > 0
+		for _, p := range tasks {
+			b, err := os.ReadFile(p)
+			i := bytes.LastIndexByte(b, ')')
+			if err != nil || i < 0 || i+2 >= len(b) || (b[i+2] != 'T' && b[i+2] != 't') {
+				stopped = false
+				break
+			}
+		}
+		if stopped {
+			return
+		}
+	}
+	t.Fatalf("pid %d did not stop", pid)
+}
+
 // TestCommandNotResponding: the listener runs, but the JVM stops answering.
 func TestCommandNotResponding(t *testing.T) {
 	j := startJVM(t, "java", nil, nil)
@@ -324,9 +349,7 @@ func TestCommandNotResponding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Kill(j.pid, syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
+	stopJVM(t, j.pid)
 	defer syscall.Kill(j.pid, syscall.SIGCONT)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
