@@ -492,7 +492,7 @@ func writeRunSummaryText(w io.Writer, p *report.RunPage, dir string, l finding.L
 	fmt.Fprintf(w, "%s\n", p.Title)
 	if p.Load != nil {
 		fmt.Fprintf(w, "%s: %.1f TPS, p50 %.1f ms, p99 %.1f ms, %s %d/%d (%s)\n", t("load", "负载"), p.Load.TPS, p.Load.P50MS, p.Load.P99MS,
-			t("errors", "错误"), p.Load.Errors, p.Load.Requests, p.Load.Model)
+			t("errors", "错误"), p.Load.Errors, p.Load.Requests, report.ModelText(p.Load.Model).In(l))
 	}
 	if v := p.Verdict; v != nil {
 		fmt.Fprintf(w, "\n%s %s\n", t("VERDICT:", "结论："), v.Title.In(l))

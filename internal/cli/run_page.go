@@ -325,7 +325,7 @@ func verdict(L *runLayers) *finding.Finding {
 	loadLine := func() {
 		if L.load != nil {
 			layers = append(layers, finding.Tf(finding.T("Load: %.1f TPS, p99 %.1f ms, %d errors of %d requests (%s).", "负载：%.1f TPS，p99 %.1f ms，%d/%d 个请求出错（%s）。"),
-				L.load.TPS, L.load.Latency.P99, L.load.Errors, L.load.Requests, orDefaultStr(L.load.Model, L.load.Source)))
+				L.load.TPS, L.load.Latency.P99, L.load.Errors, L.load.Requests, report.ModelText(orDefaultStr(L.load.Model, L.load.Source))))
 		}
 	}
 	cpuLine := func() {

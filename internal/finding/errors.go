@@ -24,10 +24,11 @@ func (e *Error) Localize(l Lang) string { return e.Msg.In(l) }
 // when it is an error, becomes the cause (write it with %v, not %w).
 func Errorf(t Text, args ...any) *Error {
 	zh := args
+	copied := false
 	for i, a := range args {
 		if loc, ok := a.(Localizer); ok {
-			if &zh[0] == &args[0] {
-				zh = append([]any(nil), args...)
+			if !copied {
+				zh, copied = append([]any(nil), args...), true
 			}
 			zh[i] = Localize(loc, ZH)
 		}

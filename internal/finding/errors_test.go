@@ -33,3 +33,10 @@ func TestLocalize(t *testing.T) {
 		}
 	}
 }
+
+func TestTfTextArguments(t *testing.T) {
+	got := Tf(T("%d requests (%s), %s", "%d 个请求(%s),%s"), 5, T("closed", "闭合模型"), T("ok", "好"))
+	if got.EN != "5 requests (closed), ok" || got.ZH != "5 个请求(闭合模型),好" {
+		t.Fatalf("%+v", got)
+	}
+}

@@ -85,7 +85,17 @@ func (t Text) IsZero() bool { return t.EN == "" && t.ZH == "" }
 
 // Tf formats both languages with the same arguments.
 func Tf(t Text, args ...any) Text {
-	return Text{EN: fmt.Sprintf(t.EN, args...), ZH: fmt.Sprintf(t.ZH, args...)}
+	en, zh := args, args
+	copied := false
+	for i, a := range args {
+		if x, ok := a.(Text); ok { // a Text argument is said in each language
+			if !copied {
+				en, zh, copied = append([]any(nil), args...), append([]any(nil), args...), true
+			}
+			en[i], zh[i] = x.EN, x.In(ZH)
+		}
+	}
+	return Text{EN: fmt.Sprintf(t.EN, en...), ZH: fmt.Sprintf(t.ZH, zh...)}
 }
 
 // Severity orders how much a finding matters. The zero value is Info.

@@ -442,7 +442,7 @@ func buildView(p *RunPage) *htmlView {
 	if !tr.t0.IsZero() {
 		v.TimeNote = fmt.Sprintf(L["sincestart"], tr.t0.UTC().Format("15:04:05"))
 	}
-	v.Load, v.Series = loadSection(p.Load, tr, L)
+	v.Load, v.Series = loadSection(p.Load, tr, L, p.Lang)
 	v.CPU = cpuSection(p.CPU, tr, L)
 	v.Softirq = softirqSection(p.Softirq, tr, L)
 	v.Threads = threadsSection(p.ThreadStates, tr, L)
@@ -541,11 +541,11 @@ func timeDomain(p *RunPage) timeRange {
 
 // ---- sections ----
 
-func loadSection(lv *LoadView, tr timeRange, L map[string]string) (*loadHTML, []template.HTML) {
+func loadSection(lv *LoadView, tr timeRange, L map[string]string, l finding.Lang) (*loadHTML, []template.HTML) {
 	if lv == nil {
 		return nil, nil
 	}
-	h := &loadHTML{Source: oneLine(lv.Source), Model: oneLine(lv.Model)}
+	h := &loadHTML{Source: oneLine(lv.Source), Model: oneLine(ModelText(lv.Model).In(l))}
 	errPct := 0.0
 	if lv.Requests > 0 {
 		errPct = 100 * float64(lv.Errors) / float64(lv.Requests)

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
@@ -56,6 +58,23 @@ type LoadView struct {
 	MaxMS    float64 `json:"max_ms"`
 	// Series is per second.
 	Series []LoadPoint `json:"series"`
+}
+
+// ModelText says a LoadView.Model ("closed", "open", "closed, 60 users")
+// in both languages; anything else (a JTL's name) stays as it is.
+func ModelText(model string) finding.Text {
+	var users int
+	switch {
+	case model == "closed":
+		return finding.T("closed model", "闭合模型")
+	case model == "open":
+		return finding.T("open model", "开放模型")
+	case strings.HasPrefix(model, "closed, "):
+		if _, err := fmt.Sscanf(model, "closed, %d users", &users); err == nil {
+			return finding.Tf(finding.T("closed model, %d users", "闭合模型,%d 个用户"), users)
+		}
+	}
+	return finding.T(model, model)
 }
 
 // LoadPoint is one second of load.

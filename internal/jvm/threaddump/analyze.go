@@ -4,6 +4,8 @@ import (
 	"hash/maphash"
 	"sort"
 	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
 // Report is the analysis of one dump.
@@ -98,9 +100,17 @@ type Lock struct {
 }
 
 // OwnerDoing describes what the owner runs: its state and top frame.
-func (l *Lock) OwnerDoing() string {
+func (l *Lock) OwnerDoing() string { return l.OwnerDoingIn(finding.EN) }
+
+// OwnerDoingIn is OwnerDoing in lang: "RUNNABLE at <top frame> in <first
+// application frame>" (states and frames stay as the JVM prints them).
+func (l *Lock) OwnerDoingIn(lang finding.Lang) string {
 	if l.Owner == nil {
 		return ""
+	}
+	at, in := " at ", " in "
+	if lang == finding.ZH {
+		at, in = ",位于 ", ",所在应用方法 "
 	}
 	s := string(l.Owner.State)
 	if l.Owner.StateDetail != "" {
@@ -108,13 +118,13 @@ func (l *Lock) OwnerDoing() string {
 	}
 	st := l.Owner.Stack()
 	if len(st) > 0 {
-		s += " at " + st[0].String()
+		s += at + st[0].String()
 	}
 	// The first application frame says more than Thread.sleep or a native write.
 	for _, f := range st {
 		if !isJDKFrame(f.Method) {
 			if f != st[0] {
-				s += " in " + f.String()
+				s += in + f.String()
 			}
 			break
 		}

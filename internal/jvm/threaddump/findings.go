@@ -108,7 +108,7 @@ func culpritFinding(r *Report, c *Culprit, src string) finding.Finding {
 		holder, holderZH := "no thread shows it as held", "没有线程显示持有该锁"
 		if c.Holder != nil {
 			holder = "held by " + quoteName(c.Holder.Name) + ", " + describe(c.Holder)
-			holderZH = "持有者 " + quoteName(c.Holder.Name) + "," + describe(c.Holder)
+			holderZH = "持有者 " + quoteName(c.Holder.Name) + "," + (&Lock{Owner: c.Holder}).OwnerDoingIn(finding.ZH)
 			if c.Holder == c.Lock.Owner && c.Lock.JustTaken() {
 				holder += " (caught in the instant it took the lock)"
 				holderZH += "(转储恰好发生在它刚拿到锁的瞬间)"

@@ -164,7 +164,7 @@ func writeReport(w *bufio.Writer, r *Report, n int, L labels, lang finding.Lang)
 				if l.JustTaken() {
 					just = L.justTaken
 				}
-				fmt.Fprintf(w, "        %s %s: %s%s\n", L.heldBy, quoteName(l.Owner.Name), l.OwnerDoing(), just)
+				fmt.Fprintf(w, "        %s %s: %s%s\n", L.heldBy, quoteName(l.Owner.Name), l.OwnerDoingIn(lang), just)
 			} else {
 				fmt.Fprintf(w, "        %s\n", L.noOwner)
 			}
