@@ -168,6 +168,10 @@ func TestSoftirqFixture(t *testing.T) {
 		!strings.Contains(evs["nic_queues"], "rx 1") {
 		t.Errorf("evidence: %v", evs)
 	}
+	// The window the diagnosis rests on, for charts: the fixture's 10 s.
+	if w := top.Window; w == nil || !w.From.Equal(f.Manifest.Start) || w.To.Sub(w.From) != 10*time.Second {
+		t.Errorf("window %+v, run start %s", top.Window, f.Manifest.Start)
+	}
 	hot := find(fs, IDHotCPU)
 	if hot == nil || hot.Severity != finding.Info || !strings.Contains(hot.Observed.EN, "Symptom of "+IDSoftirqConcentrated) {
 		t.Errorf("CPU0 saturation not linked as a symptom: %+v", hot)

@@ -110,6 +110,7 @@ func ruleCPUSaturated(c *ctx) []finding.Finding {
 		EN: fmt.Sprintf("All CPUs %s busy on average (us %s, sy %s, softirq+irq %s, steal %s) over %s.", pct(busy), pct(us), pct(sy), pct(irq), pct(st), w.span().EN),
 		ZH: fmt.Sprintf("全部 CPU 平均忙 %s（us %s，sy %s，软中断+中断 %s，steal %s），%s。", pct(busy), pct(us), pct(sy), pct(irq), pct(st), w.span().ZH),
 	}
+	f.Window = w.timeSpan()
 	f.Evidence = append(w.evidence(c.start),
 		ev("busy_pct", pct(busy), "/proc/stat"), ev("us_pct", pct(us), "/proc/stat"), ev("sy_pct", pct(sy), "/proc/stat"),
 		ev("si_hi_pct", pct(irq), "/proc/stat"), ev("steal_pct", pct(st), "/proc/stat"))
@@ -163,6 +164,7 @@ func ruleHotCPU(c *ctx) []finding.Finding {
 		Recommended: finding.T("See the linked finding for the cause (serial thread or interrupt concentration).", "原因见关联的诊断（串行线程或中断集中）。"),
 		Risk:        finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
 	}
+	f.Window = w.timeSpan()
 	f.Evidence = append(w.evidence(c.start), ev("cpu", strconv.Itoa(cpu), ""), ev("busy_pct", pct(b), "/proc/stat cpu"+strconv.Itoa(cpu)),
 		ev("si_hi_pct", pct(si), "/proc/stat cpu"+strconv.Itoa(cpu)), ev("others_busy_pct", pct(o), "/proc/stat"))
 	return []finding.Finding{f}
@@ -239,6 +241,7 @@ func ruleSerialThread(c *ctx) []finding.Finding {
 		Workload: finding.T("any", "所有负载"),
 	}
 	f.Recommended = withHint(f.Recommended, t.Name)
+	f.Window = w.timeSpan()
 	f.Evidence = append(w.evidence(c.start),
 		ev("thread", threadLabel(t), fmt.Sprintf("/proc/%d/task/%d/{stat,schedstat}", c.pid(), t.TID)),
 		ev("thread_cpu_pct", pct(cpu), "schedstat"), ev("thread_runq_wait_pct", pct(wait), "schedstat"),
@@ -287,6 +290,7 @@ func ruleIdleUnderLoad(c *ctx) []finding.Finding {
 		Risk:     finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
 		Workload: finding.T("services under load", "有负载的服务"),
 	}
+	f.Window = w.timeSpan()
 	f.Evidence = append(w.evidence(c.start), ev("host_idle_pct", pct(idle), "/proc/stat"), ev("target_cpu_pct", pct(pcpu), fmt.Sprintf("/proc/%d/stat", c.pid())),
 		ev("voluntary_cs_per_s", num(vcs), fmt.Sprintf("/proc/%d/task/*/status", c.pid())), ev("rx_pkts_per_s", num(rx), "/proc/net/dev"), ev("threads", fmt.Sprintf("%.0f", n), ""),
 		ev("threads_by_state", fmt.Sprintf("R %.0f, S %.0f, D %.0f", runnable, sleeping, dsleep), fmt.Sprintf("/proc/%d/task/*/stat", c.pid())))
@@ -317,6 +321,7 @@ func ruleRunQueue(c *ctx) []finding.Finding {
 			"减少可运行线程（缩小工作线程池，小主机上减少 GC/JIT 线程）或增加 CPU。"),
 		Risk: finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
 	}
+	f.Window = w.timeSpan()
 	f.Evidence = append(w.evidence(c.start), ev("procs_running_avg", num(rq), "/proc/stat procs_running"), ev("procs_running_peak", num(pk), "/proc/stat"),
 		ev("cpus", strconv.Itoa(c.ncpu), ""), ev("psi_cpu_some_pct", pct(psi), "/proc/pressure/cpu"))
 	return []finding.Finding{f}
@@ -349,6 +354,7 @@ func ruleCtxSwitch(c *ctx) []finding.Finding {
 			"找出切换最多的线程（pidstat -wt 1），减少交接：更少线程、批处理、降低锁竞争。"),
 		Risk: finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
 	}
+	f.Window = w.timeSpan()
 	f.Evidence = append(w.evidence(c.start), ev("ctxt_per_s", num(cs), "/proc/stat ctxt"), ev("per_cpu", num(cs/float64(c.ncpu)), ""), ev("sy_pct", pct(sy), "/proc/stat"))
 	if tops := topThreads(c, w); len(tops) > 0 {
 		t := tops[0]
@@ -382,6 +388,7 @@ func ruleSteal(c *ctx) []finding.Finding {
 			"申请独占/绑定的 vCPU，把虚拟机迁移到负载较低的宿主机，或按 steal 预留容量。"),
 		Risk: finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
 	}
+	f.Window = w.timeSpan()
 	f.Evidence = append(w.evidence(c.start), ev("steal_pct", pct(st), "/proc/stat steal"))
 	return []finding.Finding{f}
 }

@@ -43,6 +43,7 @@ func ruleIowait(c *ctx) []finding.Finding {
 			"找出做 I/O 的进程和文件（pidstat -d 1，iotop）；把日志和临时文件放到更快的存储，使用异步日志，减少同步写。"),
 		Risk: riskNone(),
 	}
+	f.Window = w.timeSpan()
 	f.Evidence = append(w.evidence(c.start), ev("iowait_pct", pct(wa), "/proc/stat"), ev("procs_blocked", num(bl), "/proc/stat procs_blocked"))
 	return []finding.Finding{f}
 }
@@ -94,6 +95,7 @@ func ruleDisk(c *ctx) []finding.Finding {
 		Risk: riskNone(),
 	}
 	src := "/proc/diskstats " + best
+	f.Window = w.timeSpan()
 	f.Evidence = append(w.evidence(c.start), ev("util_pct", pct(util), src), ev("aqu_sz", num(q), src), ev("r_await_ms", num(ra), src), ev("w_await_ms", num(wa), src), ev("iops", num(iops), src))
 	return []finding.Finding{f}
 }
@@ -127,6 +129,7 @@ func ruleMemPressure(c *ctx) []finding.Finding {
 			"给服务更多内存或减少同机的其他进程；-Xmx 要小于内存上限并为 metaspace、线程栈和直接内存留余量；考虑 vm.swappiness=1（见 `tuneloop check`）。"),
 		Risk: riskNone(),
 	}
+	f.Window = w.timeSpan()
 	f.Evidence = append(w.evidence(c.start), ev("swap_pages_per_s", num(swap), "/proc/vmstat pswpin+pswpout"), ev("allocstall_per_s", num(recl), "/proc/vmstat allocstall*"),
 		ev("psi_memory_some_pct", pct(some), "/proc/pressure/memory"), ev("psi_memory_full_pct", pct(full), "/proc/pressure/memory"),
 		ev("mem_available_mib", num(avail/1024), "/proc/meminfo"))
@@ -160,6 +163,7 @@ func ruleNUMA(c *ctx) []finding.Finding {
 			"当 JVM 能放进一个节点时，把它绑定到该节点的 CPU 和内存（numactl --cpunodebind=N --membind=N java ...），或开启 -XX:+UseNUMA；用 numastat -p %d 核实。"), c.pid()),
 		Risk: riskNone(),
 	}
+	f.Window = w.timeSpan()
 	f.Evidence = append(w.evidence(c.start), ev("numa_miss_pct_max", pct(miss), "/sys/devices/system/node/node*/numastat"))
 	return []finding.Finding{f}
 }
@@ -184,6 +188,7 @@ func ruleTCPRetrans(c *ctx) []finding.Finding {
 			"排查路径上的丢包：网卡 ring 与 rx_dropped（ethtool -S）、softnet 丢包、链路或对端饱和；检查 MTU 是否一致。"),
 		Risk: riskNone(),
 	}
+	f.Window = w.timeSpan()
 	f.Evidence = append(w.evidence(c.start), ev("retrans_pct", pct(r), "/proc/net/snmp Tcp RetransSegs/OutSegs"), ev("retrans_per_s", num(rps), "/proc/net/snmp"))
 	return []finding.Finding{f}
 }
@@ -218,6 +223,7 @@ func ruleListen(c *ctx) []finding.Finding {
 			Note:    finding.T("The application's backlog must be raised too and it must be restarted to use it.", "应用自身的 backlog 也要调大，并重启应用才会生效。")},
 		Risk: finding.T("Low: a larger backlog uses a little kernel memory.", "低：更大的 backlog 占用少量内核内存。"),
 	}
+	f.Window = w.timeSpan()
 	f.Evidence = append(w.evidence(c.start), ev("dropped", num(total), "/proc/net/netstat TcpExt ListenOverflows/ListenDrops"))
 	if somax != "" {
 		f.Evidence = append(f.Evidence, ev("net.core.somaxconn", somax, "/proc/sys/net/core/somaxconn"))
@@ -264,6 +270,7 @@ func ruleFDs(c *ctx) []finding.Finding {
 			Note:    finding.T("prlimit changes the running process (root); the unit setting applies from the next restart.", "prlimit 修改运行中的进程（需 root）；unit 设置在下次重启后生效。")},
 		Risk: finding.T("Low.", "低。"),
 	}
+	f.Window = w.timeSpan()
 	f.Evidence = append(w.evidence(c.start), ev("fds", strconv.Itoa(fds), fmt.Sprintf("/proc/%d/fd", c.pid())),
 		ev("fd_soft_limit", strconv.FormatUint(soft, 10), fmt.Sprintf("/proc/%d/limits", c.pid())), ev("fd_pct", pct(peak), ""))
 	return []finding.Finding{f}

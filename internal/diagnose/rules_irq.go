@@ -75,6 +75,7 @@ func ruleSoftirq(c *ctx) []finding.Finding {
 		ZH: fmt.Sprintf("CPU %d 的软中断+中断占 %s，其他 CPU 平均 %s（空闲 %s）；最多的软中断 %s 在 CPU %d 上 %s 次/秒，其他 CPU %s 次/秒，%s。",
 			cpu, pct(si), pct(others), pct(othersIdle), typ, cpu, num(typRate), num(typOthers), w.span().ZH),
 	}
+	f.Window = w.timeSpan()
 	f.Evidence = append(w.evidence(c.start), ev("cpu", strconv.Itoa(cpu), ""), ev("si_hi_pct", pct(si), "/proc/stat cpu"+strconv.Itoa(cpu)),
 		ev("others_si_hi_pct", pct(others), "/proc/stat"), ev("others_idle_pct", pct(othersIdle), "/proc/stat"),
 		ev("hot_cpus", cpuList(hot), "/proc/stat"), ev("softirq_type", typ, "/proc/softirqs"), ev("softirq_per_s_cpu", num(typRate), "/proc/softirqs"), ev("softirq_per_s_others", num(typOthers), "/proc/softirqs"))

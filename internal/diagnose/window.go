@@ -79,6 +79,11 @@ func (w window) peak(ts []Tick, f func(t *Tick) float64) float64 {
 	return m
 }
 
+// timeSpan is the window for Finding.Window.
+func (w window) timeSpan() *finding.Window {
+	return &finding.Window{From: w.from.UTC(), To: w.to.UTC()}
+}
+
 // evidence is the window as evidence rows.
 func (w window) evidence(start time.Time) []finding.Evidence {
 	return []finding.Evidence{

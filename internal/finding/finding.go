@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Lang selects the language of user-facing text.
@@ -230,6 +231,15 @@ type Finding struct {
 	References []string `json:"references,omitempty"`
 	// Confidence in [0,1] for diagnoses inferred from series; 1 for direct readings.
 	Confidence float64 `json:"confidence,omitempty"`
+	// Window is when a diagnosis over a recorded series held (nil for
+	// readings at one instant).
+	Window *Window `json:"window,omitempty"`
+}
+
+// Window is a span of a recorded run.
+type Window struct {
+	From time.Time `json:"from"`
+	To   time.Time `json:"to"`
 }
 
 // Key identifies a finding within one result set: the rule plus its subject.

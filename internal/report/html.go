@@ -129,6 +129,7 @@ var htmlLabels = map[string]finding.Text{
 	"counts":       finding.T("%d critical · %d warning · %d info", "严重 %d · 警告 %d · 提示 %d"),
 	"nodata":       finding.T("no data", "无数据"),
 	"sincestart":   finding.T("time since %s UTC", "自 %s UTC 起的时间"),
+	"bandnote":     finding.T("; shaded: when the verdict held (%s – %s)", ";阴影:结论成立的时段(%s – %s)"),
 	"contents":     finding.T("Contents", "目录"),
 	"busy":         finding.T("busy", "忙碌"),
 	"cpunum":       finding.T("CPU", "CPU"),
@@ -441,6 +442,14 @@ func buildView(p *RunPage) *htmlView {
 	tr := timeDomain(p)
 	if !tr.t0.IsZero() {
 		v.TimeNote = fmt.Sprintf(L["sincestart"], tr.t0.UTC().Format("15:04:05"))
+		// The verdict's window, unless it is the whole run (nothing to point at).
+		if w := p.Verdict; w != nil && w.Window != nil {
+			b0, b1 := tr.secs(w.Window.From), tr.secs(w.Window.To)
+			if b1 > b0 && b1-b0 < 0.9*tr.span() {
+				tr.b0, tr.b1 = max(b0, 0), b1
+				v.TimeNote += fmt.Sprintf(L["bandnote"], w.Window.From.UTC().Format("15:04:05"), w.Window.To.UTC().Format("15:04:05"))
+			}
+		}
 	}
 	v.Load, v.Series = loadSection(p.Load, tr, L, p.Lang)
 	v.CPU = cpuSection(p.CPU, tr, L)
@@ -504,7 +513,22 @@ func viewFinding(f *finding.Finding, rank int, l finding.Lang) findingView {
 
 // ---- time domain shared by every time chart, so they line up ----
 
-type timeRange struct{ t0, t1 time.Time }
+type timeRange struct {
+	t0, t1 time.Time
+	// b0, b1 shade the verdict's window (seconds since t0; none when b1 <= b0).
+	b0, b1 float64
+}
+
+// band shades the verdict's window on a time chart, under the series.
+func band(b *strings.Builder, tr timeRange, x0, x1, y0, y1 float64) {
+	if tr.b1 <= tr.b0 {
+		return
+	}
+	span := tr.span()
+	bx0 := x0 + (x1-x0)*clamp(tr.b0/span, 0, 1)
+	bx1 := x0 + (x1-x0)*clamp(tr.b1/span, 0, 1)
+	fmt.Fprintf(b, `<rect class="band" x="%.1f" y="%.1f" width="%.1f" height="%.1f"/>`, bx0, y0, max(bx1-bx0, 1), y1-y0)
+}
 
 func (r timeRange) secs(t time.Time) float64 { return t.Sub(r.t0).Seconds() }
 func (r timeRange) span() float64            { return math.Max(r.t1.Sub(r.t0).Seconds(), 1) }
@@ -997,6 +1021,7 @@ func lineChart(tr timeRange, h float64, unit string, ss []lineSeries, logOK bool
 		Y = func(v float64) float64 { return y1 - (y1-y0)*clamp(v/ymax, 0, 1) }
 	}
 	xAxis(&b, tr, x0, x1, y1)
+	band(&b, tr, x0, x1, y0, y1)
 	span := tr.span()
 	X := func(s float64) float64 { return x0 + (x1-x0)*clamp(s/span, 0, 1) }
 	for _, s := range ss {
@@ -1062,6 +1087,7 @@ func areaChart(tr timeRange, w, h float64, title, unit string, xs []float64, ys 
 	}
 	yAxis(&b, ticks, 100, x0, x1, y0, y1, "")
 	xAxis(&b, tr, x0, x1, y1)
+	band(&b, tr, x0, x1, y0, y1)
 	fmt.Fprintf(&b, `<text class="ctitle" x="%.1f" y="%.1f">%s</text>`, x0, y0-8, esc(title))
 	if big {
 		fmt.Fprintf(&b, `<text class="unit" x="4" y="%.1f">%%</text>`, y0-9)

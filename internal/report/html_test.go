@@ -548,3 +548,26 @@ func TestWriteRunHTMLDegenerate(t *testing.T) {
 		p.CPU = []CPUTick{{T: t0, PerCPU: make([]CPUShare, 300)}}
 	}
 }
+
+// The verdict's window is shaded on every time chart, and said above them;
+// a window that is the whole run is not (it points at nothing).
+func TestVerdictWindowBand(t *testing.T) {
+	for _, l := range []finding.Lang{finding.EN, finding.ZH} {
+		p := htmlFixture(2, l)
+		t0 := p.Load.Series[0].T
+		p.Verdict.Window = &finding.Window{From: t0.Add(20 * time.Second), To: t0.Add(50 * time.Second)}
+		s := renderHTML(t, p)
+		charts := strings.Count(s, "<svg")
+		if n := strings.Count(s, `class="band"`); n < 3 || n > charts {
+			t.Errorf("%s: %d bands on %d charts", l, n, charts)
+		}
+		note := map[finding.Lang]string{finding.EN: "shaded: when the verdict held (01:00:20 – 01:00:50)", finding.ZH: "阴影:结论成立的时段(01:00:20 – 01:00:50)"}[l]
+		if !strings.Contains(s, note) {
+			t.Errorf("%s: no window note %q", l, note)
+		}
+		p.Verdict.Window = &finding.Window{From: t0, To: p.Load.Series[len(p.Load.Series)-1].T}
+		if s := renderHTML(t, p); strings.Contains(s, `class="band"`) {
+			t.Errorf("%s: a whole-run window is shaded", l)
+		}
+	}
+}
