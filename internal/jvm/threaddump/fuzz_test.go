@@ -31,6 +31,8 @@ func exercise(t *testing.T, ds []*Dump) {
 		Findings(r, "fuzz")
 		rs = append(rs, r)
 	}
+	names := make([]string, len(rs))
+	FindingsOver(rs, names)
 	if len(ds) > 1 {
 		s := AnalyzeSeries(ds)
 		SeriesFindings(s, "fuzz")
@@ -45,7 +47,8 @@ func exercise(t *testing.T, ds []*Dump) {
 }
 
 func FuzzParseText(f *testing.F) {
-	addSeeds(f, "jdk17_deadlock_jcmd.txt", "jdk25_virtual_jcmd.txt", "jdk17_sigquit_prefixed.log", "jdk25_virtual_threaddump_plain.txt", "jdk17_logbacklike_jcmd.txt")
+	addSeeds(f, "jdk17_deadlock_jcmd.txt", "jdk25_virtual_jcmd.txt", "jdk17_sigquit_prefixed.log", "jdk25_virtual_threaddump_plain.txt", "jdk17_logbacklike_jcmd.txt",
+		"jdk17_zoo_fsync_holder_entering_jcmd.txt", "jdk17_lib_classloading_jcmd.txt", "jdk25_lib_log4j2-asyncroot_jcmd.txt")
 	f.Add([]byte("\"a\n\" #1 prio=5 tid=0x1 nid=0x1 runnable\n\tat x.Y.z(Y.java:1)\n\t- locked <0x1> (a x)\n"))
 	f.Add([]byte("Found one Java-level deadlock:\n\"a\":\n  waiting to lock monitor 0x1 (object 0x2, a X),\n"))
 	f.Add([]byte("PFX Full thread dump x:\nPFX \"t\" #1 prio=5 nid=12 runnable\nPFX    java.lang.Thread.State: BLOCKED (on object monitor)\n"))
