@@ -32,7 +32,7 @@ func BenchmarkRecordCost(b *testing.B) {
 	c := startTestChild(b, "busy=1,idle=499,name=worker", 2)
 	var pidstat *exec.Cmd
 	if p, err := exec.LookPath("pidstat"); err == nil {
-		pidstat = exec.Command(p, "-t", "-u", "-w", "-p", strconv.Itoa(c.pid), "1", strconv.Itoa(secs))
+		pidstat = exec.Command(p, "-t", "-u", "-w", "-p", strconv.Itoa(c.PID), "1", strconv.Itoa(secs))
 		pidstat.Stdout = io.Discard
 		if err := pidstat.Start(); err != nil {
 			b.Logf("pidstat: %v", err)
@@ -46,7 +46,7 @@ func BenchmarkRecordCost(b *testing.B) {
 	b.ResetTimer()
 	start := time.Now()
 	err := RunRecord(context.Background(), env, &RecordOptions{Duration: time.Duration(secs) * time.Second, Interval: time.Second,
-		PID: c.pid, Out: dir, NoCatalog: true, Output: "json"})
+		PID: c.PID, Out: dir, NoCatalog: true, Output: "json"})
 	wall := time.Since(start)
 	b.StopTimer()
 	if err != nil {

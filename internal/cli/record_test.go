@@ -91,7 +91,7 @@ func TestRecordCPUBurner(t *testing.T) {
 	}
 	n := runtime.NumCPU() + 1
 	c := startTestChild(t, "busy="+recItoa(n)+",idle=4,name=burner", n)
-	r, dir := recordJSON(t, c.pid, 3*time.Second)
+	r, dir := recordJSON(t, c.PID, 3*time.Second)
 	f := recFinding(r.Findings, diagnose.IDCPUSaturated)
 	if f == nil {
 		t.Fatalf("no %s; got %v (stats %+v)", diagnose.IDCPUSaturated, recKeys(r.Findings), r.Stats)
@@ -102,7 +102,7 @@ func TestRecordCPUBurner(t *testing.T) {
 	named := false
 	for _, e := range f.Evidence {
 		if e.Key == "hot_thread_1" {
-			for _, tid := range c.busy {
+			for _, tid := range c.Busy {
 				if strings.Contains(e.Value, "tid="+recItoa(tid)+" ") {
 					named = true
 				}
@@ -110,9 +110,9 @@ func TestRecordCPUBurner(t *testing.T) {
 		}
 	}
 	if !named {
-		t.Errorf("hottest thread is not one of the burner's %v: %v", c.busy, f.Evidence)
+		t.Errorf("hottest thread is not one of the burner's %v: %v", c.Busy, f.Evidence)
 	}
-	if r.Status != string(run.Complete) || r.Incomplete || r.TargetPID != c.pid {
+	if r.Status != string(run.Complete) || r.Incomplete || r.TargetPID != c.PID {
 		t.Errorf("status %s incomplete %v pid %d", r.Status, r.Incomplete, r.TargetPID)
 	}
 	// The folder is whole, in the catalog, and analyses the same offline.
@@ -140,12 +140,12 @@ func TestRecordSerialThread(t *testing.T) {
 		t.Skip("records for 3 s")
 	}
 	c := startTestChild(t, "busy=1,idle=20,name=hot-worker", 2)
-	r, _ := recordJSON(t, c.pid, 3*time.Second)
+	r, _ := recordJSON(t, c.PID, 3*time.Second)
 	f := recFinding(r.Findings, diagnose.IDSerialThread)
 	if f == nil {
 		t.Fatalf("no %s; got %v (stats %+v)", diagnose.IDSerialThread, recKeys(r.Findings), r.Stats)
 	}
-	tid := c.busy[0]
+	tid := c.Busy[0]
 	if f.Subject != "tid "+recItoa(tid) || !strings.Contains(f.Observed.EN, `"hot-worker" tid=`+recItoa(tid)) ||
 		!strings.Contains(f.Fix.Apply, "tuneloop jvm ") || !strings.Contains(f.Fix.Note.EN, "nid=0x") {
 		t.Errorf("thread not named: %s %s / %s / %s", f.Subject, f.Observed.EN, f.Fix.Apply, f.Fix.Note.EN)

@@ -55,8 +55,8 @@ func TestRecordTargetExits(t *testing.T) {
 	env, out, errb := recEnv(t)
 	env.Terminal = true // the live status line is drawn and cleared
 	dir := filepath.Join(t.TempDir(), "run")
-	o := &RecordOptions{Duration: 20 * time.Second, Interval: 100 * time.Millisecond, PID: c.pid, Out: dir, Output: "text", NoCatalog: true,
-		OnStart: func(string) { time.AfterFunc(600*time.Millisecond, c.stop) }}
+	o := &RecordOptions{Duration: 20 * time.Second, Interval: 100 * time.Millisecond, PID: c.PID, Out: dir, Output: "text", NoCatalog: true,
+		OnStart: func(string) { time.AfterFunc(600*time.Millisecond, c.Stop) }}
 	start := time.Now()
 	if err := RunRecord(context.Background(), env, o); err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())

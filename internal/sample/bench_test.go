@@ -69,15 +69,15 @@ func BenchmarkCollectSelf(b *testing.B) { benchCollect(b, os.Getpid()) }
 // sleeping threads: the production budget is 1% of a core at 1 s.
 func BenchmarkCollect500Threads(b *testing.B) {
 	ch := startChild(b, "idle=500")
-	b.Run("all", func(b *testing.B) { benchCollect(b, ch.pid) })
-	b.Run("threads", func(b *testing.B) { benchCollect(b, ch.pid, "threads") })
+	b.Run("all", func(b *testing.B) { benchCollect(b, ch.PID) })
+	b.Run("threads", func(b *testing.B) { benchCollect(b, ch.PID, "threads") })
 	b.Run("host", func(b *testing.B) { benchCollect(b, 0) })
 }
 
 // BenchmarkEncode500Threads measures writing one tick as a JSON line.
 func BenchmarkEncode500Threads(b *testing.B) {
 	ch := startChild(b, "idle=500")
-	c, err := New(hostfs.Live(), Options{PID: ch.pid})
+	c, err := New(hostfs.Live(), Options{PID: ch.PID})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestRecorderFootprint(t *testing.T) {
 		t.Skip("spawns 500 threads; budgets mean nothing under -race")
 	}
 	ch := startChild(t, "idle=500")
-	c, err := New(hostfs.Live(), Options{PID: ch.pid})
+	c, err := New(hostfs.Live(), Options{PID: ch.PID})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ func failOnPanic(t *testing.T) func(string, any, []byte) {
 // add up to 100%.
 func TestLiveBusyThread(t *testing.T) {
 	ch := startChild(t, "idle=20,busy=1")
-	c, err := New(hostfs.Live(), Options{PID: ch.pid, OnPanic: failOnPanic(t)})
+	c, err := New(hostfs.Live(), Options{PID: ch.PID, OnPanic: failOnPanic(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,8 +45,8 @@ func TestLiveBusyThread(t *testing.T) {
 		t.Fatalf("threads: %+v", r.Threads)
 	}
 	top := r.Threads.Threads[0]
-	if len(ch.busy) != 1 || top.TID != ch.busy[0] {
-		t.Fatalf("top thread %+v, busy TIDs %v", top, ch.busy)
+	if len(ch.Busy) != 1 || top.TID != ch.Busy[0] {
+		t.Fatalf("top thread %+v, busy TIDs %v", top, ch.Busy)
 	}
 	// On a saturated host the spinner is runnable all the time but may get
 	// less than half a CPU; it then waits on the run queue the rest.
@@ -97,7 +97,7 @@ func TestLiveBusyThread(t *testing.T) {
 // unavailable once; the host samplers go on.
 func TestVanishedProcess(t *testing.T) {
 	ch := startChild(t, "idle=2")
-	c, err := New(hostfs.Live(), Options{PID: ch.pid, OnPanic: failOnPanic(t)})
+	c, err := New(hostfs.Live(), Options{PID: ch.PID, OnPanic: failOnPanic(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestVanishedProcess(t *testing.T) {
 	if !s.OK("process") || !s.OK("threads") {
 		t.Fatalf("before exit: %+v", s.Samplers)
 	}
-	ch.stop()
+	ch.Stop()
 	for i := range 3 {
 		s = c.Collect(time.Now(), s)
 		for _, name := range []string{"process", "threads"} {
