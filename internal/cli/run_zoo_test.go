@@ -220,10 +220,18 @@ func TestZooFsyncIO(t *testing.T) {
 	if !strings.Contains(v.Observed.EN, "Journal") || !strings.Contains(v.Observed.EN, "force") {
 		t.Errorf("the journal lock and its fsyncing holder are not named:\n%s", v.Observed.EN)
 	}
-	// Group commit moves the fsync out of the lock. The gain scales with the
-	// fsync latency, which is ~25 µs on this VM (x2-x4.7 measured; far more on
-	// real disks), so the bar is lower than for the other scenarios.
-	fixRaisesTPS(t, p, z, 1.25)
+	// Group commit moves the fsync out of the lock: that is what the fix
+	// must do, and what is asserted. Its gain scales with the fsync latency,
+	// ~25 µs on this VM: x2-x8 on a quiet host, but x0.9 once on a CI host
+	// saturated by other jobs, so TPS is only logged.
+	z.fixed = true
+	after := runZoo(t, z)
+	for _, f := range after.Run.Findings {
+		if f.Status == finding.Fail && strings.HasPrefix(f.ID, "threaddump.lock") && strings.Contains(f.Observed.EN, "Journal") && strings.Contains(f.Observed.EN, "force") {
+			t.Errorf("the fixed variant still fsyncs under the journal lock: %s", f.Observed.EN)
+		}
+	}
+	t.Logf("fsync-io steady TPS %.0f -> %.0f with group commit (x%.1f)", steadyTPS(p), steadyTPS(after), steadyTPS(after)/max(steadyTPS(p), 1))
 }
 
 func TestZooGCPressure(t *testing.T) {

@@ -209,7 +209,18 @@ func ruleSerialThread(c *ctx) []finding.Finding {
 		// The others' CPU, not their run-queue wait: on a busy host every
 		// thread queues for a CPU, which says nothing about whether the
 		// others have work of their own.
-		return top.Demand() >= SerialDemandPct && th.CPUPct-top.CPUPct < SerialOthersMaxPct
+		if top.Demand() < SerialDemandPct || th.CPUPct-top.CPUPct >= SerialOthersMaxPct {
+			return false
+		}
+		// A pool sharing the stage is not serial: a sibling of the same
+		// name (order-sequencer-1 and -2 are both "order-sequencer" to the
+		// kernel) wanting half as much means the work is spread.
+		for _, o := range th.Top {
+			if o.TID != top.TID && o.Name == top.Name && o.Demand() >= top.Demand()/2 {
+				return false
+			}
+		}
+		return true
 	})
 	if !w.ok() {
 		return nil

@@ -461,3 +461,24 @@ func TestSerialThreadIgnoresJVMInternals(t *testing.T) {
 		t.Errorf("the application thread behind a hot compiler thread was not judged: %+v", f)
 	}
 }
+
+// The zoo's fixed single-thread scenario on a host saturated by others
+// (CI, 03:19): two pool threads both named "order-sequencer" by the kernel,
+// each starved for a CPU. A pool sharing the stage is not a serial
+// bottleneck; one busy thread beside an idle namesake still is.
+func TestSerialThreadNotAPool(t *testing.T) {
+	mk := func(siblingCPU, siblingWait float64) *Series {
+		return series(6, 2, func(_ int, tk *Tick) {
+			setAll(tk, 97, 3, 0, 0, 0)
+			tk.Threads = &Threads{N: 81, CPUPct: 32 + 67, Wait: 64 + siblingWait + 300, Top: []Thread{
+				{TID: 29274, Name: "order-sequencer", CPUPct: 32, Wait: 64},
+				{TID: 29273, Name: "order-sequencer", CPUPct: siblingCPU, Wait: siblingWait}}}
+		})
+	}
+	if f := find(diag(mk(30, 40), nil), IDSerialThread); f != nil {
+		t.Errorf("a two-thread pool reported as a serial bottleneck: %s", f.Observed.EN)
+	}
+	if f := find(diag(mk(1, 2), nil), IDSerialThread); f == nil {
+		t.Error("one busy thread beside an idle namesake is still serial")
+	}
+}
