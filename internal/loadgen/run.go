@@ -222,18 +222,25 @@ func newRunner(cfg Config) (*runner, error) {
 	return r, nil
 }
 
+// workersFor is how many workers (each one connection per target) a run
+// has: the users, or the open model's connections (default Rate/10 within
+// [100, 10000]).
+func workersFor(cfg Config) int {
+	if cfg.Rate > 0 {
+		if cfg.Connections > 0 {
+			return cfg.Connections
+		}
+		return min(max(int(cfg.Rate/10), 100), 10000)
+	}
+	return cfg.Users
+}
+
 // fdBudget refuses a run whose connections cannot all be open at once: past
 // the open-files limit every connect would fail with "too many open files"
 // and the run would measure that instead of the service. (Go already raises
 // the soft limit to the hard one at start.)
 func fdBudget(cfg Config) error {
-	conns := cfg.Users
-	if cfg.Rate > 0 {
-		conns = cfg.Connections
-		if conns <= 0 {
-			conns = min(max(int(cfg.Rate/10), 100), 10000)
-		}
-	}
+	conns := workersFor(cfg)
 	hosts := map[string]bool{}
 	for _, q := range cfg.Requests {
 		if u, err := url.Parse(q.URL); err == nil {
@@ -284,13 +291,7 @@ func (r *runner) dial(ctx context.Context, ti int, deadline time.Time) (net.Conn
 // prepare builds shards and workers and fixes the timeline.
 func (r *runner) prepare() {
 	cfg := r.cfg
-	nWorkers := cfg.Users
-	if r.open {
-		nWorkers = cfg.Connections
-		if nWorkers <= 0 {
-			nWorkers = min(max(int(cfg.Rate/10), 100), 10000)
-		}
-	}
+	nWorkers := workersFor(cfg)
 	// Workers share a shard's histograms under its mutex (held ~100 ns per
 	// request). A few shards per core keep contention low; at ~170 KB per
 	// histogram, cap the total near 256 histograms (~45 MB) however many
