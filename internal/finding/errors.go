@@ -2,7 +2,6 @@ package finding
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 )
 
@@ -23,17 +22,17 @@ func (e *Error) Localize(l Lang) string { return e.Msg.In(l) }
 // is itself a bilingual error is said in each language. The last argument,
 // when it is an error, becomes the cause (write it with %v, not %w).
 func Errorf(t Text, args ...any) *Error {
-	zh := args
-	copied := false
+	// A bilingual error argument is a Text to Tf.
+	targs, copied := args, false
 	for i, a := range args {
 		if loc, ok := a.(Localizer); ok {
 			if !copied {
-				zh, copied = append([]any(nil), args...), true
+				targs, copied = append([]any(nil), args...), true
 			}
-			zh[i] = Localize(loc, ZH)
+			targs[i] = Text{EN: loc.Error(), ZH: Localize(loc, ZH)}
 		}
 	}
-	e := &Error{Msg: Text{EN: fmt.Sprintf(t.EN, args...), ZH: fmt.Sprintf(t.ZH, zh...)}}
+	e := &Error{Msg: Tf(t, targs...)}
 	if n := len(args); n > 0 {
 		if err, ok := args[n-1].(error); ok {
 			e.Err = err

@@ -107,8 +107,8 @@ func culpritFinding(r *Report, c *Culprit, src string) finding.Finding {
 		f.Subject = c.Lock.Ref.Class + "@" + c.Lock.Ref.Addr
 		holder, holderZH := "no thread shows it as held", "没有线程显示持有该锁"
 		if c.Holder != nil {
-			holder = "held by " + quoteName(c.Holder.Name) + ", " + describe(c.Holder)
-			holderZH = "持有者 " + quoteName(c.Holder.Name) + "," + (&Lock{Owner: c.Holder}).OwnerDoingIn(finding.ZH)
+			holder = "held by " + quoteName(c.Holder.Name) + ", " + describe(c.Holder, finding.EN)
+			holderZH = "持有者 " + quoteName(c.Holder.Name) + "," + describe(c.Holder, finding.ZH)
 			if c.Holder == c.Lock.Owner && c.Lock.JustTaken() {
 				holder += " (caught in the instant it took the lock)"
 				holderZH += "(转储恰好发生在它刚拿到锁的瞬间)"
@@ -150,7 +150,7 @@ func culpritFinding(r *Report, c *Culprit, src string) finding.Finding {
 		ev("waiting_at", c.Frame.String())
 	}
 	if c.Holder != nil {
-		ev("holder", quoteName(c.Holder.Name)+" "+describe(c.Holder))
+		ev("holder", quoteName(c.Holder.Name)+" "+describe(c.Holder, finding.EN))
 		if c.HolderFrame.Method != "" {
 			ev("holder_frame", c.HolderFrame.String())
 		}
@@ -224,9 +224,10 @@ func ownableFinding(r *Report, src string) (finding.Finding, bool) {
 }
 
 // describe says what a thread is doing: state, top frame, first application frame.
-func describe(t *Thread) string {
+// describe says what t runs, in lang.
+func describe(t *Thread, lang finding.Lang) string {
 	l := Lock{Owner: t}
-	return l.OwnerDoing()
+	return l.OwnerDoingIn(lang)
 }
 
 func firstAppFrame(t *Thread) Frame {
