@@ -197,6 +197,13 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 				sources = append(sources, path)
 			}
 		}
+		if idx := threaddump.TimeOrder(dumps); idx != nil {
+			d2, r2, s2 := make([]*threaddump.Dump, len(idx)), make([]*threaddump.Report, len(idx)), make([]string, len(idx))
+			for i, j := range idx {
+				d2[i], r2[i], s2[i] = dumps[j], reports[j], sources[j]
+			}
+			dumps, reports, sources = d2, r2, s2
+		}
 		// Several dumps: each problem once, from the dump that shows it best.
 		res.Findings = append(res.Findings, threaddump.FindingsOver(reports, sources)...)
 		if len(dumps) > 1 {

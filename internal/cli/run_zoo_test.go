@@ -217,8 +217,12 @@ func TestZooFsyncIO(t *testing.T) {
 	z := zooRun{scenario: "fsync-io", users: 50}
 	p := runZoo(t, z)
 	v := verdictOn(t, p, "threaddump.lock.app")
-	if !strings.Contains(v.Observed.EN, "Journal") || !strings.Contains(v.Observed.EN, "force") {
-		t.Errorf("the journal lock and its fsyncing holder are not named:\n%s", v.Observed.EN)
+	// Under the lock the holder writes and fsyncs; which of the two the dumps
+	// catch depends on the disk (fsync ~25 µs here; on one CI host all four
+	// dumps caught the write): either is file I/O under the journal lock.
+	if act := v.EvidenceValue("holder_activity"); !strings.Contains(v.Observed.EN, "Journal") ||
+		!(strings.Contains(act, "fsync") || strings.Contains(act, "file-write")) {
+		t.Errorf("the journal lock and its holder's file I/O are not named (holder_activity %q):\n%s", act, v.Observed.EN)
 	}
 	// Group commit moves the fsync out of the lock: that is what the fix
 	// must do, and what is asserted. Its gain scales with the fsync latency,
@@ -227,7 +231,7 @@ func TestZooFsyncIO(t *testing.T) {
 	z.fixed = true
 	after := runZoo(t, z)
 	for _, f := range after.Run.Findings {
-		if f.Status == finding.Fail && strings.HasPrefix(f.ID, "threaddump.lock") && strings.Contains(f.Observed.EN, "Journal") && strings.Contains(f.Observed.EN, "force") {
+		if f.Status == finding.Fail && strings.HasPrefix(f.ID, "threaddump.lock") && strings.Contains(f.Observed.EN, "Journal") && strings.Contains(f.EvidenceValue("holder_activity"), "fsync") {
 			t.Errorf("the fixed variant still fsyncs under the journal lock: %s", f.Observed.EN)
 		}
 	}

@@ -249,3 +249,13 @@ func (f *Finding) Key() string {
 	}
 	return f.ID + "/" + f.Subject
 }
+
+// EvidenceValue is the value of the first evidence named key, "" when none.
+func (f *Finding) EvidenceValue(key string) string {
+	for _, e := range f.Evidence {
+		if e.Key == key {
+			return e.Value
+		}
+	}
+	return ""
+}

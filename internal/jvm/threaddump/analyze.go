@@ -163,6 +163,8 @@ type Culprit struct {
 	HolderConfirmed bool `json:"holder_confirmed"`
 	// HolderFrame is the holder's first frame matching FP.HolderFrames, else its top frame.
 	HolderFrame Frame `json:"holder_frame"`
+	// HolderActivity is what the holder does inside the lock.
+	HolderActivity Activity `json:"holder_activity,omitempty"`
 	// Downstream names the service behind socket reads ("MySQL (JDBC)").
 	Downstream string `json:"downstream,omitempty"`
 	// Share of active threads.
@@ -886,6 +888,10 @@ func (r *Report) setHolder(c *Culprit) {
 	}
 	if c.Holder == nil {
 		return
+	}
+	if c.Lock == nil || c.Lock.Owner != c.Holder || !c.Lock.JustTaken() {
+		// caught in the monitor handoff: what it does with the lock is in other dumps
+		c.HolderActivity = ActivityOf(c.Holder)
 	}
 	st := c.Holder.Stack()
 	for _, f := range st {

@@ -2,6 +2,7 @@ package threaddump
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -119,7 +120,14 @@ func culpritFinding(r *Report, c *Culprit, src string) finding.Finding {
 		}
 		en = fmt.Sprintf("%d threads (%.0f%% of working threads) wait for %s; %s", n, pct, c.Lock.Ref.String(), holder)
 		zh = fmt.Sprintf("%d 个线程(占工作线程的 %.0f%%)在等待 %s;%s", n, pct, c.Lock.Ref.String(), holderZH)
+		if a := c.HolderActivity; a.IO() || a == ActSleep {
+			en += ": " + a.Text().EN + " while holding the lock"
+			zh += ":持有锁期间" + a.Text().ZH
+		}
 		if fp == fpAppLock {
+			if adv, ok := c.HolderActivity.lockAdvice(); ok {
+				f.Recommended = adv
+			}
 			what := c.Lock.Ref.Class
 			if c.Frame.Method != "" {
 				what = c.Frame.Method + " on " + what
@@ -153,6 +161,9 @@ func culpritFinding(r *Report, c *Culprit, src string) finding.Finding {
 		ev("holder", quoteName(c.Holder.Name)+" "+describe(c.Holder, finding.EN))
 		if c.HolderFrame.Method != "" {
 			ev("holder_frame", c.HolderFrame.String())
+		}
+		if c.HolderActivity != ActNone {
+			ev("holder_activity", string(c.HolderActivity))
 		}
 	}
 	ev("sample_threads", quoteNames(threadNames(c.Threads), 5))
@@ -310,6 +321,7 @@ func FindingsOver(reports []*Report, sources []string) []finding.Finding {
 		f       finding.Finding
 		quality [5]int // compared in order, higher wins
 		dumps   int
+		acts    map[Activity]int // what the lock holder does, per dump
 	}
 	var order []string
 	best := map[string]*pick{}
@@ -331,9 +343,12 @@ func FindingsOver(reports []*Report, sources []string) []finding.Finding {
 			}
 			p := best[key]
 			if p == nil {
-				p = &pick{}
+				p = &pick{acts: map[Activity]int{}}
 				best[key] = p
 				order = append(order, key)
+			}
+			if k := j - len(r.Deadlocks); k >= 0 && k < len(r.Culprits) && r.Culprits[k].Lock != nil && r.Culprits[k].HolderActivity != ActNone {
+				p.acts[r.Culprits[k].HolderActivity]++
 			}
 			if f.Status == finding.Fail {
 				p.dumps++
@@ -351,6 +366,9 @@ func FindingsOver(reports []*Report, sources []string) []finding.Finding {
 			f.Observed.EN += fmt.Sprintf(" (in %d of %d dumps)", p.dumps, len(reports))
 			f.Observed.ZH += fmt.Sprintf("(%d 次转储中出现 %d 次)", len(reports), p.dumps)
 			f.Evidence = append(f.Evidence, finding.Evidence{Key: "dumps_showing_it", Value: fmt.Sprintf("%d of %d", p.dumps, len(reports))})
+			if len(p.acts) > 0 {
+				holderOverDumps(&f, p.acts)
+			}
 			if 2*p.dumps < len(reports) {
 				// A passing moment, not the state of the service.
 				f.Confidence *= 0.8
@@ -359,6 +377,45 @@ func FindingsOver(reports []*Report, sources []string) []finding.Finding {
 		out = append(out, f)
 	}
 	return out
+}
+
+// holderOverDumps says what a lock's holder did in each dump: a sample of its
+// critical section (fsync in 3 dumps, a file write in 1), and gives the
+// advice for the I/O it was seen in most.
+func holderOverDumps(f *finding.Finding, acts map[Activity]int) {
+	as := make([]Activity, 0, len(acts))
+	for a := range acts {
+		as = append(as, a)
+	}
+	sort.Slice(as, func(i, j int) bool {
+		if acts[as[i]] != acts[as[j]] {
+			return acts[as[i]] > acts[as[j]]
+		}
+		return as[i] < as[j]
+	})
+	var ev, en, zh []string
+	for _, a := range as {
+		ev = append(ev, fmt.Sprintf("%s in %d", a, acts[a]))
+		en = append(en, fmt.Sprintf("%s in %d", a.Text().EN, acts[a]))
+		zh = append(zh, fmt.Sprintf("%s %d 次", a.Text().ZH, acts[a]))
+	}
+	f.Observed.EN += "; the holder, dump by dump: " + strings.Join(en, ", ")
+	f.Observed.ZH += ";各次转储中持有者:" + strings.Join(zh, "、")
+	evs := make([]finding.Evidence, 0, len(f.Evidence)+1)
+	for _, e := range f.Evidence {
+		if e.Key != "holder_activity" {
+			evs = append(evs, e)
+		}
+	}
+	f.Evidence = append(evs, finding.Evidence{Key: "holder_activity", Value: strings.Join(ev, ", ")})
+	if f.ID == "threaddump."+fpAppLock.ID {
+		for _, a := range as {
+			if adv, ok := a.lockAdvice(); ok {
+				f.Recommended = adv
+				break
+			}
+		}
+	}
 }
 
 func better(a, b [5]int) bool {

@@ -285,9 +285,13 @@ func Parse(name string, r io.Reader) ([]*Dump, error) {
 		if len(d.Threads) == 0 {
 			return nil, fmt.Errorf("%s: %w: JSON thread dump with no threads", name, ErrNotThreadDump)
 		}
+		d.Source = name
 		return []*Dump{d}, nil
 	}
 	ds, err := ParseText(br)
+	for _, d := range ds {
+		d.Source = name
+	}
 	if err != nil {
 		return ds, fmt.Errorf("%s: %w", name, err)
 	}

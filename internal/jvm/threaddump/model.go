@@ -57,6 +57,8 @@ const (
 // Dump is one thread dump: the threads at one instant.
 type Dump struct {
 	Format Format `json:"format"`
+	// Source names the input (the file path given to Parse), "" when unnamed.
+	Source string `json:"source,omitempty"`
 	// Line is where the dump starts in its input (1-based).
 	Line int `json:"line"`
 	// Time is the timestamp line as printed ("2026-11-21 22:41:08"), "" when absent.

@@ -54,10 +54,13 @@ func WriteText(w io.Writer, reports []*Report, lang finding.Lang) error {
 	if lang == finding.ZH {
 		L = labelsZH
 	}
+	// Several dumps: each one in brief but the last, then each problem once,
+	// from the dump that shows it best (FindingsOver), beside what persists.
+	many := len(reports) >= 2
 	for i, r := range reports {
-		writeReport(bw, r, i+1, L, lang)
+		writeReport(bw, r, i+1, L, lang, many && i < len(reports)-1, !many)
 	}
-	if len(reports) >= 2 {
+	if many {
 		s := NewSeries(reports)
 		fmt.Fprintf(bw, "== %s (%d)\n", L.series, len(reports))
 		if len(s.Stuck) > 0 {
@@ -94,12 +97,26 @@ func WriteText(w io.Writer, reports []*Report, lang finding.Lang) error {
 				fmt.Fprintf(bw, "  %8.3fs  nid=%d  %s  %s\n", c.CPUSeconds, c.NativeID, quoteName(c.Name), c.Top)
 			}
 		}
-		writeFindings(bw, SeriesFindings(s, "dumps"), L, lang)
+		names := make([]string, len(reports))
+		for i, r := range reports {
+			names[i] = fmt.Sprintf("%s %d", L.dump, i+1)
+			if r.Dump != nil && r.Dump.Source != "" {
+				names[i] = r.Dump.Source
+			}
+		}
+		writeFindings(bw, append(FindingsOver(reports, names), SeriesFindings(s, "dumps")...), L, lang)
 	}
 	return bw.Flush()
 }
 
-func writeReport(w *bufio.Writer, r *Report, n int, L labels, lang finding.Lang) {
+// writeReport renders one dump; brief leaves out the pools and locks past
+// the first three and the identical stacks; findings=false the findings
+// (said once for all dumps).
+func writeReport(w *bufio.Writer, r *Report, n int, L labels, lang finding.Lang, brief, findings bool) {
+	maxPools, maxLocks := renderPools, renderLocks
+	if brief {
+		maxPools, maxLocks = 3, 3
+	}
 	d := r.Dump
 	fmt.Fprintf(w, "== %s %d", L.dump, n)
 	if d != nil {
@@ -110,7 +127,11 @@ func writeReport(w *bufio.Writer, r *Report, n int, L labels, lang finding.Lang)
 		if d.VM != "" {
 			parts = append(parts, d.VM)
 		}
-		parts = append(parts, string(d.Format), fmt.Sprintf("line %d", d.Line))
+		where := fmt.Sprintf("line %d", d.Line)
+		if d.Source != "" {
+			where = fmt.Sprintf("%s:%d", d.Source, d.Line)
+		}
+		parts = append(parts, string(d.Format), where)
 		fmt.Fprintf(w, " (%s)", strings.Join(parts, ", "))
 	}
 	fmt.Fprintf(w, "\n%d %s: %d %s, %d %s, %d %s", r.Threads, L.threads, r.Java, L.java, r.VMInternal, L.vm, r.Idle, L.idle)
@@ -135,7 +156,7 @@ func writeReport(w *bufio.Writer, r *Report, n int, L labels, lang finding.Lang)
 	if len(r.Pools) > 0 {
 		fmt.Fprintf(w, "%s:\n", L.pools)
 		for i, p := range r.Pools {
-			if i == renderPools {
+			if i == maxPools {
 				fmt.Fprintf(w, "  ... +%d\n", len(r.Pools)-i)
 				break
 			}
@@ -154,7 +175,7 @@ func writeReport(w *bufio.Writer, r *Report, n int, L labels, lang finding.Lang)
 			if l.NWaiter == 0 {
 				break
 			}
-			if i == renderLocks {
+			if i == maxLocks {
 				fmt.Fprintf(w, "  ... +%d\n", contended-i)
 				break
 			}
@@ -176,6 +197,10 @@ func writeReport(w *bufio.Writer, r *Report, n int, L labels, lang finding.Lang)
 			fmt.Fprintf(w, "  %s\n", quoteNames(dl.Names, 10))
 		}
 	}
+	if brief {
+		w.WriteString("\n")
+		return
+	}
 	if len(r.StackGroups) > 0 {
 		fmt.Fprintf(w, "%s:\n", L.groups)
 		for i, g := range r.StackGroups {
@@ -192,7 +217,9 @@ func writeReport(w *bufio.Writer, r *Report, n int, L labels, lang finding.Lang)
 			}
 		}
 	}
-	writeFindings(w, Findings(r, fmt.Sprintf("%s %d", L.dump, n)), L, lang)
+	if findings {
+		writeFindings(w, Findings(r, fmt.Sprintf("%s %d", L.dump, n)), L, lang)
+	}
 	w.WriteString("\n")
 }
 

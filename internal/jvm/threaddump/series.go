@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 )
@@ -95,14 +97,16 @@ func (s *Series) stuck() {
 	}
 	runs := map[string]*run{}
 	best := map[string]*run{}
+	var prevWaits map[*Thread]*Lock
 	for _, r := range s.Reports {
 		next := map[string]*run{}
+		waits := waitsFor(r)
 		for _, t := range r.Dump.Threads {
 			if t.State == StateNone || r.IsIdle(t) || len(t.Stack()) == 0 {
 				continue
 			}
 			k := threadKey(t)
-			if p := runs[k]; p != nil && p.t.State == t.State && sameStack(p.t.Stack(), t.Stack()) {
+			if p := runs[k]; p != nil && p.t.State == t.State && sameStack(p.t.Stack(), t.Stack()) && !queueMoved(prevWaits[p.t], waits[t]) {
 				next[k] = &run{t: t, n: p.n + 1}
 			} else {
 				next[k] = &run{t: t, n: 1}
@@ -111,7 +115,7 @@ func (s *Series) stuck() {
 				best[k] = next[k]
 			}
 		}
-		runs = next
+		runs, prevWaits = next, waits
 	}
 	for _, b := range best {
 		// A RUNNABLE thread on the same line in two dumps is usually a hot
@@ -128,6 +132,28 @@ func (s *Series) stuck() {
 		}
 		return a.Name < b.Name
 	})
+}
+
+// waitsFor maps each thread waiting to acquire a lock to the lock.
+func waitsFor(r *Report) map[*Thread]*Lock {
+	m := map[*Thread]*Lock{}
+	for _, l := range r.Locks {
+		for _, w := range l.Waiters {
+			m[w] = l
+		}
+	}
+	return m
+}
+
+// queueMoved: the same stack in two dumps, but the lock it waits for changed
+// hands in between, or it waits in one dump and has just taken the lock in
+// the other (HotSpot shows a new owner BLOCKED for an instant): it queues
+// behind a lock that serves others (the lock finding says so), not stuck.
+func queueMoved(a, b *Lock) bool {
+	if (a == nil) != (b == nil) {
+		return true
+	}
+	return a != nil && a.Ref.Key() == b.Ref.Key() && a.Owner != nil && b.Owner != nil && threadKey(a.Owner) != threadKey(b.Owner)
 }
 
 func (s *Series) hot() {
@@ -276,4 +302,81 @@ func SeriesFindings(s *Series, source string) []finding.Finding {
 		out = append(out, f)
 	}
 	return out
+}
+
+// TimeOrder is the order of ds by their timestamps; nil when a dump has none
+// or they are not all of one kind (jstack's local "2026-11-22 03:59:51", the
+// JSON dump's UTC time). jstack's second resolution leaves ties, ordered by
+// source with numbers compared as numbers, then line: dumps named dump1 to
+// dump10 arrive from a shell glob as dump1, dump10, dump2.
+func TimeOrder(ds []*Dump) []int {
+	ts := make([]time.Time, len(ds))
+	kind := ""
+	for i, d := range ds {
+		k, layout := "text", "2006-01-02 15:04:05"
+		if strings.Contains(d.Time, "T") {
+			k, layout = "iso", time.RFC3339Nano
+		}
+		t, err := time.Parse(layout, d.Time)
+		if err != nil || (kind != "" && k != kind) {
+			return nil
+		}
+		kind, ts[i] = k, t
+	}
+	idx := make([]int, len(ds))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool {
+		i, j := idx[a], idx[b]
+		if !ts[i].Equal(ts[j]) {
+			return ts[i].Before(ts[j])
+		}
+		if c := naturalCompare(ds[i].Source, ds[j].Source); c != 0 {
+			return c < 0
+		}
+		return ds[i].Line < ds[j].Line
+	})
+	return idx
+}
+
+// naturalCompare compares strings with digit runs as numbers: d2 < d10.
+func naturalCompare(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digits(a), digits(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if len(na) != len(nb) {
+				return cmpInt(len(na), len(nb))
+			}
+			if c := strings.Compare(na, nb); c != 0 {
+				return c
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return cmpInt(int(a[0]), int(b[0]))
+		}
+		a, b = a[1:], b[1:]
+	}
+	return cmpInt(len(a), len(b))
+}
+
+func digits(s string) int {
+	n := 0
+	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
+		n++
+	}
+	return n
+}
+
+func cmpInt(a, b int) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }

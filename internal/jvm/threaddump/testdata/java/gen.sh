@@ -31,7 +31,7 @@ start() {
 }
 stop() { kill "$JPID" 2>/dev/null || true; wait "$JPID" 2>/dev/null || true; rm -f "$LOG"; }
 
-for prog in ${PROGS:-Contention Deadlock LogbackLike Log4j2Like Log4j1Like}; do
+for prog in ${PROGS:-Contention Deadlock LogbackLike Log4j2Like Log4j1Like IOUnderLock}; do
   lc=$(echo $prog | tr 'A-Z' 'a-z')
   start $prog java
   jcmd "$PID" Thread.print -l -e >"$OUT/jdk17_${lc}_jcmd.txt"
