@@ -107,6 +107,7 @@ type euser struct {
 	tries   int
 	connAt  time.Time // connect started
 	started bool      // counted in runner.active (JMeter's active threads)
+	resume  time.Time // backing off after failed connects until then
 }
 
 type fdEntry struct {
@@ -122,6 +123,7 @@ type evloop struct {
 	ready   []*euser // finished a request: send the next one
 	spare   []*euser // the other ready buffer
 	pending []*euser // ramp-up: not started yet, in start order
+	backing []*euser // backing off after failed connects (worker.backoff)
 	live    int      // users not done
 	addrs   []unix.Sockaddr
 	domains []int
@@ -313,6 +315,19 @@ func (l *evloop) run() {
 			}
 			l.spare = batch
 		}
+		if len(l.backing) > 0 {
+			// next may fail a connect at once and back the user off again:
+			// it lands in a new slice.
+			batch := l.backing
+			l.backing = nil
+			for _, u := range batch {
+				if u.resume.After(now) {
+					l.backing = append(l.backing, u)
+				} else {
+					l.next(u, time.Now())
+				}
+			}
+		}
 		if l.live == 0 {
 			return
 		}
@@ -323,6 +338,9 @@ func (l *evloop) run() {
 		wait := sweepEvery
 		if len(l.pending) > 0 {
 			wait = min(wait, max(l.pending[0].startAt.Sub(now), 0))
+		}
+		for _, u := range l.backing {
+			wait = min(wait, max(u.resume.Sub(now), 0))
 		}
 		if len(l.ready) > 0 {
 			wait = 0
@@ -542,6 +560,11 @@ func (l *evloop) complete(u *euser, err error) {
 	}
 	u.state = uIdle
 	u.w.finish(&u.a, rr, err)
+	if d := u.w.backoff(); d > 0 {
+		u.resume = time.Now().Add(d)
+		l.backing = append(l.backing, u)
+		return
+	}
 	l.ready = append(l.ready, u)
 }
 

@@ -484,7 +484,8 @@ func testStaleKeepAliveRetried(t *testing.T, engine func(*Config)) {
 }
 
 // The service goes away mid-run: every later request fails with a
-// connection error, counted by kind, and the run still ends on its bound.
+// connection error, counted by kind, and the run still ends on its bound
+// (the users back off meanwhile: TestBackoffWhileTheServiceIsDown).
 func TestServiceGoneMidRun(t *testing.T) { bothEngines(t, testServiceGoneMidRun) }
 
 func testServiceGoneMidRun(t *testing.T, engine func(*Config)) {
@@ -503,14 +504,15 @@ func testServiceGoneMidRun(t *testing.T, engine func(*Config)) {
 	go srv.Serve(l)
 	defer srv.Close()
 	cfg := Config{Requests: []Request{{URL: "http://" + l.Addr().String() + "/"}},
-		Users: 2, MaxRequests: 400, Timeout: 2 * time.Second}
+		Users: 2, Duration: 2 * time.Second, Timeout: 2 * time.Second}
 	engine(&cfg)
 	start := time.Now()
 	s, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Requests != 400 || s.Errors < 250 || s.ErrorKinds["connect_refused"] < 250 {
+	ok := s.Requests - s.Errors
+	if ok < 99 || ok > served.Load() || s.ErrorKinds["connect_refused"] < 2 {
 		t.Fatalf("requests %d errors %d kinds %v", s.Requests, s.Errors, s.ErrorKinds)
 	}
 	if time.Since(start) > 10*time.Second {
@@ -537,4 +539,54 @@ func testRampUp(t *testing.T, engine func(*Config)) {
 	if p := cs.peak.Load(); p != 4 {
 		t.Fatalf("peak %d in flight, want 4", p)
 	}
+}
+
+// A service that goes down mid-run: each user backs off after refused
+// connects (10 ms doubling to 1 s) instead of spinning, and comes back
+// when the service does.
+func TestBackoffWhileTheServiceIsDown(t *testing.T) { bothEngines(t, testBackoffWhileTheServiceIsDown) }
+
+func testBackoffWhileTheServiceIsDown(t *testing.T, engine func(*Config)) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	var hits atomic.Int64
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1); io.WriteString(w, "ok") })
+	srv := &http.Server{Handler: h}
+	go srv.Serve(ln)
+	const users = 8
+	cfg := Config{Requests: []Request{{URL: "http://" + addr + "/"}}, Users: users, Duration: 3 * time.Second}
+	engine(&cfg)
+	var down, back atomic.Int64 // hits when the service went down and came back
+	go func() {
+		time.Sleep(500 * time.Millisecond)
+		srv.Close() // the listener and every keep-alive connection
+		down.Store(hits.Load())
+		time.Sleep(time.Second)
+		ln2, err := net.Listen("tcp", addr)
+		if err != nil {
+			t.Errorf("listen again on %s: %v", addr, err)
+			return
+		}
+		back.Store(hits.Load())
+		srv2 := &http.Server{Handler: h}
+		go srv2.Serve(ln2)
+		t.Cleanup(func() { srv2.Close() })
+	}()
+	s, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := s.ErrorKinds["connect_refused"]
+	// Down for 1 s: a user makes at most ~8 attempts (0, 10, 30, 70, 150,
+	// 310, 630 ms, then every second); spinning makes hundreds of thousands.
+	if refused == 0 || refused > users*12 {
+		t.Errorf("%d refused connects while down for 1 s with %d users, want 1..%d", refused, users, users*12)
+	}
+	if hits.Load() <= back.Load() || back.Load() == 0 {
+		t.Errorf("no request reached the service after it came back (hits %d, %d when it came back)", hits.Load(), back.Load())
+	}
+	t.Logf("%d refused, %d requests before the outage, %d after", refused, down.Load(), hits.Load()-back.Load())
 }

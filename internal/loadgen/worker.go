@@ -55,6 +55,35 @@ type worker struct {
 	scratch []byte
 	resp    response
 	sample  Sample
+	// dialFails counts this user's connect failures in a row (closed model):
+	// it waits before the next attempt, as a person would, so a service that
+	// went down is not hammered with a million refused connects a second.
+	dialFails int
+}
+
+// Backoff after a failed connect: 10 ms, doubling to 1 s. A service
+// restarting is reached again within a second of coming back.
+const (
+	backoffMin = 10 * time.Millisecond
+	backoffMax = time.Second
+)
+
+// connected notes whether the request's connect failed.
+func (w *worker) connected(ok bool) {
+	if ok {
+		w.dialFails = 0
+	} else {
+		w.dialFails++
+	}
+}
+
+// backoff is how long a closed-model user waits before its next request:
+// 0 unless its last connects failed. The open model keeps its schedule.
+func (w *worker) backoff() time.Duration {
+	if w.dialFails == 0 || w.r.open {
+		return 0
+	}
+	return min(backoffMin<<min(w.dialFails-1, 16), backoffMax)
 }
 
 func (w *worker) closeAll() {
@@ -130,6 +159,9 @@ func (w *worker) loop() {
 			w.do(w.pick(), intended, measured)
 		}
 		if r.cfg.Think > 0 && !w.sleepUntil(time.Now().Add(r.cfg.Think)) {
+			return
+		}
+		if d := w.backoff(); d > 0 && !w.sleepUntil(time.Now().Add(d)) {
 			return
 		}
 	}
@@ -240,6 +272,7 @@ func (w *worker) finish(a *attempt, rr *respReader, err error) {
 	} else {
 		done = time.Now()
 	}
+	w.connected(err == nil || !a.dialing)
 	// Cut off by Ctrl-C or by the end of the run: neither a result nor an error.
 	if err != nil && (r.stopped.Load() || (!r.end.IsZero() && !done.Before(r.end))) {
 		w.aborted(a)
