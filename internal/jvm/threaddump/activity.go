@@ -137,7 +137,7 @@ func (a Activity) IO() bool {
 func (a Activity) Text() finding.Text {
 	switch a {
 	case ActFsync:
-		return finding.T("flushing a file to disk (fsync)", "正在把文件刷到磁盘(fsync)")
+		return finding.T("flushing a file to disk (fsync)", "正在把文件刷到磁盘（fsync）")
 	case ActFileWrite:
 		return finding.T("writing a file", "正在写文件")
 	case ActFileRead:
@@ -145,7 +145,7 @@ func (a Activity) Text() finding.Text {
 	case ActFileIO:
 		return finding.T("in file I/O", "正在进行文件 I/O")
 	case ActSocketRead:
-		return finding.T("waiting for a socket read (a remote call)", "正在等待 Socket 读取(远程调用)")
+		return finding.T("waiting for a socket read (a remote call)", "正在等待 Socket 读取（远程调用）")
 	case ActSocketWrite:
 		return finding.T("writing to a socket", "正在写 Socket")
 	case ActSleep:
@@ -153,7 +153,7 @@ func (a Activity) Text() finding.Text {
 	case ActBlocked:
 		return finding.T("blocked on another lock", "在等待另一把锁")
 	case ActWaiting:
-		return finding.T("waiting (parked or in wait())", "在等待(park 或 wait())")
+		return finding.T("waiting (parked or in wait())", "在等待（park 或 wait()）")
 	case ActRunning:
 		return finding.T("running", "正在运行")
 	}

@@ -104,7 +104,7 @@ func TestFindingsOverSamplesTheHolder(t *testing.T) {
 	if adv, _ := ActFsync.lockAdvice(); lock.Recommended != adv {
 		t.Errorf("advice %q, want group commit", lock.Recommended.EN)
 	}
-	if !strings.Contains(lock.Observed.ZH, "各次转储中持有者") || !strings.Contains(lock.Observed.EN, "the holder, dump by dump: flushing a file to disk (fsync) in") {
+	if !strings.Contains(lock.Observed.ZH, "次转储中持有者：正在把文件刷到磁盘（fsync）") || !strings.Contains(lock.Observed.EN, "the holder over those 4 dumps: flushing a file to disk (fsync) in") {
 		t.Errorf("observed: %s / %s", lock.Observed.EN, lock.Observed.ZH)
 	}
 }
@@ -162,5 +162,28 @@ func TestWriteTextSeveralDumpsSaysEachProblemOnce(t *testing.T) {
 	}
 	if !strings.Contains(out, "jdk17_zoo_fsync_series/dump4.txt:1") {
 		t.Errorf("dump headers do not name their file")
+	}
+}
+
+// A busy consumer shows its hottest frame in a few dumps in a row and moves
+// on: not stuck. The same stack up to the last dump is.
+func TestStuckRunnableMustStayToTheEnd(t *testing.T) {
+	var rs []*Report
+	for i := 1; i <= 5; i++ {
+		rs = append(rs, Analyze(parseFixture(t, fmt.Sprintf("jdk17_zoo_asyncappender_series/dump%d.txt", i))[0]))
+	}
+	const worker = "AsyncAppender-Worker-ASYNC"
+	for _, st := range NewSeries(rs).Stuck {
+		if st.Name == worker {
+			t.Errorf("the busy appender worker is called stuck: %+v", st)
+		}
+	}
+	// Dumps 2-4 alone: the same stack to the last dump.
+	stuck := false
+	for _, st := range NewSeries(rs[1:4]).Stuck {
+		stuck = stuck || st.Name == worker
+	}
+	if !stuck {
+		t.Errorf("a RUNNABLE thread on one stack in 3 dumps up to the last is not stuck")
 	}
 }

@@ -122,7 +122,7 @@ func culpritFinding(r *Report, c *Culprit, src string) finding.Finding {
 		zh = fmt.Sprintf("%d 个线程(占工作线程的 %.0f%%)在等待 %s;%s", n, pct, c.Lock.Ref.String(), holderZH)
 		if a := c.HolderActivity; a.IO() || a == ActSleep {
 			en += ": " + a.Text().EN + " while holding the lock"
-			zh += ":持有锁期间" + a.Text().ZH
+			zh += "：持有锁期间" + a.Text().ZH
 		}
 		if fp == fpAppLock {
 			if adv, ok := c.HolderActivity.lockAdvice(); ok {
@@ -367,7 +367,7 @@ func FindingsOver(reports []*Report, sources []string) []finding.Finding {
 			f.Observed.ZH += fmt.Sprintf("(%d 次转储中出现 %d 次)", len(reports), p.dumps)
 			f.Evidence = append(f.Evidence, finding.Evidence{Key: "dumps_showing_it", Value: fmt.Sprintf("%d of %d", p.dumps, len(reports))})
 			if len(p.acts) > 0 {
-				holderOverDumps(&f, p.acts)
+				holderOverDumps(&f, p.acts, p.dumps)
 			}
 			if 2*p.dumps < len(reports) {
 				// A passing moment, not the state of the service.
@@ -379,10 +379,12 @@ func FindingsOver(reports []*Report, sources []string) []finding.Finding {
 	return out
 }
 
-// holderOverDumps says what a lock's holder did in each dump: a sample of its
-// critical section (fsync in 3 dumps, a file write in 1), and gives the
-// advice for the I/O it was seen in most.
-func holderOverDumps(f *finding.Finding, acts map[Activity]int) {
+// holderOverDumps says what a lock's holder did in each of the dumps that
+// show the lock: a sample of its critical section (fsync in 3, a file write
+// in 1), and the dumps where the lock was changing hands (no owner yet, or
+// the new one caught in the handoff); it gives the advice for the I/O seen
+// most.
+func holderOverDumps(f *finding.Finding, acts map[Activity]int, dumps int) {
 	as := make([]Activity, 0, len(acts))
 	for a := range acts {
 		as = append(as, a)
@@ -399,8 +401,17 @@ func holderOverDumps(f *finding.Finding, acts map[Activity]int) {
 		en = append(en, fmt.Sprintf("%s in %d", a.Text().EN, acts[a]))
 		zh = append(zh, fmt.Sprintf("%s %d 次", a.Text().ZH, acts[a]))
 	}
-	f.Observed.EN += "; the holder, dump by dump: " + strings.Join(en, ", ")
-	f.Observed.ZH += ";各次转储中持有者:" + strings.Join(zh, "、")
+	seen := 0
+	for _, n := range acts {
+		seen += n
+	}
+	if n := dumps - seen; n > 0 {
+		ev = append(ev, fmt.Sprintf("handoff in %d", n))
+		en = append(en, fmt.Sprintf("the lock changing hands in %d", n))
+		zh = append(zh, fmt.Sprintf("锁正在交接 %d 次", n))
+	}
+	f.Observed.EN += fmt.Sprintf("; the holder over those %d dumps: %s", dumps, strings.Join(en, ", "))
+	f.Observed.ZH += fmt.Sprintf("；这 %d 次转储中持有者：%s", dumps, strings.Join(zh, "、"))
 	evs := make([]finding.Evidence, 0, len(f.Evidence)+1)
 	for _, e := range f.Evidence {
 		if e.Key != "holder_activity" {

@@ -92,8 +92,9 @@ func (s *Series) stuck() {
 		return
 	}
 	type run struct {
-		t *Thread
-		n int
+		t    *Thread
+		n    int
+		last bool // the streak reaches the last dump
 	}
 	runs := map[string]*run{}
 	best := map[string]*run{}
@@ -117,10 +118,15 @@ func (s *Series) stuck() {
 		}
 		runs, prevWaits = next, waits
 	}
+	for _, r := range runs {
+		r.last = true
+	}
 	for _, b := range best {
 		// A RUNNABLE thread on the same line in two dumps is usually a hot
-		// loop sampled twice; it takes three to call it stuck.
-		if b.t.State == StateRunnable && b.n < 3 {
+		// path sampled twice; it takes three, and still there in the last
+		// dump: a busy consumer shows its hottest frame a few dumps in a row
+		// and moves on, a loop that never ends does not.
+		if b.t.State == StateRunnable && (b.n < 3 || !b.last) {
 			continue
 		}
 		s.Stuck = append(s.Stuck, StuckThread{Name: b.t.Name, ID: b.t.ID, State: b.t.State, Top: b.t.Top(), App: firstAppFrame(b.t), Dumps: b.n, Thread: b.t})
