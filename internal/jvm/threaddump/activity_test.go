@@ -187,3 +187,34 @@ func TestStuckRunnableMustStayToTheEnd(t *testing.T) {
 		t.Errorf("a RUNNABLE thread on one stack in 3 dumps up to the last is not stuck")
 	}
 }
+
+// A j.u.c lock caught between two owners: no owner, and the dump says why.
+func TestLockBetweenOwners(t *testing.T) {
+	r := Analyze(parseFixture(t, "jdk17_zoo_logback_between_owners.txt")[0])
+	var l *Lock
+	for _, x := range r.Locks {
+		if l == nil || x.NWaiter > l.NWaiter {
+			l = x
+		}
+	}
+	if l == nil || l.NWaiter < 40 || l.Owner != nil || !l.BetweenOwners(r.Dump) {
+		t.Fatalf("most contended lock %+v: want 40+ waiters, no owner, between owners", l)
+	}
+	named := 0
+	for _, f := range Findings(r, "d") {
+		if f.Subject == l.Ref.Class+"@"+l.Ref.Addr {
+			named++
+			if !strings.Contains(f.Observed.EN, "the lock was changing hands") {
+				t.Errorf("%s: %s", f.ID, f.Observed.EN)
+			}
+		}
+	}
+	if named == 0 {
+		t.Errorf("no finding on the lock")
+	}
+	var b bytes.Buffer
+	WriteText(&b, []*Report{r}, finding.ZH)
+	if !strings.Contains(b.String(), "此刻无持有者：锁正在交接") {
+		t.Errorf("the lock table does not say it")
+	}
+}

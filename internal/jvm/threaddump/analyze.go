@@ -132,6 +132,13 @@ func (l *Lock) OwnerDoingIn(lang finding.Lang) string {
 	return s
 }
 
+// BetweenOwners: a j.u.c lock with waiters and no owner in a dump that
+// lists owners (-l): released, and the next waiter not yet running to take
+// it. Under a convoy this is often what a dump catches.
+func (l *Lock) BetweenOwners(d *Dump) bool {
+	return l.Owner == nil && l.Kind == "juc" && len(l.Waiters) > 0 && d != nil && d.HasOwnable
+}
+
 // JustTaken: the owner still shows BLOCKED although it holds the lock. HotSpot
 // updates the thread state after the monitor handoff, so a dump can catch the
 // new owner in between; what it does with the lock is in other dumps.

@@ -114,6 +114,8 @@ func culpritFinding(r *Report, c *Culprit, src string) finding.Finding {
 				holder += " (caught in the instant it took the lock)"
 				holderZH += "(转储恰好发生在它刚拿到锁的瞬间)"
 			}
+		} else if c.Lock.BetweenOwners(r.Dump) {
+			holder, holderZH = "no owner at the instant of the dump: the lock was changing hands", "转储时刻无持有者：锁正在交接"
 		} else if c.Lock.Kind == "juc" && r.Dump != nil && !r.Dump.HasOwnable {
 			holder += " (dump taken without -l: j.u.c owners are not printed)"
 			holderZH += "(转储未使用 -l 参数:不会打印 j.u.c 锁的持有者)"

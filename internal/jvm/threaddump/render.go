@@ -18,7 +18,7 @@ const (
 )
 
 type labels struct {
-	dump, threads, java, vm, virtual, idle, states, share, shareFmt, pools, poolFmt, locks, lockFmt, heldBy, noOwner, justTaken,
+	dump, threads, java, vm, virtual, idle, states, share, shareFmt, pools, poolFmt, locks, lockFmt, heldBy, noOwner, between, justTaken,
 	deadlocks, groups, findings, fix, revert, risk, why, evidence, series, stuck, hot, hotApp, cpu, unknown, none string
 }
 
@@ -28,6 +28,7 @@ var labelsEN = labels{
 	shareFmt: "%.2f%% of %d working threads (%d BLOCKED, %d WAITING); idle pool threads excluded (%.2f%% counting them)",
 	pools:    "Thread pools", poolFmt: "%-40s %4d threads  %4d busy  %4d idle  %4d blocked  %4d waiting",
 	locks: "Locks by waiters", lockFmt: "%4d waiting  %s %s", heldBy: "held by", noOwner: "owner not in dump",
+	between:   "no owner at this instant: the lock was changing hands",
 	justTaken: " (caught in the instant it took the lock)",
 	deadlocks: "Deadlocks", groups: "Identical stacks", findings: "Findings", fix: "Apply", revert: "Revert", risk: "Risk",
 	why: "Why", evidence: "Evidence", series: "Across dumps", stuck: "Stuck threads", hot: "Hot RUNNABLE frames",
@@ -40,6 +41,7 @@ var labelsZH = labels{
 	shareFmt: "%.2f%%(%d 个工作线程;BLOCKED %d,WAITING %d);已排除空闲线程池线程(计入则为 %.2f%%)",
 	pools:    "线程池", poolFmt: "%-40s %4d 线程  %4d 忙  %4d 空闲  %4d 阻塞  %4d 等待",
 	locks: "锁(按等待线程数排序)", lockFmt: "%4d 个等待  %s %s", heldBy: "持有者", noOwner: "转储中无持有者",
+	between:   "此刻无持有者：锁正在交接",
 	justTaken: "(转储恰好发生在它刚拿到锁的瞬间)",
 	deadlocks: "死锁", groups: "相同堆栈", findings: "发现", fix: "操作", revert: "回退", risk: "风险",
 	why: "原因", evidence: "证据", series: "多次转储对比", stuck: "停滞线程", hot: "RUNNABLE 热点帧",
@@ -187,7 +189,11 @@ func writeReport(w *bufio.Writer, r *Report, n int, L labels, lang finding.Lang,
 				}
 				fmt.Fprintf(w, "        %s %s: %s%s\n", L.heldBy, quoteName(l.Owner.Name), l.OwnerDoingIn(lang), just)
 			} else {
-				fmt.Fprintf(w, "        %s\n", L.noOwner)
+				if l.BetweenOwners(r.Dump) {
+					fmt.Fprintf(w, "        %s\n", L.between)
+				} else {
+					fmt.Fprintf(w, "        %s\n", L.noOwner)
+				}
 			}
 		}
 	}
