@@ -91,8 +91,9 @@ func NewRoot(env *Env) *cobra.Command {
 	}
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &ExitError{Code: ExitUsage, Err: err} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return flagError(err) })
 	root.AddCommand(newCheckCmd(env), newAnalyzeCmd(env), newLoadCmd(env), newJVMCmd(env), newRecordCmd(env), newRunsCmd(env), newPortingCmd(env), newRunCmd(env))
+	installHelp(root, env)
 	return root
 }
 
@@ -102,6 +103,7 @@ func Code(env *Env, err error) int {
 	if err == nil {
 		return ExitOK
 	}
+	err = argsError(err)
 	code := ExitFailure
 	var ee *ExitError
 	if errors.As(err, &ee) {

@@ -39,7 +39,7 @@ complete on its own ('tuneloop analyze DIR').`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return RunRuns(cmd.Context(), env, o) },
 	}
 	pf := cmd.PersistentFlags()
-	pf.StringVar(&o.Catalog, "catalog", "", "catalog database (default $XDG_DATA_HOME/tuneloop/runs.db)")
+	pf.StringVar(&o.Catalog, "catalog", "", "catalog of runs (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)")
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "output format: text or json")
 	cmd.Flags().StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
 	cmd.AddCommand(&cobra.Command{

@@ -3,6 +3,7 @@ package finding
 import (
 	"errors"
 	"strings"
+	"syscall"
 )
 
 // Error is an error a user reads, in English and Chinese. Error() is the
@@ -55,15 +56,34 @@ func Localize(err error, l Lang) string {
 		return ""
 	}
 	msg := err.Error()
+	if l == EN {
+		return msg
+	}
 	var loc Localizer
-	if l == EN || !errors.As(err, &loc) {
-		return msg
+	if errors.As(err, &loc) {
+		if en := loc.Error(); en != "" && strings.Contains(msg, en) {
+			msg = strings.Replace(msg, en, loc.Localize(l), 1)
+		}
 	}
-	en := loc.Error()
-	if en == "" || !strings.Contains(msg, en) {
-		return msg
-	}
-	return strings.Replace(msg, en, loc.Localize(l), 1)
+	return errnoZH.Replace(msg)
 }
+
+// errnoZH says the system's error texts as glibc does in zh_CN (what
+// coreutils print there), wherever the OS error sits in the message.
+var errnoZH = func() *strings.Replacer {
+	var pairs []string
+	for errno, zh := range map[syscall.Errno]string{
+		syscall.ENOENT: "没有那个文件或目录", syscall.EACCES: "权限不够", syscall.EPERM: "不允许的操作",
+		syscall.EISDIR: "是一个目录", syscall.ENOTDIR: "不是目录", syscall.EEXIST: "文件已存在",
+		syscall.ENOTEMPTY: "目录非空", syscall.ENOSPC: "设备上没有空间", syscall.EROFS: "只读文件系统",
+		syscall.EMFILE: "打开的文件过多", syscall.ESRCH: "没有那个进程", syscall.EINVAL: "无效的参数",
+		syscall.ECONNREFUSED: "拒绝连接", syscall.ECONNRESET: "连接被对方重置", syscall.ETIMEDOUT: "连接超时",
+		syscall.EADDRINUSE: "地址已在使用", syscall.EHOSTUNREACH: "没有到主机的路由", syscall.ENETUNREACH: "网络不可达",
+		syscall.EPIPE: "断开的管道",
+	} {
+		pairs = append(pairs, errno.Error(), zh)
+	}
+	return strings.NewReplacer(pairs...)
+}()
 
 var _ Localizer = (*Error)(nil)

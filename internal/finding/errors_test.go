@@ -4,6 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"os"
+	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -38,5 +42,25 @@ func TestTfTextArguments(t *testing.T) {
 	got := Tf(T("%d requests (%s), %s", "%d 个请求(%s),%s"), 5, T("closed", "闭合模型"), T("ok", "好"))
 	if got.EN != "5 requests (closed), ok" || got.ZH != "5 个请求(闭合模型),好" {
 		t.Fatalf("%+v", got)
+	}
+}
+
+// The OS's own error texts are said as glibc says them in zh_CN, wherever
+// they sit: a bare *PathError or inside a bilingual message.
+func TestLocalizeSystemErrors(t *testing.T) {
+	_, err := os.Open("/nonexistent/tuneloop")
+	if got := Localize(err, ZH); got != "open /nonexistent/tuneloop: 没有那个文件或目录" {
+		t.Errorf("path error: %q", got)
+	}
+	if got := Localize(err, EN); got != err.Error() {
+		t.Errorf("English changed: %q", got)
+	}
+	wrapped := fmt.Errorf("reading dumps: %w", Errorf(T("cannot read %s: %v", "无法读取 %s：%v"), "x.txt", err))
+	if got := Localize(wrapped, ZH); got != "reading dumps: 无法读取 x.txt：open /nonexistent/tuneloop: 没有那个文件或目录" {
+		t.Errorf("wrapped: %q", got)
+	}
+	refused := &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
+	if got := Localize(refused, ZH); !strings.HasSuffix(got, "connect: 拒绝连接") {
+		t.Errorf("refused: %q", got)
 	}
 }

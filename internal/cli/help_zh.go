@@ -1,0 +1,417 @@
+package cli
+
+import "strings"
+
+// helpZH is the Chinese of every help text of the command tree (Short,
+// Long, Example, flag usages), keyed by the English exactly as written in
+// the commands' files. TestHelpAllTranslated fails on any text missing here.
+var helpZH = map[string]string{
+	// tuneloop (root)
+	"Performance diagnosis and tuning for Java services on Linux": "Linux 上 Java 服务的性能诊断与调优",
+	"tuneloop audits the host, records a run under load, diagnoses the bottleneck\n" +
+		"and reports the fix (x86-64 and ARM64/Kunpeng, JDK 8-25).": "tuneloop 审计主机，在负载下记录一次运行，诊断瓶颈并给出修复方法\n" +
+		"（支持 x86-64 与 ARM64/鲲鹏，JDK 8-25）。",
+	"version for tuneloop": "显示 tuneloop 的版本",
+
+	// Flags shared by several commands
+	"language: en or zh (default from LANG)":                           "语言：en 或 zh（默认取自 LANG）",
+	"output format: text or json":                                      "输出格式：text 或 json",
+	"output format: text, json or markdown":                            "输出格式：text、json 或 markdown",
+	"exit 3 if a finding is at least this severe: warning or critical": "存在至少达到该严重级别的发现时以退出码 3 退出：warning 或 critical",
+	"write the report to this file instead of standard output":         "把报告写入该文件，而不是标准输出",
+	"sampling interval":                                                "采样间隔",
+	"no live status line":                                              "不显示实时状态行",
+	"do not add the run to the catalog":                                "不把本次运行加入运行记录目录",
+
+	// check
+	"Audit this host's setup for a Java service against the knowledge base": "对照知识库审计本机运行 Java 服务的配置",
+	`Audit the host (CPU, power, NUMA, memory, THP, kernel, sysctls, cgroups, NIC
+queues and IRQs, disks, limits, running JVMs and their logging configurations)
+and print ranked findings, each with what was seen and where, why it matters,
+the exact fix, how to revert it and the risk. Read-only: check never changes
+the host.
+
+Exit status: 0 when the audit ran (whatever it found), 3 when --fail-on is
+given and a finding at or above that severity exists, 1 on error, 2 on bad
+usage.`: `审计主机（CPU、电源管理、NUMA、内存、THP、内核、sysctl、cgroup、网卡队列与
+中断、磁盘、资源限制、运行中的 JVM 及其日志配置），按优先级输出发现：每条发现
+都说明看到了什么、在哪里看到、为什么重要、确切的修复方法、如何回退以及风险。
+只读：check 从不修改主机。
+
+退出码：审计完成时为 0（无论有何发现）；指定了 --fail-on 且存在达到或高于该
+严重级别的发现时为 3；出错时为 1；用法错误时为 2。`,
+	`  tuneloop check
+  tuneloop check --profile latency --lang zh
+  tuneloop check --output json --fail-on critical
+  tuneloop check --root testdata/hosts/kunpeng920-2s4n     # a captured tree
+  tuneloop check --list --output markdown                  # the knowledge base`: `  tuneloop check
+  tuneloop check --profile latency --lang zh
+  tuneloop check --output json --fail-on critical
+  tuneloop check --root testdata/hosts/kunpeng920-2s4n     # 采集下来的主机目录树
+  tuneloop check --list --output markdown                  # 知识库`,
+	"workload profile: java-web, database or latency":   "负载配置档：java-web、database 或 latency",
+	"where /proc is mounted (a captured tree in tests)": "/proc 的挂载位置（测试中为采集下来的目录树）",
+	"where /sys is mounted":                             "/sys 的挂载位置",
+	"where /etc is":                                     "/etc 所在位置",
+	"a captured host tree holding proc/, sys/ and etc/ (overrides the three roots)": "采集下来的主机目录树，内含 proc/、sys/ 和 etc/（覆盖上面三个根目录）",
+	"print every rule with its ID and what it checks, then exit":                    "列出每条规则的 ID 及其检查内容，然后退出",
+	"text output: show what each passed and skipped check saw":                      "文本输出：同时显示每项通过和跳过的检查所看到的内容",
+
+	// analyze
+	"Analyse thread dumps, GC logs and JVM command lines offline": "离线分析线程转储、GC 日志和 JVM 命令行",
+	`Analyse evidence offline. A RUN_DIR written by 'tuneloop record' is diagnosed
+again from its raw samples (a folder copied from another machine analyses the
+same). Each FILE is recognised by its content:
+
+  thread dumps   jstack / jcmd Thread.print / SIGQUIT output (also inside an
+                 application log, several per file), JDK 21+ JSON dumps.
+                 Several dumps are also compared over time (stuck threads, hot frames).
+  GC logs        JDK 8 (-XX:+PrintGCDetails) and JDK 9+ unified (-Xlog:gc*) logs of
+                 every collector; several files are joined as one rotated set.
+  logging config logback.xml, log4j2.xml / .properties, log4j.properties / log4j.xml:
+                 synchronous file appenders on the request path, flush and buffer
+                 settings, console appenders, async queue sizes, caller data.
+
+--cmdline runs the JVM rules of 'check' (heap, GC choice, GC logging, heap
+dumps...) on a pasted command line, e.g. from a start script or 'ps'.
+
+Exit status: 0 when the analysis ran, 3 when --fail-on is met, 1 when an input
+could not be read or recognised, 2 on bad usage.`: `离线分析证据。'tuneloop record' 写出的 RUN_DIR 会根据其原始样本重新诊断
+（从其他机器复制来的运行目录，分析结果相同）。每个 FILE 按其内容识别：
+
+  线程转储       jstack / jcmd Thread.print / SIGQUIT 的输出（也可以夹在应用
+                 日志中，一个文件可含多份），以及 JDK 21+ 的 JSON 转储。
+                 多份转储还会按时间对比（卡住的线程、热点栈帧）。
+  GC 日志        各种收集器的 JDK 8（-XX:+PrintGCDetails）和 JDK 9+ 统一日志
+                 （-Xlog:gc*）；多个文件合并为同一组滚动日志。
+  日志配置       logback.xml、log4j2.xml / .properties、log4j.properties / log4j.xml：
+                 请求路径上的同步文件 Appender、刷盘与缓冲设置、控制台
+                 Appender、异步队列大小、调用者信息（caller data）。
+
+--cmdline 对粘贴进来的命令行（例如取自启动脚本或 'ps'）运行 'check' 的 JVM
+规则（堆、GC 选择、GC 日志、堆转储……）。
+
+退出码：分析完成时为 0；达到 --fail-on 时为 3；有输入无法读取或识别时为 1；
+用法错误时为 2。`,
+	`  tuneloop analyze dump1.txt dump2.txt dump3.txt
+  tuneloop analyze gc.log gc.log.0 gc.log.1 --lang zh
+  tuneloop analyze --cmdline 'java -Xms2g -Xmx8g -XX:+UseParallelGC -jar app.jar'
+  tuneloop analyze /opt/app/conf/logback.xml`: `  tuneloop analyze dump1.txt dump2.txt dump3.txt
+  tuneloop analyze gc.log gc.log.0 gc.log.1 --lang zh
+  tuneloop analyze --cmdline 'java -Xms2g -Xmx8g -XX:+UseParallelGC -jar app.jar'
+  tuneloop analyze /opt/app/conf/logback.xml`,
+	"output format: text or json (and markdown for a run folder)":   "输出格式：text 或 json（运行目录还可用 markdown）",
+	"a JVM command line to check (quote it)":                        "要检查的 JVM 命令行（请用引号括起来）",
+	"workload profile for --cmdline: java-web, database or latency": "--cmdline 使用的负载配置档：java-web、database 或 latency",
+
+	// load
+	"Load an HTTP service (closed or open model) and report TPS, latency percentiles and errors": "对 HTTP 服务施加负载（闭合或开放模型），报告 TPS、时延百分位和错误",
+	`Send HTTP/1.1 load to a service and report requests, TPS, mean and
+p50/p90/p95/p99/p99.9/max latency, errors by kind, a per-second series and a
+JMeter-like per-label table.
+
+Closed model (-c N): N users, each sends its next request when the last one
+returns (plus --think), like wrk or JMeter threads. Over plain keep-alive
+HTTP/1.1 without --think it runs on one epoll event loop per CPU: a read and a
+write per request, less generator CPU per request than wrk.
+Open model (--rate R): R requests per second on a fixed schedule, like wrk2.
+Latency is measured from the intended send time, so a stalled server shows in
+the percentiles; late and missed sends are counted.
+
+A run is always bounded: by -d (default 10s) and/or -n. Ctrl-C stops it and
+still prints and saves the results. --jtl writes JMeter's CSV (for JMeter's
+HTML dashboard: jmeter -g results.jtl -o report/); --import reads a JTL (CSV or
+XML) from JMeter or from us and prints the same summary.`: `向服务发送 HTTP/1.1 负载，报告请求数、TPS、平均时延与
+p50/p90/p95/p99/p99.9/max 时延、按类型分列的错误、逐秒序列，以及类似 JMeter
+的按 label 汇总表。
+
+闭合模型（-c N）：N 个用户，每个用户在上一个请求返回后（再加上 --think）发送
+下一个请求，类似 wrk 或 JMeter 线程。使用普通 keep-alive HTTP/1.1 且不带
+--think 时，每个 CPU 运行一个 epoll 事件循环：每个请求只需一次读和一次写，
+压测端每个请求消耗的 CPU 比 wrk 更少。
+开放模型（--rate R）：按固定时间表每秒发送 R 个请求，类似 wrk2。时延从计划
+发送时刻开始计算，因此服务端卡顿会体现在百分位中；推迟和错过的发送都会计数。
+
+每次运行总是有界的：由 -d（默认 10s）和/或 -n 限定。Ctrl-C 会停止运行，但仍会
+输出并保存结果。--jtl 写出 JMeter 的 CSV（可生成 JMeter 的 HTML 仪表盘：
+jmeter -g results.jtl -o report/）；--import 读取 JMeter 或 tuneloop 写出的 JTL
+（CSV 或 XML），并输出同样的汇总。`,
+	`  tuneloop load http://127.0.0.1:8080/api -c 60 -d 10m
+  tuneloop load http://127.0.0.1:8080/api --rate 5000 -d 2m --warm-up 30s
+  tuneloop load -f scenario.yaml --jtl results.jtl -o json
+  tuneloop load https://svc:8443/ -k -X POST -H 'Content-Type: application/json' --body '{"a":1}' -n 10000
+  tuneloop load --import results.jtl`: `  tuneloop load http://127.0.0.1:8080/api -c 60 -d 10m
+  tuneloop load http://127.0.0.1:8080/api --rate 5000 -d 2m --warm-up 30s
+  tuneloop load -f scenario.yaml --jtl results.jtl -o json
+  tuneloop load https://svc:8443/ -k -X POST -H 'Content-Type: application/json' --body '{"a":1}' -n 10000
+  tuneloop load --import results.jtl`,
+	"closed model: concurrent users (default 10 when --rate is not set)":       "闭合模型：并发用户数（未设置 --rate 时默认 10）",
+	"open model: requests per second on a fixed schedule":                      "开放模型：按固定时间表每秒发送的请求数",
+	"open model: connections (default rate/10, 100 to 10000)":                  "开放模型：连接数（默认 rate/10，并限制在 100 到 10000 之间）",
+	"measured duration, after --warm-up (default 10s unless -n is given)":      "计入结果的测量时长，在 --warm-up 之后开始（未指定 -n 时默认 10s）",
+	"stop after this many measured requests":                                   "计入结果的请求数达到该值后停止",
+	"closed: start users evenly over this time; open: raise the rate linearly": "逐步加压：闭合模型在这段时间内均匀启动各用户；开放模型在这段时间内线性提升速率",
+	"run this long first and leave it out of the results":                      "预热：先运行这么长时间，且不计入结果",
+	"closed model: pause after each response":                                  "闭合模型：每次收到响应后的思考时间",
+	"per-request timeout, connect included (default 10s)":                      "单个请求的超时，含建立连接的时间（默认 10s）",
+	"HTTP method (default GET, POST with a body)":                              "HTTP 方法（默认 GET，带请求体时为 POST）",
+	"request header 'Name: value' (repeatable)":                                "请求头 'Name: value'（可重复指定）",
+	"request body":                                                                            "请求体",
+	"read the request body from this file":                                                    "从该文件读取请求体",
+	"accepted status codes (default: any below 400)":                                          "视为成功的状态码（默认：低于 400 的任意状态码）",
+	"fail a response whose body does not contain this text":                                   "响应体不含该文本时判为失败",
+	"YAML scenario: several weighted requests, assertions, CSV variables":                     "YAML 场景文件：多个带权重的请求、断言、CSV 变量",
+	"summarise a JMeter JTL file (CSV or XML) instead of running load":                        "汇总一个 JMeter JTL 文件（CSV 或 XML），而不施加负载",
+	"write every sample to this file as JMeter CSV (default columns)":                         "把每个样本以 JMeter CSV 格式（默认列）写入该文件",
+	"also write the JSON summary to this file":                                                "同时把 JSON 汇总写入该文件",
+	"open a new connection for every request":                                                 "每个请求都新建连接",
+	"do not verify TLS certificates":                                                          "不校验 TLS 证书",
+	"use HTTP/2 where the server offers it over TLS (Go net/http client: slower per request)": "服务端通过 TLS 提供 HTTP/2 时使用 HTTP/2（走 Go net/http 客户端：单个请求开销更大）",
+
+	// jvm
+	"Attach to a running JVM: thread dumps, flags, properties, heap, GC logging": "attach 到运行中的 JVM：线程转储、参数、系统属性、堆、GC 日志",
+	`Attach to a running HotSpot JVM without any JDK tool next to it (tuneloop speaks
+the attach protocol itself, also into containers and to JVMs of other users
+when run as root), take thread dumps and analyse them, summarise the JVM's
+flags, and on request print its system properties and heap, or switch GC
+logging on at run time.
+
+Without a PID, list the JVMs on this host.
+
+Read-only unless --gc-log is given. Exit status: 0 when it ran, 1 when the
+JVM could not be attached or a command failed, 2 on bad usage.`: `无需本机安装任何 JDK 工具即可 attach 到运行中的 HotSpot JVM（tuneloop 自行实现
+attach 协议；以 root 运行时也能进入容器，以及连接其他用户的 JVM），采集并分析
+线程转储，汇总 JVM 参数；按需输出其系统属性和堆信息，或在运行时开启 GC 日志。
+
+不指定 PID 时，列出本机上的 JVM。
+
+除非指定 --gc-log，否则只读。退出码：执行完成时为 0；无法 attach 到 JVM 或
+命令执行失败时为 1；用法错误时为 2。`,
+	`  tuneloop jvm                                   # list the JVMs on this host
+  tuneloop jvm 4242                              # one thread dump, analysed, and the flags
+  tuneloop jvm 4242 --dump 3 --interval 5s       # three dumps: stuck threads, hot frames
+  tuneloop jvm 4242 --heap --props --raw ./evidence
+  tuneloop jvm 4242 --gc-log /tmp/gc.log         # switch GC logging on if it is off
+  tuneloop jvm 4242 --jcmd 'GC.class_histogram'  # any diagnostic command, no jcmd needed
+  tuneloop jvm 4242 --output json --lang zh`: `  tuneloop jvm                                   # 列出本机上的 JVM
+  tuneloop jvm 4242                              # 采集并分析一次线程转储，并汇总参数
+  tuneloop jvm 4242 --dump 3 --interval 5s       # 三次转储：卡住的线程、热点栈帧
+  tuneloop jvm 4242 --heap --props --raw ./evidence
+  tuneloop jvm 4242 --gc-log /tmp/gc.log         # GC 日志未开启时将其开启
+  tuneloop jvm 4242 --jcmd 'GC.class_histogram'  # 执行任意诊断命令，无需 jcmd
+  tuneloop jvm 4242 --output json --lang zh`,
+	"thread dumps to take (Thread.print -l -e); 0 for none":                                                "要采集的线程转储次数（Thread.print -l -e）；0 表示不采集",
+	"time between thread dumps":                                                                            "两次线程转储之间的间隔",
+	"print every flag from VM.flags (a summary is always printed)":                                         "输出 VM.flags 中的全部参数（摘要总会输出）",
+	"print the system properties (VM.system_properties)":                                                   "输出系统属性（VM.system_properties）",
+	"print the heap (GC.heap_info)":                                                                        "输出堆信息（GC.heap_info）",
+	"switch GC logging on to this absolute path (as the JVM sees it) when no file gets it yet":             "若 GC 日志尚未写入任何文件，则在运行时开启 GC 日志并写到该绝对路径（按 JVM 所见的路径）",
+	"save the raw outputs in this directory (before they are parsed)":                                      "把原始输出（解析之前）保存到该目录",
+	"workload profile for the configuration checks: java-web, database or latency":                         "配置检查使用的负载配置档：java-web、database 或 latency",
+	"how long to wait for the JVM's attach listener to start":                                              "等待 JVM 的 attach 监听启动的最长时间",
+	"run this diagnostic command, as jcmd PID CMD would (e.g. 'GC.class_histogram'), and print its output": "像 jcmd PID CMD 一样执行该诊断命令（例如 'GC.class_histogram'），并输出其结果",
+	"how to reach the JVM: auto (the attach socket, then the jcmd on this host), socket or jcmd":           "连接 JVM 的方式：auto（先用 attach 套接字，再用本机的 jcmd）、socket 或 jcmd",
+
+	// record
+	"Record host and process evidence under load, then diagnose the bottleneck": "在负载下记录主机和进程的证据，然后诊断瓶颈",
+	`Sample the host (per-CPU time, softirqs, interrupts, memory, NUMA, disks,
+network, TCP, PSI) and optionally a target process and each of its threads,
+every --interval, while your own load runs. Stop after --duration or on Ctrl-C.
+
+The run is saved as a folder (manifest.json with the host facts and the exact
+command line, raw/samples.jsonl.gz, derived/series.json, findings.json) that
+'tuneloop analyze RUN_DIR' diagnoses again offline, here or on another
+machine, and is listed by 'tuneloop runs'. The ranked findings are printed at
+the end: the likely root cause first, with the numbers and the time window.
+
+Samplers (--enable/--disable): ` + samplerHelp() + `.
+
+Exit status: 0 when the run was recorded, 3 with --fail-on when a finding at
+or above that severity exists, 1 on error, 2 on bad usage.`: `在你自己的负载运行期间，每隔 --interval 采样一次主机（逐 CPU 时间、软中断、
+中断、内存、NUMA、磁盘、网络、TCP、PSI），并可选地采样一个目标进程及其每个
+线程。到达 --duration 或按下 Ctrl-C 时停止。
+
+本次运行保存为一个运行目录（manifest.json 含主机信息和完整的命令行，以及
+raw/samples.jsonl.gz、derived/series.json、findings.json），可在本机或其他
+机器上用 'tuneloop analyze RUN_DIR' 离线重新诊断，并由 'tuneloop runs' 列出。
+结束时输出按优先级排列的发现：最可能的根因排在最前，并附数值和时间窗口。
+
+采样器（--enable/--disable）：` + samplerHelpZH() + `。
+
+退出码：运行记录完成时为 0；指定了 --fail-on 且存在达到或高于该严重级别的
+发现时为 3；出错时为 1；用法错误时为 2。`,
+	`  tuneloop record --duration 10m --jvm auto
+  tuneloop record --duration 5m --interval 1s --pid 12345
+  tuneloop record --pid 12345                      # until Ctrl-C
+  tuneloop record --duration 5m --jvm auto --thread-dumps 3   # join hot threads to their stacks
+  tuneloop record --duration 2m --out /data/runs/before-tuning`: `  tuneloop record --duration 10m --jvm auto
+  tuneloop record --duration 5m --interval 1s --pid 12345
+  tuneloop record --pid 12345                      # 一直记录到按下 Ctrl-C
+  tuneloop record --duration 5m --jvm auto --thread-dumps 3   # 把热点线程对应到其调用栈
+  tuneloop record --duration 2m --out /data/runs/before-tuning`,
+	"how long to record (e.g. 10m); 0 = until Ctrl-C":                                                          "记录时长（例如 10m）；0 表示一直记录到按下 Ctrl-C",
+	"target process: sample it and each of its threads":                                                        "目标进程：采样该进程及其每个线程",
+	`"auto": target the running JVM (the largest when several)`:                                                `"auto"：以运行中的 JVM 为目标（有多个时取最大的）`,
+	"run folder (default ./runs/<timestamp>-<host>)":                                                           "运行目录（默认 ./runs/<timestamp>-<host>）",
+	"catalog of runs (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)":             "运行记录目录（默认 $XDG_DATA_HOME/tuneloop/runs.db 或 ~/.local/share/tuneloop/runs.db）",
+	"samplers to turn on (e.g. tcpstates)":                                                                     "要开启的采样器（例如 tcpstates）",
+	"samplers to turn off":                                                                                     "要关闭的采样器",
+	"take N thread dumps of the JVM target during the run (attaches to it; joins hot threads to their stacks)": "运行期间对目标 JVM 采集 N 次线程转储（会 attach 到该 JVM；把热点线程对应到其调用栈）",
+
+	// run
+	"Load the service while recording host and JVM, then diagnose and write the report": "对服务施加负载，同时记录主机和 JVM，然后诊断并写出报告",
+	`The whole loop in one command: optionally start the service and wait until it
+answers, audit the host (check), switch GC logging on at run time, warm up,
+then load the service while recording the host and the JVM (per-CPU time,
+softirqs, per-thread CPU, periodic thread dumps), and finally diagnose across
+the layers and write one run folder with report.html (self-contained),
+report.md and report.json.
+
+The verdict joins the layers as an engineer would: low CPU + blocked request
+threads + the lock they wait for and what its holder does -> the root cause
+and its fix; GC throughput high -> GC is not the bottleneck.`: `一条命令走完整个闭环：可选地启动服务并等待其应答，审计主机（check），在运行时
+开启 GC 日志，预热，然后对服务施加负载，同时记录主机和 JVM（逐 CPU 时间、
+软中断、逐线程 CPU、周期性线程转储），最后跨层诊断，写出一个运行目录，内含
+report.html（自包含）、report.md 和 report.json。
+
+结论像工程师一样把各层关联起来：CPU 低 + 请求线程阻塞 + 它们等待的锁及其持有者
+正在做什么 -> 根因及其修复方法；GC 吞吐量高 -> GC 不是瓶颈。`,
+	`  tuneloop run --target http://127.0.0.1:8080/api -c 60 -d 2m --jvm auto
+  tuneloop run --target http://127.0.0.1:8080/api -c 50 -d 1m --start 'java -jar app.jar'
+  tuneloop run --target http://127.0.0.1:8080/api --rate 2000 -d 5m --pid 4127 --lang zh
+  tuneloop run --target http://127.0.0.1:8080/api -d 10m --jtl-watch results.jtl --pid 4127  # JMeter drives the load`: `  tuneloop run --target http://127.0.0.1:8080/api -c 60 -d 2m --jvm auto
+  tuneloop run --target http://127.0.0.1:8080/api -c 50 -d 1m --start 'java -jar app.jar'
+  tuneloop run --target http://127.0.0.1:8080/api --rate 2000 -d 5m --pid 4127 --lang zh
+  tuneloop run --target http://127.0.0.1:8080/api -d 10m --jtl-watch results.jtl --pid 4127  # 由 JMeter 施加负载`,
+	"URL to load (and to poll until the service answers)":                         "施加负载的 URL（也用于轮询，直到服务应答）",
+	"closed model: concurrent users (default 50 unless --rate)":                   "闭合模型：并发用户数（未指定 --rate 时默认 50）",
+	"open model: requests per second":                                             "开放模型：每秒请求数",
+	"measured load duration":                                                      "计入结果的负载时长",
+	"warm-up load before measuring (default: a tenth of --duration, at most 30s)": "测量前的预热负载时长（默认：--duration 的十分之一，最多 30s）",
+	"take a thread dump this often (default: 5 dumps over the run)":               "每隔这么长时间采集一次线程转储（默认：整个运行期间共 5 次）",
+	"start the service with this shell command, stop it at the end":               "用该 shell 命令启动服务，结束时将其停止",
+	"how long to wait for the service to answer":                                  "等待服务应答的最长时间",
+	"the JVM to record":                              "要记录的 JVM（PID）",
+	`"auto": the largest running JVM`:                `"auto"：运行中最大的 JVM`,
+	"YAML scenario for the load (see tuneloop load)": "负载使用的 YAML 场景文件（见 tuneloop load）",
+	"an external load writes this JMeter JTL: no load is generated, its samples in the run window are the load result": "由外部压测写入该 JMeter JTL：tuneloop 不产生负载，以运行时间窗口内的样本作为负载结果",
+	"what to print: text, json or markdown":       "输出格式：text、json 或 markdown",
+	"workload profile for the host audit":         "主机审计使用的负载配置档",
+	"do not switch GC logging on in the JVM":      "不在 JVM 中开启 GC 日志",
+	"do not record a JFR profile during the load": "负载期间不录制 JFR 剖析数据",
+
+	// runs
+	"List recorded runs (the catalog), or add and remove run folders": "列出已记录的运行（运行记录目录），或在其中添加、移除运行目录",
+	`List the runs 'tuneloop record' saved, newest first, from the catalog
+($XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db; --catalog
+to use another). A run folder copied from another machine is added with
+'tuneloop runs add DIR'. The catalog is an index only: each run folder is
+complete on its own ('tuneloop analyze DIR').`: `从运行记录目录（$XDG_DATA_HOME/tuneloop/runs.db 或
+~/.local/share/tuneloop/runs.db；用 --catalog 指定其他位置）中列出
+'tuneloop record' 保存的运行，最新的在前。从其他机器复制来的运行目录用
+'tuneloop runs add DIR' 加入。运行记录目录只是索引：每个运行目录本身都是完整的
+（'tuneloop analyze DIR'）。`,
+	`  tuneloop runs
+  tuneloop runs --output json
+  tuneloop runs add /tmp/from-prod/20261121-090001-kp920-app01
+  tuneloop runs rm runs/20261121-090001-kp920-app01`: `  tuneloop runs
+  tuneloop runs --output json
+  tuneloop runs add /tmp/from-prod/20261121-090001-kp920-app01
+  tuneloop runs rm runs/20261121-090001-kp920-app01`,
+	"Add run folders to the catalog (e.g. copied from another machine)": "把运行目录加入运行记录目录（例如从其他机器复制来的）",
+	"Remove run folders from the catalog (the folders are left alone)":  "从运行记录目录中移除运行目录（运行目录本身不会被删除）",
+
+	// porting
+	"Scan an install tree or Java archives for what blocks running on ARM64": "扫描安装目录或 Java 归档，找出阻碍在 ARM64 上运行的问题",
+	`Scan each PATH — a directory (an install tree), a .jar/.war/.ear, a Spring
+Boot fat jar, a .zip, a .tar(.gz) bundle or a saved container image — for
+what stops it from running on the target (linux/arm64 by default). Nested
+archives are read in place, never extracted to disk; entry size, total size
+and nesting depth are capped (zip bombs and unsafe names are reported).
+
+Every native file found at any depth is judged by its ELF header (class,
+machine, glibc symbol versions), grouped with its builds for other platforms
+(JNA linux-aarch64, Netty aarch_64, snappy Linux/aarch64, RocksDB linux64...)
+across the whole PATH, so a library shipping both x86-64 and aarch64 passes
+and Netty-style classifier jars are judged together. Known libraries (Maven
+coordinates from pom.properties) are checked against the first version that
+works on aarch64. Also reported: class files that load native code nobody
+bundles (System.loadLibrary, JNA, JNR), x86-only -XX options in scripts,
+units, Dockerfiles and options files, amd64-pinned base images, x86 JDKs and
+JDK 8 builds before 8u292; in a docker save / OCI-layout tarball, the image
+config's architecture and every layer. Bundled natives are assumed to run on
+glibc (musl-only builds do not count); --glibc also checks their GLIBC_x.y.
+
+Verdicts: pass, upgrade (with the version), blocker, to confirm; each with
+the evidence (path inside the archive, ELF machine read) and the fix, in
+English or Chinese (--lang).
+
+Exit status:
+  0  no finding at or above --fail-on (pass and to-confirm never fail)
+  4  upgrades suggested (only with --fail-on upgrade)
+  5  blockers found (with --fail-on blocker, the default, or upgrade)
+  1  error (a PATH could not be read), 2 bad usage`: `扫描每个 PATH（目录即安装目录树、.jar/.war/.ear、Spring Boot fat jar、.zip、
+.tar(.gz) 包或保存下来的容器镜像），找出阻碍其在目标平台（默认 linux/arm64）
+上运行的问题。嵌套归档原地读取，从不解压到磁盘；单个条目大小、总大小和嵌套
+深度都有上限（会报告 zip 炸弹和不安全的文件名）。
+
+在任意深度找到的每个本地（native）文件都按其 ELF 头（class、machine、glibc
+符号版本）判定，并在整个 PATH 范围内与其面向其他平台的构建归为一组（JNA
+linux-aarch64、Netty aarch_64、snappy Linux/aarch64、RocksDB linux64……），
+因此同时提供 x86-64 和 aarch64 版本的库判为通过，Netty 式的 classifier jar 也会
+合并判定。已知库（取自 pom.properties 的 Maven 坐标）会与首个支持 aarch64 的
+版本比较。此外还会报告：加载了未随包提供的本地代码的 class 文件
+（System.loadLibrary、JNA、JNR）；脚本、unit 文件、Dockerfile 和选项文件中仅适用
+于 x86 的 -XX 选项；固定为 amd64 的基础镜像；x86 JDK 以及 8u292 之前的 JDK 8
+构建；对 docker save / OCI-layout 的 tar 包，还检查镜像配置中的架构和每一层。
+随包提供的本地库默认按运行在 glibc 上判定（仅支持 musl 的构建不算数）；
+--glibc 还会检查它们所需的 GLIBC_x.y。
+
+判定结果：通过（pass）、需升级（upgrade，附所需版本）、阻断（blocker）、
+待确认（to confirm）；每条都附证据（归档内的路径、读取到的 ELF machine）和
+修复方法，以英文或中文输出（--lang）。
+
+退出码：
+  0  没有达到或高于 --fail-on 的发现（通过和待确认从不导致失败）
+  4  建议升级（仅在 --fail-on upgrade 时）
+  5  发现阻断项（--fail-on blocker（默认）或 upgrade 时）
+  1  出错（某个 PATH 无法读取），2 用法错误`,
+	`  tuneloop porting app.jar
+  tuneloop porting /opt/myapp --output junit --out porting.xml --fail-on upgrade
+  tuneloop porting release.tar.gz --output markdown --lang zh
+  tuneloop porting app.war --glibc 2.28        # also check bundled libraries' glibc needs`: `  tuneloop porting app.jar
+  tuneloop porting /opt/myapp --output junit --out porting.xml --fail-on upgrade
+  tuneloop porting release.tar.gz --output markdown --lang zh
+  tuneloop porting app.war --glibc 2.28        # 同时检查随包库对 glibc 版本的要求`,
+	"platform to check for: linux/arm64 or linux/amd64":                                    "要检查的目标平台：linux/arm64 或 linux/amd64",
+	"output format: text, json, markdown or junit":                                         "输出格式：text、json、markdown 或 junit",
+	"exit non-zero at this verdict or worse: blocker, upgrade or none":                     "判定结果达到该级别或更严重时以非零退出码退出：blocker、upgrade 或 none",
+	"the target's glibc version (e.g. 2.28): flag bundled libraries that need a newer one": "目标环境的 glibc 版本（例如 2.28）：标出需要更高版本的随包库",
+	"text output: show the evidence of passing components too":                             "文本输出：同时显示通过的组件的证据",
+	"largest nested archive to inflate into memory (default 256 MiB)":                      "解压到内存中的嵌套归档的最大大小（默认 256 MiB）",
+	"most bytes to inflate per PATH (default 8 GiB)":                                       "每个 PATH 最多解压的字节数（默认 8 GiB）",
+	"deepest archive nesting to open (default 6)":                                          "打开归档的最大嵌套深度（默认 6）",
+
+	// help (generated by cobra)
+	"Help about any command": "显示任意命令的帮助",
+	"Help provides help for any command in the application.\nSimply type tuneloop help [path to command] for full details.": "help 提供本程序中任意命令的帮助。\n输入 tuneloop help [命令路径] 即可查看完整说明。",
+
+	// completion (generated by cobra)
+	"Generate the autocompletion script for the specified shell": "为指定的 shell 生成自动补全脚本",
+	"Generate the autocompletion script for tuneloop for the specified shell.\nSee each sub-command's help for details on how to use the generated script.\n": "为指定的 shell 生成 tuneloop 的自动补全脚本。\n生成的脚本如何使用，详见各子命令的帮助。\n",
+	"disable completion descriptions":             "不显示补全项的说明",
+	"Generate the autocompletion script for bash": "生成 bash 的自动补全脚本",
+	"Generate the autocompletion script for the bash shell.\n\nThis script depends on the 'bash-completion' package.\nIf it is not installed already, you can install it via your OS's package manager.\n\nTo load completions in your current shell session:\n\n\tsource <(tuneloop completion bash)\n\nTo load completions for every new session, execute once:\n\n#### Linux:\n\n\ttuneloop completion bash > /etc/bash_completion.d/tuneloop\n\n#### macOS:\n\n\ttuneloop completion bash > $(brew --prefix)/etc/bash_completion.d/tuneloop\n\nYou will need to start a new shell for this setup to take effect.\n": "生成 bash shell 的自动补全脚本。\n\n该脚本依赖 'bash-completion' 软件包。\n如果尚未安装，可以用操作系统的包管理器安装。\n\n在当前 shell 会话中加载补全：\n\n\tsource <(tuneloop completion bash)\n\n要让每个新会话都加载补全，执行一次：\n\n#### Linux：\n\n\ttuneloop completion bash > /etc/bash_completion.d/tuneloop\n\n#### macOS：\n\n\ttuneloop completion bash > $(brew --prefix)/etc/bash_completion.d/tuneloop\n\n需要启动一个新的 shell，该设置才会生效。\n",
+	"Generate the autocompletion script for zsh": "生成 zsh 的自动补全脚本",
+	"Generate the autocompletion script for the zsh shell.\n\nIf shell completion is not already enabled in your environment you will need\nto enable it.  You can execute the following once:\n\n\techo \"autoload -U compinit; compinit\" >> ~/.zshrc\n\nTo load completions in your current shell session:\n\n\tsource <(tuneloop completion zsh)\n\nTo load completions for every new session, execute once:\n\n#### Linux:\n\n\ttuneloop completion zsh > \"${fpath[1]}/_tuneloop\"\n\n#### macOS:\n\n\ttuneloop completion zsh > $(brew --prefix)/share/zsh/site-functions/_tuneloop\n\nYou will need to start a new shell for this setup to take effect.\n": "生成 zsh shell 的自动补全脚本。\n\n如果你的环境尚未启用 shell 补全，需要先启用。可以执行一次：\n\n\techo \"autoload -U compinit; compinit\" >> ~/.zshrc\n\n在当前 shell 会话中加载补全：\n\n\tsource <(tuneloop completion zsh)\n\n要让每个新会话都加载补全，执行一次：\n\n#### Linux：\n\n\ttuneloop completion zsh > \"${fpath[1]}/_tuneloop\"\n\n#### macOS：\n\n\ttuneloop completion zsh > $(brew --prefix)/share/zsh/site-functions/_tuneloop\n\n需要启动一个新的 shell，该设置才会生效。\n",
+	"Generate the autocompletion script for fish": "生成 fish 的自动补全脚本",
+	"Generate the autocompletion script for the fish shell.\n\nTo load completions in your current shell session:\n\n\ttuneloop completion fish | source\n\nTo load completions for every new session, execute once:\n\n\ttuneloop completion fish > ~/.config/fish/completions/tuneloop.fish\n\nYou will need to start a new shell for this setup to take effect.\n": "生成 fish shell 的自动补全脚本。\n\n在当前 shell 会话中加载补全：\n\n\ttuneloop completion fish | source\n\n要让每个新会话都加载补全，执行一次：\n\n\ttuneloop completion fish > ~/.config/fish/completions/tuneloop.fish\n\n需要启动一个新的 shell，该设置才会生效。\n",
+	"Generate the autocompletion script for powershell": "生成 powershell 的自动补全脚本",
+	"Generate the autocompletion script for powershell.\n\nTo load completions in your current shell session:\n\n\ttuneloop completion powershell | Out-String | Invoke-Expression\n\nTo load completions for every new session, add the output of the above command\nto your powershell profile.\n": "生成 powershell 的自动补全脚本。\n\n在当前 shell 会话中加载补全：\n\n\ttuneloop completion powershell | Out-String | Invoke-Expression\n\n要让每个新会话都加载补全，把上面命令的输出加入你的 powershell 配置文件（profile）。\n",
+}
+
+// samplerHelpZH is samplerHelp in Chinese: the sampler names stay as they
+// are typed on the command line.
+func samplerHelpZH() string {
+	return strings.NewReplacer(" (off by default)", "（默认关闭）", ", ", "、").Replace(samplerHelp())
+}
