@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"math"
+	"time"
 )
 
 // Thresholds for the GC findings. Defaults cite where each comes from.
@@ -143,6 +145,10 @@ func Findings(s Summary, th Thresholds, subject string) []finding.Finding {
 			default:
 				f.Status = finding.Pass
 			}
+			if !s.WorstWindowWall.IsZero() && f.Status == finding.Fail {
+				w := time.Duration(math.Min(60, s.DurationS) * float64(time.Second))
+				f.Window = &finding.Window{From: s.WorstWindowWall.Add(-w), To: s.WorstWindowWall}
+			}
 		}
 		add(f)
 	}
@@ -176,6 +182,10 @@ func Findings(s Summary, th Thresholds, subject string) []finding.Finding {
 			f.Status, f.Severity = finding.Fail, finding.Warning
 		default:
 			f.Status = finding.Pass
+		}
+		if !s.PauseMaxWall.IsZero() && f.Status == finding.Fail {
+			// the longest pause
+			f.Window = &finding.Window{From: s.PauseMaxWall, To: s.PauseMaxWall.Add(time.Duration(s.PauseMaxMs * float64(time.Millisecond)))}
 		}
 		add(f)
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"time"
 )
 
 // Summariser accumulates KPIs from a stream of events. Memory is constant in
@@ -18,11 +19,14 @@ type Summariser struct {
 
 	pauses   []float32
 	pauseSum float64
-	maxPause float64
-	maxAt    float64
-	byKind   [KindMarker + 1]Agg
-	byCause  map[string]*Agg
-	byCycle  map[string]*Agg
+	// wall-clock times of the longest pause and of the worst window's end,
+	// when the log has them (the time decorator, -XX:+PrintGCDateStamps)
+	maxWall, worstWall time.Time
+	maxPause           float64
+	maxAt              float64
+	byKind             [KindMarker + 1]Agg
+	byCause            map[string]*Agg
+	byCycle            map[string]*Agg
 
 	// worst 60 s window of pause time
 	win      []winItem
@@ -108,6 +112,10 @@ type Summary struct {
 	// Worst 60 s window: % of the window spent in GC pauses (JMC GcPauseRatio's window).
 	WorstWindowPct float64 `json:"worst_window_pct"`
 	WorstWindowAt  float64 `json:"worst_window_at"`
+	// The same two instants on the wall clock; zero when the log has no
+	// dates. A run's charts shade them.
+	PauseMaxWall    time.Time `json:"pause_max_wall,omitzero"`
+	WorstWindowWall time.Time `json:"worst_window_wall,omitzero"`
 
 	ByKind  []Agg `json:"by_kind"`
 	ByCause []Agg `json:"by_cause"` // stop-the-world pauses
@@ -347,7 +355,7 @@ func (s *Summariser) pause(e *Event, t float64, hasT bool) {
 	s.pauses = append(s.pauses, float32(ms))
 	s.pauseSum += ms
 	if ms > s.maxPause {
-		s.maxPause, s.maxAt = ms, t
+		s.maxPause, s.maxAt, s.maxWall = ms, t, e.Wall
 	}
 	cause := e.Cause
 	if cause == "" {
@@ -398,7 +406,7 @@ func (s *Summariser) pause(e *Event, t float64, hasT bool) {
 			s.win, s.winHead = s.win[:n], 0
 		}
 		if s.winSum > s.worstWin {
-			s.worstWin, s.worstAt = s.winSum, t
+			s.worstWin, s.worstAt, s.worstWall = s.winSum, t, e.Wall
 		}
 	}
 }
@@ -474,7 +482,7 @@ func (s *Summariser) Summary() Summary {
 	sm.DurationS = dur
 	sm.Pauses = len(s.pauses)
 	sm.PauseTotalMs = s.pauseSum
-	sm.PauseMaxMs, sm.PauseMaxAt = s.maxPause, s.maxAt
+	sm.PauseMaxMs, sm.PauseMaxAt, sm.PauseMaxWall = s.maxPause, s.maxAt, s.maxWall
 	if n := len(s.pauses); n > 0 {
 		sm.PauseAvgMs = s.pauseSum / float64(n)
 		sorted := make([]float32, n)
@@ -496,7 +504,7 @@ func (s *Summariser) Summary() Summary {
 		}
 		w := math.Min(60, dur)
 		sm.WorstWindowPct = math.Min(100, 100*s.worstWin/(w*1e3))
-		sm.WorstWindowAt = s.worstAt
+		sm.WorstWindowAt, sm.WorstWindowWall = s.worstAt, s.worstWall
 		if sm.Collections > 0 {
 			sm.AllocRateMBs = s.allocatedKB / 1024 / dur
 		}

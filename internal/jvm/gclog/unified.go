@@ -177,6 +177,11 @@ type unifiedParser struct {
 	held    Event
 	hasHeld bool
 	ev      Event
+
+	// With both uptime and time decorators, wall = wallBase + uptime: the
+	// time is parsed once per JVM start, not per line.
+	wallBase time.Time
+	lastUp   float64
 }
 
 func newUnifiedParser(st *Stats, emit func(*Event)) *unifiedParser {
@@ -250,6 +255,17 @@ func (p *unifiedParser) line(ln int, line []byte) {
 	if p.d.uptime >= 0 || p.d.nMillis > 0 || p.d.nNanos > 0 {
 		up, _ = p.d.times()
 		p.st.seeTime(up, true)
+		if p.d.wall != nil {
+			if p.wallBase.IsZero() || up < p.lastUp-1 { // first line, or a restarted JVM
+				if _, w := p.d.times(); !w.IsZero() {
+					p.wallBase = w.Add(-time.Duration(up * float64(time.Second)))
+				}
+			}
+			if !p.wallBase.IsZero() {
+				wall = p.wallBase.Add(time.Duration(up * float64(time.Second)))
+			}
+			p.lastUp = up
+		}
 	} else if p.d.wall != nil {
 		_, wall = p.d.times()
 		if !wall.IsZero() {
