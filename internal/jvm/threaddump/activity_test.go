@@ -218,3 +218,19 @@ func TestLockBetweenOwners(t *testing.T) {
 		t.Errorf("the lock table does not say it")
 	}
 }
+
+// Every dump caught the lock changing hands: said, not left blank.
+func TestFindingsOverAllHandoffs(t *testing.T) {
+	r := Analyze(parseFixture(t, "jdk17_zoo_fsync_holder_entering_jcmd.txt")[0])
+	r2 := Analyze(parseFixture(t, "jdk17_zoo_fsync_holder_entering_jcmd.txt")[0])
+	for _, f := range FindingsOver([]*Report{r, r2}, []string{"a", "b"}) {
+		if f.ID != "threaddump.lock.app" {
+			continue
+		}
+		if ev := f.EvidenceValue("holder_activity"); ev != "handoff in 2" || !strings.Contains(f.Observed.EN, "the lock changing hands in 2") {
+			t.Errorf("holder_activity %q, observed %s", ev, f.Observed.EN)
+		}
+		return
+	}
+	t.Error("no app lock finding")
+}

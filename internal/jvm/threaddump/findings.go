@@ -324,6 +324,7 @@ func FindingsOver(reports []*Report, sources []string) []finding.Finding {
 		quality [5]int // compared in order, higher wins
 		dumps   int
 		acts    map[Activity]int // what the lock holder does, per dump
+		lock    bool             // a lock culprit
 	}
 	var order []string
 	best := map[string]*pick{}
@@ -349,8 +350,11 @@ func FindingsOver(reports []*Report, sources []string) []finding.Finding {
 				best[key] = p
 				order = append(order, key)
 			}
-			if k := j - len(r.Deadlocks); k >= 0 && k < len(r.Culprits) && r.Culprits[k].Lock != nil && r.Culprits[k].HolderActivity != ActNone {
-				p.acts[r.Culprits[k].HolderActivity]++
+			if k := j - len(r.Deadlocks); k >= 0 && k < len(r.Culprits) && r.Culprits[k].Lock != nil {
+				p.lock = true
+				if a := r.Culprits[k].HolderActivity; a != ActNone {
+					p.acts[a]++
+				}
 			}
 			if f.Status == finding.Fail {
 				p.dumps++
@@ -368,7 +372,7 @@ func FindingsOver(reports []*Report, sources []string) []finding.Finding {
 			f.Observed.EN += fmt.Sprintf(" (in %d of %d dumps)", p.dumps, len(reports))
 			f.Observed.ZH += fmt.Sprintf("(%d 次转储中出现 %d 次)", len(reports), p.dumps)
 			f.Evidence = append(f.Evidence, finding.Evidence{Key: "dumps_showing_it", Value: fmt.Sprintf("%d of %d", p.dumps, len(reports))})
-			if len(p.acts) > 0 {
+			if p.lock {
 				holderOverDumps(&f, p.acts, p.dumps)
 			}
 			if 2*p.dumps < len(reports) {
