@@ -11,8 +11,14 @@ package loadgen
 // calls per request to switch write interest on and off, and level-triggered
 // epoll re-polls every socket it reported.
 //
-// TLS, HTTP/2, think time, no keep-alive and the open model stay on the
-// goroutine client, which handles everything.
+// The open model runs on the same loops: a connection that is free takes
+// the next slot of the schedule (one request in flight per connection, as
+// wrk2 does) and waits for it on a timerfd, which wakes the loop to the
+// microsecond (epoll_wait's millisecond would add up to 1 ms to every
+// latency measured from the intended time).
+//
+// TLS, HTTP/2, think time and no keep-alive stay on the goroutine client,
+// which handles everything.
 
 import (
 	"errors"
@@ -30,7 +36,7 @@ import (
 
 // evloopOK says whether this run can use event loops.
 func (r *runner) evloopOK() bool {
-	if r.open || r.cfg.noEvloop || r.cfg.HTTP2 || r.cfg.DisableKeepAlive || r.cfg.Think > 0 {
+	if r.cfg.noEvloop || r.cfg.HTTP2 || r.cfg.DisableKeepAlive || r.cfg.Think > 0 {
 		return false
 	}
 	for _, tc := range r.tlsConf {
@@ -108,6 +114,9 @@ type euser struct {
 	connAt  time.Time // connect started
 	started bool      // counted in runner.active (JMeter's active threads)
 	resume  time.Time // backing off after failed connects until then
+	// open model: the schedule slot taken, waited for in evloop.waiting
+	at       time.Time
+	measured bool
 }
 
 type fdEntry struct {
@@ -124,7 +133,10 @@ type evloop struct {
 	spare   []*euser // the other ready buffer
 	pending []*euser // ramp-up: not started yet, in start order
 	backing []*euser // backing off after failed connects (worker.backoff)
-	live    int      // users not done
+	waiting []*euser // open model: waiting for their slot, in slot order
+	tfd     int      // open model: timerfd that wakes the loop for waiting[0]
+	armed   time.Time
+	live    int // users not done
 	addrs   []unix.Sockaddr
 	domains []int
 	err     error // setting the loop up failed: its users' requests fail
@@ -137,17 +149,20 @@ func (r *runner) runEvloops() {
 	loops := make([]*evloop, n)
 	tas, rerr := r.resolveTargets()
 	for i := range loops {
-		l := &evloop{r: r, err: rerr}
+		l := &evloop{r: r, err: rerr, tfd: -1}
 		l.addrs, l.domains = sockaddrs(tas)
 		loops[i] = l
 		if l.err == nil {
 			l.epfd, l.err = unix.EpollCreate1(unix.EPOLL_CLOEXEC)
 		}
+		if l.err == nil && r.open {
+			l.err = l.timer()
+		}
 	}
 	for i, w := range r.workers {
 		l := loops[i%n]
 		u := &euser{w: w, socks: make([]*esock, len(r.targets)), startAt: r.t0}
-		if r.cfg.RampUp > 0 {
+		if r.cfg.RampUp > 0 && !r.open { // the open model ramps its rate instead
 			u.startAt = r.t0.Add(r.cfg.RampUp * time.Duration(w.id-1) / time.Duration(r.cfg.Users))
 		}
 		l.users = append(l.users, u)
@@ -315,6 +330,11 @@ func (l *evloop) run() {
 			}
 			l.spare = batch
 		}
+		for len(l.waiting) > 0 && !l.waiting[0].at.After(now) {
+			u := l.waiting[0]
+			l.waiting = l.waiting[1:]
+			l.fire(u, time.Now())
+		}
 		if len(l.backing) > 0 {
 			// next may fail a connect at once and back the user off again:
 			// it lands in a new slice.
@@ -342,6 +362,9 @@ func (l *evloop) run() {
 		for _, u := range l.backing {
 			wait = min(wait, max(u.resume.Sub(now), 0))
 		}
+		if len(l.waiting) > 0 {
+			wait = l.arm(wait, now)
+		}
 		if len(l.ready) > 0 {
 			wait = 0
 		}
@@ -368,6 +391,11 @@ func (l *evloop) run() {
 
 func (l *evloop) event(ev *unix.EpollEvent) {
 	fd := int(ev.Fd)
+	if fd == l.tfd {
+		var b [8]byte
+		_, _ = rawRead(fd, b[:]) // the expiry count: the loop checks the schedule itself
+		return
+	}
 	if fd >= len(l.byFD) {
 		return
 	}
@@ -406,7 +434,7 @@ func (l *evloop) event(ev *unix.EpollEvent) {
 	}
 }
 
-// next starts u's next request, as worker.loop does for the closed model.
+// next starts u's next request, as worker.loop does.
 func (l *evloop) next(u *euser, now time.Time) {
 	r := l.r
 	if u.state == uDone {
@@ -415,6 +443,26 @@ func (l *evloop) next(u *euser, now time.Time) {
 	u.state = uIdle
 	if r.stopped.Load() || (!r.end.IsZero() && !now.Before(r.end)) {
 		l.done(u)
+		return
+	}
+	if r.open {
+		// The next slot of the schedule, whatever the time: a slot already
+		// past is sent at once, and its latency counts from the slot.
+		at := r.t0.Add(r.offset(r.seq.Add(1) - 1))
+		if !r.end.IsZero() && !at.Before(r.end) {
+			l.done(u)
+			return
+		}
+		u.at, u.measured = at, !at.Before(r.measure)
+		if u.measured && r.cfg.MaxRequests > 0 && r.budget.Add(-1) < 0 {
+			l.done(u)
+			return
+		}
+		if at.After(now) {
+			l.waiting = append(l.waiting, u) // slots are taken in order: stays sorted
+			return
+		}
+		l.fire(u, now)
 		return
 	}
 	measured := !now.Before(r.measure)
@@ -426,6 +474,56 @@ func (l *evloop) next(u *euser, now time.Time) {
 	u.w.start(&u.a, c, now, now, measured)
 	u.ti, u.tries = c.target, 0
 	l.send(u)
+}
+
+// fire sends u's request for its schedule slot (open model).
+func (l *evloop) fire(u *euser, now time.Time) {
+	r := l.r
+	if r.stopped.Load() || (!r.end.IsZero() && !now.Before(r.end)) {
+		l.done(u) // due but never sent: counted as missed
+		return
+	}
+	c := u.w.pick()
+	u.w.start(&u.a, c, u.at, now, u.measured)
+	u.ti, u.tries = c.target, 0
+	l.send(u)
+}
+
+// timer creates the loop's timerfd.
+func (l *evloop) timer() error {
+	fd, err := unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_NONBLOCK|unix.TFD_CLOEXEC)
+	if err != nil {
+		return os.NewSyscallError("timerfd_create", err)
+	}
+	l.tfd = fd
+	ev := unix.EpollEvent{Events: unix.EPOLLIN, Fd: int32(fd)}
+	if err := unix.EpollCtl(l.epfd, unix.EPOLL_CTL_ADD, fd, &ev); err != nil {
+		return os.NewSyscallError("epoll_ctl", err)
+	}
+	return nil
+}
+
+// timerSlack: a slot this close is waited for by polling, not a timer.
+const timerSlack = 2 * time.Microsecond
+
+// arm makes the timerfd wake the loop when the first waiting slot is due
+// and returns the epoll_wait timeout to use.
+func (l *evloop) arm(wait time.Duration, now time.Time) time.Duration {
+	d := l.waiting[0].at.Sub(now)
+	switch {
+	case d <= timerSlack:
+		return 0
+	case d >= wait:
+		return wait
+	}
+	if at := l.waiting[0].at; !at.Equal(l.armed) {
+		spec := unix.ItimerSpec{Value: unix.NsecToTimespec(int64(d))}
+		if err := unix.TimerfdSettime(l.tfd, 0, &spec, nil); err != nil {
+			return 0 // poll instead
+		}
+		l.armed = at
+	}
+	return wait // the timer wakes epoll_wait first
 }
 
 func (l *evloop) done(u *euser) {
@@ -603,6 +701,9 @@ func (l *evloop) close() {
 		for ti := range u.socks {
 			l.drop(u, ti)
 		}
+	}
+	if l.tfd >= 0 {
+		unix.Close(l.tfd)
 	}
 	if l.epfd > 0 {
 		unix.Close(l.epfd)

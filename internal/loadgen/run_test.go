@@ -144,11 +144,17 @@ func TestRefusedIsClearError(t *testing.T) {
 }
 
 func TestOpenKeepsRateAgainstSlowServer(t *testing.T) {
+	bothEngines(t, testOpenKeepsRateAgainstSlowServer)
+}
+
+func testOpenKeepsRateAgainstSlowServer(t *testing.T, engine func(*Config)) {
 	cs := newCountingServer(t, nil)
 	cs.delay.Store(int64(50 * time.Millisecond))
 	// 2 connections can do 40 req/s; the schedule asks 100/s and must not slow.
-	s, err := Run(context.Background(), Config{Requests: []Request{{URL: cs.URL}}, Rate: 100, Connections: 2,
-		Duration: 1500 * time.Millisecond})
+	cfg := Config{Requests: []Request{{URL: cs.URL}}, Rate: 100, Connections: 2,
+		Duration: 1500 * time.Millisecond}
+	engine(&cfg)
+	s, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,10 +175,16 @@ func TestOpenKeepsRateAgainstSlowServer(t *testing.T) {
 }
 
 func TestOpenRateWithEnoughConnections(t *testing.T) {
+	bothEngines(t, testOpenRateWithEnoughConnections)
+}
+
+func testOpenRateWithEnoughConnections(t *testing.T, engine func(*Config)) {
 	cs := newCountingServer(t, nil)
 	cs.delay.Store(int64(30 * time.Millisecond))
-	s, err := Run(context.Background(), Config{Requests: []Request{{URL: cs.URL}}, Rate: 200, Connections: 50,
-		Duration: 1500 * time.Millisecond})
+	cfg := Config{Requests: []Request{{URL: cs.URL}}, Rate: 200, Connections: 50,
+		Duration: 1500 * time.Millisecond}
+	engine(&cfg)
+	s, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +195,9 @@ func TestOpenRateWithEnoughConnections(t *testing.T) {
 	}
 }
 
-func TestOpenP99ReflectsStall(t *testing.T) {
+func TestOpenP99ReflectsStall(t *testing.T) { bothEngines(t, testOpenP99ReflectsStall) }
+
+func testOpenP99ReflectsStall(t *testing.T, engine func(*Config)) {
 	var stallFrom, stallTo atomic.Int64
 	cs := newCountingServer(t, func(w http.ResponseWriter, r *http.Request) {
 		now := time.Now().UnixNano()
@@ -195,8 +209,10 @@ func TestOpenP99ReflectsStall(t *testing.T) {
 	start := time.Now()
 	stallFrom.Store(start.Add(700 * time.Millisecond).UnixNano())
 	stallTo.Store(start.Add(1700 * time.Millisecond).UnixNano())
-	s, err := Run(context.Background(), Config{Requests: []Request{{URL: cs.URL}}, Rate: 200, Connections: 10,
-		Duration: 2500 * time.Millisecond})
+	cfg := Config{Requests: []Request{{URL: cs.URL}}, Rate: 200, Connections: 10,
+		Duration: 2500 * time.Millisecond}
+	engine(&cfg)
+	s, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,11 +285,15 @@ func testErrorKinds(t *testing.T, engine func(*Config)) {
 	}
 }
 
-func TestWarmupExcludedAndSeries(t *testing.T) {
+func TestWarmupExcludedAndSeries(t *testing.T) { bothEngines(t, testWarmupExcludedAndSeries) }
+
+func testWarmupExcludedAndSeries(t *testing.T, engine func(*Config)) {
 	cs := newCountingServer(t, nil)
 	cs.delay.Store(int64(5 * time.Millisecond))
-	s, err := Run(context.Background(), Config{Requests: []Request{{URL: cs.URL}}, Rate: 100, Connections: 10,
-		WarmUp: 500 * time.Millisecond, Duration: 2 * time.Second})
+	cfg := Config{Requests: []Request{{URL: cs.URL}}, Rate: 100, Connections: 10,
+		WarmUp: 500 * time.Millisecond, Duration: 2 * time.Second}
+	engine(&cfg)
+	s, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -316,9 +336,13 @@ func TestRampUpAndThink(t *testing.T) {
 	}
 }
 
-func TestOpenCountBound(t *testing.T) {
+func TestOpenCountBound(t *testing.T) { bothEngines(t, testOpenCountBound) }
+
+func testOpenCountBound(t *testing.T, engine func(*Config)) {
 	cs := newCountingServer(t, nil)
-	s, err := Run(context.Background(), Config{Requests: []Request{{URL: cs.URL}}, Rate: 1000, Connections: 5, MaxRequests: 300})
+	cfg := Config{Requests: []Request{{URL: cs.URL}}, Rate: 1000, Connections: 5, MaxRequests: 300}
+	engine(&cfg)
+	s, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
