@@ -116,12 +116,13 @@ HTTP/1.1 without --think it runs on one epoll event loop per CPU: a read and a
 write per request, less generator CPU per request than wrk.
 Open model (--rate R): R requests per second on a fixed schedule, like wrk2.
 Latency is measured from the intended send time, so a stalled server shows in
-the percentiles; late and missed sends are counted.
+the percentiles; late and missed sends are counted. Over plain keep-alive
+HTTP/1.1 it runs on the same event loops, each send woken to the microsecond.
 
 A run is always bounded: by -d (default 10s) and/or -n. Ctrl-C stops it and
 still prints and saves the results. --jtl writes JMeter's CSV (for JMeter's
 HTML dashboard: jmeter -g results.jtl -o report/); --import reads a JTL (CSV or
-XML) from JMeter or from us and prints the same summary.`: `向服务发送 HTTP/1.1 负载，报告请求数、TPS、平均时延与
+XML) from JMeter or from tuneloop and prints the same summary.`: `向服务发送 HTTP/1.1 负载，报告请求数、TPS、平均时延与
 p50/p90/p95/p99/p99.9/max 时延、按类型分列的错误、逐秒序列，以及类似 JMeter
 的按 label 汇总表。
 
@@ -131,6 +132,7 @@ p50/p90/p95/p99/p99.9/max 时延、按类型分列的错误、逐秒序列，以
 压测端每个请求消耗的 CPU 比 wrk 更少。
 开放模型（--rate R）：按固定时间表每秒发送 R 个请求，类似 wrk2。时延从计划
 发送时刻开始计算，因此服务端卡顿会体现在百分位中；推迟和错过的发送都会计数。
+使用普通 keep-alive HTTP/1.1 时同样运行在事件循环上，每次发送按微秒精度唤醒。
 
 每次运行总是有界的：由 -d（默认 10s）和/或 -n 限定。Ctrl-C 会停止运行，但仍会
 输出并保存结果。--jtl 写出 JMeter 的 CSV（可生成 JMeter 的 HTML 仪表盘：
@@ -147,7 +149,7 @@ jmeter -g results.jtl -o report/）；--import 读取 JMeter 或 tuneloop 写出
   tuneloop load --import results.jtl`,
 	"closed model: concurrent users (default 10 when --rate is not set)":       "闭合模型：并发用户数（未设置 --rate 时默认 10）",
 	"open model: requests per second on a fixed schedule":                      "开放模型：按固定时间表每秒发送的请求数",
-	"open model: connections (default rate/10, 100 to 10000)":                  "开放模型：连接数（默认 rate/10，并限制在 100 到 10000 之间）",
+	"open model: connections (default rate/10, kept within 100-10000)":         "开放模型：连接数（默认 rate/10，并限制在 100 到 10000 之间）",
 	"measured duration, after --warm-up (default 10s unless -n is given)":      "计入结果的测量时长，在 --warm-up 之后开始（未指定 -n 时默认 10s）",
 	"stop after this many measured requests":                                   "计入结果的请求数达到该值后停止",
 	"closed: start users evenly over this time; open: raise the rate linearly": "逐步加压：闭合模型在这段时间内均匀启动各用户；开放模型在这段时间内线性提升速率",
@@ -200,17 +202,17 @@ attach 协议；以 root 运行时也能进入容器，以及连接其他用户�
   tuneloop jvm 4242 --gc-log /tmp/gc.log         # GC 日志未开启时将其开启
   tuneloop jvm 4242 --jcmd 'GC.class_histogram'  # 执行任意诊断命令，无需 jcmd
   tuneloop jvm 4242 --output json --lang zh`,
-	"thread dumps to take (Thread.print -l -e); 0 for none":                                                "要采集的线程转储次数（Thread.print -l -e）；0 表示不采集",
-	"time between thread dumps":                                                                            "两次线程转储之间的间隔",
-	"print every flag from VM.flags (a summary is always printed)":                                         "输出 VM.flags 中的全部参数（摘要总会输出）",
-	"print the system properties (VM.system_properties)":                                                   "输出系统属性（VM.system_properties）",
-	"print the heap (GC.heap_info)":                                                                        "输出堆信息（GC.heap_info）",
-	"switch GC logging on to this absolute path (as the JVM sees it) when no file gets it yet":             "若 GC 日志尚未写入任何文件，则在运行时开启 GC 日志并写到该绝对路径（按 JVM 所见的路径）",
-	"save the raw outputs in this directory (before they are parsed)":                                      "把原始输出（解析之前）保存到该目录",
-	"workload profile for the configuration checks: java-web, database or latency":                         "配置检查使用的负载配置档：java-web、database 或 latency",
-	"how long to wait for the JVM's attach listener to start":                                              "等待 JVM 的 attach 监听启动的最长时间",
-	"run this diagnostic command, as jcmd PID CMD would (e.g. 'GC.class_histogram'), and print its output": "像 jcmd PID CMD 一样执行该诊断命令（例如 'GC.class_histogram'），并输出其结果",
-	"how to reach the JVM: auto (the attach socket, then the jcmd on this host), socket or jcmd":           "连接 JVM 的方式：auto（先用 attach 套接字，再用本机的 jcmd）、socket 或 jcmd",
+	"thread dumps to take (Thread.print -l -e); 0 for none":        "要采集的线程转储次数（Thread.print -l -e）；0 表示不采集",
+	"time between thread dumps":                                    "两次线程转储之间的间隔",
+	"print every flag from VM.flags (a summary is always printed)": "输出 VM.flags 中的全部参数（摘要总会输出）",
+	"print the system properties (VM.system_properties)":           "输出系统属性（VM.system_properties）",
+	"print the heap (GC.heap_info)":                                "输出堆信息（GC.heap_info）",
+	"switch GC logging on at run time, to this absolute path (as the JVM sees it), unless GC is already logged to a file": "若 GC 日志尚未写入任何文件，则在运行时开启 GC 日志并写到该绝对路径（按 JVM 所见的路径）",
+	"save the raw outputs in this directory (before they are parsed)":                                                     "把原始输出（解析之前）保存到该目录",
+	"workload profile for the configuration checks: java-web, database or latency":                                        "配置检查使用的负载配置档：java-web、database 或 latency",
+	"how long to wait for the JVM's attach listener to start":                                                             "等待 JVM 的 attach 监听启动的最长时间",
+	"run this diagnostic command, as jcmd PID CMD would (e.g. 'GC.class_histogram'), and print its output":                "像 jcmd PID CMD 一样执行该诊断命令（例如 'GC.class_histogram'），并输出其结果",
+	"how to reach the JVM: auto (the attach socket, then the jcmd on this host), socket or jcmd":                          "连接 JVM 的方式：auto（先用 attach 套接字，再用本机的 jcmd）、socket 或 jcmd",
 
 	// record
 	"Record host and process evidence under load, then diagnose the bottleneck": "在负载下记录主机和进程的证据，然后诊断瓶颈",
@@ -291,11 +293,10 @@ report.html（自包含）、report.md 和 report.json。
 	"take a thread dump this often (default: 5 dumps over the run)":               "每隔这么长时间采集一次线程转储（默认：整个运行期间共 5 次）",
 	"start the service with this shell command, stop it at the end":               "用该 shell 命令启动服务，结束时将其停止",
 	"how long to wait for the service to answer":                                  "等待服务应答的最长时间",
-	"the JVM to record":                              "要记录的 JVM（PID）",
-	`"auto": the largest running JVM`:                `"auto"：运行中最大的 JVM`,
-	"YAML scenario for the load (see tuneloop load)": "负载使用的 YAML 场景文件（见 tuneloop load）",
+	"PID of the JVM to record":                                                    "要记录的 JVM 的 PID",
+	`"auto": the largest running JVM`:                                             `"auto"：运行中最大的 JVM`,
+	"YAML scenario for the load (see tuneloop load)":                              "负载使用的 YAML 场景文件（见 tuneloop load）",
 	"an external load writes this JMeter JTL: no load is generated, its samples in the run window are the load result": "由外部压测写入该 JMeter JTL：tuneloop 不产生负载，以运行时间窗口内的样本作为负载结果",
-	"what to print: text, json or markdown":       "输出格式：text、json 或 markdown",
 	"workload profile for the host audit":         "主机审计使用的负载配置档",
 	"do not switch GC logging on in the JVM":      "不在 JVM 中开启 GC 日志",
 	"do not record a JFR profile during the load": "负载期间不录制 JFR 剖析数据",

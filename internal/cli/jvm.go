@@ -86,7 +86,7 @@ JVM could not be attached or a command failed, 2 on bad usage.`,
 	f.BoolVar(&o.Flags, "flags", false, "print every flag from VM.flags (a summary is always printed)")
 	f.BoolVar(&o.Props, "props", false, "print the system properties (VM.system_properties)")
 	f.BoolVar(&o.Heap, "heap", false, "print the heap (GC.heap_info)")
-	f.StringVar(&o.GCLog, "gc-log", "", "switch GC logging on to this absolute path (as the JVM sees it) when no file gets it yet")
+	f.StringVar(&o.GCLog, "gc-log", "", "switch GC logging on at run time, to this absolute path (as the JVM sees it), unless GC is already logged to a file")
 	f.StringVar(&o.Raw, "raw", "", "save the raw outputs in this directory (before they are parsed)")
 	f.StringVarP(&o.Output, "output", "o", "text", "output format: text or json")
 	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")

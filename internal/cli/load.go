@@ -70,12 +70,13 @@ HTTP/1.1 without --think it runs on one epoll event loop per CPU: a read and a
 write per request, less generator CPU per request than wrk.
 Open model (--rate R): R requests per second on a fixed schedule, like wrk2.
 Latency is measured from the intended send time, so a stalled server shows in
-the percentiles; late and missed sends are counted.
+the percentiles; late and missed sends are counted. Over plain keep-alive
+HTTP/1.1 it runs on the same event loops, each send woken to the microsecond.
 
 A run is always bounded: by -d (default 10s) and/or -n. Ctrl-C stops it and
 still prints and saves the results. --jtl writes JMeter's CSV (for JMeter's
 HTML dashboard: jmeter -g results.jtl -o report/); --import reads a JTL (CSV or
-XML) from JMeter or from us and prints the same summary.`,
+XML) from JMeter or from tuneloop and prints the same summary.`,
 		Example: `  tuneloop load http://127.0.0.1:8080/api -c 60 -d 10m
   tuneloop load http://127.0.0.1:8080/api --rate 5000 -d 2m --warm-up 30s
   tuneloop load -f scenario.yaml --jtl results.jtl -o json
@@ -92,7 +93,7 @@ XML) from JMeter or from us and prints the same summary.`,
 	f := cmd.Flags()
 	f.IntVarP(&o.Users, "users", "c", 0, "closed model: concurrent users (default 10 when --rate is not set)")
 	f.Float64Var(&o.Rate, "rate", 0, "open model: requests per second on a fixed schedule")
-	f.IntVar(&o.Connections, "connections", 0, "open model: connections (default rate/10, 100 to 10000)")
+	f.IntVar(&o.Connections, "connections", 0, "open model: connections (default rate/10, kept within 100-10000)")
 	f.DurationVarP(&o.Duration, "duration", "d", 0, "measured duration, after --warm-up (default 10s unless -n is given)")
 	f.Int64VarP(&o.Requests, "requests", "n", 0, "stop after this many measured requests")
 	f.DurationVar(&o.RampUp, "ramp-up", 0, "closed: start users evenly over this time; open: raise the rate linearly")
