@@ -27,7 +27,11 @@ one after --fixed
 tps() { awk -F': ' '/"tps"/ {gsub(/,/, "", $2); print $2; exit}' "$1/load.json"; }
 b=$(tps "$out/before"); a=$(tps "$out/after")
 echo
+"$bin" compare "$out/before" "$out/after" | tee "$out/compare.txt"
+"$bin" compare "$out/before" "$out/after" --output markdown > "$out/compare.md"
+echo
 echo "TPS before: $b   after (AsyncAppender): $a   x$(awk -v a="$a" -v b="$b" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "?" }')"
 echo "reports:"
 echo "  $out/before/report.html  (and report.md)"
 echo "  $out/after/report.html"
+echo "  $out/compare.md  (the before/after table, also in compare.txt)"

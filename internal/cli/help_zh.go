@@ -409,6 +409,31 @@ linux-aarch64、Netty aarch_64、snappy Linux/aarch64、RocksDB linux64……）
 	"Generate the autocompletion script for the fish shell.\n\nTo load completions in your current shell session:\n\n\ttuneloop completion fish | source\n\nTo load completions for every new session, execute once:\n\n\ttuneloop completion fish > ~/.config/fish/completions/tuneloop.fish\n\nYou will need to start a new shell for this setup to take effect.\n": "生成 fish shell 的自动补全脚本。\n\n在当前 shell 会话中加载补全：\n\n\ttuneloop completion fish | source\n\n要让每个新会话都加载补全，执行一次：\n\n\ttuneloop completion fish > ~/.config/fish/completions/tuneloop.fish\n\n需要启动一个新的 shell，该设置才会生效。\n",
 	"Generate the autocompletion script for powershell": "生成 powershell 的自动补全脚本",
 	"Generate the autocompletion script for powershell.\n\nTo load completions in your current shell session:\n\n\ttuneloop completion powershell | Out-String | Invoke-Expression\n\nTo load completions for every new session, add the output of the above command\nto your powershell profile.\n": "生成 powershell 的自动补全脚本。\n\n在当前 shell 会话中加载补全：\n\n\ttuneloop completion powershell | Out-String | Invoke-Expression\n\n要让每个新会话都加载补全，把上面命令的输出加入你的 powershell 配置文件（profile）。\n",
+
+	// compare
+	"Set two runs side by side: TPS, latency, CPU, threads, GC and findings, before and after a change": "对比两次运行：改动前后的 TPS、时延、CPU、线程、GC 与发现",
+	`Compare two run folders written by 'tuneloop run' (or their report.json):
+throughput (whole run, and the median of its second half, after the JIT),
+latency percentiles, errors, CPU, the JVM's CPU per request, the share of
+working threads blocked or waiting, GC throughput and pauses, each run's
+verdict, and which findings the change made go away, which it brought and
+which are still there.
+
+--fail-on-regression PCT exits 3 when throughput fell or p99 latency rose by
+more than PCT percent, or errors rose: a gate for CI.`: `对比 'tuneloop run' 写出的两个运行目录（或其中的 report.json）：
+吞吐量（整次运行，以及 JIT 预热后后半程的中位数）、时延百分位、错误、CPU、
+每个请求的 JVM CPU 时间、阻塞或等待的工作线程占比、GC 吞吐率与停顿、两次运行
+各自的结论，以及本次改动消除了哪些发现、引入了哪些、哪些仍然存在。
+
+--fail-on-regression PCT：吞吐量下降或 p99 时延上升超过 PCT%，或错误增加时，
+以退出码 3 结束：可用作 CI 门禁。`,
+	`  tuneloop compare runs/before runs/after
+  tuneloop compare runs/before runs/after --output markdown > tuning.md
+  tuneloop compare baseline/report.json runs/candidate --fail-on-regression 5`: `  tuneloop compare runs/before runs/after
+  tuneloop compare runs/before runs/after --output markdown > tuning.md
+  tuneloop compare baseline/report.json runs/candidate --fail-on-regression 5`,
+	"output format: text, markdown or json":                                             "输出格式：text、markdown 或 json",
+	"exit 3 when throughput fell or p99 rose by more than this percent, or errors rose": "吞吐量下降或 p99 上升超过该百分比，或错误增加时，以退出码 3 结束",
 }
 
 // samplerHelpZH is samplerHelp in Chinese: the sampler names stay as they

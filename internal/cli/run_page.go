@@ -38,7 +38,7 @@ type runLayers struct {
 func buildRunPage(f *run.Folder, res *diagnose.Result, sum *loadgen.Summary, check []finding.Finding, gcFiles []string, lang finding.Lang) (*report.RunPage, []finding.Finding) {
 	m := &f.Manifest
 	L := runLayers{stats: res.Series.Summarize(), load: sum, recorded: res.Findings, check: check}
-	p := &report.RunPage{Schema: "tuneloop.run-page/v1", Lang: lang}
+	p := &report.RunPage{Schema: report.RunPageSchema, Lang: lang}
 
 	// Thread dumps taken during the run.
 	var dumps []*threaddump.Dump
@@ -113,7 +113,7 @@ func buildRunPage(f *run.Folder, res *diagnose.Result, sum *loadgen.Summary, che
 		for _, sc := range r.States {
 			counts[string(sc.State)] += sc.Count
 		}
-		p.ThreadStates = append(p.ThreadStates, report.ThreadStateSample{T: dumpTimes[i], Counts: counts})
+		p.ThreadStates = append(p.ThreadStates, report.ThreadStateSample{T: dumpTimes[i], Counts: counts, BlockedWaitingPct: new(100 * r.BlockedWaitingShare)})
 	}
 	p.Locks = lockRows(L.dumps)
 	// JFR execution samples (every 10-20 ms per thread) beat a few dumps.

@@ -161,3 +161,10 @@ func anchor(key string) string {
 	}
 	return b.String()
 }
+
+// OneLine, MarkdownCell and MarkdownCode make target-controlled text safe
+// for other packages' renderers: on a terminal, in a Markdown table or
+// paragraph, and inside a code span.
+func OneLine(s string) string      { return oneLine(s) }
+func MarkdownCell(s string) string { return mdCell(s) }
+func MarkdownCode(s string) string { return mdCode(s) }

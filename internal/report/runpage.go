@@ -8,6 +8,9 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
+// RunPageSchema names RunPage's JSON (docs/schema/run-page-v1.schema.json).
+const RunPageSchema = "tuneloop.run-page/v1"
+
 // RunPage is everything the report of one `tuneloop run` shows, already
 // reduced to what the charts and tables draw. The run command builds it
 // from the run folder; WriteRunHTML, WriteRunPageMarkdown and JSON render
@@ -113,6 +116,10 @@ type SoftirqTick struct {
 type ThreadStateSample struct {
 	T      time.Time      `json:"t"`
 	Counts map[string]int `json:"counts"` // RUNNABLE, BLOCKED, WAITING, TIMED_WAITING, ...
+	// BlockedWaitingPct is the share of working threads blocked or waiting,
+	// idle pool threads left out (the seeds' figure); nil in reports made
+	// before it was recorded.
+	BlockedWaitingPct *float64 `json:"blocked_waiting_pct,omitempty"`
 }
 
 // LockRow is one contended lock, most waiters first.
