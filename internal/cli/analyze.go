@@ -126,18 +126,18 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 		return err
 	}
 	if o.Output != "text" && o.Output != "json" && !(o.Output == "markdown" && len(args) == 1) {
-		return usageErr(finding.T("--output: unknown format %q (want text or json; markdown for a run folder)", "--output:未知格式 %q(应为 text 或 json;运行目录还可用 markdown)"), o.Output)
+		return usageErr(finding.T("--output: unknown format %q (want text or json; markdown for a run folder)", "--output：未知格式 %q（应为 text 或 json；运行目录还可用 markdown）"), o.Output)
 	}
 	var failOn *finding.Severity
 	if o.FailOn != "" {
 		s, err := finding.ParseSeverity(o.FailOn)
 		if err != nil || s == finding.Info {
-			return usageErr(finding.T("--fail-on: want warning or critical, got %q", "--fail-on:应为 warning 或 critical,实际为 %q"), o.FailOn)
+			return usageErr(finding.T("--fail-on: want warning or critical, got %q", "--fail-on：应为 warning 或 critical，实际为 %q"), o.FailOn)
 		}
 		failOn = &s
 	}
 	if len(args) == 0 && o.Cmdline == "" {
-		return usageErr(finding.T("nothing to analyse: give files, or --cmdline 'java ...'", "没有可分析的内容:请给出文件,或使用 --cmdline 'java ...'"))
+		return usageErr(finding.T("nothing to analyse: give files, or --cmdline 'java ...'", "没有可分析的内容：请给出文件，或使用 --cmdline 'java ...'"))
 	}
 	now := time.Now
 	if o.Now != nil {
@@ -156,7 +156,7 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 				return fmt.Errorf("%s is a directory but not a run folder (no manifest.json from 'tuneloop record')", path)
 			}
 			if len(args) > 1 || o.Cmdline != "" {
-				return usageErr(finding.T("a run folder is analysed on its own: tuneloop analyze %s", "运行目录需要单独分析:tuneloop analyze %s"), path)
+				return usageErr(finding.T("a run folder is analysed on its own: tuneloop analyze %s", "运行目录需要单独分析：tuneloop analyze %s"), path)
 			}
 			return RunAnalyzeRun(ctx, env, path, AnalyzeRunOptions{Output: o.Output, Lang: o.Lang, FailOn: o.FailOn})
 		}
@@ -327,7 +327,7 @@ func analyzeCmdline(cmdline, profile string) ([]finding.Finding, error) {
 	}
 	args := jvmopts.ParseCommandLine(cmdline)
 	if len(args) == 0 {
-		return nil, usageErr(finding.T("--cmdline: no JVM command found in %q", "--cmdline:在 %q 中没有找到 JVM 命令"), cmdline)
+		return nil, usageErr(finding.T("--cmdline: no JVM command found in %q", "--cmdline：在 %q 中没有找到 JVM 命令"), cmdline)
 	}
 	opts := jvmopts.Parse(args)
 	facts := &sysinfo.Facts{SchemaVersion: sysinfo.SchemaVersion}

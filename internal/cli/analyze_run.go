@@ -42,7 +42,7 @@ func RunAnalyzeRun(ctx context.Context, env *Env, dir string, o AnalyzeRunOption
 	switch o.Output {
 	case "text", "json", "markdown", "md":
 	default:
-		return usageErr(finding.T("--output: unknown format %q for a run folder (want text, json or markdown)", "--output:运行目录不支持格式 %q(应为 text、json 或 markdown)"), o.Output)
+		return usageErr(finding.T("--output: unknown format %q for a run folder (want text, json or markdown)", "--output：运行目录不支持格式 %q（应为 text、json 或 markdown）"), o.Output)
 	}
 	f, err := run.Open(dir)
 	if err != nil {

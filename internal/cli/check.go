@@ -81,7 +81,7 @@ func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
 	switch o.Output {
 	case "text", "json", "markdown", "md":
 	default:
-		return usageErr(finding.T("--output: unknown format %q (want text, json or markdown)", "--output:未知格式 %q(应为 text、json 或 markdown)"), o.Output)
+		return usageErr(finding.T("--output: unknown format %q (want text, json or markdown)", "--output：未知格式 %q（应为 text、json 或 markdown）"), o.Output)
 	}
 	profile, err := rules.ParseProfile(o.Profile)
 	if err != nil {
@@ -91,7 +91,7 @@ func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
 	if o.FailOn != "" {
 		s, err := finding.ParseSeverity(o.FailOn)
 		if err != nil || s == finding.Info {
-			return usageErr(finding.T("--fail-on: want warning or critical, got %q", "--fail-on:应为 warning 或 critical,实际为 %q"), o.FailOn)
+			return usageErr(finding.T("--fail-on: want warning or critical, got %q", "--fail-on：应为 warning 或 critical，实际为 %q"), o.FailOn)
 		}
 		failOn = &s
 	}

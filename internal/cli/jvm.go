@@ -70,7 +70,7 @@ JVM could not be attached or a command failed, 2 on bad usage.`,
 			if len(args) == 1 {
 				pid, err := strconv.Atoi(args[0])
 				if err != nil || pid <= 0 {
-					return usageErr(finding.T("PID: want a process id, got %q", "PID:应为进程号,实际为 %q"), args[0])
+					return usageErr(finding.T("PID: want a process id, got %q", "PID：应为进程号，实际为 %q"), args[0])
 				}
 				o.PID = pid
 			}
@@ -133,7 +133,7 @@ func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 		return err
 	}
 	if o.Output != "text" && o.Output != "json" {
-		return usageErr(finding.T("--output: unknown format %q (want text or json)", "--output:未知格式 %q(应为 text 或 json)"), o.Output)
+		return usageErr(finding.T("--output: unknown format %q (want text or json)", "--output：未知格式 %q（应为 text 或 json）"), o.Output)
 	}
 	method := attach.Method("")
 	switch o.Via {
@@ -141,19 +141,19 @@ func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 	case "socket", "jcmd":
 		method = attach.Method(o.Via)
 	default:
-		return usageErr(finding.T("--via: want auto, socket or jcmd, got %q", "--via:应为 auto、socket 或 jcmd,实际为 %q"), o.Via)
+		return usageErr(finding.T("--via: want auto, socket or jcmd, got %q", "--via：应为 auto、socket 或 jcmd，实际为 %q"), o.Via)
 	}
 	if o.PID == 0 {
 		return listJVMs(env, o.Output, lang)
 	}
 	if o.Dumps < 0 || o.Dumps > 1000 {
-		return usageErr(finding.T("--dump: want 0 to 1000, got %d", "--dump:应为 0 到 1000,实际为 %d"), o.Dumps)
+		return usageErr(finding.T("--dump: want 0 to 1000, got %d", "--dump：应为 0 到 1000，实际为 %d"), o.Dumps)
 	}
 	if o.Dumps > 1 && o.Interval <= 0 {
-		return usageErr(finding.T("--interval: want a positive duration, got %v", "--interval:应为正的时长,实际为 %v"), o.Interval)
+		return usageErr(finding.T("--interval: want a positive duration, got %v", "--interval：应为正的时长，实际为 %v"), o.Interval)
 	}
 	if o.GCLog != "" && !filepath.IsAbs(o.GCLog) {
-		return usageErr(finding.T("--gc-log: want an absolute path as the JVM sees it, got %q", "--gc-log:应为 JVM 视角下的绝对路径,实际为 %q"), o.GCLog)
+		return usageErr(finding.T("--gc-log: want an absolute path as the JVM sees it, got %q", "--gc-log：应为 JVM 视角下的绝对路径，实际为 %q"), o.GCLog)
 	}
 	if o.Raw != "" {
 		if err := os.MkdirAll(o.Raw, 0o700); err != nil { // properties may hold passwords
@@ -383,12 +383,12 @@ func writeJVMText(w io.Writer, res *jvmResult, o *JVMOptions, lang finding.Lang)
 	if g := res.GCLog; g != nil {
 		fmt.Fprintln(w)
 		if g.Enabled {
-			fmt.Fprintf(w, "%s %s\n", t("GC logging switched on, writing to", "已开启 GC 日志,写入"), g.File)
+			fmt.Fprintf(w, "%s %s\n", t("GC logging switched on, writing to", "已开启 GC 日志，写入"), g.File)
 			undo := fmt.Sprintf("VM.log output=#%d what=all=off", g.Index)
 			fmt.Fprintf(w, "  %s: tuneloop jvm %d --jcmd '%s'  (%s: jcmd %d %s)\n", t("to undo", "撤销"), res.PID, undo,
 				t("or", "或"), res.PID, undo)
 		} else {
-			fmt.Fprintf(w, "%s %s %s\n", t("GC logging was already on, writing to", "GC 日志已开启,写入"), g.File, t("(nothing changed)", "(未做更改)"))
+			fmt.Fprintf(w, "%s %s %s\n", t("GC logging was already on, writing to", "GC 日志已开启，写入"), g.File, t("(nothing changed)", "（未做更改）"))
 		}
 		if res.GCLogAt != "" {
 			fmt.Fprintf(w, "  %s: %s\n", t("from this host", "在本机的路径"), res.GCLogAt)
@@ -460,7 +460,7 @@ func listJVMs(env *Env, output string, lang finding.Lang) error {
 	}
 	if len(ps) == 0 {
 		fmt.Fprintln(env.Stdout, finding.T("no JVM found on this host (as root, every process is seen)",
-			"本机未发现 JVM(以 root 运行可看到所有进程)").In(lang))
+			"本机未发现 JVM（以 root 运行可看到所有进程）").In(lang))
 		return nil
 	}
 	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
@@ -468,7 +468,7 @@ func listJVMs(env *Env, output string, lang finding.Lang) error {
 	for _, p := range ps {
 		var notes []string
 		if p.Container {
-			notes = append(notes, fmt.Sprintf("%s %d", finding.T("container, pid inside", "容器内, 内部 pid").In(lang), jvmNonZero(p.NSPID, p.PID)))
+			notes = append(notes, fmt.Sprintf("%s %d", finding.T("container, pid inside", "容器内，内部 pid").In(lang), jvmNonZero(p.NSPID, p.PID)))
 		}
 		if p.AttachDisabled {
 			notes = append(notes, finding.T("attach disabled", "attach 已禁用").In(lang))

@@ -125,11 +125,11 @@ func RunLoad(ctx context.Context, env *Env, o *LoadOptions) error {
 		return err
 	}
 	if o.Output != "text" && o.Output != "json" {
-		return usageErr(finding.T("--output must be text or json, not %q", "--output 应为 text 或 json,而不是 %q"), o.Output)
+		return usageErr(finding.T("--output must be text or json, not %q", "--output 应为 text 或 json，而不是 %q"), o.Output)
 	}
 	if o.Import != "" {
 		if o.URL != "" || o.Scenario != "" {
-			return usageErr(finding.T("--import summarises a file: give no URL or scenario with it", "--import 用于汇总文件:不要同时给出 URL 或场景文件"))
+			return usageErr(finding.T("--import summarises a file: give no URL or scenario with it", "--import 用于汇总文件：不要同时给出 URL 或场景文件"))
 		}
 		return importJTL(env, o)
 	}
@@ -183,7 +183,7 @@ func loadConfig(o *LoadOptions) (loadgen.Config, error) {
 	var cfg loadgen.Config
 	if o.Scenario != "" {
 		if o.URL != "" || o.Body != "" || o.BodyFile != "" || o.Method != "" {
-			return cfg, usageErr(finding.T("give either a URL (with -X/--body) or --scenario, not both", "URL(配合 -X/--body)与 --scenario 只能二选一"))
+			return cfg, usageErr(finding.T("give either a URL (with -X/--body) or --scenario, not both", "URL（配合 -X/--body）与 --scenario 只能二选一"))
 		}
 		if err := loadgen.LoadScenario(o.Scenario, &cfg); err != nil {
 			return cfg, usageErr(finding.T("%v", "%v"), err)
@@ -209,7 +209,7 @@ func loadConfig(o *LoadOptions) (loadgen.Config, error) {
 	for _, h := range o.Headers {
 		name, value, ok := strings.Cut(h, ":")
 		if !ok || strings.TrimSpace(name) == "" {
-			return cfg, usageErr(finding.T("--header %q: want 'Name: value'", "--header %q:格式应为 'Name: value'"), h)
+			return cfg, usageErr(finding.T("--header %q: want 'Name: value'", "--header %q：格式应为 'Name: value'"), h)
 		}
 		for i := range cfg.Requests {
 			cfg.Requests[i].Headers = append(cfg.Requests[i].Headers,
@@ -222,7 +222,7 @@ func loadConfig(o *LoadOptions) (loadgen.Config, error) {
 	}
 	switch {
 	case o.Users > 0 && o.Rate > 0:
-		return cfg, usageErr(finding.T("-c (closed model) and --rate (open model) exclude each other", "-c(闭合模型)与 --rate(开放模型)不能同时使用"))
+		return cfg, usageErr(finding.T("-c (closed model) and --rate (open model) exclude each other", "-c（闭合模型）与 --rate（开放模型）不能同时使用"))
 	case o.Users > 0:
 		cfg.Users, cfg.Rate = o.Users, 0
 	case o.Rate > 0:
@@ -232,7 +232,7 @@ func loadConfig(o *LoadOptions) (loadgen.Config, error) {
 		cfg.Users = defaultLoadUsers
 	}
 	if o.Think > 0 && cfg.Rate > 0 {
-		return cfg, usageErr(finding.T("--think applies to the closed model (-c), not to --rate", "--think 只适用于闭合模型(-c),不适用于 --rate"))
+		return cfg, usageErr(finding.T("--think applies to the closed model (-c), not to --rate", "--think 只适用于闭合模型（-c），不适用于 --rate"))
 	}
 	setPositive(&cfg.Connections, o.Connections)
 	setPositive(&cfg.Duration, o.Duration)

@@ -195,7 +195,7 @@ func TestLoadInChinese(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := out.String()
-	for _, want := range []string{"负载 (闭合模型,2 个用户)", "请求数    50", "状态码    200=50", "标签", "# 样本", "GET /zh", "时间单位:毫秒"} {
+	for _, want := range []string{"负载 （闭合模型，2 个用户）", "请求数    50", "状态码    200=50", "标签", "# 样本", "GET /zh", "时间单位：毫秒"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("summary lacks %q:\n%s", want, text)
 		}
@@ -228,7 +228,7 @@ func TestLoadInChinese(t *testing.T) {
 	errb.Reset()
 	root = NewRoot(env)
 	root.SetArgs([]string{"load", "http://" + addr + "/", "-c", "2", "--rate", "5"})
-	if code := Code(env, root.ExecuteContext(context.Background())); code != ExitUsage || !strings.Contains(errb.String(), "-c(闭合模型)与 --rate(开放模型)不能同时使用") {
+	if code := Code(env, root.ExecuteContext(context.Background())); code != ExitUsage || !strings.Contains(errb.String(), "-c（闭合模型）与 --rate（开放模型）不能同时使用") {
 		t.Errorf("usage error: exit %d, %q", code, errb.String())
 	}
 	errb.Reset()

@@ -105,7 +105,7 @@ func RunPorting(ctx context.Context, env *Env, o *PortingOptions) error {
 		return err
 	}
 	if len(o.Paths) == 0 {
-		return usageErr(finding.T("porting: give at least one PATH", "porting:至少给出一个 PATH"))
+		return usageErr(finding.T("porting: give at least one PATH", "porting：至少给出一个 PATH"))
 	}
 	target, err := porting.ParseTarget(o.Target)
 	if err != nil {
@@ -114,7 +114,7 @@ func RunPorting(ctx context.Context, env *Env, o *PortingOptions) error {
 	switch o.Output {
 	case "text", "json", "markdown", "md", "junit", "xml":
 	default:
-		return usageErr(finding.T("--output: unknown format %q (want text, json, markdown or junit)", "--output:未知格式 %q(应为 text、json、markdown 或 junit)"), o.Output)
+		return usageErr(finding.T("--output: unknown format %q (want text, json, markdown or junit)", "--output：未知格式 %q（应为 text、json、markdown 或 junit）"), o.Output)
 	}
 	failOn := porting.Verdict("")
 	switch strings.ToLower(o.FailOn) {
@@ -124,10 +124,10 @@ func RunPorting(ctx context.Context, env *Env, o *PortingOptions) error {
 		failOn = porting.Upgrade
 	case "none":
 	default:
-		return usageErr(finding.T("--fail-on: want blocker, upgrade or none, got %q", "--fail-on:应为 blocker、upgrade 或 none,实际为 %q"), o.FailOn)
+		return usageErr(finding.T("--fail-on: want blocker, upgrade or none, got %q", "--fail-on：应为 blocker、upgrade 或 none，实际为 %q"), o.FailOn)
 	}
 	if o.Glibc != "" && strings.Trim(o.Glibc, "0123456789.") != "" {
-		return usageErr(finding.T("--glibc: want a version such as 2.28, got %q", "--glibc:应为 2.28 这样的版本号,实际为 %q"), o.Glibc)
+		return usageErr(finding.T("--glibc: want a version such as 2.28, got %q", "--glibc：应为 2.28 这样的版本号，实际为 %q"), o.Glibc)
 	}
 	now := time.Now
 	if o.Now != nil {

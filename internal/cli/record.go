@@ -141,7 +141,7 @@ func failOnOpt(s string) (*finding.Severity, error) {
 	}
 	v, err := finding.ParseSeverity(s)
 	if err != nil || v == finding.Info {
-		return nil, usageErr(finding.T("--fail-on: want warning or critical, got %q", "--fail-on:应为 warning 或 critical,实际为 %q"), s)
+		return nil, usageErr(finding.T("--fail-on: want warning or critical, got %q", "--fail-on：应为 warning 或 critical，实际为 %q"), s)
 	}
 	return &v, nil
 }
@@ -160,23 +160,23 @@ func RunRecord(ctx context.Context, env *Env, o *RecordOptions) error {
 	}
 	switch {
 	case o.Output != "text" && o.Output != "json" && o.Output != "markdown" && o.Output != "md":
-		return usageErr(finding.T("--output: unknown format %q (want text, json or markdown)", "--output:未知格式 %q(应为 text、json 或 markdown)"), o.Output)
+		return usageErr(finding.T("--output: unknown format %q (want text, json or markdown)", "--output：未知格式 %q（应为 text、json 或 markdown）"), o.Output)
 	case o.Interval < 10*time.Millisecond:
-		return usageErr(finding.T("--interval: %s is too short (at least 10ms)", "--interval:%s 太短(至少 10ms)"), o.Interval)
+		return usageErr(finding.T("--interval: %s is too short (at least 10ms)", "--interval:%s 太短（至少 10ms）"), o.Interval)
 	case o.Duration < 0:
-		return usageErr(finding.T("--duration: must not be negative", "--duration:不能为负数"))
+		return usageErr(finding.T("--duration: must not be negative", "--duration：不能为负数"))
 	case o.Duration > 0 && o.Duration < 2*o.Interval:
-		return usageErr(finding.T("--duration %s: must cover at least two intervals of %s", "--duration %s:至少要覆盖两个 %s 的采样间隔"), o.Duration, o.Interval)
+		return usageErr(finding.T("--duration %s: must cover at least two intervals of %s", "--duration %s：至少要覆盖两个 %s 的采样间隔"), o.Duration, o.Interval)
 	case o.PID != 0 && o.JVM != "":
 		return usageErr(finding.T("--pid and --jvm are exclusive", "--pid 与 --jvm 不能同时使用"))
 	case o.JVM != "" && o.JVM != "auto":
-		return usageErr(finding.T("--jvm: only \"auto\" is supported (or give --pid)", "--jvm:只支持 \"auto\"(或使用 --pid)"))
+		return usageErr(finding.T("--jvm: only \"auto\" is supported (or give --pid)", "--jvm：只支持 \"auto\"（或使用 --pid）"))
 	case o.PID < 0:
 		return usageErr(finding.T("--pid: %d is not a process id", "--pid:%d 不是有效的进程号"), o.PID)
 	case o.ThreadDumps < 0 || o.ThreadDumps > 100:
-		return usageErr(finding.T("--thread-dumps: want 0 to 100, got %d", "--thread-dumps:应为 0 到 100,实际为 %d"), o.ThreadDumps)
+		return usageErr(finding.T("--thread-dumps: want 0 to 100, got %d", "--thread-dumps：应为 0 到 100，实际为 %d"), o.ThreadDumps)
 	case o.ThreadDumps > 0 && o.PID == 0 && o.JVM == "":
-		return usageErr(finding.T("--thread-dumps needs a JVM target (--pid or --jvm auto)", "--thread-dumps 需要 JVM 目标(--pid 或 --jvm auto)"))
+		return usageErr(finding.T("--thread-dumps needs a JVM target (--pid or --jvm auto)", "--thread-dumps 需要 JVM 目标（--pid 或 --jvm auto）"))
 	}
 	h := hostfs.Live()
 	facts := sysinfo.Collect(h, sysinfo.Options{})
@@ -286,7 +286,7 @@ func pickTarget(h hostfs.FS, facts *sysinfo.Facts, o *RecordOptions) (*run.Targe
 	if o.PID > 0 {
 		b, err := os.ReadFile(h.ProcPath(strconv.Itoa(o.PID), "comm"))
 		if err != nil {
-			return nil, usageErr(finding.T("--pid %d: no such process", "--pid %d:没有这个进程"), o.PID)
+			return nil, usageErr(finding.T("--pid %d: no such process", "--pid %d：没有这个进程"), o.PID)
 		}
 		return &run.Target{PID: o.PID, Comm: strings.TrimSpace(string(b)), How: "pid"}, nil
 	}

@@ -127,13 +127,13 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	}
 	switch {
 	case o.Target == "" && o.JTLWatch == "":
-		return usageErr(finding.T("--target URL is required (or --jtl-watch for an external load)", "需要 --target URL(外部压测时用 --jtl-watch)"))
+		return usageErr(finding.T("--target URL is required (or --jtl-watch for an external load)", "需要 --target URL（外部压测时用 --jtl-watch）"))
 	case o.Users > 0 && o.Rate > 0:
 		return usageErr(finding.T("-c/--users and --rate are exclusive", "-c/--users 与 --rate 不能同时使用"))
 	case o.Duration < 2*o.Interval:
-		return usageErr(finding.T("--duration %s: too short for --interval %s", "--duration %s:对 --interval %s 来说太短"), o.Duration, o.Interval)
+		return usageErr(finding.T("--duration %s: too short for --interval %s", "--duration %s：对 --interval %s 来说太短"), o.Duration, o.Interval)
 	case o.Output != "text" && o.Output != "json" && o.Output != "markdown":
-		return usageErr(finding.T("--output: want text, json or markdown", "--output:应为 text、json 或 markdown"))
+		return usageErr(finding.T("--output: want text, json or markdown", "--output：应为 text、json 或 markdown"))
 	case o.PID != 0 && (o.JVM != "" || o.Start != ""):
 		return usageErr(finding.T("--pid excludes --jvm and --start", "--pid 不能与 --jvm、--start 同时使用"))
 	}

@@ -68,7 +68,7 @@ func RunRuns(ctx context.Context, env *Env, o *RunsOptions) error {
 		return err
 	}
 	if o.Output != "text" && o.Output != "json" {
-		return usageErr(finding.T("--output: unknown format %q (want text or json)", "--output:未知格式 %q(应为 text 或 json)"), o.Output)
+		return usageErr(finding.T("--output: unknown format %q (want text or json)", "--output：未知格式 %q（应为 text 或 json）"), o.Output)
 	}
 	c, err := openCatalog(ctx, env, o.Catalog)
 	if err != nil {

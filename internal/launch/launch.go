@@ -37,7 +37,7 @@ type Service struct {
 // stderr go to logPath.
 func Start(command, logPath string) (*Service, error) {
 	if strings.TrimSpace(command) == "" {
-		return nil, finding.Errorf(finding.T("--start: empty command", "--start:命令为空"))
+		return nil, finding.Errorf(finding.T("--start: empty command", "--start：命令为空"))
 	}
 	if err := os.MkdirAll(filepath.Dir(logPath), 0o755); err != nil {
 		return nil, err
@@ -126,13 +126,13 @@ func WaitReady(ctx context.Context, url string, timeout time.Duration, s *Servic
 		}
 		if s != nil {
 			if exited, werr := s.Exited(); exited {
-				return finding.Errorf(finding.T("the service exited before answering (%v); its log %s ends with:\n%s", "服务在响应之前就退出了(%v);其日志 %s 的结尾:\n%s"), werr, s.LogPath, s.LogTail(2000))
+				return finding.Errorf(finding.T("the service exited before answering (%v); its log %s ends with:\n%s", "服务在响应之前就退出了（%v）；其日志 %s 的结尾：\n%s"), werr, s.LogPath, s.LogTail(2000))
 			}
 		}
 		select {
 		case <-ctx.Done():
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				return finding.Errorf(finding.T("%s did not answer within %s (last: %v)", "%s 在 %s 内没有响应(最后一次:%v)"), url, timeout, last)
+				return finding.Errorf(finding.T("%s did not answer within %s (last: %v)", "%s 在 %s 内没有响应（最后一次：%v）"), url, timeout, last)
 			}
 			return ctx.Err()
 		case <-time.After(200 * time.Millisecond):

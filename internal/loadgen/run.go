@@ -94,14 +94,14 @@ func (e *TargetError) Localize(l finding.Lang) string {
 	var hint finding.Text
 	switch e.Kind {
 	case KindRefused:
-		hint = finding.T(" (connection refused: is the service running and listening on that port?)", "(连接被拒绝:服务是否已启动并在该端口监听?)")
+		hint = finding.T(" (connection refused: is the service running and listening on that port?)", "（连接被拒绝：服务是否已启动并在该端口监听？）")
 	case KindDNS:
-		hint = finding.T(" (the host name does not resolve)", "(主机名无法解析)")
+		hint = finding.T(" (the host name does not resolve)", "（主机名无法解析）")
 	case KindConnect:
-		hint = finding.T(" (host unreachable or not answering: check address, firewall, routing)", "(主机不可达或无响应:请检查地址、防火墙和路由)")
+		hint = finding.T(" (host unreachable or not answering: check address, firewall, routing)", "（主机不可达或无响应：请检查地址、防火墙和路由）")
 	case KindTLS:
 		hint = finding.T(" (TLS handshake failed: plain http on that port, or an untrusted certificate? --insecure skips verification)",
-			"(TLS 握手失败:该端口是否为普通 http,或证书不受信任?--insecure 可跳过校验)")
+			"（TLS 握手失败：该端口是否为普通 http，或证书不受信任？--insecure 可跳过校验）")
 	}
 	return finding.Tf(finding.T("cannot connect to %s: %v", "无法连接 %s:%v"), e.Addr, e.Err).In(l) + hint.In(l)
 }
@@ -173,9 +173,9 @@ func newRunner(cfg Config) (*runner, error) {
 	case len(cfg.Requests) == 0:
 		return nil, finding.Errorf(finding.T("no requests to send", "没有要发送的请求"))
 	case cfg.Users > 0 && cfg.Rate > 0:
-		return nil, finding.Errorf(finding.T("set users (closed model) or rate (open model), not both", "请设置用户数(闭合模型)或速率(开放模型),不能同时设置"))
+		return nil, finding.Errorf(finding.T("set users (closed model) or rate (open model), not both", "请设置用户数（闭合模型）或速率（开放模型），不能同时设置"))
 	case cfg.Users <= 0 && cfg.Rate <= 0:
-		return nil, finding.Errorf(finding.T("set users (closed model) or rate (open model)", "请设置用户数(闭合模型)或速率(开放模型)"))
+		return nil, finding.Errorf(finding.T("set users (closed model) or rate (open model)", "请设置用户数（闭合模型）或速率（开放模型）"))
 	case cfg.Duration <= 0 && cfg.MaxRequests <= 0:
 		return nil, finding.Errorf(finding.T("a run needs a duration or a request count", "压测需要设置时长或请求数"))
 	case cfg.Duration < 0 || cfg.MaxRequests < 0 || cfg.RampUp < 0 || cfg.WarmUp < 0 || cfg.Think < 0 || cfg.Timeout < 0:
@@ -251,7 +251,7 @@ func fdBudget(cfg Config) error {
 	var lim syscall.Rlimit
 	if syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim) == nil && need > lim.Cur {
 		return finding.Errorf(finding.T("%d connections need about %d open files, the limit is %d: lower the users/connections or raise the limit (ulimit -n, LimitNOFILE= in a systemd unit)",
-			"%d 个连接需要约 %d 个打开文件,上限为 %d:请减少用户数/连接数,或提高上限(ulimit -n,systemd 单元中的 LimitNOFILE=)"),
+			"%d 个连接需要约 %d 个打开文件，上限为 %d：请减少用户数/连接数，或提高上限（ulimit -n,systemd 单元中的 LimitNOFILE=）"),
 			conns*max(len(hosts), 1), need, lim.Cur)
 	}
 	return nil

@@ -30,25 +30,25 @@ func WriteText(w io.Writer, s *Summary, l finding.Lang) error {
 		case "open":
 			model = t("open model", "开放模型")
 		}
-		title += " (" + model
+		title += t(" (", " （") + model
 		if s.Users > 0 {
-			title += fmt.Sprintf(t(", %d users", ",%d 个用户"), s.Users)
+			title += fmt.Sprintf(t(", %d users", "，%d 个用户"), s.Users)
 		}
 		if s.Open != nil {
-			title += fmt.Sprintf(t(", %g req/s scheduled on %d connections", ",计划 %g 请求/秒,%d 个连接"), s.Open.Rate, s.Connections)
+			title += fmt.Sprintf(t(", %g req/s scheduled on %d connections", "，计划 %g 请求/秒，%d 个连接"), s.Open.Rate, s.Connections)
 		}
-		title += ")"
+		title += t(")", "）")
 	}
 	if s.Target != "" {
 		title += " " + s.Target
 	}
 	fmt.Fprintln(b, title)
 	if s.Interrupted {
-		fmt.Fprintln(b, t("  interrupted: the results cover the time until Ctrl-C", "  已中断:结果只覆盖按下 Ctrl-C 之前的时间"))
+		fmt.Fprintln(b, t("  interrupted: the results cover the time until Ctrl-C", "  已中断：结果只覆盖按下 Ctrl-C 之前的时间"))
 	}
-	fmt.Fprintf(b, t("  requests  %d in %.2fs = %.1f req/s", "  请求数    %d,用时 %.2fs = %.1f 请求/秒"), s.Requests, s.Duration, s.TPS)
+	fmt.Fprintf(b, t("  requests  %d in %.2fs = %.1f req/s", "  请求数    %d，用时 %.2fs = %.1f 请求/秒"), s.Requests, s.Duration, s.TPS)
 	if s.Warmup > 0 || s.Aborted > 0 {
-		fmt.Fprintf(b, t("  (excluded: %d warm-up, %d in flight at the end)", "(未计入:预热 %d 个,结束时仍在途 %d 个)"), s.Warmup, s.Aborted)
+		fmt.Fprintf(b, t("  (excluded: %d warm-up, %d in flight at the end)", "（未计入：预热 %d 个，结束时仍在途 %d 个）"), s.Warmup, s.Aborted)
 	}
 	fmt.Fprintln(b)
 	fmt.Fprintf(b, t("  errors    %d (%.2f%%)", "  错误      %d(%.2f%%)"), s.Errors, s.ErrorPct)
@@ -62,25 +62,25 @@ func WriteText(w io.Writer, s *Summary, l finding.Lang) error {
 	if s.HTTP2Requests > 0 {
 		fmt.Fprintf(b, t("  protocol  %d responses over HTTP/2\n", "  协议      %d 个响应走 HTTP/2\n"), s.HTTP2Requests)
 	}
-	fmt.Fprintf(b, t("  transfer  %.1f KB received, %.1f KB sent\n", "  传输      接收 %.1f KB,发送 %.1f KB\n"), float64(s.BytesIn)/1024, float64(s.BytesOut)/1024)
+	fmt.Fprintf(b, t("  transfer  %.1f KB received, %.1f KB sent\n", "  传输      接收 %.1f KB，发送 %.1f KB\n"), float64(s.BytesIn)/1024, float64(s.BytesOut)/1024)
 	lt := s.Latency
 	fmt.Fprintf(b, t("  latency   mean %s  p50 %s  p90 %s  p95 %s  p99 %s  p99.9 %s  max %s\n", "  延迟      平均 %s  p50 %s  p90 %s  p95 %s  p99 %s  p99.9 %s  最大 %s\n"),
 		ms(lt.Mean), ms(lt.P50), ms(lt.P90), ms(lt.P95), ms(lt.P99), ms(lt.P999), ms(lt.Max))
 	if o := s.Open; o != nil {
 		u := o.Uncorrected
-		fmt.Fprintf(b, t("  (from actual send, uncorrected: p50 %s  p99 %s  max %s)\n", "  (从实际发送时刻算起,未校正:p50 %s  p99 %s  最大 %s)\n"), ms(u.P50), ms(u.P99), ms(u.Max))
+		fmt.Fprintf(b, t("  (from actual send, uncorrected: p50 %s  p99 %s  max %s)\n", "  （从实际发送时刻算起，未校正：p50 %s  p99 %s  最大 %s）\n"), ms(u.P50), ms(u.P99), ms(u.Max))
 		fmt.Fprintf(b, t("  schedule  %d due, %d sent, %d missed, %d late (>%v behind), lag mean %s max %s\n",
-			"  计划      应发 %d,已发 %d,漏发 %d,迟发 %d(落后 >%v),平均滞后 %s,最大 %s\n"),
+			"  计划      应发 %d，已发 %d，漏发 %d，迟发 %d（落后 >%v），平均滞后 %s，最大 %s\n"),
 			o.Scheduled, o.Sent, o.Missed, o.Late, LateThreshold, ms(o.MeanLagMS), ms(o.MaxLagMS))
 		if o.Missed > 0 || o.Late > o.Sent/100 {
 			fmt.Fprintln(b, t("  note: the generator fell behind its schedule; latency above counts the wait (more --connections, or a slower --rate)",
-				"  注意:压测端落后于计划;上面的延迟包含了这段等待(增加 --connections,或降低 --rate)"))
+				"  注意：压测端落后于计划；上面的延迟包含了这段等待（增加 --connections，或降低 --rate）"))
 		}
 	}
 	if s.ClientCPU > 0 {
 		fmt.Fprintf(b, t("  generator CPU %.0f%% of %d cores", "  压测端 CPU 占 %[2]d 个核的 %.0[1]f%%"), s.ClientCPU, runtime.GOMAXPROCS(0))
 		if s.ClientCPU >= 90 {
-			fmt.Fprint(b, t(": saturated, so throughput and latency may be the generator's limits, not the server's", ":已饱和,吞吐与延迟可能是压测端的极限,而不是服务端的"))
+			fmt.Fprint(b, t(": saturated, so throughput and latency may be the generator's limits, not the server's", "：已饱和，吞吐与延迟可能是压测端的极限，而不是服务端的"))
 		}
 		fmt.Fprintln(b)
 	}
@@ -97,7 +97,7 @@ func WriteText(w io.Writer, s *Summary, l finding.Lang) error {
 			num(r.Min), num(r.Max), fmt.Sprintf("%.2f%%", r.ErrorPct), fmt.Sprintf("%.1f/s", r.TPS), fmt.Sprintf("%.2f", r.RecvKBps), fmt.Sprintf("%.2f", r.SentKBps)})
 	}
 	writeTable(b, table)
-	fmt.Fprintln(b, t("  (times in ms)", "  (时间单位:毫秒)"))
+	fmt.Fprintln(b, t("  (times in ms)", "  （时间单位：毫秒）"))
 	if len(s.Series) > 0 {
 		fmt.Fprintln(b)
 		table = [][]string{strings.Split(t("second|requests|errors|mean|p50|p99|max", "秒|请求数|错误|平均|p50|p99|最大"), "|")}

@@ -53,7 +53,7 @@ func (s *scan) judgeImage(im imageConfig) {
 		return
 	}
 	s.add(*s.result(im.path, "base-image", "image "+plat, Blocker, "", "",
-		finding.Tf(finding.T("Container image is built for %s, not %s", "容器镜像为 %s 构建,不是 %s"), plat, target), ev,
+		finding.Tf(finding.T("Container image is built for %s, not %s", "容器镜像为 %s 构建，不是 %s"), plat, target), ev,
 		finding.Fix{Note: finding.Tf(finding.T("Rebuild the image for %s from a multi-arch base (docker buildx build --platform %s) and rescan it.",
-			"基于多架构基础镜像为 %s 重新构建(docker buildx build --platform %s)并重新扫描。"), target, target)}, nil))
+			"基于多架构基础镜像为 %s 重新构建（docker buildx build --platform %s）并重新扫描。"), target, target)}, nil))
 }

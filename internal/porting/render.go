@@ -47,7 +47,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 func countsLine(p *PathReport, l finding.Lang) string {
 	c := p.Counts()
 	if l == finding.ZH {
-		return fmt.Sprintf("阻断 %d,需升级 %d,待确认 %d,通过 %d(归档 %d,jar %d,类 %d,原生文件 %d)",
+		return fmt.Sprintf("阻断 %d，需升级 %d，待确认 %d，通过 %d（归档 %d，jar %d，类 %d，原生文件 %d）",
 			c[Blocker], c[Upgrade], c[Confirm], c[Pass], p.Archives, p.Jars, p.Classes, p.Natives)
 	}
 	return fmt.Sprintf("%d blocker, %d upgrade, %d to confirm, %d pass (%d archives, %d jars, %d classes, %d native files)",
@@ -58,7 +58,7 @@ func countsLine(p *PathReport, l finding.Lang) string {
 // evidence.
 func WriteText(w io.Writer, r *Report, l finding.Lang, all bool) error {
 	bw := &errWriter{w: w}
-	head := finding.T("tuneloop porting scan, target", "tuneloop 迁移扫描,目标平台").In(l)
+	head := finding.T("tuneloop porting scan, target", "tuneloop 迁移扫描，目标平台").In(l)
 	bw.printf("%s %s\n", head, r.Target)
 	for _, p := range r.Paths {
 		bw.printf("\n== %s\n   %s\n", p.Path, countsLine(p, l))
@@ -96,7 +96,7 @@ func WriteText(w io.Writer, r *Report, l finding.Lang, all bool) error {
 // WriteMarkdown writes one table per PATH and the details below it.
 func WriteMarkdown(w io.Writer, r *Report, l finding.Lang) error {
 	bw := &errWriter{w: w}
-	bw.printf("# %s %s\n", finding.T("Porting scan for", "迁移扫描:").In(l), r.Target)
+	bw.printf("# %s %s\n", finding.T("Porting scan for", "迁移扫描：").In(l), r.Target)
 	for _, p := range r.Paths {
 		bw.printf("\n## `%s`\n\n%s\n", p.Path, countsLine(p, l))
 		if p.Error != "" {

@@ -648,7 +648,7 @@ func (s *scan) judgeJar(j *jarState, families map[string][]*nativeFile) *Result 
 	}
 	if lib != nil && lib.NotLinux {
 		return s.result(j.c.Path, "library", name, Pass, id.Version, "", finding.Tf(finding.T(
-			"%s: native code for macOS/BSD only; not used on Linux", "%s:仅含 macOS/BSD 原生代码,Linux 上不使用"), lib.Name),
+			"%s: native code for macOS/BSD only; not used on Linux", "%s：仅含 macOS/BSD 原生代码，Linux 上不使用"), lib.Name),
 			nil, finding.Fix{}, nil)
 	}
 	if lib != nil && lib.LoaderOnly && len(j.natives) == 0 {
@@ -713,7 +713,7 @@ func (s *scan) judgeJar(j *jarState, families map[string][]*nativeFile) *Result 
 		if r := s.glibcCheck(j.c.Path, name, id.Version, okKeys, families, ev); r != nil {
 			return r
 		}
-		title := finding.Tf(finding.T("%s: native code for %s found", "%s:已找到 %s 原生代码"), name, target)
+		title := finding.Tf(finding.T("%s: native code for %s found", "%s：已找到 %s 原生代码"), name, target)
 		if lib != nil {
 			ev = append(ev, finding.Evidence{Key: "known library", Value: lib.Name, Source: lib.Source})
 		}
@@ -731,7 +731,7 @@ func (s *scan) judgeJar(j *jarState, families map[string][]*nativeFile) *Result 
 			r := s.result(j.c.Path, "library", name, Blocker, id.Version, lib.Replacement,
 				finding.Tf(finding.T("%s has no released %s build", "%s 没有发布 %s 版本"), lib.Name, target), ev,
 				finding.Fix{Note: finding.Tf(finding.T("Replace the dependency with %s, rebuild and retest on %s.",
-					"将该依赖替换为 %s,重新构建并在 %s 上回归测试。"), lib.Replacement, target)}, nil)
+					"将该依赖替换为 %s，重新构建并在 %s 上回归测试。"), lib.Replacement, target)}, nil)
 			return r
 		case !lib.VersionOK(id.Version):
 			ga := id.GA()
@@ -739,16 +739,16 @@ func (s *scan) judgeJar(j *jarState, families map[string][]*nativeFile) *Result 
 				ga = lib.Coords[0]
 			}
 			return s.result(j.c.Path, "library", name, Upgrade, id.Version, lib.Suggest,
-				finding.Tf(finding.T("%s %s predates %s support: upgrade to %s or later", "%s %s 早于 %s 支持版本:升级到 %s 或更高"),
+				finding.Tf(finding.T("%s %s predates %s support: upgrade to %s or later", "%s %s 早于 %s 支持版本：升级到 %s 或更高"),
 					lib.Name, id.Version, target, lib.Suggest),
 				ev, finding.Fix{Note: plus(finding.Tf(finding.T("Upgrade %s from %s to %s or later (first version that works on %s; source: %s), rebuild and retest.",
-					"将 %s 从 %s 升级到 %s 或更高(首个支持 %s 的版本;来源:%s),重新构建并回归测试。"),
+					"将 %s 从 %s 升级到 %s 或更高（首个支持 %s 的版本；来源：%s），重新构建并回归测试。"),
 					ga, id.Version, lib.Suggest, target, lib.Source), fallback)}, nil)
 		case lib.SideClassifier != "" && len(keys) == 0:
 			return s.result(j.c.Path, "library", name, Confirm, id.Version, "",
-				finding.Tf(finding.T("%s: no native library packaged for any platform", "%s:未打包任何平台的原生库"), lib.Name),
+				finding.Tf(finding.T("%s: no native library packaged for any platform", "%s：未打包任何平台的原生库"), lib.Name),
 				ev, finding.Fix{Note: plus(finding.Tf(finding.T("If the application uses the native code, add %s:%s:%s next to it.",
-					"若应用使用原生实现,请同时加入 %s:%s:%s。"), lib.sideGA(id.GA()), id.Version, lib.SideClassifier), fallback)}, nil)
+					"若应用使用原生实现，请同时加入 %s:%s:%s。"), lib.sideGA(id.GA()), id.Version, lib.SideClassifier), fallback)}, nil)
 		case lib.SideClassifier != "" && len(missing) > 0:
 			ga := id.GA()
 			if lib.SideArtifact != "" {
@@ -756,25 +756,25 @@ func (s *scan) judgeJar(j *jarState, families map[string][]*nativeFile) *Result 
 			}
 			add := ga + ":" + id.Version + ":" + lib.SideClassifier
 			return s.result(j.c.Path, "library", name, Upgrade, id.Version, add,
-				finding.Tf(finding.T("%s: the %s native jar is missing; add %s", "%s:缺少 %s 原生 jar,请加入 %s"), lib.Name, target, add),
+				finding.Tf(finding.T("%s: the %s native jar is missing; add %s", "%s：缺少 %s 原生 jar，请加入 %s"), lib.Name, target, add),
 				ev, finding.Fix{Note: plus(finding.Tf(finding.T("Add the dependency %s (the same version, %s classifier) and repackage.",
-					"加入依赖 %s(同版本,%s classifier)并重新打包。"), add, lib.SideClassifier), fallback)}, nil)
+					"加入依赖 %s（同版本，%s classifier）并重新打包。"), add, lib.SideClassifier), fallback)}, nil)
 		case len(keys) == 0:
 			return s.result(j.c.Path, "library", name, Confirm, id.Version, "",
-				finding.Tf(finding.T("%s: no native library found in this jar", "%s:该 jar 中没有原生库"), lib.Name), ev,
+				finding.Tf(finding.T("%s: no native library found in this jar", "%s：该 jar 中没有原生库"), lib.Name), ev,
 				finding.Fix{Note: finding.T("Check where the native library comes from on the target (java.library.path).",
-					"确认目标机上原生库的来源(java.library.path)。")}, nil)
+					"确认目标机上原生库的来源（java.library.path）。")}, nil)
 		}
 		return s.result(j.c.Path, "library", name, Blocker, id.Version, "",
 			finding.Tf(finding.T("%s %s: this copy has no %s native library (repackaged or stripped?)",
-				"%s %s:该副本缺少 %s 原生库(被重新打包或裁剪?)"), lib.Name, id.Version, target), ev,
+				"%s %s：该副本缺少 %s 原生库（被重新打包或裁剪？）"), lib.Name, id.Version, target), ev,
 			finding.Fix{Note: finding.Tf(finding.T("Use the official %s artifact of this version, which includes %s, or add the %s build.",
-				"使用该版本的官方 %s 制品(已包含 %s),或补充 %s 构建。"), lib.Coords[0], target, target)}, nil)
+				"使用该版本的官方 %s 制品（已包含 %s），或补充 %s 构建。"), lib.Coords[0], target, target)}, nil)
 	}
 	return s.result(j.c.Path, "native", name, Blocker, id.Version, "",
 		finding.Tf(finding.T("%s ships native code with no %s build", "%s 含原生库但没有 %s 版本"), name, target), ev,
 		finding.Fix{Note: finding.Tf(finding.T("Get a version of this library that bundles linux %s binaries from its vendor, or rebuild the native part for %s (cross-compile with aarch64-linux-gnu-gcc) and repackage.",
-			"向供应商获取包含 Linux %s 二进制的版本,或为 %s 重新编译原生部分(aarch64-linux-gnu-gcc 交叉编译)后重新打包。"), target, target)}, nil)
+			"向供应商获取包含 Linux %s 二进制的版本，或为 %s 重新编译原生部分（aarch64-linux-gnu-gcc 交叉编译）后重新打包。"), target, target)}, nil)
 }
 
 // plus appends a sentence in both languages.
@@ -846,17 +846,17 @@ func (s *scan) judgeHints(j *jarState, families map[string][]*nativeFile, name, 
 		what = finding.T("a library named at run time", "运行时确定名称的库").EN
 	}
 	title := finding.Tf(finding.T("%s loads native code (%s) that is not bundled: confirm a %s build exists on the target",
-		"%s 加载未随包提供的原生库(%s):请确认目标机上有 %s 版本"), name, what, target)
+		"%s 加载未随包提供的原生库（%s）：请确认目标机上有 %s 版本"), name, what, target)
 	if len(unresolved) == 0 && computed > 0 {
-		title.ZH = fmt.Sprintf("%s 加载运行时确定名称的原生库(未随包提供):请确认目标机上有 %s 版本", name, target)
+		title.ZH = fmt.Sprintf("%s 加载运行时确定名称的原生库（未随包提供）：请确认目标机上有 %s 版本", name, target)
 	}
 	if len(unresolved) == 0 && computed == 0 {
 		title = finding.Tf(finding.T("%s declares %d native methods but bundles no native library: confirm a %s build exists",
-			"%s 声明了 %d 个 native 方法但未附带原生库:请确认有 %s 版本"), name, j.nNative, target)
+			"%s 声明了 %d 个 native 方法但未附带原生库：请确认有 %s 版本"), name, j.nNative, target)
 	}
 	return s.result(j.c.Path, "jni", name, Confirm, version, "", title, ev,
 		finding.Fix{Note: finding.Tf(finding.T("Find which file provides the library on the target (java.library.path, LD_LIBRARY_PATH, jna.library.path) and check it with `file`: it must say ARM aarch64 for %s.",
-			"在目标机上找到提供该库的文件(java.library.path、LD_LIBRARY_PATH、jna.library.path),用 `file` 检查:%s 需为 ARM aarch64。"), target)}, nil)
+			"在目标机上找到提供该库的文件（java.library.path、LD_LIBRARY_PATH、jna.library.path），用 `file` 检查：%s 需为 ARM aarch64。"), target)}, nil)
 }
 
 func (s *scan) bundledForTarget(lib string, families map[string][]*nativeFile) bool {
@@ -880,10 +880,10 @@ func (s *scan) glibcCheck(where, name, version string, okKeys []string, families
 		for _, n := range families[k] {
 			if s.isTarget(n.info) && !n.info.Musl && n.info.MaxGlibc != "" && elfinfo.CompareDotted(n.info.MaxGlibc, s.opts.Glibc) > 0 {
 				return s.result(where, "library", name, Confirm, version, "",
-					finding.Tf(finding.T("%s: the %s build needs glibc %s, the target has %s", "%s:%s 版本需要 glibc %s,目标系统为 %s"),
+					finding.Tf(finding.T("%s: the %s build needs glibc %s, the target has %s", "%s：%s 版本需要 glibc %s，目标系统为 %s"),
 						name, s.opts.Target.String(), n.info.MaxGlibc, s.opts.Glibc), ev,
 					finding.Fix{Note: finding.T("Use a build linked against an older glibc, or a target OS with a newer glibc; test on the target.",
-						"使用基于更低 glibc 构建的版本,或使用 glibc 更新的目标系统;在目标机上验证。")}, nil)
+						"使用基于更低 glibc 构建的版本，或使用 glibc 更新的目标系统；在目标机上验证。")}, nil)
 			}
 		}
 	}
@@ -914,14 +914,14 @@ func (s *scan) judgeLoose(loose []*nativeFile, families map[string][]*nativeFile
 		if lib := libraryByNative(s.libs, n.name); lib != nil && lib.Suggest != "" {
 			ev = append(ev, finding.Evidence{Key: "known library", Value: lib.Name, Source: lib.Source})
 			s.add(*s.result(n.path, "native", name, Upgrade, "", lib.Suggest,
-				finding.Tf(finding.T("%s (%s) has no %s build here: use %s", "%s(%s)没有 %s 版本:请使用 %s"), name, lib.Name, target, lib.Suggest),
+				finding.Tf(finding.T("%s (%s) has no %s build here: use %s", "%s(%s)没有 %s 版本：请使用 %s"), name, lib.Name, target, lib.Suggest),
 				ev, finding.Fix{Note: finding.Tf(finding.T("Install the %s build of %s: %s.", "安装 %s 版本的 %s:%s。"), target, lib.Name, lib.Suggest)}, nil))
 			continue
 		}
 		s.add(*s.result(n.path, "native", name, Blocker, "", "",
-			finding.Tf(finding.T("%s is built for %s only; no %s build found", "%s 仅有 %s 版本,未找到 %s 版本"), name, fam[0].info.Arch(), target),
+			finding.Tf(finding.T("%s is built for %s only; no %s build found", "%s 仅有 %s 版本，未找到 %s 版本"), name, fam[0].info.Arch(), target),
 			ev, finding.Fix{Note: finding.Tf(finding.T("Rebuild this library for %s (or get the vendor's %s package) and install it at the same path.",
-				"为 %s 重新编译该库(或获取厂商的 %s 软件包),安装到相同路径。"), target, target)}, nil))
+				"为 %s 重新编译该库（或获取厂商的 %s 软件包），安装到相同路径。"), target, target)}, nil))
 	}
 }
 
@@ -988,15 +988,15 @@ func (s *scan) judgeJDK(j *jdk) *Result {
 			got = arch
 		}
 		return s.result(where, "jdk", name, Blocker, version, "",
-			finding.Tf(finding.T("Bundled %s is built for %s, not %s", "随包 %s 为 %s 构建,不是 %s"), name, got, target), ev,
+			finding.Tf(finding.T("Bundled %s is built for %s, not %s", "随包 %s 为 %s 构建，不是 %s"), name, got, target), ev,
 			finding.Fix{Note: finding.Tf(finding.T("Replace it with a %s build of the same major version (BiSheng JDK, Temurin, Corretto, Kona); for JDK 8 use 8u292 or later.",
-				"替换为同一大版本的 %s 构建(毕昇 JDK、Temurin、Corretto、Kona);JDK 8 请使用 8u292 及以上。"), target)}, nil)
+				"替换为同一大版本的 %s 构建（毕昇 JDK、Temurin、Corretto、Kona）；JDK 8 请使用 8u292 及以上。"), target)}, nil)
 	}
 	if upd, ok := jdk8Update(version); ok && upd < 292 && s.opts.Target.Arch == "arm64" {
 		return s.result(where, "jdk", name, Upgrade, version, "1.8.0_292",
-			finding.Tf(finding.T("%s predates the aarch64 port's mainline update (8u292)", "%s 早于 aarch64 移植并入主线的版本(8u292)"), name), ev,
+			finding.Tf(finding.T("%s predates the aarch64 port's mainline update (8u292)", "%s 早于 aarch64 移植并入主线的版本（8u292）"), name), ev,
 			finding.Fix{Note: finding.T("Use JDK 8u292 or later (JDK-8257192 merged the AArch64 port into jdk8u mainline), ideally JDK 11 or 17.",
-				"使用 JDK 8u292 或更高版本(JDK-8257192 将 AArch64 移植并入 jdk8u 主线),最好使用 JDK 11 或 17。")}, nil)
+				"使用 JDK 8u292 或更高版本（JDK-8257192 将 AArch64 移植并入 jdk8u 主线），最好使用 JDK 11 或 17。")}, nil)
 	}
 	return s.result(where, "jdk", name, Pass, version, "",
 		finding.Tf(finding.T("Bundled %s is built for %s", "随包 %s 为 %s 构建"), name, target), ev, finding.Fix{}, nil)
@@ -1029,7 +1029,7 @@ func (s *scan) judgeOptions(f optFile) {
 		v, title := Blocker, finding.Tf(finding.T("x86-only JVM options %s: an aarch64 JVM refuses to start", "仅 x86 支持的 JVM 参数 %s:aarch64 JVM 将无法启动"), strings.Join(names, ", "))
 		if f.scan.Ignore > 0 {
 			v = Confirm
-			title = finding.Tf(finding.T("x86-only JVM options %s are ignored on aarch64 (IgnoreUnrecognizedVMOptions)", "仅 x86 支持的 JVM 参数 %s 在 aarch64 上被忽略(IgnoreUnrecognizedVMOptions)"), strings.Join(names, ", "))
+			title = finding.Tf(finding.T("x86-only JVM options %s are ignored on aarch64 (IgnoreUnrecognizedVMOptions)", "仅 x86 支持的 JVM 参数 %s 在 aarch64 上被忽略（IgnoreUnrecognizedVMOptions）"), strings.Join(names, ", "))
 			ev = append(ev, finding.Evidence{Key: fmt.Sprintf("line %d", f.scan.Ignore), Value: "-XX:+IgnoreUnrecognizedVMOptions", Source: f.path})
 		}
 		file := f.path
@@ -1038,7 +1038,7 @@ func (s *scan) judgeOptions(f optFile) {
 			apply = fmt.Sprintf("sed -i.bak -E 's/[[:space:]]*-XX:[+-]?(%s)(=[^[:space:]\"]*)?//g' '%s'", strings.Join(names, "|"), file)
 		}
 		fix := finding.Fix{Apply: apply, Note: finding.T("Remove these options (they tune x86 instruction sets); keep a copy for x86 hosts if the file is shared.",
-			"删除这些参数(它们针对 x86 指令集);若文件在 x86 主机上共用,请保留一份副本。")}
+			"删除这些参数（它们针对 x86 指令集）；若文件在 x86 主机上共用，请保留一份副本。")}
 		if apply != "" {
 			fix.Revert = fmt.Sprintf("mv '%s.bak' '%s'", file, file)
 		}
@@ -1048,14 +1048,14 @@ func (s *scan) judgeOptions(f optFile) {
 		ev := []finding.Evidence{{Key: fmt.Sprintf("line %d", im.Line), Value: im.Text, Source: f.path}}
 		if im.Blocker {
 			s.add(*s.result(f.path, "base-image", baseName(f.path)+fmt.Sprintf(":%d", im.Line), Blocker, "", "",
-				finding.Tf(finding.T("Base image pinned to linux/amd64, not %s", "基础镜像固定为 linux/amd64,不是 %s"), target), ev,
+				finding.Tf(finding.T("Base image pinned to linux/amd64, not %s", "基础镜像固定为 linux/amd64，不是 %s"), target), ev,
 				finding.Fix{Note: finding.T("Use a multi-arch image (drop --platform=linux/amd64 or the amd64/ prefix) and build with docker buildx --platform linux/arm64.",
-					"使用多架构镜像(去掉 --platform=linux/amd64 或 amd64/ 前缀),用 docker buildx --platform linux/arm64 构建。")}, nil))
+					"使用多架构镜像（去掉 --platform=linux/amd64 或 amd64/ 前缀），用 docker buildx --platform linux/arm64 构建。")}, nil))
 			continue
 		}
 		s.add(*s.result(f.path, "base-image", baseName(f.path)+fmt.Sprintf(":%d", im.Line), Confirm, "", "",
 			finding.T("Base image tag was published for amd64 only (openjdk Alpine): confirm an arm64 variant",
-				"该基础镜像标签曾仅发布 amd64 版本(openjdk Alpine):请确认有 arm64 版本"), ev,
+				"该基础镜像标签曾仅发布 amd64 版本（openjdk Alpine）：请确认有 arm64 版本"), ev,
 			finding.Fix{Note: finding.T("Check with `docker manifest inspect IMAGE` that linux/arm64 is listed; eclipse-temurin or a vendor JDK image is multi-arch.",
 				"用 `docker manifest inspect 镜像` 确认包含 linux/arm64;eclipse-temurin 或厂商 JDK 镜像为多架构。")}, nil))
 	}
@@ -1067,7 +1067,7 @@ func corruptELF(n *nativeFile) Result {
 		finding.T("Native file has an ELF magic but a corrupt header", "原生文件具有 ELF 标识但文件头损坏"),
 		[]finding.Evidence{{Key: "error", Value: n.err.Error(), Source: n.path}},
 		finding.Fix{Note: finding.T("Check the file (`readelf -h`); a damaged library fails to load on any platform.",
-			"检查该文件(`readelf -h`);损坏的库在任何平台上都无法加载。")}, nil)
+			"检查该文件（`readelf -h`）；损坏的库在任何平台上都无法加载。")}, nil)
 }
 
 func (s *scan) judgeProblems() {
@@ -1078,16 +1078,16 @@ func (s *scan) judgeProblems() {
 		var title finding.Text
 		switch p.Kind {
 		case archive.UnsafeName:
-			title = finding.T("Archive entry with an unsafe name (path traversal); not extracted", "归档条目名称不安全(路径穿越),未解压")
+			title = finding.T("Archive entry with an unsafe name (path traversal); not extracted", "归档条目名称不安全（路径穿越），未解压")
 		case archive.Limit:
-			title = finding.T("Archive entry over a safety limit (possible zip bomb); not scanned", "归档条目超过安全上限(疑似 zip 炸弹),未扫描")
+			title = finding.T("Archive entry over a safety limit (possible zip bomb); not scanned", "归档条目超过安全上限（疑似 zip 炸弹），未扫描")
 		default:
-			title = finding.T("Archive or file could not be read (truncated or corrupt); not scanned", "归档或文件无法读取(截断或损坏),未扫描")
+			title = finding.T("Archive or file could not be read (truncated or corrupt); not scanned", "归档或文件无法读取（截断或损坏），未扫描")
 		}
 		s.add(*s.result(p.Path, "archive", string(p.Kind), Confirm, "", "", title,
 			[]finding.Evidence{{Key: string(p.Kind), Value: p.Err.Error(), Source: p.Path}},
 			finding.Fix{Note: finding.T("Inspect this entry by hand; what it contains was not checked.",
-				"请人工检查该条目;其内容未被检查。")}, nil))
+				"请人工检查该条目；其内容未被检查。")}, nil))
 	}
 }
 
@@ -1136,19 +1136,19 @@ func whyText(kind string, v Verdict) finding.Text {
 	switch kind {
 	case "library", "native":
 		return finding.T("A JVM loads native libraries only for its own CPU: without a matching build the library fails with UnsatisfiedLinkError (\"can't load AMD 64 .so on a AARCH64 platform\") or falls back to slower code.",
-			"JVM 只能加载与自身 CPU 架构一致的原生库:缺少对应构建时会抛出 UnsatisfiedLinkError(\"can't load AMD 64 .so on a AARCH64 platform\")或退回较慢的实现。")
+			"JVM 只能加载与自身 CPU 架构一致的原生库：缺少对应构建时会抛出 UnsatisfiedLinkError(\"can't load AMD 64 .so on a AARCH64 platform\")或退回较慢的实现。")
 	case "jni":
 		return finding.T("The code loads a native library that is not in the package; it must be installed on the target for the right architecture.",
-			"代码加载了包内不存在的原生库;目标机上必须安装对应架构的版本。")
+			"代码加载了包内不存在的原生库；目标机上必须安装对应架构的版本。")
 	case "jvm-options":
 		return finding.T("These -XX options exist only in the x86 JVM; an aarch64 JVM stops with \"Unrecognized VM option\".",
 			"这些 -XX 参数只存在于 x86 版 JVM;aarch64 JVM 会报 \"Unrecognized VM option\" 并退出。")
 	case "base-image":
 		return finding.T("An amd64-only image runs on arm64 hosts only under emulation, or fails with \"exec format error\".",
-			"仅 amd64 的镜像在 arm64 主机上只能通过模拟运行,否则报 \"exec format error\"。")
+			"仅 amd64 的镜像在 arm64 主机上只能通过模拟运行，否则报 \"exec format error\"。")
 	case "jdk":
 		return finding.T("A JDK runs only on the CPU it was built for; JDK 8 before 8u292 used the separate aarch64-port code base.",
-			"JDK 只能在其构建的 CPU 架构上运行;8u292 之前的 JDK 8 使用独立的 aarch64-port 代码。")
+			"JDK 只能在其构建的 CPU 架构上运行；8u292 之前的 JDK 8 使用独立的 aarch64-port 代码。")
 	}
 	return finding.T("The scan could not check this part of the input.", "扫描无法检查输入的这一部分。")
 }

@@ -129,7 +129,7 @@ var htmlLabels = map[string]finding.Text{
 	"counts":       finding.T("%d critical · %d warning · %d info", "严重 %d · 警告 %d · 提示 %d"),
 	"nodata":       finding.T("no data", "无数据"),
 	"sincestart":   finding.T("time since %s UTC", "自 %s UTC 起的时间"),
-	"bandnote":     finding.T("; shaded: when the verdict held (%s – %s)", ";阴影:结论成立的时段(%s – %s)"),
+	"bandnote":     finding.T("; shaded: when the verdict held (%s – %s)", "；阴影：结论成立的时段（%s – %s）"),
 	"contents":     finding.T("Contents", "目录"),
 	"busy":         finding.T("busy", "忙碌"),
 	"cpunum":       finding.T("CPU", "CPU"),

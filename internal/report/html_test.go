@@ -561,7 +561,7 @@ func TestVerdictWindowBand(t *testing.T) {
 		if n := strings.Count(s, `class="band"`); n < 3 || n > charts {
 			t.Errorf("%s: %d bands on %d charts", l, n, charts)
 		}
-		note := map[finding.Lang]string{finding.EN: "shaded: when the verdict held (01:00:20 – 01:00:50)", finding.ZH: "阴影:结论成立的时段(01:00:20 – 01:00:50)"}[l]
+		note := map[finding.Lang]string{finding.EN: "shaded: when the verdict held (01:00:20 – 01:00:50)", finding.ZH: "阴影：结论成立的时段（01:00:20 – 01:00:50）"}[l]
 		if !strings.Contains(s, note) {
 			t.Errorf("%s: no window note %q", l, note)
 		}

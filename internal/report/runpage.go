@@ -74,7 +74,7 @@ func ModelText(model string) finding.Text {
 		return finding.T("open model", "开放模型")
 	case strings.HasPrefix(model, "closed, "):
 		if _, err := fmt.Sscanf(model, "closed, %d users", &users); err == nil {
-			return finding.Tf(finding.T("closed model, %d users", "闭合模型,%d 个用户"), users)
+			return finding.Tf(finding.T("closed model, %d users", "闭合模型，%d 个用户"), users)
 		}
 	}
 	return finding.T(model, model)

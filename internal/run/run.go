@@ -295,7 +295,7 @@ type Folder struct {
 }
 
 // ErrNotRun means the directory has no run manifest.
-var ErrNotRun = finding.Errorf(finding.T("not a run folder (no manifest.json)", "不是运行目录(没有 manifest.json)"))
+var ErrNotRun = finding.Errorf(finding.T("not a run folder (no manifest.json)", "不是运行目录（没有 manifest.json）"))
 
 // IsRunDir reports whether dir looks like a run folder.
 func IsRunDir(dir string) bool {

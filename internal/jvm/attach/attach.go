@@ -164,9 +164,9 @@ func checkHotSpot(p procInfo) error {
 	if p.OpenJ9 {
 		return &Error{PID: p.PID, Kind: ErrNotHotSpot,
 			Detail: finding.T("an OpenJ9 / IBM J9 JVM (libj9vm in its memory map), whose attach mechanism differs from HotSpot's",
-				"这是 OpenJ9 / IBM J9 JVM(内存映射中有 libj9vm),其 attach 机制与 HotSpot 不同"),
+				"这是 OpenJ9 / IBM J9 JVM（内存映射中有 libj9vm），其 attach 机制与 HotSpot 不同"),
 			Advice: finding.T("Use that JDK's own jcmd/jstack, or `kill -3 PID`, which makes OpenJ9 write a javacore*.txt in its working directory",
-				"请使用该 JDK 自带的 jcmd/jstack,或执行 `kill -3 PID`(OpenJ9 会在工作目录写出 javacore*.txt)")}
+				"请使用该 JDK 自带的 jcmd/jstack，或执行 `kill -3 PID`（OpenJ9 会在工作目录写出 javacore*.txt）")}
 	}
 	if p.LibJVM == "" {
 		what := "?"
@@ -175,9 +175,9 @@ func checkHotSpot(p procInfo) error {
 		}
 		return &Error{PID: p.PID, Kind: ErrNotHotSpot,
 			Detail: finding.Tf(finding.T("no libjvm.so in its memory map (%s); nothing was sent to it",
-				"其内存映射中没有 libjvm.so(%s);未向其发送任何信号"), what),
+				"其内存映射中没有 libjvm.so(%s)；未向其发送任何信号"), what),
 			Advice: finding.T("List the JVMs on this host with `tuneloop jvm`; a JVM that is still starting maps libjvm.so within milliseconds, so retry",
-				"用 `tuneloop jvm` 列出本机 JVM;刚启动的 JVM 会在几毫秒内加载 libjvm.so,可稍后重试")}
+				"用 `tuneloop jvm` 列出本机 JVM；刚启动的 JVM 会在几毫秒内加载 libjvm.so，可稍后重试")}
 	}
 	return nil
 }
@@ -241,21 +241,21 @@ func (vm *VM) startListener(ctx context.Context, stale uint64) error {
 	if off, how := attachDisabled(p); off {
 		return &Error{PID: vm.PID, Kind: ErrAttachDisabled,
 			Detail: finding.Tf(finding.T("the JVM was started with -XX:+DisableAttachMechanism (%s); no signal was sent",
-				"该 JVM 以 -XX:+DisableAttachMechanism 启动(%s);未发送任何信号"), how),
+				"该 JVM 以 -XX:+DisableAttachMechanism 启动（%s）；未发送任何信号"), how),
 			Advice: finding.T("Attach cannot be switched on at run time: restart the JVM without that flag; meanwhile `kill -3 PID` still prints a thread dump to the JVM's stdout (its console log)",
-				"attach 无法在运行时开启:请去掉该参数后重启 JVM;在此之前 `kill -3 PID` 仍可把线程转储打印到 JVM 的标准输出(控制台日志)")}
+				"attach 无法在运行时开启：请去掉该参数后重启 JVM；在此之前 `kill -3 PID` 仍可把线程转储打印到 JVM 的标准输出（控制台日志）")}
 	}
 	if !p.CatchQuit {
 		if hasArg(p.Args, "-Xrs") {
 			return &Error{PID: vm.PID, Kind: ErrAttachDisabled,
 				Detail: finding.T("the JVM runs with -Xrs, does not handle SIGQUIT, and its attach socket is gone (a /tmp cleaner may have removed it); SIGQUIT would kill it, so none was sent",
-					"该 JVM 以 -Xrs 运行,不处理 SIGQUIT,且其 attach 套接字已不存在(可能被 /tmp 清理任务删除);发送 SIGQUIT 会杀死它,因此未发送"),
+					"该 JVM 以 -Xrs 运行，不处理 SIGQUIT，且其 attach 套接字已不存在（可能被 /tmp 清理任务删除）；发送 SIGQUIT 会杀死它，因此未发送"),
 				Advice: finding.T("Restart the JVM (without -Xrs if possible) and exclude /tmp/.java_pid* from tmp cleaners (systemd-tmpfiles: `x /tmp/.java_pid*`)",
-					"请重启 JVM(尽量去掉 -Xrs),并让 /tmp 清理任务排除 /tmp/.java_pid*(systemd-tmpfiles:`x /tmp/.java_pid*`)")}
+					"请重启 JVM（尽量去掉 -Xrs），并让 /tmp 清理任务排除 /tmp/.java_pid*(systemd-tmpfiles:`x /tmp/.java_pid*`)")}
 		}
 		return &Error{PID: vm.PID, Kind: ErrTimeout,
 			Detail: finding.T("the process does not handle SIGQUIT yet (a JVM still starting?); SIGQUIT would kill it, so none was sent",
-				"该进程尚未处理 SIGQUIT(JVM 仍在启动?);发送 SIGQUIT 会杀死它,因此未发送"),
+				"该进程尚未处理 SIGQUIT（JVM 仍在启动？）；发送 SIGQUIT 会杀死它，因此未发送"),
 			Advice: finding.T("Retry in a few seconds", "请几秒后重试")}
 	}
 
@@ -288,7 +288,7 @@ func (vm *VM) startListener(ctx context.Context, stale uint64) error {
 			return &Error{PID: vm.PID, Kind: ErrTimeout,
 				Detail: finding.Tf(finding.T("no attach socket %[1]s within %[2]s of SIGQUIT", "发送 SIGQUIT 后 %[2]s 内未出现 attach 套接字 %[1]s"), vm.Socket, vm.opts.timeout()),
 				Advice: finding.T("The JVM may be hung (a long GC or safepoint, out of memory or threads) or have -XX:+DisableAttachMechanism in a flags file; retry with a longer --timeout; `kill -3 PID` prints a thread dump to the JVM's stdout even then",
-					"JVM 可能已挂起(长时间 GC 或安全点、内存或线程耗尽),或在参数文件中设置了 -XX:+DisableAttachMechanism;可用更长的 --timeout 重试;此时 `kill -3 PID` 仍会把线程转储打印到 JVM 的标准输出")}
+					"JVM 可能已挂起（长时间 GC 或安全点、内存或线程耗尽），或在参数文件中设置了 -XX:+DisableAttachMechanism；可用更长的 --timeout 重试；此时 `kill -3 PID` 仍会把线程转储打印到 JVM 的标准输出")}
 		case <-time.After(step):
 			step = min(2*step, 20*time.Millisecond)
 		}
@@ -395,13 +395,13 @@ func (vm *VM) transportError(ctx context.Context, op string, err error) error {
 		return &Error{PID: vm.PID, Kind: ErrTimeout, Err: ctx.Err(),
 			Detail: finding.Tf(finding.T("%s did not finish in time", "%s 未在限定时间内完成"), op),
 			Advice: finding.T("The JVM may be stuck at a safepoint (a long GC, a huge heap dump) or short of memory; retry with a longer timeout, or take `kill -3 PID` (printed to its stdout)",
-				"JVM 可能卡在安全点(长时间 GC、大堆转储)或内存不足;请加长超时重试,或使用 `kill -3 PID`(输出在其标准输出)")}
+				"JVM 可能卡在安全点（长时间 GC、大堆转储）或内存不足；请加长超时重试，或使用 `kill -3 PID`（输出在其标准输出）")}
 	case errors.Is(err, errNoReply), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
 		return &Error{PID: vm.PID, Kind: ErrPermission, Err: errRefused,
 			Detail: finding.Tf(finding.T("the JVM (user %s) closed the connection without a reply: its attach listener accepts only its own uid/gid, or root of its user namespace",
-				"JVM(用户 %s)未作任何回复即关闭了连接:其 attach 监听只接受相同 uid/gid 或其用户命名空间内的 root"), vm.User),
+				"JVM（用户 %s）未作任何回复即关闭了连接：其 attach 监听只接受相同 uid/gid 或其用户命名空间内的 root"), vm.User),
 			Advice: finding.Tf(finding.T("Run tuneloop as root, or as the JVM's user and group (sudo -u %s tuneloop jvm PID)",
-				"请以 root 运行 tuneloop,或以 JVM 的用户和组运行(sudo -u %s tuneloop jvm PID)"), vm.User)}
+				"请以 root 运行 tuneloop，或以 JVM 的用户和组运行（sudo -u %s tuneloop jvm PID）"), vm.User)}
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ECONNREFUSED):
 		if e := syscall.Kill(vm.PID, 0); errors.Is(e, syscall.ESRCH) {
 			return errNoProcess(vm.PID, errors.New("the JVM exited"))

@@ -86,21 +86,21 @@ func firstLine(s string) string {
 
 func errNoProcess(pid int, err error) *Error {
 	return &Error{PID: pid, Kind: ErrNoSuchProcess, Err: err,
-		Detail: finding.T("there is no process with this pid (it may have exited)", "没有该 pid 的进程(可能已退出)"),
-		Advice: finding.T("List the running JVMs with `tuneloop jvm` and use a pid from there", "用 `tuneloop jvm` 列出正在运行的 JVM,使用其中的 pid")}
+		Detail: finding.T("there is no process with this pid (it may have exited)", "没有该 pid 的进程（可能已退出）"),
+		Advice: finding.T("List the running JVMs with `tuneloop jvm` and use a pid from there", "用 `tuneloop jvm` 列出正在运行的 JVM，使用其中的 pid")}
 }
 
 func errPermission(pid int, user string, err error) *Error {
 	if os.Geteuid() == 0 {
 		return &Error{PID: pid, Kind: ErrPermission, Err: err,
 			Detail: finding.Tf(finding.T("even root may not read this process's /proc entries (user %s): it is protected (not dumpable, an LSM such as SELinux or AppArmor, or a user namespace this one does not own)",
-				"即使 root 也无权读取该进程(用户 %s)的 /proc 信息:该进程受保护(不可转储、SELinux/AppArmor 等安全模块,或不属于当前用户命名空间)"), user),
+				"即使 root 也无权读取该进程（用户 %s）的 /proc 信息：该进程受保护（不可转储、SELinux/AppArmor 等安全模块，或不属于当前用户命名空间）"), user),
 			Advice: finding.T("Run tuneloop inside the JVM's container or namespaces (nsenter -t PID -a tuneloop jvm PID-inside), or use the JDK's own jcmd there",
-				"请在 JVM 所在容器或命名空间内运行 tuneloop(nsenter -t PID -a tuneloop jvm 容器内PID),或在其中使用 JDK 自带的 jcmd")}
+				"请在 JVM 所在容器或命名空间内运行 tuneloop（nsenter -t PID -a tuneloop jvm 容器内PID），或在其中使用 JDK 自带的 jcmd")}
 	}
 	return &Error{PID: pid, Kind: ErrPermission, Err: err,
 		Detail: finding.Tf(finding.T("the JVM runs as user %s and this process may not read its /proc entries or connect to its attach socket",
-			"该 JVM 以用户 %s 运行,当前进程无权读取其 /proc 信息或连接其 attach 套接字"), user),
+			"该 JVM 以用户 %s 运行，当前进程无权读取其 /proc 信息或连接其 attach 套接字"), user),
 		Advice: finding.Tf(finding.T("Run tuneloop as root (sudo tuneloop jvm PID) or as the JVM's user (sudo -u %s tuneloop jvm PID)",
-			"请以 root 运行(sudo tuneloop jvm PID),或以 JVM 的用户运行(sudo -u %s tuneloop jvm PID)"), user)}
+			"请以 root 运行（sudo tuneloop jvm PID），或以 JVM 的用户运行（sudo -u %s tuneloop jvm PID）"), user)}
 }

@@ -196,7 +196,7 @@ func (a *analysis) optLine(o Opt, def string) string {
 
 func routeLoggers(rs []Route) string { return routeLoggersFmt(rs, "%s (line %d)") }
 
-func routeLoggersZH(rs []Route) string { return routeLoggersFmt(rs, "%s(第 %d 行)") }
+func routeLoggersZH(rs []Route) string { return routeLoggersFmt(rs, "%s（第 %d 行）") }
 
 func routeLoggersFmt(rs []Route, format string) string {
 	var names []string

@@ -31,7 +31,7 @@ type Candidate struct {
 }
 
 // NoteInJar is the note for a configuration read from the classpath.
-var NoteInJar = finding.T("config is on the classpath inside the jar; pass it with --file", "配置文件在 jar 包内的 classpath 上;请用 --file 指定")
+var NoteInJar = finding.T("config is on the classpath inside the jar; pass it with --file", "配置文件在 jar 包内的 classpath 上；请用 --file 指定")
 
 // properties that name a logging configuration, in the order the libraries
 // look at them.
@@ -141,7 +141,7 @@ func Discover(args []string, cwd string) []Candidate {
 		}
 		for _, n := range defaultNames {
 			add(Candidate{Path: abs(path.Join(dir, n), cwd), From: "-cp", Library: libraryOfName(n), Default: true,
-				Note: finding.T("default name in a classpath directory; may not exist", "classpath 目录中的默认文件名;文件可能不存在")})
+				Note: finding.T("default name in a classpath directory; may not exist", "classpath 目录中的默认文件名；文件可能不存在")})
 		}
 	}
 	if jar != "" {
@@ -206,14 +206,14 @@ func resolve(v, cwd, from string, lib Library) []Candidate {
 			c.Path = fileURL(s, cwd)
 		case strings.HasPrefix(low, "http:") || strings.HasPrefix(low, "https:"):
 			c.Path, c.Remote = s, true
-			c.Note = finding.T("configuration is fetched over HTTP; download it and pass it with --file", "配置通过 HTTP 获取;请下载后用 --file 指定")
+			c.Note = finding.T("configuration is fetched over HTTP; download it and pass it with --file", "配置通过 HTTP 获取；请下载后用 --file 指定")
 		case lib == Log4j1 && !strings.Contains(s, "/") && !strings.Contains(s, `\`):
 			// log4j 1.x reads a value that is not a URL as a classpath resource.
 			c.Path, c.InJar, c.Note = s, true, NoteInJar
 		default:
 			c.Path = abs(s, cwd)
 			if lib == Log4j1 {
-				c.Note = finding.T("log4j 1.x reads -Dlog4j.configuration as a URL or a classpath resource; a plain path works only with file:", "log4j 1.x 把 -Dlog4j.configuration 当作 URL 或 classpath 资源;普通路径需加 file: 前缀才生效")
+				c.Note = finding.T("log4j 1.x reads -Dlog4j.configuration as a URL or a classpath resource; a plain path works only with file:", "log4j 1.x 把 -Dlog4j.configuration 当作 URL 或 classpath 资源；普通路径需加 file: 前缀才生效")
 			}
 		}
 		if c.Library == "" {

@@ -18,10 +18,10 @@ var refs = map[Library][]string{
 }
 
 var workloadRequestPath = finding.T("Services that log on the request path (web, RPC, gateways, batch with many threads). Keep per-event flushing only for an audit log that must be on disk before the request returns.",
-	"在请求路径上打日志的服务(Web、RPC、网关、多线程批处理)。只有要求请求返回前必须落盘的审计日志才需要保留逐条刷盘。")
+	"在请求路径上打日志的服务（Web、RPC、网关、多线程批处理）。只有要求请求返回前必须落盘的审计日志才需要保留逐条刷盘。")
 
 var seedEvidence = finding.T(" In the practice documents, making logback asynchronous and removing console output raised a gateway from 23.7 to 222 requests/s.",
-	"实践文档中,把 logback 改为异步并去掉控制台输出后,网关从 23.7 提升到 222 RPS。")
+	"实践文档中，把 logback 改为异步并去掉控制台输出后，网关从 23.7 提升到 222 RPS。")
 
 func flushState(a *analysis, ap *Appender) string {
 	if a.lib == Log4j1 {
@@ -38,7 +38,7 @@ func flushState(a *analysis, ap *Appender) string {
 }
 
 func flushStateZH(a *analysis, ap *Appender) string {
-	return strings.ReplaceAll(strings.ReplaceAll(flushState(a, ap), " (default)", "(默认)"), ", ", ",")
+	return strings.ReplaceAll(strings.ReplaceAll(flushState(a, ap), " (default)", "（默认）"), ", ", ",")
 }
 
 func (a *analysis) syncFile(ap *Appender, sync []Route) finding.Finding {
@@ -47,7 +47,7 @@ func (a *analysis) syncFile(ap *Appender, sync []Route) finding.Finding {
 	f.Title = finding.T("Synchronous file appender flushes every event on the request thread", "同步文件 Appender 在业务线程上逐条刷盘")
 	f.Observed = join(finding.T(
 		fmt.Sprintf("Appender %s (%s, line %d) is written on the logging thread by %s; %s, and no async appender or async logger in between.", ap.Name, shortClass(ap.Class), ap.Line, routeLoggers(sync), flushState(a, ap)),
-		fmt.Sprintf("Appender %s(%s,第 %d 行)由 %s 在业务线程上同步写入;%s,中间没有异步 Appender 或异步 Logger。", ap.Name, shortClass(ap.Class), ap.Line, routeLoggersZH(sync), flushStateZH(a, ap))),
+		fmt.Sprintf("Appender %s（%s，第 %d 行）由 %s 在业务线程上同步写入；%s，中间没有异步 Appender 或异步 Logger。", ap.Name, shortClass(ap.Class), ap.Line, routeLoggersZH(sync), flushStateZH(a, ap))),
 		profileNote(ap, sync))
 	f.Evidence = a.appenderEvidence(ap)
 	f.Evidence = append(f.Evidence, optEvidence(a, "immediateFlush", ap.ImmediateFlush, "true", ap.Line))
@@ -60,37 +60,37 @@ func (a *analysis) syncFile(ap *Appender, sync []Route) finding.Finding {
 	switch a.lib {
 	case Logback:
 		f.Why = join(finding.T("logback's OutputStreamAppender holds one lock per appender while it encodes and writes each event and, with immediateFlush=true, flushes it to the file with a write() system call; every thread that logs waits in line for the disk (in a thread dump: threaddump.lock.logback-appender).",
-			"logback 的 OutputStreamAppender 在编码和写入每条日志时持有该 Appender 的锁,immediateFlush=true 时每条日志都通过 write() 系统调用刷到文件;所有打日志的线程排队等待磁盘(线程转储中表现为 threaddump.lock.logback-appender)。"), seedEvidence)
+			"logback 的 OutputStreamAppender 在编码和写入每条日志时持有该 Appender 的锁，immediateFlush=true 时每条日志都通过 write() 系统调用刷到文件；所有打日志的线程排队等待磁盘（线程转储中表现为 threaddump.lock.logback-appender）。"), seedEvidence)
 		f.Recommended = finding.T(fmt.Sprintf("Wrap %s in an AsyncAppender (queueSize 8192, neverBlock=true) and point the loggers at the wrapper; or, without a queue, set <immediateFlush>false</immediateFlush> on %s.", ap.Name, ap.Name),
-			fmt.Sprintf("用 AsyncAppender 包装 %s(queueSize 8192,neverBlock=true),并让 Logger 引用该包装 Appender;或者不用队列,直接在 %s 上设置 <immediateFlush>false</immediateFlush>。", ap.Name, ap.Name))
+			fmt.Sprintf("用 AsyncAppender 包装 %s(queueSize 8192,neverBlock=true)，并让 Logger 引用该包装 Appender；或者不用队列，直接在 %s 上设置 <immediateFlush>false</immediateFlush>。", ap.Name, ap.Name))
 		apply, revert, note, _ := a.asyncWrap(ap, sync)
 		alt, _, _ := a.bufferFix(ap)
 		f.Fix = finding.Fix{Apply: apply, Revert: revert, Note: join(note, finding.T(
 			" Alternative without a queue: put "+alt+" inside "+ap.Name+". Through an AsyncAppender, %caller/%line/%method print '?' unless includeCallerData=true (which costs a stack walk per event).",
-			" 不用队列的替代方案:在 "+ap.Name+" 内加入 "+alt+"。经 AsyncAppender 输出时 %caller/%line/%method 显示为 '?',除非设置 includeCallerData=true(每条日志需遍历一次堆栈)。"))}
+			" 不用队列的替代方案：在 "+ap.Name+" 内加入 "+alt+"。经 AsyncAppender 输出时 %caller/%line/%method 显示为 '?'，除非设置 includeCallerData=true（每条日志需遍历一次堆栈）。"))}
 		f.Risk = finding.T("With neverBlock=true events are dropped when the queue is full; events still queued (or buffered with immediateFlush=false) are lost if the JVM crashes or is killed -9.",
-			"neverBlock=true 时队列满会丢弃日志;JVM 崩溃或被 kill -9 时,队列中(或 immediateFlush=false 时缓冲区中)尚未写出的日志会丢失。")
+			"neverBlock=true 时队列满会丢弃日志；JVM 崩溃或被 kill -9 时，队列中（或 immediateFlush=false 时缓冲区中）尚未写出的日志会丢失。")
 	case Log4j2:
 		f.Why = finding.T("log4j2's synchronous file appenders write through an OutputStreamManager whose write and flush are synchronized; with immediateFlush=true each event is a write() system call made while holding that lock, so logging threads run one at a time at disk speed (in a thread dump: threaddump.lock.log4j2-manager).",
-			"log4j2 同步文件 Appender 通过 OutputStreamManager 写盘,其 write/flush 为 synchronized;immediateFlush=true 时每条日志都在持锁状态下完成一次 write() 系统调用,打日志的线程只能按磁盘速度串行执行(线程转储中表现为 threaddump.lock.log4j2-manager)。")
+			"log4j2 同步文件 Appender 通过 OutputStreamManager 写盘，其 write/flush 为 synchronized;immediateFlush=true 时每条日志都在持锁状态下完成一次 write() 系统调用，打日志的线程只能按磁盘速度串行执行（线程转储中表现为 threaddump.lock.log4j2-manager）。")
 		f.Recommended = finding.T(fmt.Sprintf("Set immediateFlush=\"false\" bufferedIO=\"true\" bufferSize=\"262144\" on %s; or make loggers asynchronous (<AsyncRoot>/<AsyncLogger>, or -Dlog4j2.contextSelector=org.apache.logging.log4j.core.async.AsyncLoggerContextSelector; both need the com.lmax:disruptor jar); or wrap %s in an <Async> appender.", ap.Name, ap.Name),
-			fmt.Sprintf("在 %s 上设置 immediateFlush=\"false\"、bufferedIO=\"true\"、bufferSize=\"262144\";或启用异步 Logger(<AsyncRoot>/<AsyncLogger>,或 -Dlog4j2.contextSelector=org.apache.logging.log4j.core.async.AsyncLoggerContextSelector,均需 com.lmax:disruptor 包);或用 <Async> Appender 包装 %s。", ap.Name, ap.Name))
+			fmt.Sprintf("在 %s 上设置 immediateFlush=\"false\"、bufferedIO=\"true\"、bufferSize=\"262144\"；或启用异步 Logger（<AsyncRoot>/<AsyncLogger>，或 -Dlog4j2.contextSelector=org.apache.logging.log4j.core.async.AsyncLoggerContextSelector，均需 com.lmax:disruptor 包）；或用 <Async> Appender 包装 %s。", ap.Name, ap.Name))
 		apply, revert, note := a.bufferFix(ap)
 		f.Fix = finding.Fix{Apply: apply, Revert: revert, Note: join(note, finding.T(
 			" For asynchronous loggers instead: replace <Root> with <AsyncRoot> (or start the JVM with -Dlog4j2.contextSelector=org.apache.logging.log4j.core.async.AsyncLoggerContextSelector) and add com.lmax:disruptor to the classpath (3.4.x for log4j 2.x before 2.23, 4.x supported since); without the jar log4j2 fails to start the async loggers.",
-			" 若改用异步 Logger:把 <Root> 换成 <AsyncRoot>(或启动参数加 -Dlog4j2.contextSelector=org.apache.logging.log4j.core.async.AsyncLoggerContextSelector),并把 com.lmax:disruptor 加入 classpath(log4j 2.23 之前用 3.4.x,之后支持 4.x);缺少该包时异步 Logger 无法启动。"))}
+			" 若改用异步 Logger：把 <Root> 换成 <AsyncRoot>（或启动参数加 -Dlog4j2.contextSelector=org.apache.logging.log4j.core.async.AsyncLoggerContextSelector），并把 com.lmax:disruptor 加入 classpath（log4j 2.23 之前用 3.4.x，之后支持 4.x）；缺少该包时异步 Logger 无法启动。"))}
 		f.Risk = finding.T("Events buffered and not yet flushed (up to bufferSize bytes) are lost if the JVM crashes or is killed -9, and the file's tail lags until the buffer fills; async loggers lose queued events on a crash and block or discard when the ring buffer is full (log4j2.asyncQueueFullPolicy).",
-			"JVM 崩溃或被 kill -9 时,缓冲区中未刷盘的日志(最多 bufferSize 字节)会丢失,日志文件末尾会延迟到缓冲区写满才出现;异步 Logger 崩溃时会丢失队列中的日志,RingBuffer 满时按 log4j2.asyncQueueFullPolicy 阻塞或丢弃。")
+			"JVM 崩溃或被 kill -9 时，缓冲区中未刷盘的日志（最多 bufferSize 字节）会丢失，日志文件末尾会延迟到缓冲区写满才出现；异步 Logger 崩溃时会丢失队列中的日志，RingBuffer 满时按 log4j2.asyncQueueFullPolicy 阻塞或丢弃。")
 	default:
 		f.Why = finding.T("log4j 1.x synchronizes on every Logger up the hierarchy (usually the RootLogger) and on the appender while it writes; with ImmediateFlush=true and unbuffered I/O every log call holds those locks for a write() system call, so all logging threads run one at a time (in a thread dump: threaddump.lock.log4j1-category; the practice documents found 42-74% of threads waiting).",
-			"log4j 1.x 在写日志时对 Logger 层级上的每个 Logger(通常是 RootLogger)和 Appender 加 synchronized 锁;默认 ImmediateFlush=true 且不缓冲,每次打日志都要在持锁状态下完成一次 write() 系统调用,所有打日志的线程只能串行执行(线程转储中表现为 threaddump.lock.log4j1-category;实践文档中 42%-74% 的线程处于等待)。")
+			"log4j 1.x 在写日志时对 Logger 层级上的每个 Logger（通常是 RootLogger）和 Appender 加 synchronized 锁；默认 ImmediateFlush=true 且不缓冲，每次打日志都要在持锁状态下完成一次 write() 系统调用，所有打日志的线程只能串行执行（线程转储中表现为 threaddump.lock.log4j1-category；实践文档中 42%-74% 的线程处于等待）。")
 		f.Recommended = finding.T("Buffer the file appender: ImmediateFlush=false, BufferedIO=true, BufferSize=8192 (or larger); or wrap it in an AsyncAppender (XML configuration); plan the move to log4j2 or logback (log4j 1.x is end-of-life).",
-			"为文件 Appender 开启缓冲:ImmediateFlush=false、BufferedIO=true、BufferSize=8192(或更大);或用 AsyncAppender 包装(需 XML 配置);规划迁移到 log4j2 或 logback(log4j 1.x 已停止维护)。")
+			"为文件 Appender 开启缓冲：ImmediateFlush=false、BufferedIO=true、BufferSize=8192（或更大）；或用 AsyncAppender 包装（需 XML 配置）；规划迁移到 log4j2 或 logback（log4j 1.x 已停止维护）。")
 		apply, revert, note := a.bufferFix(ap)
 		f.Fix = finding.Fix{Apply: apply, Revert: revert, Note: join(note, finding.T(" BufferedIO=true turns ImmediateFlush off by itself; set both so the intent is clear.",
-			" BufferedIO=true 本身会关闭 ImmediateFlush;两者都写上以明确意图。"))}
+			" BufferedIO=true 本身会关闭 ImmediateFlush；两者都写上以明确意图。"))}
 		f.Risk = finding.T("Buffered log lines not yet written are lost if the JVM crashes or is killed -9 (up to BufferSize bytes per appender); the tail of the log lags until the buffer fills.",
-			"JVM 崩溃或被 kill -9 时,缓冲区中尚未写盘的日志会丢失(每个 Appender 最多 BufferSize 字节);日志文件的末尾会延迟到缓冲区写满才出现。")
+			"JVM 崩溃或被 kill -9 时，缓冲区中尚未写盘的日志会丢失（每个 Appender 最多 BufferSize 字节）；日志文件的末尾会延迟到缓冲区写满才出现。")
 	}
 	return f
 }
@@ -105,16 +105,16 @@ func (a *analysis) console(ap *Appender, sync []Route) finding.Finding {
 	f.Title = finding.T("Console appender written synchronously in production", "生产环境同步写控制台 Appender")
 	f.Observed = join(finding.T(
 		fmt.Sprintf("Appender %s (%s, line %d) writes to %s on the logging thread for %s.", ap.Name, shortClass(ap.Class), ap.Line, target, routeLoggers(sync)),
-		fmt.Sprintf("Appender %s(%s,第 %d 行)由 %s 在业务线程上同步写入 %s。", ap.Name, shortClass(ap.Class), ap.Line, routeLoggersZH(sync), target)),
+		fmt.Sprintf("Appender %s（%s，第 %d 行）由 %s 在业务线程上同步写入 %s。", ap.Name, shortClass(ap.Class), ap.Line, routeLoggersZH(sync), target)),
 		profileNote(ap, sync))
 	f.Evidence = append(a.appenderEvidence(ap), routeEvidence(a, sync)...)
 	f.Why = join(finding.T("Console output goes through System.out, a synchronized PrintStream that is flushed per event; when stdout is redirected to a file (nohup.out, catalina.out) or read by journald or a container runtime, every log call waits for that write, and a slow reader blocks the application. Logging the same events to a file and to the console does the work twice.",
-		"控制台输出经过 System.out——一个 synchronized 的 PrintStream,每条日志都会刷新;当 stdout 被重定向到文件(nohup.out、catalina.out)或由 journald、容器运行时读取时,每次打日志都要等这次写入完成,读取方慢时还会阻塞应用。同样的日志同时写文件和控制台,工作量翻倍。"), seedEvidence)
+		"控制台输出经过 System.out——一个 synchronized 的 PrintStream，每条日志都会刷新；当 stdout 被重定向到文件（nohup.out、catalina.out）或由 journald、容器运行时读取时，每次打日志都要等这次写入完成，读取方慢时还会阻塞应用。同样的日志同时写文件和控制台，工作量翻倍。"), seedEvidence)
 	f.References = append(append([]string(nil), refs[a.lib]...), "https://docs.spring.io/spring-boot/reference/features/logging.html")
 	f.Workload = finding.T("Production servers and load tests. A console appender is fine in development, and in containers whose runtime collects stdout when it sits behind an async appender.",
-		"生产服务器与压测环境。开发环境可以保留控制台输出;容器中由运行时收集 stdout 时,应放在异步 Appender 之后。")
+		"生产服务器与压测环境。开发环境可以保留控制台输出；容器中由运行时收集 stdout 时，应放在异步 Appender 之后。")
 	f.Risk = finding.T("Nothing reaches the console any more: whoever reads stdout (docker/kubectl logs, catalina.out, journald) must read the log file instead; with an async wrapper, events still queued are lost on a crash.",
-		"控制台不再有输出:读取 stdout 的一方(docker/kubectl logs、catalina.out、journald)需改为读取日志文件;使用异步包装时,崩溃会丢失队列中的日志。")
+		"控制台不再有输出：读取 stdout 的一方（docker/kubectl logs、catalina.out、journald）需改为读取日志文件；使用异步包装时，崩溃会丢失队列中的日志。")
 	// Prefer the root's reference; remove it when the logger has another appender.
 	r := sync[0]
 	for _, x := range sync {
@@ -126,9 +126,9 @@ func (a *analysis) console(ap *Appender, sync []Route) finding.Finding {
 	if len(r.Via) == 0 && len(r.Logger.Refs) > 1 {
 		apply, revert := a.withoutRef(r.Logger, ap.Name)
 		f.Recommended = finding.T(fmt.Sprintf("Remove %s from %s in production and keep it in the development configuration only.", ap.Name, r.Logger.Display()),
-			fmt.Sprintf("生产环境中从 %s 去掉 %s,仅在开发环境的配置中保留。", r.Logger.Display(), ap.Name))
+			fmt.Sprintf("生产环境中从 %s 去掉 %s，仅在开发环境的配置中保留。", r.Logger.Display(), ap.Name))
 		if a.lib == Logback {
-			f.Recommended = join(f.Recommended, finding.T(" In logback-spring.xml, a <root> inside <springProfile name=\"dev\"> can keep it for development.", " 在 logback-spring.xml 中,可在 <springProfile name=\"dev\"> 内的 <root> 为开发环境保留它。"))
+			f.Recommended = join(f.Recommended, finding.T(" In logback-spring.xml, a <root> inside <springProfile name=\"dev\"> can keep it for development.", " 在 logback-spring.xml 中，可在 <springProfile name=\"dev\"> 内的 <root> 为开发环境保留它。"))
 		}
 		f.Fix = finding.Fix{Apply: apply, Revert: revert, Note: join(finding.T(
 			fmt.Sprintf("Replace the definition of %s at line %d with these lines. ", r.Logger.Display(), r.Logger.Line),
@@ -136,14 +136,14 @@ func (a *analysis) console(ap *Appender, sync []Route) finding.Finding {
 		return f
 	}
 	f.Recommended = finding.T(fmt.Sprintf("%s is the only appender of %s: put it behind an async appender (or log to a file and let the collector tail it).", ap.Name, r.Logger.Display()),
-		fmt.Sprintf("%s 是 %s 唯一的 Appender:把它放在异步 Appender 之后(或改为写文件,由采集程序读取文件)。", ap.Name, r.Logger.Display()))
+		fmt.Sprintf("%s 是 %s 唯一的 Appender：把它放在异步 Appender 之后（或改为写文件，由采集程序读取文件）。", ap.Name, r.Logger.Display()))
 	if apply, revert, note, ok := a.asyncWrap(ap, sync); ok {
 		f.Fix = finding.Fix{Apply: apply, Revert: revert, Note: note}
 		return f
 	}
 	p := "log4j.appender." + ap.Name + ".Threshold"
 	f.Recommended = finding.T(fmt.Sprintf("%s is the only appender of %s and log4j.properties cannot configure an AsyncAppender: raise its threshold to WARN, or move to log4j.xml with an AsyncAppender.", ap.Name, r.Logger.Display()),
-		fmt.Sprintf("%s 是 %s 唯一的 Appender,而 log4j.properties 无法配置 AsyncAppender:把它的阈值提高到 WARN,或改用 log4j.xml 配置 AsyncAppender。", ap.Name, r.Logger.Display()))
+		fmt.Sprintf("%s 是 %s 唯一的 Appender，而 log4j.properties 无法配置 AsyncAppender：把它的阈值提高到 WARN，或改用 log4j.xml 配置 AsyncAppender。", ap.Name, r.Logger.Display()))
 	f.Fix = finding.Fix{Apply: p + "=WARN", Revert: p + "=ALL", Note: join(finding.T("Add the line to log4j.properties. ", "把这一行加入 log4j.properties。"), reloadNote[a.lib])}
 	return f
 }
@@ -156,14 +156,14 @@ func (a *analysis) queueSmall(ap *Appender, rs []Route) (finding.Finding, bool) 
 	}
 	sev := finding.Info
 	obs := finding.T(fmt.Sprintf("Async appender %s (line %d) has a queue of %d events", ap.Name, ap.Line, q),
-		fmt.Sprintf("异步 Appender %s(第 %d 行)的队列只有 %d 个事件", ap.Name, ap.Line, q))
+		fmt.Sprintf("异步 Appender %s（第 %d 行）的队列只有 %d 个事件", ap.Name, ap.Line, q))
 	if !ap.QueueSize.Set {
-		obs = join(obs, finding.T(" (the default)", "(默认值)"))
+		obs = join(obs, finding.T(" (the default)", "（默认值）"))
 	}
 	if a.lib == Logback && !ap.DiscardingThreshold.Set {
 		sev = finding.Warning
 		obs = join(obs, finding.T(fmt.Sprintf("; discardingThreshold is the default (queueSize/5 = %d): once fewer than %d slots are free, TRACE, DEBUG and INFO events are silently dropped.", q/5, q/5),
-			fmt.Sprintf(";discardingThreshold 为默认值(queueSize/5 = %d):剩余空位少于 %d 时,TRACE、DEBUG、INFO 日志会被静默丢弃。", q/5, q/5)))
+			fmt.Sprintf(";discardingThreshold 为默认值（queueSize/5 = %d）：剩余空位少于 %d 时，TRACE、DEBUG、INFO 日志会被静默丢弃。", q/5, q/5)))
 	} else {
 		obs = join(obs, finding.T(".", "。"))
 	}
@@ -176,9 +176,9 @@ func (a *analysis) queueSmall(ap *Appender, rs []Route) (finding.Finding, bool) 
 		f.Evidence = append(f.Evidence, optEvidence(a, "discardingThreshold", ap.DiscardingThreshold, "queueSize/5", ap.Line))
 	}
 	f.Why = finding.T("A small queue absorbs only a short burst: when the wrapped appender falls behind, it fills within milliseconds and then callers block (or, in logback with the default discardingThreshold, INFO and lower events are dropped from 80% full).",
-		"小队列只能吸收很短的突发:被包装的 Appender 一旦跟不上,队列几毫秒内就会填满,随后调用线程阻塞(logback 在默认 discardingThreshold 下,队列 80% 满时就开始丢弃 INFO 及以下级别的日志)。")
+		"小队列只能吸收很短的突发：被包装的 Appender 一旦跟不上，队列几毫秒内就会填满，随后调用线程阻塞（logback 在默认 discardingThreshold 下，队列 80% 满时就开始丢弃 INFO 及以下级别的日志）。")
 	f.Recommended = finding.T("Raise the queue to 8192 events (logback queueSize; log4j2 and log4j 1.x bufferSize); it costs at most a few MB of heap.",
-		"把队列提高到 8192 个事件(logback 的 queueSize;log4j2 与 log4j 1.x 的 bufferSize);最多占用几 MB 堆内存。")
+		"把队列提高到 8192 个事件（logback 的 queueSize;log4j2 与 log4j 1.x 的 bufferSize）；最多占用几 MB 堆内存。")
 	where := finding.T(fmt.Sprintf("In the async appender %s defined at line %d. ", ap.Name, ap.Line), fmt.Sprintf("写在第 %d 行定义的异步 Appender %s 中。", ap.Line, ap.Name))
 	switch a.c.Kind {
 	case KindLogbackXML:
@@ -197,7 +197,7 @@ func (a *analysis) queueSmall(ap *Appender, rs []Route) (finding.Finding, bool) 
 	}
 	f.Fix.Note = join(where, reloadNote[a.lib])
 	f.Risk = finding.T("A larger queue holds more events in memory: more are lost if the JVM crashes, and each queued event keeps its arguments reachable until written.",
-		"队列越大,内存中待写的日志越多:JVM 崩溃时丢失的日志也越多,且排队的事件在写出前一直引用其参数对象。")
+		"队列越大，内存中待写的日志越多：JVM 崩溃时丢失的日志也越多，且排队的事件在写出前一直引用其参数对象。")
 	f.Workload = workloadRequestPath
 	f.References = refs[a.lib]
 	return f, true
@@ -229,33 +229,33 @@ func (a *analysis) blocking(ap *Appender, rs []Route) (finding.Finding, bool) {
 	f := a.base(IDAsyncBlocking, ap.Name, finding.Info)
 	f.Confidence = a.confidence(ap, rs)
 	f.Title = finding.T("Async appender blocks request threads when its queue is full", "异步 Appender 队列满时阻塞业务线程")
-	f.Observed = join(finding.T(fmt.Sprintf("Async appender %s (line %d): %s.", ap.Name, ap.Line, state), fmt.Sprintf("异步 Appender %s(第 %d 行):%s。", ap.Name, ap.Line, state)), profileNote(ap, rs))
+	f.Observed = join(finding.T(fmt.Sprintf("Async appender %s (line %d): %s.", ap.Name, ap.Line, state), fmt.Sprintf("异步 Appender %s（第 %d 行）：%s。", ap.Name, ap.Line, state)), profileNote(ap, rs))
 	o := ap.Blocking
 	if a.lib == Logback {
 		o = ap.NeverBlock
 	}
 	f.Evidence = append(a.appenderEvidence(ap), optEvidence(a, strings.SplitN(state, "=", 2)[0], o, strings.SplitN(strings.SplitN(state, "=", 2)[1], " ", 2)[0], ap.Line))
 	f.Why = finding.T("When the disk (or the wrapped appender) is slower than the application logs, the queue fills and request threads wait in ArrayBlockingQueue.put: async logging turns synchronous exactly at peak load (in a thread dump: threaddump.queue.logback-async-full or threaddump.queue.log4j2-async-full). Blocking is a trade-off: it keeps every event.",
-		"当磁盘(或被包装的 Appender)慢于日志产生速度时,队列被填满,业务线程在 ArrayBlockingQueue.put 中等待:异步日志恰好在峰值负载时退化为同步(线程转储中表现为 threaddump.queue.logback-async-full 或 threaddump.queue.log4j2-async-full)。阻塞是一种取舍:它保证不丢日志。")
+		"当磁盘（或被包装的 Appender）慢于日志产生速度时，队列被填满，业务线程在 ArrayBlockingQueue.put 中等待：异步日志恰好在峰值负载时退化为同步（线程转储中表现为 threaddump.queue.logback-async-full 或 threaddump.queue.log4j2-async-full）。阻塞是一种取舍：它保证不丢日志。")
 	f.Risk = finding.T("Events are dropped while the queue is full; keep blocking for audit logs that must not lose events.",
-		"队列满时日志会被丢弃;不能丢日志的审计日志应保持阻塞。")
+		"队列满时日志会被丢弃；不能丢日志的审计日志应保持阻塞。")
 	f.Workload = finding.T("Latency-sensitive services where losing some INFO/DEBUG lines under overload is acceptable.", "对延迟敏感、且允许过载时丢失部分 INFO/DEBUG 日志的服务。")
 	f.References = refs[a.lib]
 	switch a.c.Kind {
 	case KindLogbackXML:
 		f.Recommended = finding.T("If dropping events under overload is acceptable, set neverBlock=true (keep the default discardingThreshold so lower levels go first).",
-			"如果允许过载时丢弃日志,设置 neverBlock=true(保留默认 discardingThreshold,使低级别日志先被丢弃)。")
+			"如果允许过载时丢弃日志，设置 neverBlock=true（保留默认 discardingThreshold，使低级别日志先被丢弃）。")
 		f.Fix = finding.Fix{Apply: "<neverBlock>true</neverBlock>", Revert: a.optLine(ap.NeverBlock, "<neverBlock>false</neverBlock>"),
 			Note: join(finding.T(fmt.Sprintf("Inside the AsyncAppender %s (line %d). ", ap.Name, ap.Line), fmt.Sprintf("写在第 %d 行的 AsyncAppender %s 内。", ap.Line, ap.Name)), reloadNote[a.lib])}
 	case KindLog4j2XML, KindLog4j2Properties:
 		f.Recommended = finding.T("If dropping events under overload is acceptable, start the JVM with -Dlog4j2.asyncQueueFullPolicy=Discard -Dlog4j2.discardThreshold=INFO: while the queue is full, INFO and lower are dropped instead of blocking.",
-			"如果允许过载时丢弃日志,启动参数加 -Dlog4j2.asyncQueueFullPolicy=Discard -Dlog4j2.discardThreshold=INFO:队列满时丢弃 INFO 及以下级别的日志而不是阻塞。")
+			"如果允许过载时丢弃日志，启动参数加 -Dlog4j2.asyncQueueFullPolicy=Discard -Dlog4j2.discardThreshold=INFO：队列满时丢弃 INFO 及以下级别的日志而不是阻塞。")
 		f.Fix = finding.Fix{Apply: "-Dlog4j2.asyncQueueFullPolicy=Discard\n-Dlog4j2.discardThreshold=INFO", Revert: "remove -Dlog4j2.asyncQueueFullPolicy and -Dlog4j2.discardThreshold",
 			Note: finding.T("JVM options: add them to the start script (JAVA_OPTS) or put log4j2.asyncQueueFullPolicy=Discard and log4j2.discardThreshold=INFO in log4j2.component.properties; they apply to every Async appender and async logger. Restart to apply. blocking=\"false\" on the appender instead sends overflow to its errorRef appender, or drops it.",
-				"这是 JVM 参数:加到启动脚本(JAVA_OPTS),或在 log4j2.component.properties 中写 log4j2.asyncQueueFullPolicy=Discard 与 log4j2.discardThreshold=INFO;对所有 Async Appender 和异步 Logger 生效。重启后生效。若在 Appender 上设置 blocking=\"false\",队列满时事件会交给 errorRef Appender 或直接丢弃。")}
+				"这是 JVM 参数：加到启动脚本（JAVA_OPTS），或在 log4j2.component.properties 中写 log4j2.asyncQueueFullPolicy=Discard 与 log4j2.discardThreshold=INFO；对所有 Async Appender 和异步 Logger 生效。重启后生效。若在 Appender 上设置 blocking=\"false\"，队列满时事件会交给 errorRef Appender 或直接丢弃。")}
 	default:
 		f.Recommended = finding.T("If dropping events under overload is acceptable, set Blocking=false: while the buffer is full events are discarded and a summary of the discarded events is logged.",
-			"如果允许过载时丢弃日志,设置 Blocking=false:缓冲区满时丢弃事件,并记录一条被丢弃事件的汇总。")
+			"如果允许过载时丢弃日志，设置 Blocking=false：缓冲区满时丢弃事件，并记录一条被丢弃事件的汇总。")
 		f.Fix = finding.Fix{Apply: "<param name=\"Blocking\" value=\"false\"/>", Revert: a.optLine(ap.Blocking, "<param name=\"Blocking\" value=\"true\"/>"),
 			Note: join(finding.T(fmt.Sprintf("Inside the AsyncAppender %s (line %d) in log4j.xml. ", ap.Name, ap.Line), fmt.Sprintf("写在 log4j.xml 第 %d 行的 AsyncAppender %s 内。", ap.Line, ap.Name)), reloadNote[a.lib])}
 	}
@@ -263,10 +263,10 @@ func (a *analysis) blocking(ap *Appender, rs []Route) (finding.Finding, bool) {
 }
 
 var callerWhy = finding.T("Finding the caller means creating a Throwable and walking the stack for every event, on the logging thread (for an async appender, before the event is queued); the log4j2 manual warns it can make asynchronous logging 30-100 times slower.",
-	"获取调用者信息需要为每条日志创建 Throwable 并遍历堆栈,这发生在业务线程上(异步 Appender 则在入队之前);log4j2 手册指出这会让异步日志慢 30-100 倍。")
+	"获取调用者信息需要为每条日志创建 Throwable 并遍历堆栈，这发生在业务线程上（异步 Appender 则在入队之前）；log4j2 手册指出这会让异步日志慢 30-100 倍。")
 
 var callerRisk = finding.T("Log lines lose the caller's class, method and line number; the logger name (%logger / %c) usually identifies the class.",
-	"日志行不再包含调用者的类、方法和行号;Logger 名称(%logger / %c)通常已能标识类。")
+	"日志行不再包含调用者的类、方法和行号；Logger 名称（%logger / %c）通常已能标识类。")
 
 func (a *analysis) callerData(ap *Appender, rs []Route) (finding.Finding, bool) {
 	explicit := ap.CallerData.Bool(false)
@@ -279,7 +279,7 @@ func (a *analysis) callerData(ap *Appender, rs []Route) (finding.Finding, bool) 
 	}
 	f := a.base(IDCallerData, ap.Name, finding.Warning)
 	f.Confidence = a.confidence(ap, rs)
-	f.Title = finding.T("Caller data (class, method, line) is computed for every event", "每条日志都在计算调用者信息(类、方法、行号)")
+	f.Title = finding.T("Caller data (class, method, line) is computed for every event", "每条日志都在计算调用者信息（类、方法、行号）")
 	f.Evidence = a.appenderEvidence(ap)
 	f.Why = callerWhy
 	f.Risk = callerRisk
@@ -292,9 +292,9 @@ func (a *analysis) callerData(ap *Appender, rs []Route) (finding.Finding, bool) 
 	if explicit {
 		name := map[Library]string{Logback: "includeCallerData", Log4j2: "includeLocation", Log4j1: "LocationInfo"}[a.lib]
 		f.Observed = join(finding.T(fmt.Sprintf("Appender %s (line %d): %s=%s.", ap.Name, ap.Line, name, ap.CallerData.Raw),
-			fmt.Sprintf("Appender %s(第 %d 行):%s=%s。", ap.Name, ap.Line, name, ap.CallerData.Raw)), profileNote(ap, rs))
+			fmt.Sprintf("Appender %s（第 %d 行）：%s=%s。", ap.Name, ap.Line, name, ap.CallerData.Raw)), profileNote(ap, rs))
 		f.Evidence = append(f.Evidence, finding.Evidence{Key: name, Value: ap.CallerData.Raw, Source: a.src(ap.CallerData.Line)})
-		f.Recommended = finding.T(fmt.Sprintf("Set %s=false unless the pattern really needs the caller's line number.", name), fmt.Sprintf("除非日志格式确实需要调用者行号,否则设置 %s=false。", name))
+		f.Recommended = finding.T(fmt.Sprintf("Set %s=false unless the pattern really needs the caller's line number.", name), fmt.Sprintf("除非日志格式确实需要调用者行号，否则设置 %s=false。", name))
 		switch a.c.Kind {
 		case KindLogbackXML:
 			f.Fix = finding.Fix{Apply: "<includeCallerData>false</includeCallerData>", Revert: a.optLine(ap.CallerData, "")}
@@ -307,15 +307,15 @@ func (a *analysis) callerData(ap *Appender, rs []Route) (finding.Finding, bool) 
 		default:
 			f.Fix = finding.Fix{Apply: "log4j.appender." + ap.Name + ".LocationInfo=false", Revert: a.optLine(ap.CallerData, "")}
 		}
-		f.Fix.Note = join(finding.T(fmt.Sprintf("Replace line %d (appender %s). ", ap.CallerData.Line, ap.Name), fmt.Sprintf("替换第 %d 行(Appender %s)。", ap.CallerData.Line, ap.Name)), reloadNote[a.lib])
+		f.Fix.Note = join(finding.T(fmt.Sprintf("Replace line %d (appender %s). ", ap.CallerData.Line, ap.Name), fmt.Sprintf("替换第 %d 行（Appender %s）。", ap.CallerData.Line, ap.Name)), reloadNote[a.lib])
 		return f, true
 	}
 	w := strings.Join(words, " ")
 	f.Observed = join(finding.T(fmt.Sprintf("The pattern of %s (line %d) uses %s, written on the logging thread.", ap.Name, ap.Pattern.Line, w),
-		fmt.Sprintf("%s 的日志格式(第 %d 行)使用了 %s,在业务线程上输出。", ap.Name, ap.Pattern.Line, w)), profileNote(ap, rs))
+		fmt.Sprintf("%s 的日志格式（第 %d 行）使用了 %s，在业务线程上输出。", ap.Name, ap.Pattern.Line, w)), profileNote(ap, rs))
 	f.Evidence = append(f.Evidence, finding.Evidence{Key: "pattern", Value: ap.Pattern.Raw, Source: a.src(ap.Pattern.Line)})
 	f.Recommended = finding.T(fmt.Sprintf("Remove %s from the pattern; the logger name (%%logger / %%c) already names the class.", w),
-		fmt.Sprintf("从日志格式中去掉 %s;Logger 名称(%%logger / %%c)已能标识类。", w))
+		fmt.Sprintf("从日志格式中去掉 %s；Logger 名称（%%logger / %%c）已能标识类。", w))
 	cleaned := stripLocation(ap.Pattern.Raw, a.lib)
 	line := a.lineText(ap.Pattern.Line)
 	apply := cleaned
@@ -337,12 +337,12 @@ func (a *analysis) loggerCallerData(l *Logger) finding.Finding {
 	if l.Async {
 		kind = "AsyncLogger"
 	}
-	f.Title = finding.T("Caller data (class, method, line) is computed for every event", "每条日志都在计算调用者信息(类、方法、行号)")
+	f.Title = finding.T("Caller data (class, method, line) is computed for every event", "每条日志都在计算调用者信息（类、方法、行号）")
 	f.Observed = finding.T(fmt.Sprintf("%s %s (line %d): includeLocation=%s.", kind, l.Display(), l.Line, l.CallerData.Raw),
-		fmt.Sprintf("%s %s(第 %d 行):includeLocation=%s。", kind, l.Display(), l.Line, l.CallerData.Raw))
+		fmt.Sprintf("%s %s（第 %d 行）：includeLocation=%s。", kind, l.Display(), l.Line, l.CallerData.Raw))
 	f.Evidence = []finding.Evidence{{Key: "logger", Value: l.Display(), Source: a.src(l.Line)}, {Key: "includeLocation", Value: l.CallerData.Raw, Source: a.src(l.CallerData.Line)}}
 	f.Why, f.Risk, f.Workload = callerWhy, callerRisk, workloadRequestPath
-	f.Recommended = finding.T("Set includeLocation=\"false\" unless the pattern prints %L, %l, %M, %C or %F.", "除非日志格式输出 %L、%l、%M、%C 或 %F,否则设置 includeLocation=\"false\"。")
+	f.Recommended = finding.T("Set includeLocation=\"false\" unless the pattern prints %L, %l, %M, %C or %F.", "除非日志格式输出 %L、%l、%M、%C 或 %F，否则设置 includeLocation=\"false\"。")
 	if a.c.Kind == KindLog4j2Properties {
 		f.Fix = finding.Fix{Apply: l.key + ".includeLocation = false", Revert: a.optLine(l.CallerData, "")}
 	} else {
@@ -369,9 +369,9 @@ func (a *analysis) debugLevel() (finding.Finding, bool) {
 	f.Title = finding.T("Root logger at DEBUG/TRACE in production", "生产环境根 Logger 级别为 DEBUG/TRACE")
 	if def {
 		f.Observed = finding.T(fmt.Sprintf("The root logger (line %d) sets no level: %s defaults to %s.", r.Line, a.lib, lvl),
-			fmt.Sprintf("根 Logger(第 %d 行)未设置级别:%s 默认为 %s。", r.Line, a.lib, lvl))
+			fmt.Sprintf("根 Logger（第 %d 行）未设置级别：%s 默认为 %s。", r.Line, a.lib, lvl))
 	} else {
-		f.Observed = finding.T(fmt.Sprintf("The root logger's level is %s (line %d).", lvl, r.Level.Line), fmt.Sprintf("根 Logger 的级别为 %s(第 %d 行)。", lvl, r.Level.Line))
+		f.Observed = finding.T(fmt.Sprintf("The root logger's level is %s (line %d).", lvl, r.Level.Line), fmt.Sprintf("根 Logger 的级别为 %s（第 %d 行）。", lvl, r.Level.Line))
 	}
 	if p := r.levelProfile; p != "" {
 		f.Observed = join(f.Observed, finding.T(" Only when the Spring profile "+p+" is active.", " 仅在 Spring profile "+p+" 激活时生效。"))
@@ -384,15 +384,15 @@ func (a *analysis) debugLevel() (finding.Finding, bool) {
 		}
 	}
 	f.Why = finding.T("At DEBUG every library's debug output (Spring, Hibernate SQL, HTTP clients, Netty) is formatted and written on the request threads; the volume is often many times that of INFO, so the appender's lock and the disk become the bottleneck.",
-		"DEBUG 级别下,各个框架的调试日志(Spring、Hibernate SQL、HTTP 客户端、Netty)都在业务线程上格式化并写出,日志量往往是 INFO 的许多倍,Appender 锁和磁盘会成为瓶颈。")
+		"DEBUG 级别下，各个框架的调试日志（Spring、Hibernate SQL、HTTP 客户端、Netty）都在业务线程上格式化并写出，日志量往往是 INFO 的许多倍，Appender 锁和磁盘会成为瓶颈。")
 	f.Recommended = finding.T("Set the root level to INFO (or WARN) in production and turn DEBUG on for a single package when investigating; with Spring Boot, logging.level.root=INFO in application.yml also overrides the file.",
-		"生产环境把根级别设为 INFO(或 WARN),排查问题时只对单个包临时开启 DEBUG;Spring Boot 中 application.yml 的 logging.level.root=INFO 也会覆盖该文件。")
+		"生产环境把根级别设为 INFO（或 WARN），排查问题时只对单个包临时开启 DEBUG;Spring Boot 中 application.yml 的 logging.level.root=INFO 也会覆盖该文件。")
 	apply, revert := a.levelFix(r)
-	f.Fix = finding.Fix{Apply: apply, Revert: revert, Note: join(finding.T(fmt.Sprintf("Replace the root logger's level (line %d). ", r.Line), fmt.Sprintf("修改根 Logger 的级别(第 %d 行)。", r.Line)), reloadNote[a.lib])}
+	f.Fix = finding.Fix{Apply: apply, Revert: revert, Note: join(finding.T(fmt.Sprintf("Replace the root logger's level (line %d). ", r.Line), fmt.Sprintf("修改根 Logger 的级别（第 %d 行）。", r.Line)), reloadNote[a.lib])}
 	if f.Fix.Revert == "" {
 		f.Fix.Revert = "remove the level setting: " + lvl + " is the default"
 	}
-	f.Risk = finding.T("Debug detail is no longer available after the fact; enable it per package and temporarily when investigating.", "事后无法再看到调试细节;排查时按包临时开启。")
+	f.Risk = finding.T("Debug detail is no longer available after the fact; enable it per package and temporarily when investigating.", "事后无法再看到调试细节；排查时按包临时开启。")
 	f.Workload = finding.T("Production servers and load tests.", "生产服务器与压测环境。")
 	f.References = map[Library][]string{
 		Logback: {"https://logback.qos.ch/manual/configuration.html"},
@@ -406,15 +406,15 @@ func (a *analysis) prudent(ap *Appender, rs []Route) finding.Finding {
 	f := a.base(IDPrudent, ap.Name, finding.Warning)
 	f.Confidence = a.confidence(ap, rs)
 	f.Title = finding.T("logback prudent mode locks the file for every event", "logback prudent 模式每条日志都对文件加锁")
-	f.Observed = join(finding.T(fmt.Sprintf("Appender %s (line %d): prudent=%s.", ap.Name, ap.Line, ap.Prudent.Raw), fmt.Sprintf("Appender %s(第 %d 行):prudent=%s。", ap.Name, ap.Line, ap.Prudent.Raw)), profileNote(ap, rs))
+	f.Observed = join(finding.T(fmt.Sprintf("Appender %s (line %d): prudent=%s.", ap.Name, ap.Line, ap.Prudent.Raw), fmt.Sprintf("Appender %s（第 %d 行）：prudent=%s。", ap.Name, ap.Line, ap.Prudent.Raw)), profileNote(ap, rs))
 	f.Evidence = append(a.appenderEvidence(ap), finding.Evidence{Key: "prudent", Value: ap.Prudent.Raw, Source: a.src(ap.Prudent.Line)})
 	f.Why = finding.T("In prudent mode FileAppender takes an exclusive file lock (FileChannel.lock) and re-positions to the end of the file for every event, so that several JVMs can share one file; this is much slower than plain appending, and slower still on NFS.",
-		"prudent 模式下 FileAppender 对每条日志都获取独占文件锁(FileChannel.lock)并重新定位到文件末尾,以便多个 JVM 共享一个文件;这比普通追加写慢得多,在 NFS 上更慢。")
-	f.Recommended = finding.T("Turn prudent mode off and give each JVM its own file (put the host name or instance id in <file>).", "关闭 prudent 模式,让每个 JVM 写自己的文件(在 <file> 中加入主机名或实例号)。")
+		"prudent 模式下 FileAppender 对每条日志都获取独占文件锁（FileChannel.lock）并重新定位到文件末尾，以便多个 JVM 共享一个文件；这比普通追加写慢得多，在 NFS 上更慢。")
+	f.Recommended = finding.T("Turn prudent mode off and give each JVM its own file (put the host name or instance id in <file>).", "关闭 prudent 模式，让每个 JVM 写自己的文件（在 <file> 中加入主机名或实例号）。")
 	f.Fix = finding.Fix{Apply: "<prudent>false</prudent>", Revert: a.optLine(ap.Prudent, "<prudent>true</prudent>"),
 		Note: join(finding.T(fmt.Sprintf("Replace line %d in %s. ", ap.Prudent.Line, ap.Name), fmt.Sprintf("替换 %s 中的第 %d 行。", ap.Name, ap.Prudent.Line)), reloadNote[a.lib])}
 	f.Risk = finding.T("Two JVMs appending to the same file without prudent mode interleave and corrupt lines: turn it off only once each process has its own file.",
-		"不开 prudent 模式时,两个 JVM 追加写同一个文件会互相穿插、损坏日志行:只有在每个进程写各自的文件后才能关闭。")
+		"不开 prudent 模式时，两个 JVM 追加写同一个文件会互相穿插、损坏日志行：只有在每个进程写各自的文件后才能关闭。")
 	f.Workload = workloadRequestPath
 	f.References = []string{"https://logback.qos.ch/manual/appenders.html#FileAppender"}
 	return f
@@ -437,15 +437,15 @@ func (a *analysis) sifting(ap *Appender, rs []Route) finding.Finding {
 		}
 	}
 	f.Observed = join(finding.T(fmt.Sprintf("SiftingAppender %s (line %d) is reached by %s; nested: %s.", ap.Name, ap.Line, routeLoggers(rs), strings.Join(nested, "; ")),
-		fmt.Sprintf("SiftingAppender %s(第 %d 行)由 %s 引用;内部 Appender:%s。", ap.Name, ap.Line, routeLoggersZH(rs), strings.Join(nested, ";"))), profileNote(ap, rs))
+		fmt.Sprintf("SiftingAppender %s（第 %d 行）由 %s 引用；内部 Appender:%s。", ap.Name, ap.Line, routeLoggersZH(rs), strings.Join(nested, ";"))), profileNote(ap, rs))
 	f.Evidence = append(a.appenderEvidence(ap), routeEvidence(a, rs)...)
 	f.Why = finding.T("SiftingAppender extends AppenderBase, whose doAppend is synchronized: every event from every thread takes the same monitor while the nested appender formats and writes it, whatever the discriminator value. In the practice documents 99.99% of lock samples were on this monitor; making logging asynchronous raised throughput to 32000 TPS.",
-		"SiftingAppender 继承 AppenderBase,其 doAppend 为 synchronized:无论 discriminator 取值如何,所有线程的每条日志都要获取同一个监视器锁,并在持锁状态下由内部 Appender 格式化和写出。实践文档中 99.99% 的锁采样落在该监视器上;日志异步化后 TPS 达到 32000。")
+		"SiftingAppender 继承 AppenderBase，其 doAppend 为 synchronized：无论 discriminator 取值如何，所有线程的每条日志都要获取同一个监视器锁，并在持锁状态下由内部 Appender 格式化和写出。实践文档中 99.99% 的锁采样落在该监视器上；日志异步化后 TPS 达到 32000。")
 	if sev == finding.Info {
-		f.Why = join(f.Why, finding.T(" Here it is already behind an async appender, so only the worker thread takes the lock.", " 此处它已在异步 Appender 之后,只有工作线程会获取该锁。"))
+		f.Why = join(f.Why, finding.T(" Here it is already behind an async appender, so only the worker thread takes the lock.", " 此处它已在异步 Appender 之后，只有工作线程会获取该锁。"))
 	}
 	f.Recommended = finding.T(fmt.Sprintf("Wrap %s in an AsyncAppender (queueSize 8192, neverBlock=true) so one worker thread does the sifting, and set immediateFlush=false on the nested appender.", ap.Name),
-		fmt.Sprintf("用 AsyncAppender 包装 %s(queueSize 8192,neverBlock=true),由一个工作线程完成分发,并在内部 Appender 上设置 immediateFlush=false。", ap.Name))
+		fmt.Sprintf("用 AsyncAppender 包装 %s(queueSize 8192,neverBlock=true)，由一个工作线程完成分发，并在内部 Appender 上设置 immediateFlush=false。", ap.Name))
 	if apply, revert, note, ok := a.asyncWrap(ap, sync); ok && sev == finding.Warning {
 		f.Fix = finding.Fix{Apply: apply, Revert: revert, Note: note}
 	} else {
@@ -453,7 +453,7 @@ func (a *analysis) sifting(ap *Appender, rs []Route) finding.Finding {
 			Note: join(finding.T("Inside the nested appender of the <sift> element. ", "写在 <sift> 内部的 Appender 中。"), reloadNote[a.lib])}
 	}
 	f.Risk = finding.T("With neverBlock=true events are dropped when the queue is full; events still queued are lost if the JVM crashes. MDC values used by the discriminator are copied with the event, so sifting still works behind the AsyncAppender.",
-		"neverBlock=true 时队列满会丢弃日志;JVM 崩溃时队列中的日志会丢失。discriminator 用到的 MDC 值随事件一起复制,因此经 AsyncAppender 后分发仍然有效。")
+		"neverBlock=true 时队列满会丢弃日志；JVM 崩溃时队列中的日志会丢失。discriminator 用到的 MDC 值随事件一起复制，因此经 AsyncAppender 后分发仍然有效。")
 	f.Workload = workloadRequestPath
 	f.References = []string{"https://logback.qos.ch/manual/appenders.html#SiftingAppender", "https://logback.qos.ch/manual/appenders.html#AsyncAppender"}
 	return f
@@ -471,29 +471,29 @@ var log4j1CVEClasses = map[string]string{
 
 func (a *analysis) log4j1EOL() finding.Finding {
 	f := a.base(IDLog4j1EOL, "", finding.Warning)
-	f.Title = finding.T("log4j 1.x is end-of-life", "log4j 1.x 已停止维护(EOL)")
-	f.Observed = finding.T(fmt.Sprintf("%s is a log4j 1.x configuration (%s).", a.c.Path, a.c.Kind), fmt.Sprintf("%s 是 log4j 1.x 配置(%s)。", a.c.Path, a.c.Kind))
+	f.Title = finding.T("log4j 1.x is end-of-life", "log4j 1.x 已停止维护（EOL）")
+	f.Observed = finding.T(fmt.Sprintf("%s is a log4j 1.x configuration (%s).", a.c.Path, a.c.Kind), fmt.Sprintf("%s 是 log4j 1.x 配置（%s）。", a.c.Path, a.c.Kind))
 	f.Evidence = []finding.Evidence{{Key: "format", Value: a.c.Kind.String(), Source: a.c.Path}}
 	for _, ap := range a.c.Appenders {
 		if cve, ok := log4j1CVEClasses[strings.TrimSpace(ap.Class)]; ok {
 			f.Severity = finding.Critical
 			f.Evidence = append(f.Evidence, finding.Evidence{Key: cve, Value: ap.Name + " (" + ap.Class + ")", Source: a.src(ap.Line)})
 			f.Observed = join(f.Observed, finding.T(fmt.Sprintf(" Appender %s uses %s, affected by %s.", ap.Name, shortClass(ap.Class), cve),
-				fmt.Sprintf(" Appender %s 使用了 %s,受 %s 影响。", ap.Name, shortClass(ap.Class), cve)))
+				fmt.Sprintf(" Appender %s 使用了 %s，受 %s 影响。", ap.Name, shortClass(ap.Class), cve)))
 		}
 	}
 	f.Why = finding.T("log4j 1.x reached end of life in 2015 and gets no fixes: CVE-2019-17571 (SocketServer deserialization), CVE-2021-4104 (JMSAppender), CVE-2022-23302 (JMSSink), CVE-2022-23305 (JDBCAppender SQL injection) and CVE-2022-23307 (Chainsaw) stay open; and its logger-hierarchy lock serialises every logging thread (the practice documents found 42-74% of threads waiting on it).",
-		"log4j 1.x 已于 2015 年停止维护,不再修复漏洞:CVE-2019-17571(SocketServer 反序列化)、CVE-2021-4104(JMSAppender)、CVE-2022-23302(JMSSink)、CVE-2022-23305(JDBCAppender SQL 注入)、CVE-2022-23307(Chainsaw)均未修复;其 Logger 层级锁让所有打日志的线程串行(实践文档中 42%-74% 的线程在等待该锁)。")
+		"log4j 1.x 已于 2015 年停止维护，不再修复漏洞：CVE-2019-17571（SocketServer 反序列化）、CVE-2021-4104(JMSAppender)、CVE-2022-23302(JMSSink)、CVE-2022-23305（JDBCAppender SQL 注入）、CVE-2022-23307(Chainsaw)均未修复；其 Logger 层级锁让所有打日志的线程串行（实践文档中 42%-74% 的线程在等待该锁）。")
 	f.Recommended = finding.T("Move to log4j2 (the log4j-1.2-api bridge keeps the org.apache.log4j API for existing code) or to logback through SLF4J. reload4j (ch.qos.reload4j) is a drop-in fork that fixes the CVEs but keeps the 1.x locking. Until then, buffer the file appenders.",
-		"迁移到 log4j2(log4j-1.2-api 桥接包保留 org.apache.log4j API,现有代码无需修改)或通过 SLF4J 迁移到 logback。reload4j(ch.qos.reload4j)是可直接替换的分支,修复了这些 CVE,但保留 1.x 的锁机制。迁移前先为文件 Appender 开启缓冲。")
+		"迁移到 log4j2（log4j-1.2-api 桥接包保留 org.apache.log4j API，现有代码无需修改）或通过 SLF4J 迁移到 logback。reload4j(ch.qos.reload4j)是可直接替换的分支，修复了这些 CVE，但保留 1.x 的锁机制。迁移前先为文件 Appender 开启缓冲。")
 	f.Fix = finding.Fix{
 		Apply:  "<dependency>\n  <groupId>org.apache.logging.log4j</groupId>\n  <artifactId>log4j-1.2-api</artifactId>\n  <version>2.24.3</version>\n</dependency>\n<dependency>\n  <groupId>org.apache.logging.log4j</groupId>\n  <artifactId>log4j-core</artifactId>\n  <version>2.24.3</version>\n</dependency>",
 		Revert: "<dependency>\n  <groupId>log4j</groupId>\n  <artifactId>log4j</artifactId>\n  <version>1.2.17</version>\n</dependency>",
 		Note: finding.T("In pom.xml, replace the log4j:log4j dependency with these two (and exclude log4j:log4j where other dependencies bring it in). log4j 2 reads the existing log4j.properties/log4j.xml when the JVM is started with -Dlog4j1.compatibility=true; convert it to log4j2.xml afterwards. Rebuild and redeploy.",
-			"在 pom.xml 中用这两个依赖替换 log4j:log4j(并在其他依赖间接引入 log4j:log4j 处排除它)。JVM 以 -Dlog4j1.compatibility=true 启动时,log4j 2 可直接读取现有的 log4j.properties/log4j.xml;之后再转换为 log4j2.xml。重新构建并部署。"),
+			"在 pom.xml 中用这两个依赖替换 log4j:log4j（并在其他依赖间接引入 log4j:log4j 处排除它）。JVM 以 -Dlog4j1.compatibility=true 启动时，log4j 2 可直接读取现有的 log4j.properties/log4j.xml；之后再转换为 log4j2.xml。重新构建并部署。"),
 	}
 	f.Risk = finding.T("A library change: test start-up, output format and rotation; custom log4j 1.x appenders, layouts or filters must be rewritten for log4j2.",
-		"这是依赖库变更:需测试启动、输出格式与滚动;自定义的 log4j 1.x Appender、Layout、Filter 需要按 log4j2 重写。")
+		"这是依赖库变更：需测试启动、输出格式与滚动；自定义的 log4j 1.x Appender、Layout、Filter 需要按 log4j2 重写。")
 	f.Workload = finding.T("Every application still on log4j 1.x.", "所有仍在使用 log4j 1.x 的应用。")
 	f.References = []string{"https://logging.apache.org/log4j/2.x/migrate-from-log4j1.html", "https://nvd.nist.gov/vuln/detail/CVE-2019-17571",
 		"https://nvd.nist.gov/vuln/detail/CVE-2021-4104", "https://nvd.nist.gov/vuln/detail/CVE-2022-23305", "https://reload4j.qos.ch/"}

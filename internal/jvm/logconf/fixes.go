@@ -56,11 +56,11 @@ func redirectRefs(rs []Route, from, to string, xml bool) string {
 
 var reloadNote = map[Library]finding.Text{
 	Logback: finding.T("Restart the application to apply (logback re-reads the file by itself only with <configuration scan=\"true\">; Spring Boot needs a restart).",
-		"重启应用后生效(仅当 <configuration scan=\"true\"> 时 logback 会自动重新加载;Spring Boot 需要重启)。"),
+		"重启应用后生效（仅当 <configuration scan=\"true\"> 时 logback 会自动重新加载；Spring Boot 需要重启）。"),
 	Log4j2: finding.T("Restart the application to apply (log4j2 reloads the file by itself only with <Configuration monitorInterval=\"30\">).",
-		"重启应用后生效(仅当设置了 <Configuration monitorInterval=\"30\"> 时 log4j2 会自动重新加载)。"),
+		"重启应用后生效（仅当设置了 <Configuration monitorInterval=\"30\"> 时 log4j2 会自动重新加载）。"),
 	Log4j1: finding.T("Restart the application to apply (log4j 1.x reloads only when started with PropertyConfigurator.configureAndWatch).",
-		"重启应用后生效(log4j 1.x 仅在使用 PropertyConfigurator.configureAndWatch 启动时才会自动重新加载)。"),
+		"重启应用后生效（log4j 1.x 仅在使用 PropertyConfigurator.configureAndWatch 启动时才会自动重新加载）。"),
 }
 
 // asyncWrap wraps ap in the library's async appender and points the routes'
@@ -72,7 +72,7 @@ func (a *analysis) asyncWrap(ap *Appender, rs []Route) (apply, revert string, no
 	where := finding.T(
 		fmt.Sprintf("Add the async appender (the first lines) next to the definition of %s (line %d) and replace the reference(s) to %s at line(s) %s with the last line(s). Revert: delete %s and restore the reference lines. ",
 			ap.Name, ap.Line, ap.Name, refLineNumbers(rs), name),
-		fmt.Sprintf("把异步 Appender(前几行)加在 %s 的定义(第 %d 行)旁边,并把第 %s 行对 %s 的引用替换为最后几行。回退:删除 %s,恢复原引用行。",
+		fmt.Sprintf("把异步 Appender（前几行）加在 %s 的定义（第 %d 行）旁边，并把第 %s 行对 %s 的引用替换为最后几行。回退：删除 %s，恢复原引用行。",
 			ap.Name, ap.Line, refLineNumbers(rs), ap.Name, name))
 	switch a.c.Kind {
 	case KindLogbackXML:
@@ -127,7 +127,7 @@ func (a *analysis) bufferFix(ap *Appender) (apply, revert string, note finding.T
 	case KindLogbackXML:
 		apply = "<immediateFlush>false</immediateFlush>"
 		revert = a.optLine(ap.ImmediateFlush, "<immediateFlush>true</immediateFlush>")
-		where = join(where, finding.T("(logback before 1.2 reads immediateFlush inside <encoder>.) ", "(logback 1.2 之前的版本需写在 <encoder> 内。)"))
+		where = join(where, finding.T("(logback before 1.2 reads immediateFlush inside <encoder>.) ", "（logback 1.2 之前的版本需写在 <encoder> 内。）"))
 	}
 	return apply, revert, join(where, reloadNote[a.lib])
 }

@@ -21,7 +21,7 @@ var labelsEN = labels{config: "Logging configuration", findings: "Findings", non
 var labelsZH = labels{config: "日志配置", findings: "发现", none: "未发现日志配置问题",
 	why: "原因", fix: "操作", revert: "回退", note: "说明", risk: "风险", workload: "适用", evidence: "证据",
 	refs: "参考", appenders: "Appender", loggers: "Logger", reaches: "写入", unresolved: "未解析的 Appender 引用",
-	includes: "Include(未展开)"}
+	includes: "Include（未展开）"}
 
 // clean makes text from a configuration file safe for a terminal: control
 // characters (escape sequences) are shown as \x.. and nothing else changes.

@@ -166,16 +166,16 @@ func (a Activity) lockAdvice() (finding.Text, bool) {
 	switch a {
 	case ActFsync:
 		return finding.T("Take the fsync out of the lock: append under the lock, and let one thread fsync everything appended so far and then acknowledge those requests (group commit, as InnoDB and PostgreSQL do); durability per acknowledged request is unchanged and one fsync covers many requests.",
-			"把 fsync 移出锁:在锁内只追加写入,由一个线程对已追加的全部记录做一次 fsync 后再确认这些请求(组提交,InnoDB 和 PostgreSQL 的做法);每个已确认请求的持久性不变,一次 fsync 覆盖多个请求。"), true
+			"把 fsync 移出锁：在锁内只追加写入，由一个线程对已追加的全部记录做一次 fsync 后再确认这些请求（组提交，InnoDB 和 PostgreSQL 的做法）；每个已确认请求的持久性不变，一次 fsync 覆盖多个请求。"), true
 	case ActFileWrite, ActFileRead, ActFileIO:
 		return finding.T("Take the file I/O out of the lock: buffer under the lock and write from one writer thread (or write in batches), or give each key its own file and lock.",
-			"把文件 I/O 移出锁:锁内只写内存缓冲,由一个写线程(或批量)落盘,或按 key 拆分文件和锁。"), true
+			"把文件 I/O 移出锁：锁内只写内存缓冲，由一个写线程（或批量）落盘，或按 key 拆分文件和锁。"), true
 	case ActSocketRead, ActSocketWrite:
 		return finding.T("Never call a remote service while holding a lock: copy what the call needs under the lock, make the call outside it, and set connect and read timeouts.",
-			"不要在持有锁时调用远程服务:在锁内复制调用所需的数据,在锁外发起调用,并设置连接和读超时。"), true
+			"不要在持有锁时调用远程服务：在锁内复制调用所需的数据，在锁外发起调用，并设置连接和读超时。"), true
 	case ActSleep:
 		return finding.T("A sleep or back-off inside the lock stalls every waiter: sleep outside the critical section, or wait on a condition that releases the lock.",
-			"锁内的 sleep 或退避会让所有等待者停滞:在临界区外 sleep,或改用会释放锁的条件等待。"), true
+			"锁内的 sleep 或退避会让所有等待者停滞：在临界区外 sleep，或改用会释放锁的条件等待。"), true
 	}
 	return finding.Text{}, false
 }

@@ -110,7 +110,7 @@ func (l *Lock) OwnerDoingIn(lang finding.Lang) string {
 	}
 	at, in := " at ", " in "
 	if lang == finding.ZH {
-		at, in = ",位于 ", ",所在应用方法 "
+		at, in = "，位于 ", "，所在应用方法 "
 	}
 	s := string(l.Owner.State)
 	if l.Owner.StateDetail != "" {

@@ -48,12 +48,12 @@ func deadlockFinding(dl *Deadlock, src string) finding.Finding {
 		ID: "threaddump.deadlock", Category: Category, Status: finding.Fail, Severity: finding.Critical,
 		Subject:    strings.Join(dl.Names, " <-> "),
 		Confidence: 1,
-		Title:      finding.T("Deadlock: threads wait for each other forever", "死锁:线程互相等待,永远无法继续"),
+		Title:      finding.T("Deadlock: threads wait for each other forever", "死锁：线程互相等待，永远无法继续"),
 		Why: finding.T("Each thread holds a lock the next one needs; none can proceed, and every other thread that touches these locks will hang too until the JVM restarts.",
-			"每个线程都持有下一个线程需要的锁,谁也无法继续;之后任何访问这些锁的线程也会一直挂起,直到 JVM 重启。"),
+			"每个线程都持有下一个线程需要的锁，谁也无法继续；之后任何访问这些锁的线程也会一直挂起，直到 JVM 重启。"),
 		Recommended: finding.T("Restart to recover; then fix the code: take the locks in one global order, or use tryLock with a timeout for j.u.c locks, and keep calls to other components out of synchronized blocks.",
-			"先重启恢复服务;再修复代码:所有线程按同一全局顺序加锁,j.u.c 锁使用带超时的 tryLock,不要在 synchronized 块内调用其他组件。"),
-		Risk:     finding.T("None from the diagnosis; the restart drops in-flight requests.", "诊断本身无风险;重启会中断正在处理的请求。"),
+			"先重启恢复服务；再修复代码：所有线程按同一全局顺序加锁，j.u.c 锁使用带超时的 tryLock，不要在 synchronized 块内调用其他组件。"),
+		Risk:     finding.T("None from the diagnosis; the restart drops in-flight requests.", "诊断本身无风险；重启会中断正在处理的请求。"),
 		Workload: finding.T("all", "所有负载"),
 	}
 	how := "detected from lock owners and waiters"
@@ -65,7 +65,7 @@ func deadlockFinding(dl *Deadlock, src string) finding.Finding {
 		how, howZH = "reported by the JVM", "由 JVM 报告"
 	}
 	f.Observed = finding.T(fmt.Sprintf("%d threads in a cycle (%s): %s", len(dl.Names), how, quoteNames(dl.Names, 6)),
-		fmt.Sprintf("%d 个线程形成环(%s):%s", len(dl.Names), howZH, quoteNames(dl.Names, 6)))
+		fmt.Sprintf("%d 个线程形成环（%s）：%s", len(dl.Names), howZH, quoteNames(dl.Names, 6)))
 	for i, n := range dl.Names {
 		next := dl.Names[(i+1)%len(dl.Names)]
 		v := quoteName(n) + " waits for "
@@ -94,7 +94,7 @@ func culpritFinding(r *Report, c *Culprit, src string) finding.Finding {
 		Title: fp.Title, Why: fp.Why, Recommended: fp.Recommended, Risk: fp.Risk,
 		Fix:        finding.Fix{Apply: fp.Apply, Revert: fp.Revert, Note: fixNote(fp)},
 		References: fp.Refs,
-		Workload:   finding.T("services under load (take the dump during the slow period)", "负载下的服务(在变慢期间采集线程转储)"),
+		Workload:   finding.T("services under load (take the dump during the slow period)", "负载下的服务（在变慢期间采集线程转储）"),
 		Confidence: 0.9,
 	}
 	if fp == fpAppLock || fp == fpSocketRead {
@@ -109,19 +109,19 @@ func culpritFinding(r *Report, c *Culprit, src string) finding.Finding {
 		holder, holderZH := "no thread shows it as held", "没有线程显示持有该锁"
 		if c.Holder != nil {
 			holder = "held by " + quoteName(c.Holder.Name) + ", " + describe(c.Holder, finding.EN)
-			holderZH = "持有者 " + quoteName(c.Holder.Name) + "," + describe(c.Holder, finding.ZH)
+			holderZH = "持有者 " + quoteName(c.Holder.Name) + "，" + describe(c.Holder, finding.ZH)
 			if c.Holder == c.Lock.Owner && c.Lock.JustTaken() {
 				holder += " (caught in the instant it took the lock)"
-				holderZH += "(转储恰好发生在它刚拿到锁的瞬间)"
+				holderZH += "（转储恰好发生在它刚拿到锁的瞬间）"
 			}
 		} else if c.Lock.BetweenOwners(r.Dump) {
 			holder, holderZH = "no owner at the instant of the dump: the lock was changing hands", "转储时刻无持有者：锁正在交接"
 		} else if c.Lock.Kind == "juc" && r.Dump != nil && !r.Dump.HasOwnable {
 			holder += " (dump taken without -l: j.u.c owners are not printed)"
-			holderZH += "(转储未使用 -l 参数:不会打印 j.u.c 锁的持有者)"
+			holderZH += "（转储未使用 -l 参数：不会打印 j.u.c 锁的持有者）"
 		}
 		en = fmt.Sprintf("%d threads (%.0f%% of working threads) wait for %s; %s", n, pct, c.Lock.Ref.String(), holder)
-		zh = fmt.Sprintf("%d 个线程(占工作线程的 %.0f%%)在等待 %s;%s", n, pct, c.Lock.Ref.String(), holderZH)
+		zh = fmt.Sprintf("%d 个线程（占工作线程的 %.0f%%）在等待 %s；%s", n, pct, c.Lock.Ref.String(), holderZH)
 		if a := c.HolderActivity; a.IO() || a == ActSleep {
 			en += ": " + a.Text().EN + " while holding the lock"
 			zh += "：持有锁期间" + a.Text().ZH
@@ -130,11 +130,12 @@ func culpritFinding(r *Report, c *Culprit, src string) finding.Finding {
 			if adv, ok := c.HolderActivity.lockAdvice(); ok {
 				f.Recommended = adv
 			}
-			what := c.Lock.Ref.Class
+			what, whatZH := c.Lock.Ref.Class, c.Lock.Ref.Class
 			if c.Frame.Method != "" {
 				what = c.Frame.Method + " on " + what
+				whatZH = c.Frame.Method + "，锁对象 " + whatZH
 			}
-			f.Title = finding.T(fp.Title.EN+": "+what, fp.Title.ZH+":"+what)
+			f.Title = finding.T(fp.Title.EN+": "+what, fp.Title.ZH+"："+whatZH)
 		}
 	case fp == fpSocketRead:
 		f.Subject = c.Downstream
@@ -143,11 +144,11 @@ func culpritFinding(r *Report, c *Culprit, src string) finding.Finding {
 			ds = " (" + c.Downstream + ")"
 		}
 		en = fmt.Sprintf("%d threads (%.0f%% of working threads) are in a socket read%s", n, pct, ds)
-		zh = fmt.Sprintf("%d 个线程(占工作线程的 %.0f%%)停在 Socket 读取中%s", n, pct, ds)
+		zh = fmt.Sprintf("%d 个线程（占工作线程的 %.0f%%）停在 Socket 读取中%s", n, pct, ds)
 	default:
 		f.Subject = fp.Library
 		en = fmt.Sprintf("%d threads (%.0f%% of working threads) wait in %s", n, pct, c.Frame.Method)
-		zh = fmt.Sprintf("%d 个线程(占工作线程的 %.0f%%)在 %s 处等待", n, pct, c.Frame.Method)
+		zh = fmt.Sprintf("%d 个线程（占工作线程的 %.0f%%）在 %s 处等待", n, pct, c.Frame.Method)
 	}
 	f.Observed = finding.T(en, zh)
 	ev := func(k, v string) { f.Evidence = append(f.Evidence, finding.Evidence{Key: k, Value: v, Source: src}) }
@@ -179,16 +180,16 @@ func shareFinding(r *Report, src string) finding.Finding {
 		Confidence: 0.75,
 		Title:      finding.T("Share of working threads blocked or waiting", "工作线程中阻塞或等待的比例"),
 		Why: finding.T("Threads that wait for locks, connections or other threads do not use the CPU: a high share with low CPU use means the service is limited by contention, not by hardware. Idle pool threads waiting for work are not counted: they inflate the figure without meaning anything.",
-			"等待锁、连接或其他线程的线程不占用 CPU:该比例高而 CPU 利用率低,说明服务受限于锁竞争而不是硬件。等待任务的空闲线程池线程不计入:它们只会虚增比例,不代表问题。"),
-		Recommended: finding.T("Look at the lock and pool findings for this dump: they name what the threads wait for.", "查看本转储的锁与连接池相关发现:它们指出线程在等待什么。"),
-		Risk:        finding.T("None: a reading.", "无:仅为读数。"),
+			"等待锁、连接或其他线程的线程不占用 CPU：该比例高而 CPU 利用率低，说明服务受限于锁竞争而不是硬件。等待任务的空闲线程池线程不计入：它们只会虚增比例，不代表问题。"),
+		Recommended: finding.T("Look at the lock and pool findings for this dump: they name what the threads wait for.", "查看本转储的锁与连接池相关发现：它们指出线程在等待什么。"),
+		Risk:        finding.T("None: a reading.", "无：仅为读数。"),
 		Workload:    finding.T("services under load", "负载下的服务"),
 	}
 	pct := 100 * r.BlockedWaitingShare
 	f.Observed = finding.T(
 		fmt.Sprintf("%.2f%% of %d working threads are blocked or waiting (%d BLOCKED, %d WAITING/TIMED_WAITING); %d idle pool threads not counted (%.2f%% counting them)",
 			pct, r.Active, r.Blocked, r.Waiting, r.Idle, 100*r.RawBlockedWaitingShare),
-		fmt.Sprintf("%d 个工作线程中 %.2f%% 处于阻塞或等待(BLOCKED %d 个,WAITING/TIMED_WAITING %d 个);另有 %d 个空闲线程池线程未计入(计入则为 %.2f%%)",
+		fmt.Sprintf("%d 个工作线程中 %.2f%% 处于阻塞或等待（BLOCKED %d 个，WAITING/TIMED_WAITING %d 个）；另有 %d 个空闲线程池线程未计入（计入则为 %.2f%%）",
 			r.Active, pct, r.Blocked, r.Waiting, r.Idle, 100*r.RawBlockedWaitingShare))
 	ev := func(k, v string) { f.Evidence = append(f.Evidence, finding.Evidence{Key: k, Value: v, Source: src}) }
 	ev("java_threads", strconv.Itoa(r.Java))
@@ -224,13 +225,13 @@ func ownableFinding(r *Report, src string) (finding.Finding, bool) {
 	}
 	return finding.Finding{
 		ID: "threaddump.no-ownable", Category: Category, Status: finding.Fail, Severity: finding.Info, Confidence: 1,
-		Title:    finding.T("j.u.c lock owners unknown: dump taken without -l", "j.u.c 锁持有者未知:转储未使用 -l 参数"),
-		Observed: finding.T(fmt.Sprintf("%d threads wait for j.u.c locks whose owner the dump does not show", n), fmt.Sprintf("%d 个线程在等待 j.u.c 锁,但转储中没有这些锁的持有者", n)),
+		Title:    finding.T("j.u.c lock owners unknown: dump taken without -l", "j.u.c 锁持有者未知：转储未使用 -l 参数"),
+		Observed: finding.T(fmt.Sprintf("%d threads wait for j.u.c locks whose owner the dump does not show", n), fmt.Sprintf("%d 个线程在等待 j.u.c 锁，但转储中没有这些锁的持有者", n)),
 		Evidence: []finding.Evidence{{Key: "juc_waiters_without_owner", Value: strconv.Itoa(n), Source: src}},
 		Why: finding.T("Only jstack -l / jcmd Thread.print -l print \"Locked ownable synchronizers\", the one place ReentrantLock owners appear; without them lock contention and deadlocks on j.u.c locks cannot be traced to a holder.",
-			"只有 jstack -l / jcmd Thread.print -l 会打印 \"Locked ownable synchronizers\",这是 ReentrantLock 持有者出现的唯一位置;没有它就无法把 j.u.c 锁竞争和死锁追溯到持有者。"),
-		Recommended: finding.T("Take the next dumps with jcmd <pid> Thread.print -l -e (or jstack -l <pid>).", "后续转储请使用 jcmd <pid> Thread.print -l -e(或 jstack -l <pid>)。"),
-		Risk:        finding.T("-l takes slightly longer at a safepoint on JVMs with very many threads.", "线程极多时,-l 会让安全点停顿略长。"),
+			"只有 jstack -l / jcmd Thread.print -l 会打印 \"Locked ownable synchronizers\"，这是 ReentrantLock 持有者出现的唯一位置；没有它就无法把 j.u.c 锁竞争和死锁追溯到持有者。"),
+		Recommended: finding.T("Take the next dumps with jcmd <pid> Thread.print -l -e (or jstack -l <pid>).", "后续转储请使用 jcmd <pid> Thread.print -l -e（或 jstack -l <pid>）。"),
+		Risk:        finding.T("-l takes slightly longer at a safepoint on JVMs with very many threads.", "线程极多时，-l 会让安全点停顿略长。"),
 		Fix:         finding.Fix{Apply: "jcmd <pid> Thread.print -l -e > dump.txt"},
 		Workload:    finding.T("all", "所有负载"),
 	}, true
@@ -370,7 +371,7 @@ func FindingsOver(reports []*Report, sources []string) []finding.Finding {
 		f := p.f
 		if len(reports) >= 2 && f.Status == finding.Fail {
 			f.Observed.EN += fmt.Sprintf(" (in %d of %d dumps)", p.dumps, len(reports))
-			f.Observed.ZH += fmt.Sprintf("(%d 次转储中出现 %d 次)", len(reports), p.dumps)
+			f.Observed.ZH += fmt.Sprintf("（%d 次转储中出现 %d 次）", len(reports), p.dumps)
 			f.Evidence = append(f.Evidence, finding.Evidence{Key: "dumps_showing_it", Value: fmt.Sprintf("%d of %d", p.dumps, len(reports))})
 			if p.lock {
 				holderOverDumps(&f, p.acts, p.dumps)

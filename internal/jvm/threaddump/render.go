@@ -36,16 +36,16 @@ var labelsEN = labels{
 }
 
 var labelsZH = labels{
-	dump: "转储", threads: "个线程", java: "Java", vm: "JVM 内部", virtual: "虚拟线程", idle: "空闲(等待任务)",
+	dump: "转储", threads: "个线程", java: "Java", vm: "JVM 内部", virtual: "虚拟线程", idle: "空闲（等待任务）",
 	states: "状态分布", share: "阻塞或等待",
-	shareFmt: "%.2f%%(%d 个工作线程;BLOCKED %d,WAITING %d);已排除空闲线程池线程(计入则为 %.2f%%)",
+	shareFmt: "%.2f%%（%d 个工作线程；BLOCKED %d，WAITING %d）；已排除空闲线程池线程（计入则为 %.2f%%）",
 	pools:    "线程池", poolFmt: "%-40s %4d 线程  %4d 忙  %4d 空闲  %4d 阻塞  %4d 等待",
-	locks: "锁(按等待线程数排序)", lockFmt: "%4d 个等待  %s %s", heldBy: "持有者", noOwner: "转储中无持有者",
+	locks: "锁（按等待线程数排序）", lockFmt: "%4d 个等待  %s %s", heldBy: "持有者", noOwner: "转储中无持有者",
 	between:   "此刻无持有者：锁正在交接",
-	justTaken: "(转储恰好发生在它刚拿到锁的瞬间)",
+	justTaken: "（转储恰好发生在它刚拿到锁的瞬间）",
 	deadlocks: "死锁", groups: "相同堆栈", findings: "发现", fix: "操作", revert: "回退", risk: "风险",
 	why: "原因", evidence: "证据", series: "多次转储对比", stuck: "停滞线程", hot: "RUNNABLE 热点帧",
-	hotApp: "应用代码热点帧", unknown: "未打印状态", cpu: "最近两次转储之间的 CPU 时间(cpu=)", none: "无",
+	hotApp: "应用代码热点帧", unknown: "未打印状态", cpu: "最近两次转储之间的 CPU 时间（cpu=）", none: "无",
 }
 
 // WriteText renders reports (one per dump, in file order) and their findings

@@ -267,12 +267,12 @@ func SeriesFindings(s *Series, source string) []finding.Finding {
 			Confidence: 0.8,
 			Title:      finding.T("Threads stuck in the same place across dumps", "多次转储中线程停在同一位置"),
 			Observed: finding.T(fmt.Sprintf("%d working threads have an unchanged stack in %d or more consecutive dumps (of %d)", len(s.Stuck), 2, len(s.Reports)),
-				fmt.Sprintf("%d 个工作线程在连续 %d 次及以上的转储中堆栈不变(共 %d 次转储)", len(s.Stuck), 2, len(s.Reports))),
+				fmt.Sprintf("%d 个工作线程在连续 %d 次及以上的转储中堆栈不变（共 %d 次转储）", len(s.Stuck), 2, len(s.Reports))),
 			Why: finding.T("A thread with the same stack in dumps taken seconds apart is not making progress: a long lock wait, a call without a timeout, or (RUNNABLE) a loop that never ends.",
-				"间隔数秒的多次转储中堆栈完全相同的线程没有进展:长时间等锁、没有超时的调用,或(RUNNABLE 时)不结束的循环。"),
+				"间隔数秒的多次转储中堆栈完全相同的线程没有进展：长时间等锁、没有超时的调用，或（RUNNABLE 时）不结束的循环。"),
 			Recommended: finding.T("Look at the application frame of each stuck thread; add timeouts to remote calls and lock acquisitions (tryLock, socket/read timeouts); for RUNNABLE threads, check the loop's exit condition.",
-				"查看每个停滞线程的应用帧;为远程调用和加锁增加超时(tryLock、socket/read 超时);RUNNABLE 线程请检查循环的退出条件。"),
-			Risk:     finding.T("None: a reading.", "无:仅为读数。"),
+				"查看每个停滞线程的应用帧；为远程调用和加锁增加超时（tryLock、socket/read 超时）；RUNNABLE 线程请检查循环的退出条件。"),
+			Risk:     finding.T("None: a reading.", "无：仅为读数。"),
 			Workload: finding.T("all", "所有负载"),
 		}
 		if maxDumps == len(s.Reports) && len(s.Reports) >= 3 {
@@ -290,13 +290,13 @@ func SeriesFindings(s *Series, source string) []finding.Finding {
 	if s.Samples > 0 && len(s.HotFrames) > 0 {
 		f := finding.Finding{
 			ID: "threaddump.hot-frames", Category: Category, Status: finding.Pass, Severity: finding.Info, Confidence: 0.6,
-			Title: finding.T("Where RUNNABLE threads are (a sampling profile from the dumps)", "RUNNABLE 线程所在位置(基于转储的采样剖析)"),
+			Title: finding.T("Where RUNNABLE threads are (a sampling profile from the dumps)", "RUNNABLE 线程所在位置（基于转储的采样剖析）"),
 			Observed: finding.T(fmt.Sprintf("%d RUNNABLE stacks in %d dumps; top frame %s in %.0f%%", s.Samples, len(s.Reports), s.HotFrames[0].Frame.String(), 100*s.HotFrames[0].Share),
-				fmt.Sprintf("%d 次转储中共 %d 个 RUNNABLE 堆栈;最常见的栈顶 %s 占 %.0f%%", len(s.Reports), s.Samples, s.HotFrames[0].Frame.String(), 100*s.HotFrames[0].Share)),
+				fmt.Sprintf("%d 次转储中共 %d 个 RUNNABLE 堆栈；最常见的栈顶 %s 占 %.0f%%", len(s.Reports), s.Samples, s.HotFrames[0].Frame.String(), 100*s.HotFrames[0].Share)),
 			Why: finding.T("Frames that keep showing at the top of running threads are where CPU time goes; a few dumps are a coarse profile, a profiler (async-profiler) a precise one.",
-				"反复出现在运行线程栈顶的方法就是 CPU 时间的去向;少量转储只是粗略剖析,精确剖析请用 async-profiler。"),
-			Recommended: finding.T("Optimise or cache the hottest frames; confirm with async-profiler before changing code.", "优化或缓存最热的方法;改代码前先用 async-profiler 确认。"),
-			Risk:        finding.T("None: a reading.", "无:仅为读数。"),
+				"反复出现在运行线程栈顶的方法就是 CPU 时间的去向；少量转储只是粗略剖析，精确剖析请用 async-profiler。"),
+			Recommended: finding.T("Optimise or cache the hottest frames; confirm with async-profiler before changing code.", "优化或缓存最热的方法；改代码前先用 async-profiler 确认。"),
+			Risk:        finding.T("None: a reading.", "无：仅为读数。"),
 			Workload:    finding.T("CPU-bound services", "CPU 密集型服务"),
 		}
 		for i, h := range s.HotFrames {
