@@ -3,11 +3,17 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tuneloop/tuneloop/internal/compare"
+	"github.com/tuneloop/tuneloop/internal/diagnose"
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/loadgen"
+	"github.com/tuneloop/tuneloop/internal/report"
+	"github.com/tuneloop/tuneloop/internal/run"
 )
 
 // CompareOptions are the flags of `tuneloop compare`.
@@ -22,7 +28,7 @@ func newCompareCmd(env *Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "compare BEFORE AFTER",
 		Short: "Set two runs side by side: TPS, latency, CPU, threads, GC and findings, before and after a change",
-		Long: `Compare two run folders written by 'tuneloop run' (or their report.json):
+		Long: `Compare two run folders of 'tuneloop run' or 'tuneloop record' (or run's report.json):
 throughput (whole run, and the median of its second half, after the JIT),
 latency percentiles, errors, CPU, the JVM's CPU per request, the share of
 working threads blocked or waiting, GC throughput and pauses, each run's
@@ -60,11 +66,11 @@ func RunCompare(ctx context.Context, env *Env, o *CompareOptions, before, after 
 	if o.FailOnRegPct < 0 {
 		return usageErr(finding.T("--fail-on-regression: %v is negative", "--fail-on-regression：%v 为负数"), o.FailOnRegPct)
 	}
-	b, err := compare.Load(before)
+	b, err := loadRunPage(before, lang)
 	if err != nil {
 		return err
 	}
-	a, err := compare.Load(after)
+	a, err := loadRunPage(after, lang)
 	if err != nil {
 		return err
 	}
@@ -87,4 +93,31 @@ func RunCompare(ctx context.Context, env *Env, o *CompareOptions, before, after 
 		return &ExitError{Code: ExitFindings}
 	}
 	return ctx.Err()
+}
+
+// loadRunPage reads a run's report.json; a run folder without one (made by
+// `tuneloop record`, with or without a load.json beside it) is diagnosed
+// and paged the way `run` does.
+func loadRunPage(path string, lang finding.Lang) (*report.RunPage, error) {
+	if _, err := os.Stat(filepath.Join(path, "report.json")); err == nil || !run.IsRunDir(path) {
+		return compare.Load(path)
+	}
+	f, err := run.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	res, err := diagnose.Analyze(f)
+	if err != nil {
+		return nil, err
+	}
+	var sum *loadgen.Summary
+	if b, err := os.ReadFile(filepath.Join(path, "load.json")); err == nil {
+		sum = &loadgen.Summary{}
+		if err := json.Unmarshal(b, sum); err != nil {
+			return nil, finding.Errorf(finding.T("%s: %v", "%s：%v"), filepath.Join(path, "load.json"), err)
+		}
+	}
+	gcFiles, _ := filepath.Glob(filepath.Join(path, "raw", "gc-*.log"))
+	p, _ := buildRunPage(f, res, sum, nil, gcFiles, lang)
+	return p, nil
 }

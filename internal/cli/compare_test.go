@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 const (
@@ -52,5 +55,44 @@ func TestCompareCommand(t *testing.T) {
 	env, _, errb = testEnv()
 	if code := runRoot(t, env, "compare", demoBefore); code != ExitUsage {
 		t.Errorf("one argument: exit %d %q", code, errb)
+	}
+}
+
+// Folders of `tuneloop record` have no report.json: compare diagnoses them
+// as run does. Two short recordings of this host.
+func TestCompareRecordFolders(t *testing.T) {
+	var dirs []string
+	for range 2 {
+		dir := filepath.Join(t.TempDir(), "run")
+		env, _, errb := testEnv()
+		if err := RunRecord(context.Background(), env, &RecordOptions{Duration: 1500 * time.Millisecond, Interval: 500 * time.Millisecond,
+			Out: dir, NoCatalog: true, Output: "json", Quiet: true}); err != nil {
+			t.Fatalf("record: %v %s", err, errb)
+		}
+		dirs = append(dirs, dir)
+	}
+	env, out, errb := testEnv()
+	if code := runRoot(t, env, "compare", dirs[0], dirs[1], "-o", "json"); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	var c struct {
+		Metrics []struct {
+			Key    string   `json:"key"`
+			Before *float64 `json:"before"`
+			After  *float64 `json:"after"`
+		} `json:"metrics"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &c); err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]bool{}
+	for _, m := range c.Metrics {
+		keys[m.Key] = m.Before != nil && m.After != nil
+	}
+	if !keys["cpu_busy_pct"] || !keys["cpu_us_pct"] {
+		t.Errorf("no CPU rows from two recordings: %+v", c.Metrics)
+	}
+	if _, ok := keys["tps"]; ok {
+		t.Errorf("a throughput row without any load: %+v", c.Metrics)
 	}
 }

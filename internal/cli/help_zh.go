@@ -412,7 +412,7 @@ linux-aarch64、Netty aarch_64、snappy Linux/aarch64、RocksDB linux64……）
 
 	// compare
 	"Set two runs side by side: TPS, latency, CPU, threads, GC and findings, before and after a change": "对比两次运行：改动前后的 TPS、时延、CPU、线程、GC 与发现",
-	`Compare two run folders written by 'tuneloop run' (or their report.json):
+	`Compare two run folders of 'tuneloop run' or 'tuneloop record' (or run's report.json):
 throughput (whole run, and the median of its second half, after the JIT),
 latency percentiles, errors, CPU, the JVM's CPU per request, the share of
 working threads blocked or waiting, GC throughput and pauses, each run's
@@ -420,7 +420,7 @@ verdict, and which findings the change made go away, which it brought and
 which are still there.
 
 --fail-on-regression PCT exits 3 when throughput fell or p99 latency rose by
-more than PCT percent, or errors rose: a gate for CI.`: `对比 'tuneloop run' 写出的两个运行目录（或其中的 report.json）：
+more than PCT percent, or errors rose: a gate for CI.`: `对比 'tuneloop run' 或 'tuneloop record' 的两个运行目录（或 run 写出的 report.json）：
 吞吐量（整次运行，以及 JIT 预热后后半程的中位数）、时延百分位、错误、CPU、
 每个请求的 JVM CPU 时间、阻塞或等待的工作线程占比、GC 吞吐率与停顿、两次运行
 各自的结论，以及本次改动消除了哪些发现、引入了哪些、哪些仍然存在。

@@ -2,7 +2,8 @@
 // seeds' engineers pasted into their reports by hand (TPS, latency, CPU,
 // blocked threads, GC), what each run's diagnosis said, which findings the
 // change made go away and which it brought, and a regression gate for CI.
-// It reads the report.json that `tuneloop run` writes in each run folder.
+// It reads the report.json that `tuneloop run` writes in each run folder
+// (the CLI pages a `tuneloop record` folder the same way first).
 package compare
 
 import (
