@@ -36,7 +36,8 @@ verdict, and which findings the change made go away, which it brought and
 which are still there.
 
 --fail-on-regression PCT exits 3 when throughput fell or p99 latency rose by
-more than PCT percent, or errors rose: a gate for CI.`,
+more than PCT percent, or the error rate rose by more than 0.1 point: a gate
+for CI.`,
 		Example: `  tuneloop compare runs/before runs/after
   tuneloop compare runs/before runs/after --output markdown > tuning.md
   tuneloop compare baseline/report.json runs/candidate --fail-on-regression 5`,
@@ -48,7 +49,7 @@ more than PCT percent, or errors rose: a gate for CI.`,
 	f := cmd.Flags()
 	f.StringVarP(&o.Output, "output", "o", "text", "output format: text, markdown or json")
 	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
-	f.Float64Var(&o.FailOnRegPct, "fail-on-regression", 0, "exit 3 when throughput fell or p99 rose by more than this percent, or errors rose")
+	f.Float64Var(&o.FailOnRegPct, "fail-on-regression", 0, "exit 3 when throughput fell or p99 rose by more than this percent, or the error rate rose")
 	return cmd
 }
 

@@ -420,20 +420,21 @@ verdict, and which findings the change made go away, which it brought and
 which are still there.
 
 --fail-on-regression PCT exits 3 when throughput fell or p99 latency rose by
-more than PCT percent, or errors rose: a gate for CI.`: `对比 'tuneloop run' 或 'tuneloop record' 的两个运行目录（或 run 写出的 report.json）：
+more than PCT percent, or the error rate rose by more than 0.1 point: a gate
+for CI.`: `对比 'tuneloop run' 或 'tuneloop record' 的两个运行目录（或 run 写出的 report.json）：
 吞吐量（整次运行，以及 JIT 预热后后半程的中位数）、时延百分位、错误、CPU、
 每个请求的 JVM CPU 时间、阻塞或等待的工作线程占比、GC 吞吐率与停顿、两次运行
 各自的结论，以及本次改动消除了哪些发现、引入了哪些、哪些仍然存在。
 
---fail-on-regression PCT：吞吐量下降或 p99 时延上升超过 PCT%，或错误增加时，
-以退出码 3 结束：可用作 CI 门禁。`,
+--fail-on-regression PCT：吞吐量下降或 p99 时延上升超过 PCT%，或错误率上升超过
+0.1 个百分点时，以退出码 3 结束：可用作 CI 门禁。`,
 	`  tuneloop compare runs/before runs/after
   tuneloop compare runs/before runs/after --output markdown > tuning.md
   tuneloop compare baseline/report.json runs/candidate --fail-on-regression 5`: `  tuneloop compare runs/before runs/after
   tuneloop compare runs/before runs/after --output markdown > tuning.md
   tuneloop compare baseline/report.json runs/candidate --fail-on-regression 5`,
-	"output format: text, markdown or json":                                             "输出格式：text、markdown 或 json",
-	"exit 3 when throughput fell or p99 rose by more than this percent, or errors rose": "吞吐量下降或 p99 上升超过该百分比，或错误增加时，以退出码 3 结束",
+	"output format: text, markdown or json":                                                     "输出格式：text、markdown 或 json",
+	"exit 3 when throughput fell or p99 rose by more than this percent, or the error rate rose": "吞吐量下降或 p99 上升超过该百分比，或错误率上升时，以退出码 3 结束",
 }
 
 // samplerHelpZH is samplerHelp in Chinese: the sampler names stay as they

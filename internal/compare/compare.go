@@ -319,8 +319,13 @@ func sortedKeys(m map[string]FindingRef) []string {
 	return ks
 }
 
-// Gate marks the rows that regressed by more than pct percent: throughput
-// down, latency p99 or errors up. It returns whether any did.
+// errorRisePts: the rise in the error rate, in percentage points, that the
+// gate calls a regression.
+const errorRisePts = 0.1
+
+// Gate marks the rows that regressed: throughput down or latency p99 up by
+// more than pct percent, or the error rate up by more than errorRisePts.
+// It returns whether any did.
 func (c *Comparison) Gate(pct float64) bool {
 	c.Regressions = nil
 	for _, r := range c.Rows {
@@ -339,7 +344,9 @@ func (c *Comparison) Gate(pct float64) bool {
 					r.Label, r.ChangePct, num(r.Before), num(r.After), pct))
 			}
 		case "error_pct":
-			if r.After > r.Before+pct/100 && r.After > 0.1 {
+			// Errors are judged on their own scale: a rise of more than 0.1
+			// percentage point of all requests, whatever pct.
+			if r.After > r.Before+errorRisePts {
 				c.Regressions = append(c.Regressions, finding.Tf(finding.T("%s rose from %.2f%% to %.2f%%", "%s 从 %.2f%% 上升到 %.2f%%"), r.Label, r.Before, r.After))
 			}
 		}

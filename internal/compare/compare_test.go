@@ -161,3 +161,18 @@ func FuzzCompare(f *testing.F) {
 		}
 	})
 }
+
+// The error rate is gated on its own scale: +0.1 point, whatever the percent.
+func TestGateErrors(t *testing.T) {
+	b, _ := Load("testdata/demo-before.json")
+	a, _ := Load("testdata/demo-before.json")
+	a.Load.Errors = a.Load.Requests / 200 // 0.5% of requests
+	c := Compare(b, a)
+	if !c.Gate(50) || len(c.Regressions) != 1 || !strings.Contains(c.Regressions[0].EN, "Errors rose from 0.00% to 0.50%") {
+		t.Errorf("regressions %v", c.Regressions)
+	}
+	a.Load.Errors = a.Load.Requests / 2000 // 0.05%: noise
+	if c := Compare(b, a); c.Gate(50) {
+		t.Errorf("0.05%% errors gated: %v", c.Regressions)
+	}
+}
