@@ -11,7 +11,7 @@
 //
 // Requests go over a lean HTTP/1.1 client: pre-serialised request bytes, one
 // reused read buffer per connection, a response parser that does not
-// allocate. The closed model over plain keep-alive HTTP/1.1 runs on epoll
+// allocate. Plain keep-alive HTTP/1.1, closed or open model, runs on epoll
 // event loops, one per CPU (evloop_linux.go); everything else on a goroutine
 // per user over net.Conn. Latencies go into HDR histograms kept per shard of
 // workers and merged once a second, so memory does not grow with the number
