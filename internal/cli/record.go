@@ -22,6 +22,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/jvm/attach"
+	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/run"
 	"github.com/tuneloop/tuneloop/internal/run/catalog"
@@ -379,6 +380,16 @@ func recordLoop(ctx context.Context, env *Env, o *RecordOptions, coll *sample.Co
 	return status, reason, nil
 }
 
+// When a dump shows a contended lock changing hands, the dumper takes up to
+// lookAgain more, lookAgainAfter apart, into the same file (the analysis
+// reads each): on a saturated host the woken owner of a short critical
+// section waits for a CPU, and every dump can catch that instead of the
+// work it does under the lock.
+const (
+	lookAgain      = 2
+	lookAgainAfter = 50 * time.Millisecond
+)
+
 // dumper takes JVM thread dumps in the background during a run, one at a
 // time, so sampling goes on while the JVM writes a dump.
 type dumper struct {
@@ -428,6 +439,25 @@ func (d *dumper) maybe(ctx context.Context, now time.Time) {
 		if err != nil {
 			fail(err)
 			return
+		}
+		// A contended lock caught changing hands says nothing of what its
+		// holder does: look again, a moment later, into the same file.
+		last := out
+		for range lookAgain {
+			if !threaddump.HolderUnseen(last) || d.stop.Load() {
+				break
+			}
+			select {
+			case <-ctx.Done():
+			case <-time.After(lookAgainAfter):
+			}
+			if ctx.Err() != nil {
+				break
+			}
+			if last, err = d.vm.ThreadPrint(ctx); err != nil {
+				break // the dump taken stands
+			}
+			out += "\n" + last
 		}
 		name := run.ThreadDumpPrefix + strconv.Itoa(k) + ".txt"
 		if err := d.w.SaveRaw(name, []byte(out)); err != nil {

@@ -179,3 +179,20 @@ func (a Activity) lockAdvice() (finding.Text, bool) {
 	}
 	return finding.Text{}, false
 }
+
+// HolderUnseen says whether a dump (text as jcmd prints it) shows a
+// contended lock without its holder at work: released between owners, or
+// the new owner caught in the handoff. Another dump a moment later may
+// show what the holder does.
+func HolderUnseen(text string) bool {
+	ds, err := Parse("", strings.NewReader(text))
+	if err != nil || len(ds) == 0 {
+		return false
+	}
+	for _, c := range Analyze(ds[len(ds)-1]).Culprits {
+		if c.Lock != nil && c.HolderActivity == ActNone {
+			return true
+		}
+	}
+	return false
+}

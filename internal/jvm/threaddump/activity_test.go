@@ -3,6 +3,7 @@ package threaddump
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -233,4 +234,45 @@ func TestFindingsOverAllHandoffs(t *testing.T) {
 		return
 	}
 	t.Error("no app lock finding")
+}
+
+// Which dumps call for another look: a contended lock changing hands.
+func TestHolderUnseen(t *testing.T) {
+	for name, want := range map[string]bool{
+		"jdk17_zoo_fsync_holder_entering_jcmd.txt": true,  // the new owner BLOCKED in the handoff
+		"jdk17_zoo_logback_between_owners.txt":     true,  // a ReentrantLock between owners
+		"jdk17_zoo_fsync_jcmd.txt":                 false, // the holder in force0
+		"jdk17_iounderlock_jcmd.txt":               false, // every holder at work
+		"jdk17_deadlock_jcmd.txt":                  false,
+		"jdk25_virtual_threaddump.json":            false, // no contended lock
+	} {
+		b, err := os.ReadFile(fixturePath(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := HolderUnseen(string(b)); got != want {
+			t.Errorf("%s: %v, want %v", name, got, want)
+		}
+	}
+	if HolderUnseen("not a dump") {
+		t.Error("garbage needs another look")
+	}
+}
+
+// Mostly handoffs over the dumps: a lock convoy, said so.
+func TestFindingsOverConvoy(t *testing.T) {
+	entering := func() *Report { return Analyze(parseFixture(t, "jdk17_zoo_fsync_holder_entering_jcmd.txt")[0]) }
+	working := Analyze(parseFixture(t, "jdk17_zoo_fsync_jcmd.txt")[0])
+	for _, f := range FindingsOver([]*Report{entering(), working, entering()}, []string{"a", "b", "c"}) {
+		if f.ID == "threaddump.lock.app" {
+			if !strings.Contains(f.Observed.EN, "a lock convoy") || !strings.Contains(f.Observed.ZH, "锁护航") {
+				t.Errorf("2 handoffs of 3: %s", f.Observed.EN)
+			}
+		}
+	}
+	for _, f := range FindingsOver([]*Report{working, entering(), working}, []string{"a", "b", "c"}) {
+		if f.ID == "threaddump.lock.app" && strings.Contains(f.Observed.EN, "convoy") {
+			t.Errorf("1 handoff of 3 called a convoy: %s", f.Observed.EN)
+		}
+	}
 }

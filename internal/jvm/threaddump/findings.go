@@ -419,6 +419,10 @@ func holderOverDumps(f *finding.Finding, acts map[Activity]int, dumps int) {
 	}
 	f.Observed.EN += fmt.Sprintf("; the holder over those %d dumps: %s", dumps, strings.Join(en, ", "))
 	f.Observed.ZH += fmt.Sprintf("；这 %d 次转储中持有者：%s", dumps, strings.Join(zh, "、"))
+	if n := dumps - seen; 2*n > dumps && dumps >= 3 {
+		f.Observed.EN += " (mostly changing hands: each release wakes a waiter that must first get a CPU, and the lock sits idle in between: a lock convoy)"
+		f.Observed.ZH += "（多数时候锁正在交接：每次释放都要唤醒一个等待者，它要先等到 CPU，锁在两任持有者之间空闲：锁护航）"
+	}
 	evs := make([]finding.Evidence, 0, len(f.Evidence)+1)
 	for _, e := range f.Evidence {
 		if e.Key != "holder_activity" {
