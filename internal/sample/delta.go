@@ -195,9 +195,12 @@ func cpuPct(p, c *CPUTimes) CPUPct {
 		out.Idle = 100
 		return out
 	}
-	f := 100 / float64(total)
-	out.User, out.Nice, out.System, out.Idle, out.Iowait = float64(d[0])*f, float64(d[1])*f, float64(d[2])*f, float64(d[3])*f, float64(d[4])*f
-	out.IRQ, out.SoftIRQ, out.Steal, out.Guest, out.GuestNice = float64(d[5])*f, float64(d[6])*f, float64(d[7])*f, float64(d[8])*f, float64(d[9])*f
+	// 100*v/total, not v*(100/total): the whole interval in one state is
+	// exactly 100, never 100.00000000000001.
+	t := float64(total)
+	f := func(v uint64) float64 { return 100 * float64(v) / t }
+	out.User, out.Nice, out.System, out.Idle, out.Iowait = f(d[0]), f(d[1]), f(d[2]), f(d[3]), f(d[4])
+	out.IRQ, out.SoftIRQ, out.Steal, out.Guest, out.GuestNice = f(d[5]), f(d[6]), f(d[7]), f(d[8]), f(d[9])
 	return out
 }
 

@@ -153,3 +153,15 @@ func TestDeltaOrder(t *testing.T) {
 		t.Errorf("empty snapshots: %+v %v", r, err)
 	}
 }
+
+// A CPU busy in one state for the whole interval is at exactly 100%: the
+// run page's schema caps shares at 100, and 3 ticks once gave
+// 100.00000000000001.
+func TestCPUPctWholeIntervalIsExactly100(t *testing.T) {
+	for n := uint64(1); n <= 5000; n++ {
+		p, c := &CPUTimes{User: 7, Idle: 11}, &CPUTimes{User: 7 + n, Idle: 11}
+		if got := cpuPct(p, c); got.User != 100 || got.Idle != 0 {
+			t.Fatalf("%d user ticks of %d: user %v idle %v", n, n, got.User, got.Idle)
+		}
+	}
+}
