@@ -157,8 +157,7 @@ func cpuViews(s *diagnose.Series) ([]report.CPUTick, []report.SoftirqTick) {
 		if len(t.CPUs) > 0 {
 			ct := report.CPUTick{T: t.T}
 			for _, c := range t.CPUs {
-				// user + nice may round a hair above 100
-				ct.PerCPU = append(ct.PerCPU, report.CPUShare{Us: min(c.User, 100), Sy: c.System, Hi: c.IRQ, Si: c.Soft, Wa: c.Iowait, St: c.Steal})
+				ct.PerCPU = append(ct.PerCPU, report.CPUShare{Us: c.User, Sy: c.System, Hi: c.IRQ, Si: c.Soft, Wa: c.Iowait, St: c.Steal})
 			}
 			cpu = append(cpu, ct)
 		}

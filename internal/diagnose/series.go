@@ -79,7 +79,11 @@ type CPU struct {
 }
 
 // Busy is 100 - idle - iowait.
-func (c CPU) Busy() float64 { return 100 - c.Idle - c.Iowait }
+func (c CPU) Busy() float64 { return share(100 - c.Idle - c.Iowait) }
+
+// share keeps a percentage computed from others inside [0, 100]: 100 -
+// 66.67 - 33.33 is -2.8e-15 in floating point.
+func share(v float64) float64 { return min(max(v, 0), 100) }
 
 // Tick is one interval of the run.
 type Tick struct {
@@ -192,7 +196,7 @@ func Build(r io.Reader) (*Series, error) {
 }
 
 func cpuOf(p sample.CPUPct) CPU {
-	return CPU{User: p.User + p.Nice, System: p.System, IRQ: p.IRQ, Soft: p.SoftIRQ, Iowait: p.Iowait, Steal: p.Steal, Idle: p.Idle}
+	return CPU{User: share(p.User + p.Nice), System: p.System, IRQ: p.IRQ, Soft: p.SoftIRQ, Iowait: p.Iowait, Steal: p.Steal, Idle: p.Idle}
 }
 
 func (s *Series) tick(rt *sample.Rates, cur *sample.Snapshot) Tick {
@@ -384,7 +388,7 @@ func (s *Series) Summarize() Stats {
 		}
 	}
 	if n > 0 {
-		st.Busy, st.User, st.System, st.Soft, st.Iowait, st.Steal = st.Busy/n, st.User/n, st.System/n, st.Soft/n, st.Iowait/n, st.Steal/n
+		st.Busy, st.User, st.System, st.Soft, st.Iowait, st.Steal = share(st.Busy/n), share(st.User/n), share(st.System/n), share(st.Soft/n), share(st.Iowait/n), share(st.Steal/n)
 	}
 	if np > 0 {
 		st.ProcCPU /= np
