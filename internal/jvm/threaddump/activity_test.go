@@ -276,3 +276,27 @@ func TestFindingsOverConvoy(t *testing.T) {
 		}
 	}
 }
+
+// Two contended locks of one class in a dump (two logback appenders) make
+// one finding over the dumps; each dump counts once.
+func TestFindingsOverCountsADumpOnce(t *testing.T) {
+	r := func() *Report { return Analyze(parseFixture(t, "jdk17_zoo_logback_two_appender_locks.txt")[0]) }
+	n := 0
+	for _, c := range r().Culprits {
+		if c.ID == "threaddump.lock.logback-appender" {
+			n++
+		}
+	}
+	if n != 2 {
+		t.Fatalf("fixture: %d appender lock culprits, want 2", n)
+	}
+	for _, f := range FindingsOver([]*Report{r(), r()}, []string{"a", "b"}) {
+		if f.ID == "threaddump.lock.logback-appender" {
+			if ev := f.EvidenceValue("dumps_showing_it"); ev != "2 of 2" {
+				t.Errorf("dumps_showing_it %q, want 2 of 2: %s", ev, f.Observed.EN)
+			}
+			return
+		}
+	}
+	t.Error("no appender lock finding")
+}

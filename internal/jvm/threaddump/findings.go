@@ -326,6 +326,7 @@ func FindingsOver(reports []*Report, sources []string) []finding.Finding {
 		dumps   int
 		acts    map[Activity]int // what the lock holder does, per dump
 		lock    bool             // a lock culprit
+		last    int              // the last dump counted
 	}
 	var order []string
 	best := map[string]*pick{}
@@ -347,18 +348,22 @@ func FindingsOver(reports []*Report, sources []string) []finding.Finding {
 			}
 			p := best[key]
 			if p == nil {
-				p = &pick{acts: map[Activity]int{}}
+				p = &pick{acts: map[Activity]int{}, last: -1}
 				best[key] = p
 				order = append(order, key)
 			}
-			if k := j - len(r.Deadlocks); k >= 0 && k < len(r.Culprits) && r.Culprits[k].Lock != nil {
-				p.lock = true
-				if a := r.Culprits[k].HolderActivity; a != ActNone {
-					p.acts[a]++
+			// Two locks of one class in a dump share a key: the dump counts once.
+			if first := p.last != i; first {
+				p.last = i
+				if k := j - len(r.Deadlocks); k >= 0 && k < len(r.Culprits) && r.Culprits[k].Lock != nil {
+					p.lock = true
+					if a := r.Culprits[k].HolderActivity; a != ActNone {
+						p.acts[a]++
+					}
 				}
-			}
-			if f.Status == finding.Fail {
-				p.dumps++
+				if f.Status == finding.Fail {
+					p.dumps++
+				}
 			}
 			if p.f.ID == "" || better(q, p.quality) {
 				p.f, p.quality = f, q
