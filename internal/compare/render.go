@@ -37,6 +37,32 @@ func labelsFor(l finding.Lang) labels {
 	return labelsEN
 }
 
+type namedSide struct {
+	name string
+	side Side
+}
+
+type namedGroup struct {
+	name string
+	fs   []FindingRef
+}
+
+func (c *Comparison) sides(L labels) []namedSide {
+	return []namedSide{{L.before, c.Before}, {L.after, c.After}}
+}
+
+func (c *Comparison) groups(L labels) []namedGroup {
+	return []namedGroup{{L.gone, c.Gone}, {L.new, c.New}, {L.persist, c.Persist}}
+}
+
+// verdictIn is a side's verdict title in lang, or "none".
+func (s Side) verdictIn(L labels, lang finding.Lang) string {
+	if s.Verdict == nil {
+		return L.none
+	}
+	return s.Verdict.In(lang)
+}
+
 func change(r Row) string {
 	if math.IsNaN(r.ChangePct) {
 		return "-"
@@ -63,10 +89,7 @@ func WriteText(w io.Writer, c *Comparison, lang finding.Lang, gate float64) erro
 	L := labelsFor(lang)
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%s\n", L.title)
-	for _, s := range []struct {
-		name string
-		side Side
-	}{{L.before, c.Before}, {L.after, c.After}} {
+	for _, s := range c.sides(L) {
 		fmt.Fprintf(bw, "  %s: %s  %s", s.name, report.OneLine(s.side.Dir), s.side.Start)
 		if m := s.side.Model.In(lang); m != "" {
 			fmt.Fprintf(bw, "  (%s)", m)
@@ -80,20 +103,10 @@ func WriteText(w io.Writer, c *Comparison, lang finding.Lang, gate float64) erro
 	}
 	writeTable(bw, rows)
 	bw.WriteString("\n")
-	for _, s := range []struct {
-		name string
-		side Side
-	}{{L.before, c.Before}, {L.after, c.After}} {
-		v := L.none
-		if s.side.Verdict != nil {
-			v = s.side.Verdict.In(lang)
-		}
-		fmt.Fprintf(bw, "%s (%s): %s\n", L.verdict, s.name, report.OneLine(v))
+	for _, s := range c.sides(L) {
+		fmt.Fprintf(bw, "%s (%s): %s\n", L.verdict, s.name, report.OneLine(s.side.verdictIn(L, lang)))
 	}
-	for _, g := range []struct {
-		name string
-		fs   []FindingRef
-	}{{L.gone, c.Gone}, {L.new, c.New}, {L.persist, c.Persist}} {
+	for _, g := range c.groups(L) {
 		fmt.Fprintf(bw, "\n%s:\n", g.name)
 		if len(g.fs) == 0 {
 			fmt.Fprintf(bw, "  %s\n", L.none)
@@ -150,20 +163,10 @@ func WriteMarkdown(w io.Writer, c *Comparison, lang finding.Lang, gate float64) 
 		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s |\n", md(r.Label.In(lang)), value(r.Before, r.Unit), value(r.After, r.Unit), change(r), L.verdicts[r.Verdict])
 	}
 	bw.WriteString("\n")
-	for _, s := range []struct {
-		name string
-		side Side
-	}{{L.before, c.Before}, {L.after, c.After}} {
-		v := L.none
-		if s.side.Verdict != nil {
-			v = s.side.Verdict.In(lang)
-		}
-		fmt.Fprintf(bw, "**%s (%s)**: %s\n\n", L.verdict, s.name, md(v))
+	for _, s := range c.sides(L) {
+		fmt.Fprintf(bw, "**%s (%s)**: %s\n\n", L.verdict, s.name, md(s.side.verdictIn(L, lang)))
 	}
-	for _, g := range []struct {
-		name string
-		fs   []FindingRef
-	}{{L.gone, c.Gone}, {L.new, c.New}, {L.persist, c.Persist}} {
+	for _, g := range c.groups(L) {
 		fmt.Fprintf(bw, "### %s\n\n", g.name)
 		if len(g.fs) == 0 {
 			fmt.Fprintf(bw, "%s\n\n", L.none)
