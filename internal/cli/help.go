@@ -55,13 +55,6 @@ func completeTree(root *cobra.Command) {
 	walk(root)
 }
 
-// helpTexts lists every English help text of the tree: what helpZH must cover.
-func helpTexts(root *cobra.Command) []string {
-	var out []string
-	visitHelp(root, func(s *string) { out = append(out, *s) })
-	return out
-}
-
 // visitHelp calls fn with a pointer to every help text of the tree.
 func visitHelp(root *cobra.Command, fn func(*string)) {
 	completeTree(root)

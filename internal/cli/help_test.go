@@ -6,8 +6,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
+
 	"github.com/tuneloop/tuneloop/internal/finding"
 )
+
+// helpTexts lists every English help text of the tree: what helpZH must cover.
+func helpTexts(root *cobra.Command) []string {
+	var out []string
+	visitHelp(root, func(s *string) { out = append(out, *s) })
+	return out
+}
 
 // Every help text of the tree has its Chinese, and the table holds nothing
 // the tree no longer has.

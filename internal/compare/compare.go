@@ -277,9 +277,8 @@ func side(p *report.RunPage) Side {
 	return s
 }
 
-// failing keys a run's failing findings, the verdict left out (it repeats
-// its root cause), the lock address dropped (a heap address differs from
-// run to run).
+// failing keys a run's failing findings by StableKey, the verdict left
+// out (it repeats its root cause).
 func failing(p *report.RunPage) map[string]FindingRef {
 	out := map[string]FindingRef{}
 	if p.Run == nil {
@@ -289,20 +288,12 @@ func failing(p *report.RunPage) map[string]FindingRef {
 		if f.Status != finding.Fail || f.ID == "run.verdict" {
 			continue
 		}
-		k := stableKey(f.Key())
+		k := f.StableKey()
 		if old, ok := out[k]; !ok || f.Severity > old.Severity {
 			out[k] = FindingRef{Key: k, Severity: f.Severity, Title: f.Title}
 		}
 	}
 	return out
-}
-
-// stableKey drops "@0x..." heap addresses from a finding key.
-func stableKey(k string) string {
-	if i := strings.LastIndex(k, "@0x"); i > 0 && !strings.ContainsAny(k[i+3:], "/ ") {
-		return k[:i]
-	}
-	return k
 }
 
 func sortedKeys(m map[string]FindingRef) []string {

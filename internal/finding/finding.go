@@ -242,6 +242,17 @@ type Window struct {
 	To   time.Time `json:"to"`
 }
 
+// StableKey is Key without a heap address in the subject ("Class@0x..."):
+// the same lock moves when the GC compacts the heap, and differs from run
+// to run, so dumps over time and runs compared match on the class.
+func (f *Finding) StableKey() string {
+	k := f.Key()
+	if i := strings.LastIndex(k, "@0x"); i > 0 && !strings.ContainsAny(k[i+3:], "/ ") {
+		return k[:i]
+	}
+	return k
+}
+
 // Key identifies a finding within one result set: the rule plus its subject.
 func (f *Finding) Key() string {
 	if f.Subject == "" {

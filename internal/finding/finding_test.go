@@ -86,3 +86,17 @@ func ids(fs []Finding) []string {
 	}
 	return out
 }
+
+func TestStableKey(t *testing.T) {
+	for subject, want := range map[string]string{
+		"java.util.concurrent.locks.ReentrantLock$NonfairSync@0x00000006875d8ea8": "threaddump.lock.app/java.util.concurrent.locks.ReentrantLock$NonfairSync",
+		"com.example.zoo.Journal": "threaddump.lock.app/com.example.zoo.Journal",
+		"user@0xhost/path":        "threaddump.lock.app/user@0xhost/path", // not an address: a slash follows
+		"":                        "threaddump.lock.app",
+	} {
+		f := Finding{ID: "threaddump.lock.app", Subject: subject}
+		if got := f.StableKey(); got != want {
+			t.Errorf("%q: %q, want %q", subject, got, want)
+		}
+	}
+}

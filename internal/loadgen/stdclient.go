@@ -123,7 +123,7 @@ func (w *worker) doStd(c *compiled, intended time.Time, measured bool) {
 	tr.Lock()
 	firstByte, connect, gotConn := tr.firstByte, tr.connect, tr.gotConn
 	tr.Unlock()
-	w.connected(err == nil || gotConn)
+	w.noteDial(err == nil || gotConn)
 	if err != nil && (r.stopped.Load() || (!r.end.IsZero() && !done.Before(r.end))) {
 		if measured {
 			w.shard.mu.Lock()

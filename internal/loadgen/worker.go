@@ -68,8 +68,8 @@ const (
 	backoffMax = time.Second
 )
 
-// connected notes whether the request's connect failed.
-func (w *worker) connected(ok bool) {
+// noteDial notes whether the request's connect failed.
+func (w *worker) noteDial(ok bool) {
 	if ok {
 		w.dialFails = 0
 	} else {
@@ -272,7 +272,7 @@ func (w *worker) finish(a *attempt, rr *respReader, err error) {
 	} else {
 		done = time.Now()
 	}
-	w.connected(err == nil || !a.dialing)
+	w.noteDial(err == nil || !a.dialing)
 	// Cut off by Ctrl-C or by the end of the run: neither a result nor an error.
 	if err != nil && (r.stopped.Load() || (!r.end.IsZero() && !done.Before(r.end))) {
 		w.aborted(a)

@@ -139,6 +139,12 @@ func (l *Lock) BetweenOwners(d *Dump) bool {
 	return l.Owner == nil && l.Kind == "juc" && len(l.Waiters) > 0 && d != nil && d.HasOwnable
 }
 
+// caughtTaking: the culprit's holder is its lock's owner, caught in the
+// handoff (Lock.JustTaken).
+func (c *Culprit) caughtTaking() bool {
+	return c.Lock != nil && c.Holder == c.Lock.Owner && c.Lock.JustTaken()
+}
+
 // JustTaken: the owner still shows BLOCKED although it holds the lock. HotSpot
 // updates the thread state after the monitor handoff, so a dump can catch the
 // new owner in between; what it does with the lock is in other dumps.
@@ -896,7 +902,7 @@ func (r *Report) setHolder(c *Culprit) {
 	if c.Holder == nil {
 		return
 	}
-	if c.Lock == nil || c.Lock.Owner != c.Holder || !c.Lock.JustTaken() {
+	if !c.caughtTaking() {
 		// caught in the monitor handoff: what it does with the lock is in other dumps
 		c.HolderActivity = ActivityOf(c.Holder)
 	}

@@ -110,7 +110,7 @@ func culpritFinding(r *Report, c *Culprit, src string) finding.Finding {
 		if c.Holder != nil {
 			holder = "held by " + quoteName(c.Holder.Name) + ", " + describe(c.Holder, finding.EN)
 			holderZH = "持有者 " + quoteName(c.Holder.Name) + "，" + describe(c.Holder, finding.ZH)
-			if c.Holder == c.Lock.Owner && c.Lock.JustTaken() {
+			if c.caughtTaking() {
 				holder += " (caught in the instant it took the lock)"
 				holderZH += "（转储恰好发生在它刚拿到锁的瞬间）"
 			}
@@ -333,11 +333,15 @@ func FindingsOver(reports []*Report, sources []string) []finding.Finding {
 	for i, r := range reports {
 		fs := Findings(r, sources[i])
 		for j, f := range fs {
-			key := f.ID + "\x00" + subjectClass(f.Subject)
+			key := f.StableKey()
+			// Findings lists the deadlocks, then one finding per culprit.
+			var c *Culprit
+			if k := j - len(r.Deadlocks); k >= 0 && k < len(r.Culprits) {
+				c = r.Culprits[k]
+			}
 			// status, what the holder shows, severity, threads, recency
 			q := [5]int{statusRank(f.Status), 0, int(f.Severity), 0, i}
-			if k := j - len(r.Deadlocks); k >= 0 && k < len(r.Culprits) {
-				c := r.Culprits[k]
+			if c != nil {
 				switch {
 				case c.HolderConfirmed:
 					q[1] = 2
@@ -355,9 +359,9 @@ func FindingsOver(reports []*Report, sources []string) []finding.Finding {
 			// Two locks of one class in a dump share a key: the dump counts once.
 			if first := p.last != i; first {
 				p.last = i
-				if k := j - len(r.Deadlocks); k >= 0 && k < len(r.Culprits) && r.Culprits[k].Lock != nil {
+				if c != nil && c.Lock != nil {
 					p.lock = true
-					if a := r.Culprits[k].HolderActivity; a != ActNone {
+					if a := c.HolderActivity; a != ActNone {
 						p.acts[a]++
 					}
 				}
@@ -459,13 +463,4 @@ func statusRank(s finding.Status) int {
 		return 1
 	}
 	return 0
-}
-
-// subjectClass drops the address of a "Class@0x..." subject: the same lock
-// object moves when the GC compacts the heap.
-func subjectClass(s string) string {
-	if i := strings.LastIndex(s, "@"); i > 0 && strings.HasPrefix(s[i+1:], "0x") {
-		return s[:i]
-	}
-	return s
 }
