@@ -1,0 +1,58 @@
+package finding
+
+import (
+	"fmt"
+	"html"
+	"strings"
+)
+
+// One sanitiser for text that came from a target or a file (thread names,
+// lock classes, JVM arguments, process names, paths, run IDs): every output
+// passes it through one of these before printing, so no target can write an
+// escape sequence to a terminal, break a Markdown table or inject HTML.
+
+// isCtl reports C0 controls, DEL and C1 controls (ESC, CSI, OSC included).
+func isCtl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
+
+// Safe makes s harmless on a terminal: invalid UTF-8 becomes U+FFFD and
+// control characters are shown as \xNN; newlines and tabs are kept for the
+// caller to indent.
+func Safe(s string) string { return sanitize(s, false) }
+
+// SafeLine is Safe on one line: newlines and tabs become spaces.
+func SafeLine(s string) string { return sanitize(s, true) }
+
+// SafeMarkdown is SafeLine for a Markdown table cell or inline text: the
+// characters that would start markup (| ` * _ [ ] < > \) are escaped.
+func SafeMarkdown(s string) string { return mdEscaper.Replace(SafeLine(s)) }
+
+// SafeHTML is SafeLine escaped for HTML text or an attribute value (for
+// text written outside html/template, e.g. server-side SVG).
+func SafeHTML(s string) string { return html.EscapeString(SafeLine(s)) }
+
+var mdEscaper = strings.NewReplacer(`\`, `\\`, "|", `\|`, "`", "\\`", "*", `\*`, "_", `\_`,
+	"[", `\[`, "]", `\]`, "<", "&lt;", ">", "&gt;")
+
+func sanitize(s string, fold bool) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if !strings.ContainsFunc(s, isCtl) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for _, r := range s {
+		switch {
+		case r == '\n' || r == '\t':
+			if fold {
+				b.WriteByte(' ')
+			} else {
+				b.WriteRune(r)
+			}
+		case isCtl(r):
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
