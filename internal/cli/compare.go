@@ -79,9 +79,7 @@ func RunCompare(ctx context.Context, env *Env, o *CompareOptions, before, after 
 	regressed := o.FailOnRegPct > 0 && c.Gate(o.FailOnRegPct)
 	switch o.Output {
 	case "json":
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(c)
+		err = report.WriteJSON(env.Stdout, c)
 	case "markdown":
 		err = compare.WriteMarkdown(env.Stdout, c, lang, o.FailOnRegPct)
 	default:

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +20,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/jvm/jvmopts"
 	"github.com/tuneloop/tuneloop/internal/jvm/logconf"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
+	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/rules"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
 )
@@ -315,9 +315,7 @@ func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 	}
 
 	if o.Output == "json" {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return report.WriteJSON(env.Stdout, res)
 	}
 	return writeJVMText(env.Stdout, res, o, lang)
 }
@@ -454,9 +452,7 @@ func listJVMs(env *Env, output string, lang finding.Lang) error {
 		if ps == nil {
 			ps = []attach.Process{}
 		}
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(ps)
+		return report.WriteJSON(env.Stdout, ps)
 	}
 	if len(ps) == 0 {
 		fmt.Fprintln(env.Stdout, finding.T("no JVM found on this host (as root, every process is seen)",

@@ -16,6 +16,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/jtl"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
+	"github.com/tuneloop/tuneloop/internal/report"
 )
 
 // LoadOptions are the flags of `tuneloop load`. Zero values mean "not
@@ -290,9 +291,7 @@ func emitSummary(env *Env, o *LoadOptions, s *loadgen.Summary) error {
 	}
 	var err error
 	if o.Output == "json" {
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(s)
+		err = report.WriteJSON(env.Stdout, s)
 	} else {
 		err = loadgen.WriteText(env.Stdout, s, env.Lang())
 	}

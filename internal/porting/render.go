@@ -1,7 +1,6 @@
 package porting
 
 import (
-	"encoding/json"
 	"encoding/xml"
 	"fmt"
 	"io"
@@ -9,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/report"
 )
 
 // Report is the whole scan: one PathReport per PATH.
@@ -39,9 +39,7 @@ func (r *Report) Worst() Verdict {
 
 // WriteJSON writes the versioned JSON document.
 func WriteJSON(w io.Writer, r *Report) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
+	return report.WriteJSON(w, r)
 }
 
 func countsLine(p *PathReport, l finding.Lang) string {

@@ -2,7 +2,6 @@ package report
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -51,10 +50,7 @@ func WriteRunJSON(w io.Writer, r *Run) error {
 		r.Findings = []finding.Finding{}
 	}
 	r.Summary = finding.Count(r.Findings)
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(r)
+	return WriteJSON(w, r)
 }
 
 // WriteRunText renders the run for a terminal: what was recorded, the
