@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -20,20 +21,17 @@ import (
 
 // x86OnlyFlags are declared only in HotSpot's cpu/x86/globals_x86.hpp
 // (openjdk/jdk mainline) and so are unknown to an aarch64 JVM.
-var x86OnlyFlags = map[string]bool{}
+const x86OnlyFlags = `UseSSE UseAVX UseAPX UseKNLSetting UseCLMUL UseIncDec UseNewLongLShift
+	UseAddressNop UseXmmLoadAndClearUpper UseXmmRegToRegMoveAll UseXmmI2D UseXmmI2F
+	UseUnalignedLoadStores UseXMMForObjInit UseFastStosb UseStoreImmI16 UseRTMLocking
+	UseRTMForStackLocks UseRTMDeopt RTMRetryCount RTMSpinLoopCount RTMAbortThreshold
+	RTMLockingThreshold RTMAbortRatio RTMTotalCountIncrRate RTMLockingCalculationDelay
+	UseRTMXendForLockBusy UseCountLeadingZerosInstruction UseCountTrailingZerosInstruction
+	UseSSE42Intrinsics UseBMI1Instructions UseBMI2Instructions UseLibmIntrinsic EnableX86ECoreOpts
+	AVX3Threshold IntelJccErratumMitigation UseXMMForArrayCopy`
 
-func init() {
-	for _, f := range strings.Fields(`UseSSE UseAVX UseAPX UseKNLSetting UseCLMUL UseIncDec UseNewLongLShift
-		UseAddressNop UseXmmLoadAndClearUpper UseXmmRegToRegMoveAll UseXmmI2D UseXmmI2F
-		UseUnalignedLoadStores UseXMMForObjInit UseFastStosb UseStoreImmI16 UseRTMLocking
-		UseRTMForStackLocks UseRTMDeopt RTMRetryCount RTMSpinLoopCount RTMAbortThreshold
-		RTMLockingThreshold RTMAbortRatio RTMTotalCountIncrRate RTMLockingCalculationDelay
-		UseRTMXendForLockBusy UseCountLeadingZerosInstruction UseCountTrailingZerosInstruction
-		UseSSE42Intrinsics UseBMI1Instructions UseBMI2Instructions UseLibmIntrinsic EnableX86ECoreOpts
-		AVX3Threshold IntelJccErratumMitigation UseXMMForArrayCopy`) {
-		x86OnlyFlags[f] = true
-	}
-}
+// x86Only reports a flag from x86OnlyFlags (a constant, so no caller can change the list).
+func x86Only(name string) bool { return slices.Contains(strings.Fields(x86OnlyFlags), name) }
 
 var xxFlag = regexp.MustCompile(`-XX:([+-]?)([A-Za-z][A-Za-z0-9_]*)(=[^\s"',;]*)?`)
 
@@ -70,7 +68,7 @@ func ScanOptions(b []byte, dockerfile bool) OptionsScan {
 		if strings.Contains(line, "-XX:") {
 			for _, m := range xxFlag.FindAllStringSubmatch(line, -1) {
 				switch {
-				case x86OnlyFlags[m[2]]:
+				case x86Only(m[2]):
 					out.Flags = append(out.Flags, FlagHit{Line: n, Flag: m[0], Name: m[2]})
 				case m[2] == "IgnoreUnrecognizedVMOptions" && m[1] == "+":
 					out.Ignore = n

@@ -38,8 +38,6 @@ type Disk struct {
 	FlTicks    uint64 `json:"ft,omitempty"`
 }
 
-func init() { register("diskstats", true, newDiskSampler) }
-
 type diskSampler struct {
 	env  *Env
 	path string

@@ -32,8 +32,6 @@ type IRQRow struct {
 	Counts []uint64 `json:"c"`
 }
 
-func init() { register("interrupts", true, newIRQSampler) }
-
 type irqSampler struct {
 	env  *Env
 	path string

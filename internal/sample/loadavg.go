@@ -15,8 +15,6 @@ type LoadAvg struct {
 	Threads  uint64  `json:"threads"`  // threads on the host
 }
 
-func init() { register("loadavg", true, newLoadSampler) }
-
 type loadSampler struct {
 	env  *Env
 	path string

@@ -10,8 +10,6 @@ package sample
 //
 // Every line is kept under its name, units dropped.
 
-func init() { register("meminfo", true, newMeminfoSampler) }
-
 type meminfoSampler struct {
 	env  *Env
 	path string

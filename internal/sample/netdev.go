@@ -31,8 +31,6 @@ type NetDev struct {
 	TxCompr   uint64 `json:"tcompr,omitempty"`
 }
 
-func init() { register("netdev", true, newNetDevSampler) }
-
 type netDevSampler struct {
 	env  *Env
 	path string

@@ -31,8 +31,6 @@ type NUMANode struct {
 	Other         uint64 `json:"other"`
 }
 
-func init() { register("numa", true, newNUMASampler) }
-
 type numaSampler struct {
 	env   *Env
 	nodes []int

@@ -20,6 +20,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"strings"
 	"syscall"
 )
 
@@ -45,8 +46,6 @@ type Proc struct {
 	FDHard  uint64 `json:"fd_hard"`       // hard limit; 0 = unlimited
 	Err     string `json:"err,omitempty"` // parts that could not be read
 }
-
-func init() { register("process", true, newProcSampler) }
 
 type procSampler struct {
 	env                  *Env
@@ -148,16 +147,17 @@ func (p *procSampler) countFDs() (int, error) {
 	return n, nil
 }
 
-var stateNames [256]string
+// stateLetters holds every state letter /proc prints (R S D Z T t X x K W P I).
+const stateLetters = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
-func init() {
-	for i := range stateNames {
-		stateNames[i] = string(rune(i))
+// stateString turns a state letter into a string without allocating (a
+// slice of a constant); anything else is converted, which is rare.
+func stateString(c byte) string {
+	if i := strings.IndexByte(stateLetters, c); i >= 0 {
+		return stateLetters[i : i+1]
 	}
+	return string(rune(c))
 }
-
-// stateString turns a state letter into a string without allocating.
-func stateString(c byte) string { return stateNames[c] }
 
 // parseProcStatus takes the memory lines of /proc/PID/status (kB).
 func parseProcStatus(b []byte, pr *Proc) {

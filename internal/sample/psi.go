@@ -21,8 +21,6 @@ type PSI struct {
 
 var psiResources = []string{"cpu", "memory", "io", "irq"}
 
-func init() { register("psi", true, newPSISampler) }
-
 type psiSampler struct {
 	env   *Env
 	names []string

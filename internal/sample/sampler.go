@@ -5,7 +5,7 @@
 // raw counters as read; the pure Delta functions (delta.go) turn two of them
 // into rates and percentages the way mpstat, iostat -x and pidstat -t do.
 //
-// Samplers register themselves in init() (one file per kernel file, as in
+// Samplers are listed explicitly in All (one file per kernel file, as in
 // node_exporter) and every run records ok/unavailable/failed with its reason
 // and its own cost. A file the kernel does not have (PSI before 4.20, no NUMA
 // tree) makes its sampler unavailable once; it is not read again. A target
@@ -29,8 +29,7 @@ import (
 	"fmt"
 	"io/fs"
 	"runtime/debug"
-	"slices"
-	"sort"
+
 	"syscall"
 	"time"
 
@@ -65,30 +64,42 @@ type Env struct {
 // target.
 type Factory func(env *Env) (Sampler, error)
 
-type registration struct {
-	name    string
-	enabled bool
-	factory Factory
+// Spec is one sampler: its name (for --enable/--disable and the run
+// manifest), whether record runs it by default, and its factory.
+type Spec struct {
+	Name    string
+	Default bool
+	New     Factory
 }
 
-var registry []registration // filled by init() only; read-only afterwards
-
-// register is called from init() in each sampler's file.
-func register(name string, enabledByDefault bool, f Factory) {
-	for _, r := range registry {
-		if r.name == name {
-			panic("sample: sampler registered twice: " + name)
-		}
+// All lists every sampler, by name. The list is built on each call (as
+// rules.All is), so no caller can change what another one sees.
+func All() []Spec {
+	return []Spec{
+		{"cpu", true, newStatSampler},
+		{"diskstats", true, newDiskSampler},
+		{"interrupts", true, newIRQSampler},
+		{"loadavg", true, newLoadSampler},
+		{"meminfo", true, newMeminfoSampler},
+		{"netdev", true, newNetDevSampler},
+		{"numa", true, newNUMASampler},
+		{"process", true, newProcSampler},
+		{"psi", true, newPSISampler},
+		{"softirqs", true, newSoftirqSampler},
+		{"tcp", true, newTCPSampler},
+		{"tcpstates", false, newTCPStatesSampler}, // one line per socket: costly on a busy host
+		{"threads", true, newThreadSampler},
+		{"vmstat", true, newVmstatSampler},
 	}
-	registry = append(registry, registration{name, enabledByDefault, f})
 }
 
-// Available maps every registered sampler name to whether it is on by
-// default (for --help and the run manifest).
+// Available maps every sampler name to whether it is on by default (for
+// --help and the run manifest).
 func Available() map[string]bool {
-	m := make(map[string]bool, len(registry))
-	for _, r := range registry {
-		m[r.name] = r.enabled
+	all := All()
+	m := make(map[string]bool, len(all))
+	for _, r := range all {
+		m[r.Name] = r.Default
 	}
 	return m
 }
@@ -144,10 +155,8 @@ type run struct {
 // New builds a Collector over h. Unknown names in opts are an error, so a
 // typo on the command line is not silently ignored.
 func New(h hostfs.FS, opts Options) (*Collector, error) {
-	want := map[string]bool{}
-	for _, r := range registry {
-		want[r.name] = r.enabled
-	}
+	all := All()
+	want := Available()
 	for _, n := range opts.Disable {
 		if _, ok := want[n]; !ok {
 			return nil, fmt.Errorf("unknown sampler %q (have %v)", n, names())
@@ -162,19 +171,17 @@ func New(h hostfs.FS, opts Options) (*Collector, error) {
 	}
 	env := &Env{FS: h, PID: opts.PID, r: newReader()}
 	c := &Collector{env: env, onPanic: opts.OnPanic}
-	regs := slices.Clone(registry)
-	sort.Slice(regs, func(i, j int) bool { return regs[i].name < regs[j].name })
-	for _, r := range regs {
-		if !want[r.name] {
+	for _, r := range all {
+		if !want[r.Name] {
 			continue
 		}
-		s, err := r.factory(env)
-		ru := &run{name: r.name, s: s}
+		s, err := r.New(env)
+		ru := &run{name: r.Name, s: s}
 		if err != nil || s == nil {
 			if err == nil {
 				continue // does not apply (no target): not listed at all
 			}
-			ru.retired = &Outcome{Name: r.name, Status: classify(err), Reason: err.Error()}
+			ru.retired = &Outcome{Name: r.Name, Status: classify(err), Reason: err.Error()}
 		}
 		c.runs = append(c.runs, ru)
 	}
@@ -183,10 +190,9 @@ func New(h hostfs.FS, opts Options) (*Collector, error) {
 
 func names() []string {
 	var n []string
-	for _, r := range registry {
-		n = append(n, r.name)
+	for _, r := range All() {
+		n = append(n, r.Name)
 	}
-	sort.Strings(n)
 	return n
 }
 

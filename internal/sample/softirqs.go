@@ -22,8 +22,6 @@ type SoftirqRow struct {
 	Counts []uint64 `json:"c"`
 }
 
-func init() { register("softirqs", true, newSoftirqSampler) }
-
 type softirqSampler struct {
 	env  *Env
 	path string

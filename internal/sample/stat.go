@@ -48,8 +48,6 @@ type Stat struct {
 	Blocked uint64     `json:"blocked"` // procs_blocked (gauge)
 }
 
-func init() { register("cpu", true, newStatSampler) }
-
 type statSampler struct {
 	env  *Env
 	path string

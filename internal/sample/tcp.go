@@ -49,8 +49,6 @@ var snmpKeep = map[string][]string{
 		"TCPDeferAcceptDrop", "TCPKeepAlive", "TCPRcvCollapsed", "TCPWantZeroWindowAdv", "TCPToZeroWindowAdv", "TCPFromZeroWindowAdv"},
 }
 
-func init() { register("tcp", true, newTCPSampler) }
-
 type tcpSampler struct {
 	env  *Env
 	ns   netNS

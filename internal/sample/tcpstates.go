@@ -33,8 +33,6 @@ type ListenQueue struct {
 var tcpStateNames = [...]string{"", "ESTABLISHED", "SYN_SENT", "SYN_RECV", "FIN_WAIT1", "FIN_WAIT2", "TIME_WAIT",
 	"CLOSE", "CLOSE_WAIT", "LAST_ACK", "LISTEN", "CLOSING", "NEW_SYN_RECV"}
 
-func init() { register("tcpstates", false, newTCPStatesSampler) }
-
 type tcpStatesSampler struct {
 	env *Env
 	ns  netNS

@@ -39,8 +39,6 @@ type Thread struct {
 // Threads is the target's threads, sorted by TID.
 type Threads []Thread
 
-func init() { register("threads", true, newThreadSampler) }
-
 type threadSampler struct {
 	env      *Env
 	pid      int

@@ -34,8 +34,6 @@ func vmWanted(name []byte) bool {
 	return false
 }
 
-func init() { register("vmstat", true, newVmstatSampler) }
-
 type vmstatSampler struct {
 	env  *Env
 	path string
