@@ -7,10 +7,11 @@ import (
 )
 
 // Known libraries that carry native code, with the first version that works
-// on linux/aarch64. The rows are the corrected table of
-// shared/research/anchors-migration-scan.md §1.6 (verified against each
-// library's repository where possible; the vendor tables disagree and some
-// of their rows are wrong, e.g. rocksdbjni 5.0.1, JNA 5.8.0).
+// on linux/aarch64. The rows start from the public vendor tables (aws
+// porting-advisor java.json and CommonNativeJarsTable.md, Alibaba Cloud's
+// Yitian migration tool article) and are corrected against each library's
+// repository or issue tracker, named in Source: the vendor tables disagree
+// and some of their rows are wrong, e.g. rocksdbjni 5.0.1, JNA 5.8.0.
 type Library struct {
 	// Coords are groupId:artifactId values that identify the library.
 	Coords []string

@@ -13,16 +13,16 @@ func isBisheng(j *sysinfo.JVM) bool {
 	return strings.Contains(s, "bisheng") || strings.Contains(s, "huawei")
 }
 
-// bishengRules: what the seeds gained from Bisheng JDK on Kunpeng, and the
-// Bisheng-only features they name.
+// bishengRules: Bisheng JDK on Kunpeng, and the Bisheng-only features its
+// documentation names.
 func bishengRules() []Rule {
-	refs := []string{"seeds/003 §调优效果 (毕昇融合JDK8: +24.56% throughput, -7% latency on Kunpeng)", "seeds/000 §3.4 表3-3 (-XX:+UseFastSerializer, -XX:+G1Uncommit)", "Bisheng JDK documentation (gitee.com/openeuler/bishengjdk-8)"}
+	refs := []string{"Bisheng JDK documentation (gitee.com/openeuler/bishengjdk-8)", "Bisheng JDK 8 wiki: fast serialization (-XX:+UseFastSerializer), G1 heap uncommit (-XX:+G1Uncommit)", "hikunpeng.com: Bisheng JDK download"}
 	return []Rule{
 		{
 			ID: "jvm.jdk.bisheng-on-kunpeng", Category: "jvm", Severity: info, Arch: "aarch64",
 			Title:      T("JDK choice on Kunpeng", "鲲鹏上的 JDK 选择"),
 			Checks:     T("On a Kunpeng host, looks for JVMs that are not Bisheng JDK, which carries aarch64-specific optimisations.", "在鲲鹏主机上检查 JVM 是否为毕昇 JDK（含针对 aarch64 的优化）。"),
-			Why:        T("Bisheng JDK is OpenJDK with Kunpeng-specific JIT and GC improvements; the seeds measured +24.56% throughput and 7% lower latency just by switching a Java service to it on Kunpeng.", "毕昇 JDK 是针对鲲鹏优化了 JIT 与 GC 的 OpenJDK 发行版；实践中仅切换 JDK 即在鲲鹏上获得吞吐 +24.56%、时延 -7%。"),
+			Why:        T("Bisheng JDK is OpenJDK with Kunpeng-specific JIT and GC improvements; a carrier's load test on Kunpeng measured +24.56% throughput and 7% lower latency just by switching a Java service to it.", "毕昇 JDK 是针对鲲鹏优化了 JIT 与 GC 的 OpenJDK 发行版；某运营商在鲲鹏上压测，仅切换 JDK 即获得吞吐 +24.56%、时延 -7%。"),
 			Risk:       T("A JDK change needs a full regression and load test; keep the same major version (8 -> Bisheng 8, 17 -> Bisheng 17).", "更换 JDK 需做完整回归与压测；保持相同大版本（8 换毕昇 8，17 换毕昇 17）。"),
 			Workload:   T("Java services on Kunpeng (ARM64) servers.", "运行在鲲鹏（ARM64）服务器上的 Java 服务。"),
 			References: refs,
@@ -45,7 +45,7 @@ func bishengRules() []Rule {
 			Title:      T("Bisheng JDK features", "毕昇 JDK 特性"),
 			Checks:     T("On Bisheng JDK with G1 and -Xms below -Xmx, looks for -XX:+G1Uncommit; otherwise lists the Bisheng-only options worth an A/B test.", "在使用 G1 且 -Xms 小于 -Xmx 的毕昇 JDK 上检查 -XX:+G1Uncommit；否则列出值得对比测试的毕昇特有参数。"),
 			Why:        T("With -Xms < -Xmx the heap grows under load and, on stock JDK 8, never shrinks back; Bisheng's G1Uncommit returns idle heap to the OS. UseFastSerializer speeds up Java serialization when readObject/writeObject are hot in the flame graph.", "-Xms 小于 -Xmx 时堆在负载下扩张，原生 JDK 8 不会收缩；毕昇的 G1Uncommit 可把空闲堆归还操作系统。火焰图中 readObject/writeObject 为热点时，UseFastSerializer 可加速 Java 序列化。"),
-			Risk:       T("Uncommitting and re-committing heap costs some CPU when load swings; FastSerializer only helps serialization-heavy services (the seeds saw no gain on the card core system).", "负载波动时堆的归还与再申请会消耗少量 CPU；快速序列化只对序列化密集的服务有效（实践中信用卡核心系统无明显收益）。"),
+			Risk:       T("Uncommitting and re-committing heap costs some CPU when load swings; FastSerializer only helps serialization-heavy services (a bank's credit-card core system saw no gain).", "负载波动时堆的归还与再申请会消耗少量 CPU；快速序列化只对序列化密集的服务有效（某银行信用卡核心系统实测无明显收益）。"),
 			Workload:   T("JVMs on Bisheng JDK.", "运行毕昇 JDK 的 JVM。"),
 			References: refs,
 			Eval: func(c *Ctx) []Outcome {

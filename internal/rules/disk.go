@@ -9,7 +9,8 @@ import (
 )
 
 // Block devices, file and task limits, cgroup throttling
-// (research/anchors-host-tuning.md #21, #35, #36, #54; seeds/000 §3.1.4).
+// (kernel Documentation/block/ and
+// admin-guide/sysctl/fs.rst, cgroup-v2.rst; TuneD disk plugin).
 
 func realDisks(c *Ctx) ([]sysinfo.Disk, *Outcome) {
 	d := c.F.Disks
@@ -41,7 +42,7 @@ func diskRules() []Rule {
 			Why:        T("A scheduler that does not match the device adds CPU and queueing to every log write; on NVMe the device's own queues do the job.", "与设备不匹配的调度器会给每次日志写入增加 CPU 和排队开销；NVMe 自身的多队列已经足够。"),
 			Risk:       T("Low; takes effect immediately and is lost on reboot.", "风险低；立即生效，重启后失效。"),
 			Workload:   T("Hosts writing logs, GC logs, temp files or local caches.", "写日志、GC 日志、临时文件或本地缓存的主机。"),
-			References: []string{"research/anchors-host-tuning.md #54", "TuneD disk plugin elevator", "kernel Documentation/block/switching-sched.rst"},
+			References: []string{"TuneD disk plugin elevator", "kernel Documentation/block/switching-sched.rst"},
 			Eval: func(c *Ctx) []Outcome {
 				ds, o := realDisks(c)
 				if o != nil {
@@ -95,10 +96,10 @@ func diskRules() []Rule {
 			ID: "disk.readahead", Category: "disk", Severity: info,
 			Title:      T("Read-ahead on SSDs", "SSD 的预读大小"),
 			Checks:     T("Flags non-rotational disks with read_ahead_kb above 1024.", "检查非机械盘 read_ahead_kb 是否大于 1024。"),
-			Why:        T("Read-ahead helps sequential reads on HDDs; on SSDs with random access a large value reads data nobody asked for and pollutes the page cache (seeds/000).", "预读对机械盘顺序读有效；SSD 随机读时过大的预读会读入无用数据并污染页缓存（seeds/000）。"),
+			Why:        T("Read-ahead helps sequential reads on HDDs; on SSDs with random access a large value reads data nobody asked for and pollutes the page cache.", "预读对机械盘顺序读有效；SSD 随机读时过大的预读会读入无用数据并污染页缓存。"),
 			Risk:       T("Sequential scans on that disk get slower.", "该盘上的顺序扫描会变慢。"),
 			Workload:   T("Java services with random reads from local SSD (caches, embedded stores).", "从本地 SSD 随机读取的 Java 服务（缓存、嵌入式存储）。"),
-			References: []string{"seeds/000 §3.1.4 (read_ahead_kb: useful for HDD, harmful on SSD)", "research/anchors-host-tuning.md #54"},
+			References: []string{"kernel Documentation/ABI/stable/sysfs-block (queue/read_ahead_kb)", "TuneD disk plugin readahead", "man 8 blockdev (--getra / --setra)"},
 			Eval: func(c *Ctx) []Outcome {
 				ds, o := realDisks(c)
 				if o != nil {
@@ -141,7 +142,7 @@ func limitsRules() []Rule {
 			Why:        T("When the system table is full every process gets ENFILE: accept() and file opens fail host-wide.", "系统级句柄表满后所有进程都会得到 ENFILE：整机的 accept() 和打开文件都会失败。"),
 			Risk:       T("Negligible.", "可以忽略。"),
 			Workload:   T("All hosts.", "所有主机。"),
-			References: []string{"research/anchors-host-tuning.md #35", "kernel Documentation/admin-guide/sysctl/fs.rst (file-nr, file-max)"},
+			References: []string{"kernel Documentation/admin-guide/sysctl/fs.rst (file-nr, file-max)"},
 			Eval: func(c *Ctx) []Outcome {
 				v, e, bad := sysctlInts(c, "fs.file-nr", 3)
 				if bad != nil {
@@ -167,7 +168,7 @@ func limitsRules() []Rule {
 			Why:        T("Every Java thread counts against pids.max (systemd TasksMax, Kubernetes pod pids limit); at the limit thread creation fails with 'unable to create native thread'.", "每个 Java 线程都计入 pids.max（systemd TasksMax、Kubernetes Pod pids 限制）；达到上限后创建线程失败，报 unable to create native thread。"),
 			Risk:       T("A higher limit weakens protection against fork bombs.", "调高上限会削弱对 fork 炸弹的防护。"),
 			Workload:   T("JVMs in containers or systemd units with TasksMax.", "容器中或设置了 TasksMax 的 systemd 服务中的 JVM。"),
-			References: []string{"research/anchors-host-tuning.md #36", "systemd.resource-control(5) TasksMax", "kernel Documentation/admin-guide/cgroup-v2.rst (pids)"},
+			References: []string{"systemd.resource-control(5) TasksMax", "kernel Documentation/admin-guide/cgroup-v2.rst (pids)"},
 			Eval: func(c *Ctx) []Outcome {
 				p := c.F.Cgroup.PidsMax
 				if !p.OK {
@@ -207,7 +208,7 @@ func cgroupRules() []Rule {
 			Why:        T("When a cgroup exhausts its quota all its threads stop until the next period (100 ms by default): multi-millisecond stalls in the middle of requests, worst with many GC/JIT threads.", "cgroup 用完配额后所有线程都要停到下一个周期（默认 100 ms）：请求中间出现数毫秒的停顿，GC/JIT 线程多时尤为严重。"),
 			Risk:       T("Raising limits takes CPU from co-located tenants.", "提高配额会挤占同机其他租户的 CPU。"),
 			Workload:   T("JVMs in containers / systemd units with CPUQuota.", "容器中或设置了 CPUQuota 的 systemd 服务中的 JVM。"),
-			References: []string{"research/anchors-host-tuning.md #21", "kernel Documentation/scheduler/sched-bwc.rst", "PerfSpect metrics --scope cgroup (#445)"},
+			References: []string{"kernel Documentation/scheduler/sched-bwc.rst", "PerfSpect metrics --scope cgroup (#445)"},
 			Eval: func(c *Ctx) []Outcome {
 				q := c.F.Cgroup.CPUQuota
 				if !q.OK {

@@ -13,7 +13,7 @@ import (
 
 // JVM rules over Facts.JVMs: heap sizing vs limits, collector choice, GC
 // logging, heap dumps, THP/large pages, stacks, container awareness, GC/JIT
-// threads vs quota, NUMA placement, process limits (seeds/000 §3.4, seeds/003).
+// threads vs quota, NUMA placement, process limits (the java command reference, HotSpot GC tuning guide).
 
 var (
 	reJDK8Path  = regexp.MustCompile(`(?:jdk|jre)-?1\.8\.0[_-](\d+)`)
@@ -207,7 +207,7 @@ func optsEv(j *sysinfo.JVM, key, val string) finding.Evidence { return ev(key, v
 
 func jvmRules() []Rule {
 	jvmRefs := func(extra ...string) []string {
-		return append([]string{"seeds/000 §3.4 (表3-3 JVM参数调优建议)"}, extra...)
+		return append([]string{"Oracle java command reference (docs.oracle.com/en/java/javase/21/docs/specs/man/java.html)"}, extra...)
 	}
 	return []Rule{
 		{
@@ -284,7 +284,7 @@ func jvmRules() []Rule {
 			Why:        T("The JVM needs heap plus metaspace, code cache, thread stacks, GC structures and direct buffers: a heap near or above the limit ends in an OOM kill under load, a heap above free memory in swapping.", "JVM 需要的是堆 + 元空间 + 代码缓存 + 线程栈 + GC 数据结构 + 直接内存：堆接近或超过限额时负载下会被 OOM kill，超过空闲内存则会换页。"),
 			Risk:       T("A smaller heap means more frequent GC: confirm with a load test and GC logs.", "堆变小会让 GC 更频繁：用压测和 GC 日志确认。"),
 			Workload:   T("All JVMs.", "所有 JVM。"),
-			References: jvmRefs("research/anchors-host-tuning.md #27", "kernel Documentation/admin-guide/cgroup-v2.rst (memory.max)"),
+			References: jvmRefs("kernel Documentation/admin-guide/cgroup-v2.rst (memory.max)"),
 			Eval: func(c *Ctx) []Outcome {
 				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
 					x := j.Options.XmxBytes
@@ -434,7 +434,7 @@ func jvmRules() []Rule {
 			Why:        T("Without a GC log a pause or memory problem cannot be diagnosed after the fact; logging to a local file costs almost nothing.", "没有 GC 日志，停顿或内存问题事后无法诊断；写本地文件的开销几乎可以忽略。"),
 			Risk:       T("Disk space: use rotation as shown.", "占用磁盘空间：按示例开启滚动。"),
 			Workload:   T("All production JVMs.", "所有生产 JVM。"),
-			References: jvmRefs("JEP 158 (unified logging, -Xlog)", "seeds/000 §3.4 (-XX:+PrintGCDetails -XX:+PrintGCDateStamps -Xloggc)"),
+			References: jvmRefs("JEP 158 (unified logging, -Xlog)", "JEP 271 (unified GC logging)", "Oracle JDK 8 java command: -XX:+PrintGCDetails -XX:+PrintGCDateStamps -Xloggc"),
 			Eval: func(c *Ctx) []Outcome {
 				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
 					if j.Options.GCLogging {
@@ -472,10 +472,10 @@ func jvmRules() []Rule {
 			ID: "jvm.thp-flag", Category: "jvm", Severity: warning,
 			Title:      T("JVM THP flag vs host THP mode", "JVM 透明大页参数与主机 THP 模式"),
 			Checks:     T("Compares -XX:+UseTransparentHugePages with transparent_hugepage/enabled: madvise + flag passes; never + flag is useless; always + flag leaves THP on for everything; madvise without the flag misses the gain.", "比较 -XX:+UseTransparentHugePages 与 transparent_hugepage/enabled：madvise + 参数为通过；never + 参数无效；always + 参数则所有进程都用大页；madvise 但无参数则错过收益。"),
-			Why:        T("With madvise only memory the JVM marks (the heap) gets huge pages: fewer TLB misses without host-wide compaction stalls (seeds/003: +5.8% throughput on Kunpeng).", "madvise 模式下只有 JVM 标记的内存（堆）使用大页：减少 TLB 缺失，又不会引起全机内存规整停顿（seeds/003：鲲鹏上吞吐提升 5.8%）。"),
+			Why:        T("With madvise only memory the JVM marks (the heap) gets huge pages: fewer TLB misses without host-wide compaction stalls (a carrier's load test on Kunpeng measured +5.8% throughput).", "madvise 模式下只有 JVM 标记的内存（堆）使用大页：减少 TLB 缺失，又不会引起全机内存规整停顿（某运营商在鲲鹏上压测：吞吐提升 5.8%）。"),
 			Risk:       T("Huge pages raise RSS for sparse heaps; THP compaction under memory pressure can still stall.", "对稀疏使用的堆，大页会增加 RSS；内存紧张时 THP 规整仍可能造成停顿。"),
 			Workload:   T("java-web / latency JVMs with heaps of 1 GiB or more; not database hosts.", "堆大于等于 1 GiB 的 java-web / latency JVM；不适用于数据库主机。"),
-			References: []string{"seeds/003 (JVM参数-XX:+UseTransparentHugePages: +5.8%)", "research/anchors-host-tuning.md #23", "JDK-8024838 (UseTransparentHugePages)", "kernel Documentation/admin-guide/mm/transhuge.rst"},
+			References: []string{"JDK-8024838 (UseTransparentHugePages)", "kernel Documentation/admin-guide/mm/transhuge.rst"},
 			Eval: func(c *Ctx) []Outcome {
 				thp := c.F.Memory.THPEnabled
 				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
@@ -568,7 +568,7 @@ func jvmRules() []Rule {
 			Why:        T("Before 8u191/10 the JVM ignores cgroup limits: it sizes the heap from host RAM (OOM kill) and GC/JIT threads from host CPUs (CFS throttling).", "8u191/10 之前的 JVM 不识别 cgroup 限制：按宿主机内存确定堆大小（导致 OOM kill），按宿主机 CPU 数确定 GC/JIT 线程数（导致 CFS 限流）。"),
 			Risk:       T("A JDK update within 8 is low risk; test TLS/crypto and GC behaviour.", "JDK 8 小版本升级风险较低；需测试 TLS/加密和 GC 行为。"),
 			Workload:   T("JVMs in containers or systemd units with limits.", "容器中或受 systemd 资源限制的 JVM。"),
-			References: []string{"JDK-8146115 (container awareness, JDK 10)", "JDK-8196595 (backport to 8u191)", "seeds/000 (Bisheng JDK 8)"},
+			References: []string{"JDK-8146115 (container awareness, JDK 10)", "JDK-8196595 (backport to 8u191)", "Bisheng JDK 8 (gitee.com/openeuler/bishengjdk-8)"},
 			Eval: func(c *Ctx) []Outcome {
 				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
 					if !inContainer(c, j) {
@@ -594,7 +594,7 @@ func jvmRules() []Rule {
 			Why:        T("All GC workers burn the same quota: more workers than quota cores exhaust it within one period and the whole JVM is throttled for the rest of it, stretching every pause.", "所有 GC 线程消耗同一份配额：线程数超过配额核数时一个周期内就会用完配额，整个 JVM 在余下时间被限流，每次停顿都被拉长。"),
 			Risk:       T("Too few workers lengthen pauses on large heaps.", "线程过少会拉长大堆的停顿。"),
 			Workload:   T("JVMs with a CPU quota.", "有 CPU 配额的 JVM。"),
-			References: jvmRefs("Oracle HotSpot GC Tuning Guide: ParallelGCThreads", "research/anchors-host-tuning.md #21"),
+			References: jvmRefs("Oracle HotSpot GC Tuning Guide: ParallelGCThreads", "kernel Documentation/scheduler/sched-bwc.rst (CFS bandwidth control)"),
 			Eval: quotaThreads{flag: "ParallelGCThreads", min: 1, what: T("GC threads", "GC 线程"),
 				hostDefault: func(host int) int {
 					if host > 8 {
@@ -626,10 +626,10 @@ func jvmRules() []Rule {
 			ID: "jvm.numa.bind", Category: "jvm", Severity: info,
 			Title:      T("JVM not bound to a NUMA node", "JVM 未绑定 NUMA 节点"),
 			Checks:     T("On multi-node hosts, reads each JVM's Cpus_allowed_list: spanning several nodes, or bound to a node other than the NIC's, fails.", "在多 NUMA 节点主机上读取每个 JVM 的 Cpus_allowed_list：跨多个节点，或绑定的节点不是网卡所在节点，判为不通过。"),
-			Why:        T("An unbound JVM's threads and heap spread over every node, so a large share of memory accesses and of received packets cross the interconnect. seeds/003: binding a JVM to 32 cores of one node gave +66% latency and +91% throughput.", "未绑定的 JVM 线程和堆分散在所有节点上，大量访存和收包都要跨片。seeds/003：把 JVM 绑定到一个节点的 32 个核后，时延改善 66%，吞吐提升 91%。"),
+			Why:        T("An unbound JVM's threads and heap spread over every node, so a large share of memory accesses and of received packets cross the interconnect. A carrier's load test on Kunpeng measured +66% latency and +91% throughput after binding a JVM to 32 cores of one node.", "未绑定的 JVM 线程和堆分散在所有节点上，大量访存和收包都要跨片。某运营商在鲲鹏上压测：把 JVM 绑定到一个节点的 32 个核后，时延改善 66%，吞吐提升 91%。"),
 			Risk:       T("A bound JVM only uses that node's CPUs and memory: size the heap to the node, and keep other JVMs on other nodes. migratepages moves resident memory once.", "绑定后 JVM 只能使用该节点的 CPU 和内存：堆大小要与节点匹配，其他 JVM 放到其他节点。migratepages 只迁移一次已驻留的内存。"),
 			Workload:   T("Large or network-heavy JVMs on multi-socket / multi-die hosts.", "多路/多 Die 主机上的大堆或网络密集型 JVM。"),
-			References: []string{"seeds/000 §3.1.2 (程序绑核: taskset / numactl -C / -N / -m)", "seeds/003 (鲲鹏绑定32核)", "research/anchors-host-tuning.md #20", "man 8 numactl, man 8 migratepages"},
+			References: []string{"man 8 numactl (-C / -N / -m)", "man 1 taskset", "man 8 migratepages", "systemd.exec(5) CPUAffinity, NUMAPolicy"},
 			Eval: func(c *Ctx) []Outcome {
 				nodes, o := multiNode(c)
 				if o != nil {
@@ -685,7 +685,7 @@ func jvmRules() []Rule {
 			Why:        T("UseNUMA makes the young generation allocate on the node of the allocating thread, so most new objects are node-local even when the JVM is not bound.", "UseNUMA 让新生代在分配线程所在节点上分配内存，即使 JVM 未绑定，大部分新对象也在本地节点。"),
 			Risk:       T("Uneven per-node young generation use; no effect with Serial/CMS or G1 before JDK 14.", "各节点新生代使用可能不均衡；对 Serial/CMS 以及 JDK 14 之前的 G1 无效。"),
 			Workload:   T("Single large JVMs spread over a multi-node host.", "跨多节点运行的单个大 JVM。"),
-			References: []string{"JEP 345 (NUMA-aware memory allocation for G1, JDK 14)", "Oracle java command: -XX:+UseNUMA", "research/anchors-host-tuning.md #20"},
+			References: []string{"JEP 345 (NUMA-aware memory allocation for G1, JDK 14)", "Oracle java command: -XX:+UseNUMA"},
 			Eval: func(c *Ctx) []Outcome {
 				nodes, o := multiNode(c)
 				if o != nil {
@@ -717,7 +717,7 @@ func jvmRules() []Rule {
 			Why:        T("Every connection, file and socket is a descriptor: at the limit accept() fails with EMFILE ('Too many open files') and connections are dropped.", "每个连接、文件、socket 都占用一个描述符：达到上限后 accept() 报 EMFILE（Too many open files），连接被丢弃。"),
 			Risk:       T("None material.", "无实质风险。"),
 			Workload:   T("All network-facing JVMs.", "所有对外提供网络服务的 JVM。"),
-			References: []string{"research/anchors-host-tuning.md #35", "A-Tune: ulimit nofile 102400", "man 1 prlimit", "systemd.exec(5) LimitNOFILE"},
+			References: []string{"A-Tune: ulimit nofile 102400", "man 1 prlimit", "systemd.exec(5) LimitNOFILE"},
 			Eval: func(c *Ctx) []Outcome {
 				return eachJVMAny(c, func(j *sysinfo.JVM) Outcome {
 					l, ok := j.Limits["Max open files"]
@@ -755,7 +755,7 @@ func jvmRules() []Rule {
 			Why:        T("RLIMIT_NPROC counts every thread of the user: at the limit the JVM cannot start threads ('unable to create native thread') even with plenty of memory.", "RLIMIT_NPROC 统计该用户的所有线程：达到上限后即使内存充足，JVM 也无法创建线程（unable to create native thread）。"),
 			Risk:       T("A higher limit weakens protection against runaway forks.", "调高上限会削弱对失控 fork 的防护。"),
 			Workload:   T("Thread-heavy JVMs, several JVMs under one user.", "线程多的 JVM，或同一用户下运行多个 JVM。"),
-			References: []string{"research/anchors-host-tuning.md #36", "man 2 setrlimit (RLIMIT_NPROC)", "systemd.exec(5) LimitNPROC"},
+			References: []string{"man 2 setrlimit (RLIMIT_NPROC)", "systemd.exec(5) LimitNPROC"},
 			Eval: func(c *Ctx) []Outcome {
 				return eachJVMAny(c, func(j *sysinfo.JVM) Outcome {
 					l, ok := j.Limits["Max processes"]
@@ -792,7 +792,7 @@ func jvmRules() []Rule {
 			Why:        T("With no hugetlbfs pages reserved the JVM warns 'Failed to reserve shared memory' and silently falls back to small pages: the flag does nothing.", "没有预留 hugetlbfs 大页时，JVM 打印 Failed to reserve shared memory 并悄悄回退到小页：参数完全不起作用。"),
 			Risk:       T("Reserved pages are unavailable to anything else; reserving at runtime can fail on fragmented memory (use the hugepages= boot parameter then).", "预留的内存其他程序无法使用；内存碎片化时运行时预留可能失败（此时改用 hugepages= 启动参数）。"),
 			Workload:   T("Large-heap JVMs that chose explicit huge pages.", "选择静态大页的大堆 JVM。"),
-			References: []string{"research/anchors-host-tuning.md #25", "kernel Documentation/admin-guide/mm/hugetlbpage.rst", "A-Tune SPECjbb profile (hugepages)"},
+			References: []string{"kernel Documentation/admin-guide/mm/hugetlbpage.rst", "A-Tune SPECjbb profile (hugepages)"},
 			Eval: func(c *Ctx) []Outcome {
 				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
 					if !j.Options.Bools["UseLargePages"] || j.Options.Bools["UseTransparentHugePages"] {

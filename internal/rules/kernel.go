@@ -9,7 +9,8 @@ import (
 
 // Kernel: clocksource, watchdogs, scheduler knobs, capacity, profiling
 // permissions, release, boot command line, tuning agents
-// (research/anchors-host-tuning.md #15-#18, #22, #36-#39; seeds/000 §3.2, seeds/004).
+// (kernel Documentation/admin-guide/kernel-parameters.txt and
+// sysctl/kernel.rst; TuneD profiles and plugins).
 
 func kernelRules() []Rule {
 	return []Rule{
@@ -20,7 +21,7 @@ func kernelRules() []Rule {
 			Why:        T("JVM time calls (System.nanoTime, currentTimeMillis, log timestamps, GC timing) are hot; on hpet/acpi_pm each call is a slow hardware read (microseconds instead of ~20 ns).", "JVM 的时间调用（System.nanoTime、currentTimeMillis、日志时间戳、GC 计时）非常频繁；hpet/acpi_pm 每次都是慢速硬件读取（微秒级，而 tsc 约 20 ns）。"),
 			Risk:       T("Only a source in available_clocksource can be selected; if the kernel dropped TSC as unstable (dmesg 'clocksource tsc unstable'), find out why instead of forcing it.", "只能选择 available_clocksource 中列出的时钟源；若内核因 TSC 不稳定而放弃它（dmesg 中的 clocksource tsc unstable），应先查明原因，不要强制使用。"),
 			Workload:   T("All Java services.", "所有 Java 服务。"),
-			References: []string{"research/anchors-host-tuning.md #15", "TuneD network-latency cmdline tsc=reliable", "kernel Documentation/admin-guide/kernel-parameters.txt (clocksource=)"},
+			References: []string{"TuneD network-latency cmdline tsc=reliable", "kernel Documentation/admin-guide/kernel-parameters.txt (clocksource=)"},
 			Eval: func(c *Ctx) []Outcome {
 				f := c.F.Clocksource.Current
 				if !f.OK {
@@ -73,7 +74,7 @@ func kernelRules() []Rule {
 			Why:        T("The NMI watchdog fires periodic non-maskable interrupts on every CPU and holds a PMU counter that profilers (perf, async-profiler) could use.", "NMI watchdog 会在每个 CPU 上周期性触发不可屏蔽中断，并占用一个 PMU 计数器，而性能分析工具（perf、async-profiler）也需要它。"),
 			Risk:       T("Hard lockups are no longer detected.", "不再检测硬死锁（hard lockup）。"),
 			Workload:   T("Latency-critical services; any host during PMU profiling.", "时延敏感服务；以及做 PMU 采样分析期间的任何主机。"),
-			References: []string{"research/anchors-host-tuning.md #16", "TuneD network-latency: kernel.nmi_watchdog=0", "kernel Documentation/admin-guide/lockup-watchdogs.rst"},
+			References: []string{"TuneD network-latency: kernel.nmi_watchdog=0", "kernel Documentation/admin-guide/lockup-watchdogs.rst"},
 			Eval:       simpleSysctl("kernel.nmi_watchdog", func(v int64) bool { return v == 0 }, 0),
 		},
 		{
@@ -83,7 +84,7 @@ func kernelRules() []Rule {
 			Why:        T("Migrating timers to busy CPUs saves idle power but adds jitter to the CPUs serving requests.", "把定时器迁移到忙碌 CPU 可以省电，但会给处理请求的 CPU 带来抖动。"),
 			Risk:       T("Slightly higher idle power.", "空闲功耗略升。"),
 			Workload:   T("Latency-critical services.", "时延敏感服务。"),
-			References: []string{"research/anchors-host-tuning.md #16", "TuneD network-latency: kernel.timer_migration=0"},
+			References: []string{"TuneD network-latency: kernel.timer_migration=0"},
 			Eval:       simpleSysctl("kernel.timer_migration", func(v int64) bool { return v == 0 }, 0),
 		},
 		{
@@ -93,7 +94,7 @@ func kernelRules() []Rule {
 			Why:        T("Autogroup shares CPU per session, a desktop feature: services started from different sessions get unequal CPU shares regardless of their thread counts.", "autogroup 按会话分配 CPU，是桌面特性：从不同会话启动的服务会得到与线程数无关的不均等 CPU 份额。"),
 			Risk:       T("Negligible on servers.", "服务器上可以忽略。"),
 			Workload:   T("All servers.", "所有服务器。"),
-			References: []string{"research/anchors-host-tuning.md #18", "TuneD postgresql: kernel.sched_autogroup_enabled=0", "man 7 sched (autogroup)"},
+			References: []string{"TuneD postgresql: kernel.sched_autogroup_enabled=0", "man 7 sched (autogroup)"},
 			Eval:       simpleSysctl("kernel.sched_autogroup_enabled", func(v int64) bool { return v == 0 }, 0),
 		},
 		{
@@ -103,7 +104,7 @@ func kernelRules() []Rule {
 			Why:        T("Every Java thread takes a PID; on large hosts with many JVMs the default 32768 runs out and thread creation fails.", "每个 Java 线程占用一个 PID；在运行多个 JVM 的大主机上，默认 32768 会耗尽，导致线程创建失败。"),
 			Risk:       T("None material.", "无实质风险。"),
 			Workload:   T("Hosts with many CPUs or many JVM threads.", "CPU 很多或 JVM 线程很多的主机。"),
-			References: []string{"research/anchors-host-tuning.md #36", "TuneD throughput-performance comment: pid_max = 1024 x CPUs; TuneD openshift kernel.pid_max=>4194304"},
+			References: []string{"TuneD throughput-performance comment: pid_max = 1024 x CPUs; TuneD openshift kernel.pid_max=>4194304"},
 			Eval: func(c *Ctx) []Outcome {
 				v, e, bad := sysctlInt(c, "kernel.pid_max")
 				if bad != nil {
@@ -131,7 +132,7 @@ func kernelRules() []Rule {
 			Why:        T("Past threads-max, clone() fails and the JVM throws 'unable to create native thread' under load.", "超过 threads-max 后 clone() 失败，JVM 在负载下抛出 unable to create native thread。"),
 			Risk:       T("None material.", "无实质风险。"),
 			Workload:   T("Thread-heavy Java services.", "线程密集的 Java 服务。"),
-			References: []string{"research/anchors-host-tuning.md #36", "Brendan Gregg USE method: task capacity", "kernel Documentation/admin-guide/sysctl/kernel.rst (threads-max)"},
+			References: []string{"Brendan Gregg USE method: task capacity", "kernel Documentation/admin-guide/sysctl/kernel.rst (threads-max)"},
 			Eval: func(c *Ctx) []Outcome {
 				js, o := jvms(c)
 				if o != nil {
@@ -157,10 +158,10 @@ func kernelRules() []Rule {
 			ID: "kernel.perf-event-paranoid", Category: "kernel", Severity: info,
 			Title:      T("Profiling permissions", "性能分析权限"),
 			Checks:     T("Reads kernel.perf_event_paranoid: above 1 blocks async-profiler's CPU mode and perf for non-root users.", "读取 kernel.perf_event_paranoid：大于 1 时非 root 用户无法使用 async-profiler 的 CPU 模式和 perf。"),
-			Why:        T("Flame graphs are how the seeds found the real bottlenecks (logback locks, hot SQL logging); they need perf events during the diagnosis window.", "seeds 中的真正瓶颈（logback 锁、SQL 日志热点）都是通过火焰图发现的，诊断期间需要 perf 事件权限。"),
+			Why:        T("Flame graphs and lock profiles (async-profiler -e lock) are how real bottlenecks such as logback appender locks and hot SQL logging are found; they need perf events during the diagnosis window.", "logback Appender 锁、SQL 日志热点这类真正的瓶颈要靠火焰图和锁剖析（async-profiler -e lock）发现，诊断期间需要 perf 事件权限。"),
 			Risk:       T("Lowering it exposes kernel profiling data to local users: lower it only for the diagnosis window, then revert (no persist).", "调低后本机用户可获取内核性能数据：只在诊断期间临时调低，结束后恢复（不要持久化）。"),
 			Workload:   T("Hosts being profiled.", "需要做性能分析的主机。"),
-			References: []string{"research/anchors-host-tuning.md #37", "async-profiler README: perf_event_paranoid", "seeds/004 (perf top, async-profiler -e lock)"},
+			References: []string{"async-profiler README: perf_event_paranoid", "kernel Documentation/admin-guide/perf-security.rst", "kernel Documentation/admin-guide/sysctl/kernel.rst (perf_event_paranoid)"},
 			Eval: func(c *Ctx) []Outcome {
 				v, e, bad := sysctlInt(c, "kernel.perf_event_paranoid")
 				if bad != nil {
@@ -179,10 +180,10 @@ func kernelRules() []Rule {
 			ID: "kernel.release", Category: "kernel", Severity: info,
 			Title:      T("Old kernel", "内核版本过旧"),
 			Checks:     T("Parses the kernel release and flags kernels older than 4.19.", "解析内核版本，早于 4.19 的判为不通过。"),
-			Why:        T("seeds/004 measured a Java proxy 30% faster on 4.19 than on 2.6.32 with no other change; 3.10 (CentOS 7) lacks newer networking, cgroup v2, PSI and scheduler work.", "seeds/004 实测同一 Java 代理服务在 4.19 内核上比 2.6.32 快近 30%，无需其他改动；3.10（CentOS 7）缺少较新的网络栈、cgroup v2、PSI 和调度器改进。"),
-			Risk:       T("A kernel upgrade is a platform change: re-validate drivers and security baselines, and check the new kernel's defaults (THP, mitigations) as seeds/004 describes.", "升级内核属于平台变更：需要重新验证驱动和安全基线，并核对新内核的默认值（THP、漏洞缓解），如 seeds/004 所述。"),
+			Why:        T("A published comparison measured a Java proxy 30% faster on 4.19 than on 2.6.32 with no other change; 3.10 (CentOS 7) lacks newer networking, cgroup v2, PSI and scheduler work.", "一篇公开的对比实测同一 Java 代理服务在 4.19 内核上比 2.6.32 快近 30%，无需其他改动；3.10（CentOS 7）缺少较新的网络栈、cgroup v2、PSI 和调度器改进。"),
+			Risk:       T("A kernel upgrade is a platform change: re-validate drivers and security baselines, and check the new kernel's defaults (THP, mitigations): the same comparison first lost throughput to them.", "升级内核属于平台变更：需要重新验证驱动和安全基线，并核对新内核的默认值（THP、漏洞缓解）：上述对比起初就因此损失了吞吐。"),
 			Workload:   T("All services.", "所有服务。"),
-			References: []string{"seeds/004 (2.6.32 -> 4.19: +30%)", "research/anchors-host-tuning.md #9"},
+			References: []string{"plantegg.github.io 2019-12-24: Linux内核版本升级，性能到底提升多少？拿数据说话 (Java proxy, 2.6.32 vs 4.9 vs 4.19)", "PerfSpect OS/BIOS tables (kernel version)"},
 			Eval: func(c *Ctx) []Outcome {
 				r := c.F.Kernel.Release
 				if !r.OK {
@@ -207,7 +208,7 @@ func kernelRules() []Rule {
 			Why:        T("Isolated CPUs are removed from load balancing: JVM threads (GC workers, JIT, request pools) that land there never move, and the rest share fewer CPUs. Only right when a service is deliberately pinned there.", "被隔离的 CPU 不参与负载均衡：落在上面的 JVM 线程（GC、JIT、请求线程池）不会被迁走，其余线程只能挤在更少的 CPU 上。只有在有意把服务绑定到这些 CPU 时才合理。"),
 			Risk:       T("Changes need a reboot; whoever configured isolation may depend on it (DPDK, real-time tasks).", "修改需要重启；配置隔离的一方可能依赖它（DPDK、实时任务）。"),
 			Workload:   T("General Java services (latency services pinned to the isolated CPUs are the exception).", "通用 Java 服务（绑定到隔离 CPU 的时延敏感服务除外）。"),
-			References: []string{"research/anchors-host-tuning.md #39", "kernel Documentation/admin-guide/kernel-parameters.txt (isolcpus, nohz_full)", "TuneD cpu-partitioning"},
+			References: []string{"kernel Documentation/admin-guide/kernel-parameters.txt (isolcpus, nohz_full)", "TuneD cpu-partitioning"},
 			Eval: func(c *Ctx) []Outcome {
 				if !c.F.Kernel.Cmdline.OK {
 					return one(unavailableFrom("/proc/cmdline", c.F.Kernel.Cmdline))
@@ -236,10 +237,10 @@ func kernelRules() []Rule {
 			ID: "kernel.cmdline.nohz", Category: "kernel", Severity: info,
 			Title:      T("Idle tick (nohz) disabled", "空闲时钟节拍（nohz）被关闭"),
 			Checks:     T("Looks for nohz=off in /proc/cmdline.", "检查 /proc/cmdline 中是否有 nohz=off。"),
-			Why:        T("With nohz=off every idle CPU still takes the periodic tick, costing power and cache; the seeds recommend nohz=on (the default) for compute-bound services.", "nohz=off 时空闲 CPU 仍会接收周期性时钟中断，浪费功耗和缓存；seeds 建议计算密集场景使用 nohz=on（默认值）。"),
+			Why:        T("With nohz=off every idle CPU still takes the periodic tick, costing power and cache; nohz=on (the default) suits compute-bound services.", "nohz=off 时空闲 CPU 仍会接收周期性时钟中断，浪费功耗和缓存；计算密集场景宜使用 nohz=on（默认值）。"),
 			Risk:       T("Reboot needed; idle-to-busy transitions reprogram the timer (slight latency effect).", "需要重启；空闲转忙碌时要重新编程定时器（对时延有轻微影响）。"),
 			Workload:   T("Compute-bound, non latency-critical services.", "计算密集、非时延敏感的服务。"),
-			References: []string{"seeds/000 §3.2 (nohz=on)", "kernel Documentation/timers/no_hz.rst"},
+			References: []string{"kernel Documentation/timers/no_hz.rst", "kernel Documentation/admin-guide/kernel-parameters.txt (nohz=)"},
 			Eval: func(c *Ctx) []Outcome {
 				if !c.F.Kernel.Cmdline.OK {
 					return one(unavailableFrom("/proc/cmdline", c.F.Kernel.Cmdline))
@@ -259,7 +260,7 @@ func kernelRules() []Rule {
 			Why:        T("With the SMMU translating every NIC DMA, small-packet network workloads lose throughput; A-Tune web profiles and the Kunpeng BIOS guide use passthrough on physical hosts.", "SMMU 对每次网卡 DMA 做地址转换，小包网络负载吞吐下降；A-Tune 的 Web 配置和鲲鹏 BIOS 指南在物理机上使用直通（passthrough）。"),
 			Risk:       T("Passthrough gives up DMA isolation between devices (a security trade-off) and is incompatible with VFIO device assignment to VMs; needs a reboot.", "直通会放弃设备之间的 DMA 隔离（安全取舍），且与给虚拟机透传设备（VFIO）不兼容；需要重启。"),
 			Workload:   T("Network-heavy Java services on bare-metal Kunpeng that do not host VMs.", "不承载虚拟机、网络密集的鲲鹏物理机 Java 服务。"),
-			References: []string{"research/anchors-host-tuning.md #39 (Kunpeng notes)", "seeds/000 §3.1.1 (Support Smmu)", "A-Tune web profiles: iommu.passthrough=1"},
+			References: []string{"kernel Documentation/admin-guide/kernel-parameters.txt (iommu.passthrough=)", "A-Tune web profiles: iommu.passthrough=1"},
 			Eval: func(c *Ctx) []Outcome {
 				if !c.F.CPU.Kunpeng {
 					return one(skip(T("not a Kunpeng CPU", "不是鲲鹏 CPU")))
@@ -304,10 +305,10 @@ func tuningRules() []Rule {
 			ID: "tuning.profile", Category: "tuning", Severity: warning,
 			Title:      T("TuneD profile", "TuneD 配置档"),
 			Checks:     T("Reads /etc/tuned/active_profile and fails on power-saving profiles (balanced, powersave, desktop, laptop-*).", "读取 /etc/tuned/active_profile，节能类配置档（balanced、powersave、desktop、laptop-*）不通过。"),
-			Why:        T("TuneD re-applies its profile at boot and on switch: a balanced or powersave profile silently undoes governor, EPP and sysctl tuning. seeds/003 measured +6% with network-throughput.", "TuneD 开机和切换时会重新应用配置档：balanced 或 powersave 会悄悄撤销调频策略、EPP 和 sysctl 调优。seeds/003 实测切换到 network-throughput 提升 6%。"),
+			Why:        T("TuneD re-applies its profile at boot and on switch: a balanced or powersave profile silently undoes governor, EPP and sysctl tuning. A carrier's load test on Kunpeng measured +6% throughput after switching to network-throughput.", "TuneD 开机和切换时会重新应用配置档：balanced 或 powersave 会悄悄撤销调频策略、EPP 和 sysctl 调优。某运营商在鲲鹏上压测，切换到 network-throughput 后吞吐提升 6%。"),
 			Risk:       T("The new profile changes several knobs at once (network-latency also sets THP never); review `tuned-adm profile_info` first.", "新配置档会同时修改多个参数（network-latency 还会把 THP 设为 never）；先用 `tuned-adm profile_info` 查看。"),
 			Workload:   T("Hosts managed by TuneD.", "由 TuneD 管理的主机。"),
-			References: []string{"research/anchors-host-tuning.md #22, §3.2", "seeds/003 (tuned-adm profile network-throughput: +6%)", "TuneD profiles"},
+			References: []string{"man 8 tuned-adm", "man 7 tuned-profiles (throughput-performance, network-throughput, balanced, powersave)"},
 			Eval: func(c *Ctx) []Outcome {
 				f := c.F.Tuned.ActiveProfile
 				if !f.OK {
@@ -347,7 +348,7 @@ func tuningRules() []Rule {
 			Why:        T("Two agents owning the same knobs (governor, sysctls, IRQ affinity) silently revert each other's settings, so measured results are not reproducible.", "两个代理管理相同参数（调频、sysctl、中断亲和性）时会互相悄悄覆盖，压测结果无法复现。"),
 			Risk:       T("Stopping an agent can drop the tunings it applied; decide which one owns the host first.", "停止某个代理可能会撤销它做过的调优；先确定由谁负责本机。"),
 			Workload:   T("All hosts.", "所有主机。"),
-			References: []string{"research/anchors-host-tuning.md #22", "TuneD reapply_sysctl (#409, #816)", "A-Tune basic-test-suite stops tuned"},
+			References: []string{"TuneD reapply_sysctl (#409, #816)", "A-Tune basic-test-suite stops tuned"},
 			Eval: func(c *Ctx) []Outcome {
 				d := c.F.Daemons
 				if !d.OK {

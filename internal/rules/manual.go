@@ -6,7 +6,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
 )
 
-// Checks from research/anchors-host-tuning.md §7 that need data tuneloop
+// Checks from the host checklist (PerfSpect, Brendan Gregg's USE method, TuneD) that need data tuneloop
 // cannot read from /proc, /sys and /etc without root tools or ioctls (#33
 // DIMMs, #38 kernel log, #52 NIC rings). They always report Unavailable with
 // the command to run instead, so the audit says what it did not check. They
@@ -21,10 +21,10 @@ func manualRules() []Rule {
 			ID: "mem.dimm-population", Category: "mem", Severity: info,
 			Title:      T("Memory channels and DIMM speed", "内存通道与内存条速率"),
 			Checks:     T("Needs SMBIOS type 17 (dmidecode): channels populated, configured vs rated speed.", "需要 SMBIOS type 17（dmidecode）：各通道是否插满，配置速率与额定速率是否一致。"),
-			Why:        T("Unpopulated channels or down-clocked DIMMs cut memory bandwidth for GC and caches (seeds/000: fill every channel with 1 DIMM per channel, same speed and rank).", "通道未插满或内存降频会降低 GC 和缓存所需的内存带宽（seeds/000：每个通道插 1 根同规格内存条，速率和 Rank 一致）。"),
+			Why:        T("Unpopulated channels or down-clocked DIMMs cut memory bandwidth for GC and caches (fill every channel with 1 DIMM per channel, same speed and rank).", "通道未插满或内存降频会降低 GC 和缓存所需的内存带宽（每个通道插 1 根同规格内存条，速率和 Rank 一致）。"),
 			Risk:       T("Hardware change.", "需要硬件变更。"),
 			Workload:   T("All bare-metal hosts.", "所有物理机。"),
-			References: []string{"research/anchors-host-tuning.md #33", "seeds/000 §3.1.3 (内存通道插满)", "PerfSpect insights #15, #17"},
+			References: []string{"PerfSpect insights #15 (populate all memory channels), #17 (DIMMs at rated speed)", "man 8 dmidecode (-t 17, memory device)"},
 			Eval: func(c *Ctx) []Outcome {
 				if vm, known := isVM(c); known && vm {
 					return one(skip(T("VM: DIMMs belong to the host", "虚拟机：内存条属于宿主机")))
@@ -40,7 +40,7 @@ func manualRules() []Rule {
 			Why:        T("These messages explain most 'mysterious' latency and errors under load.", "这些日志能解释负载下大多数“莫名其妙”的时延和错误。"),
 			Risk:       T("None (diagnostic).", "无（诊断项）。"),
 			Workload:   T("All hosts.", "所有主机。"),
-			References: []string{"research/anchors-host-tuning.md #38", "Brendan Gregg 60-second analysis: dmesg | tail"},
+			References: []string{"Brendan Gregg, Linux Performance Analysis in 60,000 Milliseconds: dmesg | tail", "man 1 dmesg"},
 			Eval: func(c *Ctx) []Outcome {
 				return one(unavailableBecause(T("the kernel log is not part of the collected facts; run: dmesg -T | grep -E -i 'out of memory|killed process|SYN flooding|table full|soft lockup|mce|throttl'",
 					"采集的事实中不包含内核日志；请运行：dmesg -T | grep -E -i 'out of memory|killed process|SYN flooding|table full|soft lockup|mce|throttl'")))
@@ -53,7 +53,7 @@ func manualRules() []Rule {
 			Why:        T("Drops at a small ring and a high interrupt rate both hurt throughput and latency before the kernel sees a packet.", "ring 过小导致的丢包和过高的中断频率，都会在内核看到报文之前就损害吞吐和时延。"),
 			Risk:       T("Ring and offload changes reset the link briefly.", "修改 ring 和卸载参数会让链路短暂中断。"),
 			Workload:   T("Network-heavy services.", "网络密集型服务。"),
-			References: []string{"research/anchors-host-tuning.md #52", "TuneD net plugin ring/coalesce/features"},
+			References: []string{"man 8 ethtool (-g, -c, -k, -S)", "TuneD net plugin ring/coalesce/features"},
 			Eval: func(c *Ctx) []Outcome {
 				nics, o := upNICs(c)
 				if o != nil {

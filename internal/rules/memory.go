@@ -7,7 +7,8 @@ import (
 )
 
 // Memory: THP, huge pages, swap, headroom, writeback, reclaim, map count,
-// overcommit (research/anchors-host-tuning.md #23-#32).
+// overcommit (kernel Documentation/admin-guide/mm/ and
+// admin-guide/sysctl/vm.rst; TuneD and A-Tune profile values).
 
 const (
 	thpEnabledPath = "/sys/kernel/mm/transparent_hugepage/enabled"
@@ -25,12 +26,12 @@ func memoryRules() []Rule {
 			ID: "mem.thp.enabled", Category: "mem", Severity: warning,
 			Title:  T("Transparent Huge Pages mode", "透明大页（THP）模式"),
 			Checks: T("Reads transparent_hugepage/enabled: java-web and latency want madvise (with -XX:+UseTransparentHugePages), database wants never.", "读取 transparent_hugepage/enabled：java-web 和 latency 配置档期望 madvise（配合 -XX:+UseTransparentHugePages），database 期望 never。"),
-			Why: T("Huge pages cut TLB misses for a large Java heap (seeds/003: +5.8% throughput with -XX:+UseTransparentHugePages); 'always' also backs every small allocation, causing compaction stalls, sys-time spikes and RSS bloat; databases and caches (Redis, MongoDB) suffer most.",
-				"大页可减少大堆 Java 应用的 TLB 缺失（seeds/003：加 -XX:+UseTransparentHugePages 后吞吐提升 5.8%）；always 会让所有小内存分配也使用大页，导致内存规整停顿、sys 飙高和 RSS 膨胀，数据库和缓存（Redis、MongoDB）受影响最大。"),
+			Why: T("Huge pages cut TLB misses for a large Java heap (the JVM asks for them on its heap with -XX:+UseTransparentHugePages); 'always' also backs every small allocation, causing compaction stalls, sys-time spikes and RSS bloat; databases and caches (Redis, MongoDB) suffer most.",
+				"大页可减少大堆 Java 应用的 TLB 缺失（JVM 通过 -XX:+UseTransparentHugePages 只为堆申请大页）；always 会让所有小内存分配也使用大页，导致内存规整停顿、sys 飙高和 RSS 膨胀，数据库和缓存（Redis、MongoDB）受影响最大。"),
 			Risk:     T("'always' → 'madvise' loses THP for applications that never call madvise; 'never' loses it for the JVM too.", "always 改为 madvise 后，不调用 madvise 的程序不再使用大页；never 则连 JVM 也用不上。"),
 			Workload: T("java-web / latency: madvise; database / cache hosts: never.", "java-web / latency：madvise；数据库/缓存主机：never。"),
-			References: []string{"research/anchors-host-tuning.md #23", "kernel Documentation/admin-guide/mm/transhuge.rst", "TuneD network-latency / oracle / postgresql: THP never", "seeds/004 (THP: madvise or hugetlbfs, never 'always')",
-				"seeds/003 (-XX:+UseTransparentHugePages +5.8%)", "eclipse-openj9/openj9 #6156"},
+			References: []string{"Linux kernel Documentation/admin-guide/mm/transhuge.rst", "TuneD network-latency / oracle / postgresql: THP never",
+				"JDK-8024838 (-XX:+UseTransparentHugePages)", "eclipse-openj9/openj9 #6156"},
 			Eval: func(c *Ctx) []Outcome {
 				f := c.F.Memory.THPEnabled
 				if !f.OK {
@@ -77,7 +78,7 @@ func memoryRules() []Rule {
 			Why:        T("defrag=always makes a page fault compact memory synchronously when no huge page is free, stalling request threads for milliseconds.", "defrag=always 时，没有空闲大页的缺页会同步进行内存规整，请求线程会被卡住数毫秒。"),
 			Risk:       T("Fewer huge pages under fragmentation.", "内存碎片化时大页数量减少。"),
 			Workload:   T("All Java services.", "所有 Java 服务。"),
-			References: []string{"research/anchors-host-tuning.md #24", "kernel Documentation/admin-guide/mm/transhuge.rst (defrag)", "TuneD vm plugin transparent_hugepage.defrag"},
+			References: []string{"kernel Documentation/admin-guide/mm/transhuge.rst (defrag)", "TuneD vm plugin transparent_hugepage.defrag"},
 			Eval: func(c *Ctx) []Outcome {
 				f := c.F.Memory.THPDefrag
 				if !f.OK {
@@ -103,7 +104,7 @@ func memoryRules() []Rule {
 			Why:        T("Pages reserved in vm.nr_hugepages are unavailable to anything that does not use hugetlbfs: a reservation no JVM uses is memory taken from the heap and page cache.", "vm.nr_hugepages 预留的内存只能给 hugetlbfs 使用：没有 JVM 使用的预留等于从堆和页缓存中拿走了这部分内存。"),
 			Risk:       T("A database or other hugetlbfs user (not a JVM) may need the reservation; freeing it at runtime is instant, reserving it again may fail when memory is fragmented.", "数据库等非 JVM 程序可能在使用 hugetlbfs；运行时释放立即生效，但内存碎片化后再次预留可能失败。"),
 			Workload:   T("All hosts with explicit huge pages.", "配置了静态大页的主机。"),
-			References: []string{"research/anchors-host-tuning.md #25", "kernel Documentation/admin-guide/mm/hugetlbpage.rst", "A-Tune SPECjbb/Dubbo profiles (hugepages cmdline)"},
+			References: []string{"kernel Documentation/admin-guide/mm/hugetlbpage.rst", "A-Tune SPECjbb/Dubbo profiles (hugepages cmdline)"},
 			Eval: func(c *Ctx) []Outcome {
 				total, et, ok := meminfo(c, "HugePages_Total")
 				if !ok {
@@ -141,7 +142,7 @@ func memoryRules() []Rule {
 			Why:        T("GC walks large parts of the heap: a swapped-out heap page turns a millisecond pause into seconds.", "GC 会遍历大部分堆：堆内存一旦被换出，毫秒级停顿会变成秒级。"),
 			Risk:       T("None (diagnostic); `swapoff -a; swapon -a` pulls pages back only if MemAvailable is larger than the used swap.", "无（诊断项）；只有当 MemAvailable 大于已用交换时，才可用 `swapoff -a; swapon -a` 把页换回内存。"),
 			Workload:   T("All Java services.", "所有 Java 服务。"),
-			References: []string{"research/anchors-host-tuning.md #26", "Brendan Gregg 60-second analysis: vmstat si/so"},
+			References: []string{"Brendan Gregg, Linux Performance Analysis in 60,000 Milliseconds: vmstat si/so", "kernel Documentation/admin-guide/sysctl/vm.rst (swappiness)"},
 			Eval: func(c *Ctx) []Outcome {
 				tot, et, ok := meminfo(c, "SwapTotal")
 				if !ok {
@@ -172,7 +173,7 @@ func memoryRules() []Rule {
 			Why:        T("At the default 60 the kernel swaps out idle anonymous memory, including cold parts of the Java heap that the next full GC will touch.", "默认值 60 时内核会换出空闲的匿名内存，包括下次 Full GC 要遍历的冷堆内存。"),
 			Risk:       T("With very low swappiness memory pressure ends in OOM kills sooner.", "swappiness 很低时内存紧张会更早触发 OOM。"),
 			Workload:   T("All Java services and databases (TuneD throughput/latency-performance: 10).", "所有 Java 服务和数据库（TuneD throughput/latency-performance 为 10）。"),
-			References: []string{"research/anchors-host-tuning.md #26", "TuneD throughput-performance: vm.swappiness=10 (virtual-guest 30)", "A-Tune: vm.swappiness=10", "kernel Documentation/admin-guide/sysctl/vm.rst"},
+			References: []string{"TuneD throughput-performance: vm.swappiness=10 (virtual-guest 30)", "A-Tune: vm.swappiness=10", "kernel Documentation/admin-guide/sysctl/vm.rst"},
 			Eval: func(c *Ctx) []Outcome {
 				v, e, bad := sysctlInt(c, "vm.swappiness")
 				if bad != nil {
@@ -202,7 +203,7 @@ func memoryRules() []Rule {
 			Why:        T("Without headroom the kernel reclaims page cache and swaps under load, and the OOM killer picks the biggest process: usually the JVM.", "没有余量时，负载下内核会回收页缓存、换页，OOM killer 通常会选中最大的进程，也就是 JVM。"),
 			Risk:       T("None (sizing advice).", "无（容量建议）。"),
 			Workload:   T("All services.", "所有服务。"),
-			References: []string{"research/anchors-host-tuning.md #27", "Brendan Gregg USE method: memory saturation", "man 5 proc (MemAvailable)"},
+			References: []string{"Brendan Gregg USE method: memory saturation", "man 5 proc (MemAvailable)"},
 			Eval: func(c *Ctx) []Outcome {
 				tot, et, ok := meminfo(c, "MemTotal")
 				avail, ea, ok2 := meminfo(c, "MemAvailable")
@@ -230,7 +231,7 @@ func memoryRules() []Rule {
 				"脏页达到 dirty_ratio 时所有写入者（日志 appender、GC 日志）都会阻塞直到回写跟上；较低的后台比例让回写更早、更平滑地开始。内核默认 20/10 对吞吐型服务足够，时延敏感服务建议 10/3（TuneD latency-performance）。"),
 			Risk:       T("Too low means more, smaller I/Os; writing *_bytes zeroes the *_ratio twin and vice versa.", "过低会产生更多小 I/O；写 *_bytes 会把对应的 *_ratio 清零，反之亦然。"),
 			Workload:   T("latency: 10/3; java-web and database: up to 40/10 (TuneD throughput-performance).", "latency：10/3；java-web 与 database：不超过 40/10（TuneD throughput-performance）。"),
-			References: []string{"research/anchors-host-tuning.md #28", "TuneD throughput-performance 40/10, latency-performance 10/3", "kernel Documentation/admin-guide/sysctl/vm.rst (dirty_*)"},
+			References: []string{"TuneD throughput-performance 40/10, latency-performance 10/3", "kernel Documentation/admin-guide/sysctl/vm.rst (dirty_*)"},
 			Eval: func(c *Ctx) []Outcome {
 				dr, e1, b1 := sysctlInt(c, "vm.dirty_ratio")
 				if b1 != nil {
@@ -288,7 +289,7 @@ func memoryRules() []Rule {
 			Why:        T("A small free reserve on a big host lets allocation bursts (network buffers, new threads) hit direct reclaim or fail atomic allocations; too large a reserve wastes RAM and starts reclaim early.", "大内存主机上保留值过小，突发分配（网络缓冲区、新线程）会进入直接回收甚至原子分配失败；保留过大则浪费内存并过早触发回收。"),
 			Risk:       T("Raising it triggers reclaim once to build the reserve.", "调大时会触发一次内存回收来建立保留区。"),
 			Workload:   T("Large-memory hosts with bursty allocation.", "有突发分配的大内存主机。"),
-			References: []string{"research/anchors-host-tuning.md #29", "seeds/000 §3.1.3 (min_free_kbytes=112640)", "A-Tune 112640, TuneD hpc-compute 135168"},
+			References: []string{"A-Tune profiles: vm.min_free_kbytes 112640", "TuneD hpc-compute: vm.min_free_kbytes 135168", "kernel Documentation/admin-guide/sysctl/vm.rst (min_free_kbytes)"},
 			Eval: func(c *Ctx) []Outcome {
 				v, e, bad := sysctlInt(c, "vm.min_free_kbytes")
 				if bad != nil {
@@ -303,7 +304,7 @@ func memoryRules() []Rule {
 				case v*20 > tot:
 					return one(fail(obs, T("vm.min_free_kbytes = 112640", "vm.min_free_kbytes = 112640"), sysctlFix1("vm.min_free_kbytes", 112640, v), e, et).sev(warning))
 				case tot >= 64<<20 && v < 65536:
-					return one(fail(obs, T("vm.min_free_kbytes = 112640 (seeds/000)", "vm.min_free_kbytes = 112640（seeds/000）"), sysctlFix1("vm.min_free_kbytes", 112640, v), e, et))
+					return one(fail(obs, T("vm.min_free_kbytes = 112640 (the A-Tune profile value)", "vm.min_free_kbytes = 112640（A-Tune 配置档取值）"), sysctlFix1("vm.min_free_kbytes", 112640, v), e, et))
 				}
 				return one(pass(obs, e, et))
 			},
@@ -315,7 +316,7 @@ func memoryRules() []Rule {
 			Why:        T("Every thread stack, guard page and mapped file is a memory mapping; when the count is exhausted the JVM cannot create threads or map files (OutOfMemoryError: unable to create native thread, mmap failed).", "每个线程栈、保护页和映射文件都是一个内存映射；映射数耗尽时 JVM 无法创建线程或映射文件（OutOfMemoryError: unable to create native thread、mmap 失败）。"),
 			Risk:       T("Negligible.", "可以忽略。"),
 			Workload:   T("Thread-heavy or mmap-heavy JVMs (Elasticsearch, Kafka, large Tomcat pools).", "线程多或大量使用 mmap 的 JVM（Elasticsearch、Kafka、大线程池 Tomcat）。"),
-			References: []string{"research/anchors-host-tuning.md #31", "TuneD openshift: vm.max_map_count=262144", "Elasticsearch docs: vm.max_map_count 262144"},
+			References: []string{"TuneD openshift: vm.max_map_count=262144", "Elasticsearch docs: vm.max_map_count 262144"},
 			Eval: func(c *Ctx) []Outcome {
 				v, e, bad := sysctlInt(c, "vm.max_map_count")
 				if bad != nil {
@@ -349,7 +350,7 @@ func memoryRules() []Rule {
 			Why:        T("In strict mode every virtual reservation counts: the JVM reserves heap, code cache, metaspace and thread stacks up front and fails to start or to create threads long before RAM is used.", "严格模式下所有虚拟地址预留都计入：JVM 启动时就会预留堆、代码缓存、元空间和线程栈，远未用满物理内存就会启动失败或无法创建线程。"),
 			Risk:       T("Strict accounting is sometimes a deliberate policy; with 0 the OOM killer handles real exhaustion.", "严格模式有时是有意的策略；改为 0 后真正耗尽内存时由 OOM killer 处理。"),
 			Workload:   T("All Java services.", "所有 Java 服务。"),
-			References: []string{"research/anchors-host-tuning.md #32", "kernel Documentation/mm/overcommit-accounting.rst"},
+			References: []string{"kernel Documentation/mm/overcommit-accounting.rst"},
 			Eval: func(c *Ctx) []Outcome {
 				v, e, bad := sysctlInt(c, "vm.overcommit_memory")
 				if bad != nil {

@@ -6,7 +6,8 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
-// TCP/IP stack sysctls (research/anchors-host-tuning.md #41-#49).
+// TCP/IP stack sysctls (kernel Documentation/networking/ip-sysctl.rst; TuneD and
+// A-Tune profile values).
 
 func netRules() []Rule {
 	return []Rule{
@@ -17,7 +18,7 @@ func netRules() []Rule {
 			Why:        T("The kernel silently caps every listen backlog (Tomcat acceptCount, Netty SO_BACKLOG) at somaxconn; when the accept queue overflows, SYNs are dropped and clients wait 1 s+ for a retransmit.", "内核会把所有监听队列（Tomcat acceptCount、Netty SO_BACKLOG）悄悄截断到 somaxconn；全连接队列溢出时 SYN 被丢弃，客户端要等 1 秒以上重传。"),
 			Risk:       T("A bigger queue can hide overload (requests wait instead of failing fast).", "更大的队列可能掩盖过载（请求排队而不是快速失败）。"),
 			Workload:   T("All network services.", "所有网络服务。"),
-			References: []string{"research/anchors-host-tuning.md #41", "TuneD throughput-performance: net.core.somaxconn=>2048", "A-Tune: somaxconn 65535", "kernel Documentation/networking/ip-sysctl.rst"},
+			References: []string{"TuneD throughput-performance: net.core.somaxconn=>2048", "A-Tune: somaxconn 65535", "kernel Documentation/networking/ip-sysctl.rst"},
 			Eval: func(c *Ctx) []Outcome {
 				v, e, bad := sysctlInt(c, "net.core.somaxconn")
 				if bad != nil {
@@ -38,7 +39,7 @@ func netRules() []Rule {
 			Why:        T("Connection bursts from load balancers and reconnecting clients fill the SYN queue before the accept queue; 'possible SYN flooding' in dmesg is the symptom.", "负载均衡器和客户端重连带来的连接突发会先填满半连接队列；dmesg 中的 possible SYN flooding 就是症状。"),
 			Risk:       T("Memory per pending connection.", "每个半连接占用少量内存。"),
 			Workload:   T("Services accepting many new connections.", "新建连接多的服务。"),
-			References: []string{"research/anchors-host-tuning.md #42", "A-Tune: tcp_max_syn_backlog 262144"},
+			References: []string{"A-Tune: tcp_max_syn_backlog 262144"},
 			Eval: func(c *Ctx) []Outcome {
 				v, e, bad := sysctlInt(c, "net.ipv4.tcp_max_syn_backlog")
 				if bad != nil {
@@ -62,7 +63,7 @@ func netRules() []Rule {
 			Why:        T("Without SYN cookies a full SYN queue drops new connections outright, whether from a flood or a legitimate burst.", "关闭 SYN cookies 时，半连接队列满后新连接会被直接丢弃，无论是攻击还是正常突发。"),
 			Risk:       T("None material (cookies only kick in when the queue is full).", "无实质风险（只在队列满时启用）。"),
 			Workload:   T("All network services.", "所有网络服务。"),
-			References: []string{"research/anchors-host-tuning.md #42", "kernel Documentation/networking/ip-sysctl.rst (tcp_syncookies)"},
+			References: []string{"kernel Documentation/networking/ip-sysctl.rst (tcp_syncookies)"},
 			Eval:       simpleSysctl("net.ipv4.tcp_syncookies", func(v int64) bool { return v >= 1 }, 1),
 		},
 		{
@@ -72,7 +73,7 @@ func netRules() []Rule {
 			Why:        T("Drops here happen before TCP sees the packet (retransmits, latency spikes); squeezes mean softirq ran out of budget and left packets for later.", "这里的丢包发生在 TCP 之前（导致重传和时延尖刺）；time_squeeze 表示软中断预算用完，报文被推迟处理。"),
 			Risk:       T("Larger backlog and budget mean more memory and longer softirq bursts.", "更大的队列和预算意味着更多内存占用和更长的软中断处理时间。"),
 			Workload:   T("Network-heavy services.", "网络密集型服务。"),
-			References: []string{"research/anchors-host-tuning.md #43", "kernel Documentation/networking/scaling.rst", "PerfSpect netconfig table"},
+			References: []string{"kernel Documentation/networking/scaling.rst", "PerfSpect netconfig table"},
 			Eval: func(c *Ctx) []Outcome {
 				f := c.F.Softnet
 				if !f.OK {
@@ -115,7 +116,7 @@ func netRules() []Rule {
 			Why:        T("TCP autotuning never grows a buffer past these caps, which limits a single connection's throughput on high bandwidth-delay paths.", "TCP 自动调优不会让缓冲区超过这些上限，在高带宽时延积的链路上会限制单连接吞吐。"),
 			Risk:       T("Memory per socket times connections.", "内存占用 = 每连接缓冲 × 连接数。"),
 			Workload:   T("Bulk transfer over 25G+ links; request/response LAN services rarely need it.", "25G 以上链路上的大流量传输；局域网请求/响应类服务一般不需要。"),
-			References: []string{"research/anchors-host-tuning.md #44", "TuneD network-throughput: tcp_rmem/tcp_wmem max 16777216"},
+			References: []string{"TuneD network-throughput: tcp_rmem/tcp_wmem max 16777216"},
 			Eval: func(c *Ctx) []Outcome {
 				nics, o := upNICs(c)
 				if o != nil {
@@ -155,7 +156,7 @@ func netRules() []Rule {
 			Why:        T("Outbound HTTP clients and DB/Redis pools take a local port per connection; with TIME_WAIT a narrow range runs out and connect() fails with EADDRNOTAVAIL.", "出站 HTTP 客户端、数据库/Redis 连接池每个连接都占用一个本地端口；加上 TIME_WAIT，窄范围很快耗尽，connect() 报 EADDRNOTAVAIL。"),
 			Risk:       T("A wide range can collide with listening ports unless they are in ip_local_reserved_ports.", "范围过宽可能与监听端口冲突，需把监听端口加入 ip_local_reserved_ports。"),
 			Workload:   T("Services with many outbound connections.", "出站连接多的服务。"),
-			References: []string{"research/anchors-host-tuning.md #45", "TuneD oracle: 9000 65499", "A-Tune: 1024 65500"},
+			References: []string{"TuneD oracle: 9000 65499", "A-Tune: 1024 65500"},
 			Eval: func(c *Ctx) []Outcome {
 				v, e, bad := sysctlInts(c, "net.ipv4.ip_local_port_range", 2)
 				if bad != nil {
@@ -177,7 +178,7 @@ func netRules() []Rule {
 			Why:        T("Short-lived outbound connections pile up in TIME_WAIT; tw_reuse lets connect() reuse them safely (with timestamps).", "短连接出站会堆积大量 TIME_WAIT；tw_reuse 允许 connect() 在有时间戳保护时安全复用它们。"),
 			Risk:       T("Safe with tcp_timestamps = 1; affects only outgoing connections.", "在 tcp_timestamps = 1 时是安全的；只影响出站连接。"),
 			Workload:   T("Services with many short outbound connections.", "大量短出站连接的服务。"),
-			References: []string{"research/anchors-host-tuning.md #46", "kernel Documentation/networking/ip-sysctl.rst (tcp_tw_reuse)"},
+			References: []string{"kernel Documentation/networking/ip-sysctl.rst (tcp_tw_reuse)"},
 			Eval:       simpleSysctl("net.ipv4.tcp_tw_reuse", func(v int64) bool { return v != 0 }, 1),
 		},
 		{
@@ -187,7 +188,7 @@ func netRules() []Rule {
 			Why:        T("tw_recycle drops SYNs from clients behind NAT whose timestamps are not monotonic: random connection failures from whole offices or load balancers.", "tw_recycle 会丢弃 NAT 后面时间戳不单调的客户端 SYN，导致整个办公网或负载均衡后的客户端随机连不上。"),
 			Risk:       T("None: turning it off only removes the breakage.", "无：关闭只会消除故障。"),
 			Workload:   T("All network services on old kernels.", "老内核上的所有网络服务。"),
-			References: []string{"research/anchors-host-tuning.md #46", "Linux 4.12 commit 4396e46187ca (remove tcp_tw_recycle)"},
+			References: []string{"Linux 4.12 commit 4396e46187ca (remove tcp_tw_recycle)"},
 			Eval:       simpleSysctl("net.ipv4.tcp_tw_recycle", func(v int64) bool { return v == 0 }, 0),
 		},
 		{
@@ -197,7 +198,7 @@ func netRules() []Rule {
 			Why:        T("Timestamps give accurate RTT estimates, PAWS protection and make tcp_tw_reuse safe; some tuning guides turn them off as a 'speed-up'.", "时间戳提供准确的 RTT 估计和 PAWS 保护，也是 tcp_tw_reuse 安全的前提；有些调优指南为“提速”关闭它。"),
 			Risk:       T("10 bytes per segment.", "每个报文多 10 字节。"),
 			Workload:   T("All network services.", "所有网络服务。"),
-			References: []string{"research/anchors-host-tuning.md #46 (A-Tune timestamps 0 as counter-example)", "RFC 7323"},
+			References: []string{"RFC 7323 (TCP timestamps, PAWS)", "kernel Documentation/networking/ip-sysctl.rst (tcp_timestamps)", "A-Tune tomcat/nginx profiles: tcp_timestamps 0 (counter-example)"},
 			Eval:       simpleSysctl("net.ipv4.tcp_timestamps", func(v int64) bool { return v != 0 }, 1),
 		},
 		{
@@ -207,7 +208,7 @@ func netRules() []Rule {
 			Why:        T("Very low values (A-Tune uses 1) cut off slow peers that are still closing; very high ones keep orphaned sockets and their memory around.", "过低（A-Tune 用 1）会切断仍在关闭中的慢速对端；过高则让孤儿连接及其内存长期滞留。"),
 			Risk:       T("Negligible within 15-60 s.", "在 15-60 秒之间风险可以忽略。"),
 			Workload:   T("All network services.", "所有网络服务。"),
-			References: []string{"research/anchors-host-tuning.md #46", "kernel Documentation/networking/ip-sysctl.rst (tcp_fin_timeout)"},
+			References: []string{"kernel Documentation/networking/ip-sysctl.rst (tcp_fin_timeout)"},
 			Eval:       simpleSysctlWant("net.ipv4.tcp_fin_timeout", func(v int64) bool { return v >= 10 && v <= 60 }, 30),
 		},
 		{
@@ -217,7 +218,7 @@ func netRules() []Rule {
 			Why:        T("Pooled keep-alive, HTTP/2 and gRPC connections go idle between bursts; with 1 each burst restarts from a small congestion window and pays extra round trips.", "连接池里的长连接、HTTP/2 和 gRPC 连接在突发之间会空闲；为 1 时每次突发都从小拥塞窗口重新开始，多付出若干往返。"),
 			Risk:       T("A stale window can burst into a congested path.", "过时的窗口可能向拥塞的路径突发发送。"),
 			Workload:   T("Services using pooled / long-lived connections.", "使用连接池/长连接的服务。"),
-			References: []string{"research/anchors-host-tuning.md #47", "TuneD network-throughput: tcp_slow_start_after_idle=0"},
+			References: []string{"TuneD network-throughput: tcp_slow_start_after_idle=0"},
 			Eval:       simpleSysctl("net.ipv4.tcp_slow_start_after_idle", func(v int64) bool { return v == 0 }, 0),
 		},
 		{
@@ -227,7 +228,7 @@ func netRules() []Rule {
 			Why:        T("Load balancers, firewalls and NAT drop idle flows after minutes; with the default 2 h keepalive, a pooled connection is found dead only when a request hits it.", "负载均衡、防火墙和 NAT 几分钟后就会清理空闲连接；默认 2 小时的保活意味着连接池里的死连接要等请求撞上才发现。"),
 			Risk:       T("Slightly more keepalive packets.", "保活报文略有增加。"),
 			Workload:   T("Services with connection pools through middleboxes.", "经过中间设备使用连接池的服务。"),
-			References: []string{"research/anchors-host-tuning.md #47", "A-Tune: tcp_keepalive_time 60"},
+			References: []string{"A-Tune: tcp_keepalive_time 60"},
 			Eval:       simpleSysctlWant("net.ipv4.tcp_keepalive_time", func(v int64) bool { return v <= 1800 }, 600),
 		},
 		{
@@ -237,7 +238,7 @@ func netRules() []Rule {
 			Why:        T("Busy polling spins on the NIC queue instead of sleeping for the interrupt: lower latency, but it burns CPU that a throughput service needs.", "忙轮询在网卡队列上自旋而不是等待中断：时延更低，但会消耗吞吐型服务需要的 CPU。"),
 			Risk:       T("Busy polling burns cores; only useful with few, latency-critical sockets.", "忙轮询会占满 CPU 核；只在少量时延敏感连接时有用。"),
 			Workload:   T("latency profile: 50; java-web / database: 0.", "latency 配置档：50；java-web / database：0。"),
-			References: []string{"research/anchors-host-tuning.md #48", "TuneD network-latency: net.core.busy_read=50, busy_poll=50", "kernel Documentation/networking/napi.rst (busy polling)"},
+			References: []string{"TuneD network-latency: net.core.busy_read=50, busy_poll=50", "kernel Documentation/networking/napi.rst (busy polling)"},
 			Eval: func(c *Ctx) []Outcome {
 				r, er, b1 := sysctlInt(c, "net.core.busy_read")
 				if b1 != nil {
@@ -270,7 +271,7 @@ func netRules() []Rule {
 			Why:        T("When the table is full the kernel drops new connections silently ('nf_conntrack: table full, dropping packet' in dmesg).", "表满后内核会悄悄丢弃新连接（dmesg 中出现 nf_conntrack: table full, dropping packet）。"),
 			Risk:       T("Each entry costs ~300 bytes of kernel memory.", "每个表项约占 300 字节内核内存。"),
 			Workload:   T("Hosts with firewall/NAT rules or Kubernetes nodes.", "有防火墙/NAT 规则的主机或 Kubernetes 节点。"),
-			References: []string{"research/anchors-host-tuning.md #49", "TuneD openshift: nf_conntrack_max=1048576"},
+			References: []string{"TuneD openshift: nf_conntrack_max=1048576"},
 			Eval: func(c *Ctx) []Outcome {
 				max, em, b1 := sysctlInt(c, "net.netfilter.nf_conntrack_max")
 				if b1 != nil {

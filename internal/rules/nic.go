@@ -10,7 +10,8 @@ import (
 )
 
 // NIC interrupts, queues, packet steering, MTU and link
-// (research/anchors-host-tuning.md #50-#53; seeds/000 §2.1 step 5, §3.1.5).
+// (kernel Documentation/networking/scaling.rst, ethtool(8),
+// TuneD and A-Tune profiles).
 
 // irqTargets returns the CPUs a NIC's interrupts actually land on: CPUs
 // with non-zero counts when counts are known, else the effective (or
@@ -99,11 +100,11 @@ func nicRules() []Rule {
 			ID: "nic.irq.concentration", Category: "nic", Severity: warning,
 			Title:  T("NIC interrupts concentrated on one CPU", "网卡中断集中在单个 CPU 上"),
 			Checks: T("For each physical NIC that is up, counts where its IRQs fire (/proc/interrupts per-CPU counts, else smp_affinity_list): one CPU taking 80%+ of them on a host with 4+ CPUs fails.", "对每块 up 的物理网卡，统计其中断实际落在哪些 CPU 上（/proc/interrupts 的每 CPU 计数，否则看 smp_affinity_list）：4 核以上主机上单个 CPU 承担 80% 以上即不通过。"),
-			Why: T("Hard IRQ and the softirq (NET_RX) that follows run on the CPU that took the interrupt: one CPU at 100% si caps the whole host's network throughput while the others idle (seeds/000: concentrated NIC softirq on the credit-card core system).",
-				"硬中断以及随后的软中断（NET_RX）都在接收中断的 CPU 上执行：一个 CPU 的 si 打满就会卡住整机网络吞吐，而其他 CPU 却空闲（seeds/000：信用卡核心系统网卡软中断集中）。"),
+			Why: T("Hard IRQ and the softirq (NET_RX) that follows run on the CPU that took the interrupt: one CPU at 100% si caps the whole host's network throughput while the others idle (a bank's credit-card core system hit exactly this: NIC softirq concentrated on one CPU).",
+				"硬中断以及随后的软中断（NET_RX）都在接收中断的 CPU 上执行：一个 CPU 的 si 打满就会卡住整机网络吞吐，而其他 CPU 却空闲（某银行信用卡核心系统就遇到过：网卡软中断集中在一个 CPU 上）。"),
 			Risk:     T("Manual affinity is lost on reboot, driver reload or queue changes, and irqbalance (if running) may move IRQs again.", "手工亲和性在重启、驱动重载或队列数变化后失效；irqbalance（若运行）可能再次移动中断。"),
 			Workload: T("Network-heavy Java services (HTTP/RPC gateways, proxies, message brokers).", "网络密集型 Java 服务（HTTP/RPC 网关、代理、消息中间件）。"),
-			References: []string{"research/anchors-host-tuning.md #50", "seeds/000 §2.1 step 5, §3.1.5 (网卡中断绑核: echo {core} > /proc/irq/{IRQ}/smp_affinity_list)", "seeds/003 (bind_net_irq.sh: +11% latency)",
+			References: []string{"kernel Documentation/core-api/irq/irq-affinity.rst (smp_affinity_list)", "A-Tune web profiles: stop irqbalance, bind NIC IRQs (Kunpeng)",
 				"PerfSpect NIC IRQ affinity table", "kernel Documentation/core-api/irq/irq-affinity.rst"},
 			Eval: func(c *Ctx) []Outcome {
 				nics, o := upNICs(c)
@@ -183,7 +184,7 @@ func nicRules() []Rule {
 			Why:        T("Each hardware queue has its own interrupt: with one queue all receive processing funnels through one CPU, whatever the affinity.", "每个硬件队列对应一个中断：只有一个队列时，无论如何设置亲和性，所有收包处理都集中在一个 CPU 上。"),
 			Risk:       T("Changing channels resets the link briefly (seconds); IRQ numbers change, so redo any manual affinity afterwards.", "修改通道数会让链路短暂中断（数秒）；中断号会变化，需要重新做手工亲和性设置。"),
 			Workload:   T("Network-heavy services.", "网络密集型服务。"),
-			References: []string{"research/anchors-host-tuning.md #51", "seeds/000 §3.1.5 (ethtool -l / ethtool -L <dev> combined <N>)", "seeds/000 §2.1 (HCS without multi-queue: RPS instead)"},
+			References: []string{"man 8 ethtool (-l / -L combined)", "kernel Documentation/networking/scaling.rst (RSS, RPS)", "TuneD net plugin channels"},
 			Eval: func(c *Ctx) []Outcome {
 				nics, o := upNICs(c)
 				if o != nil {
@@ -239,10 +240,10 @@ func nicRules() []Rule {
 			ID: "nic.rps", Category: "nic", Severity: info,
 			Title:      T("Receive packet steering when queues are scarce", "队列不足时的 RPS 收包分流"),
 			Checks:     T("When a NIC has far fewer queues than CPUs (queues x 16 <= CPUs) and RPS is off on its rx queues, suggests RPS/RFS over the node's CPUs.", "当网卡队列远少于 CPU（队列数 x 16 <= CPU 数）且 rx 队列未开启 RPS 时，建议在网卡所在节点的 CPU 上开启 RPS/RFS。"),
-			Why:        T("RPS moves protocol processing off the interrupted CPU onto others by flow hash; RFS steers each flow to the CPU where the consuming thread runs. It is the software substitute for multi-queue (seeds/000).", "RPS 按流哈希把协议栈处理从中断 CPU 分散到其他 CPU；RFS 进一步把每条流引导到消费线程所在的 CPU，是多队列的软件替代方案（seeds/000）。"),
-			Risk:       T("Inter-processor interrupts add CPU cost; in seeds/000 RPS did not help because the NIC was not the bottleneck: measure.", "核间中断会增加 CPU 开销；seeds/000 中网卡不是瓶颈，RPS 没有带来提升：务必压测验证。"),
+			Why:        T("RPS moves protocol processing off the interrupted CPU onto others by flow hash; RFS steers each flow to the CPU where the consuming thread runs. It is the software substitute for multi-queue.", "RPS 按流哈希把协议栈处理从中断 CPU 分散到其他 CPU；RFS 进一步把每条流引导到消费线程所在的 CPU，是多队列的软件替代方案。"),
+			Risk:       T("Inter-processor interrupts add CPU cost, and RPS does not help when the NIC is not the bottleneck: measure.", "核间中断会增加 CPU 开销；网卡不是瓶颈时 RPS 不会带来提升：务必压测验证。"),
 			Workload:   T("Network-heavy services on single/few-queue NICs (VMs, HCS).", "单队列/少队列网卡上的网络密集型服务（虚拟机、HCS）。"),
-			References: []string{"research/anchors-host-tuning.md #51", "seeds/000 §3.1.5 (设置网卡中断散列RPS和RFS: rps_cpus, rps_flow_cnt 32768, rps_sock_flow_entries 32768)", "kernel Documentation/networking/scaling.rst"},
+			References: []string{"kernel Documentation/networking/scaling.rst (RPS, RFS: rps_cpus, rps_flow_cnt, rps_sock_flow_entries 32768)", "A-Tune rps_cpus script"},
 			Eval: func(c *Ctx) []Outcome {
 				nics, o := upNICs(c)
 				if o != nil {
@@ -321,10 +322,10 @@ func nicRules() []Rule {
 			ID: "nic.mtu", Category: "nic", Severity: info,
 			Title:      T("MTU on fast links", "高速链路的 MTU"),
 			Checks:     T("Flags physical NICs at 10 Gb/s or faster still at MTU 1500.", "检查 10 Gb/s 及以上的物理网卡是否仍为 MTU 1500。"),
-			Why:        T("Jumbo frames (9000) cut per-packet CPU cost for large transfers (seeds/000: higher TCP/UDP bandwidth with less CPU in netperf/iperf).", "巨帧（9000）可降低大流量传输的单包 CPU 开销（seeds/000：netperf/iperf 中两端 MTU 9000 时带宽更高、CPU 更低）。"),
+			Why:        T("Jumbo frames (9000) cut per-packet CPU cost for large transfers (fewer packets for the same bytes: more TCP/UDP bandwidth for less CPU in netperf/iperf, when both ends and the switch carry 9000).", "巨帧（9000）可降低大流量传输的单包 CPU 开销（同样的数据包数更少：两端和交换机都为 9000 时，netperf/iperf 带宽更高、CPU 更低）。"),
 			Risk:       T("Every hop (switch ports, peers, load balancers) must use the same MTU, or packets fragment or black-hole; coordinate with the network team.", "路径上所有设备（交换机端口、对端、负载均衡）的 MTU 必须一致，否则会分片或丢包；需要与网络团队协调。"),
 			Workload:   T("Bulk transfer between hosts on the same L2 network; not for Internet-facing traffic.", "同一二层网络内主机间的大流量传输；不适用于面向互联网的流量。"),
-			References: []string{"seeds/000 §3.1.5 (增大MTU，增加吞吐量)", "research/anchors-host-tuning.md #53"},
+			References: []string{"man 8 ip-link (mtu)", "Red Hat Enterprise Linux Network Performance Tuning Guide (jumbo frames)"},
 			Eval: func(c *Ctx) []Outcome {
 				nics, o := upNICs(c)
 				if o != nil {
@@ -350,10 +351,10 @@ func nicRules() []Rule {
 			ID: "nic.link-speed", Category: "nic", Severity: warning,
 			Title:      T("Slow NIC link", "网卡链路速率过低"),
 			Checks:     T("Flags physical NICs that are up at less than 1 Gb/s.", "检查处于 up 状态但速率低于 1 Gb/s 的物理网卡。"),
-			Why:        T("A 100 Mb/s link (bad cable, autonegotiation, wrong switch port) caps the service long before the CPU; seeds/002 hit this on the load generator.", "100 Mb/s 链路（网线、自协商或交换机端口问题）会在 CPU 之前成为瓶颈；seeds/002 在压测机上就遇到过。"),
+			Why:        T("A 100 Mb/s link (bad cable, autonegotiation, wrong switch port) caps the service long before the CPU; a ticketing platform's load test hit this on its load generator.", "100 Mb/s 链路（网线、自协商或交换机端口问题）会在 CPU 之前成为瓶颈；某票务平台压测时就在压测机上遇到过。"),
 			Risk:       T("None (diagnostic).", "无（诊断项）。"),
 			Workload:   T("All network services and load generators.", "所有网络服务和压测机。"),
-			References: []string{"seeds/002 §1.2 (100M NIC on the load generator)", "research/anchors-host-tuning.md #53"},
+			References: []string{"man 8 ethtool (speed, duplex, autoneg)", "Brendan Gregg USE method: network interfaces (sar -n DEV vs link speed)"},
 			Eval: func(c *Ctx) []Outcome {
 				nics, o := upNICs(c)
 				if o != nil {

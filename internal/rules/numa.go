@@ -10,7 +10,8 @@ import (
 )
 
 // NUMA topology, balancing, zone reclaim and NIC locality
-// (research/anchors-host-tuning.md #19, #20, #30, #50; seeds/000 §3.1.1-3.1.3).
+// (kernel Documentation/admin-guide/sysctl/kernel.rst and vm.rst,
+// numactl(8), TuneD and A-Tune profiles).
 
 // jvmPinned reports whether a JVM's CPUs (and memory, when known) are
 // confined to one NUMA node; known=false when Cpus_allowed is unknown.
@@ -59,7 +60,7 @@ func numaRules() []Rule {
 			Why:        T("With NUMA hidden the kernel cannot place memory next to the CPU using it, so about half of all accesses are remote and nothing (numactl, UseNUMA, balancing) can fix it.", "NUMA 被隐藏后内核无法把内存分配在使用它的 CPU 旁边，约一半访存跨片，numactl、UseNUMA、自动均衡都无从发挥。"),
 			Risk:       T("A BIOS change and reboot; applications pinned by CPU number may need new bindings.", "需要修改 BIOS 并重启；按 CPU 编号绑核的应用可能需要重新配置。"),
 			Workload:   T("All services on multi-socket servers.", "多路服务器上的所有服务。"),
-			References: []string{"seeds/000 §3.1.1 (BIOS: Advanced > Memory Config > NUMA = Enabled)", "research/anchors-host-tuning.md #20"},
+			References: []string{"Huawei Kunpeng BIOS parameter reference: Advanced > Memory Config > NUMA", "man 8 numactl (--hardware)"},
 			Eval: func(c *Ctx) []Outcome {
 				s := c.F.CPU.Sockets
 				if !s.OK {
@@ -92,7 +93,7 @@ func numaRules() []Rule {
 			Why:        T("Remote memory and remote NIC interrupts cost latency and bandwidth (Kunpeng 920: 4 nodes on 2 sockets, cross-socket distance 30-40). Large Java heaps spread over all nodes unless bound.", "访问远端内存、处理远端网卡中断都会增加时延、降低带宽（鲲鹏 920 双路为 4 个节点，跨片距离 30-40）。大堆 JVM 若不绑定会分散在所有节点上。"),
 			Risk:       T("Binding a JVM to one node limits it to that node's memory (OOM or swap when exceeded).", "把 JVM 绑定到单个节点后只能用该节点内存，超出时会 OOM 或换页。"),
 			Workload:   T("Java services on multi-socket / multi-die servers.", "多路/多 Die 服务器上的 Java 服务。"),
-			References: []string{"research/anchors-host-tuning.md #20", "seeds/000 §3.1.2-3.1.3 (numactl -N / -m)", "seeds/003 (binding 32 cores: +66% latency, +91% throughput)"},
+			References: []string{"man 8 numactl (-N / -m / -C)", "A-Tune: NUMA-aware task placement (schedule)", "PerfSpect NUMA CPU list"},
 			Eval: func(c *Ctx) []Outcome {
 				nodes, o := multiNode(c)
 				if o != nil {
@@ -120,8 +121,8 @@ func numaRules() []Rule {
 				}
 				if len(small) > 0 {
 					return one(advice(Tf("%d NUMA nodes with unbalanced memory: %s below half the average %s", "%d 个 NUMA 节点内存不均衡：%s 低于平均值 %s 的一半", len(nodes), strings.Join(small, ", "), human(avg*1024)),
-						T("populate every memory channel with identical DIMMs (seeds/000 §3.1.3: 1 DIMM per channel, same speed and rank); until then do not bind JVMs to the small nodes",
-							"所有内存通道插满同规格内存条（seeds/000 §3.1.3：每通道 1 根，速率和 Rank 一致）；在此之前不要把 JVM 绑定到内存少的节点"), e).sev(warning))
+						T("populate every memory channel with identical DIMMs (1 DIMM per channel, same speed and rank); until then do not bind JVMs to the small nodes",
+							"所有内存通道插满同规格内存条（每通道 1 根，速率和 Rank 一致）；在此之前不要把 JVM 绑定到内存少的节点"), e).sev(warning))
 				}
 				return one(advice(Tf("%d NUMA nodes (max distance %d): %s", "%d 个 NUMA 节点（最大距离 %d）：%s", len(nodes), maxDist, strings.Join(parts, "; ")),
 					T("run one JVM per node bound with numactl --cpunodebind=N --membind=N (or taskset/systemd CPUAffinity), preferring the NIC's node; or one JVM with -XX:+UseNUMA (Parallel, G1 on JDK 14+)",
@@ -135,7 +136,7 @@ func numaRules() []Rule {
 			Why:        T("Balancing moves memory next to the threads using it, which helps unpinned processes; for JVMs bound to one node it only adds hint page faults and migrations.", "自动均衡会把内存迁移到使用它的线程附近，对未绑定的进程有益；对已绑定单节点的 JVM 只会增加提示缺页和页迁移开销。"),
 			Risk:       T("Hint faults add latency; disabling it cost up to 20% on some AMD workloads (TuneD reverted that default).", "提示缺页会增加时延；在部分 AMD 负载上关闭它曾导致最多 20% 的性能下降（TuneD 因此回退了该默认值）。"),
 			Workload:   T("Java services on multi-node hosts.", "多 NUMA 节点主机上的 Java 服务。"),
-			References: []string{"research/anchors-host-tuning.md #19", "PerfSpect insight #16", "TuneD network-latency: kernel.numa_balancing=0; TuneD PR #283 (AMD revert)", "kernel Documentation/admin-guide/sysctl/kernel.rst (numa_balancing)"},
+			References: []string{"PerfSpect insight #16", "TuneD network-latency: kernel.numa_balancing=0; TuneD PR #283 (AMD revert)", "kernel Documentation/admin-guide/sysctl/kernel.rst (numa_balancing)"},
 			Eval: func(c *Ctx) []Outcome {
 				nodes, o := multiNode(c)
 				if o != nil {
@@ -182,7 +183,7 @@ func numaRules() []Rule {
 			Why:        T("With zone reclaim on, a node short of free memory reclaims its own page cache (stalling the allocating thread) instead of using free memory on another node.", "开启后，本节点空闲内存不足时会先回收本节点页缓存（阻塞分配线程），而不是使用其他节点的空闲内存。"),
 			Risk:       T("None for general services (1 is only for NUMA-partitioned HPC).", "对通用服务无风险（1 只适用于按 NUMA 分区的 HPC）。"),
 			Workload:   T("All services on multi-node hosts.", "多 NUMA 节点主机上的所有服务。"),
-			References: []string{"research/anchors-host-tuning.md #30", "kernel Documentation/admin-guide/sysctl/vm.rst (zone_reclaim_mode)", "TuneD hpc-compute sets 1 (counter-example)"},
+			References: []string{"kernel Documentation/admin-guide/sysctl/vm.rst (zone_reclaim_mode)", "TuneD hpc-compute sets 1 (counter-example)"},
 			Eval: func(c *Ctx) []Outcome {
 				if _, o := multiNode(c); o != nil {
 					return one(*o)
@@ -205,7 +206,7 @@ func numaRules() []Rule {
 			Why:        T("An interrupt handled on a remote node pulls every packet's DMA buffer across the interconnect, adding latency and using cross-socket bandwidth.", "在远端节点处理中断时，每个报文的 DMA 缓冲区都要跨片访问，增加时延并占用跨片带宽。"),
 			Risk:       T("Manual affinity is lost when the driver reloads or queues change; irqbalance may override it.", "手工设置的亲和性在驱动重载或队列数变化后失效；irqbalance 可能覆盖它。"),
 			Workload:   T("Network-heavy Java services on multi-node hosts.", "多 NUMA 节点主机上网络密集的 Java 服务。"),
-			References: []string{"research/anchors-host-tuning.md #50", "seeds/000 §3.1.5 step 3 (cat /sys/bus/pci/devices/<bus>/numa_node)", "A-Tune web profiles: bind NIC IRQs to the NIC's node (Kunpeng)"},
+			References: []string{"kernel Documentation/ABI/testing/sysfs-bus-pci (numa_node)", "A-Tune web profiles: bind NIC IRQs to the NIC's node (Kunpeng)"},
 			Eval: func(c *Ctx) []Outcome {
 				nodes, o := multiNode(c)
 				if o != nil {

@@ -8,7 +8,8 @@ import (
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
 )
 
-// Frequency scaling and idle states (research/anchors-host-tuning.md #1-#7).
+// Frequency scaling and idle states (kernel Documentation/admin-guide/pm/; TuneD,
+// PerfSpect insights).
 
 const governorGlob = "/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor"
 
@@ -38,8 +39,8 @@ func powerRules() []Rule {
 			Why:      T("Non-performance governors ramp the clock up only after load appears, so bursty request traffic runs on slow cores and p99 latency suffers.", "非 performance 策略要等负载出现后才升频，突发请求会先跑在低频核上，拉高 p99 时延。"),
 			Risk:     T("Higher idle power and heat; no effect where firmware owns P-states.", "空闲功耗和发热增加；若频率由固件控制则不起作用。"),
 			Workload: T("All Java services; required for latency-critical ones (critical under the latency profile).", "所有 Java 服务；对时延敏感服务是必选项（latency 配置档下为严重）。"),
-			References: []string{"research/anchors-host-tuning.md #1", "TuneD throughput-performance / latency-performance: governor=performance",
-				"PerfSpect insight #7", "seeds/000 §3.1.2 (echo performance | tee .../scaling_governor)", "kernel Documentation/admin-guide/pm/cpufreq.rst"},
+			References: []string{"TuneD throughput-performance / latency-performance: governor=performance",
+				"PerfSpect insight #7", "kernel Documentation/admin-guide/pm/cpufreq.rst"},
 			Eval: func(c *Ctx) []Outcome {
 				f := c.F.CPU.Cpufreq
 				if !f.OK {
@@ -87,7 +88,7 @@ func powerRules() []Rule {
 			Why:        T("The legacy acpi-cpufreq driver cannot use hardware P-states (HWP/CPPC) and energy-performance preferences, so frequency reacts slower to load.", "老的 acpi-cpufreq 驱动无法使用硬件 P-state（HWP/CPPC）和能效偏好，频率响应负载更慢。"),
 			Risk:       T("Changing the driver needs a kernel command-line change and a reboot.", "更换驱动需要修改内核启动参数并重启。"),
 			Workload:   T("All services on bare metal.", "物理机上的所有服务。"),
-			References: []string{"research/anchors-host-tuning.md #2", "PerfSpect insight #8", "kernel Documentation/admin-guide/pm/intel_pstate.rst", "kernel Documentation/admin-guide/pm/amd-pstate.rst"},
+			References: []string{"PerfSpect insight #8", "kernel Documentation/admin-guide/pm/intel_pstate.rst", "kernel Documentation/admin-guide/pm/amd-pstate.rst"},
 			Eval: func(c *Ctx) []Outcome {
 				f := c.F.CPU.Cpufreq
 				if !f.OK {
@@ -130,7 +131,7 @@ func powerRules() []Rule {
 			Why:        T("Boost raises single-thread speed, which request paths and GC pauses depend on.", "睿频提升单线程性能，请求处理路径和 GC 停顿都依赖单核速度。"),
 			Risk:       T("More run-to-run variance in benchmarks; thermal and power limits.", "压测结果波动变大；受散热和功耗限制。"),
 			Workload:   T("All Java services.", "所有 Java 服务。"),
-			References: []string{"research/anchors-host-tuning.md #3", "PerfSpect insight #2", "TuneD *-performance: boost=1"},
+			References: []string{"PerfSpect insight #2", "TuneD *-performance: boost=1"},
 			Eval: func(c *Ctx) []Outcome {
 				f := c.F.CPU.Cpufreq
 				if !f.OK {
@@ -167,7 +168,7 @@ func powerRules() []Rule {
 			Why:        T("With HWP/CPPC the hardware picks the frequency; a power-biased preference keeps lightly loaded request cores slow.", "启用 HWP/CPPC 时由硬件选频，偏节能的设置会让轻载的请求处理核一直跑在低频。"),
 			Risk:       T("Higher power draw.", "功耗上升。"),
 			Workload:   T("All Java services on bare metal.", "物理机上的所有 Java 服务。"),
-			References: []string{"research/anchors-host-tuning.md #5", "PerfSpect insight #10", "TuneD throughput-performance: energy_performance_preference=performance"},
+			References: []string{"PerfSpect insight #10", "TuneD throughput-performance: energy_performance_preference=performance"},
 			Eval: func(c *Ctx) []Outcome {
 				f := c.F.CPU.Cpufreq
 				if !f.OK {
@@ -213,7 +214,7 @@ func powerRules() []Rule {
 			Why:        T("Removing the low P-states means a core never has to ramp up when a request arrives.", "去掉低 P-state 后，请求到来时 CPU 无需再升频。"),
 			Risk:       T("Higher idle power.", "空闲功耗上升。"),
 			Workload:   T("Latency-critical Java services on Intel.", "Intel 平台上的时延敏感 Java 服务。"),
-			References: []string{"research/anchors-host-tuning.md #6", "TuneD latency-performance: min_perf_pct=100"},
+			References: []string{"TuneD latency-performance: min_perf_pct=100"},
 			Eval: func(c *Ctx) []Outcome {
 				f := c.F.CPU.Cpufreq
 				if !f.OK {
@@ -240,7 +241,7 @@ func powerRules() []Rule {
 			Why:        T("Waking a core from a deep C-state (C6: ~100 µs) adds that latency to the first request that lands on it.", "从深度 C-state（如 C6，约 100 µs）唤醒的时间会直接加到落在该核上的第一个请求上。"),
 			Risk:       T("Higher idle power; fewer idle cores can lower turbo headroom.", "空闲功耗上升；空闲核变少可能降低睿频余量。"),
 			Workload:   T("Latency-critical services only; throughput services should keep C-states.", "仅限时延敏感服务；吞吐型服务应保留 C-state。"),
-			References: []string{"research/anchors-host-tuning.md #7", "TuneD latency-performance: force_latency=cstate.id_no_zero:1|3", "kernel Documentation/admin-guide/pm/cpuidle.rst"},
+			References: []string{"TuneD latency-performance: force_latency=cstate.id_no_zero:1|3", "kernel Documentation/admin-guide/pm/cpuidle.rst"},
 			Eval: func(c *Ctx) []Outcome {
 				f := c.F.CPU.Cpuidle
 				if !f.OK {
