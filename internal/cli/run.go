@@ -168,7 +168,7 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 			return err
 		}
 		defer func() {
-			svc.Stop(10 * time.Second)
+			svc.Stop()
 			// The service log belongs in the run folder once it exists.
 			if _, err := os.Stat(dir); err == nil {
 				_ = os.Rename(svc.LogPath, filepath.Join(dir, "raw", "service.log"))

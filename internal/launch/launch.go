@@ -19,9 +19,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/tuneloop/tuneloop/internal/hostfs"
-
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/hostfs"
 )
 
 // Service is a started service.
@@ -29,8 +28,12 @@ type Service struct {
 	Cmd     *exec.Cmd
 	Command string
 	LogPath string
-	done    chan struct{}
-	err     error
+	// StopTimeout is how long Stop waits after SIGTERM before SIGKILL
+	// (DefaultStopTimeout when 0).
+	StopTimeout time.Duration
+	jvm         int // found by WaitJVM
+	done        chan struct{}
+	err         error
 }
 
 // Start runs command with /bin/sh -c in its own process group; stdout and
@@ -72,19 +75,78 @@ func (s *Service) Exited() (bool, error) {
 	}
 }
 
-// Stop sends SIGTERM to the service's process group, then SIGKILL after
-// grace, and waits for the shell.
-func (s *Service) Stop(grace time.Duration) {
+// DefaultStopTimeout is how long Stop waits for the service to exit after
+// SIGTERM when Service.StopTimeout is not set.
+const DefaultStopTimeout = 10 * time.Second
+
+// WaitJVM finds the service's JVM among the processes it started, polling
+// until it appears or timeout passes; 0 when there is none. Stop then
+// signals that JVM itself too.
+func (s *Service) WaitJVM(ctx context.Context, h hostfs.FS, timeout time.Duration) int {
+	deadline := time.Now().Add(timeout)
+	for {
+		if pid := FindJVM(h, s.Cmd.Process.Pid); pid != 0 {
+			s.jvm = pid
+			return pid
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return 0
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// Stop ends the service: SIGTERM to its JVM and to its process group, then
+// up to StopTimeout for the JVM and the shell to exit, then SIGKILL to the
+// group. The JVM gets the grace of its own: a wrapper shell dies at once on
+// SIGTERM, and killing the group then would cut the JVM's shutdown hooks
+// short.
+func (s *Service) Stop() {
+	grace := s.StopTimeout
+	if grace <= 0 {
+		grace = DefaultStopTimeout
+	}
 	pgid := s.Cmd.Process.Pid
+	jvm := s.jvm
+	if jvm == 0 {
+		jvm = FindJVM(hostfs.Live(), pgid)
+	}
+	if jvm != 0 && jvm != pgid {
+		_ = syscall.Kill(jvm, syscall.SIGTERM)
+	}
 	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+	end := time.Now().Add(grace)
+	timer := time.NewTimer(grace)
+	defer timer.Stop()
 	select {
 	case <-s.done:
-	case <-time.After(grace):
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
-		<-s.done
+	case <-timer.C:
 	}
-	// Children that left the group's shell behind still belong to the group.
+	if jvm != 0 && jvm != pgid {
+		for alive(jvm) && time.Now().Before(end) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if alive(jvm) {
+			_ = syscall.Kill(jvm, syscall.SIGKILL)
+		}
+	}
+	// Whatever is left of the group (children the shell left behind) goes now.
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	<-s.done
+}
+
+// alive reports whether pid runs (a zombie has exited).
+func alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	st := string(b)
+	i := strings.LastIndexByte(st, ')')
+	return i >= 0 && !strings.HasPrefix(st[i+1:], " Z")
 }
 
 // LogTail returns the last n bytes of the service log, for error messages.

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -43,7 +44,7 @@ public class Srv { public static void main(String[] a) throws Exception {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { svc.Stop(5 * time.Second) })
+	t.Cleanup(func() { svc.Stop() })
 	url := "http://127.0.0.1:" + itoa(port) + "/"
 	if err := WaitReady(context.Background(), url, 90*time.Second, svc); err != nil {
 		t.Fatal(err)
@@ -52,7 +53,7 @@ public class Srv { public static void main(String[] a) throws Exception {
 	if pid == 0 || pid == svc.Cmd.Process.Pid {
 		t.Fatalf("JVM not found under the shell %d: %d", svc.Cmd.Process.Pid, pid)
 	}
-	svc.Stop(5 * time.Second)
+	svc.Stop()
 	if _, err := http.Get(url); err == nil {
 		t.Error("service still answers after Stop")
 	}
@@ -77,3 +78,81 @@ func TestWaitReadyServiceExits(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// hookJVM compiles a class whose shutdown hook sleeps hookMS and then
+// writes "hook ran" to the file it is given, and starts it behind a shell
+// that cannot exec it (a command follows), as start scripts do.
+func hookJVM(t *testing.T, hookMS int) (svc *Service, marker string) {
+	t.Helper()
+	javac, err := exec.LookPath("javac")
+	if err != nil {
+		t.Skip("no javac on PATH")
+	}
+	java, err := exec.LookPath("java")
+	if err != nil {
+		t.Skip("no java on PATH")
+	}
+	dir := t.TempDir()
+	code := `import java.nio.file.*;
+public class Hook { public static void main(String[] a) throws Exception {
+  Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+    try { Thread.sleep(` + itoa(hookMS) + `); Files.writeString(Path.of(a[0]), "hook ran"); } catch (Exception e) { }
+  }));
+  System.out.println("ready"); System.out.flush();
+  Thread.sleep(600_000);
+} }`
+	if err := os.WriteFile(filepath.Join(dir, "Hook.java"), []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(javac, "-d", dir, filepath.Join(dir, "Hook.java")).CombinedOutput(); err != nil {
+		t.Fatalf("javac: %v\n%s", err, out)
+	}
+	marker = filepath.Join(dir, "marker")
+	svc, err = Start(java+" -Xshare:auto -cp "+dir+" Hook "+marker+"; echo service ended", filepath.Join(dir, "service.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(-svc.Cmd.Process.Pid, syscall.SIGKILL) })
+	for end := time.Now().Add(60 * time.Second); !strings.Contains(svc.LogTail(1000), "ready"); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("the JVM did not start: %s", svc.LogTail(2000))
+		}
+	}
+	return svc, marker
+}
+
+// Stop lets the JVM run its shutdown hooks even though the wrapper shell
+// dies at once on SIGTERM.
+func TestStopRunsShutdownHooks(t *testing.T) {
+	svc, marker := hookJVM(t, 300)
+	jvm := svc.WaitJVM(context.Background(), hostfs.Live(), 10*time.Second)
+	if jvm == 0 || jvm == svc.Cmd.Process.Pid {
+		t.Fatalf("JVM not found behind the shell: %d", jvm)
+	}
+	svc.Stop()
+	b, err := os.ReadFile(marker)
+	if err != nil || string(b) != "hook ran" {
+		t.Fatalf("the shutdown hook did not run: %v %q", err, b)
+	}
+	if alive(jvm) {
+		t.Errorf("JVM %d survived Stop", jvm)
+	}
+}
+
+// A JVM whose hooks outlast StopTimeout is killed when it ends.
+func TestStopKillsAfterTimeout(t *testing.T) {
+	svc, marker := hookJVM(t, 60_000)
+	svc.StopTimeout = time.Second
+	jvm := FindJVM(hostfs.Live(), svc.Cmd.Process.Pid) // Stop finds it itself too
+	start := time.Now()
+	svc.Stop()
+	if el := time.Since(start); el < time.Second || el > 8*time.Second {
+		t.Errorf("Stop took %s with a 1 s timeout", el)
+	}
+	if jvm != 0 && alive(jvm) {
+		t.Errorf("JVM %d survived Stop", jvm)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the hook finished: it should have been cut at the timeout")
+	}
+}
