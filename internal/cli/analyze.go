@@ -113,10 +113,13 @@ type AnalyzeResult struct {
 	GeneratedAt time.Time `json:"generated_at"`
 	// ThreadDumps summarises each dump (without the threads themselves).
 	ThreadDumps []*threaddump.Report `json:"thread_dumps,omitempty"`
-	GC          *gclog.Report        `json:"gc,omitempty"`
-	LogConfigs  []string             `json:"logging_configs,omitempty"`
-	Findings    []finding.Finding    `json:"findings"`
-	Inputs      []string             `json:"inputs"`
+	// DumpDuplicates are dumps given twice (the same file, or the same
+	// content), counted once.
+	DumpDuplicates []threaddump.Duplicate `json:"thread_dump_duplicates,omitempty"`
+	GC             *gclog.Report          `json:"gc,omitempty"`
+	LogConfigs     []string               `json:"logging_configs,omitempty"`
+	Findings       []finding.Finding      `json:"findings"`
+	Inputs         []string               `json:"inputs"`
 }
 
 // RunAnalyze is the whole `analyze` command; tests call it directly.
@@ -180,38 +183,24 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 
 	var out bytes.Buffer // rendered text, written only when everything parsed
 	if len(dumpFiles) > 0 {
-		var dumps []*threaddump.Dump
-		var reports []*threaddump.Report
-		var sources []string
-		for _, path := range dumpFiles {
-			ds, err := parseDumpFile(path)
-			if err != nil {
-				if errors.Is(err, threaddump.ErrNotThreadDump) {
-					return fmt.Errorf("%w (nor a GC log or a log4j/log4j2/logback configuration)", err)
-				}
-				return err
-			}
-			for _, d := range ds {
-				dumps = append(dumps, d)
-				reports = append(reports, threaddump.Analyze(d))
-				sources = append(sources, path)
-			}
+		set, err := readDumpSet(dumpFiles)
+		if err != nil {
+			return err
 		}
-		if idx := threaddump.TimeOrder(dumps); idx != nil {
-			d2, r2, s2 := make([]*threaddump.Dump, len(idx)), make([]*threaddump.Report, len(idx)), make([]string, len(idx))
-			for i, j := range idx {
-				d2[i], r2[i], s2[i] = dumps[j], reports[j], sources[j]
+		// A file that is no dump fails the command (exit 1): analyze was
+		// asked about that file, and a partial answer would hide it.
+		if len(set.Unreadable) > 0 {
+			u := set.Unreadable[0]
+			if errors.Is(u.Err, threaddump.ErrNotThreadDump) {
+				return fmt.Errorf("%w (nor a GC log or a log4j/log4j2/logback configuration)", u.Err)
 			}
-			dumps, reports, sources = d2, r2, s2
+			return u.Err
 		}
-		// Several dumps: each problem once, from the dump that shows it best.
-		res.Findings = append(res.Findings, threaddump.FindingsOver(reports, sources)...)
-		if len(dumps) > 1 {
-			res.Findings = append(res.Findings, threaddump.SeriesFindings(threaddump.NewSeries(reports), strings.Join(dumpFiles, ", "))...)
-		}
-		res.ThreadDumps = reports
+		res.Findings = append(res.Findings, set.Findings...)
+		res.ThreadDumps = set.Reports
+		res.DumpDuplicates = set.Duplicates
 		if o.Output == "text" {
-			if err := threaddump.WriteText(&out, reports, lang); err != nil {
+			if err := threaddump.WriteText(&out, set, lang); err != nil {
 				return err
 			}
 		}
@@ -306,13 +295,18 @@ func readHead(path string) ([]byte, error) {
 	return head, nil
 }
 
-func parseDumpFile(path string) ([]*threaddump.Dump, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+// readDumpSet reads the thread dump files as one set (threaddump.ReadSet).
+func readDumpSet(paths []string) (*threaddump.Set, error) {
+	in := make([]threaddump.Input, 0, len(paths))
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		in = append(in, threaddump.Input{Name: p, R: f})
 	}
-	defer f.Close()
-	return threaddump.Parse(path, f)
+	return threaddump.ReadSet(in), nil
 }
 
 // analyzeCmdline checks a pasted JVM command line with the JVM rules of the

@@ -110,17 +110,20 @@ type jvmResult struct {
 	FlagLine string               `json:"flags_raw,omitempty"`
 	Dumps    []*threaddump.Report `json:"dumps,omitempty"`
 	Series   *threaddump.Series   `json:"series,omitempty"`
-	Findings []finding.Finding    `json:"findings"`
-	Config   []finding.Finding    `json:"-"` // the jvm.* checks, also in Findings
-	Logging  []jvmLogConfig       `json:"logging_configs,omitempty"`
-	Props    string               `json:"system_properties,omitempty"`
-	Heap     string               `json:"heap_info,omitempty"`
-	GCLog    *attach.GCLog        `json:"gc_log,omitempty"`
-	GCLogAt  string               `json:"gc_log_from_host,omitempty"`
-	JCmd     string               `json:"jcmd,omitempty"`
-	JCmdOut  string               `json:"jcmd_output,omitempty"`
-	Raw      map[string]string    `json:"raw_files,omitempty"`
-	Errors   []string             `json:"errors,omitempty"`
+	// DumpDuplicates are dumps identical to an earlier one, counted once.
+	DumpDuplicates []threaddump.Duplicate `json:"dump_duplicates,omitempty"`
+	set            *threaddump.Set        // what the text renders
+	Findings       []finding.Finding      `json:"findings"`
+	Config         []finding.Finding      `json:"-"` // the jvm.* checks, also in Findings
+	Logging        []jvmLogConfig         `json:"logging_configs,omitempty"`
+	Props          string                 `json:"system_properties,omitempty"`
+	Heap           string                 `json:"heap_info,omitempty"`
+	GCLog          *attach.GCLog          `json:"gc_log,omitempty"`
+	GCLogAt        string                 `json:"gc_log_from_host,omitempty"`
+	JCmd           string                 `json:"jcmd,omitempty"`
+	JCmdOut        string                 `json:"jcmd_output,omitempty"`
+	Raw            map[string]string      `json:"raw_files,omitempty"`
+	Errors         []string               `json:"errors,omitempty"`
 }
 
 // RunJVM is the whole `jvm` command; tests call it directly.
@@ -211,7 +214,7 @@ func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 	// Dumps on a fixed schedule (start + i*interval), so a slow dump does not
 	// stretch the series.
 	first := time.Now()
-	var dumpNames []string
+	var dumpIn []threaddump.Input
 	for i := 1; i <= o.Dumps; i++ {
 		if i > 1 {
 			wait := time.NewTimer(time.Until(first.Add(time.Duration(i-1) * o.Interval)))
@@ -230,15 +233,7 @@ func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 		if err := save(name, out); err != nil {
 			return err
 		}
-		ds, err := threaddump.Parse(name, strings.NewReader(out))
-		if err != nil || len(ds) == 0 {
-			res.Errors = append(res.Errors, fmt.Sprintf("%s: %v", name, err))
-			continue
-		}
-		for _, d := range ds {
-			res.Dumps = append(res.Dumps, threaddump.Analyze(d))
-			dumpNames = append(dumpNames, name)
-		}
+		dumpIn = append(dumpIn, threaddump.Input{Name: name, R: strings.NewReader(out)})
 		if o.Output == "text" && env.Terminal && o.Dumps > 1 {
 			fmt.Fprintf(env.Stderr, "%s %d/%d\n", finding.T("thread dump", "线程转储").In(lang), i, o.Dumps)
 		}
@@ -271,10 +266,14 @@ func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 		return usageErr(finding.T("--profile: %v", "--profile:%v"), err)
 	}
 	// Several dumps: each problem once, from the dump that shows it best.
-	res.Findings = append(res.Findings, threaddump.FindingsOver(res.Dumps, dumpNames)...)
-	if len(res.Dumps) >= 2 {
-		res.Series = threaddump.NewSeries(res.Dumps)
-		res.Findings = append(res.Findings, threaddump.SeriesFindings(res.Series, "dumps")...)
+	if len(dumpIn) > 0 {
+		set := threaddump.ReadSet(dumpIn)
+		res.set = set
+		res.Dumps, res.Series, res.DumpDuplicates = set.Reports, set.Series, set.Duplicates
+		res.Findings = append(res.Findings, set.Findings...)
+		for _, u := range set.Unreadable {
+			res.Errors = append(res.Errors, u.Message)
+		}
 	}
 
 	if o.Props {
@@ -366,9 +365,9 @@ func writeJVMText(w io.Writer, res *jvmResult, o *JVMOptions, lang finding.Lang)
 			}
 		}
 	}
-	if len(res.Dumps) > 0 {
+	if res.set != nil && len(res.set.Reports)+len(res.set.Unreadable) > 0 {
 		fmt.Fprintln(w)
-		if err := threaddump.WriteText(w, res.Dumps, lang); err != nil {
+		if err := threaddump.WriteText(w, res.set, lang); err != nil {
 			return err
 		}
 	}

@@ -18,58 +18,32 @@ type DumpFile struct {
 // IDThreadDumps marks thread dumps of the run that could not be read.
 const IDThreadDumps = "run.threaddumps"
 
-// loadDumps parses the run's thread dumps in order; the last one is what the
-// hot threads are joined to (by nid = TID).
+// loadDumps reads the run's thread dumps as one set (threaddump.ReadSet:
+// ordered by time, copies counted once); the last one is what the hot
+// threads are joined to (by nid = TID).
 func (c *ctx) loadDumps() []finding.Finding {
+	if len(c.in.ThreadDumps) == 0 {
+		return nil
+	}
+	in := make([]threaddump.Input, len(c.in.ThreadDumps))
+	for i, f := range c.in.ThreadDumps {
+		in[i] = threaddump.Input{Name: f.Name, R: bytes.NewReader(f.Data)}
+	}
+	set := threaddump.ReadSet(in)
 	var out []finding.Finding
-	var all []*threaddump.Dump
-	var names []string
-	for _, f := range c.in.ThreadDumps {
-		ds, err := threaddump.Parse(f.Name, bytes.NewReader(f.Data))
-		if err != nil || len(ds) == 0 {
-			why := "no thread dump in the file"
-			if err != nil {
-				why = err.Error()
-			}
-			out = append(out, finding.Finding{ID: IDThreadDumps, Category: "run", Status: finding.Unavailable, Subject: f.Name,
-				Title:  finding.T("Thread dump unreadable", "线程转储无法读取"),
-				Reason: finding.Tf(finding.T("%s", "%s"), why)})
-			continue
-		}
-		for range ds {
-			names = append(names, f.Name)
-		}
-		all = append(all, ds...)
+	for _, u := range set.Unreadable {
+		out = append(out, finding.Finding{ID: IDThreadDumps, Category: "run", Status: finding.Unavailable, Subject: u.Name,
+			Title:  finding.T("Thread dump unreadable", "线程转储无法读取"),
+			Reason: finding.Tf(finding.T("%s", "%s"), u.Message)})
 	}
-	if len(all) == 0 {
-		return out
-	}
-	reports := make([]*threaddump.Report, len(all))
-	for i, d := range all {
-		reports[i] = threaddump.Analyze(d)
-	}
-	c.dump = all[len(all)-1]
-	c.dumpRep = reports[len(reports)-1]
-	keep := func(fs []finding.Finding) {
-		for _, f := range fs {
-			if f.Status == finding.Fail {
-				out = append(out, f)
-			}
-		}
-	}
+	c.dump, c.dumpRep = set.Last()
 	// Every dump counts: one is an instant that can miss or misread a lock.
-	keep(threaddump.FindingsOver(reports, names))
-	if len(all) >= 2 {
-		keep(threaddump.SeriesFindings(threaddump.NewSeries(reports), run0(c.in.ThreadDumps)))
+	for _, f := range set.Findings {
+		if f.Status == finding.Fail {
+			out = append(out, f)
+		}
 	}
 	return out
-}
-
-func run0(fs []DumpFile) string {
-	if len(fs) == 1 {
-		return fs[0].Name
-	}
-	return fmt.Sprintf("%s … %s", fs[0].Name, fs[len(fs)-1].Name)
 }
 
 // javaThread finds the thread with native id tid in the last dump.

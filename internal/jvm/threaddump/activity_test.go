@@ -151,7 +151,7 @@ func TestTimeOrder(t *testing.T) {
 func TestWriteTextSeveralDumpsSaysEachProblemOnce(t *testing.T) {
 	rs := seriesReports(t)
 	var b bytes.Buffer
-	if err := WriteText(&b, rs, finding.EN); err != nil {
+	if err := WriteText(&b, setOf(rs), finding.EN); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -214,7 +214,7 @@ func TestLockBetweenOwners(t *testing.T) {
 		t.Errorf("no finding on the lock")
 	}
 	var b bytes.Buffer
-	WriteText(&b, []*Report{r}, finding.ZH)
+	WriteText(&b, setOf([]*Report{r}), finding.ZH)
 	if !strings.Contains(b.String(), "此刻无持有者：锁正在交接") {
 		t.Errorf("the lock table does not say it")
 	}

@@ -145,7 +145,7 @@ func BenchmarkWriteText(b *testing.B) {
 	var buf bytes.Buffer
 	for b.Loop() {
 		buf.Reset()
-		if err := WriteText(&buf, rs, "en"); err != nil {
+		if err := WriteText(&buf, setOf(rs), "en"); err != nil {
 			b.Fatal(err)
 		}
 	}

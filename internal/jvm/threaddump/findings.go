@@ -5,8 +5,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 )
@@ -290,10 +288,7 @@ func quoteName(s string) string {
 	if len(s) > 200 {
 		s = s[:200] + "..."
 	}
-	if !utf8.ValidString(s) || strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) && r != ' ' }) >= 0 {
-		return strconv.Quote(s)
-	}
-	return `"` + s + `"`
+	return `"` + finding.SafeLine(s) + `"`
 }
 
 // fixNote says where a fingerprint's lines go when the table gives no

@@ -155,11 +155,11 @@ func TestWriteText(t *testing.T) {
 	}
 	for _, lang := range []finding.Lang{finding.EN, finding.ZH} {
 		var b bytes.Buffer
-		if err := WriteText(&b, rs, lang); err != nil {
+		if err := WriteText(&b, setOf(rs), lang); err != nil {
 			t.Fatal(err)
 		}
 		out := b.String()
-		for _, want := range []string{"http-nio-8080-exec-N", "threaddump.lock.app", "threaddump.stuck", `"line1\nline2 \"fake\" #99 prio=5"`, "0x"} {
+		for _, want := range []string{"http-nio-8080-exec-N", "threaddump.lock.app", "threaddump.stuck", `"line1 line2 "fake" #99 prio=5"`, "0x"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%s: output lacks %q", lang, want)
 			}

@@ -41,7 +41,7 @@ func exercise(t *testing.T, ds []*Dump) {
 	for _, d := range ds {
 		Join(d, map[int64]float64{1: 1})
 	}
-	if err := WriteText(io.Discard, rs, finding.ZH); err != nil {
+	if err := WriteText(io.Discard, setOf(rs), finding.ZH); err != nil {
 		t.Fatal(err)
 	}
 }
