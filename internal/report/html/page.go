@@ -1,0 +1,298 @@
+// Package html renders a report.RunPage as one self-contained HTML file:
+// no network at all (a Content-Security-Policy forbids it even by mistake),
+// charts drawn server-side as inline SVG (and heat strips as data: PNGs),
+// a small inline script only for zooming the flame graph.
+//
+// Every string of the RunPage may be hostile (thread names, lock classes,
+// URLs from the target). Strings reach the page only through html/template
+// (contextual escaping) after finding.Safe or finding.SafeLine (valid UTF-8,
+// no control characters); the few strings written into the server-side SVG
+// go through finding.SafeHTML. The same page renders to the same bytes: no
+// clock, no map order.
+//
+// Files by job: page.go (the view model, the template, WriteRun),
+// sections.go (each section's view), charts.go (SVG charts), heatmap.go
+// (PNG heat strips), flame.go (flame graph layout), format.go (scales and
+// number formats), labels.go (the page's words in English and Chinese).
+package html
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/report"
+)
+
+//go:embed assets/report.css
+var reportCSS string
+
+//go:embed assets/report.js
+var reportJS string
+
+//go:embed assets/report.html
+var runHTML string
+
+// Caps that keep the page small whatever the run's length or width.
+const (
+	maxSeriesPoints = 600  // points per line or area series
+	maxHeatColumns  = 600  // columns of a per-CPU heat strip
+	maxFlameNodes   = 2000 // frames of the flame graph, biggest first
+	maxLockRows     = 20
+	maxGCPoints     = 2000
+	smallMultiples  = 16 // up to this many CPUs: one chart per CPU; more: heat strips
+)
+
+// htmlView is what the template draws; every string in it is already safe
+// text (the template escapes it) or trusted markup we built (template.HTML).
+type htmlView struct {
+	Lang     string
+	L        map[string]string
+	CSS      template.CSS
+	JS       template.JS
+	Data     map[string]any // JSON for the script
+	Title    string
+	HostLine string
+	Meta     [][2]string
+	Notice   []string
+	Counts   string
+	Verdict  *findingView
+	NoFind   bool
+	Load     *loadHTML
+	Series   []template.HTML
+	TimeNote string
+	CPU      *cpuHTML
+	Softirq  *softHTML
+	Threads  *threadsHTML
+	Locks    []lockView
+	LockMore int
+	GC       *gcHTML
+	Flame    *flameHTML
+	Findings []findingView
+	Unavail  []findingView
+	Check    []findingView
+	Facts    [][2]string
+	Nav      [][2]string // section id, heading
+	Tool     string
+	Gen      string
+}
+
+// WriteRun writes the run page as one self-contained HTML document in p.Lang.
+func WriteRun(w io.Writer, p *report.RunPage) error {
+	if p == nil {
+		return fmt.Errorf("html: nil run page")
+	}
+	// Parsed per call: no package state, and a few hundred microseconds
+	// against a page that takes far longer to draw.
+	t, err := template.New("run").Parse(runHTML)
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	if err := t.Execute(&b, buildView(p)); err != nil {
+		return err
+	}
+	_, err = w.Write(b.Bytes())
+	return err
+}
+
+// buildView reduces p to the view, every section nil when p has nothing for it.
+func buildView(p *report.RunPage) *htmlView {
+	l := p.Lang
+	if l != finding.ZH {
+		l = finding.EN
+	}
+	L := labelsIn(l)
+	v := &htmlView{Lang: string(l), L: L, CSS: template.CSS(reportCSS), JS: template.JS(reportJS)}
+	v.Title = oneLine(p.Title)
+	r := p.Run
+	if r == nil {
+		r = &report.Run{}
+	}
+	if v.Title == "" {
+		v.Title = oneLine(r.ID)
+	}
+	v.HostLine = oneLine(hostLine(r.Host, l))
+	add := func(k, val string) {
+		if val = oneLine(val); val != "" {
+			v.Meta = append(v.Meta, [2]string{L[k], val})
+		}
+	}
+	add("folder", r.Dir)
+	if !r.Start.IsZero() {
+		span := r.Start.UTC().Format("2006-01-02 15:04:05")
+		if !r.End.IsZero() {
+			span += " – " + r.End.UTC().Format("15:04:05")
+		}
+		add("time", span+" UTC")
+	}
+	add("status", r.Status)
+	add("command", r.Command)
+	if r.TargetPID != 0 {
+		add("target", fmt.Sprintf("%s (pid %d)", r.TargetComm, r.TargetPID))
+	}
+	if r.CostCPUPct > 0 || r.CostMaxRSSKB > 0 {
+		add("recordcost", fmt.Sprintf("%.2f%% CPU, %.1f MiB RSS", r.CostCPUPct, float64(r.CostMaxRSSKB)/1024))
+	}
+	if r.Incomplete {
+		v.Notice = append(v.Notice, L["incomplete"])
+	}
+	if r.Reason != "" {
+		v.Notice = append(v.Notice, L["endedearly"]+": "+oneLine(r.Reason))
+	}
+	c := finding.Count(r.Findings)
+	v.Counts = fmt.Sprintf(L["counts"], c.Critical, c.Warning, c.Info)
+	v.Tool = "tuneloop"
+	if r.Tool.Name != "" {
+		v.Tool = oneLine(r.Tool.Name)
+	}
+	if r.Tool.Version != "" {
+		v.Tool += " " + oneLine(r.Tool.Version)
+	}
+	if !r.GeneratedAt.IsZero() {
+		v.Gen = r.GeneratedAt.UTC().Format("2006-01-02 15:04:05 UTC")
+	}
+
+	if p.Verdict != nil {
+		fv := viewFinding(p.Verdict, 0, l)
+		v.Verdict = &fv
+	} else {
+		v.NoFind = c.Fail == 0
+	}
+	rank := 0
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		switch f.Status {
+		case finding.Fail:
+			rank++
+			v.Findings = append(v.Findings, viewFinding(f, rank, l))
+		case finding.Unavailable:
+			v.Unavail = append(v.Unavail, viewFinding(f, 0, l))
+		}
+	}
+	for i := range p.Check {
+		if p.Check[i].Status == finding.Fail || p.Check[i].Status == "" {
+			v.Check = append(v.Check, viewFinding(&p.Check[i], 0, l))
+		}
+	}
+	for _, f := range p.Facts {
+		if k, val := oneLine(f[0]), finding.Safe(f[1]); k != "" || val != "" {
+			v.Facts = append(v.Facts, [2]string{k, val})
+		}
+	}
+
+	tr := timeDomain(p)
+	if !tr.t0.IsZero() {
+		v.TimeNote = fmt.Sprintf(L["sincestart"], tr.t0.UTC().Format("15:04:05"))
+		// The verdict's window, unless it is the whole run (nothing to point at).
+		if w := p.Verdict; w != nil && w.Window != nil {
+			b0, b1 := tr.secs(w.Window.From), tr.secs(w.Window.To)
+			if b1 > b0 && b1-b0 < 0.9*tr.span() {
+				tr.b0, tr.b1 = max(b0, 0), b1
+				v.TimeNote += fmt.Sprintf(L["bandnote"], w.Window.From.UTC().Format("15:04:05"), w.Window.To.UTC().Format("15:04:05"))
+			}
+		}
+	}
+	v.Load, v.Series = loadSection(p.Load, tr, L, p.Lang)
+	v.CPU = cpuSection(p.CPU, tr, L)
+	v.Softirq = softirqSection(p.Softirq, tr, L)
+	v.Threads = threadsSection(p.ThreadStates, tr, L)
+	v.Locks, v.LockMore = lockSection(p.Locks)
+	v.GC = gcSection(p.GC, L, l)
+	v.Flame = flameSection(p.Flame, oneLine(p.FlameSource), L)
+	nav := func(ok bool, id, k string) {
+		if ok {
+			v.Nav = append(v.Nav, [2]string{id, L[k]})
+		}
+	}
+	nav(true, "sec-verdict", "verdict")
+	nav(v.Series != nil, "sec-load", "loadseries")
+	nav(v.CPU != nil, "sec-cpu", "cpu")
+	nav(v.Softirq != nil, "sec-softirq", "softirq")
+	nav(v.Threads != nil, "sec-threads", "threads")
+	nav(v.Locks != nil, "sec-locks", "locks")
+	nav(v.GC != nil, "sec-gc", "gc")
+	nav(v.Flame != nil, "sec-flame", "flame")
+	nav(v.Findings != nil || v.Unavail != nil, "sec-findings", "findings")
+	nav(v.Check != nil, "sec-check", "check")
+	nav(v.Facts != nil, "sec-facts", "facts")
+	v.Data = map[string]any{"lang": string(l), "title": v.Title, "samples": L["samples"], "reset": L["reset"]}
+	return v
+}
+
+// oneLine is finding.SafeLine with runs of spaces folded to one, for
+// names, keys and table cells.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(finding.SafeLine(s)), " ")
+}
+
+// anchor makes an HTML id from a finding key.
+func anchor(key string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(key) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') || r == '-' || r == '.' {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('-')
+		}
+	}
+	return b.String()
+}
+
+// hostLine is the host's one-line identity under the title (the same words
+// as the text and Markdown reports').
+func hostLine(h report.Host, l finding.Lang) string {
+	var parts []string
+	add := func(s string) {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	count := func(n int, t finding.Text) {
+		add(fmt.Sprintf(t.In(l), n))
+	}
+	add(h.OS)
+	if h.Kernel != "" {
+		add("Linux " + h.Kernel)
+	}
+	add(h.Arch)
+	add(h.CPU)
+	if h.Logical > 0 {
+		count(h.Logical, finding.T("%d CPUs", "%d 个逻辑 CPU"))
+	}
+	if h.Sockets > 1 {
+		count(h.Sockets, finding.T("%d sockets", "%d 路"))
+	}
+	if h.NUMANodes > 0 {
+		count(h.NUMANodes, plural(h.NUMANodes, finding.T("%d NUMA node", "%d 个 NUMA 节点")))
+	}
+	if h.MemTotalKB > 0 {
+		add(fmt.Sprintf("%.1f GiB", float64(h.MemTotalKB)/(1<<20)))
+	}
+	if h.Hypervisor != "" {
+		add(finding.T("VM: ", "虚拟机 ").In(l) + h.Hypervisor)
+	}
+	if h.JVMs > 0 {
+		count(h.JVMs, plural(h.JVMs, finding.T("%d JVM", "%d 个 JVM")))
+	}
+	name := h.Hostname
+	if name == "" {
+		name = finding.T("unknown host", "未知主机").In(l)
+	}
+	if len(parts) == 0 {
+		return name
+	}
+	return name + " (" + strings.Join(parts, ", ") + ")"
+}
+
+// plural adds an English "s" when n is not 1 (Chinese has no plural).
+func plural(n int, t finding.Text) finding.Text {
+	if n != 1 {
+		t.EN += "s"
+	}
+	return t
+}
