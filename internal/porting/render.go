@@ -57,34 +57,34 @@ func countsLine(p *PathReport, l finding.Lang) string {
 func WriteText(w io.Writer, r *Report, l finding.Lang, all bool) error {
 	bw := &errWriter{w: w}
 	head := finding.T("tuneloop porting scan, target", "tuneloop 迁移扫描，目标平台").In(l)
-	bw.printf("%s %s\n", head, r.Target)
+	bw.printf("%s %s\n", head, finding.SafeLine(r.Target))
 	for _, p := range r.Paths {
-		bw.printf("\n== %s\n   %s\n", p.Path, countsLine(p, l))
+		bw.printf("\n== %s\n   %s\n", finding.SafeLine(p.Path), countsLine(p, l))
 		if p.Error != "" {
-			bw.printf("   %s: %s\n", finding.T("error", "错误").In(l), p.Error)
+			bw.printf("   %s: %s\n", finding.T("error", "错误").In(l), finding.SafeLine(p.Error))
 		}
 		for i := range p.Results {
 			res := &p.Results[i]
-			bw.printf("\n[%s] %s\n", strings.ToUpper(res.Verdict.Label(l)), res.Finding.Title.In(l))
-			bw.printf("    %s: %s\n", finding.T("where", "位置").In(l), res.Path)
+			bw.printf("\n[%s] %s\n", strings.ToUpper(res.Verdict.Label(l)), finding.SafeLine(res.Finding.Title.In(l)))
+			bw.printf("    %s: %s\n", finding.T("where", "位置").In(l), finding.SafeLine(res.Path))
 			if res.Verdict == Pass && !all {
 				continue
 			}
 			for _, e := range res.Finding.Evidence {
 				if e.Source != "" && e.Source != res.Path {
-					bw.printf("    - %s: %s  (%s)\n", e.Key, e.Value, e.Source)
+					bw.printf("    - %s: %s  (%s)\n", finding.SafeLine(e.Key), finding.Safe(e.Value), finding.SafeLine(e.Source))
 				} else {
-					bw.printf("    - %s: %s\n", e.Key, e.Value)
+					bw.printf("    - %s: %s\n", finding.SafeLine(e.Key), finding.Safe(e.Value))
 				}
 			}
 			if n := res.Finding.Fix.Note.In(l); n != "" {
-				bw.printf("    %s: %s\n", finding.T("fix", "修复").In(l), n)
+				bw.printf("    %s: %s\n", finding.T("fix", "修复").In(l), finding.Safe(n))
 			}
 			if a := res.Finding.Fix.Apply; a != "" {
-				bw.printf("      $ %s\n", a)
+				bw.printf("      $ %s\n", finding.Safe(a))
 			}
 			if rv := res.Finding.Fix.Revert; rv != "" {
-				bw.printf("    %s: $ %s\n", finding.T("revert", "回退").In(l), rv)
+				bw.printf("    %s: $ %s\n", finding.T("revert", "回退").In(l), finding.Safe(rv))
 			}
 		}
 	}
@@ -94,11 +94,11 @@ func WriteText(w io.Writer, r *Report, l finding.Lang, all bool) error {
 // WriteMarkdown writes one table per PATH and the details below it.
 func WriteMarkdown(w io.Writer, r *Report, l finding.Lang) error {
 	bw := &errWriter{w: w}
-	bw.printf("# %s %s\n", finding.T("Porting scan for", "迁移扫描：").In(l), r.Target)
+	bw.printf("# %s %s\n", finding.T("Porting scan for", "迁移扫描：").In(l), finding.SafeMarkdown(r.Target))
 	for _, p := range r.Paths {
-		bw.printf("\n## `%s`\n\n%s\n", p.Path, countsLine(p, l))
+		bw.printf("\n## %s\n\n%s\n", finding.SafeMarkdown(p.Path), countsLine(p, l))
 		if p.Error != "" {
-			bw.printf("\n**%s:** %s\n", finding.T("Error", "错误").In(l), mdEscape(p.Error))
+			bw.printf("\n**%s:** %s\n", finding.T("Error", "错误").In(l), finding.SafeMarkdown(p.Error))
 		}
 		if len(p.Results) == 0 {
 			continue
@@ -108,33 +108,29 @@ func WriteMarkdown(w io.Writer, r *Report, l finding.Lang) error {
 			finding.T("Finding", "发现").In(l), finding.T("Fix", "修复").In(l))
 		for i := range p.Results {
 			res := &p.Results[i]
-			bw.printf("| %s | `%s` | %s | %s |\n", res.Verdict.Label(l), mdEscape(res.Component),
-				mdEscape(res.Finding.Title.In(l)), mdEscape(res.Finding.Fix.Note.In(l)))
+			bw.printf("| %s | %s | %s | %s |\n", res.Verdict.Label(l), finding.SafeMarkdown(res.Component),
+				finding.SafeMarkdown(res.Finding.Title.In(l)), finding.SafeMarkdown(res.Finding.Fix.Note.In(l)))
 		}
 		for i := range p.Results {
 			res := &p.Results[i]
 			if res.Verdict == Pass {
 				continue
 			}
-			bw.printf("\n### %s: %s\n\n", res.Verdict.Label(l), mdEscape(res.Component))
-			bw.printf("- %s: `%s`\n", finding.T("where", "位置").In(l), res.Path)
+			bw.printf("\n### %s: %s\n\n", res.Verdict.Label(l), finding.SafeMarkdown(res.Component))
+			bw.printf("- %s: %s\n", finding.T("where", "位置").In(l), finding.SafeMarkdown(res.Path))
 			for _, e := range res.Finding.Evidence {
-				bw.printf("- %s: %s", mdEscape(e.Key), mdEscape(e.Value))
+				bw.printf("- %s: %s", finding.SafeMarkdown(e.Key), finding.SafeMarkdown(e.Value))
 				if e.Source != "" {
-					bw.printf(" (`%s`)", e.Source)
+					bw.printf(" (%s)", finding.SafeMarkdown(e.Source))
 				}
 				bw.printf("\n")
 			}
 			if a := res.Finding.Fix.Apply; a != "" {
-				bw.printf("\n```sh\n%s\n```\n", a)
+				bw.printf("\n```sh\n%s\n```\n", finding.Safe(strings.ReplaceAll(a, "```", "` ` `")))
 			}
 		}
 	}
 	return bw.err
-}
-
-func mdEscape(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
 }
 
 // JUnit XML (the schema Jenkins' junit step reads): one testsuite per PATH,
