@@ -169,7 +169,7 @@ func summaryLine(c finding.Counts, profile string, l finding.Lang) string {
 
 // verdict is the one-line conclusion when nothing failed: "all passed" is
 // only true when something was actually checked.
-func verdict(c finding.Counts) finding.Text {
+func checkVerdict(c finding.Counts) finding.Text {
 	if c.Pass == 0 {
 		return finding.T("Nothing could be checked: see below for what could not be read.", "没有可执行的检查：无法读取的内容见下文。")
 	}

@@ -27,7 +27,7 @@ func WriteCheckMarkdown(w io.Writer, c *Check, l finding.Lang) error {
 		}
 	}
 	if len(fails) == 0 {
-		fmt.Fprintf(bw, "%s\n\n", verdict(c.Summary).In(l))
+		fmt.Fprintf(bw, "%s\n\n", checkVerdict(c.Summary).In(l))
 	} else {
 		fmt.Fprintf(bw, "## %s\n\n| # | %s | %s | %s |\n|---|---|---|---|\n", t("Findings", "发现"),
 			t("severity", "级别"), t("check", "检查项"), t("what was seen", "现状"))
@@ -86,7 +86,7 @@ func writeFindingMarkdown(w *bufio.Writer, f *finding.Finding, l finding.Lang) {
 	para("ref", strings.Join(f.References, "; "))
 	w.WriteString("\n")
 	block := func(k, v string) {
-		if v = strings.TrimSpace(safe(v, false)); v != "" {
+		if v = strings.TrimSpace(finding.Safe(v)); v != "" {
 			fence := fenceFor(v)
 			fmt.Fprintf(w, "%s:\n\n%ssh\n%s\n%s\n\n", label(k, l), fence, v, fence)
 		}
@@ -106,7 +106,7 @@ func writeFindingMarkdown(w *bufio.Writer, f *finding.Finding, l finding.Lang) {
 // arguments) cannot inject HTML or Markdown structure.
 func mdText(s string) string {
 	var b strings.Builder
-	for _, r := range safe(s, false) {
+	for _, r := range finding.Safe(s) {
 		switch r {
 		case '<':
 			b.WriteString("&lt;")

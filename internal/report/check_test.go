@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/rules"
 )
 
 // hostile is what a target controls: thread names, NIC names, JVM arguments.
@@ -120,10 +121,89 @@ func TestPadRightCountsWideCharacters(t *testing.T) {
 }
 
 func TestVerdictNeedsSomethingChecked(t *testing.T) {
-	if v := verdict(finding.Counts{Unavailable: 40}); !strings.Contains(v.EN, "Nothing could be checked") {
+	if v := checkVerdict(finding.Counts{Unavailable: 40}); !strings.Contains(v.EN, "Nothing could be checked") {
 		t.Errorf("all-unavailable verdict: %q", v.EN)
 	}
-	if v := verdict(finding.Counts{Pass: 3}); !strings.Contains(v.EN, "every check that could run passed") {
+	if v := checkVerdict(finding.Counts{Pass: 3}); !strings.Contains(v.EN, "every check that could run passed") {
 		t.Errorf("all-pass verdict: %q", v.EN)
+	}
+}
+
+// The check and the rule catalogue go through the one JSON writer: the same
+// bytes as WriteJSON, so a shell command in a fix reads ">>", not "\u003e\u003e".
+func TestCheckJSONIsWriteJSON(t *testing.T) {
+	c := hostileCheck()
+	c.Findings[0].Fix.Persist = "echo 'vm.swappiness = 10' >> /etc/sysctl.d/90-tuneloop.conf && sysctl --system"
+	var got, want bytes.Buffer
+	if err := WriteCheckJSON(&got, c); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteJSON(&want, c); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		t.Error("WriteCheckJSON differs from WriteJSON")
+	}
+	if s := got.String(); !strings.Contains(s, ">> /etc/sysctl.d/90-tuneloop.conf && sysctl") || strings.Contains(s, `\u003e`) {
+		t.Errorf("shell operators escaped in JSON:\n%s", s)
+	}
+
+	rs := []RuleInfo{{ID: "mem.x", Title: finding.T("a < b & c", "a < b & c"), References: []string{"man 5 proc"}}}
+	got.Reset()
+	want.Reset()
+	if err := WriteRuleListJSON(&got, rs); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteJSON(&want, rs); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() || !strings.Contains(got.String(), `"a < b & c"`) {
+		t.Errorf("rule list JSON is not WriteJSON's:\n%s", got.String())
+	}
+}
+
+// Terminal text goes through finding.Safe: an escape sequence from a target
+// is shown, not executed, and a newline cannot forge a finding line.
+func TestCheckTextNeutralisesControls(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteCheckText(&b, hostileCheck(), TextOptions{Lang: finding.EN}); err != nil {
+		t.Fatal(err)
+	}
+	s := b.String()
+	if strings.Contains(s, "\x1b") || !strings.Contains(s, `evil\x1b[2J`) {
+		t.Errorf("escape sequence not neutralised:\n%s", s)
+	}
+	for _, line := range strings.Split(s, "\n") {
+		if strings.HasPrefix(line, "[CRITICAL]") {
+			t.Errorf("forged finding header: %q", line)
+		}
+	}
+}
+
+// The catalogue a user reads (docs/rules.md, check --list) cites public
+// material only: never the team's research notes or seed documents.
+func TestRuleCatalogueCitesPublicSourcesOnly(t *testing.T) {
+	kb := rules.All()
+	infos := make([]RuleInfo, len(kb))
+	for i, r := range kb {
+		infos[i] = RuleInfo{ID: r.ID, Category: r.Category, Severity: r.Severity, Title: r.Title, Checks: r.Checks,
+			Why: r.Why, Risk: r.Risk, Workload: r.Workload, References: r.References, Arch: r.Arch}
+	}
+	var b bytes.Buffer
+	if err := WriteRuleListMarkdown(&b, infos); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteRuleListJSON(&b, infos); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "transhuge.rst") {
+		t.Fatal("catalogue lacks the THP rule's kernel reference")
+	}
+	for i, line := range strings.Split(b.String(), "\n") {
+		for _, m := range []string{"research/", "anchors-", "seeds/", ".md #"} {
+			if strings.Contains(line, m) {
+				t.Errorf("catalogue line %d cites a private note (%q): %.160s", i+1, m, line)
+			}
+		}
 	}
 }

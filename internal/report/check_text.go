@@ -2,7 +2,6 @@ package report
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -43,7 +42,7 @@ func WriteCheckText(w io.Writer, c *Check, o TextOptions) error {
 		}
 	}
 	if c.Summary.Fail == 0 {
-		fmt.Fprintf(bw, "\n%s\n", verdict(c.Summary).In(l))
+		fmt.Fprintf(bw, "\n%s\n", checkVerdict(c.Summary).In(l))
 	}
 	if len(unavailable) > 0 {
 		fmt.Fprintf(bw, "\n%s (%d):\n", finding.T("Could not check", "无法检查").In(l), len(unavailable))
@@ -91,7 +90,7 @@ func writeFindingText(w *bufio.Writer, f *finding.Finding, l finding.Lang) {
 	}
 	fmt.Fprintf(w, "\n%s  %s\n", head, oneLine(f.Title.In(l)))
 	field := func(k, v string) {
-		if v = strings.TrimSpace(safe(v, false)); v == "" {
+		if v = strings.TrimSpace(finding.Safe(v)); v == "" {
 			return
 		}
 		lines := strings.Split(v, "\n")
@@ -162,49 +161,10 @@ func padRight(s string, width int) string {
 }
 
 // oneLine folds newlines so a hostile or multi-line value cannot forge
-// lines, and neutralises control characters (see safe).
+// lines, and neutralises control characters (finding.SafeLine).
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(safe(s, true)), " ")
-}
-
-// safe makes target-controlled text (thread names, JVM arguments, host
-// names) harmless on a terminal: invalid UTF-8 becomes U+FFFD and control
-// characters (ESC sequences, CR, NUL, C1) are shown as \xNN. With fold,
-// newlines and tabs become spaces; without, they are kept for the caller
-// to indent.
-func safe(s string, fold bool) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	clean := true
-	for _, r := range s {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n' || r == '\t':
-			if fold {
-				b.WriteByte(' ')
-			} else {
-				b.WriteRune(r)
-			}
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			fmt.Fprintf(&b, "\\x%02x", r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+	return strings.Join(strings.Fields(finding.SafeLine(s)), " ")
 }
 
 // WriteCheckJSON writes the versioned JSON document (both languages inside).
-func WriteCheckJSON(w io.Writer, c *Check) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(c)
-}
+func WriteCheckJSON(w io.Writer, c *Check) error { return WriteJSON(w, c) }

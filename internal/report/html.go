@@ -7,7 +7,7 @@ package report
 //
 // Every string of the RunPage may be hostile (thread names, lock classes,
 // URLs from the target). Strings reach the page only through html/template
-// (contextual escaping) after safe() (valid UTF-8, no control characters);
+// (contextual escaping) after finding.Safe (valid UTF-8, no control characters);
 // the few strings written into the server-side SVG go through esc().
 
 import (
@@ -434,7 +434,7 @@ func buildView(p *RunPage) *htmlView {
 		}
 	}
 	for _, f := range p.Facts {
-		if k, val := oneLine(f[0]), safe(f[1], false); k != "" || val != "" {
+		if k, val := oneLine(f[0]), finding.Safe(f[1]); k != "" || val != "" {
 			v.Facts = append(v.Facts, [2]string{k, val})
 		}
 	}
@@ -487,8 +487,8 @@ func buildView(p *RunPage) *htmlView {
 }
 
 func viewFinding(f *finding.Finding, rank int, l finding.Lang) findingView {
-	txt := func(t finding.Text) string { return strings.TrimSpace(safe(t.In(l), false)) }
-	lit := func(s string) string { return strings.TrimSpace(safe(s, false)) }
+	txt := func(t finding.Text) string { return strings.TrimSpace(finding.Safe(t.In(l))) }
+	lit := func(s string) string { return strings.TrimSpace(finding.Safe(s)) }
 	fv := findingView{
 		Rank: rank, Sev: f.Severity.String(), SevLabel: f.Severity.Label(l),
 		Key: oneLine(f.Key()), Anchor: "f-" + anchor(f.Key()), Category: oneLine(f.Category),
@@ -503,7 +503,7 @@ func viewFinding(f *finding.Finding, rank int, l finding.Lang) findingView {
 		fv.Confidence = fmt.Sprintf("%.0f%%", 100*f.Confidence)
 	}
 	for _, e := range f.Evidence {
-		fv.Evidence = append(fv.Evidence, finding.Evidence{Key: oneLine(e.Key), Value: safe(e.Value, false), Source: oneLine(e.Source)})
+		fv.Evidence = append(fv.Evidence, finding.Evidence{Key: oneLine(e.Key), Value: finding.Safe(e.Value), Source: oneLine(e.Source)})
 	}
 	for _, r := range f.References {
 		fv.Refs = append(fv.Refs, oneLine(r))
@@ -784,7 +784,7 @@ func gcSection(g *GCView, L map[string]string, l finding.Lang) *gcHTML {
 	if g == nil {
 		return nil
 	}
-	h := &gcHTML{Verdict: strings.TrimSpace(safe(g.Verdict.In(l), false))}
+	h := &gcHTML{Verdict: strings.TrimSpace(finding.Safe(g.Verdict.In(l)))}
 	tpClass := ""
 	if g.ThroughputPct > 0 && g.ThroughputPct < 95 {
 		tpClass = "bad"

@@ -2,7 +2,6 @@ package report
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -56,11 +55,7 @@ func WriteRuleListText(w io.Writer, rs []RuleInfo, l finding.Lang) error {
 }
 
 // WriteRuleListJSON writes the rule catalogue as JSON.
-func WriteRuleListJSON(w io.Writer, rs []RuleInfo) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(rs)
-}
+func WriteRuleListJSON(w io.Writer, rs []RuleInfo) error { return WriteJSON(w, rs) }
 
 // WriteRuleListMarkdown writes docs/rules.md: a table of every rule, then
 // each rule's why, risk and references in both languages.

@@ -26,7 +26,7 @@ func WriteRunPageMarkdown(w io.Writer, p *RunPage) error {
 		}
 		if v.Fix.Apply != "" {
 			fence := fenceFor(v.Fix.Apply)
-			fmt.Fprintf(bw, "\n%s\n%s\n%s\n", fence, safe(v.Fix.Apply, false), fence)
+			fmt.Fprintf(bw, "\n%s\n%s\n%s\n", fence, finding.Safe(v.Fix.Apply), fence)
 		}
 		if r := v.Risk.In(l); r != "" {
 			fmt.Fprintf(bw, "\n**%s** %s\n", t("Trade-off:", "代价："), mdText(r))
