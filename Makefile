@@ -8,7 +8,7 @@ OUT ?= out
 
 include zoo/zoo.mk
 
-.PHONY: all build cross test vet fmt-check docs docs-check bench bench-load fuzz demo clean
+.PHONY: all build cross test test-e2e vet fmt-check docs docs-check bench bench-load fuzz demo clean
 
 all: build
 
@@ -27,12 +27,17 @@ fmt-check:
 
 vet:
 	$(GO) vet ./...
+	$(GO) vet -tags e2e ./internal/cli
 
 # Everything CI runs: formatting, vet, the zoo (the Java services the
-# end-to-end tests load), the race-enabled test suite, both architectures,
-# and generated docs in sync with the knowledge base.
+# end-to-end tests load), the race-enabled unit and integration tests, then
+# the end-to-end zoo tests alone (real JVMs under load, one at a time, after
+# everything else: nothing else of the suite shares the CPUs while they
+# compare throughput), both architectures, and generated docs in sync with
+# the knowledge base.
 test: fmt-check vet zoo
 	$(GO) test -race -count=1 ./...
+	$(MAKE) --no-print-directory test-e2e
 	$(MAKE) --no-print-directory cross
 	$(MAKE) --no-print-directory docs-check
 
@@ -44,6 +49,10 @@ docs-check: build
 	@$(BIN) check --list --output markdown | diff -u docs/rules.md - >/dev/null || \
 	  { echo "docs/rules.md is stale: run 'make docs'"; exit 1; }
 	@echo "docs/rules.md is up to date"
+
+# The zoo end to end: `tuneloop run` on each scenario and its fix.
+test-e2e: zoo
+	$(GO) test -race -count=1 -p 1 -tags e2e -timeout 25m -run '^(TestZoo|TestRunJTLWatch)' ./internal/cli
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -1,3 +1,10 @@
+//go:build e2e
+
+// The zoo's end-to-end tests start real JVMs and load them: they build only
+// with -tags e2e, and `make test` runs them after every other package has
+// finished, one at a time (-p 1), so no other heavy test shares the CPUs
+// while they compare throughput.
+
 package cli
 
 import (

@@ -1,12 +1,16 @@
 package loadgen
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
 // Histogram range: 1 µs to 10 minutes at 3 significant digits (~170 KB
@@ -389,4 +393,21 @@ func (g *Aggregator) Summary(source string) *Summary {
 		s.Series = append(s.Series, d)
 	}
 	return s
+}
+
+// ModelText says a summary's Model ("closed", "open", "closed, 60 users")
+// in both languages; anything else is shown as it is.
+func ModelText(model string) finding.Text {
+	var users int
+	switch {
+	case model == "closed":
+		return finding.T("closed model", "闭合模型")
+	case model == "open":
+		return finding.T("open model", "开放模型")
+	case strings.HasPrefix(model, "closed, "):
+		if _, err := fmt.Sscanf(model, "closed, %d users", &users); err == nil {
+			return finding.Tf(finding.T("closed model, %d users", "闭合模型，%d 个用户"), users)
+		}
+	}
+	return finding.T(model, model)
 }

@@ -1,11 +1,11 @@
 package report
 
 import (
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/loadgen"
+	"github.com/tuneloop/tuneloop/internal/stacks"
 )
 
 // RunPageSchema names RunPage's JSON (docs/schema/run-page-v1.schema.json).
@@ -65,20 +65,7 @@ type LoadView struct {
 
 // ModelText says a LoadView.Model ("closed", "open", "closed, 60 users")
 // in both languages; anything else (a JTL's name) stays as it is.
-func ModelText(model string) finding.Text {
-	var users int
-	switch {
-	case model == "closed":
-		return finding.T("closed model", "闭合模型")
-	case model == "open":
-		return finding.T("open model", "开放模型")
-	case strings.HasPrefix(model, "closed, "):
-		if _, err := fmt.Sscanf(model, "closed, %d users", &users); err == nil {
-			return finding.Tf(finding.T("closed model, %d users", "闭合模型，%d 个用户"), users)
-		}
-	}
-	return finding.T(model, model)
-}
+func ModelText(model string) finding.Text { return loadgen.ModelText(model) }
 
 // LoadPoint is one second of load.
 type LoadPoint struct {
@@ -156,31 +143,6 @@ type GCPause struct {
 	Kind    string  `json:"kind"` // young, mixed, full, remark, ...
 }
 
-// FlameNode is one frame of a merged stack tree; Value counts samples
-// through it (children sum to at most Value).
-type FlameNode struct {
-	Name     string       `json:"name"`
-	Value    int          `json:"value"`
-	Children []*FlameNode `json:"children,omitempty"`
-}
-
-// Add merges one stack (root first) into the tree.
-func (n *FlameNode) Add(stack []string, count int) {
-	n.Value += count
-	cur := n
-	for _, fr := range stack {
-		var next *FlameNode
-		for _, c := range cur.Children {
-			if c.Name == fr {
-				next = c
-				break
-			}
-		}
-		if next == nil {
-			next = &FlameNode{Name: fr}
-			cur.Children = append(cur.Children, next)
-		}
-		next.Value += count
-		cur = next
-	}
-}
+// FlameNode is one frame of a merged stack tree (stacks.Node: the
+// verdict's layers and the page share one tree).
+type FlameNode = stacks.Node

@@ -142,7 +142,11 @@ type Report struct {
 // Analyze orders the sources (rotated files of one JVM), parses them in a
 // single streaming pass each and returns KPIs and findings. Any file that is
 // not a GC log is an error naming it.
-func Analyze(srcs []Source, th Thresholds) (*Report, error) {
+func Analyze(srcs []Source, th Thresholds) (*Report, error) { return AnalyzeEach(srcs, th, nil) }
+
+// AnalyzeEach is Analyze that also hands every event to fn (nil: none) in
+// the same pass, for callers that draw the events as well.
+func AnalyzeEach(srcs []Source, th Thresholds, fn func(*Event)) (*Report, error) {
 	if len(srcs) == 0 {
 		return nil, errors.New("no GC log given")
 	}
@@ -156,7 +160,11 @@ func Analyze(srcs []Source, th Thresholds) (*Report, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", s.Name, err)
 		}
-		st, err := Parse(rc, s.Name, sum.Add)
+		add := sum.Add
+		if fn != nil {
+			add = func(e *Event) { sum.Add(e); fn(e) }
+		}
+		st, err := Parse(rc, s.Name, add)
 		rc.Close()
 		if err != nil {
 			return nil, err

@@ -1,0 +1,244 @@
+package verdict
+
+import (
+	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/diagnose"
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
+	"github.com/tuneloop/tuneloop/internal/loadgen"
+)
+
+// ID is the finding that states a run's root cause across layers.
+const ID = "run.verdict"
+
+// Branch names which rule of Decide named the root cause.
+type Branch string
+
+// The branches, most specific first (the order Decide tries them).
+const (
+	Deadlock     Branch = "deadlock"      // threads deadlocked in a dump
+	Unanswered   Branch = "service-hung"  // the load got no answer at all
+	Softirq      Branch = "softirq"       // NIC interrupts concentrated on few CPUs
+	SerialStage  Branch = "serial-stage"  // one saturated thread caps throughput
+	GCCritical   Branch = "gc-critical"   // GC takes so much time that every thread stalls
+	LockMost     Branch = "lock"          // a critical culprit most working threads queue on
+	LockCPURoom  Branch = "lock-cpu-room" // a lesser culprit while the CPU had room
+	GC           Branch = "gc"            // GC at warning level
+	CPUSaturated Branch = "cpu"           // the host's CPUs are saturated
+	IO           Branch = "io"            // disk, memory pressure or iowait
+	None         Branch = "none"          // nothing crossed a threshold
+)
+
+// lockNeedsRoom: below this mean CPU busy %, a warning-level lock culprit
+// is the cause; above it, a saturated CPU explains the queue as well.
+const lockNeedsRoom = 75
+
+// Decision is a run's diagnosis: the root cause and every finding ranked,
+// the verdict first.
+type Decision struct {
+	Branch Branch
+	// Verdict is the root cause with each layer's evidence (nil: none).
+	Verdict *finding.Finding
+	// Findings are all findings of the run, symptoms linked to their
+	// causes, ranked, the verdict first; the host audit is not among them.
+	Findings []finding.Finding
+}
+
+// culpritExclude are thread-dump findings that are readings (shares, stuck
+// threads, hot frames), not a cause (a library lock, a pool, a downstream).
+var culpritExclude = map[string]bool{"threaddump.blocked-share": true, "threaddump.no-ownable": true,
+	"threaddump.hot-frames": true, "threaddump.stuck": true}
+
+// Decide links symptoms to their causes and names one root cause with the
+// evidence of each layer. It never changes L.
+func Decide(L *Layers) *Decision {
+	recorded := append([]finding.Finding(nil), L.Recorded...)
+	Link(recorded)
+	all := append(recorded, L.Problems...)
+	if L.GC != nil {
+		all = append(all, L.GC.Findings...)
+	}
+	finding.Sort(all)
+	d := &Decision{Branch: None, Findings: all}
+	root, branch, layers := decide(L, recorded)
+	if root == nil {
+		return d
+	}
+	v := verdictFinding(L, root, layers)
+	d.Branch, d.Verdict = branch, v
+	d.Findings = append([]finding.Finding{*v}, all...)
+	return d
+}
+
+// decide picks the root cause and the layer lines that support it.
+func decide(L *Layers, recorded []finding.Finding) (*finding.Finding, Branch, []finding.Text) {
+	var dumpFindings []finding.Finding
+	for _, f := range recorded {
+		if strings.HasPrefix(f.ID, "threaddump.") {
+			dumpFindings = append(dumpFindings, f)
+		}
+	}
+	finding.Sort(dumpFindings)
+	e := evidence{L: L}
+	culprit := func(min finding.Severity) *finding.Finding {
+		return find(dumpFindings, func(f *finding.Finding) bool { return !culpritExclude[f.ID] && f.Severity >= min })
+	}
+	var gcCause *finding.Finding
+	if L.GC != nil {
+		gcCause = find(L.GC.Findings, func(f *finding.Finding) bool { return f.Severity >= finding.Warning && f.ID != "gc.unparsed-lines" })
+	}
+	ioCause := func(f *finding.Finding) bool {
+		return f.Severity >= finding.Warning && (strings.HasPrefix(f.ID, "run.disk") || strings.HasPrefix(f.ID, "run.mem") || strings.HasPrefix(f.ID, "run.io"))
+	}
+	busy := L.Stats.Busy
+	switch {
+	case find(dumpFindings, id("threaddump.deadlock")) != nil:
+		return find(dumpFindings, id("threaddump.deadlock")), Deadlock, e.lines(e.load, e.blocked)
+	case unanswered(L.Load):
+		if c := culprit(finding.Warning); c != nil {
+			return c, Unanswered, e.lines(e.load, e.blocked)
+		}
+		return hung(L.Load), Unanswered, e.lines(e.load, e.cpu, e.blocked)
+	case find(recorded, id("run.irq.")) != nil:
+		return find(recorded, id("run.irq.")), Softirq, e.lines(e.load, e.cpu)
+	case find(recorded, id(diagnose.IDSerialThread)) != nil:
+		return find(recorded, id(diagnose.IDSerialThread)), SerialStage, e.lines(e.load, e.cpu)
+	case gcCause != nil && gcCause.Severity == finding.Critical:
+		// GC eating a large share of the time stalls every thread, lock
+		// holders included: the queues behind locks are its symptom.
+		return gcCause, GCCritical, e.lines(e.load, e.cpu, e.blocked)
+	case culprit(finding.Critical) != nil:
+		return culprit(finding.Critical), LockMost, e.lines(e.load, e.cpu, e.blocked)
+	case busy < lockNeedsRoom && culprit(finding.Warning) != nil:
+		return culprit(finding.Warning), LockCPURoom, e.lines(e.load, e.cpu, e.blocked)
+	case gcCause != nil:
+		return gcCause, GC, e.lines(e.load, e.cpu)
+	case find(recorded, id(diagnose.IDCPUSaturated)) != nil:
+		ls := e.lines(e.load, e.jvmCPU)
+		if hf := find(dumpFindings, id("threaddump.hot-frames")); hf != nil {
+			ls = append(ls, hf.Observed)
+		}
+		return find(recorded, id(diagnose.IDCPUSaturated)), CPUSaturated, ls
+	case find(recorded, ioCause) != nil:
+		return find(recorded, ioCause), IO, e.lines(e.load, e.cpu)
+	}
+	return nil, None, nil
+}
+
+// unanswered is a load that sent requests and got no answer to any.
+func unanswered(s *loadgen.Summary) bool {
+	return s != nil && s.Requests > 0 && s.Errors >= s.Requests
+}
+
+// IDHung is the root cause when the service answered no request and the
+// dumps name no culprit.
+const IDHung = "run.service-unanswered"
+
+func hung(s *loadgen.Summary) *finding.Finding {
+	return &finding.Finding{ID: IDHung, Category: "run", Status: finding.Fail, Severity: finding.Critical, Confidence: 0.6,
+		Subject: s.Target,
+		Title:   finding.T("The service answered none of the requests", "服务没有应答任何请求"),
+		Observed: finding.Tf(finding.T("%d of %d requests failed; no thread dump names a culprit.", "%d/%d 个请求失败；线程转储中没有找到原因。"),
+			s.Errors, s.Requests),
+		Recommended: finding.T("Check the service log and take thread dumps while it does not answer (tuneloop jvm PID --dump 3).",
+			"查看服务日志，并在其无响应时抓取线程转储（tuneloop jvm PID --dump 3）。")}
+}
+
+func find(fs []finding.Finding, pred func(*finding.Finding) bool) *finding.Finding {
+	for i := range fs {
+		if fs[i].Status == finding.Fail && pred(&fs[i]) {
+			return &fs[i]
+		}
+	}
+	return nil
+}
+
+func id(prefix string) func(*finding.Finding) bool {
+	return func(f *finding.Finding) bool { return strings.HasPrefix(f.ID, prefix) }
+}
+
+// evidence writes one line per layer for the verdict.
+type evidence struct{ L *Layers }
+
+func (e evidence) lines(fs ...func() (finding.Text, bool)) []finding.Text {
+	var out []finding.Text
+	for _, f := range fs {
+		if t, ok := f(); ok {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func (e evidence) load() (finding.Text, bool) {
+	s := e.L.Load
+	if s == nil {
+		return finding.Text{}, false
+	}
+	model := s.Model
+	if model == "" {
+		model = s.Source
+	}
+	return finding.Tf(finding.T("Load: %.1f TPS, p99 %.1f ms, %d errors of %d requests (%s).", "负载：%.1f TPS，p99 %.1f ms，%d/%d 个请求出错（%s）。"),
+		s.TPS, s.Latency.P99, s.Errors, s.Requests, loadgen.ModelText(model)), true
+}
+
+func (e evidence) cpu() (finding.Text, bool) {
+	st := e.L.Stats
+	if st.Ticks == 0 {
+		return finding.Text{}, false
+	}
+	return finding.Tf(finding.T("CPU: %.0f%% busy on average (us %.0f%%, sy %.0f%%, si+hi %.0f%%, wa %.0f%%).", "CPU：平均繁忙 %.0f%%（us %.0f%%，sy %.0f%%，si+hi %.0f%%，wa %.0f%%）。"),
+		st.Busy, st.User, st.System, st.Soft, st.Iowait), true
+}
+
+func (e evidence) jvmCPU() (finding.Text, bool) {
+	if e.L.Stats.ProcCPU < 0 {
+		return finding.Text{}, false
+	}
+	return finding.Tf(finding.T("The JVM used %.0f%% of one core on average.", "JVM 平均占用 %.0f%% 个核。"), e.L.Stats.ProcCPU), true
+}
+
+// blocked is the dump with the largest share of working threads blocked or
+// waiting.
+func (e evidence) blocked() (finding.Text, bool) {
+	best := -1.0
+	var r *threaddump.Report
+	for _, d := range e.L.Reports {
+		if d.BlockedWaitingShare > best {
+			best, r = d.BlockedWaitingShare, d
+		}
+	}
+	if r == nil {
+		return finding.Text{}, false
+	}
+	// The Chinese sentence names the count first: indexed verbs.
+	return finding.Tf(finding.T("Threads: %.0f%% of the %d working threads blocked or waiting (idle pool threads excluded).", "线程：%[2]d 个工作线程中 %.0[1]f%% 处于阻塞或等待（不含空闲池线程）。"),
+		100*r.BlockedWaitingShare, r.Active), true
+}
+
+// verdictFinding is the root cause restated with each layer's evidence and,
+// as the practice documents conclude, GC stated plainly either way.
+func verdictFinding(L *Layers, root *finding.Finding, layers []finding.Text) *finding.Finding {
+	if L.GC != nil && !strings.HasPrefix(root.ID, "gc.") {
+		s := L.GC.Summary
+		notIt := find(L.GC.Findings, func(f *finding.Finding) bool { return f.ID == "gc.not-the-bottleneck" }) != nil
+		if notIt || s.ThroughputPct >= 98 {
+			layers = append(layers, finding.Tf(finding.T("GC: throughput %.1f%%, p99 pause %.1f ms: GC is not the bottleneck.", "GC：吞吐率 %.1f%%，p99 停顿 %.1f ms：GC 不是瓶颈。"), s.ThroughputPct, s.PauseP99Ms))
+		}
+	}
+	v := *root
+	v.ID, v.Category, v.Subject = ID, "run", root.Key()
+	v.Title = finding.Text{EN: "Root cause: " + root.Title.EN, ZH: "根因：" + root.Title.ZH}
+	var en, zh []string
+	for _, t := range layers {
+		en, zh = append(en, t.EN), append(zh, t.ZH)
+	}
+	en = append(en, "=> "+root.Observed.EN)
+	zh = append(zh, "=> "+root.Observed.ZH)
+	v.Observed = finding.T(strings.Join(en, "\n"), strings.Join(zh, "\n"))
+	v.Severity = max(root.Severity, finding.Warning)
+	v.Confidence = min(1, max(root.Confidence, 0.5)+0.1*float64(len(layers)-1))
+	return &v
+}

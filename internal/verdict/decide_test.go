@@ -1,0 +1,218 @@
+package verdict
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/loadgen"
+	"github.com/tuneloop/tuneloop/internal/run"
+)
+
+// The fixtures under testdata/runs are real run folders: the zoo's
+// scenarios recorded by `tuneloop run` on a 2-core VM
+// (scripts/capture-verdict-fixtures.sh), and a host recorded while dd wrote
+// to its disk with O_DIRECT. The softirq row reads the Kunpeng run of the
+// diagnose package's tests (this VM has one virtual NIC queue and cannot
+// concentrate NET_RX). Rows that need a second source combine real pieces:
+// a public GC log from the OpenJDK test corpus, a load against a real
+// server on 127.0.0.1 that never answers.
+
+// copyRun copies a run folder into a temporary one the row may add to.
+func copyRun(t *testing.T, src string) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), filepath.Base(src))
+	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if info.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func copyFile(t *testing.T, src, dst string) {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// unansweredLoad loads a real server on 127.0.0.1 that accepts connections
+// and never answers, and writes the load generator's summary as load.json.
+func unansweredLoad(t *testing.T, dir string) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() { _, _ = io.Copy(io.Discard, c); c.Close() }()
+		}
+	}()
+	url := "http://" + ln.Addr().String() + "/api"
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	sum, err := loadgen.Run(ctx, loadgen.Config{Requests: []loadgen.Request{{URL: url}}, Users: 4,
+		Duration: 1500 * time.Millisecond, Timeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := run.WriteJSONAtomic(filepath.Join(dir, LoadFile), sum); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// ioUnderLock is a real JDK 17 dump of three monitors whose holders block
+// in file and socket I/O, a few threads queued on each (warning level).
+const ioUnderLock = "../jvm/threaddump/testdata/jdk17_iounderlock_jcmd.txt"
+
+// dumpsOf replaces a run's thread dumps with the given dump files.
+func dumpsOf(files ...string) func(t *testing.T, dir string) {
+	return func(t *testing.T, dir string) {
+		old, _ := filepath.Glob(filepath.Join(dir, "raw", "threaddump-*"))
+		for _, f := range old {
+			os.Remove(f)
+		}
+		for i, f := range files {
+			copyFile(t, f, filepath.Join(dir, "raw", fmt.Sprintf("threaddump-%d.txt", i+1)))
+		}
+	}
+}
+
+func TestDecideBranches(t *testing.T) {
+	const runs = "testdata/runs"
+	rows := []struct {
+		name    string
+		src     string
+		prepare func(t *testing.T, dir string)
+		branch  Branch
+		subject string // the root cause's finding key starts with it
+	}{
+		{name: "deadlock", src: runs + "/deadlock", branch: Deadlock, subject: "threaddump.deadlock"},
+		{name: "service answers nothing", src: runs + "/healthy", prepare: unansweredLoad, branch: Unanswered, subject: IDHung},
+		{name: "NIC softirq on one CPU", src: "../diagnose/testdata/runs/kunpeng-softirq", branch: Softirq, subject: "run.irq.softirq-concentrated"},
+		{name: "serial stage", src: runs + "/single-thread", branch: SerialStage, subject: "run.thread.serial-bottleneck"},
+		{name: "critical GC", src: runs + "/gc-pressure", branch: GCCritical, subject: "gc."},
+		{name: "lock most working threads queue on", src: runs + "/sync-logging", branch: LockMost, subject: "threaddump.lock.logback"},
+		{name: "pool most working threads wait on", src: runs + "/pool-starvation", branch: LockMost, subject: "threaddump.jdbc-pool.hikaricp"},
+		{name: "application lock most working threads queue on", src: runs + "/fsync-io", branch: LockMost, subject: "threaddump.lock.app"},
+		{name: "lesser lock with CPU room", src: runs + "/healthy", prepare: dumpsOf(ioUnderLock), branch: LockCPURoom, subject: "threaddump.lock.app"},
+		{name: "lesser lock on a saturated CPU", src: runs + "/cpu-hot", prepare: dumpsOf(ioUnderLock), branch: CPUSaturated, subject: "run.cpu.saturated"},
+		{name: "GC at warning level", src: runs + "/healthy", branch: GC, subject: "gc.throughput-low",
+			prepare: func(t *testing.T, dir string) {
+				copyFile(t, "../jvm/gclog/testdata/corpus/openjdk_SampleSun1_5_0CMS_IncrementalPacing.txt", filepath.Join(dir, "raw", "gc-0.log"))
+			}},
+		{name: "CPU saturated", src: runs + "/cpu-hot", branch: CPUSaturated, subject: "run.cpu.saturated"},
+		{name: "disk saturated", src: runs + "/disk-dd", branch: IO, subject: "run.io."},
+		{name: "nothing", src: runs + "/healthy", branch: None},
+	}
+	for _, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			dir := copyRun(t, r.src)
+			if r.prepare != nil {
+				r.prepare(t, dir)
+			}
+			L, err := Load(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := Decide(L)
+			if d.Branch != r.branch {
+				t.Fatalf("branch %q, want %q; verdict %v; findings %v", d.Branch, r.branch, title(d.Verdict), keys(d.Findings))
+			}
+			if r.branch == None {
+				if d.Verdict != nil {
+					t.Fatalf("a verdict on a run with no bottleneck: %s", d.Verdict.Title.EN)
+				}
+				return
+			}
+			v := d.Verdict
+			if v == nil || !strings.HasPrefix(v.Subject, r.subject) {
+				t.Fatalf("root cause %v, want %s...", title(v), r.subject)
+			}
+			if d.Findings[0].ID != ID {
+				t.Errorf("the verdict is not ranked first: %s", d.Findings[0].ID)
+			}
+			if v.Severity < finding.Warning || v.Observed.EN == "" || v.Observed.ZH == "" || !strings.Contains(v.Observed.EN, "=> ") {
+				t.Errorf("verdict without its evidence in both languages: %+v", v)
+			}
+			if L.Load != nil && r.branch != SerialStage && !strings.Contains(v.Observed.EN, "Load: ") {
+				t.Errorf("the verdict does not state the load:\n%s", v.Observed.EN)
+			}
+		})
+	}
+}
+
+// The verdict reads every layer of a folder once and leaves it unchanged.
+func TestDecideDoesNotChangeLayers(t *testing.T) {
+	L, err := Load("testdata/runs/sync-logging")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := keys(L.Recorded)
+	sev := map[string]finding.Severity{}
+	for _, f := range L.Recorded {
+		sev[f.Key()] = f.Severity
+	}
+	a, b := Decide(L), Decide(L)
+	if title(a.Verdict) != title(b.Verdict) || len(a.Findings) != len(b.Findings) {
+		t.Fatalf("two decisions on the same layers differ: %v / %v", title(a.Verdict), title(b.Verdict))
+	}
+	for _, f := range L.Recorded {
+		if sev[f.Key()] != f.Severity {
+			t.Fatalf("Decide changed a recorded finding: %s", f.Key())
+		}
+	}
+	if strings.Join(before, ",") != strings.Join(keys(L.Recorded), ",") {
+		t.Fatal("Decide changed the recorded findings")
+	}
+	if len(L.Dumps) == 0 || len(L.Dumps) != len(L.Reports) || L.Load == nil || L.Check == nil {
+		t.Fatalf("layers missing: %d dumps, %d reports, load %v, check %d", len(L.Dumps), len(L.Reports), L.Load != nil, len(L.Check))
+	}
+}
+
+func title(f *finding.Finding) string {
+	if f == nil {
+		return "<none>"
+	}
+	return f.Subject + ": " + f.Title.EN
+}
+
+func keys(fs []finding.Finding) []string {
+	var out []string
+	for _, f := range fs {
+		if f.Status == finding.Fail {
+			out = append(out, f.Key()+"("+f.Severity.String()+")")
+		}
+	}
+	return out
+}

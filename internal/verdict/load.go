@@ -1,0 +1,232 @@
+// Package verdict reads a run folder once and decides its root cause.
+//
+// Load parses every file of a run folder (the raw samples into a series,
+// every thread dump, the GC logs, the JFR stacks, load.json, check.json)
+// into one Layers value; Decide is the one place where a run's root cause
+// is decided across those layers, the way the practice documents reason:
+// a deadlock or an IRQ imbalance explains everything after it; a single
+// saturated thread, a critical GC problem or a lock most working threads
+// queue on caps throughput whatever the CPU shows; a lesser lock counts
+// only when the CPU had room; then GC, CPU and I/O. Everything that renders
+// a run (record's summary, run's page, compare, analyze RUN_DIR) starts
+// from Load and Decide, so "why did it blame X?" has one place to read.
+package verdict
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/tuneloop/tuneloop/internal/diagnose"
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/jvm/gclog"
+	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
+	"github.com/tuneloop/tuneloop/internal/loadgen"
+	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/stacks"
+)
+
+// Files of a run folder besides the recorder's (run.*File).
+const (
+	LoadFile   = "load.json"         // the load generator's summary (loadgen.Summary)
+	CheckFile  = "check.json"        // the host audit taken before the load
+	JFRFile    = "raw/recording.jfr" // JFR recording over the measured load
+	GCLogGlob  = "raw/gc-*.log"      // GC logs copied from the JVM
+	maxJSONLen = 64 << 20            // load.json / check.json larger than this are refused
+)
+
+// Layers is everything one run produced, parsed once.
+type Layers struct {
+	Folder *run.Folder
+	Series *diagnose.Series
+	Stats  diagnose.Stats
+	// Recorded are the host and process findings over the series and the
+	// dumps' findings, before symptoms are linked to causes (Decide does).
+	Recorded []finding.Finding
+	// Dumps are the run's thread dumps in time order with their analyses.
+	Dumps     []*threaddump.Dump
+	Reports   []*threaddump.Report
+	DumpTimes []time.Time // when each dump's file was written (zero if unknown)
+	// GC is the analysis of the GC logs switched on for the run (nil: none).
+	GC       *gclog.Report
+	GCFiles  []string
+	GCPauses []GCPause
+	// Stacks are the JFR execution samples merged (nil: no recording).
+	Stacks  *stacks.Node
+	Samples int
+	// Load is the load result (nil: record without load).
+	Load *loadgen.Summary
+	// Check is the host audit taken at the start (nil: none).
+	Check []finding.Finding
+	// Problems are the files of the folder that could not be read, as
+	// unavailable findings; the rest of the run is still diagnosed.
+	Problems []finding.Finding
+}
+
+// GCPause is one stop-the-world pause, for the report's timeline.
+type GCPause struct {
+	UptimeS float64 `json:"uptime_s"`
+	MS      float64 `json:"ms"`
+	Kind    string  `json:"kind"`
+}
+
+// maxGCPauses caps the pauses kept for the timeline.
+const maxGCPauses = 2000
+
+// Load reads and parses every file of the run folder dir once.
+func Load(dir string) (*Layers, error) {
+	f, err := run.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	return FromFolder(f)
+}
+
+// FromFolder is Load of a folder already opened (its manifest may carry
+// a reason not yet written, as at the end of a recording).
+func FromFolder(f *run.Folder) (*Layers, error) {
+	L := &Layers{Folder: f}
+	rc, err := f.Samples()
+	if err != nil {
+		return nil, err
+	}
+	L.Series, err = diagnose.Build(rc)
+	rc.Close()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(f.Dir, run.SamplesFile), err)
+	}
+	L.Stats = L.Series.Summarize()
+	nm, err := f.Raw(run.NUMAMapsFile)
+	if err != nil {
+		nm = nil // unreadable: that rule is skipped
+	}
+	var files []diagnose.DumpFile
+	names, _ := f.RawFiles(run.ThreadDumpPrefix)
+	for _, n := range names {
+		b, err := f.Raw(n)
+		if err != nil || len(b) == 0 {
+			continue
+		}
+		files = append(files, diagnose.DumpFile{Name: n, Data: b})
+		ds, err := threaddump.Parse(n, bytes.NewReader(b))
+		if err != nil {
+			continue // diagnose reports it as unreadable
+		}
+		var t time.Time
+		if st, err := os.Stat(filepath.Join(f.Dir, n)); err == nil {
+			t = st.ModTime().UTC()
+		}
+		for _, d := range ds {
+			L.Dumps = append(L.Dumps, d)
+			L.Reports = append(L.Reports, threaddump.Analyze(d))
+			L.DumpTimes = append(L.DumpTimes, t)
+		}
+	}
+	L.Recorded = diagnose.Diagnose(diagnose.Input{Facts: f.Manifest.Facts, Target: f.Manifest.Target, Series: L.Series,
+		Start: f.Manifest.Start, NUMAMaps: nm, ThreadDumps: files})
+
+	L.loadGC()
+	L.loadJFR()
+	if b, ok := L.readJSON(LoadFile); ok {
+		s := &loadgen.Summary{}
+		if L.unmarshal(LoadFile, b, s) && !isNull(b) {
+			L.Load = s
+		}
+	}
+	if b, ok := L.readJSON(CheckFile); ok {
+		var fs []finding.Finding
+		if L.unmarshal(CheckFile, b, &fs) {
+			L.Check = fs
+		}
+	}
+	return L, nil
+}
+
+func isNull(b []byte) bool { return string(bytes.TrimSpace(b)) == "null" }
+
+// loadGC analyses the run's GC logs in one pass each, keeping the pauses
+// for the timeline as they stream by.
+func (L *Layers) loadGC() {
+	files, _ := filepath.Glob(filepath.Join(L.Folder.Dir, GCLogGlob))
+	if len(files) == 0 {
+		return
+	}
+	r, err := gclog.AnalyzeEach(gclog.FileSources(files...), gclog.DefaultThresholds(), func(e *gclog.Event) {
+		if e.PauseMs > 0 && e.Uptime >= 0 && len(L.GCPauses) < maxGCPauses && e.Kind.IsPause() {
+			L.GCPauses = append(L.GCPauses, GCPause{UptimeS: e.Uptime, MS: e.PauseMs, Kind: e.Kind.String()})
+		}
+	})
+	if err != nil {
+		L.problem(GCLogGlob, err)
+		return
+	}
+	L.GC, L.GCFiles = r, files
+}
+
+// loadJFR merges the recording's execution samples into one stack tree.
+func (L *Layers) loadJFR() {
+	b, ok := L.readFile(JFRFile, 1<<30)
+	if !ok {
+		return
+	}
+	root := &stacks.Node{Name: "all"}
+	n, err := stacks.JFRExecutionSamples(b, func(st []string) { root.Add(st, 1) })
+	if err != nil {
+		L.problem(JFRFile, err)
+		return
+	}
+	if n > 0 {
+		L.Stacks, L.Samples = root, n
+	}
+}
+
+func (L *Layers) readJSON(name string) ([]byte, bool) { return L.readFile(name, maxJSONLen) }
+
+// readFile reads a regular file of the folder, at most limit bytes; a
+// missing file is not a problem, anything else is said.
+func (L *Layers) readFile(name string, limit int64) ([]byte, bool) {
+	path := filepath.Join(L.Folder.Dir, name)
+	st, err := os.Lstat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, false
+	}
+	if err != nil {
+		L.problem(name, err)
+		return nil, false
+	}
+	if !st.Mode().IsRegular() {
+		L.problem(name, errors.New("not a regular file (a link or a device is not read)"))
+		return nil, false
+	}
+	if st.Size() > limit {
+		L.problem(name, fmt.Errorf("%d bytes, more than the %d this file may have", st.Size(), limit))
+		return nil, false
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		L.problem(name, err)
+		return nil, false
+	}
+	return b, true
+}
+
+func (L *Layers) unmarshal(name string, b []byte, v any) bool {
+	if err := json.Unmarshal(b, v); err != nil {
+		L.problem(name, err)
+		return false
+	}
+	return true
+}
+
+// IDUnreadable marks a file of the run folder that could not be read.
+const IDUnreadable = "run.file-unreadable"
+
+func (L *Layers) problem(name string, err error) {
+	L.Problems = append(L.Problems, finding.Finding{ID: IDUnreadable, Category: "run", Status: finding.Unavailable, Subject: name,
+		Title:  finding.T("A file of the run folder could not be read", "运行目录中的文件无法读取"),
+		Reason: finding.Tf(finding.T("%s: %v", "%s：%v"), name, err)})
+}
