@@ -6,28 +6,19 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"regexp"
-	"slices"
 	"sort"
-	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tuneloop/tuneloop/internal/diagnose"
 	"github.com/tuneloop/tuneloop/internal/finding"
-	"github.com/tuneloop/tuneloop/internal/hostfs"
-	"github.com/tuneloop/tuneloop/internal/jvm/attach"
-	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/run"
 	"github.com/tuneloop/tuneloop/internal/run/catalog"
 	"github.com/tuneloop/tuneloop/internal/sample"
-	"github.com/tuneloop/tuneloop/internal/sysinfo"
+	"github.com/tuneloop/tuneloop/internal/session"
 	"github.com/tuneloop/tuneloop/internal/version"
 )
 
@@ -147,8 +138,6 @@ func failOnOpt(s string) (*finding.Severity, error) {
 	return &v, nil
 }
 
-var unsafeName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
-
 // RunRecord is the whole `record` command; tests call it directly.
 func RunRecord(ctx context.Context, env *Env, o *RecordOptions) error {
 	lang, err := langOpt(env, o.Lang)
@@ -179,310 +168,43 @@ func RunRecord(ctx context.Context, env *Env, o *RecordOptions) error {
 	case o.ThreadDumps > 0 && o.PID == 0 && o.JVM == "":
 		return usageErr(finding.T("--thread-dumps needs a JVM target (--pid or --jvm auto)", "--thread-dumps 需要 JVM 目标（--pid 或 --jvm auto）"))
 	}
-	h := hostfs.Live()
-	facts := sysinfo.Collect(h, sysinfo.Options{})
-	target, err := pickTarget(h, facts, o)
+	hooks := session.RecordHooks{OnStart: o.OnStart, Warn: func(err error) {
+		fmt.Fprintf(env.Stderr, "tuneloop: %s\n", finding.Localize(err, lang))
+	}}
+	live := env.Terminal && !o.Quiet && o.Output == "text"
+	if live {
+		hooks.OnTick = func(r *sample.Rates, el time.Duration) { statusLine(env.Stdout, r, el, o.Duration, lang) }
+	}
+	rec, err := session.Record(ctx, session.RecordOptions{Duration: o.Duration, Interval: o.Interval, PID: o.PID,
+		JVMAuto: o.JVM == "auto", Out: o.Out, Catalog: o.Catalog, NoCatalog: o.NoCatalog, Getenv: env.Getenv,
+		Enable: o.Enable, Disable: o.Disable, Argv: o.Argv, ThreadDumps: o.ThreadDumps}, hooks)
+	if live {
+		fmt.Fprint(env.Stdout, "\r\033[K")
+	}
 	if err != nil {
-		return err
+		return sessionErr(err)
 	}
-	pid := 0
-	if target != nil {
-		pid = target.PID
-	}
-	coll, err := sample.New(h, sample.Options{PID: pid, Enable: o.Enable, Disable: o.Disable})
-	if err != nil {
-		return usageErr(finding.T("%v", "%v"), err)
-	}
-	start := time.Now()
-	host := facts.Hostname.Value
-	if host == "" {
-		host = "host"
-	}
-	dir := o.Out
-	if dir == "" {
-		dir = filepath.Join("runs", start.UTC().Format("20060102-150405")+"-"+unsafeName.ReplaceAllString(host, "_"))
-	}
-	// Every sampler: on (run), off (not selected) or n/a (needs a target).
-	samplers := map[string]string{}
-	for n := range sample.Available() {
-		samplers[n] = "off"
-	}
-	running := map[string]bool{}
-	for _, n := range coll.Samplers() {
-		running[n] = true
-		samplers[n] = "on"
-	}
-	if pid == 0 {
-		for _, n := range []string{"process", "threads"} {
-			if _, ok := samplers[n]; ok && !running[n] && !slices.Contains(o.Disable, n) {
-				samplers[n] = "n/a (no target)"
-			}
-		}
-	}
-	m := run.Manifest{Tool: run.Tool{Name: "tuneloop", Version: version.Version}, Host: host, Argv: o.Argv,
-		Start: start.UTC(), IntervalMS: o.Interval.Milliseconds(), DurationMS: o.Duration.Milliseconds(),
-		Target: target, Samplers: samplers, Facts: facts}
-	w, err := run.Create(dir, m)
-	if err != nil {
-		return err
-	}
-	if o.OnStart != nil {
-		o.OnStart(dir)
-	}
-	status, reason, lerr := recordLoop(ctx, env, o, coll, w, start, pid, lang)
-	if lerr != nil {
-		w.Abort()
-		return fmt.Errorf("recording to %s: %w (the folder keeps what was written)", dir, lerr)
-	}
-	end := time.Now()
-	if pid != 0 {
-		// Where the target's memory lives, per NUMA node (once: reading it
-		// walks the page tables). A target that exited has none.
-		if b, err := os.ReadFile(h.ProcPath(strconv.Itoa(pid), "numa_maps")); err == nil && len(b) > 0 {
-			if err := w.SaveRaw(run.NUMAMapsFile, b); err != nil {
-				fmt.Fprintf(env.Stderr, "tuneloop: %v\n", err)
-			} else {
-				mf := w.Manifest()
-				mf.Raw = append(mf.Raw, run.NUMAMapsFile)
-			}
-		}
-	}
-	// Diagnose from the folder, exactly as `analyze` will.
-	mf := w.Manifest()
-	mf.Reason = reason
-	folder := &run.Folder{Dir: dir, Manifest: *mf}
-	res, err := diagnose.Analyze(folder)
-	if err != nil {
-		w.Abort()
-		return err
-	}
-	if err := w.Finish(status, end, res.Series, res.Findings); err != nil {
-		return err
-	}
-	folder, err = run.Open(dir)
-	if err != nil {
-		return err
-	}
-	if !o.NoCatalog {
-		if err := addToCatalog(context.WithoutCancel(ctx), env, o.Catalog, folder, res.Findings); err != nil {
-			fmt.Fprintf(env.Stderr, "tuneloop: %s: %v\n", finding.T("warning: run not added to the catalog", "警告：运行记录未加入目录").In(lang), err)
-		}
-	}
-	if err := writeRunReport(env.Stdout, folder, res, o.Output, lang); err != nil {
+	if err := writeRunReport(env.Stdout, rec.Folder, rec.Diagnosis, o.Output, lang); err != nil {
 		return err
 	}
 	if o.Output == "text" {
-		fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("run folder:", "运行目录：").In(lang), dir)
+		fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("run folder:", "运行目录：").In(lang), rec.Folder.Dir)
 	}
 	if failOn != nil {
-		if worst, any := finding.Worst(res.Findings); any && worst >= *failOn {
+		if worst, any := finding.Worst(rec.Diagnosis.Findings); any && worst >= *failOn {
 			return &ExitError{Code: ExitFindings}
 		}
 	}
 	return nil
 }
 
-// pickTarget resolves --pid or --jvm auto.
-func pickTarget(h hostfs.FS, facts *sysinfo.Facts, o *RecordOptions) (*run.Target, error) {
-	if o.PID > 0 {
-		b, err := os.ReadFile(h.ProcPath(strconv.Itoa(o.PID), "comm"))
-		if err != nil {
-			return nil, usageErr(finding.T("--pid %d: no such process", "--pid %d：没有这个进程"), o.PID)
-		}
-		return &run.Target{PID: o.PID, Comm: strings.TrimSpace(string(b)), How: "pid"}, nil
+// sessionErr gives a usage error of the session its exit code.
+func sessionErr(err error) error {
+	var ue *session.UsageError
+	if errors.As(err, &ue) {
+		return &ExitError{Code: ExitUsage, Err: err}
 	}
-	if o.JVM != "auto" {
-		return nil, nil
-	}
-	if !facts.JVMs.OK || len(facts.JVMs.Value) == 0 {
-		return nil, &ExitError{Code: ExitFailure, Err: errors.New("--jvm auto: no running JVM found (give --pid)")}
-	}
-	jvms := append([]sysinfo.JVM(nil), facts.JVMs.Value...)
-	sort.SliceStable(jvms, func(i, j int) bool { return jvms[i].RSSKB > jvms[j].RSSKB })
-	j := jvms[0]
-	comm := "java"
-	if j.MainClass != "" {
-		comm = "java " + j.MainClass
-	}
-	return &run.Target{PID: j.PID, Comm: comm, How: "jvm-auto"}, nil
-}
-
-// recordLoop samples until the duration, ctx or the target ends.
-func recordLoop(ctx context.Context, env *Env, o *RecordOptions, coll *sample.Collector, w *run.Writer,
-	start time.Time, pid int, lang finding.Lang) (run.Status, string, error) {
-	var snaps [2]sample.Snapshot
-	live := env.Terminal && !o.Quiet && o.Output == "text"
-	var dumps *dumper
-	if o.ThreadDumps > 0 && pid != 0 {
-		every := 10 * time.Second
-		if o.Duration > 0 {
-			every = o.Duration / time.Duration(o.ThreadDumps+1)
-		}
-		dumps = &dumper{pid: pid, n: o.ThreadDumps, every: every, next: start.Add(every), w: w}
-		defer dumps.finish(w.Manifest())
-	}
-	tick := time.NewTicker(o.Interval)
-	defer tick.Stop()
-	unavailable := map[string]string{}
-	var cpuUS0, tickUS int64
-	status, reason := run.Complete, ""
-	n := 0
-	for {
-		cur := coll.Collect(time.Now(), &snaps[n%2])
-		for _, oc := range cur.Samplers {
-			if oc.Status == sample.StatusUnavailable && oc.Reason != "" {
-				unavailable[oc.Name] = oc.Reason
-			}
-		}
-		if err := w.Append(cur); err != nil {
-			return "", "", err
-		}
-		if dumps != nil {
-			dumps.maybe(ctx, time.Now())
-		}
-		if n == 0 {
-			cpuUS0 = cur.Self.CPUUS
-		}
-		if live && n > 0 {
-			if r, err := sample.Delta(&snaps[(n+1)%2], cur); err == nil {
-				statusLine(env.Stdout, r, time.Since(start), o.Duration, lang)
-			}
-		}
-		n++
-		tickUS += cur.CostUS
-		m := w.Manifest()
-		m.Unavailable = unavailable
-		if el := cur.Time.Sub(start.UTC()); el > 0 {
-			m.Cost = &run.Cost{CPUPctOfCore: 100 * float64(cur.Self.CPUUS-cpuUS0) / float64(el.Microseconds()),
-				MaxRSSKB: cur.Self.MaxRSSKB, AvgTickUS: tickUS / int64(n)}
-		}
-		if pid != 0 && cur.Proc == nil && !cur.OK("process") && n > 1 {
-			status, reason = run.Interrupted, fmt.Sprintf("target process %d exited", pid)
-			break
-		}
-		if o.Duration > 0 && time.Since(start) >= o.Duration {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			status, reason = run.Interrupted, "interrupted (Ctrl-C or SIGTERM)"
-			if cause := context.Cause(ctx); !errors.Is(cause, context.Canceled) {
-				reason = "stopped: " + cause.Error()
-			}
-		case <-tick.C:
-			continue
-		}
-		break
-	}
-	if live {
-		fmt.Fprint(env.Stdout, "\r\033[K")
-	}
-	return status, reason, nil
-}
-
-// When a dump shows a contended lock changing hands, the dumper takes up to
-// lookAgain more, lookAgainAfter apart, into the same file (the analysis
-// reads each): on a saturated host the woken owner of a short critical
-// section waits for a CPU, and every dump can catch that instead of the
-// work it does under the lock.
-const (
-	lookAgain      = 2
-	lookAgainAfter = 50 * time.Millisecond
-)
-
-// dumper takes JVM thread dumps in the background during a run, one at a
-// time, so sampling goes on while the JVM writes a dump.
-type dumper struct {
-	pid   int
-	n     int
-	every time.Duration
-	next  time.Time
-	w     *run.Writer
-	taken int
-
-	busy atomic.Bool // a dump is in progress
-	stop atomic.Bool // attaching failed: no more attempts
-	wg   sync.WaitGroup
-	vm   *attach.VM // used by one dump goroutine at a time (busy)
-
-	mu    sync.Mutex
-	files []string
-	err   string
-}
-
-func (d *dumper) maybe(ctx context.Context, now time.Time) {
-	if d.taken >= d.n || now.Before(d.next) || d.stop.Load() || d.busy.Load() {
-		return
-	}
-	d.taken++
-	d.next = d.next.Add(d.every)
-	d.busy.Store(true)
-	d.wg.Add(1)
-	go func(k int) {
-		defer d.wg.Done()
-		defer d.busy.Store(false)
-		fail := func(err error) {
-			d.stop.Store(true)
-			d.mu.Lock()
-			d.err = err.Error()
-			d.mu.Unlock()
-		}
-		if d.vm == nil {
-			vm, err := attach.AttachContext(ctx, d.pid, attach.Options{Timeout: 5 * time.Second})
-			if err != nil {
-				fail(err)
-				return
-			}
-			d.vm = vm
-		}
-		out, err := d.vm.ThreadPrint(ctx)
-		if err != nil {
-			fail(err)
-			return
-		}
-		// A contended lock caught changing hands says nothing of what its
-		// holder does: look again, a moment later, into the same file.
-		last := out
-		for range lookAgain {
-			if !threaddump.HolderUnseen(last) || d.stop.Load() {
-				break
-			}
-			select {
-			case <-ctx.Done():
-			case <-time.After(lookAgainAfter):
-			}
-			if ctx.Err() != nil {
-				break
-			}
-			if last, err = d.vm.ThreadPrint(ctx); err != nil {
-				break // the dump taken stands
-			}
-			out += "\n" + last
-		}
-		name := run.ThreadDumpPrefix + strconv.Itoa(k) + ".txt"
-		if err := d.w.SaveRaw(name, []byte(out)); err != nil {
-			fail(err)
-			return
-		}
-		d.mu.Lock()
-		d.files = append(d.files, name)
-		d.mu.Unlock()
-	}(d.taken)
-}
-
-// finish waits for a dump in progress and notes the files (or why there
-// are none) in the manifest.
-func (d *dumper) finish(m *run.Manifest) {
-	d.wg.Wait()
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	m.Raw = append(m.Raw, d.files...)
-	if d.err != "" {
-		if m.Unavailable == nil {
-			m.Unavailable = map[string]string{}
-		}
-		m.Unavailable["threaddump"] = d.err
-	}
+	return err
 }
 
 // statusLine redraws the one-line live status.
@@ -521,35 +243,7 @@ func catalogPath(env *Env, flag string) (string, error) {
 	return catalog.DefaultPath(env.Getenv)
 }
 
-func addToCatalog(ctx context.Context, env *Env, path string, f *run.Folder, fs []finding.Finding) error {
-	p, err := catalogPath(env, path)
-	if err != nil {
-		return err
-	}
-	c, err := catalog.Open(ctx, p)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	return c.Put(ctx, entryOf(f, fs))
-}
-
-func entryOf(f *run.Folder, fs []finding.Finding) catalog.Entry {
-	m := &f.Manifest
-	e := catalog.Entry{ID: m.ID, Dir: f.Dir, Host: m.Host, Start: m.Start, End: m.End, Status: m.Status, Command: strings.Join(m.Argv, " ")}
-	if m.Target != nil {
-		e.PID, e.Comm = m.Target.PID, m.Target.Comm
-	}
-	for i := range fs {
-		if fs[i].Status == finding.Fail {
-			e.Findings++
-			if e.Top == "" {
-				e.Top = fs[i].Key()
-			}
-		}
-	}
-	return e
-}
+func entryOf(f *run.Folder, fs []finding.Finding) catalog.Entry { return session.CatalogEntry(f, fs) }
 
 // writeRunReport renders a diagnosed run folder.
 func writeRunReport(w io.Writer, f *run.Folder, res *diagnose.Result, output string, lang finding.Lang) error {

@@ -3,16 +3,14 @@ package cli
 import (
 	"bytes"
 	"context"
-	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/run"
 	"github.com/tuneloop/tuneloop/internal/sample"
-	"github.com/tuneloop/tuneloop/internal/sysinfo"
 )
 
 func TestStatusLine(t *testing.T) {
@@ -29,23 +27,6 @@ func TestStatusLine(t *testing.T) {
 	statusLine(&b, &sample.Rates{}, 3725*time.Second, 0, "zh")
 	if b.String() != "\r\033[K● 1:02:05" {
 		t.Errorf("%q", b.String())
-	}
-}
-
-func TestPickTargetJVMAuto(t *testing.T) {
-	f := &sysinfo.Facts{}
-	o := &RecordOptions{JVM: "auto"}
-	var ee *ExitError
-	if _, err := pickTarget(hostfs.Live(), f, o); !errors.As(err, &ee) || !strings.Contains(err.Error(), "no running JVM") {
-		t.Fatalf("no JVM: %v", err)
-	}
-	f.JVMs = sysinfo.Got([]sysinfo.JVM{{PID: 10, RSSKB: 100, MainClass: "a.Small"}, {PID: 20, RSSKB: 900, MainClass: "b.Big"}}, "/proc")
-	tg, err := pickTarget(hostfs.Live(), f, o)
-	if err != nil || tg.PID != 20 || tg.Comm != "java b.Big" || tg.How != "jvm-auto" {
-		t.Fatalf("%+v %v", tg, err)
-	}
-	if tg, err := pickTarget(hostfs.Live(), f, &RecordOptions{}); tg != nil || err != nil {
-		t.Fatalf("no target wanted: %+v %v", tg, err)
 	}
 }
 
@@ -114,5 +95,32 @@ func TestRecordAndRunsCommands(t *testing.T) {
 	rc.ExecuteContext(context.Background())
 	if !strings.Contains(out.String(), "No runs recorded yet.") {
 		t.Errorf("after rm:\n%s", out.String())
+	}
+}
+
+// run --out onto an earlier run fails at once, in both languages, before
+// the --start command runs.
+func TestRunRefusesUsedOut(t *testing.T) {
+	tmp := t.TempDir()
+	out := filepath.Join(tmp, "before")
+	if err := os.MkdirAll(filepath.Join(out, "raw"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(tmp, "started")
+	for _, lang := range []string{"en", "zh"} {
+		env, _, errb := recEnv(t)
+		start := time.Now()
+		err := RunRun(context.Background(), env, &RunOptions{Target: "http://127.0.0.1:9/", Duration: 10 * time.Second,
+			Interval: time.Second, Start: "touch " + marker, StartTimeout: 30 * time.Second, Out: out, Output: "text", Lang: lang})
+		if Code(env, err) != ExitFailure || time.Since(start) > 2*time.Second {
+			t.Errorf("%s: %v after %s", lang, err, time.Since(start))
+		}
+		want := map[string]string{"en": "is not empty", "zh": "不是空目录"}[lang]
+		if !strings.Contains(errb.String(), want) {
+			t.Errorf("%s: %q", lang, errb.String())
+		}
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the service was started")
 	}
 }

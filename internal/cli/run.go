@@ -3,30 +3,21 @@ package cli
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/tuneloop/tuneloop/internal/diagnose"
 	"github.com/tuneloop/tuneloop/internal/finding"
-	"github.com/tuneloop/tuneloop/internal/hostfs"
-	"github.com/tuneloop/tuneloop/internal/jtl"
-	"github.com/tuneloop/tuneloop/internal/jvm/attach"
-	"github.com/tuneloop/tuneloop/internal/launch"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/report"
+	"github.com/tuneloop/tuneloop/internal/report/html"
 	"github.com/tuneloop/tuneloop/internal/rules"
-	"github.com/tuneloop/tuneloop/internal/run"
-	"github.com/tuneloop/tuneloop/internal/sysinfo"
+	"github.com/tuneloop/tuneloop/internal/session"
 )
 
 // RunOptions are the flags of `tuneloop run`.
@@ -143,191 +134,43 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	if o.WarmUp < 0 {
 		o.WarmUp = min(o.Duration/10, 30*time.Second)
 	}
-	t := func(en, zh string) string { return finding.T(en, zh).In(lang) }
-	h := hostfs.Live()
-	start := time.Now()
-	dir := o.Out
-	if dir == "" {
-		host, _ := os.Hostname()
-		dir = filepath.Join("runs", start.UTC().Format("20060102-150405")+"-"+unsafeName.ReplaceAllString(orDefaultStr(host, "host"), "_"))
-	}
-	if _, err := os.Stat(filepath.Join(dir, run.ManifestFile)); err == nil {
-		return fmt.Errorf("%s already holds a run: choose another --out", dir)
-	}
-	say := func(format string, args ...any) {
-		if o.Output == "text" {
-			fmt.Fprintf(env.Stderr, "tuneloop: "+format+"\n", args...)
-		}
-	}
-
-	// 1. The service.
-	var svc *launch.Service
-	if o.Start != "" {
-		svc, err = launch.Start(o.Start, filepath.Join(dir+".service.log"))
-		if err != nil {
-			return err
-		}
-		defer func() {
-			svc.Stop()
-			// The service log belongs in the run folder once it exists.
-			if _, err := os.Stat(dir); err == nil {
-				_ = os.Rename(svc.LogPath, filepath.Join(dir, "raw", "service.log"))
-			}
-		}()
-		say("%s %s", t("started", "已启动"), o.Start)
-	}
-	if o.Target != "" {
-		if err := launch.WaitReady(ctx, o.Target, o.StartTimeout, svc); err != nil {
-			return err
-		}
-	}
-	pid := o.PID
-	if svc != nil {
-		for i := 0; i < 50 && pid == 0; i++ {
-			if pid = launch.FindJVM(h, svc.Cmd.Process.Pid); pid == 0 {
-				time.Sleep(100 * time.Millisecond)
-			}
-		}
-		if pid == 0 {
-			return fmt.Errorf("--start %q: no JVM found among the processes it started", o.Start)
-		}
-	}
-
-	// 2. The host audit, before any load.
-	facts := sysinfo.Collect(h, sysinfo.Options{})
-	checkFindings := rules.Evaluate(rules.All(), facts, profile)
-
-	// 3. GC logging, switched on at run time when it is off.
-	var gcl *attach.GCLog
-	if pid == 0 && o.JVM == "auto" {
-		if tgt, err := pickTarget(h, facts, &RecordOptions{JVM: "auto"}); err == nil && tgt != nil {
-			pid = tgt.PID
-		}
-	}
-	if pid != 0 && !o.NoGCLog {
-		if g, err := enableGCLog(ctx, pid, start); err != nil {
-			say("%s: %v", t("GC log not available", "无法获取 GC 日志"), err)
-		} else {
-			gcl = g
-		}
-	}
-
-	// 4. Warm-up, then load and record together.
 	cfg, err := runLoadConfig(o)
 	if err != nil {
 		return err
-	}
-	if o.JTLWatch == "" && o.WarmUp > 0 {
-		say("%s %s", t("warming up for", "预热"), o.WarmUp)
-		wcfg := cfg
-		wcfg.Duration, wcfg.OnSecond = o.WarmUp, nil
-		if _, err := loadgen.Run(ctx, wcfg); err != nil {
-			return fmt.Errorf("warm-up: %w", err)
-		}
-	}
-	// JFR execution samples for the flame graph, over the measured window.
-	var jfrFile string
-	if pid != 0 && !o.NoJFR {
-		if jfrFile, err = startJFR(ctx, pid, start); err != nil {
-			say("%s: %v", t("JFR not available", "无法使用 JFR"), err)
-		}
 	}
 	dumps := 5
 	if o.DumpEvery > 0 {
 		dumps = max(1, int(o.Duration/o.DumpEvery))
 	}
-	if pid == 0 {
-		dumps = 0
+	var hooks session.RunHooks
+	if o.Output == "text" {
+		hooks.Note = func(msg finding.Text) { fmt.Fprintf(env.Stderr, "tuneloop: %s\n", msg.In(lang)) }
 	}
-	started := make(chan struct{})
-	var recErr error
-	var recOut bytes.Buffer
-	var wg sync.WaitGroup
-	recCtx, stopRec := context.WithCancel(ctx)
-	defer stopRec()
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		renv := &Env{Stdout: &recOut, Stderr: io.Discard, Getenv: env.Getenv}
-		recErr = RunRecord(recCtx, renv, &RecordOptions{Duration: o.Duration + o.Interval, Interval: o.Interval,
-			PID: pid, Out: dir, Catalog: o.Catalog, NoCatalog: o.NoCatalog, Output: "json", Lang: string(lang),
-			Argv: o.Argv, ThreadDumps: dumps, Quiet: true, OnStart: func(string) { close(started) }})
-	}()
-	select {
-	case <-started:
-	case <-time.After(30 * time.Second):
-		stopRec()
-		wg.Wait()
-		return fmt.Errorf("the recorder did not start: %v", recErr)
-	}
-	loadStart := time.Now()
-	var sum *loadgen.Summary
-	if o.JTLWatch == "" {
-		if o.Output == "text" && !o.Quiet && env.Terminal {
-			cfg.OnSecond = func(p loadgen.Progress) {
-				fmt.Fprintf(env.Stderr, "\r\033[K● %s / %s  TPS %.0f  p99 %.1f ms  %s %d", clock(p.Elapsed), clock(o.Duration),
-					float64(p.Last.Requests), p.Last.P99, t("errors", "错误"), p.Errors)
-			}
-		}
-		sum, err = loadgen.Run(ctx, cfg)
-		if cfg.OnSecond != nil {
-			fmt.Fprint(env.Stderr, "\r\033[K")
-		}
-		if err != nil {
-			stopRec()
-			wg.Wait()
-			return err
-		}
-	} else {
-		select {
-		case <-ctx.Done():
-		case <-time.After(o.Duration):
+	live := o.Output == "text" && !o.Quiet && env.Terminal
+	if live {
+		hooks.OnLoad = func(p loadgen.Progress) {
+			fmt.Fprintf(env.Stderr, "\r\033[K● %s / %s  TPS %.0f  p99 %.1f ms  %s %d", clock(p.Elapsed), clock(o.Duration),
+				float64(p.Last.Requests), p.Last.P99, finding.T("errors", "错误").In(lang), p.Errors)
 		}
 	}
-	wg.Wait()
-	if recErr != nil {
-		return recErr
+	res, err := session.Run(ctx, session.RunOptions{Target: o.Target, Load: cfg, WarmUp: o.WarmUp, Interval: o.Interval,
+		ThreadDumps: dumps, Start: o.Start, StartTimeout: o.StartTimeout, PID: o.PID,
+		JVMAuto: o.JVM == "auto", JTLWatch: o.JTLWatch, Out: o.Out, Profile: profile, Catalog: o.Catalog,
+		NoCatalog: o.NoCatalog, Getenv: env.Getenv, NoGCLog: o.NoGCLog, NoJFR: o.NoJFR, Argv: o.Argv}, hooks)
+	if live {
+		fmt.Fprint(env.Stderr, "\r\033[K")
 	}
-	if o.JTLWatch != "" {
-		if sum, err = importWindow(o.JTLWatch, loadStart, time.Now()); err != nil {
-			return err
-		}
-	}
-
-	// 5. Collect the layers into the folder.
-	folder, err := run.Open(dir)
 	if err != nil {
-		return err
+		return sessionErr(err)
 	}
-	if err := run.WriteJSONAtomic(filepath.Join(dir, "load.json"), sum); err != nil {
-		return err
-	}
-	if err := run.WriteJSONAtomic(filepath.Join(dir, "check.json"), checkFindings); err != nil {
-		return err
-	}
-	var gcFiles []string
-	if gcl != nil {
-		gcFiles = collectGCLog(ctx, pid, gcl, dir)
-	}
-	if jfrFile != "" {
-		if err := collectJFR(ctx, pid, jfrFile, dir); err != nil {
-			say("%s: %v", t("JFR recording not collected", "未能收集 JFR 记录"), err)
-		}
-	}
-	res, err := diagnose.Analyze(folder)
-	if err != nil {
-		return err
-	}
-	page, all := buildRunPage(folder, res, sum, checkFindings, gcFiles, lang)
+	dir := res.Folder.Dir
+	page, all := buildRunPage(res.Folder, res.Diagnosis, res.Load, res.Check, res.GCFiles, lang)
 	if err := writeRunReports(dir, page); err != nil {
 		return err
 	}
-
 	switch o.Output {
 	case "json":
-		enc := json.NewEncoder(env.Stdout)
-		enc.SetIndent("", "  ")
-		err = enc.Encode(page)
+		err = report.WriteJSON(env.Stdout, page)
 	case "markdown":
 		err = report.WriteRunPageMarkdown(env.Stdout, page)
 	default:
@@ -366,99 +209,8 @@ func runLoadConfig(o *RunOptions) (loadgen.Config, error) {
 	return cfg, nil
 }
 
-// importWindow summarises the samples of a JMeter JTL that fall in [from, to].
-func importWindow(path string, from, to time.Time) (*loadgen.Summary, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("--jtl-watch: %w", err)
-	}
-	defer f.Close()
-	r, err := jtl.ImportWindow(f, from, to)
-	if err != nil {
-		return nil, fmt.Errorf("--jtl-watch %s: %w", path, err)
-	}
-	r.Summary.Source = path
-	return r.Summary, nil
-}
-
-// enableGCLog attaches and switches GC logging on to a file in the JVM's
-// /tmp, unless it already logs GC to a file.
-func enableGCLog(ctx context.Context, pid int, start time.Time) (*attach.GCLog, error) {
-	vm, err := attach.AttachContext(ctx, pid, attach.Options{Timeout: 5 * time.Second})
-	if err != nil {
-		return nil, err
-	}
-	g, err := vm.EnableGCLog(ctx, fmt.Sprintf("/tmp/tuneloop-gc-%d-%d.log", pid, start.Unix()))
-	if err != nil {
-		return nil, err
-	}
-	return &g, nil
-}
-
 // jfrRecording is the run's JFR file in its raw/ folder.
-const jfrRecording = "raw/recording.jfr"
-
-// startJFR starts a profiling JFR recording in the JVM, to a file in its /tmp.
-func startJFR(ctx context.Context, pid int, start time.Time) (string, error) {
-	vm, err := attach.AttachContext(ctx, pid, attach.Options{Timeout: 5 * time.Second})
-	if err != nil {
-		return "", err
-	}
-	file := fmt.Sprintf("/tmp/tuneloop-%d-%d.jfr", pid, start.Unix())
-	if _, err := vm.Execute(ctx, "JFR.start", "name=tuneloop", "settings=profile", "filename="+file); err != nil {
-		return "", err
-	}
-	return file, nil
-}
-
-// collectJFR stops the recording (which writes it) and moves it into raw/.
-func collectJFR(ctx context.Context, pid int, file, dir string) error {
-	vm, err := attach.AttachContext(ctx, pid, attach.Options{Timeout: 5 * time.Second})
-	if err != nil {
-		return err
-	}
-	if _, err := vm.Execute(ctx, "JFR.stop", "name=tuneloop"); err != nil {
-		return err
-	}
-	src := fmt.Sprintf("/proc/%d/root%s", pid, file)
-	b, err := os.ReadFile(src)
-	if err != nil {
-		return err
-	}
-	_ = os.Remove(src) // ours: leave nothing behind in the JVM's /tmp
-	return os.WriteFile(filepath.Join(dir, jfrRecording), b, 0o644)
-}
-
-// collectGCLog copies the GC log (and its rotated parts) into raw/ and
-// switches off the output tuneloop switched on.
-func collectGCLog(ctx context.Context, pid int, g *attach.GCLog, dir string) []string {
-	if g.File == "" {
-		return nil
-	}
-	if g.Enabled {
-		if vm, err := attach.AttachContext(ctx, pid, attach.Options{Timeout: 5 * time.Second}); err == nil {
-			_, _ = vm.Execute(ctx, "VM.log", fmt.Sprintf("output=#%d", g.Index), "what=all=off")
-		}
-	}
-	root := fmt.Sprintf("/proc/%d/root", pid)
-	matches, _ := filepath.Glob(root + g.File + "*")
-	sort.Strings(matches)
-	var out []string
-	for i, m := range matches {
-		b, err := os.ReadFile(m)
-		if err != nil || len(b) == 0 {
-			continue
-		}
-		name := filepath.Join(dir, "raw", "gc-"+strconv.Itoa(i)+".log")
-		if err := os.WriteFile(name, b, 0o644); err == nil {
-			out = append(out, name)
-		}
-		if g.Enabled {
-			_ = os.Remove(m) // our own file: leave nothing behind in the JVM's /tmp
-		}
-	}
-	return out
-}
+const jfrRecording = session.JFRFile
 
 // writeRunReports writes report.html, report.md and report.json into dir.
 func writeRunReports(dir string, p *report.RunPage) error {
@@ -466,13 +218,9 @@ func writeRunReports(dir string, p *report.RunPage) error {
 		name  string
 		write func(io.Writer, *report.RunPage) error
 	}{
-		{"report.html", report.WriteRunHTML},
+		{"report.html", html.WriteRun},
 		{"report.md", report.WriteRunPageMarkdown},
-		{"report.json", func(w io.Writer, p *report.RunPage) error {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(p)
-		}},
+		{"report.json", func(w io.Writer, p *report.RunPage) error { return report.WriteJSON(w, p) }},
 	} {
 		var b bytes.Buffer
 		if err := r.write(&b, p); err != nil {

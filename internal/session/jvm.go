@@ -1,0 +1,158 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/jvm/attach"
+)
+
+// JFRFile is the run's JFR recording, inside the run folder.
+const JFRFile = "raw/recording.jfr"
+
+// jvmSide is what run switched on in the target JVM: the GC log output and
+// the JFR recording, both written to files in the JVM's /tmp.
+type jvmSide struct {
+	pid int
+	gc  *attach.GCLog
+	jfr string // the JFR file in the JVM's /tmp; "" = none running
+}
+
+func attachTo(ctx context.Context, pid int) (*attach.VM, error) {
+	return attach.AttachContext(ctx, pid, attach.Options{Timeout: 5 * time.Second})
+}
+
+// enableGCLog switches GC logging on to a file in the JVM's /tmp, unless it
+// already logs GC to a file.
+func (j *jvmSide) enableGCLog(ctx context.Context, start time.Time) error {
+	vm, err := attachTo(ctx, j.pid)
+	if err != nil {
+		return err
+	}
+	g, err := vm.EnableGCLog(ctx, fmt.Sprintf("/tmp/tuneloop-gc-%d-%d.log", j.pid, start.Unix()))
+	if err != nil {
+		return err
+	}
+	j.gc = &g
+	return nil
+}
+
+// startJFR starts a profiling JFR recording.
+func (j *jvmSide) startJFR(ctx context.Context, start time.Time) error {
+	vm, err := attachTo(ctx, j.pid)
+	if err != nil {
+		return err
+	}
+	file := fmt.Sprintf("/tmp/tuneloop-%d-%d.jfr", j.pid, start.Unix())
+	if _, err := vm.Execute(ctx, "JFR.start", "name=tuneloop", "settings=profile", "filename="+file); err != nil {
+		return err
+	}
+	j.jfr = file
+	return nil
+}
+
+// collect moves the JFR recording and the GC log files into dir/raw and
+// switches off what run switched on. It returns the GC log files copied.
+func (j *jvmSide) collect(ctx context.Context, dir string, warn func(error)) []string {
+	var gcFiles []string
+	if j.gc != nil {
+		gcFiles = j.collectGCLog(ctx, dir)
+	}
+	if j.jfr != "" {
+		if err := j.collectJFR(ctx, dir); err != nil {
+			warn(finding.Errorf(finding.T("JFR recording not collected: %v", "未能收集 JFR 记录：%v"), err))
+		}
+	}
+	return gcFiles
+}
+
+// abandon switches off what run switched on when the run failed half way,
+// and leaves nothing in the JVM's /tmp.
+func (j *jvmSide) abandon(ctx context.Context) {
+	ctx = context.WithoutCancel(ctx)
+	if j.jfr != "" {
+		if vm, err := attachTo(ctx, j.pid); err == nil {
+			_, _ = vm.Execute(ctx, "JFR.stop", "name=tuneloop")
+		}
+		_ = os.Remove(j.inJVM(j.jfr))
+		j.jfr = ""
+	}
+	if j.gc != nil {
+		j.gcOff(ctx)
+		if j.gc.Enabled && j.gc.File != "" {
+			matches, _ := filepath.Glob(j.inJVM(j.gc.File) + "*")
+			for _, m := range matches {
+				_ = os.Remove(m) // our own file
+			}
+		}
+		j.gc = nil
+	}
+}
+
+// inJVM is a path of the JVM's file system as seen from here (containers).
+func (j *jvmSide) inJVM(path string) string {
+	return fmt.Sprintf("/proc/%d/root%s", j.pid, path)
+}
+
+// collectJFR stops the recording (which writes it) and moves it into raw/.
+func (j *jvmSide) collectJFR(ctx context.Context, dir string) error {
+	vm, err := attachTo(ctx, j.pid)
+	if err != nil {
+		return err
+	}
+	if _, err := vm.Execute(ctx, "JFR.stop", "name=tuneloop"); err != nil {
+		return err
+	}
+	src := j.inJVM(j.jfr)
+	j.jfr = ""
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	_ = os.Remove(src) // ours: leave nothing behind in the JVM's /tmp
+	return os.WriteFile(filepath.Join(dir, JFRFile), b, 0o644)
+}
+
+// gcOff switches off the GC log output run switched on.
+func (j *jvmSide) gcOff(ctx context.Context) {
+	if !j.gc.Enabled {
+		return
+	}
+	if vm, err := attachTo(ctx, j.pid); err == nil {
+		_, _ = vm.Execute(ctx, "VM.log", fmt.Sprintf("output=#%d", j.gc.Index), "what=all=off")
+	}
+}
+
+// collectGCLog copies the GC log (and its rotated parts) into raw/ and
+// switches off the output run switched on.
+func (j *jvmSide) collectGCLog(ctx context.Context, dir string) []string {
+	g := j.gc
+	if g.File == "" {
+		return nil
+	}
+	j.gcOff(ctx)
+	matches, _ := filepath.Glob(j.inJVM(g.File) + "*")
+	sort.Strings(matches)
+	var out []string
+	for i, m := range matches {
+		b, err := os.ReadFile(m)
+		if err != nil || len(b) == 0 {
+			continue
+		}
+		name := filepath.Join(dir, "raw", "gc-"+strconv.Itoa(i)+".log")
+		if err := os.WriteFile(name, b, 0o644); err == nil {
+			out = append(out, name)
+		}
+		if g.Enabled {
+			_ = os.Remove(m) // our own file: leave nothing behind in the JVM's /tmp
+		}
+	}
+	j.gc = nil
+	return out
+}

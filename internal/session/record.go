@@ -1,0 +1,257 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/tuneloop/tuneloop/internal/diagnose"
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/hostfs"
+	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/sample"
+	"github.com/tuneloop/tuneloop/internal/sysinfo"
+	"github.com/tuneloop/tuneloop/internal/version"
+)
+
+// RecordOptions say what to record; the cli has validated them.
+type RecordOptions struct {
+	Duration time.Duration // 0: until ctx ends
+	Interval time.Duration
+	PID      int  // target process; 0 with JVMAuto false: the host only
+	JVMAuto  bool // target the running JVM with the largest RSS
+	Out      string
+	// Catalog is the catalog database ("" = the default path, found with
+	// Getenv); NoCatalog skips it.
+	Catalog   string
+	NoCatalog bool
+	Getenv    func(string) string
+	Enable    []string
+	Disable   []string
+	Argv      []string // the command line, for the manifest
+	// ThreadDumps JVM thread dumps are spread over the duration (every 10 s
+	// when there is none).
+	ThreadDumps int
+}
+
+// RecordHooks are the caller's view of a recording in progress; any may be nil.
+type RecordHooks struct {
+	// OnStart is called with the run folder once it exists and before the
+	// first tick.
+	OnStart func(dir string)
+	// OnTick is called after each tick but the first, with the rates since
+	// the one before (the live status line).
+	OnTick func(r *sample.Rates, elapsed time.Duration)
+	// Warn hears what went wrong without failing the run (numa_maps not
+	// saved, the catalog not updated).
+	Warn func(err error)
+}
+
+// RecordResult is a finished, diagnosed run folder.
+type RecordResult struct {
+	Folder    *run.Folder
+	Diagnosis *diagnose.Result
+}
+
+// Record samples the host (and the target) until the duration, ctx or the
+// target ends, then diagnoses the folder, finishes it and adds it to the
+// catalog.
+func Record(ctx context.Context, o RecordOptions, hooks RecordHooks) (*RecordResult, error) {
+	if o.Out != "" {
+		if err := CheckOut(o.Out); err != nil {
+			return nil, err
+		}
+	}
+	h := hostfs.Live()
+	return record(ctx, h, sysinfo.Collect(h, sysinfo.Options{}), o, hooks)
+}
+
+// record is Record with the host facts already read (run reads them for
+// its audit).
+func record(ctx context.Context, h hostfs.FS, facts *sysinfo.Facts, o RecordOptions, hooks RecordHooks) (*RecordResult, error) {
+	target, err := pickTarget(h, facts, o.PID, o.JVMAuto)
+	if err != nil {
+		return nil, err
+	}
+	pid := 0
+	if target != nil {
+		pid = target.PID
+	}
+	coll, err := sample.New(h, sample.Options{PID: pid, Enable: o.Enable, Disable: o.Disable})
+	if err != nil {
+		return nil, usageErr(finding.T("%v", "%v"), err)
+	}
+	start := time.Now()
+	dir := o.Out
+	if dir == "" {
+		dir = DefaultDir(start, facts.Hostname.Value)
+	}
+	m := run.Manifest{Tool: run.Tool{Name: "tuneloop", Version: version.Version}, Host: orDefault(facts.Hostname.Value, "host"),
+		Argv: o.Argv, Start: start.UTC(), IntervalMS: o.Interval.Milliseconds(), DurationMS: o.Duration.Milliseconds(),
+		Target: target, Samplers: samplerStates(coll, pid, o.Disable), Facts: facts}
+	w, err := run.Create(dir, m)
+	if err != nil {
+		return nil, err
+	}
+	if hooks.OnStart != nil {
+		hooks.OnStart(dir)
+	}
+	l := &loop{o: o, hooks: hooks, coll: coll, w: w, start: start, pid: pid}
+	status, reason, err := l.run(ctx)
+	if err != nil {
+		w.Abort()
+		return nil, fmt.Errorf("recording to %s: %w (the folder keeps what was written)", dir, err)
+	}
+	end := time.Now()
+	if pid != 0 {
+		// Where the target's memory lives, per NUMA node (once: reading it
+		// walks the page tables). A target that exited has none.
+		if b, err := os.ReadFile(h.ProcPath(strconv.Itoa(pid), "numa_maps")); err == nil && len(b) > 0 {
+			if err := w.SaveRaw(run.NUMAMapsFile, b); err != nil {
+				warn(hooks, err)
+			} else {
+				w.Manifest().Raw = append(w.Manifest().Raw, run.NUMAMapsFile)
+			}
+		}
+	}
+	// Diagnose from the folder, exactly as `analyze` will.
+	mf := w.Manifest()
+	mf.Reason = reason
+	res, err := diagnoseFolder(&run.Folder{Dir: dir, Manifest: *mf})
+	if err != nil {
+		w.Abort()
+		return nil, err
+	}
+	if err := w.Finish(status, end, res.Series, res.Findings); err != nil {
+		return nil, err
+	}
+	folder, err := run.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	if !o.NoCatalog {
+		if err := addToCatalog(context.WithoutCancel(ctx), o.Catalog, o.Getenv, folder, res.Findings); err != nil {
+			warn(hooks, finding.Errorf(finding.T("warning: run not added to the catalog: %v", "警告：运行记录未加入目录：%v"), err))
+		}
+	}
+	return &RecordResult{Folder: folder, Diagnosis: res}, nil
+}
+
+func warn(h RecordHooks, err error) {
+	if h.Warn != nil {
+		h.Warn(err)
+	}
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+// samplerStates says of every sampler: on (run), off (not selected) or
+// n/a (needs a target).
+func samplerStates(coll *sample.Collector, pid int, disabled []string) map[string]string {
+	states := map[string]string{}
+	for n := range sample.Available() {
+		states[n] = "off"
+	}
+	running := map[string]bool{}
+	for _, n := range coll.Samplers() {
+		running[n] = true
+		states[n] = "on"
+	}
+	if pid == 0 {
+		for _, n := range []string{"process", "threads"} {
+			if _, ok := states[n]; ok && !running[n] && !slices.Contains(disabled, n) {
+				states[n] = "n/a (no target)"
+			}
+		}
+	}
+	return states
+}
+
+// loop is one recording's tick loop.
+type loop struct {
+	o     RecordOptions
+	hooks RecordHooks
+	coll  *sample.Collector
+	w     *run.Writer
+	start time.Time
+	pid   int
+	dumps *dumper // nil: no thread dumps
+}
+
+// run samples until the duration, ctx or the target ends.
+func (l *loop) run(ctx context.Context) (run.Status, string, error) {
+	var snaps [2]sample.Snapshot
+	if l.o.ThreadDumps > 0 && l.pid != 0 {
+		every := 10 * time.Second
+		if l.o.Duration > 0 {
+			every = l.o.Duration / time.Duration(l.o.ThreadDumps+1)
+		}
+		d := &dumper{pid: l.pid, n: l.o.ThreadDumps, every: every, next: l.start.Add(every), w: l.w}
+		defer d.finish(l.w.Manifest())
+		l.dumps = d
+	}
+	tick := time.NewTicker(l.o.Interval)
+	defer tick.Stop()
+	unavailable := map[string]string{}
+	var costUS int64 // the samplers' own time, summed over the ticks
+	n := 0
+	for {
+		cur := l.coll.Collect(time.Now(), &snaps[n%2])
+		for _, oc := range cur.Samplers {
+			if oc.Status == sample.StatusUnavailable && oc.Reason != "" {
+				unavailable[oc.Name] = oc.Reason
+			}
+		}
+		if err := l.w.Append(cur); err != nil {
+			return "", "", err
+		}
+		if l.dumps != nil {
+			l.dumps.maybe(ctx, time.Now())
+		}
+		if l.hooks.OnTick != nil && n > 0 {
+			if r, err := sample.Delta(&snaps[(n+1)%2], cur); err == nil {
+				l.hooks.OnTick(r, time.Since(l.start))
+			}
+		}
+		n++
+		costUS += cur.CostUS
+		m := l.w.Manifest()
+		m.Unavailable = unavailable
+		if el := cur.Time.Sub(l.start.UTC()); el > 0 {
+			m.Cost = recordingCost(costUS, n, el, cur.Self.MaxRSSKB)
+		}
+		if l.pid != 0 && cur.Proc == nil && !cur.OK("process") && n > 1 {
+			return run.Interrupted, fmt.Sprintf("target process %d exited", l.pid), nil
+		}
+		if l.o.Duration > 0 && time.Since(l.start) >= l.o.Duration {
+			return run.Complete, "", nil
+		}
+		select {
+		case <-ctx.Done():
+			reason := "interrupted (Ctrl-C or SIGTERM)"
+			if cause := context.Cause(ctx); !errors.Is(cause, context.Canceled) {
+				reason = "stopped: " + cause.Error()
+			}
+			return run.Interrupted, reason, nil
+		case <-tick.C:
+		}
+	}
+}
+
+// recordingCost is what the recorder itself cost: the samplers' measured
+// time over the elapsed time, as a percentage of one core. It is not
+// getrusage of the whole process, which under `run` also holds the load
+// generator.
+func recordingCost(costUS int64, ticks int, elapsed time.Duration, maxRSSKB int64) *run.Cost {
+	return &run.Cost{CPUPctOfCore: 100 * float64(costUS) / float64(elapsed.Microseconds()),
+		MaxRSSKB: maxRSSKB, AvgTickUS: costUS / int64(ticks)}
+}
