@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -113,8 +112,10 @@ func RunRuns(ctx context.Context, env *Env, o *RunsOptions) error {
 		if top == "" {
 			top = "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", e.ID, e.Start.UTC().Format("2006-01-02 15:04:05"), length, status,
-			strings.ReplaceAll(target, "\t", " "), e.Findings, top, dir)
+		// The catalog's strings come from manifests (the target's comm, the
+		// ID): one line each, harmless on a terminal, no tab to break columns.
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", finding.SafeLine(e.ID), e.Start.UTC().Format("2006-01-02 15:04:05"), length,
+			finding.SafeLine(status), finding.SafeLine(target), e.Findings, finding.SafeLine(top), finding.SafeLine(dir))
 	}
 	return tw.Flush()
 }
@@ -138,7 +139,7 @@ func RunRunsAdd(ctx context.Context, env *Env, catPath string, dirs []string) er
 		if err := c.Put(ctx, entryOf(f, fs)); err != nil {
 			return err
 		}
-		fmt.Fprintf(env.Stdout, "%s %s\n", finding.T("added", "已添加").In(env.Lang()), d)
+		fmt.Fprintf(env.Stdout, "%s %s\n", finding.T("added", "已添加").In(env.Lang()), finding.SafeLine(d))
 	}
 	return nil
 }

@@ -55,10 +55,12 @@ func WriteRunJSON(w io.Writer, r *Run) error {
 
 // WriteRunText renders the run for a terminal: what was recorded, the
 // run-wide CPU split and hottest threads, then the ranked findings.
+// Strings from the manifest (ID, command line, target comm, thread names)
+// pass finding.SafeLine (oneLine) before they reach the terminal.
 func WriteRunText(w io.Writer, r *Run, l finding.Lang) error {
 	bw := bufio.NewWriter(w)
 	T := func(en, zh string) string { return finding.T(en, zh).In(l) }
-	fmt.Fprintf(bw, "%s %s — %s\n", T("tuneloop run", "tuneloop 运行记录"), r.ID, r.Host.line(l))
+	fmt.Fprintf(bw, "%s %s — %s\n", T("tuneloop run", "tuneloop 运行记录"), oneLine(r.ID), oneLine(r.Host.line(l)))
 	span := r.Start.UTC().Format("2006-01-02 15:04:05")
 	if !r.End.IsZero() {
 		span += " – " + r.End.UTC().Format("15:04:05") + " UTC"
@@ -72,19 +74,19 @@ func WriteRunText(w io.Writer, r *Run, l finding.Lang) error {
 			status = r.Status
 		}
 	}
-	fmt.Fprintf(bw, "%s %s · %s · %s %s\n", T("folder", "目录"), r.Dir, span, T("status", "状态"), status)
+	fmt.Fprintf(bw, "%s %s · %s · %s %s\n", T("folder", "目录"), oneLine(r.Dir), span, T("status", "状态"), oneLine(status))
 	if r.Incomplete {
 		fmt.Fprintf(bw, "%s\n", T("INCOMPLETE: the recorder stopped without finishing (killed?); diagnosing the samples that were saved.",
 			"不完整：记录进程未正常结束（被杀？）；仅根据已保存的采样诊断。"))
 	}
 	if r.Reason != "" {
-		fmt.Fprintf(bw, "%s %s\n", T("ended early:", "提前结束："), r.Reason)
+		fmt.Fprintf(bw, "%s %s\n", T("ended early:", "提前结束："), oneLine(r.Reason))
 	}
 	if r.Command != "" {
-		fmt.Fprintf(bw, "%s %s\n", T("command:", "命令："), r.Command)
+		fmt.Fprintf(bw, "%s %s\n", T("command:", "命令："), oneLine(r.Command))
 	}
 	if r.TargetPID != 0 {
-		fmt.Fprintf(bw, "%s %s (pid %d)", T("target:", "目标："), r.TargetComm, r.TargetPID)
+		fmt.Fprintf(bw, "%s %s (pid %d)", T("target:", "目标："), oneLine(r.TargetComm), r.TargetPID)
 		if r.Stats.ProcCPU >= 0 {
 			fmt.Fprintf(bw, T(", %.1f%% of a core on average", "，平均占 %.1f%% 个核"), r.Stats.ProcCPU)
 		}
@@ -97,7 +99,7 @@ func WriteRunText(w io.Writer, r *Run, l finding.Lang) error {
 	if len(s.Top) > 0 {
 		var parts []string
 		for _, t := range s.Top {
-			parts = append(parts, fmt.Sprintf("%q tid=%d nid=0x%x %.1f%%", t.Name, t.TID, t.TID, t.CPUPct))
+			parts = append(parts, fmt.Sprintf("\"%s\" tid=%d nid=0x%x %.1f%%", finding.SafeLine(t.Name), t.TID, t.TID, t.CPUPct))
 		}
 		fmt.Fprintf(bw, "%s %s\n", T("hottest threads:", "最热线程："), strings.Join(parts, ", "))
 	}
@@ -119,7 +121,7 @@ func WriteRunText(w io.Writer, r *Run, l finding.Lang) error {
 				fmt.Fprintf(bw, "  %s %.0f%%\n", padRight(T("confidence", "置信度")+":", 10), 100*f.Confidence)
 			}
 		case finding.Unavailable:
-			fmt.Fprintf(bw, "\n%s: %s — %s\n", f.ID, f.Title.In(l), oneLine(f.Reason.In(l)))
+			fmt.Fprintf(bw, "\n%s: %s — %s\n", oneLine(f.ID), oneLine(f.Title.In(l)), oneLine(f.Reason.In(l)))
 		}
 	}
 	if c.Fail == 0 {
