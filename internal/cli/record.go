@@ -223,7 +223,7 @@ func statusLine(w io.Writer, r *sample.Rates, el, total time.Duration, lang find
 	}
 	if t := r.Threads; t != nil && len(t.Threads) > 0 {
 		top := t.Threads[0]
-		fmt.Fprintf(&b, "  top %q tid=%d %.0f%%", top.Name, top.TID, top.CPUPct)
+		fmt.Fprintf(&b, "  top \"%s\" tid=%d %.0f%%", finding.SafeLine(top.Name), top.TID, top.CPUPct) // the name is the target's
 	}
 	io.WriteString(w, b.String())
 }

@@ -28,6 +28,12 @@ func TestStatusLine(t *testing.T) {
 	if b.String() != "\r\033[K● 1:02:05" {
 		t.Errorf("%q", b.String())
 	}
+	// A thread name is the target's text: no escape sequence reaches the terminal.
+	b.Reset()
+	statusLine(&b, &sample.Rates{Threads: &sample.ThreadRates{Threads: []sample.ThreadRate{{TID: 5, Name: "x\033[2J\ny", CPUPct: 50}}}}, time.Second, 0, "en")
+	if s := b.String(); strings.Count(s, "\033") != 1 || strings.Contains(s, "\n") || !strings.Contains(s, `top "x`) {
+		t.Errorf("%q", s)
+	}
 }
 
 // The target exiting ends the run early, finalised, with the reason.
