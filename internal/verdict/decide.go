@@ -1,6 +1,7 @@
 package verdict
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/tuneloop/tuneloop/internal/diagnose"
@@ -17,18 +18,23 @@ type Branch string
 
 // The branches, most specific first (the order Decide tries them).
 const (
-	Deadlock     Branch = "deadlock"      // threads deadlocked in a dump
-	Unanswered   Branch = "service-hung"  // the load got no answer at all
-	Softirq      Branch = "softirq"       // NIC interrupts concentrated on few CPUs
-	SerialStage  Branch = "serial-stage"  // one saturated thread caps throughput
-	GCCritical   Branch = "gc-critical"   // GC takes so much time that every thread stalls
-	LockMost     Branch = "lock"          // a critical culprit most working threads queue on
-	LockCPURoom  Branch = "lock-cpu-room" // a lesser culprit while the CPU had room
-	GC           Branch = "gc"            // GC at warning level
-	CPUSaturated Branch = "cpu"           // the host's CPUs are saturated
-	IO           Branch = "io"            // disk, memory pressure or iowait
-	None         Branch = "none"          // nothing crossed a threshold
+	Deadlock     Branch = "deadlock"       // threads deadlocked in a dump
+	Unanswered   Branch = "service-hung"   // the load got no answer at all
+	Softirq      Branch = "softirq"        // NIC interrupts concentrated on few CPUs
+	SerialStage  Branch = "serial-stage"   // one saturated thread caps throughput
+	GCCritical   Branch = "gc-critical"    // GC takes so much time that every thread stalls
+	LockMost     Branch = "lock"           // a critical culprit most working threads queue on
+	LockCPURoom  Branch = "lock-cpu-room"  // a lesser culprit while the CPU had room
+	GC           Branch = "gc"             // GC at warning level
+	CPUSaturated Branch = "cpu"            // the host's CPUs are saturated
+	IO           Branch = "io"             // disk, memory pressure or iowait
+	HostTooSmall Branch = "host-too-small" // CPU near saturation with no single cause
+	None         Branch = "none"           // nothing crossed a threshold
 )
+
+// nearSaturated: at this mean CPU busy % a run always has a root cause,
+// even when no rule names a more specific one.
+const nearSaturated = 85
 
 // lockNeedsRoom: below this mean CPU busy %, a warning-level lock culprit
 // is the cause; above it, a saturated CPU explains the queue as well.
@@ -122,13 +128,21 @@ func decide(L *Layers, recorded []finding.Finding) (*finding.Finding, Branch, []
 		return find(recorded, id(diagnose.IDCPUSaturated)), CPUSaturated, ls
 	case find(recorded, ioCause) != nil:
 		return find(recorded, ioCause), IO, e.lines(e.load, e.cpu)
+	case busy >= nearSaturated || find(recorded, runQueue) != nil:
+		return hostTooSmall(L), HostTooSmall, e.lines(e.load, e.jvmCPU)
 	}
 	return nil, None, nil
 }
 
-// unanswered is a load that sent requests and got no answer to any.
+// runQueue is a run queue longer than the CPUs at warning level.
+func runQueue(f *finding.Finding) bool {
+	return f.ID == diagnose.IDRunQueue && f.Severity >= finding.Warning
+}
+
+// unanswered is a load that sent requests and got no answer to any: all
+// failed, or none completed and some were still in flight at the end.
 func unanswered(s *loadgen.Summary) bool {
-	return s != nil && s.Requests > 0 && s.Errors >= s.Requests
+	return s != nil && ((s.Requests > 0 && s.Errors >= s.Requests) || (s.Requests == 0 && s.Aborted > 0))
 }
 
 // IDHung is the root cause when the service answered no request and the
@@ -139,8 +153,8 @@ func hung(s *loadgen.Summary) *finding.Finding {
 	return &finding.Finding{ID: IDHung, Category: "run", Status: finding.Fail, Severity: finding.Critical, Confidence: 0.6,
 		Subject: s.Target,
 		Title:   finding.T("The service answered none of the requests", "服务没有应答任何请求"),
-		Observed: finding.Tf(finding.T("%d of %d requests failed; no thread dump names a culprit.", "%d/%d 个请求失败；线程转储中没有找到原因。"),
-			s.Errors, s.Requests),
+		Observed: finding.Tf(finding.T("%d of %d requests failed and %d were still unanswered at the end; no thread dump names a culprit.",
+			"%d/%d 个请求失败，结束时仍有 %d 个未得到应答；线程转储中没有找到原因。"), s.Errors, s.Requests, s.Aborted),
 		Recommended: finding.T("Check the service log and take thread dumps while it does not answer (tuneloop jvm PID --dump 3).",
 			"查看服务日志，并在其无响应时抓取线程转储（tuneloop jvm PID --dump 3）。")}
 }
@@ -241,4 +255,29 @@ func verdictFinding(L *Layers, root *finding.Finding, layers []finding.Text) *fi
 	v.Severity = max(root.Severity, finding.Warning)
 	v.Confidence = min(1, max(root.Confidence, 0.5)+0.1*float64(len(layers)-1))
 	return &v
+}
+
+// IDHostTooSmall is the root cause when the CPUs were near saturation and
+// nothing more specific explains it.
+const IDHostTooSmall = "run.cpu.near-saturated"
+
+func hostTooSmall(L *Layers) *finding.Finding {
+	st := L.Stats
+	f := &finding.Finding{ID: IDHostTooSmall, Category: "run", Status: finding.Fail, Severity: finding.Warning, Confidence: 0.5,
+		Subject: "all-cpus",
+		Title:   finding.T("The CPUs are near saturation or oversubscribed: the host is small for this load", "CPU 接近饱和或超额：对这个负载来说主机偏小"),
+		Observed: finding.Tf(finding.T("CPU %.0f%% busy on average (us %.0f%%, sy %.0f%%, si+hi %.0f%%); no single thread, lock or GC explains it.",
+			"CPU 平均繁忙 %.0f%%（us %.0f%%，sy %.0f%%，si+hi %.0f%%）；没有单个线程、锁或 GC 能解释。"), st.Busy, st.User, st.System, st.Soft),
+		Recommended: finding.T("Profile the hot code (JFR or async-profiler), give the service more cores, or run the load generator on another host.",
+			"对热点代码做剖析（JFR 或 async-profiler），给服务更多 CPU 核，或把压测机放到另一台主机上。")}
+	if L.Load != nil && L.Load.ClientCPU > 0 {
+		f.Observed = finding.Tf(finding.T("%s The load generator itself used %.0f%% of the cores.", "%s 压测工具自身占用了 %.0f%% 的 CPU。"), f.Observed, L.Load.ClientCPU)
+		f.Evidence = append(f.Evidence, finding.Evidence{Key: "load_generator_cpu_pct", Value: fmt.Sprintf("%.0f", L.Load.ClientCPU), Source: LoadFile})
+	}
+	f.Evidence = append(f.Evidence, finding.Evidence{Key: "cpu_busy_pct", Value: fmt.Sprintf("%.1f", st.Busy), Source: "raw/samples.jsonl.gz"})
+	if rq := find(L.Recorded, runQueue); rq != nil {
+		f.Observed = finding.Tf(finding.T("%s %s", "%s%s"), f.Observed, rq.Observed)
+		f.Evidence = append(f.Evidence, finding.Evidence{Key: "see_also", Value: rq.Key()})
+	}
+	return f
 }

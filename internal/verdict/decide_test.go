@@ -132,6 +132,7 @@ func TestDecideBranches(t *testing.T) {
 				copyFile(t, "../jvm/gclog/testdata/corpus/openjdk_SampleSun1_5_0CMS_IncrementalPacing.txt", filepath.Join(dir, "raw", "gc-0.log"))
 			}},
 		{name: "CPU saturated", src: runs + "/cpu-hot", branch: CPUSaturated, subject: "run.cpu.saturated"},
+		{name: "run queue longer than the CPUs, nothing more specific", src: runs + "/fsync-io", prepare: dumpsOf(), branch: HostTooSmall, subject: IDHostTooSmall},
 		{name: "disk saturated", src: runs + "/disk-dd", branch: IO, subject: "run.io."},
 		{name: "nothing", src: runs + "/healthy", branch: None},
 	}

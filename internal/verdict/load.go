@@ -17,6 +17,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -155,7 +156,21 @@ func (L *Layers) loadGC() {
 	if len(files) == 0 {
 		return
 	}
-	r, err := gclog.AnalyzeEach(gclog.FileSources(files...), gclog.DefaultThresholds(), func(e *gclog.Event) {
+	// Named relative to the folder: finding keys stay the same wherever
+	// the folder is (compare matches them across runs and machines).
+	srcs := make([]gclog.Source, 0, len(files))
+	for _, path := range files {
+		if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() {
+			L.problem(path, errors.New("not a regular file (a link or a device is not read)"))
+			continue
+		}
+		rel, _ := filepath.Rel(L.Folder.Dir, path)
+		srcs = append(srcs, gclog.Source{Name: rel, Open: func() (io.ReadCloser, error) { return os.Open(path) }})
+	}
+	if len(srcs) == 0 {
+		return
+	}
+	r, err := gclog.AnalyzeEach(srcs, gclog.DefaultThresholds(), func(e *gclog.Event) {
 		if e.PauseMs > 0 && e.Uptime >= 0 && len(L.GCPauses) < maxGCPauses && e.Kind.IsPause() {
 			L.GCPauses = append(L.GCPauses, GCPause{UptimeS: e.Uptime, MS: e.PauseMs, Kind: e.Kind.String()})
 		}
