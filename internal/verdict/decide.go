@@ -56,11 +56,13 @@ type Decision struct {
 var culpritExclude = map[string]bool{"threaddump.blocked-share": true, "threaddump.no-ownable": true,
 	"threaddump.hot-frames": true, "threaddump.stuck": true}
 
-// Decide links symptoms to their causes and names one root cause with the
-// evidence of each layer. It never changes L.
+// Decide names one root cause with the evidence of each layer, and ranks
+// every finding of the run behind it. It never changes L.
 func Decide(L *Layers) *Decision {
+	// The host layer's symptoms are already linked to their causes
+	// (diagnose links them: a hot CPU to the softirq or serial thread
+	// behind it); Decide joins the layers.
 	recorded := append([]finding.Finding(nil), L.Recorded...)
-	Link(recorded)
 	all := append(recorded, L.Problems...)
 	if L.GC != nil {
 		all = append(all, L.GC.Findings...)

@@ -45,8 +45,8 @@ type Layers struct {
 	Folder *run.Folder
 	Series *diagnose.Series
 	Stats  diagnose.Stats
-	// Recorded are the host and process findings over the series and the
-	// dumps' findings, before symptoms are linked to causes (Decide does).
+	// Recorded are the host and process findings over the series (their
+	// symptoms linked to their causes) and the dumps' findings.
 	Recorded []finding.Finding
 	// Dumps are the run's thread dumps in time order with their analyses.
 	Dumps     []*threaddump.Dump
