@@ -9,44 +9,35 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
-type label struct{ en, zh string }
-
-func (l label) in(lang finding.Lang) string {
-	if lang == finding.ZH {
-		return l.zh
-	}
-	return l.en
-}
-
 var (
-	lFile       = label{"GC log", "GC 日志"}
-	lLines      = label{"lines %d, events %d, unparsed %d", "行数 %d，事件 %d，未解析 %d"}
-	lDuration   = label{"Duration", "时长"}
-	lThroughput = label{"Throughput", "吞吐量"}
-	lPauses     = label{"Pauses", "停顿"}
-	lPauseLine  = label{"%d, total %s, avg %s, p50 %s, p95 %s, p99 %s, max %s", "%d 次，合计 %s，平均 %s，p50 %s，p95 %s，p99 %s，最长 %s"}
-	lFull       = label{"Full GCs", "Full GC"}
-	lConc       = label{"Concurrent cycles", "并发周期"}
-	lAlloc      = label{"Allocation rate", "分配速率"}
-	lPromo      = label{"Promotion rate", "晋升速率"}
-	lHeap       = label{"Heap", "堆"}
-	lHeapLine   = label{"max %s; after GC min %s, max %s", "上限 %s；GC 后最小 %s，最大 %s"}
-	lTrend      = label{"Heap after GC trend", "GC 后堆占用趋势"}
-	lSafepoints = label{"Safepoints", "安全点"}
-	lStalls     = label{"Allocation stalls", "分配停顿"}
-	lFailures   = label{"Failures", "失败"}
-	lByCause    = label{"Pauses by cause", "按原因统计的停顿"}
-	lByKind     = label{"Events by type", "按类型统计的事件"}
-	lByCycle    = label{"Concurrent cycles by cause", "按原因统计的并发周期"}
-	lWorst      = label{"%.2f %% (worst 60 s: %.1f %% in GC)", "%.2f%%（最差 60 秒窗口 GC 占 %.1f%%）"}
-	lFullLine   = label{"%d (System.gc() %d, %s)", "%d 次（System.gc() %d 次，%s）"}
-	lCols       = label{"count\ttotal\tmax", "次数\t合计\t最长"}
-	lFindings   = label{"Findings", "结论"}
-	lNA         = label{"n/a", "无"}
-	lWhy        = label{"why", "原因"}
-	lDo         = label{"do", "建议"}
-	lRisk       = label{"risk", "风险"}
-	lRef        = label{"ref", "参考"}
+	lFile       = finding.T("GC log", "GC 日志")
+	lLines      = finding.T("lines %d, events %d, unparsed %d", "行数 %d，事件 %d，未解析 %d")
+	lDuration   = finding.T("Duration", "时长")
+	lThroughput = finding.T("Throughput", "吞吐量")
+	lPauses     = finding.T("Pauses", "停顿")
+	lPauseLine  = finding.T("%d, total %s, avg %s, p50 %s, p95 %s, p99 %s, max %s", "%d 次，合计 %s，平均 %s，p50 %s，p95 %s，p99 %s，最长 %s")
+	lFull       = finding.T("Full GCs", "Full GC")
+	lConc       = finding.T("Concurrent cycles", "并发周期")
+	lAlloc      = finding.T("Allocation rate", "分配速率")
+	lPromo      = finding.T("Promotion rate", "晋升速率")
+	lHeap       = finding.T("Heap", "堆")
+	lHeapLine   = finding.T("max %s; after GC min %s, max %s", "上限 %s；GC 后最小 %s，最大 %s")
+	lTrend      = finding.T("Heap after GC trend", "GC 后堆占用趋势")
+	lSafepoints = finding.T("Safepoints", "安全点")
+	lStalls     = finding.T("Allocation stalls", "分配停顿")
+	lFailures   = finding.T("Failures", "失败")
+	lByCause    = finding.T("Pauses by cause", "按原因统计的停顿")
+	lByKind     = finding.T("Events by type", "按类型统计的事件")
+	lByCycle    = finding.T("Concurrent cycles by cause", "按原因统计的并发周期")
+	lWorst      = finding.T("%.2f %% (worst 60 s: %.1f %% in GC)", "%.2f%%（最差 60 秒窗口 GC 占 %.1f%%）")
+	lFullLine   = finding.T("%d (System.gc() %d, %s)", "%d 次（System.gc() %d 次，%s）")
+	lCols       = finding.T("count\ttotal\tmax", "次数\t合计\t最长")
+	lFindings   = finding.T("Findings", "结论")
+	lNA         = finding.T("n/a", "无")
+	lWhy        = finding.T("why", "原因")
+	lDo         = finding.T("do", "建议")
+	lRisk       = finding.T("risk", "风险")
+	lRef        = finding.T("ref", "参考")
 )
 
 func rate(v float64, na string) string {
@@ -66,7 +57,7 @@ func kb(v int64, na string) string {
 // WriteText writes a plain-text report of a GC log analysis.
 func WriteText(w io.Writer, s Summary, fs []finding.Finding, lang finding.Lang) error {
 	var b strings.Builder
-	na := lNA.in(lang)
+	na := lNA.In(lang)
 	for _, f := range s.Files {
 		desc := []string{f.Format, f.Collector}
 		if f.JVMVersion != "" {
@@ -75,28 +66,28 @@ func WriteText(w io.Writer, s Summary, fs []finding.Finding, lang finding.Lang) 
 		if len(f.Decorators) > 0 {
 			desc = append(desc, "["+strings.Join(f.Decorators, ",")+"]")
 		}
-		fmt.Fprintf(&b, "%s: %s (%s)  %s\n", lFile.in(lang), f.Name, strings.Join(desc, ", "), fmt.Sprintf(lLines.in(lang), f.Lines, f.Events, f.Unparsed))
+		fmt.Fprintf(&b, "%s: %s (%s)  %s\n", lFile.In(lang), finding.SafeLine(f.Name), strings.Join(desc, ", "), fmt.Sprintf(lLines.In(lang), f.Lines, f.Events, f.Unparsed))
 	}
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
-	row := func(l label, v string) { fmt.Fprintf(tw, "  %s\t%s\n", l.in(lang), v) }
+	row := func(l finding.Text, v string) { fmt.Fprintf(tw, "  %s\t%s\n", l.In(lang), v) }
 	if s.DurationS > 0 {
 		row(lDuration, fmt.Sprintf("%.1f s", s.DurationS))
 	} else {
 		row(lDuration, na)
 	}
 	if s.ThroughputPct >= 0 {
-		row(lThroughput, fmt.Sprintf(lWorst.in(lang), s.ThroughputPct, s.WorstWindowPct))
+		row(lThroughput, fmt.Sprintf(lWorst.In(lang), s.ThroughputPct, s.WorstWindowPct))
 	} else {
 		row(lThroughput, na)
 	}
-	row(lPauses, fmt.Sprintf(lPauseLine.in(lang), s.Pauses, ms(s.PauseTotalMs), ms(s.PauseAvgMs), ms(s.PauseP50Ms), ms(s.PauseP95Ms), ms(s.PauseP99Ms), ms(s.PauseMaxMs)))
-	row(lFull, fmt.Sprintf(lFullLine.in(lang), s.FullGCs, s.FullGCsExplicit, ms(s.FullGCMs)))
+	row(lPauses, fmt.Sprintf(lPauseLine.In(lang), s.Pauses, ms(s.PauseTotalMs), ms(s.PauseAvgMs), ms(s.PauseP50Ms), ms(s.PauseP95Ms), ms(s.PauseP99Ms), ms(s.PauseMaxMs)))
+	row(lFull, fmt.Sprintf(lFullLine.In(lang), s.FullGCs, s.FullGCsExplicit, ms(s.FullGCMs)))
 	if s.ConcurrentCycles > 0 || s.ConcurrentMs > 0 {
 		row(lConc, fmt.Sprintf("%d, %s", s.ConcurrentCycles, ms(s.ConcurrentMs)))
 	}
 	row(lAlloc, rate(s.AllocRateMBs, na))
 	row(lPromo, rate(s.PromotionRateMBs, na))
-	row(lHeap, fmt.Sprintf(lHeapLine.in(lang), kb(s.HeapMaxKB, na), kb(s.HeapAfter.MinKB, na), kb(s.HeapAfter.MaxKB, na)))
+	row(lHeap, fmt.Sprintf(lHeapLine.In(lang), kb(s.HeapMaxKB, na), kb(s.HeapAfter.MinKB, na), kb(s.HeapAfter.MaxKB, na)))
 	if h := s.HeapAfter; h.Basis != "" {
 		row(lTrend, fmt.Sprintf("%s: %s -> %s, %+.1f MB/h, R² %.2f (%d)", h.Basis, mb(h.FirstKB), mb(h.LastKB), h.SlopeKBPerH/1024, h.R2, h.Points))
 	}
@@ -111,18 +102,18 @@ func WriteText(w io.Writer, s Summary, fs []finding.Finding, lang finding.Lang) 
 			s.ConcModeFailures, s.PromotionFailed, s.ToSpaceExhausted, s.Degenerated, s.OutOfMemory))
 	}
 	tw.Flush()
-	table := func(title label, aggs []Agg, limit int) {
+	table := func(title finding.Text, aggs []Agg, limit int) {
 		if len(aggs) == 0 {
 			return
 		}
-		fmt.Fprintf(&b, "\n%s\n", title.in(lang))
+		fmt.Fprintf(&b, "\n%s\n", title.In(lang))
 		tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintf(tw, "\t%s\t\n", lCols.in(lang))
+		fmt.Fprintf(tw, "\t%s\t\n", lCols.In(lang))
 		for i, a := range aggs {
 			if i >= limit {
 				break
 			}
-			fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\t\n", a.Name, a.Count, ms(a.TotalMs), ms(a.MaxMs))
+			fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\t\n", finding.SafeLine(a.Name), a.Count, ms(a.TotalMs), ms(a.MaxMs))
 		}
 		tw.Flush()
 	}
@@ -130,7 +121,7 @@ func WriteText(w io.Writer, s Summary, fs []finding.Finding, lang finding.Lang) 
 	table(lByCycle, s.CyclesByCause, 15)
 	table(lByKind, s.ByKind, 20)
 	if len(fs) > 0 {
-		fmt.Fprintf(&b, "\n%s\n", lFindings.in(lang))
+		fmt.Fprintf(&b, "\n%s\n", lFindings.In(lang))
 	}
 	for _, f := range fs {
 		tag := f.Status.Label(lang)
@@ -146,19 +137,19 @@ func WriteText(w io.Writer, s Summary, fs []finding.Finding, lang finding.Lang) 
 		}
 		if f.Status == finding.Fail {
 			if t := f.Why.In(lang); t != "" {
-				fmt.Fprintf(&b, "    %s: %s\n", lWhy.in(lang), t)
+				fmt.Fprintf(&b, "    %s: %s\n", lWhy.In(lang), t)
 			}
 			if t := f.Recommended.In(lang); t != "" {
-				fmt.Fprintf(&b, "    %s: %s\n", lDo.in(lang), t)
+				fmt.Fprintf(&b, "    %s: %s\n", lDo.In(lang), t)
 			}
 			if t := f.Risk.In(lang); t != "" {
-				fmt.Fprintf(&b, "    %s: %s\n", lRisk.in(lang), t)
+				fmt.Fprintf(&b, "    %s: %s\n", lRisk.In(lang), t)
 			}
 		} else if f.ID == "gc.not-the-bottleneck" {
 			fmt.Fprintf(&b, "    %s\n", f.Recommended.In(lang))
 		}
 		for _, r := range f.References {
-			fmt.Fprintf(&b, "    %s: %s\n", lRef.in(lang), r)
+			fmt.Fprintf(&b, "    %s: %s\n", lRef.In(lang), r)
 		}
 	}
 	_, err := io.WriteString(w, b.String())
