@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/tuneloop/tuneloop/internal/diagnose"
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
 // AnalyzeRunOptions tune `tuneloop analyze RUN_DIR`.
@@ -44,31 +45,28 @@ func RunAnalyzeRun(ctx context.Context, env *Env, dir string, o AnalyzeRunOption
 	default:
 		return usageErr(finding.T("--output: unknown format %q for a run folder (want text, json or markdown)", "--output：运行目录不支持格式 %q（应为 text、json 或 markdown）"), o.Output)
 	}
-	f, err := run.Open(dir)
+	L, err := verdict.Load(dir)
 	if err != nil {
 		return err
 	}
-	res, err := diagnose.Analyze(f)
-	if err != nil {
-		return err
-	}
+	d := verdict.Decide(L)
 	if o.Save {
-		if err := run.WriteJSONAtomic(filepath.Join(dir, run.SeriesFile), res.Series); err != nil {
+		if err := run.WriteJSONAtomic(filepath.Join(dir, run.SeriesFile), L.Series); err != nil {
 			return err
 		}
-		if err := run.WriteJSONAtomic(filepath.Join(dir, run.FindingsFile), res.Findings); err != nil {
+		if err := run.WriteJSONAtomic(filepath.Join(dir, run.FindingsFile), d.Findings); err != nil {
 			return err
 		}
 	}
-	if err := writeRunReport(env.Stdout, f, res, o.Output, lang); err != nil {
+	if err := writeRunReport(env.Stdout, report.NewRun(L, d), o.Output, lang); err != nil {
 		return err
 	}
-	if res.Incomplete && o.Output == "text" {
+	if L.Folder.Manifest.Incomplete() && o.Output == "text" {
 		fmt.Fprintf(env.Stderr, "tuneloop: %s %s\n", dir, finding.T("is incomplete (recorder killed): diagnosed what was saved",
 			"不完整（记录进程被杀）：已诊断保存下来的部分").In(lang))
 	}
 	if failOn != nil {
-		if worst, any := finding.Worst(res.Findings); any && worst >= *failOn {
+		if worst, any := finding.Worst(d.Findings); any && worst >= *failOn {
 			return &ExitError{Code: ExitFindings}
 		}
 	}

@@ -2,18 +2,16 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tuneloop/tuneloop/internal/compare"
-	"github.com/tuneloop/tuneloop/internal/diagnose"
 	"github.com/tuneloop/tuneloop/internal/finding"
-	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
 // CompareOptions are the flags of `tuneloop compare`.
@@ -101,22 +99,10 @@ func loadRunPage(path string, lang finding.Lang) (*report.RunPage, error) {
 	if _, err := os.Stat(filepath.Join(path, "report.json")); err == nil || !run.IsRunDir(path) {
 		return compare.Load(path)
 	}
-	f, err := run.Open(path)
+	L, err := verdict.Load(path)
 	if err != nil {
 		return nil, err
 	}
-	res, err := diagnose.Analyze(f)
-	if err != nil {
-		return nil, err
-	}
-	var sum *loadgen.Summary
-	if b, err := os.ReadFile(filepath.Join(path, "load.json")); err == nil {
-		sum = &loadgen.Summary{}
-		if err := json.Unmarshal(b, sum); err != nil {
-			return nil, finding.Errorf(finding.T("%s: %v", "%s：%v"), filepath.Join(path, "load.json"), err)
-		}
-	}
-	gcFiles, _ := filepath.Glob(filepath.Join(path, "raw", "gc-*.log"))
-	p, _ := buildRunPage(f, res, sum, nil, gcFiles, lang)
+	p := report.NewRunPage(L, verdict.Decide(L), lang)
 	return p, nil
 }

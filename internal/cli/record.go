@@ -12,14 +12,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tuneloop/tuneloop/internal/diagnose"
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/run"
 	"github.com/tuneloop/tuneloop/internal/run/catalog"
 	"github.com/tuneloop/tuneloop/internal/sample"
 	"github.com/tuneloop/tuneloop/internal/session"
-	"github.com/tuneloop/tuneloop/internal/version"
 )
 
 // RecordOptions are the flags of `tuneloop record`.
@@ -184,14 +182,14 @@ func RunRecord(ctx context.Context, env *Env, o *RecordOptions) error {
 	if err != nil {
 		return sessionErr(err)
 	}
-	if err := writeRunReport(env.Stdout, rec.Folder, rec.Diagnosis, o.Output, lang); err != nil {
+	if err := writeRunReport(env.Stdout, report.NewRun(rec.Layers, rec.Decision), o.Output, lang); err != nil {
 		return err
 	}
 	if o.Output == "text" {
 		fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("run folder:", "运行目录：").In(lang), rec.Folder.Dir)
 	}
 	if failOn != nil {
-		if worst, any := finding.Worst(rec.Diagnosis.Findings); any && worst >= *failOn {
+		if worst, any := finding.Worst(rec.Decision.Findings); any && worst >= *failOn {
 			return &ExitError{Code: ExitFindings}
 		}
 	}
@@ -245,19 +243,8 @@ func catalogPath(env *Env, flag string) (string, error) {
 
 func entryOf(f *run.Folder, fs []finding.Finding) catalog.Entry { return session.CatalogEntry(f, fs) }
 
-// writeRunReport renders a diagnosed run folder.
-func writeRunReport(w io.Writer, f *run.Folder, res *diagnose.Result, output string, lang finding.Lang) error {
-	m := &f.Manifest
-	r := &report.Run{Schema: report.RunSchema, Tool: report.Tool{Name: "tuneloop", Version: version.Version},
-		GeneratedAt: time.Now().UTC(), Dir: f.Dir, ID: m.ID, Status: string(m.Status), Incomplete: m.Incomplete(), Reason: m.Reason,
-		Start: m.Start, End: m.End, Command: strings.Join(m.Argv, " "), IntervalMS: m.IntervalMS,
-		Host: report.HostOf(m.Facts, "run "+m.ID), BadLines: res.Series.BadLines, Stats: res.Series.Summarize(), Findings: res.Findings}
-	if m.Target != nil {
-		r.TargetPID, r.TargetComm = m.Target.PID, m.Target.Comm
-	}
-	if m.Cost != nil {
-		r.CostCPUPct, r.CostMaxRSSKB = m.Cost.CPUPctOfCore, m.Cost.MaxRSSKB
-	}
+// writeRunReport renders a run's report (record, analyze RUN_DIR).
+func writeRunReport(w io.Writer, r *report.Run, output string, lang finding.Lang) error {
 	var err error
 	switch output {
 	case "json":

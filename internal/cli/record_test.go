@@ -21,6 +21,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/run"
 	"github.com/tuneloop/tuneloop/internal/run/catalog"
+	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
 func recEnv(t *testing.T) (*Env, *bytes.Buffer, *bytes.Buffer) {
@@ -150,7 +151,8 @@ func TestRecordSerialThread(t *testing.T) {
 		!strings.Contains(f.Fix.Apply, "tuneloop jvm ") || !strings.Contains(f.Fix.Note.EN, "nid=0x") {
 		t.Errorf("thread not named: %s %s / %s / %s", f.Subject, f.Observed.EN, f.Fix.Apply, f.Fix.Note.EN)
 	}
-	if k := recKeys(r.Findings); !strings.HasPrefix(k[0], diagnose.IDSerialThread) {
+	// The verdict comes first and names the serial thread as the root cause.
+	if k := recKeys(r.Findings); len(k) < 2 || !strings.HasPrefix(k[0], verdict.ID+"/"+diagnose.IDSerialThread) || !strings.HasPrefix(k[1], diagnose.IDSerialThread) {
 		t.Errorf("serial bottleneck buried: %v", k)
 	}
 }

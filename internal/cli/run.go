@@ -18,6 +18,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/report/html"
 	"github.com/tuneloop/tuneloop/internal/rules"
 	"github.com/tuneloop/tuneloop/internal/session"
+	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
 // RunOptions are the flags of `tuneloop run`.
@@ -164,7 +165,7 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 		return sessionErr(err)
 	}
 	dir := res.Folder.Dir
-	page, all := buildRunPage(res.Folder, res.Diagnosis, res.Load, res.Check, res.GCFiles, lang)
+	page, all := report.NewRunPage(res.Layers, res.Decision, lang), res.Decision.Findings
 	if err := writeRunReports(dir, page); err != nil {
 		return err
 	}
@@ -263,7 +264,7 @@ func writeRunSummaryText(w io.Writer, p *report.RunPage, dir string, l finding.L
 	}
 	n := 0
 	for _, f := range p.Run.Findings {
-		if f.Status != finding.Fail || f.ID == verdictID {
+		if f.Status != finding.Fail || f.ID == verdict.ID {
 			continue
 		}
 		if n == 0 {

@@ -24,6 +24,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/launch"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/report"
+	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
 // The bottleneck zoo end to end: `tuneloop run` starts each zoo service,
@@ -129,7 +130,7 @@ func verdictOn(t *testing.T, p *report.RunPage, prefix string) *finding.Finding 
 	if !strings.HasPrefix(p.Verdict.Subject, prefix) {
 		t.Fatalf("verdict is %q (%s), want %s...; findings: %v", p.Verdict.Subject, p.Verdict.Title.EN, prefix, pageKeys(p))
 	}
-	if p.Run.Findings[0].ID != verdictID {
+	if p.Run.Findings[0].ID != verdict.ID {
 		t.Errorf("the verdict is not ranked first: %s", p.Run.Findings[0].ID)
 	}
 	return p.Verdict
@@ -332,7 +333,7 @@ func steadyTPS(p *report.RunPage) float64 {
 // hasFail reports whether a failing finding's key starts with prefix.
 func hasFail(p *report.RunPage, prefix string) bool {
 	for _, f := range p.Run.Findings {
-		if f.Status == finding.Fail && f.ID != verdictID && strings.HasPrefix(f.Key(), prefix) {
+		if f.Status == finding.Fail && f.ID != verdict.ID && strings.HasPrefix(f.Key(), prefix) {
 			return true
 		}
 	}

@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"bytes"
 	"fmt"
 	"runtime/debug"
 	"sort"
@@ -23,8 +24,9 @@ type Input struct {
 	// NUMAMaps is the target's /proc/PID/numa_maps at the end of the run
 	// (run.NUMAMapsFile); nil when not recorded.
 	NUMAMaps []byte
-	// ThreadDumps are the JVM thread dumps taken during the run, in order.
-	ThreadDumps []DumpFile
+	// Dumps are the JVM thread dumps taken during the run, read as one set
+	// (nil: none).
+	Dumps *threaddump.Set
 }
 
 // Result is a diagnosed run.
@@ -49,16 +51,20 @@ func Analyze(f *run.Folder) (*Result, error) {
 	if err != nil {
 		nm = nil // unreadable: that rule is skipped
 	}
-	var dumps []DumpFile
+	var dumps []threaddump.Input
 	if names, err := f.RawFiles(run.ThreadDumpPrefix); err == nil {
 		for _, n := range names {
 			if b, err := f.Raw(n); err == nil && len(b) > 0 {
-				dumps = append(dumps, DumpFile{Name: n, Data: b})
+				dumps = append(dumps, threaddump.Input{Name: n, R: bytes.NewReader(b)})
 			}
 		}
 	}
+	var set *threaddump.Set
+	if len(dumps) > 0 {
+		set = threaddump.ReadSet(dumps)
+	}
 	fs := Diagnose(Input{Facts: f.Manifest.Facts, Target: f.Manifest.Target, Series: s, Start: f.Manifest.Start,
-		NUMAMaps: nm, ThreadDumps: dumps})
+		NUMAMaps: nm, Dumps: set})
 	return &Result{Series: s, Findings: fs, Incomplete: f.Manifest.Incomplete()}, nil
 }
 

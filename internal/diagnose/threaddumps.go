@@ -1,7 +1,6 @@
 package diagnose
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 
@@ -9,27 +8,17 @@ import (
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
 )
 
-// DumpFile is a JVM thread dump taken during the run (raw/threaddump-N.txt).
-type DumpFile struct {
-	Name string
-	Data []byte
-}
-
 // IDThreadDumps marks thread dumps of the run that could not be read.
 const IDThreadDumps = "run.threaddumps"
 
-// loadDumps reads the run's thread dumps as one set (threaddump.ReadSet:
-// ordered by time, copies counted once); the last one is what the hot
-// threads are joined to (by nid = TID).
+// loadDumps takes the run's thread dumps, read once as a set by the caller
+// (threaddump.ReadSet: ordered by time, copies counted once); the last one
+// is what the hot threads are joined to (by nid = TID).
 func (c *ctx) loadDumps() []finding.Finding {
-	if len(c.in.ThreadDumps) == 0 {
+	set := c.in.Dumps
+	if set == nil {
 		return nil
 	}
-	in := make([]threaddump.Input, len(c.in.ThreadDumps))
-	for i, f := range c.in.ThreadDumps {
-		in[i] = threaddump.Input{Name: f.Name, R: bytes.NewReader(f.Data)}
-	}
-	set := threaddump.ReadSet(in)
 	var out []finding.Finding
 	for _, u := range set.Unreadable {
 		out = append(out, finding.Finding{ID: IDThreadDumps, Category: "run", Status: finding.Unavailable, Subject: u.Name,

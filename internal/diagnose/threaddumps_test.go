@@ -3,6 +3,8 @@ package diagnose
 import (
 	"strings"
 	"testing"
+
+	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
 )
 
 const hotDump = `2026-11-22 01:00:05
@@ -25,7 +27,7 @@ Full thread dump OpenJDK 64-Bit Server VM (17.0.15+6 mixed mode, sharing):
 func TestSerialJoinedToThreadDump(t *testing.T) {
 	s := series(6, 2, func(_ int, t *Tick) { serial(t, 97, 3, 2) })
 	in := Input{Facts: facts(2), Target: diagTarget, Series: s, Start: t0,
-		ThreadDumps: []DumpFile{{Name: "raw/threaddump-1.txt", Data: []byte(hotDump)}}}
+		Dumps: dumpSet("raw/threaddump-1.txt", hotDump)}
 	f := find(Diagnose(in), IDSerialThread)
 	if f == nil {
 		t.Fatal("no serial finding")
@@ -43,7 +45,7 @@ func TestSerialJoinedToThreadDump(t *testing.T) {
 		t.Errorf("stack evidence: %q", stack)
 	}
 	// An unreadable dump is reported, not fatal.
-	in.ThreadDumps = []DumpFile{{Name: "raw/threaddump-1.txt", Data: []byte("not a dump\n")}}
+	in.Dumps = dumpSet("raw/threaddump-1.txt", "not a dump\n")
 	fs := Diagnose(in)
 	if find(fs, IDSerialThread) == nil {
 		t.Fatal("serial finding lost")
@@ -55,4 +57,8 @@ func TestSerialJoinedToThreadDump(t *testing.T) {
 	if !bad {
 		t.Errorf("unreadable dump not reported: %v", ids(fs))
 	}
+}
+
+func dumpSet(name, text string) *threaddump.Set {
+	return threaddump.ReadSet([]threaddump.Input{{Name: name, R: strings.NewReader(text)}})
 }

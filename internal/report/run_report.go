@@ -49,7 +49,7 @@ func WriteRunJSON(w io.Writer, r *Run) error {
 	if r.Findings == nil {
 		r.Findings = []finding.Finding{}
 	}
-	r.Summary = finding.Count(r.Findings)
+	r.Summary = countFindings(r.Findings)
 	return WriteJSON(w, r)
 }
 
@@ -110,7 +110,7 @@ func WriteRunText(w io.Writer, r *Run, l finding.Lang) error {
 		fmt.Fprintf(bw, T("recording cost: %.2f%% of one core, %.1f MiB peak RSS\n", "记录开销：%.2f%% 个核，峰值 RSS %.1f MiB\n"),
 			r.CostCPUPct, float64(r.CostMaxRSSKB)/1024)
 	}
-	c := finding.Count(r.Findings)
+	c := countFindings(r.Findings)
 	fmt.Fprintf(bw, T("findings: %d critical, %d warning, %d info\n", "诊断：严重 %d，警告 %d，提示 %d\n"), c.Critical, c.Warning, c.Info)
 	for i := range r.Findings {
 		f := &r.Findings[i]

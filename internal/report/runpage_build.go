@@ -29,7 +29,7 @@ func NewRun(L *verdict.Layers, d *verdict.Decision) *Run {
 	if m.Cost != nil {
 		r.CostCPUPct, r.CostMaxRSSKB = m.Cost.CPUPctOfCore, m.Cost.MaxRSSKB
 	}
-	r.Summary = finding.Count(r.Findings)
+	r.Summary = countFindings(r.Findings)
 	return r
 }
 
@@ -220,4 +220,16 @@ func factRows(h Host) [][2]string {
 	}
 	add("hypervisor", h.Hypervisor)
 	return rows
+}
+
+// countFindings counts a run's findings by status and severity; the
+// verdict restates its root cause and is not counted twice.
+func countFindings(fs []finding.Finding) finding.Counts {
+	rest := make([]finding.Finding, 0, len(fs))
+	for _, f := range fs {
+		if f.ID != verdict.ID {
+			rest = append(rest, f)
+		}
+	}
+	return finding.Count(rest)
 }

@@ -11,10 +11,11 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/jvm/attach"
+	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
 // JFRFile is the run's JFR recording, inside the run folder.
-const JFRFile = "raw/recording.jfr"
+const JFRFile = verdict.JFRFile
 
 // jvmSide is what run switched on in the target JVM: the GC log output and
 // the JFR recording, both written to files in the JVM's /tmp.

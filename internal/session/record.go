@@ -9,12 +9,12 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/tuneloop/tuneloop/internal/diagnose"
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/run"
 	"github.com/tuneloop/tuneloop/internal/sample"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
+	"github.com/tuneloop/tuneloop/internal/verdict"
 	"github.com/tuneloop/tuneloop/internal/version"
 )
 
@@ -51,10 +51,12 @@ type RecordHooks struct {
 	Warn func(err error)
 }
 
-// RecordResult is a finished, diagnosed run folder.
+// RecordResult is a finished run folder, its layers parsed once and its
+// root cause decided.
 type RecordResult struct {
-	Folder    *run.Folder
-	Diagnosis *diagnose.Result
+	Folder   *run.Folder
+	Layers   *verdict.Layers
+	Decision *verdict.Decision
 }
 
 // Record samples the host (and the target) until the duration, ctx or the
@@ -67,12 +69,26 @@ func Record(ctx context.Context, o RecordOptions, hooks RecordHooks) (*RecordRes
 		}
 	}
 	h := hostfs.Live()
-	return record(ctx, h, sysinfo.Collect(h, sysinfo.Options{}), o, hooks)
+	rec, err := record(ctx, h, sysinfo.Collect(h, sysinfo.Options{}), o, hooks)
+	if err != nil {
+		return nil, err
+	}
+	return rec.finish(ctx, o, hooks)
 }
 
-// record is Record with the host facts already read (run reads them for
-// its audit).
-func record(ctx context.Context, h hostfs.FS, facts *sysinfo.Facts, o RecordOptions, hooks RecordHooks) (*RecordResult, error) {
+// recording is a run folder whose sampling has ended and that is not yet
+// diagnosed: run adds the load and the JVM's layers before it is.
+type recording struct {
+	w      *run.Writer
+	dir    string
+	status run.Status
+	reason string
+	end    time.Time
+}
+
+// record samples into a new folder until the duration, ctx or the target
+// ends, with the host facts already read (run reads them for its audit).
+func record(ctx context.Context, h hostfs.FS, facts *sysinfo.Facts, o RecordOptions, hooks RecordHooks) (*recording, error) {
 	target, err := pickTarget(h, facts, o.PID, o.JVMAuto)
 	if err != nil {
 		return nil, err
@@ -118,27 +134,35 @@ func record(ctx context.Context, h hostfs.FS, facts *sysinfo.Facts, o RecordOpti
 			}
 		}
 	}
-	// Diagnose from the folder, exactly as `analyze` will.
-	mf := w.Manifest()
-	mf.Reason = reason
-	res, err := diagnoseFolder(&run.Folder{Dir: dir, Manifest: *mf})
+	return &recording{w: w, dir: dir, status: status, reason: reason, end: end}, nil
+}
+
+// finish reads every layer of the folder once, decides the root cause,
+// writes the series and the ranked findings, marks the folder complete (or
+// interrupted) and adds it to the catalog.
+func (r *recording) finish(ctx context.Context, o RecordOptions, hooks RecordHooks) (*RecordResult, error) {
+	mf := r.w.Manifest()
+	mf.Reason = r.reason
+	L, err := verdict.FromFolder(&run.Folder{Dir: r.dir, Manifest: *mf})
 	if err != nil {
-		w.Abort()
+		r.w.Abort()
 		return nil, err
 	}
-	if err := w.Finish(status, end, res.Series, res.Findings); err != nil {
+	d := verdict.Decide(L)
+	if err := r.w.Finish(r.status, r.end, L.Series, d.Findings); err != nil {
 		return nil, err
 	}
-	folder, err := run.Open(dir)
+	folder, err := run.Open(r.dir)
 	if err != nil {
 		return nil, err
 	}
+	L.Folder = folder
 	if !o.NoCatalog {
-		if err := addToCatalog(context.WithoutCancel(ctx), o.Catalog, o.Getenv, folder, res.Findings); err != nil {
+		if err := addToCatalog(context.WithoutCancel(ctx), o.Catalog, o.Getenv, folder, d.Findings); err != nil {
 			warn(hooks, finding.Errorf(finding.T("warning: run not added to the catalog: %v", "警告：运行记录未加入目录：%v"), err))
 		}
 	}
-	return &RecordResult{Folder: folder, Diagnosis: res}, nil
+	return &RecordResult{Folder: folder, Layers: L, Decision: d}, nil
 }
 
 func warn(h RecordHooks, err error) {

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/tuneloop/tuneloop/internal/diagnose"
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/jtl"
@@ -17,6 +16,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/rules"
 	"github.com/tuneloop/tuneloop/internal/run"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
+	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
 // RunOptions say what `tuneloop run` does; the cli has validated them.
@@ -54,15 +54,14 @@ type RunHooks struct {
 	OnLoad func(p loadgen.Progress)
 }
 
-// RunResult is what the cli needs to build the page of a run.
+// RunResult is a finished run: its folder, every layer parsed once and the
+// decision, for the cli to page and print.
 type RunResult struct {
-	Folder    *run.Folder
-	Diagnosis *diagnose.Result
-	Load      *loadgen.Summary
-	Check     []finding.Finding // the host audit
-	GCFiles   []string          // GC log files copied into raw/
-	JFR       string            // JFRFile when a recording was collected
-	Recorder  *run.Cost         // what the recorder cost (not the load generator)
+	Folder   *run.Folder
+	Layers   *verdict.Layers
+	Decision *verdict.Decision
+	JFR      string    // JFRFile when a recording was collected
+	Recorder *run.Cost // what the recorder cost (not the load generator)
 }
 
 func (h RunHooks) note(t finding.Text, args ...any) {
@@ -165,7 +164,7 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 	}
 	ropts := RecordOptions{Duration: o.Load.Duration + o.Interval, Interval: o.Interval, PID: pid, Out: dir,
 		Catalog: o.Catalog, NoCatalog: o.NoCatalog, Getenv: o.Getenv, Argv: o.Argv, ThreadDumps: dumps}
-	recorder := func(ctx context.Context, started func()) (*RecordResult, error) {
+	recorder := func(ctx context.Context, started func()) (*recording, error) {
 		return record(ctx, h, facts, ropts, RecordHooks{OnStart: func(string) { started() }, Warn: func(err error) {
 			hooks.note(finding.T("%v", "%v"), err)
 		}})
@@ -190,23 +189,19 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 	}
 
 	// 5. Collect the layers into the folder.
-	if err := run.WriteJSONAtomic(filepath.Join(dir, "load.json"), sum); err != nil {
+	if err := run.WriteJSONAtomic(filepath.Join(dir, verdict.LoadFile), sum); err != nil {
 		return nil, err
 	}
-	if err := run.WriteJSONAtomic(filepath.Join(dir, "check.json"), check); err != nil {
+	if err := run.WriteJSONAtomic(filepath.Join(dir, verdict.CheckFile), check); err != nil {
 		return nil, err
 	}
 	jfrOn := jvm.jfr != ""
-	gcFiles := jvm.collect(ctx, dir, func(err error) { hooks.note(finding.T("%v", "%v"), err) })
-	folder, err := run.Open(dir)
+	jvm.collect(ctx, dir, func(err error) { hooks.note(finding.T("%v", "%v"), err) })
+	done, err := rec.finish(ctx, ropts, RecordHooks{Warn: func(err error) { hooks.note(finding.T("%v", "%v"), err) }})
 	if err != nil {
 		return nil, err
 	}
-	diag, err := diagnoseFolder(folder)
-	if err != nil {
-		return nil, err
-	}
-	res = &RunResult{Folder: folder, Diagnosis: diag, Load: sum, Check: check, GCFiles: gcFiles, Recorder: rec.Folder.Manifest.Cost}
+	res = &RunResult{Folder: done.Folder, Layers: done.Layers, Decision: done.Decision, Recorder: done.Folder.Manifest.Cost}
 	if _, err := os.Stat(filepath.Join(dir, JFRFile)); jfrOn && err == nil {
 		res.JFR = JFRFile
 	}
@@ -218,15 +213,15 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 // stops the other at once. The recorder ends on its own (its duration) once
 // the load is done.
 func together(ctx context.Context,
-	recorder func(ctx context.Context, started func()) (*RecordResult, error),
-	load func(ctx context.Context) (*loadgen.Summary, error)) (*RecordResult, *loadgen.Summary, error) {
+	recorder func(ctx context.Context, started func()) (*recording, error),
+	load func(ctx context.Context) (*loadgen.Summary, error)) (*recording, *loadgen.Summary, error) {
 	recCtx, stopRec := context.WithCancel(ctx)
 	defer stopRec()
 	loadCtx, stopLoad := context.WithCancelCause(ctx)
 	defer stopLoad(nil)
 	started := make(chan struct{})
 	done := make(chan struct{})
-	var rec *RecordResult
+	var rec *recording
 	var recErr error
 	go func() {
 		defer close(done)

@@ -17,7 +17,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tuneloop/tuneloop/internal/diagnose"
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/run"
@@ -95,10 +94,4 @@ func pickTarget(h hostfs.FS, facts *sysinfo.Facts, pid int, jvmAuto bool) (*run.
 		comm = "java " + j.MainClass
 	}
 	return &run.Target{PID: j.PID, Comm: comm, How: "jvm-auto"}, nil
-}
-
-// diagnoseFolder is the one place a run folder is diagnosed, for record
-// and for run alike.
-func diagnoseFolder(f *run.Folder) (*diagnose.Result, error) {
-	return diagnose.Analyze(f)
 }

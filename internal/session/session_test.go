@@ -72,7 +72,7 @@ func TestRecordTarget(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	if res.Diagnosis == nil || res.Diagnosis.Series == nil {
+	if res.Layers == nil || res.Layers.Series == nil || res.Decision == nil {
 		t.Fatal("no diagnosis")
 	}
 	cat, err := catalog.Open(context.Background(), db)
@@ -197,9 +197,9 @@ func TestTogetherStopsOnRecorderError(t *testing.T) {
 			return nil, errors.New("the load was not stopped")
 		}
 	}
-	for name, rec := range map[string]func(context.Context, func()) (*RecordResult, error){
-		"before start": func(context.Context, func()) (*RecordResult, error) { return nil, boom },
-		"after start": func(_ context.Context, started func()) (*RecordResult, error) {
+	for name, rec := range map[string]func(context.Context, func()) (*recording, error){
+		"before start": func(context.Context, func()) (*recording, error) { return nil, boom },
+		"after start": func(_ context.Context, started func()) (*recording, error) {
 			started()
 			time.Sleep(50 * time.Millisecond)
 			return nil, boom
@@ -216,11 +216,11 @@ func TestTogetherStopsOnRecorderError(t *testing.T) {
 	}
 	// A failing load stops the recorder.
 	var recCancelled atomic.Bool
-	rec := func(ctx context.Context, started func()) (*RecordResult, error) {
+	rec := func(ctx context.Context, started func()) (*recording, error) {
 		started()
 		<-ctx.Done()
 		recCancelled.Store(true)
-		return &RecordResult{}, nil
+		return &recording{}, nil
 	}
 	_, _, err := together(context.Background(), rec, func(context.Context) (*loadgen.Summary, error) {
 		return nil, errors.New("connection refused")
@@ -254,11 +254,11 @@ func TestRunWithoutJVM(t *testing.T) {
 	if res.Folder.Dir != dir || res.Folder.Manifest.Status != run.Complete || res.Folder.Manifest.Target != nil {
 		t.Errorf("folder %s status %s target %+v", res.Folder.Dir, res.Folder.Manifest.Status, res.Folder.Manifest.Target)
 	}
-	if res.Load == nil || res.Load.Requests < 30 || res.Load.Errors != 0 {
-		t.Errorf("load: %+v (server saw %d)", res.Load, hits.Load())
+	if L := res.Layers; L.Load == nil || L.Load.Requests < 30 || L.Load.Errors != 0 {
+		t.Errorf("load: %+v (server saw %d)", L.Load, hits.Load())
 	}
-	if len(res.Check) == 0 || res.Diagnosis == nil || res.GCFiles != nil || res.JFR != "" || res.Recorder == nil {
-		t.Errorf("result: check %d diag %v gc %v jfr %q cost %+v", len(res.Check), res.Diagnosis != nil, res.GCFiles, res.JFR, res.Recorder)
+	if L := res.Layers; len(L.Check) == 0 || res.Decision == nil || L.GCFiles != nil || res.JFR != "" || res.Recorder == nil {
+		t.Errorf("result: check %d decision %v gc %v jfr %q cost %+v", len(L.Check), res.Decision != nil, L.GCFiles, res.JFR, res.Recorder)
 	}
 	for _, p := range []string{"load.json", "check.json", run.SamplesFile, run.FindingsFile} {
 		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {

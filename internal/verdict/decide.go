@@ -62,7 +62,7 @@ func Decide(L *Layers) *Decision {
 	// The host layer's symptoms are already linked to their causes
 	// (diagnose links them: a hot CPU to the softirq or serial thread
 	// behind it); Decide joins the layers.
-	recorded := append([]finding.Finding(nil), L.Recorded...)
+	recorded := append([]finding.Finding{}, L.Recorded...) // never nil: an empty run has "[]" findings
 	all := append(recorded, L.Problems...)
 	if L.GC != nil {
 		all = append(all, L.GC.Findings...)

@@ -38,6 +38,7 @@ const (
 	JFRFile    = "raw/recording.jfr" // JFR recording over the measured load
 	GCLogGlob  = "raw/gc-*.log"      // GC logs copied from the JVM
 	maxJSONLen = 64 << 20            // load.json / check.json larger than this are refused
+	maxDumpLen = 256 << 20           // a thread dump file larger than this is refused
 )
 
 // Layers is everything one run produced, parsed once.
@@ -48,7 +49,9 @@ type Layers struct {
 	// Recorded are the host and process findings over the series (their
 	// symptoms linked to their causes) and the dumps' findings.
 	Recorded []finding.Finding
-	// Dumps are the run's thread dumps in time order with their analyses.
+	// DumpSet is the run's thread dumps read as one set (nil: none);
+	// Dumps and Reports are its dumps in time order and their analyses.
+	DumpSet   *threaddump.Set
 	Dumps     []*threaddump.Dump
 	Reports   []*threaddump.Report
 	DumpTimes []time.Time // when each dump's file was written (zero if unknown)
@@ -105,30 +108,30 @@ func FromFolder(f *run.Folder) (*Layers, error) {
 	if err != nil {
 		nm = nil // unreadable: that rule is skipped
 	}
-	var files []diagnose.DumpFile
+	// Every dump of the run, read once as a set: ordered by time, copies
+	// counted once; diagnose joins its hot threads to the last one.
+	var inputs []threaddump.Input
+	mtime := map[string]time.Time{}
 	names, _ := f.RawFiles(run.ThreadDumpPrefix)
 	for _, n := range names {
-		b, err := f.Raw(n)
-		if err != nil || len(b) == 0 {
+		b, ok := L.readFile(n, maxDumpLen)
+		if !ok || len(b) == 0 {
 			continue
 		}
-		files = append(files, diagnose.DumpFile{Name: n, Data: b})
-		ds, err := threaddump.Parse(n, bytes.NewReader(b))
-		if err != nil {
-			continue // diagnose reports it as unreadable
-		}
-		var t time.Time
+		inputs = append(inputs, threaddump.Input{Name: n, R: bytes.NewReader(b)})
 		if st, err := os.Stat(filepath.Join(f.Dir, n)); err == nil {
-			t = st.ModTime().UTC()
+			mtime[n] = st.ModTime().UTC()
 		}
-		for _, d := range ds {
-			L.Dumps = append(L.Dumps, d)
-			L.Reports = append(L.Reports, threaddump.Analyze(d))
-			L.DumpTimes = append(L.DumpTimes, t)
+	}
+	if len(inputs) > 0 {
+		L.DumpSet = threaddump.ReadSet(inputs)
+		L.Dumps, L.Reports = L.DumpSet.Dumps, L.DumpSet.Reports
+		for _, src := range L.DumpSet.Sources {
+			L.DumpTimes = append(L.DumpTimes, mtime[src])
 		}
 	}
 	L.Recorded = diagnose.Diagnose(diagnose.Input{Facts: f.Manifest.Facts, Target: f.Manifest.Target, Series: L.Series,
-		Start: f.Manifest.Start, NUMAMaps: nm, ThreadDumps: files})
+		Start: f.Manifest.Start, NUMAMaps: nm, Dumps: L.DumpSet})
 
 	L.loadGC()
 	L.loadJFR()
