@@ -13,16 +13,45 @@ package gclog
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // sniffLimit is how many non-empty lines may pass before a format is found.
 const sniffLimit = 2000
 
-// maxLine caps one line; longer lines are reported, not fatal.
-const maxLine = 1 << 20
+// sniffBinary is how many binary (non-text) lines may pass before a format
+// is found: random bytes end here instead of being read to the end.
+const sniffBinary = 8
+
+// sniffBytes bounds what is read before a format is found: a hole of NUL
+// bytes (a log truncated under a running JVM starts with one) is skipped,
+// but /dev/zero has no end.
+const sniffBytes = 64 << 20
+
+// Limits bound what one Parse reads, so no input can hang it or exhaust memory.
+type Limits struct {
+	// MaxLineBytes: a longer line is skipped and counted (Stats.LongLines).
+	MaxLineBytes int
+	// MaxBytes per file (after decompression): past it Parse stops with ErrTooLarge.
+	MaxBytes int64
+	// MaxEvents per file: past it Parse stops with ErrTooLarge (the
+	// summariser keeps 4 bytes per pause, so this also bounds memory).
+	MaxEvents int
+}
+
+// DefaultLimits: 1 MiB lines (the longest GC line is a few KB); 8 GiB and
+// 50 million events per file, far above a year of a busy JVM's GC log
+// (rotation keeps files at tens of MB) and still bounded (200 MB of pauses).
+func DefaultLimits() Limits {
+	return Limits{MaxLineBytes: 1 << 20, MaxBytes: 8 << 30, MaxEvents: 50_000_000}
+}
+
+// ErrTooLarge is wrapped by Parse when a file passes a Limits bound.
+var ErrTooLarge = errors.New("GC log too large")
 
 // ErrNotGCLog is wrapped by Parse when no line looks like a GC log.
 var ErrNotGCLog = errors.New("not a GC log")
@@ -52,33 +81,92 @@ type lineParser interface {
 	finish()
 }
 
-// Parse reads one GC log from r and calls fn for every event, in log order.
-// name is used in messages ("gc.log: line 17: ..."). The *Event passed to fn
-// is reused: copy it to keep it. Lines that cannot be read are counted in
-// Stats.Unparsed with the first few in Stats.Issues; the error is non-nil only
-// when the input is not a GC log at all or cannot be read.
+// Parse reads one GC log from r and calls fn for every event, in log order,
+// within DefaultLimits. name is used in messages ("gc.log: line 17: ...").
+// The *Event passed to fn is reused: copy it to keep it. Lines that cannot
+// be read are counted in Stats.Unparsed with the first few in Stats.Issues;
+// the error is non-nil only when the input is not a GC log at all, cannot be
+// read, or passes a limit.
 func Parse(r io.Reader, name string, fn func(*Event)) (*Stats, error) {
+	return ParseContext(context.Background(), r, name, DefaultLimits(), fn)
+}
+
+// ctxCheckBytes: the context is polled after this many bytes, so a
+// cancelled parse returns within milliseconds even inside an endless line.
+const ctxCheckBytes = 1 << 20
+
+// ParseContext is Parse that stops when ctx is done (returning ctx.Err()
+// wrapped with the file name) and reads within lim; zero fields of lim take
+// the default.
+func ParseContext(ctx context.Context, r io.Reader, name string, lim Limits, fn func(*Event)) (*Stats, error) {
+	def := DefaultLimits()
+	if lim.MaxLineBytes <= 0 {
+		lim.MaxLineBytes = def.MaxLineBytes
+	}
+	if lim.MaxBytes <= 0 {
+		lim.MaxBytes = def.MaxBytes
+	}
+	if lim.MaxEvents <= 0 {
+		lim.MaxEvents = def.MaxEvents
+	}
 	st := &Stats{Name: name}
-	if fn == nil {
-		fn = func(*Event) {}
+	user := fn
+	tooMany := false
+	fn = func(e *Event) {
+		if st.Events > lim.MaxEvents {
+			tooMany = true
+			return
+		}
+		if user != nil {
+			user(e)
+		}
 	}
 	br := bufio.NewReaderSize(r, 256<<10)
 	var lp lineParser
 	var pre [][]byte // lines before the format is known (headers), replayed
 	preStart := 1
 	ln := 0
-	nonEmpty := 0
+	nonEmpty, binary := 0, 0
 	var firstText []byte
 	var long []byte
+	var read, checked int64
+	cancelled := func() error {
+		if read-checked < ctxCheckBytes {
+			return nil
+		}
+		checked = read
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("%s: line %d: %w", name, ln+1, err)
+		}
+		return nil
+	}
+	tooLarge := func() error {
+		return fmt.Errorf("%s: line %d: %w: more than %d bytes (the limit per file)", name, ln+1, ErrTooLarge, lim.MaxBytes)
+	}
 	for {
 		b, err := br.ReadSlice('\n')
+		read += int64(len(b))
+		overlong := false
 		if err == bufio.ErrBufferFull {
-			// Keep the head of an overlong line, drop the rest of it.
+			// Keep the head of an overlong line and drop the rest, checking
+			// every bound on the way: /dev/zero is one line without end.
 			long = append(long[:0], b...)
 			for err == bufio.ErrBufferFull {
+				if e := cancelled(); e != nil {
+					return st, e
+				}
+				if read > lim.MaxBytes {
+					return st, tooLarge()
+				}
+				if lp == nil && read > sniffBytes {
+					return st, notGCLog(name, ln+1, "no GC line in the first %d MiB", sniffBytes>>20, long)
+				}
 				b, err = br.ReadSlice('\n')
-				if len(long) < maxLine {
-					long = append(long, b...)
+				read += int64(len(b))
+				if len(long) < lim.MaxLineBytes {
+					long = append(long, b[:min(len(b), lim.MaxLineBytes-len(long))]...)
+				} else {
+					overlong = true
 				}
 			}
 			b = long
@@ -89,13 +177,28 @@ func Parse(r io.Reader, name string, fn func(*Event)) (*Stats, error) {
 			}
 			break
 		}
+		if e := cancelled(); e != nil {
+			return st, e
+		}
+		if read > lim.MaxBytes {
+			return st, tooLarge()
+		}
+		if tooMany {
+			return st, fmt.Errorf("%s: line %d: %w: more than %d events (the limit per file)", name, ln, ErrTooLarge, lim.MaxEvents)
+		}
 		ln++
 		st.Lines++
 		b = bytes.TrimRight(b, "\r\n")
-		if len(b) >= maxLine {
-			st.addIssue(ln, "line too long", b[:200])
-		} else if bytes.IndexByte(b, 0) >= 0 {
+		if overlong || len(b) >= lim.MaxLineBytes {
+			st.LongLines++
+			st.addIssue(ln, fmt.Sprintf("line longer than %d bytes, skipped", lim.MaxLineBytes), b[:min(len(b), 80)])
+		} else if isBinary(b) {
 			st.addIssue(ln, "binary data", b[:min(len(b), 80)])
+			if lp == nil {
+				if binary++; binary >= sniffBinary {
+					return st, notGCLog(name, ln, "binary data, not text", 0, b)
+				}
+			}
 		} else if lp != nil {
 			lp.line(ln, b)
 		} else {
@@ -131,22 +234,62 @@ func Parse(r io.Reader, name string, fn func(*Event)) (*Stats, error) {
 				pre = append(pre, nil)
 			}
 		}
+		if lp == nil && read > sniffBytes {
+			break
+		}
 		if err != nil {
 			break
 		}
 	}
+	if tooMany {
+		return st, fmt.Errorf("%s: line %d: %w: more than %d events (the limit per file)", name, ln, ErrTooLarge, lim.MaxEvents)
+	}
 	if lp == nil {
-		st.Unparsed = nonEmpty
+		st.Unparsed = nonEmpty + binary + st.LongLines
 		if firstText == nil {
+			if ln > 0 && (binary > 0 || st.LongLines > 0) {
+				return st, notGCLog(name, 1, "binary data or overlong lines only", 0, nil)
+			}
 			return st, fmt.Errorf("%s: empty: %w", name, ErrNotGCLog)
 		}
-		t := string(firstText)
-		if len(t) > 120 {
-			t = t[:120] + "..."
-		}
-		return st, fmt.Errorf("%s: line %d: %w (no JDK 8 or unified GC lines; first line %q)", name, preStart, ErrNotGCLog, t)
+		return st, notGCLog(name, preStart, "no JDK 8 or unified GC lines; first line %q", 0, firstText)
 	}
 	lp.finish()
 	st.Recognised = st.Lines - st.Unparsed
 	return st, nil
+}
+
+// notGCLog builds the ErrNotGCLog error naming the file and the line where
+// the parser looked. format takes either an int argument or the line text.
+func notGCLog(name string, line int, format string, n int, text []byte) error {
+	var why string
+	switch {
+	case strings.Contains(format, "%q"):
+		t := string(text)
+		if len(t) > 120 {
+			t = t[:120] + "..."
+		}
+		why = fmt.Sprintf(format, t)
+	case strings.Contains(format, "%d"):
+		why = fmt.Sprintf(format, n)
+	default:
+		why = format
+	}
+	return fmt.Errorf("%s: line %d: %w (%s)", name, line, ErrNotGCLog, why)
+}
+
+// isBinary reports a line that is not text: a NUL byte, or more than one
+// control byte in ten (GC logs are ASCII with tabs; invalid UTF-8 such as a
+// Latin-1 locale's month name is still text).
+func isBinary(b []byte) bool {
+	ctl := 0
+	for _, c := range b {
+		if c == 0 {
+			return true
+		}
+		if c < 0x20 && c != '\t' && c != '\r' || c == 0x7f {
+			ctl++
+		}
+	}
+	return ctl > 0 && ctl*10 > len(b)
 }

@@ -70,6 +70,13 @@ func base(id string, subject string) finding.Finding {
 	return finding.Finding{ID: id, Category: "gc", Subject: subject, Confidence: 1}
 }
 
+// tooShort says why a ratio or pause statistic gets no severity.
+func tooShort(s Summary) finding.Text {
+	return finding.Tf(finding.T("Too short to judge (%d pauses over %.1f s): a severity needs at least %d pauses over %d s of log.",
+		"记录太短，无法判断（%.1[2]f 秒内 %[1]d 次停顿）：至少需要 %[4]d 秒内 %[3]d 次停顿才能给出严重程度。"),
+		s.Pauses, s.DurationS, MinJudgePauses, MinJudgeSpanS)
+}
+
 // Findings turns a summary into findings. subject names the log (file name).
 func Findings(s Summary, th Thresholds, subject string) []finding.Finding {
 	var out []finding.Finding
@@ -117,11 +124,17 @@ func Findings(s Summary, th Thresholds, subject string) []finding.Finding {
 		f := base("gc.throughput-low", subject)
 		f.Title = finding.T("Time spent in GC pauses", "GC 停顿占用的时间")
 		f.References = []string{refJMC + ": GcPauseRatio info 5 %, warning 10 %", refGarbagecat + ": throughput threshold 90 %", refGCeasy}
-		if gcPct < 0 {
+		switch {
+		case gcPct < 0 && !s.HasTime:
 			f.Status = finding.Unavailable
 			f.Reason = finding.T("The log has no timestamps, so the share of time in GC cannot be computed (add -XX:+PrintGCDateStamps / the uptime decorator).",
 				"日志没有时间戳，无法计算 GC 时间占比（请加 -XX:+PrintGCDateStamps 或 uptime 装饰符）。")
-		} else {
+		case gcPct < 0:
+			f.Status = finding.Unavailable
+			f.Reason = tooShort(s)
+			f.Evidence = []finding.Evidence{{Key: "pauses", Value: fmt.Sprint(s.Pauses), Source: src},
+				{Key: "duration_s", Value: fmt.Sprintf("%.3f", s.DurationS), Source: src}}
+		default:
 			f.Observed = finding.Tf(finding.T("Throughput %.2f %%: %.2f %% of %.0f s in %d GC pauses (%s); worst 60 s window %.1f %% in GC.",
 				"吞吐量 %.2f%%：GC 停顿占 %.2f%%（%.0f 秒内 %d 次停顿，合计 %s）；最差的 60 秒窗口中 GC 占 %.1f%%。"),
 				s.ThroughputPct, gcPct, s.DurationS, s.Pauses, ms(s.PauseTotalMs), s.WorstWindowPct)
@@ -176,6 +189,9 @@ func Findings(s Summary, th Thresholds, subject string) []finding.Finding {
 		f.Recommended = finding.T(rec, recZH)
 		f.Risk = finding.T("Changing collector changes throughput and memory use: measure again under the same load.", "更换收集器会改变吞吐量与内存占用：请在相同负载下重新测量。")
 		switch {
+		case s.Pauses < MinJudgePauses:
+			f.Status = finding.Unavailable
+			f.Reason = tooShort(s)
 		case s.PauseP99Ms >= th.P99CritMs:
 			f.Status, f.Severity = finding.Fail, finding.Critical
 		case s.PauseMaxMs >= th.MaxPauseWarnMs || s.PauseP99Ms > th.P99WarnMs:
@@ -194,9 +210,16 @@ func Findings(s Summary, th Thresholds, subject string) []finding.Finding {
 	if full := s.FullGCs - s.FullGCsExplicit + s.Degenerated; full > 0 {
 		f := base("gc.full-gc", subject)
 		f.Title = finding.T("Full GCs", "Full GC")
-		f.Observed = finding.Tf(finding.T("%d full (or degenerated) GCs not requested by System.gc(), %s in total, with %s.", "%d 次非 System.gc() 触发的 Full（或退化）GC，合计 %s，收集器 %s。"),
-			full, ms(s.FullGCMs), s.Collector.String())
-		f.Evidence = []finding.Evidence{{Key: "full_gcs", Value: fmt.Sprint(s.FullGCs), Source: src}, {Key: "degenerated", Value: fmt.Sprint(s.Degenerated), Source: src},
+		if s.Degenerated > 0 {
+			f.Title = finding.T("Full or degenerated GCs", "Full GC 或退化 GC")
+		}
+		// Full and degenerated GCs are counted apart, each with its own
+		// pause time, as in the summary (FullGCs/FullGCMs, Degenerated/DegeneratedMs).
+		f.Observed = finding.Tf(finding.T("%d full GCs (%s, %d of them requested by System.gc()) and %d degenerated GCs (%s), with %s.",
+			"%d 次 Full GC（%s，其中 %d 次由 System.gc() 触发）和 %d 次退化 GC（%s），收集器 %s。"),
+			s.FullGCs, ms(s.FullGCMs), s.FullGCsExplicit, s.Degenerated, ms(s.DegeneratedMs), s.Collector.String())
+		f.Evidence = []finding.Evidence{{Key: "full_gcs", Value: fmt.Sprint(s.FullGCs), Source: src}, {Key: "full_gc_ms", Value: fmt.Sprintf("%.1f", s.FullGCMs), Source: src},
+			{Key: "degenerated", Value: fmt.Sprint(s.Degenerated), Source: src}, {Key: "degenerated_ms", Value: fmt.Sprintf("%.1f", s.DegeneratedMs), Source: src},
 			{Key: "metadata_gcs", Value: fmt.Sprint(s.MetadataGCs), Source: src}}
 		f.References = []string{refJMC + ": FullGc (any Full GC with CMS or G1 is WARNING), GcStall", refGarbagecat + ": error.serial.gc.g1"}
 		if concurrent {
@@ -207,7 +230,7 @@ func Findings(s Summary, th Thresholds, subject string) []finding.Finding {
 				"让并发周期更早开始（G1：降低 -XX:InitiatingHeapOccupancyPercent 或提高 -XX:G1ReservePercent；CMS：-XX:CMSInitiatingOccupancyFraction=70 -XX:+UseCMSInitiatingOccupancyOnly），增大堆或降低分配速率。由 Metadata GC Threshold 引起的 Full GC 应调整 -XX:MetaspaceSize。")
 		} else {
 			f.Status, f.Severity = finding.Fail, finding.Info
-			if s.PauseTotalMs > 0 && s.FullGCMs/s.PauseTotalMs >= 0.5 {
+			if s.PauseTotalMs > 0 && (s.FullGCMs+s.DegeneratedMs)/s.PauseTotalMs >= 0.5 {
 				f.Severity = finding.Warning
 			}
 			f.Why = finding.T("Serial and Parallel collect the old generation only in full GCs, so some are normal; they matter when they dominate pause time.",

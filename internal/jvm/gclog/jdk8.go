@@ -325,6 +325,7 @@ func (p *jdk8Parser) newEvent(ln int, wall time.Time, up float64, id int64) *Eve
 	e := &p.ev
 	e.reset()
 	e.Line, e.Wall, e.Uptime, e.GCID, e.Collector = ln, wall, up, id, p.st.Collector
+	p.st.seeStart(wall, up)
 	if up >= 0 {
 		p.st.seeTime(up, true)
 	} else if !wall.IsZero() {

@@ -7,6 +7,8 @@ package gclog
 
 import (
 	"bufio"
+	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -25,13 +27,53 @@ type Source struct {
 	Open func() (io.ReadCloser, error)
 }
 
-// FileSources wraps paths as sources read from disk.
+// FileSources wraps paths as sources read from disk; gzip-compressed files
+// (gc.log.1.gz from a rotation script) are recognised by their magic bytes,
+// whatever their name, and read decompressed.
 func FileSources(paths ...string) []Source {
 	out := make([]Source, len(paths))
 	for i, p := range paths {
-		out[i] = Source{Name: p, Open: func() (io.ReadCloser, error) { return os.Open(p) }}
+		out[i] = Source{Name: p, Open: func() (io.ReadCloser, error) { return OpenFile(p) }}
 	}
 	return out
+}
+
+// OpenFile opens a GC log, decompressing it when it is gzip. Callers that
+// sniff a file's kind should read through it so a .gz log is seen as one.
+func OpenFile(path string) (io.ReadCloser, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	return maybeGzip(f)
+}
+
+// maybeGzip returns rc, or a decompressing reader over it when rc starts
+// with the gzip magic; closing the result closes rc.
+func maybeGzip(rc io.ReadCloser) (io.ReadCloser, error) {
+	br := bufio.NewReader(rc)
+	if m, _ := br.Peek(2); len(m) == 2 && m[0] == 0x1f && m[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			rc.Close()
+			return nil, fmt.Errorf("gzip: %w", err)
+		}
+		return gzReadCloser{zr, rc}, nil
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{br, rc}, nil
+}
+
+type gzReadCloser struct {
+	*gzip.Reader
+	under io.Closer
+}
+
+func (g gzReadCloser) Close() error {
+	g.Reader.Close()
+	return g.under.Close()
 }
 
 // firstTime finds the first timestamp in the first lines of r.
@@ -66,7 +108,7 @@ func firstTime(r io.Reader) (t float64, uptime, ok bool) {
 // rotationIndex orders names: gc.log.0 < gc.log.1 < ... < gc.log.3.current,
 // and an unnumbered gc.log (the live unified file) last.
 func rotationIndex(name string) float64 {
-	base := filepath.Base(name)
+	base := strings.TrimSuffix(filepath.Base(name), ".gz")
 	if strings.HasSuffix(base, ".current") {
 		return 1e9
 	}
@@ -141,15 +183,83 @@ type Report struct {
 
 // Analyze orders the sources (rotated files of one JVM), parses them in a
 // single streaming pass each and returns KPIs and findings. Any file that is
-// not a GC log is an error naming it.
-func Analyze(srcs []Source, th Thresholds) (*Report, error) { return AnalyzeEach(srcs, th, nil) }
+// not a GC log is an error naming it; files of different JVMs are refused
+// with a *MixedJVMsError (use AnalyzeSets for them).
+func Analyze(srcs []Source, th Thresholds) (*Report, error) {
+	return AnalyzeEachContext(context.Background(), srcs, th, nil)
+}
+
+// AnalyzeContext is Analyze that stops when ctx is done.
+func AnalyzeContext(ctx context.Context, srcs []Source, th Thresholds) (*Report, error) {
+	return AnalyzeEachContext(ctx, srcs, th, nil)
+}
 
 // AnalyzeEach is Analyze that also hands every event to fn (nil: none) in
 // the same pass, for callers that draw the events as well.
 func AnalyzeEach(srcs []Source, th Thresholds, fn func(*Event)) (*Report, error) {
+	return AnalyzeEachContext(context.Background(), srcs, th, fn)
+}
+
+// AnalyzeEachContext is AnalyzeEach that stops when ctx is done.
+func AnalyzeEachContext(ctx context.Context, srcs []Source, th Thresholds, fn func(*Event)) (*Report, error) {
 	if len(srcs) == 0 {
 		return nil, errors.New("no GC log given")
 	}
+	if len(srcs) == 1 { // one file is one JVM: no identity pass
+		return analyzeOrdered(ctx, srcs, th, fn)
+	}
+	sets, err := groupByJVM(ctx, srcs)
+	if err != nil {
+		return nil, err
+	}
+	if len(sets) > 1 {
+		return nil, mixedError(sets)
+	}
+	return analyzeOrdered(ctx, sets[0].srcs(), th, fn)
+}
+
+// AnalyzeSets analyses GC logs that may come from several JVMs: files are
+// grouped by JVM (collector, JVM start time, pid, heap size, overlapping
+// uptimes), the rotated parts of each JVM joined, and one report returned
+// per JVM, in the order of the first file of each set as given. With more
+// than one set, each report carries a gc.separate-jvms finding saying so.
+func AnalyzeSets(srcs []Source, th Thresholds) ([]*Report, error) {
+	return AnalyzeSetsContext(context.Background(), srcs, th)
+}
+
+// AnalyzeSetsContext is AnalyzeSets that stops when ctx is done.
+func AnalyzeSetsContext(ctx context.Context, srcs []Source, th Thresholds) ([]*Report, error) {
+	if len(srcs) == 0 {
+		return nil, errors.New("no GC log given")
+	}
+	if len(srcs) == 1 {
+		r, err := analyzeOrdered(ctx, srcs, th, nil)
+		if err != nil {
+			return nil, err
+		}
+		return []*Report{r}, nil
+	}
+	sets, err := groupByJVM(ctx, srcs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Report, 0, len(sets))
+	for _, set := range sets {
+		r, err := analyzeOrdered(ctx, set.srcs(), th, nil)
+		if err != nil {
+			return nil, err
+		}
+		if len(sets) > 1 {
+			r.Findings = append(r.Findings, separateFinding(set, sets))
+			finding.Sort(r.Findings)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// analyzeOrdered orders the sources of one JVM and summarises them.
+func analyzeOrdered(ctx context.Context, srcs []Source, th Thresholds, fn func(*Event)) (*Report, error) {
 	ordered, err := Order(srcs)
 	if err != nil {
 		return nil, err
@@ -164,7 +274,7 @@ func AnalyzeEach(srcs []Source, th Thresholds, fn func(*Event)) (*Report, error)
 		if fn != nil {
 			add = func(e *Event) { sum.Add(e); fn(e) }
 		}
-		st, err := Parse(rc, s.Name, add)
+		st, err := ParseContext(ctx, rc, s.Name, DefaultLimits(), add)
 		rc.Close()
 		if err != nil {
 			return nil, err

@@ -99,16 +99,21 @@ type Summary struct {
 	FormatName    string        `json:"format"`
 	// Observed time covered by the log, in seconds; 0 when the log has no timestamps.
 	DurationS float64 `json:"duration_s"`
+	// HasTime: the log carries timestamps (uptime or wall clock), even when
+	// it covers too little time for the ratios below.
+	HasTime bool `json:"has_time"`
 
-	Pauses        int     `json:"pauses"`
-	PauseTotalMs  float64 `json:"pause_total_ms"`
-	PauseAvgMs    float64 `json:"pause_avg_ms"`
-	PauseP50Ms    float64 `json:"pause_p50_ms"`
-	PauseP95Ms    float64 `json:"pause_p95_ms"`
-	PauseP99Ms    float64 `json:"pause_p99_ms"`
-	PauseMaxMs    float64 `json:"pause_max_ms"`
-	PauseMaxAt    float64 `json:"pause_max_at"`   // event time of the longest pause
-	ThroughputPct float64 `json:"throughput_pct"` // % of time not in GC pauses; -1 without timestamps
+	Pauses       int     `json:"pauses"`
+	PauseTotalMs float64 `json:"pause_total_ms"`
+	PauseAvgMs   float64 `json:"pause_avg_ms"`
+	PauseP50Ms   float64 `json:"pause_p50_ms"`
+	PauseP95Ms   float64 `json:"pause_p95_ms"`
+	PauseP99Ms   float64 `json:"pause_p99_ms"`
+	PauseMaxMs   float64 `json:"pause_max_ms"`
+	PauseMaxAt   float64 `json:"pause_max_at"` // event time of the longest pause
+	// % of time not in GC pauses; -1 without timestamps or when the log is
+	// too short to judge (see MinJudgeSpanS, MinJudgePauses).
+	ThroughputPct float64 `json:"throughput_pct"`
 	// Worst 60 s window: % of the window spent in GC pauses (JMC GcPauseRatio's window).
 	WorstWindowPct float64 `json:"worst_window_pct"`
 	WorstWindowAt  float64 `json:"worst_window_at"`
@@ -134,6 +139,7 @@ type Summary struct {
 	ToSpaceExhausted int     `json:"to_space_exhausted"`
 	HumongousGCs     int     `json:"humongous_gcs"`
 	Degenerated      int     `json:"degenerated"`
+	DegeneratedMs    float64 `json:"degenerated_ms"` // Shenandoah's stop-the-world fallback: not in FullGCs/FullGCMs
 	OutOfMemory      int     `json:"out_of_memory"`
 	Cancelled        int     `json:"cancelled"`
 
@@ -182,6 +188,24 @@ type HeapTrend struct {
 	MinKB       int64   `json:"min_kb"`
 	MaxKB       int64   `json:"max_kb"`
 }
+
+// Below these a log is a fragment, and ratios over it describe the fragment,
+// not the service: two pauses 0.5 s apart give "71.83 % throughput" and
+// an allocation rate of 16,703 MB/s. Throughput, the worst-window share and
+// the allocation/promotion rates need MinJudgeSpanS seconds covered and
+// MinJudgePauses pauses (collections for the rates); pause statistics need
+// MinJudgePauses pauses for a severity.
+//
+// 10 s: the first seconds of a JVM are start-up (class loading, heap
+// sizing, JIT) and a ratio over them is start-up's; 10 s is also the
+// shortest GC log tuneloop's own `run` writes (an 8 s measured load after
+// warm-up), which must still be judged. 5 pauses: with fewer, one pause
+// more or less moves the ratio by tens of percent, and the "p99" is the
+// maximum of a handful of samples.
+const (
+	MinJudgeSpanS  = 10
+	MinJudgePauses = 5
+)
 
 // NewSummariser returns an empty summariser.
 func NewSummariser() *Summariser {
@@ -372,6 +396,7 @@ func (s *Summariser) pause(e *Event, t float64, hasT bool) {
 	}
 	if e.Kind == KindDegenerated {
 		sm.Degenerated++
+		sm.DegeneratedMs += ms
 	}
 	if f&FlagExplicit != 0 {
 		sm.ExplicitGCs++
@@ -493,11 +518,10 @@ func (s *Summariser) Summary() Summary {
 		sm.PauseP95Ms = math.Min(percentile(sorted, 95), s.maxPause)
 		sm.PauseP99Ms = math.Min(percentile(sorted, 99), s.maxPause)
 	}
+	sm.HasTime = s.evHave || s.haveSpan
 	sm.ThroughputPct, sm.WorstWindowPct = -1, -1
 	sm.AllocRateMBs, sm.PromotionRateMBs = -1, -1
-	// Below a second the log is a fragment (one event, a test snippet): a
-	// throughput over it would say nothing about the service.
-	if dur >= 1 {
+	if sm.HasTime && dur >= MinJudgeSpanS && sm.Pauses >= MinJudgePauses {
 		sm.ThroughputPct = 100 * (1 - s.pauseSum/(dur*1e3))
 		if sm.ThroughputPct < 0 {
 			sm.ThroughputPct = 0
@@ -505,10 +529,12 @@ func (s *Summariser) Summary() Summary {
 		w := math.Min(60, dur)
 		sm.WorstWindowPct = math.Min(100, 100*s.worstWin/(w*1e3))
 		sm.WorstWindowAt, sm.WorstWindowWall = s.worstAt, s.worstWall
-		if sm.Collections > 0 {
+	}
+	if sm.HasTime && dur >= MinJudgeSpanS {
+		if sm.Collections >= MinJudgePauses {
 			sm.AllocRateMBs = s.allocatedKB / 1024 / dur
 		}
-		if s.promotionEvents > 0 {
+		if s.promotionEvents >= MinJudgePauses {
 			sm.PromotionRateMBs = s.promotedKB / 1024 / dur
 		}
 	}

@@ -241,6 +241,7 @@ type Stats struct {
 	Events       int // events emitted
 	Recognised   int // lines understood (events, details, headers, known noise)
 	Unparsed     int // lines that looked like GC output but could not be read, or were not GC output
+	LongLines    int // lines longer than Limits.MaxLineBytes, skipped (also in Unparsed)
 	Issues       []Issue
 	RegionSizeKB int64 // G1 region size when logged
 	MaxHeapKB    int64 // when logged
@@ -249,6 +250,19 @@ type Stats struct {
 	FirstTime, LastTime float64
 	HasTime             bool
 	Uptime              bool // FirstTime/LastTime are uptime (else Unix seconds)
+	// JVMStart is wall time minus uptime on the first line carrying both;
+	// zero when the log lacks one of them. It tells JVMs apart.
+	JVMStart time.Time
+	// PID from the unified pid decorator (when pid and tid are both logged);
+	// 0 when unknown.
+	PID int64
+}
+
+// seeStart records the JVM start from a line with both clocks.
+func (s *Stats) seeStart(wall time.Time, uptime float64) {
+	if s.JVMStart.IsZero() && !wall.IsZero() && uptime >= 0 {
+		s.JVMStart = wall.Add(-time.Duration(uptime * float64(time.Second)))
+	}
 }
 
 func (s *Stats) addIssue(line int, reason string, text []byte) {

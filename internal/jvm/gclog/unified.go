@@ -33,12 +33,15 @@ type decor struct {
 	names     [12]string
 	nNames    int
 	hasDecors bool
+	firstID   int64 // the first bare number: the pid when two are logged
+	nIDs      int
 }
 
 // splitDecorators parses the leading "[...]" decorators of a unified line.
 // ok is false when the line does not start with a decorator.
 func splitDecorators(line []byte, d *decor) (msg []byte, ok bool) {
 	d.uptime, d.wall, d.nMillis, d.nNanos, d.hasLevel, d.tags, d.nNames, d.hasDecors = -1, nil, 0, 0, false, nil, 0, false
+	d.firstID, d.nIDs = 0, 0
 	i := 0
 	for i < len(line) && line[i] == '[' {
 		e := bytes.IndexByte(line[i:], ']')
@@ -102,6 +105,10 @@ func (d *decor) classify(tok []byte) bool {
 			}
 			d.name("nanos")
 		case "":
+			if d.nIDs == 0 {
+				d.firstID = int64(v)
+			}
+			d.nIDs++
 			d.name("pid/tid")
 		default:
 			return false
@@ -250,6 +257,9 @@ func (p *unifiedParser) line(ln int, line []byte) {
 	}
 	if p.st.Decorators == nil {
 		p.st.Decorators = append([]string{}, p.d.names[:p.d.nNames]...)
+		if p.d.nIDs == 2 { // [pid][tid] in the JVM's fixed order
+			p.st.PID = p.d.firstID
+		}
 	}
 	up, wall := -1.0, time.Time{}
 	if p.d.uptime >= 0 || p.d.nMillis > 0 || p.d.nNanos > 0 {
@@ -259,6 +269,7 @@ func (p *unifiedParser) line(ln int, line []byte) {
 			if p.wallBase.IsZero() || up < p.lastUp-1 { // first line, or a restarted JVM
 				if _, w := p.d.times(); !w.IsZero() {
 					p.wallBase = w.Add(-time.Duration(up * float64(time.Second)))
+					p.st.seeStart(w, up)
 				}
 			}
 			if !p.wallBase.IsZero() {

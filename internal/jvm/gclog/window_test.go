@@ -39,7 +39,7 @@ func wallSpan(t *testing.T, path string) (first, last time.Time) {
 func TestGCFindingWindows(t *testing.T) {
 	th := DefaultThresholds()
 	th.PauseRatioCritPct, th.PauseRatioWarnPct, th.P99CritMs = 0, 0, 0 // make both fail
-	for _, name := range []string{"jdk25-parallel.log", "jdk25-g1.log"} {
+	for _, name := range []string{"jdk25-parallel-12s.log", "jdk17-g1-12s.log"} {
 		path := filepath.Join("testdata", "live", name)
 		r, err := Analyze(FileSources(path), th)
 		if err != nil {
