@@ -110,6 +110,9 @@ func ParseContext(ctx context.Context, r io.Reader, name string, lim Limits, fn 
 		lim.MaxEvents = def.MaxEvents
 	}
 	st := &Stats{Name: name}
+	if err := ctx.Err(); err != nil {
+		return st, fmt.Errorf("%s: %w", name, err)
+	}
 	user := fn
 	tooMany := false
 	fn = func(e *Event) {

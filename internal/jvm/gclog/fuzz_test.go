@@ -2,6 +2,9 @@ package gclog
 
 import (
 	"bytes"
+	"context"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -88,5 +91,39 @@ func FuzzScanners(f *testing.F) {
 		var d decor
 		splitDecorators(b, &d)
 		d.times()
+	})
+}
+
+// FuzzSets: two arbitrary files given together, one of them possibly
+// gzip-framed; grouping never panics, every file lands in exactly one
+// report, and Analyze either joins them or refuses with MixedJVMsError.
+func FuzzSets(f *testing.F) {
+	seeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		a, b := data[:len(data)/2], data[len(data)/2:]
+		src := func(name string, d []byte) Source {
+			return Source{Name: name, Open: func() (io.ReadCloser, error) { return maybeGzip(io.NopCloser(bytes.NewReader(d))) }}
+		}
+		srcs := []Source{src("a.log", a), src("b.log", b)}
+		lim := Limits{MaxLineBytes: 4096, MaxBytes: 1 << 20, MaxEvents: 1000}
+		if _, err := ParseContext(context.Background(), bytes.NewReader(data), "fuzz", lim, nil); err != nil && !errors.Is(err, ErrNotGCLog) && !errors.Is(err, ErrTooLarge) {
+			t.Fatalf("unexpected error kind: %v", err)
+		}
+		rs, err := AnalyzeSets(srcs, DefaultThresholds())
+		if err != nil {
+			return // not a GC log: named in the error
+		}
+		files := 0
+		for _, r := range rs {
+			files += len(r.Summary.Files)
+		}
+		if files != 2 {
+			t.Fatalf("%d files in %d reports", files, len(rs))
+		}
+		_, err = Analyze(srcs, DefaultThresholds())
+		var me *MixedJVMsError
+		if (len(rs) > 1) != errors.As(err, &me) {
+			t.Fatalf("%d sets but Analyze: %v", len(rs), err)
+		}
 	})
 }
