@@ -3,11 +3,11 @@ package rules
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/jvm/jvmopts"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
 )
 
@@ -15,83 +15,97 @@ import (
 // logging, heap dumps, THP/large pages, stacks, container awareness, GC/JIT
 // threads vs quota, NUMA placement, process limits (the java command reference, HotSpot GC tuning guide).
 
-var (
-	reJDK8Path  = regexp.MustCompile(`(?:jdk|jre)-?1\.8\.0[_-](\d+)`)
-	reJDK8Path2 = regexp.MustCompile(`(?:java-1\.8\.0|jdk8u|jdk-8u|jre8u)[^/]*?(\d{2,3})`)
-	reJDKPath   = regexp.MustCompile(`(?:jdk|jre|java)-?(\d{1,2})(?:[.\-u_/]|$)`)
-)
-
-// javaVersion returns the feature release (8, 11, 17, 21...) and, for 8,
-// the update number (8u191 -> 191). ok=false when unknown.
-func javaVersion(j *sysinfo.JVM) (major, update int, ok bool) {
-	v := strings.Trim(strings.TrimSpace(j.Version), `"`)
-	if v != "" {
-		if strings.HasPrefix(v, "1.") {
-			// 1.8.0_191, 1.7.0_80
-			rest := v[2:]
-			m, err := strconv.Atoi(strings.SplitN(rest, ".", 2)[0])
-			if err == nil {
-				upd := 0
-				if i := strings.IndexAny(v, "_u"); i >= 0 {
-					digits := strings.TrimLeft(v[i+1:], "u")
-					n := 0
-					for n < len(digits) && digits[n] >= '0' && digits[n] <= '9' {
-						n++
-					}
-					upd, _ = strconv.Atoi(digits[:n])
-				}
-				return m, upd, true
-			}
-		}
-		n := 0
-		for n < len(v) && v[n] >= '0' && v[n] <= '9' {
-			n++
-		}
-		if m, err := strconv.Atoi(v[:n]); err == nil && m > 0 {
-			upd := 0
-			if m == 8 { // "8u191"
-				if i := strings.Index(v, "u"); i >= 0 {
-					k := i + 1
-					for k < len(v) && v[k] >= '0' && v[k] <= '9' {
-						k++
-					}
-					upd, _ = strconv.Atoi(v[i+1 : k])
-				}
-			}
-			return m, upd, true
-		}
+// jdkOf is what is known of the JDK of j, most trusted source first: the
+// user's --jdk, JAVA_HOME/release (or the version sysinfo guessed from the
+// path), the install path or launcher, the options themselves.
+func jdkOf(j *sysinfo.JVM) jvmopts.JDK {
+	src := jvmopts.Source(j.VersionFrom)
+	if src == "" {
+		src = jvmopts.SourceRelease // facts written before VersionFrom existed
 	}
-	path := strings.ToLower(j.JavaHome + " " + j.Exe)
-	if m := reJDK8Path.FindStringSubmatch(path); m != nil {
-		u, _ := strconv.Atoi(m[1])
-		return 8, u, true
+	rel := jvmopts.FromVersion(j.Version, j.Vendor, src)
+	if src == jvmopts.SourcePath && j.JavaHome != "" {
+		rel.Evidence = j.JavaHome // sysinfo guessed Version from it
 	}
-	if m := reJDK8Path2.FindStringSubmatch(path); m != nil {
-		u, _ := strconv.Atoi(m[1])
-		return 8, u, true
-	}
-	if m := reJDKPath.FindStringSubmatch(path); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		if n >= 5 && n <= 40 {
-			return n, 0, true
-		}
-	}
-	return 0, 0, false
+	return jvmopts.Resolve(
+		jvmopts.Given(j.Options.JDKGiven),
+		rel,
+		jvmopts.FromPath(strings.TrimSpace(j.JavaHome+" "+j.Exe+" "+j.Options.Launcher)),
+		jvmopts.FromOptions(j.Options),
+	)
 }
 
-func versionString(major, update int, ok bool) string {
-	switch {
-	case !ok:
-		return "unknown"
-	case major == 8 && update > 0:
-		return fmt.Sprintf("8u%d", update)
+// javaVersion returns the feature release (8, 11, 17, 21...) and, for 8,
+// the update number (8u191 -> 191). ok=false when the release is not known
+// exactly (the options may still bound it: see jdkOf).
+func javaVersion(j *sysinfo.JVM) (major, update int, ok bool) {
+	jdk := jdkOf(j)
+	if !jdk.Known() {
+		return 0, 0, false
 	}
-	return strconv.Itoa(major)
+	if jdk.Major == 8 {
+		update = jdk.Update
+	}
+	return jdk.Major, update, true
+}
+
+// jdkEv is the evidence of the JDK a recommendation was written for.
+func jdkEv(j *sysinfo.JVM, jdk jvmopts.JDK) finding.Evidence {
+	src := jvmSource(j)
+	switch jdk.Source {
+	case jvmopts.SourceRelease:
+		src = orDefault(j.JavaHome, "JAVA_HOME") + "/release"
+	case jvmopts.SourcePath:
+		src = jdk.Evidence
+	case jvmopts.SourceUser:
+		src = "--jdk"
+	case "":
+		src = "release file, install path and options"
+	}
+	return ev("jdk", jdk.String(), src)
+}
+
+// byJDK renders an option change for the JDK in hand: modern for JDK 9+,
+// legacy for 8 and older. When the release is unknown it gives both,
+// labelled, the 9+ form first (never the JDK 8 form alone: a JDK 9+ JVM
+// refuses to start with most of it).
+func byJDK(pid int, jdk jvmopts.JDK, modern, legacy string) (finding.Text, finding.Fix) {
+	switch {
+	case jdk.AtLeast(9):
+		return T(modern, modern), jvmFlagFix(pid, modern, "")
+	case jdk.Below(9):
+		return T(legacy, legacy), jvmFlagFix(pid, legacy, "")
+	}
+	rec := Tf("JDK version unknown. JDK 9+: %s; JDK 8: %s", "JDK 版本未知。JDK 9+：%s；JDK 8：%s", modern, legacy)
+	m, l := jvmFlagFix(pid, modern, ""), jvmFlagFix(pid, legacy, "")
+	fx := finding.Fix{
+		Apply:  m.Apply + "   # JDK 9+\n" + l.Apply + "   # JDK 8",
+		Revert: m.Revert + "   # JDK 9+\n" + l.Revert + "   # JDK 8",
+		Note: finding.T(m.Note.EN+" Use the line for the JDK the service runs on (`java -version`, or give --jdk); the JDK 8 flags stop a JDK 9+ JVM from starting.",
+			m.Note.ZH+" 按服务实际使用的 JDK 选择对应的一行（`java -version`，或用 --jdk 指定）；JDK 8 的参数会使 JDK 9+ 的 JVM 无法启动。"),
+	}
+	return rec, fx
 }
 
 // containerAware reports whether the JVM reads cgroup limits (8u191+, 10+).
 func containerAware(major, update int) bool {
 	return major >= 10 || (major == 8 && update >= 191)
+}
+
+// jdkContainerAware is containerAware for what is known of a JDK; known is
+// false when neither the release nor the options decide it.
+func jdkContainerAware(jdk jvmopts.JDK) (aware, known bool) {
+	switch {
+	case jdk.Known():
+		upd := 0
+		if jdk.Major == 8 {
+			upd = jdk.Update
+		}
+		return containerAware(jdk.Major, upd), true
+	case jdk.AtLeast(10):
+		return true, true
+	}
+	return false, false
 }
 
 // jvmMemLimit is the cgroup memory limit that applies to the JVM (0: none).
@@ -151,12 +165,12 @@ func effectiveGC(c *Ctx, j *sysinfo.JVM) (gc string, ergonomic bool) {
 	if j.Options.GC != "" {
 		return j.Options.GC, false
 	}
-	major, _, ok := javaVersion(j)
-	if !ok {
-		return "", true
-	}
-	if major <= 8 {
+	jdk := jdkOf(j)
+	switch {
+	case jdk.Below(9):
 		return "Parallel", true
+	case !jdk.AtLeast(9):
+		return "", true
 	}
 	if jvmCPUs(c, j) >= 2 && jvmMemory(c, j) >= 1792<<20 {
 		return "G1", true
@@ -262,6 +276,12 @@ func jvmRules() []Rule {
 					lim, el := jvmMemLimit(c, j)
 					if lim > 0 {
 						want := int64(float64(lim) * 0.75)
+						if aware, known := jdkContainerAware(jdkOf(j)); known && !aware {
+							// MaxRAMPercentage arrived with container support (8u191, 10).
+							x := "-Xmx" + jvmSize(roundMiB(want))
+							return fail(Tf("no -Xmx in a container with a %s limit on a JDK that sizes the heap from host RAM", "容器内存限额 %s，没有 -Xmx，而该 JDK 按宿主机内存确定堆大小", human(lim)),
+								Tf("%s (75%% of the limit)", "%s（限额的 75%%）", x), jvmFlagFix(j.PID, "-Xms"+jvmSize(roundMiB(want))+" "+x, ""), el, optsEv(j, "heap flags", "(none)"), jdkEv(j, jdkOf(j)))
+						}
 						return fail(Tf("no -Xmx / MaxRAMPercentage in a container with a %s limit: default heap about %s", "容器内存限额 %s，但没有 -Xmx / MaxRAMPercentage：默认堆约 %s", human(lim), human(lim/4)),
 							Tf("-XX:MaxRAMPercentage=75.0 (about %s) or an explicit -Xmx", "-XX:MaxRAMPercentage=75.0（约 %s）或显式 -Xmx", human(want)),
 							jvmFlagFix(j.PID, "-XX:MaxRAMPercentage=75.0 -XX:InitialRAMPercentage=75.0", ""), el, optsEv(j, "heap flags", "(none)"))
@@ -363,13 +383,16 @@ func jvmRules() []Rule {
 					if j.Options.GC != "CMS" {
 						return pass(Tf("collector %s", "收集器 %s", orDefault(j.Options.GC, "default")), optsEv(j, "gc", orDefault(j.Options.GC, "(default)")))
 					}
-					major, upd, ok := javaVersion(j)
-					e := optsEv(j, "gc", "-XX:+UseConcMarkSweepGC on JDK "+versionString(major, upd, ok))
+					jdk := jdkOf(j)
+					major := jdk.Major
+					e := optsEv(j, "gc", "-XX:+UseConcMarkSweepGC on JDK "+jdk.Label())
 					switch {
-					case !ok:
-						return unavailable("JDK version (to judge CMS)", "not found in the release file or the path")
+					case !jdk.Known():
+						return unavailable("JDK version (to judge CMS)", "not found in the release file or the path; give it with --jdk")
+					case major >= 15:
+						return fail(Tf("-XX:+UseConcMarkSweepGC on JDK %d: the JVM refuses to start (Unrecognized VM option)", "JDK %d 不接受 -XX:+UseConcMarkSweepGC：JVM 无法启动（Unrecognized VM option）", major), T("-XX:+UseG1GC and drop the CMS* flags", "改为 -XX:+UseG1GC 并删除 CMS* 参数"), gcFix(j, "-XX:+UseG1GC"), e, jdkEv(j, jdk)).sev(critical)
 					case major >= 14:
-						return fail(Tf("-XX:+UseConcMarkSweepGC on JDK %d: ignored, the JVM runs G1", "JDK %d 上的 -XX:+UseConcMarkSweepGC 被忽略，实际运行 G1", major), T("-XX:+UseG1GC and drop the CMS* flags", "改为 -XX:+UseG1GC 并删除 CMS* 参数"), gcFix(j, "-XX:+UseG1GC"), e)
+						return fail(Tf("-XX:+UseConcMarkSweepGC on JDK %d: ignored, the JVM runs G1", "JDK %d 上的 -XX:+UseConcMarkSweepGC 被忽略，实际运行 G1", major), T("-XX:+UseG1GC and drop the CMS* flags", "改为 -XX:+UseG1GC 并删除 CMS* 参数"), gcFix(j, "-XX:+UseG1GC"), e, jdkEv(j, jdk))
 					case major >= 9:
 						return fail(Tf("-XX:+UseConcMarkSweepGC on JDK %d: deprecated", "JDK %d 上的 -XX:+UseConcMarkSweepGC 已废弃", major), T("-XX:+UseG1GC", "-XX:+UseG1GC"), gcFix(j, "-XX:+UseG1GC"), e).sev(info)
 					}
@@ -395,12 +418,9 @@ func jvmRules() []Rule {
 					if gc != "Parallel" {
 						return pass(Tf("%s GC", "%s GC", gc), e)
 					}
-					major, _, _ := javaVersion(j)
-					want := "-XX:+UseG1GC -XX:MaxGCPauseMillis=100"
-					if major >= 21 {
-						want = "-XX:+UseZGC -XX:+ZGenerational"
-					}
-					return fail(T("Parallel (throughput) GC on a latency-critical service", "时延敏感服务使用 Parallel（吞吐型）GC"), Tf("%s", "%s", want), gcFix(j, want), e)
+					jdk := jdkOf(j)
+					want := latencyGC(jdk)
+					return fail(T("Parallel (throughput) GC on a latency-critical service", "时延敏感服务使用 Parallel（吞吐型）GC"), Tf("%s", "%s", want), gcFix(j, want), e, jdkEv(j, jdk))
 				})
 			},
 		},
@@ -440,12 +460,9 @@ func jvmRules() []Rule {
 					if j.Options.GCLogging {
 						return pass(T("GC logging enabled", "已开启 GC 日志"), optsEv(j, "gc logging", "on"))
 					}
-					major, _, ok := javaVersion(j)
-					flags := "-Xloggc:/var/log/java/gc-%t.log -XX:+PrintGCDetails -XX:+PrintGCDateStamps -XX:+UseGCLogFileRotation -XX:NumberOfGCLogFiles=10 -XX:GCLogFileSize=50M"
-					if ok && major >= 9 {
-						flags = "-Xlog:gc*,safepoint:file=/var/log/java/gc-%p.log:time,uptime,level,tags:filecount=10,filesize=50m"
-					}
-					return fail(T("no GC logging flags", "没有 GC 日志参数"), Tf("%s (directory must exist and be writable)", "%s（目录需存在且可写）", flags), jvmFlagFix(j.PID, flags, ""), optsEv(j, "gc logging", "off"))
+					jdk := jdkOf(j)
+					rec, fx := byJDK(j.PID, jdk, gcLogModern, gcLogJDK8)
+					return fail(T("no GC logging flags", "没有 GC 日志参数"), Tf("%s (directory must exist and be writable)", "%s（目录需存在且可写）", rec), fx, optsEv(j, "gc logging", "off"), jdkEv(j, jdk))
 				})
 			},
 		},
@@ -574,15 +591,16 @@ func jvmRules() []Rule {
 					if !inContainer(c, j) {
 						return skip(T("no cgroup CPU or memory limit on this JVM", "该 JVM 没有 cgroup CPU 或内存限制"))
 					}
-					major, upd, ok := javaVersion(j)
-					if !ok {
+					jdk := jdkOf(j)
+					aware, known := jdkContainerAware(jdk)
+					if !known {
 						return unavailable("JDK version", "not in JAVA_HOME/release nor in the path; run `"+orDefault(j.Exe, "java")+" -version`")
 					}
-					e := ev("java version", versionString(major, upd, ok), orDefault(j.JavaHome, jvmSource(j))+"/release")
-					if containerAware(major, upd) {
-						return pass(Tf("JDK %s reads cgroup limits", "JDK %s 能识别 cgroup 限制", versionString(major, upd, ok)), e)
+					e := jdkEv(j, jdk)
+					if aware {
+						return pass(Tf("JDK %s reads cgroup limits", "JDK %s 能识别 cgroup 限制", jdk.Label()), e)
 					}
-					return advice(Tf("JDK %s in a container: cgroup limits are ignored", "容器中运行 JDK %s：cgroup 限制被忽略", versionString(major, upd, ok)),
+					return advice(Tf("JDK %s in a container: cgroup limits are ignored", "容器中运行 JDK %s：cgroup 限制被忽略", jdk.Label()),
 						T("JDK 8u191+ (e.g. current Bisheng JDK 8 / OpenJDK 8) or 11+; until then set -Xmx, -XX:ParallelGCThreads, -XX:CICompilerCount explicitly", "升级到 JDK 8u191+（如最新毕昇 JDK 8 / OpenJDK 8）或 11+；在此之前显式设置 -Xmx、-XX:ParallelGCThreads、-XX:CICompilerCount"), e)
 				})
 			},
@@ -697,8 +715,7 @@ func jvmRules() []Rule {
 						return pass(T("bound to one node: UseNUMA not needed", "已绑定单个节点：无需 UseNUMA"), ev("Cpus_allowed_list", cpuList(j.CPUsAllowed), fmt.Sprintf("/proc/%d/status", j.PID)))
 					}
 					gc, _ := effectiveGC(c, j)
-					major, _, _ := javaVersion(j)
-					if !(gc == "Parallel" || (gc == "G1" && major >= 14)) {
+					if !(gc == "Parallel" || (gc == "G1" && jdkOf(j).AtLeast(14))) {
 						return skip(Tf("collector %s does not use UseNUMA", "收集器 %s 不支持 UseNUMA", orDefault(gc, "unknown")))
 					}
 					e := optsEv(j, "UseNUMA", fmt.Sprint(j.Options.Bools["UseNUMA"]))
@@ -861,8 +878,8 @@ func (qt quotaThreads) eval(c *Ctx) []Outcome {
 			return fail(Tf("%s=%d with a %.2f-core quota", "%s=%d，而 CPU 配额只有 %.2f 核", qt.flag, n, q), rec,
 				jvmFlagFix(j.PID, flagTo, fmt.Sprintf("-XX:%s=%s", qt.flag, v)), e, eq)
 		}
-		major, upd, ok := javaVersion(j)
-		if !ok || containerAware(major, upd) {
+		jdk := jdkOf(j)
+		if aware, known := jdkContainerAware(jdk); !known || aware {
 			return pass(Tf("%s sized by the JVM from the quota", "%s 由 JVM 按配额自动确定", qt.flag), eq)
 		}
 		host := onlineCPUs(c)
@@ -872,8 +889,8 @@ func (qt quotaThreads) eval(c *Ctx) []Outcome {
 				ZH: fmt.Sprintf("按宿主机 %d 个 CPU 约 %d 个%s，在配额以内", host, def, qt.what.ZH)}, eq)
 		}
 		return fail(finding.Text{
-			EN: fmt.Sprintf("JDK %s ignores the %.2f-core quota: about %d %s sized from %d host CPUs", versionString(major, upd, ok), q, def, qt.what.EN, host),
-			ZH: fmt.Sprintf("JDK %s 忽略 %.2f 核配额：按宿主机 %d 个 CPU 约启动 %d 个%s", versionString(major, upd, ok), q, host, def, qt.what.ZH)},
+			EN: fmt.Sprintf("JDK %s ignores the %.2f-core quota: about %d %s sized from %d host CPUs", jdk.Label(), q, def, qt.what.EN, host),
+			ZH: fmt.Sprintf("JDK %s 忽略 %.2f 核配额：按宿主机 %d 个 CPU 约启动 %d 个%s", jdk.Label(), q, host, def, qt.what.ZH)},
 			rec, jvmFlagFix(j.PID, flagTo, ""), eq, ev("online cpus", host, "/sys/devices/system/cpu/online"))
 	})
 }
@@ -900,4 +917,26 @@ func limitString(v int64) string {
 		return "unlimited"
 	}
 	return fmt.Sprint(v)
+}
+
+// GC logging options: unified logging (JEP 158/271) for JDK 9+, the JDK 8
+// flags (refused by 9+: PrintGCDateStamps, UseGCLogFileRotation...) for 8.
+const (
+	gcLogModern = "-Xlog:gc*,safepoint:file=/var/log/java/gc-%p.log:time,uptime,level,tags:filecount=10,filesize=50m"
+	gcLogJDK8   = "-Xloggc:/var/log/java/gc-%t.log -XX:+PrintGCDetails -XX:+PrintGCDateStamps -XX:+UseGCLogFileRotation -XX:NumberOfGCLogFiles=10 -XX:GCLogFileSize=50M"
+)
+
+// latencyGC is the low-pause collector to recommend for a JDK: generational
+// ZGC where it exists (-XX:+ZGenerational on 21-22, the default mode from 23,
+// the flag gone in 24), else G1 with a pause goal (8+, and when unknown).
+func latencyGC(jdk jvmopts.JDK) string {
+	switch {
+	case jdk.AtLeast(23):
+		return "-XX:+UseZGC"
+	case jdk.AtLeast(21) && jdk.Known():
+		return "-XX:+UseZGC -XX:+ZGenerational"
+	case jdk.AtLeast(21):
+		return "-XX:+UseZGC"
+	}
+	return "-XX:+UseG1GC -XX:MaxGCPauseMillis=100"
 }

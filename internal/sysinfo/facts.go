@@ -334,12 +334,15 @@ type JVM struct {
 	JavaHome string `json:"java_home,omitempty"`
 	// Version from JAVA_HOME/release JAVA_VERSION, else guessed from the path
 	// (".../jdk1.8.0_292/...", ".../java-17-openjdk..."); "" when unknown.
-	Version   string   `json:"version,omitempty"`
-	Vendor    string   `json:"vendor,omitempty"` // release IMPLEMENTOR (e.g. "Huawei" for Bisheng)
-	Args      []string `json:"args"`             // /proc/PID/cmdline split on NUL
-	MainClass string   `json:"main,omitempty"`   // main class or -jar file
-	Threads   int      `json:"threads"`          // /proc/PID/status Threads
-	RSSKB     int64    `json:"rss_kb"`           // VmRSS
+	Version string `json:"version,omitempty"`
+	// VersionFrom says where Version was read: "JAVA_HOME/release" or
+	// "install path" (jvmopts.SourceRelease / SourcePath); "" when unknown.
+	VersionFrom string   `json:"version_from,omitempty"`
+	Vendor      string   `json:"vendor,omitempty"` // release IMPLEMENTOR (e.g. "Huawei" for Bisheng)
+	Args        []string `json:"args"`             // /proc/PID/cmdline split on NUL
+	MainClass   string   `json:"main,omitempty"`   // main class or -jar file
+	Threads     int      `json:"threads"`          // /proc/PID/status Threads
+	RSSKB       int64    `json:"rss_kb"`           // VmRSS
 	// Limits from /proc/PID/limits: "Max open files" -> {soft, hard} (-1 = unlimited).
 	Limits      map[string]Limit `json:"limits,omitempty"`
 	OpenFDs     int              `json:"open_fds"`               // entries of /proc/PID/fd; -1 without permission
@@ -348,7 +351,9 @@ type JVM struct {
 	// Cgroup limits of the JVM's own cgroup, when readable.
 	CPUQuota    float64 `json:"cpu_quota,omitempty"`    // cores; 0 = none
 	MemoryLimit int64   `json:"memory_limit,omitempty"` // bytes; 0 = none
-	// Options is Args parsed by package jvmopts.
+	// Options is Args parsed by package jvmopts, with the options of
+	// JAVA_TOOL_OPTIONS, JDK_JAVA_OPTIONS and _JAVA_OPTIONS from
+	// /proc/PID/environ when readable (Options.FromEnv names them).
 	Options jvmopts.Options `json:"options"`
 }
 

@@ -163,11 +163,17 @@ func readJVM(h hostfs.FS, p proc, args []string, exe string, users map[int]strin
 			}
 			if kv, err := parseKeyValues(s); err == nil {
 				j.Version, j.Vendor = kv["JAVA_VERSION"], kv["IMPLEMENTOR"]
+				if j.Version != "" {
+					j.VersionFrom = string(jvmopts.SourceRelease)
+				}
 				break
 			}
 		}
 		if j.Version == "" {
 			j.Version = javaVersionFromPath(j.JavaHome)
+			if j.Version != "" {
+				j.VersionFrom = string(jvmopts.SourcePath)
+			}
 		}
 		if j.Vendor == "" && strings.Contains(strings.ToLower(j.JavaHome), "bisheng") {
 			j.Vendor = "Huawei" // Bisheng JDK, from the path
@@ -199,6 +205,33 @@ func readJVM(h hostfs.FS, p proc, args []string, exe string, users map[int]strin
 			}
 		}
 	}
-	j.Options = jvmopts.Parse(args)
+	// Options in the environment count as much as the command line's
+	// (JDK_JAVA_OPTIONS=-Xms64m java -Xmx64m ... has an -Xms).
+	var env map[string]string
+	if b, err := h.ReadFile(h.ProcPath(ps, "environ")); err == nil {
+		env = javaOptionsEnv(b)
+	}
+	j.Options = jvmopts.ParseWithEnv(args, env, jvmopts.MajorVersion(j.Version))
 	return j
+}
+
+// javaOptionsEnv picks the JVM option variables (jvmopts.EnvVars) out of a
+// NUL-separated /proc/PID/environ.
+func javaOptionsEnv(b []byte) map[string]string {
+	var env map[string]string
+	for _, kv := range strings.Split(string(b), "\x00") {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || checkText(v) != nil {
+			continue
+		}
+		for _, name := range jvmopts.EnvVars {
+			if k == name {
+				if env == nil {
+					env = map[string]string{}
+				}
+				env[k] = v
+			}
+		}
+	}
+	return env
 }

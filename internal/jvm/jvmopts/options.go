@@ -76,6 +76,12 @@ type Options struct {
 	Other []string `json:"other,omitempty"`
 	// Unparsed keeps what was not recognised, for display.
 	Unparsed []string `json:"unparsed,omitempty"`
+	// FromEnv lists the variables whose options were read with the command
+	// line ("JAVA_TOOL_OPTIONS=-Xms64m"): see ParseWithEnv.
+	FromEnv []string `json:"from_env,omitempty"`
+	// JDKGiven is the release the user said the line runs on (--jdk 17);
+	// 0 when not given. It wins over every other hint (see JDK).
+	JDKGiven int `json:"jdk_given,omitempty"`
 }
 
 // gcFlags maps the -XX:+UseXxxGC flags to Options.GC names.
