@@ -1,0 +1,197 @@
+package stats
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// noisyRun is secs seconds around level with a run-wide offset (the
+// run-to-run spread, sd runCV) and per-second AR(1) noise (sd secCV, phi 0.5).
+func noisyRun(r *rand.Rand, level, runCV, secCV float64, secs int) []float64 {
+	l := level * math.Exp(r.NormFloat64()*runCV)
+	out := make([]float64, secs)
+	e := 0.0
+	for i := range out {
+		e = 0.5*e + r.NormFloat64()*secCV*math.Sqrt(0.75)
+		out[i] = l * (1 + e)
+	}
+	return out
+}
+
+func runs(r *rand.Rand, n int, level, runCV float64) [][]float64 {
+	var out [][]float64
+	for range n {
+		out = append(out, noisyRun(r, level, runCV, 0.05, 20))
+	}
+	return out
+}
+
+func TestSteadyStart(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	// Five seconds of JIT warm-up climbing to 10000 TPS, then flat.
+	tps := []float64{2000, 4000, 6000, 8000, 9000}
+	for range 25 {
+		tps = append(tps, 10000*(1+0.01*r.NormFloat64()))
+	}
+	if w := SteadyStart(tps, nil); w != 5 {
+		t.Errorf("warm-up of 5 s: steady from %d", w)
+	}
+	// p99 still high after throughput settled: the later of the two.
+	p99 := make([]float64, len(tps))
+	for i := range p99 {
+		p99[i] = 10
+	}
+	p99[7] = 80
+	if w := SteadyStart(tps, p99); w != 8 {
+		t.Errorf("p99 spike at 7: steady from %d, want 8", w)
+	}
+	flat := tps[5:]
+	if w := SteadyStart(flat, nil); w != 0 {
+		t.Errorf("no warm-up: steady from %d", w)
+	}
+	// Never more than half dropped, short series kept whole.
+	ramp := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	if w := SteadyStart(ramp, nil); w > 5 {
+		t.Errorf("ramp: %d", w)
+	}
+	if w := SteadyStart([]float64{1, 100, 100}, nil); w != 0 {
+		t.Errorf("3 s: %d", w)
+	}
+}
+
+// A/A: the same level on both sides. With a 95% interval about 5% of pairs
+// are "significant"; the interval must not be much narrower than that.
+func TestCompareAAFalsePositives(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	sig := 0
+	const trials = 400
+	for range trials {
+		e, ok := Compare(runs(r, 5, 1000, 0.10), runs(r, 5, 1000, 0.10))
+		if !ok || e.Method != MethodWelch {
+			t.Fatalf("%+v %v", e, ok)
+		}
+		if e.Significant() {
+			sig++
+		}
+	}
+	if rate := float64(sig) / trials; rate < 0.02 || rate > 0.09 {
+		t.Errorf("A/A significant in %.1f%% of pairs, want about 5%%", 100*rate)
+	}
+}
+
+// Coverage: a true +10% change lies inside the interval about 95% of the
+// time, and the point estimate is unbiased.
+func TestCompareCoverage(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	covered, sum := 0, 0.0
+	const trials = 300
+	for range trials {
+		e, _ := Compare(runs(r, 4, 1000, 0.05), runs(r, 4, 1100, 0.05))
+		if e.LoPct <= 10 && 10 <= e.HiPct {
+			covered++
+		}
+		sum += e.ChangePct
+	}
+	if c := float64(covered) / trials; c < 0.91 || c > 0.99 {
+		t.Errorf("coverage %.1f%%, want about 95%%", 100*c)
+	}
+	if m := sum / trials; math.Abs(m-10) > 1 {
+		t.Errorf("mean estimate %.2f%%, want 10%%", m)
+	}
+}
+
+func TestJudge(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	// A 30% throughput drop over quiet runs: worse, and lower latency better.
+	e, _ := Compare(runs(r, 3, 1000, 0.02), runs(r, 3, 700, 0.02))
+	if v, _ := Judge(e, +1, 5); v != Worse {
+		t.Errorf("tps -30%%: %s %+v", v, e)
+	}
+	if v, _ := Judge(e, -1, 5); v != Better {
+		t.Errorf("latency -30%%: %s", v)
+	}
+	// Many quiet runs and no change: no significant change.
+	e, _ = Compare(runs(r, 10, 1000, 0.01), runs(r, 10, 1000, 0.01))
+	if v, k := Judge(e, +1, 5); v != NoChange || k != 0 {
+		t.Errorf("quiet A/A x10: %s %d %+v", v, k, e)
+	}
+	// Two noisy runs a side: cannot tell, and says how many more.
+	e, _ = Compare(runs(r, 2, 1000, 0.15), runs(r, 2, 1000, 0.15))
+	if v, k := Judge(e, +1, 5); e.Significant() || v != Inconclusive || k < 5 {
+		t.Errorf("noisy x2: %s run %d more %+v", v, k, e)
+	}
+	// One run a side: the within-run bootstrap, never "no change".
+	e, _ = Compare(runs(r, 1, 1000, 0), runs(r, 1, 1000, 0))
+	if v, k := Judge(e, +1, 5); e.Method != MethodBootstrap || v == NoChange || (v == Inconclusive && k < 2) {
+		t.Errorf("single runs: %s %d %+v", v, k, e)
+	}
+	// Deterministic: the same runs, the same interval.
+	x, y := runs(r, 1, 1000, 0), runs(r, 1, 1050, 0)
+	e1, _ := Compare(x, y)
+	e2, _ := Compare(x, y)
+	if e1 != e2 && !(math.IsNaN(e1.UTestP) && math.IsNaN(e2.UTestP) && e1.LoPct == e2.LoPct && e1.HiPct == e2.HiPct) {
+		t.Errorf("not deterministic: %+v %+v", e1, e2)
+	}
+	if _, ok := Compare(nil, y); ok {
+		t.Error("no runs before: ok")
+	}
+}
+
+func TestRunsNeeded(t *testing.T) {
+	// n * ((1.95996 + 1.28155) * se / ln 1.05)^2 = 3 * 11.03 = 33.1.
+	if k := RunsNeeded(Estimate{NBefore: 3, NAfter: 3, SELog: 0.05}, 5); k != 34 {
+		t.Errorf("runs needed %d, want 34", k)
+	}
+	if k := RunsNeeded(Estimate{NBefore: 5, NAfter: 5, SELog: 0.001}, 5); k != MinRuns {
+		t.Errorf("tiny se: %d", k)
+	}
+}
+
+// The U-test rides along: with 3 runs a side benchmath warns it can never
+// reach 0.05.
+func TestUTest(t *testing.T) {
+	e, _ := Compare([][]float64{{1}, {2}, {3}}, [][]float64{{4}, {5}, {6}})
+	if math.Abs(e.UTestP-0.1) > 1e-9 || e.UTestNote == "" {
+		t.Errorf("U p %v note %q", e.UTestP, e.UTestNote)
+	}
+}
+
+func TestChangePoints(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	var x []float64
+	for i := range 40 {
+		level := 1000.0
+		if i >= 22 {
+			level = 850 // a regression entered with run 22
+		}
+		x = append(x, level*(1+0.03*r.NormFloat64()))
+	}
+	cps := ChangePoints(x, 0.05)
+	if len(cps) != 1 || cps[0].Index != 22 || math.Abs(cps[0].ChangePct()+15) > 3 {
+		t.Errorf("change points %+v, want one at 22 of about -15%%", cps)
+	}
+	// Two steps: down, then back up.
+	y := append([]float64{}, x...)
+	for i := 32; i < 40; i++ {
+		y[i] = 1000 * (1 + 0.03*r.NormFloat64())
+	}
+	if cps := ChangePoints(y, 0.05); len(cps) != 2 || cps[0].Index != 22 || cps[1].Index != 32 {
+		t.Errorf("two steps: %+v", cps)
+	}
+	// Pure noise: few false change points over many seeded series.
+	found := 0
+	for range 100 {
+		z := make([]float64, 30)
+		for i := range z {
+			z[i] = 1000 * (1 + 0.05*r.NormFloat64())
+		}
+		found += len(ChangePoints(z, 0.05))
+	}
+	if found > 10 {
+		t.Errorf("%d change points in 100 noise series", found)
+	}
+	if cps := ChangePoints([]float64{1, 2, 3}, 0.01); len(cps) != 0 {
+		t.Errorf("too short: %+v", cps)
+	}
+}

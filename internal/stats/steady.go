@@ -1,0 +1,84 @@
+// Package stats holds the statistics behind tuneloop's before/after verdicts
+// and its history: steady-state detection over a run's per-second series,
+// the change between two sets of runs with a 95% confidence interval, the
+// number of runs needed to detect a given change, and E-divisive change
+// points over a metric's history. It is pure: numbers in, numbers out.
+//
+// Why these methods (README "Trusting a before/after"):
+//   - The unit of replication is the run. Seconds within a run are
+//     autocorrelated and share one JIT state, heap layout and neighbour, so
+//     per-second samples alone make intervals far too narrow. With two or
+//     more runs on each side the interval is Welch's t on the logarithms of
+//     the per-run steady-state means (a ratio, so +10% and -10% are
+//     symmetric in log space); t, not a bootstrap, because with 3-5 runs a
+//     bootstrap over runs has only a handful of distinct resamples and its
+//     interval is too narrow by about (n-1)/n in variance.
+//   - With one run on a side there is no run-to-run spread to measure: the
+//     interval comes from a moving-block bootstrap over that run's
+//     steady-state seconds (blocks keep the autocorrelation), is marked
+//     within-run only, and never yields "no significant change".
+//   - The Mann-Whitney U test (golang.org/x/perf/benchmath, as benchstat)
+//     is reported beside it for two or more runs per side; with 3 runs per
+//     side its smallest possible p is 0.1, so it cannot be the verdict.
+package stats
+
+import (
+	"math"
+	"slices"
+)
+
+// SteadyStart returns the index of the first steady-state second of a run:
+// the seconds before it are warm-up (the JIT compiling, pools filling) and
+// are left out. The reference is the second half of the run, assumed
+// settled: its median m and a band of max(3 robust SDs, 5% of m). The
+// warm-up is the longest prefix, within the first half, that ends with a
+// second still outside the band: throughput below it (still climbing) or
+// p99 above it (still slow). tps and p99 are per second; p99 may be nil.
+// Series shorter than 6 seconds are taken whole.
+func SteadyStart(tps, p99 []float64) int {
+	n := len(tps)
+	if n < 6 {
+		return 0
+	}
+	half := n / 2
+	w := 0
+	lo, _ := band(tps[half:])
+	for i := range half {
+		if tps[i] < lo {
+			w = i + 1
+		}
+	}
+	if len(p99) == n {
+		_, hi := band(p99[half:])
+		for i := range half {
+			if p99[i] > hi {
+				w = max(w, i+1)
+			}
+		}
+	}
+	return w
+}
+
+// band is median -/+ max(3 robust SDs, 5% of the median) of v.
+func band(v []float64) (lo, hi float64) {
+	m := Median(v)
+	dev := make([]float64, len(v))
+	for i, x := range v {
+		dev[i] = math.Abs(x - m)
+	}
+	b := max(3*1.4826*Median(dev), 0.05*math.Abs(m))
+	return m - b, m + b
+}
+
+// Median of v (NaN when empty); v is not modified.
+func Median(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
