@@ -136,6 +136,11 @@ func (s *Service) Stop() {
 	// Whatever is left of the group (children the shell left behind) goes now.
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
 	<-s.done
+	// A killed JVM with many threads takes a moment to be gone: Stop
+	// returns once it is (or after a bound), so a caller can reuse its port.
+	for deadline := time.Now().Add(5 * time.Second); jvm != 0 && alive(jvm) && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // alive reports whether pid runs (a zombie has exited).
