@@ -16,70 +16,118 @@ import (
 
 // CompareOptions are the flags of `tuneloop compare`.
 type CompareOptions struct {
-	Output       string // text, markdown or json
+	Output       string // text, markdown, json or junit
 	Lang         string
 	FailOnRegPct float64 // 0: no gate
+	Steps        bool    // the arguments are a baseline and steps, in order
 }
+
+// ExitInconclusive: the gate could not tell a gated metric from noise.
+const ExitInconclusive = 4
 
 func newCompareCmd(env *Env) *cobra.Command {
 	o := &CompareOptions{}
 	cmd := &cobra.Command{
-		Use:   "compare BEFORE AFTER",
+		Use:   "compare BEFORE AFTER | BEFORE... -- AFTER... | --steps BASE STEP...",
 		Short: "Set two runs side by side: TPS, latency, CPU, threads, GC and findings, before and after a change",
-		Long: `Compare two run folders of 'tuneloop run' or 'tuneloop record' (or run's report.json):
-throughput (whole run, and the median of its second half, after the JIT),
-latency percentiles, errors, CPU, the JVM's CPU per request, the share of
-working threads blocked or waiting, GC throughput and pauses, each run's
-verdict, and which findings the change made go away, which it brought and
-which are still there.
+		Long: `Compare run folders of 'tuneloop run' or 'tuneloop record' (or run's report.json):
+throughput and latency p50/p99 over each run's steady state (warm-up seconds
+detected and dropped) with a 95% confidence interval and a verdict (better,
+worse, no significant change, or inconclusive: run K more), then the
+readings (whole-run TPS, percentiles, errors, CPU, the JVM's CPU per request,
+threads blocked or waiting, GC), each run's host load and CPU steal, each
+run's verdict, and which findings the change made go away, which it brought
+and which are still there.
 
---fail-on-regression PCT exits 3 when throughput fell or p99 latency rose by
-more than PCT percent, or the error rate rose by more than 0.1 point: a gate
-for CI.`,
+Several runs per side: BEFORE... -- AFTER..., or a folder of 'tuneloop run
+--repeat N' (its run-1..N) as BEFORE or AFTER. With 2+ runs a side the
+interval is Welch's t on the per-run means (log scale); with one run it is a
+block bootstrap over that run's seconds and covers no run-to-run noise.
+--steps BASE STEP1 STEP2... prints the tuning table: each step's gain over
+the previous step and over the baseline, with intervals.
+
+--fail-on-regression PCT gates CI on the interval, not the point: it fails
+when throughput or p99 changed for the worse significantly (the interval
+excludes 0) and the interval's far bound is beyond PCT (throughput's lower
+bound below -PCT, p99's upper bound above +PCT), or the error rate rose by
+more than 0.1 point. Exit status: 0 passed, 3 regression, 4 inconclusive
+(a gated metric cannot be told from noise at PCT: run more), 1 error,
+2 bad usage.`,
 		Example: `  tuneloop compare runs/before runs/after
+  tuneloop compare runs/a1 runs/a2 runs/a3 -- runs/b1 runs/b2 runs/b3 --fail-on-regression 5
   tuneloop compare runs/before runs/after --output markdown > tuning.md
-  tuneloop compare baseline/report.json runs/candidate --fail-on-regression 5`,
-		Args: cobra.ExactArgs(2),
+  tuneloop compare --steps runs/base runs/heap runs/gc runs/async-log
+  tuneloop compare baseline/report.json runs/candidate --fail-on-regression 5 -o junit > compare.xml`,
+		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return RunCompare(cmd.Context(), env, o, args[0], args[1])
+			return RunCompareArgs(cmd.Context(), env, o, args, cmd.ArgsLenAtDash())
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.Output, "output", "o", "text", "output format: text, markdown or json")
+	f.StringVarP(&o.Output, "output", "o", "text", "output format: text, markdown, json or junit")
 	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
-	f.Float64Var(&o.FailOnRegPct, "fail-on-regression", 0, "exit 3 when throughput fell or p99 rose by more than this percent, or the error rate rose")
+	f.Float64Var(&o.FailOnRegPct, "fail-on-regression", 0, "exit 3 when throughput or p99 regressed significantly with the interval's far bound beyond this percent, or the error rate rose")
+	f.BoolVar(&o.Steps, "steps", false, "the arguments are a baseline and tuning steps in order: print each step's gain")
 	return cmd
 }
 
-// RunCompare compares two runs and prints the result.
+// RunCompare compares two runs (or two --repeat folders) and prints the result.
 func RunCompare(ctx context.Context, env *Env, o *CompareOptions, before, after string) error {
+	return RunCompareArgs(ctx, env, o, []string{before, after}, -1)
+}
+
+// RunCompareArgs is the whole command: dash is the index of "--" in args
+// (-1: none).
+func RunCompareArgs(ctx context.Context, env *Env, o *CompareOptions, args []string, dash int) error {
 	lang, err := langOpt(env, o.Lang)
 	if err != nil {
 		return err
 	}
 	switch o.Output {
-	case "text", "markdown", "json":
+	case "text", "markdown", "json", "junit":
 	default:
-		return usageErr(finding.T("--output: unknown format %q (want text, markdown or json)", "--output：未知格式 %q（应为 text、markdown 或 json）"), o.Output)
+		return usageErr(finding.T("--output: unknown format %q (want text, markdown, json or junit)", "--output：未知格式 %q（应为 text、markdown、json 或 junit）"), o.Output)
 	}
 	if o.FailOnRegPct < 0 {
 		return usageErr(finding.T("--fail-on-regression: %v is negative", "--fail-on-regression：%v 为负数"), o.FailOnRegPct)
 	}
-	b, err := loadRunPage(before, lang)
+	if o.Steps {
+		switch {
+		case dash >= 0:
+			return usageErr(finding.T("--steps takes the steps in order, without --", "--steps 按顺序接收各步骤，不用 --"))
+		case o.FailOnRegPct > 0 || o.Output == "junit":
+			return usageErr(finding.T("--steps prints the tuning table: gate with two sides (BEFORE -- AFTER) instead", "--steps 只输出调优表：门禁请使用两侧比较（BEFORE -- AFTER）"))
+		}
+		return compareSteps(env, o, args, lang)
+	}
+	var bArgs, aArgs []string
+	switch {
+	case dash >= 0 && (dash == 0 || dash == len(args)):
+		return usageErr(finding.T("runs before -- runs after: a side is empty", "改动前的运行 -- 改动后的运行：有一侧为空"))
+	case dash >= 0:
+		bArgs, aArgs = args[:dash], args[dash:]
+	case len(args) == 2:
+		bArgs, aArgs = args[:1], args[1:]
+	default:
+		return usageErr(finding.T("%d run folders: separate the runs before from the runs after with --, or use --steps", "%d 个运行目录：请用 -- 分隔改动前与改动后的运行，或使用 --steps"), len(args))
+	}
+	b, err := loadInputs(bArgs, lang)
 	if err != nil {
 		return err
 	}
-	a, err := loadRunPage(after, lang)
+	a, err := loadInputs(aArgs, lang)
 	if err != nil {
 		return err
 	}
-	c := compare.Compare(b, a)
+	c := compare.CompareSets(b, a, o.FailOnRegPct)
 	regressed := o.FailOnRegPct > 0 && c.Gate(o.FailOnRegPct)
 	switch o.Output {
 	case "json":
 		err = report.WriteJSON(env.Stdout, c)
 	case "markdown":
 		err = compare.WriteMarkdown(env.Stdout, c, lang, o.FailOnRegPct)
+	case "junit":
+		err = compare.WriteJUnit(env.Stdout, c, lang, o.FailOnRegPct)
 	default:
 		err = compare.WriteText(env.Stdout, c, lang, o.FailOnRegPct)
 	}
@@ -89,7 +137,45 @@ func RunCompare(ctx context.Context, env *Env, o *CompareOptions, before, after 
 	if regressed {
 		return &ExitError{Code: ExitFindings}
 	}
+	if o.FailOnRegPct > 0 && len(c.Inconclusive) > 0 {
+		return &ExitError{Code: ExitInconclusive}
+	}
 	return ctx.Err()
+}
+
+func compareSteps(env *Env, o *CompareOptions, args []string, lang finding.Lang) error {
+	var steps [][]compare.Input
+	for _, p := range args {
+		in, err := loadInputs([]string{p}, lang)
+		if err != nil {
+			return err
+		}
+		steps = append(steps, in)
+	}
+	s := compare.CompareSteps(args, steps, 0)
+	switch o.Output {
+	case "json":
+		return report.WriteJSON(env.Stdout, s)
+	case "markdown":
+		return compare.WriteStepsMarkdown(env.Stdout, s, lang)
+	}
+	return compare.WriteStepsText(env.Stdout, s, lang)
+}
+
+// loadInputs pages every run the paths stand for (a --repeat folder
+// stands for its run-1..N), each named by the path as the user gave it.
+func loadInputs(paths []string, lang finding.Lang) ([]compare.Input, error) {
+	var out []compare.Input
+	for _, p := range paths {
+		for _, d := range compare.ExpandRuns(p) {
+			page, err := loadRunPage(d, lang)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, compare.Input{Path: d, Page: page})
+		}
+	}
+	return out, nil
 }
 
 // loadRunPage reads a run's report.json; a run folder without one (made by

@@ -3,6 +3,10 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,7 +31,7 @@ func TestCompareCommand(t *testing.T) {
 	if code := runRoot(t, env, "compare", demoAfter, demoBefore, "--fail-on-regression", "5"); code != ExitFindings {
 		t.Errorf("a regression: exit %d, want 3", code)
 	}
-	if !strings.Contains(out.String(), "REGRESSION: Throughput fell") {
+	if !strings.Contains(out.String(), "REGRESSION: Throughput (steady state) fell 84.4% (95% CI") {
 		t.Errorf("text:\n%s", out)
 	}
 	// JSON for scripts: missing values are null, never NaN.
@@ -49,7 +53,8 @@ func TestCompareCommand(t *testing.T) {
 		t.Errorf("-o html: exit %d %q", code, errb)
 	}
 	env, _, errb = testEnv()
-	if code := runRoot(t, env, "compare", t.TempDir(), demoAfter); code != ExitFailure || !strings.Contains(errb.String(), "no report.json") {
+	empty := t.TempDir()
+	if code := runRoot(t, env, "compare", empty, demoAfter); code != ExitFailure || !strings.Contains(errb.String(), empty+" is not a run folder (no manifest.json / report.json)") {
 		t.Errorf("empty folder: exit %d %q", code, errb)
 	}
 	env, _, errb = testEnv()
@@ -94,5 +99,135 @@ func TestCompareRecordFolders(t *testing.T) {
 	}
 	if _, ok := keys["tps"]; ok {
 		t.Errorf("a throughput row without any load: %+v", c.Metrics)
+	}
+}
+
+// runSet writes n copies of a real run page into folders, each run's series
+// scaled by level times its own run-to-run factor (seeded), as `run
+// --repeat` would leave them: dir/run-1..n/report.json.
+func runSet(t *testing.T, src string, n int, level, tpsNoise float64, seed uint64) string {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	r := rand.New(rand.NewPCG(seed, seed))
+	for i := 1; i <= n; i++ {
+		var page map[string]any
+		if err := json.Unmarshal(b, &page); err != nil {
+			t.Fatal(err)
+		}
+		f := level * (1 + tpsNoise*r.NormFloat64())
+		for _, p := range page["load"].(map[string]any)["series"].([]any) {
+			pt := p.(map[string]any)
+			pt["tps"] = pt["tps"].(float64) * f
+			pt["p99_ms"] = pt["p99_ms"].(float64) / f
+			pt["p50_ms"] = pt["p50_ms"].(float64) / f
+		}
+		out, _ := json.Marshal(page)
+		d := filepath.Join(dir, fmt.Sprintf("run-%d", i))
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "report.json"), out, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// The gate on sets of real run pages: its exit codes.
+func TestCompareSetsGate(t *testing.T) {
+	base := runSet(t, demoAfter, 5, 1, 0.01, 1)
+	cases := []struct {
+		name  string
+		after string
+		code  int
+		want  string
+	}{
+		{"A/A: the same build again", runSet(t, demoAfter, 5, 1, 0.01, 2), ExitOK, "no significant change"},
+		{"20% slower", runSet(t, demoAfter, 5, 0.8, 0.01, 3), ExitFindings, "REGRESSION: Throughput (steady state) fell"},
+		{"2% slower, interval inside the 5% gate", runSet(t, demoAfter, 5, 0.98, 0.002, 4), ExitOK, "no regression beyond 5%"},
+		{"noisy: cannot tell", runSet(t, demoAfter, 2, 0.97, 0.15, 5), ExitInconclusive, "INCONCLUSIVE"},
+	}
+	for _, c := range cases {
+		env, out, errb := testEnv()
+		// A --repeat folder stands for its runs.
+		if code := runRoot(t, env, "compare", base, c.after, "--fail-on-regression", "5"); code != c.code || !strings.Contains(out.String(), c.want) {
+			t.Errorf("%s: exit %d, want %d; %q missing?\n%s%s", c.name, code, c.code, c.want, out, errb)
+		}
+	}
+	// The same sets named run by run, with --.
+	var args []string
+	for i := 1; i <= 5; i++ {
+		args = append(args, filepath.Join(base, fmt.Sprintf("run-%d", i)))
+	}
+	slow := runSet(t, demoAfter, 3, 0.8, 0.01, 6)
+	args = append(append(args, "--"), slow)
+	env, out, _ := testEnv()
+	if code := runRoot(t, env, append([]string{"compare", "-o", "junit", "--fail-on-regression", "5"}, args...)...); code != ExitFindings {
+		t.Fatalf("junit: exit %d\n%s", code, out)
+	}
+	var suites struct {
+		Suites []struct {
+			Tests    int `xml:"tests,attr"`
+			Failures int `xml:"failures,attr"`
+			Cases    []struct {
+				Name    string    `xml:"name,attr"`
+				Failure *struct{} `xml:"failure"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(out.Bytes(), &suites); err != nil || len(suites.Suites) != 1 || suites.Suites[0].Failures != 2 || suites.Suites[0].Tests != 4 {
+		t.Errorf("junit %v %+v\n%s", err, suites, out)
+	}
+	// JSON: per-run host load and the intervals.
+	env, out, _ = testEnv()
+	if code := runRoot(t, env, "compare", base, slow, "-o", "json"); code != ExitOK {
+		t.Fatalf("json: exit %d", code)
+	}
+	var c struct {
+		Before struct {
+			Runs []struct {
+				Dir      string   `json:"dir"`
+				StealPct *float64 `json:"steal_pct"`
+				WarmUpS  int      `json:"warm_up_s"`
+			} `json:"runs"`
+		} `json:"before"`
+		Stats []struct {
+			Key     string  `json:"key"`
+			Lo      float64 `json:"ci_low_pct"`
+			Hi      float64 `json:"ci_high_pct"`
+			Verdict string  `json:"verdict"`
+		} `json:"stats"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &c); err != nil || len(c.Before.Runs) != 5 || c.Before.Runs[0].StealPct == nil || c.Before.Runs[0].Dir != filepath.Join(base, "run-1") {
+		t.Fatalf("json %v %+v", err, c)
+	}
+	if c.Stats[0].Key != "tps" || c.Stats[0].Verdict != "worse" || !(c.Stats[0].Lo < -20 && c.Stats[0].Hi > -20 || c.Stats[0].Hi < -15) {
+		t.Errorf("tps stat %+v", c.Stats[0])
+	}
+	// The tuning table: two steps after the baseline.
+	env, out, _ = testEnv()
+	if code := runRoot(t, env, "compare", "--steps", slow, base, runSet(t, demoAfter, 3, 1.1, 0.01, 7)); code != ExitOK {
+		t.Fatalf("steps: exit %d\n%s", code, out)
+	}
+	if s := out.String(); !strings.Contains(s, "Tuning steps") || !strings.Contains(s, "(baseline)") || strings.Count(s, "better") < 4 {
+		t.Errorf("steps:\n%s", s)
+	}
+	// Usage: three folders without -- or --steps.
+	env, _, errb := testEnv()
+	if code := runRoot(t, env, "compare", base, slow, base); code != ExitUsage || !strings.Contains(errb.String(), "separate the runs") {
+		t.Errorf("3 args: exit %d %s", code, errb)
+	}
+}
+
+// Runs of two different services: compare says so.
+func TestCompareWarnsDifferentServices(t *testing.T) {
+	env, out, _ := testEnv()
+	runRoot(t, env, "compare", demoBefore, "../verdict/testdata/runs/healthy")
+	if !strings.Contains(out.String(), "different services") {
+		t.Errorf("no warning:\n%s", out)
 	}
 }

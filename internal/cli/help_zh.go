@@ -412,29 +412,56 @@ linux-aarch64、Netty aarch_64、snappy Linux/aarch64、RocksDB linux64……）
 
 	// compare
 	"Set two runs side by side: TPS, latency, CPU, threads, GC and findings, before and after a change": "对比两次运行：改动前后的 TPS、时延、CPU、线程、GC 与发现",
-	`Compare two run folders of 'tuneloop run' or 'tuneloop record' (or run's report.json):
-throughput (whole run, and the median of its second half, after the JIT),
-latency percentiles, errors, CPU, the JVM's CPU per request, the share of
-working threads blocked or waiting, GC throughput and pauses, each run's
-verdict, and which findings the change made go away, which it brought and
-which are still there.
+	`Compare run folders of 'tuneloop run' or 'tuneloop record' (or run's report.json):
+throughput and latency p50/p99 over each run's steady state (warm-up seconds
+detected and dropped) with a 95% confidence interval and a verdict (better,
+worse, no significant change, or inconclusive: run K more), then the
+readings (whole-run TPS, percentiles, errors, CPU, the JVM's CPU per request,
+threads blocked or waiting, GC), each run's host load and CPU steal, each
+run's verdict, and which findings the change made go away, which it brought
+and which are still there.
 
---fail-on-regression PCT exits 3 when throughput fell or p99 latency rose by
-more than PCT percent, or the error rate rose by more than 0.1 point: a gate
-for CI.`: `对比 'tuneloop run' 或 'tuneloop record' 的两个运行目录（或 run 写出的 report.json）：
-吞吐量（整次运行，以及 JIT 预热后后半程的中位数）、时延百分位、错误、CPU、
-每个请求的 JVM CPU 时间、阻塞或等待的工作线程占比、GC 吞吐率与停顿、两次运行
-各自的结论，以及本次改动消除了哪些发现、引入了哪些、哪些仍然存在。
+Several runs per side: BEFORE... -- AFTER..., or a folder of 'tuneloop run
+--repeat N' (its run-1..N) as BEFORE or AFTER. With 2+ runs a side the
+interval is Welch's t on the per-run means (log scale); with one run it is a
+block bootstrap over that run's seconds and covers no run-to-run noise.
+--steps BASE STEP1 STEP2... prints the tuning table: each step's gain over
+the previous step and over the baseline, with intervals.
 
---fail-on-regression PCT：吞吐量下降或 p99 时延上升超过 PCT%，或错误率上升超过
-0.1 个百分点时，以退出码 3 结束：可用作 CI 门禁。`,
+--fail-on-regression PCT gates CI on the interval, not the point: it fails
+when throughput or p99 changed for the worse significantly (the interval
+excludes 0) and the interval's far bound is beyond PCT (throughput's lower
+bound below -PCT, p99's upper bound above +PCT), or the error rate rose by
+more than 0.1 point. Exit status: 0 passed, 3 regression, 4 inconclusive
+(a gated metric cannot be told from noise at PCT: run more), 1 error,
+2 bad usage.`: `对比 'tuneloop run' 或 'tuneloop record' 的运行目录（或 run 写出的 report.json）：
+每次运行稳态（自动识别并去掉预热秒数）的吞吐量与时延 p50/p99，给出 95% 置信区间和
+结论（变好、变差、无显著变化，或无法判断：再运行 K 次）；然后是读数（整次运行的
+TPS、百分位、错误、CPU、每个请求的 JVM CPU 时间、阻塞或等待的线程、GC）、每次运行
+的主机负载与 CPU 窃取、各次运行的结论，以及本次改动消除了哪些发现、引入了哪些、
+哪些仍然存在。
+
+每侧多次运行：BEFORE... -- AFTER...，或把 'tuneloop run --repeat N' 的目录（其中的
+run-1..N）作为 BEFORE 或 AFTER。每侧 2 次及以上运行时，区间为各次运行均值（取对数）
+的 Welch t 区间；只有一次运行时为该次运行逐秒数据的分块自助法，不含运行之间的波动。
+--steps BASE STEP1 STEP2... 输出调优表：每一步相对上一步和相对基线的提升及其区间。
+
+--fail-on-regression PCT 按区间而不是按点值做 CI 门禁：吞吐量或 p99 显著变差（区间
+不含 0）且区间远端超过 PCT（吞吐量下界低于 -PCT，p99 上界高于 +PCT），或错误率上升
+超过 0.1 个百分点时失败。退出码：0 通过，3 回退，4 无法判断（门禁指标在 PCT 精度下
+无法与噪声区分：请多运行几次），1 出错，2 用法错误。`,
 	`  tuneloop compare runs/before runs/after
+  tuneloop compare runs/a1 runs/a2 runs/a3 -- runs/b1 runs/b2 runs/b3 --fail-on-regression 5
   tuneloop compare runs/before runs/after --output markdown > tuning.md
-  tuneloop compare baseline/report.json runs/candidate --fail-on-regression 5`: `  tuneloop compare runs/before runs/after
+  tuneloop compare --steps runs/base runs/heap runs/gc runs/async-log
+  tuneloop compare baseline/report.json runs/candidate --fail-on-regression 5 -o junit > compare.xml`: `  tuneloop compare runs/before runs/after
+  tuneloop compare runs/a1 runs/a2 runs/a3 -- runs/b1 runs/b2 runs/b3 --fail-on-regression 5
   tuneloop compare runs/before runs/after --output markdown > tuning.md
-  tuneloop compare baseline/report.json runs/candidate --fail-on-regression 5`,
-	"output format: text, markdown or json":                                                     "输出格式：text、markdown 或 json",
-	"exit 3 when throughput fell or p99 rose by more than this percent, or the error rate rose": "吞吐量下降或 p99 上升超过该百分比，或错误率上升时，以退出码 3 结束",
+  tuneloop compare --steps runs/base runs/heap runs/gc runs/async-log
+  tuneloop compare baseline/report.json runs/candidate --fail-on-regression 5 -o junit > compare.xml`,
+	"output format: text, markdown, json or junit": "输出格式：text、markdown、json 或 junit",
+	"exit 3 when throughput or p99 regressed significantly with the interval's far bound beyond this percent, or the error rate rose": "吞吐量或 p99 显著变差且区间远端超过该百分比，或错误率上升时，以退出码 3 结束",
+	"the arguments are a baseline and tuning steps in order: print each step's gain":                                                  "参数依次为基线与各调优步骤：输出每一步的提升",
 }
 
 // samplerHelpZH is samplerHelp in Chinese: the sampler names stay as they

@@ -1,9 +1,12 @@
-// Package compare sets two runs side by side: the before/after table the
-// seeds' engineers pasted into their reports by hand (TPS, latency, CPU,
-// blocked threads, GC), what each run's diagnosis said, which findings the
-// change made go away and which it brought, and a regression gate for CI.
-// It reads the report.json that `tuneloop run` writes in each run folder
-// (the CLI pages a `tuneloop record` folder the same way first).
+// Package compare sets two runs, or two sets of repeated runs, side by side:
+// the before/after table the seeds' engineers pasted into their reports by
+// hand (TPS, latency, CPU, blocked threads, GC), the change of throughput
+// and latency with a 95% confidence interval and a verdict that can say
+// "not sure" (internal/stats), what each run's diagnosis said, which
+// findings the change made go away and which it brought, the tuning table
+// of several steps, and a regression gate for CI that judges the interval,
+// not the point. It reads the report.json that `tuneloop run` writes in each
+// run folder (the CLI pages a `tuneloop record` folder the same way first).
 package compare
 
 import (
@@ -44,7 +47,10 @@ type Row struct {
 	// ChangePct is (after-before)/before in percent; NaN when undefined.
 	ChangePct float64 `json:"change_pct"`
 	Better    Better  `json:"better"`
-	// Verdict: "better", "worse", "same" (within 2%) or "" (no direction or no data).
+	// Verdict: for a metric with a per-second series the verdict of its
+	// Stat ("better", "worse", "no significant change", "inconclusive");
+	// for the others "better", "worse", "same" (within 2%: a reading, no
+	// interval) or "" (no direction or no data).
 	Verdict string `json:"verdict"`
 }
 
@@ -72,13 +78,16 @@ type FindingRef struct {
 	Title    finding.Text     `json:"title"`
 }
 
-// Side is what one run was.
+// Side is what one run was (the first, when a side has several).
 type Side struct {
+	// Dir is the path as the user gave it (not the one stored in the run).
 	Dir     string        `json:"dir"`
 	Title   string        `json:"title"`
 	Start   string        `json:"start"`
 	Model   finding.Text  `json:"model"`
 	Verdict *finding.Text `json:"verdict,omitempty"`
+	// Runs are every run of the side, with its steady state and host load.
+	Runs []RunInfo `json:"runs"`
 }
 
 // Comparison is the whole result.
@@ -91,11 +100,25 @@ type Comparison struct {
 	Gone    []FindingRef `json:"gone"`
 	New     []FindingRef `json:"new"`
 	Persist []FindingRef `json:"persist"`
-	// Regressions are the gate's reasons (empty: passed or no gate).
+	// Stats are throughput and latency with confidence intervals and a
+	// verdict each (empty without per-second load series).
+	Stats []Stat `json:"stats"`
+	// PowerPct is the change the "run K more" advice is sized to detect:
+	// the gate's PCT, else DefaultPowerPct.
+	PowerPct float64 `json:"power_pct"`
+	// Warnings: the two sides loaded different services, a side was run
+	// once, the host was busy or stolen from.
+	Warnings []finding.Text `json:"warnings,omitempty"`
+	// Regressions are the gate's reasons (empty: passed or no gate);
+	// Inconclusive the gated metrics it could not judge.
 	Regressions []finding.Text `json:"regressions,omitempty"`
+	// RegressedKeys are the metric keys of Regressions, index by index.
+	RegressedKeys []string       `json:"regressed_keys,omitempty"`
+	Inconclusive  []finding.Text `json:"inconclusive,omitempty"`
 }
 
 // Load reads a run's report.json: path is the run folder or the file.
+// Errors name path as given.
 func Load(path string) (*report.RunPage, error) {
 	file := path
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
@@ -103,25 +126,33 @@ func Load(path string) (*report.RunPage, error) {
 	}
 	b, err := os.ReadFile(file)
 	if errors.Is(err, fs.ErrNotExist) && file != path {
-		return nil, finding.Errorf(finding.T("%s: no report.json: not a run folder of tuneloop run", "%s：没有 report.json：不是 tuneloop run 的运行目录"), path)
+		return nil, finding.Errorf(finding.T("%s is not a run folder (no manifest.json / report.json)",
+			"%s 不是运行目录（没有 manifest.json / report.json）"), finding.SafeLine(path))
 	}
 	if err != nil {
 		return nil, err
 	}
 	var p report.RunPage
 	if err := json.Unmarshal(b, &p); err != nil {
-		return nil, finding.Errorf(finding.T("%s: not a run report: %v", "%s：不是运行报告：%v"), file, err)
+		// The decoder's "invalid character 'J' looking for beginning of
+		// value" tells a user nothing: say what the file is not.
+		return nil, finding.Errorf(finding.T("%s is not a run folder (no manifest.json / report.json), nor a run's report.json",
+			"%s 不是运行目录（没有 manifest.json / report.json），也不是运行的 report.json"), finding.SafeLine(path))
 	}
 	if p.Schema != report.RunPageSchema {
-		return nil, finding.Errorf(finding.T("%s: schema %q, want %q", "%s：schema 为 %q，应为 %q"), file, p.Schema, report.RunPageSchema)
+		return nil, finding.Errorf(finding.T("%s: schema %q, want %q", "%s：schema 为 %q，应为 %q"), finding.SafeLine(path), p.Schema, report.RunPageSchema)
 	}
 	return &p, nil
 }
 
 // Compare sets two run pages side by side.
 func Compare(before, after *report.RunPage) *Comparison {
-	c := &Comparison{Schema: Schema, Before: side(before), After: side(after)}
-	b, a := metrics(before), metrics(after)
+	return CompareSets([]Input{{Page: before}}, []Input{{Page: after}}, 0)
+}
+
+// rows fills c's table: each metric's mean over a side's runs.
+func (c *Comparison) rows(before, after []Input) {
+	b, a := meanMetrics(before), meanMetrics(after)
 	for _, m := range metricDefs {
 		r := Row{Key: m.key, Label: m.label, Unit: m.unit, Better: m.better, Before: b[m.key], After: a[m.key], ChangePct: math.NaN()}
 		if math.IsNaN(r.Before) && math.IsNaN(r.After) {
@@ -135,7 +166,12 @@ func Compare(before, after *report.RunPage) *Comparison {
 		}
 		c.Rows = append(c.Rows, r)
 	}
-	bf, af := failing(before), failing(after)
+}
+
+// findings fills gone/new/persist: a finding counts for a side when it
+// failed in any of its runs.
+func (c *Comparison) findings(before, after []Input) {
+	bf, af := failingAll(before), failingAll(after)
 	for _, k := range sortedKeys(bf) {
 		if _, ok := af[k]; ok {
 			c.Persist = append(c.Persist, af[k])
@@ -148,7 +184,6 @@ func Compare(before, after *report.RunPage) *Comparison {
 			c.New = append(c.New, af[k])
 		}
 	}
-	return c
 }
 
 // sameBand: changes within it are noise on a shared machine.
@@ -177,7 +212,7 @@ type metricDef struct {
 
 var metricDefs = []metricDef{
 	{"tps", finding.T("Throughput", "吞吐量"), "TPS", Higher},
-	{"tps_steady", finding.T("Throughput, second half (median)", "吞吐量（后半程中位数）"), "TPS", Higher},
+	{"tps_steady", finding.T("Throughput, steady state (mean)", "吞吐量（稳态均值）"), "TPS", Higher},
 	{"p50_ms", finding.T("Latency p50", "时延 p50"), "ms", Lower},
 	{"p90_ms", finding.T("Latency p90", "时延 p90"), "ms", Lower},
 	{"p99_ms", finding.T("Latency p99", "时延 p99"), "ms", Lower},
@@ -245,24 +280,30 @@ func metrics(p *report.RunPage) map[string]float64 {
 	return m
 }
 
-// steady is the median TPS of the second half of the run: a fresh JVM
-// compiles its hot code in the first seconds.
+// steady is the mean TPS over the steady state (stats.SteadyStart): a
+// fresh JVM compiles its hot code in the first seconds.
 func steady(series []report.LoadPoint) float64 {
 	if len(series) < 4 {
 		return 0
 	}
-	var v []float64
-	for _, s := range series[len(series)/2:] {
-		v = append(v, s.TPS)
+	v := steadySeries(series).tps
+	if len(v) == 0 {
+		return 0
 	}
-	slices.Sort(v)
-	return v[len(v)/2]
+	var sum float64
+	for _, x := range v {
+		sum += x
+	}
+	return sum / float64(len(v))
 }
 
-func side(p *report.RunPage) Side {
-	s := Side{Title: p.Title}
+func side(in Input) Side {
+	p := in.Page
+	s := Side{Title: p.Title, Dir: in.Path}
 	if p.Run != nil {
-		s.Dir = p.Run.Dir
+		if s.Dir == "" {
+			s.Dir = p.Run.Dir
+		}
 		if !p.Run.Start.IsZero() {
 			s.Start = p.Run.Start.UTC().Format("2006-01-02 15:04:05Z")
 		}
@@ -308,41 +349,6 @@ func sortedKeys(m map[string]FindingRef) []string {
 		return strings.Compare(a, b)
 	})
 	return ks
-}
-
-// errorRisePts: the rise in the error rate, in percentage points, that the
-// gate calls a regression.
-const errorRisePts = 0.1
-
-// Gate marks the rows that regressed: throughput down or latency p99 up by
-// more than pct percent, or the error rate up by more than errorRisePts.
-// It returns whether any did.
-func (c *Comparison) Gate(pct float64) bool {
-	c.Regressions = nil
-	for _, r := range c.Rows {
-		if math.IsNaN(r.Before) || math.IsNaN(r.After) {
-			continue
-		}
-		switch r.Key {
-		case "tps", "tps_steady":
-			if r.Before > 0 && r.After < r.Before*(1-pct/100) {
-				c.Regressions = append(c.Regressions, finding.Tf(finding.T("%s fell %.1f%% (%s -> %s), more than %.0f%%", "%s 下降 %.1f%%（%s -> %s），超过 %.0f%%"),
-					r.Label, -r.ChangePct, num(r.Before), num(r.After), pct))
-			}
-		case "p99_ms":
-			if r.Before > 0 && r.After > r.Before*(1+pct/100) {
-				c.Regressions = append(c.Regressions, finding.Tf(finding.T("%s rose %.1f%% (%s -> %s ms), more than %.0f%%", "%s 上升 %.1f%%（%s -> %s ms），超过 %.0f%%"),
-					r.Label, r.ChangePct, num(r.Before), num(r.After), pct))
-			}
-		case "error_pct":
-			// Errors are judged on their own scale: a rise of more than 0.1
-			// percentage point of all requests, whatever pct.
-			if r.After > r.Before+errorRisePts {
-				c.Regressions = append(c.Regressions, finding.Tf(finding.T("%s rose from %.2f%% to %.2f%%", "%s 从 %.2f%% 上升到 %.2f%%"), r.Label, r.Before, r.After))
-			}
-		}
-	}
-	return len(c.Regressions) > 0
 }
 
 // num renders a metric value compactly: 12509, 3.21, 0.041.

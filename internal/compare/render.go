@@ -13,6 +13,8 @@ import (
 
 type labels struct {
 	title, before, after, change, metric, verdict, gone, new, persist, none, gate, gatePass, model string
+	ci, runs, readings, runsHdr, warnings, inconclusive, more, method                              string
+	runCols                                                                                        []string
 	verdicts                                                                                       map[string]string
 }
 
@@ -20,14 +22,22 @@ var labelsEN = labels{
 	title: "Before / after", before: "before", after: "after", change: "change", metric: "metric",
 	verdict: "Verdict", gone: "Gone (fixed by the change)", new: "New (brought by the change)",
 	persist: "Still there", none: "none", gate: "REGRESSION", gatePass: "no regression beyond %.0f%%", model: "load",
-	verdicts: map[string]string{"better": "better", "worse": "WORSE", "same": "same"},
+	ci: "95% CI", runs: "runs", readings: "Readings (means over runs; a reading's verdict is a 2% band, no interval)",
+	runsHdr: "Runs (steady state; host load from each run's own samples)", warnings: "Warning", inconclusive: "INCONCLUSIVE",
+	more: "run %d more", method: "Interval: Welch t on per-run means (log) with 2+ runs a side, else a block bootstrap over steady-state seconds; U-test p over per-run means",
+	runCols:  []string{"side", "run", "warm-up s", "steady s", "TPS", "p99 ms", "host busy", "other CPU", "steal"},
+	verdicts: map[string]string{"better": "better", "worse": "WORSE", "same": "same", "no significant change": "~ no significant change", "inconclusive": "inconclusive"},
 }
 
 var labelsZH = labels{
 	title: "改动前 / 改动后", before: "改动前", after: "改动后", change: "变化", metric: "指标",
 	verdict: "结论", gone: "已消失（被本次改动解决）", new: "新出现（由本次改动引入）",
 	persist: "仍然存在", none: "无", gate: "性能回退", gatePass: "没有超过 %.0f%% 的回退", model: "负载",
-	verdicts: map[string]string{"better": "变好", "worse": "变差", "same": "持平"},
+	ci: "95% 置信区间", runs: "运行次数", readings: "读数（各次运行的均值；读数的结论按 2% 区间判断，没有置信区间）",
+	runsHdr: "各次运行（稳态；主机负载取自每次运行自己的采样）", warnings: "警告", inconclusive: "无法判断",
+	more: "再运行 %d 次", method: "区间：每侧 2 次及以上运行时为各次运行均值（取对数）的 Welch t 区间，否则为稳态逐秒数据的分块自助法；U 检验 p 值基于各次运行均值",
+	runCols:  []string{"侧", "运行", "预热 s", "稳态 s", "TPS", "p99 ms", "主机繁忙", "其他进程 CPU", "窃取"},
+	verdicts: map[string]string{"better": "变好", "worse": "变差", "same": "持平", "no significant change": "~ 无显著变化", "inconclusive": "无法判断"},
 }
 
 func labelsFor(l finding.Lang) labels {
@@ -97,12 +107,30 @@ func WriteText(w io.Writer, c *Comparison, lang finding.Lang, gate float64) erro
 		bw.WriteString("\n")
 	}
 	bw.WriteString("\n")
+	if len(c.Stats) > 0 {
+		writeTable(bw, statRows(c, L))
+		fmt.Fprintf(bw, "  %s\n\n", L.method)
+	}
+	if len(c.Stats) > 0 {
+		fmt.Fprintf(bw, "%s\n", L.readings)
+	}
 	rows := [][]string{{L.metric, L.before, L.after, L.change, ""}}
 	for _, r := range c.Rows {
 		rows = append(rows, []string{r.Label.In(lang), value(r.Before, r.Unit), value(r.After, r.Unit), change(r), L.verdicts[r.Verdict]})
 	}
 	writeTable(bw, rows)
 	bw.WriteString("\n")
+	if runs := runRows(c, L); len(runs) > 2 {
+		fmt.Fprintf(bw, "%s\n", L.runsHdr)
+		writeTable(bw, runs)
+		bw.WriteString("\n")
+	}
+	for _, w := range c.Warnings {
+		fmt.Fprintf(bw, "%s: %s\n", L.warnings, report.OneLine(w.In(lang)))
+	}
+	if len(c.Warnings) > 0 {
+		bw.WriteString("\n")
+	}
 	for _, s := range c.sides(L) {
 		fmt.Fprintf(bw, "%s (%s): %s\n", L.verdict, s.name, report.OneLine(s.side.verdictIn(L, lang)))
 	}
@@ -123,8 +151,61 @@ func WriteText(w io.Writer, c *Comparison, lang finding.Lang, gate float64) erro
 		for _, r := range c.Regressions {
 			fmt.Fprintf(bw, "%s: %s\n", L.gate, r.In(lang))
 		}
+		for _, r := range c.Inconclusive {
+			fmt.Fprintf(bw, "%s: %s\n", L.inconclusive, r.In(lang))
+		}
 	}
 	return bw.Flush()
+}
+
+// statVerdict is a Stat's verdict in words, with the runs to add.
+func statVerdict(s Stat, L labels) string {
+	v := L.verdicts[s.Verdict]
+	if s.Verdict == "inconclusive" {
+		v += ": " + fmt.Sprintf(L.more, s.MoreRuns)
+	}
+	return v
+}
+
+func ciText(s Stat) string { return fmt.Sprintf("[%+.1f%%, %+.1f%%]", s.LoPct, s.HiPct) }
+
+func statRows(c *Comparison, L labels) [][]string {
+	rows := [][]string{{L.metric, L.before, L.after, L.change, L.ci, L.runs, "U p", ""}}
+	for _, s := range c.Stats {
+		p := "-"
+		if s.UTestP != nil {
+			p = fmt.Sprintf("%.3f", *s.UTestP)
+		}
+		rows = append(rows, []string{s.Label.In(langOf(L)), value(s.Before, s.Unit), value(s.After, s.Unit), fmt.Sprintf("%+.1f%%", s.ChangePct),
+			ciText(s), fmt.Sprintf("%d/%d", s.NBefore, s.NAfter), p, statVerdict(s, L)})
+	}
+	return rows
+}
+
+func langOf(L labels) finding.Lang {
+	if L.title == labelsZH.title {
+		return finding.ZH
+	}
+	return finding.EN
+}
+
+func opt(v *float64, unit string) string {
+	if v == nil {
+		return "-"
+	}
+	return value(*v, unit)
+}
+
+// runRows is the per-run table: header, then one row per run.
+func runRows(c *Comparison, L labels) [][]string {
+	rows := [][]string{L.runCols}
+	for _, sd := range c.sides(L) {
+		for _, r := range sd.side.Runs {
+			rows = append(rows, []string{sd.name, finding.SafeLine(r.Dir), fmt.Sprint(r.WarmUpS), fmt.Sprint(r.SteadyS), opt(r.TPS, "TPS"), opt(r.P99MS, ""),
+				opt(r.HostBusyPct, "%"), opt(r.OtherCPUPct, "%"), opt(r.StealPct, "%")})
+		}
+	}
+	return rows
 }
 
 // writeTable aligns columns by display width (a Chinese character takes two).
@@ -158,11 +239,31 @@ func WriteMarkdown(w io.Writer, c *Comparison, lang finding.Lang, gate float64) 
 	fmt.Fprintf(bw, "## %s\n\n", L.title)
 	fmt.Fprintf(bw, "- **%s**: `%s` %s %s\n", L.before, code(c.Before.Dir), c.Before.Start, md(c.Before.Model.In(lang)))
 	fmt.Fprintf(bw, "- **%s**: `%s` %s %s\n\n", L.after, code(c.After.Dir), c.After.Start, md(c.After.Model.In(lang)))
+	if len(c.Stats) > 0 {
+		rows := statRows(c, L)
+		fmt.Fprintf(bw, "| %s |\n|---|---:|---:|---:|---:|---:|---:|---|\n", strings.Join(rows[0], " | "))
+		for _, r := range rows[1:] {
+			r[0] = md(r[0])
+			fmt.Fprintf(bw, "| %s |\n", strings.Join(r, " | "))
+		}
+		fmt.Fprintf(bw, "\n%s\n\n**%s**\n\n", md(L.method), md(L.readings))
+	}
 	fmt.Fprintf(bw, "| %s | %s | %s | %s | |\n|---|---:|---:|---:|---|\n", L.metric, L.before, L.after, L.change)
 	for _, r := range c.Rows {
 		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s |\n", md(r.Label.In(lang)), value(r.Before, r.Unit), value(r.After, r.Unit), change(r), L.verdicts[r.Verdict])
 	}
 	bw.WriteString("\n")
+	if runs := runRows(c, L); len(runs) > 2 {
+		fmt.Fprintf(bw, "**%s**\n\n| %s |\n|---|---|%s\n", md(L.runsHdr), strings.Join(runs[0], " | "), strings.Repeat("---:|", len(runs[0])-2))
+		for _, r := range runs[1:] {
+			r[1] = "`" + code(r[1]) + "`"
+			fmt.Fprintf(bw, "| %s |\n", strings.Join(r, " | "))
+		}
+		bw.WriteString("\n")
+	}
+	for _, w := range c.Warnings {
+		fmt.Fprintf(bw, "> **%s**: %s\n\n", L.warnings, md(w.In(lang)))
+	}
 	for _, s := range c.sides(L) {
 		fmt.Fprintf(bw, "**%s (%s)**: %s\n\n", L.verdict, s.name, md(s.side.verdictIn(L, lang)))
 	}
@@ -183,6 +284,9 @@ func WriteMarkdown(w io.Writer, c *Comparison, lang finding.Lang, gate float64) 
 		}
 		for _, r := range c.Regressions {
 			fmt.Fprintf(bw, "- **%s**: %s\n", L.gate, md(r.In(lang)))
+		}
+		for _, r := range c.Inconclusive {
+			fmt.Fprintf(bw, "- **%s**: %s\n", L.inconclusive, md(r.In(lang)))
 		}
 	}
 	return bw.Flush()

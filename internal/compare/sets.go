@@ -1,0 +1,353 @@
+package compare
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/report"
+	"github.com/tuneloop/tuneloop/internal/stats"
+)
+
+// DefaultPowerPct is the change the "run K more" advice is sized for when
+// no gate is given.
+const DefaultPowerPct = 5.0
+
+// Input is one run: the path the user gave and its page.
+type Input struct {
+	Path string
+	Page *report.RunPage
+}
+
+// RunInfo is one run of a side: its steady state and what else the host
+// was doing, so a noisy neighbour shows in the comparison.
+type RunInfo struct {
+	Dir   string `json:"dir"`
+	Start string `json:"start,omitempty"`
+	// Service is the target URL (or the target process's name).
+	Service string `json:"service,omitempty"`
+	// WarmUpS seconds were dropped as warm-up; SteadyS seconds are compared.
+	WarmUpS int `json:"warm_up_s"`
+	SteadyS int `json:"steady_s"`
+	// TPS and P99MS are the steady-state means (null without a series).
+	TPS   *float64 `json:"tps"`
+	P99MS *float64 `json:"p99_ms"`
+	// HostBusyPct is the host's CPU busy share (all CPUs); OtherCPUPct the
+	// part of it not spent by the target JVM; StealPct CPU stolen by the
+	// hypervisor. Null when the run recorded no CPU.
+	HostBusyPct *float64 `json:"host_busy_pct"`
+	OtherCPUPct *float64 `json:"other_cpu_pct"`
+	StealPct    *float64 `json:"steal_pct"`
+}
+
+// Stat is one metric's change between the sides with its interval.
+type Stat struct {
+	Key    string       `json:"key"`
+	Label  finding.Text `json:"label"`
+	Unit   string       `json:"unit"`
+	Better Better       `json:"better"`
+	// Before and After are means over runs of the steady-state means.
+	Before    float64 `json:"before"`
+	After     float64 `json:"after"`
+	ChangePct float64 `json:"change_pct"`
+	// LoPct and HiPct bound the change with 95% confidence.
+	LoPct   float64 `json:"ci_low_pct"`
+	HiPct   float64 `json:"ci_high_pct"`
+	Method  string  `json:"method"`
+	NBefore int     `json:"runs_before"`
+	NAfter  int     `json:"runs_after"`
+	// UTestP is the Mann-Whitney U p-value over per-run means (null with
+	// fewer than 2 runs a side).
+	UTestP *float64 `json:"u_test_p"`
+	// Verdict: better, worse, "no significant change" or inconclusive;
+	// MoreRuns is then how many runs per side to add.
+	Verdict  string `json:"verdict"`
+	MoreRuns int    `json:"more_runs,omitempty"`
+}
+
+// statDefs are the metrics with a per-second series.
+var statDefs = []metricDef{
+	{"tps", finding.T("Throughput (steady state)", "吞吐量（稳态）"), "TPS", Higher},
+	{"p50_ms", finding.T("Latency p50 (steady state, per second)", "时延 p50（稳态，逐秒）"), "ms", Lower},
+	{"p99_ms", finding.T("Latency p99 (steady state, per second)", "时延 p99（稳态，逐秒）"), "ms", Lower},
+}
+
+// CompareSets compares the runs before with the runs after. powerPct sizes
+// the "run K more" advice (0: DefaultPowerPct).
+func CompareSets(before, after []Input, powerPct float64) *Comparison {
+	if powerPct <= 0 {
+		powerPct = DefaultPowerPct
+	}
+	c := &Comparison{Schema: Schema, Before: sideOf(before), After: sideOf(after), PowerPct: powerPct, Stats: []Stat{}}
+	c.rows(before, after)
+	c.findings(before, after)
+	bs, as := steadyAll(before), steadyAll(after)
+	for _, d := range statDefs {
+		e, ok := stats.Compare(bs.metric(d.key), as.metric(d.key))
+		if !ok {
+			continue
+		}
+		st := Stat{Key: d.key, Label: d.label, Unit: d.unit, Better: d.better, Before: e.Before, After: e.After,
+			ChangePct: e.ChangePct, LoPct: e.LoPct, HiPct: e.HiPct, Method: e.Method, NBefore: e.NBefore, NAfter: e.NAfter}
+		if !math.IsNaN(e.UTestP) {
+			p := e.UTestP
+			st.UTestP = &p
+		}
+		st.Verdict, st.MoreRuns = stats.Judge(e, int(d.better), powerPct)
+		c.Stats = append(c.Stats, st)
+		for i := range c.Rows {
+			if c.Rows[i].Key == d.key && c.Rows[i].Verdict != "" {
+				c.Rows[i].Verdict = st.Verdict
+			}
+		}
+	}
+	c.warn(before, after)
+	return c
+}
+
+func sideOf(in []Input) Side {
+	s := side(in[0])
+	for _, i := range in {
+		s.Runs = append(s.Runs, runInfo(i))
+	}
+	return s
+}
+
+// steadyRun is a run's per-second values over its steady state.
+type steadyRun struct {
+	warmUp        int
+	tps, p50, p99 []float64
+}
+
+// steadySeries cuts the warm-up off a run's series; seconds without a
+// response carry no latency and are left out of p50 and p99.
+func steadySeries(series []report.LoadPoint) steadyRun {
+	tps, p99 := make([]float64, len(series)), make([]float64, len(series))
+	for i, s := range series {
+		tps[i], p99[i] = s.TPS, s.P99MS
+	}
+	w := stats.SteadyStart(tps, p99)
+	r := steadyRun{warmUp: w}
+	for _, s := range series[w:] {
+		r.tps = append(r.tps, s.TPS)
+		if s.TPS > 0 {
+			r.p50 = append(r.p50, s.P50MS)
+			r.p99 = append(r.p99, s.P99MS)
+		}
+	}
+	return r
+}
+
+type steadySet []steadyRun
+
+func steadyAll(in []Input) steadySet {
+	var out steadySet
+	for _, i := range in {
+		if l := i.Page.Load; l != nil && len(l.Series) > 0 {
+			out = append(out, steadySeries(l.Series))
+		}
+	}
+	return out
+}
+
+func (s steadySet) metric(key string) [][]float64 {
+	var out [][]float64
+	for _, r := range s {
+		switch key {
+		case "tps":
+			out = append(out, r.tps)
+		case "p50_ms":
+			out = append(out, r.p50)
+		case "p99_ms":
+			out = append(out, r.p99)
+		}
+	}
+	return out
+}
+
+func runInfo(in Input) RunInfo {
+	p := in.Page
+	ri := RunInfo{Dir: in.Path, Service: Service(p)}
+	if p.Run != nil {
+		if ri.Dir == "" {
+			ri.Dir = p.Run.Dir
+		}
+		if !p.Run.Start.IsZero() {
+			ri.Start = p.Run.Start.UTC().Format("2006-01-02 15:04:05Z")
+		}
+		if st := p.Run.Stats; st.Ticks > 0 {
+			ri.HostBusyPct, ri.StealPct = ptr(st.Busy), ptr(st.Steal)
+			// The target's CPU is in % of one core; the host's busy share
+			// is of all CPUs.
+			if ncpu := cpus(p); st.ProcCPU >= 0 && ncpu > 0 {
+				ri.OtherCPUPct = ptr(max(0, st.Busy-st.ProcCPU/float64(ncpu)))
+			}
+		}
+	}
+	if l := p.Load; l != nil && len(l.Series) > 0 {
+		r := steadySeries(l.Series)
+		ri.WarmUpS, ri.SteadyS = r.warmUp, len(r.tps)
+		if len(r.tps) > 0 {
+			ri.TPS = ptr(mean(r.tps))
+		}
+		if len(r.p99) > 0 {
+			ri.P99MS = ptr(mean(r.p99))
+		}
+	}
+	return ri
+}
+
+// cpus is the host's CPU count: from the per-CPU ticks, else the facts.
+func cpus(p *report.RunPage) int {
+	for _, t := range p.CPU {
+		if len(t.PerCPU) > 0 {
+			return len(t.PerCPU)
+		}
+	}
+	if p.Run != nil {
+		return p.Run.Host.Logical
+	}
+	return 0
+}
+
+func ptr(v float64) *float64 { return &v }
+
+func mean(v []float64) float64 {
+	var s float64
+	for _, x := range v {
+		s += x
+	}
+	return s / float64(len(v))
+}
+
+// Service names what a run loaded: the target URL of its command line or
+// title, else the target process's name.
+func Service(p *report.RunPage) string {
+	if p.Run != nil {
+		f := strings.Fields(p.Run.Command)
+		for i, a := range f {
+			if a == "--target" && i+1 < len(f) {
+				return f[i+1]
+			}
+			if v, ok := strings.CutPrefix(a, "--target="); ok {
+				return v
+			}
+		}
+	}
+	if _, url, ok := strings.Cut(p.Title, " @ "); ok {
+		return url
+	}
+	if p.Run != nil && p.Run.TargetComm != "" {
+		return p.Run.TargetComm
+	}
+	return ""
+}
+
+// meanMetrics is each metric's mean over the runs that have it.
+func meanMetrics(in []Input) map[string]float64 {
+	sum, n := map[string]float64{}, map[string]int{}
+	for _, i := range in {
+		for k, v := range metrics(i.Page) {
+			if !math.IsNaN(v) {
+				sum[k] += v
+				n[k]++
+			}
+		}
+	}
+	out := map[string]float64{}
+	for _, d := range metricDefs {
+		out[d.key] = math.NaN()
+		if n[d.key] > 0 {
+			out[d.key] = sum[d.key] / float64(n[d.key])
+		}
+	}
+	return out
+}
+
+func failingAll(in []Input) map[string]FindingRef {
+	out := map[string]FindingRef{}
+	for _, i := range in {
+		for k, f := range failing(i.Page) {
+			if old, ok := out[k]; !ok || f.Severity > old.Severity {
+				out[k] = f
+			}
+		}
+	}
+	return out
+}
+
+// Thresholds of the host warnings: steal and other processes' CPU above
+// these make a run's numbers suspect.
+const (
+	stealWarnPct = 5.0
+	otherWarnPct = 20.0
+)
+
+func (c *Comparison) warn(before, after []Input) {
+	services := map[string]bool{}
+	var names []string
+	for _, i := range slices.Concat(before, after) {
+		if s := Service(i.Page); s != "" && !services[s] {
+			services[s] = true
+			names = append(names, s)
+		}
+	}
+	if len(names) > 1 {
+		c.Warnings = append(c.Warnings, finding.Tf(finding.T("the runs loaded different services: %s", "这些运行压测的是不同的服务：%s"),
+			finding.SafeLine(strings.Join(names, ", "))))
+	}
+	if len(c.Stats) > 0 && (len(c.Before.Runs) < 2 || len(c.After.Runs) < 2) {
+		c.Warnings = append(c.Warnings, finding.T(
+			"one run on a side: its interval covers the noise within that run only, not from run to run; repeat it (tuneloop run --repeat 3) before trusting a small change",
+			"有一侧只有一次运行：区间只包含这次运行内部的波动，不含运行之间的波动；在相信小幅变化之前请重复运行（tuneloop run --repeat 3）"))
+	}
+	for _, r := range slices.Concat(c.Before.Runs, c.After.Runs) {
+		if r.StealPct != nil && *r.StealPct > stealWarnPct {
+			c.Warnings = append(c.Warnings, finding.Tf(finding.T("%s: the hypervisor stole %.1f%% of the CPU", "%s：虚拟化层窃取了 %.1f%% 的 CPU"), finding.SafeLine(r.Dir), *r.StealPct))
+		}
+		if r.OtherCPUPct != nil && *r.OtherCPUPct > otherWarnPct {
+			c.Warnings = append(c.Warnings, finding.Tf(finding.T("%s: other processes kept %.0f%% of the CPUs busy", "%s：其他进程占用了 %.0f%% 的 CPU"), finding.SafeLine(r.Dir), *r.OtherCPUPct))
+		}
+	}
+}
+
+// ExpandRuns lists the run folders path stands for: path itself, or, for
+// a folder of `tuneloop run --repeat N` (run-1 ... run-N inside, no report
+// of its own), those runs in order.
+func ExpandRuns(path string) []string {
+	if _, err := os.Stat(filepath.Join(path, "report.json")); err == nil {
+		return []string{path}
+	}
+	if _, err := os.Stat(filepath.Join(path, "manifest.json")); err == nil {
+		return []string{path}
+	}
+	ents, err := os.ReadDir(path)
+	if err != nil {
+		return []string{path}
+	}
+	type numbered struct {
+		n   int
+		dir string
+	}
+	var runs []numbered
+	for _, e := range ents {
+		if v, ok := strings.CutPrefix(e.Name(), "run-"); ok && e.IsDir() {
+			if n, err := strconv.Atoi(v); err == nil {
+				runs = append(runs, numbered{n, filepath.Join(path, e.Name())})
+			}
+		}
+	}
+	if len(runs) == 0 {
+		return []string{path}
+	}
+	slices.SortFunc(runs, func(a, b numbered) int { return a.n - b.n })
+	out := make([]string, len(runs))
+	for i, r := range runs {
+		out[i] = r.dir
+	}
+	return out
+}

@@ -1,0 +1,151 @@
+package compare
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/report"
+)
+
+// StepsSchema of Steps in JSON.
+const StepsSchema = "tuneloop.compare-steps/v1"
+
+// Steps is the seeds' tuning table: a baseline and the steps after it, in
+// order, each with its gain over the previous step and over the baseline.
+type Steps struct {
+	Schema   string  `json:"schema"`
+	PowerPct float64 `json:"power_pct"`
+	Steps    []Step  `json:"steps"`
+}
+
+// Step is one row of the tuning table.
+type Step struct {
+	// Dir is the step's path as given (a run folder or a --repeat folder).
+	Dir  string    `json:"dir"`
+	Runs []RunInfo `json:"runs"`
+	// VsPrevious and VsBaseline are empty for the baseline.
+	VsPrevious []Stat          `json:"vs_previous"`
+	VsBaseline []Stat          `json:"vs_baseline"`
+	Warnings   []finding.Text  `json:"warnings,omitempty"`
+	Verdict    *finding.Text   `json:"verdict,omitempty"`
+	Model      finding.Text    `json:"model"`
+	page       *report.RunPage // the first run, for the title
+}
+
+// CompareSteps builds the tuning table; names are the paths as given, one
+// set of runs per step.
+func CompareSteps(names []string, steps [][]Input, powerPct float64) *Steps {
+	if powerPct <= 0 {
+		powerPct = DefaultPowerPct
+	}
+	out := &Steps{Schema: StepsSchema, PowerPct: powerPct}
+	for i, in := range steps {
+		s := sideOf(in)
+		st := Step{Dir: names[i], Runs: s.Runs, Verdict: s.Verdict, Model: s.Model, VsPrevious: []Stat{}, VsBaseline: []Stat{}, page: in[0].Page}
+		if i > 0 {
+			prev := CompareSets(steps[i-1], in, powerPct)
+			st.VsPrevious, st.Warnings = prev.Stats, prev.Warnings
+			if i > 1 {
+				st.VsBaseline = CompareSets(steps[0], in, powerPct).Stats
+			} else {
+				st.VsBaseline = prev.Stats
+			}
+		}
+		out.Steps = append(out.Steps, st)
+	}
+	return out
+}
+
+func statOf(ss []Stat, key string) (Stat, bool) {
+	for _, s := range ss {
+		if s.Key == key {
+			return s, true
+		}
+	}
+	return Stat{}, false
+}
+
+// gain is "+12.3% [+8.1%, +16.0%] better" or "-".
+func gain(ss []Stat, key string, L labels) string {
+	s, ok := statOf(ss, key)
+	if !ok {
+		return "-"
+	}
+	return fmt.Sprintf("%+.1f%% %s %s", s.ChangePct, ciText(s), statVerdict(s, L))
+}
+
+var stepLabels = map[finding.Lang][]string{
+	finding.EN: {"Tuning steps", "step", "runs", "TPS", "p99 ms", "TPS vs previous", "TPS vs baseline", "p99 vs previous", "p99 vs baseline", "baseline"},
+	finding.ZH: {"调优步骤", "步骤", "运行次数", "TPS", "p99 ms", "TPS 相比上一步", "TPS 相比基线", "p99 相比上一步", "p99 相比基线", "基线"},
+}
+
+func (s *Steps) table(lang finding.Lang) [][]string {
+	L, H := labelsFor(lang), stepLabels[lang]
+	rows := [][]string{H[1:9]}
+	for i, st := range s.Steps {
+		tps, p99 := "-", "-"
+		if x, ok := meanOf(st.Runs, func(r RunInfo) *float64 { return r.TPS }); ok {
+			tps = num(x)
+		}
+		if x, ok := meanOf(st.Runs, func(r RunInfo) *float64 { return r.P99MS }); ok {
+			p99 = num(x)
+		}
+		name := finding.SafeLine(st.Dir)
+		if i == 0 {
+			name += " (" + H[9] + ")"
+		}
+		rows = append(rows, []string{name, fmt.Sprint(len(st.Runs)), tps, p99,
+			gain(st.VsPrevious, "tps", L), gain(st.VsBaseline, "tps", L), gain(st.VsPrevious, "p99_ms", L), gain(st.VsBaseline, "p99_ms", L)})
+	}
+	return rows
+}
+
+func meanOf(rs []RunInfo, f func(RunInfo) *float64) (float64, bool) {
+	var sum float64
+	n := 0
+	for _, r := range rs {
+		if v := f(r); v != nil {
+			sum += *v
+			n++
+		}
+	}
+	return sum / float64(max(n, 1)), n > 0
+}
+
+// WriteStepsText renders the tuning table for a terminal.
+func WriteStepsText(w io.Writer, s *Steps, lang finding.Lang) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "%s\n\n", stepLabels[lang][0])
+	writeTable(bw, s.table(lang))
+	L := labelsFor(lang)
+	fmt.Fprintf(bw, "\n  %s\n", L.method)
+	for _, st := range s.Steps {
+		for _, wn := range st.Warnings {
+			fmt.Fprintf(bw, "%s (%s): %s\n", L.warnings, finding.SafeLine(st.Dir), report.OneLine(wn.In(lang)))
+		}
+	}
+	return bw.Flush()
+}
+
+// WriteStepsMarkdown renders the tuning table as Markdown.
+func WriteStepsMarkdown(w io.Writer, s *Steps, lang finding.Lang) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "## %s\n\n", stepLabels[lang][0])
+	rows := s.table(lang)
+	fmt.Fprintf(bw, "| %s |\n|---|---:|---:|---:|---:|---:|---:|---:|\n", strings.Join(rows[0], " | "))
+	for _, r := range rows[1:] {
+		r[0] = report.MarkdownCell(r[0])
+		fmt.Fprintf(bw, "| %s |\n", strings.Join(r, " | "))
+	}
+	L := labelsFor(lang)
+	fmt.Fprintf(bw, "\n%s\n", report.MarkdownCell(L.method))
+	for _, st := range s.Steps {
+		for _, wn := range st.Warnings {
+			fmt.Fprintf(bw, "\n> **%s** (`%s`): %s\n", L.warnings, report.MarkdownCode(st.Dir), report.MarkdownCell(wn.In(lang)))
+		}
+	}
+	return bw.Flush()
+}
