@@ -459,7 +459,8 @@ run-1..N）作为 BEFORE 或 AFTER。每侧 2 次及以上运行时，区间为�
   tuneloop compare runs/before runs/after --output markdown > tuning.md
   tuneloop compare --steps runs/base runs/heap runs/gc runs/async-log
   tuneloop compare baseline/report.json runs/candidate --fail-on-regression 5 -o junit > compare.xml`,
-	"output format: text, markdown, json or junit": "输出格式：text、markdown、json 或 junit",
+	"run the same load N times into --out/run-1..N, for 'tuneloop compare' with confidence intervals":                                 "把同样的负载运行 N 次，写入 --out/run-1..N，供 'tuneloop compare' 计算置信区间",
+	"output format: text, markdown, json or junit":                                                                                    "输出格式：text、markdown、json 或 junit",
 	"exit 3 when throughput or p99 regressed significantly with the interval's far bound beyond this percent, or the error rate rose": "吞吐量或 p99 显著变差且区间远端超过该百分比，或错误率上升时，以退出码 3 结束",
 	"the arguments are a baseline and tuning steps in order: print each step's gain":                                                  "参数依次为基线与各调优步骤：输出每一步的提升",
 }

@@ -47,6 +47,7 @@ type RunOptions struct {
 	NoJFR        bool
 	Quiet        bool
 	Argv         []string
+	Repeat       int // --repeat N: N runs into Out/run-1..N
 }
 
 func newRunCmd(env *Env) *cobra.Command {
@@ -72,6 +73,14 @@ and its fix; GC throughput high -> GC is not the bottleneck.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if len(o.Argv) == 0 {
 				o.Argv = os.Args
+			}
+			if o.Repeat > 1 {
+				_, err := session.Repeat(cmd.Context(), session.RepeatOptions{N: o.Repeat, Out: o.Out}, func(ctx context.Context, _, dir string) error {
+					one := *o
+					one.Out = dir
+					return RunRun(ctx, env, &one)
+				})
+				return err
 			}
 			return RunRun(cmd.Context(), env, o)
 		},
@@ -100,6 +109,7 @@ and its fix; GC throughput high -> GC is not the bottleneck.`,
 	f.BoolVar(&o.NoGCLog, "no-gc-log", false, "do not switch GC logging on in the JVM")
 	f.BoolVar(&o.NoJFR, "no-jfr", false, "do not record a JFR profile during the load")
 	f.BoolVarP(&o.Quiet, "quiet", "q", false, "no live status line")
+	f.IntVar(&o.Repeat, "repeat", 1, "run the same load N times into --out/run-1..N, for 'tuneloop compare' with confidence intervals")
 	return cmd
 }
 

@@ -1,0 +1,62 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// RepeatOptions say how `tuneloop run --repeat N` repeats a run.
+type RepeatOptions struct {
+	N   int    // runs per arm
+	Out string // parent folder: Out/run-1..N (default ./runs/<timestamp>-repeat)
+	// Arms names two or more variants run interleaved (A B A B ...), so a
+	// neighbour's noise or a drifting host hits every arm alike; each arm's
+	// runs go to Out/<arm>/run-1..N. Empty: one arm, Out/run-1..N.
+	Arms []string
+	// Pause between runs, so one run's tail (GC, TIME_WAIT sockets) does
+	// not land in the next.
+	Pause time.Duration
+}
+
+// Repeat calls run N times per arm, interleaved, each with its own run
+// folder; it stops at the first error or when ctx ends. Each run records
+// its own host load and CPU steal (the run's samples), which compare
+// reports per run.
+func Repeat(ctx context.Context, o RepeatOptions, run func(ctx context.Context, arm, dir string) error) (string, error) {
+	if o.N < 1 {
+		return "", fmt.Errorf("repeat: %d runs", o.N)
+	}
+	out := o.Out
+	if out == "" {
+		out = filepath.Join("runs", time.Now().UTC().Format("20060102-150405")+"-repeat")
+	}
+	arms := o.Arms
+	if len(arms) == 0 {
+		arms = []string{""}
+	}
+	for i := 1; i <= o.N; i++ {
+		for _, arm := range arms {
+			if err := ctx.Err(); err != nil {
+				return out, err
+			}
+			dir := filepath.Join(out, arm, fmt.Sprintf("run-%d", i))
+			if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+				return out, err
+			}
+			if err := run(ctx, arm, dir); err != nil {
+				return out, fmt.Errorf("%s: %w", dir, err)
+			}
+			if o.Pause > 0 {
+				select {
+				case <-ctx.Done():
+					return out, ctx.Err()
+				case <-time.After(o.Pause):
+				}
+			}
+		}
+	}
+	return out, nil
+}
