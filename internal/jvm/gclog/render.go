@@ -34,11 +34,34 @@ var (
 	lCols       = finding.T("count\ttotal\tmax", "次数\t合计\t最长")
 	lFindings   = finding.T("Findings", "结论")
 	lNA         = finding.T("n/a", "无")
-	lWhy        = finding.T("why", "原因")
-	lDo         = finding.T("do", "建议")
-	lRisk       = finding.T("risk", "风险")
-	lRef        = finding.T("ref", "参考")
+	lShort      = finding.T("too short to judge (%d pauses over %.1f s)", "记录太短，无法判断（%.1[2]f 秒内 %[1]d 次停顿）")
+	lFailLine   = finding.T("concurrent-mode-failure %d, promotion-failed %d, to-space-exhausted %d, degenerated %d (%s), out-of-memory %d",
+		"concurrent-mode-failure %d 次，promotion-failed %d 次，to-space-exhausted %d 次，degenerated %d 次（%s），out-of-memory %d 次")
+	lWhy  = finding.T("why", "原因")
+	lDo   = finding.T("do", "建议")
+	lRisk = finding.T("risk", "风险")
+	lRef  = finding.T("ref", "参考")
 )
+
+// ShortToJudge says "too short to judge (N pauses over T s)" when the log
+// has timestamps but too little time or too few pauses for the ratios
+// (throughput, rates): ok is false when the ratios were computed or the log
+// has no time at all (then they are simply not available).
+func ShortToJudge(s Summary) (finding.Text, bool) {
+	if !s.HasTime || (s.DurationS >= MinJudgeSpanS && s.Pauses >= MinJudgePauses) {
+		return finding.Text{}, false
+	}
+	return finding.Tf(lShort, s.Pauses, s.DurationS), true
+}
+
+// unjudged is the word for a ratio that is not available: "too short to
+// judge (...)" when the log has time but too little, else "n/a".
+func unjudged(s Summary, lang finding.Lang) string {
+	if t, ok := ShortToJudge(s); ok {
+		return t.In(lang)
+	}
+	return lNA.In(lang)
+}
 
 func rate(v float64, na string) string {
 	if v < 0 {
@@ -75,18 +98,19 @@ func WriteText(w io.Writer, s Summary, fs []finding.Finding, lang finding.Lang) 
 	} else {
 		row(lDuration, na)
 	}
+	short := unjudged(s, lang)
 	if s.ThroughputPct >= 0 {
 		row(lThroughput, fmt.Sprintf(lWorst.In(lang), s.ThroughputPct, s.WorstWindowPct))
 	} else {
-		row(lThroughput, na)
+		row(lThroughput, short)
 	}
 	row(lPauses, fmt.Sprintf(lPauseLine.In(lang), s.Pauses, ms(s.PauseTotalMs), ms(s.PauseAvgMs), ms(s.PauseP50Ms), ms(s.PauseP95Ms), ms(s.PauseP99Ms), ms(s.PauseMaxMs)))
 	row(lFull, fmt.Sprintf(lFullLine.In(lang), s.FullGCs, s.FullGCsExplicit, ms(s.FullGCMs)))
 	if s.ConcurrentCycles > 0 || s.ConcurrentMs > 0 {
 		row(lConc, fmt.Sprintf("%d, %s", s.ConcurrentCycles, ms(s.ConcurrentMs)))
 	}
-	row(lAlloc, rate(s.AllocRateMBs, na))
-	row(lPromo, rate(s.PromotionRateMBs, na))
+	row(lAlloc, rate(s.AllocRateMBs, short))
+	row(lPromo, rate(s.PromotionRateMBs, short))
 	row(lHeap, fmt.Sprintf(lHeapLine.In(lang), kb(s.HeapMaxKB, na), kb(s.HeapAfter.MinKB, na), kb(s.HeapAfter.MaxKB, na)))
 	if h := s.HeapAfter; h.Basis != "" {
 		row(lTrend, fmt.Sprintf("%s: %s -> %s, %+.1f MB/h, R² %.2f (%d)", h.Basis, mb(h.FirstKB), mb(h.LastKB), h.SlopeKBPerH/1024, h.R2, h.Points))
@@ -98,8 +122,8 @@ func WriteText(w io.Writer, s Summary, fs []finding.Finding, lang finding.Lang) 
 		row(lStalls, fmt.Sprintf("%d, %s, max %s", s.Stalls, ms(s.StallTotalMs), ms(s.StallMaxMs)))
 	}
 	if n := s.ConcModeFailures + s.PromotionFailed + s.ToSpaceExhausted + s.OutOfMemory + s.Degenerated; n > 0 {
-		row(lFailures, fmt.Sprintf("concurrent-mode-failure %d, promotion-failed %d, to-space-exhausted %d, degenerated %d, out-of-memory %d",
-			s.ConcModeFailures, s.PromotionFailed, s.ToSpaceExhausted, s.Degenerated, s.OutOfMemory))
+		row(lFailures, fmt.Sprintf(lFailLine.In(lang),
+			s.ConcModeFailures, s.PromotionFailed, s.ToSpaceExhausted, s.Degenerated, ms(s.DegeneratedMs), s.OutOfMemory))
 	}
 	tw.Flush()
 	table := func(title finding.Text, aggs []Agg, limit int) {
