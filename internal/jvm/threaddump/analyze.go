@@ -39,6 +39,9 @@ type Report struct {
 	Locks     []*Lock     `json:"locks"`
 	Deadlocks []*Deadlock `json:"deadlocks"`
 	Culprits  []*Culprit  `json:"culprits"`
+	// Waits are working threads waiting on futures, permits or queues,
+	// joined to the threads that serve them (waitgraph.go).
+	Waits []*WaitGroup `json:"waits,omitempty"`
 
 	idle    map[*Thread]bool
 	culprit map[*Thread]*Fingerprint
@@ -74,6 +77,9 @@ type matcher struct {
 const (
 	flagIdle uint8 = 1 << iota
 	flagSocketRead
+	flagQueueTake
+	flagPause
+	flagTask
 )
 
 func newMatcher() *matcher {
@@ -97,6 +103,15 @@ func (m *matcher) flag(method string) uint8 {
 		}
 		if hasAnyPrefix(method, socketReadFrames) {
 			f |= flagSocketRead
+		}
+		if hasAnyPrefix(method, queueTakeFrames) {
+			f |= flagQueueTake
+		}
+		if hasAnyPrefix(method, pauseFrames) {
+			f |= flagPause
+		}
+		if hasAnyPrefix(method, taskFrames) {
+			f |= flagTask
 		}
 		m.flags[method] = f
 	}
@@ -193,6 +208,7 @@ func Analyze(d *Dump) *Report {
 	r.stackGroups(d)
 	r.deadlocks(d)
 	r.culprits(d, m)
+	r.waits(d)
 	return r
 }
 
@@ -207,21 +223,10 @@ func (r *Report) classify(d *Dump, m *matcher) {
 			st = st[:scanDepth]
 		}
 		best := -1
-		idle, app := false, false
 		var wref *LockRef
 		for _, f := range st {
 			if i := m.fpFrame(f.Method); i >= 0 && (best < 0 || i < best) {
 				best = i
-			}
-			// Idle only when the wait-for-work frame comes before any
-			// application frame: a worker running a task has the pool's
-			// frames below the task's.
-			if !app && !idle {
-				if m.flag(f.Method)&flagIdle != 0 {
-					idle = true
-				} else if !isJDKFrame(f.Method) {
-					app = true
-				}
 			}
 		}
 		if best < 0 || Fingerprints[best].LockClasses != nil {
@@ -243,7 +248,7 @@ func (r *Report) classify(d *Dump, m *matcher) {
 				continue // a thread stuck on a known resource is not idle
 			}
 		}
-		if idle && t.State != StateBlocked {
+		if m.isIdle(t) {
 			r.idle[t] = true
 			r.Idle++
 		}

@@ -85,7 +85,9 @@ type Deadlock struct {
 // lockish tells a parked-on object that is acquired (a lock, a semaphore)
 // from one that is only awaited (a Condition, a Future, a queue).
 func lockish(class string) bool {
-	if strings.Contains(class, "ConditionObject") {
+	// Latches and semaphores have no owner: their waiters wait for other
+	// threads' progress (the wait-for graph, waitgraph.go), not a holder.
+	if strings.Contains(class, "ConditionObject") || strings.HasPrefix(class, "java.util.concurrent.CountDownLatch") || strings.HasPrefix(class, "java.util.concurrent.Semaphore") {
 		return false
 	}
 	return strings.HasSuffix(class, "Sync") || strings.Contains(class, "StampedLock") || strings.HasSuffix(class, "Lock")

@@ -238,10 +238,10 @@ var jdbcRisk = finding.T("A larger pool adds sessions and memory on the database
 // Fingerprints for the non-table diagnoses, for their texts.
 var (
 	fpSocketRead = &Fingerprint{
-		ID: "downstream.socket-read", Library: "network", Kind: KindWait, MinThreads: 3, Severe: 0.3,
+		ID: "wait.downstream", Library: "network", Kind: KindWait, MinThreads: 3, Severe: 0.3,
 		Title: finding.T("Threads wait on socket reads: a slow downstream", "线程在等待 Socket 读取：下游服务慢"),
-		Why: finding.T("These threads are RUNNABLE but inside a socket read: they wait for a database, cache or HTTP service to answer, and hold a worker (and often a connection) while they wait.",
-			"这些线程状态是 RUNNABLE，但停在 Socket 读取中：它们在等数据库、缓存或 HTTP 服务响应，等待期间占用着工作线程（通常还占着连接）。"),
+		Why: finding.T("These threads are RUNNABLE but inside a socket read: they wait for a database, cache or HTTP service to answer, and hold a worker (and often a connection) while they wait. A dump does not say which endpoint: the frames below the read name the client library; the live connections (ss -tnp, /proc/PID/net/tcp) name the address.",
+			"这些线程状态是 RUNNABLE，但停在 Socket 读取中：它们在等数据库、缓存或 HTTP 服务响应，等待期间占用着工作线程（通常还占着连接）。转储无法说明是哪个远端：读取下方的栈帧指出客户端库，远端地址需从存活连接（ss -tnp、/proc/PID/net/tcp）中查看。"),
 		Recommended: finding.T("Measure the downstream's latency; set read timeouts (JDBC socketTimeout, HTTP client socket/read timeout) so a slow dependency fails fast; cache or batch the calls.",
 			"测量下游服务的延迟；设置读超时（JDBC socketTimeout、HTTP 客户端 socket/read timeout）让慢依赖快速失败；对调用做缓存或批量化。"),
 		Risk: finding.T("A timeout shorter than the slowest legitimate call turns slow answers into errors.", "超时小于最慢的正常调用时，慢响应会变成错误。"),
@@ -273,41 +273,4 @@ var socketReadFrames = []string{
 	"java.net.SocketInputStream.socketRead0", "java.net.SocketInputStream.socketRead",
 	"sun.nio.ch.NioSocketImpl.park", "sun.nio.ch.NioSocketImpl.timedRead", "sun.nio.ch.NioSocketImpl.read",
 	"sun.nio.ch.SocketDispatcher.read0", "sun.nio.ch.SocketChannelImpl.read", "sun.security.ssl.SSLSocketInputRecord.read",
-}
-
-// idleFrames mark a thread waiting for work (a task queue, a timer, a selector)
-// rather than for a resource: it is idle, not stuck, and is not counted in the
-// blocked/waiting share.
-var idleFrames = []string{
-	"java.util.concurrent.ThreadPoolExecutor.getTask",
-	"java.util.concurrent.ForkJoinPool.awaitWork", "java.util.concurrent.ForkJoinPool.awaitQuiescence",
-	"java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue.take", "java.util.concurrent.ScheduledThreadPoolExecutor$DelayedWorkQueue.poll",
-	"java.util.concurrent.LinkedBlockingQueue.take", "java.util.concurrent.LinkedBlockingQueue.poll",
-	"java.util.concurrent.LinkedBlockingDeque.take", "java.util.concurrent.LinkedBlockingDeque.poll",
-	"java.util.concurrent.ArrayBlockingQueue.take", "java.util.concurrent.ArrayBlockingQueue.poll",
-	"java.util.concurrent.SynchronousQueue.take", "java.util.concurrent.SynchronousQueue.poll",
-	"java.util.concurrent.LinkedTransferQueue.take", "java.util.concurrent.LinkedTransferQueue.poll",
-	"java.util.concurrent.DelayQueue.take", "java.util.concurrent.DelayQueue.poll",
-	"java.util.concurrent.PriorityBlockingQueue.take", "java.util.concurrent.PriorityBlockingQueue.poll",
-	"org.apache.tomcat.util.threads.TaskQueue.take", "org.apache.tomcat.util.threads.TaskQueue.poll",
-	"io.netty.util.concurrent.SingleThreadEventExecutor.takeTask", "io.netty.util.concurrent.GlobalEventExecutor.takeTask",
-	"java.util.TimerThread.mainLoop", "javax.swing.TimerQueue.run", "java.awt.EventQueue.getNextEvent",
-	"java.lang.ref.ReferenceQueue.remove", "java.lang.ref.Reference.waitForReferencePendingList",
-	"java.lang.ref.Reference.tryHandlePending", "java.lang.ref.Reference$ReferenceHandler.run",
-	"jdk.internal.misc.InnocuousThread.run", "java.lang.ProcessHandleImpl$",
-	"sun.nio.ch.EPoll.wait", "sun.nio.ch.EPollArrayWrapper.epollWait", "sun.nio.ch.KQueue.poll", "sun.nio.ch.KQueueArrayWrapper.kevent0",
-	"sun.nio.ch.WindowsSelectorImpl$SubSelector.poll0", "io.netty.channel.epoll.Native.epollWait",
-	"sun.nio.ch.ServerSocketChannelImpl.accept", "sun.nio.ch.Net.accept", "java.net.PlainSocketImpl.socketAccept",
-	"java.net.DualStackPlainSocketImpl.accept0", "sun.nio.ch.NioSocketImpl.accept",
-	"com.alibaba.druid.pool.DruidDataSource$CreateConnectionThread.run", "com.alibaba.druid.pool.DruidDataSource$DestroyConnectionThread.run",
-	"java.lang.VirtualThread.unpark", "jdk.internal.misc.VirtualThreads",
-	// Servers waiting for the client's next request, not for a downstream.
-	"sun.rmi.transport.tcp.TCPTransport.handleMessages", "org.apache.coyote.http11.Http11InputBuffer.fill",
-	"org.apache.coyote.http11.InternalInputBuffer.fill", "org.apache.tomcat.util.net.NioEndpoint$Poller.run",
-	// Main threads parked until shutdown: Tomcat's await loop, Spring Boot's keep-alive.
-	"org.apache.catalina.core.StandardServer.await", "org.apache.catalina.startup.Catalina.await",
-	"org.springframework.boot.web.embedded.tomcat.TomcatWebServer$1.run",
-	"org.eclipse.jetty.util.thread.QueuedThreadPool.idleJobPoll", "org.eclipse.jetty.server.Server.join",
-	// JDK Flight Recorder's own threads between chunks and periodic events.
-	"jdk.jfr.internal.PlatformRecorder.takeNap", "jdk.jfr.internal.PlatformRecorder.periodicTask",
 }

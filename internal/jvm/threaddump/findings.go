@@ -34,6 +34,11 @@ func Findings(r *Report, source string) []finding.Finding {
 	for _, c := range r.Culprits {
 		out = append(out, culpritFinding(r, c, src))
 	}
+	for _, g := range r.Waits {
+		if f, ok := waitFinding(r, g, src); ok {
+			out = append(out, f)
+		}
+	}
 	out = append(out, shareFinding(r, src))
 	if f, ok := ownableFinding(r, src); ok {
 		out = append(out, f)
@@ -141,8 +146,8 @@ func culpritFinding(r *Report, c *Culprit, src string) finding.Finding {
 		if c.Downstream != "" {
 			ds = " (" + c.Downstream + ")"
 		}
-		en = fmt.Sprintf("%d threads (%.0f%% of working threads) are in a socket read%s", n, pct, ds)
-		zh = fmt.Sprintf("%d 个线程（占工作线程的 %.0f%%）停在 Socket 读取中%s", n, pct, ds)
+		en = fmt.Sprintf("%d threads (%.0f%% of working threads) are in a socket read%s, waiting for a downstream (its address is not in a dump: see the live connections)", n, pct, ds)
+		zh = fmt.Sprintf("%d 个线程（占工作线程的 %.0f%%）停在 Socket 读取中%s，在等待下游（转储中没有远端地址：请查看存活连接）", n, pct, ds)
 	default:
 		f.Subject = fp.Library
 		en = fmt.Sprintf("%d threads (%.0f%% of working threads) wait in %s", n, pct, c.Frame.Method)

@@ -37,6 +37,30 @@ type StuckThread struct {
 	App    Frame   `json:"app_frame"`
 	Dumps  int     `json:"dumps"`
 	Thread *Thread `json:"-"` // as seen in the last dump of the streak
+	// SpanSec is the time between the first and last dump of the streak
+	// (-1 when the dumps carry no timestamps); CPUGainedMs the CPU the
+	// thread used meanwhile, from cpu= (-1 when not printed).
+	SpanSec     float64 `json:"span_s"`
+	CPUGainedMs float64 `json:"cpu_gained_ms"`
+	// Confirmed: no progress is shown, not only an unchanged stack: dumps
+	// at least a second apart and no CPU time gained.
+	Confirmed bool `json:"confirmed"`
+}
+
+// stuckCPUMillis is the CPU a thread may gain over a streak and still be
+// making no progress: a parked thread gains 0.00 ms, a timed wait's
+// wake-ups a few hundredths.
+const stuckCPUMillis = 0.5
+
+// dumpTime parses a dump's timestamp (jstack's local time or the JSON
+// dump's RFC 3339).
+func dumpTime(d *Dump) (time.Time, bool) {
+	layout := "2006-01-02 15:04:05"
+	if strings.Contains(d.Time, "T") {
+		layout = time.RFC3339Nano
+	}
+	t, err := time.Parse(layout, d.Time)
+	return t, err == nil
 }
 
 // HotFrame counts one frame at the top of RUNNABLE stacks.
@@ -92,25 +116,35 @@ func (s *Series) stuck() {
 		return
 	}
 	type run struct {
-		t    *Thread
-		n    int
-		last bool // the streak reaches the last dump
+		t, first    *Thread
+		from, to, n int  // dumps of the streak
+		last        bool // the streak reaches the last dump
 	}
 	runs := map[string]*run{}
 	best := map[string]*run{}
 	var prevWaits map[*Thread]*Lock
-	for _, r := range s.Reports {
+	for di, r := range s.Reports {
 		next := map[string]*run{}
 		waits := waitsFor(r)
+		// Threads queueing for busy servers (a pool, permit holders, a
+		// consumer) wait for others' progress: the wait finding says so.
+		served := map[*Thread]bool{}
+		for _, g := range r.Waits {
+			if g.Busy > 0 {
+				for _, w := range g.Waiters {
+					served[w] = true
+				}
+			}
+		}
 		for _, t := range r.Dump.Threads {
-			if t.State == StateNone || r.IsIdle(t) || len(t.Stack()) == 0 {
+			if t.State == StateNone || r.IsIdle(t) || len(t.Stack()) == 0 || served[t] {
 				continue
 			}
 			k := threadKey(t)
 			if p := runs[k]; p != nil && p.t.State == t.State && sameStack(p.t.Stack(), t.Stack()) && !queueMoved(prevWaits[p.t], waits[t]) {
-				next[k] = &run{t: t, n: p.n + 1}
+				next[k] = &run{t: t, first: p.first, from: p.from, to: di, n: p.n + 1}
 			} else {
-				next[k] = &run{t: t, n: 1}
+				next[k] = &run{t: t, first: t, from: di, to: di, n: 1}
 			}
 			if b := best[k]; next[k].n >= 2 && (b == nil || next[k].n >= b.n) {
 				best[k] = next[k]
@@ -129,10 +163,26 @@ func (s *Series) stuck() {
 		if b.t.State == StateRunnable && (b.n < 3 || !b.last) {
 			continue
 		}
-		s.Stuck = append(s.Stuck, StuckThread{Name: b.t.Name, ID: b.t.ID, State: b.t.State, Top: b.t.Top(), App: firstAppFrame(b.t), Dumps: b.n, Thread: b.t})
+		st := StuckThread{Name: b.t.Name, ID: b.t.ID, State: b.t.State, Top: b.t.Top(), App: firstAppFrame(b.t), Dumps: b.n, Thread: b.t, SpanSec: -1, CPUGainedMs: -1}
+		t0, ok0 := dumpTime(s.Reports[b.from].Dump)
+		t1, ok1 := dumpTime(s.Reports[b.to].Dump)
+		if ok0 && ok1 {
+			st.SpanSec = t1.Sub(t0).Seconds()
+		}
+		if b.first.CPUMillis >= 0 && b.t.CPUMillis >= 0 {
+			st.CPUGainedMs = b.t.CPUMillis - b.first.CPUMillis
+		}
+		if st.CPUGainedMs > stuckCPUMillis {
+			continue // it ran between the dumps: the same wait again, not the same one
+		}
+		st.Confirmed = st.SpanSec >= 1 && st.CPUGainedMs >= 0
+		s.Stuck = append(s.Stuck, st)
 	}
 	sort.Slice(s.Stuck, func(i, j int) bool {
 		a, b := s.Stuck[i], s.Stuck[j]
+		if a.Confirmed != b.Confirmed {
+			return a.Confirmed
+		}
 		if a.Dumps != b.Dumps {
 			return a.Dumps > b.Dumps
 		}
@@ -261,31 +311,7 @@ func CPUDelta(prev, cur *Dump) map[int64]float64 {
 func SeriesFindings(s *Series, source string) []finding.Finding {
 	var out []finding.Finding
 	if len(s.Reports) >= 2 && len(s.Stuck) > 0 {
-		maxDumps := s.Stuck[0].Dumps
-		f := finding.Finding{
-			ID: "threaddump.stuck", Category: Category, Status: finding.Fail, Severity: finding.Warning,
-			Confidence: 0.8,
-			Title:      finding.T("Threads stuck in the same place across dumps", "多次转储中线程停在同一位置"),
-			Observed: finding.T(fmt.Sprintf("%d working threads have an unchanged stack in %d or more consecutive dumps (of %d)", len(s.Stuck), 2, len(s.Reports)),
-				fmt.Sprintf("%d 个工作线程在连续 %d 次及以上的转储中堆栈不变（共 %d 次转储）", len(s.Stuck), 2, len(s.Reports))),
-			Why: finding.T("A thread with the same stack in dumps taken seconds apart is not making progress: a long lock wait, a call without a timeout, or (RUNNABLE) a loop that never ends.",
-				"间隔数秒的多次转储中堆栈完全相同的线程没有进展：长时间等锁、没有超时的调用，或（RUNNABLE 时）不结束的循环。"),
-			Recommended: finding.T("Look at the application frame of each stuck thread; add timeouts to remote calls and lock acquisitions (tryLock, socket/read timeouts); for RUNNABLE threads, check the loop's exit condition.",
-				"查看每个停滞线程的应用帧；为远程调用和加锁增加超时（tryLock、socket/read 超时）；RUNNABLE 线程请检查循环的退出条件。"),
-			Risk:     finding.T("None: a reading.", "无：仅为读数。"),
-			Workload: finding.T("all", "所有负载"),
-		}
-		if maxDumps == len(s.Reports) && len(s.Reports) >= 3 {
-			f.Severity = finding.Critical
-		}
-		for i, st := range s.Stuck {
-			if i == 10 {
-				break
-			}
-			f.Evidence = append(f.Evidence, finding.Evidence{Key: "thread",
-				Value: fmt.Sprintf("%s %s in %d dumps at %s (%s)", quoteName(st.Name), st.State, st.Dumps, st.Top.String(), st.App.String()), Source: source})
-		}
-		out = append(out, f)
+		out = append(out, stuckFinding(s, source))
 	}
 	if s.Samples > 0 && len(s.HotFrames) > 0 {
 		f := finding.Finding{
@@ -385,4 +411,65 @@ func cmpInt(a, b int) int {
 		return 1
 	}
 	return 0
+}
+
+// stuckFinding reports threads with an unchanged stack: stuck (warning,
+// critical over every dump of three or more) only with evidence of no
+// progress, else a reading that says what evidence is missing.
+func stuckFinding(s *Series, source string) finding.Finding {
+	var confirmed, unconfirmed []StuckThread
+	for _, st := range s.Stuck {
+		if st.Confirmed {
+			confirmed = append(confirmed, st)
+		} else {
+			unconfirmed = append(unconfirmed, st)
+		}
+	}
+	f := finding.Finding{
+		ID: "threaddump.stuck", Category: Category, Status: finding.Fail, Severity: finding.Warning,
+		Confidence: 0.8,
+		Title:      finding.T("Threads stuck in the same place across dumps", "多次转储中线程停在同一位置"),
+		Why: finding.T("A thread with the same stack and no CPU time gained in dumps taken seconds apart is not making progress: a long lock wait, a call without a timeout, a wait for work that never comes.",
+			"间隔数秒的多次转储中堆栈相同且没有消耗 CPU 时间的线程没有进展：长时间等锁、没有超时的调用，或等待永远不会到来的任务。"),
+		Recommended: finding.T("Look at the application frame of each stuck thread; add timeouts to remote calls and lock acquisitions (tryLock, socket/read timeouts).",
+			"查看每个停滞线程的应用帧；为远程调用和加锁增加超时（tryLock、socket/read 超时）。"),
+		Risk:     finding.T("None: a reading.", "无：仅为读数。"),
+		Workload: finding.T("all", "所有负载"),
+	}
+	list := confirmed
+	if len(confirmed) > 0 {
+		f.Observed = finding.T(fmt.Sprintf("%d working threads have the same stack and gained no CPU time over %d or more consecutive dumps at least 1 s apart (of %d)", len(confirmed), 2, len(s.Reports)),
+			fmt.Sprintf("%d 个工作线程在连续 %d 次及以上、间隔至少 1 秒的转储中堆栈不变且未消耗 CPU 时间（共 %d 次转储）", len(confirmed), 2, len(s.Reports)))
+		if confirmed[0].Dumps == len(s.Reports) && len(s.Reports) >= 3 {
+			f.Severity = finding.Critical
+		}
+	} else {
+		list = unconfirmed
+		why, whyZH := "no CPU data (cpu= is printed from JDK 11)", "没有 CPU 数据（JDK 11 起才打印 cpu=）"
+		if unconfirmed[0].CPUGainedMs >= 0 {
+			why, whyZH = "the dumps are less than 1 s apart or carry no timestamps", "转储间隔不足 1 秒或没有时间戳"
+		}
+		f.Status, f.Severity, f.Confidence = finding.Pass, finding.Info, 0.5
+		f.Title = finding.T("Same stack across dumps, no evidence of no progress", "多次转储中堆栈相同，但无证据表明没有进展")
+		f.Observed = finding.T(fmt.Sprintf("%d working threads have the same stack in consecutive dumps (of %d); same stack, %s: not evidence that they are stuck", len(unconfirmed), len(s.Reports), why),
+			fmt.Sprintf("%d 个工作线程在连续转储中堆栈相同（共 %d 次转储）；堆栈相同，但%s：不能证明它们停滞", len(unconfirmed), len(s.Reports), whyZH))
+		f.Recommended = finding.T("Take dumps a few seconds apart with jcmd <pid> Thread.print -l -e (JDK 11+ prints each thread's cpu=).", "间隔数秒用 jcmd <pid> Thread.print -l -e 采集转储（JDK 11 起会打印每个线程的 cpu=）。")
+	}
+	for i, st := range list {
+		if i == 10 {
+			break
+		}
+		v := fmt.Sprintf("%s %s in %d dumps at %s (%s)", quoteName(st.Name), st.State, st.Dumps, safeFrame(st.Top), safeFrame(st.App))
+		if st.SpanSec >= 0 {
+			v += fmt.Sprintf(", over %.0f s", st.SpanSec)
+		}
+		if st.CPUGainedMs >= 0 {
+			v += fmt.Sprintf(", cpu gained %.2f ms", st.CPUGainedMs)
+		}
+		f.Evidence = append(f.Evidence, finding.Evidence{Key: "thread", Value: v, Source: source})
+	}
+	if len(confirmed) > 0 && len(unconfirmed) > 0 {
+		f.Evidence = append(f.Evidence, finding.Evidence{Key: "same_stack_without_evidence", Value: strconv.Itoa(len(unconfirmed)), Source: source})
+	}
+	return f
 }
