@@ -215,6 +215,7 @@ func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 	// stretch the series.
 	first := time.Now()
 	var dumpIn []threaddump.Input
+	var gone error // the JVM left mid-series: what was taken is still reported
 	for i := 1; i <= o.Dumps; i++ {
 		if i > 1 {
 			wait := time.NewTimer(time.Until(first.Add(time.Duration(i-1) * o.Interval)))
@@ -226,6 +227,15 @@ func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 			}
 		}
 		out, err := vm.ThreadPrint(ctx)
+		if err != nil && len(dumpIn) > 0 {
+			// The JVM went away (or stopped) mid-series: the dumps already
+			// taken are evidence; keep and analyse them, and say why the
+			// series is short.
+			gone = localizeAttachErr(err, lang)
+			res.Errors = append(res.Errors, finding.SafeLine(fmt.Sprintf("%s %d/%d: %v",
+				finding.T("thread dump", "线程转储").In(lang), i, o.Dumps, gone)))
+			break
+		}
 		if err != nil {
 			return localizeAttachErr(err, lang)
 		}
@@ -276,6 +286,25 @@ func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 		}
 	}
 
+	if gone != nil {
+		// Nothing more can be asked of it; report what was taken, exit 1.
+		if res.Findings == nil {
+			res.Findings = []finding.Finding{}
+		}
+		if len(res.Raw) == 0 {
+			res.Raw = nil
+		}
+		var werr error
+		if o.Output == "json" {
+			werr = report.WriteJSON(env.Stdout, res)
+		} else {
+			werr = writeJVMText(env.Stdout, res, o, lang)
+		}
+		if werr != nil {
+			return werr
+		}
+		return &ExitError{Code: 1, Err: gone}
+	}
 	if o.Props {
 		out, err := vm.SystemProperties(ctx)
 		if err != nil {

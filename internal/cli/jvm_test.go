@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -206,5 +207,38 @@ func TestJVMLoggingConfigFromCommandLine(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no logconf.sync-file-appender finding: %+v", doc.Logging[0].Findings)
+	}
+}
+
+// TestJVMDumpsKeptWhenJVMExits: a JVM that exits after two of three dumps
+// still gets those two analysed and reported (exit 1, saying why).
+func TestJVMDumpsKeptWhenJVMExits(t *testing.T) {
+	pid := startTestJVM(t)
+	env, out, _ := jvmEnv()
+	raw := t.TempDir()
+	go func() {
+		// After the second dump (t=0 and t=1s), before the third (t=2s).
+		time.Sleep(1500 * time.Millisecond)
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+	}()
+	err := RunJVM(context.Background(), env, &JVMOptions{PID: pid, Dumps: 3, Interval: time.Second,
+		Raw: raw, Output: "text", Timeout: 5 * time.Second})
+	var ee *ExitError
+	if !errors.As(err, &ee) || ee.Code != 1 || !errors.Is(err, attach.ErrNoSuchProcess) {
+		t.Fatalf("err = %v, want exit 1 naming the exited JVM", err)
+	}
+	s := out.String()
+	for _, want := range []string{"== Dump 1", "== Dump 2", "== Across dumps (2)", "thread dump 3/3"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	for _, f := range []string{"thread-print-1.txt", "thread-print-2.txt"} {
+		if b, err := os.ReadFile(filepath.Join(raw, f)); err != nil || len(b) == 0 {
+			t.Errorf("raw %s: %v", f, err)
+		}
+	}
+	if t.Failed() {
+		t.Log(s)
 	}
 }

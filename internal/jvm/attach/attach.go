@@ -278,8 +278,11 @@ func (vm *VM) startListener(ctx context.Context, stale uint64) error {
 		if ino := vm.socketInode(); ino != 0 && ino != stale {
 			return nil
 		}
-		if err := syscall.Kill(vm.PID, 0); errors.Is(err, syscall.ESRCH) {
+		if exited(vm.PID) {
 			return errNoProcess(vm.PID, errors.New("the JVM exited while attaching"))
+		}
+		if stopped(vm.PID) {
+			return errStopped(vm.PID)
 		}
 		select {
 		case <-ctx.Done():
@@ -363,7 +366,7 @@ func (vm *VM) Operation(ctx context.Context, op string, args ...string) (string,
 		return roundTrip(ctx, "/proc/self/fd/"+strconv.Itoa(int(f.Fd())), req)
 	}
 	code, out, err := send()
-	if (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ECONNREFUSED)) && syscall.Kill(vm.PID, 0) == nil {
+	if (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ECONNREFUSED)) && !exited(vm.PID) {
 		// The socket went away under a running JVM (a /tmp cleaner): start
 		// the listener again, as jcmd would, and retry once.
 		if e := vm.startListener(ctx, stale); e != nil {
@@ -391,6 +394,8 @@ var errRefused = errors.New("connection closed without a reply")
 
 func (vm *VM) transportError(ctx context.Context, op string, err error) error {
 	switch {
+	case ctx.Err() != nil && stopped(vm.PID):
+		return errStopped(vm.PID)
 	case ctx.Err() != nil:
 		return &Error{PID: vm.PID, Kind: ErrTimeout, Err: ctx.Err(),
 			Detail: finding.Tf(finding.T("%s did not finish in time", "%s 未在限定时间内完成"), op),
@@ -403,7 +408,7 @@ func (vm *VM) transportError(ctx context.Context, op string, err error) error {
 			Advice: finding.Tf(finding.T("Run tuneloop as root, or as the JVM's user and group (sudo -u %s tuneloop jvm PID)",
 				"请以 root 运行 tuneloop，或以 JVM 的用户和组运行（sudo -u %s tuneloop jvm PID）"), vm.User)}
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscall.ECONNREFUSED):
-		if e := syscall.Kill(vm.PID, 0); errors.Is(e, syscall.ESRCH) {
+		if exited(vm.PID) {
 			return errNoProcess(vm.PID, errors.New("the JVM exited"))
 		}
 		return fmt.Errorf("pid %d: attach socket %s: %w", vm.PID, vm.Socket, err)

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
 )
 
@@ -299,17 +300,23 @@ func TestAttachXrs(t *testing.T) {
 	}
 }
 
-func TestAttachNotResponding(t *testing.T) {
+// TestAttachStopped: a JVM in state T (SIGSTOP, a debugger) is said to be
+// stopped at once, not after the timeout with a guess at a safepoint.
+func TestAttachStopped(t *testing.T) {
 	j := startJVM(t, "java", nil, nil)
 	stopJVM(t, j.pid)
 	defer syscall.Kill(j.pid, syscall.SIGCONT)
 	start := time.Now()
-	_, err := Attach(j.pid, Options{Method: Socket, Timeout: time.Second})
-	if !errors.Is(err, ErrTimeout) {
-		t.Fatalf("got %v, want ErrTimeout", err)
+	_, err := Attach(j.pid, Options{Method: Socket, Timeout: 5 * time.Second})
+	if !errors.Is(err, ErrStopped) {
+		t.Fatalf("got %v, want ErrStopped", err)
 	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("took %v", d)
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("took %v, want at once", d)
+	}
+	var ae *Error
+	if !errors.As(err, &ae) || !strings.Contains(ae.Message(finding.EN), "kill -CONT") || strings.Contains(err.Error(), "safepoint") {
+		t.Errorf("message: %v", err)
 	}
 	if _, err := os.Stat(procPath(j.pid, "cwd/.attach_pid"+strconv.Itoa(j.pid))); err == nil {
 		t.Error("trigger file left behind")
@@ -342,8 +349,9 @@ func stopJVM(t *testing.T, pid int) {
 	t.Fatalf("pid %d did not stop", pid)
 }
 
-// TestCommandNotResponding: the listener runs, but the JVM stops answering.
-func TestCommandNotResponding(t *testing.T) {
+// TestCommandStopped: the listener runs, then the JVM is stopped; the
+// command ends at its timeout and says the process is stopped.
+func TestCommandStopped(t *testing.T) {
 	j := startJVM(t, "java", nil, nil)
 	vm, err := Attach(j.pid, Options{Method: Socket})
 	if err != nil {
@@ -355,13 +363,12 @@ func TestCommandNotResponding(t *testing.T) {
 	defer cancel()
 	start := time.Now()
 	_, err = vm.ThreadPrint(ctx)
-	if !errors.Is(err, ErrTimeout) {
-		t.Fatalf("got %v, want ErrTimeout", err)
+	if !errors.Is(err, ErrStopped) {
+		t.Fatalf("got %v, want ErrStopped", err)
 	}
 	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("took %v", d)
 	}
-	t.Log(err)
 }
 
 func TestAttachNoSuchProcess(t *testing.T) {

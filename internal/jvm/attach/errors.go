@@ -16,6 +16,7 @@ var (
 	ErrAttachDisabled = errors.New("the attach mechanism is disabled")
 	ErrPermission     = errors.New("permission denied")
 	ErrTimeout        = errors.New("the JVM did not respond")
+	ErrStopped        = errors.New("the process is stopped")
 )
 
 var kindText = map[error]finding.Text{
@@ -24,6 +25,7 @@ var kindText = map[error]finding.Text{
 	ErrAttachDisabled: finding.T("the attach mechanism is disabled", "该 JVM 的 attach 机制不可用"),
 	ErrPermission:     finding.T("permission denied", "权限不足"),
 	ErrTimeout:        finding.T("the JVM did not respond", "JVM 无响应"),
+	ErrStopped:        finding.T("the process is stopped", "进程处于停止状态"),
 }
 
 // Error is a failure to attach to (or to talk to) one JVM.
@@ -103,4 +105,14 @@ func errPermission(pid int, user string, err error) *Error {
 			"该 JVM 以用户 %s 运行，当前进程无权读取其 /proc 信息或连接其 attach 套接字"), user),
 		Advice: finding.Tf(finding.T("Run tuneloop as root (sudo tuneloop jvm PID) or as the JVM's user (sudo -u %s tuneloop jvm PID)",
 			"请以 root 运行（sudo tuneloop jvm PID），或以 JVM 的用户运行（sudo -u %s tuneloop jvm PID）"), user)}
+}
+
+// errStopped: a process in state T (SIGSTOP, Ctrl-Z, a debugger) runs no
+// code, so no attach listener can answer; waiting for it is pointless.
+func errStopped(pid int) *Error {
+	return &Error{PID: pid, Kind: ErrStopped,
+		Detail: finding.T("its state is T (stopped by SIGSTOP/SIGTSTP or a debugger): it runs no code, so it can answer nothing",
+			"其状态为 T（被 SIGSTOP/SIGTSTP 或调试器停止）：它不执行任何代码，因此无法响应"),
+		Advice: finding.Tf(finding.T("Resume it with `kill -CONT %d` (or detach the debugger), then retry",
+			"用 `kill -CONT %d` 恢复它（或断开调试器）后重试"), pid)}
 }

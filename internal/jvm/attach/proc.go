@@ -25,6 +25,7 @@ type procInfo struct {
 	PID, NSPID int
 	UID, GID   int  // effective, as seen from this process's user namespace
 	Zombie     bool // exited, not yet reaped
+	Stopped    bool // state T or t: stopped by a signal or a tracer; it answers nothing until SIGCONT
 	CatchQuit  bool // SIGQUIT is caught (the JVM's handler is installed)
 	// From maps: the JVM library and the hsperfdata file, as the target sees them.
 	LibJVM   string
@@ -60,6 +61,7 @@ func parseStatus(b []byte, p *procInfo) error {
 		switch string(k) {
 		case "State":
 			p.Zombie = len(f) > 0 && (f[0] == "Z" || f[0] == "X")
+			p.Stopped = len(f) > 0 && (f[0] == "T" || f[0] == "t")
 		case "Uid", "Gid":
 			if len(f) < 2 {
 				return fmt.Errorf("short %s line", k)
@@ -115,6 +117,18 @@ func parseMaps(b []byte, p *procInfo) {
 	}
 }
 
+// stopped reports whether pid is in state T or t now (stopped while we wait).
+func stopped(pid int) bool {
+	p, err := readStatus(pid)
+	return err == nil && p.Stopped
+}
+
+// exited reports whether pid is gone or a zombie (exited, not yet reaped).
+func exited(pid int) bool {
+	p, err := readStatus(pid)
+	return err != nil && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ESRCH)) || err == nil && p.Zombie
+}
+
 // readProc reads status, maps and cmdline; errors are typed.
 func readProc(pid int) (procInfo, error) {
 	if pid <= 0 {
@@ -129,6 +143,9 @@ func readProc(pid int) (procInfo, error) {
 	}
 	if p.Zombie {
 		return p, errNoProcess(pid, errors.New("the process has exited (zombie)"))
+	}
+	if p.Stopped {
+		return p, errStopped(pid)
 	}
 	if cl, err := os.ReadFile(procPath(pid, "cmdline")); err == nil {
 		p.Args = strings.Split(strings.TrimRight(string(cl), "\x00"), "\x00")

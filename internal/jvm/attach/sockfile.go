@@ -121,5 +121,8 @@ func (vm *VM) trigger() (func(), error) {
 	if errors.Is(firstErr, fs.ErrPermission) {
 		return nil, errPermission(vm.PID, vm.User, firstErr)
 	}
+	if exited(vm.PID) {
+		return nil, errNoProcess(vm.PID, errors.New("the JVM exited"))
+	}
 	return nil, fmt.Errorf("pid %d: cannot create the attach trigger file: %w", vm.PID, firstErr)
 }
