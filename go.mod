@@ -11,6 +11,12 @@ require (
 	golang.org/x/sys v0.49.0
 	gopkg.in/yaml.v3 v3.0.1
 	modernc.org/sqlite v1.61.1
+	github.com/google/pprof v0.0.0-20261105003125-4bf881d7fb0b
+)
+
+require (
+	github.com/chzyer/readline v1.5.1 // indirect
+	github.com/ianlancetaylor/demangle v0.0.0-20250417193237-f615e6bd150b // indirect
 )
 
 require (

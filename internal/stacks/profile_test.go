@@ -1,0 +1,203 @@
+package stacks
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/pprof/profile"
+)
+
+// workload burns CPU in one method, allocates in another and makes four
+// threads queue on a monitor whose holder sleeps: each profile kind must
+// name its own culprit.
+const workload = `import java.util.concurrent.locks.*;
+public class Work {
+  static final Object gate = new Object();
+  static final ReentrantLock parkLock = new ReentrantLock();
+  static volatile Object sink;
+  static double burn(int n) { double x = 0; for (int i = 1; i < n; i++) x += Math.sqrt(i) / i; return x; }
+  static void allocate() { for (int i = 0; i < 300; i++) sink = new byte[4096]; }
+  static void holdGate() throws Exception { synchronized (gate) { Thread.sleep(30); } }
+  static void holdPark() throws Exception { parkLock.lock(); try { Thread.sleep(30); } finally { parkLock.unlock(); } }
+  public static void main(String[] a) throws Exception {
+    long end = System.currentTimeMillis() + 3000;
+    for (int t = 0; t < 4; t++) {
+      new Thread(() -> { try { while (System.currentTimeMillis() < end) { holdGate(); holdPark(); } } catch (Exception e) {} }, "waiter-" + t).start();
+    }
+    double s = 0;
+    while (System.currentTimeMillis() < end) { s += burn(100000); allocate(); }
+    System.out.println(s > 0);
+  } }`
+
+var recording struct {
+	once sync.Once
+	buf  []byte
+	err  error
+}
+
+// realRecording records the workload once with the installed JDK.
+func realRecording(t *testing.T) []byte {
+	t.Helper()
+	java, err := exec.LookPath("java")
+	if err != nil {
+		t.Skip("no java on PATH")
+	}
+	if testing.Short() {
+		t.Skip("starts a JVM")
+	}
+	recording.once.Do(func() {
+		dir, err := os.MkdirTemp("", "stacks-profile")
+		if err != nil {
+			recording.err = err
+			return
+		}
+		defer os.RemoveAll(dir)
+		src := filepath.Join(dir, "Work.java")
+		if recording.err = os.WriteFile(src, []byte(workload), 0o644); recording.err != nil {
+			return
+		}
+		jfr := filepath.Join(dir, "work.jfr")
+		out, err := exec.Command(java, "-XX:StartFlightRecording=settings=profile,filename="+jfr, src).CombinedOutput()
+		if err != nil {
+			recording.err = err
+			recording.buf = out
+			return
+		}
+		recording.buf, recording.err = os.ReadFile(jfr)
+	})
+	if recording.err != nil {
+		t.Fatalf("recording: %v\n%s", recording.err, recording.buf)
+	}
+	return recording.buf
+}
+
+// share is the part of the profile's total under stacks containing frame.
+func share(p *Profile, frame string) float64 {
+	var v int64
+	for _, s := range p.Samples {
+		if strings.Contains(strings.Join(s.Stack, ";"), frame) {
+			v += s.Value
+		}
+	}
+	if p.Total == 0 {
+		return 0
+	}
+	return float64(v) / float64(p.Total)
+}
+
+func TestJFRProfileKindsFromRealJVM(t *testing.T) {
+	buf := realRecording(t)
+	for _, c := range []struct {
+		kind  Kind
+		frame string  // the culprit the kind must name
+		min   float64 // its least share of the profile
+		unit  string
+	}{
+		{CPU, "Work.burn", 0.3, "samples"},
+		{Alloc, "Work.allocate", 0.3, "bytes"},
+		{Lock, "[lock] java.lang.Object", 0.2, "nanoseconds"},
+		{Lock, "Work.holdGate", 0.2, "nanoseconds"},
+		{Wall, "Work.holdGate", 0.05, "nanoseconds"},
+	} {
+		p, err := JFRProfile(buf, c.kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Events == 0 || p.Note != "" {
+			t.Fatalf("%s: %d events, note %q", c.kind, p.Events, p.Note)
+		}
+		got := share(p, c.frame)
+		t.Logf("%s: %s holds %.0f%% of %d %s (%d events)", c.kind, c.frame, 100*got, p.Total, p.Unit, p.Events)
+		if got < c.min {
+			t.Errorf("%s: %s holds %.0f%% of %d %s, want at least %.0f%%; top %v", c.kind, c.frame, 100*got, p.Total, p.Unit, 100*c.min, p.Samples[0].Stack)
+		}
+		if p.Unit != c.unit {
+			t.Errorf("%s: unit %s, want %s", c.kind, p.Unit, c.unit)
+		}
+		// The tree holds the same total.
+		if tr := p.Tree(); int64(tr.Value) != p.Total {
+			t.Errorf("%s: tree %d, profile %d", c.kind, tr.Value, p.Total)
+		}
+	}
+}
+
+// The collapsed output is what flamegraph.pl and speedscope read: one
+// "frames value" line per stack, summing to the total.
+func TestWriteCollapsed(t *testing.T) {
+	p, err := JFRProfile(realRecording(t), CPU)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := p.WriteCollapsed(&b); err != nil {
+		t.Fatal(err)
+	}
+	var sum int64
+	sc := bufio.NewScanner(&b)
+	for sc.Scan() {
+		line := sc.Text()
+		i := strings.LastIndexByte(line, ' ')
+		v, err := strconv.ParseInt(line[i+1:], 10, 64)
+		if i < 0 || err != nil || !strings.Contains(line[:i], ";") {
+			t.Fatalf("not a collapsed line: %q", line)
+		}
+		sum += v
+	}
+	if sum != p.Total {
+		t.Errorf("lines sum to %d, profile %d", sum, p.Total)
+	}
+}
+
+// The pprof output is read back by pprof's own parser.
+func TestWritePprof(t *testing.T) {
+	for _, k := range []Kind{CPU, Alloc, Lock} {
+		p, err := JFRProfile(realRecording(t), k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := p.WritePprof(&b); err != nil {
+			t.Fatal(err)
+		}
+		back, err := profile.Parse(&b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sum int64
+		for _, s := range back.Sample {
+			sum += s.Value[0]
+		}
+		if sum != p.Total || back.SampleType[0].Unit != p.Unit {
+			t.Errorf("%s: pprof sums %d %s, profile %d %s", k, sum, back.SampleType[0].Unit, p.Total, p.Unit)
+		}
+		if leaf := back.Sample[0].Location[0].Line[0].Function.Name; leaf != p.Samples[0].Stack[len(p.Samples[0].Stack)-1] {
+			t.Errorf("%s: pprof leaf %q, profile leaf %q", k, leaf, p.Samples[0].Stack[len(p.Samples[0].Stack)-1])
+		}
+	}
+}
+
+func TestParseKind(t *testing.T) {
+	for _, s := range []string{"cpu", "ALLOC", "lock", "wall"} {
+		if _, err := ParseKind(s); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := ParseKind("itimer"); err == nil {
+		t.Error("itimer accepted")
+	}
+}
+
+// Corrupt recordings give an error, never a panic, for every kind.
+func FuzzJFRProfile(f *testing.F) {
+	f.Add([]byte("FLR\x00\x00\x02\x00\x01"), uint8(0))
+	f.Fuzz(func(t *testing.T, b []byte, k uint8) {
+		_, _ = JFRProfile(b, []Kind{CPU, Alloc, Lock, Wall}[int(k)%4])
+	})
+}
