@@ -319,8 +319,24 @@ complete on its own ('tuneloop analyze DIR').`: `从运行记录目录（$XDG_DA
   tuneloop runs --output json
   tuneloop runs add /tmp/from-prod/20261121-090001-kp920-app01
   tuneloop runs rm runs/20261121-090001-kp920-app01`,
-	"Add run folders to the catalog (e.g. copied from another machine)": "把运行目录加入运行记录目录（例如从其他机器复制来的）",
-	"Remove run folders from the catalog (the folders are left alone)":  "从运行记录目录中移除运行目录（运行目录本身不会被删除）",
+	"Add run folders to the catalog (e.g. copied from another machine)":           "把运行目录加入运行记录目录（例如从其他机器复制来的）",
+	"Remove run folders from the catalog (the folders are left alone)":            "从运行记录目录中移除运行目录（运行目录本身不会被删除）",
+	"TPS and p99 of a service over its runs, with the run where a change entered": "某个服务历次运行的 TPS 与 p99，并标出变化开始的那次运行",
+	`Show throughput and p99 latency over the catalog's runs, oldest first, per
+service (target URL) and scenario (load model), and mark change points: the
+run where the level changed, found by E-divisive means with a permutation
+test (199 seeded shuffles, p < 0.05; at least 3 runs a segment), so the same
+history always gives the same marks. A fall in TPS or a rise in p99 is marked
+as a regression with the run that introduced it. Runs catalogued before the
+history existed are read from their report.json.`: `按服务（目标 URL）和场景（负载模型）显示运行记录目录中历次运行的吞吐量与 p99 时延
+（从旧到新），并标出变化点：水平发生变化的那次运行，用 E-divisive 均值法检测，显著性
+用置换检验（固定种子的 199 次置换，p < 0.05；每段至少 3 次运行），同样的历史总是
+得到同样的标记。TPS 下降或 p99 上升标为回退，并指出引入它的那次运行。历史功能之前
+加入目录的运行从其 report.json 读取。`,
+	`  tuneloop runs trend
+  tuneloop runs trend --service http://127.0.0.1:8080/api -o json`: `  tuneloop runs trend
+  tuneloop runs trend --service http://127.0.0.1:8080/api -o json`,
+	"only this service (the target URL as the runs used it)": "只看该服务（运行时使用的目标 URL）",
 
 	// porting
 	"Scan an install tree or Java archives for what blocks running on ARM64": "扫描安装目录或 Java 归档，找出阻碍在 ARM64 上运行的问题",

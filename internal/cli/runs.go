@@ -3,14 +3,17 @@ package cli
 import (
 	"context"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/tuneloop/tuneloop/internal/compare"
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/run"
 	"github.com/tuneloop/tuneloop/internal/run/catalog"
+	"github.com/tuneloop/tuneloop/internal/stats"
 )
 
 // RunsOptions are the flags of `tuneloop runs`.
@@ -40,13 +43,13 @@ complete on its own ('tuneloop analyze DIR').`,
 	pf := cmd.PersistentFlags()
 	pf.StringVar(&o.Catalog, "catalog", "", "catalog of runs (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)")
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "output format: text or json")
-	cmd.Flags().StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
+	pf.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
 	cmd.AddCommand(&cobra.Command{
 		Use:   "add DIR...",
 		Short: "Add run folders to the catalog (e.g. copied from another machine)",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return RunRunsAdd(cmd.Context(), env, o.Catalog, args)
+			return runRunsAdd(cmd.Context(), env, o, args)
 		},
 	})
 	cmd.AddCommand(&cobra.Command{
@@ -54,9 +57,30 @@ complete on its own ('tuneloop analyze DIR').`,
 		Short: "Remove run folders from the catalog (the folders are left alone)",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return RunRunsRemove(cmd.Context(), env, o.Catalog, args)
+			return runRunsRemove(cmd.Context(), env, o, args)
 		},
 	})
+	trend := &TrendOptions{}
+	tc := &cobra.Command{
+		Use:   "trend [--service URL]",
+		Short: "TPS and p99 of a service over its runs, with the run where a change entered",
+		Long: `Show throughput and p99 latency over the catalog's runs, oldest first, per
+service (target URL) and scenario (load model), and mark change points: the
+run where the level changed, found by E-divisive means with a permutation
+test (199 seeded shuffles, p < 0.05; at least 3 runs a segment), so the same
+history always gives the same marks. A fall in TPS or a rise in p99 is marked
+as a regression with the run that introduced it. Runs catalogued before the
+history existed are read from their report.json.`,
+		Example: `  tuneloop runs trend
+  tuneloop runs trend --service http://127.0.0.1:8080/api -o json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return RunRunsTrend(cmd.Context(), env, o, trend)
+		},
+	}
+	tc.Flags().StringVar(&trend.Service, "service", "", "only this service (the target URL as the runs used it)")
+	tc.Flags().StringVarP(&trend.Output, "output", "o", "text", "output format: text or json")
+	cmd.AddCommand(tc)
 	return cmd
 }
 
@@ -96,7 +120,7 @@ func RunRuns(ctx context.Context, env *Env, o *RunsOptions) error {
 		if !e.End.IsZero() {
 			length = clock(e.End.Sub(e.Start))
 		}
-		status := string(e.Status)
+		status := statusText(e.Status).In(lang)
 		if e.Status == run.Recording {
 			status += finding.T(" (incomplete)", "（不完整）").In(lang)
 		}
@@ -120,9 +144,31 @@ func RunRuns(ctx context.Context, env *Env, o *RunsOptions) error {
 	return tw.Flush()
 }
 
-// RunRunsAdd adds run folders to the catalog, with their saved findings.
+// statusText is a run status in both languages.
+func statusText(s run.Status) finding.Text {
+	switch s {
+	case run.Complete:
+		return finding.T("complete", "完成")
+	case run.Interrupted:
+		return finding.T("interrupted", "已中断")
+	case run.Recording:
+		return finding.T("recording", "记录中")
+	}
+	return finding.T(string(s), string(s))
+}
+
+// RunRunsAdd adds run folders to the catalog, with their saved findings
+// and, when a report.json is there, their service and headline numbers.
 func RunRunsAdd(ctx context.Context, env *Env, catPath string, dirs []string) error {
-	c, err := openCatalog(ctx, env, catPath)
+	return runRunsAdd(ctx, env, &RunsOptions{Catalog: catPath}, dirs)
+}
+
+func runRunsAdd(ctx context.Context, env *Env, o *RunsOptions, dirs []string) error {
+	lang, err := langOpt(env, o.Lang)
+	if err != nil {
+		return err
+	}
+	c, err := openCatalog(ctx, env, o.Catalog)
 	if err != nil {
 		return err
 	}
@@ -139,22 +185,165 @@ func RunRunsAdd(ctx context.Context, env *Env, catPath string, dirs []string) er
 		if err := c.Put(ctx, entryOf(f, fs)); err != nil {
 			return err
 		}
-		fmt.Fprintf(env.Stdout, "%s %s\n", finding.T("added", "已添加").In(env.Lang()), finding.SafeLine(d))
+		if h, ok := headlineOf(d); ok {
+			if err := c.PutHeadline(ctx, d, h); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(env.Stdout, "%s %s\n", finding.T("added", "已添加").In(lang), finding.SafeLine(d))
 	}
 	return nil
 }
 
-// RunRunsRemove drops run folders from the catalog.
+// headlineOf reads a run folder's report.json for the history.
+func headlineOf(dir string) (catalog.Headline, bool) {
+	p, err := compare.Load(dir)
+	if err != nil || p.Load == nil || p.Load.TPS <= 0 {
+		return catalog.Headline{}, false
+	}
+	return catalog.Headline{Service: compare.Service(p), Scenario: p.Load.Model, TPS: p.Load.TPS, P99MS: p.Load.P99MS}, true
+}
+
+// RunRunsRemove drops run folders from the catalog; a folder it does not
+// hold is an error (after the others are removed).
 func RunRunsRemove(ctx context.Context, env *Env, catPath string, dirs []string) error {
-	c, err := openCatalog(ctx, env, catPath)
+	return runRunsRemove(ctx, env, &RunsOptions{Catalog: catPath}, dirs)
+}
+
+func runRunsRemove(ctx context.Context, env *Env, o *RunsOptions, dirs []string) error {
+	lang, err := langOpt(env, o.Lang)
+	if err != nil {
+		return err
+	}
+	c, err := openCatalog(ctx, env, o.Catalog)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
+	var missing []string
 	for _, d := range dirs {
-		if err := c.Remove(ctx, d); err != nil {
+		ok, err := c.RemoveDir(ctx, d)
+		if err != nil {
 			return err
 		}
+		if !ok {
+			missing = append(missing, finding.SafeLine(d))
+			continue
+		}
+		fmt.Fprintf(env.Stdout, "%s %s\n", finding.T("removed", "已移除").In(lang), finding.SafeLine(d))
+	}
+	if len(missing) > 0 {
+		return finding.Errorf(finding.T("not in the catalog: %s", "不在运行记录目录中：%s"), strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+// TrendOptions are the flags of `tuneloop runs trend`.
+type TrendOptions struct {
+	Service string
+	Output  string
+}
+
+// Series is one service and scenario over its runs, with its change points.
+type trendSeries struct {
+	Service  string              `json:"service"`
+	Scenario string              `json:"scenario"`
+	Runs     []catalog.Point     `json:"runs"`
+	TPSCP    []stats.ChangePoint `json:"tps_change_points"`
+	P99CP    []stats.ChangePoint `json:"p99_change_points"`
+}
+
+// trendP is the significance of a change point.
+const trendP = 0.05
+
+// RunRunsTrend prints TPS and p99 over runs with their change points.
+func RunRunsTrend(ctx context.Context, env *Env, o *RunsOptions, t *TrendOptions) error {
+	lang, err := langOpt(env, o.Lang)
+	if err != nil {
+		return err
+	}
+	if t.Output != "text" && t.Output != "json" {
+		return usageErr(finding.T("--output: unknown format %q (want text or json)", "--output：未知格式 %q（应为 text 或 json）"), t.Output)
+	}
+	c, err := openCatalog(ctx, env, o.Catalog)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	// Runs catalogued before the history: their report.json, if any.
+	missing, err := c.MissingHeadline(ctx)
+	if err != nil {
+		return err
+	}
+	for _, d := range missing {
+		if h, ok := headlineOf(d); ok {
+			if err := c.PutHeadline(ctx, d, h); err != nil {
+				return err
+			}
+		}
+	}
+	pts, err := c.History(ctx, t.Service)
+	if err != nil {
+		return err
+	}
+	var series []trendSeries
+	for _, p := range pts {
+		if n := len(series); n == 0 || series[n-1].Service != p.Service || series[n-1].Scenario != p.Scenario {
+			series = append(series, trendSeries{Service: p.Service, Scenario: p.Scenario})
+		}
+		s := &series[len(series)-1]
+		s.Runs = append(s.Runs, p)
+	}
+	for i := range series {
+		s := &series[i]
+		tps, p99 := make([]float64, len(s.Runs)), make([]float64, len(s.Runs))
+		for j, r := range s.Runs {
+			tps[j], p99[j] = r.TPS, r.P99MS
+		}
+		s.TPSCP, s.P99CP = stats.ChangePoints(tps, trendP), stats.ChangePoints(p99, trendP)
+		if s.TPSCP == nil {
+			s.TPSCP = []stats.ChangePoint{}
+		}
+		if s.P99CP == nil {
+			s.P99CP = []stats.ChangePoint{}
+		}
+	}
+	if t.Output == "json" {
+		if series == nil {
+			series = []trendSeries{}
+		}
+		return report.WriteJSON(env.Stdout, series)
+	}
+	if len(series) == 0 {
+		fmt.Fprintf(env.Stdout, "%s (%s)\n", finding.T("No runs with a load in the catalog.", "运行记录目录中没有带负载的运行。").In(lang), c.Path)
+		return nil
+	}
+	for _, s := range series {
+		fmt.Fprintf(env.Stdout, "%s  %s\n", finding.SafeLine(s.Service), finding.SafeLine(report.ModelText(s.Scenario).In(lang)))
+		marks := map[int][]string{}
+		mark := func(cps []stats.ChangePoint, name string, higher bool) {
+			for _, cp := range cps {
+				word := finding.T("improvement", "改善")
+				if (cp.ChangePct() < 0) == higher {
+					word = finding.T("REGRESSION entered here", "从这里开始回退")
+				}
+				marks[cp.Index] = append(marks[cp.Index], fmt.Sprintf("<- %s %+.1f%% (p=%.3f) %s", name, cp.ChangePct(), cp.P, word.In(lang)))
+			}
+		}
+		mark(s.TPSCP, "TPS", true)
+		mark(s.P99CP, "p99", false)
+		tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, finding.T("#\tSTART (UTC)\tRUN\tTPS\tP99 MS\t", "#\t开始 (UTC)\t运行\tTPS\tP99 MS\t").In(lang))
+		for j, r := range s.Runs {
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%.0f\t%.2f\t%s\n", j+1, r.Start.Format("2006-01-02 15:04:05"), finding.SafeLine(r.ID), r.TPS, r.P99MS, strings.Join(marks[j], "; "))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		if len(s.Runs) < 2*stats.MinSegment {
+			fmt.Fprintf(env.Stdout, "  %s\n", finding.Tf(finding.T("%d runs: change points need at least %d", "%d 次运行：检测变化点至少需要 %d 次"), len(s.Runs), 2*stats.MinSegment).In(lang))
+		}
+		fmt.Fprintln(env.Stdout)
 	}
 	return nil
 }
