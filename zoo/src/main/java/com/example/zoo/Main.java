@@ -45,6 +45,12 @@ public final class Main {
         SCENARIOS.put("gc-pressure", ReportBuilder::new);
         SCENARIOS.put("fsync-io", Journal::new);
         SCENARIOS.put("single-thread", OrderSequencer::new);
+        SCENARIOS.put("future-serial", QuoteService::new);
+        SCENARIOS.put("permit-starvation", RateGate::new);
+        SCENARIOS.put("queue-handoff", Settlement::new);
+        SCENARIOS.put("remote-call", StockClient::new);
+        SCENARIOS.put("startup-deadlock", StartupRegistry::new);
+        SCENARIOS.put("delayed-ack", PlainHttpServer::new);
     }
 
     private Main() {}
@@ -82,6 +88,20 @@ public final class Main {
 
         Scenario scenario = factory.apply(cfg);
         scenario.start();
+        if (scenario.ownsHttp()) {
+            Runtime.getRuntime().addShutdownHook(new Thread(scenario::stop, "zoo-shutdown"));
+            System.out.printf("zoo: scenario=%s fixed=%s pid=%d threads=%d maxHeap=%dm java=%s%n",
+                    cfg.scenario, cfg.fixed, ProcessHandle.current().pid(), cfg.threads,
+                    Runtime.getRuntime().maxMemory() >> 20, System.getProperty("java.version"));
+            System.out.println("zoo: " + scenario.describe());
+            try {
+                scenario.serve();
+            } catch (IOException e) {
+                System.err.println("zoo: cannot start the HTTP server: " + e);
+                System.exit(1);
+            }
+            return;
+        }
 
         Tomcat tomcat;
         try {

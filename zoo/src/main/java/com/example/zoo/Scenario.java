@@ -17,6 +17,19 @@ public interface Scenario {
     /** Called on shutdown. */
     default void stop() {}
 
+    /**
+     * True when the scenario serves HTTP itself ({@link #serve}) instead of through Tomcat
+     * (delayed-ack: Tomcat always turns TCP_NODELAY on).
+     */
+    default boolean ownsHttp() {
+        return false;
+    }
+
+    /** Serves /api, /health, /info and /stop on the configured port until stopped (ownsHttp only). */
+    default void serve() throws Exception {
+        throw new UnsupportedOperationException("serves through Tomcat");
+    }
+
     /** One line describing what this instance does (printed at startup). */
     String describe();
 }
