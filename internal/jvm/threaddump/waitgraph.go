@@ -196,13 +196,19 @@ func (r *Report) waits(d *Dump) {
 		}
 		g.Waiters = append(g.Waiters, t)
 	}
+	allWaiting := map[*Thread]bool{}
+	for _, g := range groups {
+		for _, t := range g.Waiters {
+			allWaiting[t] = true
+		}
+	}
 	for _, k := range order {
 		g := groups[k]
 		g.Frame = commonFrame(g.Waiters, func(f Frame) bool { return !isJDKFrame(f.Method) })
 		if k.kind == WaitExecutor {
 			r.serveByPool(d, g)
 		} else {
-			r.serveByCode(d, g)
+			r.serveByCode(d, g, allWaiting)
 		}
 		if r.Active > 0 {
 			g.Share = float64(len(g.Waiters)) / float64(r.Active)
@@ -269,17 +275,13 @@ func (r *Report) serveByPool(d *Dump, g *WaitGroup) {
 }
 
 // serveByCode finds the threads serving permits or a queue: working threads
-// that are not waiting with the group and run code of the class the
+// that are not waiting in any group and run code of the class the
 // waiters wait in (the holders inside the guarded call, the consumer
 // draining the queue or producing the reply).
-func (r *Report) serveByCode(d *Dump, g *WaitGroup) {
+func (r *Report) serveByCode(d *Dump, g *WaitGroup, waiting map[*Thread]bool) {
 	class := g.Frame.Class()
 	if g.Frame.Method == "" || strings.Contains(class, "$$Lambda") {
 		return
-	}
-	waiting := map[*Thread]bool{}
-	for _, t := range g.Waiters {
-		waiting[t] = true
 	}
 	var servers []*Thread
 	for _, t := range d.Threads {
