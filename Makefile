@@ -61,6 +61,10 @@ bench:
 bench-load: build
 	scripts/bench-load.sh 50 5 7
 
+# The compare gate measured: A/A false alarms and detection of 5%/10% slowdowns (~5 min on 2 idle cores).
+bench-gate: build
+	scripts/bench-gate.sh
+
 # Short coverage-guided fuzzing of every parser (FUZZTIME per target).
 FUZZTIME ?= 15s
 fuzz:

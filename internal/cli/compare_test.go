@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"encoding/xml"
@@ -11,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 const (
@@ -229,5 +232,21 @@ func TestCompareWarnsDifferentServices(t *testing.T) {
 	runRoot(t, env, "compare", demoBefore, "../verdict/testdata/runs/healthy")
 	if !strings.Contains(out.String(), "different services") {
 		t.Errorf("no warning:\n%s", out)
+	}
+}
+
+// The JSON of compare matches its published schema.
+func TestCompareJSONSchema(t *testing.T) {
+	s := compileSchema(t, "compare-v1.schema.json")
+	env, out, _ := testEnv()
+	if code := runRoot(t, env, "compare", demoBefore, demoAfter, "-o", "json", "--fail-on-regression", "5"); code != ExitOK {
+		t.Fatal(code)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(out.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Validate(doc); err != nil {
+		t.Errorf("compare JSON does not match docs/schema/compare-v1.schema.json: %v", err)
 	}
 }
