@@ -298,6 +298,9 @@ func emitSummary(env *Env, o *LoadOptions, s *loadgen.Summary) error {
 	if err != nil && !errors.Is(err, io.ErrClosedPipe) {
 		return &ExitError{Code: ExitFailure, Err: err}
 	}
+	if err := s.NoAnswer(); err != nil { // nothing completed: not a measurement
+		return &ExitError{Code: ExitFailure, Err: err}
+	}
 	return nil
 }
 

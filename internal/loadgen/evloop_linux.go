@@ -649,6 +649,7 @@ func (l *evloop) complete(u *euser, err error) {
 		}
 	} else {
 		retry := s != nil && s.reused && !s.rr.gotByte && u.tries == 0 && !u.a.dialing && classify(err, false) == KindReset
+		u.a.gotByte = s != nil && s.rr.gotByte
 		l.drop(u, u.ti)
 		if retry && !l.r.stopped.Load() {
 			u.tries++
@@ -688,6 +689,9 @@ func (l *evloop) sweep(now time.Time) {
 func (l *evloop) abortAll() {
 	for _, u := range l.users {
 		if u.state == uConnecting || u.state == uWriting || u.state == uReading {
+			if s := u.socks[u.ti]; s != nil {
+				u.a.gotByte = s.rr.gotByte
+			}
 			u.w.aborted(&u.a)
 		}
 		if u.state != uDone {

@@ -147,11 +147,13 @@ type shard struct {
 	codes    [600]int64
 	warmup   int64
 	aborted  int64
-	sent     int64 // open model: measured sends
-	late     int64
-	lagSum   int64 // µs
-	lagMax   int64
-	h2       int64 // responses over HTTP/2 (Config.HTTP2)
+	// abortedInBody of them had their response begun: an endless or very slow body.
+	abortedInBody int64
+	sent          int64 // open model: measured sends
+	late          int64
+	lagSum        int64 // µs
+	lagMax        int64
+	h2            int64 // responses over HTTP/2 (Config.HTTP2)
 }
 
 // Run executes the load and returns its summary. It returns an error without
@@ -524,6 +526,7 @@ func (r *runner) summary(series []Second, finish time.Time, interrupted bool) *S
 		s.HTTP2Requests += sh.h2
 		s.Warmup += sh.warmup
 		s.Aborted += sh.aborted
+		s.AbortedInBody += sh.abortedInBody
 		if r.open {
 			uncorr.Merge(sh.uncorr)
 			sent += sh.sent
@@ -566,6 +569,12 @@ func (r *runner) summary(series []Second, finish time.Time, interrupted bool) *S
 		}
 		o.Uncorrected = tmp.latency()
 		s.Open = o
+		if o.Missed > 0 || o.Late > o.Sent/100 {
+			o.Behind = "generator"
+			if s.serverHeld() {
+				o.Behind = "server"
+			}
+		}
 	}
 	return s
 }

@@ -128,6 +128,9 @@ func (w *worker) doStd(c *compiled, intended time.Time, measured bool) {
 		if measured {
 			w.shard.mu.Lock()
 			w.shard.aborted++
+			if !firstByte.IsZero() {
+				w.shard.abortedInBody++
+			}
 			if r.open {
 				w.shard.sent++
 			}

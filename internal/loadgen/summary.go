@@ -161,6 +161,10 @@ type OpenStats struct {
 	Late      int64   `json:"late"`       // sent more than LateThreshold after their intended time
 	MaxLagMS  float64 `json:"max_lag_ms"` // worst send delay behind schedule
 	MeanLagMS float64 `json:"mean_lag_ms"`
+	// Behind says who kept sends from their schedule, when they were:
+	// "server" (its connections were held by requests it did not answer)
+	// or "generator" (this process could not keep up); "" when on time.
+	Behind string `json:"behind,omitempty"`
 	// Uncorrected measures from the actual send, as a closed-loop tool
 	// would; compare with Summary.Latency to see coordinated omission.
 	Uncorrected Latency `json:"uncorrected"`
@@ -193,7 +197,11 @@ type Summary struct {
 	HTTP2Requests int64            `json:"http2_requests,omitempty"`  // answered over HTTP/2 (Config.HTTP2)
 	Warmup        int64            `json:"warmup_requests,omitempty"` // sent during warm-up, excluded
 	Aborted       int64            `json:"aborted,omitempty"`         // in flight when the run ended, excluded
-	Interrupted   bool             `json:"interrupted,omitempty"`     // stopped by Ctrl-C/SIGTERM
+	// AbortedInBody of the Aborted had their response begun and never
+	// finished (an endless chunked or very long body); the rest got no
+	// response byte at all.
+	AbortedInBody int64 `json:"aborted_in_body,omitempty"`
+	Interrupted   bool  `json:"interrupted,omitempty"` // stopped by Ctrl-C/SIGTERM
 	// ClientCPU is this process's CPU use during the run, in % of the cores
 	// Go runs on; near 100 the generator, not the server, may set the pace.
 	ClientCPU float64 `json:"client_cpu_pct,omitempty"`
@@ -410,4 +418,41 @@ func ModelText(model string) finding.Text {
 		}
 	}
 	return finding.T(model, model)
+}
+
+// Sent is every measured request that went out: those that completed (as
+// results or errors) and those still in flight at the end.
+func (s *Summary) Sent() int64 { return s.Requests + s.Aborted }
+
+// NoAnswer is not nil when the load got no completed response at all while
+// requests were sent: the server accepted them and never answered, or its
+// responses never ended. It says which; such a run measured nothing, and
+// the commands exit non-zero on it.
+func (s *Summary) NoAnswer() error {
+	if s == nil || s.Requests > 0 || s.Aborted == 0 {
+		return nil
+	}
+	return finding.Errorf(noAnswerText(s))
+}
+
+func noAnswerText(s *Summary) finding.Text {
+	noByte := s.Aborted - s.AbortedInBody
+	switch {
+	case s.AbortedInBody == 0:
+		return finding.Tf(finding.T("0 completed of %d sent: the server accepted the requests and never answered (no response byte before the end of the run)",
+			"已发送 %d 个请求，完成 0 个：服务端接受了请求但从未响应（运行结束前没有收到任何响应字节）"), s.Aborted)
+	case noByte == 0:
+		return finding.Tf(finding.T("0 completed of %d sent: every response began and never ended (an endless or chunked body that does not finish, or one too long for the run)",
+			"已发送 %d 个请求，完成 0 个：每个响应都开始了但从未结束（无尽的或不结束的 chunked 响应体，或响应体长到超出运行时间）"), s.Aborted)
+	}
+	return finding.Tf(finding.T("0 completed of %d sent: %d got no response byte, %d responses began and never ended",
+		"已发送 %d 个请求，完成 0 个：%d 个没有收到任何响应字节，%d 个响应开始了但从未结束"), s.Aborted, noByte, s.AbortedInBody)
+}
+
+// serverHeld reports whether the server, not the generator, held the
+// connections: requests were still waiting for it at the end on most
+// connections, or requests timed out.
+func (s *Summary) serverHeld() bool {
+	conns := int64(max(s.Connections, 1))
+	return 2*s.Aborted >= conns || s.ErrorKinds[KindTimeout.String()] > 0
 }

@@ -51,6 +51,13 @@ func WriteText(w io.Writer, s *Summary, l finding.Lang) error {
 		fmt.Fprintf(b, t("  (excluded: %d warm-up, %d in flight at the end)", "（未计入：预热 %d 个，结束时仍在途 %d 个）"), s.Warmup, s.Aborted)
 	}
 	fmt.Fprintln(b)
+	if err := s.NoAnswer(); err != nil {
+		fmt.Fprintf(b, "  %s %s\n", t("ERROR:", "错误："), finding.Localize(err, l))
+	} else if s.Aborted > 0 {
+		fmt.Fprintf(b, t("  never completed  %d of %d sent were still in flight at the end (%d without any response byte, %d inside an unfinished body)\n",
+			"  未完成    已发送 %[2]d 个中有 %[1]d 个到结束时仍在途（%[3]d 个没有任何响应字节，%[4]d 个响应体未结束）\n"),
+			s.Aborted, s.Sent(), s.Aborted-s.AbortedInBody, s.AbortedInBody)
+	}
 	fmt.Fprintf(b, t("  errors    %d (%.2f%%)", "  错误      %d(%.2f%%)"), s.Errors, s.ErrorPct)
 	if len(s.ErrorKinds) > 0 {
 		fmt.Fprintf(b, ": %s", kv(s.ErrorKinds))
@@ -72,7 +79,11 @@ func WriteText(w io.Writer, s *Summary, l finding.Lang) error {
 		fmt.Fprintf(b, t("  schedule  %d due, %d sent, %d missed, %d late (>%v behind), lag mean %s max %s\n",
 			"  计划      应发 %d，已发 %d，漏发 %d，迟发 %d（落后 >%v），平均滞后 %s，最大 %s\n"),
 			o.Scheduled, o.Sent, o.Missed, o.Late, LateThreshold, ms(o.MeanLagMS), ms(o.MaxLagMS))
-		if o.Missed > 0 || o.Late > o.Sent/100 {
+		switch o.Behind {
+		case "server":
+			fmt.Fprintln(b, t("  note: the server is not answering: its requests held every connection, so sends fell behind; the generator kept up (latency above counts the wait)",
+				"  注意：服务端没有响应：它未响应的请求占住了所有连接，因此发送落后于计划；压测端本身跟得上（上面的延迟包含了这段等待）"))
+		case "generator":
 			fmt.Fprintln(b, t("  note: the generator fell behind its schedule; latency above counts the wait (more --connections, or a slower --rate)",
 				"  注意：压测端落后于计划；上面的延迟包含了这段等待（增加 --connections，或降低 --rate）"))
 		}

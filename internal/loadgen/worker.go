@@ -177,6 +177,7 @@ type attempt struct {
 	capture  int           // body bytes to keep for an assertion
 	connect  time.Duration // time spent connecting, reconnects included
 	dialing  bool          // the failure, if any, happened while connecting
+	gotByte  bool          // a response had begun when it failed (cut off in its body)
 }
 
 // start renders request c into w.wbuf and fills a for it.
@@ -238,6 +239,7 @@ func (w *worker) do(c *compiled, intended time.Time, measured bool) {
 			break
 		}
 		retry := wc.reused && !wc.rr.gotByte && try == 0 && classify(err, false) == KindReset
+		a.gotByte = wc.rr.gotByte
 		w.dropConn(c.target)
 		wc = nil
 		if !retry {
@@ -317,6 +319,9 @@ func (w *worker) aborted(a *attempt) {
 	}
 	w.shard.mu.Lock()
 	w.shard.aborted++
+	if a.gotByte {
+		w.shard.abortedInBody++
+	}
 	if w.r.open {
 		w.shard.sent++
 	}
