@@ -41,7 +41,7 @@ for g in $(seq 0 $((ROUNDS / K - 1))); do
 		before=() after=()
 		for i in $(seq $((g * K + 1)) $((g * K + K))); do before+=("$OUT/A/run-$i"); after+=("$OUT/$arm/run-$i"); done
 		set +e
-		"$OUT/tuneloop" compare "${before[@]}" -- "${after[@]}" --fail-on-regression "$PCT" >"$OUT/compare-$arm-$g.txt" 2>&1
+		"$OUT/tuneloop" compare --fail-on-regression "$PCT" "${before[@]}" -- "${after[@]}" >"$OUT/compare-$arm-$g.txt" 2>&1
 		code=$?
 		set -e
 		pairs[$arm]=$((${pairs[$arm]:-0} + 1))
