@@ -37,6 +37,9 @@ var reportJS string
 //go:embed assets/report.html
 var runHTML string
 
+//go:embed assets/pieces.html
+var piecesHTML string
+
 // Caps that keep the page small whatever the run's length or width.
 const (
 	maxSeriesPoints = 600  // points per line or area series
@@ -50,16 +53,7 @@ const (
 // htmlView is what the template draws; every string in it is already safe
 // text (the template escapes it) or trusted markup we built (template.HTML).
 type htmlView struct {
-	Lang     string
-	L        map[string]string
-	CSS      template.CSS
-	JS       template.JS
-	Data     map[string]any // JSON for the script
-	Title    string
-	HostLine string
-	Meta     [][2]string
-	Notice   []string
-	Counts   string
+	frame
 	Verdict  *findingView
 	NoFind   bool
 	Load     *loadHTML
@@ -76,9 +70,73 @@ type htmlView struct {
 	Unavail  []findingView
 	Check    []findingView
 	Facts    [][2]string
+}
+
+// frame is what every page's head, header and footer draw (pieces.html).
+type frame struct {
+	Lang     string
+	L        map[string]string
+	CSS      template.CSS
+	JS       template.JS
+	Data     map[string]any // JSON for the script
+	Title    string
+	HostLine string
+	Meta     [][2]string
+	Notice   []string
+	Counts   string
 	Nav      [][2]string // section id, heading
 	Tool     string
 	Gen      string
+}
+
+// newFrame is a page's frame in language l with the labels L.
+func newFrame(l finding.Lang, L map[string]string) frame {
+	return frame{Lang: string(l), L: L, CSS: template.CSS(reportCSS), JS: template.JS(reportJS)}
+}
+
+// pageLang is l, or English for anything but Chinese.
+func pageLang(l finding.Lang) finding.Lang {
+	if l != finding.ZH {
+		return finding.EN
+	}
+	return l
+}
+
+// writePage executes the page template body (with the shared pieces) on
+// view and writes it whole, or nothing on an error.
+func writePage(w io.Writer, name, body string, view any) error {
+	// Parsed per call: no package state, and a few hundred microseconds
+	// against a page that takes far longer to draw.
+	t, err := template.New(name).Parse(piecesHTML)
+	if err == nil {
+		_, err = t.Parse(body)
+	}
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	if err := t.Execute(&b, view); err != nil {
+		return err
+	}
+	_, err = w.Write(b.Bytes())
+	return err
+}
+
+// findingViews splits fs into the failing findings, ranked, and those that
+// could not be evaluated.
+func findingViews(fs []finding.Finding, l finding.Lang) (ranked, unavail []findingView) {
+	rank := 0
+	for i := range fs {
+		f := &fs[i]
+		switch f.Status {
+		case finding.Fail:
+			rank++
+			ranked = append(ranked, viewFinding(f, rank, l))
+		case finding.Unavailable:
+			unavail = append(unavail, viewFinding(f, 0, l))
+		}
+	}
+	return ranked, unavail
 }
 
 // WriteRun writes the run page as one self-contained HTML document in p.Lang.
@@ -86,28 +144,14 @@ func WriteRun(w io.Writer, p *report.RunPage) error {
 	if p == nil {
 		return fmt.Errorf("html: nil run page")
 	}
-	// Parsed per call: no package state, and a few hundred microseconds
-	// against a page that takes far longer to draw.
-	t, err := template.New("run").Parse(runHTML)
-	if err != nil {
-		return err
-	}
-	var b bytes.Buffer
-	if err := t.Execute(&b, buildView(p)); err != nil {
-		return err
-	}
-	_, err = w.Write(b.Bytes())
-	return err
+	return writePage(w, "run", runHTML, buildView(p))
 }
 
 // buildView reduces p to the view, every section nil when p has nothing for it.
 func buildView(p *report.RunPage) *htmlView {
-	l := p.Lang
-	if l != finding.ZH {
-		l = finding.EN
-	}
+	l := pageLang(p.Lang)
 	L := labelsIn(l)
-	v := &htmlView{Lang: string(l), L: L, CSS: template.CSS(reportCSS), JS: template.JS(reportJS)}
+	v := &htmlView{frame: newFrame(l, L)}
 	v.Title = oneLine(p.Title)
 	r := p.Run
 	if r == nil {
@@ -163,17 +207,7 @@ func buildView(p *report.RunPage) *htmlView {
 	} else {
 		v.NoFind = c.Fail == 0
 	}
-	rank := 0
-	for i := range r.Findings {
-		f := &r.Findings[i]
-		switch f.Status {
-		case finding.Fail:
-			rank++
-			v.Findings = append(v.Findings, viewFinding(f, rank, l))
-		case finding.Unavailable:
-			v.Unavail = append(v.Unavail, viewFinding(f, 0, l))
-		}
-	}
+	v.Findings, v.Unavail = findingViews(r.Findings, l)
 	for i := range p.Check {
 		if p.Check[i].Status == finding.Fail || p.Check[i].Status == "" {
 			v.Check = append(v.Check, viewFinding(&p.Check[i], 0, l))

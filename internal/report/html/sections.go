@@ -90,6 +90,7 @@ type lockView struct {
 	Lock, Kind, Owner, OwnerState string
 	Class, OwnerFrame             []string
 	Waiters, Dumps                int
+	Names                         []string // waiting threads (dump pages)
 }
 
 // lockSection is the first maxLockRows locks, made safe, and how many more
