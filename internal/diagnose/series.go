@@ -138,6 +138,8 @@ type TCP struct {
 	RetransPct        float64 `json:"retrans_pct"`
 	ListenOverflowsPS float64 `json:"listen_overflows_s"`
 	ListenDropsPS     float64 `json:"listen_drops_s"`
+	// DelayedACKsPS are delayed ACKs sent per second (TcpExt DelayedACKs).
+	DelayedACKsPS float64 `json:"delayed_acks_s,omitempty"`
 }
 
 // Proc is the target over a tick.
@@ -278,7 +280,8 @@ func (s *Series) tick(rt *sample.Rates, cur *sample.Snapshot) Tick {
 	}
 	if tc := rt.TCP; tc != nil {
 		t.TCP = &TCP{OutSegsPS: tc.PerSec["Tcp.OutSegs"], RetransPS: tc.PerSec["Tcp.RetransSegs"], RetransPct: tc.RetransPct,
-			ListenOverflowsPS: tc.PerSec["TcpExt.ListenOverflows"], ListenDropsPS: tc.PerSec["TcpExt.ListenDrops"]}
+			ListenOverflowsPS: tc.PerSec["TcpExt.ListenOverflows"], ListenDropsPS: tc.PerSec["TcpExt.ListenDrops"],
+			DelayedACKsPS: tc.PerSec["TcpExt.DelayedACKs"]}
 	}
 	for _, n := range rt.Net {
 		if n.Name != "lo" && !n.Reset && !n.New {

@@ -46,7 +46,9 @@ var snmpKeep = map[string][]string{
 		"TCPAbortOnTimeout", "TCPAbortOnLinger", "TCPAbortFailed", "TCPBacklogDrop", "TCPRcvQDrop", "TCPZeroWindowDrop",
 		"TCPReqQFullDrop", "TCPReqQFullDoCookies", "SyncookiesSent", "SyncookiesRecv", "SyncookiesFailed", "PruneCalled",
 		"RcvPruned", "OfoPruned", "TCPMemoryPressures", "TCPOFODrop", "TW", "TWKilled", "TWRecycled", "EmbryonicRsts",
-		"TCPDeferAcceptDrop", "TCPKeepAlive", "TCPRcvCollapsed", "TCPWantZeroWindowAdv", "TCPToZeroWindowAdv", "TCPFromZeroWindowAdv"},
+		"TCPDeferAcceptDrop", "TCPKeepAlive", "TCPRcvCollapsed", "TCPWantZeroWindowAdv", "TCPToZeroWindowAdv", "TCPFromZeroWindowAdv",
+		// Delayed ACKs sent: one per request at ~40 ms latency is the delayed-ACK/Nagle stall.
+		"DelayedACKs", "DelayedACKLocked", "DelayedACKLost"},
 }
 
 type tcpSampler struct {

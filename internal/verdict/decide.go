@@ -29,7 +29,11 @@ const (
 	CPUSaturated Branch = "cpu"            // the host's CPUs are saturated
 	IO           Branch = "io"             // disk, memory pressure or iowait
 	HostTooSmall Branch = "host-too-small" // CPU near saturation with no single cause
-	None         Branch = "none"           // nothing crossed a threshold
+	DelayedACK   Branch = "delayed-ack"    // latency quantised by TCP's delayed ACK
+	LatencyBound Branch = "latency-bound"  // a closed-model run bound by waits off the CPUs
+	// GeneratorSaturated: the load generator took most of the CPUs.
+	GeneratorSaturated Branch = "generator-saturated"
+	None               Branch = "none" // nothing crossed a threshold
 )
 
 // nearSaturated: at this mean CPU busy % a run always has a root cause,
@@ -110,6 +114,11 @@ func decide(L *Layers, recorded []finding.Finding) (*finding.Finding, Branch, []
 		return hung(L.Load), Unanswered, e.lines(e.load, e.cpu, e.blocked)
 	case find(recorded, id("run.irq.")) != nil:
 		return find(recorded, id("run.irq.")), Softirq, e.lines(e.load, e.cpu)
+	case delayedACK(L) != nil:
+		// Specific and measured (latency at the kernel's 40 ms with a
+		// delayed ACK per request): it outranks the threads it leaves
+		// waiting in socket reads.
+		return delayedACK(L), DelayedACK, e.lines(e.load, e.cpu)
 	case find(recorded, id(diagnose.IDSerialThread)) != nil:
 		return find(recorded, id(diagnose.IDSerialThread)), SerialStage, e.lines(e.load, e.cpu)
 	case gcCause != nil && gcCause.Severity == finding.Critical:
@@ -122,6 +131,8 @@ func decide(L *Layers, recorded []finding.Finding) (*finding.Finding, Branch, []
 		return culprit(finding.Warning), LockCPURoom, e.lines(e.load, e.cpu, e.blocked)
 	case gcCause != nil:
 		return gcCause, GC, e.lines(e.load, e.cpu)
+	case generatorSaturated(L) != nil:
+		return generatorSaturated(L), GeneratorSaturated, e.lines(e.load, e.cpu)
 	case find(recorded, id(diagnose.IDCPUSaturated)) != nil:
 		ls := e.lines(e.load, e.jvmCPU)
 		if hf := find(dumpFindings, id("threaddump.hot-frames")); hf != nil {
@@ -132,6 +143,8 @@ func decide(L *Layers, recorded []finding.Finding) (*finding.Finding, Branch, []
 		return find(recorded, ioCause), IO, e.lines(e.load, e.cpu)
 	case busy >= nearSaturated || find(recorded, runQueue) != nil:
 		return hostTooSmall(L), HostTooSmall, e.lines(e.load, e.jvmCPU)
+	case latencyBound(L) != nil:
+		return latencyBound(L), LatencyBound, e.lines(e.load, e.blocked)
 	}
 	return nil, None, nil
 }

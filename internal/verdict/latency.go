@@ -1,0 +1,168 @@
+package verdict
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
+)
+
+// Where the time of a request went when no resource on this host is the
+// answer: the load generator itself, TCP's delayed ACK, or waits outside
+// the CPUs (a downstream, sleeps, queues). In a closed-model run
+// throughput is users / latency, so something always limits it: these
+// branches name it with the numbers it rests on.
+
+// Finding IDs of the latency accounting.
+const (
+	IDGeneratorSaturated = "run.load.generator-saturated"
+	IDDelayedACK         = "run.net.delayed-ack"
+	IDLatencyBound       = "run.latency-bound"
+)
+
+// generatorBusy: the load generator used this share of the host's cores.
+const generatorBusy = 70
+
+func generatorSaturated(L *Layers) *finding.Finding {
+	s := L.Load
+	if s == nil || s.ClientCPU < generatorBusy {
+		return nil
+	}
+	return &finding.Finding{ID: IDGeneratorSaturated, Category: "run", Status: finding.Fail, Severity: finding.Warning, Confidence: 0.7,
+		Subject: "load-generator",
+		Title:   finding.T("The load generator itself saturated the CPUs: the result measures it, not the service", "压测工具自身占满了 CPU：结果反映的是压测工具，而不是服务"),
+		Observed: finding.Tf(finding.T("The load generator used %.0f%% of the cores while it sent %.0f requests/s.", "压测工具在每秒发送 %.0f 个请求时占用了 %.0f%% 的 CPU。"),
+			s.ClientCPU, s.TPS),
+		Recommended: finding.T("Run the load from another host (JMeter on its own machine, or tuneloop load there) or lower the connection count.",
+			"把压测放到另一台主机上（JMeter 单独部署，或在那台主机上运行 tuneloop load），或减少连接数。"),
+		Evidence: []finding.Evidence{{Key: "load_generator_cpu_pct", Value: fmt.Sprintf("%.0f", s.ClientCPU), Source: LoadFile}}}
+}
+
+// delayedACK is latency quantised near the kernel's 40 ms minimum delayed
+// ACK with about one delayed ACK sent per request: a response written in
+// two pieces under Nagle waits for the peer's delayed ACK.
+func delayedACK(L *Layers) *finding.Finding {
+	s := L.Load
+	if s == nil || s.TPS <= 0 || s.Latency.P50 < 36 || s.Latency.P50 > 48 {
+		return nil
+	}
+	var acks, n float64
+	for _, t := range L.Series.Ticks {
+		if t.TCP != nil {
+			acks += t.TCP.DelayedACKsPS
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	perReq := acks / n / s.TPS
+	if perReq < 0.5 {
+		return nil
+	}
+	return &finding.Finding{ID: IDDelayedACK, Category: "run", Status: finding.Fail, Severity: finding.Critical, Confidence: 0.8,
+		Subject: "tcp",
+		Title:   finding.T("Responses wait for TCP's delayed ACK (Nagle): latency quantised near 40 ms", "响应在等待 TCP 延迟确认（Nagle）：延迟集中在 40 ms 附近"),
+		Observed: finding.Tf(finding.T("p50 latency %.1f ms (the kernel's delayed ACK is 40 ms) with %.1f delayed ACKs sent per request (TcpExt DelayedACKs %.0f/s at %.0f requests/s).",
+			"p50 延迟 %.1f ms（内核延迟确认为 40 ms），每个请求发送 %.1f 个延迟 ACK（TcpExt DelayedACKs %.0f/秒，请求 %.0f/秒）。"),
+			s.Latency.P50, perReq, acks/n, s.TPS),
+		Why: finding.T("A response written in two small writes on a socket with Nagle's algorithm on: the second write waits until the first is acknowledged, and the peer delays its ACK by up to 40 ms.",
+			"响应分两次小写入，且 Socket 开着 Nagle 算法：第二次写入要等第一次被确认，而对端把 ACK 最多延迟 40 ms。"),
+		Recommended: finding.T("Set TCP_NODELAY on the server's sockets (Netty: ChannelOption.TCP_NODELAY; a plain Socket: setTcpNoDelay(true)) and write each response in one write (buffer headers and body).",
+			"在服务端 Socket 上开启 TCP_NODELAY（Netty：ChannelOption.TCP_NODELAY；普通 Socket：setTcpNoDelay(true)），并一次写出整个响应（把头和体缓冲在一起）。"),
+		References: []string{"RFC 1122 4.2.3.2 (delayed ACK)", "RFC 896 (Nagle's algorithm)", "man 7 tcp: TCP_NODELAY, TCP_QUICKACK"},
+		Evidence: []finding.Evidence{{Key: "p50_ms", Value: fmt.Sprintf("%.1f", s.Latency.P50), Source: LoadFile},
+			{Key: "delayed_acks_per_request", Value: fmt.Sprintf("%.2f", perReq), Source: "/proc/net/netstat TcpExt DelayedACKs"}}}
+}
+
+// A closed-model request counts as waiting when it takes at least
+// minWaitMS and the JVM spent at most waitShare of that on a CPU for it.
+const (
+	minWaitMS = 5
+	waitShare = 0.25
+)
+
+// latencyBound says where the time of a closed-model request went when the
+// host's CPUs had room and nothing else was named: the working threads'
+// activities in the dumps (socket reads, sleeps, waits), or, without dumps,
+// only that the time was spent off this host's CPUs.
+func latencyBound(L *Layers) *finding.Finding {
+	s := L.Load
+	if s == nil || s.Users == 0 || s.TPS <= 0 || s.Latency.Mean < minWaitMS {
+		return nil
+	}
+	// The JVM's CPU time per request, where the target was recorded: a
+	// request that spends most of its latency on a CPU is not waiting.
+	cpuMS := -1.0
+	if L.Stats.ProcCPU >= 0 {
+		cpuMS = L.Stats.ProcCPU / 100 * 1000 / s.TPS
+		if cpuMS > waitShare*s.Latency.Mean {
+			return nil
+		}
+	}
+	f := &finding.Finding{ID: IDLatencyBound, Category: "run", Status: finding.Fail, Severity: finding.Warning, Confidence: 0.4,
+		Subject: "latency",
+		Title:   finding.T("Throughput is bound by the time each request waits, not by this host's CPUs", "吞吐受每个请求的等待时间限制，而不是本机 CPU"),
+		Recommended: finding.T("Find what the requests wait for: take thread dumps during the load (tuneloop jvm PID --dump 3), look at downstream latency, pool sizes and sleeps; raising the users raises throughput only while nothing saturates.",
+			"查明请求在等什么：在加压期间抓线程转储（tuneloop jvm PID --dump 3），检查下游延迟、池大小和 sleep；只要没有资源饱和，增加并发用户就能提高吞吐。")}
+	// Little's law: in a closed model TPS = users / (latency + think).
+	little := float64(s.Users) / (s.Latency.Mean / 1000)
+	observed := finding.Tf(finding.T("%d users at %.1f ms mean latency allow %.0f requests/s (measured %.0f); the CPUs were %.0f%% busy.",
+		"%d 个用户、平均延迟 %.1f ms，最多 %.0f 请求/秒（实测 %.0f）；CPU 繁忙 %.0f%%。"), s.Users, s.Latency.Mean, little, s.TPS, L.Stats.Busy)
+	if where, n := workingActivities(L); n > 0 {
+		observed = finding.Tf(finding.T("%s In the thread dumps the %d working threads were: %s.", "%s线程转储中 %d 个工作线程：%s。"), observed, n, where)
+		f.Confidence = 0.6
+	} else {
+		observed = finding.Tf(finding.T("%s No thread dump shows where: the time was spent off this host's CPUs (a downstream, the network, sleeps or queues).",
+			"%s没有线程转储说明原因：时间花在本机 CPU 之外（下游、网络、sleep 或排队）。"), observed)
+	}
+	f.Observed = observed
+	f.Evidence = []finding.Evidence{{Key: "users", Value: fmt.Sprint(s.Users), Source: LoadFile},
+		{Key: "mean_latency_ms", Value: fmt.Sprintf("%.1f", s.Latency.Mean), Source: LoadFile},
+		{Key: "cpu_busy_pct", Value: fmt.Sprintf("%.1f", L.Stats.Busy), Source: "raw/samples.jsonl.gz"}}
+	if cpuMS >= 0 {
+		f.Evidence = append(f.Evidence, finding.Evidence{Key: "jvm_cpu_ms_per_request", Value: fmt.Sprintf("%.2f", cpuMS), Source: "raw/samples.jsonl.gz"})
+	}
+	return f
+}
+
+// workingActivities counts what the working (not idle) threads of the
+// dumps were doing, most first, in both languages.
+func workingActivities(L *Layers) (finding.Text, int) {
+	count := map[threaddump.Activity]int{}
+	n := 0
+	for i, d := range L.Dumps {
+		r := L.Reports[i]
+		for _, t := range d.Threads {
+			if r.IsIdle(t) {
+				continue
+			}
+			if a := threaddump.ActivityOf(t); a != threaddump.ActNone {
+				count[a]++
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		return finding.Text{}, 0
+	}
+	acts := make([]threaddump.Activity, 0, len(count))
+	for a := range count {
+		acts = append(acts, a)
+	}
+	sort.Slice(acts, func(i, j int) bool {
+		if count[acts[i]] != count[acts[j]] {
+			return count[acts[i]] > count[acts[j]]
+		}
+		return acts[i] < acts[j]
+	})
+	var en, zh []string
+	for _, a := range acts[:min(4, len(acts))] {
+		pct := 100 * float64(count[a]) / float64(n)
+		en = append(en, fmt.Sprintf("%.0f%% %s", pct, a.Text().EN))
+		zh = append(zh, fmt.Sprintf("%.0f%% %s", pct, a.Text().ZH))
+	}
+	return finding.T(strings.Join(en, ", "), strings.Join(zh, "，")), n / max(1, len(L.Dumps))
+}
