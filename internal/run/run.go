@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -299,13 +300,13 @@ var ErrNotRun = finding.Errorf(finding.T("not a run folder (no manifest.json)", 
 
 // IsRunDir reports whether dir looks like a run folder.
 func IsRunDir(dir string) bool {
-	st, err := os.Stat(filepath.Join(dir, ManifestFile))
+	st, err := os.Lstat(filepath.Join(dir, ManifestFile))
 	return err == nil && st.Mode().IsRegular()
 }
 
 // Open reads dir's manifest. A manifest of another schema is an error.
 func Open(dir string) (*Folder, error) {
-	b, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	b, err := ReadInside(dir, ManifestFile, MaxManifest)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("%s: %w", dir, ErrNotRun)
 	}
@@ -329,16 +330,26 @@ func Open(dir string) (*Folder, error) {
 // file, or the plain one of an older run. A stream cut short by a killed
 // recorder reads to its last whole flush.
 func (f *Folder) Samples() (io.ReadCloser, error) {
-	fh, err := os.Open(filepath.Join(f.Dir, SamplesFile))
+	fh, err := OpenInside(f.Dir, SamplesFile)
 	if errors.Is(err, os.ErrNotExist) {
-		if fh, err = os.Open(filepath.Join(f.Dir, SamplesFilePlain)); err == nil {
-			return fh, nil
+		if fh, err = OpenInside(f.Dir, SamplesFilePlain); err == nil {
+			return struct {
+				io.Reader
+				io.Closer
+			}{&cappedReader{r: fh, left: MaxSamplesRead, name: fh.Name()}, fh}, nil
 		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading the samples: %w", err)
 	}
-	return OpenSamples(fh)
+	rc, err := OpenSamples(fh)
+	if err != nil {
+		return nil, err
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{&cappedReader{r: rc, left: MaxSamplesRead, name: fh.Name()}, rc}, nil
 }
 
 // OpenSamples reads a compressed samples stream, closing rc with it.
@@ -372,7 +383,7 @@ func (r *samplesReader) Close() error { r.zr.Close(); return r.c.Close() }
 // Raw reads a raw file other than the samples (e.g. NUMAMapsFile); nil
 // and no error when the run does not have it.
 func (f *Folder) Raw(name string) ([]byte, error) {
-	b, err := os.ReadFile(filepath.Join(f.Dir, name))
+	b, err := ReadInside(f.Dir, name, MaxRaw)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -383,6 +394,12 @@ func (f *Folder) Raw(name string) ([]byte, error) {
 // start with prefix, e.g. ThreadDumpPrefix, in natural order (2 before 10).
 func (f *Folder) RawFiles(prefix string) ([]string, error) {
 	dir, base := filepath.Split(prefix)
+	if dir != "" {
+		// raw/ itself must be a folder of the run, not a link out of it.
+		if st, err := os.Lstat(filepath.Join(f.Dir, dir)); err == nil && !st.IsDir() {
+			return nil, &fs.PathError{Op: "open", Path: filepath.Join(f.Dir, dir), Err: ErrNotRegular}
+		}
+	}
 	ents, err := os.ReadDir(filepath.Join(f.Dir, dir))
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -408,7 +425,7 @@ func (f *Folder) RawFiles(prefix string) ([]string, error) {
 // Findings reads findings.json; nil and no error when there is none (an
 // incomplete run).
 func (f *Folder) Findings() ([]finding.Finding, error) {
-	b, err := os.ReadFile(filepath.Join(f.Dir, FindingsFile))
+	b, err := ReadInside(f.Dir, FindingsFile, MaxFindings)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
