@@ -9,6 +9,8 @@ package gclog
 //	2.167: [GC (Allocation Failure)2.167: [ParNew: ...            -> JDK 8
 //	CommandLine flags: -XX:InitialHeapSize=... -XX:+UseG1GC       -> JDK 8
 //	[GC 30463K->3108K(1571712K) eden 30463K->0K ..., 0.1282309 secs]  -> JDK 1.3-8 without timestamps
+//	<verbosegc xmlns="http://www.ibm.com/j9/verbosegc" version="...">  -> OpenJ9 / IBM J9 XML
+//	[memory ] 77.737: Nursery GC 630435K->183741K (1048576K), 566.158 ms  -> JRockit
 
 import (
 	"bufio"
@@ -61,6 +63,12 @@ func Detect(line []byte) Format {
 	t := trimSpace(line)
 	if len(t) == 0 {
 		return FormatUnknown
+	}
+	if detectOpenJ9(t) {
+		return FormatOpenJ9
+	}
+	if detectJRockit(t) {
+		return FormatJRockit
 	}
 	if bytes.Contains(t, []byte("[GC")) || bytes.Contains(t, []byte("[Full GC")) || bytes.Contains(t, []byte("[CMS-concurrent")) ||
 		hasPrefix(t, "CommandLine flags:") || bytes.Contains(t, []byte("Total time for which application threads were stopped")) && t[0] != '[' {
@@ -212,6 +220,12 @@ func ParseContext(ctx context.Context, r io.Reader, name string, lim Limits, fn 
 			case FormatUnified:
 				st.Format = FormatUnified
 				lp = newUnifiedParser(st, fn)
+			case FormatOpenJ9:
+				st.Format = FormatOpenJ9
+				lp = newOpenJ9Parser(st, fn)
+			case FormatJRockit:
+				st.Format = FormatJRockit
+				lp = newJRockitParser(st, fn)
 			}
 			if lp != nil {
 				for i, p := range pre {
@@ -255,7 +269,7 @@ func ParseContext(ctx context.Context, r io.Reader, name string, lim Limits, fn 
 			}
 			return st, fmt.Errorf("%s: empty: %w", name, ErrNotGCLog)
 		}
-		return st, notGCLog(name, preStart, "no JDK 8 or unified GC lines; first line %q", 0, firstText)
+		return st, notGCLog(name, preStart, "no JDK 8, unified, OpenJ9 XML or JRockit GC lines; first line %q", 0, firstText)
 	}
 	lp.finish()
 	st.Recognised = st.Lines - st.Unparsed

@@ -14,7 +14,10 @@ import (
 func seeds(f *testing.F) {
 	files, _ := filepath.Glob("testdata/corpus/*.txt")
 	live, _ := filepath.Glob("testdata/live/*.log")
-	for _, p := range append(files, live...) {
+	j9, _ := filepath.Glob("testdata/openj9/*.txt")
+	jr, _ := filepath.Glob("testdata/jrockit/*.txt")
+	files = append(append(append(files, live...), j9...), jr...)
+	for _, p := range files {
 		d, err := os.ReadFile(p)
 		if err != nil {
 			continue
@@ -125,5 +128,43 @@ func FuzzSets(f *testing.F) {
 		if (len(rs) > 1) != errors.As(err, &me) {
 			t.Fatalf("%d sets but Analyze: %v", len(rs), err)
 		}
+	})
+}
+
+// FuzzOpenJ9 drives the verbose GC XML parser directly, line by line: tags
+// split, nested, unclosed or hostile never panic, and a pause is never
+// negative nor a heap "after" without its "before".
+func FuzzOpenJ9(f *testing.F) {
+	seeds(f)
+	f.Add([]byte("<verbosegc>\n<exclusive-start timestamp=\"2015-12-31T15:22:46.957\">\n<gc-start type=\"scavenge\">\n<mem-info free=\"1\" total=\"2\">\n<mem type=\"nursery\" free=\"0\" total=\"2\"><mem type=\"survivor\" free=\"0\" total=\"4\"/></mem>\n</mem-info></gc-start>\n<gc-end durationms=\"1\"/>\n<exclusive-end durationms=\"2\"/>\n"))
+	f.Add([]byte("<af type=\"nursery\" id=\"1\" timestamp=\"Dec 17 07:12:53 2014\">\n<nursery freebytes=\"5\" totalbytes=\"9\" />\n<gc type=\"scavenger\">\n<time totalms=\"1\" />\n</gc>\n<time totalms=\"2\" />\n</af>\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		st := &Stats{Name: "fuzz"}
+		p := newOpenJ9Parser(st, func(e *Event) {
+			if e.PauseMs < 0 && e.Kind.IsPause() {
+				t.Fatalf("negative pause %v", e.PauseMs)
+			}
+		})
+		for i, l := range bytes.Split(data, []byte("\n")) {
+			p.line(i+1, l)
+		}
+		p.finish()
+		if p.depth > maxDepth || len(p.carry) > maxTagBytes+len(data) {
+			t.Fatalf("unbounded state: depth %d carry %d", p.depth, len(p.carry))
+		}
+	})
+}
+
+// FuzzJRockit drives the JRockit parser directly.
+func FuzzJRockit(f *testing.F) {
+	seeds(f)
+	f.Add([]byte("[INFO ][memory ] [OC#1] 31.727-31.861: OC 270886KB->194351KB (524288KB), 0.134 s, sum of pauses 96.521 ms, longest pause 87.771 ms.\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		st := &Stats{Name: "fuzz"}
+		p := newJRockitParser(st, func(*Event) {})
+		for i, l := range bytes.Split(data, []byte("\n")) {
+			p.line(i+1, l)
+		}
+		p.finish()
 	})
 }

@@ -1,8 +1,9 @@
 // Package gclog parses HotSpot GC logs — the JDK 8 format (-XX:+PrintGCDetails
 // with or without date/time stamps, GC ids and safepoint lines) and the JDK 9+
 // unified format (-Xlog:gc*) with any decorator set — for every collector
-// (Serial, Parallel, CMS, G1, Shenandoah, ZGC incl. generational), and turns
-// them into KPIs and findings.
+// (Serial, Parallel, CMS, G1, Shenandoah, ZGC incl. generational), OpenJ9 /
+// IBM J9 verbose GC XML (openj9.go) and JRockit memory logs (jrockit.go), and
+// turns them into KPIs and findings.
 //
 // Parsing streams: Parse calls a function per event and keeps no history, so
 // memory stays flat in file size; Summariser keeps only the pause durations
@@ -36,6 +37,8 @@ const (
 	FormatUnknown Format = iota
 	FormatJDK8           // -Xloggc with -XX:+PrintGC / -XX:+PrintGCDetails (JDK 1.4-8)
 	FormatUnified        // -Xlog:gc... (JDK 9+)
+	FormatOpenJ9         // OpenJ9 / IBM J9 -verbose:gc XML (-Xverbosegclog), J9 2.x (Java 5-6) to Semeru
+	FormatJRockit        // Oracle JRockit -Xverbose:memory,gcpause ([memory ] lines)
 )
 
 func (f Format) String() string {
@@ -44,6 +47,10 @@ func (f Format) String() string {
 		return "jdk8"
 	case FormatUnified:
 		return "unified"
+	case FormatOpenJ9:
+		return "openj9-xml"
+	case FormatJRockit:
+		return "jrockit"
 	}
 	return "unknown"
 }
@@ -60,9 +67,20 @@ const (
 	Shenandoah
 	ZGC
 	ZGCGenerational
+	// OpenJ9 / IBM J9 policies (-Xgcpolicy:...).
+	OpenJ9Gencon
+	OpenJ9Balanced
+	OpenJ9OptThruput
+	OpenJ9OptAvgPause
+	OpenJ9Metronome
+	// JRockit by strategy: concurrent (gencon, singlecon) or parallel (genpar, singlepar).
+	JRockitConcurrent
+	JRockitParallel
 )
 
-var collectorNames = [...]string{"unknown", "Serial", "Parallel", "CMS", "G1", "Shenandoah", "ZGC", "ZGC (generational)"}
+var collectorNames = [...]string{"unknown", "Serial", "Parallel", "CMS", "G1", "Shenandoah", "ZGC", "ZGC (generational)",
+	"OpenJ9 gencon", "OpenJ9 balanced", "OpenJ9 optthruput", "OpenJ9 optavgpause", "OpenJ9 metronome",
+	"JRockit (concurrent)", "JRockit (parallel)"}
 
 func (c Collector) String() string {
 	if c >= 0 && int(c) < len(collectorNames) {
@@ -74,8 +92,16 @@ func (c Collector) String() string {
 // Concurrent reports whether the collector does its old-generation work
 // concurrently, so that a Full GC means it fell behind (JMC FullGc rule).
 func (c Collector) Concurrent() bool {
-	return c == CMS || c == G1 || c == Shenandoah || c == ZGC || c == ZGCGenerational
+	switch c {
+	case CMS, G1, Shenandoah, ZGC, ZGCGenerational, OpenJ9Gencon, OpenJ9Balanced, OpenJ9OptAvgPause, OpenJ9Metronome, JRockitConcurrent:
+		return true
+	}
+	return false
 }
+
+// OpenJ9 reports an OpenJ9 / IBM J9 policy: its options are -Xgcpolicy/-Xmn/-Xgc,
+// not HotSpot's -XX flags.
+func (c Collector) OpenJ9() bool { return c >= OpenJ9Gencon && c <= OpenJ9Metronome }
 
 // Kind is what one event is.
 type Kind uint8
