@@ -301,6 +301,17 @@ report.html（自包含）、report.md 和 report.json。
 	"do not switch GC logging on in the JVM":      "不在 JVM 中开启 GC 日志",
 	"do not record a JFR profile during the load": "负载期间不录制 JFR 剖析数据",
 
+	// runs rebuild
+	"Add back every run folder found in DIR (default ./runs) and, after damage, those the old catalog named": "把在 DIR（默认 ./runs）中找到的每个运行目录重新加入运行记录目录；目录损坏后，还会加入旧目录中记载的运行目录",
+	`Scan each DIR (a run folder, or a folder of run folders; default ./runs)
+and add every run folder found to the catalog. A catalog found damaged
+("database disk image is malformed", "file is not a database") is moved
+aside as runs.db.corrupt-<time> and rebuilt automatically; the folders the
+damaged file still names are added back too.`: `扫描每个 DIR（一个运行目录，或包含运行目录的目录；默认 ./runs），把找到的每个运行
+目录加入运行记录目录。发现运行记录目录损坏（"database disk image is malformed"、
+"file is not a database"）时，会把它移到 runs.db.corrupt-<时间> 并自动重建；损坏
+文件中仍能读出的运行目录也会重新加入。`,
+	"  tuneloop runs rebuild\n  tuneloop runs rebuild /data/tuneloop/runs /tmp/from-prod": "  tuneloop runs rebuild\n  tuneloop runs rebuild /data/tuneloop/runs /tmp/from-prod",
 	// runs
 	"List recorded runs (the catalog), or add and remove run folders": "列出已记录的运行（运行记录目录），或在其中添加、移除运行目录",
 	`List the runs 'tuneloop record' saved, newest first, from the catalog

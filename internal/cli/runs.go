@@ -13,6 +13,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/run"
 	"github.com/tuneloop/tuneloop/internal/run/catalog"
+	"github.com/tuneloop/tuneloop/internal/session"
 	"github.com/tuneloop/tuneloop/internal/stats"
 )
 
@@ -60,6 +61,7 @@ complete on its own ('tuneloop analyze DIR').`,
 			return runRunsRemove(cmd.Context(), env, o, args)
 		},
 	})
+	cmd.AddCommand(newRunsRebuildCmd(env, o))
 	trend := &TrendOptions{}
 	tc := &cobra.Command{
 		Use:   "trend [--service URL]",
@@ -353,5 +355,11 @@ func openCatalog(ctx context.Context, env *Env, flag string) (*catalog.Catalog, 
 	if err != nil {
 		return nil, err
 	}
-	return catalog.Open(ctx, p)
+	c, err := catalog.Open(ctx, p)
+	if err == nil && c.Recovered != nil {
+		// Damaged, moved aside: rebuild from the run folders it can find.
+		r, _ := session.RebuildCatalog(ctx, c, []string{"runs"})
+		fmt.Fprintf(env.Stderr, "tuneloop: %s\n", session.CatalogRecovered(c, r).In(env.Lang()))
+	}
+	return c, err
 }

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
@@ -10,7 +11,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/run/catalog"
 )
 
-func addToCatalog(ctx context.Context, path string, getenv func(string) string, f *run.Folder, fs []finding.Finding) error {
+func addToCatalog(ctx context.Context, path string, getenv func(string) string, f *run.Folder, fs []finding.Finding, warn func(error)) error {
 	if path == "" {
 		if getenv == nil {
 			getenv = os.Getenv
@@ -26,7 +27,36 @@ func addToCatalog(ctx context.Context, path string, getenv func(string) string, 
 		return err
 	}
 	defer c.Close()
+	if c.Recovered != nil {
+		// Found damaged and moved aside: fill the fresh one from the run
+		// folders next to this one, and say so.
+		r, _ := RebuildCatalog(ctx, c, []string{filepath.Dir(f.Dir)})
+		warn(finding.Errorf(finding.T("warning: %s", "警告：%s"), CatalogRecovered(c, r)))
+	}
 	return c.Put(ctx, CatalogEntry(f, fs))
+}
+
+// RebuildCatalog adds the run folders found under roots (and those a
+// damaged catalog moved aside still names) to c.
+func RebuildCatalog(ctx context.Context, c *catalog.Catalog, roots []string) (*catalog.Rebuilt, error) {
+	return c.Rebuild(ctx, roots, func(f *run.Folder) (catalog.Entry, error) {
+		fs, err := f.Findings()
+		if err != nil {
+			return catalog.Entry{}, err
+		}
+		return CatalogEntry(f, fs), nil
+	})
+}
+
+// CatalogRecovered is the notice for a catalog found damaged, moved aside
+// and rebuilt (r may be nil when the rebuild failed).
+func CatalogRecovered(c *catalog.Catalog, r *catalog.Rebuilt) finding.Text {
+	n := 0
+	if r != nil {
+		n = len(r.Added)
+	}
+	return finding.Tf(finding.T("%s; %d run folders added back (tuneloop runs rebuild DIR adds others)",
+		"%s；已重新加入 %d 个运行目录（其他目录可用 tuneloop runs rebuild DIR 加入）"), c.Recovered.Message(), n)
 }
 
 // CatalogEntry is a finished run folder's line in the catalog: its failing

@@ -158,7 +158,7 @@ func (r *recording) finish(ctx context.Context, o RecordOptions, hooks RecordHoo
 	}
 	L.Folder = folder
 	if !o.NoCatalog {
-		if err := addToCatalog(context.WithoutCancel(ctx), o.Catalog, o.Getenv, folder, d.Findings); err != nil {
+		if err := addToCatalog(context.WithoutCancel(ctx), o.Catalog, o.Getenv, folder, d.Findings, func(err error) { warn(hooks, err) }); err != nil {
 			warn(hooks, finding.Errorf(finding.T("warning: run not added to the catalog: %v", "警告：运行记录未加入目录：%v"), err))
 		}
 	}

@@ -37,6 +37,9 @@ type Entry struct {
 type Catalog struct {
 	db   *sql.DB
 	Path string
+	// Recovered is set when Open found the file damaged and moved it
+	// aside: the catalog is fresh until Rebuild fills it.
+	Recovered *Recovery
 }
 
 // DefaultPath is $XDG_DATA_HOME/tuneloop/runs.db, else
@@ -78,16 +81,12 @@ func Open(ctx context.Context, path string) (*Catalog, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, fmt.Errorf("creating the catalog directory: %w", err)
 	}
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)")
+	// A damaged file is moved aside and a fresh one started (recover.go).
+	db, rec, err := openChecked(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("opening the catalog %s: %w", path, err)
 	}
-	db.SetMaxOpenConns(1)
-	if _, err := db.ExecContext(ctx, catalogSchema); err != nil {
-		db.Close()
-		return nil, fmt.Errorf("opening the catalog %s: %w", path, err)
-	}
-	return &Catalog{db: db, Path: path}, nil
+	return &Catalog{db: db, Path: path, Recovered: rec}, nil
 }
 
 // Close closes the database.

@@ -1,0 +1,57 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/session"
+)
+
+// newRunsRebuildCmd is `tuneloop runs rebuild [DIR...]`: the catalog filled
+// again from run folders on disk (after it was found damaged, or to pick up
+// folders recorded with --no-catalog).
+func newRunsRebuildCmd(env *Env, o *RunsOptions) *cobra.Command {
+	return &cobra.Command{
+		Use:   "rebuild [DIR...]",
+		Short: "Add back every run folder found in DIR (default ./runs) and, after damage, those the old catalog named",
+		Long: `Scan each DIR (a run folder, or a folder of run folders; default ./runs)
+and add every run folder found to the catalog. A catalog found damaged
+("database disk image is malformed", "file is not a database") is moved
+aside as runs.db.corrupt-<time> and rebuilt automatically; the folders the
+damaged file still names are added back too.`,
+		Example: `  tuneloop runs rebuild
+  tuneloop runs rebuild /data/tuneloop/runs /tmp/from-prod`,
+		RunE: func(cmd *cobra.Command, args []string) error { return RunRunsRebuild(cmd.Context(), env, o, args) },
+	}
+}
+
+// RunRunsRebuild adds the run folders found under dirs to the catalog.
+func RunRunsRebuild(ctx context.Context, env *Env, o *RunsOptions, dirs []string) error {
+	lang, err := langOpt(env, o.Lang)
+	if err != nil {
+		return err
+	}
+	if len(dirs) == 0 {
+		dirs = []string{"runs"}
+	}
+	c, err := openCatalog(ctx, env, o.Catalog)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	r, err := session.RebuildCatalog(ctx, c, dirs)
+	if r != nil {
+		for _, d := range r.Added {
+			fmt.Fprintf(env.Stdout, "%s %s\n", finding.T("added", "已添加").In(lang), finding.SafeLine(d))
+		}
+		for _, s := range r.Skipped {
+			fmt.Fprintf(env.Stderr, "tuneloop: %s %s\n", finding.T("skipped", "已跳过").In(lang), finding.SafeLine(s))
+		}
+		fmt.Fprintf(env.Stdout, "%s\n", finding.Tf(finding.T("%d run folders in the catalog %s", "运行记录目录 %[2]s 中加入了 %[1]d 个运行目录"),
+			len(r.Added), finding.SafeLine(c.Path)).In(lang))
+	}
+	return err
+}
