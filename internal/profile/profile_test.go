@@ -1,0 +1,193 @@
+package profile
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/stacks"
+)
+
+// Service burns CPU in one method, allocates in another and makes four
+// threads queue on a monitor whose holder sleeps, until killed: each
+// profile kind must name its own culprit.
+const service = `import java.util.concurrent.locks.*;
+public class Svc {
+  static final Object gate = new Object();
+  static volatile Object sink;
+  static double burn(int n) { double x = 0; for (int i = 1; i < n; i++) x += Math.sqrt(i) / i; return x; }
+  static void allocate() { for (int i = 0; i < 300; i++) sink = new byte[4096]; }
+  static void holdGate() throws Exception { synchronized (gate) { Thread.sleep(20); } }
+  public static void main(String[] a) throws Exception {
+    for (int t = 0; t < 4; t++) {
+      new Thread(() -> { try { while (true) holdGate(); } catch (Exception e) {} }, "waiter-" + t).start();
+    }
+    System.out.println("ready");
+    double s = 0;
+    while (true) { s += burn(100000); allocate(); if (s < 0) break; }
+  } }`
+
+// startService compiles and starts the service under the java on PATH (or
+// JAVA), returning its pid once it printed "ready".
+func startService(t *testing.T, java string) int {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts a JVM")
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "Svc.java")
+	if err := os.WriteFile(src, []byte(service), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(java, "-Xmx256m", src)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	ready := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			if sc.Text() == "ready" {
+				ready <- true
+			}
+		}
+	}()
+	select {
+	case <-ready:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the service did not start")
+	}
+	return cmd.Process.Pid
+}
+
+func javaOnPath(t *testing.T) string {
+	java, err := exec.LookPath("java")
+	if err != nil {
+		t.Skip("no java on PATH")
+	}
+	return java
+}
+
+// share is the part of the profile's total under stacks containing frame.
+func share(p *stacks.Profile, frame string) float64 {
+	var v int64
+	for _, s := range p.Samples {
+		if strings.Contains(strings.Join(s.Stack, ";"), frame) {
+			v += s.Value
+		}
+	}
+	if p.Total == 0 {
+		return 0
+	}
+	return float64(v) / float64(p.Total)
+}
+
+func TestCaptureEachKindNamesItsCulprit(t *testing.T) {
+	pid := startService(t, javaOnPath(t))
+	for _, c := range []struct {
+		kind  stacks.Kind
+		frame string
+		min   float64
+	}{
+		{stacks.CPU, "Svc.burn", 0.3},
+		{stacks.Alloc, "Svc.allocate", 0.3},
+		{stacks.Lock, "Svc.holdGate", 0.5},
+		{stacks.Wall, "Svc.holdGate", 0.1},
+	} {
+		res, err := Capture(context.Background(), pid, c.kind, 2*time.Second, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.kind, err)
+		}
+		p := res.Profile
+		got := share(p, c.frame)
+		t.Logf("%s: %s holds %.0f%% of %d %s (%d events); %s", c.kind, c.frame, 100*got, p.Total, p.Unit, p.Events, res.Command)
+		if got < c.min {
+			t.Errorf("%s: %s holds %.0f%%, want at least %.0f%%", c.kind, c.frame, 100*got, 100*c.min)
+		}
+		if c.kind == stacks.Lock && share(p, "[lock] java.lang.Object") < c.min {
+			t.Errorf("lock: the lock class is not the leaf of the blocked time")
+		}
+		if res.Interrupted || res.Duration < 2*time.Second || len(res.JFR) == 0 {
+			t.Errorf("%s: interrupted %v after %v, %d bytes", c.kind, res.Interrupted, res.Duration, len(res.JFR))
+		}
+		if len(res.Notes) != 0 {
+			t.Errorf("%s: notes on JDK 17: %v", c.kind, res.Notes)
+		}
+	}
+	// Nothing left in the JVM's /tmp, and no recording left running.
+	left, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/root/tmp/" + RecordingName + "-*")
+	if len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}
+
+// Ctrl-C stops the recording early and still returns what it holds.
+func TestCaptureInterrupted(t *testing.T) {
+	pid := startService(t, javaOnPath(t))
+	// Starting JFR for the first time in a JVM takes seconds (its module loads).
+	ctx, cancel := context.WithTimeout(context.Background(), 8*time.Second)
+	defer cancel()
+	t0 := time.Now()
+	res, err := Capture(ctx, pid, stacks.CPU, time.Minute, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Interrupted || time.Since(t0) > 30*time.Second {
+		t.Errorf("interrupted %v after %v", res.Interrupted, time.Since(t0))
+	}
+	if res.Profile.Events == 0 || share(res.Profile, "Svc.burn") < 0.3 {
+		t.Errorf("%d samples, burn %.0f%%", res.Profile.Events, 100*share(res.Profile, "Svc.burn"))
+	}
+}
+
+// A JVM with JFR switched off gets a message saying what would allow it,
+// in both languages.
+func TestCaptureJFROff(t *testing.T) {
+	java := javaOnPath(t)
+	if testing.Short() {
+		t.Skip("starts a JVM")
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "Svc.java")
+	if err := os.WriteFile(src, []byte(service), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(java, "-XX:-FlightRecorder", src)
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	bufio.NewReader(out).ReadString('\n')
+	_, err := Capture(context.Background(), cmd.Process.Pid, stacks.CPU, time.Second, Options{})
+	var se *StartError
+	if !errors.As(err, &se) {
+		t.Fatalf("want a StartError, got %v", err)
+	}
+	en, zh := se.Message(finding.EN), se.Message(finding.ZH)
+	if !strings.Contains(en, "-XX:-FlightRecorder") || !strings.Contains(zh, "Flight Recorder") || en == zh {
+		t.Errorf("messages:\n%s\n%s", en, zh)
+	}
+}
+
+func TestStartErrorJDK8(t *testing.T) {
+	err := startError(42, "Java HotSpot(TM) 64-Bit Server VM version 25.202-b08", errors.New("JFR.start: the JVM answered 1: java.lang.IllegalArgumentException: Unknown diagnostic command"), "")
+	var se *StartError
+	if !errors.As(err, &se) || !strings.Contains(se.Message(finding.EN), "8u262") || !strings.Contains(se.Message(finding.ZH), "升级") {
+		t.Errorf("%v", err)
+	}
+}
