@@ -51,6 +51,7 @@ const (
 	refJMC        = "JDK Mission Control automated analysis rules (openjdk/jmc, core/org.openjdk.jmc.flightrecorder.rules.jdk)"
 	refGarbagecat = "garbagecat analysis keys (github.com/mgm3746/garbagecat, src/main/resources/META-INF/analysis.properties)"
 	refGCeasy     = "GCeasy KPIs: throughput target > 95 % (blog.gceasy.io)"
+	refOpenJ9GC   = "Eclipse OpenJ9 docs: Garbage collection policies, -Xconcurrentslack, -Xdisableexplicitgc (eclipse.dev/openj9/docs)"
 	refG1Tuning   = "HotSpot GC Tuning Guide, Garbage-First (G1) Garbage Collector (docs.oracle.com/en/java/javase/21/gctuning)"
 )
 
@@ -228,6 +229,14 @@ func Findings(s Summary, th Thresholds, subject string) []finding.Finding {
 				"对并发收集器而言，Full GC 说明并发回收跟不上分配速度，只能退化为一次长时间的 STW 停顿。")
 			f.Recommended = finding.T("Start concurrent cycles earlier (G1: lower -XX:InitiatingHeapOccupancyPercent or raise -XX:G1ReservePercent; CMS: -XX:CMSInitiatingOccupancyFraction=70 -XX:+UseCMSInitiatingOccupancyOnly), add heap, or reduce allocation. Full GCs caused by Metadata GC Threshold need -XX:MetaspaceSize instead.",
 				"让并发周期更早开始（G1：降低 -XX:InitiatingHeapOccupancyPercent 或提高 -XX:G1ReservePercent；CMS：-XX:CMSInitiatingOccupancyFraction=70 -XX:+UseCMSInitiatingOccupancyOnly），增大堆或降低分配速率。由 Metadata GC Threshold 引起的 Full GC 应调整 -XX:MetaspaceSize。")
+			if s.Collector.OpenJ9() {
+				// OpenJ9 takes no -XX GC tuning flags: its own options.
+				f.Why = finding.T("With OpenJ9's concurrent policies a global collection forced by an allocation failure means concurrent marking did not finish before the tenure area filled, and the whole heap is collected in one stop-the-world pause.",
+					"对 OpenJ9 的并发策略而言，由分配失败触发的全局回收说明并发标记在老年代（tenure）填满之前未能完成，只能在一次 STW 停顿中回收整个堆。")
+				f.Recommended = finding.T("Start concurrent marking earlier with -Xconcurrentslack<size> (e.g. -Xconcurrentslack64m), give the tenure area more room (-Xmx, or a smaller nursery with -Xmn), or reduce allocation.",
+					"用 -Xconcurrentslack<size>（例如 -Xconcurrentslack64m）让并发标记更早开始，给老年代（tenure）更多空间（增大 -Xmx，或用 -Xmn 缩小新生代），或降低分配速率。")
+				f.References = []string{refOpenJ9GC}
+			}
 		} else {
 			f.Status, f.Severity = finding.Fail, finding.Info
 			if s.PauseTotalMs > 0 && (s.FullGCMs+s.DegeneratedMs)/s.PauseTotalMs >= 0.5 {
@@ -311,6 +320,14 @@ func Findings(s Summary, th Thresholds, subject string) []finding.Finding {
 		f.Risk = finding.T("-XX:+DisableExplicitGC also stops the System.gc() that NIO uses to free direct buffers when -XX:MaxDirectMemorySize is reached; prefer ExplicitGCInvokesConcurrent.",
 			"-XX:+DisableExplicitGC 也会屏蔽 NIO 在直接内存达到 -XX:MaxDirectMemorySize 时用来释放 DirectBuffer 的 System.gc()；优先使用 ExplicitGCInvokesConcurrent。")
 		f.References = []string{refJMC + ": SystemGc ratio limit 0.5", refGarbagecat + ": warn.explicit.gc.*"}
+		if s.Collector.OpenJ9() {
+			f.Recommended = finding.T("Remove the calls, or ignore them with -Xdisableexplicitgc (OpenJ9 has no -XX:+ExplicitGCInvokesConcurrent).",
+				"去掉这些调用，或用 -Xdisableexplicitgc 忽略它们（OpenJ9 没有 -XX:+ExplicitGCInvokesConcurrent）。")
+			f.Fix = finding.Fix{Apply: "JAVA_OPTS += -Xdisableexplicitgc", Revert: "JAVA_OPTS -= -Xdisableexplicitgc", Note: f.Fix.Note}
+			f.Risk = finding.T("-Xdisableexplicitgc also stops the System.gc() that NIO uses to free direct buffers when -XX:MaxDirectMemorySize is reached.",
+				"-Xdisableexplicitgc 也会屏蔽 NIO 在直接内存达到 -XX:MaxDirectMemorySize 时用来释放 DirectBuffer 的 System.gc()。")
+			f.References = append(f.References, refOpenJ9GC)
+		}
 		add(f)
 	}
 

@@ -277,3 +277,40 @@ func TestDetectOpenJ9JRockit(t *testing.T) {
 		}
 	}
 }
+
+// OpenJ9 findings name OpenJ9 options, not HotSpot -XX flags it ignores.
+func TestOpenJ9FindingsOptions(t *testing.T) {
+	for _, file := range []string{"SampleIBMJ9_R28_sys_global.txt", "SampleIBMJ9_R28_af_global.txt"} {
+		f, err := os.Open("testdata/openj9/" + file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := NewSummariser()
+		st, err := Parse(f, file, s.Add)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.Collector = OpenJ9Gencon // the fragments carry no header
+		s.AddStats(st)
+		fs := Findings(s.Summary(), DefaultThresholds(), file)
+		seen := 0
+		for _, x := range fs {
+			if x.ID != "gc.explicit-system-gc" && x.ID != "gc.full-gc" {
+				continue
+			}
+			seen++
+			opt := "-Xconcurrentslack"
+			if x.ID == "gc.explicit-system-gc" {
+				opt = "-Xdisableexplicitgc"
+			}
+			if strings.Contains(x.Fix.Apply, "-XX:") || strings.Contains(x.Recommended.EN, "InitiatingHeapOccupancyPercent") ||
+				!strings.Contains(x.Recommended.EN, opt) || !strings.Contains(x.Recommended.ZH, opt) {
+				t.Errorf("%s %s: %q / %q", file, x.ID, x.Recommended.EN, x.Fix.Apply)
+			}
+		}
+		if seen != 1 {
+			t.Errorf("%s: %d explicit/full findings, want 1", file, seen)
+		}
+	}
+}
