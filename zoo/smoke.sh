@@ -18,6 +18,21 @@ for s in "${scenarios[@]}"; do
     if ! pid=$(ZOO_PORT=$port "$here/run-scenario.sh" "$s" $variant); then
       echo "FAIL $name: did not start"; fail=1; pid=""; continue
     fi
+    if [ "$s" = startup-deadlock ] && [ -z "$variant" ]; then
+      # Deadlocked at start-up by design: alive, and /api must not answer.
+      code=$(curl -s -o /dev/null -m 3 -w '%{http_code}' "http://127.0.0.1:$port/api" || true)
+      alive=0; kill -0 "$pid" 2>/dev/null && alive=1
+      kill "$pid" 2>/dev/null || true
+      for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+      kill -9 "$pid" 2>/dev/null || true
+      pid=""
+      if [ "$alive" = 1 ] && [ "$code" = 000 ]; then
+        echo "ok   $name: alive and never answers (deadlocked at start-up)"
+      else
+        echo "FAIL $name: alive=$alive, GET /api answered $code"; fail=1
+      fi
+      continue
+    fi
     ok=0
     for _ in 1 2 3 4 5; do
       code=$(curl -s -o /dev/null -m 5 -w '%{http_code}' "http://127.0.0.1:$port/api" || true)
