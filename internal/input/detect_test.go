@@ -1,0 +1,80 @@
+package input
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+)
+
+func TestDetect(t *testing.T) {
+	cases := []struct {
+		name, head string
+		want       Format
+	}{
+		{"dump.txt", dumpText, HotSpot},
+		{"app.log", "2026-11-21 23:59:01,001 INFO  [stdout] (Thread-1) Full thread dump OpenJDK 64-Bit Server VM (17.0.15+6 mixed mode):\n", HotSpot},
+		{"bare.txt", "\"main\" #1 prio=5 os_prio=0 tid=0x00007f190c019a40 nid=0x4154 runnable\n", HotSpot},
+		{"ti.txt", "\"order-worker-0\" daemon prio=5 Id=13 BLOCKED on java.lang.Object@79efed2d owned by \"x\" Id=12\n", HotSpot},
+		{"plain.txt", "1234\n2026-11-22T00:05:27.795498089Z\n25.0.3+9-LTS\n\n#1 \"main\" RUNNABLE 2026-11-22T00:05:27.800142146Z\n", HotSpot},
+		{"td.json", "{\n  \"threadDump\": {\n    \"processId\": \"1234\",\n", HotSpotJSON},
+		{"vvm.tdump", "2021-10-17 18:06:34\nFull thread dump Java HotSpot(TM) 64-Bit Server VM (25.40-b25 mixed mode):\n\n\"main\" - Thread t@1\n   java.lang.Thread.State: RUNNABLE\n", VisualVM},
+		{"hp.txt", "\"main\" prio=10 tid=000000000046a600 nid=1 lwp_id=4128946 waiting on condition [7fffe000..7fffec30]\n", HPUX},
+		{"javacore.txt", "0SECTION       TITLE subcomponent dump routine\nNULL           ===============================\n1TICHARSET     UTF-8\n", Javacore},
+		{"gc.log", "[0.002s][info][gc] Using G1\n", GCLog},
+		{"gc8.log", "2.167: [GC (Allocation Failure) 2.167: [ParNew: 33280K->4160K(37440K), 0.0205240 secs]\n", GCLog},
+		{"verbosegc.xml", "<?xml version=\"1.0\" ?>\n\n<verbosegc xmlns=\"http://www.ibm.com/j9/verbosegc\" version=\"R28_jvm.28\">\n", GCLog},
+		{"jrockit.log", "[INFO ][memory ] 0.457-0.458: GC 1048576K->1040K (1048576K), 0.928 ms\n", GCLog},
+		{"logback.xml", "<configuration>\n  <appender name=\"F\" class=\"ch.qos.logback.core.FileAppender\"><file>x</file></appender>\n  <root level=\"info\"><appender-ref ref=\"F\"/></root>\n</configuration>\n", LogConfig},
+		{"rec.jfr", "FLR\x00\x00\x02\x00\x01", JFR},
+		{"heap.hprof", "JAVA PROFILE 1.0.2\x00\x00\x00\x00\x08", HeapDump},
+		{"hs_err_pid1.log", "#\n# A fatal error has been detected by the Java Runtime Environment:\n#\n", HsErr},
+		{"histo.txt", "\n num     #instances         #bytes  class name (module)\n", Histogram},
+		{"empty.txt", "", Empty},
+		{"blank.txt", "\n\n  \n", Empty},
+		{"zeros", "\x00\x00\x00\x00", Binary},
+		{"random.bin", "\x8f\x01\x02\xfe\xff\x00\x13\x37", Binary},
+		{"notes.txt", "Meeting notes\nnothing to see\n", Unknown},
+	}
+	for _, c := range cases {
+		if got := Detect([]byte(c.head), c.name); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// A refusal says what the file is, in both languages.
+func TestDescribe(t *testing.T) {
+	if got := Describe(Unknown, []byte("\n Meeting notes\x1b[31m\n")).In(finding.EN); got != `text of no known format (first line: "Meeting notes\\x1b[31m")` {
+		t.Errorf("%q", got)
+	}
+	for _, f := range []Format{JRockitGC, JFR, OpenJ9GC, Empty, Binary} {
+		d := Describe(f, nil)
+		if d.EN == "" || d.ZH == "" || d.EN == d.ZH {
+			t.Errorf("%s: %+v", f, d)
+		}
+	}
+	if !strings.Contains(JRockitGC.Label().EN, "not supported") || JFR.Kind() != KindNone || Javacore.Kind() != KindThreadDump {
+		t.Error("labels/kinds")
+	}
+	if f, ok := ParseFormat("JavaCore"); !ok || f != Javacore {
+		t.Errorf("ParseFormat: %q %v", f, ok)
+	}
+	if _, ok := ParseFormat("jfr"); ok {
+		t.Error("jfr is not a format anything reads")
+	}
+}
+
+func FuzzDetect(f *testing.F) {
+	f.Add([]byte(dumpText), "x")
+	f.Add([]byte("0SECTION x\n"), "javacore")
+	f.Add([]byte("<configuration/>"), "logback.xml")
+	f.Add([]byte("\"a\" prio=1 tid=00000000 lwp_id=1\n"), "")
+	f.Fuzz(func(t *testing.T, b []byte, name string) {
+		got := Detect(b, name)
+		if got.Label().EN == "unknown" {
+			t.Fatalf("format %q without a label", got)
+		}
+		_ = Describe(got, b)
+	})
+}
