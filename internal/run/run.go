@@ -95,6 +95,25 @@ type Manifest struct {
 	// Cost is what recording cost, from the recorder's own getrusage.
 	Cost  *Cost          `json:"cost,omitempty"`
 	Facts *sysinfo.Facts `json:"facts"`
+	// Service is set when the service under test ended during the run
+	// (`run`): the evidence up to that moment is the run's.
+	Service *ServiceEnd `json:"service,omitempty"`
+}
+
+// ServiceEnd is how the service under test ended during a run.
+type ServiceEnd struct {
+	PID int `json:"pid"`
+	// ExitCode is the shell's exit status as a shell reports it (128+N
+	// for a death by signal N: 137 for SIGKILL); -1 when not known (a
+	// service tuneloop did not start).
+	ExitCode int    `json:"exit_code"`
+	Signal   string `json:"signal,omitempty"` // "SIGKILL" when one is known
+	// AtS is when it was seen gone, in seconds from the start of the
+	// measured load (negative: before it).
+	AtS float64 `json:"at_s"`
+	// LastLog are the last lines of its log (its stdout and stderr), as
+	// written: the reader sanitises them.
+	LastLog []string `json:"last_log,omitempty"`
 }
 
 // Tool identifies the recorder.

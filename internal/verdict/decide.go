@@ -8,6 +8,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
+	"github.com/tuneloop/tuneloop/internal/run"
 )
 
 // ID is the finding that states a run's root cause across layers.
@@ -105,6 +106,9 @@ func decide(L *Layers, recorded []finding.Finding) (*finding.Finding, Branch, []
 	}
 	busy := L.Stats.Busy
 	switch {
+	case L.Folder != nil && L.Folder.Manifest.Service != nil:
+		// Nothing measured after it means anything: said first.
+		return serviceExited(L.Folder.Manifest.Service), ServiceExited, e.lines(e.load, e.cpu)
 	case find(dumpFindings, id("threaddump.deadlock")) != nil:
 		return find(dumpFindings, id("threaddump.deadlock")), Deadlock, e.lines(e.load, e.blocked)
 	case unanswered(L.Load):
@@ -296,3 +300,47 @@ func hostTooSmall(L *Layers) *finding.Finding {
 	}
 	return f
 }
+
+// IDServiceExited is the root cause when the service ended during the run.
+const IDServiceExited = "run.service-exited"
+
+// serviceExited says how and when the service ended, with the last lines of
+// its log (the service's own text: sanitised here, once, for every writer).
+func serviceExited(se *run.ServiceEnd) *finding.Finding {
+	how := finding.T("the service exited", "服务退出")
+	switch {
+	case se.ExitCode >= 0 && se.Signal != "":
+		how = finding.Tf(finding.T("the service exited with code %d (%s)", "服务以退出码 %d 退出（%s）"), se.ExitCode, se.Signal)
+	case se.ExitCode >= 0:
+		how = finding.Tf(finding.T("the service exited with code %d", "服务以退出码 %d 退出"), se.ExitCode)
+	}
+	lines := make([]string, 0, len(se.LastLog))
+	for _, l := range se.LastLog {
+		if l = strings.TrimSpace(finding.SafeLine(l)); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	last := finding.T("its log is empty", "其日志为空")
+	if n := len(lines); n > 0 {
+		l := lines[n-1]
+		if len(l) > 160 {
+			l = l[:160] + "..."
+		}
+		last = finding.Tf(finding.T("last log lines: %s", "日志最后几行：%s"), l)
+	}
+	f := &finding.Finding{ID: IDServiceExited, Category: "run", Status: finding.Fail, Severity: finding.Critical, Confidence: 1,
+		Subject: fmt.Sprintf("pid %d", se.PID),
+		Title: finding.Tf(finding.T("%s at %+.1f s of the load; %s", "%s，发生在负载的第 %+.1f 秒；%s"), finding.Text{
+			EN: strings.ToUpper(how.EN[:1]) + how.EN[1:], ZH: how.ZH}, se.AtS, last),
+		Observed: finding.Tf(finding.T("The service (pid %d) ended %+.1f s into the measured load; the load was stopped then, and what this run shows covers the time until then. Its log ends with:\n%s",
+			"服务（pid %d）在测量负载开始后 %+.1f 秒结束；负载随即停止，本次运行的证据只覆盖到这一刻。其日志结尾：\n%s"), se.PID, se.AtS, strings.Join(lines, "\n")),
+		Recommended: finding.T("Read the whole service log (raw/service.log in the run folder): an exit code of 137 is SIGKILL (the kernel's OOM killer: dmesg; a container memory limit; an operator), 143 SIGTERM, 134 an abort (hs_err_pid*.log in the working directory), 1 an exception at the top of main.",
+			"阅读完整的服务日志（运行目录中的 raw/service.log）：退出码 137 表示 SIGKILL（内核 OOM killer：查看 dmesg；容器内存限制；或被人为杀死），143 表示 SIGTERM，134 表示 abort（工作目录中的 hs_err_pid*.log），1 表示 main 抛出了异常。"),
+		Evidence: []finding.Evidence{{Key: "exit_code", Value: fmt.Sprint(se.ExitCode), Source: run.ManifestFile},
+			{Key: "at_s", Value: fmt.Sprintf("%.1f", se.AtS), Source: run.ManifestFile}}}
+	return f
+}
+
+// ServiceExited is the branch of a service that ended during the run
+// (tried first: the rest of the evidence covers the run until then).
+const ServiceExited Branch = "service-exited"

@@ -117,6 +117,7 @@ func TestDecideBranches(t *testing.T) {
 		branch  Branch
 		subject string // the root cause's finding key starts with it
 	}{
+		{name: "the service exited mid-run", src: runs + "/cpu-hot", prepare: serviceKilled, branch: ServiceExited, subject: IDServiceExited},
 		{name: "deadlock", src: runs + "/deadlock", branch: Deadlock, subject: "threaddump.deadlock"},
 		{name: "service answers nothing", src: runs + "/healthy", prepare: unansweredLoad, branch: Unanswered, subject: IDHung},
 		{name: "NIC softirq on one CPU", src: "../diagnose/testdata/runs/kunpeng-softirq", branch: Softirq, subject: "run.irq.softirq-concentrated"},
@@ -133,6 +134,10 @@ func TestDecideBranches(t *testing.T) {
 			}},
 		{name: "CPU saturated", src: runs + "/cpu-hot", branch: CPUSaturated, subject: "run.cpu.saturated"},
 		{name: "run queue longer than the CPUs, nothing more specific", src: runs + "/fsync-io", prepare: dumpsOf(), branch: HostTooSmall, subject: IDHostTooSmall},
+		{name: "futures completed by a one-worker pool", src: runs + "/future-serial", branch: LockMost, subject: "threaddump.wait.executor"},
+		{name: "a downstream that never answers", src: runs + "/remote-call", branch: LockMost, subject: "threaddump.wait.downstream"},
+		{name: "TCP delayed ACK", src: runs + "/delayed-ack", branch: DelayedACK, subject: IDDelayedACK},
+		{name: "closed-model waits off the CPUs, no dumps", src: runs + "/deadlock", prepare: dumpsOf(), branch: LatencyBound, subject: IDLatencyBound},
 		{name: "disk saturated", src: runs + "/disk-dd", branch: IO, subject: "run.io."},
 		{name: "nothing", src: runs + "/healthy", branch: None},
 	}
@@ -216,4 +221,41 @@ func keys(fs []finding.Finding) []string {
 		}
 	}
 	return out
+}
+
+// serviceKilled marks a run's manifest as `run` does when the service was
+// killed (kill -9) 5.2 s into the load, its log ending with a hostile line.
+func serviceKilled(t *testing.T, dir string) {
+	t.Helper()
+	f, err := run.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Manifest.Service = &run.ServiceEnd{PID: 4242, ExitCode: 137, Signal: "SIGKILL", AtS: 5.2,
+		LastLog: []string{"INFO started", "WARN \x1b]0;PWN\x07heap almost full"}}
+	if err := run.WriteJSONAtomic(filepath.Join(dir, run.ManifestFile), f.Manifest); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestServiceExitedVerdict: the first line of the verdict says the service
+// exited, with its code, when, and its last log line, sanitised.
+func TestServiceExitedVerdict(t *testing.T) {
+	dir := copyRun(t, "testdata/runs/cpu-hot")
+	serviceKilled(t, dir)
+	L, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := Decide(L).Verdict
+	if v == nil {
+		t.Fatal("no verdict")
+	}
+	want := "Root cause: The service exited with code 137 (SIGKILL) at +5.2 s of the load; last log lines: WARN"
+	if !strings.HasPrefix(v.Title.EN, want) || strings.ContainsAny(v.Title.EN+v.Observed.EN, "\x1b\x07") {
+		t.Errorf("title %q\nobserved %q", v.Title.EN, v.Observed.EN)
+	}
+	if !strings.Contains(v.Title.ZH, "137") || !strings.Contains(v.Observed.EN, "INFO started") {
+		t.Errorf("zh %q / observed %q", v.Title.ZH, v.Observed.EN)
+	}
 }
