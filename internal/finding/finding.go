@@ -206,6 +206,29 @@ type Fix struct {
 	Note Text `json:"note"`
 	// Reboot is true when the change takes effect only after a reboot.
 	Reboot bool `json:"reboot,omitempty"`
+	// Changes is Apply as knobs `tuneloop apply` can set, read back and
+	// revert through its journal; empty when the fix is not such a knob.
+	Changes []Change `json:"changes,omitempty"`
+}
+
+// Change kinds: which writer sets a knob.
+const (
+	// ChangeSysctl: Key is a dotted sysctl name (net.core.somaxconn).
+	ChangeSysctl = "sysctl"
+	// ChangeSysfs: Key is a /sys or /proc path, possibly a glob (cpu*).
+	ChangeSysfs = "sysfs"
+	// ChangePrlimit: Key is "PID/resource" (1234/nofile), Value "soft:hard".
+	ChangePrlimit = "prlimit"
+	// ChangeEthtool: Key is "IFACE/param" (eth0/combined).
+	ChangeEthtool = "ethtool"
+)
+
+// Change is one knob of a Fix set to Value. The changes of one Fix are one
+// group: applied together, and undone together when any fails.
+type Change struct {
+	Kind  string `json:"kind"`
+	Key   string `json:"key"`
+	Value string `json:"value"`
 }
 
 // Finding is the result of one check (or one diagnosis) on one subject.

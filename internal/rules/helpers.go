@@ -191,7 +191,9 @@ func sysctlArg(k kv) string {
 // sysctlFix sets keys to want, reverts to was (same order), persists in sysctl.d.
 func sysctlFix(want, was []kv) finding.Fix {
 	var a, r, p []string
+	var ch []finding.Change
 	for _, k := range want {
+		ch = append(ch, finding.Change{Kind: finding.ChangeSysctl, Key: k.key, Value: k.val})
 		a = append(a, sysctlArg(k))
 		p = append(p, fmt.Sprintf("echo '%s = %s' >> %s", k.key, k.val, sysctlPersistFile))
 	}
@@ -202,6 +204,7 @@ func sysctlFix(want, was []kv) finding.Fix {
 		Apply:   "sysctl -w " + strings.Join(a, " "),
 		Revert:  "sysctl -w " + strings.Join(r, " "),
 		Persist: strings.Join(p, "\n") + "\nsysctl --system",
+		Changes: ch,
 		Note: finding.T("sysctl -w lasts until reboot; the sysctl.d file keeps it: check that no later file in /etc/sysctl.d (or a TuneD profile) sets the key again.",
 			"sysctl -w 重启后失效；写入 sysctl.d 文件才能持久：确认 /etc/sysctl.d 中没有更靠后的文件（或 TuneD 配置档）再次设置该参数。"),
 	}
@@ -214,7 +217,13 @@ func sysctlFix1(key string, want, was any) finding.Fix {
 
 // echoFix writes want into a sysfs/procfs file and reverts to was.
 func echoFix(path, want, was string) finding.Fix {
-	return finding.Fix{Apply: fmt.Sprintf("echo %s > %s", want, path), Revert: fmt.Sprintf("echo %s > %s", was, path)}
+	return finding.Fix{Apply: fmt.Sprintf("echo %s > %s", want, path), Revert: fmt.Sprintf("echo %s > %s", was, path),
+		Changes: []finding.Change{sysfsChange(path, want)}}
+}
+
+// sysfsChange is the knob behind an `echo want > path` line.
+func sysfsChange(path, want string) finding.Change {
+	return finding.Change{Kind: finding.ChangeSysfs, Key: path, Value: want}
 }
 
 // grubbyFix adds or removes kernel command-line arguments; takes a reboot.

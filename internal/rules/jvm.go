@@ -908,6 +908,8 @@ func prlimitFix(pid int, resource, unitKey string, l sysinfo.Limit, want int64, 
 		Revert:  fmt.Sprintf("prlimit --pid %d --%s=%d:%s", pid, resource, l.Soft, limitString(l.Hard)),
 		Persist: fmt.Sprintf("[Service]\n%s=%d", unitKey, want),
 		Note:    note,
+		Changes: []finding.Change{{Kind: finding.ChangePrlimit, Key: fmt.Sprintf("%d/%s", pid, resource),
+			Value: fmt.Sprintf("%d:%s", want, limitString(hard))}},
 	}
 }
 

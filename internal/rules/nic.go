@@ -142,6 +142,7 @@ func nicRules() []Rule {
 					local := nicLocalCPUs(c, n)
 					picks := spreadCPUs(local, len(n.IRQs))
 					var apply, revert []string
+					var changes []finding.Change
 					for i, q := range n.IRQs {
 						p := fmt.Sprintf("/proc/irq/%d/smp_affinity_list", q.Number)
 						target := fmt.Sprint(picks[i])
@@ -149,11 +150,12 @@ func nicRules() []Rule {
 							target = cpuList(local) // one IRQ: let it go anywhere on the local node
 						}
 						apply = append(apply, fmt.Sprintf("echo %s > %s", target, p))
+						changes = append(changes, sysfsChange(p, target))
 						revert = append(revert, fmt.Sprintf("echo %s > %s", orDefault(cpuList(q.Affinity), fmt.Sprint(busiest)), p))
 					}
 					irqbRunning := irqb.OK && irqb.Value
 					fx := finding.Fix{Apply: strings.Join(apply, "\n"), Revert: strings.Join(revert, "\n"),
-						Persist: "systemctl enable --now irqbalance",
+						Persist: "systemctl enable --now irqbalance", Changes: changes,
 						Note: T("Manual IRQ affinity is lost on reboot, driver reload and queue changes: run the apply lines from a boot-time unit after the NIC is up, or let irqbalance spread the IRQs (the persist line).",
 							"手工设置的中断亲和性在重启、驱动重载或队列变更后丢失：请在网卡就绪后由开机单元执行上述命令，或让 irqbalance 分散中断（见持久化命令）。")}
 					node, nodeZH := "", ""
@@ -228,6 +230,7 @@ func nicRules() []Rule {
 						Apply:   fmt.Sprintf("ethtool -L %s combined %d", n.Name, want),
 						Revert:  fmt.Sprintf("ethtool -L %s combined %d", n.Name, q),
 						Persist: fmt.Sprintf("nmcli connection modify %s ethtool.channels-combined %d", n.Name, want),
+						Changes: []finding.Change{{Kind: finding.ChangeEthtool, Key: n.Name + "/combined", Value: fmt.Sprint(want)}},
 						Note:    Tf("Without NetworkManager put ETHTOOL_OPTS=\"-L %[1]s combined %[2]d\" in ifcfg-%[1]s.", "未使用 NetworkManager 时，在 ifcfg-%[1]s 中写入 ETHTOOL_OPTS=\"-L %[1]s combined %[2]d\"。", n.Name, want),
 					}
 					rec := Tf("%d combined queues (check `ethtool -l %s` for the hardware maximum), then spread their IRQs over node-local CPUs", "设置 %d 个 combined 队列（先用 `ethtool -l %s` 确认硬件上限），再把中断分散到本节点 CPU", want, n.Name)
@@ -290,6 +293,7 @@ func nicRules() []Rule {
 					}
 					mask := cpuMask(local)
 					var apply, revert []string
+					var changes []finding.Change
 					flows := 32768
 					for _, r := range n.RPS {
 						if len(r.CPUs) > 0 {
@@ -297,6 +301,7 @@ func nicRules() []Rule {
 						}
 						base := fmt.Sprintf("/sys/class/net/%s/queues/%s", n.Name, r.Queue)
 						apply = append(apply, fmt.Sprintf("echo %s > %s/rps_cpus", mask, base), fmt.Sprintf("echo %d > %s/rps_flow_cnt", flows/len(n.RPS), base))
+						changes = append(changes, sysfsChange(base+"/rps_cpus", mask), sysfsChange(base+"/rps_flow_cnt", fmt.Sprint(flows/len(n.RPS))))
 						revert = append(revert, fmt.Sprintf("echo 0 > %s/rps_cpus", base), fmt.Sprintf("echo %d > %s/rps_flow_cnt", r.FlowCnt, base))
 					}
 					sf, esf, bad := sysctlInt(c, "net.core.rps_sock_flow_entries")
@@ -305,11 +310,12 @@ func nicRules() []Rule {
 						evs = append(evs, esf)
 						if sf < int64(flows) {
 							apply = append(apply, fmt.Sprintf("sysctl -w net.core.rps_sock_flow_entries=%d", flows))
+							changes = append(changes, finding.Change{Kind: finding.ChangeSysctl, Key: "net.core.rps_sock_flow_entries", Value: fmt.Sprint(flows)})
 							revert = append(revert, fmt.Sprintf("sysctl -w net.core.rps_sock_flow_entries=%d", sf))
 						}
 					}
 					fx := finding.Fix{Apply: strings.Join(apply, "\n"), Revert: strings.Join(revert, "\n"),
-						Persist: fmt.Sprintf("echo 'net.core.rps_sock_flow_entries = %d' >> %s", flows, sysctlPersistFile),
+						Persist: fmt.Sprintf("echo 'net.core.rps_sock_flow_entries = %d' >> %s", flows, sysctlPersistFile), Changes: changes,
 						Note: T("rps_cpus and rps_flow_cnt are lost on reboot: write them from a udev rule or a boot-time unit; the sysctl persists through sysctl.d.",
 							"rps_cpus 和 rps_flow_cnt 重启后丢失：请由 udev 规则或开机单元写入；sysctl 部分通过 sysctl.d 持久化。")}
 					out = append(out, fail(Tf("%s: %d queue(s) for %d CPUs and RPS off on %d of %d rx queues", "%s：%d 个队列对应 %d 个 CPU，%d/%d 个 rx 队列未开启 RPS", n.Name, q, cpus, len(n.RPS)-on, len(n.RPS)),

@@ -70,6 +70,7 @@ func powerRules() []Rule {
 					Apply:   fmt.Sprintf("for f in %s; do echo performance > $f; done", governorGlob),
 					Revert:  fmt.Sprintf("for f in %s; do echo %s > $f; done   # before: %s", governorGlob, was, countsString(g)),
 					Persist: "tuned-adm profile throughput-performance",
+					Changes: []finding.Change{sysfsChange(governorGlob, "performance")},
 					Note: T("Governor writes are lost on reboot. TuneD's throughput-performance (or latency-performance) sets it at boot; without TuneD run `cpupower frequency-set -g performance` from a boot-time unit.",
 						"调速器设置重启后丢失。TuneD 的 throughput-performance（或 latency-performance）会在开机时设置；未使用 TuneD 时由开机单元执行 `cpupower frequency-set -g performance`。"),
 				}
@@ -201,6 +202,7 @@ func powerRules() []Rule {
 					Apply:   fmt.Sprintf("for f in %s; do echo %s > $f; done", glob, want),
 					Revert:  fmt.Sprintf("for f in %s; do echo %s > $f; done   # before: %s", glob, was, countsString(m)),
 					Persist: "tuned-adm profile throughput-performance",
+					Changes: []finding.Change{sysfsChange(glob, want)},
 					Note:    T("The TuneD profile sets energy_performance_preference at every boot.", "该 TuneD 配置档会在每次开机时设置 energy_performance_preference。"),
 				}
 				return one(fail(Tf("%d policies prefer power saving (%s)", "%d 个 policy 偏向节能（%s）", bad, countsString(m)),
