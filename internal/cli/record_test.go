@@ -97,10 +97,19 @@ func TestRecordCPUBurner(t *testing.T) {
 	if f == nil {
 		t.Fatalf("no %s; got %v (stats %+v)", diagnose.IDCPUSaturated, recKeys(r.Findings), r.Stats)
 	}
-	if !strings.Contains(f.Observed.EN, `"burner" tid=`) {
+	// On a host other jobs keep busy (a shared CI machine) the burner gets a
+	// small part of the CPU, and the product must then say that other
+	// processes saturated it. Either way the claim must match the numbers.
+	busyCores := r.Stats.Busy / 100 * float64(runtime.NumCPU())
+	if strings.Contains(f.Title.EN, "other processes") {
+		if r.Stats.ProcCPU/100 > 1.2*diagnose.OthersShare*busyCores {
+			t.Errorf("blamed other processes although the burner used %.0f%% of a core of %.1f busy cores", r.Stats.ProcCPU, busyCores)
+		}
+		t.Logf("the host was busy with other work: the burner had %.0f%% of a core of %.1f busy cores", r.Stats.ProcCPU, busyCores)
+	} else if !strings.Contains(f.Observed.EN, `"burner" tid=`) {
 		t.Errorf("hot thread not named: %s", f.Observed.EN)
 	}
-	named := false
+	named := strings.Contains(f.Title.EN, "other processes")
 	for _, e := range f.Evidence {
 		if e.Key == "hot_thread_1" {
 			for _, tid := range c.Busy {

@@ -222,12 +222,19 @@ func factRows(h Host) [][2]string {
 	return rows
 }
 
-// countFindings counts a run's findings by status and severity; the
-// verdict restates its root cause and is not counted twice.
+// countFindings counts a run's findings by status and severity; a verdict
+// that restates a finding of the list is not counted twice (one the
+// verdict made itself, e.g. "the host is small for this load", is).
 func countFindings(fs []finding.Finding) finding.Counts {
+	keys := map[string]bool{}
+	for i := range fs {
+		if fs[i].ID != verdict.ID {
+			keys[fs[i].Key()] = true
+		}
+	}
 	rest := make([]finding.Finding, 0, len(fs))
 	for _, f := range fs {
-		if f.ID != verdict.ID {
+		if f.ID != verdict.ID || !keys[f.Subject] {
 			rest = append(rest, f)
 		}
 	}

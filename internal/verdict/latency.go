@@ -111,6 +111,12 @@ func latencyBound(L *Layers) *finding.Finding {
 	little := float64(s.Users) / (s.Latency.Mean / 1000)
 	observed := finding.Tf(finding.T("%d users at %.1f ms mean latency allow %.0f requests/s (measured %.0f); the CPUs were %.0f%% busy.",
 		"%d 个用户、平均延迟 %.1f ms，最多 %.0f 请求/秒（实测 %.0f）；CPU 繁忙 %.0f%%。"), s.Users, s.Latency.Mean, little, s.TPS, L.Stats.Busy)
+	if little > 2*s.TPS {
+		// Far fewer answers than users / latency allow: the latency of the
+		// requests that completed hides the ones that never did.
+		observed = finding.Tf(finding.T("%s Throughput is far below that: most users were waiting on requests that did not complete (%d still in flight at the end).",
+			"%s实际吞吐远低于此：多数用户在等待没有完成的请求（结束时仍有 %d 个在途）。"), observed, s.Aborted)
+	}
 	if where, n := workingActivities(L); n > 0 {
 		observed = finding.Tf(finding.T("%s In the thread dumps the %d working threads were: %s.", "%s线程转储中 %d 个工作线程：%s。"), observed, n, where)
 		f.Confidence = 0.6
