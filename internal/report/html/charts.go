@@ -39,7 +39,9 @@ func svgOpen(b *strings.Builder, w, h float64, label string) {
 }
 
 // xAxis draws time ticks along the bottom of the plot area [x0,x1] (pixels) at y1.
-func xAxis(b *strings.Builder, tr timeRange, x0, x1, y1 float64) { xAxisFrom(b, tr, 0, x0, x1, y1) }
+func xAxis(b *strings.Builder, tr timeRange, x0, x1, y1 float64) {
+	xAxisFrom(b, tr, tr.off, x0, x1, y1)
+}
 
 // xAxisFrom labels the axis with seconds offset by off (round ticks of the offset time).
 func xAxisFrom(b *strings.Builder, tr timeRange, off, x0, x1, y1 float64) {
@@ -364,9 +366,17 @@ func stackedBars(tr timeRange, ss []report.ThreadStateSample, names, colors []st
 	return template.HTML(b.String())
 }
 
+// gcDomain is a GC chart's time axis: from, to seconds on the log's clock,
+// named label.
+type gcDomain struct {
+	from, to float64
+	label    string
+}
+
 // gcScatter draws every GC pause at its JVM uptime, coloured by kind, the
 // longest with tooltips; the legend lists the kinds in order of appearance.
-func gcScatter(tl []report.GCPause, L map[string]string) (template.HTML, []legendItem) {
+// The axis spans the pauses, or dom when given (charts that line up).
+func gcScatter(tl []report.GCPause, L map[string]string, dom *gcDomain) (template.HTML, []legendItem) {
 	const w, h = 1200.0, 220.0
 	pts := tl
 	if len(pts) > maxGCPoints {
@@ -415,6 +425,10 @@ func gcScatter(tl []report.GCPause, L map[string]string) (template.HTML, []legen
 	}
 	// start the axis at a round time before the first pause, not at JVM start
 	xmin = math.Floor(math.Max(xmin, 0)/niceStep((xmax-xmin)/10, true)) * niceStep((xmax-xmin)/10, true)
+	axis := L["uptime"]
+	if dom != nil {
+		xmin, xmax, axis = dom.from, dom.to, dom.label
+	}
 	var b strings.Builder
 	svgOpen(&b, w, h, L["pausems"])
 	x0, x1, y0, y1 := padL, w-padR, padT, h-padB
@@ -422,7 +436,7 @@ func gcScatter(tl []report.GCPause, L map[string]string) (template.HTML, []legen
 	yAxis(&b, ticks, ymax, x0, x1, y0, y1, "ms")
 	xr := timeRange{t0: time.Unix(0, 0), t1: time.Unix(0, 0).Add(time.Duration(math.Max(xmax-xmin, 1) * float64(time.Second)))}
 	xAxisFrom(&b, xr, xmin, x0, x1, y1)
-	fmt.Fprintf(&b, `<text class="ax" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, x1, y0-9, finding.SafeHTML(L["uptime"]))
+	fmt.Fprintf(&b, `<text class="ax" x="%.1f" y="%.1f" text-anchor="end">%s</text>`, x1, y0-9, finding.SafeHTML(axis))
 	span := xr.span()
 	X := func(p report.GCPause) float64 { return x0 + (x1-x0)*clamp((p.UptimeS-xmin)/span, 0, 1) }
 	Y := func(p report.GCPause) float64 { return y1 - (y1-y0)*clamp(p.MS/ymax, 0, 1) }

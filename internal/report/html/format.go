@@ -17,6 +17,9 @@ type timeRange struct {
 	t0, t1 time.Time
 	// b0, b1 shade the verdict's window (seconds since t0; none when b1 <= b0).
 	b0, b1 float64
+	// off is added to the axis labels: t0 is off seconds on the axis's
+	// clock (a GC log's JVM uptime), 0 for time since t0.
+	off float64
 }
 
 func (r timeRange) secs(t time.Time) float64 { return t.Sub(r.t0).Seconds() }

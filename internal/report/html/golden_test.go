@@ -65,24 +65,30 @@ func TestGoldenPages(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			got := renderHTML(t, p)
 			checkSelfContained(t, name, got)
-			path := filepath.Join("testdata", "golden", name+".html")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./internal/report/html -update to write it)", err)
-			}
-			if d := firstDiff(string(want), got); d != "" {
-				t.Errorf("%s differs from the golden page: %s\nIf the change is intended: go test ./internal/report/html -update, then review git diff %s", name, d, path)
-			}
+			checkGolden(t, name, got)
 		})
+	}
+}
+
+// checkGolden compares a page with testdata/golden/NAME.html, or writes it with -update.
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "golden", name+".html")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./internal/report/html -update to write it)", err)
+	}
+	if d := firstDiff(string(want), got); d != "" {
+		t.Errorf("%s differs from the golden page: %s\nIf the change is intended: go test ./internal/report/html -update, then review git diff %s", name, d, path)
 	}
 }
 

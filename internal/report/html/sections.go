@@ -412,7 +412,7 @@ func gcSection(g *report.GCView, L map[string]string, l finding.Lang) *gcHTML {
 		{L["fullgcs"], fmtInt(int64(g.FullGCs)), "", fullClass},
 	}
 	if len(g.Timeline) > 0 {
-		h.Chart, h.Legend = gcScatter(g.Timeline, L)
+		h.Chart, h.Legend = gcScatter(g.Timeline, L, nil)
 	}
 	return h
 }
