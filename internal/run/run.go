@@ -29,6 +29,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
@@ -277,6 +278,11 @@ func (w *Writer) Ticks() int64 { return w.n }
 // Finish closes the samples, writes series and findings (either may be
 // nil), and then the final manifest with status, end time and tick count.
 // The manifest goes last: a folder whose manifest is final is whole.
+//
+// A write that fails (a full disk) loses nothing already written: the
+// manifest is still made final, status interrupted and the failure as its
+// reason, rewritten in place when no new file fits, and the error returned
+// is a *WriteError.
 func (w *Writer) Finish(status Status, end time.Time, series any, findings []finding.Finding) error {
 	err := w.gz.Close()
 	if serr := w.f.Sync(); err == nil {
@@ -286,22 +292,96 @@ func (w *Writer) Finish(status Status, end time.Time, series any, findings []fin
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("closing samples: %w", err)
+		err = fmt.Errorf("closing samples: %w", err)
 	}
-	if series != nil {
-		if err := WriteJSONAtomic(filepath.Join(w.Dir, SeriesFile), series); err != nil {
-			return err
-		}
+	if err == nil && series != nil {
+		err = WriteJSONAtomic(filepath.Join(w.Dir, SeriesFile), series)
 	}
-	if findings != nil {
-		if err := WriteJSONAtomic(filepath.Join(w.Dir, FindingsFile), findings); err != nil {
-			return err
-		}
+	if err == nil && findings != nil {
+		err = WriteJSONAtomic(filepath.Join(w.Dir, FindingsFile), findings)
 	}
 	w.m.Status = status
 	w.m.End = end.UTC()
 	w.m.Ticks = w.n
-	return WriteJSONAtomic(filepath.Join(w.Dir, ManifestFile), &w.m)
+	if err == nil {
+		if err = WriteJSONAtomic(filepath.Join(w.Dir, ManifestFile), &w.m); err == nil {
+			return nil
+		}
+	}
+	return w.failed(err)
+}
+
+// WriteError is a run folder that could not be completed; what it holds
+// is whole and its manifest says why (when even that could be written).
+type WriteError struct {
+	Err error
+	// Marked: the manifest was rewritten with status interrupted and the
+	// failure as its reason.
+	Marked bool
+}
+
+func (e *WriteError) Error() string { return e.Err.Error() }
+func (e *WriteError) Unwrap() error { return e.Err }
+
+// failed marks the manifest with the write failure and returns it.
+func (w *Writer) failed(err error) error {
+	w.m.Status = Interrupted
+	reason := "the run folder could not be completed: " + err.Error()
+	if w.m.Reason != "" {
+		reason = w.m.Reason + "; " + reason
+	}
+	w.m.Reason = reason
+	path := filepath.Join(w.Dir, ManifestFile)
+	marked := WriteJSONAtomic(path, &w.m) == nil || rewriteInPlace(path, &w.m) == nil
+	return &WriteError{Err: err, Marked: marked}
+}
+
+// rewriteInPlace overwrites path with v as compact JSON in the blocks the
+// file already has (the indented original is larger), for a disk with no
+// room for a temp file. Not atomic: the last resort.
+func rewriteInPlace(path string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	// Only within the blocks already allocated: a write that needs a new
+	// one could fail half way and leave no manifest at all.
+	var st syscall.Stat_t
+	err = syscall.Fstat(int(f.Fd()), &st)
+	if err == nil && st.Blocks*512 < int64(len(b)) {
+		err = fmt.Errorf("%s: the final manifest does not fit in the old one's space", path)
+	}
+	if err == nil {
+		_, err = f.WriteAt(b, 0)
+	}
+	if err == nil {
+		err = f.Truncate(int64(len(b)))
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// MarkFailed records a failure that happened after Finish (the load's
+// summary or the reports could not be written) in the final manifest.
+func MarkFailed(dir string, m *Manifest, err error) bool {
+	m.Status = Interrupted
+	reason := "the run folder could not be completed: " + err.Error()
+	if m.Reason != "" {
+		reason = m.Reason + "; " + reason
+	}
+	m.Reason = reason
+	path := filepath.Join(dir, ManifestFile)
+	return WriteJSONAtomic(path, m) == nil || rewriteInPlace(path, m) == nil
 }
 
 // Abort closes the samples file without finalising (the folder stays

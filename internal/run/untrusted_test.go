@@ -2,6 +2,7 @@ package run
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -153,5 +154,82 @@ func TestCappedReader(t *testing.T) {
 	}
 	if _, err := c.Read(b); !errors.Is(err, ErrTooLarge) {
 		t.Fatalf("past the cap: %v", err)
+	}
+}
+
+// diskFull mounts a 2 MB tmpfs (root only) and returns a folder in it and
+// a function that fills what is left of it.
+func diskFull(t *testing.T) (dir string, fill func()) {
+	t.Helper()
+	mnt := t.TempDir()
+	if err := syscall.Mount("tmpfs", mnt, "tmpfs", 0, "size=2m"); err != nil {
+		t.Skipf("cannot mount a small tmpfs here: %v", err)
+	}
+	t.Cleanup(func() { _ = syscall.Unmount(mnt, syscall.MNT_DETACH) })
+	return filepath.Join(mnt, "run"), func() {
+		f, err := os.Create(filepath.Join(mnt, "filler"))
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		buf := make([]byte, 64<<10)
+		for {
+			if _, err := f.Write(buf); err != nil {
+				break
+			}
+		}
+		for { // the last partial block
+			if _, err := f.Write(buf[:512]); err != nil {
+				break
+			}
+		}
+	}
+}
+
+// TestFinishOnFullDisk: the disk fills before the end: nothing written is
+// lost, and the manifest says why the folder is not complete instead of
+// still saying "recording" (which reads as a killed recorder).
+func TestFinishOnFullDisk(t *testing.T) {
+	dir, fill := diskFull(t)
+	t0 := time.Now()
+	w, err := Create(dir, Manifest{Host: "h", Start: t0, Facts: nil})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range int64(5) {
+		if err := w.Append(snap(i, t0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fill()
+	big := make([]map[string]string, 20000)
+	for i := range big {
+		big[i] = map[string]string{"k": strings.Repeat("v", 40)}
+	}
+	err = w.Finish(Complete, t0.Add(5*time.Second), big, nil)
+	var we *WriteError
+	if !errors.As(err, &we) || !errors.Is(err, syscall.ENOSPC) || !we.Marked {
+		t.Fatalf("Finish on a full disk: %v (%+v)", err, we)
+	}
+	f, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := f.Manifest
+	if m.Status != Interrupted || !strings.Contains(m.Reason, "no space left on device") || m.Ticks != 5 {
+		t.Fatalf("manifest %s %q ticks %d", m.Status, m.Reason, m.Ticks)
+	}
+	rc, err := f.Samples()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	b := make([]byte, 1<<20)
+	n, _ := io.ReadFull(rc, b)
+	if lines := strings.Count(string(b[:n]), "\n"); lines != 5 {
+		t.Errorf("%d sample lines kept, want 5", lines)
+	}
+	if ents, _ := os.ReadDir(filepath.Dir(filepath.Join(dir, SeriesFile))); len(ents) != 0 {
+		t.Errorf("a partial file left behind: %v", ents)
 	}
 }
