@@ -317,3 +317,38 @@ func TestAnalyzeChromium(t *testing.T) {
 		})
 	}
 }
+
+// File names, causes and finding text from a GC log reach the page
+// escaped, with control characters shown, never as markup.
+func TestWriteGCHostile(t *testing.T) {
+	const bad = "gc<script>alert(1)</script>\a\x1b[31m.log"
+	ev := report.NewGCEvents()
+	for i := range 20 {
+		e := gclog.NewEvent()
+		e.Uptime, e.Kind, e.PauseMs, e.HeapBeforeKB, e.HeapAfterKB = float64(i), gclog.KindYoung, 5, 4096, 1024
+		ev.Add(&e)
+	}
+	r := &gclog.Report{Summary: gclog.Summary{Files: []gclog.FileSummary{{Name: bad, Format: "jdk8", Collector: "G1"}}, CollectorName: "G1<b>",
+		HasTime: true, DurationS: 19, Pauses: 20, ThroughputPct: 99, AllocRateMBs: -1, PromotionRateMBs: -1,
+		ByCause: []gclog.Agg{{Name: "<img src=x>\x1b]0;pwned\a", Count: 20, TotalMs: 100, MaxMs: 5}}},
+		Findings: []finding.Finding{{ID: "gc.long-pause", Subject: bad, Status: finding.Fail, Severity: finding.Warning,
+			Title: finding.T("long <script>", "长 <script>"), Observed: finding.T(bad, bad),
+			Evidence: []finding.Evidence{{Key: "file", Value: bad, Source: bad}}}}}
+	var b bytes.Buffer
+	if err := WriteGC(&b, report.NewGCPage([]*gclog.Report{r}, []*report.GCEvents{ev}, finding.EN)); err != nil {
+		t.Fatal(err)
+	}
+	s := b.String()
+	checkSelfContained(t, "hostile gc", s)
+	for _, raw := range []string{"<script>alert", "<img src=x", "G1<b>", "long <script>", "\a", "\x1b"} {
+		if strings.Contains(s, raw) {
+			i := strings.Index(s, raw)
+			t.Errorf("raw %q: …%s…", raw, s[max(0, i-80):min(len(s), i+80)])
+		}
+	}
+	for _, want := range []string{`gc&lt;script&gt;alert(1)&lt;/script&gt;\x07\x1b[31m.log`, `&lt;img src=x&gt;\x1b]0;pwned\x07`} {
+		if !strings.Contains(s, want) {
+			t.Errorf("%q not shown", want)
+		}
+	}
+}

@@ -1,0 +1,101 @@
+package report
+
+import (
+	"math"
+	"testing"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/jvm/gclog"
+)
+
+const liveGC = "../jvm/gclog/testdata/live/"
+
+// The page's points are the log's: one heap point per collection, one
+// pause point per pause, on the uptime clock, and the rates over time add
+// up to the summary's allocation rate.
+func TestNewGCPageRealLog(t *testing.T) {
+	rs, evs, err := AnalyzeGC(t.Context(), gclog.FileSources(liveGC+"jdk17-g1-12s.log"), gclog.DefaultThresholds())
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := NewGCPage(rs, evs, finding.EN)
+	if len(p.JVMs) != 1 {
+		t.Fatalf("%d JVMs", len(p.JVMs))
+	}
+	j := p.JVMs[0]
+	s := j.Summary
+	if j.Clock != "uptime" || j.PauseEvents != s.Pauses || len(j.Pauses) != s.Pauses || j.Collections != s.Collections || len(j.Heap) != s.Collections {
+		t.Errorf("clock %q, %d pause points of %d pauses (summary %d), %d heap points of %d collections (summary %d)",
+			j.Clock, len(j.Pauses), j.PauseEvents, s.Pauses, len(j.Heap), j.Collections, s.Collections)
+	}
+	if s.AllocRateMBs <= 0 || !j.Short.IsZero() {
+		t.Fatalf("a 12 s log: allocation rate %v, short %q", s.AllocRateMBs, j.Short.EN)
+	}
+	// mean of the intervals' rates = allocated / span (the summary divides
+	// by the log's span and counts the first collection too: within 15 %)
+	sum := 0.0
+	for _, r := range j.Rates {
+		sum += r.AllocMBs
+	}
+	mean := sum / float64(len(j.Rates))
+	if math.Abs(mean-s.AllocRateMBs)/s.AllocRateMBs > 0.15 {
+		t.Errorf("rates over time average %.1f MB/s, summary says %.1f", mean, s.AllocRateMBs)
+	}
+	if p.Title != liveGC+"jdk17-g1-12s.log" {
+		t.Errorf("title %q", p.Title)
+	}
+}
+
+// Logs of two JVMs given together: a report and points for each, and each
+// report says the files were split.
+func TestAnalyzeGCTwoJVMs(t *testing.T) {
+	rs, evs, err := AnalyzeGC(t.Context(), gclog.FileSources(liveGC+"jdk17-g1.log", liveGC+"jdk17-parallel.log"), gclog.DefaultThresholds())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rs) != 2 || len(evs) != 2 {
+		t.Fatalf("%d reports, %d point sets", len(rs), len(evs))
+	}
+	p := NewGCPage(rs, evs, finding.ZH)
+	for i, j := range p.JVMs {
+		if len(j.Pauses) != j.Summary.Pauses || len(j.Heap) == 0 {
+			t.Errorf("JVM %d (%s): %d pause points for %d pauses, %d heap points", i+1, j.Name, len(j.Pauses), j.Summary.Pauses, len(j.Heap))
+		}
+		split := false
+		for _, f := range j.Findings {
+			split = split || f.ID == "gc.separate-jvms"
+		}
+		if !split {
+			t.Errorf("JVM %d: no gc.separate-jvms finding", i+1)
+		}
+	}
+	if p.JVMs[0].Summary.CollectorName == p.JVMs[1].Summary.CollectorName {
+		t.Errorf("both JVMs %s", p.JVMs[0].Summary.CollectorName)
+	}
+	if _, _, err := AnalyzeGC(t.Context(), gclog.FileSources(liveGC+"nonexistent.log"), gclog.DefaultThresholds()); err == nil {
+		t.Error("a missing file: no error")
+	}
+}
+
+// A log with wall-clock times only is drawn in seconds since its first event.
+func TestGCEventsWallClock(t *testing.T) {
+	ev := NewGCEvents()
+	e := gclog.NewEvent()
+	e.Kind, e.PauseMs, e.HeapBeforeKB, e.HeapAfterKB = gclog.KindYoung, 3, 4096, 1024
+	e.Wall = mustTime(t, "2026-11-22T01:00:00Z")
+	ev.Add(&e)
+	e.Wall = mustTime(t, "2026-11-22T01:00:30Z")
+	ev.Add(&e)
+	u := gclog.NewEvent()
+	u.Kind, u.PauseMs = gclog.KindYoung, 2 // no time at all
+	ev.Add(&u)
+	p := NewGCPage([]*gclog.Report{{}}, []*GCEvents{ev}, finding.EN)
+	j := p.JVMs[0]
+	if j.Clock != "wall" || len(j.Pauses) != 2 || j.Pauses[1].UptimeS != 30 || j.Untimed != 1 || !j.Start.Equal(mustTime(t, "2026-11-22T01:00:00Z")) {
+		t.Errorf("clock %q start %v, pauses %+v, untimed %d", j.Clock, j.Start, j.Pauses, j.Untimed)
+	}
+	// 3 MB allocated over 30 s in the second point
+	if len(j.Rates) == 0 || math.Abs(j.Rates[len(j.Rates)-1].AllocMBs*30/float64(len(j.Rates))-3) > 0.01 {
+		t.Errorf("rates %+v", j.Rates)
+	}
+}
