@@ -34,7 +34,7 @@ for s in "${scenarios[@]}"; do
   mkdir -p "$out/$s/raw"
   cp "$tmp/$s/manifest.json" "$tmp/$s/load.json" "$tmp/$s/check.json" "$out/$s/"
   cp "$tmp/$s"/raw/samples.jsonl.gz "$out/$s/raw/"
-  cp "$tmp/$s"/raw/threaddump-* "$tmp/$s"/raw/gc-*.log "$out/$s/raw/" 2>/dev/null || true
+  cp "$tmp/$s"/raw/threaddump-* "$tmp/$s"/raw/sockets-* "$tmp/$s"/raw/gc-*.log "$out/$s/raw/" 2>/dev/null || true
   port=$((port + 1))
 done
 du -sh "$out"/*

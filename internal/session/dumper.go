@@ -10,6 +10,8 @@ import (
 	"github.com/tuneloop/tuneloop/internal/jvm/attach"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
 	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/sysinfo"
+	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
 // When a dump shows a contended lock changing hands, the dumper takes up to
@@ -98,8 +100,17 @@ func (d *dumper) take(ctx context.Context, k int) error {
 	if err := d.w.SaveRaw(name, []byte(out)); err != nil {
 		return err
 	}
+	files := []string{name}
+	// The target's TCP sockets at the same moment: a dump shows threads in
+	// socket reads but not whom they read from.
+	if b := sysinfo.ProcessSockets("/proc/" + strconv.Itoa(d.pid)); len(b) > 0 {
+		sname := verdict.SocketsPrefix + strconv.Itoa(k) + ".txt"
+		if err := d.w.SaveRaw(sname, b); err == nil {
+			files = append(files, sname)
+		}
+	}
 	d.mu.Lock()
-	d.files = append(d.files, name)
+	d.files = append(d.files, files...)
 	d.mu.Unlock()
 	return nil
 }

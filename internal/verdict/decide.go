@@ -130,9 +130,11 @@ func decide(L *Layers, recorded []finding.Finding) (*finding.Finding, Branch, []
 		// holders included: the queues behind locks are its symptom.
 		return gcCause, GCCritical, e.lines(e.load, e.cpu, e.blocked)
 	case culprit(finding.Critical) != nil:
-		return culprit(finding.Critical), LockMost, e.lines(e.load, e.cpu, e.blocked)
+		c := culprit(finding.Critical)
+		return c, LockMost, e.lines(e.load, e.cpu, e.blocked, e.ifDownstream(c))
 	case busy < lockNeedsRoom && culprit(finding.Warning) != nil:
-		return culprit(finding.Warning), LockCPURoom, e.lines(e.load, e.cpu, e.blocked)
+		c := culprit(finding.Warning)
+		return c, LockCPURoom, e.lines(e.load, e.cpu, e.blocked, e.ifDownstream(c))
 	case gcCause != nil:
 		return gcCause, GC, e.lines(e.load, e.cpu)
 	case generatorSaturated(L) != nil:
@@ -202,6 +204,16 @@ func (e evidence) lines(fs ...func() (finding.Text, bool)) []finding.Text {
 		}
 	}
 	return out
+}
+
+// ifDownstream adds the endpoints when the culprit is a wait on a remote.
+func (e evidence) ifDownstream(c *finding.Finding) func() (finding.Text, bool) {
+	return func() (finding.Text, bool) {
+		if !strings.Contains(c.ID, "downstream") {
+			return finding.Text{}, false
+		}
+		return e.downstream()
+	}
 }
 
 func (e evidence) load() (finding.Text, bool) {

@@ -14,6 +14,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/sysinfo"
 )
 
 // The fixtures under testdata/runs are real run folders: the zoo's
@@ -257,5 +258,63 @@ func TestServiceExitedVerdict(t *testing.T) {
 	}
 	if !strings.Contains(v.Title.ZH, "137") || !strings.Contains(v.Observed.EN, "INFO started") {
 		t.Errorf("zh %q / observed %q", v.Title.ZH, v.Observed.EN)
+	}
+}
+
+// The endpoints of a downstream wait come from the target's sockets saved
+// with the dumps: outbound connections only, not the service's clients.
+func TestDownstreamEndpointsFromSockets(t *testing.T) {
+	down, err := net.Listen("tcp", "127.0.0.1:0") // a downstream that never answers
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer down.Close()
+	svc, err := net.Listen("tcp", "127.0.0.1:0") // the service's own port
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer svc.Close()
+	var conns []net.Conn
+	for range 3 {
+		c, err := net.Dial("tcp", down.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, c)
+	}
+	client, err := net.Dial("tcp", svc.Addr().String()) // a client of the service
+	if err != nil {
+		t.Fatal(err)
+	}
+	conns = append(conns, client)
+	in, err := svc.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	conns = append(conns, in)
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	dir := copyRun(t, "testdata/runs/remote-call")
+	snap := sysinfo.ProcessSockets(fmt.Sprintf("/proc/%d", os.Getpid()))
+	if len(snap) == 0 {
+		t.Skip("no /proc/self/net/tcp here")
+	}
+	if err := os.WriteFile(filepath.Join(dir, SocketsPrefix+"1.txt"), snap, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	L, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := down.Addr().String()
+	if len(L.Downstream) == 0 || L.Downstream[0].Remote != want || L.Downstream[0].Conns != 3 {
+		t.Fatalf("downstream %+v, want %s with 3 connections", L.Downstream, want)
+	}
+	d := Decide(L)
+	if d.Branch != LockMost || !strings.Contains(d.Verdict.Observed.EN, want) || !strings.Contains(d.Verdict.Observed.ZH, want) {
+		t.Errorf("the verdict does not name the endpoint %s:\n%s", want, d.Verdict.Observed.EN)
 	}
 }

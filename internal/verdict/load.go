@@ -55,6 +55,9 @@ type Layers struct {
 	Dumps     []*threaddump.Dump
 	Reports   []*threaddump.Report
 	DumpTimes []time.Time // when each dump's file was written (zero if unknown)
+	// Downstream are the remote endpoints the target had connections open
+	// to when the dumps were taken, most connections first.
+	Downstream []Endpoint
 	// GC is the analysis of the GC logs switched on for the run (nil: none).
 	GC       *gclog.Report
 	GCFiles  []string
@@ -135,6 +138,7 @@ func FromFolder(f *run.Folder) (*Layers, error) {
 
 	L.loadGC()
 	L.loadJFR()
+	L.loadSockets()
 	if b, ok := L.readJSON(LoadFile); ok {
 		s := &loadgen.Summary{}
 		if L.unmarshal(LoadFile, b, s) && !isNull(b) {
