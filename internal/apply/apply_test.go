@@ -367,3 +367,16 @@ func TestNormalize(t *testing.T) {
 		t.Error("different masks compare equal")
 	}
 }
+
+func TestLiveOnlyKindsRefusedOnATree(t *testing.T) {
+	_, roots := fakeHost(t, "build-vm-amd64")
+	for _, c := range []finding.Change{
+		{Kind: finding.ChangePrlimit, Key: "29607/nofile", Value: "65536:65536"}, // a PID of the tree, not of this host
+		{Kind: finding.ChangeEthtool, Key: "eth0/combined", Value: "4"},
+	} {
+		p := NewPlan(roots, []Group{{Finding: "f", Changes: []finding.Change{c}}})
+		if err := p.Groups[0].Err; err == nil || !strings.Contains(err.Error(), "live host") {
+			t.Errorf("%+v on a captured tree: %v", c, err)
+		}
+	}
+}

@@ -81,6 +81,10 @@ func resolve(h hostfs.FS, c finding.Change) ([]target, error) {
 		if _, ok := rlimit(res); !ok {
 			return nil, fmt.Errorf("unknown resource %q (want nofile or nproc)", res)
 		}
+		if !h.IsLive() {
+			// prlimit(2) reaches this host's processes, never a captured tree's.
+			return nil, fmt.Errorf("process limits of pid %d: need the live host, not a captured tree", n)
+		}
 		st, err := startTime(h, n)
 		if err != nil {
 			return nil, err

@@ -92,7 +92,8 @@ func NewRoot(env *Env) *cobra.Command {
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return flagError(err) })
-	root.AddCommand(newCheckCmd(env), newAnalyzeCmd(env), newLoadCmd(env), newJVMCmd(env), newRecordCmd(env), newRunsCmd(env), newPortingCmd(env), newRunCmd(env), newCompareCmd(env))
+	root.AddCommand(newCheckCmd(env), newAnalyzeCmd(env), newLoadCmd(env), newJVMCmd(env), newRecordCmd(env), newRunsCmd(env), newPortingCmd(env), newRunCmd(env), newCompareCmd(env),
+		newApplyCmd(env), newRevertCmd(env), newWatchdogCmd(env))
 	installHelp(root, env)
 	return root
 }
