@@ -20,8 +20,11 @@ import (
 	"github.com/tuneloop/tuneloop/internal/jvm/jvmopts"
 	"github.com/tuneloop/tuneloop/internal/jvm/logconf"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
+	"github.com/tuneloop/tuneloop/internal/profile"
 	"github.com/tuneloop/tuneloop/internal/report"
+	"github.com/tuneloop/tuneloop/internal/report/html"
 	"github.com/tuneloop/tuneloop/internal/rules"
+	"github.com/tuneloop/tuneloop/internal/stacks"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
 )
 
@@ -38,9 +41,11 @@ type JVMOptions struct {
 	Output   string // text or json
 	Lang     string // en, zh; "" = from the environment
 	Timeout  time.Duration
-	Via      string // auto, socket, jcmd
-	JCmd     string // run this diagnostic command and print its output
-	Profile  string // workload profile for the jvm.* configuration checks
+	Via      string        // auto, socket, jcmd
+	JCmd     string        // run this diagnostic command and print its output
+	Profile  string        // workload profile for the jvm.* configuration checks, or a profile kind to capture (cpu, alloc, lock, wall)
+	Duration time.Duration // how long --profile KIND records
+	Out      string        // where --profile KIND writes its files
 }
 
 func newJVMCmd(env *Env) *cobra.Command {
@@ -64,6 +69,7 @@ JVM could not be attached or a command failed, 2 on bad usage.`,
   tuneloop jvm 4242 --heap --props --raw ./evidence
   tuneloop jvm 4242 --gc-log /tmp/gc.log         # switch GC logging on if it is off
   tuneloop jvm 4242 --jcmd 'GC.class_histogram'  # any diagnostic command, no jcmd needed
+  tuneloop jvm 4242 --profile lock -d 30s        # a 30 s lock profile: flame graph, collapsed, pprof, JFR
   tuneloop jvm 4242 --output json --lang zh`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -90,7 +96,9 @@ JVM could not be attached or a command failed, 2 on bad usage.`,
 	f.StringVar(&o.Raw, "raw", "", "save the raw outputs in this directory (before they are parsed)")
 	f.StringVarP(&o.Output, "output", "o", "text", "output format: text or json")
 	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
-	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), "workload profile for the configuration checks: java-web, database or latency")
+	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), "cpu, alloc, lock or wall: record that profile through JFR (see -d, --out); java-web, database or latency: workload profile for the configuration checks")
+	f.DurationVarP(&o.Duration, "duration", "d", 30*time.Second, "how long --profile cpu|alloc|lock|wall records (Ctrl-C stops early and keeps what was recorded)")
+	f.StringVar(&o.Out, "out", "", "directory for the profile's files (profile.html, profile.collapsed, profile.pb.gz, recording.jfr); default tuneloop-profile-PID-KIND")
 	f.DurationVar(&o.Timeout, "timeout", 5*time.Second, "how long to wait for the JVM's attach listener to start")
 	f.StringVar(&o.JCmd, "jcmd", "", "run this diagnostic command, as jcmd PID CMD would (e.g. 'GC.class_histogram'), and print its output")
 	f.StringVar(&o.Via, "via", "auto", "how to reach the JVM: auto (the attach socket, then the jcmd on this host), socket or jcmd")
@@ -148,6 +156,12 @@ func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 	}
 	if o.PID == 0 {
 		return listJVMs(env, o.Output, lang)
+	}
+	if kind, err := stacks.ParseKind(o.Profile); err == nil {
+		return runJVMProfile(ctx, env, o, kind, attach.Options{Timeout: o.Timeout, Method: method}, lang)
+	} else if _, perr := rules.ParseProfile(o.Profile); o.Profile != "" && perr != nil {
+		return usageErr(finding.T("--profile: want cpu, alloc, lock or wall (a profile to record) or java-web, database or latency (the checks' workload), got %q",
+			"--profile：应为 cpu、alloc、lock 或 wall（要记录的剖析），或 java-web、database、latency（检查所用负载配置档），实际为 %q"), o.Profile)
 	}
 	if o.Dumps < 0 || o.Dumps > 1000 {
 		return usageErr(finding.T("--dump: want 0 to 1000, got %d", "--dump：应为 0 到 1000，实际为 %d"), o.Dumps)
@@ -575,4 +589,55 @@ func jvmLoggingConfigs(pid int, args []string) []jvmLogConfig {
 		out = append(out, l)
 	}
 	return out
+}
+
+// runJVMProfile is `jvm PID --profile KIND`: record, then write the
+// recording, the collapsed stacks, pprof and the flame graph page into
+// --out, and print the top frames. Ctrl-C stops the recording early and
+// still writes what it holds.
+func runJVMProfile(ctx context.Context, env *Env, o *JVMOptions, kind stacks.Kind, ao attach.Options, lang finding.Lang) error {
+	if o.Duration <= 0 {
+		return usageErr(finding.T("-d: want a positive duration, got %v", "-d：应为正的时长，实际为 %v"), o.Duration)
+	}
+	dir := o.Out
+	if dir == "" {
+		dir = fmt.Sprintf("tuneloop-profile-%d-%s", o.PID, kind)
+	}
+	if o.Output == "text" && env.Terminal {
+		fmt.Fprintf(env.Stderr, finding.T("recording a %s profile of pid %d for %v (Ctrl-C stops early)\n", "正在记录 pid %[2]d 的 %[1]s 剖析，时长 %[3]v（Ctrl-C 可提前停止）\n").In(lang), kind, o.PID, o.Duration)
+	}
+	res, err := profile.Capture(ctx, o.PID, kind, o.Duration, profile.Options{Attach: ao})
+	if err != nil && (res == nil || len(res.JFR) == 0) {
+		var se *profile.StartError
+		if errors.As(err, &se) {
+			return &ExitError{Code: 1, Err: errors.New(se.Message(lang))}
+		}
+		return localizeAttachErr(err, lang)
+	}
+	files, ferr := res.WriteFiles(dir)
+	if ferr != nil {
+		return ferr
+	}
+	if err != nil || res.Profile == nil {
+		return fmt.Errorf("%v (%s: %s)", err, finding.T("the recording is kept", "记录已保留").In(lang), files["jfr"])
+	}
+	page := report.NewFlamePage(res.Profile, report.FlameMeta{Target: fmt.Sprintf("pid %d", o.PID), Version: res.Version,
+		Command: res.Command, Start: res.Start, Duration: res.Duration, Interrupted: res.Interrupted, Notes: res.Notes, Files: files}, lang)
+	hp := filepath.Join(dir, profile.FileHTML)
+	f, err := createOut(hp)
+	if err != nil {
+		return err
+	}
+	if err := html.WriteFlame(f, page); err != nil {
+		f.Close()
+		return err
+	}
+	if err := closeOut(f); err != nil {
+		return err
+	}
+	page.Files["html"] = hp
+	if o.Output == "json" {
+		return report.WriteJSON(env.Stdout, page)
+	}
+	return report.WriteFlameText(env.Stdout, page, 10)
 }

@@ -13,7 +13,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -244,4 +246,55 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// The files WriteFiles writes, by role.
+const (
+	FileJFR       = "recording.jfr"
+	FileCollapsed = "profile.collapsed"
+	FilePprof     = "profile.pb.gz"
+	FileHTML      = "profile.html"
+)
+
+// WriteFiles writes the recording, the collapsed stacks (FlameGraph,
+// speedscope) and the pprof profile into dir, creating it; it returns the
+// paths by role (jfr, collapsed, pprof). The recording is written first:
+// raw evidence before what is derived from it.
+func (r *Result) WriteFiles(dir string) (map[string]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	files := map[string]string{}
+	write := func(role, name string, fill func(io.Writer) error) error {
+		path := filepath.Join(dir, name)
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		err = fill(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+		files[role] = path
+		return nil
+	}
+	if err := write("jfr", FileJFR, func(w io.Writer) error { _, err := w.Write(r.JFR); return err }); err != nil {
+		return files, err
+	}
+	if r.Profile == nil {
+		return files, nil
+	}
+	if err := write("collapsed", FileCollapsed, r.Profile.WriteCollapsed); err != nil {
+		return files, err
+	}
+	if len(r.Profile.Samples) == 0 {
+		return files, nil // pprof wants at least a sample type; an empty file helps no one
+	}
+	if err := write("pprof", FilePprof, r.Profile.WritePprof); err != nil {
+		return files, err
+	}
+	return files, nil
 }

@@ -6,6 +6,11 @@ package report
 // facts; the HTML renderer (report/html.WriteFlame) only draws it.
 
 import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
@@ -69,4 +74,84 @@ func NewFlamePage(p *stacks.Profile, m FlameMeta, lang finding.Lang) *FlamePage 
 	}
 	fp.BySelf, fp.ByTotal = p.Top(FlameTopN)
 	return fp
+}
+
+// WriteFlameText writes the profile's summary for a terminal: what was
+// recorded, the notes, the top n frames by self and by total value, and
+// the files written.
+func WriteFlameText(w io.Writer, p *FlamePage, n int) error {
+	l := p.Lang
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	kind := map[string]finding.Text{
+		"cpu":   finding.T("CPU profile", "CPU 剖析"),
+		"alloc": finding.T("allocation profile", "内存分配剖析"),
+		"lock":  finding.T("lock profile (time blocked)", "锁剖析（阻塞时间）"),
+		"wall":  finding.T("wall-clock profile", "墙钟时间剖析"),
+	}[p.Kind].In(l)
+	fmt.Fprintf(w, "%s · %s · %s %s · %d %s · %s %s\n", finding.SafeLine(p.Target), kind,
+		finding.T("recorded", "记录").In(l), p.Duration.Round(100*time.Millisecond),
+		p.Events, finding.T("events", "个事件").In(l), finding.T("total", "总量").In(l), FlameValue(p.Total, p.Unit))
+	if p.Interrupted {
+		fmt.Fprintln(w, finding.T("stopped early: what was recorded until then", "提前停止：以下为此前记录的内容").In(l))
+	}
+	if p.Version != "" {
+		fmt.Fprintln(w, finding.SafeLine(p.Version))
+	}
+	for _, note := range p.Notes {
+		fmt.Fprintf(w, "%s: %s\n", finding.T("note", "说明").In(l), finding.SafeLine(note.In(l)))
+	}
+	pct := func(v int64) string {
+		if p.Total <= 0 {
+			return "-"
+		}
+		return fmt.Sprintf("%.1f%%", 100*float64(v)/float64(p.Total))
+	}
+	table := func(title finding.Text, rows []stacks.FrameValue, val func(stacks.FrameValue) int64) {
+		if len(rows) == 0 {
+			return
+		}
+		fmt.Fprintf(w, "\n%s\n", title.In(l))
+		for i, r := range rows {
+			if i == n {
+				break
+			}
+			fmt.Fprintf(tw, "%s\t%s\t  %s\t\n", FlameValue(val(r), p.Unit), pct(val(r)), finding.SafeLine(r.Frame))
+		}
+		tw.Flush()
+	}
+	table(finding.T("Top frames by self (where it is spent):", "按自身值排序的热点帧（消耗发生处）："), p.BySelf, func(v stacks.FrameValue) int64 { return v.Self })
+	table(finding.T("Top frames by total (what calls it):", "按总计值排序的热点帧（调用路径）："), p.ByTotal, func(v stacks.FrameValue) int64 { return v.Total })
+	if len(p.Files) > 0 {
+		fmt.Fprintf(w, "\n%s\n", finding.T("Files:", "文件：").In(l))
+		roles := make([]string, 0, len(p.Files))
+		for r := range p.Files {
+			roles = append(roles, r)
+		}
+		sort.Strings(roles)
+		for _, r := range roles {
+			fmt.Fprintf(w, "  %-10s %s\n", r, finding.SafeLine(p.Files[r]))
+		}
+	}
+	return nil
+}
+
+// FlameValue says a profile value in its unit: samples as a count, bytes
+// in KiB/MiB/GiB, nanoseconds in ms or s.
+func FlameValue(v int64, unit string) string {
+	switch unit {
+	case "bytes":
+		f := float64(v)
+		for _, u := range []string{"B", "KiB", "MiB", "GiB"} {
+			if f < 1024 || u == "GiB" {
+				return strings.TrimSuffix(fmt.Sprintf("%.1f", f), ".0") + " " + u
+			}
+			f /= 1024
+		}
+	case "nanoseconds":
+		if v >= 1e9 {
+			return fmt.Sprintf("%.2f s", float64(v)/1e9)
+		}
+		return fmt.Sprintf("%.1f ms", float64(v)/1e6)
+	}
+	return fmt.Sprint(v)
 }
