@@ -195,24 +195,28 @@ attach 协议；以 root 运行时也能进入容器，以及连接其他用户�
   tuneloop jvm 4242 --heap --props --raw ./evidence
   tuneloop jvm 4242 --gc-log /tmp/gc.log         # switch GC logging on if it is off
   tuneloop jvm 4242 --jcmd 'GC.class_histogram'  # any diagnostic command, no jcmd needed
+  tuneloop jvm 4242 --profile lock -d 30s        # a 30 s lock profile: flame graph, collapsed, pprof, JFR
   tuneloop jvm 4242 --output json --lang zh`: `  tuneloop jvm                                   # 列出本机上的 JVM
   tuneloop jvm 4242                              # 采集并分析一次线程转储，并汇总参数
   tuneloop jvm 4242 --dump 3 --interval 5s       # 三次转储：卡住的线程、热点栈帧
   tuneloop jvm 4242 --heap --props --raw ./evidence
   tuneloop jvm 4242 --gc-log /tmp/gc.log         # GC 日志未开启时将其开启
   tuneloop jvm 4242 --jcmd 'GC.class_histogram'  # 执行任意诊断命令，无需 jcmd
+  tuneloop jvm 4242 --profile lock -d 30s        # 30 秒锁剖析：火焰图、折叠栈、pprof、JFR
   tuneloop jvm 4242 --output json --lang zh`,
 	"thread dumps to take (Thread.print -l -e); 0 for none":        "要采集的线程转储次数（Thread.print -l -e）；0 表示不采集",
 	"time between thread dumps":                                    "两次线程转储之间的间隔",
 	"print every flag from VM.flags (a summary is always printed)": "输出 VM.flags 中的全部参数（摘要总会输出）",
 	"print the system properties (VM.system_properties)":           "输出系统属性（VM.system_properties）",
 	"print the heap (GC.heap_info)":                                "输出堆信息（GC.heap_info）",
-	"switch GC logging on at run time, to this absolute path (as the JVM sees it), unless GC is already logged to a file": "若 GC 日志尚未写入任何文件，则在运行时开启 GC 日志并写到该绝对路径（按 JVM 所见的路径）",
-	"save the raw outputs in this directory (before they are parsed)":                                                     "把原始输出（解析之前）保存到该目录",
-	"workload profile for the configuration checks: java-web, database or latency":                                        "配置检查使用的负载配置档：java-web、database 或 latency",
-	"how long to wait for the JVM's attach listener to start":                                                             "等待 JVM 的 attach 监听启动的最长时间",
-	"run this diagnostic command, as jcmd PID CMD would (e.g. 'GC.class_histogram'), and print its output":                "像 jcmd PID CMD 一样执行该诊断命令（例如 'GC.class_histogram'），并输出其结果",
-	"how to reach the JVM: auto (the attach socket, then the jcmd on this host), socket or jcmd":                          "连接 JVM 的方式：auto（先用 attach 套接字，再用本机的 jcmd）、socket 或 jcmd",
+	"switch GC logging on at run time, to this absolute path (as the JVM sees it), unless GC is already logged to a file":                                     "若 GC 日志尚未写入任何文件，则在运行时开启 GC 日志并写到该绝对路径（按 JVM 所见的路径）",
+	"save the raw outputs in this directory (before they are parsed)":                                                                                         "把原始输出（解析之前）保存到该目录",
+	"cpu, alloc, lock or wall: record that profile through JFR (see -d, --out); java-web, database or latency: workload profile for the configuration checks": "cpu、alloc、lock 或 wall：通过 JFR 记录该类剖析（见 -d、--out）；java-web、database 或 latency：配置检查使用的负载配置档",
+	"how long --profile cpu|alloc|lock|wall records (Ctrl-C stops early and keeps what was recorded)":                                                         "--profile cpu|alloc|lock|wall 的记录时长（Ctrl-C 可提前停止并保留已记录的内容）",
+	"directory for the profile's files (profile.html, profile.collapsed, profile.pb.gz, recording.jfr); default tuneloop-profile-PID-KIND":                    "剖析文件（profile.html、profile.collapsed、profile.pb.gz、recording.jfr）的目录；默认 tuneloop-profile-PID-KIND",
+	"how long to wait for the JVM's attach listener to start":                                                                                                 "等待 JVM 的 attach 监听启动的最长时间",
+	"run this diagnostic command, as jcmd PID CMD would (e.g. 'GC.class_histogram'), and print its output":                                                    "像 jcmd PID CMD 一样执行该诊断命令（例如 'GC.class_histogram'），并输出其结果",
+	"how to reach the JVM: auto (the attach socket, then the jcmd on this host), socket or jcmd":                                                              "连接 JVM 的方式：auto（先用 attach 套接字，再用本机的 jcmd）、socket 或 jcmd",
 
 	// record
 	"Record host and process evidence under load, then diagnose the bottleneck": "在负载下记录主机和进程的证据，然后诊断瓶颈",
