@@ -56,6 +56,9 @@ type PlannedGroup struct {
 	// Err says why the group cannot be applied (a key missing, unreadable,
 	// a kind not supported); nothing of it is written then.
 	Err error
+	// Conflicts name who else sets these keys (sysctl.d, TuneD): said
+	// before the apply, not a reason to refuse it.
+	Conflicts []finding.Text
 }
 
 // Plan is what an apply would do: read-only to build, printed by a dry run.
@@ -72,7 +75,11 @@ type Plan struct {
 func NewPlan(roots hostfs.FS, groups []Group) *Plan {
 	p := &Plan{Roots: roots}
 	for _, g := range groups {
-		p.Groups = append(p.Groups, planGroup(roots, g))
+		pg := planGroup(roots, g)
+		if pg.Err == nil {
+			pg.Conflicts = conflicts(roots, pg.Steps)
+		}
+		p.Groups = append(p.Groups, pg)
 	}
 	return p
 }

@@ -380,3 +380,23 @@ func TestLiveOnlyKindsRefusedOnATree(t *testing.T) {
 		}
 	}
 }
+
+func TestConflictsNamedBeforeApply(t *testing.T) {
+	dir, roots := fakeHost(t, "build-vm-amd64")
+	os.MkdirAll(filepath.Join(dir, "etc/sysctl.d"), 0o755)
+	os.WriteFile(filepath.Join(dir, "etc/sysctl.d/99-app.conf"), []byte("# app\nnet/core/somaxconn = 1024\n-vm.max_map_count=262144\n"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "etc/tuned"), 0o755)
+	os.WriteFile(filepath.Join(dir, "etc/tuned/active_profile"), []byte("virtual-guest\n"), 0o644)
+	p := NewPlan(roots, []Group{{Finding: "f", Changes: []finding.Change{sysctl("net.core.somaxconn", "8192"), sysctl("vm.max_map_count", "262144")}}})
+	var got []string
+	for _, c := range p.Groups[0].Conflicts {
+		got = append(got, c.EN)
+	}
+	s := strings.Join(got, "\n")
+	if !strings.Contains(s, "/etc/sysctl.d/99-app.conf sets net.core.somaxconn = 1024") || !strings.Contains(s, "TuneD profile virtual-guest") {
+		t.Errorf("conflicts:\n%s", s)
+	}
+	if strings.Contains(s, "max_map_count") {
+		t.Errorf("a file setting the same value is no conflict:\n%s", s)
+	}
+}

@@ -8,8 +8,11 @@ import (
 
 // Refusal is a selected finding apply will not change, and why.
 type Refusal struct {
-	Finding string
-	Why     finding.Text
+	Finding string       `json:"finding"`
+	Why     finding.Text `json:"why"`
+	// Nothing is true when there is nothing to do (the check passed or
+	// did not apply), as opposed to a fix apply cannot carry out.
+	Nothing bool `json:"nothing,omitempty"`
 }
 
 // Select picks the findings to apply: those named by ids (a rule ID, or
@@ -42,7 +45,8 @@ func Select(fs []finding.Finding, ids []string, allSafe bool) ([]Group, []Refusa
 					add(f)
 				} else if !picked[f.Key()] && f.Key() == id {
 					picked[f.Key()] = true
-					refused = append(refused, Refusal{Finding: id, Why: finding.Tf(finding.T("nothing to apply: the check's status is %s", "无需应用：该检查的状态为 %s"), string(f.Status))})
+					refused = append(refused, Refusal{Finding: id, Nothing: true,
+						Why: finding.Tf(finding.T("nothing to apply: the check's status is %s", "无需应用：该检查的状态为 %s"), finding.T(f.Status.Label(finding.EN), f.Status.Label(finding.ZH)))})
 				}
 			}
 		}

@@ -122,6 +122,8 @@ type applyGroupDoc struct {
 	Same    int           `json:"unchanged,omitempty"`
 	Error   string        `json:"error,omitempty"`
 	State   string        `json:"state"` // planned, verified, undone, refused, unchanged
+	// Conflicts: who else sets these keys (sysctl.d, TuneD).
+	Conflicts []finding.Text `json:"conflicts,omitempty"`
 }
 
 type applyKeyDoc struct {
@@ -182,7 +184,7 @@ func RunApply(ctx context.Context, env *Env, o *ApplyOptions) error {
 	}
 	doc := &applyDoc{DryRun: !o.Yes, Journal: j.Dir, Refused: refused}
 	for _, g := range plan.Groups {
-		gd := applyGroupDoc{Finding: g.Finding, Same: len(g.Same), State: "planned"}
+		gd := applyGroupDoc{Finding: g.Finding, Same: len(g.Same), State: "planned", Conflicts: g.Conflicts}
 		for _, s := range g.Steps {
 			gd.Keys = append(gd.Keys, applyKeyDoc{Kind: s.Kind, Key: s.Key, Before: s.Before, Want: s.Want})
 		}
@@ -321,9 +323,16 @@ func writeApplyText(w io.Writer, d *applyDoc, l finding.Lang) {
 		if g.Error != "" {
 			fmt.Fprintf(w, "  %s\n", finding.SafeLine(g.Error))
 		}
+		for _, c := range g.Conflicts {
+			fmt.Fprintf(w, "  %s %s\n", t("note:", "注意："), c.In(l))
+		}
 	}
 	for _, r := range d.Refused {
-		fmt.Fprintf(w, "\n%s  [%s]\n  %s\n", finding.SafeLine(r.Finding), t("cannot be applied", "无法应用"), r.Why.In(l))
+		label := t("cannot be applied", "无法应用")
+		if r.Nothing {
+			label = t("nothing to do", "无需处理")
+		}
+		fmt.Fprintf(w, "\n%s  [%s]\n  %s\n", finding.SafeLine(r.Finding), label, r.Why.In(l))
 	}
 	if d.TxID != "" {
 		fmt.Fprintf(w, "\n%s tuneloop revert %s\n", t("Undo with:", "撤销："), d.TxID)

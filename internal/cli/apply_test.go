@@ -245,3 +245,31 @@ func TestApplyUsage(t *testing.T) {
 		t.Errorf("revert without TX-ID or --all: %v", err)
 	}
 }
+
+func TestApplyFromRunFolder(t *testing.T) {
+	host := applyHost(t)
+	run := t.TempDir()
+	fs := []finding.Finding{
+		{ID: "net.syn-backlog", Status: finding.Fail, Fix: finding.Fix{Apply: "sysctl -w net.ipv4.tcp_max_syn_backlog=4096",
+			Changes: []finding.Change{{Kind: finding.ChangeSysctl, Key: "net.ipv4.tcp_max_syn_backlog", Value: "4096"}}}},
+		{ID: "kernel.cmdline.iommu", Status: finding.Fail, Fix: finding.Fix{Apply: "grubby --update-kernel=ALL --args=\"iommu.passthrough=1\"", Reboot: true}},
+		{ID: "net.somaxconn", Status: finding.Pass},
+	}
+	b, _ := json.Marshal(fs)
+	os.WriteFile(filepath.Join(run, "check.json"), b, 0o644)
+	env, out, _ := testEnv()
+	err := RunApply(context.Background(), env, &ApplyOptions{From: run, IDs: []string{"net.syn-backlog", "kernel.cmdline.iommu", "net.somaxconn"},
+		Root: host, Journal: t.TempDir(), Output: "text"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"net.syn-backlog  [would change]", "kernel.cmdline.iommu  [cannot be applied]", "takes a reboot", "net.somaxconn  [nothing to do]"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("--from output lacks %q:\n%s", want, out)
+		}
+	}
+	env, _, _ = testEnv()
+	if err := RunApply(context.Background(), env, &ApplyOptions{From: t.TempDir(), AllSafe: true, Journal: t.TempDir(), Output: "text"}); err == nil {
+		t.Error("--from a folder without check.json succeeded")
+	}
+}
