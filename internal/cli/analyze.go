@@ -8,12 +8,14 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/input"
 	"github.com/tuneloop/tuneloop/internal/jvm/gclog"
 	"github.com/tuneloop/tuneloop/internal/jvm/jvmopts"
 	"github.com/tuneloop/tuneloop/internal/jvm/logconf"
@@ -26,39 +28,54 @@ import (
 
 // AnalyzeOptions are the flags of `tuneloop analyze`.
 type AnalyzeOptions struct {
-	Output  string // text or json
+	Output  string // text, json or markdown
 	Lang    string
 	Cmdline string // a pasted JVM command line
 	Profile string
 	FailOn  string
-	Now     func() time.Time
+	// Format forces how every FILE is read (input.ParseFormat), "" = by content.
+	Format string
+	// MaxInput bounds the text read from one input ("2GiB", "512M"); "" = input.DefaultLimits.
+	MaxInput string
+	Now      func() time.Time
 }
 
 func newAnalyzeCmd(env *Env) *cobra.Command {
 	o := &AnalyzeOptions{}
 	cmd := &cobra.Command{
-		Use:   "analyze FILE... | RUN_DIR | --cmdline 'java ...'",
+		Use:   "analyze FILE... | - | RUN_DIR | --cmdline 'java ...'",
 		Short: "Analyse thread dumps, GC logs and JVM command lines offline",
 		Long: `Analyse evidence offline. A RUN_DIR written by 'tuneloop record' is diagnosed
 again from its raw samples (a folder copied from another machine analyses the
-same). Each FILE is recognised by its content:
+same). Each FILE (or - for standard input) is recognised by its content, also
+gzip-compressed, inside a zip archive (each entry an input), in UTF-16 or with
+Windows line ends:
 
   thread dumps   jstack / jcmd Thread.print / SIGQUIT output (also inside an
-                 application log, several per file), JDK 21+ JSON dumps.
+                 application log, several per file), JDK 21+ JSON dumps,
+                 VisualVM/JMX dumps, HP-UX JDK dumps, OpenJ9/IBM javacores.
                  Several dumps are also compared over time (stuck threads, hot frames).
   GC logs        JDK 8 (-XX:+PrintGCDetails) and JDK 9+ unified (-Xlog:gc*) logs of
-                 every collector; several files are joined as one rotated set.
+                 every collector, OpenJ9/IBM verbose GC XML and JRockit; several
+                 files are joined as one rotated set.
   logging config logback.xml, log4j2.xml / .properties, log4j.properties / log4j.xml:
                  synchronous file appenders on the request path, flush and buffer
                  settings, console appenders, async queue sizes, caller data.
 
+Each input is analysed or refused on its own: a file that cannot be read is
+named with what it is (empty, binary, a JFR recording...) and the others are
+still reported. --format forces a format for every FILE.
+
 --cmdline runs the JVM rules of 'check' (heap, GC choice, GC logging, heap
 dumps...) on a pasted command line, e.g. from a start script or 'ps'.
 
-Exit status: 0 when the analysis ran, 3 when --fail-on is met, 1 when an input
-could not be read or recognised, 2 on bad usage.`,
+Exit status: 0 when every input was read and analysed, 1 when some input could
+not be read (the others are still reported), 3 when all were read and --fail-on
+is met, 2 on bad usage.`,
 		Example: `  tuneloop analyze dump1.txt dump2.txt dump3.txt
-  tuneloop analyze gc.log gc.log.0 gc.log.1 --lang zh
+  tuneloop analyze gc.log gc.log.0 gc.log.1.gz --lang zh
+  jstack 1234 | tuneloop analyze -
+  tuneloop analyze javacore.20261125.txt -o markdown > report.md
   tuneloop analyze --cmdline 'java -Xms2g -Xmx8g -XX:+UseParallelGC -jar app.jar'
   tuneloop analyze /opt/app/conf/logback.xml`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -66,44 +83,22 @@ could not be read or recognised, 2 on bad usage.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.Output, "output", "o", "text", "output format: text or json (and markdown for a run folder)")
+	f.StringVarP(&o.Output, "output", "o", "text", "output format: text, json or markdown")
 	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
 	f.StringVar(&o.Cmdline, "cmdline", "", "a JVM command line to check (quote it)")
 	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), "workload profile for --cmdline: java-web, database or latency")
 	f.StringVar(&o.FailOn, "fail-on", "", "exit 3 if a finding is at least this severe: warning or critical")
+	f.StringVar(&o.Format, "format", "", "read every FILE as this format instead of recognising it: "+formatNames())
+	f.StringVar(&o.MaxInput, "max-input", "", "the most text read from one input, e.g. 512M or 4G (default 2G)")
 	return cmd
 }
 
-// inputKind is what a file turned out to be.
-type inputKind int
-
-const (
-	kindUnknown inputKind = iota
-	kindThreadDump
-	kindGCLog
-	kindLogConfig
-)
-
-// sniffLen is how much of a file is read to recognise it.
-const sniffLen = 256 << 10
-
-// sniff recognises a file from its beginning. A thread dump header wins over
-// GC lines, since a SIGQUIT dump inside a console log may follow GC output.
-func sniff(name string, head []byte) inputKind {
-	if bytes.Contains(head, []byte("Full thread dump")) || bytes.Contains(head, []byte(`"threadDump"`)) {
-		return kindThreadDump
+func formatNames() string {
+	var names []string
+	for _, f := range input.Forcible() {
+		names = append(names, string(f))
 	}
-	sc := bufio.NewScanner(bytes.NewReader(head))
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for n := 0; sc.Scan() && n < 200; n++ {
-		if gclog.Detect(sc.Bytes()) != gclog.FormatUnknown {
-			return kindGCLog
-		}
-	}
-	if k, err := logconf.Detect(name, bytes.NewReader(head)); err == nil && k != logconf.KindUnknown {
-		return kindLogConfig
-	}
-	return kindUnknown
+	return strings.Join(names, ", ")
 }
 
 // AnalyzeResult is the JSON document of `analyze --output json`.
@@ -117,9 +112,64 @@ type AnalyzeResult struct {
 	// content), counted once.
 	DumpDuplicates []threaddump.Duplicate `json:"thread_dump_duplicates,omitempty"`
 	GC             *gclog.Report          `json:"gc,omitempty"`
-	LogConfigs     []string               `json:"logging_configs,omitempty"`
-	Findings       []finding.Finding      `json:"findings"`
-	Inputs         []string               `json:"inputs"`
+	// GCSets holds one report per JVM when the GC logs came from several.
+	GCSets     []*gclog.Report   `json:"gc_sets,omitempty"`
+	LogConfigs []string          `json:"logging_configs,omitempty"`
+	Findings   []finding.Finding `json:"findings"`
+	Inputs     []string          `json:"inputs"`
+	// Read lists each input read, with its format and what was undone.
+	Read []InputRead `json:"read,omitempty"`
+	// Unreadable are the inputs that could not be read, each with why.
+	Unreadable []InputError `json:"unreadable,omitempty"`
+}
+
+// InputRead is one input that was read.
+type InputRead struct {
+	Name     string `json:"name"`
+	Format   string `json:"format"`
+	Encoding string `json:"encoding,omitempty"`
+	// LongLines counts lines cut at the line limit.
+	LongLines int `json:"long_lines,omitempty"`
+}
+
+// InputError is one input refused, and why (in the report's language).
+type InputError struct {
+	Name    string `json:"name"`
+	Message string `json:"error"`
+}
+
+// analysis gathers the results of one analyze call.
+type analysis struct {
+	res      *AnalyzeResult
+	lang     finding.Lang
+	text     bytes.Buffer // sections rendered as text, in input order of kinds
+	sections []mdSection  // the same, for Markdown
+	failed   []error
+	inputs   int // files and archive entries given (refused ones too)
+}
+
+type mdSection struct {
+	title finding.Text
+	text  string
+}
+
+func (a *analysis) refuse(name string, err error) {
+	a.failed = append(a.failed, err)
+	a.res.Unreadable = append(a.res.Unreadable, InputError{Name: name, Message: finding.Localize(err, a.lang)})
+}
+
+// section renders one kind of input with its text writer.
+func (a *analysis) section(title finding.Text, write func(w io.Writer) error) error {
+	var b bytes.Buffer
+	if err := write(&b); err != nil {
+		return err
+	}
+	if a.text.Len() > 0 {
+		a.text.WriteString("\n")
+	}
+	a.text.Write(b.Bytes())
+	a.sections = append(a.sections, mdSection{title: title, text: b.String()})
+	return nil
 }
 
 // RunAnalyze is the whole `analyze` command; tests call it directly.
@@ -128,124 +178,119 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 	if err != nil {
 		return err
 	}
-	if o.Output != "text" && o.Output != "json" && !(o.Output == "markdown" && len(args) == 1) {
-		return usageErr(finding.T("--output: unknown format %q (want text or json; markdown for a run folder)", "--output：未知格式 %q（应为 text 或 json；运行目录还可用 markdown）"), o.Output)
+	if o.Output != "text" && o.Output != "json" && o.Output != "markdown" {
+		return usageErr(finding.T("--output: unknown format %q (want text, json or markdown)", "--output：未知格式 %q（应为 text、json 或 markdown）"), o.Output)
 	}
-	var failOn *finding.Severity
-	if o.FailOn != "" {
-		s, err := finding.ParseSeverity(o.FailOn)
-		if err != nil || s == finding.Info {
-			return usageErr(finding.T("--fail-on: want warning or critical, got %q", "--fail-on：应为 warning 或 critical，实际为 %q"), o.FailOn)
-		}
-		failOn = &s
+	failOn, err := failOnOpt(o.FailOn)
+	if err != nil {
+		return err
 	}
 	if len(args) == 0 && o.Cmdline == "" {
-		return usageErr(finding.T("nothing to analyse: give files, or --cmdline 'java ...'", "没有可分析的内容：请给出文件，或使用 --cmdline 'java ...'"))
+		return usageErr(finding.T("nothing to analyse: give files, - for standard input, or --cmdline 'java ...'", "没有可分析的内容：请给出文件、- 表示标准输入，或使用 --cmdline 'java ...'"))
 	}
-	now := time.Now
-	if o.Now != nil {
-		now = o.Now
-	}
-	res := &AnalyzeResult{Schema: "tuneloop.analyze/v1", Tool: "tuneloop " + version.Version, GeneratedAt: now().UTC(), Inputs: args}
-
-	var dumpFiles, gcFiles, logFiles []string
-	for _, path := range args {
-		st, err := os.Stat(path)
-		if err != nil {
-			return err
+	forced := input.Format("")
+	if o.Format != "" {
+		f, ok := input.ParseFormat(o.Format)
+		if !ok {
+			return usageErr(finding.T("--format: unknown format %q (want one of: %s)", "--format：未知格式 %q（应为以下之一：%s）"), o.Format, formatNames())
 		}
-		if st.IsDir() {
-			if !IsRunDir(path) {
-				return fmt.Errorf("%s is a directory but not a run folder (no manifest.json from 'tuneloop record')", path)
-			}
+		forced = f
+	}
+	lim := input.DefaultLimits()
+	if o.MaxInput != "" {
+		n, ok := parseSize(o.MaxInput)
+		if !ok {
+			return usageErr(finding.T("--max-input: want a size such as 512M or 4G, got %q", "--max-input：应为 512M 或 4G 这样的大小，实际为 %q"), o.MaxInput)
+		}
+		lim.MaxBytes = n
+	}
+	if o.Cmdline != "" {
+		if _, err := rules.ParseProfile(o.Profile); err != nil {
+			return profileErr(o.Profile)
+		}
+	}
+	// A run folder is analysed on its own; any other directory is refused below.
+	for _, path := range args {
+		if path != "-" && IsRunDir(path) {
 			if len(args) > 1 || o.Cmdline != "" {
 				return usageErr(finding.T("a run folder is analysed on its own: tuneloop analyze %s", "运行目录需要单独分析：tuneloop analyze %s"), path)
 			}
 			return RunAnalyzeRun(ctx, env, path, AnalyzeRunOptions{Output: o.Output, Lang: o.Lang, FailOn: o.FailOn})
 		}
-		head, err := readHead(path)
-		if err != nil {
-			return err
-		}
-		switch sniff(path, head) {
-		case kindGCLog:
-			gcFiles = append(gcFiles, path)
-		case kindLogConfig:
-			logFiles = append(logFiles, path)
-		case kindThreadDump:
-			dumpFiles = append(dumpFiles, path)
-		default:
-			// No header and no GC line: the dump parser gets the last word
-			// (a bare thread list) and explains what the file is otherwise.
-			dumpFiles = append(dumpFiles, path)
-		}
 	}
+	now := time.Now
+	if o.Now != nil {
+		now = o.Now
+	}
+	a := &analysis{lang: lang, res: &AnalyzeResult{Schema: "tuneloop.analyze/v1", Tool: "tuneloop " + version.Version, GeneratedAt: now().UTC(), Inputs: args}}
 
-	var out bytes.Buffer // rendered text, written only when everything parsed
-	if len(dumpFiles) > 0 {
-		set, err := readDumpSet(dumpFiles)
+	var dumps, gcs, confs []*input.File
+	stdinUsed := false
+	for _, path := range args {
+		var files []*input.File
+		var err error
+		switch {
+		case path == "-" && stdinUsed:
+			return usageErr(finding.T("- (standard input) is given twice", "- （标准输入）给出了两次"))
+		case path == "-":
+			stdinUsed = true
+			var f *input.File
+			if f, err = input.OpenReader(ctx, "stdin", env.Stdin, lim); err == nil {
+				files = []*input.File{f}
+			}
+		default:
+			files, err = input.OpenAll(ctx, path, lim)
+		}
 		if err != nil {
-			return err
-		}
-		// A file that is no dump fails the command (exit 1): analyze was
-		// asked about that file, and a partial answer would hide it.
-		if len(set.Unreadable) > 0 {
-			u := set.Unreadable[0]
-			if errors.Is(u.Err, threaddump.ErrNotThreadDump) {
-				return fmt.Errorf("%w (nor a GC log or a log4j/log4j2/logback configuration)", u.Err)
+			if ctx.Err() != nil {
+				return interrupted(ctx)
 			}
-			return u.Err
-		}
-		res.Findings = append(res.Findings, set.Findings...)
-		res.ThreadDumps = set.Reports
-		res.DumpDuplicates = set.Duplicates
-		if o.Output == "text" {
-			if err := threaddump.WriteText(&out, set, lang); err != nil {
-				return err
+			if errors.Is(err, input.ErrNotFile) && dirExists(path) {
+				err = finding.Errorf(finding.T("%s: a directory, but not a run folder (no manifest.json from 'tuneloop record')",
+					"%s：是一个目录，但不是运行目录（没有 'tuneloop record' 写出的 manifest.json）"), path)
 			}
+			a.inputs++
+			a.refuse(path, err)
+			continue
+		}
+		a.inputs += len(files)
+		for _, f := range files {
+			defer f.Close()
+			format := f.Format
+			if forced != "" {
+				format = forced
+			}
+			switch format.Kind() {
+			case input.KindThreadDump:
+				dumps = append(dumps, f)
+			case input.KindGCLog:
+				gcs = append(gcs, f)
+			case input.KindLogConfig:
+				confs = append(confs, f)
+			default:
+				d := input.Describe(format, f.Head)
+				a.refuse(f.Name, finding.Errorf(finding.T("%s: %s", "%s：%s"), f.Name, d))
+				continue
+			}
+			a.res.Read = append(a.res.Read, InputRead{Name: f.Name, Format: string(format), Encoding: f.Encoding})
 		}
 	}
-	if len(gcFiles) > 0 {
-		r, err := gclog.Analyze(gclog.FileSources(gcFiles...), gclog.DefaultThresholds())
-		if err != nil {
-			return err
-		}
-		res.GC = r
-		res.Findings = append(res.Findings, r.Findings...)
-		if o.Output == "text" {
-			if out.Len() > 0 {
-				out.WriteString("\n")
-			}
-			if err := gclog.WriteText(&out, r.Summary, r.Findings, lang); err != nil {
-				return err
-			}
-		}
+	if err := a.threadDumps(ctx, dumps); err != nil {
+		return err
 	}
-	if len(logFiles) > 0 {
-		// The JVM command line, when given, tells logconf about
-		// -Dlog4j2.contextSelector (all loggers async).
-		var jvmArgs []string
-		if o.Cmdline != "" {
-			jvmArgs = jvmopts.ParseCommandLine(o.Cmdline)
-		}
-		for _, path := range logFiles {
-			c, err := logconf.LoadFile(path)
-			if err != nil {
-				return err
-			}
-			fs := logconf.AnalyzeWith(c, logconf.OptionsFromArgs(jvmArgs))
-			res.LogConfigs = append(res.LogConfigs, path)
-			res.Findings = append(res.Findings, fs...)
-			if o.Output == "text" {
-				if out.Len() > 0 {
-					out.WriteString("\n")
-				}
-				if err := logconf.WriteSummary(&out, c, lang); err != nil {
-					return err
-				}
-				if err := logconf.WriteText(&out, path, fs, lang); err != nil {
-					return err
-				}
+	if err := a.gcLogs(ctx, gcs); err != nil {
+		return err
+	}
+	if err := a.logConfigs(ctx, confs, o.Cmdline); err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		return interrupted(ctx)
+	}
+	for i := range a.res.Read {
+		for _, f := range append(append(dumps, gcs...), confs...) {
+			if f.Name == a.res.Read[i].Name {
+				a.res.Read[i].LongLines = f.LongLines()
 			}
 		}
 	}
@@ -254,59 +299,280 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 		if err != nil {
 			return err
 		}
-		res.Findings = append(res.Findings, fs...)
-		if o.Output == "text" {
-			if out.Len() > 0 {
-				out.WriteString("\n")
-			}
-			writeCmdlineText(&out, o.Cmdline, fs, lang)
-		}
+		a.res.Findings = append(a.res.Findings, fs...)
+		a.section(finding.T("JVM command line", "JVM 命令行"), func(w io.Writer) error {
+			writeCmdlineText(w, o.Cmdline, fs, lang)
+			return nil
+		})
 	}
+	res := a.res
 	finding.Sort(res.Findings)
 	if res.Findings == nil {
 		res.Findings = []finding.Finding{}
 	}
 
-	if o.Output == "json" {
-		if err := report.WriteJSON(env.Stdout, res); err != nil {
-			return err
-		}
-	} else if _, err := env.Stdout.Write(out.Bytes()); err != nil {
+	switch o.Output {
+	case "json":
+		err = report.WriteJSON(env.Stdout, res)
+	case "markdown":
+		err = writeAnalyzeMarkdown(env.Stdout, a)
+	default:
+		err = writeAnalyzeText(env.Stdout, a)
+	}
+	if err != nil {
 		return err
+	}
+	if len(a.failed) > 0 {
+		// Each refusal is said on stderr, the summary is the exit message.
+		if o.Output != "text" {
+			for _, u := range res.Unreadable {
+				fmt.Fprintf(env.Stderr, "tuneloop: %s\n", finding.SafeLine(u.Message))
+			}
+		}
+		return &ExitError{Code: ExitFailure, Err: finding.Errorf(finding.T("%d of %d inputs could not be read (the others are reported above)",
+			"%d 个输入（共 %d 个）无法读取（其余的结果见上）"), len(a.failed), a.inputs)}
 	}
 	if failOn != nil {
 		if worst, any := finding.Worst(res.Findings); any && worst >= *failOn {
 			return &ExitError{Code: ExitFindings}
 		}
 	}
-	return ctx.Err()
+	return nil
 }
 
-func readHead(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	head, err := io.ReadAll(io.LimitReader(f, sniffLen))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return head, nil
+// profileErr is an unknown --profile, said whole in each language.
+func profileErr(p string) error {
+	return usageErr(finding.T("--profile: unknown profile %q (want java-web, database or latency)",
+		"--profile：未知的负载配置档 %q（应为 java-web、database 或 latency）"), p)
 }
 
-// readDumpSet reads the thread dump files as one set (threaddump.ReadSet).
-func readDumpSet(paths []string) (*threaddump.Set, error) {
-	in := make([]threaddump.Input, 0, len(paths))
-	for _, p := range paths {
-		f, err := os.Open(p)
-		if err != nil {
-			return nil, err
+func interrupted(ctx context.Context) error {
+	return finding.Errorf(finding.T("interrupted (%v): nothing reported", "已中断（%v）：没有输出报告"), ctx.Err())
+}
+
+func dirExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+// parseSize reads 512M, 4G, 4GiB, 100K or a byte count.
+func parseSize(s string) (int64, bool) {
+	s = strings.TrimSuffix(strings.TrimSuffix(strings.ToUpper(strings.TrimSpace(s)), "B"), "I")
+	mul := int64(1)
+	if n := len(s); n > 0 {
+		switch s[n-1] {
+		case 'K':
+			mul, s = 1<<10, s[:n-1]
+		case 'M':
+			mul, s = 1<<20, s[:n-1]
+		case 'G':
+			mul, s = 1<<30, s[:n-1]
+		case 'T':
+			mul, s = 1<<40, s[:n-1]
 		}
-		defer f.Close()
-		in = append(in, threaddump.Input{Name: p, R: f})
 	}
-	return threaddump.ReadSet(in), nil
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || v <= 0 || v > (1<<62)/mul {
+		return 0, false
+	}
+	return v * mul, true
+}
+
+// threadDumps reads the dump inputs as one set; each input that holds no
+// dump is refused on its own.
+func (a *analysis) threadDumps(ctx context.Context, files []*input.File) error {
+	if len(files) == 0 {
+		return nil
+	}
+	in := make([]threaddump.Input, 0, len(files))
+	for _, f := range files {
+		rc, err := f.Open(ctx)
+		if err != nil {
+			a.refuse(f.Name, err)
+			continue
+		}
+		defer rc.Close()
+		in = append(in, threaddump.Input{Name: f.Name, R: rc})
+	}
+	set := threaddump.ReadSet(in)
+	if ctx.Err() != nil {
+		return interrupted(ctx)
+	}
+	for _, u := range set.Unreadable {
+		a.refuse(u.Name, u.Err)
+	}
+	set.Unreadable = nil // said once, with the other inputs
+	if len(set.Dumps) == 0 {
+		return nil
+	}
+	a.res.Findings = append(a.res.Findings, set.Findings...)
+	a.res.ThreadDumps = set.Reports
+	a.res.DumpDuplicates = set.Duplicates
+	return a.section(finding.T("Thread dumps", "线程转储"), func(w io.Writer) error { return threaddump.WriteText(w, set, a.lang) })
+}
+
+// gcLogs analyses the GC logs, grouped by JVM; when that fails on one
+// file, each is analysed alone so the others are still reported.
+func (a *analysis) gcLogs(ctx context.Context, files []*input.File) error {
+	if len(files) == 0 {
+		return nil
+	}
+	src := func(f *input.File) gclog.Source {
+		return gclog.Source{Name: f.Name, Open: func() (io.ReadCloser, error) { return f.Open(ctx) }}
+	}
+	var srcs []gclog.Source
+	for _, f := range files {
+		srcs = append(srcs, src(f))
+	}
+	reports, err := gclog.AnalyzeSetsContext(ctx, srcs, gclog.DefaultThresholds())
+	if err != nil && len(files) > 1 && ctx.Err() == nil {
+		reports = nil
+		for _, f := range files {
+			r, err := gclog.AnalyzeContext(ctx, []gclog.Source{src(f)}, gclog.DefaultThresholds())
+			if err != nil {
+				a.refuse(f.Name, err)
+				continue
+			}
+			reports = append(reports, r)
+		}
+	} else if err != nil {
+		if ctx.Err() != nil {
+			return interrupted(ctx)
+		}
+		a.refuse(files[0].Name, err)
+	}
+	if ctx.Err() != nil {
+		return interrupted(ctx)
+	}
+	for i, r := range reports {
+		if i == 0 && len(reports) == 1 {
+			a.res.GC = r
+		} else {
+			a.res.GCSets = append(a.res.GCSets, r)
+		}
+		a.res.Findings = append(a.res.Findings, r.Findings...)
+		if err := a.section(finding.T("GC log", "GC 日志"), func(w io.Writer) error { return gclog.WriteText(w, r.Summary, r.Findings, a.lang) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// logConfigs reads each logging configuration; the JVM command line, when
+// given, tells logconf about -Dlog4j2.contextSelector (all loggers async).
+func (a *analysis) logConfigs(ctx context.Context, files []*input.File, cmdline string) error {
+	var jvmArgs []string
+	if cmdline != "" {
+		jvmArgs = jvmopts.ParseCommandLine(cmdline)
+	}
+	for _, f := range files {
+		rc, err := f.Open(ctx)
+		if err != nil {
+			a.refuse(f.Name, err)
+			continue
+		}
+		c, err := logconf.Parse(f.Name, rc)
+		rc.Close()
+		if err != nil {
+			a.refuse(f.Name, err)
+			continue
+		}
+		fs := logconf.AnalyzeWith(c, logconf.OptionsFromArgs(jvmArgs))
+		a.res.LogConfigs = append(a.res.LogConfigs, f.Name)
+		a.res.Findings = append(a.res.Findings, fs...)
+		err = a.section(finding.T("Logging configuration", "日志配置"), func(w io.Writer) error {
+			if err := logconf.WriteSummary(w, c, a.lang); err != nil {
+				return err
+			}
+			return logconf.WriteText(w, f.Name, fs, a.lang)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeAnalyzeText prints the inputs not read first, then each section.
+func writeAnalyzeText(w io.Writer, a *analysis) error {
+	var b bytes.Buffer
+	t := func(en, zh string) string { return finding.T(en, zh).In(a.lang) }
+	for _, u := range a.res.Unreadable {
+		fmt.Fprintf(&b, "%s: %s\n", t("Not read", "未能读取"), finding.SafeLine(u.Message))
+	}
+	for _, r := range a.res.Read {
+		if r.LongLines > 0 {
+			fmt.Fprintf(&b, t("%s: %d lines longer than the line limit were cut\n", "%s：%d 行超过行长上限，已截断\n"), finding.SafeLine(r.Name), r.LongLines)
+		}
+	}
+	if b.Len() > 0 && a.text.Len() > 0 {
+		b.WriteString("\n")
+	}
+	b.Write(a.text.Bytes())
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// writeAnalyzeMarkdown is the same report as Markdown: each section's text
+// in a fence (it is already sanitised; the fence outgrows any backticks in
+// it), the findings as a table and one entry each.
+func writeAnalyzeMarkdown(w io.Writer, a *analysis) error {
+	bw := bufio.NewWriter(w)
+	t := func(en, zh string) string { return finding.T(en, zh).In(a.lang) }
+	fmt.Fprintf(bw, "# tuneloop analyze\n\n")
+	if len(a.res.Read) > 0 {
+		fmt.Fprintf(bw, "| %s | %s | %s |\n|---|---|---|\n", t("Input", "输入"), t("Format", "格式"), t("Encoding", "编码"))
+		for _, r := range a.res.Read {
+			fmt.Fprintf(bw, "| %s | %s | %s |\n", report.MarkdownCell(r.Name), r.Format, r.Encoding)
+		}
+		bw.WriteString("\n")
+	}
+	if len(a.res.Unreadable) > 0 {
+		fmt.Fprintf(bw, "## %s\n\n", t("Not read", "未能读取"))
+		for _, u := range a.res.Unreadable {
+			fmt.Fprintf(bw, "- %s\n", report.MarkdownCell(u.Message))
+		}
+		bw.WriteString("\n")
+	}
+	for _, s := range a.sections {
+		fence := "```"
+		for strings.Contains(s.text, fence) {
+			fence += "`"
+		}
+		fmt.Fprintf(bw, "## %s\n\n%stext\n%s\n%s\n\n", s.title.In(a.lang), fence, strings.TrimRight(s.text, "\n"), fence)
+	}
+	fs := a.res.Findings
+	fmt.Fprintf(bw, "## %s (%d)\n\n", t("Findings", "发现"), len(fs))
+	if len(fs) > 0 {
+		fmt.Fprintf(bw, "| %s | ID | %s | %s |\n|---|---|---|---|\n", t("Severity", "严重级别"), t("Status", "状态"), t("Title", "标题"))
+		for i := range fs {
+			f := &fs[i]
+			fmt.Fprintf(bw, "| %s | `%s` | %s | %s |\n", f.Severity.Label(a.lang), report.MarkdownCode(f.Key()), f.Status, report.MarkdownCell(f.Title.In(a.lang)))
+		}
+		bw.WriteString("\n")
+	}
+	for i := range fs {
+		f := &fs[i]
+		if f.Status != finding.Fail {
+			continue
+		}
+		fmt.Fprintf(bw, "### %s\n\n", report.MarkdownCell(f.Title.In(a.lang)))
+		for _, p := range []struct{ k, v string }{
+			{t("Seen", "现象"), f.Observed.In(a.lang)},
+			{t("Why", "原因"), f.Why.In(a.lang)},
+			{t("Do", "建议"), f.Recommended.In(a.lang)},
+			{t("Risk", "风险"), f.Risk.In(a.lang)},
+		} {
+			if strings.TrimSpace(p.v) != "" {
+				fmt.Fprintf(bw, "- **%s**: %s\n", p.k, report.MarkdownCell(p.v))
+			}
+		}
+		if f.Fix.Apply != "" {
+			fmt.Fprintf(bw, "- **%s**: `%s`\n", t("Apply", "执行"), report.MarkdownCode(f.Fix.Apply))
+		}
+		bw.WriteString("\n")
+	}
+	return bw.Flush()
 }
 
 // analyzeCmdline checks a pasted JVM command line with the JVM rules of the
@@ -315,7 +581,7 @@ func readDumpSet(paths []string) (*threaddump.Set, error) {
 func analyzeCmdline(cmdline, profile string) ([]finding.Finding, error) {
 	p, err := rules.ParseProfile(profile)
 	if err != nil {
-		return nil, usageErr(finding.T("--profile: %v", "--profile:%v"), err)
+		return nil, profileErr(profile)
 	}
 	args := jvmopts.ParseCommandLine(cmdline)
 	if len(args) == 0 {

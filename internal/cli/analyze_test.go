@@ -1,13 +1,19 @@
 package cli
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+	"unicode/utf16"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 )
@@ -150,9 +156,10 @@ func TestAnalyzeUnrecognisedInput(t *testing.T) {
 	if err := os.WriteFile(junk, []byte("hello\nthis is not a dump\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := runAnalyze(t, []string{junk}, AnalyzeOptions{})
-	if err == nil || !strings.Contains(err.Error(), "notes.txt") || !strings.Contains(err.Error(), "not a thread dump") {
-		t.Errorf("junk file: %v", err)
+	out, err := runAnalyze(t, []string{junk}, AnalyzeOptions{})
+	var fe *ExitError
+	if !errors.As(err, &fe) || fe.Code != ExitFailure || !strings.Contains(out, `notes.txt: text of no known format (first line: "hello")`) {
+		t.Errorf("junk file: %v\n%s", err, out)
 	}
 	if _, err := runAnalyze(t, []string{filepath.Join(dir, "missing.log")}, AnalyzeOptions{}); err == nil {
 		t.Error("missing file accepted")
@@ -182,5 +189,197 @@ func TestAnalyzeLoggingConfig(t *testing.T) {
 	// A Spring bean file is none of the known kinds.
 	if _, err := runAnalyze(t, []string{filepath.Join(dir, "beans.xml")}, AnalyzeOptions{}); err == nil {
 		t.Error("beans.xml accepted")
+	}
+}
+
+// `analyze empty.txt good.jstack`: the good file is reported, the empty one
+// named as empty, and the exit code says one could not be read.
+func TestAnalyzeEachInputOnItsOwn(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.txt")
+	os.WriteFile(empty, nil, 0o644)
+	jfr := filepath.Join(dir, "rec.jfr")
+	os.WriteFile(jfr, []byte("FLR\x00\x00\x02\x00\x01rest"), 0o644)
+	good := filepath.Join(dumpsDir, "jdk17_deadlock_jcmd.txt")
+	out, err := runAnalyze(t, []string{empty, good, jfr, dir}, AnalyzeOptions{})
+	var ee *ExitError
+	if !errors.As(err, &ee) || ee.Code != ExitFailure || err.Error() != "3 of 4 inputs could not be read (the others are reported above)" {
+		t.Errorf("exit: %v", err)
+	}
+	for _, want := range []string{
+		"Not read: " + empty + ": empty",
+		"Not read: " + jfr + ": a JFR recording: not supported by analyze yet",
+		"Not read: " + dir + ": a directory, but not a run folder",
+		"transfer-1", // the good dump's deadlock is reported
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%.2000s", want, out)
+		}
+	}
+	res := &AnalyzeResult{}
+	env, stdout, stderr := testEnv()
+	err = RunAnalyze(context.Background(), env, []string{empty, good}, &AnalyzeOptions{Output: "json", Profile: "java-web", Now: fixedNow})
+	if err == nil || json.Unmarshal(stdout.Bytes(), res) != nil || len(res.ThreadDumps) != 1 || len(res.Unreadable) != 1 || res.Unreadable[0].Name != empty {
+		t.Errorf("json: %v %+v", err, res.Unreadable)
+	}
+	if !strings.Contains(stderr.String(), empty+": empty") {
+		t.Errorf("stderr: %q", stderr.String())
+	}
+	// Chinese throughout.
+	out, _ = runAnalyze(t, []string{empty, good}, AnalyzeOptions{Lang: "zh"})
+	if !strings.Contains(out, "未能读取: "+empty+"：空文件") && !strings.Contains(out, "未能读取："+empty+"：空文件") {
+		t.Errorf("zh:\n%.500s", out)
+	}
+}
+
+// `jstack PID | tuneloop analyze -`, a gzip'd dump, a UTF-16 dump.
+func TestAnalyzeStdinGzipUTF16(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(dumpsDir, "jdk17_deadlock_jcmd.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, out, _ := testEnv()
+	env.Stdin = strings.NewReader(string(raw))
+	if err := RunAnalyze(context.Background(), env, []string{"-"}, &AnalyzeOptions{Output: "text", Profile: "java-web", Now: fixedNow}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "transfer-1") {
+		t.Errorf("stdin:\n%.500s", out.String())
+	}
+	dir := t.TempDir()
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(raw)
+	zw.Close()
+	os.WriteFile(filepath.Join(dir, "dump.gz"), gz.Bytes(), 0o644)
+	u := []byte{0xFF, 0xFE}
+	for _, r := range utf16.Encode([]rune(strings.ReplaceAll(string(raw), "\n", "\r\n"))) {
+		u = append(u, byte(r), byte(r>>8))
+	}
+	os.WriteFile(filepath.Join(dir, "ps.txt"), u, 0o644)
+	for _, name := range []string{"dump.gz", "ps.txt"} {
+		res := analyzeJSON(t, []string{filepath.Join(dir, name)}, AnalyzeOptions{})
+		if len(res.ThreadDumps) != 1 || res.Findings[0].ID != "threaddump.deadlock" || len(res.Read) != 1 || res.Read[0].Encoding == "" {
+			t.Errorf("%s: %d dumps, read %+v", name, len(res.ThreadDumps), res.Read)
+		}
+	}
+}
+
+// -o markdown renders thread dumps, GC logs and logging configurations.
+func TestAnalyzeMarkdown(t *testing.T) {
+	for _, f := range []string{filepath.Join(dumpsDir, "jdk17_deadlock_jcmd.txt"), filepath.Join(gcDir, "jdk17-g1.log"), "../../internal/jvm/logconf/testdata/logback-spring.xml"} {
+		out, err := runAnalyze(t, []string{f}, AnalyzeOptions{Output: "markdown"})
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if !strings.HasPrefix(out, "# tuneloop analyze\n") || !strings.Contains(out, "## Findings (") || !strings.Contains(out, "```text\n") || len(out) < 500 {
+			t.Errorf("%s: markdown:\n%.800s", f, out)
+		}
+	}
+}
+
+// Hostile inputs end at once with a message naming the file.
+func TestAnalyzeHostileInputs(t *testing.T) {
+	for _, c := range []struct{ path, want string }{
+		{"/dev/zero", "/dev/zero: a character device, not a file"},
+		{"/dev/urandom", "/dev/urandom: a character device, not a file"},
+	} {
+		out, err := runAnalyze(t, []string{c.path}, AnalyzeOptions{})
+		if err == nil || !strings.Contains(out, c.want) {
+			t.Errorf("%s: %v\n%s", c.path, err, out)
+		}
+	}
+	env, out, _ := testEnv()
+	z, _ := os.Open("/dev/zero")
+	defer z.Close()
+	env.Stdin = z
+	err := RunAnalyze(context.Background(), env, []string{"-"}, &AnalyzeOptions{Output: "text", Profile: "java-web", MaxInput: "32M", Now: fixedNow})
+	if err == nil || !strings.Contains(out.String(), "stdin: binary data, not text") {
+		t.Errorf("zeros on stdin: %v\n%s", err, out.String())
+	}
+	for _, bad := range []AnalyzeOptions{{Format: "jfr"}, {MaxInput: "lots"}, {Profile: "nope", Cmdline: "java -jar x.jar"}} {
+		var ee *ExitError
+		if _, err := runAnalyze(t, []string{"/dev/null"}, bad); !errors.As(err, &ee) || ee.Code != ExitUsage {
+			t.Errorf("%+v: %v", bad, err)
+		}
+	}
+	_, err = runAnalyze(t, nil, AnalyzeOptions{Profile: "nope", Cmdline: "java -jar x.jar", Lang: "zh"})
+	if zh := finding.Localize(err, finding.ZH); zh != `--profile：未知的负载配置档 "nope"（应为 java-web、database 或 latency）` {
+		t.Errorf("zh: %q", zh)
+	}
+}
+
+// --format forces a reader: a GC log read as a thread dump is refused by
+// the dump parser, saying so.
+func TestAnalyzeForcedFormat(t *testing.T) {
+	out, err := runAnalyze(t, []string{filepath.Join(gcDir, "jdk17-g1.log")}, AnalyzeOptions{Format: "hotspot"})
+	if err == nil || !strings.Contains(out, "not a thread dump") {
+		t.Errorf("%v\n%.400s", err, out)
+	}
+}
+
+// SIGINT and SIGTERM end `analyze -` reading endless zeros within a couple
+// of seconds, with a message (the built binary, as a user runs it).
+func TestAnalyzeSignalEndsIt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "tuneloop")
+	build := exec.Command("go", "build", "-o", bin, "github.com/tuneloop/tuneloop/cmd/tuneloop")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
+		// A FIFO that is opened for writing and never written: the read waits forever.
+		fifo := filepath.Join(t.TempDir(), "fifo")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Skip(err)
+		}
+		cmd := exec.Command(bin, "analyze", fifo)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(300 * time.Millisecond)
+		start := time.Now()
+		cmd.Process.Signal(sig)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(3 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("%v: still running 3 s after the signal", sig)
+		}
+		w.Close()
+		if el := time.Since(start); el > 2*time.Second || cmd.ProcessState.ExitCode() == 0 || !strings.Contains(stderr.String(), "interrupted") {
+			t.Errorf("%v: ended after %v, code %d, stderr %q", sig, el, cmd.ProcessState.ExitCode(), stderr.String())
+		}
+		// Endless zeros on stdin.
+		cmd = exec.Command(bin, "analyze", "-")
+		z, _ := os.Open("/dev/zero")
+		cmd.Stdin = z
+		stderr.Reset()
+		cmd.Stderr = &stderr
+		cmd.Start()
+		time.Sleep(200 * time.Millisecond)
+		cmd.Process.Signal(sig)
+		done = make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case <-done:
+		case <-time.After(3 * time.Second):
+			cmd.Process.Kill()
+			t.Fatalf("%v: stdin zeros: still running 3 s after the signal", sig)
+		}
+		z.Close()
+		if stderr.Len() == 0 {
+			t.Errorf("%v: stdin zeros: no message", sig)
+		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -85,7 +87,12 @@ func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
 	}
 	profile, err := rules.ParseProfile(o.Profile)
 	if err != nil {
-		return usageErr(finding.T("--profile: %v", "--profile:%v"), err)
+		return profileErr(o.Profile)
+	}
+	if !o.List {
+		if err := o.checkRoots(); err != nil {
+			return err
+		}
 	}
 	var failOn *finding.Severity
 	if o.FailOn != "" {
@@ -161,6 +168,49 @@ func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
 		}
 	}
 	return ctx.Err()
+}
+
+// checkRoots refuses a root that is not a directory (exit 2), so a typo is
+// not audited as a host where nothing is present.
+func (o *CheckOptions) checkRoots() error {
+	isDir := func(p string) (bool, error) {
+		st, err := os.Stat(p)
+		if err != nil {
+			return false, err
+		}
+		return st.IsDir(), nil
+	}
+	if o.Root != "" {
+		dir, err := isDir(o.Root)
+		switch {
+		case err != nil:
+			return usageErr(finding.T("--root: %v", "--root：%v"), err)
+		case !dir:
+			return usageErr(finding.T("--root %s: not a directory (a captured host tree holding proc/, sys/ and etc/)",
+				"--root %s：不是目录（应为内含 proc/、sys/ 和 etc/ 的主机目录树）"), o.Root)
+		}
+		n := 0
+		for _, sub := range []string{"proc", "sys", "etc"} {
+			if ok, _ := isDir(filepath.Join(o.Root, sub)); ok {
+				n++
+			}
+		}
+		if n == 0 {
+			return usageErr(finding.T("--root %s: holds none of proc/, sys/ and etc/: not a captured host tree",
+				"--root %s：不含 proc/、sys/、etc/ 中的任何一个：不是采集下来的主机目录树"), o.Root)
+		}
+		return nil
+	}
+	for _, r := range []struct{ flag, path string }{{"--proc-root", o.ProcRoot}, {"--sys-root", o.SysRoot}, {"--etc-root", o.EtcRoot}} {
+		dir, err := isDir(r.path)
+		switch {
+		case err != nil:
+			return usageErr(finding.T("%s: %v", "%s：%v"), r.flag, err)
+		case !dir:
+			return usageErr(finding.T("%s %s: not a directory", "%s %s：不是目录"), r.flag, r.path)
+		}
+	}
+	return nil
 }
 
 func (o *CheckOptions) roots() (hostfs.FS, string) {

@@ -356,3 +356,30 @@ func TestCheckBuildVMIsSensible(t *testing.T) {
 		t.Errorf("database profile: mem.thp.enabled %q, want fail (THP never for databases)", st)
 	}
 }
+
+// A --root that does not exist, is a file, or holds no host tree is a usage
+// error naming the problem, not 60 lines of "not present".
+func TestCheckBadRoot(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "host.txt")
+	os.WriteFile(file, []byte("x"), 0o644)
+	empty := t.TempDir()
+	for _, c := range []struct {
+		o        CheckOptions
+		en, zh string
+	}{
+		{CheckOptions{Root: "/nonexistent"}, "--root: stat /nonexistent: no such file or directory", "--root：stat /nonexistent: 没有那个文件或目录"},
+		{CheckOptions{Root: file}, "--root " + file + ": not a directory", "--root " + file + "：不是目录"},
+		{CheckOptions{Root: empty}, "--root " + empty + ": holds none of proc/, sys/ and etc/", "不是采集下来的主机目录树"},
+		{CheckOptions{ProcRoot: "/nonexistent/proc", SysRoot: "/sys", EtcRoot: "/etc"}, "--proc-root: stat /nonexistent/proc", "--proc-root：stat"},
+	} {
+		out, err := runCheck(t, c.o)
+		var ee *ExitError
+		if !errors.As(err, &ee) || ee.Code != ExitUsage || !strings.Contains(err.Error(), c.en) || out != "" {
+			t.Errorf("%+v: %v (stdout %d bytes)", c.o, err, len(out))
+			continue
+		}
+		if zh := finding.Localize(err, finding.ZH); !strings.Contains(zh, c.zh) {
+			t.Errorf("zh: %q, want %q in it", zh, c.zh)
+		}
+	}
+}

@@ -61,48 +61,69 @@ usage.`: `审计主机（CPU、电源管理、NUMA、内存、THP、内核、sys
 	"Analyse thread dumps, GC logs and JVM command lines offline": "离线分析线程转储、GC 日志和 JVM 命令行",
 	`Analyse evidence offline. A RUN_DIR written by 'tuneloop record' is diagnosed
 again from its raw samples (a folder copied from another machine analyses the
-same). Each FILE is recognised by its content:
+same). Each FILE (or - for standard input) is recognised by its content, also
+gzip-compressed, inside a zip archive (each entry an input), in UTF-16 or with
+Windows line ends:
 
   thread dumps   jstack / jcmd Thread.print / SIGQUIT output (also inside an
-                 application log, several per file), JDK 21+ JSON dumps.
+                 application log, several per file), JDK 21+ JSON dumps,
+                 VisualVM/JMX dumps, HP-UX JDK dumps, OpenJ9/IBM javacores.
                  Several dumps are also compared over time (stuck threads, hot frames).
   GC logs        JDK 8 (-XX:+PrintGCDetails) and JDK 9+ unified (-Xlog:gc*) logs of
-                 every collector; several files are joined as one rotated set.
+                 every collector, OpenJ9/IBM verbose GC XML and JRockit; several
+                 files are joined as one rotated set.
   logging config logback.xml, log4j2.xml / .properties, log4j.properties / log4j.xml:
                  synchronous file appenders on the request path, flush and buffer
                  settings, console appenders, async queue sizes, caller data.
 
+Each input is analysed or refused on its own: a file that cannot be read is
+named with what it is (empty, binary, a JFR recording...) and the others are
+still reported. --format forces a format for every FILE.
+
 --cmdline runs the JVM rules of 'check' (heap, GC choice, GC logging, heap
 dumps...) on a pasted command line, e.g. from a start script or 'ps'.
 
-Exit status: 0 when the analysis ran, 3 when --fail-on is met, 1 when an input
-could not be read or recognised, 2 on bad usage.`: `离线分析证据。'tuneloop record' 写出的 RUN_DIR 会根据其原始样本重新诊断
-（从其他机器复制来的运行目录，分析结果相同）。每个 FILE 按其内容识别：
+Exit status: 0 when every input was read and analysed, 1 when some input could
+not be read (the others are still reported), 3 when all were read and --fail-on
+is met, 2 on bad usage.`: `离线分析证据。'tuneloop record' 写出的 RUN_DIR 会根据其原始样本重新诊断
+（从其他机器复制来的运行目录，分析结果相同）。每个 FILE（或用 - 表示标准输入）
+按其内容识别，也可以是 gzip 压缩的、zip 归档中的（每个条目是一个输入）、
+UTF-16 编码的或带 Windows 换行符的：
 
   线程转储       jstack / jcmd Thread.print / SIGQUIT 的输出（也可以夹在应用
-                 日志中，一个文件可含多份），以及 JDK 21+ 的 JSON 转储。
+                 日志中，一个文件可含多份）、JDK 21+ 的 JSON 转储、
+                 VisualVM/JMX 转储、HP-UX JDK 转储、OpenJ9/IBM javacore。
                  多份转储还会按时间对比（卡住的线程、热点栈帧）。
   GC 日志        各种收集器的 JDK 8（-XX:+PrintGCDetails）和 JDK 9+ 统一日志
-                 （-Xlog:gc*）；多个文件合并为同一组滚动日志。
+                 （-Xlog:gc*）、OpenJ9/IBM verbose GC XML 和 JRockit；多个文件
+                 合并为同一组滚动日志。
   日志配置       logback.xml、log4j2.xml / .properties、log4j.properties / log4j.xml：
                  请求路径上的同步文件 Appender、刷盘与缓冲设置、控制台
                  Appender、异步队列大小、调用者信息（caller data）。
 
+每个输入各自分析或拒绝：无法读取的文件会说明它是什么（空文件、二进制、JFR
+记录……），其余输入照常输出结果。--format 为所有 FILE 指定格式。
+
 --cmdline 对粘贴进来的命令行（例如取自启动脚本或 'ps'）运行 'check' 的 JVM
 规则（堆、GC 选择、GC 日志、堆转储……）。
 
-退出码：分析完成时为 0；达到 --fail-on 时为 3；有输入无法读取或识别时为 1；
-用法错误时为 2。`,
+退出码：所有输入都已读取并分析时为 0；有输入无法读取时为 1（其余结果照常
+输出）；全部读取且达到 --fail-on 时为 3；用法错误时为 2。`,
 	`  tuneloop analyze dump1.txt dump2.txt dump3.txt
-  tuneloop analyze gc.log gc.log.0 gc.log.1 --lang zh
+  tuneloop analyze gc.log gc.log.0 gc.log.1.gz --lang zh
+  jstack 1234 | tuneloop analyze -
+  tuneloop analyze javacore.20261125.txt -o markdown > report.md
   tuneloop analyze --cmdline 'java -Xms2g -Xmx8g -XX:+UseParallelGC -jar app.jar'
   tuneloop analyze /opt/app/conf/logback.xml`: `  tuneloop analyze dump1.txt dump2.txt dump3.txt
-  tuneloop analyze gc.log gc.log.0 gc.log.1 --lang zh
+  tuneloop analyze gc.log gc.log.0 gc.log.1.gz --lang zh
+  jstack 1234 | tuneloop analyze -
+  tuneloop analyze javacore.20261125.txt -o markdown > report.md
   tuneloop analyze --cmdline 'java -Xms2g -Xmx8g -XX:+UseParallelGC -jar app.jar'
   tuneloop analyze /opt/app/conf/logback.xml`,
-	"output format: text or json (and markdown for a run folder)":   "输出格式：text 或 json（运行目录还可用 markdown）",
-	"a JVM command line to check (quote it)":                        "要检查的 JVM 命令行（请用引号括起来）",
-	"workload profile for --cmdline: java-web, database or latency": "--cmdline 使用的负载配置档：java-web、database 或 latency",
+	"read every FILE as this format instead of recognising it: hotspot, hotspot-json, visualvm, hpux, javacore, gclog, logconf": "不按内容识别，而把每个 FILE 都按该格式读取：hotspot、hotspot-json、visualvm、hpux、javacore、gclog、logconf",
+	"the most text read from one input, e.g. 512M or 4G (default 2G)":                                                           "单个输入最多读取的文本量，例如 512M 或 4G（默认 2G）",
+	"a JVM command line to check (quote it)":                                                                                    "要检查的 JVM 命令行（请用引号括起来）",
+	"workload profile for --cmdline: java-web, database or latency":                                                             "--cmdline 使用的负载配置档：java-web、database 或 latency",
 
 	// load
 	"Load an HTTP service (closed or open model) and report TPS, latency percentiles and errors": "对 HTTP 服务施加负载（闭合或开放模型），报告 TPS、时延百分位和错误",
