@@ -92,6 +92,10 @@ func planGroup(roots hostfs.FS, g Group) PlannedGroup {
 		named[c.Key] = true
 	}
 	for _, c := range g.Changes {
+		if c.Kind == KindFile {
+			pg.Err = errors.New("files are written only by apply --persist")
+			return pg
+		}
 		if c.Kind == finding.ChangeSysctl && c.Value != "0" {
 			if q := partner(c.Key); q != "" && !named[q] {
 				changes = append(changes, finding.Change{Kind: c.Kind, Key: q, Value: "0"})

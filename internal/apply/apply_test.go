@@ -285,6 +285,11 @@ func TestPlanRefusesWhatItCannotApply(t *testing.T) {
 		sysctl("net.core.no_such_knob", "1"),
 		sysfs("/tmp/evil", "1"),
 		sysfs("/sys/../etc/passwd", "1"),
+		sysfs("/etc/passwd", "x"),
+		sysfs("/proc/sysrq-trigger", "b"),
+		sysfs("/proc/1/oom_score_adj", "-1000"),
+		{Kind: KindFile, Key: PersistFile, Value: "kernel.sysrq = 1"},
+		{Kind: KindFile, Key: "/etc/passwd", Value: "x"},
 		{Kind: finding.ChangeEthtool, Key: "eth0/rx", Value: "4096"},
 		{Kind: "grub", Key: "x", Value: "y"},
 	} {
@@ -398,5 +403,33 @@ func TestConflictsNamedBeforeApply(t *testing.T) {
 	}
 	if strings.Contains(s, "max_map_count") {
 		t.Errorf("a file setting the same value is no conflict:\n%s", s)
+	}
+}
+
+func TestStackedTransactions(t *testing.T) {
+	dir, roots := fakeHost(t, "build-vm-amd64")
+	before := snapshot(t, dir)
+	j := &Journal{Dir: t.TempDir()}
+	var ids []string
+	for _, v := range []string{"8192", "16384"} {
+		res, err := Apply(j, NewPlan(roots, []Group{{Finding: "net.somaxconn", Changes: []finding.Change{sysctl("net.core.somaxconn", v)}}}), Options{})
+		if err != nil || res.Applied() != 1 {
+			t.Fatalf("apply %s: %v %+v", v, err, res)
+		}
+		ids = append(ids, res.TxID)
+	}
+	// The older one alone: the key is held by the newer one, said so.
+	rr, err := Revert(j, RevertOptions{TxID: ids[0]})
+	var de *DriftError
+	if err != nil || len(rr.Errs) != 1 || !errors.As(rr.Errs[0], &de) || de.By != ids[1] || !strings.Contains(de.Error(), "revert that one first") {
+		t.Fatalf("reverting the older transaction first: %v %v", err, rr.Errs)
+	}
+	// --all goes newest first and restores the value before both.
+	rr, err = Revert(j, RevertOptions{All: true})
+	if err != nil || len(rr.Errs) > 0 || len(rr.Reverted) != 2 || rr.Reverted[0].Tx != ids[1] {
+		t.Fatalf("revert --all: %v %+v", err, rr)
+	}
+	if d := diff(before, snapshot(t, dir)); len(d) > 0 {
+		t.Errorf("tree changed: %v", d)
 	}
 }

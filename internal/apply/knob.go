@@ -52,6 +52,11 @@ func resolve(h hostfs.FS, c finding.Change) ([]target, error) {
 		p := h.ProcPath("sys", strings.ReplaceAll(c.Key, ".", "/"))
 		return []target{{Kind: c.Kind, Key: c.Key, Path: p}}, nil
 	case finding.ChangeSysfs:
+		// Device and kernel attributes only: not /proc/sysrq-trigger, not
+		// a process's files, not /etc (a crafted check.json names any path).
+		if !strings.HasPrefix(c.Key, "/sys/") && !strings.HasPrefix(c.Key, "/proc/sys/") && !strings.HasPrefix(c.Key, "/proc/irq/") {
+			return nil, fmt.Errorf("%q: not a /sys, /proc/sys or /proc/irq attribute", c.Key)
+		}
 		p, err := hostPath(h, c.Key)
 		if err != nil {
 			return nil, err
@@ -103,6 +108,9 @@ func resolve(h hostfs.FS, c finding.Change) ([]target, error) {
 		}
 		return []target{{Kind: c.Kind, Key: c.Key}}, nil
 	case KindFile:
+		if c.Key != PersistFile {
+			return nil, fmt.Errorf("%q: tuneloop writes no file but %s", c.Key, PersistFile)
+		}
 		p, err := hostPath(h, c.Key)
 		if err != nil {
 			return nil, err

@@ -131,6 +131,8 @@ func Status(j *Journal) ([]*Tx, error) {
 type DriftError struct {
 	Tx, Key, Wrote, Now, Before string
 	Since                       time.Time
+	// By is a newer tuneloop transaction still holding the key, if any.
+	By string
 }
 
 func (e *DriftError) Error() string {
@@ -139,6 +141,11 @@ func (e *DriftError) Error() string {
 
 // Text says it in both languages.
 func (e *DriftError) Text() finding.Text {
+	if e.By != "" {
+		return finding.Tf(finding.T("%s (transaction %s): changed again by the newer transaction %s (now %q): revert that one first, or use revert --all (newest first)",
+			"%s（事务 %s）：已被更新的事务 %s 再次修改（当前为 %q）：请先回退该事务，或使用 revert --all（从最新的开始）"),
+			e.Key, e.Tx, e.By, strings.TrimSpace(e.Now))
+	}
 	return finding.Tf(finding.T("%s (transaction %s): tuneloop wrote %q at %s, it is %q now (before tuneloop: %q): changed by someone else since; not reverted (--force overwrites it with the value before)",
 		"%[1]s（事务 %[2]s）：tuneloop 于 %[4]s 写入 %[3]q，现在为 %[5]q（tuneloop 之前为 %[6]q）：此后被他人修改；未回退（--force 会强制写回原值）"),
 		e.Key, e.Tx, strings.TrimSpace(e.Wrote), e.Since.Format(time.RFC3339), strings.TrimSpace(e.Now), strings.TrimSpace(e.Before))
@@ -203,14 +210,33 @@ func revertLocked(j *Journal, o RevertOptions) (*RevertResult, error) {
 	}
 	res := &RevertResult{}
 	for _, t := range pick {
-		if err := revertTx(j, t, o.Force, res); err != nil {
+		if err := revertTx(j, t, newerHolders(txs, t), o.Force, res); err != nil {
 			return res, err
 		}
 	}
 	return res, nil
 }
 
-func revertTx(j *Journal, t *Tx, force bool, res *RevertResult) error {
+// newerHolders maps each key to the newest later transaction still holding
+// it: a drift there is tuneloop's own, to be reverted first.
+func newerHolders(txs []*Tx, t *Tx) map[string]string {
+	m := map[string]string{}
+	for _, o := range txs { // newest first
+		if o == t || !o.Began.After(t.Began) {
+			continue
+		}
+		for i := range o.Keys {
+			if k := &o.Keys[i]; k.Open() {
+				if _, ok := m[k.Key]; !ok {
+					m[k.Key] = o.ID
+				}
+			}
+		}
+	}
+	return m
+}
+
+func revertTx(j *Journal, t *Tx, newer map[string]string, force bool, res *RevertResult) error {
 	recs, err := j.read(t.ID)
 	if err != nil {
 		return err
@@ -234,7 +260,7 @@ func revertTx(j *Journal, t *Tx, force bool, res *RevertResult) error {
 	}
 	sort.Sort(sort.Reverse(sort.IntSlice(order)))
 	for _, g := range order {
-		if err := revertGroup(tf, t, groups[g], force, res); err != nil {
+		if err := revertGroup(tf, t, groups[g], newer, force, res); err != nil {
 			return err
 		}
 	}
@@ -243,7 +269,7 @@ func revertTx(j *Journal, t *Tx, force bool, res *RevertResult) error {
 
 // revertGroup checks every key of a group for drift before writing any
 // (coupled keys must not be half reverted), then writes the values before.
-func revertGroup(tf *txFile, t *Tx, idx []int, force bool, res *RevertResult) error {
+func revertGroup(tf *txFile, t *Tx, idx []int, newer map[string]string, force bool, res *RevertResult) error {
 	sort.Slice(idx, func(a, b int) bool { return t.Keys[idx[a]].seq > t.Keys[idx[b]].seq })
 	type item struct {
 		k       *Key
@@ -263,7 +289,7 @@ func revertGroup(tf *txFile, t *Tx, idx []int, force bool, res *RevertResult) er
 		ours := !absent && (normalize(k.Key, cur) == normalize(k.Key, k.Want) ||
 			(k.After != "" && normalize(k.Key, cur) == normalize(k.Key, k.After)))
 		if !back && !ours && !force {
-			drift = append(drift, &DriftError{Tx: t.ID, Key: k.Key, Wrote: k.Want, Now: cur, Before: k.Before, Since: k.Since})
+			drift = append(drift, &DriftError{Tx: t.ID, Key: k.Key, Wrote: k.Want, Now: cur, Before: k.Before, Since: k.Since, By: newer[k.Key]})
 		}
 		items = append(items, item{k: k, now: cur, already: back})
 	}

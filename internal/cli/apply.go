@@ -410,6 +410,18 @@ func RunRevert(ctx context.Context, env *Env, o *RevertOptions) error {
 			if open > 0 {
 				state = finding.Tf(finding.T("in effect: %d of %d keys", "生效中：%d/%d 项"), open, len(tx.Keys)).In(lang)
 			}
+			switch {
+			case tx.Deadline.IsZero():
+			case tx.Expired:
+				state += "; " + t("timer fired: reverted", "计时结束：已回退")
+			case tx.Confirmed:
+				state += "; " + t("confirmed", "已确认")
+			default:
+				state += "; " + finding.Tf(finding.T("reverts at %s unless confirmed", "除非确认，将于 %s 回退"), tx.Deadline.Local().Format("15:04:05")).In(lang)
+			}
+			if tx.Persist {
+				state += "; " + t("persistence", "持久化")
+			}
 			fmt.Fprintf(env.Stdout, "%s  %s  %s  %s\n", tx.ID, tx.Began.Local().Format("2006-01-02 15:04:05"), state, finding.SafeLine(strings.Join(tx.Findings, ", ")))
 		}
 		return nil

@@ -220,6 +220,13 @@ func TestApplyConfirmWithinAndWatchdogCommand(t *testing.T) {
 	if got := readFile(t, knob); got != "600\n" {
 		t.Errorf("confirmed change reverted: %q", got)
 	}
+	env, out, _ = testEnv()
+	if err := RunRevert(context.Background(), env, &RevertOptions{List: true, Journal: journal}); err != nil {
+		t.Fatal(err)
+	}
+	if s := out.String(); !strings.Contains(s, "in effect: 1 of 1 keys; confirmed") || !strings.Contains(s, "reverted; timer fired: reverted") {
+		t.Errorf("revert --list:\n%s", s)
+	}
 }
 
 func TestApplyUsage(t *testing.T) {
