@@ -12,7 +12,6 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
-	"github.com/tuneloop/tuneloop/internal/version"
 )
 
 // DumpPageSchema names DumpPage's JSON.
@@ -23,10 +22,7 @@ const maxWaiterNames = 30
 
 // DumpPage is the document of one JVM's thread dumps.
 type DumpPage struct {
-	Schema string       `json:"schema"`
-	Lang   finding.Lang `json:"lang"`
-	Title  string       `json:"title"`
-	Tool   Tool         `json:"tool"`
+	PageHead
 	// Dumps is one row per dump, in the set's (time) order.
 	Dumps []DumpRow `json:"dumps"`
 	// ThreadStates is per dump, T zero when the dump has no timestamp.
@@ -73,7 +69,7 @@ type DumpDeadlock struct {
 
 // NewDumpPage reduces an analysed set of dumps to what its page draws.
 func NewDumpPage(set *threaddump.Set, lang finding.Lang) *DumpPage {
-	p := &DumpPage{Schema: DumpPageSchema, Lang: lang, Tool: Tool{Name: "tuneloop", Version: version.Version}}
+	p := &DumpPage{PageHead: newPageHead(DumpPageSchema, "", lang)}
 	if set == nil {
 		return p
 	}

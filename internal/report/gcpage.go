@@ -32,11 +32,22 @@ const rateBuckets = 120
 
 // GCPage is the document of one or more JVMs' GC logs.
 type GCPage struct {
+	PageHead
+	JVMs []GCJVM `json:"jvms"`
+}
+
+// PageHead starts each of analyze's page documents: which document, in
+// which language, about what, written by which tool.
+type PageHead struct {
 	Schema string       `json:"schema"`
 	Lang   finding.Lang `json:"lang"`
 	Title  string       `json:"title"`
 	Tool   Tool         `json:"tool"`
-	JVMs   []GCJVM      `json:"jvms"`
+}
+
+// newPageHead is a page's head written by this build.
+func newPageHead(schema, title string, lang finding.Lang) PageHead {
+	return PageHead{Schema: schema, Lang: lang, Title: title, Tool: Tool{Name: "tuneloop", Version: version.Version}}
 }
 
 // GCJVM is one JVM: its rotated files joined.
@@ -277,7 +288,7 @@ func minKnown(a, b int64) int64 {
 // NewGCPage is the page of reports[i] with the points events[i] collected
 // in the same parse (nil, or a nil entry: KPIs and findings without charts).
 func NewGCPage(reports []*gclog.Report, events []*GCEvents, lang finding.Lang) *GCPage {
-	p := &GCPage{Schema: GCPageSchema, Lang: lang, Title: "GC", Tool: Tool{Name: "tuneloop", Version: version.Version}}
+	p := &GCPage{PageHead: newPageHead(GCPageSchema, "GC", lang)}
 	var names []string
 	for i, r := range reports {
 		if r == nil {

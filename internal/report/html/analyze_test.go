@@ -3,7 +3,6 @@ package html
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -292,13 +291,7 @@ func TestGCEventsCap(t *testing.T) {
 // render, make no request, log no console error, and the dump page's
 // flame graph zooms.
 func TestAnalyzeChromium(t *testing.T) {
-	bin, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Skip("chromium not on PATH (Debian: apt-get install chromium fonts-wqy-microhei); skipping the screenshot test")
-	}
-	if testing.Short() {
-		t.Skip("-short")
-	}
+	bin := chromiumBin(t)
 	pages := analyzePages(t)
 	for _, name := range []string{"gc-cms-en", "gc-g1-zh", "dumps-en", "all-2jvms-en"} {
 		t.Run(name, func(t *testing.T) {

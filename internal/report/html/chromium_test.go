@@ -19,13 +19,7 @@ import (
 // TestWriteRunChromium renders the fixtures in headless Chromium and
 // checks the screenshot is a real page and that nothing was fetched.
 func TestWriteRunChromium(t *testing.T) {
-	bin, err := exec.LookPath("chromium")
-	if err != nil {
-		t.Skip("chromium not on PATH (Debian: apt-get install chromium); skipping the screenshot test")
-	}
-	if testing.Short() {
-		t.Skip("-short")
-	}
+	bin := chromiumBin(t)
 	for _, tc := range []struct {
 		name string
 		ncpu int
@@ -40,6 +34,20 @@ func TestWriteRunChromium(t *testing.T) {
 			checkFlameZoom(t, dom, flameSection(p.Flame, "", map[string]string{}))
 		})
 	}
+}
+
+// chromiumBin is the Chromium to load pages in; the test is skipped
+// without one or with -short.
+func chromiumBin(t *testing.T) string {
+	t.Helper()
+	bin, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Skip("chromium not on PATH (Debian: apt-get install chromium fonts-wqy-microhei); skipping the screenshot test")
+	}
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	return bin
 }
 
 // chromiumPage loads page in headless Chromium and checks what a user

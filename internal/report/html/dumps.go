@@ -19,7 +19,7 @@ import (
 type dumpView struct {
 	L         map[string]string
 	Notice    []string
-	Nav       [][2]string
+	Nav       navList
 	StateCols []string
 	Rows      []dumpRowView
 	Threads   *threadsHTML
@@ -169,11 +169,7 @@ func dumpSection(d *report.DumpPage, L map[string]string, l finding.Lang) *dumpV
 	}
 	v.Flame = flameSection(d.Flame, oneLine(d.FlameSource), L)
 	v.Findings, v.Unavail = findingViews(d.Findings, l)
-	nav := func(ok bool, id, k string) {
-		if ok {
-			v.Nav = append(v.Nav, [2]string{id, L[k]})
-		}
-	}
+	nav := func(ok bool, id, k string) { v.Nav.add(ok, id, L[k]) }
 	nav(true, "sec-dumps", "dumptable")
 	nav(v.Pools != nil, "sec-pools", "pools")
 	nav(v.Deadlocks != nil, "sec-deadlocks", "deadlocks")

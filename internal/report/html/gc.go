@@ -97,19 +97,13 @@ func WriteAnalyze(w io.Writer, gc *report.GCPage, d *report.DumpPage) error {
 	if v.Title == "" {
 		v.Title = L["report"]
 	}
-	v.Tool = "tuneloop"
-	if tool.Name != "" {
-		v.Tool = oneLine(tool.Name)
-	}
-	if tool.Version != "" {
-		v.Tool += " " + oneLine(tool.Version)
-	}
+	v.Tool = toolLine(tool)
 	var all []finding.Finding
 	if gc != nil {
 		for i := range gc.JVMs {
 			j := gcJVM(&gc.JVMs[i], i, len(gc.JVMs), L, l)
 			v.JVMs = append(v.JVMs, j)
-			v.Nav = append(v.Nav, [2]string{j.ID, j.Name})
+			v.Nav.add(true, j.ID, j.Name)
 			all = append(all, gc.JVMs[i].Findings...)
 		}
 	}

@@ -84,9 +84,31 @@ type frame struct {
 	Meta     [][2]string
 	Notice   []string
 	Counts   string
-	Nav      [][2]string // section id, heading
+	Nav      navList
 	Tool     string
 	Gen      string
+}
+
+// navList is the header's table of contents: section id, heading.
+type navList [][2]string
+
+// add lists the section id under heading when ok (it is on the page).
+func (n *navList) add(ok bool, id, heading string) {
+	if ok {
+		*n = append(*n, [2]string{id, heading})
+	}
+}
+
+// toolLine names the tool and version that wrote a page, for its footer.
+func toolLine(t report.Tool) string {
+	s := "tuneloop"
+	if t.Name != "" {
+		s = oneLine(t.Name)
+	}
+	if t.Version != "" {
+		s += " " + oneLine(t.Version)
+	}
+	return s
 }
 
 // newFrame is a page's frame in language l with the labels L.
@@ -190,13 +212,7 @@ func buildView(p *report.RunPage) *htmlView {
 	}
 	c := finding.Count(r.Findings)
 	v.Counts = fmt.Sprintf(L["counts"], c.Critical, c.Warning, c.Info)
-	v.Tool = "tuneloop"
-	if r.Tool.Name != "" {
-		v.Tool = oneLine(r.Tool.Name)
-	}
-	if r.Tool.Version != "" {
-		v.Tool += " " + oneLine(r.Tool.Version)
-	}
+	v.Tool = toolLine(r.Tool)
 	if !r.GeneratedAt.IsZero() {
 		v.Gen = r.GeneratedAt.UTC().Format("2006-01-02 15:04:05 UTC")
 	}
@@ -238,11 +254,7 @@ func buildView(p *report.RunPage) *htmlView {
 	v.Locks, v.LockMore = lockSection(p.Locks)
 	v.GC = gcSection(p.GC, L, l)
 	v.Flame = flameSection(p.Flame, oneLine(p.FlameSource), L)
-	nav := func(ok bool, id, k string) {
-		if ok {
-			v.Nav = append(v.Nav, [2]string{id, L[k]})
-		}
-	}
+	nav := func(ok bool, id, k string) { v.Nav.add(ok, id, L[k]) }
 	nav(true, "sec-verdict", "verdict")
 	nav(v.Series != nil, "sec-load", "loadseries")
 	nav(v.CPU != nil, "sec-cpu", "cpu")
