@@ -103,3 +103,30 @@ func FuzzPoolName(f *testing.F) {
 		}
 	})
 }
+
+func FuzzJavacore(f *testing.F) {
+	addSeeds(f, "openj9_docs_deadlock_javacore.txt", "openj9_docs_hang_javacore.txt", "samurai_ibm142_javacore.txt")
+	f.Add([]byte("0SECTION x\n3XMTHREADINFO \"a\" state:B\n3XMTHREADBLOCK Blocked on: A@0x1 Owned by: \"a\"\n2LKDEADLOCKTHR Thread \"a\"\n4LKDEADLOCKOBJ x\n"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if !isJavacore(in) {
+			in = append([]byte("0SECTION       THREADS\n"), in...)
+		}
+		ds, _ := Parse("fuzz", bytes.NewReader(in))
+		for _, d := range ds {
+			if len(d.Threads) == 0 {
+				t.Fatal("a dump without threads")
+			}
+		}
+		exercise(t, ds)
+	})
+}
+
+func FuzzVisualVMHPUX(f *testing.F) {
+	addSeeds(f, "jdk17_visualvm_jmx.tdump", "samurai_hpux_hp.dmp")
+	f.Add([]byte("\"a\" - Thread t@1\n   java.lang.Thread.State: BLOCKED on java.lang.Object@1 owned by: a\n\tat x.Y.z(Y.java:1)\n"))
+	f.Add([]byte("\"a\" prio=10 tid=00000000 nid=1 lwp_id=2 waiting on monitor [7fffe000..7fffec30]\n\tat java.lang.Thread.sleep(Native Method)\n"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		ds, _ := ParseText(bytes.NewReader(in))
+		exercise(t, ds)
+	})
+}

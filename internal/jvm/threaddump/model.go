@@ -7,7 +7,11 @@
 // Parsers take an io.Reader and do no I/O of their own.
 package threaddump
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+)
 
 // State is java.lang.Thread.State. VM-internal threads (GC, compiler) have
 // none and use StateNone.
@@ -52,6 +56,9 @@ const (
 	FormatThreadInfo Format = "threadinfo" // JMX ThreadInfo: "name" id=3 in RUNNABLE, ThreadInfo.toString "name" Id=3 RUNNABLE
 	FormatJSON       Format = "json"       // jcmd Thread.dump_to_file -format=json (JDK 21+)
 	FormatPlain      Format = "plain"      // jcmd Thread.dump_to_file (plain, JDK 21+)
+	FormatVisualVM   Format = "visualvm"   // VisualVM / JMX remote: "name" - Thread t@332
+	FormatHPUX       Format = "hpux"       // HP-UX JDK: lwp_id=, tid= without 0x
+	FormatJavacore   Format = "javacore"   // OpenJ9 / IBM J9 javacore
 )
 
 // Dump is one thread dump: the threads at one instant.
@@ -75,6 +82,13 @@ type Dump struct {
 	// HasOwnable is true when the dump carries "Locked ownable synchronizers"
 	// (jstack -l / Thread.print -l): without it j.u.c lock owners are unknown.
 	HasOwnable bool `json:"has_ownable"`
+	// Truncated says why the dump is known to be cut short ("" when it is
+	// whole): the input ended mid-dump, so threads past the cut are missing.
+	Truncated finding.Text `json:"truncated,omitzero"`
+	// Dropped counts records that could not be kept (a header line too long
+	// to hold, a thread past the per-dump limit); DroppedWhy says the first.
+	Dropped    int          `json:"dropped,omitempty"`
+	DroppedWhy finding.Text `json:"dropped_why,omitzero"`
 }
 
 // JDKMajor guesses the Java major version from the VM header (0 when unknown).

@@ -21,7 +21,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
@@ -44,7 +43,11 @@ func ParseText(r io.Reader) ([]*Dump, error) {
 // ParseTextFunc streams: fn is called with each dump as soon as it ends, so a
 // long log with many dumps is analysed in flat memory. An error from fn stops parsing.
 func ParseTextFunc(r io.Reader, fn func(*Dump) error) error {
-	p := newTextParser(r, fn)
+	br := bufio.NewReaderSize(r, 64<<10)
+	if head, _ := br.Peek(8 << 10); isJavacore(head) {
+		return parseJavacore(br, fn)
+	}
+	p := newTextParser(br, fn)
 	return p.run()
 }
 
@@ -87,7 +90,13 @@ type textParser struct {
 
 	dl *JVMDeadlock // deadlock being read
 
-	hint string // what the input looks like when it is not a dump
+	hint finding.Text // what the input looks like when it is not a dump
+
+	cut        bool   // the line just read was longer than maxLine and cut
+	headerSeen bool   // the current dump began with "Full thread dump"
+	format     Format // a dialect seen in a header (VisualVM, HP-UX), "" when plain HotSpot
+	dropped    int    // records dropped before the dump they belong to started
+	droppedWhy finding.Text
 
 	tiHeader bool // the last header was ThreadInfo style (id= / Id=)
 
@@ -98,6 +107,7 @@ type textParser struct {
 }
 
 func newTextParser(r io.Reader, fn func(*Dump) error) *textParser {
+
 	return &textParser{
 		br:         bufio.NewReaderSize(r, 64<<10),
 		fn:         fn,
@@ -118,6 +128,9 @@ func (p *textParser) readLine() ([]byte, error) {
 			}
 		}
 		line = p.long
+		p.cut = true // the rest of this line was dropped
+	} else {
+		p.cut = false
 	}
 	if err != nil && (err != io.EOF || len(line) == 0) {
 		return nil, err
@@ -134,47 +147,65 @@ func (p *textParser) run() error {
 			break
 		}
 		if err != nil {
+			// Keep what was read, and say where reading stopped.
+			if p.cur != nil {
+				p.cur.Truncated = finding.Tf(finding.T("reading stopped at line %d: %v", "读取在第 %d 行停止：%v"), p.lineNo+1, finding.Localize(err, finding.EN))
+			}
+			if ferr := p.finishDump(); ferr != nil {
+				return ferr
+			}
 			return fmt.Errorf("line %d: %w", p.lineNo+1, err)
 		}
 		if p.lineNo <= 8 && p.emitted == 0 && p.cur == nil && bytes.IndexByte(raw, 0) >= 0 {
-			return fmt.Errorf("line %d: %w: binary data (NUL byte)", p.lineNo, ErrNotThreadDump)
+			return &finding.Error{Msg: finding.Tf(finding.T("line %d: not a thread dump: binary data (NUL byte)", "第 %d 行：不是线程转储：二进制数据（NUL 字节）"), p.lineNo), Err: ErrNotThreadDump}
 		}
-		if p.hint == "" && p.lineNo <= 500 && p.emitted == 0 && p.cur == nil {
+		if p.hint.EN == "" && p.lineNo <= 500 && p.emitted == 0 && p.cur == nil {
 			p.hint = formatHint(raw)
 		}
 		if err := p.line(raw); err != nil {
 			return err
 		}
 	}
+	// JDK 6+ end every dump with "JNI global refs" (or the deadlock report
+	// after it); older ones printed nothing after the last thread.
+	if p.cur != nil && p.headerSeen && p.sec != secTrailer && p.cur.Truncated.EN == "" && p.cur.JDKMajor() >= 6 {
+		last := ""
+		if n := len(p.cur.Threads); n > 0 {
+			last = p.cur.Threads[n-1].Name
+		}
+		p.cur.Truncated = finding.Tf(finding.T("the input ends before the dump's closing line (JNI global refs): it may be cut short after thread %q",
+			"输入在转储的结尾行（JNI global refs）之前结束：可能在线程 %q 之后被截断"), last)
+	}
 	if err := p.finishDump(); err != nil {
 		return err
 	}
 	if p.emitted == 0 {
-		hint := ""
-		if p.hint != "" {
-			hint = " (" + p.hint + ")"
+		if p.lineNo == 0 {
+			return &finding.Error{Msg: finding.T("not a thread dump: empty", "不是线程转储：空文件"), Err: ErrNotThreadDump}
 		}
-		return fmt.Errorf("%w: no 'Full thread dump' header or thread entries found in first %d lines%s", ErrNotThreadDump, p.lineNo, hint)
+		msg := finding.Tf(finding.T("not a thread dump: no 'Full thread dump' header or thread entries in %d lines", "不是线程转储：%d 行内没有 'Full thread dump' 头或线程条目"), p.lineNo)
+		if p.hint.EN != "" {
+			msg = finding.Tf(finding.T("%s (%s)", "%s（%s）"), msg, p.hint)
+		}
+		return &finding.Error{Msg: msg, Err: ErrNotThreadDump}
 	}
 	return nil
 }
 
 // formatHint names what a line that is not a thread dump looks like, so the
 // error tells the user what they gave instead.
-func formatHint(b []byte) string {
+func formatHint(b []byte) finding.Text {
 	switch {
 	case bytes.Contains(b, []byte("1XMCURTHDINFO")) || bytes.Contains(b, []byte("3XMTHREADINFO")) || bytes.HasPrefix(b, []byte("0SECTION")):
-		return "looks like an IBM/OpenJ9 javacore, which is not supported yet"
-	case bytes.Contains(b, []byte(" - Thread t@")):
-		return "looks like a VisualVM/NetBeans thread dump, which is not supported yet"
+		return finding.T("looks like an OpenJ9/IBM javacore", "看起来是 OpenJ9/IBM javacore")
 	case bytes.Contains(b, []byte("][gc")) || bytes.Contains(b, []byte("[GC (")) || bytes.Contains(b, []byte("[Full GC")) || bytes.Contains(b, []byte(" GC(")):
-		return "looks like a GC log: analyse it as a GC log"
+		return finding.T("looks like a GC log: analyse it as a GC log", "看起来是 GC 日志：请按 GC 日志分析")
 	case bytes.Contains(b, []byte("num     #instances")):
-		return "looks like a class histogram (jmap -histo / GC.class_histogram)"
+		return finding.T("looks like a class histogram (jmap -histo / GC.class_histogram)", "看起来是类直方图（jmap -histo / GC.class_histogram）")
 	case bytes.HasPrefix(b, []byte("Exception in thread")) || bytes.Contains(b, []byte("Caused by: ")):
-		return "looks like an exception stack trace, not a dump of all threads"
+		return finding.T("looks like an exception stack trace, not a dump of all threads", "看起来是异常堆栈，而不是所有线程的转储")
 	}
-	return ""
+	return finding.Text{}
 }
 
 var (
@@ -215,6 +246,14 @@ func (p *textParser) line(raw []byte) error {
 	}
 	body := trimLeft(s)
 	if len(body) == 0 {
+		return nil
+	}
+	if p.cut && body[0] == '"' {
+		// A header too long to hold (a name of megabytes): the thread is left
+		// out, and its frames must not be taken for the previous thread's.
+		p.closeThread()
+		p.pendName = nil
+		p.drop(finding.Tf(finding.T("line %d: a thread header longer than %d KiB", "第 %d 行：线程头超过 %d KiB"), p.lineNo, maxLine>>10))
 		return nil
 	}
 
@@ -274,7 +313,9 @@ func (p *textParser) line(raw []byte) error {
 		if bytes.HasPrefix(body, bStateLine) && p.t != nil {
 			st, det := splitState(bytes.TrimLeft(body[len(bStateLine):], " "))
 			p.t.State = parseState(st)
-			p.t.StateDetail = p.str(det)
+			if !p.visualVMState(det) {
+				p.t.StateDetail = p.str(det)
+			}
 			return nil
 		}
 	case 'N':
@@ -382,7 +423,34 @@ func (p *textParser) startDump(header, prefix []byte) error {
 	}
 	p.cur = d
 	p.sec = secNone
+	p.headerSeen = true
+	p.takeDropped()
 	return nil
+}
+
+// drop counts a record left out (said with the dump it belongs to).
+func (p *textParser) drop(why finding.Text) {
+	if p.cur == nil {
+		p.dropped++
+		if p.droppedWhy.EN == "" {
+			p.droppedWhy = why
+		}
+		return
+	}
+	p.cur.Dropped++
+	if p.cur.DroppedWhy.EN == "" {
+		p.cur.DroppedWhy = why
+	}
+}
+
+func (p *textParser) takeDropped() {
+	if p.dropped > 0 && p.cur != nil {
+		p.cur.Dropped += p.dropped
+		if p.cur.DroppedWhy.EN == "" {
+			p.cur.DroppedWhy = p.droppedWhy
+		}
+		p.dropped, p.droppedWhy = 0, finding.Text{}
+	}
 }
 
 // quoted handles a line that starts with a double quote: a thread header, a
@@ -426,6 +494,11 @@ func (p *textParser) addThread(t *Thread) error {
 			d.Prefix = string(p.prefix)
 		}
 		p.cur = d
+		p.headerSeen = false
+		p.takeDropped()
+	}
+	if p.format != "" && (p.cur.Format == FormatHotSpot || p.cur.Format == FormatThreadInfo) {
+		p.cur.Format = p.format // VisualVM, HP-UX: known from the header's shape
 	}
 	if t.Line == 0 {
 		t.Line = p.lineNo
@@ -469,6 +542,9 @@ func (p *textParser) closeThread() {
 	}
 	if t.State == StateNone && (len(t.Frames) > 0 || t.ID > 0 && t.Priority > 0) {
 		t.State = stateFromRaw(t.RawState) // JDK 5 had no java.lang.Thread.State line
+		if t.State == StateWaiting && len(t.Frames) > 0 && t.Frames[0].Method == "java.lang.Thread.sleep" {
+			t.State, t.StateDetail = StateTimedWaiting, "sleeping"
+		}
 	}
 	p.t = nil
 	p.mounted = false
@@ -502,7 +578,7 @@ func (p *textParser) addFrame(b []byte) {
 	f, ok := p.frameCache[string(b)]
 	if !ok {
 		key := string(b)
-		if p.cur != nil && (p.cur.Format == FormatPlain || p.cur.Format == FormatThreadInfo) {
+		if p.cur != nil && (p.cur.Format == FormatPlain || p.cur.Format == FormatThreadInfo || p.cur.Format == FormatVisualVM) {
 			// Module first: java.base/java.lang.Thread.sleep(Thread.java:540)
 			f = parseJSONFrame(key)
 		} else {
@@ -548,326 +624,6 @@ func (p *textParser) currentFrame() int {
 	return n - 1
 }
 
-var (
-	lkLocked     = []byte("locked ")
-	lkWaitLock   = []byte("waiting to lock ")
-	lkReLock     = []byte("waiting to re-lock in wait() ")
-	lkWaitOn     = []byte("waiting on ")
-	lkPark       = []byte("parking to wait for ")
-	lkEliminated = []byte("eliminated ")
-	lkNone       = []byte("None")
-	lkBlockedOn  = []byte("blocked on ")
-)
-
-func (p *textParser) lockLine(b []byte) {
-	t := p.t
-	if p.sec == secOwnable {
-		if bytes.Equal(b, lkNone) {
-			return
-		}
-		if ref, ok := p.lockRef(b, -1); ok {
-			t.OwnableSynchronizers = append(t.OwnableSynchronizers, ref)
-		} else if i := bytes.LastIndexByte(b, '@'); i > 0 {
-			// JMX style: java.util.concurrent.locks.ReentrantLock$NonfairSync@166fba
-			t.OwnableSynchronizers = append(t.OwnableSynchronizers, LockRef{Class: p.str(b[:i]), Addr: p.str(b), Frame: -1})
-		}
-		return
-	}
-	fi := p.currentFrame()
-	var dst *[]LockRef
-	var rest []byte
-	switch {
-	case bytes.HasPrefix(b, lkLocked):
-		dst, rest = &t.Locked, b[len(lkLocked):]
-	case bytes.HasPrefix(b, lkWaitLock):
-		dst, rest = &t.WaitingToLock, b[len(lkWaitLock):]
-	case bytes.HasPrefix(b, lkReLock):
-		dst, rest = &t.WaitingToLock, b[len(lkReLock):]
-	case bytes.HasPrefix(b, lkWaitOn):
-		if p.tiHeader && (waitTarget(t) != nil || len(t.WaitingOn) > 0) {
-			return // ThreadInfo.toString repeats the header's "on X" under the top frame
-		}
-		dst, rest = &t.WaitingOn, b[len(lkWaitOn):]
-	case bytes.HasPrefix(b, lkBlockedOn):
-		if waitTarget(t) != nil {
-			return
-		}
-		dst, rest = &t.WaitingToLock, b[len(lkBlockedOn):]
-	case bytes.HasPrefix(b, lkPark):
-		dst, rest = &t.Parking, b[len(lkPark):]
-	case bytes.HasPrefix(b, lkEliminated):
-		dst, rest = &t.Locked, b[len(lkEliminated):]
-	default:
-		return
-	}
-	if ref, ok := p.lockRef(bytes.TrimLeft(rest, " "), fi); ok {
-		*dst = append(*dst, ref)
-	}
-}
-
-// lockRef reads "<0x00000000f01df578> (a java.lang.Object)" or "<java.lang.Object@670e6b45>".
-func (p *textParser) lockRef(b []byte, frame int) (LockRef, bool) {
-	if len(b) > 2 && b[0] != '<' && bytes.IndexByte(b, '@') > 0 && bytes.IndexByte(b, ' ') < 0 {
-		// ThreadInfo.toString: java.lang.Object@7852e922
-		return identityRef(p.str(b), frame), true
-	}
-	if len(b) < 2 || b[0] != '<' {
-		return LockRef{}, false
-	}
-	end := bytes.IndexByte(b, '>')
-	if end < 0 {
-		return LockRef{}, false
-	}
-	addr := b[1:end]
-	if bytes.HasPrefix(addr, []byte("no object reference")) {
-		return LockRef{}, false
-	}
-	ref := LockRef{Addr: p.str(addr), Frame: frame}
-	rest := b[end+1:]
-	if i := bytes.Index(rest, []byte("(a ")); i >= 0 {
-		c := rest[i+3:]
-		if j := bytes.IndexByte(c, ')'); j >= 0 {
-			c = c[:j]
-		}
-		ref.Class = p.str(c)
-	} else if i := bytes.LastIndexByte(addr, '@'); i > 0 {
-		ref.Class = p.str(addr[:i]) // JDK 25 plain dump_to_file: <java.lang.Object@670e6b45>
-	}
-	return ref, true
-}
-
-// parseHeader reads a thread header line; nil when s is not one.
-func (p *textParser) parseHeader(s []byte) *Thread {
-	if len(s) < 2 || s[0] != '"' {
-		return nil
-	}
-	// ThreadInfo.toString quotes the lock owner too: `"a" Id=12 BLOCKED on X owned by "b" Id=13`.
-	owner := ""
-	if i := bytes.LastIndex(s, []byte(` owned by "`)); i > 0 {
-		seg := s[:i]
-		if j := bytes.LastIndexByte(seg, '"'); j > 0 && bytes.Contains(seg[j:], []byte(" Id=")) {
-			rest := s[i+len(` owned by "`):]
-			if k := bytes.LastIndex(rest, []byte(`" Id=`)); k >= 0 {
-				owner = string(rest[:k])
-			}
-			s = seg
-		}
-	}
-	// Fields after the name never contain a quote, so the name ends at the last one.
-	last := bytes.LastIndexByte(s, '"')
-	if last <= 0 {
-		return nil
-	}
-	rest := s[last+1:]
-	if len(rest) == 0 || rest[0] != ' ' {
-		return nil
-	}
-	t := &Thread{Name: string(s[1:last]), CPUMillis: -1, ElapsedSec: -1, AllocatedBytes: -1}
-	if !p.headerFields(t, rest) {
-		return nil
-	}
-	t.waitOwner = owner
-	return t
-}
-
-// headerFields reads what follows the name; false when it has none of the
-// fields every HotSpot header carries.
-func (p *textParser) headerFields(t *Thread, rest []byte) bool {
-	ok := false
-	p.tiHeader = false
-	var raw []byte // OS state text, accumulated word by word
-	var bracketNid int64 = -1
-	haveNid := false
-	for len(rest) > 0 {
-		rest = trimLeft(rest)
-		if len(rest) == 0 {
-			break
-		}
-		var w []byte
-		if i := bytes.IndexByte(rest, ' '); i >= 0 {
-			w, rest = rest[:i], rest[i+1:]
-		} else {
-			w, rest = rest, nil
-		}
-		switch {
-		case w[0] == '#' && len(w) > 1 && isDigit(w[1]):
-			t.ID = atoi64(w[1:])
-			ok = true
-		case w[0] == '[':
-			if len(w) > 2 && w[1] == '0' && (w[2] == 'x' || w[2] == 'X') {
-				rest = nil // last Java SP: end of header
-				continue
-			}
-			if w[len(w)-1] == ']' && allDigits(w[1:len(w)-1]) {
-				bracketNid = atoi64(w[1 : len(w)-1])
-			}
-		case string(w) == "daemon":
-			t.Daemon = true
-		case string(w) == "virtual":
-			t.Virtual = true
-		case bytes.HasPrefix(w, []byte("prio=")):
-			t.Priority = int(atoi64(w[5:]))
-			ok = true
-		case bytes.HasPrefix(w, []byte("os_prio=")):
-			t.OSPrio = int(atoi64(w[8:]))
-			ok = true
-		case bytes.HasPrefix(w, []byte("cpu=")):
-			t.CPUMillis = parseUnitFloat(w[4:], "ms")
-		case bytes.HasPrefix(w, []byte("elapsed=")):
-			t.ElapsedSec = parseUnitFloat(w[8:], "s")
-		case bytes.HasPrefix(w, []byte("allocated=")):
-			t.AllocatedBytes = parseBytes(w[10:])
-		case bytes.HasPrefix(w, []byte("defined_classes=")):
-		case bytes.HasPrefix(w, []byte("tid=")):
-			ok = true
-		case bytes.HasPrefix(w, []byte("nid=")):
-			t.NativeID, haveNid = parseNid(w[4:])
-			ok = true
-		case bytes.HasPrefix(w, []byte("id=")) && allDigits(w[3:]):
-			// JMX ThreadInfo style (TDA): id=3149 in RUNNABLE (running in native)
-			t.ID = atoi64(w[3:])
-			ok = true
-			p.tiHeader = true
-			if bytes.HasPrefix(rest, []byte("in ")) {
-				st, det := splitState(rest[3:])
-				t.State = parseState(st)
-				t.StateDetail = p.str(det)
-				rest = nil
-			}
-		case bytes.HasPrefix(w, []byte("Id=")) && allDigits(w[3:]):
-			// ThreadInfo.toString: Id=12 BLOCKED on java.lang.Object@6d06d69c (in native)
-			t.ID = atoi64(w[3:])
-			ok = true
-			p.tiHeader = true
-			f := bytes.Fields(rest)
-			rest = nil
-			if len(f) > 0 {
-				t.State = parseState(string(f[0]))
-			}
-			if len(f) > 2 && string(f[1]) == "on" {
-				ref := identityRef(p.str(f[2]), 0)
-				switch {
-				case t.State == StateBlocked:
-					t.WaitingToLock = append(t.WaitingToLock, ref)
-				case lockish(ref.Class) || strings.Contains(ref.Class, "ConditionObject"):
-					t.Parking = append(t.Parking, ref)
-				default:
-					t.WaitingOn = append(t.WaitingOn, ref)
-				}
-			}
-		default:
-			if ok {
-				if len(raw) > 0 {
-					raw = append(raw, ' ')
-				}
-				raw = append(raw, w...)
-			}
-		}
-	}
-	if !haveNid && bracketNid >= 0 {
-		t.NativeID = bracketNid
-	}
-	if len(raw) > 0 {
-		t.RawState = p.str(raw)
-	}
-	return ok
-}
-
-// parsePlainHeader reads jcmd Thread.dump_to_file plain headers:
-// `#22 "" virtual TIMED_WAITING 2026-11-21T23:57:16.0Z`.
-func (p *textParser) parsePlainHeader(s []byte) *Thread {
-	sp := bytes.IndexByte(s, ' ')
-	if sp < 0 || sp+1 >= len(s) || s[sp+1] != '"' {
-		return nil
-	}
-	last := bytes.LastIndexByte(s, '"')
-	if last <= sp+1 {
-		return nil
-	}
-	t := &Thread{ID: atoi64(s[1:sp]), Name: string(s[sp+2 : last]), CPUMillis: -1, ElapsedSec: -1, AllocatedBytes: -1}
-	for _, w := range bytes.Fields(s[last+1:]) {
-		if string(w) == "virtual" {
-			t.Virtual = true
-		} else if st := parseState(string(w)); st != StateNone {
-			t.State = st
-		}
-	}
-	if p.cur == nil {
-		d := &Dump{Format: FormatPlain, Line: p.lineNo}
-		if p.pendISOLine > 0 && p.lineNo-p.pendISOLine <= 3 {
-			d.Time = p.pendISO
-			d.Line = p.pendISOLine
-			if p.pendVersion != "" {
-				d.VM = "(" + p.pendVersion + ")"
-			}
-			if p.pendPIDLine == p.pendISOLine-1 {
-				d.PID = p.pendPID
-				d.Line = p.pendPIDLine
-			}
-		}
-		p.cur = d
-	}
-	return t
-}
-
-func (p *textParser) startDeadlock() {
-	p.closeThread()
-	p.finishDeadlock()
-	p.dl = &JVMDeadlock{}
-	p.sec = secDeadlock
-}
-
-func (p *textParser) deadlockLine(b []byte) {
-	switch {
-	case b[0] == '"':
-		if last := bytes.LastIndexByte(b, '"'); last > 0 && len(b) == last+2 && b[last+1] == ':' {
-			p.dl.Threads = append(p.dl.Threads, string(b[1:last]))
-		}
-	case bytes.HasPrefix(b, bWaitLock):
-		// waiting to lock monitor 0x00007f18dc012ce0 (object 0x00000000f01deeb8, a java.lang.Object),
-		ref := LockRef{Frame: -1}
-		if i := bytes.Index(b, []byte("(object ")); i >= 0 {
-			o := b[i+8:]
-			if j := bytes.IndexByte(o, ','); j >= 0 {
-				ref.Addr = p.str(o[:j])
-				c := bytes.TrimPrefix(bytes.TrimSpace(o[j+1:]), []byte("a "))
-				ref.Class = p.str(bytes.TrimRight(c, "),"))
-			}
-		}
-		p.dlLock(ref)
-	case bytes.HasPrefix(b, bWaitOwn):
-		// waiting for ownable synchronizer 0x00000000f01df148, (a java.util.concurrent.locks.ReentrantLock$NonfairSync),
-		o := b[len(bWaitOwn):]
-		ref := LockRef{Frame: -1}
-		if j := bytes.IndexByte(o, ','); j >= 0 {
-			ref.Addr = p.str(o[:j])
-			c := bytes.TrimSpace(o[j+1:])
-			c = bytes.TrimPrefix(c, []byte("(a "))
-			ref.Class = p.str(bytes.TrimRight(c, "),"))
-		}
-		p.dlLock(ref)
-	case bytes.HasPrefix(b, bStackInfo):
-		p.finishDeadlock()
-		p.sec = secDeadStacks
-	case bytes.HasPrefix(b, bFoundN) && bytes.Contains(b, []byte("deadlock")):
-		p.finishDeadlock()
-		p.sec = secTrailer
-	}
-}
-
-func (p *textParser) dlLock(ref LockRef) {
-	if p.dl != nil && len(p.dl.Locks) < len(p.dl.Threads) {
-		p.dl.Locks = append(p.dl.Locks, ref)
-	}
-}
-
-func (p *textParser) finishDeadlock() {
-	if p.dl != nil && len(p.dl.Threads) > 0 && p.cur != nil {
-		p.cur.JVMDeadlocks = append(p.cur.JVMDeadlocks, *p.dl)
-	}
-	p.dl = nil
-}
-
 // str interns short repeated strings (states, classes, lock addresses).
 func (p *textParser) str(b []byte) string {
 	if len(b) == 0 {
@@ -911,94 +667,6 @@ func matchPrefix(pat, line []byte) int {
 		j++
 	}
 	return j
-}
-
-// splitState splits "BLOCKED (on object monitor)" into state and detail.
-func splitState(b []byte) (string, []byte) {
-	b = bytes.TrimSpace(b)
-	if i := bytes.IndexByte(b, ' '); i >= 0 {
-		det := bytes.TrimSpace(b[i+1:])
-		det = bytes.TrimPrefix(det, []byte("("))
-		det = bytes.TrimSuffix(det, []byte(")"))
-		return stateName(b[:i]), det
-	}
-	return stateName(b), nil
-}
-
-func stateName(b []byte) string {
-	switch string(b) {
-	case "RUNNABLE":
-		return "RUNNABLE"
-	case "BLOCKED":
-		return "BLOCKED"
-	case "WAITING":
-		return "WAITING"
-	case "TIMED_WAITING":
-		return "TIMED_WAITING"
-	case "NEW":
-		return "NEW"
-	case "TERMINATED":
-		return "TERMINATED"
-	}
-	return ""
-}
-
-// stateFromRaw infers the Java state from the OS state text (JDK 5 dumps).
-func stateFromRaw(raw string) State {
-	switch {
-	case raw == "runnable":
-		return StateRunnable
-	case raw == "waiting for monitor entry":
-		return StateBlocked
-	case raw == "in Object.wait()", raw == "waiting on condition", raw == "parking":
-		return StateWaiting
-	case raw == "sleeping":
-		return StateTimedWaiting
-	}
-	return StateNone
-}
-
-// parseNid reads nid=0x2a43 (hex, JDK <= 17) or nid=18445 (decimal, JDK 18+).
-func parseNid(b []byte) (int64, bool) {
-	if len(b) > 2 && b[0] == '0' && (b[1] == 'x' || b[1] == 'X') {
-		v, err := strconv.ParseInt(string(b[2:]), 16, 64)
-		return v, err == nil
-	}
-	if !allDigits(b) {
-		return 0, false
-	}
-	return atoi64(b), true
-}
-
-func parseUnitFloat(b []byte, unit string) float64 {
-	b = bytes.TrimSuffix(b, []byte(unit))
-	v, err := strconv.ParseFloat(string(b), 64)
-	if err != nil {
-		return -1
-	}
-	return v
-}
-
-// parseBytes reads allocated=975K / 64B / 12M / 3G.
-func parseBytes(b []byte) int64 {
-	if len(b) == 0 {
-		return -1
-	}
-	mul := int64(1)
-	switch b[len(b)-1] {
-	case 'B':
-		b = b[:len(b)-1]
-	case 'K':
-		mul, b = 1<<10, b[:len(b)-1]
-	case 'M':
-		mul, b = 1<<20, b[:len(b)-1]
-	case 'G':
-		mul, b = 1<<30, b[:len(b)-1]
-	}
-	if !allDigits(b) {
-		return -1
-	}
-	return atoi64(b) * mul
 }
 
 func looksLikeTimestamp(b []byte) bool {
@@ -1065,34 +733,4 @@ func trimRightSlash(s string) string {
 		s = s[:len(s)-1]
 	}
 	return s
-}
-
-// resolveOwners applies ThreadInfo.toString's "owned by" to the owner, which
-// may not print the lock itself (only 8 frames are printed).
-func resolveOwners(d *Dump) {
-	var byName map[string]*Thread
-	for _, t := range d.Threads {
-		if t.waitOwner == "" {
-			continue
-		}
-		if byName == nil {
-			byName = make(map[string]*Thread, len(d.Threads))
-			for _, x := range d.Threads {
-				byName[x.Name] = x
-			}
-		}
-		o := byName[t.waitOwner]
-		ref := waitTarget(t)
-		if o == nil || ref == nil || o == t {
-			continue
-		}
-		r := LockRef{Addr: ref.Addr, Class: ref.Class, Frame: -1}
-		if len(t.WaitingToLock) > 0 {
-			if !containsKey(o.Locked, r.Key()) {
-				o.Locked = append(o.Locked, r)
-			}
-		} else if !containsKey(o.OwnableSynchronizers, r.Key()) {
-			o.OwnableSynchronizers = append(o.OwnableSynchronizers, r)
-		}
-	}
 }

@@ -389,7 +389,7 @@ func TestNotAThreadDump(t *testing.T) {
 		t.Errorf("actuator: %v", err)
 	}
 	_, err := Parse("x.txt", strings.NewReader(strings.Repeat("hello\n", 7)))
-	if err == nil || !strings.Contains(err.Error(), "no 'Full thread dump' header or thread entries found in first 7 lines") {
+	if err == nil || !strings.Contains(err.Error(), "no 'Full thread dump' header or thread entries in 7 lines") {
 		t.Errorf("err = %v", err)
 	}
 	for _, bad := range []string{"{", "{\"threadDump\": {\"threadContainers\": [{\"threads\": [{\"tid\": \"x\"}]}]}}", "{\"other\": 1}", "[1,2]"} {

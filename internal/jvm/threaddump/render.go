@@ -127,6 +127,12 @@ func writeReport(w *bufio.Writer, r *Report, n int, lang finding.Lang, brief boo
 		fmt.Fprintf(w, ", %d %s", r.Unknown, t("state not printed", "未打印状态"))
 	}
 	w.WriteString("\n")
+	if d != nil && !d.Truncated.IsZero() {
+		fmt.Fprintf(w, "%s: %s\n", t("Cut short", "不完整"), finding.SafeLine(d.Truncated.In(lang)))
+	}
+	if d != nil && d.Dropped > 0 {
+		fmt.Fprintf(w, "%s: %d (%s)\n", t("Left out", "已略去"), d.Dropped, finding.SafeLine(d.DroppedWhy.In(lang)))
+	}
 	fmt.Fprintf(w, "%s:", t("States", "状态分布"))
 	for _, dc := range r.Details {
 		if dc.Detail != "" {
