@@ -296,13 +296,32 @@ report.md and report.json.
 
 The verdict joins the layers as an engineer would: low CPU + blocked request
 threads + the lock they wait for and what its holder does -> the root cause
-and its fix; GC throughput high -> GC is not the bottleneck.`: `一条命令走完整个闭环：可选地启动服务并等待其应答，审计主机（check），在运行时
+and its fix; GC throughput high -> GC is not the bottleneck.
+
+A service started with --start belongs to the run: it is stopped at the end
+(SIGTERM to its JVM, --stop-timeout, then SIGKILL), and so is everything the
+run switched on in it (JFR, GC logging), even when tuneloop itself is killed;
+--keep-service leaves it running.
+
+Exit status: 0 when the run completed, 3 when --fail-on is given and a
+finding at or above that severity exists, 1 on error: also when the service
+exited during the run, when the load got no answer at all, or when the run
+folder could not be completed (a full disk); the report of what was measured
+is still printed and kept. 2 on bad usage.`: `一条命令走完整个闭环：可选地启动服务并等待其应答，审计主机（check），在运行时
 开启 GC 日志，预热，然后对服务施加负载，同时记录主机和 JVM（逐 CPU 时间、
 软中断、逐线程 CPU、周期性线程转储），最后跨层诊断，写出一个运行目录，内含
 report.html（自包含）、report.md 和 report.json。
 
 结论像工程师一样把各层关联起来：CPU 低 + 请求线程阻塞 + 它们等待的锁及其持有者
-正在做什么 -> 根因及其修复方法；GC 吞吐量高 -> GC 不是瓶颈。`,
+正在做什么 -> 根因及其修复方法；GC 吞吐量高 -> GC 不是瓶颈。
+
+用 --start 启动的服务属于本次运行：结束时会停止它（向其 JVM 发送 SIGTERM，等待
+--stop-timeout，然后 SIGKILL），运行中在它里面开启的一切（JFR、GC 日志）也会关闭，
+即使 tuneloop 自身被杀死也是如此；--keep-service 让服务继续运行。
+
+退出码：运行完成为 0；给出 --fail-on 且存在达到该严重级别的发现时为 3；出错为 1：
+服务在运行中退出、负载完全没有得到应答、或运行目录未能写完整（磁盘已满）时也为 1，
+此时测得结果的报告仍会打印并保留。用法错误为 2。`,
 	`  tuneloop run --target http://127.0.0.1:8080/api -c 60 -d 2m --jvm auto
   tuneloop run --target http://127.0.0.1:8080/api -c 50 -d 1m --start 'java -jar app.jar'
   tuneloop run --target http://127.0.0.1:8080/api --rate 2000 -d 5m --pid 4127 --lang zh
@@ -325,6 +344,10 @@ report.html（自包含）、report.md 和 report.json。
 	"workload profile for the host audit":         "主机审计使用的负载配置档",
 	"do not switch GC logging on in the JVM":      "不在 JVM 中开启 GC 日志",
 	"do not record a JFR profile during the load": "负载期间不录制 JFR 剖析数据",
+
+	// run: the service's end
+	"--start: how long the service has to exit after SIGTERM before SIGKILL": "--start：服务收到 SIGTERM 后在 SIGKILL 之前可用于退出的时间",
+	"--start: leave the service running at the end":                          "--start：结束时让服务继续运行",
 
 	// runs rebuild
 	"Add back every run folder found in DIR (default ./runs) and, after damage, those the old catalog named": "把在 DIR（默认 ./runs）中找到的每个运行目录重新加入运行记录目录；目录损坏后，还会加入旧目录中记载的运行目录",

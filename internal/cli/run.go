@@ -17,6 +17,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/report/html"
 	"github.com/tuneloop/tuneloop/internal/rules"
+	"github.com/tuneloop/tuneloop/internal/run"
 	"github.com/tuneloop/tuneloop/internal/session"
 	"github.com/tuneloop/tuneloop/internal/verdict"
 )
@@ -32,6 +33,8 @@ type RunOptions struct {
 	DumpEvery    time.Duration
 	Start        string
 	StartTimeout time.Duration
+	StopTimeout  time.Duration
+	KeepService  bool
 	PID          int
 	JVM          string
 	Scenario     string
@@ -64,7 +67,18 @@ report.md and report.json.
 
 The verdict joins the layers as an engineer would: low CPU + blocked request
 threads + the lock they wait for and what its holder does -> the root cause
-and its fix; GC throughput high -> GC is not the bottleneck.`,
+and its fix; GC throughput high -> GC is not the bottleneck.
+
+A service started with --start belongs to the run: it is stopped at the end
+(SIGTERM to its JVM, --stop-timeout, then SIGKILL), and so is everything the
+run switched on in it (JFR, GC logging), even when tuneloop itself is killed;
+--keep-service leaves it running.
+
+Exit status: 0 when the run completed, 3 when --fail-on is given and a
+finding at or above that severity exists, 1 on error: also when the service
+exited during the run, when the load got no answer at all, or when the run
+folder could not be completed (a full disk); the report of what was measured
+is still printed and kept. 2 on bad usage.`,
 		Example: `  tuneloop run --target http://127.0.0.1:8080/api -c 60 -d 2m --jvm auto
   tuneloop run --target http://127.0.0.1:8080/api -c 50 -d 1m --start 'java -jar app.jar'
   tuneloop run --target http://127.0.0.1:8080/api --rate 2000 -d 5m --pid 4127 --lang zh
@@ -95,6 +109,8 @@ and its fix; GC throughput high -> GC is not the bottleneck.`,
 	f.DurationVar(&o.DumpEvery, "dump-every", 0, "take a thread dump this often (default: 5 dumps over the run)")
 	f.StringVar(&o.Start, "start", "", "start the service with this shell command, stop it at the end")
 	f.DurationVar(&o.StartTimeout, "start-timeout", 90*time.Second, "how long to wait for the service to answer")
+	f.DurationVar(&o.StopTimeout, "stop-timeout", 10*time.Second, "--start: how long the service has to exit after SIGTERM before SIGKILL")
+	f.BoolVar(&o.KeepService, "keep-service", false, "--start: leave the service running at the end")
 	f.IntVar(&o.PID, "pid", 0, "PID of the JVM to record")
 	f.StringVar(&o.JVM, "jvm", "", `"auto": the largest running JVM`)
 	f.StringVarP(&o.Scenario, "scenario", "f", "", "YAML scenario for the load (see tuneloop load)")
@@ -165,7 +181,7 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 		}
 	}
 	res, err := session.Run(ctx, session.RunOptions{Target: o.Target, Load: cfg, WarmUp: o.WarmUp, Interval: o.Interval,
-		ThreadDumps: dumps, Start: o.Start, StartTimeout: o.StartTimeout, PID: o.PID,
+		ThreadDumps: dumps, Start: o.Start, StartTimeout: o.StartTimeout, StopTimeout: o.StopTimeout, KeepService: o.KeepService, PID: o.PID,
 		JVMAuto: o.JVM == "auto", JTLWatch: o.JTLWatch, Out: o.Out, Profile: profile, Catalog: o.Catalog,
 		NoCatalog: o.NoCatalog, Getenv: env.Getenv, NoGCLog: o.NoGCLog, NoJFR: o.NoJFR, Argv: o.Argv}, hooks)
 	if live {
@@ -176,8 +192,14 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	}
 	dir := res.Folder.Dir
 	page, all := report.NewRunPage(res.Layers, res.Decision, lang), res.Decision.Findings
-	if err := writeRunReports(dir, page); err != nil {
-		return err
+	// A report that cannot be written (a full disk) does not hide what was
+	// measured: it is printed below and the manifest says why.
+	writeErr := res.WriteErr
+	if writeErr == nil {
+		if err := writeRunReports(dir, page); err != nil {
+			writeErr = err
+			run.MarkFailed(dir, &res.Folder.Manifest, err)
+		}
 	}
 	switch o.Output {
 	case "json":
@@ -189,6 +211,16 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	}
 	if err != nil {
 		return err
+	}
+	switch {
+	case res.Service != nil:
+		return &ExitError{Code: ExitFailure, Err: finding.Errorf(finding.T("%s: the run stopped then; the report covers the run until that moment",
+			"%s：运行随即停止；报告只覆盖到这一刻"), session.ServiceEndText(res.Service))}
+	case writeErr != nil:
+		return &ExitError{Code: ExitFailure, Err: finding.Errorf(finding.T("the run folder %s could not be completed (%v): the summary above is what was measured; the folder keeps what was written and its manifest says why",
+			"运行目录 %s 未能写完整（%v）：上面的摘要就是测得的结果；目录保留了已写入的内容，其 manifest 记录了原因"), dir, writeErr)}
+	case res.Load != nil && res.Load.NoAnswer() != nil:
+		return &ExitError{Code: ExitFailure, Err: res.Load.NoAnswer()}
 	}
 	if failOn != nil {
 		if worst, any := finding.Worst(all); any && worst >= *failOn {

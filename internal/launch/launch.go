@@ -141,6 +141,15 @@ func (s *Service) Stop() {
 	for deadline := time.Now().Add(5 * time.Second); jvm != 0 && alive(jvm) && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
 	}
+	RemoveStaleAttach(jvm)
+}
+
+// RemoveStaleAttach removes the attach socket of a JVM that is gone: one
+// killed with SIGKILL cannot remove its /tmp/.java_pidN itself.
+func RemoveStaleAttach(jvm int) {
+	if jvm > 0 && !alive(jvm) {
+		_ = os.Remove("/tmp/.java_pid" + strconv.Itoa(jvm))
+	}
 }
 
 // alive reports whether pid runs (a zombie has exited).
@@ -284,4 +293,72 @@ func threads(h hostfs.FS, pid int) int {
 		}
 	}
 	return 0
+}
+
+// Alive reports whether pid runs (a zombie has exited).
+func Alive(pid int) bool { return alive(pid) }
+
+// ExitStatus is how the service's shell ended, as a shell reports it: the
+// exit code, or 128+N and the signal's name for a death by signal N. ok is
+// false while it runs.
+func (s *Service) ExitStatus() (code int, signal string, ok bool) {
+	select {
+	case <-s.done:
+	default:
+		return 0, "", false
+	}
+	ps := s.Cmd.ProcessState
+	if ps == nil {
+		return -1, "", true
+	}
+	if ws, isWS := ps.Sys().(syscall.WaitStatus); isWS && ws.Signaled() {
+		return 128 + int(ws.Signal()), signalName(ws.Signal()), true
+	}
+	// A shell whose child died of signal N exits with 128+N.
+	if c := ps.ExitCode(); c > 128 && c < 128+32 {
+		return c, signalName(syscall.Signal(c - 128)), true
+	}
+	return ps.ExitCode(), "", true
+}
+
+// Done is closed when the service's shell has ended.
+func (s *Service) Done() <-chan struct{} { return s.done }
+
+// JVM is the service's JVM found by WaitJVM (0: none yet).
+func (s *Service) JVM() int { return s.jvm }
+
+func signalName(sig syscall.Signal) string {
+	switch sig {
+	case syscall.SIGKILL:
+		return "SIGKILL"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGABRT:
+		return "SIGABRT"
+	case syscall.SIGSEGV:
+		return "SIGSEGV"
+	case syscall.SIGBUS:
+		return "SIGBUS"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	case syscall.SIGQUIT:
+		return "SIGQUIT"
+	}
+	return "signal " + strconv.Itoa(int(sig))
+}
+
+// LogLines returns the last n lines of the service log (within its last
+// 8 KB), as written.
+func (s *Service) LogLines(n int) []string {
+	t := s.LogTail(8 << 10)
+	if t == "" {
+		return nil
+	}
+	lines := strings.Split(t, "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return lines
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/jvm/attach"
+	"github.com/tuneloop/tuneloop/internal/launch"
 	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
@@ -23,6 +24,8 @@ type jvmSide struct {
 	pid int
 	gc  *attach.GCLog
 	jfr string // the JFR file in the JVM's /tmp; "" = none running
+	// wd hears each switch on and off, to undo them if tuneloop is killed.
+	wd *launch.Watchdog
 }
 
 func attachTo(ctx context.Context, pid int) (*attach.VM, error) {
@@ -41,6 +44,9 @@ func (j *jvmSide) enableGCLog(ctx context.Context, start time.Time) error {
 		return err
 	}
 	j.gc = &g
+	if g.Enabled {
+		j.wd.Note(launch.Entry{Op: launch.OpGCLog, PID: j.pid, Index: g.Index, File: g.File})
+	}
 	return nil
 }
 
@@ -51,7 +57,10 @@ func (j *jvmSide) startJFR(ctx context.Context, start time.Time) error {
 		return err
 	}
 	file := fmt.Sprintf("/tmp/tuneloop-%d-%d.jfr", j.pid, start.Unix())
+	// Noted first: a kill between the start and its note would leave it on.
+	j.wd.Note(launch.Entry{Op: launch.OpJFR, PID: j.pid, File: file})
 	if _, err := vm.Execute(ctx, "JFR.start", "name=tuneloop", "settings=profile", "filename="+file); err != nil {
+		j.wd.Note(launch.Entry{Op: launch.OpJFROff})
 		return err
 	}
 	j.jfr = file
@@ -83,6 +92,7 @@ func (j *jvmSide) abandon(ctx context.Context) {
 		}
 		_ = os.Remove(j.inJVM(j.jfr))
 		j.jfr = ""
+		j.wd.Note(launch.Entry{Op: launch.OpJFROff})
 	}
 	if j.gc != nil {
 		j.gcOff(ctx)
@@ -93,12 +103,18 @@ func (j *jvmSide) abandon(ctx context.Context) {
 			}
 		}
 		j.gc = nil
+		j.wd.Note(launch.Entry{Op: launch.OpGCOff})
 	}
 }
 
-// inJVM is a path of the JVM's file system as seen from here (containers).
+// inJVM is a path of the JVM's file system as seen from here (containers);
+// the path itself once the JVM is gone (its /proc/PID/root with it).
 func (j *jvmSide) inJVM(path string) string {
-	return fmt.Sprintf("/proc/%d/root%s", j.pid, path)
+	root := fmt.Sprintf("/proc/%d/root", j.pid)
+	if _, err := os.Stat(root + "/"); err != nil {
+		return path
+	}
+	return root + path
 }
 
 // collectJFR stops the recording (which writes it) and moves it into raw/.
@@ -110,6 +126,7 @@ func (j *jvmSide) collectJFR(ctx context.Context, dir string) error {
 	if _, err := vm.Execute(ctx, "JFR.stop", "name=tuneloop"); err != nil {
 		return err
 	}
+	j.wd.Note(launch.Entry{Op: launch.OpJFROff})
 	src := j.inJVM(j.jfr)
 	j.jfr = ""
 	b, err := os.ReadFile(src)
@@ -143,17 +160,19 @@ func (j *jvmSide) collectGCLog(ctx context.Context, dir string) []string {
 	var out []string
 	for i, m := range matches {
 		b, err := os.ReadFile(m)
-		if err != nil || len(b) == 0 {
-			continue
+		copied := err == nil && len(b) == 0 // an empty log has nothing to keep
+		if err == nil && len(b) > 0 {
+			name := filepath.Join(dir, "raw", "gc-"+strconv.Itoa(i)+".log")
+			if err := os.WriteFile(name, b, 0o644); err == nil {
+				out = append(out, name)
+				copied = true
+			}
 		}
-		name := filepath.Join(dir, "raw", "gc-"+strconv.Itoa(i)+".log")
-		if err := os.WriteFile(name, b, 0o644); err == nil {
-			out = append(out, name)
-		}
-		if g.Enabled {
+		if g.Enabled && copied {
 			_ = os.Remove(m) // our own file: leave nothing behind in the JVM's /tmp
 		}
 	}
 	j.gc = nil
+	j.wd.Note(launch.Entry{Op: launch.OpGCOff})
 	return out
 }

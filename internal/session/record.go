@@ -150,7 +150,14 @@ func (r *recording) finish(ctx context.Context, o RecordOptions, hooks RecordHoo
 	}
 	d := verdict.Decide(L)
 	if err := r.w.Finish(r.status, r.end, L.Series, d.Findings); err != nil {
-		return nil, err
+		var we *run.WriteError
+		if !errors.As(err, &we) {
+			return nil, err
+		}
+		// A full disk: what was measured is diagnosed and returned with
+		// the error; the folder keeps what was written, its manifest why.
+		L.Folder = &run.Folder{Dir: r.dir, Manifest: *r.w.Manifest()}
+		return &RecordResult{Folder: L.Folder, Layers: L, Decision: d}, fmt.Errorf("%s: %w", r.dir, err)
 	}
 	folder, err := run.Open(r.dir)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
@@ -30,8 +31,11 @@ type RunOptions struct {
 	Start        string        // shell command starting the service; "" = it runs already
 	StartTimeout time.Duration // default 90 s
 	StopTimeout  time.Duration // the service's grace to exit at the end (default 10 s)
-	PID          int
-	JVMAuto      bool
+	// KeepService leaves a --start service running at the end (and when
+	// tuneloop is killed): by default it belongs to the run.
+	KeepService bool
+	PID         int
+	JVMAuto     bool
 	// JTLWatch is a JMeter JTL an external load writes: no load is
 	// generated, its samples in the run window are the load result.
 	JTLWatch  string
@@ -62,7 +66,20 @@ type RunResult struct {
 	Decision *verdict.Decision
 	JFR      string    // JFRFile when a recording was collected
 	Recorder *run.Cost // what the recorder cost (not the load generator)
+	// Service is set when the service ended during the run: the run
+	// stopped then, and what it holds covers the time until then.
+	Service *run.ServiceEnd
+	// Load is the measured load's summary, also when it could not be saved.
+	Load *loadgen.Summary
+	// WriteErr is a failure to write the folder at the end (a full disk):
+	// Layers and Decision hold what was measured, the manifest says why
+	// the folder is incomplete.
+	WriteErr error
 }
+
+// ServiceEndText is how the service ended, in one line, for the caller's
+// message.
+func ServiceEndText(se *run.ServiceEnd) finding.Text { return serviceEndText(se) }
 
 func (h RunHooks) note(t finding.Text, args ...any) {
 	if h.Note != nil {
@@ -91,16 +108,48 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 		return nil, err
 	}
 
+	// 0. What an earlier run killed with its watchdog left on, undone; a
+	// watchdog of our own outlives us to undo what this run starts and
+	// switches on, should we be killed (SIGKILL runs no defer).
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	journals := launch.JournalDir(getenv)
+	for _, t := range launch.RecoverJournals(journals) {
+		hooks.note(finding.T("%s", "%s"), t)
+	}
+	var wd *launch.Watchdog
+	if o.Start != "" || o.PID != 0 || o.JVMAuto {
+		wd, err = launch.StartWatchdog(journals)
+		if err != nil {
+			hooks.note(finding.T("no watchdog: %v (a kill of tuneloop would leave the service and its JFR running)",
+				"没有看护进程：%v（杀死 tuneloop 会让服务及其 JFR 继续运行）"), err)
+		}
+		defer wd.Done() // after the service is stopped: defers run last-in first-out
+	}
+
 	// 1. The service.
 	pid := o.PID
+	var svc *launch.Service
 	if o.Start != "" {
-		svc, err := launch.Start(o.Start, dir+".service.log")
+		svc, err = launch.Start(o.Start, dir+".service.log")
 		if err != nil {
 			return nil, err
 		}
 		svc.StopTimeout = o.StopTimeout
+		grace := o.StopTimeout
+		if grace <= 0 {
+			grace = launch.DefaultStopTimeout
+		}
+		wd.Note(launch.Entry{Op: launch.OpService, PGID: svc.Cmd.Process.Pid, GraceMS: grace.Milliseconds()})
+		if o.KeepService {
+			wd.Note(launch.Entry{Op: launch.OpKeep})
+		}
 		defer func() {
-			svc.Stop()
+			if !o.KeepService {
+				svc.Stop()
+			}
 			// The service log belongs in the run folder once it exists.
 			if _, err := os.Stat(filepath.Join(dir, "raw")); err == nil {
 				_ = os.Rename(svc.LogPath, filepath.Join(dir, "raw", "service.log"))
@@ -131,12 +180,23 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 			pid = tgt.PID
 		}
 	}
-	jvm := &jvmSide{pid: pid}
+	if pid != 0 {
+		wd.Note(launch.Entry{Op: launch.OpJVM, PID: pid})
+	}
+	jvm := &jvmSide{pid: pid, wd: wd}
 	defer func() {
 		if err != nil {
 			jvm.abandon(ctx)
 		}
 	}()
+	// From here the service's end stops the run at once (runCtx's cause).
+	runCtx, cancelRun := context.WithCancelCause(ctx)
+	defer cancelRun(nil)
+	var watch *serviceWatch
+	if svc != nil || pid != 0 {
+		watch = watchService(svc, pid, cancelRun)
+		defer watch.close()
+	}
 	if pid != 0 && !o.NoGCLog {
 		if err := jvm.enableGCLog(ctx, start); err != nil {
 			hooks.note(finding.T("GC log not available: %v", "无法获取 GC 日志：%v"), err)
@@ -148,13 +208,17 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 		hooks.note(finding.T("warming up for %s", "预热 %s"), o.WarmUp)
 		wcfg := o.Load
 		wcfg.Duration, wcfg.OnSecond = o.WarmUp, nil
-		if _, err := loadgen.Run(ctx, wcfg); err != nil {
+		if _, err := loadgen.Run(runCtx, wcfg); err != nil {
 			return nil, fmt.Errorf("warm-up: %w", err)
+		}
+		if se := watch.gone(); se != nil {
+			return nil, finding.Errorf(finding.T("during the warm-up, %s; its log ends with:\n%s", "预热期间，%s；其日志结尾：\n%s"),
+				serviceEndText(se), finding.Safe(strings.Join(se.LastLog, "\n")))
 		}
 	}
 	// JFR execution samples for the flame graph, over the measured window.
 	if pid != 0 && !o.NoJFR {
-		if err := jvm.startJFR(ctx, start); err != nil {
+		if err := jvm.startJFR(runCtx, start); err != nil {
 			hooks.note(finding.T("JFR not available: %v", "无法使用 JFR：%v"), err)
 		}
 	}
@@ -172,6 +236,9 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 	var loadStart time.Time
 	load := func(ctx context.Context) (*loadgen.Summary, error) {
 		loadStart = time.Now()
+		if watch != nil {
+			watch.loadStarted(loadStart)
+		}
 		if o.JTLWatch != "" {
 			select {
 			case <-ctx.Done():
@@ -183,25 +250,54 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 		cfg.OnSecond = hooks.OnLoad
 		return loadgen.Run(ctx, cfg)
 	}
-	rec, sum, err := together(ctx, recorder, load)
+	rec, sum, err := together(runCtx, recorder, load)
 	if err != nil {
 		return nil, err
 	}
-
-	// 5. Collect the layers into the folder.
-	if err := run.WriteJSONAtomic(filepath.Join(dir, verdict.LoadFile), sum); err != nil {
-		return nil, err
+	se := watch.close()
+	if se != nil {
+		// The evidence up to that moment is the run's, analysed as such.
+		rec.w.Manifest().Service = se
+		rec.reason = serviceEndText(se).EN
+		rec.status = run.Interrupted
+		if sum != nil {
+			sum.Interrupted = true
+		}
 	}
-	if err := run.WriteJSONAtomic(filepath.Join(dir, verdict.CheckFile), check); err != nil {
-		return nil, err
+
+	// 5. Collect the layers into the folder. A write that fails (a full
+	// disk) stops nothing: what was measured is still diagnosed, printed
+	// and kept, and the manifest says why the folder is incomplete.
+	var writeErr error
+	if err := run.WriteJSONAtomic(filepath.Join(dir, verdict.LoadFile), sum); err != nil {
+		writeErr = err
+	}
+	if err := run.WriteJSONAtomic(filepath.Join(dir, verdict.CheckFile), check); err != nil && writeErr == nil {
+		writeErr = err
 	}
 	jfrOn := jvm.jfr != ""
 	jvm.collect(ctx, dir, func(err error) { hooks.note(finding.T("%v", "%v"), err) })
+	if se != nil {
+		jvm.abandon(ctx) // what could not be collected from a dead JVM: its files in /tmp
+		launch.RemoveStaleAttach(pid)
+	}
+	if writeErr != nil {
+		rec.reason = strings.TrimPrefix(rec.reason+"; ", "; ") + "the run folder could not be completed: " + writeErr.Error()
+		rec.status = run.Interrupted
+	}
 	done, err := rec.finish(ctx, ropts, RecordHooks{Warn: func(err error) { hooks.note(finding.T("%v", "%v"), err) }})
+	var we *run.WriteError
+	if errors.As(err, &we) && done != nil {
+		writeErr, err = we, nil
+	}
 	if err != nil {
 		return nil, err
 	}
-	res = &RunResult{Folder: done.Folder, Layers: done.Layers, Decision: done.Decision, Recorder: done.Folder.Manifest.Cost}
+	res = &RunResult{Folder: done.Folder, Layers: done.Layers, Decision: done.Decision, Recorder: done.Folder.Manifest.Cost,
+		Service: se, Load: sum, WriteErr: writeErr}
+	if done.Layers != nil && done.Layers.Load == nil {
+		done.Layers.Load = sum // measured, though load.json could not be written
+	}
 	if _, err := os.Stat(filepath.Join(dir, JFRFile)); jfrOn && err == nil {
 		res.JFR = JFRFile
 	}
@@ -228,6 +324,10 @@ func together(ctx context.Context,
 		rec, recErr = recorder(recCtx, func() { close(started) })
 		if recErr != nil {
 			stopLoad(fmt.Errorf("the recorder failed: %w", recErr))
+		} else {
+			// It ends after the load unless the target ended or ctx did:
+			// the load has nothing left to measure then.
+			stopLoad(errRecorderEnded)
 		}
 	}()
 	select {
@@ -248,11 +348,15 @@ func together(ctx context.Context,
 		return nil, nil, recErr
 	case lerr != nil:
 		return nil, nil, lerr
-	case ctx.Err() == nil && loadCtx.Err() != nil:
+	case ctx.Err() == nil && loadCtx.Err() != nil && !errors.Is(context.Cause(loadCtx), errRecorderEnded):
 		return nil, nil, context.Cause(loadCtx)
 	}
 	return rec, sum, nil
 }
+
+// errRecorderEnded stops a load whose recorder ended before it (the
+// target exited).
+var errRecorderEnded = errors.New("the recorder ended (the target exited)")
 
 // importWindow summarises the samples of a JMeter JTL that fall in [from, to].
 func importWindow(path string, from, to time.Time) (*loadgen.Summary, error) {

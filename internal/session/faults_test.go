@@ -1,0 +1,226 @@
+package session
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/launch"
+	"github.com/tuneloop/tuneloop/internal/loadgen"
+	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/verdict"
+)
+
+// runChildEnv makes the test binary a `tuneloop run` (session.Run with the
+// options in the variable, JSON), for tests that kill it with SIGKILL.
+const runChildEnv = "TUNELOOP_TEST_RUN_CHILD"
+
+// childRun is what the child runs: `run --start START --target URL
+// --warm-up 2s -d 20s -c 2 --out OUT --no-catalog`.
+type childRun struct{ Start, URL, Out string }
+
+func init() {
+	v := os.Getenv(runChildEnv)
+	if v == "" {
+		return
+	}
+	var c childRun
+	if err := json.Unmarshal([]byte(v), &c); err != nil {
+		fmt.Fprintln(os.Stderr, "child:", err)
+		os.Exit(2)
+	}
+	o := RunOptions{Target: c.URL, Start: c.Start, StartTimeout: 60 * time.Second, StopTimeout: 2 * time.Second, WarmUp: 2 * time.Second,
+		Load: loadgen.Config{Users: 2, Duration: 20 * time.Second, Requests: []loadgen.Request{{URL: c.URL}}}, Interval: 500 * time.Millisecond,
+		Out: c.Out, NoCatalog: true, Getenv: os.Getenv}
+	_, err := Run(context.Background(), o, RunHooks{
+		Note:   func(t finding.Text) { fmt.Fprintln(os.Stderr, "NOTE", t.EN) },
+		OnLoad: func(p loadgen.Progress) { fmt.Fprintln(os.Stderr, "LOAD", p.Elapsed.Seconds()) },
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "child:", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+}
+
+// tinyService is the command line of testdata/TinyService.java on a free
+// port, its URL and its pid file; it skips without java.
+func tinyService(t *testing.T) (start, url, pidFile string) {
+	t.Helper()
+	java, err := exec.LookPath("java")
+	if err != nil {
+		t.Skip("no java on PATH")
+	}
+	src, _ := filepath.Abs(filepath.Join("testdata", "TinyService.java"))
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	pidFile = filepath.Join(t.TempDir(), "svc.pid")
+	// No exec: the JVM is the shell's child, as with most start scripts.
+	start = fmt.Sprintf("%s -Xmx64m -XX:TieredStopAtLevel=1 %s %d %s", java, src, port, pidFile)
+	return start, fmt.Sprintf("http://127.0.0.1:%d/", port), pidFile
+}
+
+func readPID(path string) int {
+	b, _ := os.ReadFile(path)
+	n, _ := strconv.Atoi(strings.TrimSpace(string(b)))
+	return n
+}
+
+// leftovers lists what a run may leave of a JVM: the process, its attach
+// socket, GC log and JFR files of ours.
+func leftovers(jvm int) []string {
+	var out []string
+	if launch.Alive(jvm) {
+		out = append(out, fmt.Sprintf("JVM %d still running", jvm))
+	}
+	for _, g := range []string{fmt.Sprintf("/tmp/.java_pid%d", jvm), fmt.Sprintf("/tmp/tuneloop-gc-%d-*", jvm), fmt.Sprintf("/tmp/tuneloop-%d-*.jfr", jvm)} {
+		m, _ := filepath.Glob(g)
+		out = append(out, m...)
+	}
+	return out
+}
+
+// TestRunServiceDiesMidRun: the JVM killed with SIGKILL 1.5 s into a 6 s
+// load: the load ends at once, the verdict's first line says the service
+// exited with code 137 and when, the evidence until then is kept (load.json,
+// samples, the manifest's service record), and nothing of ours is left.
+func TestRunServiceDiesMidRun(t *testing.T) {
+	start, url, pidFile := tinyService(t)
+	dir := filepath.Join(t.TempDir(), "run")
+	var killedAt time.Time
+	hooks := RunHooks{OnLoad: func(p loadgen.Progress) {
+		if killedAt.IsZero() && p.Elapsed >= time.Second {
+			killedAt = time.Now()
+			time.AfterFunc(500*time.Millisecond, func() { _ = syscall.Kill(readPID(pidFile), syscall.SIGKILL) })
+		}
+	}}
+	t0 := time.Now()
+	res, err := Run(context.Background(), RunOptions{Target: url, Start: start, StartTimeout: 60 * time.Second, StopTimeout: 2 * time.Second,
+		Load: loadgen.Config{Users: 2, Duration: 6 * time.Second, Requests: []loadgen.Request{{URL: url}}}, Interval: 500 * time.Millisecond,
+		Out: dir, NoCatalog: true, NoJFR: true, Getenv: func(k string) string {
+			if k == "XDG_STATE_HOME" {
+				return filepath.Join(filepath.Dir(dir), "state")
+			}
+			return ""
+		}}, hooks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jvm := readPID(pidFile)
+	if res.Service == nil || res.Service.ExitCode != 137 || res.Service.Signal != "SIGKILL" {
+		t.Fatalf("service end %+v, want code 137 (SIGKILL)", res.Service)
+	}
+	if at := res.Service.AtS; at < 1 || at > 3.5 {
+		t.Errorf("seen gone at %+.1f s, killed at about +1.5 s", at)
+	}
+	if el := time.Since(killedAt); el > 4*time.Second {
+		t.Errorf("the run went on %v after the kill (the load should end at once; total %v)", el, time.Since(t0))
+	}
+	if res.Decision.Branch != verdict.ServiceExited || !strings.Contains(res.Decision.Verdict.Title.EN, "The service exited with code 137 (SIGKILL) at +") {
+		t.Errorf("verdict %q (%s)", res.Decision.Verdict.Title.EN, res.Decision.Branch)
+	}
+	f, err := run.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Manifest.Service == nil || f.Manifest.Status != run.Interrupted || !strings.Contains(f.Manifest.Reason, "code 137") {
+		t.Errorf("manifest: %s %q %+v", f.Manifest.Status, f.Manifest.Reason, f.Manifest.Service)
+	}
+	if res.Load == nil || res.Load.Requests == 0 {
+		t.Errorf("the load until the kill is not kept: %+v", res.Load)
+	}
+	if _, err := os.Stat(filepath.Join(dir, verdict.LoadFile)); err != nil {
+		t.Error(err)
+	}
+	if !strings.Contains(strings.Join(res.Service.LastLog, "\n"), "READY on") {
+		t.Errorf("last log lines %q", res.Service.LastLog)
+	}
+	if l := leftovers(jvm); len(l) > 0 {
+		t.Errorf("left behind: %v", l)
+	}
+}
+
+// TestRunKilledLeavesNothing: `run --start` killed with SIGKILL after the
+// start, during the warm-up and during the load leaves no service, JFR
+// recording, GC log switch, attach socket or file behind: the watchdog
+// undoes them within seconds.
+func TestRunKilledLeavesNothing(t *testing.T) {
+	for _, point := range []string{"NOTE started", "NOTE warming up", "LOAD"} {
+		t.Run(strings.TrimPrefix(point, "NOTE "), func(t *testing.T) {
+			start, url, pidFile := tinyService(t)
+			tmp := t.TempDir()
+			b, _ := json.Marshal(childRun{Start: start, URL: url, Out: filepath.Join(tmp, "run")})
+			exe, _ := os.Executable()
+			cmd := exec.Command(exe, "-test.run=^$")
+			cmd.Env = append(os.Environ(), runChildEnv+"="+string(b), "XDG_STATE_HOME="+filepath.Join(tmp, "state"))
+			stderr, _ := cmd.StderrPipe()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+			sc := bufio.NewScanner(stderr)
+			var log []string
+			reached := false
+			deadline := time.AfterFunc(90*time.Second, func() { _ = cmd.Process.Kill() })
+			for sc.Scan() {
+				log = append(log, sc.Text())
+				if strings.HasPrefix(sc.Text(), point) {
+					reached = true
+					break
+				}
+			}
+			deadline.Stop()
+			if !reached {
+				t.Fatalf("the run never reached %q:\n%s", point, strings.Join(log, "\n"))
+			}
+			if point != "NOTE started" {
+				time.Sleep(1500 * time.Millisecond) // GC log and JFR switched on by now
+			}
+			jvm := readPID(pidFile)
+			for jvm == 0 && point == "NOTE started" { // the JVM writes its pid once it listens
+				time.Sleep(50 * time.Millisecond)
+				jvm = readPID(pidFile)
+			}
+			if point == "LOAD" {
+				if m, _ := filepath.Glob(fmt.Sprintf("/tmp/tuneloop-gc-%d-*", jvm)); len(m) == 0 {
+					t.Log("note: no GC log file was switched on before the kill")
+				}
+			}
+			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			go func() { // drain its stderr; the cleanup waits for it
+				for sc.Scan() {
+				}
+			}()
+			var left []string
+			for end := time.Now().Add(8 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
+				if left = leftovers(jvm); len(left) == 0 {
+					break
+				}
+			}
+			if len(left) > 0 {
+				_ = syscall.Kill(jvm, syscall.SIGKILL)
+				t.Fatalf("after SIGKILL of the run: %v", left)
+			}
+			if _, err := os.Stat(pidFile + ".stopped"); err != nil {
+				t.Errorf("the service was not stopped gracefully (its shutdown hook did not finish): %v", err)
+			}
+		})
+	}
+}
