@@ -2,6 +2,7 @@ package html
 
 import (
 	"bytes"
+	"html/template"
 	"os"
 	"path/filepath"
 	"strings"
@@ -343,5 +344,40 @@ func TestWriteGCHostile(t *testing.T) {
 		if !strings.Contains(s, want) {
 			t.Errorf("%q not shown", want)
 		}
+	}
+}
+
+// A real JVM deadlock: the page lists each thread of the cycle with the
+// lock it waits for, and the deadlock finding.
+func TestWriteDumpsDeadlock(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "dumps", "jdk17_deadlock_jcmd.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := report.NewDumpPage(threaddump.ReadSet([]threaddump.Input{{Name: "deadlock.txt", R: bytes.NewReader(b)}}), finding.ZH)
+	if len(p.Deadlocks) == 0 {
+		t.Fatal("no deadlock in the fixture")
+	}
+	var out bytes.Buffer
+	if err := WriteDumps(&out, p); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	checkSelfContained(t, "deadlock", s)
+	if !strings.Contains(s, `<section id="sec-deadlocks">`) || !strings.Contains(s, "死锁") || !strings.Contains(s, `href="#sec-deadlocks"`) {
+		t.Error("no deadlock section in the contents")
+	}
+	d := p.Deadlocks[0]
+	for i, th := range d.Threads {
+		if row := "<tr><td>" + oneLine(th) + "</td><td><code>" + template.HTMLEscapeString(d.Locks[i]) + "</code>"; !strings.Contains(s, row) {
+			t.Errorf("no row %q", row)
+		}
+	}
+	dead := false
+	for _, f := range p.Findings {
+		dead = dead || (f.Status == finding.Fail && strings.Contains(f.ID, "deadlock"))
+	}
+	if !dead {
+		t.Error("no failing deadlock finding")
 	}
 }
