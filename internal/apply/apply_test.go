@@ -433,3 +433,59 @@ func TestStackedTransactions(t *testing.T) {
 		t.Errorf("tree changed: %v", d)
 	}
 }
+
+func TestEditedJournalIsNotActedOn(t *testing.T) {
+	dir, roots := fakeHost(t, "build-vm-amd64")
+	j := &Journal{Dir: t.TempDir()}
+	res, err := Apply(j, NewPlan(roots, []Group{{Finding: "net.somaxconn", Changes: []finding.Change{sysctl("net.core.somaxconn", "8192")}}}), Options{})
+	if err != nil || res.Applied() != 1 {
+		t.Fatalf("apply: %v %+v", err, res)
+	}
+	// Someone edits the value before in the journal: revert would write it.
+	f := filepath.Join(j.Dir, res.TxID+".jsonl")
+	b := read(t, f)
+	edited := strings.Replace(b, `"before":"4096"`, `"before":"1"`, 1)
+	if edited == b {
+		t.Fatal("no before value in the journal")
+	}
+	os.WriteFile(f, []byte(edited), 0o600)
+	rr, err := Revert(j, RevertOptions{All: true})
+	var ce *ChainError
+	if err != nil || len(rr.Errs) != 1 || !errors.As(rr.Errs[0], &ce) || len(rr.Reverted) != 0 {
+		t.Fatalf("revert of an edited journal: %v %+v", err, rr)
+	}
+	if got := read(t, filepath.Join(dir, "proc/sys/net/core/somaxconn")); got != "8192\n" {
+		t.Errorf("somaxconn %q: acted on an edited journal", got)
+	}
+	txs, _ := Status(j)
+	if txs[0].Broken == nil {
+		t.Error("status does not show the broken chain")
+	}
+}
+
+func TestTornLastLineIsDropped(t *testing.T) {
+	dir, roots := fakeHost(t, "build-vm-amd64")
+	before := snapshot(t, dir)
+	j := &Journal{Dir: t.TempDir()}
+	res, err := Apply(j, NewPlan(roots, []Group{{Finding: "net.somaxconn", Changes: []finding.Change{sysctl("net.core.somaxconn", "8192")}}}), Options{})
+	if err != nil || res.Applied() != 1 {
+		t.Fatalf("apply: %v %+v", err, res)
+	}
+	// The machine died in the middle of writing a line.
+	f := filepath.Join(j.Dir, res.TxID+".jsonl")
+	fh, _ := os.OpenFile(f, os.O_WRONLY|os.O_APPEND, 0)
+	fh.WriteString(`{"seq":9,"op":"rever`)
+	fh.Close()
+	if rr, err := Revert(j, RevertOptions{All: true}); err != nil || len(rr.Errs) > 0 || len(rr.Reverted) != 1 {
+		t.Fatalf("revert after a torn line: %v %+v", err, rr)
+	}
+	if d := diff(before, snapshot(t, dir)); len(d) > 0 {
+		t.Errorf("tree changed: %v", d)
+	}
+	if _, err := j.read(res.TxID); err != nil {
+		t.Errorf("journal after revert: %v", err)
+	}
+	if b := read(t, f); !strings.HasSuffix(b, "}\n") || strings.Contains(b, `"rever`+"\n") {
+		t.Errorf("torn line kept:\n%s", b)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -59,6 +60,9 @@ type Record struct {
 	Persist  bool       `json:"persist,omitempty"`
 	// Deadline of a dead-man timer (OpWatchdog).
 	Deadline time.Time `json:"deadline,omitempty"`
+	// Prev is the SHA-256 of the previous line: an edited or damaged
+	// journal is told from a good one before it is acted on.
+	Prev string `json:"prev,omitempty"`
 }
 
 // Journal is a directory of transactions, one append-only JSON-lines file
@@ -113,10 +117,11 @@ func (j *Journal) lock() (func(), error) {
 
 // txFile is an open transaction file, appended to record by record.
 type txFile struct {
-	j   *Journal
-	id  string
-	f   *os.File
-	seq int
+	j    *Journal
+	id   string
+	f    *os.File
+	seq  int
+	prev string // hash of the last line written
 }
 
 // newTxID is sortable by time: 20261125-174831-3f2a.
@@ -161,6 +166,7 @@ func (j *Journal) reopen(id string, recs []Record) (*txFile, error) {
 		if err := os.Truncate(p, int64(n)); err != nil {
 			return nil, err
 		}
+		b = b[:n]
 	}
 	f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
@@ -170,13 +176,18 @@ func (j *Journal) reopen(id string, recs []Record) (*txFile, error) {
 	if len(recs) > 0 {
 		seq = recs[len(recs)-1].Seq
 	}
-	return &txFile{j: j, id: id, f: f, seq: seq}, nil
+	prev := ""
+	if len(b) > 0 {
+		body := b[:len(b)-1]
+		prev = lineHash(body[bytes.LastIndexByte(body, '\n')+1:])
+	}
+	return &txFile{j: j, id: id, f: f, seq: seq, prev: prev}, nil
 }
 
 // add appends one record and fsyncs it before returning.
 func (t *txFile) add(r Record) error {
 	t.seq++
-	r.Seq = t.seq
+	r.Seq, r.Prev = t.seq, t.prev
 	if r.Time.IsZero() {
 		r.Time = time.Now().UTC()
 	}
@@ -184,6 +195,7 @@ func (t *txFile) add(r Record) error {
 	if err != nil {
 		return err
 	}
+	t.prev = lineHash(b)
 	if _, err := t.f.Write(append(b, '\n')); err != nil {
 		return fmt.Errorf("journal %s: %w", t.id, err)
 	}
@@ -196,7 +208,24 @@ func (t *txFile) add(r Record) error {
 
 func (t *txFile) close() error { return t.f.Close() }
 
-// read returns the records of one transaction; a torn last line is ignored.
+func lineHash(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+// ChainError is a journal whose lines do not follow each other (edited,
+// or damaged on disk): not acted on unless forced.
+type ChainError struct {
+	Tx  string
+	Seq int
+}
+
+func (e *ChainError) Error() string {
+	return fmt.Sprintf("journal %s: record %d does not follow the one before (edited or damaged)", e.Tx, e.Seq)
+}
+
+// read returns the records of one transaction; a torn last line is
+// ignored. A broken hash chain returns the records and a *ChainError.
 func (j *Journal) read(id string) ([]Record, error) {
 	if !validID(id) {
 		return nil, fmt.Errorf("no transaction %q", id)
@@ -210,6 +239,8 @@ func (j *Journal) read(id string) ([]Record, error) {
 	}
 	defer f.Close()
 	var out []Record
+	var chain error
+	prev := ""
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 16<<20)
 	for sc.Scan() {
@@ -217,9 +248,16 @@ func (j *Journal) read(id string) ([]Record, error) {
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			continue // torn tail; a complete line always parses
 		}
+		if r.Prev != prev && chain == nil {
+			chain = &ChainError{Tx: id, Seq: r.Seq}
+		}
+		prev = lineHash(sc.Bytes())
 		out = append(out, r)
 	}
-	return out, sc.Err()
+	if err := sc.Err(); err != nil {
+		return out, err
+	}
+	return out, chain
 }
 
 // validID accepts the IDs newTxID makes (no path separators or dots).

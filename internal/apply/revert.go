@@ -1,6 +1,7 @@
 package apply
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -46,6 +47,8 @@ type Tx struct {
 	Confirmed bool
 	Expired   bool
 	WatchPID  int
+	// Broken is set when the journal's hash chain does not hold.
+	Broken error
 }
 
 // Open reports whether any key still needs revert.
@@ -113,10 +116,15 @@ func Status(j *Journal) ([]*Tx, error) {
 	var out []*Tx
 	for _, id := range ids {
 		recs, err := j.read(id)
-		if err != nil {
+		var ce *ChainError
+		if err != nil && !errors.As(err, &ce) {
 			return nil, err
 		}
-		out = append(out, fold(id, recs))
+		t := fold(id, recs)
+		if ce != nil {
+			t.Broken = ce
+		}
+		out = append(out, t)
 	}
 	sort.SliceStable(out, func(a, b int) bool {
 		if !out[a].Began.Equal(out[b].Began) {
@@ -237,8 +245,13 @@ func newerHolders(txs []*Tx, t *Tx) map[string]string {
 }
 
 func revertTx(j *Journal, t *Tx, newer map[string]string, force bool, res *RevertResult) error {
+	if t.Broken != nil && !force {
+		res.Errs = append(res.Errs, fmt.Errorf("%w: not reverted (--force reverts from it as it reads)", t.Broken))
+		return nil
+	}
 	recs, err := j.read(t.ID)
-	if err != nil {
+	var ce *ChainError
+	if err != nil && !errors.As(err, &ce) {
 		return err
 	}
 	tf, err := j.reopen(t.ID, recs)

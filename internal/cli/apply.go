@@ -193,8 +193,16 @@ func RunApply(ctx context.Context, env *Env, o *ApplyOptions) error {
 		}
 		doc.Groups = append(doc.Groups, gd)
 	}
+	work := 0
+	for i, g := range plan.Groups {
+		if g.Err == nil && len(g.Steps) > 0 {
+			work++
+		} else if g.Err == nil {
+			doc.Groups[i].State = "unchanged"
+		}
+	}
 	var applyErr error
-	if o.Yes {
+	if o.Yes && work > 0 {
 		res, err := apply.Apply(j, plan, apply.Options{})
 		if err != nil && res == nil {
 			applyErr = err
@@ -293,7 +301,9 @@ func writeApplyText(w io.Writer, d *applyDoc, l finding.Lang) {
 	t := func(en, zh string) string { return finding.T(en, zh).In(l) }
 	if d.DryRun {
 		fmt.Fprintln(w, t("Dry run: nothing was changed. Add --yes to apply.", "演练：未做任何修改。加 --yes 才会执行。"))
-	} else if d.TxID != "" {
+	} else if d.TxID == "" {
+		fmt.Fprintln(w, t("Nothing to change.", "没有需要修改的内容。"))
+	} else {
 		fmt.Fprintf(w, "%s %s (%s %s)\n", t("Transaction", "事务"), d.TxID, t("journal", "日志目录"), finding.SafeLine(d.Journal))
 	}
 	width := 0
@@ -421,6 +431,9 @@ func RunRevert(ctx context.Context, env *Env, o *RevertOptions) error {
 			}
 			if tx.Persist {
 				state += "; " + t("persistence", "持久化")
+			}
+			if tx.Broken != nil {
+				state += "; " + t("journal edited or damaged", "日志被修改或已损坏")
 			}
 			fmt.Fprintf(env.Stdout, "%s  %s  %s  %s\n", tx.ID, tx.Began.Local().Format("2006-01-02 15:04:05"), state, finding.SafeLine(strings.Join(tx.Findings, ", ")))
 		}

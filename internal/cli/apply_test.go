@@ -280,3 +280,44 @@ func TestApplyFromRunFolder(t *testing.T) {
 		t.Error("--from a folder without check.json succeeded")
 	}
 }
+
+func TestApplyNothingToChange(t *testing.T) {
+	host := applyHost(t)
+	journal := t.TempDir()
+	o := ApplyOptions{IDs: []string{"net.syn-backlog"}, Yes: true, Root: host, Journal: journal, Output: "text", Profile: "java-web"}
+	env, _, _ := testEnv()
+	if err := RunApply(context.Background(), env, &o); err != nil {
+		t.Fatal(err)
+	}
+	// The audit now passes: nothing to do, not an error, no transaction.
+	env, out, _ := testEnv()
+	if err := RunApply(context.Background(), env, &o); err != nil {
+		t.Fatal(err)
+	}
+	if s := out.String(); !strings.Contains(s, "Nothing to change.") || !strings.Contains(s, "net.syn-backlog  [nothing to do]") {
+		t.Errorf("second apply:\n%s", s)
+	}
+	// A plan whose keys are all at their value already (from a stale run folder).
+	run := t.TempDir()
+	b, _ := json.Marshal([]finding.Finding{{ID: "net.syn-backlog", Status: finding.Fail,
+		Fix: finding.Fix{Changes: []finding.Change{{Kind: finding.ChangeSysctl, Key: "net.ipv4.tcp_max_syn_backlog", Value: "4096"}}}}})
+	os.WriteFile(filepath.Join(run, "check.json"), b, 0o644)
+	env, out, _ = testEnv()
+	o.From = run
+	if err := RunApply(context.Background(), env, &o); err != nil {
+		t.Fatal(err)
+	}
+	if s := out.String(); !strings.Contains(s, "net.syn-backlog  [already set]") {
+		t.Errorf("stale run folder:\n%s", s)
+	}
+	ents, _ := os.ReadDir(journal)
+	n := 0
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".jsonl") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d transactions, want the first apply's only", n)
+	}
+}
