@@ -65,6 +65,10 @@ bench-load: build
 bench-gate: build
 	scripts/bench-gate.sh
 
+# Overhead of jvm --profile cpu on a zoo service under load, interleaved off/on windows (~2 min).
+bench-profile: build zoo
+	scripts/bench-profile.sh healthy 10 5 20
+
 # Short coverage-guided fuzzing of every parser (FUZZTIME per target).
 FUZZTIME ?= 15s
 fuzz:
