@@ -287,11 +287,11 @@ func isHPUXHeader(t []byte) bool {
 	if i < 0 {
 		return false
 	}
-	v := t[i+5:]
-	if bytes.HasPrefix(v, []byte("0x")) {
-		return false
+	if bytes.Contains(t, []byte(" lwp_id=")) {
+		return true
 	}
-	return bytes.Contains(t, []byte(" lwp_id=")) || len(v) >= 8 && isHex(v[:8])
+	v := t[i+5:]
+	return !bytes.HasPrefix(v, []byte("0x")) && len(v) >= 8 && isHex(v[:8])
 }
 
 func hasIDWord(b []byte, w string) bool {

@@ -20,6 +20,7 @@ func TestDetect(t *testing.T) {
 		{"td.json", "{\n  \"threadDump\": {\n    \"processId\": \"1234\",\n", HotSpotJSON},
 		{"vvm.tdump", "2021-10-17 18:06:34\nFull thread dump Java HotSpot(TM) 64-Bit Server VM (25.40-b25 mixed mode):\n\n\"main\" - Thread t@1\n   java.lang.Thread.State: RUNNABLE\n", VisualVM},
 		{"hp.txt", "\"main\" prio=10 tid=000000000046a600 nid=1 lwp_id=4128946 waiting on condition [7fffe000..7fffec30]\n", HPUX},
+		{"hp.dmp", "Full thread dump:\n\"ListenThread\" prio=10 tid=0x0003fa38 nid=78 lwp_id=3573240 runnable [0x1f229000..0x1f229500]\n", HPUX},
 		{"javacore.txt", "0SECTION       TITLE subcomponent dump routine\nNULL           ===============================\n1TICHARSET     UTF-8\n", Javacore},
 		{"gc.log", "[0.002s][info][gc] Using G1\n", GCLog},
 		{"gc8.log", "2.167: [GC (Allocation Failure) 2.167: [ParNew: 33280K->4160K(37440K), 0.0205240 secs]\n", GCLog},
