@@ -121,6 +121,18 @@ type AnalyzeResult struct {
 	Read []InputRead `json:"read,omitempty"`
 	// Unreadable are the inputs that could not be read, each with why.
 	Unreadable []InputError `json:"unreadable,omitempty"`
+	// DumpNotes are the dumps read only in part: cut short, or with records left out.
+	DumpNotes []DumpNote `json:"thread_dump_notes,omitempty"`
+}
+
+// DumpNote says what is missing from one dump.
+type DumpNote struct {
+	Source     string       `json:"source"`
+	Line       int          `json:"line"`
+	Format     string       `json:"format"`
+	Truncated  finding.Text `json:"truncated,omitzero"`
+	Dropped    int          `json:"dropped,omitempty"`
+	DroppedWhy finding.Text `json:"dropped_why,omitzero"`
 }
 
 // InputRead is one input that was read.
@@ -404,6 +416,12 @@ func (a *analysis) threadDumps(ctx context.Context, files []*input.File) error {
 	set.Unreadable = nil // said once, with the other inputs
 	if len(set.Dumps) == 0 {
 		return nil
+	}
+	for _, d := range set.Dumps {
+		if !d.Truncated.IsZero() || d.Dropped > 0 {
+			a.res.DumpNotes = append(a.res.DumpNotes, DumpNote{Source: d.Source, Line: d.Line, Format: string(d.Format),
+				Truncated: d.Truncated, Dropped: d.Dropped, DroppedWhy: d.DroppedWhy})
+		}
 	}
 	a.res.Findings = append(a.res.Findings, set.Findings...)
 	a.res.ThreadDumps = set.Reports

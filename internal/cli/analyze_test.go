@@ -383,3 +383,37 @@ func TestAnalyzeSignalEndsIt(t *testing.T) {
 		}
 	}
 }
+
+// Dumps of other JVMs and tools: a javacore's deadlock, VisualVM's lock
+// contention, HP-UX dumps; a dump cut short is reported and said.
+func TestAnalyzeOtherFormats(t *testing.T) {
+	res := analyzeJSON(t, []string{filepath.Join(dumpsDir, "openj9_docs_deadlock_javacore.txt")}, AnalyzeOptions{})
+	if len(res.ThreadDumps) != 1 || res.Findings[0].ID != "threaddump.deadlock" || res.Read[0].Format != "javacore" {
+		t.Errorf("javacore: %d dumps, read %+v", len(res.ThreadDumps), res.Read)
+	}
+	res = analyzeJSON(t, []string{filepath.Join(dumpsDir, "jdk17_visualvm_jmx.tdump"), filepath.Join(dumpsDir, "samurai_hpux_hp.dmp")}, AnalyzeOptions{})
+	if len(res.ThreadDumps) != 4 || res.Read[0].Format != "visualvm" || res.Read[1].Format != "hpux" {
+		t.Errorf("visualvm + hpux: %d dumps, read %+v", len(res.ThreadDumps), res.Read)
+	}
+	src, err := os.ReadFile(filepath.Join(dumpsDir, "jdk17_contention_jcmd.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join(t.TempDir(), "cut.txt")
+	os.WriteFile(cut, src[:len(src)/2], 0o644)
+	res = analyzeJSON(t, []string{cut}, AnalyzeOptions{})
+	if len(res.DumpNotes) != 1 || res.DumpNotes[0].Truncated.IsZero() {
+		t.Errorf("cut dump not said: %+v", res.DumpNotes)
+	}
+	out, err := runAnalyze(t, []string{cut}, AnalyzeOptions{Lang: "zh"})
+	if err != nil || !strings.Contains(out, "不完整: 输入在转储的结尾行") {
+		t.Errorf("zh: %v\n%.600s", err, out)
+	}
+	// A file forced to be read as a logging configuration: refused in Chinese.
+	notes := filepath.Join(t.TempDir(), "notes.txt")
+	os.WriteFile(notes, []byte("hello\n"), 0o644)
+	out, _ = runAnalyze(t, []string{notes}, AnalyzeOptions{Lang: "zh", Format: "logconf"})
+	if !strings.Contains(out, "不是 log4j/log4j2/logback 配置：没有 log4j.* 或 appender./logger./rootLogger 键") {
+		t.Errorf("zh refusal:\n%s", out)
+	}
+}

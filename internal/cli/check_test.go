@@ -364,7 +364,7 @@ func TestCheckBadRoot(t *testing.T) {
 	os.WriteFile(file, []byte("x"), 0o644)
 	empty := t.TempDir()
 	for _, c := range []struct {
-		o        CheckOptions
+		o      CheckOptions
 		en, zh string
 	}{
 		{CheckOptions{Root: "/nonexistent"}, "--root: stat /nonexistent: no such file or directory", "--root：stat /nonexistent: 没有那个文件或目录"},
