@@ -6,6 +6,8 @@ import (
 	"io"
 	"path"
 	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
 // Detect sniffs which configuration format a file is. name is used for the
@@ -61,25 +63,25 @@ func withFile(err error, name string) error {
 	return &ParseError{File: name, Msg: err.Error()}
 }
 
-func notConfig(name, why string) error {
-	return &ParseError{File: name, Msg: "not a log4j/log4j2/logback configuration: " + why}
+func notConfig(name string, why finding.Text) error {
+	return &ParseError{File: name, Msg: "not a log4j/log4j2/logback configuration: " + why.EN, ZH: "不是 log4j/log4j2/logback 配置：" + why.ZH}
 }
 
 func detect(name string, src []byte) (Kind, *doc, error) {
 	body := bytes.TrimSpace(bytes.TrimPrefix(src, []byte("\xef\xbb\xbf")))
 	if len(body) == 0 {
-		return KindUnknown, nil, notConfig(name, "empty file")
+		return KindUnknown, nil, notConfig(name, finding.T("empty file", "空文件"))
 	}
 	switch strings.ToLower(path.Ext(name)) {
 	case ".json", ".jsn", ".yaml", ".yml":
 		if body[0] != '<' {
-			return KindUnknown, nil, &ParseError{File: name, Msg: "log4j2 JSON/YAML configurations are not supported; convert to XML or properties"}
+			return KindUnknown, nil, &ParseError{File: name, Msg: "log4j2 JSON/YAML configurations are not supported; convert to XML or properties", ZH: "不支持 log4j2 JSON/YAML 配置；请转换为 XML 或 properties"}
 		}
 	case ".groovy":
-		return KindUnknown, nil, &ParseError{File: name, Msg: "logback Groovy configurations are not supported (removed in logback 1.2.9)"}
+		return KindUnknown, nil, &ParseError{File: name, Msg: "logback Groovy configurations are not supported (removed in logback 1.2.9)", ZH: "不支持 logback Groovy 配置（logback 1.2.9 起已移除）"}
 	}
 	if bytes.IndexByte(body[:min(len(body), 4096)], 0) >= 0 {
-		return KindUnknown, nil, notConfig(name, "binary content")
+		return KindUnknown, nil, notConfig(name, finding.T("binary content", "二进制内容"))
 	}
 	if body[0] == '<' {
 		d, err := parseXML(src)
@@ -88,7 +90,7 @@ func detect(name string, src []byte) (Kind, *doc, error) {
 		}
 		k := sniffXML(d, name)
 		if k == KindUnknown {
-			return k, nil, notConfig(name, "root element <"+qname(d.Root)+">")
+			return k, nil, notConfig(name, finding.T("root element <"+qname(d.Root)+">", "根元素 <"+qname(d.Root)+">"))
 		}
 		return k, d, nil
 	}
@@ -108,7 +110,7 @@ func detect(name string, src []byte) (Kind, *doc, error) {
 	}
 	switch {
 	case v1 == 0 && v2 == 0:
-		return KindUnknown, nil, notConfig(name, "no log4j.* or appender./logger./rootLogger keys")
+		return KindUnknown, nil, notConfig(name, finding.T("no log4j.* or appender./logger./rootLogger keys", "没有 log4j.* 或 appender./logger./rootLogger 键"))
 	case v1 >= v2:
 		return KindLog4j1Properties, nil, nil
 	}

@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
 // Limits on input: a logging configuration is a few kilobytes.
@@ -23,6 +25,19 @@ type ParseError struct {
 	File string
 	Line int
 	Msg  string
+	// ZH is Msg in Chinese, "" when only the English is known (an XML
+	// decoder's own message).
+	ZH string
+}
+
+// Localize says the error in l (finding.Localizer), with the file and line.
+func (e *ParseError) Localize(l finding.Lang) string {
+	if l != finding.ZH || e.ZH == "" {
+		return e.Error()
+	}
+	c := *e
+	c.Msg = e.ZH
+	return c.Error()
 }
 
 func (e *ParseError) Error() string {
@@ -102,7 +117,7 @@ func readAll(r io.Reader) ([]byte, error) {
 		return nil, &ParseError{Msg: err.Error()}
 	}
 	if len(b) > maxInput {
-		return nil, &ParseError{Msg: fmt.Sprintf("larger than %d MiB: not a logging configuration", maxInput>>20)}
+		return nil, &ParseError{Msg: fmt.Sprintf("larger than %d MiB: not a logging configuration", maxInput>>20), ZH: fmt.Sprintf("大于 %d MiB：不是日志配置", maxInput>>20)}
 	}
 	return b, nil
 }
@@ -184,7 +199,7 @@ func parseXML(src []byte) (*doc, error) {
 		}
 	}
 	if d.Root == nil {
-		return nil, &ParseError{Msg: "no XML element found"}
+		return nil, &ParseError{Msg: "no XML element found", ZH: "没有找到 XML 元素"}
 	}
 	return d, nil
 }
