@@ -163,10 +163,12 @@ jmeter -g results.jtl -o report/）；--import 读取 JMeter 或 tuneloop 写出
   tuneloop load http://127.0.0.1:8080/api --rate 5000 -d 2m --warm-up 30s
   tuneloop load -f scenario.yaml --jtl results.jtl -o json
   tuneloop load https://svc:8443/ -k -X POST -H 'Content-Type: application/json' --body '{"a":1}' -n 10000
+  tuneloop load --jmx plan.jmx -J host=10.0.0.5 -J users=50
   tuneloop load --import results.jtl`: `  tuneloop load http://127.0.0.1:8080/api -c 60 -d 10m
   tuneloop load http://127.0.0.1:8080/api --rate 5000 -d 2m --warm-up 30s
   tuneloop load -f scenario.yaml --jtl results.jtl -o json
   tuneloop load https://svc:8443/ -k -X POST -H 'Content-Type: application/json' --body '{"a":1}' -n 10000
+  tuneloop load --jmx plan.jmx -J host=10.0.0.5 -J users=50
   tuneloop load --import results.jtl`,
 	"closed model: concurrent users (default 10 when --rate is not set)":       "闭合模型：并发用户数（未设置 --rate 时默认 10）",
 	"open model: requests per second on a fixed schedule":                      "开放模型：按固定时间表每秒发送的请求数",
@@ -179,17 +181,21 @@ jmeter -g results.jtl -o report/）；--import 读取 JMeter 或 tuneloop 写出
 	"per-request timeout, connect included (default 10s)":                      "单个请求的超时，含建立连接的时间（默认 10s）",
 	"HTTP method (default GET, POST with a body)":                              "HTTP 方法（默认 GET，带请求体时为 POST）",
 	"request header 'Name: value' (repeatable)":                                "请求头 'Name: value'（可重复指定）",
-	"request body":                                                                            "请求体",
-	"read the request body from this file":                                                    "从该文件读取请求体",
-	"accepted status codes (default: any below 400)":                                          "视为成功的状态码（默认：低于 400 的任意状态码）",
-	"fail a response whose body does not contain this text":                                   "响应体不含该文本时判为失败",
-	"YAML scenario: several weighted requests, assertions, CSV variables":                     "YAML 场景文件：多个带权重的请求、断言、CSV 变量",
-	"summarise a JMeter JTL file (CSV or XML) instead of running load":                        "汇总一个 JMeter JTL 文件（CSV 或 XML），而不施加负载",
-	"write every sample to this file as JMeter CSV (default columns)":                         "把每个样本以 JMeter CSV 格式（默认列）写入该文件",
-	"also write the JSON summary to this file":                                                "同时把 JSON 汇总写入该文件",
-	"open a new connection for every request":                                                 "每个请求都新建连接",
-	"do not verify TLS certificates":                                                          "不校验 TLS 证书",
-	"use HTTP/2 where the server offers it over TLS (Go net/http client: slower per request)": "服务端通过 TLS 提供 HTTP/2 时使用 HTTP/2（走 Go net/http 客户端：单个请求开销更大）",
+	"request body":                                                                              "请求体",
+	"read the request body from this file":                                                      "从该文件读取请求体",
+	"accepted status codes (default: any below 400)":                                            "视为成功的状态码（默认：低于 400 的任意状态码）",
+	"fail a response whose body does not contain this text":                                     "响应体不含该文本时判为失败",
+	"YAML scenario: several weighted requests, assertions, CSV variables":                       "YAML 场景文件：多个带权重的请求、断言、CSV 变量",
+	"summarise a JMeter JTL file (CSV or XML) instead of running load":                          "汇总一个 JMeter JTL 文件（CSV 或 XML），而不施加负载",
+	"run the HTTP parts of a JMeter test plan (.jmx); flags given override its settings":        "执行 JMeter 测试计划（.jmx）中的 HTTP 部分；显式给出的参数覆盖计划中的设置",
+	"JMeter property name=value for ${__P(name)} in --jmx (repeatable)":                         "--jmx 中 ${__P(name)} 使用的 JMeter 属性 name=value（可重复指定）",
+	"run a --jmx plan without the elements tuneloop cannot run (listed) instead of refusing it": "跳过 tuneloop 无法执行的元素（会列出）继续执行 --jmx 计划，而不是拒绝执行",
+	"JMeter test plan for the load (see tuneloop load); the run's -d bounds it":                 "负载使用的 JMeter 测试计划（见 tuneloop load）；由本次运行的 -d 限定时长",
+	"write every sample to this file as JMeter CSV (default columns)":                           "把每个样本以 JMeter CSV 格式（默认列）写入该文件",
+	"also write the JSON summary to this file":                                                  "同时把 JSON 汇总写入该文件",
+	"open a new connection for every request":                                                   "每个请求都新建连接",
+	"do not verify TLS certificates":                                                            "不校验 TLS 证书",
+	"use HTTP/2 where the server offers it over TLS (Go net/http client: slower per request)":   "服务端通过 TLS 提供 HTTP/2 时使用 HTTP/2（走 Go net/http 客户端：单个请求开销更大）",
 
 	// jvm
 	"Attach to a running JVM: thread dumps, flags, properties, heap, GC logging": "attach 到运行中的 JVM：线程转储、参数、系统属性、堆、GC 日志",

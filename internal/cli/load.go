@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/jmx"
 	"github.com/tuneloop/tuneloop/internal/jtl"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/report"
@@ -39,6 +40,9 @@ type LoadOptions struct {
 	ExpectStatus []int
 	ExpectBody   string
 	Scenario     string
+	JMX          string   // JMeter test plan
+	JProps       []string // -J name=value: JMeter properties for ${__P(name)}
+	JMXSkip      bool     // run a plan without its unsupported elements
 	Import       string
 	Output       string // text or json
 	JTL          string // write every sample here (JMeter CSV)
@@ -82,6 +86,7 @@ XML) from JMeter or from tuneloop and prints the same summary.`,
   tuneloop load http://127.0.0.1:8080/api --rate 5000 -d 2m --warm-up 30s
   tuneloop load -f scenario.yaml --jtl results.jtl -o json
   tuneloop load https://svc:8443/ -k -X POST -H 'Content-Type: application/json' --body '{"a":1}' -n 10000
+  tuneloop load --jmx plan.jmx -J host=10.0.0.5 -J users=50
   tuneloop load --import results.jtl`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -108,6 +113,9 @@ XML) from JMeter or from tuneloop and prints the same summary.`,
 	f.IntSliceVar(&o.ExpectStatus, "expect-status", nil, "accepted status codes (default: any below 400)")
 	f.StringVar(&o.ExpectBody, "expect-body", "", "fail a response whose body does not contain this text")
 	f.StringVarP(&o.Scenario, "scenario", "f", "", "YAML scenario: several weighted requests, assertions, CSV variables")
+	f.StringVar(&o.JMX, "jmx", "", "run the HTTP parts of a JMeter test plan (.jmx); flags given override its settings")
+	f.StringArrayVarP(&o.JProps, "jmeter-property", "J", nil, "JMeter property name=value for ${__P(name)} in --jmx (repeatable)")
+	f.BoolVar(&o.JMXSkip, "jmx-skip-unsupported", false, "run a --jmx plan without the elements tuneloop cannot run (listed) instead of refusing it")
 	f.StringVar(&o.Import, "import", "", "summarise a JMeter JTL file (CSV or XML) instead of running load")
 	f.StringVarP(&o.Output, "output", "o", "text", "output format: text or json")
 	f.StringVar(&o.JTL, "jtl", "", "write every sample to this file as JMeter CSV (default columns)")
@@ -129,12 +137,12 @@ func RunLoad(ctx context.Context, env *Env, o *LoadOptions) error {
 		return usageErr(finding.T("--output must be text or json, not %q", "--output 应为 text 或 json，而不是 %q"), o.Output)
 	}
 	if o.Import != "" {
-		if o.URL != "" || o.Scenario != "" {
+		if o.URL != "" || o.Scenario != "" || o.JMX != "" {
 			return usageErr(finding.T("--import summarises a file: give no URL or scenario with it", "--import 用于汇总文件：不要同时给出 URL 或场景文件"))
 		}
 		return importJTL(env, o)
 	}
-	cfg, err := loadConfig(o)
+	cfg, err := loadConfig(o, env)
 	if err != nil {
 		return err
 	}
@@ -180,9 +188,20 @@ func RunLoad(ctx context.Context, env *Env, o *LoadOptions) error {
 }
 
 // loadConfig turns the options (and the scenario file) into a run Config.
-func loadConfig(o *LoadOptions) (loadgen.Config, error) {
+func loadConfig(o *LoadOptions, env *Env) (loadgen.Config, error) {
 	var cfg loadgen.Config
-	if o.Scenario != "" {
+	if o.JMX != "" {
+		if o.URL != "" || o.Scenario != "" || o.Body != "" || o.BodyFile != "" || o.Method != "" {
+			return cfg, usageErr(finding.T("--jmx runs a test plan: give no URL, --scenario, -X or --body with it", "--jmx 运行测试计划：不要同时给出 URL、--scenario、-X 或 --body"))
+		}
+		c, err := jmxConfig(o.JMX, o.JProps, o.JMXSkip, env)
+		if err != nil {
+			return cfg, err
+		}
+		cfg = c
+	} else if len(o.JProps) > 0 || o.JMXSkip {
+		return cfg, usageErr(finding.T("-J and --jmx-skip-unsupported apply to --jmx", "-J 与 --jmx-skip-unsupported 只用于 --jmx"))
+	} else if o.Scenario != "" {
 		if o.URL != "" || o.Body != "" || o.BodyFile != "" || o.Method != "" {
 			return cfg, usageErr(finding.T("give either a URL (with -X/--body) or --scenario, not both", "URL（配合 -X/--body）与 --scenario 只能二选一"))
 		}
@@ -333,4 +352,42 @@ func fmtMS(ms float64) string {
 		return strconv.FormatFloat(ms, 'f', 0, 64) + "ms"
 	}
 	return strconv.FormatFloat(ms, 'f', 2, 64) + "ms"
+}
+
+// jmxConfig reads a JMeter plan into a load config. Unsupported elements
+// refuse the plan (a workload silently different from the plan would be
+// measured as if it were the same) unless skip; notes say where the run
+// differs from JMeter's. Both go to stderr.
+func jmxConfig(path string, jprops []string, skip bool, env *Env) (loadgen.Config, error) {
+	props := map[string]string{}
+	for _, kv := range jprops {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return loadgen.Config{}, usageErr(finding.T("-J %q: want name=value", "-J %q：格式应为 name=value"), kv)
+		}
+		props[strings.TrimSpace(k)] = v
+	}
+	lang := env.Lang()
+	plan, cfg, notes, err := jmx.Load(path, props)
+	if plan != nil && len(plan.Unsupported) > 0 {
+		head := finding.T("%s: %d element(s) of the plan cannot be run by tuneloop:", "%s：计划中有 %d 个元素 tuneloop 无法执行：")
+		if skip {
+			head = finding.T("%s: skipping %d element(s) tuneloop cannot run:", "%s：跳过 %d 个 tuneloop 无法执行的元素：")
+		}
+		fmt.Fprintln(env.Stderr, finding.Tf(head, finding.SafeLine(path), len(plan.Unsupported)).In(lang))
+		for _, it := range plan.Unsupported {
+			fmt.Fprintf(env.Stderr, "  %s: %s\n", it.String(), finding.SafeLine(it.Why.In(lang)))
+		}
+		if !skip && err == nil {
+			return cfg, usageErr(finding.T("the plan was not run: remove those elements, or give --jmx-skip-unsupported to run it without them",
+				"计划未执行：请删除这些元素，或使用 --jmx-skip-unsupported 在没有它们的情况下执行"))
+		}
+	}
+	if err != nil {
+		return cfg, usageErr(finding.T("--jmx: %s", "--jmx：%s"), finding.SafeLine(err.Error()))
+	}
+	for _, n := range notes {
+		fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("note:", "注意：").In(lang), finding.SafeLine(n.In(lang)))
+	}
+	return cfg, nil
 }

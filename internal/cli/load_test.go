@@ -238,3 +238,46 @@ func TestLoadInChinese(t *testing.T) {
 		t.Errorf("--lang en: %q", errb.String())
 	}
 }
+
+func TestLoadJMX(t *testing.T) {
+	var hits, bad atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		if r.Header.Get("X-Client") != "jmx-check" || strings.Contains(r.URL.RawQuery, "${") {
+			bad.Add(1)
+		}
+		io.WriteString(w, "ok")
+	}))
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+	plan := filepath.Join("..", "jmx", "testdata", "local-plan.jmx")
+	env, out, errb := loadEnv()
+	o := &LoadOptions{JMX: plan, JProps: []string{"port=" + port, "users=2", "loops=3", "think=0"}, Output: "json"}
+	if err := RunLoad(context.Background(), env, o); err != nil {
+		t.Fatalf("%v\n%s", err, errb)
+	}
+	var s loadgen.Summary
+	if err := json.Unmarshal(out.Bytes(), &s); err != nil {
+		t.Fatal(err)
+	}
+	// 2 users x 3 loops x 4 requests per iteration (login twice).
+	if s.Requests != 24 || hits.Load() != 24 || bad.Load() != 0 || s.Errors != 0 {
+		t.Fatalf("requests %d hits %d bad %d errors %d", s.Requests, hits.Load(), bad.Load(), s.Errors)
+	}
+	if !strings.Contains(errb.String(), "note:") {
+		t.Errorf("no notes on stderr:\n%s", errb)
+	}
+
+	// A plan with a cookie manager is refused, naming it, unless skipped.
+	env, _, errb = loadEnv()
+	o = &LoadOptions{JMX: filepath.Join("..", "jmx", "testdata", "build-adv-web-test-plan.jmx"), Output: "json"}
+	err := RunLoad(context.Background(), env, o)
+	var ee *ExitError
+	if !errors.As(err, &ee) || ee.Code != ExitUsage || !strings.Contains(errb.String(), `CookieManager "HTTP Cookie Manager"`) {
+		t.Fatalf("err %v, stderr:\n%s", err, errb)
+	}
+	env, _, _ = loadEnv()
+	if err := RunLoad(context.Background(), env, &LoadOptions{JMX: plan, URL: srv.URL}); err == nil {
+		t.Error("--jmx with a URL was accepted")
+	}
+}

@@ -38,6 +38,9 @@ type RunOptions struct {
 	PID          int
 	JVM          string
 	Scenario     string
+	JMX          string
+	JProps       []string
+	JMXSkip      bool
 	JTLWatch     string
 	Out          string
 	Output       string // text, json or markdown on stdout
@@ -114,6 +117,9 @@ is still printed and kept. 2 on bad usage.`,
 	f.IntVar(&o.PID, "pid", 0, "PID of the JVM to record")
 	f.StringVar(&o.JVM, "jvm", "", `"auto": the largest running JVM`)
 	f.StringVarP(&o.Scenario, "scenario", "f", "", "YAML scenario for the load (see tuneloop load)")
+	f.StringVar(&o.JMX, "jmx", "", "JMeter test plan for the load (see tuneloop load); the run's -d bounds it")
+	f.StringArrayVarP(&o.JProps, "jmeter-property", "J", nil, "JMeter property name=value for ${__P(name)} in --jmx (repeatable)")
+	f.BoolVar(&o.JMXSkip, "jmx-skip-unsupported", false, "run a --jmx plan without the elements tuneloop cannot run (listed) instead of refusing it")
 	f.StringVar(&o.JTLWatch, "jtl-watch", "", "an external load writes this JMeter JTL: no load is generated, its samples in the run window are the load result")
 	f.StringVar(&o.Out, "out", "", "run folder (default ./runs/<timestamp>-<host>)")
 	f.StringVarP(&o.Output, "output", "o", "text", "output format: text, json or markdown")
@@ -161,7 +167,7 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	if o.WarmUp < 0 {
 		o.WarmUp = min(o.Duration/10, 30*time.Second)
 	}
-	cfg, err := runLoadConfig(o)
+	cfg, err := runLoadConfig(o, env)
 	if err != nil {
 		return err
 	}
@@ -238,7 +244,13 @@ func orDefaultStr(s, d string) string {
 }
 
 // runLoadConfig turns the flags (and the scenario) into a load config.
-func runLoadConfig(o *RunOptions) (loadgen.Config, error) {
+func runLoadConfig(o *RunOptions, env *Env) (loadgen.Config, error) {
+	if o.JMX != "" {
+		// The plan's users, requests and pauses; the run's duration bounds it.
+		cfg, err := jmxConfig(o.JMX, o.JProps, o.JMXSkip, env)
+		cfg.Duration, cfg.MaxRequests = o.Duration, 0
+		return cfg, err
+	}
 	cfg := loadgen.Config{Users: o.Users, Rate: o.Rate, Duration: o.Duration}
 	if o.Target != "" {
 		cfg.Requests = []loadgen.Request{{URL: o.Target}}
