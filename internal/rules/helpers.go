@@ -56,7 +56,38 @@ func unavailable(what, err string) Outcome {
 		err = "not collected"
 	}
 	return Outcome{Status: finding.Unavailable,
-		Reason: Tf("%s could not be read: %s", "无法读取%s：%s", what, err)}
+		Reason: finding.Text{EN: fmt.Sprintf("%s could not be read: %s", what, err), ZH: fmt.Sprintf("无法读取 %s：%s", whatZH(what), errZH(err))}}
+}
+
+// whatZH names in Chinese the inputs whose English name is words, not a
+// path or a key (those read the same in both languages).
+func whatZH(what string) string {
+	zh := map[string]string{
+		"cgroup CPU quota": "cgroup CPU 配额", "cgroup cpu.stat": "cgroup cpu.stat 统计", "cgroup pids.max": "cgroup pids.max 上限",
+		"THP mode": "THP 模式", "host THP mode": "宿主机 THP 模式", "THP defrag mode": "THP 碎片整理模式", "SMT state": "SMT 状态",
+		"SELinux state": "SELinux 状态", "audit state": "审计（audit）状态", "TuneD active profile": "TuneD 当前配置档",
+		"kernel release": "内核版本", "hypervisor detection": "虚拟化检测", "current_clocksource": "当前时钟源（current_clocksource）",
+		"cpuidle states": "cpuidle 状态", "CPU vulnerability state": "CPU 漏洞缓解状态", "socket count": "套接字数量",
+		"steal time (/proc/stat)": "steal 时间（/proc/stat）", "running daemons (/proc/[pid]/comm)": "运行中的守护进程（/proc/[pid]/comm）",
+		"running JVMs (/proc/[pid]/cmdline)": "运行中的 JVM（/proc/[pid]/cmdline）", "network interfaces (/sys/class/net)": "网络接口（/sys/class/net）",
+		"block devices (/sys/block)": "块设备（/sys/block）", "NUMA topology (/sys/devices/system/node)": "NUMA 拓扑（/sys/devices/system/node）",
+		"the collector in use": "正在使用的垃圾收集器", "memory size": "内存大小", "JDK version": "JDK 版本",
+		"JDK version (to judge CMS)": "JDK 版本（用于判断 CMS）", "MemTotal (to convert vm.dirty_bytes)": "MemTotal（用于换算 vm.dirty_bytes）",
+	}
+	if v, ok := zh[what]; ok {
+		return v
+	}
+	return what
+}
+
+// errZH says the fixed phrases of the collectors' errors in Chinese; paths,
+// values and the kernel's own words stay as read.
+func errZH(err string) string {
+	return strings.NewReplacer(
+		"not present", "不存在", "permission denied", "权限不够", "no such file or directory", "没有那个文件或目录",
+		"not collected", "未采集", "not read", "未读取", "empty value", "值为空", "not an integer", "不是整数",
+		"unavailable", "不可用", "binary or corrupt content", "二进制或损坏的内容", "no cgroup filesystem mounted", "未挂载 cgroup 文件系统",
+	).Replace(err)
 }
 
 // unavailableFrom turns a Field's Err into a bilingual Reason.
