@@ -179,11 +179,17 @@ func RunRecord(ctx context.Context, env *Env, o *RecordOptions) error {
 	if live {
 		fmt.Fprint(env.Stdout, "\r\033[K")
 	}
-	if err != nil {
+	if err != nil && (rec == nil || rec.Layers == nil) {
 		return sessionErr(err)
 	}
-	if err := writeRunReport(env.Stdout, report.NewRun(rec.Layers, rec.Decision), o.Output, lang); err != nil {
-		return err
+	// With an error here the folder could not be completed (a full disk):
+	// what was measured is still reported, then the error.
+	if werr := writeRunReport(env.Stdout, report.NewRun(rec.Layers, rec.Decision), o.Output, lang); werr != nil {
+		return werr
+	}
+	if err != nil {
+		return &ExitError{Code: ExitFailure, Err: finding.Errorf(finding.T("the run folder could not be completed (%v): the report above is what was measured; the folder keeps what was written and its manifest says why",
+			"运行目录未能写完整（%v）：上面的报告就是测得的结果；目录保留了已写入的内容，其 manifest 记录了原因"), err)}
 	}
 	if o.Output == "text" {
 		fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("run folder:", "运行目录：").In(lang), rec.Folder.Dir)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -223,4 +224,124 @@ func TestRunKilledLeavesNothing(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRunInterruptedStopsGracefully: Ctrl-C during the load: the JFR
+// recording and GC log are still collected and switched off (no "stuck at
+// a safepoint" from a cancelled attach), the service is stopped through
+// its shutdown hook, and nothing of ours is left in /tmp.
+func TestRunInterruptedStopsGracefully(t *testing.T) {
+	start, url, pidFile := tinyService(t)
+	dir := filepath.Join(t.TempDir(), "run")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var notes []string
+	hooks := RunHooks{Note: func(t finding.Text) { notes = append(notes, t.EN) }, OnLoad: func(p loadgen.Progress) {
+		if p.Elapsed >= 2*time.Second {
+			cancel()
+		}
+	}}
+	res, err := Run(ctx, RunOptions{Target: url, Start: start, StartTimeout: 60 * time.Second, StopTimeout: 5 * time.Second,
+		Load: loadgen.Config{Users: 2, Duration: 10 * time.Second, Requests: []loadgen.Request{{URL: url}}}, Interval: 500 * time.Millisecond,
+		Out: dir, NoCatalog: true, Getenv: func(k string) string {
+			if k == "XDG_STATE_HOME" {
+				return filepath.Join(filepath.Dir(dir), "state")
+			}
+			return ""
+		}}, hooks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jvm := readPID(pidFile)
+	all := strings.Join(notes, "\n")
+	if strings.Contains(all, "safepoint") || strings.Contains(all, "not collected") {
+		t.Errorf("notes:\n%s", all)
+	}
+	if res.JFR == "" {
+		t.Errorf("no JFR recording collected after Ctrl-C; notes:\n%s", all)
+	}
+	if _, err := os.Stat(pidFile + ".stopped"); err != nil {
+		t.Errorf("the service's shutdown hook did not finish: %v", err)
+	}
+	if l := leftovers(jvm); len(l) > 0 {
+		t.Errorf("left behind: %v", l)
+	}
+	if res.Folder.Manifest.Status != run.Interrupted {
+		t.Errorf("status %s", res.Folder.Manifest.Status)
+	}
+}
+
+// smallDisk mounts a 2 MB tmpfs (root only; else skip) and returns it and
+// a function that fills what is left of it.
+func smallDisk(t *testing.T) (mnt string, fill func()) {
+	t.Helper()
+	mnt = t.TempDir()
+	if err := syscall.Mount("tmpfs", mnt, "tmpfs", 0, "size=2m"); err != nil {
+		t.Skipf("cannot mount a small tmpfs here: %v", err)
+	}
+	t.Cleanup(func() { _ = syscall.Unmount(mnt, syscall.MNT_DETACH) })
+	return mnt, func() {
+		f, err := os.Create(filepath.Join(mnt, "filler"))
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		for _, n := range []int{64 << 10, 512, 1} {
+			buf := make([]byte, n)
+			for {
+				if _, err := f.Write(buf); err != nil {
+					break
+				}
+			}
+		}
+	}
+}
+
+// TestRunDiskFull: the disk fills during the run: the run ends with what it
+// measured (the load's summary, the verdict), the folder keeps what was
+// written and its manifest says why it is incomplete instead of
+// "recording".
+func TestRunDiskFull(t *testing.T) {
+	mnt, fill := smallDisk(t)
+	srv := httptestServer(t)
+	dir := filepath.Join(mnt, "run")
+	filled := false
+	hooks := RunHooks{OnLoad: func(p loadgen.Progress) {
+		if !filled && p.Elapsed >= time.Second {
+			filled = true
+			fill()
+		}
+	}}
+	res, err := Run(context.Background(), RunOptions{Target: srv, StartTimeout: 10 * time.Second,
+		Load: loadgen.Config{Users: 2, Duration: 3 * time.Second, Requests: []loadgen.Request{{URL: srv}}}, Interval: 250 * time.Millisecond,
+		Out: dir, NoCatalog: true}, hooks)
+	if err != nil {
+		t.Fatalf("a full disk lost the run: %v", err)
+	}
+	if res.WriteErr == nil || !strings.Contains(res.WriteErr.Error(), "no space left on device") {
+		t.Errorf("write error %v", res.WriteErr)
+	}
+	if res.Load == nil || res.Load.Requests == 0 || res.Layers == nil || res.Layers.Load == nil || res.Decision == nil {
+		t.Fatalf("what was measured is not returned: %+v", res)
+	}
+	os.Remove(filepath.Join(mnt, "filler")) // read it back as a user would, after freeing space
+	f, err := run.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Manifest.Status != run.Interrupted || !strings.Contains(f.Manifest.Reason, "no space left on device") || f.Manifest.Ticks == 0 {
+		t.Errorf("manifest %s %q ticks %d", f.Manifest.Status, f.Manifest.Reason, f.Manifest.Ticks)
+	}
+}
+
+func httptestServer(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte("ok")) })}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { srv.Close() })
+	return "http://" + ln.Addr().String() + "/"
 }

@@ -243,7 +243,9 @@ func (l *loop) run(ctx context.Context) (run.Status, string, error) {
 			}
 		}
 		if err := l.w.Append(cur); err != nil {
-			return "", "", err
+			// A full disk ends the recording, not the run: what was written
+			// is whole and is diagnosed; the manifest will say why.
+			return run.Interrupted, "writing the samples failed: " + err.Error(), nil
 		}
 		if l.dumps != nil {
 			l.dumps.maybe(ctx, time.Now())

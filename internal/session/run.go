@@ -276,9 +276,15 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 		writeErr = err
 	}
 	jfrOn := jvm.jfr != ""
-	jvm.collect(ctx, dir, func(err error) { hooks.note(finding.T("%v", "%v"), err) })
+	// Collected and switched off also after Ctrl-C (the run ends with what
+	// it has, the JVM is left as it was found), within a bound of its own.
+	cctx, cancelCollect := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
+	defer cancelCollect()
+	jvm.collect(cctx, dir, func(err error) { hooks.note(finding.T("%v", "%v"), err) })
+	// What could not be collected (a dead JVM, a failed attach) is still
+	// switched off, and its files in /tmp removed.
+	jvm.abandon(cctx)
 	if se != nil {
-		jvm.abandon(ctx) // what could not be collected from a dead JVM: its files in /tmp
 		launch.RemoveStaleAttach(pid)
 	}
 	if writeErr != nil {
