@@ -163,8 +163,9 @@ func (e *DriftError) Text() finding.Text {
 type Reverted struct {
 	Tx  string
 	Key Key
-	// Now is the value before revert; Already is true when it was back already.
-	Now     string
+	// Now is the value before revert, To the one written back; Already is
+	// true when it was back already.
+	Now, To string
 	Already bool
 }
 
@@ -354,7 +355,7 @@ func revertGroup(tf *txFile, t *Tx, idx []int, newer map[string]string, force bo
 		if err := tf.add(keyRecord(OpReverted, it.k, afters[i], "")); err != nil {
 			return err
 		}
-		res.Reverted = append(res.Reverted, Reverted{Tx: t.ID, Key: *it.k, Now: it.now, Already: it.already})
+		res.Reverted = append(res.Reverted, Reverted{Tx: t.ID, Key: *it.k, Now: it.now, To: vals[i], Already: it.already})
 	}
 	return nil
 }

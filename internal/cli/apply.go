@@ -321,6 +321,10 @@ func writeApplyText(w io.Writer, d *applyDoc, l finding.Lang) {
 		}[g.State]
 		fmt.Fprintf(w, "\n%s  [%s]\n", finding.SafeLine(g.Finding), state.In(l))
 		for _, k := range g.Keys {
+			if k.Kind == apply.KindFile {
+				writeFileChange(w, k)
+				continue
+			}
 			line := fmt.Sprintf("  %-*s  %s -> %s", width, finding.SafeLine(k.Key), finding.SafeLine(strings.TrimSpace(k.Before)), finding.SafeLine(k.Want))
 			if k.After != "" && strings.TrimSpace(k.After) != strings.TrimSpace(k.Want) {
 				line += fmt.Sprintf("  (%s %s)", t("reads", "回读"), finding.SafeLine(k.After))
@@ -453,7 +457,7 @@ func RunRevert(ctx context.Context, env *Env, o *RevertOptions) error {
 			continue
 		}
 		changed++
-		fmt.Fprintf(env.Stdout, "%s  %s  %s -> %s\n", r.Tx, finding.SafeLine(r.Key.Key), finding.SafeLine(strings.TrimSpace(r.Now)), finding.SafeLine(strings.TrimSpace(r.Key.Before)))
+		fmt.Fprintf(env.Stdout, "%s  %s  %s -> %s\n", r.Tx, finding.SafeLine(r.Key.Key), finding.SafeLine(strings.TrimSpace(r.Now)), finding.SafeLine(strings.TrimSpace(r.To)))
 	}
 	if len(res.Reverted) == 0 && len(res.Errs) == 0 {
 		fmt.Fprintln(env.Stdout, t("nothing to revert: every change is already undone", "无需回退：所有修改均已撤销"))
@@ -488,5 +492,19 @@ func newWatchdogCmd(env *Env) *cobra.Command {
 			_, err = apply.Watch(context.Background(), &apply.Journal{Dir: args[0]}, args[1], time.Unix(0, ns))
 			return err
 		},
+	}
+}
+
+// writeFileChange shows a file tuneloop writes as the lines it adds.
+func writeFileChange(w io.Writer, k applyKeyDoc) {
+	fmt.Fprintf(w, "  %s:\n", finding.SafeLine(k.Key))
+	had := map[string]bool{}
+	for _, line := range strings.Split(k.Before, "\n") {
+		had[line] = true
+	}
+	for _, line := range strings.Split(strings.TrimRight(k.Want, "\n"), "\n") {
+		if !had[line] {
+			fmt.Fprintf(w, "    + %s\n", finding.SafeLine(line))
+		}
 	}
 }

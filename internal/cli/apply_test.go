@@ -321,3 +321,37 @@ func TestApplyNothingToChange(t *testing.T) {
 		t.Errorf("%d transactions, want the first apply's only", n)
 	}
 }
+
+func TestApplyPersistStep(t *testing.T) {
+	host := applyHost(t)
+	journal := t.TempDir()
+	env, out, _ := testEnv()
+	if err := RunApply(context.Background(), env, &ApplyOptions{IDs: []string{"net.syn-backlog"}, Yes: true, Root: host, Journal: journal, Output: "json", Profile: "java-web"}); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		TxID string `json:"tx"`
+	}
+	json.Unmarshal(out.Bytes(), &doc)
+	conf := filepath.Join(host, "etc/sysctl.d/90-tuneloop.conf")
+	for _, yes := range []bool{false, true} {
+		env, out, _ = testEnv()
+		if err := RunApply(context.Background(), env, &ApplyOptions{Persist: doc.TxID, Yes: yes, Journal: journal, Output: "text"}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), "/etc/sysctl.d/90-tuneloop.conf:\n") || !strings.Contains(out.String(), "    + net.ipv4.tcp_max_syn_backlog = 4096\n") {
+			t.Errorf("persist (yes=%v):\n%s", yes, out)
+		}
+		_, err := os.Stat(conf)
+		if exists := err == nil; exists != yes {
+			t.Errorf("yes=%v: the sysctl.d file exists: %v", yes, exists)
+		}
+	}
+	env, _, _ = testEnv()
+	if err := RunRevert(context.Background(), env, &RevertOptions{All: true, Journal: journal}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(conf); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("revert left the sysctl.d file: %v", err)
+	}
+}
