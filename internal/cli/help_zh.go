@@ -236,14 +236,14 @@ attach 协议；以 root 运行时也能进入容器，以及连接其他用户�
 	"print every flag from VM.flags (a summary is always printed)": "输出 VM.flags 中的全部参数（摘要总会输出）",
 	"print the system properties (VM.system_properties)":           "输出系统属性（VM.system_properties）",
 	"print the heap (GC.heap_info)":                                "输出堆信息（GC.heap_info）",
-	"switch GC logging on at run time, to this absolute path (as the JVM sees it), unless GC is already logged to a file":                                     "若 GC 日志尚未写入任何文件，则在运行时开启 GC 日志并写到该绝对路径（按 JVM 所见的路径）",
-	"save the raw outputs in this directory (before they are parsed)":                                                                                         "把原始输出（解析之前）保存到该目录",
-	"cpu, alloc, lock or wall: record that profile through JFR (see -d, --out); java-web, database or latency: workload profile for the configuration checks": "cpu、alloc、lock 或 wall：通过 JFR 记录该类剖析（见 -d、--out）；java-web、database 或 latency：配置检查使用的负载配置档",
-	"how long --profile cpu|alloc|lock|wall records (Ctrl-C stops early and keeps what was recorded)":                                                         "--profile cpu|alloc|lock|wall 的记录时长（Ctrl-C 可提前停止并保留已记录的内容）",
-	"directory for the profile's files (profile.html, profile.collapsed, profile.pb.gz, recording.jfr); default tuneloop-profile-PID-KIND":                    "剖析文件（profile.html、profile.collapsed、profile.pb.gz、recording.jfr）的目录；默认 tuneloop-profile-PID-KIND",
-	"how long to wait for the JVM's attach listener to start":                                                                                                 "等待 JVM 的 attach 监听启动的最长时间",
-	"run this diagnostic command, as jcmd PID CMD would (e.g. 'GC.class_histogram'), and print its output":                                                    "像 jcmd PID CMD 一样执行该诊断命令（例如 'GC.class_histogram'），并输出其结果",
-	"how to reach the JVM: auto (the attach socket, then the jcmd on this host), socket or jcmd":                                                              "连接 JVM 的方式：auto（先用 attach 套接字，再用本机的 jcmd）、socket 或 jcmd",
+	"switch GC logging on at run time, to this absolute path (as the JVM sees it), unless GC is already logged to a file": "若 GC 日志尚未写入任何文件，则在运行时开启 GC 日志并写到该绝对路径（按 JVM 所见的路径）",
+	"save the raw outputs in this directory (before they are parsed)":                                                     "把原始输出（解析之前）保存到该目录",
+	"cpu, alloc, lock or wall: record that profile through JFR; native: sample Java, native and kernel stacks with perf_event_open (any process; see -d, --out); java-web, database or latency: workload profile for the configuration checks": "cpu、alloc、lock 或 wall：通过 JFR 记录该类剖析；native：用 perf_event_open 采样 Java、原生与内核调用栈（任意进程；见 -d、--out）；java-web、database 或 latency：配置检查使用的负载配置档",
+	"how long --profile cpu|alloc|lock|wall records (Ctrl-C stops early and keeps what was recorded)":                                                                                                                                          "--profile cpu|alloc|lock|wall 的记录时长（Ctrl-C 可提前停止并保留已记录的内容）",
+	"directory for the profile's files (profile.html, profile.collapsed, profile.pb.gz, recording.jfr); default tuneloop-profile-PID-KIND":                                                                                                     "剖析文件（profile.html、profile.collapsed、profile.pb.gz、recording.jfr）的目录；默认 tuneloop-profile-PID-KIND",
+	"how long to wait for the JVM's attach listener to start":                                              "等待 JVM 的 attach 监听启动的最长时间",
+	"run this diagnostic command, as jcmd PID CMD would (e.g. 'GC.class_histogram'), and print its output": "像 jcmd PID CMD 一样执行该诊断命令（例如 'GC.class_histogram'），并输出其结果",
+	"how to reach the JVM: auto (the attach socket, then the jcmd on this host), socket or jcmd":           "连接 JVM 的方式：auto（先用 attach 套接字，再用本机的 jcmd）、socket 或 jcmd",
 
 	// record
 	"Record host and process evidence under load, then diagnose the bottleneck": "在负载下记录主机和进程的证据，然后诊断瓶颈",
@@ -311,7 +311,9 @@ run switched on in it (JFR, GC logging), even when tuneloop itself is killed;
 
 Exit status: 0 when the run completed, 3 when --fail-on is given and a
 finding at or above that severity exists, 1 on error: also when the service
-exited during the run, when the load got no answer at all, or when the run
+exited during the run, when it never answered (then run takes three thread
+dumps and reports what the JVM was doing), when the load got no answer at
+all, or when the run
 folder could not be completed (a full disk); the report of what was measured
 is still printed and kept. 2 on bad usage.`: `一条命令走完整个闭环：可选地启动服务并等待其应答，审计主机（check），在运行时
 开启 GC 日志，预热，然后对服务施加负载，同时记录主机和 JVM（逐 CPU 时间、
@@ -326,7 +328,8 @@ report.html（自包含）、report.md 和 report.json。
 即使 tuneloop 自身被杀死也是如此；--keep-service 让服务继续运行。
 
 退出码：运行完成为 0；给出 --fail-on 且存在达到该严重级别的发现时为 3；出错为 1：
-服务在运行中退出、负载完全没有得到应答、或运行目录未能写完整（磁盘已满）时也为 1，
+服务在运行中退出、服务始终没有应答（此时会抓取 3 次线程转储并报告 JVM 当时在做什么）、
+负载完全没有得到应答、或运行目录未能写完整（磁盘已满）时也为 1，
 此时测得结果的报告仍会打印并保留。用法错误为 2。`,
 	`  tuneloop run --target http://127.0.0.1:8080/api -c 60 -d 2m --jvm auto
   tuneloop run --target http://127.0.0.1:8080/api -c 50 -d 1m --start 'java -jar app.jar'

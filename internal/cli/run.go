@@ -79,7 +79,9 @@ run switched on in it (JFR, GC logging), even when tuneloop itself is killed;
 
 Exit status: 0 when the run completed, 3 when --fail-on is given and a
 finding at or above that severity exists, 1 on error: also when the service
-exited during the run, when the load got no answer at all, or when the run
+exited during the run, when it never answered (then run takes three thread
+dumps and reports what the JVM was doing), when the load got no answer at
+all, or when the run
 folder could not be completed (a full disk); the report of what was measured
 is still printed and kept. 2 on bad usage.`,
 		Example: `  tuneloop run --target http://127.0.0.1:8080/api -c 60 -d 2m --jvm auto
@@ -222,6 +224,9 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	case res.Service != nil:
 		return &ExitError{Code: ExitFailure, Err: finding.Errorf(finding.T("%s: the run stopped then; the report covers the run until that moment",
 			"%s：运行随即停止；报告只覆盖到这一刻"), session.ServiceEndText(res.Service))}
+	case res.Unready != nil:
+		return &ExitError{Code: ExitFailure, Err: finding.Errorf(finding.T("%v: the report above says what the JVM was doing instead (thread dumps, GC)",
+			"%v：上面的报告说明了 JVM 当时在做什么（线程转储、GC）"), res.Unready)}
 	case writeErr != nil:
 		return &ExitError{Code: ExitFailure, Err: finding.Errorf(finding.T("the run folder %s could not be completed (%v): the summary above is what was measured; the folder keeps what was written and its manifest says why",
 			"运行目录 %s 未能写完整（%v）：上面的摘要就是测得的结果；目录保留了已写入的内容，其 manifest 记录了原因"), dir, writeErr)}

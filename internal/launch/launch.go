@@ -208,13 +208,21 @@ func WaitReady(ctx context.Context, url string, timeout time.Duration, s *Servic
 		select {
 		case <-ctx.Done():
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				return finding.Errorf(finding.T("%s did not answer within %s (last: %v)", "%s 在 %s 内没有响应（最后一次：%v）"), url, timeout, last)
+				return &NotReadyError{finding.Errorf(finding.T("%s did not answer within %s (last: %v)", "%s 在 %s 内没有响应（最后一次：%v）"), url, timeout, last)}
 			}
 			return ctx.Err()
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
 }
+
+// NotReadyError is a service that runs and did not answer in time (not one
+// that exited): a hung service, worth diagnosing rather than leaving.
+type NotReadyError struct{ Err *finding.Error }
+
+func (e *NotReadyError) Error() string                  { return e.Err.Error() }
+func (e *NotReadyError) Localize(l finding.Lang) string { return e.Err.Localize(l) }
+func (e *NotReadyError) Unwrap() error                  { return e.Err }
 
 // FindJVM returns the JVM among root and its descendants (root itself when it
 // is one): the java process with the most threads, or 0 when there is none.

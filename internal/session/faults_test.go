@@ -345,3 +345,36 @@ func httptestServer(t *testing.T) string {
 	t.Cleanup(func() { srv.Close() })
 	return "http://" + ln.Addr().String() + "/"
 }
+
+// TestRunHungServiceIsDiagnosed: a service whose request threads queue
+// behind a deadlock never answers the readiness probe: run no longer ends
+// with "did not answer within ..." alone; it takes three thread dumps, writes
+// the folder and names the deadlock.
+func TestRunHungServiceIsDiagnosed(t *testing.T) {
+	start, url, pidFile := tinyService(t)
+	start += " deadlock"
+	dir := filepath.Join(t.TempDir(), "run")
+	res, err := Run(context.Background(), RunOptions{Target: url, Start: start, StartTimeout: 8 * time.Second, StopTimeout: 2 * time.Second,
+		Load: loadgen.Config{Users: 2, Duration: 30 * time.Second, Requests: []loadgen.Request{{URL: url}}}, Interval: time.Second,
+		Out: dir, NoCatalog: true, ThreadDumps: 5, Getenv: func(k string) string {
+			if k == "XDG_STATE_HOME" {
+				return filepath.Join(filepath.Dir(dir), "state")
+			}
+			return ""
+		}}, RunHooks{})
+	if err != nil {
+		t.Fatalf("a hung service is not diagnosed: %v", err)
+	}
+	if res.Unready == nil || !strings.Contains(res.Unready.Error(), "did not answer within 8s") {
+		t.Errorf("unready: %v", res.Unready)
+	}
+	if res.Decision.Branch != verdict.Deadlock {
+		t.Errorf("verdict %s: %v", res.Decision.Branch, res.Decision.Verdict)
+	}
+	if n := len(res.Layers.Dumps); n != 3 {
+		t.Errorf("%d thread dumps, want 3", n)
+	}
+	if l := leftovers(readPID(pidFile)); len(l) > 0 {
+		t.Errorf("left behind: %v", l)
+	}
+}

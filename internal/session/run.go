@@ -69,6 +69,9 @@ type RunResult struct {
 	// Service is set when the service ended during the run: the run
 	// stopped then, and what it holds covers the time until then.
 	Service *run.ServiceEnd
+	// Unready is set when the service did not answer in time: the run was
+	// then a short diagnosis of why (thread dumps, GC, a probe load).
+	Unready error
 	// Load is the measured load's summary, also when it could not be saved.
 	Load *loadgen.Summary
 	// WriteErr is a failure to write the folder at the end (a full disk):
@@ -92,6 +95,7 @@ func (h RunHooks) note(t finding.Text, args ...any) {
 // the measured load and the recorder side by side and collects every layer
 // into the run folder, diagnosed.
 func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err error) {
+	var unready error // the service runs and did not answer in time: diagnosed, not left
 	h := hostfs.Live()
 	start := time.Now()
 	if o.StartTimeout <= 0 {
@@ -158,16 +162,36 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 		hooks.note(finding.T("started %s", "已启动 %s"), o.Start)
 		if o.Target != "" {
 			if err := launch.WaitReady(ctx, o.Target, o.StartTimeout, svc); err != nil {
-				return nil, err
+				if unready = notReady(err); unready == nil {
+					return nil, err
+				}
 			}
 		}
 		if pid = svc.WaitJVM(ctx, h, 5*time.Second); pid == 0 {
+			if unready != nil {
+				return nil, unready
+			}
 			return nil, finding.Errorf(finding.T("--start %q: no JVM found among the processes it started", "--start %q：在它启动的进程中没有找到 JVM"), o.Start)
 		}
 	} else if o.Target != "" {
 		if err := launch.WaitReady(ctx, o.Target, o.StartTimeout, nil); err != nil {
-			return nil, err
+			if unready = notReady(err); unready == nil || (pid == 0 && !o.JVMAuto) {
+				return nil, err
+			}
 		}
+	}
+	if unready != nil {
+		// A JVM that runs and does not answer: instead of leaving, look at
+		// what it does: a short probe load (its requests time out), three
+		// thread dumps a second apart, the GC state, and the verdict.
+		hooks.note(finding.T("%v; diagnosing why (3 thread dumps a second apart)", "%v；正在诊断原因（间隔一秒的 3 次线程转储）"), unready)
+		o.WarmUp, o.NoJFR, o.ThreadDumps = 0, true, 3
+		o.Interval = min(o.Interval, 500*time.Millisecond)
+		if o.Interval <= 0 {
+			o.Interval = 500 * time.Millisecond
+		}
+		o.Load.Duration, o.Load.Timeout = 4*time.Second, time.Second
+		o.Load.Users, o.Load.Rate = 2, 0
 	}
 
 	// 2. The host audit, before any load.
@@ -300,7 +324,7 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 		return nil, err
 	}
 	res = &RunResult{Folder: done.Folder, Layers: done.Layers, Decision: done.Decision, Recorder: done.Folder.Manifest.Cost,
-		Service: se, Load: sum, WriteErr: writeErr}
+		Service: se, Load: sum, WriteErr: writeErr, Unready: unready}
 	if done.Layers != nil && done.Layers.Load == nil {
 		done.Layers.Load = sum // measured, though load.json could not be written
 	}
@@ -358,6 +382,16 @@ func together(ctx context.Context,
 		return nil, nil, context.Cause(loadCtx)
 	}
 	return rec, sum, nil
+}
+
+// notReady is err when it is a running service that did not answer in
+// time; nil for any other failure (it exited, Ctrl-C).
+func notReady(err error) error {
+	var nr *launch.NotReadyError
+	if errors.As(err, &nr) {
+		return err
+	}
+	return nil
 }
 
 // errRecorderEnded stops a load whose recorder ended before it (the

@@ -3,6 +3,8 @@
 // "ok" after a little work, writes its pid to PIDFILE once it listens, and
 // has a shutdown hook that takes 300 ms and then writes PIDFILE.stopped
 // (proof of a graceful stop). Run: java TinyService.java PORT PIDFILE
+// [deadlock]; with "deadlock" two threads deadlock at start and every
+// request queues behind their lock: a service that never answers.
 import com.sun.net.httpserver.HttpServer;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -16,7 +18,16 @@ public class TinyService {
         int port = Integer.parseInt(args[0]);
         Path pidFile = Path.of(args[1]);
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 64);
+        boolean deadlock = args.length > 2 && args[2].equals("deadlock");
+        if (deadlock) {
+            startDeadlock();
+        }
         server.createContext("/", ex -> {
+            if (deadlock) {
+                synchronized (LOCK_A) { // held by a deadlocked thread: never returns
+                    ex.close();
+                }
+            }
             long x = 0;
             for (int i = 0; i < 20000; i++) {
                 x += i * 31L;
@@ -40,5 +51,43 @@ public class TinyService {
         Files.writeString(pidFile, Long.toString(ProcessHandle.current().pid()));
         System.out.println("READY on " + port);
         System.out.flush();
+    }
+
+    static final Object LOCK_A = new Object();
+    static final Object LOCK_B = new Object();
+
+    static void startDeadlock() throws InterruptedException {
+        java.util.concurrent.CountDownLatch both = new java.util.concurrent.CountDownLatch(2);
+        Thread a = new Thread(() -> {
+            synchronized (LOCK_A) {
+                both.countDown();
+                awaitQuietly(both);
+                synchronized (LOCK_B) {
+                    System.out.println("never");
+                }
+            }
+        }, "ledger-writer");
+        Thread b = new Thread(() -> {
+            synchronized (LOCK_B) {
+                both.countDown();
+                awaitQuietly(both);
+                synchronized (LOCK_A) {
+                    System.out.println("never");
+                }
+            }
+        }, "audit-flusher");
+        a.setDaemon(true);
+        b.setDaemon(true);
+        a.start();
+        b.start();
+        both.await();
+    }
+
+    static void awaitQuietly(java.util.concurrent.CountDownLatch l) {
+        try {
+            l.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
