@@ -341,6 +341,9 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 				fmt.Fprintf(env.Stderr, "tuneloop: %s\n", finding.SafeLine(u.Message))
 			}
 		}
+		if len(a.failed) >= a.inputs {
+			return &ExitError{Code: ExitFailure, Err: finding.Errorf(finding.T("no input could be read", "没有可以读取的输入"))}
+		}
 		return &ExitError{Code: ExitFailure, Err: finding.Errorf(finding.T("%d of %d inputs could not be read (the others are reported above)",
 			"%d 个输入（共 %d 个）无法读取（其余的结果见上）"), len(a.failed), a.inputs)}
 	}
@@ -516,7 +519,7 @@ func writeAnalyzeText(w io.Writer, a *analysis) error {
 	var b bytes.Buffer
 	t := func(en, zh string) string { return finding.T(en, zh).In(a.lang) }
 	for _, u := range a.res.Unreadable {
-		fmt.Fprintf(&b, "%s: %s\n", t("Not read", "未能读取"), finding.SafeLine(u.Message))
+		fmt.Fprintf(&b, "%s%s\n", t("Not read: ", "未能读取："), finding.SafeLine(u.Message))
 	}
 	for _, r := range a.res.Read {
 		if r.LongLines > 0 {
