@@ -489,3 +489,27 @@ func TestTornLastLineIsDropped(t *testing.T) {
 		t.Errorf("torn line kept:\n%s", b)
 	}
 }
+
+func TestUnappliableSaysWhy(t *testing.T) {
+	for _, c := range []struct {
+		f    finding.Finding
+		want string
+	}{
+		{finding.Finding{ID: "security.mitigations"}, "advice only"},
+		{finding.Finding{ID: "kernel.cmdline.iommu", Fix: finding.Fix{Apply: "grubby ...", Reboot: true}}, "reboot"},
+		{finding.Finding{ID: "jvm.heapdump-oom", Fix: finding.Fix{Apply: "JAVA_OPTS += -XX:+HeapDumpOnOutOfMemoryError"}}, "launch overlay"},
+		{finding.Finding{ID: "jvm.numa.bind", Fix: finding.Fix{Apply: "taskset -apc 0-31 4127 && migratepages 4127 all 0"}}, "taskset"},
+		{finding.Finding{ID: "tuning.profile", Fix: finding.Fix{Apply: "tuned-adm profile throughput-performance"}}, "TuneD"},
+		{finding.Finding{ID: "nic.mtu", Fix: finding.Fix{Apply: "ip link set dev eth0 mtu 9000"}}, "MTU"},
+		{finding.Finding{ID: "cpu.cstates", Fix: finding.Fix{Apply: "for d in /sys/devices/system/cpu/cpu*/cpuidle/state*; do ..."}}, "idle states"},
+	} {
+		why, ok := Unappliable(&c.f)
+		if !ok || !strings.Contains(why.EN, c.want) || why.ZH == "" || !strings.HasPrefix(why.EN, "cannot be applied automatically") {
+			t.Errorf("%s: %v %q, want %q", c.f.ID, ok, why.EN, c.want)
+		}
+	}
+	f := finding.Finding{ID: "net.somaxconn", Fix: finding.Fix{Changes: []finding.Change{sysctl("net.core.somaxconn", "4096")}}}
+	if _, ok := Unappliable(&f); ok {
+		t.Error("a finding with changes is unappliable")
+	}
+}

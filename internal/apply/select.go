@@ -108,6 +108,12 @@ func Unappliable(f *finding.Finding) (why finding.Text, ok bool) {
 	case f.Fix.Reboot:
 		return finding.T("cannot be applied automatically: a kernel command-line change that takes a reboot; run the fix's lines yourself",
 			"无法自动应用：需要修改内核启动参数并重启；请自行执行修复命令"), true
+	case strings.HasPrefix(a, "taskset") || strings.Contains(a, "migratepages"):
+		return finding.T("cannot be applied automatically: binding a running JVM to CPUs and memory (taskset, migratepages) is not journaled yet; bind it at launch (numactl) or run the lines yourself",
+			"无法自动应用：把运行中的 JVM 绑定到 CPU 和内存（taskset、migratepages）尚未纳入日志管理；请在启动时绑定（numactl）或自行执行"), true
+	case strings.HasPrefix(a, "for d in"):
+		return finding.T("cannot be applied automatically: the fix loops over idle states matched by name, not a fixed set of knobs yet; run the lines yourself",
+			"无法自动应用：该修复按名称遍历空闲状态，还不是一组固定的参数；请自行执行修复命令"), true
 	case strings.HasPrefix(f.ID, "jvm.") || strings.HasPrefix(f.ID, "logconf.") || strings.HasPrefix(a, "JAVA_OPTS") || strings.Contains(a, "JVM options"):
 		return finding.T("cannot be applied automatically: JVM options and logging configuration need a launch overlay (edit where the service starts, then restart it); not supported yet",
 			"无法自动应用：JVM 参数和日志配置需要通过启动覆盖层修改（在服务启动处修改后重启服务）；暂不支持"), true
