@@ -20,6 +20,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/jvm/jvmopts"
 	"github.com/tuneloop/tuneloop/internal/jvm/logconf"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
+	"github.com/tuneloop/tuneloop/internal/native"
 	"github.com/tuneloop/tuneloop/internal/profile"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/report/html"
@@ -96,7 +97,7 @@ JVM could not be attached or a command failed, 2 on bad usage.`,
 	f.StringVar(&o.Raw, "raw", "", "save the raw outputs in this directory (before they are parsed)")
 	f.StringVarP(&o.Output, "output", "o", "text", "output format: text or json")
 	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
-	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), "cpu, alloc, lock or wall: record that profile through JFR (see -d, --out); java-web, database or latency: workload profile for the configuration checks")
+	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), "cpu, alloc, lock or wall: record that profile through JFR; native: sample Java, native and kernel stacks with perf_event_open (any process; see -d, --out); java-web, database or latency: workload profile for the configuration checks")
 	f.DurationVarP(&o.Duration, "duration", "d", 30*time.Second, "how long --profile cpu|alloc|lock|wall records (Ctrl-C stops early and keeps what was recorded)")
 	f.StringVar(&o.Out, "out", "", "directory for the profile's files (profile.html, profile.collapsed, profile.pb.gz, recording.jfr); default tuneloop-profile-PID-KIND")
 	f.DurationVar(&o.Timeout, "timeout", 5*time.Second, "how long to wait for the JVM's attach listener to start")
@@ -157,11 +158,14 @@ func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 	if o.PID == 0 {
 		return listJVMs(env, o.Output, lang)
 	}
+	if o.Profile == "native" {
+		return runNativeProfile(ctx, env, o, lang)
+	}
 	if kind, err := stacks.ParseKind(o.Profile); err == nil {
 		return runJVMProfile(ctx, env, o, kind, attach.Options{Timeout: o.Timeout, Method: method}, lang)
 	} else if _, perr := rules.ParseProfile(o.Profile); o.Profile != "" && perr != nil {
-		return usageErr(finding.T("--profile: want cpu, alloc, lock or wall (a profile to record) or java-web, database or latency (the checks' workload), got %q",
-			"--profile：应为 cpu、alloc、lock 或 wall（要记录的剖析），或 java-web、database、latency（检查所用负载配置档），实际为 %q"), o.Profile)
+		return usageErr(finding.T("--profile: want cpu, alloc, lock, wall or native (a profile to record) or java-web, database or latency (the checks' workload), got %q",
+			"--profile：应为 cpu、alloc、lock、wall 或 native（要记录的剖析），或 java-web、database、latency（检查所用负载配置档），实际为 %q"), o.Profile)
 	}
 	if o.Dumps < 0 || o.Dumps > 1000 {
 		return usageErr(finding.T("--dump: want 0 to 1000, got %d", "--dump：应为 0 到 1000，实际为 %d"), o.Dumps)
@@ -623,6 +627,12 @@ func runJVMProfile(ctx context.Context, env *Env, o *JVMOptions, kind stacks.Kin
 	}
 	page := report.NewFlamePage(res.Profile, report.FlameMeta{Target: fmt.Sprintf("pid %d", o.PID), Version: res.Version,
 		Command: res.Command, Start: res.Start, Duration: res.Duration, Interrupted: res.Interrupted, Notes: res.Notes, Files: files}, lang)
+	return writeProfilePage(env, o, dir, page)
+}
+
+// writeProfilePage writes profile.html into dir and prints the page as
+// text or JSON.
+func writeProfilePage(env *Env, o *JVMOptions, dir string, page *report.FlamePage) error {
 	hp := filepath.Join(dir, profile.FileHTML)
 	f, err := createOut(hp)
 	if err != nil {
@@ -640,4 +650,53 @@ func runJVMProfile(ctx context.Context, env *Env, o *JVMOptions, kind stacks.Kin
 		return report.WriteJSON(env.Stdout, page)
 	}
 	return report.WriteFlameText(env.Stdout, page, 10)
+}
+
+// runNativeProfile is `jvm PID --profile native`: the process's stacks on
+// the CPU, Java (JIT, named through its perf map), native and kernel,
+// sampled with perf_event_open, and the native catalogue's findings.
+func runNativeProfile(ctx context.Context, env *Env, o *JVMOptions, lang finding.Lang) error {
+	if o.Duration <= 0 {
+		return usageErr(finding.T("-d: want a positive duration, got %v", "-d：应为正的时长，实际为 %v"), o.Duration)
+	}
+	if _, err := os.Stat(fmt.Sprintf("/proc/%d", o.PID)); err != nil {
+		return &ExitError{Code: 1, Err: finding.Errorf(finding.T("pid %d: no such process", "pid %d：进程不存在"), o.PID)}
+	}
+	dir := o.Out
+	if dir == "" {
+		dir = fmt.Sprintf("tuneloop-profile-%d-native", o.PID)
+	}
+	if o.Output == "text" && env.Terminal {
+		fmt.Fprintf(env.Stderr, finding.T("sampling pid %d's stacks on the CPU for %v (Ctrl-C stops early)\n", "正在采样 pid %d 在 CPU 上的调用栈，时长 %v（Ctrl-C 可提前停止）\n").In(lang), o.PID, o.Duration)
+	}
+	start := time.Now()
+	rec, err := native.Sample(ctx, o.Duration, native.Options{PID: o.PID})
+	if err != nil {
+		var u *native.Unavailable
+		if errors.As(err, &u) {
+			return &ExitError{Code: 1, Err: errors.New(u.Message(lang))}
+		}
+		return err
+	}
+	notes := rec.Notes
+	if rec.JITFrames > 0 {
+		notes = append(notes, finding.T(fmt.Sprintf("%.1f%% of %d JIT frames named to Java methods", 100*rec.JITShare(), rec.JITFrames),
+			fmt.Sprintf("%d 个 JIT 帧中 %.1f%% 已命名为 Java 方法", rec.JITFrames, 100*rec.JITShare())))
+	}
+	if rec.Samples == 0 {
+		notes = append(notes, finding.T(fmt.Sprintf("no sample of pid %d on a CPU: it was idle (or exited)", o.PID),
+			fmt.Sprintf("没有 pid %d 在 CPU 上的采样：该进程空闲（或已退出）", o.PID)))
+	}
+	if rec.Lost > 0 {
+		notes = append(notes, finding.T(fmt.Sprintf("%d samples lost (ring buffer full)", rec.Lost), fmt.Sprintf("丢失 %d 个采样（环形缓冲区已满）", rec.Lost)))
+	}
+	res := &profile.Result{Kind: "native", PID: o.PID, Start: start, Duration: rec.Duration, Profile: rec.Profile}
+	files, err := res.WriteFiles(dir)
+	if err != nil {
+		return err
+	}
+	page := report.NewFlamePage(rec.Profile, report.FlameMeta{Target: fmt.Sprintf("pid %d", o.PID), Start: start, Duration: rec.Duration,
+		Interrupted: ctx.Err() != nil, Command: fmt.Sprintf("perf_event_open cpu-clock %d Hz, every CPU, pid %d", rec.Hz, o.PID),
+		Notes: notes, Files: files, Findings: native.Catalogue(rec, native.ReadCPU())}, lang)
+	return writeProfilePage(env, o, dir, page)
 }

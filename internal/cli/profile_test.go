@@ -127,3 +127,53 @@ func TestJVMProfileUsage(t *testing.T) {
 		t.Errorf("--profile itimer: exit %d: %s", code, errb)
 	}
 }
+
+// `jvm PID --profile native` samples the JVM's stacks on the CPU: the
+// burner's Java frames are named through its perf map, down into libjvm
+// and the kernel; no JFR recording is written.
+func TestJVMProfileNative(t *testing.T) {
+	pid := startProfiledJVM(t)
+	time.Sleep(time.Second) // burn gets compiled
+	dir := t.TempDir()
+	env, out, _ := testEnv()
+	err := RunJVM(context.Background(), env, &JVMOptions{PID: pid, Profile: "native", Duration: 2 * time.Second, Out: dir, Output: "json"})
+	if err != nil {
+		if strings.Contains(err.Error(), "perf_event_open") {
+			t.Skipf("cannot sample here: %v", err)
+		}
+		t.Fatal(err)
+	}
+	var doc struct {
+		Kind    string `json:"kind"`
+		Events  int    `json:"events"`
+		ByTotal []struct {
+			Frame string `json:"frame"`
+		} `json:"by_total"`
+		Notes []struct {
+			EN string `json:"en"`
+		} `json:"notes"`
+		Files map[string]string `json:"files"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	java := false
+	for _, f := range doc.ByTotal {
+		if strings.Contains(f.Frame, "Prof") && strings.HasSuffix(f.Frame, "_[j]") {
+			java = true
+		}
+	}
+	named := ""
+	for _, n := range doc.Notes {
+		if strings.Contains(n.EN, "JIT frames named") {
+			named = n.EN
+		}
+	}
+	t.Logf("%d samples; %s", doc.Events, named)
+	if doc.Kind != "native" || doc.Events == 0 || !java || named == "" {
+		t.Errorf("native profile: kind %q, %d samples, Java frame named %v, note %q; top %v", doc.Kind, doc.Events, java, named, doc.ByTotal)
+	}
+	if doc.Files["jfr"] != "" || doc.Files["html"] == "" || doc.Files["collapsed"] == "" {
+		t.Errorf("files: %v", doc.Files)
+	}
+}

@@ -130,7 +130,11 @@ type elfFile struct {
 	ef    *elf.File
 }
 
-func openELF(path string) (*elfFile, error) {
+// openELF reads the binary at path (under root, the process's /proc/PID/root),
+// and, when it is stripped of .symtab, the symbols of its separate debug
+// file (/usr/lib/debug/.build-id/xx/yyyy.debug, from a -dbg/-debuginfo package).
+func openELF(root, path string) (*elfFile, error) {
+	path = root + path
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -159,11 +163,40 @@ func openELF(path string) (*elfFile, error) {
 	if ss, err := ef.DynamicSymbols(); err == nil {
 		add(ss)
 	}
+	if ef.Section(".symtab") == nil {
+		if id := buildID(ef); id != "" {
+			if df, err := elf.Open(root + "/usr/lib/debug/.build-id/" + id[:2] + "/" + id[2:] + ".debug"); err == nil {
+				if ss, err := df.Symbols(); err == nil {
+					add(ss)
+				}
+				df.Close()
+			}
+		}
+	}
 	e.syms.sort()
 	return e, nil
 }
 
 func (e *elfFile) close() { e.f.Close() }
+
+// buildID is the hex GNU build ID of ef, "" when it has none.
+func buildID(ef *elf.File) string {
+	s := ef.Section(".note.gnu.build-id")
+	if s == nil {
+		return ""
+	}
+	b, err := s.Data()
+	// Elf_Nhdr: namesz, descsz, type (3 = NT_GNU_BUILD_ID), "GNU\0", desc.
+	if err != nil || len(b) < 16 {
+		return ""
+	}
+	namesz, descsz := ef.ByteOrder.Uint32(b[0:4]), ef.ByteOrder.Uint32(b[4:8])
+	off := 12 + (namesz+3)&^3
+	if ef.ByteOrder.Uint32(b[8:12]) != 3 || descsz < 2 || uint64(off)+uint64(descsz) > uint64(len(b)) {
+		return ""
+	}
+	return fmt.Sprintf("%x", b[off:off+descsz])
+}
 
 // vaddr is the ELF virtual address of file offset off.
 func (e *elfFile) vaddr(off uint64) (uint64, bool) {
@@ -275,7 +308,7 @@ func (p *process) resolve(addr uint64) frame {
 		}
 		e, seen := p.files[m.Path]
 		if !seen {
-			e, _ = openELF(fmt.Sprintf("/proc/%d/root%s", p.pid, m.Path))
+			e, _ = openELF(fmt.Sprintf("/proc/%d/root", p.pid), m.Path)
 			p.files[m.Path] = e
 		}
 		mod := filepath.Base(m.Path)

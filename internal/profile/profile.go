@@ -281,8 +281,10 @@ func (r *Result) WriteFiles(dir string) (map[string]string, error) {
 		files[role] = path
 		return nil
 	}
-	if err := write("jfr", FileJFR, func(w io.Writer) error { _, err := w.Write(r.JFR); return err }); err != nil {
-		return files, err
+	if len(r.JFR) > 0 { // none for a native profile
+		if err := write("jfr", FileJFR, func(w io.Writer) error { _, err := w.Write(r.JFR); return err }); err != nil {
+			return files, err
+		}
 	}
 	if r.Profile == nil {
 		return files, nil

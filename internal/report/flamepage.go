@@ -48,6 +48,8 @@ type FlamePage struct {
 	BySelf  []stacks.FrameValue `json:"by_self,omitempty"`
 	ByTotal []stacks.FrameValue `json:"by_total,omitempty"`
 	Notes   []finding.Text      `json:"notes,omitempty"`
+	// Findings are the native catalogue's (--profile native).
+	Findings []finding.Finding `json:"findings,omitempty"`
 	// Files are the other outputs written next to the page, by role
 	// (collapsed, pprof, jfr), as given.
 	Files map[string]string `json:"files,omitempty"`
@@ -61,13 +63,15 @@ type FlameMeta struct {
 	Interrupted              bool
 	Notes                    []finding.Text
 	Files                    map[string]string
+	Findings                 []finding.Finding
 }
 
 // NewFlamePage builds the page of profile p in language lang.
 func NewFlamePage(p *stacks.Profile, m FlameMeta, lang finding.Lang) *FlamePage {
 	fp := &FlamePage{Schema: FlamePageSchema, Lang: lang, Tool: Tool{Name: "tuneloop", Version: version.Version},
 		Kind: string(p.Kind), Unit: p.Unit, Target: m.Target, Version: m.Version, Start: m.Start, Duration: m.Duration,
-		Interrupted: m.Interrupted, Command: m.Command, Events: p.Events, Total: p.Total, Notes: m.Notes, Files: m.Files}
+		Interrupted: m.Interrupted, Command: m.Command, Events: p.Events, Total: p.Total, Notes: m.Notes, Files: m.Files,
+		Findings: m.Findings}
 	fp.Title = m.Target + " · " + string(p.Kind)
 	if p.Total > 0 {
 		fp.Flame = p.Tree()
@@ -81,16 +85,21 @@ func NewFlamePage(p *stacks.Profile, m FlameMeta, lang finding.Lang) *FlamePage 
 // the files written.
 func WriteFlameText(w io.Writer, p *FlamePage, n int) error {
 	l := p.Lang
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	kind := map[string]finding.Text{
-		"cpu":   finding.T("CPU profile", "CPU 剖析"),
-		"alloc": finding.T("allocation profile", "内存分配剖析"),
-		"lock":  finding.T("lock profile (time blocked)", "锁剖析（阻塞时间）"),
-		"wall":  finding.T("wall-clock profile", "墙钟时间剖析"),
+		"cpu":    finding.T("CPU profile", "CPU 剖析"),
+		"alloc":  finding.T("allocation profile", "内存分配剖析"),
+		"lock":   finding.T("lock profile (time blocked)", "锁剖析（阻塞时间）"),
+		"wall":   finding.T("wall-clock profile", "墙钟时间剖析"),
+		"native": finding.T("native profile (Java, native and kernel frames)", "原生剖析（Java、原生与内核帧）"),
 	}[p.Kind].In(l)
+	total := FlameValue(p.Total, p.Unit)
+	if p.Unit == "samples" {
+		total += " " + finding.T("samples", "个采样").In(l)
+	}
 	fmt.Fprintf(w, "%s · %s · %s %s · %d %s · %s %s\n", finding.SafeLine(p.Target), kind,
 		finding.T("recorded", "记录").In(l), p.Duration.Round(100*time.Millisecond),
-		p.Events, finding.T("events", "个事件").In(l), finding.T("total", "总量").In(l), FlameValue(p.Total, p.Unit))
+		p.Events, finding.T("events", "个事件").In(l), finding.T("total", "总量").In(l), total)
 	if p.Interrupted {
 		fmt.Fprintln(w, finding.T("stopped early: what was recorded until then", "提前停止：以下为此前记录的内容").In(l))
 	}
@@ -115,12 +124,23 @@ func WriteFlameText(w io.Writer, p *FlamePage, n int) error {
 			if i == n {
 				break
 			}
-			fmt.Fprintf(tw, "%s\t%s\t  %s\t\n", FlameValue(val(r), p.Unit), pct(val(r)), finding.SafeLine(r.Frame))
+			fmt.Fprintf(tw, "%12s\t%6s\t%s\n", FlameValue(val(r), p.Unit), pct(val(r)), finding.SafeLine(r.Frame))
 		}
 		tw.Flush()
 	}
 	table(finding.T("Top frames by self (where it is spent):", "按自身值排序的热点帧（消耗发生处）："), p.BySelf, func(v stacks.FrameValue) int64 { return v.Self })
 	table(finding.T("Top frames by total (what calls it):", "按总计值排序的热点帧（调用路径）："), p.ByTotal, func(v stacks.FrameValue) int64 { return v.Total })
+	for i, f := range p.Findings {
+		if i == 0 {
+			fmt.Fprintf(w, "\n%s\n", finding.T("Known native pathologies:", "已知的原生性能问题：").In(l))
+		}
+		fmt.Fprintf(w, "  [%s] %s (%s)\n", f.Severity.Label(l), finding.SafeLine(f.Title.In(l)), f.Key())
+		fmt.Fprintf(w, "      %s\n", finding.SafeLine(f.Observed.In(l)))
+		fmt.Fprintf(w, "      %s: %s\n", finding.T("fix", "修复").In(l), finding.SafeLine(f.Recommended.In(l)))
+		if f.Fix.Apply != "" {
+			fmt.Fprintf(w, "      %s: %s\n", finding.T("apply", "执行").In(l), finding.SafeLine(f.Fix.Apply))
+		}
+	}
 	if len(p.Files) > 0 {
 		fmt.Fprintf(w, "\n%s\n", finding.T("Files:", "文件：").In(l))
 		roles := make([]string, 0, len(p.Files))

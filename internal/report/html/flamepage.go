@@ -24,6 +24,10 @@ const flamePageHTML = `{{template "head" .}}<body>
  {{range .Top}}<tr><td class="n">{{index . 0}}</td><td class="n">{{index . 1}}</td><td class="frame"><code>{{index . 2}}</code></td><td class="n">{{index . 3}}</td><td class="n">{{index . 4}}</td><td class="frame"><code>{{index . 5}}</code></td></tr>
  {{end}}</tbody></table>
 </section>{{end}}
+{{if or .Findings .Unavail}}<section id="sec-findings">
+ <h2>{{.L.findings}}</h2>
+{{template "findinglist" .}}
+</section>{{end}}
 </main>
 {{template "foot" .}}`
 
@@ -32,6 +36,8 @@ type flamePageView struct {
 	frame
 	Flame *flameHTML
 	Top   [][6]string // self value, self %, frame, total value, total %, frame
+	// The native catalogue's findings (the shared "findinglist" piece).
+	Findings, Unavail []findingView
 }
 
 // flamePageLabels are this page's own words.
@@ -47,6 +53,7 @@ func flamePageLabels() map[string]finding.Text {
 		"palloc":           finding.T("allocation (bytes allocated)", "内存分配（分配字节数）"),
 		"plock":            finding.T("lock (time blocked on monitors and parked)", "锁（阻塞于监视器与 park 的时间）"),
 		"pwall":            finding.T("wall clock (every thread's time)", "墙钟时间（所有线程的时间）"),
+		"pnative":          finding.T("native (Java, native and kernel frames on the CPU)", "原生（CPU 上的 Java、原生与内核帧）"),
 		"pduration":        finding.T("recorded", "记录时长"),
 		"pstopped":         finding.T("stopped early (interrupted)", "提前停止（被中断）"),
 		"pevents":          finding.T("events", "事件数"),
@@ -142,6 +149,10 @@ func WriteFlame(w io.Writer, p *report.FlamePage) error {
 	}
 	if len(v.Top) > 0 {
 		v.Nav = append(v.Nav, [2]string{"sec-top", L["ptop"]})
+	}
+	v.Findings, v.Unavail = findingViews(p.Findings, l)
+	if len(v.Findings)+len(v.Unavail) > 0 {
+		v.Nav = append(v.Nav, [2]string{"sec-findings", L["findings"]})
 	}
 	return writePage(w, "profile", flamePageHTML, v)
 }
