@@ -323,6 +323,17 @@ func netnsMain(journal string) int {
 		fmt.Fprintf(os.Stderr, "somaxconn %q after revert, want %s\n", b, orig)
 		return 1
 	}
+	// The ethtool ioctls on a real device of this namespace: a veth has
+	// rx/tx channels but no combined ones, which the plan says.
+	if out, err := exec.Command("ip", "link", "add", "tlv0", "type", "veth", "peer", "name", "tlv1").CombinedOutput(); err == nil {
+		p := NewPlan(hostfs.Live(), []Group{{Finding: "nic.queues", Changes: []finding.Change{{Kind: finding.ChangeEthtool, Key: "tlv0/combined", Value: "2"}}}})
+		if err := p.Groups[0].Err; err == nil || !strings.Contains(err.Error(), "no combined channels") {
+			fmt.Fprintln(os.Stderr, "ethtool on a veth:", err)
+			return 1
+		}
+	} else {
+		fmt.Fprintf(os.Stderr, "(no veth: %v %s)\n", err, out)
+	}
 	return 0
 }
 
@@ -346,5 +357,12 @@ func TestRealSysctlInPrivateNetns(t *testing.T) {
 	}
 	if now, _ := os.ReadFile("/proc/sys/net/core/somaxconn"); string(now) != string(host) {
 		t.Errorf("the host's somaxconn changed: %q -> %q", host, now)
+	}
+}
+
+func TestEthtoolOnLoopbackFailsCleanly(t *testing.T) {
+	p := NewPlan(hostfs.Live(), []Group{{Finding: "nic.queues", Changes: []finding.Change{{Kind: finding.ChangeEthtool, Key: "lo/combined", Value: "2"}}}})
+	if err := p.Groups[0].Err; err == nil || !strings.Contains(err.Error(), "ethtool -l lo") {
+		t.Errorf("ethtool channels of lo: %v, want a clean error", err)
 	}
 }

@@ -56,6 +56,9 @@ func (k ethtoolKnob) read() (string, bool, error) {
 	if err := k.ioctl(ch); err != nil {
 		return "", false, fmt.Errorf("ethtool -l %s: %w", k.ifc, err)
 	}
+	if ch.MaxCombined == 0 {
+		return "", false, fmt.Errorf("ethtool -l %s: the driver has no combined channels (separate rx/tx ones are not supported yet)", k.ifc)
+	}
 	return strconv.FormatUint(uint64(ch.CombinedCount), 10), false, nil
 }
 
