@@ -115,6 +115,9 @@ type ServiceEnd struct {
 	// LastLog are the last lines of its log (its stdout and stderr), as
 	// written: the reader sanitises them.
 	LastLog []string `json:"last_log,omitempty"`
+	// Hung: it still ran but stopped answering (no successful response
+	// for a while); AtS is when the last one came.
+	Hung bool `json:"hung,omitempty"`
 }
 
 // Tool identifies the recorder.

@@ -378,3 +378,55 @@ func TestRunHungServiceIsDiagnosed(t *testing.T) {
 		t.Errorf("left behind: %v", l)
 	}
 }
+
+// TestRunServiceStopsAnswering: a service that deadlocks 1.5 s into the
+// load: the load stops after a few seconds without a success (not at the
+// end of its 30 s), three thread dumps are taken, and the verdict's first
+// line says it stopped answering, because of the deadlock.
+func TestRunServiceStopsAnswering(t *testing.T) {
+	start, url, pidFile := tinyService(t)
+	dir := filepath.Join(t.TempDir(), "run")
+	triggered := false
+	hooks := RunHooks{OnLoad: func(p loadgen.Progress) {
+		if !triggered && p.Elapsed >= time.Second {
+			triggered = true
+			go func() {
+				time.Sleep(500 * time.Millisecond)
+				if resp, err := http.Get(url + "deadlock"); err == nil {
+					resp.Body.Close()
+				}
+			}()
+		}
+	}}
+	t0 := time.Now()
+	res, err := Run(context.Background(), RunOptions{Target: url, Start: start, StartTimeout: 60 * time.Second, StopTimeout: 2 * time.Second,
+		Load: loadgen.Config{Users: 2, Duration: 30 * time.Second, Requests: []loadgen.Request{{URL: url}}}, Interval: 500 * time.Millisecond,
+		Out: dir, NoCatalog: true, NoJFR: true, Getenv: func(k string) string {
+			if k == "XDG_STATE_HOME" {
+				return filepath.Join(filepath.Dir(dir), "state")
+			}
+			return ""
+		}}, hooks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(t0); el > 25*time.Second {
+		t.Errorf("the run took %v: the load ran on against a hung service", el)
+	}
+	if res.Service == nil || !res.Service.Hung {
+		t.Fatalf("service %+v, want stopped answering", res.Service)
+	}
+	if at := res.Service.AtS; at < 0.5 || at > 3.5 {
+		t.Errorf("stopped answering at %+.1f s, deadlocked at about +1.5 s", at)
+	}
+	v := res.Decision.Verdict
+	if res.Decision.Branch != verdict.ServiceStalled || v == nil || !strings.Contains(strings.ToLower(v.Title.EN), "deadlock") {
+		t.Errorf("verdict %s: %v", res.Decision.Branch, v)
+	}
+	if len(res.Layers.Dumps) < 3 {
+		t.Errorf("%d thread dumps, want the 3 taken when it stopped answering", len(res.Layers.Dumps))
+	}
+	if l := leftovers(readPID(pidFile)); len(l) > 0 {
+		t.Errorf("left behind: %v", l)
+	}
+}

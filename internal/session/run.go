@@ -271,7 +271,18 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 			return importWindow(o.JTLWatch, loadStart, time.Now())
 		}
 		cfg := o.Load
-		cfg.OnSecond = hooks.OnLoad
+		var stall stallWatch
+		cfg.OnSecond = func(p loadgen.Progress) {
+			if hooks.OnLoad != nil {
+				hooks.OnLoad(p)
+			}
+			// A service that answered its probe and then nothing for a
+			// while: stop now and look at it (not when unready: its probe
+			// load is meant to get no answer).
+			if unready == nil && o.Target != "" && stall.see(p) {
+				cancelRun(&errStalled{at: stall.last})
+			}
+		}
 		return loadgen.Run(ctx, cfg)
 	}
 	rec, sum, err := together(runCtx, recorder, load)
@@ -279,6 +290,19 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 		return nil, err
 	}
 	se := watch.close()
+	var stalled *errStalled
+	if se == nil && errors.As(context.Cause(runCtx), &stalled) {
+		// Stopped answering: its threads now say why.
+		hooks.note(finding.T("the service stopped answering at %+.1f s of the load: taking 3 thread dumps a second apart",
+			"服务在负载的第 %+.1f 秒停止应答：正在间隔一秒抓取 3 次线程转储"), stalled.at.Seconds())
+		if pid != 0 {
+			dumpStalled(context.WithoutCancel(ctx), rec, pid)
+		}
+		se = &run.ServiceEnd{PID: pid, ExitCode: -1, AtS: stalled.at.Seconds(), Hung: true}
+		if svc != nil {
+			se.LastLog = svc.LogLines(10)
+		}
+	}
 	if se != nil {
 		// The evidence up to that moment is the run's, analysed as such.
 		rec.w.Manifest().Service = se

@@ -33,6 +33,8 @@ func (e *errServiceEnded) Error() string { return serviceEndText(e.end).EN }
 // serviceEndText is how the service ended, in one line.
 func serviceEndText(se *run.ServiceEnd) finding.Text {
 	switch {
+	case se.Hung:
+		return finding.Tf(finding.T("the service stopped answering at %+.1f s of the load", "服务在负载的第 %+.1f 秒停止应答"), se.AtS)
 	case se.ExitCode >= 0 && se.Signal != "":
 		return finding.Tf(finding.T("the service exited with code %d (%s) at %+.1f s of the load", "服务在负载的第 %[3]+.1f 秒以退出码 %[1]d（%[2]s）退出"), se.ExitCode, se.Signal, se.AtS)
 	case se.ExitCode >= 0:

@@ -106,6 +106,15 @@ func decide(L *Layers, recorded []finding.Finding) (*finding.Finding, Branch, []
 	}
 	busy := L.Stats.Busy
 	switch {
+	case L.Folder != nil && L.Folder.Manifest.Service != nil && L.Folder.Manifest.Service.Hung:
+		// It stopped answering: what its threads did then is the cause.
+		var cause *finding.Finding
+		if c := find(dumpFindings, id("threaddump.deadlock")); c != nil {
+			cause = c
+		} else {
+			cause = culprit(finding.Warning)
+		}
+		return serviceStalled(L.Folder.Manifest.Service, cause), ServiceStalled, e.lines(e.load, e.blocked)
 	case L.Folder != nil && L.Folder.Manifest.Service != nil:
 		// Nothing measured after it means anything: said first.
 		return serviceExited(L.Folder.Manifest.Service), ServiceExited, e.lines(e.load, e.cpu)
@@ -356,3 +365,31 @@ func serviceExited(se *run.ServiceEnd) *finding.Finding {
 // ServiceExited is the branch of a service that ended during the run
 // (tried first: the rest of the evidence covers the run until then).
 const ServiceExited Branch = "service-exited"
+
+// ServiceStalled is the branch of a service that stopped answering during
+// the run (tried first, with ServiceExited).
+const ServiceStalled Branch = "service-stalled"
+
+// IDServiceStalled is the root cause when the service stopped answering.
+const IDServiceStalled = "run.service-stalled"
+
+// serviceStalled says when the service stopped answering and, when the
+// thread dumps taken then name one, why.
+func serviceStalled(se *run.ServiceEnd, cause *finding.Finding) *finding.Finding {
+	f := &finding.Finding{ID: IDServiceStalled, Category: "run", Status: finding.Fail, Severity: finding.Critical, Confidence: 0.7,
+		Subject: fmt.Sprintf("pid %d", se.PID),
+		Title:   finding.Tf(finding.T("The service stopped answering at %+.1f s of the load", "服务在负载的第 %+.1f 秒停止应答"), se.AtS),
+		Observed: finding.Tf(finding.T("No request succeeded after %+.1f s; the load was stopped and three thread dumps taken a second apart; nothing in them names a culprit.",
+			"第 %+.1f 秒之后没有请求成功；负载随即停止，并间隔一秒抓取了三次线程转储；其中没有找到原因。"), se.AtS),
+		Recommended: finding.T("Read the thread dumps in raw/ (tuneloop analyze RUN_DIR) and the service log, and take more while it does not answer (tuneloop jvm PID --dump 3).",
+			"阅读 raw/ 中的线程转储（tuneloop analyze RUN_DIR）和服务日志，并在其无响应时继续抓取（tuneloop jvm PID --dump 3）。"),
+		Evidence: []finding.Evidence{{Key: "at_s", Value: fmt.Sprintf("%.1f", se.AtS), Source: run.ManifestFile}}}
+	if cause != nil {
+		f.Title = finding.Tf(finding.T("The service stopped answering at %+.1f s of the load: %s", "服务在负载的第 %+.1f 秒停止应答：%s"), se.AtS, cause.Title)
+		f.Observed = finding.Tf(finding.T("No request succeeded after %+.1f s; in the thread dumps taken then: %s",
+			"第 %+.1f 秒之后没有请求成功；当时抓取的线程转储显示：%s"), se.AtS, cause.Observed)
+		f.Recommended, f.Fix = cause.Recommended, cause.Fix
+		f.Evidence = append(f.Evidence, finding.Evidence{Key: "see_also", Value: cause.Key()})
+	}
+	return f
+}

@@ -119,6 +119,7 @@ func TestDecideBranches(t *testing.T) {
 		subject string // the root cause's finding key starts with it
 	}{
 		{name: "the service exited mid-run", src: runs + "/cpu-hot", prepare: serviceKilled, branch: ServiceExited, subject: IDServiceExited},
+		{name: "the service stopped answering mid-run", src: runs + "/deadlock", prepare: serviceHung, branch: ServiceStalled, subject: IDServiceStalled},
 		{name: "deadlock", src: runs + "/deadlock", branch: Deadlock, subject: "threaddump.deadlock"},
 		{name: "service answers nothing", src: runs + "/healthy", prepare: unansweredLoad, branch: Unanswered, subject: IDHung},
 		{name: "NIC softirq on one CPU", src: "../diagnose/testdata/runs/kunpeng-softirq", branch: Softirq, subject: "run.irq.softirq-concentrated"},
@@ -316,5 +317,35 @@ func TestDownstreamEndpointsFromSockets(t *testing.T) {
 	d := Decide(L)
 	if d.Branch != LockMost || !strings.Contains(d.Verdict.Observed.EN, want) || !strings.Contains(d.Verdict.Observed.ZH, want) {
 		t.Errorf("the verdict does not name the endpoint %s:\n%s", want, d.Verdict.Observed.EN)
+	}
+}
+
+// serviceHung marks a run's manifest as `run` does when the service stopped
+// answering 3.1 s into the load (its dumps show a deadlock).
+func serviceHung(t *testing.T, dir string) {
+	t.Helper()
+	f, err := run.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Manifest.Service = &run.ServiceEnd{PID: 4242, ExitCode: -1, AtS: 3.1, Hung: true}
+	if err := run.WriteJSONAtomic(filepath.Join(dir, run.ManifestFile), f.Manifest); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestServiceStalledNamesTheDeadlock: a service that stopped answering is
+// the verdict's first line, with the cause its dumps show.
+func TestServiceStalledNamesTheDeadlock(t *testing.T) {
+	dir := copyRun(t, "testdata/runs/deadlock")
+	serviceHung(t, dir)
+	L, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := Decide(L).Verdict
+	if v == nil || !strings.HasPrefix(v.Title.EN, "Root cause: The service stopped answering at +3.1 s of the load: ") ||
+		!strings.Contains(strings.ToLower(v.Title.EN), "deadlock") {
+		t.Fatalf("verdict %v", title(v))
 	}
 }

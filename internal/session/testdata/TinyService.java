@@ -4,7 +4,8 @@
 // has a shutdown hook that takes 300 ms and then writes PIDFILE.stopped
 // (proof of a graceful stop). Run: java TinyService.java PORT PIDFILE
 // [deadlock]; with "deadlock" two threads deadlock at start and every
-// request queues behind their lock: a service that never answers.
+// request queues behind their lock: a service that never answers. A GET
+// of /deadlock does the same at that moment: a service that stops answering.
 import com.sun.net.httpserver.HttpServer;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -18,12 +19,20 @@ public class TinyService {
         int port = Integer.parseInt(args[0]);
         Path pidFile = Path.of(args[1]);
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 64);
-        boolean deadlock = args.length > 2 && args[2].equals("deadlock");
-        if (deadlock) {
+        if (args.length > 2 && args[2].equals("deadlock")) {
             startDeadlock();
         }
+        server.createContext("/deadlock", ex -> {
+            try {
+                startDeadlock();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            ex.sendResponseHeaders(204, -1);
+            ex.close();
+        });
         server.createContext("/", ex -> {
-            if (deadlock) {
+            if (locked) {
                 synchronized (LOCK_A) { // held by a deadlocked thread: never returns
                     ex.close();
                 }
@@ -53,6 +62,7 @@ public class TinyService {
         System.out.flush();
     }
 
+    static volatile boolean locked;
     static final Object LOCK_A = new Object();
     static final Object LOCK_B = new Object();
 
@@ -81,6 +91,7 @@ public class TinyService {
         a.start();
         b.start();
         both.await();
+        locked = true;
     }
 
     static void awaitQuietly(java.util.concurrent.CountDownLatch l) {

@@ -1,0 +1,64 @@
+package session
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/tuneloop/tuneloop/internal/loadgen"
+	"github.com/tuneloop/tuneloop/internal/run"
+)
+
+// stallAfter is how long without one successful response, from a service
+// that had answered (its readiness probe at least), makes a service that
+// stopped answering: the load is stopped then, not run to its end against
+// a hung service, and its threads are dumped.
+const stallAfter = 5 * time.Second
+
+// stallWatch reads the load's per-second progress.
+type stallWatch struct {
+	quiet int           // seconds in a row without a success
+	last  time.Duration // elapsed at the last second with one
+}
+
+// see takes one second of progress; true when the service has stalled.
+func (s *stallWatch) see(p loadgen.Progress) bool {
+	if p.Warmup {
+		return false
+	}
+	if p.Last.Requests-p.Last.Errors > 0 {
+		s.quiet, s.last = 0, p.Elapsed
+		return false
+	}
+	s.quiet++
+	return time.Duration(s.quiet)*time.Second >= stallAfter
+}
+
+// errStalled is the cause the run is stopped with when the service stopped
+// answering.
+type errStalled struct{ at time.Duration }
+
+func (e *errStalled) Error() string { return "the service stopped answering" }
+
+// dumpStalled takes three thread dumps a second apart into the recording,
+// numbered after those taken during the run.
+func dumpStalled(ctx context.Context, rec *recording, pid int) {
+	m := rec.w.Manifest()
+	k := 0
+	for _, r := range m.Raw {
+		if strings.HasPrefix(r, run.ThreadDumpPrefix) {
+			k++
+		}
+	}
+	d := &dumper{pid: pid, w: rec.w}
+	for i := 1; i <= 3; i++ {
+		if i > 1 {
+			time.Sleep(time.Second)
+		}
+		if err := d.take(ctx, k+i); err != nil {
+			d.err = err.Error()
+			break
+		}
+	}
+	d.finish(m)
+}
