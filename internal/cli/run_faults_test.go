@@ -101,3 +101,30 @@ func TestRunServiceExitedExitsNonZero(t *testing.T) {
 		t.Errorf("stdout:\n%s", out.String())
 	}
 }
+
+// TestRecordTargetCommIsSanitised: a target whose comm holds terminal
+// escapes (a window title, a colour) reaches the terminal through record's
+// "target:" line as harmless text.
+func TestRecordTargetCommIsSanitised(t *testing.T) {
+	cmd := exec.Command("bash", "-c", `printf '\033]0;PWN\007\033[31m' > /proc/$$/comm; sleep 30; true`)
+	if err := cmd.Start(); err != nil {
+		t.Skip(err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	pid := cmd.Process.Pid
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid)); strings.Contains(string(b), "PWN") {
+			break
+		}
+	}
+	env, out, errb := recEnv(t)
+	err := RunRecord(context.Background(), env, &RecordOptions{Duration: 400 * time.Millisecond, Interval: 100 * time.Millisecond, PID: pid,
+		Out: filepath.Join(t.TempDir(), "run"), Output: "text", NoCatalog: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := out.String() + errb.String()
+	if !strings.Contains(s, "PWN") || strings.ContainsAny(s, "\x1b\x07") {
+		t.Errorf("target comm printed raw (or not at all):\n%q", s)
+	}
+}
