@@ -90,8 +90,9 @@ func TestRunServiceExitedExitsNonZero(t *testing.T) {
 		}
 	}()
 	env, out, errb := recEnv(t)
+	dir := filepath.Join(t.TempDir(), "run")
 	err = RunRun(context.Background(), env, &RunOptions{Target: url, Users: 2, Duration: 8 * time.Second, WarmUp: 0,
-		Interval: 500 * time.Millisecond, Out: filepath.Join(t.TempDir(), "run"), Output: "text", NoCatalog: true, Quiet: true, NoJFR: true,
+		Interval: 500 * time.Millisecond, Out: dir, Output: "text", NoCatalog: true, Quiet: true, NoJFR: true,
 		Start: fmt.Sprintf("%s -Xmx64m %s %d %s", java, src, port, pidFile), StartTimeout: 60 * time.Second, StopTimeout: 2 * time.Second})
 	var ee *ExitError
 	if !errors.As(err, &ee) || ee.Code != ExitFailure || !strings.Contains(err.Error(), "the service exited with code 137") {
@@ -99,6 +100,12 @@ func TestRunServiceExitedExitsNonZero(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "VERDICT: Root cause: The service exited with code 137 (SIGKILL) at +") {
 		t.Errorf("stdout:\n%s", out.String())
+	}
+	for _, name := range []string{"report.md", "report.html", "report.json"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil || !strings.Contains(string(b), "The service exited with code 137 (SIGKILL)") {
+			t.Errorf("%s does not say the service exited: %v", name, err)
+		}
 	}
 }
 
