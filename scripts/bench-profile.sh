@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # bench-profile.sh: the overhead of `tuneloop jvm PID --profile cpu` on a zoo
 # service under load. One service stays up; windows of SECONDS with and
-# without a CPU profile recording alternate (off, on, off, on, ...) for
-# ROUNDS rounds, each loaded by `tuneloop load` with CONNECTIONS users, so
-# machine noise hits both sides alike. Prints every window's TPS and the
+# without a CPU profile recording alternate for ROUNDS rounds (off-on, then
+# on-off, ...: a drift such as late JIT compilation hits both sides alike),
+# each loaded by `tuneloop load` with CONNECTIONS users. Prints every window's TPS and the
 # median TPS loss with the profile on (the goal: under 3%).
 #
 #   scripts/bench-profile.sh [SCENARIO=healthy] [SECONDS=10] [ROUNDS=5] [CONNECTIONS=20]
+#   WARMUP=30s: load before the first window (JIT compilation)
 #
 # Needs bin/tuneloop (make build) and zoo/target/zoo.jar (make zoo).
 set -euo pipefail
@@ -28,23 +29,26 @@ url=http://127.0.0.1:$port/api
 
 # Warm-up: JIT compiles the service, and JFR's first start (its module
 # loading) is not counted against the measured windows.
-"$bin" load "$url" -c "$conns" -d 10s -o json > /dev/null
+"$bin" load "$url" -c "$conns" -d "${WARMUP:-30s}" -o json > /dev/null
 "$bin" jvm "$pid" --profile cpu -d 2s --out "$dir/warm" > /dev/null
 
 tps() { # window: load for secs, print TPS
-  "$bin" load "$url" -c "$conns" -d "${secs}s" -o json | jq -r '.summary.tps // .tps'
+  "$bin" load "$url" -c "$conns" -d "${secs}s" -o json | jq -r '.tps'
+}
+# profiled r: a window with a CPU profile recording over all of it.
+profiled() {
+  "$bin" jvm "$pid" --profile cpu -d "$((secs + 4))s" --out "$dir/p$1" > "$dir/p$1.txt" 2>&1 &
+  local prof=$!
+  sleep 2 # JFR.start has answered; the recording runs past the window's end
+  tps
+  wait "$prof" || { echo "bench-profile: the profile failed:" >&2; cat "$dir/p$1.txt" >&2; exit 1; }
 }
 
 off=() on=()
 printf '%-6s %12s %12s\n' round "off (TPS)" "cpu (TPS)"
 for r in $(seq "$rounds"); do
-  a=$(tps)
-  # The recording spans the whole window (started a moment before the load).
-  "$bin" jvm "$pid" --profile cpu -d "$((secs + 2))s" --out "$dir/p$r" > "$dir/p$r.txt" 2>&1 &
-  prof=$!
-  sleep 1
-  b=$(tps)
-  wait "$prof" || { echo "bench-profile: the profile failed:" >&2; cat "$dir/p$r.txt" >&2; exit 1; }
+  if [ $((r % 2)) = 1 ]; then a=$(tps); b=$(profiled "$r"); else b=$(profiled "$r"); a=$(tps); fi
+  [ -n "$a" ] && [ -n "$b" ] || { echo "bench-profile: round $r: a window failed" >&2; exit 1; }
   off+=("$a") on+=("$b")
   printf '%-6s %12s %12s\n' "$r" "$a" "$b"
 done
