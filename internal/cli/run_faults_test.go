@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -133,5 +134,50 @@ func TestRecordTargetCommIsSanitised(t *testing.T) {
 	s := out.String() + errb.String()
 	if !strings.Contains(s, "PWN") || strings.ContainsAny(s, "\x1b\x07") {
 		t.Errorf("target comm printed raw (or not at all):\n%q", s)
+	}
+}
+
+// TestRecordDiskFull: the disk fills while record runs: the report of what
+// was recorded is printed, exit 1 says why, and the manifest is not left
+// saying "recording".
+func TestRecordDiskFull(t *testing.T) {
+	mnt := t.TempDir()
+	if err := syscall.Mount("tmpfs", mnt, "tmpfs", 0, "size=2m"); err != nil {
+		t.Skipf("cannot mount a small tmpfs here: %v", err)
+	}
+	t.Cleanup(func() { _ = syscall.Unmount(mnt, syscall.MNT_DETACH) })
+	fill := func() {
+		f, err := os.Create(filepath.Join(mnt, "filler"))
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		for _, n := range []int{64 << 10, 512, 1} {
+			for buf := make([]byte, n); ; {
+				if _, err := f.Write(buf); err != nil {
+					break
+				}
+			}
+		}
+	}
+	env, out, _ := recEnv(t)
+	dir := filepath.Join(mnt, "run")
+	err := RunRecord(context.Background(), env, &RecordOptions{Duration: 1500 * time.Millisecond, Interval: 100 * time.Millisecond,
+		Out: dir, Output: "text", NoCatalog: true, OnStart: func(string) { time.AfterFunc(400*time.Millisecond, fill) }})
+	var ee *ExitError
+	if !errors.As(err, &ee) || ee.Code != ExitFailure || !strings.Contains(err.Error(), "no space left on device") {
+		t.Fatalf("err = %v, want exit 1 naming the full disk", err)
+	}
+	if !strings.Contains(out.String(), "run folder") && !strings.Contains(out.String(), "CPU") {
+		t.Errorf("no report printed:\n%s", out.String())
+	}
+	os.Remove(filepath.Join(mnt, "filler"))
+	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	var m struct{ Status, Reason string }
+	if err == nil {
+		err = json.Unmarshal(b, &m)
+	}
+	if err != nil || m.Status != "interrupted" || !strings.Contains(m.Reason, "no space left on device") {
+		t.Errorf("manifest %+v (%v)", m, err)
 	}
 }
