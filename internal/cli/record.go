@@ -47,6 +47,8 @@ type RecordOptions struct {
 	// OnStart is called with the run folder once recording has begun
 	// (tests use it to kill or signal the recorder).
 	OnStart func(dir string)
+	// Prom are --prometheus-listen and --prometheus-textfile.
+	Prom promOptions
 }
 
 func newRecordCmd(env *Env) *cobra.Command {
@@ -96,6 +98,7 @@ or above that severity exists, 1 on error, 2 on bad usage.`,
 	f.StringVar(&o.FailOn, "fail-on", "", "exit 3 if a finding is at least this severe: warning or critical")
 	f.IntVar(&o.ThreadDumps, "thread-dumps", 0, "take N thread dumps of the JVM target during the run (attaches to it; joins hot threads to their stacks)")
 	f.BoolVarP(&o.Quiet, "quiet", "q", false, "no live status line")
+	o.Prom.flags(cmd)
 	return cmd
 }
 
@@ -173,6 +176,12 @@ func RunRecord(ctx context.Context, env *Env, o *RecordOptions) error {
 	if live {
 		hooks.OnTick = func(r *sample.Rates, el time.Duration) { statusLine(env.Stdout, r, el, o.Duration, lang) }
 	}
+	prom, err := o.Prom.start(env, lang)
+	if err != nil {
+		return err
+	}
+	defer prom.stop()
+	hooks.OnTick = prom.onTick(hooks.OnTick)
 	rec, err := session.Record(ctx, session.RecordOptions{Duration: o.Duration, Interval: o.Interval, PID: o.PID,
 		JVMAuto: o.JVM == "auto", Out: o.Out, Catalog: o.Catalog, NoCatalog: o.NoCatalog, Getenv: env.Getenv,
 		Enable: o.Enable, Disable: o.Disable, Argv: o.Argv, ThreadDumps: o.ThreadDumps}, hooks)

@@ -54,6 +54,7 @@ type RunOptions struct {
 	Quiet        bool
 	Argv         []string
 	Repeat       int // --repeat N: N runs into Out/run-1..N
+	Prom         promOptions
 }
 
 func newRunCmd(env *Env) *cobra.Command {
@@ -133,6 +134,7 @@ is still printed and kept. 2 on bad usage.`,
 	f.BoolVar(&o.NoGCLog, "no-gc-log", false, "do not switch GC logging on in the JVM")
 	f.BoolVar(&o.NoJFR, "no-jfr", false, "do not record a JFR profile during the load")
 	f.BoolVarP(&o.Quiet, "quiet", "q", false, "no live status line")
+	o.Prom.flags(cmd)
 	f.IntVar(&o.Repeat, "repeat", 1, "run the same load N times into --out/run-1..N, for 'tuneloop compare' with confidence intervals")
 	return cmd
 }
@@ -188,6 +190,12 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 				float64(p.Last.Requests), p.Last.P99, finding.T("errors", "错误").In(lang), p.Errors)
 		}
 	}
+	prom, err := o.Prom.start(env, lang)
+	if err != nil {
+		return err
+	}
+	defer prom.stop()
+	hooks.OnLoad = prom.onLoad(hooks.OnLoad)
 	res, err := session.Run(ctx, session.RunOptions{Target: o.Target, Load: cfg, WarmUp: o.WarmUp, Interval: o.Interval,
 		ThreadDumps: dumps, Start: o.Start, StartTimeout: o.StartTimeout, StopTimeout: o.StopTimeout, KeepService: o.KeepService, PID: o.PID,
 		JVMAuto: o.JVM == "auto", JTLWatch: o.JTLWatch, Out: o.Out, Profile: profile, Catalog: o.Catalog,

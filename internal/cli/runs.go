@@ -62,6 +62,7 @@ complete on its own ('tuneloop analyze DIR').`,
 		},
 	})
 	cmd.AddCommand(newRunsRebuildCmd(env, o))
+	cmd.AddCommand(newRunsExportCmd(env))
 	trend := &TrendOptions{}
 	tc := &cobra.Command{
 		Use:   "trend [--service URL]",
