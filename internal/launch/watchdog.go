@@ -40,8 +40,12 @@ import (
 const watchdogEnv = "TUNELOOP_WATCHDOG"
 
 func init() {
-	if os.Getenv(watchdogEnv) != "" {
-		os.Exit(runWatchdog(os.NewFile(3, "journal")))
+	if v := os.Getenv(watchdogEnv); v != "" {
+		code := runWatchdog(os.NewFile(3, "journal"))
+		if v != "1" && code != 1 {
+			_ = os.Remove(v) // the journal file: done, or undone here
+		}
+		os.Exit(code)
 	}
 }
 
@@ -66,12 +70,17 @@ type Entry struct {
 	Index   int    `json:"index,omitempty"`
 	File    string `json:"file,omitempty"`
 	GraceMS int64  `json:"grace_ms,omitempty"`
+	// Started is the process's start time (/proc/PID/stat field 22): a pid
+	// reused by another process since is never signalled.
+	Started uint64 `json:"started,omitempty"`
 }
 
 // journalState is what a journal says is on now.
 type journalState struct {
 	owner, watchdog int
 	pgid, jvm       int
+	pgidStart       uint64
+	jvmStart        uint64
 	grace           time.Duration
 	keep, done      bool
 	gc              *Entry
@@ -85,9 +94,9 @@ func (s *journalState) apply(e Entry) {
 	case "watchdog":
 		s.watchdog = e.PID
 	case OpService:
-		s.pgid, s.grace = e.PGID, time.Duration(e.GraceMS)*time.Millisecond
+		s.pgid, s.grace, s.pgidStart = e.PGID, time.Duration(e.GraceMS)*time.Millisecond, e.Started
 	case OpJVM:
-		s.jvm = e.PID
+		s.jvm, s.jvmStart = e.PID, e.Started
 	case OpKeep:
 		s.keep = true
 	case OpGCLog:
@@ -149,6 +158,18 @@ func undo(st *journalState) []string {
 			if _, err := v.Execute(ctx, "VM.log", fmt.Sprintf("output=#%d", e.Index), "what=all=off"); err == nil {
 				did = append(did, "GC log output switched off")
 			}
+		}
+	}
+	// A pid reused since (a journal read after a reboot) is not ours.
+	if st.jvm > 0 && st.jvmStart != 0 && ProcStart(st.jvm) != st.jvmStart {
+		st.jvm = 0
+	}
+	if st.pgid > 0 && st.pgidStart != 0 {
+		switch now := ProcStart(st.pgid); {
+		case now != 0 && now != st.pgidStart:
+			st.pgid = 0 // the leader's pid is another process's now
+		case now == 0 && st.jvm == 0:
+			st.pgid = 0 // the shell is gone and no JVM of ours is known in its group
 		}
 	}
 	if st.pgid > 0 && !st.keep {
@@ -231,8 +252,14 @@ func StartWatchdog(journalDir string) (*Watchdog, error) {
 	if err != nil {
 		return nil, err
 	}
+	var path string
+	if journalDir != "" {
+		if err := os.MkdirAll(journalDir, 0o700); err == nil {
+			path = filepath.Join(journalDir, fmt.Sprintf("run-%d.jsonl", os.Getpid()))
+		}
+	}
 	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), watchdogEnv+"=1")
+	cmd.Env = append(os.Environ(), watchdogEnv+"="+orOne(path))
 	cmd.ExtraFiles = []*os.File{r}
 	// A session of its own: neither the terminal's Ctrl-C nor a kill of
 	// the run's process group reaches it.
@@ -245,11 +272,9 @@ func StartWatchdog(journalDir string) (*Watchdog, error) {
 	r.Close()
 	wd := &Watchdog{pipe: w, cmd: cmd}
 	go func() { _ = cmd.Wait() }() // reaped when it exits (after Done, or never while we live)
-	if journalDir != "" {
-		if err := os.MkdirAll(journalDir, 0o700); err == nil {
-			wd.path = filepath.Join(journalDir, fmt.Sprintf("run-%d.jsonl", os.Getpid()))
-			wd.journal, _ = os.OpenFile(wd.path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
-		}
+	if path != "" {
+		wd.path = path
+		wd.journal, _ = os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	}
 	wd.Note(Entry{Op: OpOwner, PID: os.Getpid()})
 	wd.Note(Entry{Op: "watchdog", PID: cmd.Process.Pid})
@@ -354,4 +379,31 @@ func JournalDir(getenv func(string) string) string {
 		return filepath.Join(os.TempDir(), "tuneloop-journal-"+strconv.Itoa(os.Getuid()))
 	}
 	return filepath.Join(home, ".local", "state", "tuneloop", "journal")
+}
+
+func orOne(s string) string {
+	if s == "" {
+		return "1"
+	}
+	return s
+}
+
+// ProcStart is pid's start time in clock ticks since boot (/proc/PID/stat
+// field 22); 0 when it is gone.
+func ProcStart(pid int) uint64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 20 {
+		return 0
+	}
+	n, _ := strconv.ParseUint(f[19], 10, 64)
+	return n
 }

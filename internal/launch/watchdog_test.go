@@ -117,3 +117,26 @@ func TestRecoverJournals(t *testing.T) {
 		t.Error("a live run's journal was removed")
 	}
 }
+
+// TestRecoverJournalsSparesReusedPIDs: a journal read after its pids were
+// reused (a reboot) signals nothing: the start times differ.
+func TestRecoverJournalsSparesReusedPIDs(t *testing.T) {
+	dir := t.TempDir()
+	other := startGroup(t) // stands for a process that got the old pids
+	pid := other.Process.Pid
+	b, _ := json.Marshal(Entry{Op: OpOwner, PID: deadPID(t)})
+	b2, _ := json.Marshal(Entry{Op: OpService, PGID: pid, GraceMS: 100, Started: ProcStart(pid) + 12345})
+	b3, _ := json.Marshal(Entry{Op: OpJVM, PID: pid, Started: ProcStart(pid) + 12345})
+	p := filepath.Join(dir, "run-9.jsonl")
+	if err := os.WriteFile(p, []byte(string(b)+"\n"+string(b2)+"\n"+string(b3)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	notes := RecoverJournals(dir)
+	if waitGone(pid, time.Second) {
+		t.Fatalf("a reused pid was stopped (%v)", notes)
+	}
+	t.Log(notes)
+	if _, err := os.Stat(p); err == nil {
+		t.Error("the journal is still there")
+	}
+}

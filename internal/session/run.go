@@ -146,7 +146,7 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 		if grace <= 0 {
 			grace = launch.DefaultStopTimeout
 		}
-		wd.Note(launch.Entry{Op: launch.OpService, PGID: svc.Cmd.Process.Pid, GraceMS: grace.Milliseconds()})
+		wd.Note(launch.Entry{Op: launch.OpService, PGID: svc.Cmd.Process.Pid, GraceMS: grace.Milliseconds(), Started: launch.ProcStart(svc.Cmd.Process.Pid)})
 		if o.KeepService {
 			wd.Note(launch.Entry{Op: launch.OpKeep})
 		}
@@ -205,7 +205,7 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 		}
 	}
 	if pid != 0 {
-		wd.Note(launch.Entry{Op: launch.OpJVM, PID: pid})
+		wd.Note(launch.Entry{Op: launch.OpJVM, PID: pid, Started: launch.ProcStart(pid)})
 	}
 	jvm := &jvmSide{pid: pid, wd: wd}
 	defer func() {
