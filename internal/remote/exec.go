@@ -1,0 +1,335 @@
+package remote
+
+import (
+	"archive/tar"
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+)
+
+// Arch is the target's Go architecture from `uname -m`.
+func (c *Client) Arch() (string, error) {
+	out, err := c.output("uname -m")
+	if err != nil {
+		return "", finding.Errorf(finding.T("%s: uname -m: %v", "%s：uname -m：%v"), c.Target.Addr(), err)
+	}
+	m := strings.TrimSpace(string(out))
+	switch m {
+	case "x86_64", "amd64":
+		return "amd64", nil
+	case "aarch64", "arm64":
+		return "arm64", nil
+	}
+	return "", finding.Errorf(finding.T("%s is %s: tuneloop is built for x86_64 and aarch64 only", "%s 的架构是 %s：tuneloop 只有 x86_64 与 aarch64 的版本"),
+		c.Target.Addr(), finding.SafeLine(m))
+}
+
+func (c *Client) output(cmd string) ([]byte, error) {
+	s, err := c.ssh.NewSession()
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	return s.Output(cmd)
+}
+
+// BinaryFor finds the tuneloop binary to copy to a goarch host: the running
+// one when the architecture matches, else bin/tuneloop-linux-<arch> (built
+// by `make cross`) next to it or under ./bin.
+func BinaryFor(goarch, self string) (string, error) {
+	if goarch == runtime.GOARCH && self != "" {
+		return self, nil
+	}
+	name := "tuneloop-linux-" + goarch
+	var looked []string
+	for _, d := range []string{filepath.Dir(self), "bin"} {
+		p := filepath.Join(d, name)
+		looked = append(looked, p)
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			return p, nil
+		}
+	}
+	return "", finding.Errorf(finding.T("no tuneloop binary for %s (looked for %s): build it with `make cross`", "没有 %s 版本的 tuneloop（查找了 %s）：请用 `make cross` 构建"),
+		goarch, strings.Join(looked, ", "))
+}
+
+// shellQuote quotes s for a POSIX shell.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// Job is one run of tuneloop on the target.
+type Job struct {
+	Binary string   // local file copied to the target
+	Args   []string // tuneloop's arguments there
+	// Limit bounds the remote run (timeout -k 10s): the remote side ends by
+	// itself when the connection is lost. 0 = no bound (check).
+	Limit time.Duration
+	// Fetch names a folder the remote tuneloop writes under its temporary
+	// folder (e.g. "run", passed as --out in Args by the caller through
+	// FetchDir) that is sent back as a tar and unpacked into Into.
+	Fetch bool
+	Into  string
+	// Stdout and Stderr receive the remote output, made terminal-safe.
+	Stdout, Stderr io.Writer
+}
+
+// FetchDir is the placeholder for the remote run folder in Job.Args.
+const FetchDir = "@RUNDIR@"
+
+// Result is what came back from a Job.
+type Result struct {
+	ExitCode int
+	Files    []string // unpacked into Into, relative
+}
+
+// LostError is a connection lost while a job ran: what arrived is kept.
+type LostError struct {
+	Host    string
+	After   time.Duration
+	Arrived []string
+	Into    string
+	Err     error
+}
+
+func (e *LostError) Error() string { return e.Localize(finding.EN) }
+func (e *LostError) Unwrap() error { return e.Err }
+
+// Localize says what was lost and what was kept.
+func (e *LostError) Localize(l finding.Lang) string {
+	where := ""
+	if e.Into != "" {
+		where = finding.Tf(finding.T("; %d files arrived, kept in %s", "；已收到 %d 个文件，保存在 %s"), len(e.Arrived), finding.SafeLine(e.Into)).In(l)
+	}
+	return finding.Tf(finding.T("connection to %s lost after %s (%v): the remote tuneloop stops by itself at its time limit and its temporary folder is removed%s",
+		"与 %s 的连接在 %s 后中断（%v）：远端 tuneloop 会在其时限到达时自行结束并删除临时目录%s"),
+		e.Host, e.After.Round(time.Second), e.Err, where).In(l)
+}
+
+// Run copies the binary to a temporary folder on the target, runs it and
+// removes the folder, all in one remote shell whose EXIT trap cleans up
+// even when the connection is gone. The binary goes over stdin (head -c),
+// so nothing but sh, mktemp, head, chmod (and timeout, tar when asked) is
+// needed there.
+func (c *Client) Run(ctx context.Context, j Job) (*Result, error) {
+	f, err := os.Open(j.Binary)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	s, err := c.ssh.NewSession()
+	if err != nil {
+		return nil, c.lost(err, time.Now(), nil, j.Into)
+	}
+	defer s.Close()
+
+	args := make([]string, len(j.Args))
+	for i, a := range j.Args {
+		if a == FetchDir {
+			args[i] = `"$d/run"`
+		} else {
+			args[i] = shellQuote(a)
+		}
+	}
+	run := `"$d/tuneloop" ` + strings.Join(args, " ")
+	if j.Limit > 0 {
+		run = "timeout -k 10 " + strconv.Itoa(int(j.Limit.Seconds())+1) + " " + run
+	}
+	script := `d=$(mktemp -d /tmp/tuneloop.XXXXXX) || exit 120
+trap 'rm -rf "$d"' EXIT HUP INT TERM PIPE
+head -c ` + strconv.FormatInt(st.Size(), 10) + ` > "$d/tuneloop" || exit 121
+[ "$(wc -c < "$d/tuneloop")" -eq ` + strconv.FormatInt(st.Size(), 10) + ` ] || { echo "tuneloop: copy incomplete (disk full?): $(df -h /tmp | tail -1)" >&2; exit 121; }
+chmod 700 "$d/tuneloop" || exit 121
+`
+	if j.Fetch {
+		script += run + ` >&2
+rc=$?
+[ -d "$d/run" ] && tar -C "$d" -cf - run
+exit $rc
+`
+	} else {
+		script += run + "\n"
+	}
+	stderr := newSafeWriter(j.Stderr)
+	s.Stderr = stderr
+	var stdout *safeWriter
+	var tarR *io.PipeReader
+	var tarW *io.PipeWriter
+	if j.Fetch {
+		tarR, tarW = io.Pipe()
+		s.Stdout = tarW
+	} else {
+		stdout = newSafeWriter(j.Stdout)
+		s.Stdout = stdout
+	}
+	s.Stdin = f
+	start := time.Now()
+	if err := s.Start("sh -c " + shellQuote(script)); err != nil {
+		return nil, c.lost(err, start, nil, j.Into)
+	}
+	res := &Result{}
+	var untarErr error
+	untarDone := make(chan struct{})
+	if j.Fetch {
+		go func() {
+			defer close(untarDone)
+			untarErr = untar(tarR, j.Into, &res.Files)
+			io.Copy(io.Discard, tarR)
+		}()
+	} else {
+		close(untarDone)
+	}
+	waitErr := make(chan error, 1)
+	go func() { waitErr <- s.Wait() }()
+	select {
+	case err = <-waitErr:
+	case <-ctx.Done():
+		s.Signal(ssh.SIGTERM)
+		s.Close()
+		err = <-waitErr
+		if err == nil {
+			err = ctx.Err()
+		}
+	}
+	if tarW != nil {
+		tarW.Close()
+	}
+	<-untarDone
+	stderr.Flush()
+	if stdout != nil {
+		stdout.Flush()
+	}
+	var ee *ssh.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		res.ExitCode = ee.ExitStatus()
+		switch res.ExitCode {
+		case 120, 121:
+			return res, finding.Errorf(finding.T("%s: cannot copy tuneloop into /tmp there (full, read-only or noexec?)", "%s：无法把 tuneloop 复制到该主机的 /tmp（已满、只读或 noexec？）"), c.Target.Addr())
+		case 124, 137:
+			if j.Limit > 0 {
+				return res, finding.Errorf(finding.T("%s: the remote tuneloop overran its limit of %s and was stopped", "%s：远端 tuneloop 超过时限 %s，已被终止"), c.Target.Addr(), j.Limit)
+			}
+		}
+	default:
+		if ctx.Err() != nil {
+			return res, ctx.Err()
+		}
+		return res, c.lost(err, start, res.Files, j.Into)
+	}
+	if untarErr != nil {
+		return res, finding.Errorf(finding.T("%s: the run folder did not arrive whole: %v", "%s：运行目录未完整传回：%v"), c.Target.Addr(), untarErr)
+	}
+	return res, nil
+}
+
+func (c *Client) lost(err error, start time.Time, arrived []string, into string) error {
+	return &LostError{Host: c.Target.Addr(), After: time.Since(start), Arrived: arrived, Into: into, Err: err}
+}
+
+// untar unpacks the remote "run/" folder into dir: regular files and
+// folders only, no path leaving dir, at most 4 GiB in all.
+func untar(r io.Reader, dir string, files *[]string) error {
+	tr := tar.NewReader(r)
+	var total int64
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		name := filepath.Clean(h.Name)
+		rel, ok := strings.CutPrefix(name, "run"+string(filepath.Separator))
+		if name == "run" {
+			continue
+		}
+		if !ok || filepath.IsAbs(rel) || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return fmt.Errorf("refusing tar entry %q", finding.SafeLine(h.Name))
+		}
+		p := filepath.Join(dir, rel)
+		switch h.Typeflag {
+		case tar.TypeDir:
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				return err
+			}
+		case tar.TypeReg:
+			total += h.Size
+			if total > 4<<30 {
+				return errors.New("run folder larger than 4 GiB")
+			}
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				return err
+			}
+			w, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+			if err != nil {
+				return err
+			}
+			_, err = io.Copy(w, tr)
+			if cerr := w.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return err
+			}
+			*files = append(*files, rel)
+		}
+	}
+}
+
+// safeWriter passes the remote output through finding.Safe line by line:
+// the host is not trusted to send only text.
+type safeWriter struct {
+	w   io.Writer
+	buf *bufio.Writer
+	pen []byte
+}
+
+func newSafeWriter(w io.Writer) *safeWriter {
+	if w == nil {
+		w = io.Discard
+	}
+	return &safeWriter{w: w, buf: bufio.NewWriter(w)}
+}
+
+func (s *safeWriter) Write(p []byte) (int, error) {
+	s.pen = append(s.pen, p...)
+	for {
+		i := strings.IndexByte(string(s.pen), '\n')
+		if i < 0 {
+			break
+		}
+		s.buf.WriteString(finding.Safe(string(s.pen[:i])) + "\n")
+		s.pen = s.pen[i+1:]
+	}
+	if len(s.pen) > 64<<10 { // a line that never ends
+		s.buf.WriteString(finding.Safe(string(s.pen)))
+		s.pen = s.pen[:0]
+	}
+	return len(p), s.buf.Flush()
+}
+
+// Flush writes a last line without its newline.
+func (s *safeWriter) Flush() {
+	if len(s.pen) > 0 {
+		s.buf.WriteString(finding.Safe(string(s.pen)))
+		s.pen = nil
+	}
+	s.buf.Flush()
+}

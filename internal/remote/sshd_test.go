@@ -1,0 +1,355 @@
+package remote
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+	"golang.org/x/crypto/ssh/knownhosts"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+)
+
+// sshd is a real OpenSSH server on 127.0.0.1 with a throwaway host key and
+// one authorised user key.
+type sshd struct {
+	dir      string
+	port     int
+	cmd      *exec.Cmd
+	hostPub  ssh.PublicKey
+	userKey  string // private key file
+	known    string // known_hosts holding the host key
+	userName string
+}
+
+func writeKey(t *testing.T, path string) ssh.PublicKey {
+	t.Helper()
+	pub, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blk, err := ssh.MarshalPrivateKey(priv, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, pem.EncodeToMemory(blk), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sp, err := ssh.NewPublicKey(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sp
+}
+
+func startSSHD(t *testing.T) *sshd {
+	t.Helper()
+	bin := "/usr/sbin/sshd"
+	if _, err := os.Stat(bin); err != nil {
+		t.Skip("no OpenSSH server (apt-get install -y openssh-server; .ci/run does): " + err.Error())
+	}
+	u, err := user.Current()
+	if err != nil {
+		t.Skip("no current user: " + err.Error())
+	}
+	if os.Geteuid() == 0 {
+		os.MkdirAll("/run/sshd", 0o755) // the privilege separation folder sshd insists on
+	}
+	d := &sshd{dir: t.TempDir(), userName: u.Username}
+	d.hostPub = writeKey(t, filepath.Join(d.dir, "host_key"))
+	d.userKey = filepath.Join(d.dir, "user_key")
+	userPub := writeKey(t, d.userKey)
+	if err := os.WriteFile(filepath.Join(d.dir, "authorized_keys"), ssh.MarshalAuthorizedKey(userPub), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.port = ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	cfg := fmt.Sprintf(`Port %d
+ListenAddress 127.0.0.1
+HostKey %s/host_key
+AuthorizedKeysFile %s/authorized_keys
+PidFile %s/sshd.pid
+StrictModes no
+UsePAM no
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PermitRootLogin prohibit-password
+LogLevel VERBOSE
+`, d.port, d.dir, d.dir, d.dir)
+	cfgPath := filepath.Join(d.dir, "sshd_config")
+	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	d.cmd = exec.Command(bin, "-D", "-e", "-f", cfgPath)
+	d.cmd.Stderr = &log
+	if err := d.cmd.Start(); err != nil {
+		t.Skip("sshd cannot start: " + err.Error())
+	}
+	t.Cleanup(func() { d.cmd.Process.Kill(); d.cmd.Wait() })
+	for i := 0; ; i++ {
+		c, err := net.DialTimeout("tcp", "127.0.0.1:"+strconv.Itoa(d.port), 200*time.Millisecond)
+		if err == nil {
+			c.Close()
+			break
+		}
+		if i > 50 {
+			t.Skipf("sshd did not start listening: %s", log.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	d.known = filepath.Join(d.dir, "known_hosts")
+	line := knownhosts.Line([]string{knownhosts.Normalize("127.0.0.1:" + strconv.Itoa(d.port))}, d.hostPub)
+	if err := os.WriteFile(d.known, []byte(line+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func (d *sshd) spec() string { return d.userName + "@127.0.0.1:" + strconv.Itoa(d.port) }
+
+func (d *sshd) opts() Options {
+	return Options{Home: d.dir, KnownHosts: d.known, Identities: []string{d.userKey}, NoAgent: true, NoConfig: true,
+		Timeout: 5 * time.Second, KeepAlive: time.Second}
+}
+
+// children are the per-connection sshd processes.
+func (d *sshd) children(t *testing.T) []int {
+	ents, _ := os.ReadDir("/proc")
+	var out []int
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
+		if len(f) > 1 && f[1] == strconv.Itoa(d.cmd.Process.Pid) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+func script(t *testing.T, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "fake-tuneloop")
+	if err := os.WriteFile(p, []byte("#!/bin/sh\n"+body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestRunOverSSH(t *testing.T) {
+	d := startSSHD(t)
+	c, err := Dial(context.Background(), d.spec(), d.opts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	arch, err := c.Arch()
+	if err != nil || arch != runtime.GOARCH {
+		t.Fatalf("arch %q %v, want %s", arch, err, runtime.GOARCH)
+	}
+	where := filepath.Join(t.TempDir(), "where")
+	bin := script(t, `echo "$(dirname "$0")" > `+where+`
+echo "args: $*"
+printf 'evil \033]0;title\007 end\n'
+echo "to stderr" >&2
+exit 3
+`)
+	var out, errb bytes.Buffer
+	res, err := c.Run(context.Background(), Job{Binary: bin, Args: []string{"check", "--lang", "it's"}, Stdout: &out, Stderr: &errb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExitCode != 3 {
+		t.Errorf("exit code %d, want the remote one, 3", res.ExitCode)
+	}
+	if !strings.Contains(out.String(), "args: check --lang it's\n") || !strings.Contains(errb.String(), "to stderr") {
+		t.Errorf("stdout %q stderr %q", out.String(), errb.String())
+	}
+	if strings.ContainsRune(out.String(), 0x1b) || strings.ContainsRune(out.String(), 0x07) {
+		t.Errorf("the host's escape sequences reached the terminal: %q", out.String())
+	}
+	b, _ := os.ReadFile(where)
+	tmp := strings.TrimSpace(string(b))
+	if !strings.HasPrefix(tmp, "/tmp/tuneloop.") {
+		t.Fatalf("ran from %q", tmp)
+	}
+	if _, err := os.Stat(tmp); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the copied binary's folder %s is still there (%v)", tmp, err)
+	}
+}
+
+func TestRunFetchesRunFolder(t *testing.T) {
+	d := startSSHD(t)
+	c, err := Dial(context.Background(), d.spec(), d.opts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	bin := script(t, `[ "$1" = record ] && [ "$2" = --out ] || exit 9
+mkdir -p "$3/raw" && echo '{"status":"complete"}' > "$3/manifest.json" && echo sample > "$3/raw/samples.jsonl.gz"
+echo "report on stdout"
+`)
+	into := filepath.Join(t.TempDir(), "run")
+	var errb bytes.Buffer
+	res, err := c.Run(context.Background(), Job{Binary: bin, Args: []string{"record", "--out", FetchDir}, Limit: 30 * time.Second,
+		Fetch: true, Into: into, Stderr: &errb})
+	if err != nil {
+		t.Fatalf("%v (stderr %s)", err, errb.String())
+	}
+	b, err := os.ReadFile(filepath.Join(into, "manifest.json"))
+	if err != nil || !strings.Contains(string(b), "complete") {
+		t.Fatalf("manifest: %q %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(into, "raw", "samples.jsonl.gz")); err != nil {
+		t.Error(err)
+	}
+	if len(res.Files) != 2 || !strings.Contains(errb.String(), "report on stdout") {
+		t.Errorf("files %v, stderr %q", res.Files, errb.String())
+	}
+}
+
+func TestUnknownHostKeyRefused(t *testing.T) {
+	d := startSSHD(t)
+	o := d.opts()
+	o.KnownHosts = filepath.Join(d.dir, "empty_known_hosts")
+	_, err := Dial(context.Background(), d.spec(), o)
+	if err == nil {
+		t.Fatal("connected to a host whose key is not known")
+	}
+	fp := ssh.FingerprintSHA256(d.hostPub)
+	for _, want := range []string{"not known", fp, "ssh-keyscan -t ed25519 -p " + strconv.Itoa(d.port) + " 127.0.0.1 >> " + o.KnownHosts} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("message lacks %q:\n%v", want, err)
+		}
+	}
+	if zh := finding.Localize(err, finding.ZH); !strings.Contains(zh, "主机密钥未知") || !strings.Contains(zh, fp) {
+		t.Errorf("Chinese: %s", zh)
+	}
+
+	// A known host whose key changed is refused too.
+	other := writeKey(t, filepath.Join(d.dir, "other_key"))
+	changed := filepath.Join(d.dir, "changed_known_hosts")
+	os.WriteFile(changed, []byte(knownhosts.Line([]string{knownhosts.Normalize("127.0.0.1:" + strconv.Itoa(d.port))}, other)+"\n"), 0o600)
+	o.KnownHosts = changed
+	if _, err := Dial(context.Background(), d.spec(), o); err == nil || !strings.Contains(err.Error(), "CHANGED") || !strings.Contains(err.Error(), fp) {
+		t.Errorf("changed key: %v", err)
+	}
+}
+
+func TestWrongKeyRefused(t *testing.T) {
+	d := startSSHD(t)
+	o := d.opts()
+	wrong := filepath.Join(d.dir, "wrong_key")
+	writeKey(t, wrong)
+	o.Identities = []string{wrong}
+	_, err := Dial(context.Background(), d.spec(), o)
+	if err == nil {
+		t.Fatal("logged in with a key that is not authorised")
+	}
+	if !strings.Contains(err.Error(), "refused every key offered") || !strings.Contains(err.Error(), wrong) {
+		t.Errorf("message: %v", err)
+	}
+	if zh := finding.Localize(err, finding.ZH); !strings.Contains(zh, "拒绝了提供的所有密钥") {
+		t.Errorf("Chinese: %s", zh)
+	}
+}
+
+// TestConnectionCut kills the sshd process serving the connection while the
+// remote job runs: the local side says so in both languages at once, and
+// the remote side ends by itself at its limit, removing what was copied.
+func TestConnectionCut(t *testing.T) {
+	d := startSSHD(t)
+	c, err := Dial(context.Background(), d.spec(), d.opts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	where := filepath.Join(t.TempDir(), "where")
+	bin := script(t, `echo "$(dirname "$0")" > `+where+`
+mkdir -p "$3"; echo partial > "$3/manifest.json"
+sleep 60
+`)
+	go func() {
+		for i := 0; i < 100; i++ {
+			if b, _ := os.ReadFile(where); len(b) > 0 {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		for _, pid := range d.children(t) {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}()
+	into := filepath.Join(t.TempDir(), "run")
+	start := time.Now()
+	_, err = c.Run(context.Background(), Job{Binary: bin, Args: []string{"record", "--out", FetchDir}, Limit: 3 * time.Second,
+		Fetch: true, Into: into})
+	var le *LostError
+	if !errors.As(err, &le) {
+		t.Fatalf("got %v, want a lost connection", err)
+	}
+	if time.Since(start) > 2500*time.Millisecond {
+		t.Errorf("the loss took %s to notice", time.Since(start))
+	}
+	if en, zh := finding.Localize(err, finding.EN), finding.Localize(err, finding.ZH); !strings.Contains(en, "connection to 127.0.0.1") ||
+		!strings.Contains(en, "0 files arrived, kept in "+into) || !strings.Contains(zh, "连接在") || !strings.Contains(zh, "已收到 0 个文件") {
+		t.Errorf("messages:\n%s\n%s", en, zh)
+	}
+	b, _ := os.ReadFile(where)
+	tmp := strings.TrimSpace(string(b))
+	for i := 0; ; i++ {
+		if _, err := os.Stat(tmp); errors.Is(err, os.ErrNotExist) {
+			break
+		}
+		if i > 150 {
+			t.Fatalf("%s still on the target 15 s after the connection was cut (limit 3 s)", tmp)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func TestBinaryFor(t *testing.T) {
+	self := filepath.Join(t.TempDir(), "tuneloop")
+	if p, err := BinaryFor(runtime.GOARCH, self); err != nil || p != self {
+		t.Errorf("same arch: %q %v", p, err)
+	}
+	other := "arm64"
+	if runtime.GOARCH == "arm64" {
+		other = "amd64"
+	}
+	if _, err := BinaryFor(other, self); err == nil || !strings.Contains(err.Error(), "make cross") {
+		t.Errorf("missing cross binary: %v", err)
+	}
+	os.WriteFile(filepath.Join(filepath.Dir(self), "tuneloop-linux-"+other), []byte("x"), 0o755)
+	if p, err := BinaryFor(other, self); err != nil || filepath.Base(p) != "tuneloop-linux-"+other {
+		t.Errorf("cross binary: %q %v", p, err)
+	}
+}
