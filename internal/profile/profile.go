@@ -137,6 +137,13 @@ func Capture(ctx context.Context, pid int, kind stacks.Kind, d time.Duration, o 
 		return res, fmt.Errorf("pid %d: the recording %s: %w", pid, file, err)
 	}
 	res.Profile = p
+	if kind == stacks.Lock {
+		if d := p.DropIdleWaits(); d > 0 {
+			res.Notes = append(res.Notes, finding.T(
+				fmt.Sprintf("%.1f s of pool threads waiting for work (ThreadPoolExecutor.getTask, ForkJoinPool.awaitWork) left out: idle, not blocked (the wall profile keeps them)", float64(d)/1e9),
+				fmt.Sprintf("已略去线程池线程等待任务的 %.1f 秒（ThreadPoolExecutor.getTask、ForkJoinPool.awaitWork）：属于空闲而非阻塞（wall 剖析保留这些时间）", float64(d)/1e9)))
+		}
+	}
 	if p.Note != "" {
 		res.Notes = append(res.Notes, finding.T(p.Note, noteZH(kind)))
 	}
