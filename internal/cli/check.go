@@ -33,6 +33,8 @@ type CheckOptions struct {
 	OutFile  string
 	// Now is the clock; tests pin it for golden output.
 	Now func() time.Time
+	// Remote is --host and how to reach it.
+	Remote hostOptions
 }
 
 func newCheckCmd(env *Env) *cobra.Command {
@@ -71,6 +73,7 @@ usage.`,
 	f.BoolVar(&o.List, "list", false, "print every rule with its ID and what it checks, then exit")
 	f.BoolVar(&o.All, "all", false, "text output: show what each passed and skipped check saw")
 	f.StringVar(&o.OutFile, "out", "", "write the report to this file instead of standard output")
+	o.Remote.flags(cmd)
 	return cmd
 }
 
@@ -88,6 +91,9 @@ func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
 	profile, err := rules.ParseProfile(o.Profile)
 	if err != nil {
 		return profileErr(o.Profile)
+	}
+	if o.Remote.Host != "" {
+		return runCheckRemote(ctx, env, o, lang)
 	}
 	if !o.List {
 		if err := o.checkRoots(); err != nil {

@@ -42,6 +42,11 @@ into its data folder. The metric names are those of --prometheus-listen.`: `把�
 	"write OpenMetrics text with timestamps (the only format so far)": "写出带时间戳的 OpenMetrics 文本（目前唯一的格式）",
 	"write to this file instead of standard output":                   "写入该文件，而不是标准输出",
 
+	// --host (check, record)
+	"run on this host over SSH ([user@]host[:port] or a ~/.ssh/config alias); nothing is installed there": "通过 SSH 在该主机上运行（[user@]host[:port] 或 ~/.ssh/config 中的别名）；不在该主机上安装任何东西",
+	"--host: private key file to log in with (besides ssh-agent and ~/.ssh/config)":                       "--host：登录所用的私钥文件（ssh-agent 与 ~/.ssh/config 之外）",
+	"--host: known_hosts file (default ~/.ssh/known_hosts); an unknown host key is refused":               "--host：known_hosts 文件（默认 ~/.ssh/known_hosts）；未知的主机密钥会被拒绝",
+
 	// check
 	"Audit this host's setup for a Java service against the knowledge base": "对照知识库审计本机运行 Java 服务的配置",
 	`Audit the host (CPU, power, NUMA, memory, THP, kernel, sysctls, cgroups, NIC

@@ -80,7 +80,8 @@ type Job struct {
 	// FetchDir) that is sent back as a tar and unpacked into Into.
 	Fetch bool
 	Into  string
-	// Stdout and Stderr receive the remote output, made terminal-safe.
+	// Stdout and Stderr receive the remote output, made terminal-safe
+	// (with Fetch, the remote stdout is dropped: the stream is the tar).
 	Stdout, Stderr io.Writer
 }
 
@@ -156,7 +157,8 @@ head -c ` + strconv.FormatInt(st.Size(), 10) + ` > "$d/tuneloop" || exit 121
 chmod 700 "$d/tuneloop" || exit 121
 `
 	if j.Fetch {
-		script += run + ` >&2
+		// Its report is rendered here from the folder: stdout is the tar.
+		script += run + ` >/dev/null
 rc=$?
 [ -d "$d/run" ] && tar -C "$d" -cf - run
 exit $rc

@@ -3,15 +3,8 @@ package remote
 import (
 	"bytes"
 	"context"
-	"crypto/ed25519"
-	"crypto/rand"
-	"encoding/pem"
 	"errors"
-	"fmt"
-	"net"
 	"os"
-	"os/exec"
-	"os/user"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -24,135 +17,14 @@ import (
 	"golang.org/x/crypto/ssh/knownhosts"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/remote/sshdtest"
 )
 
-// sshd is a real OpenSSH server on 127.0.0.1 with a throwaway host key and
-// one authorised user key.
-type sshd struct {
-	dir      string
-	port     int
-	cmd      *exec.Cmd
-	hostPub  ssh.PublicKey
-	userKey  string // private key file
-	known    string // known_hosts holding the host key
-	userName string
-}
+func startSSHD(t *testing.T) *sshdtest.SSHD { return sshdtest.Start(t) }
 
-func writeKey(t *testing.T, path string) ssh.PublicKey {
-	t.Helper()
-	pub, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	blk, err := ssh.MarshalPrivateKey(priv, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, pem.EncodeToMemory(blk), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	sp, err := ssh.NewPublicKey(pub)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sp
-}
-
-func startSSHD(t *testing.T) *sshd {
-	t.Helper()
-	bin := "/usr/sbin/sshd"
-	if _, err := os.Stat(bin); err != nil {
-		t.Skip("no OpenSSH server (apt-get install -y openssh-server; .ci/run does): " + err.Error())
-	}
-	u, err := user.Current()
-	if err != nil {
-		t.Skip("no current user: " + err.Error())
-	}
-	if os.Geteuid() == 0 {
-		os.MkdirAll("/run/sshd", 0o755) // the privilege separation folder sshd insists on
-	}
-	d := &sshd{dir: t.TempDir(), userName: u.Username}
-	d.hostPub = writeKey(t, filepath.Join(d.dir, "host_key"))
-	d.userKey = filepath.Join(d.dir, "user_key")
-	userPub := writeKey(t, d.userKey)
-	if err := os.WriteFile(filepath.Join(d.dir, "authorized_keys"), ssh.MarshalAuthorizedKey(userPub), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	d.port = ln.Addr().(*net.TCPAddr).Port
-	ln.Close()
-	cfg := fmt.Sprintf(`Port %d
-ListenAddress 127.0.0.1
-HostKey %s/host_key
-AuthorizedKeysFile %s/authorized_keys
-PidFile %s/sshd.pid
-StrictModes no
-UsePAM no
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-PermitRootLogin prohibit-password
-LogLevel VERBOSE
-`, d.port, d.dir, d.dir, d.dir)
-	cfgPath := filepath.Join(d.dir, "sshd_config")
-	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	var log bytes.Buffer
-	d.cmd = exec.Command(bin, "-D", "-e", "-f", cfgPath)
-	d.cmd.Stderr = &log
-	if err := d.cmd.Start(); err != nil {
-		t.Skip("sshd cannot start: " + err.Error())
-	}
-	t.Cleanup(func() { d.cmd.Process.Kill(); d.cmd.Wait() })
-	for i := 0; ; i++ {
-		c, err := net.DialTimeout("tcp", "127.0.0.1:"+strconv.Itoa(d.port), 200*time.Millisecond)
-		if err == nil {
-			c.Close()
-			break
-		}
-		if i > 50 {
-			t.Skipf("sshd did not start listening: %s", log.String())
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	d.known = filepath.Join(d.dir, "known_hosts")
-	line := knownhosts.Line([]string{knownhosts.Normalize("127.0.0.1:" + strconv.Itoa(d.port))}, d.hostPub)
-	if err := os.WriteFile(d.known, []byte(line+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return d
-}
-
-func (d *sshd) spec() string { return d.userName + "@127.0.0.1:" + strconv.Itoa(d.port) }
-
-func (d *sshd) opts() Options {
-	return Options{Home: d.dir, KnownHosts: d.known, Identities: []string{d.userKey}, NoAgent: true, NoConfig: true,
+func opts(d *sshdtest.SSHD) Options {
+	return Options{Home: d.Dir, KnownHosts: d.Known, Identities: []string{d.UserKey}, NoAgent: true, NoConfig: true,
 		Timeout: 5 * time.Second, KeepAlive: time.Second}
-}
-
-// children are the per-connection sshd processes.
-func (d *sshd) children(t *testing.T) []int {
-	ents, _ := os.ReadDir("/proc")
-	var out []int
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-		if len(f) > 1 && f[1] == strconv.Itoa(d.cmd.Process.Pid) {
-			out = append(out, pid)
-		}
-	}
-	return out
 }
 
 func script(t *testing.T, body string) string {
@@ -166,7 +38,7 @@ func script(t *testing.T, body string) string {
 
 func TestRunOverSSH(t *testing.T) {
 	d := startSSHD(t)
-	c, err := Dial(context.Background(), d.spec(), d.opts())
+	c, err := Dial(context.Background(), d.Spec(), opts(d))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +80,7 @@ exit 3
 
 func TestRunFetchesRunFolder(t *testing.T) {
 	d := startSSHD(t)
-	c, err := Dial(context.Background(), d.spec(), d.opts())
+	c, err := Dial(context.Background(), d.Spec(), opts(d))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,6 +88,7 @@ func TestRunFetchesRunFolder(t *testing.T) {
 	bin := script(t, `[ "$1" = record ] && [ "$2" = --out ] || exit 9
 mkdir -p "$3/raw" && echo '{"status":"complete"}' > "$3/manifest.json" && echo sample > "$3/raw/samples.jsonl.gz"
 echo "report on stdout"
+echo "a warning" >&2
 `)
 	into := filepath.Join(t.TempDir(), "run")
 	var errb bytes.Buffer
@@ -231,21 +104,21 @@ echo "report on stdout"
 	if _, err := os.Stat(filepath.Join(into, "raw", "samples.jsonl.gz")); err != nil {
 		t.Error(err)
 	}
-	if len(res.Files) != 2 || !strings.Contains(errb.String(), "report on stdout") {
+	if len(res.Files) != 2 || !strings.Contains(errb.String(), "a warning") || strings.Contains(errb.String(), "report") {
 		t.Errorf("files %v, stderr %q", res.Files, errb.String())
 	}
 }
 
 func TestUnknownHostKeyRefused(t *testing.T) {
 	d := startSSHD(t)
-	o := d.opts()
-	o.KnownHosts = filepath.Join(d.dir, "empty_known_hosts")
-	_, err := Dial(context.Background(), d.spec(), o)
+	o := opts(d)
+	o.KnownHosts = filepath.Join(d.Dir, "empty_known_hosts")
+	_, err := Dial(context.Background(), d.Spec(), o)
 	if err == nil {
 		t.Fatal("connected to a host whose key is not known")
 	}
-	fp := ssh.FingerprintSHA256(d.hostPub)
-	for _, want := range []string{"not known", fp, "ssh-keyscan -t ed25519 -p " + strconv.Itoa(d.port) + " 127.0.0.1 >> " + o.KnownHosts} {
+	fp := ssh.FingerprintSHA256(d.HostPub)
+	for _, want := range []string{"not known", fp, "ssh-keyscan -t ed25519 -p " + strconv.Itoa(d.Port) + " 127.0.0.1 >> " + o.KnownHosts} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("message lacks %q:\n%v", want, err)
 		}
@@ -255,22 +128,22 @@ func TestUnknownHostKeyRefused(t *testing.T) {
 	}
 
 	// A known host whose key changed is refused too.
-	other := writeKey(t, filepath.Join(d.dir, "other_key"))
-	changed := filepath.Join(d.dir, "changed_known_hosts")
-	os.WriteFile(changed, []byte(knownhosts.Line([]string{knownhosts.Normalize("127.0.0.1:" + strconv.Itoa(d.port))}, other)+"\n"), 0o600)
+	other := sshdtest.WriteKey(t, filepath.Join(d.Dir, "other_key"))
+	changed := filepath.Join(d.Dir, "changed_known_hosts")
+	os.WriteFile(changed, []byte(knownhosts.Line([]string{knownhosts.Normalize("127.0.0.1:" + strconv.Itoa(d.Port))}, other)+"\n"), 0o600)
 	o.KnownHosts = changed
-	if _, err := Dial(context.Background(), d.spec(), o); err == nil || !strings.Contains(err.Error(), "CHANGED") || !strings.Contains(err.Error(), fp) {
+	if _, err := Dial(context.Background(), d.Spec(), o); err == nil || !strings.Contains(err.Error(), "CHANGED") || !strings.Contains(err.Error(), fp) {
 		t.Errorf("changed key: %v", err)
 	}
 }
 
 func TestWrongKeyRefused(t *testing.T) {
 	d := startSSHD(t)
-	o := d.opts()
-	wrong := filepath.Join(d.dir, "wrong_key")
-	writeKey(t, wrong)
+	o := opts(d)
+	wrong := filepath.Join(d.Dir, "wrong_key")
+	sshdtest.WriteKey(t, wrong)
 	o.Identities = []string{wrong}
-	_, err := Dial(context.Background(), d.spec(), o)
+	_, err := Dial(context.Background(), d.Spec(), o)
 	if err == nil {
 		t.Fatal("logged in with a key that is not authorised")
 	}
@@ -287,7 +160,7 @@ func TestWrongKeyRefused(t *testing.T) {
 // the remote side ends by itself at its limit, removing what was copied.
 func TestConnectionCut(t *testing.T) {
 	d := startSSHD(t)
-	c, err := Dial(context.Background(), d.spec(), d.opts())
+	c, err := Dial(context.Background(), d.Spec(), opts(d))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -304,7 +177,7 @@ sleep 60
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
-		for _, pid := range d.children(t) {
+		for _, pid := range d.Children(t) {
 			syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}()

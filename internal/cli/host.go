@@ -1,0 +1,167 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/remote"
+	"github.com/tuneloop/tuneloop/internal/report"
+	"github.com/tuneloop/tuneloop/internal/verdict"
+)
+
+// hostOptions are --host and how to reach it (check, record).
+type hostOptions struct {
+	Host       string
+	Identity   []string
+	KnownHosts string
+	// Exe is the local tuneloop binary to copy ("" = os.Executable; tests
+	// set a built one, the test binary not being tuneloop).
+	Exe string
+}
+
+func (h *hostOptions) flags(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&h.Host, "host", "", "run on this host over SSH ([user@]host[:port] or a ~/.ssh/config alias); nothing is installed there")
+	cmd.Flags().StringSliceVar(&h.Identity, "identity", nil, "--host: private key file to log in with (besides ssh-agent and ~/.ssh/config)")
+	cmd.Flags().StringVar(&h.KnownHosts, "known-hosts", "", "--host: known_hosts file (default ~/.ssh/known_hosts); an unknown host key is refused")
+}
+
+// connect dials the host and picks the binary for its architecture.
+func (h *hostOptions) connect(ctx context.Context, env *Env) (*remote.Client, string, error) {
+	c, err := remote.Dial(ctx, h.Host, remote.Options{Identities: h.Identity, KnownHosts: h.KnownHosts, Getenv: env.Getenv})
+	if err != nil {
+		return nil, "", err
+	}
+	arch, err := c.Arch()
+	if err != nil {
+		c.Close()
+		return nil, "", err
+	}
+	self := h.Exe
+	if self == "" {
+		if self, err = os.Executable(); err != nil {
+			c.Close()
+			return nil, "", err
+		}
+	}
+	bin, err := remote.BinaryFor(arch, self)
+	if err != nil {
+		c.Close()
+		return nil, "", err
+	}
+	return c, bin, nil
+}
+
+// runCheckRemote is `check --host`: the audit runs there and prints here as
+// if run there; its exit code is the command's.
+func runCheckRemote(ctx context.Context, env *Env, o *CheckOptions, lang finding.Lang) error {
+	local := func(v, def string) bool { return v != "" && v != def }
+	if o.Root != "" || local(o.ProcRoot, "/proc") || local(o.SysRoot, "/sys") || local(o.EtcRoot, "/etc") {
+		return usageErr(finding.T("--host: --root, --proc-root, --sys-root and --etc-root are for this host only", "--host：--root、--proc-root、--sys-root 与 --etc-root 只用于本机"))
+	}
+	args := []string{"check", "--output", o.Output, "--lang", string(lang), "--profile", o.Profile}
+	if o.FailOn != "" {
+		args = append(args, "--fail-on", o.FailOn)
+	}
+	if o.List {
+		args = append(args, "--list")
+	}
+	if o.All {
+		args = append(args, "--all")
+	}
+	c, bin, err := o.Remote.connect(ctx, env)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	out := env.Stdout
+	if o.OutFile != "" {
+		f, err := os.Create(o.OutFile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		out = f
+	}
+	res, err := c.Run(ctx, remote.Job{Binary: bin, Args: args, Limit: 10 * time.Minute, Stdout: out, Stderr: env.Stderr})
+	if err != nil {
+		return err
+	}
+	if res.ExitCode != 0 {
+		return &ExitError{Code: res.ExitCode}
+	}
+	return nil
+}
+
+// runRecordRemote is `record --host`: the recorder runs there for
+// --duration (bounded: a lost connection ends it by itself), its run folder
+// comes back into --out here and is diagnosed and reported here.
+func runRecordRemote(ctx context.Context, env *Env, o *RecordOptions, lang finding.Lang, failOn *finding.Severity) error {
+	if o.Duration <= 0 {
+		return usageErr(finding.T("--host needs --duration: the remote recorder must end by itself if the connection is lost", "--host 需要 --duration：连接中断时远端记录必须能自行结束"))
+	}
+	if o.Prom.Listen != "" || o.Prom.Textfile != "" {
+		return usageErr(finding.T("--host: --prometheus-listen and --prometheus-textfile are not available for a remote host yet", "--host：远端主机暂不支持 --prometheus-listen 与 --prometheus-textfile"))
+	}
+	args := []string{"record", "--out", remote.FetchDir, "--no-catalog", "--quiet", "--output", "json",
+		"--duration", o.Duration.String(), "--interval", o.Interval.String()}
+	if o.PID != 0 {
+		args = append(args, "--pid", strconv.Itoa(o.PID))
+	}
+	if o.JVM != "" {
+		args = append(args, "--jvm", o.JVM)
+	}
+	if o.ThreadDumps > 0 {
+		args = append(args, "--thread-dumps", strconv.Itoa(o.ThreadDumps))
+	}
+	for _, e := range o.Enable {
+		args = append(args, "--enable", e)
+	}
+	for _, d := range o.Disable {
+		args = append(args, "--disable", d)
+	}
+	into := o.Out
+	if into == "" {
+		into = filepath.Join("runs", time.Now().Format("20060102-150405")+"-"+o.Remote.Host)
+	}
+	if ents, err := os.ReadDir(into); err == nil && len(ents) > 0 {
+		return usageErr(finding.T("--out %s: the folder exists and is not empty", "--out %s：该目录已存在且非空"), finding.SafeLine(into))
+	}
+	if err := os.MkdirAll(into, 0o755); err != nil {
+		return err
+	}
+	c, bin, err := o.Remote.connect(ctx, env)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	// The recorder finishes its folder (diagnosis, manifest) after the
+	// duration: two minutes more before the remote side stops it.
+	// A lost connection is a LostError saying what arrived in into.
+	if _, err := c.Run(ctx, remote.Job{Binary: bin, Args: args, Limit: o.Duration + 2*time.Minute, Fetch: true, Into: into, Stderr: env.Stderr}); err != nil {
+		return err
+	}
+	L, err := verdict.Load(into)
+	if err != nil {
+		return err
+	}
+	d := verdict.Decide(L)
+	if err := writeRunReport(env.Stdout, report.NewRun(L, d), o.Output, lang); err != nil {
+		return err
+	}
+	if o.Output == "text" {
+		fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("run folder:", "运行目录：").In(lang), finding.SafeLine(into))
+	}
+	if failOn != nil {
+		if worst, any := finding.Worst(d.Findings); any && worst >= *failOn {
+			return &ExitError{Code: ExitFindings}
+		}
+	}
+	return nil
+}
