@@ -92,64 +92,8 @@ func WriteSummary(w io.Writer, c *Config, lang finding.Lang) error {
 	return bw.Flush()
 }
 
+// writeFindings prints the failed findings (finding.WriteText, the one
+// text renderer of findings).
 func writeFindings(w *bufio.Writer, fs []finding.Finding, lang finding.Lang) {
-	t := func(en, zh string) string { return finding.T(en, zh).In(lang) }
-	fs = append([]finding.Finding(nil), fs...)
-	finding.Sort(fs)
-	shown := false
-	for _, f := range fs {
-		if f.Status != finding.Fail {
-			continue
-		}
-		if !shown {
-			fmt.Fprintf(w, "%s:\n", t("Findings", "发现"))
-			shown = true
-		}
-		fmt.Fprintf(w, "  [%s] %s  (%s)\n", f.Severity.Label(lang), finding.SafeLine(f.Title.In(lang)), finding.SafeLine(f.Key()))
-		fmt.Fprintf(w, "      %s\n", finding.Safe(f.Observed.In(lang)))
-		if s := f.Why.In(lang); s != "" {
-			fmt.Fprintf(w, "      %s: %s\n", t("Why", "原因"), finding.Safe(s))
-		}
-		if s := f.Recommended.In(lang); s != "" {
-			fmt.Fprintf(w, "      => %s\n", finding.Safe(s))
-		}
-		if f.Fix.Apply != "" {
-			fmt.Fprintf(w, "      %s:\n", t("Apply", "操作"))
-			for _, ln := range strings.Split(f.Fix.Apply, "\n") {
-				fmt.Fprintf(w, "        %s\n", finding.Safe(ln))
-			}
-		}
-		if f.Fix.Revert != "" {
-			fmt.Fprintf(w, "      %s:\n", t("Revert", "回退"))
-			for _, ln := range strings.Split(f.Fix.Revert, "\n") {
-				fmt.Fprintf(w, "        %s\n", finding.Safe(ln))
-			}
-		}
-		if s := f.Fix.Note.In(lang); s != "" {
-			fmt.Fprintf(w, "      %s: %s\n", t("Note", "说明"), finding.Safe(s))
-		}
-		if s := f.Risk.In(lang); s != "" {
-			fmt.Fprintf(w, "      %s: %s\n", t("Risk", "风险"), finding.Safe(s))
-		}
-		if s := f.Workload.In(lang); s != "" {
-			fmt.Fprintf(w, "      %s: %s\n", t("Applies to", "适用"), finding.Safe(s))
-		}
-		for i, e := range f.Evidence {
-			if i == 10 {
-				fmt.Fprintf(w, "      - ... +%d\n", len(f.Evidence)-i)
-				break
-			}
-			if e.Source != "" {
-				fmt.Fprintf(w, "      - %s: %s  [%s]\n", finding.Safe(e.Key), finding.Safe(e.Value), finding.Safe(e.Source))
-			} else {
-				fmt.Fprintf(w, "      - %s: %s\n", finding.Safe(e.Key), finding.Safe(e.Value))
-			}
-		}
-		if len(f.References) > 0 {
-			fmt.Fprintf(w, "      %s: %s\n", t("References", "参考"), finding.Safe(strings.Join(f.References, " ")))
-		}
-	}
-	if !shown {
-		fmt.Fprintf(w, "%s\n", t("no logging problems found", "未发现日志配置问题"))
-	}
+	_ = finding.WriteText(w, fs, lang, finding.T("no logging problems found", "未发现日志配置问题"))
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
@@ -219,47 +218,8 @@ func writeReport(w *bufio.Writer, r *Report, n int, lang finding.Lang, brief boo
 	w.WriteString("\n")
 }
 
-// writeFindings prints the failed findings, most severe first. Every text
-// may quote the dump (thread names, frames, lock classes), so each passes
-// finding.Safe.
+// writeFindings prints the failed findings (finding.WriteText, the one
+// text renderer of findings).
 func writeFindings(w *bufio.Writer, fs []finding.Finding, lang finding.Lang) {
-	t := func(en, zh string) string { return finding.T(en, zh).In(lang) }
-	fs = slices.Clone(fs)
-	finding.Sort(fs)
-	shown := false
-	for _, f := range fs {
-		if f.Status != finding.Fail {
-			continue
-		}
-		if !shown {
-			fmt.Fprintf(w, "%s:\n", t("Findings", "发现"))
-			shown = true
-		}
-		fmt.Fprintf(w, "  [%s] %s  (%s)\n", f.Severity.Label(lang), finding.SafeLine(f.Title.In(lang)), finding.SafeLine(f.Key()))
-		fmt.Fprintf(w, "      %s\n", finding.Safe(f.Observed.In(lang)))
-		if s := f.Why.In(lang); s != "" {
-			fmt.Fprintf(w, "      %s: %s\n", t("Why", "原因"), finding.Safe(s))
-		}
-		if s := f.Recommended.In(lang); s != "" {
-			fmt.Fprintf(w, "      => %s\n", finding.Safe(s))
-		}
-		if f.Fix.Apply != "" {
-			fmt.Fprintf(w, "      %s:\n", t("Apply", "操作"))
-			for _, ln := range strings.Split(f.Fix.Apply, "\n") {
-				fmt.Fprintf(w, "        %s\n", finding.SafeLine(ln))
-			}
-		}
-		if f.Fix.Revert != "" {
-			fmt.Fprintf(w, "      %s: %s\n", t("Revert", "回退"), finding.SafeLine(strings.ReplaceAll(f.Fix.Revert, "\n", "; ")))
-		}
-		if s := f.Risk.In(lang); s != "" {
-			fmt.Fprintf(w, "      %s: %s\n", t("Risk", "风险"), finding.SafeLine(s))
-		}
-		for i, e := range f.Evidence {
-			if i == 8 {
-				break
-			}
-			fmt.Fprintf(w, "      - %s: %s\n", finding.SafeLine(e.Key), finding.Safe(e.Value))
-		}
-	}
+	_ = finding.WriteText(w, fs, lang, finding.Text{})
 }
