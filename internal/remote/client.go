@@ -34,6 +34,7 @@ type Options struct {
 	// gone without a FIN is noticed within about twice this.
 	KeepAlive time.Duration
 	Getenv    func(string) string // "" = os.Getenv
+	hops      int                 // jump hosts already crossed (a cycle in the config ends)
 }
 
 func (o *Options) getenv(k string) string {
@@ -89,7 +90,12 @@ func Dial(ctx context.Context, spec string, o Options) (*Client, error) {
 	var conn net.Conn
 	if t.ProxyJump != "" {
 		// The first hop of a list; its own config (a further jump) applies.
-		jc, err := Dial(ctx, strings.Split(t.ProxyJump, ",")[0], o)
+		if o.hops >= 4 {
+			return nil, finding.Errorf(finding.T("%s: more than 4 jump hosts (a ProxyJump cycle in ~/.ssh/config?)", "%s：跳板机超过 4 层（~/.ssh/config 中的 ProxyJump 是否成环？）"), finding.SafeLine(spec))
+		}
+		jo := o
+		jo.hops++
+		jc, err := Dial(ctx, strings.Split(t.ProxyJump, ",")[0], jo)
 		if err != nil {
 			return nil, finding.Errorf(finding.T("jump host %s: %v", "跳板机 %s：%v"), finding.SafeLine(t.ProxyJump), err)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -224,5 +225,40 @@ func TestBinaryFor(t *testing.T) {
 	os.WriteFile(filepath.Join(filepath.Dir(self), "tuneloop-linux-"+other), []byte("x"), 0o755)
 	if p, err := BinaryFor(other, self); err != nil || filepath.Base(p) != "tuneloop-linux-"+other {
 		t.Errorf("cross binary: %q %v", p, err)
+	}
+}
+
+// TestConfigAliasAndJump reaches the sshd through a ~/.ssh/config alias
+// whose ProxyJump is the same sshd (a forwarded TCP channel through it).
+func TestConfigAliasAndJump(t *testing.T) {
+	d := startSSHD(t)
+	os.MkdirAll(filepath.Join(d.Dir, ".ssh"), 0o700)
+	cfg := fmt.Sprintf("Host app1\n  HostName 127.0.0.1\n  Port %d\n  User %s\n  IdentityFile %s\n  ProxyJump bastion\n\nHost bastion\n  HostName 127.0.0.1\n  Port %d\n  User %s\n  IdentityFile %s\n",
+		d.Port, d.UserName, d.UserKey, d.Port, d.UserName, d.UserKey)
+	if err := os.WriteFile(filepath.Join(d.Dir, ".ssh", "config"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	o := opts(d)
+	o.NoConfig, o.Identities = false, nil
+	c, err := Dial(context.Background(), "app1", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if c.jump == nil || c.Target.ProxyJump != "bastion" || c.Target.Port != d.Port {
+		t.Errorf("target %+v, jump %v", c.Target, c.jump != nil)
+	}
+	if arch, err := c.Arch(); err != nil || arch != runtime.GOARCH {
+		t.Errorf("through the jump host: %q %v", arch, err)
+	}
+}
+
+func TestJumpCycleEnds(t *testing.T) {
+	home := t.TempDir()
+	os.MkdirAll(filepath.Join(home, ".ssh"), 0o700)
+	os.WriteFile(filepath.Join(home, ".ssh", "config"), []byte("Host a\n  ProxyJump b\nHost b\n  ProxyJump a\n"), 0o600)
+	_, err := Dial(context.Background(), "a", Options{Home: home, NoAgent: true, Timeout: time.Second})
+	if err == nil || !strings.Contains(err.Error(), "ProxyJump cycle") {
+		t.Errorf("cycle: %v", err)
 	}
 }
