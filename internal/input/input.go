@@ -110,12 +110,11 @@ func (f *File) Open(ctx context.Context) (io.ReadCloser, error) {
 	if err != nil {
 		return nil, f.wrap(err)
 	}
-	r, enc, err := decode(rc)
+	r, _, err := decode(rc)
 	if err != nil {
 		rc.Close()
 		return nil, f.wrap(err)
 	}
-	_ = enc
 	lr := &lineReader{ctx: ctx, src: bufio.NewReaderSize(r, 64<<10), f: f, lim: f.lim}
 	return struct {
 		io.Reader
