@@ -21,7 +21,7 @@ import (
 // was measured is printed, and the exit status is 1 with the reason.
 func TestRunDiskFullPrintsWhatWasMeasured(t *testing.T) {
 	mnt := t.TempDir()
-	if err := syscall.Mount("tmpfs", mnt, "tmpfs", 0, "size=2m"); err != nil {
+	if err := syscall.Mount("tmpfs", mnt, "tmpfs", 0, "size=48m"); err != nil {
 		t.Skipf("cannot mount a small tmpfs here: %v", err)
 	}
 	t.Cleanup(func() { _ = syscall.Unmount(mnt, syscall.MNT_DETACH) })

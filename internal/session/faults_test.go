@@ -271,12 +271,12 @@ func TestRunInterruptedStopsGracefully(t *testing.T) {
 	}
 }
 
-// smallDisk mounts a 2 MB tmpfs (root only; else skip) and returns it and
-// a function that fills what is left of it.
-func smallDisk(t *testing.T) (mnt string, fill func()) {
+// smallDisk mounts a tmpfs of size (root only; else skip) and returns it
+// and a function that fills what is left of it.
+func smallDisk(t *testing.T, size string) (mnt string, fill func()) {
 	t.Helper()
 	mnt = t.TempDir()
-	if err := syscall.Mount("tmpfs", mnt, "tmpfs", 0, "size=2m"); err != nil {
+	if err := syscall.Mount("tmpfs", mnt, "tmpfs", 0, "size="+size); err != nil {
 		t.Skipf("cannot mount a small tmpfs here: %v", err)
 	}
 	t.Cleanup(func() { _ = syscall.Unmount(mnt, syscall.MNT_DETACH) })
@@ -302,7 +302,7 @@ func smallDisk(t *testing.T) (mnt string, fill func()) {
 // written and its manifest says why it is incomplete instead of
 // "recording".
 func TestRunDiskFull(t *testing.T) {
-	mnt, fill := smallDisk(t)
+	mnt, fill := smallDisk(t, "48m") // room enough for the check before the run
 	srv := httptestServer(t)
 	dir := filepath.Join(mnt, "run")
 	filled := false
@@ -428,5 +428,26 @@ func TestRunServiceStopsAnswering(t *testing.T) {
 	}
 	if l := leftovers(readPID(pidFile)); len(l) > 0 {
 		t.Errorf("left behind: %v", l)
+	}
+}
+
+// TestRunPreconditions: a folder on a file system without room for the run
+// and a port that already answers are refused before anything starts.
+func TestRunPreconditions(t *testing.T) {
+	mnt, _ := smallDisk(t, "2m")
+	marker := filepath.Join(t.TempDir(), "started")
+	_, err := Run(context.Background(), RunOptions{Target: "http://127.0.0.1:1/", Start: "touch " + marker,
+		Load: loadgen.Config{Users: 1, Duration: time.Minute}, Out: filepath.Join(mnt, "run"), NoCatalog: true}, RunHooks{})
+	if err == nil || !strings.Contains(err.Error(), "MB free") {
+		t.Errorf("a 2 MB file system for a 1 min run: %v", err)
+	}
+	srv := httptestServer(t)
+	_, err = Run(context.Background(), RunOptions{Target: srv, Start: "touch " + marker,
+		Load: loadgen.Config{Users: 1, Duration: time.Second}, Out: filepath.Join(t.TempDir(), "run"), NoCatalog: true}, RunHooks{})
+	if err == nil || !strings.Contains(err.Error(), "already listens on 127.0.0.1:") {
+		t.Errorf("a port already in use: %v", err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the service was started anyway")
 	}
 }

@@ -111,6 +111,14 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 	if err := CheckOut(dir); err != nil {
 		return nil, err
 	}
+	if err := CheckSpace(dir, o.Load.Duration+o.WarmUp); err != nil {
+		return nil, err
+	}
+	if o.Start != "" && o.Target != "" {
+		if err := CheckPortFree(o.Target); err != nil {
+			return nil, err
+		}
+	}
 
 	// 0. What an earlier run killed with its watchdog left on, undone; a
 	// watchdog of our own outlives us to undo what this run starts and
