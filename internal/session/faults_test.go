@@ -451,3 +451,23 @@ func TestRunPreconditions(t *testing.T) {
 		t.Error("the service was started anyway")
 	}
 }
+
+func TestStallWatch(t *testing.T) {
+	var s stallWatch
+	sec := func(i int, n, errs int64) bool {
+		return s.see(loadgen.Progress{Elapsed: time.Duration(i) * time.Second, Last: loadgen.Second{Requests: n, Errors: errs}})
+	}
+	for i := 1; i <= 10; i++ { // a service answering only 500s is answering
+		if sec(i, 50, 50) {
+			t.Fatalf("errors read as a stall at %d s", i)
+		}
+	}
+	for i := 11; i <= 14; i++ {
+		if sec(i, 0, 0) {
+			t.Fatalf("a stall after %d quiet seconds", i-10)
+		}
+	}
+	if !sec(15, 0, 0) || s.last != 10*time.Second {
+		t.Errorf("no stall after 5 quiet seconds (last answer at %v)", s.last)
+	}
+}

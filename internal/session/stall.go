@@ -9,15 +9,17 @@ import (
 	"github.com/tuneloop/tuneloop/internal/run"
 )
 
-// stallAfter is how long without one successful response, from a service
-// that had answered (its readiness probe at least), makes a service that
-// stopped answering: the load is stopped then, not run to its end against
-// a hung service, and its threads are dumped.
+// stallAfter is how long without one completed request (a response of
+// any status, or a fast failure), from a service that had answered (its
+// readiness probe at least), makes a service that stopped answering: the
+// load is stopped then, not run to its end against a hung service, and its
+// threads are dumped. A service answering 500s is answering; requests
+// timing out complete only after the request timeout (10 s by default).
 const stallAfter = 5 * time.Second
 
 // stallWatch reads the load's per-second progress.
 type stallWatch struct {
-	quiet int           // seconds in a row without a success
+	quiet int           // seconds in a row without a completed request
 	last  time.Duration // elapsed at the last second with one
 }
 
@@ -26,7 +28,7 @@ func (s *stallWatch) see(p loadgen.Progress) bool {
 	if p.Warmup {
 		return false
 	}
-	if p.Last.Requests-p.Last.Errors > 0 {
+	if p.Last.Requests > 0 {
 		s.quiet, s.last = 0, p.Elapsed
 		return false
 	}
