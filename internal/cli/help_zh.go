@@ -43,9 +43,10 @@ into its data folder. The metric names are those of --prometheus-listen.`: `把�
 	"write to this file instead of standard output":                   "写入该文件，而不是标准输出",
 
 	// --host (check, record)
-	"run on this host over SSH ([user@]host[:port] or a ~/.ssh/config alias); nothing is installed there": "通过 SSH 在该主机上运行（[user@]host[:port] 或 ~/.ssh/config 中的别名）；不在该主机上安装任何东西",
-	"--host: private key file to log in with (besides ssh-agent and ~/.ssh/config)":                       "--host：登录所用的私钥文件（ssh-agent 与 ~/.ssh/config 之外）",
-	"--host: known_hosts file (default ~/.ssh/known_hosts); an unknown host key is refused":               "--host：known_hosts 文件（默认 ~/.ssh/known_hosts）；未知的主机密钥会被拒绝",
+	"run on this host over SSH ([user@]host[:port] or a ~/.ssh/config alias); nothing is installed there":         "通过 SSH 在该主机上运行（[user@]host[:port] 或 ~/.ssh/config 中的别名）；不在该主机上安装任何东西",
+	"--host: private key file to log in with (besides ssh-agent and ~/.ssh/config)":                               "--host：登录所用的私钥文件（ssh-agent 与 ~/.ssh/config 之外）",
+	"--host: known_hosts file (default ~/.ssh/known_hosts); an unknown host key is refused":                       "--host：known_hosts 文件（默认 ~/.ssh/known_hosts）；未知的主机密钥会被拒绝",
+	"--host: run tuneloop there through sudo (a password is asked here, on the terminal, only if sudo wants one)": "--host：在该主机上通过 sudo 运行 tuneloop（仅当 sudo 需要时才在本地终端询问密码）",
 
 	// check
 	"Audit this host's setup for a Java service against the knowledge base": "对照知识库审计本机运行 Java 服务的配置",

@@ -1,14 +1,17 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/sys/unix"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/remote"
@@ -21,6 +24,8 @@ type hostOptions struct {
 	Host       string
 	Identity   []string
 	KnownHosts string
+	// Sudo runs tuneloop there through sudo (password-less, or asking here).
+	Sudo bool
 	// Exe is the local tuneloop binary to copy ("" = os.Executable; tests
 	// set a built one, the test binary not being tuneloop).
 	Exe string
@@ -30,6 +35,32 @@ func (h *hostOptions) flags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&h.Host, "host", "", "run on this host over SSH ([user@]host[:port] or a ~/.ssh/config alias); nothing is installed there")
 	cmd.Flags().StringSliceVar(&h.Identity, "identity", nil, "--host: private key file to log in with (besides ssh-agent and ~/.ssh/config)")
 	cmd.Flags().StringVar(&h.KnownHosts, "known-hosts", "", "--host: known_hosts file (default ~/.ssh/known_hosts); an unknown host key is refused")
+	cmd.Flags().BoolVar(&h.Sudo, "sudo", false, "--host: run tuneloop there through sudo (a password is asked here, on the terminal, only if sudo wants one)")
+}
+
+// password asks for sudo's password on the terminal, echo off; nil when
+// standard input is not a terminal.
+func (h *hostOptions) password(env *Env, lang finding.Lang) func(string) (string, error) {
+	f, ok := env.Stdin.(*os.File)
+	if !ok {
+		return nil
+	}
+	fd := int(f.Fd())
+	old, err := unix.IoctlGetTermios(fd, unix.TCGETS)
+	if err != nil {
+		return nil
+	}
+	return func(prompt string) (string, error) {
+		fmt.Fprintf(env.Stderr, "%s %s", finding.T("tuneloop:", "tuneloop：").In(lang), finding.SafeLine(prompt))
+		quiet := *old
+		quiet.Lflag &^= unix.ECHO
+		if err := unix.IoctlSetTermios(fd, unix.TCSETS, &quiet); err != nil {
+			return "", err
+		}
+		defer func() { unix.IoctlSetTermios(fd, unix.TCSETS, old); fmt.Fprintln(env.Stderr) }()
+		line, err := bufio.NewReader(f).ReadString('\n')
+		return strings.TrimRight(line, "\r\n"), err
+	}
 }
 
 // connect dials the host and picks the binary for its architecture.
@@ -89,7 +120,8 @@ func runCheckRemote(ctx context.Context, env *Env, o *CheckOptions, lang finding
 		defer f.Close()
 		out = f
 	}
-	res, err := c.Run(ctx, remote.Job{Binary: bin, Args: args, Limit: 10 * time.Minute, Stdout: out, Stderr: env.Stderr})
+	res, err := c.Run(ctx, remote.Job{Binary: bin, Args: args, Limit: 10 * time.Minute, Stdout: out, Stderr: env.Stderr,
+		Sudo: o.Remote.Sudo, Password: o.Remote.password(env, lang)})
 	if err != nil {
 		return err
 	}
@@ -144,7 +176,8 @@ func runRecordRemote(ctx context.Context, env *Env, o *RecordOptions, lang findi
 	// The recorder finishes its folder (diagnosis, manifest) after the
 	// duration: two minutes more before the remote side stops it.
 	// A lost connection is a LostError saying what arrived in into.
-	if _, err := c.Run(ctx, remote.Job{Binary: bin, Args: args, Limit: o.Duration + 2*time.Minute, Fetch: true, Into: into, Stderr: env.Stderr}); err != nil {
+	if _, err := c.Run(ctx, remote.Job{Binary: bin, Args: args, Limit: o.Duration + 2*time.Minute, Fetch: true, Into: into, Stderr: env.Stderr,
+		Sudo: o.Remote.Sudo}); err != nil {
 		return err
 	}
 	L, err := verdict.Load(into)

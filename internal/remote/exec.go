@@ -80,6 +80,11 @@ type Job struct {
 	// FetchDir) that is sent back as a tar and unpacked into Into.
 	Fetch bool
 	Into  string
+	// Sudo runs the binary through sudo: password-less when that works
+	// (sudo -n), else on a PTY answering its prompt with Password.
+	Sudo     bool
+	Password func(prompt string) (string, error)
+	SudoCmd  string // "" = sudo (tests give a stand-in)
 	// Stdout and Stderr receive the remote output, made terminal-safe
 	// (with Fetch, the remote stdout is dropped: the stream is the tar).
 	Stdout, Stderr io.Writer
@@ -138,20 +143,15 @@ func (c *Client) Run(ctx context.Context, j Job) (*Result, error) {
 	}
 	defer s.Close()
 
-	args := make([]string, len(j.Args))
-	for i, a := range j.Args {
-		if a == FetchDir {
-			args[i] = `"$d/run"`
-		} else {
-			args[i] = shellQuote(a)
-		}
-	}
-	run := `"$d/tuneloop" ` + strings.Join(args, " ")
-	if j.Limit > 0 {
-		run = "timeout -k 10 " + strconv.Itoa(int(j.Limit.Seconds())+1) + " " + run
+	run := j.command(`"$d"`)
+	if mode := c.sudoMode(&j); mode == "pty" {
+		s.Close()
+		return c.runSudoPTY(ctx, j, st.Size(), f)
+	} else if mode != "" {
+		run = j.sudo() + " " + mode + run
 	}
 	script := `d=$(mktemp -d /tmp/tuneloop.XXXXXX) || exit 120
-trap 'rm -rf "$d"' EXIT HUP INT TERM PIPE
+trap 'rm -rf "$d" 2>/dev/null` + j.sudoClean() + `' EXIT HUP INT TERM PIPE
 head -c ` + strconv.FormatInt(st.Size(), 10) + ` > "$d/tuneloop" || exit 121
 [ "$(wc -c < "$d/tuneloop")" -eq ` + strconv.FormatInt(st.Size(), 10) + ` ] || { echo "tuneloop: copy incomplete (disk full?): $(df -h /tmp | tail -1)" >&2; exit 121; }
 chmod 700 "$d/tuneloop" || exit 121
@@ -238,6 +238,32 @@ exit $rc
 		return res, finding.Errorf(finding.T("%s: the run folder did not arrive whole: %v", "%s：运行目录未完整传回：%v"), c.Target.Addr(), untarErr)
 	}
 	return res, nil
+}
+
+// command is the remote command line of the job, dir the shell expression
+// of its temporary folder.
+func (j *Job) command(dir string) string {
+	args := make([]string, len(j.Args))
+	for i, a := range j.Args {
+		if a == FetchDir {
+			args[i] = dir[:len(dir)-1] + `/run"`
+		} else {
+			args[i] = shellQuote(a)
+		}
+	}
+	run := dir[:len(dir)-1] + `/tuneloop" ` + strings.Join(args, " ")
+	if j.Limit > 0 {
+		run = "timeout -k 10 " + strconv.Itoa(int(j.Limit.Seconds())+1) + " " + run
+	}
+	return run
+}
+
+// sudoClean removes, as root, what a job run with sudo left there.
+func (j *Job) sudoClean() string {
+	if !j.Sudo {
+		return ""
+	}
+	return ` || ` + j.sudo() + ` -n rm -rf "$d"`
 }
 
 func (c *Client) lost(err error, start time.Time, arrived []string, into string) error {

@@ -262,3 +262,89 @@ func TestJumpCycleEnds(t *testing.T) {
 		t.Errorf("cycle: %v", err)
 	}
 }
+
+// fakeSudo stands in for sudo (this machine has none, and a test must not
+// add users): with a password it prompts on the terminal as sudo does.
+func fakeSudo(t *testing.T, password string) string {
+	body := `[ "$1" = -n ] && shift && exec "$@"
+exit 1
+`
+	if password != "" {
+		body = `if [ "$1" = -n ]; then echo "sudo: a password is required" >&2; exit 1; fi
+[ "$1" = -p ] && { prompt="$2"; shift 2; }
+[ -t 0 ] || { echo "sudo: a terminal is required" >&2; exit 1; }
+printf '%s' "$prompt" > /dev/tty
+read pw < /dev/tty
+[ "$pw" = ` + password + ` ] || { echo "Sorry, try again."; exit 1; }
+exec "$@"
+`
+	} else {
+		body = `[ "$1" = -n ] && shift
+echo SUDO-RAN >&2
+exec "$@"
+`
+	}
+	return script(t, body)
+}
+
+func TestSudo(t *testing.T) {
+	d := startSSHD(t)
+	c, err := Dial(context.Background(), d.Spec(), opts(d))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	where := filepath.Join(t.TempDir(), "where")
+	bin := script(t, `echo "$(dirname "$0")" > `+where+`
+echo "privileged work $*"
+`)
+	gone := func() {
+		t.Helper()
+		b, _ := os.ReadFile(where)
+		if tmp := strings.TrimSpace(string(b)); tmp == "" {
+			t.Error("the binary did not run")
+		} else if _, err := os.Stat(tmp); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s left on the target", tmp)
+		}
+		os.Remove(where)
+	}
+
+	// Password-less sudo: one shell, no PTY, no prompt.
+	var out, errb bytes.Buffer
+	asked := 0
+	pw := func(string) (string, error) { asked++; return "s3cret", nil }
+	if _, err := c.Run(context.Background(), Job{Binary: bin, Args: []string{"check"}, Sudo: true, SudoCmd: fakeSudo(t, ""), Password: pw,
+		Stdout: &out, Stderr: &errb}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errb.String(), "SUDO-RAN") || !strings.Contains(out.String(), "privileged work check") || asked != 0 {
+		t.Errorf("NOPASSWD: out %q err %q asked %d", out.String(), errb.String(), asked)
+	}
+	gone()
+
+	// sudo that asks: answered on a PTY, the prompt and password never shown.
+	out.Reset()
+	withPW := fakeSudo(t, "s3cret")
+	res, err := c.Run(context.Background(), Job{Binary: bin, Args: []string{"check", "--all"}, Sudo: true, SudoCmd: withPW, Password: pw, Stdout: &out})
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("%v %+v (out %q)", err, res, out.String())
+	}
+	if asked != 1 || out.String() != "privileged work check --all\n" {
+		t.Errorf("asked %d times, output %q", asked, out.String())
+	}
+	gone()
+
+	// A wrong password is said so.
+	out.Reset()
+	_, err = c.Run(context.Background(), Job{Binary: bin, Args: []string{"check"}, Sudo: true, SudoCmd: withPW,
+		Password: func(string) (string, error) { return "wrong", nil }, Stdout: &out})
+	if err == nil || !strings.Contains(err.Error(), "sudo refused the password") || strings.Contains(out.String(), "wrong") {
+		t.Errorf("wrong password: %v, output %q", err, out.String())
+	}
+
+	// Fetching a run folder with a password-asking sudo is refused up front.
+	_, err = c.Run(context.Background(), Job{Binary: bin, Args: []string{"record"}, Sudo: true, SudoCmd: withPW, Password: pw, Fetch: true, Into: t.TempDir()})
+	if err == nil || !strings.Contains(finding.Localize(err, finding.ZH), "免密 sudo") {
+		t.Errorf("fetch with password sudo: %v", err)
+	}
+}
