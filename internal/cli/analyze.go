@@ -21,6 +21,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/jvm/logconf"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
 	"github.com/tuneloop/tuneloop/internal/report"
+	"github.com/tuneloop/tuneloop/internal/report/html"
 	"github.com/tuneloop/tuneloop/internal/rules"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
 	"github.com/tuneloop/tuneloop/internal/version"
@@ -37,7 +38,11 @@ type AnalyzeOptions struct {
 	Format string
 	// MaxInput bounds the text read from one input ("2GiB", "512M"); "" = input.DefaultLimits.
 	MaxInput string
-	Now      func() time.Time
+	// Out is the file -o html writes (a self-contained page).
+	Out string
+	// JDK is the feature release the --cmdline runs on (0: inferred).
+	JDK int
+	Now func() time.Time
 }
 
 func newAnalyzeCmd(env *Env) *cobra.Command {
@@ -83,9 +88,11 @@ is met, 2 on bad usage.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.Output, "output", "o", "text", "output format: text, json or markdown")
+	f.StringVarP(&o.Output, "output", "o", "text", "output format: text, json, markdown, or html (a self-contained page of the GC logs and thread dumps, with --out FILE)")
+	f.StringVar(&o.Out, "out", "", "with -o html: the page to write")
 	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
 	f.StringVar(&o.Cmdline, "cmdline", "", "a JVM command line to check (quote it)")
+	f.IntVar(&o.JDK, "jdk", 0, "the JDK feature release the --cmdline runs on (8, 11, 17, 21, 25); default: inferred from the options")
 	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), "workload profile for --cmdline: java-web, database or latency")
 	f.StringVar(&o.FailOn, "fail-on", "", "exit 3 if a finding is at least this severe: warning or critical")
 	f.StringVar(&o.Format, "format", "", "read every FILE as this format instead of recognising it: "+formatNames())
@@ -158,6 +165,10 @@ type analysis struct {
 	sections []mdSection  // the same, for Markdown
 	failed   []error
 	inputs   int // files and archive entries given (refused ones too)
+	// For -o html: the GC analyses with their points, and the dump set.
+	gcReports []*gclog.Report
+	gcEvents  []*report.GCEvents
+	dumps     *threaddump.Set
 }
 
 type mdSection struct {
@@ -190,8 +201,11 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 	if err != nil {
 		return err
 	}
-	if o.Output != "text" && o.Output != "json" && o.Output != "markdown" {
-		return usageErr(finding.T("--output: unknown format %q (want text, json or markdown)", "--output：未知格式 %q（应为 text、json 或 markdown）"), o.Output)
+	if o.Output != "text" && o.Output != "json" && o.Output != "markdown" && o.Output != "html" {
+		return usageErr(finding.T("--output: unknown format %q (want text, json, markdown or html)", "--output：未知格式 %q（应为 text、json、markdown 或 html）"), o.Output)
+	}
+	if (o.Output == "html") != (o.Out != "") {
+		return usageErr(finding.T("-o html writes a page: give both -o html and --out FILE", "-o html 会写出一个页面：请同时给出 -o html 与 --out FILE"))
 	}
 	failOn, err := failOnOpt(o.FailOn)
 	if err != nil {
@@ -307,7 +321,7 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 		}
 	}
 	if o.Cmdline != "" {
-		fs, err := analyzeCmdline(o.Cmdline, o.Profile)
+		fs, err := analyzeCmdline(o.Cmdline, o.Profile, o.JDK)
 		if err != nil {
 			return err
 		}
@@ -328,6 +342,11 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 		err = report.WriteJSON(env.Stdout, res)
 	case "markdown":
 		err = writeAnalyzeMarkdown(env.Stdout, a)
+	case "html":
+		err = writeAnalyzeHTML(o.Out, a, lang)
+		if err == nil {
+			fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("page:", "页面：").In(lang), o.Out)
+		}
 	default:
 		err = writeAnalyzeText(env.Stdout, a)
 	}
@@ -429,6 +448,7 @@ func (a *analysis) threadDumps(ctx context.Context, files []*input.File) error {
 	a.res.Findings = append(a.res.Findings, set.Findings...)
 	a.res.ThreadDumps = set.Reports
 	a.res.DumpDuplicates = set.Duplicates
+	a.dumps = set
 	return a.section(finding.T("Thread dumps", "线程转储"), func(w io.Writer) error { return threaddump.WriteText(w, set, a.lang) })
 }
 
@@ -445,16 +465,16 @@ func (a *analysis) gcLogs(ctx context.Context, files []*input.File) error {
 	for _, f := range files {
 		srcs = append(srcs, src(f))
 	}
-	reports, err := gclog.AnalyzeSetsContext(ctx, srcs, gclog.DefaultThresholds())
+	reports, events, err := report.AnalyzeGC(ctx, srcs, gclog.DefaultThresholds())
 	if err != nil && len(files) > 1 && ctx.Err() == nil {
-		reports = nil
+		reports, events = nil, nil
 		for _, f := range files {
-			r, err := gclog.AnalyzeContext(ctx, []gclog.Source{src(f)}, gclog.DefaultThresholds())
+			rs, evs, err := report.AnalyzeGC(ctx, []gclog.Source{src(f)}, gclog.DefaultThresholds())
 			if err != nil {
 				a.refuse(f.Name, err)
 				continue
 			}
-			reports = append(reports, r)
+			reports, events = append(reports, rs...), append(events, evs...)
 		}
 	} else if err != nil {
 		if ctx.Err() != nil {
@@ -465,6 +485,7 @@ func (a *analysis) gcLogs(ctx context.Context, files []*input.File) error {
 	if ctx.Err() != nil {
 		return interrupted(ctx)
 	}
+	a.gcReports, a.gcEvents = reports, events
 	for i, r := range reports {
 		if i == 0 && len(reports) == 1 {
 			a.res.GC = r
@@ -599,7 +620,7 @@ func writeAnalyzeMarkdown(w io.Writer, a *analysis) error {
 // analyzeCmdline checks a pasted JVM command line with the JVM rules of the
 // knowledge base, as if it were the only process on an unknown host: rules
 // that need host facts (THP mode, cgroup limits, NUMA) say unavailable.
-func analyzeCmdline(cmdline, profile string) ([]finding.Finding, error) {
+func analyzeCmdline(cmdline, profile string, jdk int) ([]finding.Finding, error) {
 	p, err := rules.ParseProfile(profile)
 	if err != nil {
 		return nil, profileErr(profile)
@@ -608,7 +629,11 @@ func analyzeCmdline(cmdline, profile string) ([]finding.Finding, error) {
 	if len(args) == 0 {
 		return nil, usageErr(finding.T("--cmdline: no JVM command found in %q", "--cmdline：在 %q 中没有找到 JVM 命令"), cmdline)
 	}
+	if err := jvmopts.CheckJava(args); err != nil {
+		return nil, usageErr(finding.T("--cmdline: %v", "--cmdline：%v"), err)
+	}
 	opts := jvmopts.Parse(args)
+	opts.JDKGiven = jdk
 	facts := &sysinfo.Facts{SchemaVersion: sysinfo.SchemaVersion}
 	facts.JVMs = sysinfo.Got([]sysinfo.JVM{{PID: 0, Args: args, Options: opts, OpenFDs: -1}}, "--cmdline")
 	// Only what the command line itself decides; the rest needs a live host (use check).
@@ -654,8 +679,10 @@ func writeJVMRuleText(w io.Writer, fs []finding.Finding, l finding.Lang) {
 		if rec := f.Recommended.In(l); rec != "" {
 			fmt.Fprintf(w, "  -> %s\n", rec)
 		}
-		if f.Fix.Apply != "" {
-			fmt.Fprintf(w, "     %s\n", f.Fix.Apply)
+		for _, line := range strings.Split(f.Fix.Apply, "\n") {
+			if line != "" {
+				fmt.Fprintf(w, "     %s\n", finding.SafeLine(line))
+			}
 		}
 	}
 	if fails == 0 {
@@ -664,3 +691,24 @@ func writeJVMRuleText(w io.Writer, fs []finding.Finding, l finding.Lang) {
 }
 
 func oneLineCLI(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// writeAnalyzeHTML writes the GC logs' and the thread dumps' page: one
+// self-contained file, no network, in the report's language.
+func writeAnalyzeHTML(path string, a *analysis, lang finding.Lang) error {
+	var gc *report.GCPage
+	if len(a.gcReports) > 0 {
+		gc = report.NewGCPage(a.gcReports, a.gcEvents, lang)
+	}
+	var dp *report.DumpPage
+	if a.dumps != nil && len(a.dumps.Dumps) > 0 {
+		dp = report.NewDumpPage(a.dumps, lang)
+	}
+	if gc == nil && dp == nil {
+		return usageErr(finding.T("-o html draws GC logs and thread dumps: none of the inputs is either", "-o html 只绘制 GC 日志与线程转储：输入中两者都没有"))
+	}
+	var b bytes.Buffer
+	if err := html.WriteAnalyze(&b, gc, dp); err != nil {
+		return err
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}

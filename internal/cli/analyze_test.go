@@ -417,3 +417,59 @@ func TestAnalyzeOtherFormats(t *testing.T) {
 		t.Errorf("zh refusal:\n%s", out)
 	}
 }
+
+// -o html writes one self-contained page of the GC log and the dump set:
+// no network, both languages, the dumps' and the log's names in it.
+func TestAnalyzeHTMLPage(t *testing.T) {
+	for _, lang := range []string{"en", "zh"} {
+		out := filepath.Join(t.TempDir(), "page.html")
+		_, err := runAnalyze(t, []string{"../jvm/gclog/testdata/live/jdk17-g1-12s.log",
+			"../jvm/threaddump/testdata/jdk17_zoo_fsync_series/dump1.txt", "../jvm/threaddump/testdata/jdk17_zoo_fsync_series/dump2.txt"},
+			AnalyzeOptions{Output: "html", Out: out, Lang: lang})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page := string(b)
+		for _, want := range []string{"Content-Security-Policy", "<svg", "dump1.txt", "jdk17-g1-12s.log"} {
+			if !strings.Contains(page, want) {
+				t.Errorf("%s page lacks %q", lang, want)
+			}
+		}
+		if strings.Contains(page, "http://") || strings.Contains(page, "https://") {
+			t.Errorf("%s page references the network", lang)
+		}
+		if lang == "zh" && !strings.Contains(page, "线程") {
+			t.Errorf("zh page not in Chinese")
+		}
+	}
+	// -o html needs --out, and inputs it can draw.
+	if _, err := runAnalyze(t, []string{"../jvm/gclog/testdata/live/jdk17-g1-12s.log"}, AnalyzeOptions{Output: "html"}); exitCode(err) != ExitUsage {
+		t.Errorf("-o html without --out: %v", err)
+	}
+}
+
+// --cmdline refuses what is not a JVM, and --jdk renders the advice for the
+// release given: unified logging on 17, the JDK 8 flags on 8.
+func TestAnalyzeCmdlineJDK(t *testing.T) {
+	if _, err := runAnalyze(t, nil, AnalyzeOptions{Output: "text", Cmdline: "ls -la"}); exitCode(err) != ExitUsage {
+		t.Errorf("ls -la audited as a JVM: %v", err)
+	}
+	out17, err := runAnalyze(t, nil, AnalyzeOptions{Output: "text", Cmdline: "java -Xmx4g -jar app.jar", JDK: 17})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out17, "-Xlog:gc") || strings.Contains(out17, "PrintGCDetails") {
+		t.Errorf("JDK 17 advice:\n%s", out17)
+	}
+	out8, err := runAnalyze(t, nil, AnalyzeOptions{Output: "text", Cmdline: "java -Xmx4g -jar app.jar", JDK: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out8, "PrintGCDetails") || strings.Contains(out8, "-Xlog:gc") {
+		t.Errorf("JDK 8 advice:\n%s", out8)
+	}
+}

@@ -148,6 +148,9 @@ UTF-16 编码的或带 Windows 换行符的：
 	"read every FILE as this format instead of recognising it: hotspot, hotspot-json, visualvm, hpux, javacore, gclog, logconf": "不按内容识别，而把每个 FILE 都按该格式读取：hotspot、hotspot-json、visualvm、hpux、javacore、gclog、logconf",
 	"the most text read from one input, e.g. 512M or 4G (default 2G)":                                                           "单个输入最多读取的文本量，例如 512M 或 4G（默认 2G）",
 	"a JVM command line to check (quote it)":                                                                                    "要检查的 JVM 命令行（请用引号括起来）",
+	"the JDK feature release the --cmdline runs on (8, 11, 17, 21, 25); default: inferred from the options":                     "--cmdline 所运行的 JDK 版本（8、11、17、21、25）；默认从参数推断",
+	"with -o html: the page to write":                                                                                           "与 -o html 一起使用：要写出的页面文件",
+	"output format: text, json, markdown, or html (a self-contained page of the GC logs and thread dumps, with --out FILE)":     "输出格式：text、json、markdown，或 html（GC 日志与线程转储的自包含页面，需配合 --out FILE）",
 	"workload profile for --cmdline: java-web, database or latency":                                                             "--cmdline 使用的负载配置档：java-web、database 或 latency",
 
 	// load
