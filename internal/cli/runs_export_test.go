@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -47,26 +48,24 @@ func TestRunsExportOpenMetrics(t *testing.T) {
 func TestRecordPrometheus(t *testing.T) {
 	env, _, errb := testEnv()
 	tf := t.TempDir()
-	var scraped []byte
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	scraped := make(chan []byte, 1)
 	o := &RecordOptions{Duration: 1200 * time.Millisecond, Interval: 200 * time.Millisecond, Out: filepath.Join(t.TempDir(), "run"),
-		NoCatalog: true, Output: "json", Prom: promOptions{Listen: "127.0.0.1:0", Textfile: tf},
-		OnStart: func(string) {}}
+		NoCatalog: true, Output: "json", Prom: promOptions{Listen: addr, Textfile: tf}}
 	o.OnStart = func(string) {
 		go func() {
 			time.Sleep(800 * time.Millisecond)
-			addr := ""
-			for _, line := range strings.Split(errb.String(), "\n") {
-				if i := strings.Index(line, "http://"); i >= 0 {
-					addr = line[i:]
-				}
-			}
-			if addr == "" {
-				return
-			}
-			if resp, err := http.Get(addr); err == nil {
-				scraped, _ = io.ReadAll(resp.Body)
+			var b []byte
+			if resp, err := http.Get("http://" + addr + "/metrics"); err == nil {
+				b, _ = io.ReadAll(resp.Body)
 				resp.Body.Close()
 			}
+			scraped <- b
 		}()
 	}
 	if err := RunRecord(context.Background(), env, o); err != nil {
@@ -84,8 +83,8 @@ func TestRecordPrometheus(t *testing.T) {
 	if f := fams["tuneloop_cpu_seconds_total"]; f == nil || len(f.Metric) == 0 {
 		t.Errorf("textfile without CPU seconds:\n%.500s", b)
 	}
-	if !bytes.Contains(scraped, []byte("tuneloop_cpu_busy_ratio{cpu=\"all\"}")) {
-		t.Errorf("live scrape during the run: %.300q (stderr %q)", scraped, errb.String())
+	if b := <-scraped; !bytes.Contains(b, []byte("tuneloop_cpu_busy_ratio{cpu=\"all\"}")) {
+		t.Errorf("live scrape during the run: %.300q (stderr %q)", b, errb.String())
 	}
 	if err := RunRecord(context.Background(), env, &RecordOptions{Duration: time.Second, Interval: 200 * time.Millisecond, NoCatalog: true,
 		Output: "json", Prom: promOptions{Textfile: filepath.Join(tf, "nope")}}); err == nil {
