@@ -61,6 +61,10 @@ type Client struct {
 	ssh    *ssh.Client
 	jump   *ssh.Client
 	done   chan struct{}
+	// spec and opts dial again after a lost connection (to fetch what a
+	// remote run had written by then).
+	spec string
+	opts Options
 }
 
 // Dial connects to spec ([user@]host[:port] or a ~/.ssh/config alias) and
@@ -86,7 +90,7 @@ func Dial(ctx context.Context, spec string, o Options) (*Client, error) {
 	if timeout <= 0 {
 		timeout = 15 * time.Second
 	}
-	c := &Client{Target: t, done: make(chan struct{})}
+	c := &Client{Target: t, done: make(chan struct{}), spec: spec, opts: o}
 	var conn net.Conn
 	if t.ProxyJump != "" {
 		// The first hop of a list; its own config (a further jump) applies.

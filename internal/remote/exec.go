@@ -106,6 +106,9 @@ type LostError struct {
 	Arrived []string
 	Into    string
 	Err     error
+	// Salvaged is set when a new connection fetched what the remote run
+	// had written when the first was lost.
+	Salvaged bool
 }
 
 func (e *LostError) Error() string { return e.Localize(finding.EN) }
@@ -116,6 +119,9 @@ func (e *LostError) Localize(l finding.Lang) string {
 	where := ""
 	if e.Into != "" {
 		where = finding.Tf(finding.T("; %d files arrived, kept in %s", "；已收到 %d 个文件，保存在 %s"), len(e.Arrived), finding.SafeLine(e.Into)).In(l)
+		if e.Salvaged {
+			where += finding.T(" (fetched over a new connection as they were then: a partial run)", "（通过新连接取回当时的状态：不完整的运行）").In(l)
+		}
 	}
 	return finding.Tf(finding.T("connection to %s lost after %s (%v): the remote tuneloop stops by itself at its time limit and its temporary folder is removed%s",
 		"与 %s 的连接在 %s 后中断（%v）：远端 tuneloop 会在其时限到达时自行结束并删除临时目录%s"),
@@ -151,6 +157,7 @@ func (c *Client) Run(ctx context.Context, j Job) (*Result, error) {
 		run = j.sudo() + " " + mode + run
 	}
 	script := `d=$(mktemp -d /tmp/tuneloop.XXXXXX) || exit 120
+echo "` + dirMarker + `$d" >&2
 trap 'rm -rf "$d" 2>/dev/null` + j.sudoClean() + `' EXIT HUP INT TERM PIPE
 head -c ` + strconv.FormatInt(st.Size(), 10) + ` > "$d/tuneloop" || exit 121
 [ "$(wc -c < "$d/tuneloop")" -eq ` + strconv.FormatInt(st.Size(), 10) + ` ] || { echo "tuneloop: copy incomplete (disk full?): $(df -h /tmp | tail -1)" >&2; exit 121; }
@@ -167,6 +174,14 @@ exit $rc
 		script += run + "\n"
 	}
 	stderr := newSafeWriter(j.Stderr)
+	var remoteDir string
+	stderr.intercept = func(line string) bool {
+		if d, ok := strings.CutPrefix(line, dirMarker); ok && remoteDir == "" {
+			remoteDir = d
+			return true
+		}
+		return false
+	}
 	s.Stderr = stderr
 	var stdout *safeWriter
 	var tarR *io.PipeReader
@@ -232,7 +247,15 @@ exit $rc
 		if ctx.Err() != nil {
 			return res, ctx.Err()
 		}
-		return res, c.lost(err, start, res.Files, j.Into)
+		le := c.lost(err, start, res.Files, j.Into)
+		if j.Fetch && strings.HasPrefix(remoteDir, "/tmp/tuneloop.") {
+			// The remote run goes on until its limit: what it has written
+			// so far (samples are flushed every tick) is fetched again over
+			// a new connection, if one can be made.
+			le.Arrived, le.Salvaged = c.salvage(ctx, remoteDir, j.Into, res.Files), true
+			res.Files = le.Arrived
+		}
+		return res, le
 	}
 	if untarErr != nil {
 		return res, finding.Errorf(finding.T("%s: the run folder did not arrive whole: %v", "%s：运行目录未完整传回：%v"), c.Target.Addr(), untarErr)
@@ -266,7 +289,53 @@ func (j *Job) sudoClean() string {
 	return ` || ` + j.sudo() + ` -n rm -rf "$d"`
 }
 
-func (c *Client) lost(err error, start time.Time, arrived []string, into string) error {
+// dirMarker prefixes the remote temporary folder's name on stderr (taken
+// out of what is shown).
+const dirMarker = "@@tuneloop-dir "
+
+// salvage dials again and fetches dir/run as it stands into into; it
+// returns every file that arrived (had plus the new ones).
+func (c *Client) salvage(ctx context.Context, dir, into string, had []string) []string {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	o := c.opts
+	o.Timeout = 10 * time.Second
+	nc, err := Dial(ctx, c.spec, o)
+	if err != nil {
+		return had
+	}
+	defer nc.Close()
+	s, err := nc.ssh.NewSession()
+	if err != nil {
+		return had
+	}
+	defer s.Close()
+	r, w := io.Pipe()
+	s.Stdout = w
+	if err := s.Start("tar -C " + shellQuote(dir) + " -cf - run 2>/dev/null"); err != nil {
+		return had
+	}
+	files := append([]string(nil), had...)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		untar(r, into, &files)
+		io.Copy(io.Discard, r)
+	}()
+	werr := make(chan error, 1)
+	go func() { werr <- s.Wait() }()
+	select {
+	case <-werr:
+	case <-ctx.Done():
+		s.Close()
+		<-werr
+	}
+	w.Close()
+	<-done
+	return files
+}
+
+func (c *Client) lost(err error, start time.Time, arrived []string, into string) *LostError {
 	return &LostError{Host: c.Target.Addr(), After: time.Since(start), Arrived: arrived, Into: into, Err: err}
 }
 
@@ -327,6 +396,9 @@ type safeWriter struct {
 	w   io.Writer
 	buf *bufio.Writer
 	pen []byte
+	// intercept, if set, sees each whole line first and keeps it from the
+	// output by returning true.
+	intercept func(line string) bool
 }
 
 func newSafeWriter(w io.Writer) *safeWriter {
@@ -343,8 +415,12 @@ func (s *safeWriter) Write(p []byte) (int, error) {
 		if i < 0 {
 			break
 		}
-		s.buf.WriteString(finding.Safe(string(s.pen[:i])) + "\n")
+		line := string(s.pen[:i])
 		s.pen = s.pen[i+1:]
+		if s.intercept != nil && s.intercept(line) {
+			continue
+		}
+		s.buf.WriteString(finding.Safe(line) + "\n")
 	}
 	if len(s.pen) > 64<<10 { // a line that never ends
 		s.buf.WriteString(finding.Safe(string(s.pen)))
