@@ -12,6 +12,7 @@ package compare
 import (
 	"encoding/json"
 	"errors"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -124,7 +125,7 @@ func Load(path string) (*report.RunPage, error) {
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		file = filepath.Join(path, "report.json")
 	}
-	b, err := os.ReadFile(file)
+	b, err := readCapped(file, maxPageLen)
 	if errors.Is(err, fs.ErrNotExist) && file != path {
 		return nil, finding.Errorf(finding.T("%s is not a run folder (no manifest.json / report.json)",
 			"%s 不是运行目录（没有 manifest.json / report.json）"), finding.SafeLine(path))
@@ -366,4 +367,28 @@ func num(v float64) string {
 		return "0"
 	}
 	return strconv.FormatFloat(v, 'f', 3, 64)
+}
+
+// maxPageLen caps a report.json read by compare: a run page is a few MiB; a
+// device or a runaway file is refused, not read into memory.
+const maxPageLen = 256 << 20
+
+// readCapped reads a regular file of at most limit bytes.
+func readCapped(path string, limit int64) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, finding.Errorf(finding.T("%s: not a regular file", "%s：不是普通文件"), finding.SafeLine(path))
+	}
+	if st.Size() > limit {
+		return nil, finding.Errorf(finding.T("%s: %d bytes, more than a run page may have (%d)", "%s：%d 字节，超过运行报告的上限（%d）"), finding.SafeLine(path), st.Size(), limit)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, limit))
 }

@@ -7,6 +7,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -347,5 +348,40 @@ func TestServiceStalledNamesTheDeadlock(t *testing.T) {
 	if v == nil || !strings.HasPrefix(v.Title.EN, "Root cause: The service stopped answering at +3.1 s of the load: ") ||
 		!strings.Contains(strings.ToLower(v.Title.EN), "deadlock") {
 		t.Fatalf("verdict %v", title(v))
+	}
+}
+
+// A run folder is untrusted: a GC log that links out of the folder, or
+// load.json as a link to a device, is said and not read; the rest is still
+// diagnosed.
+func TestLoadReadsFolderAsUntrusted(t *testing.T) {
+	dir := copyRun(t, "testdata/runs/healthy")
+	outside := filepath.Join(t.TempDir(), "gc.log")
+	copyFile(t, "../jvm/gclog/testdata/corpus/openjdk_SampleSun1_5_0CMS_IncrementalPacing.txt", outside)
+	if err := os.Symlink(outside, filepath.Join(dir, "raw", "gc-0.log")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, LoadFile)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, LoadFile)); err != nil {
+		t.Fatal(err)
+	}
+	L, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if L.GC != nil || L.Load != nil {
+		t.Fatalf("read through links: GC %v, load %v", L.GC != nil, L.Load != nil)
+	}
+	var said []string
+	for _, p := range L.Problems {
+		said = append(said, p.Subject)
+	}
+	if !slices.Contains(said, LoadFile) || !slices.Contains(said, "raw/gc-0.log") {
+		t.Errorf("the links are not said: %v", said)
+	}
+	if L.Series == nil || len(L.Dumps) == 0 {
+		t.Errorf("the rest of the folder was not read")
 	}
 }

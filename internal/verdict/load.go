@@ -167,12 +167,14 @@ func (L *Layers) loadGC() {
 	// the folder is (compare matches them across runs and machines).
 	srcs := make([]gclog.Source, 0, len(files))
 	for _, path := range files {
-		if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() {
-			L.problem(path, errors.New("not a regular file (a link or a device is not read)"))
+		rel, _ := filepath.Rel(L.Folder.Dir, path)
+		fh, err := run.OpenInside(L.Folder.Dir, rel)
+		if err != nil {
+			L.problem(rel, err)
 			continue
 		}
-		rel, _ := filepath.Rel(L.Folder.Dir, path)
-		srcs = append(srcs, gclog.Source{Name: rel, Open: func() (io.ReadCloser, error) { return os.Open(path) }})
+		fh.Close()
+		srcs = append(srcs, gclog.Source{Name: rel, Open: func() (io.ReadCloser, error) { return run.OpenInside(L.Folder.Dir, rel) }})
 	}
 	if len(srcs) == 0 {
 		return
@@ -208,27 +210,15 @@ func (L *Layers) loadJFR() {
 
 func (L *Layers) readJSON(name string) ([]byte, bool) { return L.readFile(name, maxJSONLen) }
 
-// readFile reads a regular file of the folder, at most limit bytes; a
-// missing file is not a problem, anything else is said.
+// readFile reads a regular file of the folder, at most limit bytes, as
+// untrusted (run.ReadInside: no link followed, raw/ itself included, no
+// device or FIFO read); a missing file is not a problem, anything else is
+// said.
 func (L *Layers) readFile(name string, limit int64) ([]byte, bool) {
-	path := filepath.Join(L.Folder.Dir, name)
-	st, err := os.Lstat(path)
+	b, err := run.ReadInside(L.Folder.Dir, name, limit)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, false
 	}
-	if err != nil {
-		L.problem(name, err)
-		return nil, false
-	}
-	if !st.Mode().IsRegular() {
-		L.problem(name, errors.New("not a regular file (a link or a device is not read)"))
-		return nil, false
-	}
-	if st.Size() > limit {
-		L.problem(name, fmt.Errorf("%d bytes, more than the %d this file may have", st.Size(), limit))
-		return nil, false
-	}
-	b, err := os.ReadFile(path)
 	if err != nil {
 		L.problem(name, err)
 		return nil, false
