@@ -62,7 +62,7 @@ complete on its own ('tuneloop analyze DIR').`,
 		},
 	})
 	cmd.AddCommand(newRunsRebuildCmd(env, o))
-	cmd.AddCommand(newRunsExportCmd(env))
+	cmd.AddCommand(newRunsExportCmd(env, o))
 	trend := &TrendOptions{}
 	tc := &cobra.Command{
 		Use:   "trend [--service URL]",

@@ -23,7 +23,7 @@ type RunsExportOptions struct {
 }
 
 // newRunsExportCmd is `tuneloop runs export --openmetrics RUN_DIR [-o FILE]`.
-func newRunsExportCmd(env *Env) *cobra.Command {
+func newRunsExportCmd(env *Env, ro *RunsOptions) *cobra.Command {
 	o := &RunsExportOptions{}
 	cmd := &cobra.Command{
 		Use:   "export --openmetrics RUN_DIR [-o FILE]",
@@ -37,7 +37,12 @@ into its data folder. The metric names are those of --prometheus-listen.`,
 		Example: `  tuneloop runs export --openmetrics runs/20261125-1000-app1 -o run.om
   promtool tsdb create-blocks-from openmetrics run.om ./blocks`,
 		Args: cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error { return RunRunsExport(cmd.Context(), env, o, args[0]) },
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if _, err := langOpt(env, ro.Lang); err != nil { // runs' --lang
+				return err
+			}
+			return RunRunsExport(cmd.Context(), env, o, args[0])
+		},
 	}
 	cmd.Flags().BoolVar(&o.OpenMetrics, "openmetrics", false, "write OpenMetrics text with timestamps (the only format so far)")
 	cmd.Flags().StringVarP(&o.Out, "out", "o", "", "write to this file instead of standard output")
