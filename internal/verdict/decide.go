@@ -390,6 +390,9 @@ func serviceStalled(se *run.ServiceEnd, cause *finding.Finding) *finding.Finding
 			"第 %+.1f 秒之后没有请求成功；当时抓取的线程转储显示：%s"), se.AtS, cause.Observed)
 		f.Recommended, f.Fix = cause.Recommended, cause.Fix
 		f.Evidence = append(f.Evidence, finding.Evidence{Key: "see_also", Value: cause.Key()})
+		// The verdict names the cause (what a CI gate or compare matches
+		// on); its title says the service stopped answering because of it.
+		f.ID, f.Subject = cause.ID, cause.Subject
 	}
 	return f
 }

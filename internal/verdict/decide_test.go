@@ -120,7 +120,7 @@ func TestDecideBranches(t *testing.T) {
 		subject string // the root cause's finding key starts with it
 	}{
 		{name: "the service exited mid-run", src: runs + "/cpu-hot", prepare: serviceKilled, branch: ServiceExited, subject: IDServiceExited},
-		{name: "the service stopped answering mid-run", src: runs + "/deadlock", prepare: serviceHung, branch: ServiceStalled, subject: IDServiceStalled},
+		{name: "the service stopped answering mid-run", src: runs + "/deadlock", prepare: serviceHung, branch: ServiceStalled, subject: "threaddump.deadlock"},
 		{name: "deadlock", src: runs + "/deadlock", branch: Deadlock, subject: "threaddump.deadlock"},
 		{name: "service answers nothing", src: runs + "/healthy", prepare: unansweredLoad, branch: Unanswered, subject: IDHung},
 		{name: "NIC softirq on one CPU", src: "../diagnose/testdata/runs/kunpeng-softirq", branch: Softirq, subject: "run.irq.softirq-concentrated"},
