@@ -281,9 +281,16 @@ func (e *Exporter) Load(p loadgen.Progress) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.add("tuneloop_load_requests_total", float64(p.Requests-e.lastReqs))
-	e.add("tuneloop_load_errors_total", float64(p.Errors-e.lastErrs))
-	e.lastReqs, e.lastErrs = max(e.lastReqs, p.Requests), max(e.lastErrs, p.Errors)
+	// Progress counts since its load began: a smaller count is a new load.
+	since := func(now, last int64) float64 {
+		if now < last {
+			return float64(now)
+		}
+		return float64(now - last)
+	}
+	e.add("tuneloop_load_requests_total", since(p.Requests, e.lastReqs))
+	e.add("tuneloop_load_errors_total", since(p.Errors, e.lastErrs))
+	e.lastReqs, e.lastErrs = p.Requests, p.Errors
 	e.set("tuneloop_load_requests_per_second", float64(p.Last.Requests))
 	if p.Last.Requests > 0 {
 		for _, s := range []struct {
