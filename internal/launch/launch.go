@@ -182,7 +182,10 @@ func (s *Service) LogTail(n int64) string {
 func WaitReady(ctx context.Context, url string, timeout time.Duration, s *Service) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	client := &http.Client{Timeout: 2 * time.Second}
+	// A slow answer is an answer (a service whose every request waits 2 s
+	// on a downstream is ready, and the load measures how slow): each probe
+	// may take up to 10 s, within the overall timeout.
+	client := &http.Client{Timeout: 10 * time.Second}
 	var last error
 	for {
 		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)

@@ -279,6 +279,22 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 			return importWindow(o.JTLWatch, loadStart, time.Now())
 		}
 		cfg := o.Load
+		if unready != nil {
+			// The probe of a service that never answered: a port that never
+			// opened (it hung before listening) is what the probe found, not
+			// a failure of the run.
+			sum, err := loadgen.Run(ctx, cfg)
+			var te *loadgen.TargetError
+			if errors.As(err, &te) {
+				select { // the recorder's dumps and samples go on over the probe's time
+				case <-ctx.Done():
+				case <-time.After(cfg.Duration):
+				}
+				return &loadgen.Summary{Source: "probe", Target: o.Target, Requests: 1, Errors: 1,
+					ErrorKinds: map[string]int64{te.Kind.String(): 1}}, nil
+			}
+			return sum, err
+		}
 		var stall stallWatch
 		cfg.OnSecond = func(p loadgen.Progress) {
 			if hooks.OnLoad != nil {
