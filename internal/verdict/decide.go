@@ -102,7 +102,8 @@ func decide(L *Layers, recorded []finding.Finding) (*finding.Finding, Branch, []
 		gcCause = find(L.GC.Findings, func(f *finding.Finding) bool { return f.Severity >= finding.Warning && f.ID != "gc.unparsed-lines" })
 	}
 	ioCause := func(f *finding.Finding) bool {
-		return f.Severity >= finding.Warning && (strings.HasPrefix(f.ID, "run.disk") || strings.HasPrefix(f.ID, "run.mem") || strings.HasPrefix(f.ID, "run.io"))
+		return f.Severity >= finding.Warning && (strings.HasPrefix(f.ID, "run.disk") || strings.HasPrefix(f.ID, "run.mem") ||
+			strings.HasPrefix(f.ID, "run.io") || strings.HasPrefix(f.ID, "run.net."))
 	}
 	busy := L.Stats.Busy
 	switch {
@@ -140,10 +141,10 @@ func decide(L *Layers, recorded []finding.Finding) (*finding.Finding, Branch, []
 		return gcCause, GCCritical, e.lines(e.load, e.cpu, e.blocked)
 	case culprit(finding.Critical) != nil:
 		c := culprit(finding.Critical)
-		return c, LockMost, e.lines(e.load, e.cpu, e.blocked, e.ifDownstream(c))
+		return c, LockMost, e.lines(e.load, e.cpu, e.blocked, e.ifDownstream(c), e.servers(c))
 	case busy < lockNeedsRoom && culprit(finding.Warning) != nil:
 		c := culprit(finding.Warning)
-		return c, LockCPURoom, e.lines(e.load, e.cpu, e.blocked, e.ifDownstream(c))
+		return c, LockCPURoom, e.lines(e.load, e.cpu, e.blocked, e.ifDownstream(c), e.servers(c))
 	case gcCause != nil:
 		return gcCause, GC, e.lines(e.load, e.cpu)
 	case generatorSaturated(L) != nil:

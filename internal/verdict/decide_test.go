@@ -385,3 +385,19 @@ func TestLoadReadsFolderAsUntrusted(t *testing.T) {
 		t.Errorf("the rest of the folder was not read")
 	}
 }
+
+// A wait's servers are joined to the recorder's per-thread samples by nid:
+// the one worker that completes the futures is named with what the
+// recorder saw of it (on a CPU, waiting for one, or off the CPUs).
+func TestWaitServersJoinedToRecorder(t *testing.T) {
+	L, err := Load("testdata/runs/future-serial")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := Decide(L).Verdict
+	if v == nil || !strings.Contains(v.Observed.EN, "Servers, as the recorder sampled them: ") || !strings.Contains(v.Observed.EN, "quote-pricer") ||
+		!strings.Contains(v.Observed.ZH, "服务方线程（记录器采样）") {
+		t.Fatalf("the servers are not joined to the recorder:\n%s", title(v)+"\n"+v.Observed.EN)
+	}
+	t.Log(v.Observed.EN)
+}
