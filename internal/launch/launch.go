@@ -158,9 +158,20 @@ func alive(pid int) bool {
 	if err != nil {
 		return false
 	}
-	st := string(b)
-	i := strings.LastIndexByte(st, ')')
-	return i >= 0 && !strings.HasPrefix(st[i+1:], " Z")
+	f := statFields(b)
+	return len(f) > 0 && f[0] != "Z"
+}
+
+// statFields are the fields of a /proc/PID/stat line after the
+// parenthesised comm (which may itself hold spaces and parentheses): f[0]
+// is the state, f[1] the parent, f[19] the start time; nil when malformed.
+func statFields(b []byte) []string {
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return nil
+	}
+	return strings.Fields(s[i+1:])
 }
 
 // LogTail returns the last n bytes of the service log, for error messages.
@@ -267,12 +278,7 @@ func ppid(h hostfs.FS, pid int) int {
 	if err != nil {
 		return 0
 	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(s[i+1:])
+	f := statFields(b)
 	if len(f) < 2 {
 		return 0
 	}

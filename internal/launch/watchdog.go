@@ -395,12 +395,7 @@ func ProcStart(pid int) uint64 {
 	if err != nil {
 		return 0
 	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(s[i+1:])
+	f := statFields(b)
 	if len(f) < 20 {
 		return 0
 	}
