@@ -41,8 +41,7 @@ func JFRExecutionSamples(buf []byte, fn func(stack []string)) (n int, err error)
 		}
 	}()
 	p := parser.NewParser(buf, parser.Options{})
-	names := map[types.MethodRef]string{} // -> "Class.method"
-	var stack []string
+	r := newResolver(p)
 	for {
 		typ, err := p.ParseEvent()
 		if err == io.EOF {
@@ -54,24 +53,48 @@ func JFRExecutionSamples(buf []byte, fn func(stack []string)) (n int, err error)
 		if typ != p.TypeMap.T_EXECUTION_SAMPLE {
 			continue
 		}
-		st := p.GetStacktrace(p.ExecutionSample.StackTrace)
-		if st == nil || len(st.Frames) == 0 {
+		stack := r.stack(p.ExecutionSample.StackTrace, "")
+		if stack == nil {
 			continue
-		}
-		stack = stack[:0]
-		// JFR lists the leaf first; the flame graph wants the root first.
-		for i := len(st.Frames) - 1; i >= 0 && len(stack) < MaxFrames; i-- {
-			ref := st.Frames[i].Method
-			name, ok := names[ref]
-			if !ok {
-				name = methodName(p, ref)
-				names[ref] = name
-			}
-			stack = append(stack, name)
 		}
 		fn(stack)
 		n++
 	}
+}
+
+// resolver turns JFR stack traces into frame names, root first, the
+// method names cached; the slice it returns is reused by the next call.
+type resolver struct {
+	p     *parser.Parser
+	names map[types.MethodRef]string // -> "Class.method"
+	buf   []string
+}
+
+func newResolver(p *parser.Parser) *resolver {
+	return &resolver{p: p, names: map[types.MethodRef]string{}}
+}
+
+// stack resolves ref (nil when it has no frames), with leaf appended when
+// set; JFR lists the leaf first, the flame graph wants the root first.
+func (r *resolver) stack(ref types.StackTraceRef, leaf string) []string {
+	st := r.p.GetStacktrace(ref)
+	if st == nil || len(st.Frames) == 0 {
+		return nil
+	}
+	r.buf = r.buf[:0]
+	for i := len(st.Frames) - 1; i >= 0 && len(r.buf) < MaxFrames; i-- {
+		m := st.Frames[i].Method
+		name, ok := r.names[m]
+		if !ok {
+			name = methodName(r.p, m)
+			r.names[m] = name
+		}
+		r.buf = append(r.buf, name)
+	}
+	if leaf != "" {
+		r.buf = append(r.buf, leaf)
+	}
+	return r.buf
 }
 
 // methodName resolves a method to "pkg.Class.method" (JFR stores class

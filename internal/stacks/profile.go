@@ -182,29 +182,7 @@ func jfrEvents(buf []byte, kind Kind, fn func(stack []string, v int64)) (wallSam
 		}
 	}()
 	p := parser.NewParser(buf, parser.Options{})
-	names := map[types.MethodRef]string{}
-	var stack []string
-	resolve := func(ref types.StackTraceRef, leaf string) []string {
-		st := p.GetStacktrace(ref)
-		if st == nil || len(st.Frames) == 0 {
-			return nil
-		}
-		stack = stack[:0]
-		// JFR lists the leaf first; the flame graph wants the root first.
-		for i := len(st.Frames) - 1; i >= 0 && len(stack) < MaxFrames; i-- {
-			r := st.Frames[i].Method
-			name, ok := names[r]
-			if !ok {
-				name = methodName(p, r)
-				names[r] = name
-			}
-			stack = append(stack, name)
-		}
-		if leaf != "" {
-			stack = append(stack, leaf)
-		}
-		return stack
-	}
+	resolve := newResolver(p).stack
 	className := func(ref types.ClassRef) string {
 		if c := p.GetClass(ref); c != nil {
 			return strings.ReplaceAll(p.GetSymbolString(c.Name), "/", ".")
