@@ -87,8 +87,8 @@ func NewCheck(version string, now time.Time, profile string, host Host, fs []fin
 	}
 }
 
-// hostLine is the one-line identity shown at the top of text and Markdown.
-func (h Host) line(l finding.Lang) string {
+// Line is the host's one-line identity shown at the top of text, Markdown and HTML.
+func (h Host) Line(l finding.Lang) string {
 	var parts []string
 	add := func(s string) {
 		if s != "" {

@@ -16,7 +16,7 @@ func WriteCheckMarkdown(w io.Writer, c *Check, l finding.Lang) error {
 	bw := bufio.NewWriter(w)
 	t := func(en, zh string) string { return finding.T(en, zh).In(l) }
 	fmt.Fprintf(bw, "# %s: %s\n\n", t("Host audit", "主机检查"), mdText(c.Host.Hostname))
-	fmt.Fprintf(bw, "%s\n\n", mdText(c.Host.line(l)))
+	fmt.Fprintf(bw, "%s\n\n", mdText(c.Host.Line(l)))
 	fmt.Fprintf(bw, "%s · tuneloop %s · %s\n\n", mdText(summaryLine(c.Summary, c.Profile, l)),
 		mdText(c.Tool.Version), c.GeneratedAt.Format("2006-01-02 15:04:05 MST"))
 

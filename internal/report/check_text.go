@@ -25,7 +25,7 @@ func WriteCheckText(w io.Writer, c *Check, o TextOptions) error {
 	if l == finding.ZH {
 		title = "tuneloop 主机检查"
 	}
-	fmt.Fprintf(bw, "%s — %s\n%s\n", title, oneLine(c.Host.line(l)), summaryLine(c.Summary, c.Profile, l))
+	fmt.Fprintf(bw, "%s — %s\n%s\n", title, oneLine(c.Host.Line(l)), summaryLine(c.Summary, c.Profile, l))
 
 	var unavailable, passed, skipped []*finding.Finding
 	for i := range c.Findings {

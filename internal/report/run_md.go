@@ -15,7 +15,7 @@ func WriteRunMarkdown(w io.Writer, r *Run, l finding.Lang) error {
 	bw := bufio.NewWriter(w)
 	t := func(en, zh string) string { return finding.T(en, zh).In(l) }
 	fmt.Fprintf(bw, "# %s: %s\n\n", t("Run", "运行记录"), mdText(r.ID))
-	fmt.Fprintf(bw, "%s\n\n", mdText(r.Host.line(l)))
+	fmt.Fprintf(bw, "%s\n\n", mdText(r.Host.Line(l)))
 	end := ""
 	if !r.End.IsZero() {
 		end = " – " + r.End.UTC().Format("15:04:05")

@@ -60,7 +60,7 @@ func WriteRunJSON(w io.Writer, r *Run) error {
 func WriteRunText(w io.Writer, r *Run, l finding.Lang) error {
 	bw := bufio.NewWriter(w)
 	T := func(en, zh string) string { return finding.T(en, zh).In(l) }
-	fmt.Fprintf(bw, "%s %s — %s\n", T("tuneloop run", "tuneloop 运行记录"), oneLine(r.ID), oneLine(r.Host.line(l)))
+	fmt.Fprintf(bw, "%s %s — %s\n", T("tuneloop run", "tuneloop 运行记录"), oneLine(r.ID), oneLine(r.Host.Line(l)))
 	span := r.Start.UTC().Format("2006-01-02 15:04:05")
 	if !r.End.IsZero() {
 		span += " – " + r.End.UTC().Format("15:04:05") + " UTC"

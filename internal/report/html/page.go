@@ -182,7 +182,7 @@ func buildView(p *report.RunPage) *htmlView {
 	if v.Title == "" {
 		v.Title = oneLine(r.ID)
 	}
-	v.HostLine = oneLine(hostLine(r.Host, l))
+	v.HostLine = oneLine(r.Host.Line(l))
 	add := func(k, val string) {
 		if val = oneLine(val); val != "" {
 			v.Meta = append(v.Meta, [2]string{L[k], val})
@@ -287,58 +287,4 @@ func anchor(key string) string {
 		}
 	}
 	return b.String()
-}
-
-// hostLine is the host's one-line identity under the title (the same words
-// as the text and Markdown reports').
-func hostLine(h report.Host, l finding.Lang) string {
-	var parts []string
-	add := func(s string) {
-		if s != "" {
-			parts = append(parts, s)
-		}
-	}
-	count := func(n int, t finding.Text) {
-		add(fmt.Sprintf(t.In(l), n))
-	}
-	add(h.OS)
-	if h.Kernel != "" {
-		add("Linux " + h.Kernel)
-	}
-	add(h.Arch)
-	add(h.CPU)
-	if h.Logical > 0 {
-		count(h.Logical, finding.T("%d CPUs", "%d 个逻辑 CPU"))
-	}
-	if h.Sockets > 1 {
-		count(h.Sockets, finding.T("%d sockets", "%d 路"))
-	}
-	if h.NUMANodes > 0 {
-		count(h.NUMANodes, plural(h.NUMANodes, finding.T("%d NUMA node", "%d 个 NUMA 节点")))
-	}
-	if h.MemTotalKB > 0 {
-		add(fmt.Sprintf("%.1f GiB", float64(h.MemTotalKB)/(1<<20)))
-	}
-	if h.Hypervisor != "" {
-		add(finding.T("VM: ", "虚拟机 ").In(l) + h.Hypervisor)
-	}
-	if h.JVMs > 0 {
-		count(h.JVMs, plural(h.JVMs, finding.T("%d JVM", "%d 个 JVM")))
-	}
-	name := h.Hostname
-	if name == "" {
-		name = finding.T("unknown host", "未知主机").In(l)
-	}
-	if len(parts) == 0 {
-		return name
-	}
-	return name + " (" + strings.Join(parts, ", ") + ")"
-}
-
-// plural adds an English "s" when n is not 1 (Chinese has no plural).
-func plural(n int, t finding.Text) finding.Text {
-	if n != 1 {
-		t.EN += "s"
-	}
-	return t
 }
