@@ -33,7 +33,7 @@ func WriteCheckMarkdown(w io.Writer, c *Check, l finding.Lang) error {
 			t("severity", "级别"), t("check", "检查项"), t("what was seen", "现状"))
 		for i, f := range fails {
 			fmt.Fprintf(bw, "| %d | %s | [%s](#%s) | %s |\n", i+1, f.Severity.Label(l), mdCell(f.Key()),
-				anchor(f.Key()), mdCell(f.Observed.In(l)))
+				Anchor(f.Key()), mdCell(f.Observed.In(l)))
 		}
 		bw.WriteString("\n")
 		for _, f := range fails {
@@ -64,7 +64,7 @@ func WriteCheckMarkdown(w io.Writer, c *Check, l finding.Lang) error {
 }
 
 func writeFindingMarkdown(w *bufio.Writer, f *finding.Finding, l finding.Lang) {
-	fmt.Fprintf(w, "<a id=\"%s\"></a>\n### %s: %s\n\n", anchor(f.Key()), mdText(f.Key()), mdText(f.Title.In(l)))
+	fmt.Fprintf(w, "<a id=\"%s\"></a>\n### %s: %s\n\n", Anchor(f.Key()), mdText(f.Key()), mdText(f.Title.In(l)))
 	fmt.Fprintf(w, "**%s** · %s\n\n", f.Severity.Label(l), mdText(f.Category))
 	para := func(k, v string) {
 		if v = strings.TrimSpace(v); v != "" {
@@ -149,8 +149,8 @@ func fenceFor(v string) string {
 	return strings.Repeat("`", max(3, longest+1))
 }
 
-// anchor makes an HTML id from a finding key.
-func anchor(key string) string {
+// Anchor makes an HTML id from a finding key (Markdown and HTML reports).
+func Anchor(key string) string {
 	var b strings.Builder
 	for _, r := range strings.ToLower(key) {
 		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') || r == '-' || r == '.' {

@@ -68,13 +68,13 @@ func WriteRuleListMarkdown(w io.Writer, rs []RuleInfo) error {
 	bw.WriteString("| ID | severity | applies to | checks | 检查内容 |\n|---|---|---|---|---|\n")
 	for i := range rs {
 		r := &rs[i]
-		fmt.Fprintf(bw, "| [%s](#%s) | %s | %s | %s | %s |\n", mdCell(r.ID), anchor(r.ID), r.Severity, mdCell(r.scope()),
+		fmt.Fprintf(bw, "| [%s](#%s) | %s | %s | %s | %s |\n", mdCell(r.ID), Anchor(r.ID), r.Severity, mdCell(r.scope()),
 			mdCell(r.Checks.EN), mdCell(r.Checks.ZH))
 	}
 	bw.WriteString("\n")
 	for i := range rs {
 		r := &rs[i]
-		fmt.Fprintf(bw, "<a id=\"%s\"></a>\n## %s: %s / %s\n\n", anchor(r.ID), mdText(r.ID), mdText(r.Title.EN), mdText(r.Title.ZH))
+		fmt.Fprintf(bw, "<a id=\"%s\"></a>\n## %s: %s / %s\n\n", Anchor(r.ID), mdText(r.ID), mdText(r.Title.EN), mdText(r.Title.ZH))
 		fmt.Fprintf(bw, "- **category**: %s · **severity**: %s · **applies to**: %s\n", mdText(r.Category), r.Severity, mdText(r.scope()))
 		for _, p := range []struct {
 			k string

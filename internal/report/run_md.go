@@ -57,7 +57,7 @@ func WriteRunMarkdown(w io.Writer, r *Run, l finding.Lang) error {
 		t("severity", "级别"), t("confidence", "置信度"), t("finding", "诊断项"), t("what was seen", "现状"))
 	for i, f := range fails {
 		fmt.Fprintf(bw, "| %d | %s | %.0f%% | [%s](#%s) | %s |\n", i+1, f.Severity.Label(l), 100*f.Confidence, mdCell(f.Key()),
-			anchor(f.Key()), mdCell(f.Observed.In(l)))
+			Anchor(f.Key()), mdCell(f.Observed.In(l)))
 	}
 	bw.WriteString("\n")
 	for _, f := range fails {

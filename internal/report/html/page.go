@@ -275,16 +275,3 @@ func buildView(p *report.RunPage) *htmlView {
 func oneLine(s string) string {
 	return strings.Join(strings.Fields(finding.SafeLine(s)), " ")
 }
-
-// anchor makes an HTML id from a finding key.
-func anchor(key string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(key) {
-		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') || r == '-' || r == '.' {
-			b.WriteRune(r)
-		} else {
-			b.WriteByte('-')
-		}
-	}
-	return b.String()
-}

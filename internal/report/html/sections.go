@@ -145,7 +145,7 @@ func viewFinding(f *finding.Finding, rank int, l finding.Lang) findingView {
 	lit := func(s string) string { return strings.TrimSpace(finding.Safe(s)) }
 	fv := findingView{
 		Rank: rank, Sev: f.Severity.String(), SevLabel: f.Severity.Label(l),
-		Key: oneLine(f.Key()), Anchor: "f-" + anchor(f.Key()), Category: oneLine(f.Category),
+		Key: oneLine(f.Key()), Anchor: "f-" + report.Anchor(f.Key()), Category: oneLine(f.Category),
 		Title: oneLine(f.Title.In(l)), Observed: txt(f.Observed), Why: txt(f.Why), Recommended: txt(f.Recommended),
 		Apply: lit(f.Fix.Apply), Revert: lit(f.Fix.Revert), Persist: lit(f.Fix.Persist), Note: txt(f.Fix.Note),
 		Reboot: f.Fix.Reboot, Risk: txt(f.Risk), Workload: txt(f.Workload), Reason: txt(f.Reason),
