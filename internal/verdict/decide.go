@@ -106,6 +106,8 @@ func decide(L *Layers, recorded []finding.Finding) (*finding.Finding, Branch, []
 			strings.HasPrefix(f.ID, "run.io") || strings.HasPrefix(f.ID, "run.net."))
 	}
 	busy := L.Stats.Busy
+	// Each computed once: the switch tests and returns them.
+	delayed, generator, waiting := delayedACK(L), generatorSaturated(L), latencyBound(L)
 	switch {
 	case L.Folder != nil && L.Folder.Manifest.Service != nil && L.Folder.Manifest.Service.Hung:
 		// It stopped answering: what its threads did then is the cause.
@@ -128,11 +130,11 @@ func decide(L *Layers, recorded []finding.Finding) (*finding.Finding, Branch, []
 		return hung(L.Load), Unanswered, e.lines(e.load, e.cpu, e.blocked)
 	case find(recorded, id("run.irq.")) != nil:
 		return find(recorded, id("run.irq.")), Softirq, e.lines(e.load, e.cpu)
-	case delayedACK(L) != nil:
+	case delayed != nil:
 		// Specific and measured (latency at the kernel's 40 ms with a
 		// delayed ACK per request): it outranks the threads it leaves
 		// waiting in socket reads.
-		return delayedACK(L), DelayedACK, e.lines(e.load, e.cpu)
+		return delayed, DelayedACK, e.lines(e.load, e.cpu)
 	case find(recorded, id(diagnose.IDSerialThread)) != nil:
 		return find(recorded, id(diagnose.IDSerialThread)), SerialStage, e.lines(e.load, e.cpu)
 	case gcCause != nil && gcCause.Severity == finding.Critical:
@@ -147,8 +149,8 @@ func decide(L *Layers, recorded []finding.Finding) (*finding.Finding, Branch, []
 		return c, LockCPURoom, e.lines(e.load, e.cpu, e.blocked, e.ifDownstream(c), e.servers(c))
 	case gcCause != nil:
 		return gcCause, GC, e.lines(e.load, e.cpu)
-	case generatorSaturated(L) != nil:
-		return generatorSaturated(L), GeneratorSaturated, e.lines(e.load, e.cpu)
+	case generator != nil:
+		return generator, GeneratorSaturated, e.lines(e.load, e.cpu)
 	case find(recorded, id(diagnose.IDCPUSaturated)) != nil:
 		ls := e.lines(e.load, e.jvmCPU)
 		if hf := find(dumpFindings, id("threaddump.hot-frames")); hf != nil {
@@ -159,8 +161,8 @@ func decide(L *Layers, recorded []finding.Finding) (*finding.Finding, Branch, []
 		return find(recorded, ioCause), IO, e.lines(e.load, e.cpu)
 	case busy >= nearSaturated || find(recorded, runQueue) != nil:
 		return hostTooSmall(L), HostTooSmall, e.lines(e.load, e.jvmCPU)
-	case latencyBound(L) != nil:
-		return latencyBound(L), LatencyBound, e.lines(e.load, e.blocked)
+	case waiting != nil:
+		return waiting, LatencyBound, e.lines(e.load, e.blocked)
 	}
 	return nil, None, nil
 }
