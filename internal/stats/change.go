@@ -27,6 +27,7 @@ const bootstrapN = 4000
 const (
 	MethodWelch     = "welch-t-log-over-runs"
 	MethodBootstrap = "block-bootstrap-over-seconds"
+	MethodPaired    = "paired-t-log-over-pairs"
 )
 
 // Estimate is the change of one metric between two sets of runs.
@@ -40,7 +41,8 @@ type Estimate struct {
 	// advice scales.
 	SELog  float64
 	Method string
-	// NBefore and NAfter count runs.
+	// NBefore and NAfter count runs (with MethodPaired, both are the
+	// number of pairs).
 	NBefore, NAfter int
 	// UTestP is the Mann-Whitney U p-value over per-run means (NaN with
 	// fewer than 2 runs a side); UTestNote is benchmath's warning, if any.
@@ -174,23 +176,35 @@ func blockMean(r *rand.Rand, x []float64) float64 {
 	return sum / float64(n)
 }
 
-// RunsNeeded is how many runs per side would detect a change of pct percent
-// with Power at Confidence, given e's standard error: the standard error of
-// a mean shrinks as 1/sqrt(runs), so runs = n * ((z_a + z_b) * se / delta)^2
-// (normal approximation; never fewer than MinRuns).
+// RunsNeeded is how many runs per side (pairs, for a paired estimate)
+// would detect a change of pct percent with Power at Confidence, given e's
+// standard error. The spread of one run (or pair) is SELog*sqrt(n); the
+// answer is the smallest m with (t(df(m)) + z_Power) * spread/sqrt(m) <=
+// |log(1+pct)|, t's quantile rather than the normal's because at 3-5 runs
+// it is twice as wide (df: m-1 for pairs, 2m-2 for two sets). Never fewer
+// than MinRuns; 1000 at most.
 func RunsNeeded(e Estimate, pct float64) int {
 	n := float64(min(e.NBefore, e.NAfter))
 	delta := math.Log1p(pct / 100)
 	if delta <= 0 || n == 0 {
 		return MinRuns
 	}
-	std := distuv.UnitNormal
-	z := std.Quantile(1-(1-Confidence)/2) + std.Quantile(Power)
-	m := n * math.Pow(z*e.SELog/delta, 2)
-	if math.IsNaN(m) || m > 1000 {
-		m = 1000
+	if math.IsNaN(e.SELog) {
+		return 1000
 	}
-	return max(MinRuns, int(math.Ceil(m)))
+	spread := e.SELog * math.Sqrt(n)
+	zb := distuv.UnitNormal.Quantile(Power)
+	for m := MinRuns; m < 1000; m++ {
+		df := float64(2*m - 2)
+		if e.Method == MethodPaired {
+			df = float64(m - 1)
+		}
+		t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(1 - (1-Confidence)/2)
+		if (t+zb)*spread/math.Sqrt(float64(m)) <= delta {
+			return m
+		}
+	}
+	return 1000
 }
 
 // MinRuns per side before "no significant change" is said: fewer leave the
@@ -220,8 +234,54 @@ func Judge(e Estimate, higher int, pct float64) (verdict string, more int) {
 	}
 	need := RunsNeeded(e, pct)
 	have := min(e.NBefore, e.NAfter)
-	if e.Method == MethodWelch && have >= need {
+	if (e.Method == MethodWelch || e.Method == MethodPaired) && have >= need {
 		return NoChange, 0
 	}
 	return Inconclusive, max(1, need-have)
+}
+
+// ComparePaired estimates the change from interleaved runs: before[i] and
+// after[i] are one pair, taken back to back (A B A B ... or A B B A ...), so
+// a neighbour's load or a drifting host hits both alike. The interval is a
+// paired t on d_i = log(after_i/before_i) of the per-run steady-state
+// means: what drifts between pairs cancels inside each d_i and only the
+// spread of the d_i is left, far narrower than Welch's between-set spread
+// when the host drifts. t rather than a bootstrap over pairs for the reason
+// given for Welch (with 3-5 pairs a bootstrap has a handful of distinct
+// resamples and covers too little); the log makes a ratio symmetric, so the
+// point estimate is the geometric mean ratio, centred in its interval.
+// Pairs with a side without values are dropped whole; with fewer than 2
+// pairs left it falls back to Compare.
+func ComparePaired(before, after [][]float64) (e Estimate, ok bool) {
+	var b, a [][]float64
+	for i := range min(len(before), len(after)) {
+		if len(before[i]) > 0 && len(after[i]) > 0 {
+			b, a = append(b, before[i]), append(a, after[i])
+		}
+	}
+	if len(b) < 2 {
+		return Compare(before, after)
+	}
+	mb, ma := runMeans(b), runMeans(a)
+	n := len(b)
+	e = Estimate{Before: stat.Mean(mb, nil), After: stat.Mean(ma, nil), NBefore: n, NAfter: n, UTestP: math.NaN(), Method: MethodPaired}
+	if slices.Min(mb) <= 0 || slices.Min(ma) <= 0 {
+		return e, false
+	}
+	d := make([]float64, n)
+	for i := range d {
+		d[i] = math.Log(ma[i] / mb[i])
+	}
+	m, sd := stat.MeanStdDev(d, nil)
+	se := sd / math.Sqrt(float64(n))
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(1 - (1-Confidence)/2)
+	e.ChangePct, e.SELog = pct(m), se
+	e.LoPct, e.HiPct = pct(m-t*se), pct(m+t*se)
+	th := benchmath.DefaultThresholds
+	cmp := benchmath.AssumeNothing.Compare(benchmath.NewSample(mb, &th), benchmath.NewSample(ma, &th))
+	e.UTestP = cmp.P
+	if len(cmp.Warnings) > 0 {
+		e.UTestNote = cmp.Warnings[0].Error()
+	}
+	return e, true
 }

@@ -13,6 +13,10 @@
 //     symmetric in log space); t, not a bootstrap, because with 3-5 runs a
 //     bootstrap over runs has only a handful of distinct resamples and its
 //     interval is too narrow by about (n-1)/n in variance.
+//   - When the runs were interleaved (A B A B ...: each after-run taken
+//     next to a before-run), ComparePaired judges the per-pair log ratios
+//     with a paired t interval instead: drift of the host between pairs
+//     (a neighbour's build starting) cancels inside each pair.
 //   - With one run on a side there is no run-to-run spread to measure: the
 //     interval comes from a moving-block bootstrap over that run's
 //     steady-state seconds (blocks keep the autocorrelation), is marked
