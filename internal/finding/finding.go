@@ -67,20 +67,6 @@ func (t Text) In(l Lang) string {
 	return t.EN
 }
 
-// DisplayWidth is how many terminal columns s takes: East Asian wide
-// characters count two, so Chinese labels line up in text tables.
-func DisplayWidth(s string) int {
-	w := 0
-	for _, r := range s {
-		w++
-		if r >= 0x1100 && (r <= 0x115f || (r >= 0x2e80 && r <= 0xa4cf) || (r >= 0xac00 && r <= 0xd7a3) ||
-			(r >= 0xf900 && r <= 0xfaff) || (r >= 0xfe30 && r <= 0xfe4f) || (r >= 0xff00 && r <= 0xff60) || (r >= 0xffe0 && r <= 0xffe6)) {
-			w++
-		}
-	}
-	return w
-}
-
 // IsZero reports whether both languages are empty.
 func (t Text) IsZero() bool { return t.EN == "" && t.ZH == "" }
 
