@@ -104,6 +104,10 @@ type Comparison struct {
 	// Stats are throughput and latency with confidence intervals and a
 	// verdict each (empty without per-second load series).
 	Stats []Stat `json:"stats"`
+	// Design is how the runs were taken: "paired" (interleaved, judged
+	// pair by pair; Pairs of them) or "unpaired" (two sets, Welch).
+	Design string `json:"design"`
+	Pairs  int    `json:"pairs,omitempty"`
 	// PowerPct is the change the "run K more" advice is sized to detect:
 	// the gate's PCT, else DefaultPowerPct.
 	PowerPct float64 `json:"power_pct"`

@@ -13,7 +13,7 @@ import (
 
 type labels struct {
 	title, before, after, change, metric, verdict, gone, new, persist, none, gate, gatePass, model string
-	ci, runs, readings, runsHdr, warnings, inconclusive, more, method                              string
+	ci, runs, readings, runsHdr, warnings, inconclusive, more                                      string
 	runCols                                                                                        []string
 	verdicts                                                                                       map[string]string
 }
@@ -24,7 +24,7 @@ var labelsEN = labels{
 	persist: "Still there", none: "none", gate: "REGRESSION", gatePass: "no regression beyond %.0f%%", model: "load",
 	ci: "95% CI", runs: "runs", readings: "Readings (means over runs; a reading's verdict is a 2% band, no interval)",
 	runsHdr: "Runs (steady state; host load from each run's own samples)", warnings: "Warning", inconclusive: "INCONCLUSIVE",
-	more: "run %d more", method: "Interval: Welch t on per-run means (log) with 2+ runs a side, else a block bootstrap over steady-state seconds; U-test p over per-run means",
+	more:     "run %d more",
 	runCols:  []string{"side", "run", "warm-up s", "steady s", "TPS", "p99 ms", "host busy", "other CPU", "steal"},
 	verdicts: map[string]string{"better": "better", "worse": "WORSE", "same": "same", "no significant change": "~ no significant change", "inconclusive": "inconclusive"},
 }
@@ -35,7 +35,7 @@ var labelsZH = labels{
 	persist: "仍然存在", none: "无", gate: "性能回退", gatePass: "没有超过 %.0f%% 的回退", model: "负载",
 	ci: "95% 置信区间", runs: "运行次数", readings: "读数（各次运行的均值；读数的结论按 2% 区间判断，没有置信区间）",
 	runsHdr: "各次运行（稳态；主机负载取自每次运行自己的采样）", warnings: "警告", inconclusive: "无法判断",
-	more: "再运行 %d 次", method: "区间：每侧 2 次及以上运行时为各次运行均值（取对数）的 Welch t 区间，否则为稳态逐秒数据的分块自助法；U 检验 p 值基于各次运行均值",
+	more:     "再运行 %d 次",
 	runCols:  []string{"侧", "运行", "预热 s", "稳态 s", "TPS", "p99 ms", "主机繁忙", "其他进程 CPU", "窃取"},
 	verdicts: map[string]string{"better": "变好", "worse": "变差", "same": "持平", "no significant change": "~ 无显著变化", "inconclusive": "无法判断"},
 }
@@ -109,7 +109,7 @@ func WriteText(w io.Writer, c *Comparison, lang finding.Lang, gate float64) erro
 	bw.WriteString("\n")
 	if len(c.Stats) > 0 {
 		writeTable(bw, statRows(c, L))
-		fmt.Fprintf(bw, "  %s\n\n", L.method)
+		fmt.Fprintf(bw, "  %s\n\n", c.designText().In(lang))
 	}
 	if len(c.Stats) > 0 {
 		fmt.Fprintf(bw, "%s\n", L.readings)
@@ -246,7 +246,7 @@ func WriteMarkdown(w io.Writer, c *Comparison, lang finding.Lang, gate float64) 
 			r[0] = md(r[0])
 			fmt.Fprintf(bw, "| %s |\n", strings.Join(r, " | "))
 		}
-		fmt.Fprintf(bw, "\n%s\n\n**%s**\n\n", md(L.method), md(L.readings))
+		fmt.Fprintf(bw, "\n%s\n\n**%s**\n\n", md(c.designText().In(lang)), md(L.readings))
 	}
 	fmt.Fprintf(bw, "| %s | %s | %s | %s | |\n|---|---:|---:|---:|---|\n", L.metric, L.before, L.after, L.change)
 	for _, r := range c.Rows {

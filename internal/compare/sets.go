@@ -76,18 +76,34 @@ var statDefs = []metricDef{
 	{"p99_ms", finding.T("Latency p99 (steady state, per second)", "时延 p99（稳态，逐秒）"), "ms", Lower},
 }
 
-// CompareSets compares the runs before with the runs after. powerPct sizes
-// the "run K more" advice (0: DefaultPowerPct).
+// CompareSets compares the runs before with the runs after, paired when
+// their start times show them interleaved. powerPct sizes the "run K more"
+// advice (0: DefaultPowerPct).
 func CompareSets(before, after []Input, powerPct float64) *Comparison {
+	return CompareSetsWith(before, after, Options{PowerPct: powerPct})
+}
+
+// CompareSetsWith compares the runs before with the runs after under o:
+// interleaved pairs (o.Design, or detected by Interleaved) are judged by
+// the paired interval, unpaired sets by Welch's (internal/stats).
+func CompareSetsWith(before, after []Input, o Options) *Comparison {
+	powerPct := o.PowerPct
 	if powerPct <= 0 {
 		powerPct = DefaultPowerPct
 	}
-	c := &Comparison{Schema: Schema, Before: sideOf(before), After: sideOf(after), PowerPct: powerPct, Stats: []Stat{}}
+	before, after, paired := pairing(before, after, o.Design)
+	c := &Comparison{Schema: Schema, Before: sideOf(before), After: sideOf(after), PowerPct: powerPct, Stats: []Stat{}, Design: DesignUnpaired}
+	if paired {
+		c.Design, c.Pairs = DesignPaired, len(before)
+	}
 	c.rows(before, after)
 	c.findings(before, after)
 	bs, as := steadyAll(before), steadyAll(after)
 	for _, d := range statDefs {
 		e, ok := stats.Compare(bs.metric(d.key), as.metric(d.key))
+		if paired {
+			e, ok = stats.ComparePaired(bs.metric(d.key), as.metric(d.key))
+		}
 		if !ok {
 			continue
 		}
@@ -147,9 +163,13 @@ type steadySet []steadyRun
 func steadyAll(in []Input) steadySet {
 	var out steadySet
 	for _, i := range in {
+		// A run without a series stays as an empty entry, so that the
+		// i-th entries of two sides are still the i-th pair.
+		var r steadyRun
 		if l := i.Page.Load; l != nil && len(l.Series) > 0 {
-			out = append(out, steadySeries(l.Series))
+			r = steadySeries(l.Series)
 		}
+		out = append(out, r)
 	}
 	return out
 }

@@ -82,6 +82,12 @@ var stepLabels = map[finding.Lang][]string{
 	finding.ZH: {"调优步骤", "步骤", "运行次数", "TPS", "p99 ms", "TPS 相比上一步", "TPS 相比基线", "p99 相比上一步", "p99 相比基线", "基线"},
 }
 
+// stepsMethod says how the table's intervals were computed.
+func stepsMethod() finding.Text {
+	return finding.T("Interval: paired t on per-pair log ratios where a step's runs were interleaved with those it is compared to; else Welch t on per-run means (log) with 2+ runs a side, else a block bootstrap over steady-state seconds",
+		"区间：某一步的运行与被比较的运行交替进行时，为各组比值对数的配对 t 区间；否则每侧 2 次及以上运行时为各次运行均值（取对数）的 Welch t 区间，再否则为稳态逐秒数据的分块自助法")
+}
+
 func (s *Steps) table(lang finding.Lang) [][]string {
 	L, H := labelsFor(lang), stepLabels[lang]
 	rows := [][]string{H[1:9]}
@@ -121,7 +127,7 @@ func WriteStepsText(w io.Writer, s *Steps, lang finding.Lang) error {
 	fmt.Fprintf(bw, "%s\n\n", stepLabels[lang][0])
 	writeTable(bw, s.table(lang))
 	L := labelsFor(lang)
-	fmt.Fprintf(bw, "\n  %s\n", L.method)
+	fmt.Fprintf(bw, "\n  %s\n", stepsMethod().In(lang))
 	for _, st := range s.Steps {
 		for _, wn := range st.Warnings {
 			fmt.Fprintf(bw, "%s (%s): %s\n", L.warnings, finding.SafeLine(st.Dir), report.OneLine(wn.In(lang)))
@@ -141,7 +147,7 @@ func WriteStepsMarkdown(w io.Writer, s *Steps, lang finding.Lang) error {
 		fmt.Fprintf(bw, "| %s |\n", strings.Join(r, " | "))
 	}
 	L := labelsFor(lang)
-	fmt.Fprintf(bw, "\n%s\n", report.MarkdownCell(L.method))
+	fmt.Fprintf(bw, "\n%s\n", report.MarkdownCell(stepsMethod().In(lang)))
 	for _, st := range s.Steps {
 		for _, wn := range st.Warnings {
 			fmt.Fprintf(bw, "\n> **%s** (`%s`): %s\n", L.warnings, report.MarkdownCode(st.Dir), report.MarkdownCell(wn.In(lang)))

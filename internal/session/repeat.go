@@ -60,3 +60,31 @@ func Repeat(ctx context.Context, o RepeatOptions, run func(ctx context.Context, 
 	}
 	return out, nil
 }
+
+// Variant is what differs between the two arms of an A/B repeat: the
+// command that starts the service and the URL loaded ("" keeps the run's
+// own).
+type Variant struct {
+	Start, Target string
+}
+
+// The folders of an A/B repeat's arms under its Out.
+const (
+	ArmA = "a"
+	ArmB = "b"
+)
+
+// RepeatAB runs variants a and b interleaved, a1 b1 a2 b2 ..., n pairs into
+// out/a/run-i and out/b/run-i: each b run follows its a run within seconds,
+// so both see the same neighbour and `compare` judges the pairs (the paired
+// interval) rather than two sets. It returns the two arms' folders.
+func RepeatAB(ctx context.Context, o RepeatOptions, a, b Variant, run func(ctx context.Context, v Variant, dir string) error) (dirA, dirB string, err error) {
+	o.Arms = []string{ArmA, ArmB}
+	out, err := Repeat(ctx, o, func(ctx context.Context, arm, dir string) error {
+		if arm == ArmA {
+			return run(ctx, a, dir)
+		}
+		return run(ctx, b, dir)
+	})
+	return filepath.Join(out, ArmA), filepath.Join(out, ArmB), err
+}

@@ -38,3 +38,20 @@ func TestRepeatInterleaves(t *testing.T) {
 		t.Errorf("cancelled: %v", err)
 	}
 }
+
+// A/B: each variant's own start command and target, a1 b1 a2 b2 ... into
+// out/a and out/b.
+func TestRepeatAB(t *testing.T) {
+	out := t.TempDir()
+	var got []string
+	a, b := Variant{Start: "java -jar app.jar", Target: "http://127.0.0.1:1/"}, Variant{Start: "java -jar app.jar --fixed", Target: "http://127.0.0.1:1/"}
+	da, db, err := RepeatAB(context.Background(), RepeatOptions{N: 2, Out: out}, a, b, func(_ context.Context, v Variant, d string) error {
+		rel, _ := filepath.Rel(out, d)
+		got = append(got, rel+" "+v.Start)
+		return nil
+	})
+	want := []string{"a/run-1 java -jar app.jar", "b/run-1 java -jar app.jar --fixed", "a/run-2 java -jar app.jar", "b/run-2 java -jar app.jar --fixed"}
+	if err != nil || da != filepath.Join(out, "a") || db != filepath.Join(out, "b") || !slices.Equal(got, want) {
+		t.Errorf("%v %s %s %q", err, da, db, got)
+	}
+}

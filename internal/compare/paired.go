@@ -1,0 +1,95 @@
+package compare
+
+import (
+	"slices"
+	"time"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+)
+
+// Designs of a comparison: how its runs were taken, which decides the
+// interval (Comparison.Design).
+const (
+	// DesignAuto: paired when the start times show the runs interleaved,
+	// else unpaired.
+	DesignAuto = ""
+	// DesignPaired: before[i] and after[i] are a pair, in the order given.
+	DesignPaired = "paired"
+	// DesignUnpaired: two independent sets (Welch's interval).
+	DesignUnpaired = "unpaired"
+)
+
+// Options of CompareSetsWith.
+type Options struct {
+	// PowerPct sizes the "run K more" advice (0: DefaultPowerPct).
+	PowerPct float64
+	// Design: DesignAuto, DesignPaired or DesignUnpaired.
+	Design string
+}
+
+// Interleaved pairs the runs when their start times show they were taken
+// in turn: as many runs a side (2 or more), every run's start known, and,
+// all runs in time order, each consecutive two (1st-2nd, 3rd-4th, ...) is
+// one run of each side (A B A B ..., or A B B A ...). Then the i-th run
+// of before and of after, each side in time order, are a pair, and the
+// returned slices are both sides reordered that way; ok is false otherwise.
+func Interleaved(before, after []Input) (b, a []Input, ok bool) {
+	n := len(before)
+	if n < 2 || len(after) != n {
+		return nil, nil, false
+	}
+	type timed struct {
+		in    Input
+		start time.Time
+		after bool
+	}
+	var all []timed
+	for side, ins := range [][]Input{before, after} {
+		for _, in := range ins {
+			if in.Page == nil || in.Page.Run == nil || in.Page.Run.Start.IsZero() {
+				return nil, nil, false
+			}
+			all = append(all, timed{in, in.Page.Run.Start, side == 1})
+		}
+	}
+	slices.SortStableFunc(all, func(x, y timed) int { return x.start.Compare(y.start) })
+	for i := 0; i < len(all); i += 2 {
+		if all[i].after == all[i+1].after || all[i].start.Equal(all[i+1].start) {
+			return nil, nil, false
+		}
+	}
+	for _, t := range all {
+		if t.after {
+			a = append(a, t.in)
+		} else {
+			b = append(b, t.in)
+		}
+	}
+	return b, a, true
+}
+
+// pairing decides the design: the pairs (both sides in pair order) when
+// paired, else the sides as given.
+func pairing(before, after []Input, design string) (b, a []Input, paired bool) {
+	switch design {
+	case DesignPaired:
+		if len(before) == len(after) && len(before) >= 2 {
+			return before, after, true
+		}
+	case DesignAuto:
+		if b, a, ok := Interleaved(before, after); ok {
+			return b, a, true
+		}
+	}
+	return before, after, false
+}
+
+// designText says in the output which interval was used and on what.
+func (c *Comparison) designText() finding.Text {
+	if c.Design == DesignPaired {
+		return finding.Tf(finding.T("Design: %d interleaved pairs (each after-run taken next to a before-run): paired t on the per-pair log ratios of the steady-state means, so drift of the host between pairs cancels; U-test p over per-run means",
+			"设计：%d 组交替运行的配对（每次改动后的运行紧挨着一次改动前的运行）：对各组稳态均值之比的对数做配对 t 区间，主机在各组之间的漂移因此抵消；U 检验 p 值基于各次运行均值"), c.Pairs)
+	}
+	return finding.T("Design: two unpaired sets. Interval: Welch t on per-run means (log) with 2+ runs a side, else a block bootstrap over steady-state seconds; U-test p over per-run means",
+		"设计：两组不配对的运行。区间：每侧 2 次及以上运行时为各次运行均值（取对数）的 Welch t 区间，否则为稳态逐秒数据的分块自助法；U 检验 p 值基于各次运行均值")
+}
