@@ -16,14 +16,15 @@ import (
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 )
 
-// Config turns the plan into one closed-model run: the thread groups run
-// together, their users added; each request's weight is its share of its
-// group's iteration times the group's users, so every group keeps its part
-// of the traffic when requests take about as long.
+// Config turns the plan into one closed-model run in plan order: every
+// user sends its thread group's requests in order (a loop controller's
+// requests that many times), pass after pass, as a JMeter thread runs its
+// samplers; a group's loop count bounds its users' passes, so a plan of N
+// users, L loops and M samplers sends exactly N*L*M requests, split by label
+// as JMeter splits them. The thread groups run together.
 //
-// A plan bounded by loop counts is bounded by the same number of requests
-// (MaxRequests); a scheduler duration bounds it by time (the longest); a plan
-// that loops forever has neither and the caller must bound it.
+// A scheduler duration bounds the run by time (the longest); a plan that
+// loops forever has neither bound and the caller must give one.
 func (p *Plan) Config() (loadgen.Config, []finding.Text, error) {
 	var cfg loadgen.Config
 	notes := append([]finding.Text(nil), p.Notes...)
@@ -31,15 +32,7 @@ func (p *Plan) Config() (loadgen.Config, []finding.Text, error) {
 		return cfg, notes, finding.Errorf(finding.T("the test plan has no thread group with HTTP requests to run",
 			"测试计划中没有包含 HTTP 请求的线程组"))
 	}
-	notes = append(notes, finding.T("each user picks its next request at random, weighted by how often the plan sends it, instead of the plan's order: per-label counts match JMeter's on average, the total exactly",
-		"每个用户按计划中的发送频率加权随机选择下一个请求，而不是按计划顺序：各标签的请求数平均上与 JMeter 一致，总数完全一致"))
-	l := 1
-	for _, g := range p.Groups {
-		l = lcm(l, totalWeight(g.Requests))
-		if l > 1<<20 {
-			l = 1 << 20
-		}
-	}
+	cfg.Sequence = true
 	var bounded = true
 	var requests int64
 	var thinkSum float64
@@ -49,25 +42,23 @@ func (p *Plan) Config() (loadgen.Config, []finding.Text, error) {
 		cfg.RampUp = max(cfg.RampUp, g.RampUp)
 		cfg.Duration = max(cfg.Duration, g.Duration)
 		thinkSum += float64(g.Think) * float64(g.Users)
+		ug := loadgen.UserGroup{Users: g.Users, Requests: len(g.Requests)}
 		if g.Loops < 0 {
 			bounded = false
 		} else {
+			ug.Loops = g.Loops
 			requests += int64(g.Users) * int64(g.Loops) * int64(per)
 		}
-		for _, q := range g.Requests {
-			if len(p.Groups) > 1 {
-				q.Weight = max(1, int(int64(q.Weight)*int64(g.Users)*int64(l)/int64(per)))
-			}
-			cfg.Requests = append(cfg.Requests, q)
-		}
+		cfg.Groups = append(cfg.Groups, ug)
+		cfg.Requests = append(cfg.Requests, g.Requests...)
 	}
 	if bounded {
 		cfg.MaxRequests = requests
 	}
 	cfg.Think = time.Duration(thinkSum / float64(cfg.Users))
 	if len(p.Groups) > 1 {
-		notes = append(notes, finding.T("the thread groups run as one: users added, each group's requests weighted by its users, one think time (their mean), one ramp-up and one duration (the longest)",
-			"多个线程组合并运行：用户数相加，各组请求按其用户数加权，思考时间取平均，启动时间和持续时间取最长"))
+		notes = append(notes, finding.T("the thread groups run together, each with its users, requests and loops, but with one think time (their mean), one ramp-up and one duration (the longest)",
+			"多个线程组同时运行，各自保留用户数、请求和循环次数，但思考时间取平均，启动时间和持续时间取最长"))
 	}
 	if !bounded && cfg.Duration == 0 {
 		notes = append(notes, finding.T("the plan loops until stopped: give -d or -n", "计划会一直循环直到被停止：请给出 -d 或 -n"))
@@ -75,17 +66,6 @@ func (p *Plan) Config() (loadgen.Config, []finding.Text, error) {
 	cfg.Timeout = p.Timeout
 	cfg.DisableKeepAlive = p.NoKeepAlive
 	return cfg, notes, nil
-}
-
-func lcm(a, b int) int {
-	if a <= 0 || b <= 0 {
-		return max(a, b, 1)
-	}
-	x, y := a, b
-	for y != 0 {
-		x, y = y, x%y
-	}
-	return a / x * b
 }
 
 // maxCSVBytes bounds a CSV data set read into memory.

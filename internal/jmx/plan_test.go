@@ -2,10 +2,17 @@ package jmx
 
 import (
 	"bytes"
+	"context"
+	"io"
+	"maps"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -155,8 +162,56 @@ func TestLocalPlanWithProperties(t *testing.T) {
 		cfg.Vars.Rows[1][1] != "6222020200002" {
 		t.Errorf("vars %+v", cfg.Vars)
 	}
-	if len(notes) == 0 {
-		t.Error("no note that requests are drawn by weight rather than in order")
+	if !cfg.Sequence || !slices.Equal(cfg.Groups, []loadgen.UserGroup{{Users: 3, Requests: 3, Loops: 5}}) {
+		t.Errorf("not in plan order: sequence %v groups %+v", cfg.Sequence, cfg.Groups)
+	}
+	for _, n := range notes {
+		if strings.Contains(n.EN, "random") {
+			t.Errorf("a note says requests are not in plan order: %v", n.EN)
+		}
+	}
+}
+
+// countingServer counts requests per path on 127.0.0.1.
+func countingServer(t *testing.T) (port string, counts func() map[string]int) {
+	var mu sync.Mutex
+	seen := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen[r.URL.Path]++
+		mu.Unlock()
+		io.WriteString(w, "ok")
+	}))
+	t.Cleanup(srv.Close)
+	_, port, _ = net.SplitHostPort(srv.Listener.Addr().String())
+	return port, func() map[string]int {
+		mu.Lock()
+		defer mu.Unlock()
+		return maps.Clone(seen)
+	}
+}
+
+// The local plan in plan order: 3 users x 5 loops of home, balance and a
+// loop controller of 2 around login send exactly 15, 15 and 30.
+func TestLocalPlanRunsExactCounts(t *testing.T) {
+	port, counts := countingServer(t)
+	_, cfg, _, err := Load(filepath.Join("testdata", "local-plan.jmx"), map[string]string{"port": port, "users": "3", "loops": "5", "think": "0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := loadgen.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int64{}
+	for _, l := range s.Labels {
+		got[l.Label] = l.Requests
+	}
+	if got["home"] != 15 || got["balance"] != 15 || got["login"] != 30 || s.Errors != 0 {
+		t.Errorf("labels %v errors %d", got, s.Errors)
+	}
+	if c := counts(); c["/"] != 15 || c["/api/balance"] != 15 || c["/api/login"] != 30 {
+		t.Errorf("server saw %v", c)
 	}
 }
 
@@ -198,9 +253,14 @@ func sampler(name, method, path, kids string) string {
 		`</HTTPSamplerProxy><hashTree>` + kids + `</hashTree>`
 }
 
-func TestSeveralGroupsWeightedByUsers(t *testing.T) {
-	plan := planHead + group("6", "10", sampler("a", "GET", "/a", "")+sampler("b", "GET", "/b", "")) +
-		group("2", "5", sampler("c", "GET", "/c", "")) + planTail
+func TestSeveralGroupsInPlanOrder(t *testing.T) {
+	port, counts := countingServer(t)
+	sampler := func(name, path string) string {
+		return `<HTTPSamplerProxy testclass="HTTPSamplerProxy" testname="` + name + `"><stringProp name="HTTPSampler.domain">127.0.0.1</stringProp>` +
+			`<stringProp name="HTTPSampler.port">` + port + `</stringProp><stringProp name="HTTPSampler.path">` + path + `</stringProp>` +
+			`</HTTPSamplerProxy><hashTree/>`
+	}
+	plan := planHead + group("6", "10", sampler("a", "/a")+sampler("b", "/b")) + group("2", "5", sampler("c", "/c")) + planTail
 	p, err := Read(strings.NewReader(plan), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -209,16 +269,16 @@ func TestSeveralGroupsWeightedByUsers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 6 users send a and b in turn, 2 users send c: a:b:c = 3:3:2.
-	var w []int
-	for _, q := range cfg.Requests {
-		w = append(w, q.Weight)
-	}
-	if w[0] != w[1] || w[0]*2 != w[2]*3 {
-		t.Errorf("weights %v, want a:b:c = 3:3:2", w)
-	}
 	if cfg.Users != 8 || cfg.MaxRequests != 6*10*2+2*5 {
 		t.Errorf("users %d requests %d", cfg.Users, cfg.MaxRequests)
+	}
+	s, err := loadgen.Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 6 users send a then b 10 times; 2 users send c 5 times.
+	if c := counts(); c["/a"] != 60 || c["/b"] != 60 || c["/c"] != 10 || s.Requests != 130 {
+		t.Errorf("server saw %v, tuneloop counted %d", c, s.Requests)
 	}
 }
 

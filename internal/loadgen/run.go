@@ -53,6 +53,15 @@ type Config struct {
 	Think       time.Duration // closed model: pause after each response
 	Timeout     time.Duration // per request, connect included; 0 = 10s
 
+	// Sequence has every user send the requests in list order (each Weight
+	// times in a row), as a JMeter thread runs its samplers, instead of
+	// picking each at random by weight. Loops then bounds each user's passes
+	// over its list (0: until the run ends); Groups, when set, splits users
+	// and requests into thread groups (worker.go).
+	Sequence bool
+	Loops    int
+	Groups   []UserGroup
+
 	DisableKeepAlive bool // a new connection per request (Connection: close)
 	HTTP2            bool // use net/http: HTTP/2 where the server offers it over TLS, else HTTP/1.1
 	Insecure         bool // skip TLS certificate verification
@@ -178,12 +187,15 @@ func newRunner(cfg Config) (*runner, error) {
 		return nil, finding.Errorf(finding.T("set users (closed model) or rate (open model), not both", "请设置用户数（闭合模型）或速率（开放模型），不能同时设置"))
 	case cfg.Users <= 0 && cfg.Rate <= 0:
 		return nil, finding.Errorf(finding.T("set users (closed model) or rate (open model)", "请设置用户数（闭合模型）或速率（开放模型）"))
-	case cfg.Duration <= 0 && cfg.MaxRequests <= 0:
+	case cfg.Duration <= 0 && cfg.MaxRequests <= 0 && !cfg.BoundedByLoops():
 		return nil, finding.Errorf(finding.T("a run needs a duration or a request count", "压测需要设置时长或请求数"))
 	case cfg.Duration < 0 || cfg.MaxRequests < 0 || cfg.RampUp < 0 || cfg.WarmUp < 0 || cfg.Think < 0 || cfg.Timeout < 0:
 		return nil, finding.Errorf(finding.T("durations and counts must not be negative", "时长和数量不能为负数"))
 	case math.IsInf(cfg.Rate, 0) || math.IsNaN(cfg.Rate) || cfg.Rate > 10e6:
 		return nil, finding.Errorf(finding.T("rate must be at most 10,000,000/s", "速率不能超过每秒 10,000,000 次"))
+	}
+	if err := checkOrder(cfg); err != nil {
+		return nil, err
 	}
 	if err := fdBudget(cfg); err != nil {
 		return nil, err
@@ -332,6 +344,7 @@ func (r *runner) prepare() {
 		w.timer.Stop()
 		r.workers = append(r.workers, w)
 	}
+	r.assignSequences()
 }
 
 func (r *runner) run(ctx context.Context) *Summary {

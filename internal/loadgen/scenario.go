@@ -9,6 +9,9 @@
 //	  - {label: login, method: POST, url: /login, body: '{"user":"${user}"}', weight: 1, assert: {status: [200], body_contains: token}}
 //	  - {label: balance, url: "/balance?acct=${account}", weight: 9}
 //
+// With "order: sequence" (and "loops: N") every user sends the requests in
+// the order written, each weight times in a row, N times over.
+//
 // Sample variables file (first row names the columns):
 //
 //	user,account
@@ -85,7 +88,13 @@ type Scenario struct {
 	HTTP2       bool              `yaml:"http2"`
 	Headers     map[string]string `yaml:"headers"`
 	Variables   string            `yaml:"variables"` // CSV file, relative to the scenario file
-	Steps       []ScenarioRequest `yaml:"requests"`
+	// Order is "weight" (the default: each request picked at random by its
+	// weight) or "sequence" (every user sends the requests in order, each
+	// weight times in a row, as a JMeter thread does); Loops bounds each
+	// user's passes over them in sequence order.
+	Order string            `yaml:"order"`
+	Loops int               `yaml:"loops"`
+	Steps []ScenarioRequest `yaml:"requests"`
 }
 
 // ScenarioRequest is one entry of Scenario.Steps.
@@ -150,6 +159,14 @@ func ParseScenario(r io.Reader) (*Scenario, error) {
 	}
 	if len(s.Steps) == 0 {
 		return nil, errors.New("scenario: no requests")
+	}
+	switch {
+	case s.Order != "" && s.Order != "weight" && s.Order != "sequence":
+		return nil, fmt.Errorf("scenario: order is %q: want weight or sequence", s.Order)
+	case s.Loops < 0:
+		return nil, errors.New("scenario: loops must not be negative")
+	case s.Loops > 0 && s.Order != "sequence":
+		return nil, errors.New("scenario: loops need order: sequence")
 	}
 	return &s, nil
 }
@@ -227,6 +244,8 @@ func LoadScenario(path string, cfg *Config) error {
 	if s.KeepAlive != nil {
 		cfg.DisableKeepAlive = !*s.KeepAlive
 	}
+	cfg.Sequence = s.Order == "sequence"
+	cfg.Loops = s.Loops
 	cfg.Insecure = cfg.Insecure || s.Insecure
 	cfg.HTTP2 = cfg.HTTP2 || s.HTTP2
 	return nil

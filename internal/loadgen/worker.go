@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"sync/atomic"
 	"time"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
 // wconn is one keep-alive connection of a worker. nc never changes, so halt
@@ -55,6 +57,9 @@ type worker struct {
 	scratch []byte
 	resp    response
 	sample  Sample
+	// seq is this user's cursor over its requests (Config.Sequence); nil
+	// when requests are picked by weight.
+	seq *cursor
 	// dialFails counts this user's connect failures in a row (closed model):
 	// it waits before the next attempt, as a person would, so a service that
 	// went down is not hammered with a million refused connects a second.
@@ -108,7 +113,131 @@ func (w *worker) sleepUntil(t time.Time) bool {
 	}
 }
 
+// UserGroup is a JMeter-like thread group of a Sequence run: Users users
+// (the next ones, in the order of Config.Groups) send Requests requests of
+// Config.Requests (the next ones), in order, Loops times each (0: until the
+// run ends; -1: Config.Loops).
+type UserGroup struct {
+	Users, Requests, Loops int
+}
+
+// cursor walks one user's requests in order: each compiled request rep
+// times in a row, then the next; a pass ends after the last.
+type cursor struct {
+	reqs   []*compiled
+	i, rep int
+	passes int // completed passes over reqs
+	loops  int // passes to make; 0 = no bound
+}
+
+// next returns the request to send, or nil when the user made its passes.
+func (c *cursor) next() *compiled {
+	if c.loops > 0 && c.passes >= c.loops {
+		return nil
+	}
+	q := c.reqs[c.i]
+	c.rep++
+	if c.rep >= q.weight {
+		c.rep = 0
+		c.i++
+		if c.i == len(c.reqs) {
+			c.i = 0
+			c.passes++
+		}
+	}
+	return q
+}
+
+// done reports a user that made all its passes.
+func (c *cursor) done() bool { return c != nil && c.loops > 0 && c.passes >= c.loops }
+
+// groups is cfg's thread groups: as given, or all users over all requests.
+func groups(cfg Config) []UserGroup {
+	if len(cfg.Groups) > 0 {
+		return cfg.Groups
+	}
+	return []UserGroup{{Users: cfg.Users, Requests: len(cfg.Requests), Loops: -1}}
+}
+
+// BoundedByLoops reports a Sequence run whose every user stops after its
+// loops: it needs no duration or request count to end.
+func (cfg *Config) BoundedByLoops() bool {
+	if !cfg.Sequence {
+		return false
+	}
+	for _, g := range groups(*cfg) {
+		if l := g.Loops; l == 0 || l < 0 && cfg.Loops <= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// checkOrder refuses sequence settings that do not fit the run.
+func checkOrder(cfg Config) error {
+	if !cfg.Sequence {
+		if cfg.Loops != 0 || len(cfg.Groups) > 0 {
+			return finding.Errorf(finding.T("loops and thread groups need requests in sequence order", "循环次数和线程组需要按顺序发送请求"))
+		}
+		return nil
+	}
+	if cfg.Rate > 0 {
+		return finding.Errorf(finding.T("requests in sequence order need the closed model (users), not a rate", "按顺序发送请求需要闭合模型（用户数），而不是速率"))
+	}
+	if cfg.Loops < 0 {
+		return finding.Errorf(finding.T("loops must not be negative", "循环次数不能为负数"))
+	}
+	if len(cfg.Groups) == 0 {
+		return nil
+	}
+	users, reqs := 0, 0
+	for _, g := range cfg.Groups {
+		if g.Users <= 0 || g.Requests <= 0 || g.Loops < -1 {
+			return finding.Errorf(finding.T("a thread group needs users and requests", "线程组需要用户和请求"))
+		}
+		users += g.Users
+		reqs += g.Requests
+	}
+	if users != cfg.Users || reqs != len(cfg.Requests) {
+		return finding.Errorf(finding.T("the thread groups have %d users and %d requests, the run %d and %d",
+			"线程组共有 %d 个用户和 %d 个请求，而压测有 %d 个和 %d 个"), users, reqs, cfg.Users, len(cfg.Requests))
+	}
+	return nil
+}
+
+// assignSequences gives every user of a Sequence run its cursor. Users
+// bounded by loops stop on their own, which the event loops cannot do: such
+// a run uses the goroutine per user (as JMeter has a thread per user).
+func (r *runner) assignSequences() {
+	if !r.cfg.Sequence {
+		return
+	}
+	wi, qi := 0, 0
+	for _, g := range groups(r.cfg) {
+		loops := g.Loops
+		if loops < 0 {
+			loops = r.cfg.Loops
+		}
+		if loops > 0 {
+			r.cfg.noEvloop = true
+		}
+		for range g.Users {
+			if wi < len(r.workers) {
+				r.workers[wi].seq = &cursor{reqs: r.reqs[qi : qi+g.Requests], loops: loops}
+			}
+			wi++
+		}
+		qi += g.Requests
+	}
+}
+
 func (w *worker) pick() *compiled {
+	if w.seq != nil {
+		if q := w.seq.next(); q != nil {
+			return q
+		}
+		return w.seq.reqs[0] // past its loops: never sent, loop stops first
+	}
 	r := w.r
 	if len(r.reqs) == 1 {
 		return r.reqs[0]
@@ -132,7 +261,7 @@ func (w *worker) loop() {
 			return
 		}
 	}
-	for !r.stopped.Load() {
+	for !r.stopped.Load() && !w.seq.done() {
 		var intended time.Time
 		if r.open {
 			i := r.seq.Add(1) - 1
