@@ -152,8 +152,9 @@ func writeReport(w *bufio.Writer, r *Report, n int, lang finding.Lang, brief boo
 				fmt.Fprintf(w, "  ... +%d\n", len(r.Pools)-i)
 				break
 			}
-			fmt.Fprintf(w, "  "+t("%-40s %4d threads  %4d busy  %4d idle  %4d blocked  %4d waiting", "%-40s %4d 线程  %4d 忙  %4d 空闲  %4d 阻塞  %4d 等待")+"\n",
-				quoteName(p.Name), p.Size, p.Busy, p.Idle, p.Blocked, p.Waiting)
+			// Padded by display width: a pool named in Chinese takes two columns a character.
+			fmt.Fprintf(w, "  "+t("%s %4d threads  %4d busy  %4d idle  %4d blocked  %4d waiting", "%s %4d 线程  %4d 忙  %4d 空闲  %4d 阻塞  %4d 等待")+"\n",
+				finding.PadRight(quoteName(p.Name), 40), p.Size, p.Busy, p.Idle, p.Blocked, p.Waiting)
 		}
 	}
 	contended := 0
