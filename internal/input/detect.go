@@ -12,6 +12,7 @@ package input
 //	[memory ] 0.457-0.458: GC 1048576K->1040K (1048576K), 0.928 ms                -> jrockit-gc
 //	<configuration> ... ch.qos.logback ...                                        -> logconf
 //	FLR\0 ...                                                                     -> jfr
+//	[main tid=1];java/lang/Thread.run_[j];com/acme/Svc.handle_[j] 42               -> collapsed
 
 import (
 	"bytes"
@@ -41,6 +42,7 @@ const (
 	JRockitGC   Format = "jrockit-gc"
 	LogConfig   Format = "logconf" // log4j 1/2, logback configurations
 	JFR         Format = "jfr"
+	Collapsed   Format = "collapsed" // async-profiler / FlameGraph collapsed stacks
 	HeapDump    Format = "hprof"
 	HsErr       Format = "hs_err" // a JVM crash log
 	Histogram   Format = "histogram"
@@ -54,6 +56,7 @@ const (
 	KindThreadDump             // threaddump.Parse
 	KindGCLog                  // gclog
 	KindLogConfig              // logconf
+	KindProfile                // stacks: a JFR recording or collapsed stacks
 )
 
 type formatInfo struct {
@@ -79,8 +82,8 @@ func formats() []formatEntry {
 		{LogConfig, formatInfo{KindLogConfig, finding.T("a logging configuration", "日志配置")}},
 		{OpenJ9GC, formatInfo{KindNone, finding.T("an OpenJ9/IBM verbose GC log (XML): not supported yet", "OpenJ9/IBM verbose GC 日志（XML）：暂不支持")}},
 		{JRockitGC, formatInfo{KindNone, finding.T("a JRockit GC log: not supported", "JRockit GC 日志：不支持")}},
-		{JFR, formatInfo{KindNone, finding.T("a JFR recording: not supported by analyze yet (open it with 'jfr print' or JDK Mission Control)",
-			"JFR 记录：analyze 暂不支持（可用 'jfr print' 或 JDK Mission Control 打开）")}},
+		{JFR, formatInfo{KindProfile, finding.T("a JFR recording", "JFR 记录")}},
+		{Collapsed, formatInfo{KindProfile, finding.T("collapsed stacks (async-profiler, FlameGraph)", "折叠调用栈（async-profiler、FlameGraph）")}},
 		{HeapDump, formatInfo{KindNone, finding.T("a heap dump (HPROF): not analysed by tuneloop (open it with Eclipse MAT)", "堆转储（HPROF）：tuneloop 不分析（可用 Eclipse MAT 打开）")}},
 		{HsErr, formatInfo{KindNone, finding.T("a JVM crash log (hs_err): not analysed by tuneloop", "JVM 崩溃日志（hs_err）：tuneloop 不分析")}},
 		{Histogram, formatInfo{KindNone, finding.T("a class histogram (jmap -histo / GC.class_histogram): not analysed by tuneloop", "类直方图（jmap -histo / GC.class_histogram）：tuneloop 不分析")}},
@@ -240,6 +243,9 @@ func Detect(head []byte, name string) Format {
 	}
 	if k, err := logconf.Detect(name, bytes.NewReader(head)); err == nil && k != logconf.KindUnknown {
 		return LogConfig
+	}
+	if isCollapsed(head) {
+		return Collapsed
 	}
 	if looksBinary(head) {
 		return Binary

@@ -1,6 +1,13 @@
 package input
 
 import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -55,14 +62,17 @@ func TestDescribe(t *testing.T) {
 			t.Errorf("%s: %+v", f, d)
 		}
 	}
-	if !strings.Contains(JRockitGC.Label().EN, "not supported") || JFR.Kind() != KindNone || Javacore.Kind() != KindThreadDump {
+	if !strings.Contains(JRockitGC.Label().EN, "not supported") || HeapDump.Kind() != KindNone || JFR.Kind() != KindProfile || Javacore.Kind() != KindThreadDump {
 		t.Error("labels/kinds")
 	}
 	if f, ok := ParseFormat("JavaCore"); !ok || f != Javacore {
 		t.Errorf("ParseFormat: %q %v", f, ok)
 	}
-	if _, ok := ParseFormat("jfr"); ok {
-		t.Error("jfr is not a format anything reads")
+	if _, ok := ParseFormat("hprof"); ok {
+		t.Error("hprof is not a format anything reads")
+	}
+	if f, ok := ParseFormat("collapsed"); !ok || f != Collapsed {
+		t.Errorf("ParseFormat(collapsed): %q %v", f, ok)
 	}
 }
 
@@ -78,4 +88,63 @@ func FuzzDetect(f *testing.F) {
 		}
 		_ = Describe(got, b)
 	})
+}
+
+func TestDetectProfiles(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want Format
+	}{
+		{"[main tid=1];java/lang/Thread.run_[j];com/acme/Svc.handle_[j] 42\n[main tid=1];java/lang/Thread.run_[j] 3\n", Collapsed},
+		{"# comment\nmain;a;b 1\nmain 2\n", Collapsed},
+		{"main 2\nother 3\n", Unknown},                    // no ';': not enough to tell
+		{"main;a;b 1\nthis is prose 12 times\n", Unknown}, // a line that is not a stack
+		{"FLR\x00\x00\x02\x00\x01", JFR},
+	} {
+		if got := Detect([]byte(c.in), "x"); got != c.want {
+			t.Errorf("Detect(%q) = %s, want %s", c.in, got, c.want)
+		}
+	}
+	if Collapsed.Kind() != KindProfile || JFR.Kind() != KindProfile {
+		t.Error("profiles are not read by the profile reader")
+	}
+}
+
+// A JFR recording's bytes come back as stored (no CRLF undone, no line
+// cut), gzip undone, and the byte limit holds.
+func TestOpenBinary(t *testing.T) {
+	dir := t.TempDir()
+	raw := append([]byte("FLR\x00\x00\x02\x00\x01\r\n"), bytes.Repeat([]byte{0, 1, '\r', '\n', 0xff}, 1000)...)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(raw)
+	zw.Close()
+	for name, b := range map[string][]byte{"plain.jfr": raw, "zipped.jfr.gz": gz.Bytes()} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		f, err := Open(context.Background(), p, Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Format != JFR {
+			t.Errorf("%s: format %s", name, f.Format)
+		}
+		rc, err := f.OpenBinary(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil || !bytes.Equal(got, raw) {
+			t.Errorf("%s: %d bytes (err %v), want the %d stored", name, len(got), err, len(raw))
+		}
+		f, _ = Open(context.Background(), p, Limits{MaxBytes: 100})
+		rc, _ = f.OpenBinary(context.Background())
+		if _, err := io.ReadAll(rc); !errors.Is(err, ErrLimit) {
+			t.Errorf("%s: past the limit: %v", name, err)
+		}
+		rc.Close()
+	}
 }
