@@ -20,6 +20,7 @@ type CompareOptions struct {
 	Lang         string
 	FailOnRegPct float64 // 0: no gate
 	Steps        bool    // the arguments are a baseline and steps, in order
+	Design       string  // compare.DesignAuto (""), DesignPaired or DesignUnpaired
 }
 
 // ExitInconclusive: the gate could not tell a gated metric from noise.
@@ -40,7 +41,10 @@ run's verdict, and which findings the change made go away, which it brought
 and which are still there.
 
 Several runs per side: BEFORE... -- AFTER..., or a folder of 'tuneloop run
---repeat N' (its run-1..N) as BEFORE or AFTER. With 2+ runs a side the
+--repeat N' (its run-1..N) as BEFORE or AFTER. Runs taken in turn (A B A B
+..., as 'run --start-b' takes them; seen from their start times, or
+--design paired) are judged pair by pair: a paired t on the per-pair log
+ratios, so a neighbour's drift cancels. Otherwise, with 2+ runs a side the
 interval is Welch's t on the per-run means (log scale); with one run it is a
 block bootstrap over that run's seconds and covers no run-to-run noise.
 --steps BASE STEP1 STEP2... prints the tuning table: each step's gain over
@@ -67,6 +71,7 @@ more than 0.1 point. Exit status: 0 passed, 3 regression, 4 inconclusive
 	f.StringVarP(&o.Output, "output", "o", "text", "output format: text, markdown, json or junit")
 	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
 	f.Float64Var(&o.FailOnRegPct, "fail-on-regression", 0, "exit 3 when throughput or p99 regressed significantly with the interval's far bound beyond this percent, or the error rate rose")
+	f.StringVar(&o.Design, "design", "", "paired: the i-th runs of the sides are a pair; unpaired: two sets (default: paired when the start times show the runs interleaved)")
 	f.BoolVar(&o.Steps, "steps", false, "the arguments are a baseline and tuning steps in order: print each step's gain")
 	return cmd
 }
@@ -87,6 +92,9 @@ func RunCompareArgs(ctx context.Context, env *Env, o *CompareOptions, args []str
 	case "text", "markdown", "json", "junit":
 	default:
 		return usageErr(finding.T("--output: unknown format %q (want text, markdown, json or junit)", "--output：未知格式 %q（应为 text、markdown、json 或 junit）"), o.Output)
+	}
+	if o.Design != compare.DesignAuto && o.Design != compare.DesignPaired && o.Design != compare.DesignUnpaired {
+		return usageErr(finding.T("--design: want paired or unpaired", "--design：应为 paired 或 unpaired"))
 	}
 	if o.FailOnRegPct < 0 {
 		return usageErr(finding.T("--fail-on-regression: %v is negative", "--fail-on-regression：%v 为负数"), o.FailOnRegPct)
@@ -119,7 +127,7 @@ func RunCompareArgs(ctx context.Context, env *Env, o *CompareOptions, args []str
 	if err != nil {
 		return err
 	}
-	c := compare.CompareSets(b, a, o.FailOnRegPct)
+	c := compare.CompareSetsWith(b, a, compare.Options{PowerPct: o.FailOnRegPct, Design: o.Design})
 	regressed := o.FailOnRegPct > 0 && c.Gate(o.FailOnRegPct)
 	switch o.Output {
 	case "json":

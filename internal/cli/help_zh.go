@@ -593,7 +593,10 @@ run's verdict, and which findings the change made go away, which it brought
 and which are still there.
 
 Several runs per side: BEFORE... -- AFTER..., or a folder of 'tuneloop run
---repeat N' (its run-1..N) as BEFORE or AFTER. With 2+ runs a side the
+--repeat N' (its run-1..N) as BEFORE or AFTER. Runs taken in turn (A B A B
+..., as 'run --start-b' takes them; seen from their start times, or
+--design paired) are judged pair by pair: a paired t on the per-pair log
+ratios, so a neighbour's drift cancels. Otherwise, with 2+ runs a side the
 interval is Welch's t on the per-run means (log scale); with one run it is a
 block bootstrap over that run's seconds and covers no run-to-run noise.
 --steps BASE STEP1 STEP2... prints the tuning table: each step's gain over
@@ -613,7 +616,9 @@ TPS、百分位、错误、CPU、每个请求的 JVM CPU 时间、阻塞或等�
 哪些仍然存在。
 
 每侧多次运行：BEFORE... -- AFTER...，或把 'tuneloop run --repeat N' 的目录（其中的
-run-1..N）作为 BEFORE 或 AFTER。每侧 2 次及以上运行时，区间为各次运行均值（取对数）
+run-1..N）作为 BEFORE 或 AFTER。交替进行的运行（A B A B ...，即 'run --start-b' 的
+做法；由开始时间识别，或用 --design paired 指定）逐对判断：对各对比值的对数做配对 t
+区间，邻居负载的漂移因此抵消。否则，每侧 2 次及以上运行时，区间为各次运行均值（取对数）
 的 Welch t 区间；只有一次运行时为该次运行逐秒数据的分块自助法，不含运行之间的波动。
 --steps BASE STEP1 STEP2... 输出调优表：每一步相对上一步和相对基线的提升及其区间。
 
@@ -634,6 +639,12 @@ run-1..N）作为 BEFORE 或 AFTER。每侧 2 次及以上运行时，区间为�
 	"output format: text, markdown, json or junit":                                                                                    "输出格式：text、markdown、json 或 junit",
 	"exit 3 when throughput or p99 regressed significantly with the interval's far bound beyond this percent, or the error rate rose": "吞吐量或 p99 显著变差且区间远端超过该百分比，或错误率上升时，以退出码 3 结束",
 	"the arguments are a baseline and tuning steps in order: print each step's gain":                                                  "参数依次为基线与各调优步骤：输出每一步的提升",
+
+	// run --start-b/--target-b and compare --design: interleaved pairs
+	"paired: the i-th runs of the sides are a pair; unpaired: two sets (default: paired when the start times show the runs interleaved)":                "paired：两侧的第 i 次运行为一对；unpaired：两组独立运行（默认：开始时间显示交替进行时按配对处理）",
+	"--repeat N: also start variant B with this command and run A and B in turn (A1 B1 A2 B2 ...) into --out/a and --out/b, then compare them as pairs": "配合 --repeat N：再用该命令启动变体 B，A 与 B 轮流运行（A1 B1 A2 B2 ...），写入 --out/a 与 --out/b，然后按配对比较",
+	"--repeat N: also load variant B at this URL (a second running service), A and B in turn, then compare them as pairs":                               "配合 --repeat N：再压测该 URL 上的变体 B（另一个正在运行的服务），A 与 B 轮流进行，然后按配对比较",
+	"with --start-b/--target-b: exit 3 when B regressed significantly beyond this percent (as compare; 4: inconclusive)":                                "配合 --start-b/--target-b：B 显著回退且超过该百分比时以退出码 3 结束（同 compare；4 表示无法判断）",
 }
 
 // samplerHelpZH is samplerHelp in Chinese: the sampler names stay as they

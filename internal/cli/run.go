@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tuneloop/tuneloop/internal/compare"
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/report"
@@ -55,6 +56,11 @@ type RunOptions struct {
 	Argv         []string
 	Repeat       int // --repeat N: N runs into Out/run-1..N
 	Prom         promOptions
+
+	// --start-b / --target-b: a second variant, run interleaved with the
+	// first (a1 b1 a2 b2 ...) into Out/a and Out/b, then compared.
+	StartB, TargetB string
+	FailOnRegPct    float64 // the A/B comparison's gate (compare --fail-on-regression)
 }
 
 func newRunCmd(env *Env) *cobra.Command {
@@ -93,6 +99,9 @@ is still printed and kept. 2 on bad usage.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if len(o.Argv) == 0 {
 				o.Argv = os.Args
+			}
+			if o.StartB != "" || o.TargetB != "" {
+				return runAB(cmd.Context(), env, o)
 			}
 			if o.Repeat > 1 {
 				_, err := session.Repeat(cmd.Context(), session.RepeatOptions{N: o.Repeat, Out: o.Out}, func(ctx context.Context, _, dir string) error {
@@ -136,7 +145,32 @@ is still printed and kept. 2 on bad usage.`,
 	f.BoolVarP(&o.Quiet, "quiet", "q", false, "no live status line")
 	o.Prom.flags(cmd)
 	f.IntVar(&o.Repeat, "repeat", 1, "run the same load N times into --out/run-1..N, for 'tuneloop compare' with confidence intervals")
+	f.StringVar(&o.StartB, "start-b", "", "--repeat N: also start variant B with this command and run A and B in turn (A1 B1 A2 B2 ...) into --out/a and --out/b, then compare them as pairs")
+	f.StringVar(&o.TargetB, "target-b", "", "--repeat N: also load variant B at this URL (a second running service), A and B in turn, then compare them as pairs")
+	f.Float64Var(&o.FailOnRegPct, "fail-on-regression", 0, "with --start-b/--target-b: exit 3 when B regressed significantly beyond this percent (as compare; 4: inconclusive)")
 	return cmd
+}
+
+// runAB runs variants A and B in turn, --repeat pairs (session.RepeatAB),
+// each run's summary on stderr, then prints their comparison, judged pair
+// by pair, on stdout with compare's gate and exit codes.
+func runAB(ctx context.Context, env *Env, o *RunOptions) error {
+	if o.Repeat < 2 {
+		return usageErr(finding.T("--start-b/--target-b need --repeat N with N >= 2 (pairs of runs; 3 or more recommended)", "--start-b/--target-b 需要 --repeat N 且 N >= 2（成对运行；建议 3 次及以上）"))
+	}
+	quiet := *env
+	quiet.Stdout = env.Stderr
+	dirA, dirB, err := session.RepeatAB(ctx, session.RepeatOptions{N: o.Repeat, Out: o.Out}, session.Variant{Start: o.Start, Target: o.Target},
+		session.Variant{Start: orDefaultStr(o.StartB, o.Start), Target: orDefaultStr(o.TargetB, o.Target)},
+		func(ctx context.Context, v session.Variant, dir string) error {
+			one := *o
+			one.Out, one.Start, one.Target = dir, v.Start, v.Target
+			return RunRun(ctx, &quiet, &one)
+		})
+	if err != nil {
+		return err
+	}
+	return RunCompareArgs(ctx, env, &CompareOptions{Output: o.Output, Lang: o.Lang, FailOnRegPct: o.FailOnRegPct, Design: compare.DesignPaired}, []string{dirA, dirB}, -1)
 }
 
 // RunRun is the whole `run` command; tests call it directly.
