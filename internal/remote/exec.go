@@ -85,6 +85,9 @@ type Job struct {
 	Sudo     bool
 	Password func(prompt string) (string, error)
 	SudoCmd  string // "" = sudo (tests give a stand-in)
+	// Started, if set, is called once the binary is copied and starts
+	// there (a multi-host run starts its load when every recorder has).
+	Started func()
 	// Stdout and Stderr receive the remote output, made terminal-safe
 	// (with Fetch, the remote stdout is dropped: the stream is the tar).
 	Stdout, Stderr io.Writer
@@ -156,13 +159,7 @@ func (c *Client) Run(ctx context.Context, j Job) (*Result, error) {
 	} else if mode != "" {
 		run = j.sudo() + " " + mode + run
 	}
-	script := `d=$(mktemp -d /tmp/tuneloop.XXXXXX) || exit 120
-echo "` + dirMarker + `$d" >&2
-trap 'rm -rf "$d" 2>/dev/null` + j.sudoClean() + `' EXIT HUP INT TERM PIPE
-head -c ` + strconv.FormatInt(st.Size(), 10) + ` > "$d/tuneloop" || exit 121
-[ "$(wc -c < "$d/tuneloop")" -eq ` + strconv.FormatInt(st.Size(), 10) + ` ] || { echo "tuneloop: copy incomplete (disk full?): $(df -h /tmp | tail -1)" >&2; exit 121; }
-chmod 700 "$d/tuneloop" || exit 121
-`
+	script := copyScript(st.Size(), j.sudoClean())
 	if j.Fetch {
 		// Its report is rendered here from the folder: stdout is the tar.
 		script += run + ` >/dev/null
@@ -178,6 +175,12 @@ exit $rc
 	stderr.intercept = func(line string) bool {
 		if d, ok := strings.CutPrefix(line, dirMarker); ok && remoteDir == "" {
 			remoteDir = d
+			return true
+		}
+		if line == startedMarker {
+			if j.Started != nil {
+				j.Started()
+			}
 			return true
 		}
 		return false
@@ -289,6 +292,25 @@ func (j *Job) sudoClean() string {
 	return ` || ` + j.sudo() + ` -n rm -rf "$d"`
 }
 
+// copyScript is the start of every remote shell: a temporary folder
+// (named on stderr), removed on exit, holding the binary read from stdin
+// (size bytes, checked) and marked started on stderr.
+func copyScript(size int64, sudoClean string) string {
+	n := strconv.FormatInt(size, 10)
+	return `d=$(mktemp -d /tmp/tuneloop.XXXXXX) || exit 120
+echo "` + dirMarker + `$d" >&2
+trap 'rm -rf "$d" 2>/dev/null` + sudoClean + `' EXIT HUP INT TERM PIPE
+head -c ` + n + ` > "$d/tuneloop" || exit 121
+[ "$(wc -c < "$d/tuneloop")" -eq ` + n + ` ] || { echo "tuneloop: copy incomplete (disk full?): $(df -h /tmp | tail -1)" >&2; exit 121; }
+chmod 700 "$d/tuneloop" || exit 121
+echo "` + startedMarker + `" >&2
+`
+}
+
+// startedMarker says on stderr that the copy is done (taken out of what is
+// shown).
+const startedMarker = "@@tuneloop-started"
+
 // dirMarker prefixes the remote temporary folder's name on stderr (taken
 // out of what is shown).
 const dirMarker = "@@tuneloop-dir "
@@ -385,6 +407,8 @@ func untar(r io.Reader, dir string, files *[]string) error {
 			if err != nil {
 				return err
 			}
+			// The host's time: a thread dump's mtime says when it was taken.
+			os.Chtimes(p, h.ModTime, h.ModTime)
 			*files = append(*files, rel)
 		}
 	}
