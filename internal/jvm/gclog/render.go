@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 )
@@ -91,7 +90,7 @@ func WriteText(w io.Writer, s Summary, fs []finding.Finding, lang finding.Lang) 
 		}
 		fmt.Fprintf(&b, "%s: %s (%s)  %s\n", lFile.In(lang), finding.SafeLine(f.Name), strings.Join(desc, ", "), fmt.Sprintf(lLines.In(lang), f.Lines, f.Events, f.Unparsed))
 	}
-	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	tw := finding.NewTable(&b, 2, false) // by display width: zh labels
 	row := func(l finding.Text, v string) { fmt.Fprintf(tw, "  %s\t%s\n", l.In(lang), v) }
 	if s.DurationS > 0 {
 		row(lDuration, fmt.Sprintf("%.1f s", s.DurationS))
@@ -131,7 +130,7 @@ func WriteText(w io.Writer, s Summary, fs []finding.Finding, lang finding.Lang) 
 			return
 		}
 		fmt.Fprintf(&b, "\n%s\n", title.In(lang))
-		tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', tabwriter.AlignRight)
+		tw := finding.NewTable(&b, 2, true)
 		fmt.Fprintf(tw, "\t%s\t\n", lCols.In(lang))
 		for i, a := range aggs {
 			if i >= limit {
