@@ -36,7 +36,7 @@ func WriteSummary(w io.Writer, c *Config, lang finding.Lang) error {
 		if a.Parent != "" {
 			name = a.Parent + "/" + a.Name
 		}
-		fmt.Fprintf(bw, "  %-24s %-10s %s (line %d)", finding.Safe(name), a.Type, finding.Safe(shortClass(a.Class)), a.Line)
+		fmt.Fprintf(bw, "  %s %-10s %s (%s %d)", finding.PadRight(finding.Safe(name), 24), a.Type, finding.Safe(shortClass(a.Class)), t("line", "行"), a.Line)
 		if a.File.Set {
 			fmt.Fprintf(bw, "  %s", finding.Safe(a.File.Raw))
 		}
@@ -72,7 +72,7 @@ func WriteSummary(w io.Writer, c *Config, lang finding.Lang) error {
 		if l.Async {
 			async = " async"
 		}
-		fmt.Fprintf(bw, "  %-32s %-6s%s %s %s\n", finding.Safe(l.Display()), finding.Safe(lvl), async, t("writes to", "写入"), strings.Join(names, ", "))
+		fmt.Fprintf(bw, "  %s %s%s %s %s\n", finding.PadRight(finding.Safe(l.Display()), 32), finding.PadRight(finding.Safe(lvl), 6), async, t("writes to", "写入"), strings.Join(names, ", "))
 	}
 	if un := c.Unresolved(); len(un) > 0 {
 		fmt.Fprintf(bw, "%s:\n", t("Unresolved appender references", "未解析的 Appender 引用"))
