@@ -47,7 +47,7 @@ func WriteCheckText(w io.Writer, c *Check, o TextOptions) error {
 	if len(unavailable) > 0 {
 		fmt.Fprintf(bw, "\n%s (%d):\n", finding.T("Could not check", "无法检查").In(l), len(unavailable))
 		for _, f := range unavailable {
-			fmt.Fprintf(bw, "  %-34s %s\n", oneLine(f.Key()), oneLine(f.Reason.In(l)))
+			fmt.Fprintf(bw, "  %s %s\n", padRight(oneLine(f.Key()), 34), oneLine(f.Reason.In(l)))
 		}
 	}
 	for _, grp := range []struct {
@@ -67,7 +67,7 @@ func WriteCheckText(w io.Writer, c *Check, o TextOptions) error {
 				if f.Status == finding.Skipped {
 					line = oneLine(f.Reason.In(l))
 				}
-				fmt.Fprintf(bw, "  %-34s %s\n", oneLine(f.Key()), line)
+				fmt.Fprintf(bw, "  %s %s\n", padRight(oneLine(f.Key()), 34), line)
 			}
 			continue
 		}

@@ -10,7 +10,6 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
@@ -85,7 +84,7 @@ func NewFlamePage(p *stacks.Profile, m FlameMeta, lang finding.Lang) *FlamePage 
 // the files written.
 func WriteFlameText(w io.Writer, p *FlamePage, n int) error {
 	l := p.Lang
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	tw := finding.NewTable(w, 2, false) // by display width: CJK frames
 	kind := map[string]finding.Text{
 		"cpu":    finding.T("CPU profile", "CPU 剖析"),
 		"alloc":  finding.T("allocation profile", "内存分配剖析"),
@@ -149,7 +148,7 @@ func WriteFlameText(w io.Writer, p *FlamePage, n int) error {
 		}
 		sort.Strings(roles)
 		for _, r := range roles {
-			fmt.Fprintf(w, "  %-10s %s\n", r, finding.SafeLine(p.Files[r]))
+			fmt.Fprintf(w, "  %s %s\n", finding.PadRight(r, 10), finding.SafeLine(p.Files[r]))
 		}
 	}
 	return nil

@@ -48,7 +48,7 @@ func WriteRuleListText(w io.Writer, rs []RuleInfo, l finding.Lang) error {
 			cat = r.Category
 			fmt.Fprintf(bw, "\n%s\n", strings.ToUpper(cat))
 		}
-		fmt.Fprintf(bw, "  %-36s %-8s %s\n", r.ID, r.Severity.Label(l), oneLine(r.Checks.In(l)))
+		fmt.Fprintf(bw, "  %-36s %s %s\n", r.ID, finding.PadRight(r.Severity.Label(l), 8), oneLine(r.Checks.In(l)))
 	}
 	fmt.Fprintf(bw, "\n%d %s\n", len(rs), finding.T("rules", "条规则").In(l))
 	return bw.Flush()
