@@ -152,9 +152,9 @@ func parseSize(s string) (uint64, bool) {
 
 // parseFlagsAll reads `VM.flags -all`: lines such as
 //
-//	     bool UseParallelGC                            = true                                      {product} {command line}
-//	   size_t MaxHeapSize                              = 268435456                                 {product} {ergonomic}
-//	    uintx MaxHeapSize                              := 268435456                           {product}
+//	  bool UseParallelGC                            = true                                      {product} {command line}
+//	size_t MaxHeapSize                              = 268435456                                 {product} {ergonomic}
+//	 uintx MaxHeapSize                              := 268435456                           {product}
 //
 // (JDK 8 marks a set flag with ":="; 9+ with "=" and an origin).
 func parseFlagsAll(out string) map[string]string {

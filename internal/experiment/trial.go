@@ -147,6 +147,11 @@ func (h *HostRunner) Trial(ctx context.Context, t TrialSpec, note func(Record) e
 	if err != nil {
 		return m, err
 	}
+	if ctx.Err() != nil {
+		// The run ends a Ctrl-C'd load as an interrupted run: not a
+		// measurement of the arm.
+		return m, ctx.Err()
+	}
 	if res.Service != nil {
 		return m, refused(finding.T("during the trial, %s", "试验期间，%s"), session.ServiceEndText(res.Service))
 	}
