@@ -309,7 +309,7 @@ func writeApplyText(w io.Writer, d *applyDoc, l finding.Lang) {
 	width := 0
 	for _, g := range d.Groups {
 		for _, k := range g.Keys {
-			width = max(width, len(k.Key))
+			width = max(width, finding.DisplayWidth(finding.SafeLine(k.Key)))
 		}
 	}
 	width = min(width, 60)
@@ -325,7 +325,7 @@ func writeApplyText(w io.Writer, d *applyDoc, l finding.Lang) {
 				writeFileChange(w, k)
 				continue
 			}
-			line := fmt.Sprintf("  %-*s  %s -> %s", width, finding.SafeLine(k.Key), finding.SafeLine(strings.TrimSpace(k.Before)), finding.SafeLine(k.Want))
+			line := fmt.Sprintf("  %s  %s -> %s", finding.PadRight(finding.SafeLine(k.Key), width), finding.SafeLine(strings.TrimSpace(k.Before)), finding.SafeLine(k.Want))
 			if k.After != "" && strings.TrimSpace(k.After) != strings.TrimSpace(k.Want) {
 				line += fmt.Sprintf("  (%s %s)", t("reads", "回读"), finding.SafeLine(k.After))
 			}

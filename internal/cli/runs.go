@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -115,7 +114,7 @@ func RunRuns(ctx context.Context, env *Env, o *RunsOptions) error {
 		fmt.Fprintf(env.Stdout, "%s (%s)\n", finding.T("No runs recorded yet.", "还没有运行记录。").In(lang), c.Path)
 		return nil
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
+	tw := finding.NewTable(env.Stdout, 2, false) // by display width: zh headers, names
 	hdr := finding.T("ID\tSTART (UTC)\tLENGTH\tSTATUS\tTARGET\tFINDINGS\tTOP\tFOLDER", "ID\t开始 (UTC)\t时长\t状态\t目标\t诊断数\t首要\t目录").In(lang)
 	fmt.Fprintln(tw, hdr)
 	for _, e := range es {
@@ -335,7 +334,7 @@ func RunRunsTrend(ctx context.Context, env *Env, o *RunsOptions, t *TrendOptions
 		}
 		mark(s.TPSCP, "TPS", true)
 		mark(s.P99CP, "p99", false)
-		tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
+		tw := finding.NewTable(env.Stdout, 2, false) // by display width: zh headers, names
 		fmt.Fprintln(tw, finding.T("#\tSTART (UTC)\tRUN\tTPS\tP99 MS\t", "#\t开始 (UTC)\t运行\tTPS\tP99 MS\t").In(lang))
 		for j, r := range s.Runs {
 			fmt.Fprintf(tw, "%d\t%s\t%s\t%.0f\t%.2f\t%s\n", j+1, r.Start.Format("2006-01-02 15:04:05"), finding.SafeLine(r.ID), r.TPS, r.P99MS, strings.Join(marks[j], "; "))
