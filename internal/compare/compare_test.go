@@ -79,7 +79,7 @@ func TestGate(t *testing.T) {
 	b, _ := Load("testdata/demo-after.json")
 	a, _ := Load("testdata/demo-before.json")
 	rev := Compare(b, a)
-	if !rev.Gate(5) || !strings.Contains(rev.Regressions[0].EN, "Throughput (steady state) fell 84.4% (95% CI") || !strings.Contains(rev.Regressions[0].ZH, "吞吐量（稳态） 下降") {
+	if !rev.Gate(5) || !strings.Contains(rev.Regressions[0].EN, "Throughput (steady state) fell 84.4% (99% CI") || !strings.Contains(rev.Regressions[0].ZH, "吞吐量（稳态） 下降") {
 		t.Errorf("regressions %v", rev.Regressions)
 	}
 	if rev.Gate(99) && len(rev.Regressions) > 0 && strings.Contains(rev.Regressions[0].EN, "fell") {

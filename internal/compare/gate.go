@@ -14,21 +14,27 @@ const errorRisePts = 0.1
 // gated are the metrics the gate judges by their interval.
 var gated = map[string]bool{"tps": true, "p99_ms": true}
 
+// GateConfidence is the confidence of the interval the gate judges: 99%,
+// not the table's 95%, because the gate fails on either of two metrics
+// (throughput, p99) and each can only fail one way: 2 x 0.5% keeps a
+// same-build pair's false alarms at 1% at most (Bonferroni), where 95%
+// intervals would allow 5%.
+const GateConfidence = 0.99
+
 // Gate judges the interval, not the point. Throughput or p99 latency
-// regressed when
+// regressed when its GateConfidence interval
 //
-//   - the change is significant in the worse direction (its 95% interval
-//     excludes 0), and
-//   - the interval's far bound is beyond pct: for throughput the lower
-//     bound is below -pct, for p99 the upper bound is above +pct.
+//   - lies wholly on the worse side of 0 (the regression is significant), and
+//   - has its far bound beyond pct: for throughput the lower bound is below
+//     -pct, for p99 the upper bound is above +pct.
 //
 // So a significant 2% slowdown whose interval is [-4%, -1%] passes a 5%
 // gate, and one whose interval is [-9%, -1%] fails it: the data cannot rule
-// out a regression larger than pct. A gated metric whose verdict is
-// inconclusive is listed in Inconclusive. Without per-second series (a JTL
-// import without its timeline) the point change is judged as before. The
-// error rate is judged on its own scale: a rise of more than 0.1 point.
-// It returns whether anything regressed.
+// out a regression larger than pct. A gated metric that is inconclusive, or
+// worse at 95% but not at the gate's 99%, is listed in Inconclusive.
+// Without per-second series (a JTL import without its timeline) the point
+// change is judged as before. The error rate is judged on its own scale: a
+// rise of more than 0.1 point. It returns whether anything regressed.
 func (c *Comparison) Gate(pct float64) bool {
 	c.Regressions, c.RegressedKeys, c.Inconclusive = nil, nil, nil
 	judged := map[string]bool{}
@@ -37,21 +43,26 @@ func (c *Comparison) Gate(pct float64) bool {
 			continue
 		}
 		judged[s.Key] = true
+		worse := (s.Better == Higher && s.GateHiPct < 0) || (s.Better == Lower && s.GateLoPct > 0)
 		switch {
-		case s.Verdict == stats.Worse && s.Better == Higher && s.LoPct < -pct:
-			c.Regressions = append(c.Regressions, finding.Tf(finding.T("%s fell %.1f%% (95%% CI %+.1f%% to %+.1f%%; %s -> %s), significant and beyond %.0f%%",
-				"%s 下降 %.1f%%（95%% 置信区间 %+.1f%% 至 %+.1f%%；%s -> %s），显著且超过 %.0f%%"),
-				s.Label, -s.ChangePct, s.LoPct, s.HiPct, num(s.Before), num(s.After), pct))
+		case worse && s.Better == Higher && s.GateLoPct < -pct:
+			c.Regressions = append(c.Regressions, finding.Tf(finding.T("%s fell %.1f%% (99%% CI %+.1f%% to %+.1f%%; %s -> %s), significant and beyond %.0f%%",
+				"%s 下降 %.1f%%（99%% 置信区间 %+.1f%% 至 %+.1f%%；%s -> %s），显著且超过 %.0f%%"),
+				s.Label, -s.ChangePct, s.GateLoPct, s.GateHiPct, num(s.Before), num(s.After), pct))
 			c.RegressedKeys = append(c.RegressedKeys, s.Key)
-		case s.Verdict == stats.Worse && s.Better == Lower && s.HiPct > pct:
-			c.Regressions = append(c.Regressions, finding.Tf(finding.T("%s rose %.1f%% (95%% CI %+.1f%% to %+.1f%%; %s -> %s ms), significant and beyond %.0f%%",
-				"%s 上升 %.1f%%（95%% 置信区间 %+.1f%% 至 %+.1f%%；%s -> %s ms），显著且超过 %.0f%%"),
-				s.Label, s.ChangePct, s.LoPct, s.HiPct, num(s.Before), num(s.After), pct))
+		case worse && s.Better == Lower && s.GateHiPct > pct:
+			c.Regressions = append(c.Regressions, finding.Tf(finding.T("%s rose %.1f%% (99%% CI %+.1f%% to %+.1f%%; %s -> %s ms), significant and beyond %.0f%%",
+				"%s 上升 %.1f%%（99%% 置信区间 %+.1f%% 至 %+.1f%%；%s -> %s ms），显著且超过 %.0f%%"),
+				s.Label, s.ChangePct, s.GateLoPct, s.GateHiPct, num(s.Before), num(s.After), pct))
 			c.RegressedKeys = append(c.RegressedKeys, s.Key)
 		case s.Verdict == stats.Inconclusive:
 			c.Inconclusive = append(c.Inconclusive, finding.Tf(finding.T("%s: %+.1f%% (95%% CI %+.1f%% to %+.1f%%) cannot be told from noise at %.0f%%: run %d more per side",
 				"%s：%+.1f%%（95%% 置信区间 %+.1f%% 至 %+.1f%%）在 %.0f%% 的精度下无法与噪声区分：每侧再运行 %d 次"),
 				s.Label, s.ChangePct, s.LoPct, s.HiPct, pct, s.MoreRuns))
+		case s.Verdict == stats.Worse && !worse:
+			c.Inconclusive = append(c.Inconclusive, finding.Tf(finding.T("%s: %+.1f%% is worse at 95%% (CI %+.1f%% to %+.1f%%) but not at the gate's 99%% (%+.1f%% to %+.1f%%): run more to tell",
+				"%s：%+.1f%% 在 95%% 置信水平下变差（区间 %+.1f%% 至 %+.1f%%），但在门禁的 99%% 水平下不显著（%+.1f%% 至 %+.1f%%）：请多运行几次再判断"),
+				s.Label, s.ChangePct, s.LoPct, s.HiPct, s.GateLoPct, s.GateHiPct))
 		}
 	}
 	for _, r := range c.Rows {

@@ -122,3 +122,21 @@ func TestCompareSetsPaired(t *testing.T) {
 		t.Errorf("no start times, auto: %s", p.Design)
 	}
 }
+
+// The gate judges the 99% interval: worse at 95% but spanning 0 at 99% is
+// not a regression but inconclusive; wholly worse at 99% and beyond pct is.
+func TestGateAt99(t *testing.T) {
+	st := Stat{Key: "tps", Label: finding.T("Throughput", "吞吐量"), Better: Higher, Verdict: "worse", ChangePct: -5, LoPct: -9, HiPct: -1, GateLoPct: -11, GateHiPct: 1}
+	c := &Comparison{Stats: []Stat{st}}
+	if c.Gate(5) || len(c.Inconclusive) != 1 || !strings.Contains(c.Inconclusive[0].EN, "not at the gate's 99%") {
+		t.Errorf("95%% only: regressions %v inconclusive %v", c.Regressions, c.Inconclusive)
+	}
+	st.GateHiPct = -0.5
+	c = &Comparison{Stats: []Stat{st}}
+	if !c.Gate(5) || !strings.Contains(c.Regressions[0].EN, "99% CI -11.0% to -0.5%") {
+		t.Errorf("99%%: regressions %v", c.Regressions)
+	}
+	if c.Gate(12) {
+		t.Errorf("far bound -11%% inside a 12%% gate: %v", c.Regressions)
+	}
+}

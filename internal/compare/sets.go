@@ -63,6 +63,10 @@ type Stat struct {
 	// UTestP is the Mann-Whitney U p-value over per-run means (null with
 	// fewer than 2 runs a side).
 	UTestP *float64 `json:"u_test_p"`
+	// GateLoPct and GateHiPct bound the change with GateConfidence: the
+	// interval the regression gate judges.
+	GateLoPct float64 `json:"gate_ci_low_pct"`
+	GateHiPct float64 `json:"gate_ci_high_pct"`
 	// Verdict: better, worse, "no significant change" or inconclusive;
 	// MoreRuns is then how many runs per side to add.
 	Verdict  string `json:"verdict"`
@@ -113,6 +117,7 @@ func CompareSetsWith(before, after []Input, o Options) *Comparison {
 			p := e.UTestP
 			st.UTestP = &p
 		}
+		st.GateLoPct, st.GateHiPct = e.Interval(GateConfidence)
 		st.Verdict, st.MoreRuns = stats.Judge(e, int(d.better), powerPct)
 		c.Stats = append(c.Stats, st)
 		for i := range c.Rows {

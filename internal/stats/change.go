@@ -39,8 +39,12 @@ type Estimate struct {
 	ChangePct, LoPct, HiPct float64
 	// SELog is the standard error of log(After/Before): what the power
 	// advice scales.
-	SELog  float64
-	Method string
+	SELog float64
+	// LogCentre is the interval's centre on the log scale and DF the
+	// degrees of freedom of its t (0: normal), for Interval at another
+	// confidence.
+	LogCentre, DF float64
+	Method        string
 	// NBefore and NAfter count runs (with MethodPaired, both are the
 	// number of pairs).
 	NBefore, NAfter int
@@ -48,6 +52,17 @@ type Estimate struct {
 	// fewer than 2 runs a side); UTestNote is benchmath's warning, if any.
 	UTestP    float64
 	UTestNote string
+}
+
+// Interval is the change's interval, in percent, at confidence conf: t
+// with DF degrees of freedom around LogCentre (the normal when DF is 0: the
+// bootstrap's, approximated from its resamples' spread).
+func (e Estimate) Interval(conf float64) (lo, hi float64) {
+	q := distuv.UnitNormal.Quantile(1 - (1-conf)/2)
+	if e.DF > 0 {
+		q = distuv.StudentsT{Mu: 0, Sigma: 1, Nu: e.DF}.Quantile(1 - (1-conf)/2)
+	}
+	return pct(e.LogCentre - q*e.SELog), pct(e.LogCentre + q*e.SELog)
 }
 
 // Significant: the interval does not contain 0.
@@ -110,12 +125,13 @@ func welch(e *Estimate, before, after []float64) {
 	qb, qa := vb/nb, va/na
 	se := math.Sqrt(qb + qa)
 	d := ma - mb
-	e.Method, e.SELog = MethodWelch, se
+	e.Method, e.SELog, e.LogCentre = MethodWelch, se, d
 	if se == 0 {
 		e.LoPct, e.HiPct = pct(d), pct(d)
 		return
 	}
 	df := (qb + qa) * (qb + qa) / (qb*qb/(nb-1) + qa*qa/(na-1))
+	e.DF = df
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(1 - (1-Confidence)/2)
 	e.LoPct, e.HiPct = pct(d-t*se), pct(d+t*se)
 }
@@ -143,7 +159,7 @@ func bootstrap(e *Estimate, before, after [][]float64) {
 	}
 	slices.Sort(lr)
 	e.Method = MethodBootstrap
-	e.SELog = stat.StdDev(lr, nil)
+	e.SELog, e.LogCentre = stat.StdDev(lr, nil), stat.Mean(lr, nil)
 	e.LoPct = pct(stat.Quantile((1-Confidence)/2, stat.Empirical, lr, nil))
 	e.HiPct = pct(stat.Quantile(1-(1-Confidence)/2, stat.Empirical, lr, nil))
 }
@@ -275,7 +291,7 @@ func ComparePaired(before, after [][]float64) (e Estimate, ok bool) {
 	m, sd := stat.MeanStdDev(d, nil)
 	se := sd / math.Sqrt(float64(n))
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(1 - (1-Confidence)/2)
-	e.ChangePct, e.SELog = pct(m), se
+	e.ChangePct, e.SELog, e.LogCentre, e.DF = pct(m), se, m, float64(n-1)
 	e.LoPct, e.HiPct = pct(m-t*se), pct(m+t*se)
 	th := benchmath.DefaultThresholds
 	cmp := benchmath.AssumeNothing.Compare(benchmath.NewSample(mb, &th), benchmath.NewSample(ma, &th))

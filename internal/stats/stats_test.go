@@ -291,3 +291,28 @@ func TestRunsNeededPaired(t *testing.T) {
 		t.Errorf("paired runs needed %d, want 4", k)
 	}
 }
+
+// Interval at Confidence is the estimate's own interval; at 99% it is wider.
+func TestInterval(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 14))
+	b, a := driftPairs(r, 4, 0.1, 0.02, 0.95)
+	for _, e := range []Estimate{must(ComparePaired(b, a)), must(Compare(b, a)), must(Compare(b[:1], a[:1]))} {
+		lo, hi := e.Interval(Confidence)
+		if e.Method != MethodBootstrap && (math.Abs(lo-e.LoPct) > 1e-9 || math.Abs(hi-e.HiPct) > 1e-9) {
+			t.Errorf("%s: Interval(95%%) [%v, %v], estimate [%v, %v]", e.Method, lo, hi, e.LoPct, e.HiPct)
+		}
+		if e.Method == MethodBootstrap && (math.Abs(lo-e.LoPct) > 0.5 || math.Abs(hi-e.HiPct) > 0.5) {
+			t.Errorf("bootstrap: normal approximation [%v, %v] far from the percentiles [%v, %v]", lo, hi, e.LoPct, e.HiPct)
+		}
+		if l99, h99 := e.Interval(0.99); l99 >= lo || h99 <= hi {
+			t.Errorf("%s: 99%% [%v, %v] not wider than 95%% [%v, %v]", e.Method, l99, h99, lo, hi)
+		}
+	}
+}
+
+func must(e Estimate, ok bool) Estimate {
+	if !ok {
+		panic("estimate not ok")
+	}
+	return e
+}
