@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -505,7 +504,7 @@ func listJVMs(env *Env, output string, lang finding.Lang) error {
 			"本机未发现 JVM（以 root 运行可看到所有进程）").In(lang))
 		return nil
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
+	tw := finding.NewTable(env.Stdout, 2, false) // by display width: zh headers, names
 	fmt.Fprintln(tw, finding.T("PID\tUSER\tVERSION\tVM\tMAIN\tNOTES", "PID\t用户\t版本\tVM\t主类\t备注").In(lang))
 	for _, p := range ps {
 		var notes []string
