@@ -42,6 +42,9 @@ type AnalyzeOptions struct {
 	Out string
 	// JDK is the feature release the --cmdline runs on (0: inferred).
 	JDK int
+	// Collapsed and Pprof are where a profile input is also written (analyze_profile.go).
+	Collapsed, Pprof string
+
 	Now func() time.Time
 }
 
@@ -66,6 +69,10 @@ Windows line ends:
   logging config logback.xml, log4j2.xml / .properties, log4j.properties / log4j.xml:
                  synchronous file appenders on the request path, flush and buffer
                  settings, console appenders, async queue sizes, caller data.
+  profiles       JFR recordings (every kind they hold: cpu, alloc, lock, wall; or
+                 --profile KIND) and async-profiler collapsed stacks: top frames by
+                 self and total; -o html --out F draws the flame graph page of
+                 'jvm --profile', --collapsed F and --pprof F write the stacks.
 
 Each input is analysed or refused on its own: a file that cannot be read is
 named with what it is (empty, binary, a JFR recording...) and the others are
@@ -82,7 +89,8 @@ is met, 2 on bad usage.`,
   jstack 1234 | tuneloop analyze -
   tuneloop analyze javacore.20261125.txt -o markdown > report.md
   tuneloop analyze --cmdline 'java -Xms2g -Xmx8g -XX:+UseParallelGC -jar app.jar'
-  tuneloop analyze /opt/app/conf/logback.xml`,
+  tuneloop analyze /opt/app/conf/logback.xml
+  tuneloop analyze recording.jfr --profile lock -o html --out lock.html`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return RunAnalyze(cmd.Context(), env, args, o)
 		},
@@ -93,7 +101,9 @@ is met, 2 on bad usage.`,
 	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
 	f.StringVar(&o.Cmdline, "cmdline", "", "a JVM command line to check (quote it)")
 	f.IntVar(&o.JDK, "jdk", 0, "the JDK feature release the --cmdline runs on (8, 11, 17, 21, 25); default: inferred from the options")
-	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), "workload profile for --cmdline: java-web, database or latency")
+	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), "cpu, alloc, lock or wall: the profile kind of a JFR recording (default: every kind it holds); java-web, database or latency: workload profile for --cmdline")
+	f.StringVar(&o.Collapsed, "collapsed", "", "write a profile input's stacks as collapsed stacks to this file (FlameGraph, speedscope)")
+	f.StringVar(&o.Pprof, "pprof", "", "write a profile input's stacks in pprof's format to this file (go tool pprof)")
 	f.StringVar(&o.FailOn, "fail-on", "", "exit 3 if a finding is at least this severe: warning or critical")
 	f.StringVar(&o.Format, "format", "", "read every FILE as this format instead of recognising it: "+formatNames())
 	f.StringVar(&o.MaxInput, "max-input", "", "the most text read from one input, e.g. 512M or 4G (default 2G)")
@@ -124,6 +134,10 @@ type AnalyzeResult struct {
 	LogConfigs []string          `json:"logging_configs,omitempty"`
 	Findings   []finding.Finding `json:"findings"`
 	Inputs     []string          `json:"inputs"`
+
+	// Profiles are the JFR recordings' and collapsed stacks' profiles, one page each.
+	Profiles []*report.FlamePage `json:"profiles,omitempty"`
+
 	// Read lists each input read, with its format and what was undone.
 	Read []InputRead `json:"read,omitempty"`
 	// Unreadable are the inputs that could not be read, each with why.
@@ -169,6 +183,8 @@ type analysis struct {
 	gcReports []*gclog.Report
 	gcEvents  []*report.GCEvents
 	dumps     *threaddump.Set
+	// profilePages are the flame pages -o html wrote (analyze_profile.go).
+	profilePages []string
 }
 
 type mdSection struct {
@@ -250,7 +266,7 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 	}
 	a := &analysis{lang: lang, res: &AnalyzeResult{Schema: "tuneloop.analyze/v1", Tool: "tuneloop " + version.Version, GeneratedAt: now().UTC(), Inputs: args}}
 
-	var dumps, gcs, confs []*input.File
+	var dumps, gcs, confs, profs []*input.File
 	stdinUsed := false
 	for _, path := range args {
 		var files []*input.File
@@ -293,6 +309,8 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 				gcs = append(gcs, f)
 			case input.KindLogConfig:
 				confs = append(confs, f)
+			case input.KindProfile:
+				profs = append(profs, f)
 			default:
 				d := input.Describe(format, f.Head)
 				a.refuse(f.Name, finding.Errorf(finding.T("%s: %s", "%s：%s"), f.Name, d))
@@ -308,6 +326,9 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 		return err
 	}
 	if err := a.logConfigs(ctx, confs, o.Cmdline); err != nil {
+		return err
+	}
+	if err := a.profileInputs(ctx, profs, forced, o); err != nil {
 		return err
 	}
 	if ctx.Err() != nil {
@@ -343,10 +364,7 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 	case "markdown":
 		err = writeAnalyzeMarkdown(env.Stdout, a)
 	case "html":
-		err = writeAnalyzeHTML(o.Out, a, lang)
-		if err == nil {
-			fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("page:", "页面：").In(lang), o.Out)
-		}
+		err = writeAnalyzeHTMLAll(env, o.Out, a, lang)
 	default:
 		err = writeAnalyzeText(env.Stdout, a)
 	}

@@ -208,7 +208,7 @@ func TestAnalyzeEachInputOnItsOwn(t *testing.T) {
 	}
 	for _, want := range []string{
 		"Not read: " + empty + ": empty",
-		"Not read: " + jfr + ": a JFR recording: not supported by analyze yet",
+		"Not read: " + jfr + ": a JFR recording that cannot be read",
 		"Not read: " + dir + ": a directory, but not a run folder",
 		"transfer-1", // the good dump's deadlock is reported
 	} {
@@ -297,7 +297,7 @@ func TestAnalyzeHostileInputs(t *testing.T) {
 	if err == nil || !strings.Contains(out.String(), "stdin: binary data, not text") {
 		t.Errorf("zeros on stdin: %v\n%s", err, out.String())
 	}
-	for _, bad := range []AnalyzeOptions{{Format: "jfr"}, {MaxInput: "lots"}, {Profile: "nope", Cmdline: "java -jar x.jar"}} {
+	for _, bad := range []AnalyzeOptions{{Format: "hprof"}, {MaxInput: "lots"}, {Profile: "nope", Cmdline: "java -jar x.jar"}} {
 		var ee *ExitError
 		if _, err := runAnalyze(t, []string{"/dev/null"}, bad); !errors.As(err, &ee) || ee.Code != ExitUsage {
 			t.Errorf("%+v: %v", bad, err)

@@ -22,7 +22,6 @@ import (
 	"github.com/tuneloop/tuneloop/internal/native"
 	"github.com/tuneloop/tuneloop/internal/profile"
 	"github.com/tuneloop/tuneloop/internal/report"
-	"github.com/tuneloop/tuneloop/internal/report/html"
 	"github.com/tuneloop/tuneloop/internal/rules"
 	"github.com/tuneloop/tuneloop/internal/stacks"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
@@ -633,22 +632,11 @@ func runJVMProfile(ctx context.Context, env *Env, o *JVMOptions, kind stacks.Kin
 // text or JSON.
 func writeProfilePage(env *Env, o *JVMOptions, dir string, page *report.FlamePage) error {
 	hp := filepath.Join(dir, profile.FileHTML)
-	f, err := createOut(hp)
-	if err != nil {
-		return err
-	}
-	if err := html.WriteFlame(f, page); err != nil {
-		f.Close()
-		return err
-	}
-	if err := closeOut(f); err != nil {
+	if err := writeFlameHTML(hp, page); err != nil {
 		return err
 	}
 	page.Files["html"] = hp
-	if o.Output == "json" {
-		return report.WriteJSON(env.Stdout, page)
-	}
-	return report.WriteFlameText(env.Stdout, page, 10)
+	return printFlamePage(env.Stdout, o.Output, page, 10)
 }
 
 // runNativeProfile is `jvm PID --profile native`: the process's stacks on
