@@ -11,8 +11,17 @@ import (
 // passes it through one of these before printing, so no target can write an
 // escape sequence to a terminal, break a Markdown table or inject HTML.
 
-// isCtl reports C0 controls, DEL and C1 controls (ESC, CSI, OSC included).
-func isCtl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
+// isCtl reports C0 controls, DEL and C1 controls (ESC, CSI, OSC included),
+// and the bidirectional formatting characters, which reorder what a
+// terminal or browser shows (U+202E makes "exe.txt" read "txt.exe").
+func isCtl(r rune) bool {
+	return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || IsBidiControl(r)
+}
+
+// IsBidiControl reports U+061C, U+200E/F, U+202A..E and U+2066..9.
+func IsBidiControl(r rune) bool {
+	return r == 0x61c || r == 0x200e || r == 0x200f || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069)
+}
 
 // Safe makes s harmless on a terminal: invalid UTF-8 becomes U+FFFD and
 // control characters are shown as \xNN; newlines and tabs are kept for the
@@ -48,6 +57,8 @@ func sanitize(s string, fold bool) string {
 			} else {
 				b.WriteRune(r)
 			}
+		case r > 0xff: // a bidi control
+			fmt.Fprintf(&b, `\u%04x`, r)
 		case isCtl(r):
 			fmt.Fprintf(&b, `\x%02x`, r)
 		default:

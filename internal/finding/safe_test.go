@@ -33,6 +33,7 @@ func TestSafeCases(t *testing.T) {
 		{SafeLine, "a\nb\tc", "a b c"},
 		{Safe, "bad\xffutf8", "bad\uFFFDutf8"},
 		{Safe, "\u009b2J", `\x9b2J`},
+		{SafeLine, "invoice\u202etxt.exe\u2066", `invoice\u202etxt.exe\u2066`},
 		{Safe, "线程-1", "线程-1"},
 		{SafeMarkdown, "a|b*c_<x>", `a\|b\*c\_&lt;x&gt;`},
 		{SafeHTML, `<script>"x"</script>`, "&lt;script&gt;&#34;x&#34;&lt;/script&gt;"},
