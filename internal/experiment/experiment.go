@@ -149,10 +149,11 @@ func (f *flow) run(ctx context.Context) error {
 					f.fill(data, nil, nil, dropRound, dropWhy)
 					return err
 				}
-			}
-			if data[0].Failed != nil {
-				f.fill(data, nil, nil, dropRound, dropWhy)
-				return finding.Errorf(finding.T("the baseline cannot be measured: %s", "无法测量基线：%s"), *data[0].Failed)
+				if data[0].Failed != nil {
+					// Without the reference nothing else means anything.
+					f.fill(data, nil, nil, dropRound, dropWhy)
+					return finding.Errorf(finding.T("the baseline cannot be measured: %s", "无法测量基线：%s"), *data[0].Failed)
+				}
 			}
 		}
 		if !halving || len(survivors) <= 1 {
@@ -286,7 +287,15 @@ func (f *flow) trial(ctx context.Context, key string, arm Arm, d *ArmData) error
 
 func trialRow(seq int, key string, arm Arm, m Measurement, status string) report.ExperimentTrial {
 	d := &ArmData{Trials: []Measurement{m}}
-	return report.ExperimentTrial{Seq: seq, Key: key, Arm: arm.ID, Dir: m.Dir, TPS: d.Mean(MetricTPS), P99MS: d.Mean(MetricP99), Status: status}
+	return report.ExperimentTrial{Seq: seq, Key: key, Arm: arm.ID, Dir: m.Dir, TPS: finite(d.Mean(MetricTPS)), P99MS: finite(d.Mean(MetricP99)), Status: status}
+}
+
+// finite is v, or 0 for NaN and infinities (JSON has neither).
+func finite(v float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return v
 }
 
 // hostChanges are the arm's host knobs as apply changes.
@@ -346,7 +355,7 @@ func interval(d *ArmData, metric string) report.Interval {
 
 func tInterval(v []float64) report.Interval {
 	if len(v) == 0 {
-		return report.Interval{Mean: math.NaN(), Lo: math.NaN(), Hi: math.NaN()}
+		return report.Interval{} // N 0: nothing measured (JSON has no NaN)
 	}
 	m, sd := stat.MeanStdDev(v, nil)
 	if len(v) < 2 || math.IsNaN(sd) {
@@ -377,10 +386,13 @@ func (f *flow) fill(data []*ArmData, cb, cw *ArmData, dropRound map[int]int, dro
 	for _, d := range append([]*ArmData{data[0]}, ranked...) {
 		a := f.arms[d.Arm]
 		row := report.ExperimentArm{ID: a.ID, Label: a.Label, Values: a.Values, Trials: len(d.Trials), TPS: interval(d, MetricTPS),
-			P99MS: interval(d, MetricP99), ErrorPct: d.ErrorPct(), Status: "measured"}
+			P99MS: interval(d, MetricP99), ErrorPct: finite(d.ErrorPct()), Status: "measured"}
 		switch {
 		case d.Arm == 0:
 			row.Status = "baseline"
+			if d.Failed != nil {
+				row.Why = *d.Failed
+			}
 		case d.Failed != nil:
 			row.Status, row.Why = "refused", *d.Failed
 		case dropWhy[d.Arm] != (finding.Text{}):
