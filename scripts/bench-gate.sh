@@ -1,61 +1,102 @@
 #!/usr/bin/env bash
 # bench-gate.sh: measure the compare gate, not promise it (issue 13).
-# Runs interleaved rounds of `tuneloop run` against a tiny Go service that
-# spins a fixed CPU time per request (scripts/testdata/workserver): in each
-# round A, A again (the same build: A/A), B5 (5% more work per request) and
-# B10 (10% more). Consecutive groups of K rounds form pairs, each judged by
-# `tuneloop compare A... -- X... --fail-on-regression PCT`:
-#   false-alarm rate = A/A pairs that exit 3 (regression)
-#   detection rate   = B5 / B10 pairs that exit 3
-# exit 4 (inconclusive: run more) is counted separately: it is not a pass.
-# Sizes (environment): ROUNDS=12 K=3 DUR=4s USERS=8 PCT=5 WORK_US=200.
-# About ROUNDS*4 runs of DUR+2 s each: ~5 minutes with the defaults.
+# Four copies of a tiny Go service that does a fixed CPU work per request
+# (scripts/testdata/workserver): A and A2 do the same work (the same build),
+# B5 5% more, B10 10% more. Each comparison is one
+#   tuneloop run --target A --target-b X --repeat K --fail-on-regression PCT
+# which runs A and X in turn (A1 X1 A2 X2 ...: each pair sees the same
+# neighbour) and judges the K pairs with the paired interval:
+#   false-alarm rate = A/A comparisons that exit 3 (regression)
+#   detection rate   = B5 / B10 comparisons that exit 3
+# exit 4 (inconclusive: run more) is counted apart: it is not a pass. The
+# same runs are also judged as two unpaired sets (compare --design
+# unpaired, Welch) for contrast. Comparisons of the kinds alternate (A/A,
+# B5, A/A, B10, ...) so a busy spell of the host hits every kind alike.
+# Sizes (environment): AA=28 POWER=14 (comparisons of each kind) K=3 DUR=2s
+# WARM=0.5s USERS=4 PCT=5 UNITS=2000. About (AA+2*POWER)*2K runs of DUR+WARM
+# plus ~1 s: ~20 minutes with the defaults on 2 cores. DELAY=4ms: the work
+# is a fixed wait instead (B5 and B10 wait 5% and 10% longer, UNITS=20).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROUNDS=${ROUNDS:-12} K=${K:-3} DUR=${DUR:-4s} USERS=${USERS:-8} PCT=${PCT:-5} WORK_US=${WORK_US:-200}
-OUT=${OUT:-out/bench-gate}
-# ANALYZE=1: judge the runs already in $OUT (e.g. after stopping early).
-if [ -z "${ANALYZE:-}" ]; then
+AA=${AA:-28} POWER=${POWER:-14} K=${K:-3} DUR=${DUR:-2s} WARM=${WARM:-0.5s} USERS=${USERS:-4} PCT=${PCT:-5} UNITS=${UNITS:-2000}
+OUT=${OUT:-out/bench-gate} DELAY=${DELAY:-}
 rm -rf "$OUT" && mkdir -p "$OUT"
 go build -o "$OUT/tuneloop" ./cmd/tuneloop
 go build -o "$OUT/workserver" ./scripts/testdata/workserver
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
 trap cleanup EXIT
-declare -A port=([A]=28501 [A2]=28501 [B5]=28502 [B10]=28503)
-"$OUT/workserver" -addr 127.0.0.1:28501 -work "${WORK_US}us" & pids+=($!)
-"$OUT/workserver" -addr 127.0.0.1:28502 -work "$((WORK_US * 105 / 100))us" & pids+=($!)
-"$OUT/workserver" -addr 127.0.0.1:28503 -work "$((WORK_US * 110 / 100))us" & pids+=($!)
+declare -A port=([A2]=28502 [B5]=28503 [B10]=28504)
+serve() { # PORT PERCENT: a workserver doing PERCENT% of the base work
+	if [ -n "$DELAY" ]; then
+		local us=$((${DELAY%ms} * 1000 * $2 / 100))
+		"$OUT/workserver" -addr "127.0.0.1:$1" -units 20 -delay "${us}us" &
+	else
+		"$OUT/workserver" -addr "127.0.0.1:$1" -units "$((UNITS * $2 / 100))" &
+	fi
+	pids+=($!)
+}
+serve 28501 100
+serve 28502 100
+serve 28503 105
+serve 28504 110
 sleep 1
-for r in $(seq 1 "$ROUNDS"); do
-	for arm in A A2 B5 B10; do
-		"$OUT/tuneloop" run --target "http://127.0.0.1:${port[$arm]}/" -c "$USERS" -d "$DUR" --warm-up 1s \
-			--no-catalog --no-gc-log --no-jfr -q -o json --out "$OUT/$arm/run-$r" >/dev/null 2>>"$OUT/runs.log"
-	done
-	echo "round $r/$ROUNDS done" >&2
+
+# The order of the comparisons: A/A and the power kinds interleaved.
+order=()
+for ((r = 1; r <= AA || r <= 2 * POWER; r += 2)); do
+	if [ "$r" -le "$AA" ]; then order+=(A2); fi
+	if [ "$(((r + 1) / 2))" -le "$POWER" ]; then order+=(B5); fi
+	if [ "$((r + 1))" -le "$AA" ]; then order+=(A2); fi
+	if [ "$(((r + 1) / 2))" -le "$POWER" ]; then order+=(B10); fi
 done
-fi
-declare -A fail=() inc=() pairs=()
-for g in $(seq 0 $((ROUNDS / K - 1))); do
-	for arm in A2 B5 B10; do
-		before=() after=()
-		for i in $(seq $((g * K + 1)) $((g * K + K))); do before+=("$OUT/A/run-$i"); after+=("$OUT/$arm/run-$i"); done
-		set +e
-		"$OUT/tuneloop" compare --fail-on-regression "$PCT" "${before[@]}" -- "${after[@]}" >"$OUT/compare-$arm-$g.txt" 2>&1
-		code=$?
-		set -e
-		pairs[$arm]=$((${pairs[$arm]:-0} + 1))
-		[ "$code" = 3 ] && fail[$arm]=$((${fail[$arm]:-0} + 1))
-		[ "$code" = 4 ] && inc[$arm]=$((${inc[$arm]:-0} + 1))
-		[ "$code" = 0 ] || [ "$code" = 3 ] || [ "$code" = 4 ] || { echo "compare exit $code: $OUT/compare-$arm-$g.txt" >&2; }
-	done
+
+results="$OUT/results.tsv"
+printf 'n\tkind\tloadavg\texit\tunpaired_exit\ttps_pct\ttps_ci95\ttps_ci99\tp99_pct\tp99_ci99\trecommended_k\n' >"$results"
+start=$(date +%s)
+n=0
+for kind in "${order[@]}"; do
+	n=$((n + 1))
+	dir="$OUT/$n-$kind"
+	load=$(cut -d' ' -f1 /proc/loadavg)
+	set +e
+	"$OUT/tuneloop" run --target http://127.0.0.1:28501/ --target-b "http://127.0.0.1:${port[$kind]}/" --repeat "$K" \
+		-c "$USERS" -d "$DUR" --warm-up "$WARM" --no-catalog --no-gc-log --no-jfr -q \
+		--fail-on-regression "$PCT" --out "$dir" >"$dir.txt" 2>>"$OUT/runs.log"
+	code=$?
+	"$OUT/tuneloop" compare --design paired --fail-on-regression "$PCT" -o json "$dir/a" -- "$dir/b" >"$dir.json" 2>>"$OUT/runs.log"
+	"$OUT/tuneloop" compare --design unpaired --fail-on-regression "$PCT" -o json "$dir/a" -- "$dir/b" >"$dir-unpaired.json" 2>>"$OUT/runs.log"
+	ucode=$?
+	set -e
+	line=$(jq -r --arg n "$n" --arg kind "$kind" --arg load "$load" --arg code "$code" --arg ucode "$ucode" --argjson k "$K" '
+		def s(k): (.stats[] | select(.key == k));
+		def f: (. * 10 | round) / 10;
+		[$n, $kind, $load, $code, $ucode,
+		 (s("tps").change_pct | f), "[\(s("tps").ci_low_pct | f), \(s("tps").ci_high_pct | f)]",
+		 "[\(s("tps").gate_ci_low_pct | f), \(s("tps").gate_ci_high_pct | f)]",
+		 (s("p99_ms").change_pct | f), "[\(s("p99_ms").gate_ci_low_pct | f), \(s("p99_ms").gate_ci_high_pct | f)]",
+		 ($k + ([s("tps").more_runs // 0, s("p99_ms").more_runs // 0] | max))] | @tsv' "$dir.json" 2>/dev/null) || line=
+	if [ -z "$line" ]; then
+		line=$(printf '%s\t%s\t%s\t%s\t%s\t-\t-\t-\t-\t-\t-' "$n" "$kind" "$load" "$code" "$ucode")
+	fi
+	echo "$line" >>"$results"
+	echo "comparison $n/${#order[@]} ($kind): exit $code (unpaired $ucode), load $load, $(($(date +%s) - start)) s" >&2
+done
+
+echo
+echo "bench-gate: ${#order[@]} comparisons of $K interleaved pairs, runs of $DUR (+$WARM warm-up), $USERS users, work ${DELAY:-$UNITS units} per request, gate PCT=$PCT, $(($(date +%s) - start)) s"
+echo "load average (1 min) at the start of each comparison: $(cut -f3 "$results" | tail -n +2 | sort -n | awk '{a[NR]=$1} END {printf "min %s, median %s, max %s", a[1], a[int((NR+1)/2)], a[NR]}')"
+printf '%-24s %4s %18s %16s %14s %18s\n' "kind" "n" "paired: exit 3" "exit 4 (inc.)" "unpaired: 3" "unpaired: 4 (inc.)"
+for kind in A2 B5 B10; do
+	label=$(case $kind in A2) echo "A/A (false alarm)" ;; B5) echo "+5% work (detection)" ;; B10) echo "+10% work (detection)" ;; esac)
+	awk -F'\t' -v k="$kind" -v label="$label" 'NR > 1 && $2 == k { n++; if ($4 == 3) f++; if ($4 == 4) i++; if ($5 == 3) uf++; if ($5 == 4) ui++ }
+		END { printf "%-24s %4d %18s %16s %14s %18s\n", label, n, f+0 " (" (n ? int(100*f/n+0.5) : 0) "%)", i+0, uf+0 " (" (n ? int(100*uf/n+0.5) : 0) "%)", ui+0 }' "$results"
 done
 echo
-echo "bench-gate: $ROUNDS rounds, $K runs per side, $DUR runs, gate PCT=$PCT"
-printf '%-28s %6s %12s %14s\n' "pairs" "n" "exit 3" "exit 4 (inc.)"
-printf '%-28s %6s %12s %14s\n' "A/A (false alarm)" "${pairs[A2]}" "${fail[A2]:-0}" "${inc[A2]:-0}"
-printf '%-28s %6s %12s %14s\n' "+5% work (detection)" "${pairs[B5]}" "${fail[B5]:-0}" "${inc[B5]:-0}"
-printf '%-28s %6s %12s %14s\n' "+10% work (detection)" "${pairs[B10]}" "${fail[B10]:-0}" "${inc[B10]:-0}"
+echo "runs per side the tool recommends to detect ${PCT}% (median, by kind):"
+for kind in A2 B5 B10; do
+	awk -F'\t' -v k="$kind" 'NR > 1 && $2 == k && $11 != "-" { print $11 }' "$results" | sort -n | awk -v k="$kind" '{a[NR]=$1} END { if (NR) printf "  %-4s median %s (min %s, max %s)\n", k, a[int((NR+1)/2)], a[1], a[NR] }'
+done
 echo
-echo "the tool's advice in the A/A pairs (runs per side to add):"
-grep -ho 'run [0-9]* more per side' "$OUT"/compare-A2-*.txt | sort | uniq -c || true
+echo "every comparison ($results):"
+column -t -s$'\t' "$results"
