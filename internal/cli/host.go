@@ -19,9 +19,13 @@ import (
 	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
-// hostOptions are --host and how to reach it (check, record).
+// hostOptions are --host and how to reach it (check, record, run).
 type hostOptions struct {
-	Host       string
+	Host string
+	// Hosts are the repeated --host of record and run ([ROLE=]spec), File
+	// their --hosts file: several hosts are a multi-host run.
+	Hosts      []string
+	File       string
 	Identity   []string
 	KnownHosts string
 	// Sudo runs tuneloop there through sudo (password-less, or asking here).
@@ -36,6 +40,25 @@ func (h *hostOptions) flags(cmd *cobra.Command) {
 	cmd.Flags().StringSliceVar(&h.Identity, "identity", nil, "--host: private key file to log in with (besides ssh-agent and ~/.ssh/config)")
 	cmd.Flags().StringVar(&h.KnownHosts, "known-hosts", "", "--host: known_hosts file (default ~/.ssh/known_hosts); an unknown host key is refused")
 	cmd.Flags().BoolVar(&h.Sudo, "sudo", false, "--host: run tuneloop there through sudo (a password is asked here, on the terminal, only if sudo wants one)")
+}
+
+// flagsMulti are the flags of record and run: --host repeatable, --hosts.
+func (h *hostOptions) flagsMulti(cmd *cobra.Command) {
+	cmd.Flags().StringArrayVar(&h.Hosts, "host", nil, "record on this host over SSH ([ROLE=][user@]host[:port] or a ~/.ssh/config alias; ROLE app, db, lb or other); repeat it for several hosts on one timeline")
+	cmd.Flags().StringVar(&h.File, "hosts", "", "hosts file: one host a line, \"role name [user@]host[:port]\" (or YAML: hosts: [{name, role, address}])")
+	cmd.Flags().StringSliceVar(&h.Identity, "identity", nil, "--host: private key file to log in with (besides ssh-agent and ~/.ssh/config)")
+	cmd.Flags().StringVar(&h.KnownHosts, "known-hosts", "", "--host: known_hosts file (default ~/.ssh/known_hosts); an unknown host key is refused")
+	cmd.Flags().BoolVar(&h.Sudo, "sudo", false, "--host: run tuneloop there through sudo (a password is asked here, on the terminal, only if sudo wants one)")
+}
+
+// multi says whether the hosts make a multi-host run (several --host, a
+// role, or --hosts); one plain --host is Host, the single-host path.
+func (h *hostOptions) multi() bool {
+	if h.File == "" && len(h.Hosts) == 1 && !strings.Contains(h.Hosts[0], "=") {
+		h.Host = h.Hosts[0]
+		return false
+	}
+	return h.File != "" || len(h.Hosts) > 0
 }
 
 // password asks for sudo's password on the terminal, echo off; nil when
@@ -65,7 +88,13 @@ func (h *hostOptions) password(env *Env, lang finding.Lang) func(string) (string
 
 // connect dials the host and picks the binary for its architecture.
 func (h *hostOptions) connect(ctx context.Context, env *Env) (*remote.Client, string, error) {
-	c, err := remote.Dial(ctx, h.Host, remote.Options{Identities: h.Identity, KnownHosts: h.KnownHosts, Getenv: env.Getenv})
+	return h.connectTo(ctx, env, h.Host)
+}
+
+// connectTo dials spec with these options and picks the binary for its
+// architecture.
+func (h *hostOptions) connectTo(ctx context.Context, env *Env, spec string) (*remote.Client, string, error) {
+	c, err := remote.Dial(ctx, spec, remote.Options{Identities: h.Identity, KnownHosts: h.KnownHosts, Getenv: env.Getenv})
 	if err != nil {
 		return nil, "", err
 	}

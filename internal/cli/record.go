@@ -101,7 +101,7 @@ or above that severity exists, 1 on error, 2 on bad usage.`,
 	f.IntVar(&o.ThreadDumps, "thread-dumps", 0, "take N thread dumps of the JVM target during the run (attaches to it; joins hot threads to their stacks)")
 	f.BoolVarP(&o.Quiet, "quiet", "q", false, "no live status line")
 	o.Prom.flags(cmd)
-	o.Remote.flags(cmd)
+	o.Remote.flagsMulti(cmd)
 	return cmd
 }
 
@@ -171,6 +171,9 @@ func RunRecord(ctx context.Context, env *Env, o *RecordOptions) error {
 		return usageErr(finding.T("--thread-dumps: want 0 to 100, got %d", "--thread-dumps：应为 0 到 100，实际为 %d"), o.ThreadDumps)
 	case o.ThreadDumps > 0 && o.PID == 0 && o.JVM == "":
 		return usageErr(finding.T("--thread-dumps needs a JVM target (--pid or --jvm auto)", "--thread-dumps 需要 JVM 目标（--pid 或 --jvm auto）"))
+	}
+	if o.Remote.multi() {
+		return runRecordHosts(ctx, env, o, lang, failOn)
 	}
 	if o.Remote.Host != "" {
 		return runRecordRemote(ctx, env, o, lang, failOn)

@@ -56,6 +56,7 @@ type RunOptions struct {
 	Argv         []string
 	Repeat       int // --repeat N: N runs into Out/run-1..N
 	Prom         promOptions
+	Remote       hostOptions // --host, --hosts: load here, record there
 
 	// --start-b / --target-b: a second variant, run interleaved with the
 	// first (a1 b1 a2 b2 ...) into Out/a and Out/b, then compared.
@@ -144,6 +145,7 @@ is still printed and kept. 2 on bad usage.`,
 	f.BoolVar(&o.NoJFR, "no-jfr", false, "do not record a JFR profile during the load")
 	f.BoolVarP(&o.Quiet, "quiet", "q", false, "no live status line")
 	o.Prom.flags(cmd)
+	o.Remote.flagsMulti(cmd)
 	f.IntVar(&o.Repeat, "repeat", 1, "run the same load N times into --out/run-1..N, for 'tuneloop compare' with confidence intervals")
 	f.StringVar(&o.StartB, "start-b", "", "--repeat N: also start variant B with this command and run A and B in turn (A1 B1 A2 B2 ...) into --out/a and --out/b, then compare them as pairs")
 	f.StringVar(&o.TargetB, "target-b", "", "--repeat N: also load variant B at this URL (a second running service), A and B in turn, then compare them as pairs")
@@ -212,6 +214,9 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	dumps := 5
 	if o.DumpEvery > 0 {
 		dumps = max(1, int(o.Duration/o.DumpEvery))
+	}
+	if o.Remote.File != "" || len(o.Remote.Hosts) > 0 {
+		return runRunHosts(ctx, env, o, cfg, dumps, lang, failOn)
 	}
 	var hooks session.RunHooks
 	if o.Output == "text" {

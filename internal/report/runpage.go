@@ -45,6 +45,8 @@ type RunPage struct {
 	Check []finding.Finding `json:"check,omitempty"`
 	// Facts are host facts to show as a table (label, value).
 	Facts [][2]string `json:"facts,omitempty"`
+	// Hosts are the hosts of a multi-host run (hosts.go; nil: one host).
+	Hosts *HostsView `json:"hosts,omitempty"`
 }
 
 // LoadView is the load generator's result (ours or an imported JMeter JTL).

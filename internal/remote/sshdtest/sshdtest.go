@@ -60,6 +60,14 @@ func WriteKey(t *testing.T, path string) ssh.PublicKey {
 // cannot run here) and stops it at the end.
 func Start(t *testing.T) *SSHD {
 	t.Helper()
+	return StartEnv(t)
+}
+
+// StartEnv is Start with NAME=VALUE set in every session's environment
+// (sshd's SetEnv): a "host" that differs from this one, e.g. its clock
+// skewed for the clock probe's tests.
+func StartEnv(t *testing.T, env ...string) *SSHD {
+	t.Helper()
 	bin := "/usr/sbin/sshd"
 	if _, err := os.Stat(bin); err != nil {
 		t.Skip("no OpenSSH server (apt-get install -y openssh-server; .ci/run does): " + err.Error())
@@ -96,6 +104,9 @@ KbdInteractiveAuthentication no
 PermitRootLogin prohibit-password
 LogLevel VERBOSE
 `, d.Port, d.Dir, d.Dir, d.Dir)
+	if len(env) > 0 {
+		cfg += "SetEnv " + strings.Join(env, " ") + "\n"
+	}
 	cfgPath := filepath.Join(d.Dir, "sshd_config")
 	if err := os.WriteFile(cfgPath, []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)

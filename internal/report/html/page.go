@@ -70,6 +70,7 @@ type htmlView struct {
 	Unavail  []findingView
 	Check    []findingView
 	Facts    [][2]string
+	Hosts    template.HTML // a multi-host run's hosts (hosts.go)
 }
 
 // frame is what every page's head, header and footer draw (pieces.html).
@@ -266,6 +267,9 @@ func buildView(p *report.RunPage) *htmlView {
 	nav(v.Findings != nil || v.Unavail != nil, "sec-findings", "findings")
 	nav(v.Check != nil, "sec-check", "check")
 	nav(v.Facts != nil, "sec-facts", "facts")
+	if v.Hosts = hostsSection(p.Hosts, tr, l); v.Hosts != "" {
+		v.Nav.add(true, "sec-hosts", hostLabels(l)["title"])
+	}
 	v.Data = map[string]any{"lang": string(l), "title": v.Title, "samples": L["samples"], "reset": L["reset"]}
 	return v
 }

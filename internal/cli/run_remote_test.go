@@ -1,0 +1,228 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/multihost"
+	"github.com/tuneloop/tuneloop/internal/remote/sshdtest"
+	"github.com/tuneloop/tuneloop/internal/verdict"
+)
+
+// twoHosts are two "hosts" (two sshd on this machine), the second with a
+// clock 3 s ahead as its clock answerer sees it, and the options reaching
+// both with a freshly built tuneloop.
+func twoHosts(t *testing.T) (app, db *sshdtest.SSHD, ho hostOptions) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds tuneloop, starts two sshd")
+	}
+	app = sshdtest.Start(t)
+	db = sshdtest.StartEnv(t, testClockSkewEnv+"=3s")
+	exe := filepath.Join(t.TempDir(), "tuneloop")
+	build := exec.Command("go", "build", "-o", exe, "../../cmd/tuneloop")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
+	}
+	known := filepath.Join(t.TempDir(), "known_hosts")
+	var kh []byte
+	for _, d := range []*sshdtest.SSHD{app, db} {
+		b, err := os.ReadFile(d.Known)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kh = append(kh, b...)
+	}
+	if err := os.WriteFile(known, kh, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return app, db, hostOptions{Hosts: []string{"app=" + app.Spec(), "db=" + db.Spec()},
+		Identity: []string{app.UserKey, db.UserKey}, KnownHosts: known, Exe: exe}
+}
+
+// tinyService answers after a millisecond: a service to load, no JVM.
+func tinyService(t *testing.T) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		time.Sleep(time.Millisecond)
+		w.Write([]byte("ok\n"))
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// TestRunHosts: `run --target URL --host app=... --host db=...` loads here,
+// records on both hosts over the run's window, measures their clocks and
+// writes one folder: load.json, hosts.json, hosts/NAME per host, reports.
+// The db host's clock reads 3 s ahead: its offset is measured within its
+// bound before and after, and its series are moved by it when loaded.
+func TestRunHosts(t *testing.T) {
+	_, _, ho := twoHosts(t)
+	url := tinyService(t)
+	dir := filepath.Join(t.TempDir(), "run")
+	env, out, errb := testEnv()
+	o := &RunOptions{Target: url, Users: 2, Duration: 3 * time.Second, Interval: 500 * time.Millisecond, Out: dir,
+		Output: "json", NoCatalog: true, Remote: ho}
+	if err := RunRun(context.Background(), env, o); err != nil {
+		t.Fatalf("run --host: %v\nstderr: %s", err, errb.String())
+	}
+	for _, f := range []string{"load.json", "hosts.json", "report.html", "report.json",
+		"hosts/127.0.0.1/manifest.json", "hosts/127.0.0.1/raw/samples.jsonl.gz", "hosts/127.0.0.1/load.json",
+		"hosts/127.0.0.1-2/manifest.json", "hosts/127.0.0.1-2/raw/samples.jsonl.gz"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("the run folder lacks %s: %v", f, err)
+		}
+	}
+	m, err := multihost.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Hosts) != 2 || m.Hosts[0].Role != "app" || m.Hosts[1].Role != "db" || m.Hosts[1].Arch == "" {
+		t.Fatalf("hosts.json: %+v", m.Hosts)
+	}
+	for i, want := range []time.Duration{0, 3 * time.Second} {
+		e := m.Hosts[i]
+		for _, c := range []*multihost.Clock{e.Before, e.After} {
+			if c == nil {
+				t.Fatalf("%s: clock not measured before and after: %+v", e.Name, e)
+			}
+			off, bound := time.Duration(c.OffsetNS), time.Duration(c.BoundNS)
+			if d := off - want; d < -bound || d > bound || bound > 100*time.Millisecond || c.Trips != clockTrips {
+				t.Errorf("%s: offset %v ±%v, want %v", e.Name, off, bound, want)
+			}
+		}
+		if e.Lost != nil || e.Files < 2 {
+			t.Errorf("%s: lost %v, %d files", e.Name, e.Lost, e.Files)
+		}
+	}
+	// One timeline: the db host's ticks, as loaded, are its recorded ones
+	// less its measured offset.
+	r, err := multihost.Load(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := verdict.Load(multihost.Dir(dir, "127.0.0.1-2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := r.Hosts[1]
+	if len(raw.Series.Ticks) < 4 || len(db.Layers.Series.Ticks) != len(raw.Series.Ticks) {
+		t.Fatalf("db ticks: %d", len(raw.Series.Ticks))
+	}
+	if d := raw.Series.Ticks[0].T.Sub(db.Layers.Series.Ticks[0].T); d != db.Shift || d < 2900*time.Millisecond {
+		t.Errorf("db series moved by %v, offset %v", d, db.Shift)
+	}
+	// Every host recorded over the whole load.
+	var load struct {
+		Start    time.Time `json:"start"`
+		Duration float64   `json:"duration_s"`
+		Requests int64     `json:"requests"`
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "load.json"))
+	if err := json.Unmarshal(b, &load); err != nil || load.Requests == 0 {
+		t.Fatalf("load.json: %v %s", err, b)
+	}
+	end := load.Start.Add(time.Duration(load.Duration * float64(time.Second)))
+	for _, h := range r.Hosts {
+		// The app host's clock is this one; the db host's is 3 s ahead, so
+		// its raw ticks cover the load only once shifted.
+		ts := h.Layers.Series.Ticks
+		if first, last := ts[0].T.Add(-time.Duration(ts[0].Secs*float64(time.Second))), ts[len(ts)-1].T; first.After(load.Start) || last.Before(end.Add(-time.Second)) {
+			t.Errorf("%s recorded %s..%s, the load ran %s..%s", h.Entry.Name, first.Format("15:04:05.000"), last.Format("15:04:05.000"),
+				load.Start.Format("15:04:05.000"), end.Format("15:04:05.000"))
+		}
+	}
+	// The report: the usual run page, with the hosts' section.
+	page, _ := os.ReadFile(filepath.Join(dir, "report.html"))
+	for _, want := range []string{`id="sec-hosts"`, "127.0.0.1-2", "3000."} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("report.html lacks %q", want)
+		}
+	}
+	var doc struct {
+		Hosts struct {
+			Hosts []struct {
+				Name     string  `json:"name"`
+				OffsetMS float64 `json:"offset_ms"`
+				BoundMS  float64 `json:"bound_ms"`
+			} `json:"hosts"`
+		} `json:"hosts"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil || len(doc.Hosts.Hosts) != 2 {
+		t.Fatalf("stdout JSON: %v %.300s", err, out.String())
+	}
+	// The app host's folder alone is a run folder giving the same verdict.
+	appL, err := verdict.Load(multihost.Dir(dir, "127.0.0.1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := verdict.Decide(appL).Verdict, r.App.Decision.Verdict; (a == nil) != (b == nil) || a != nil && a.Key() != b.Key() {
+		t.Errorf("the app folder alone: %v, in the run: %v", a, b)
+	}
+}
+
+// TestRunHostLost kills the db host's sshd during the run: the run ends,
+// says which host was lost (in both languages), and keeps what arrived.
+func TestRunHostLost(t *testing.T) {
+	_, db, ho := twoHosts(t)
+	url := tinyService(t)
+	dir := filepath.Join(t.TempDir(), "run")
+	env, _, errb := testEnv()
+	o := &RunOptions{Target: url, Users: 2, Duration: 5 * time.Second, Interval: 500 * time.Millisecond, Out: dir,
+		Output: "text", NoCatalog: true, Remote: ho}
+	go func() {
+		// Once the db host records (its samples folder exists there), cut it.
+		deadline := time.Now().Add(60 * time.Second)
+		for time.Now().Before(deadline) {
+			ms, _ := filepath.Glob("/tmp/tuneloop.*/run/raw/samples.jsonl.gz")
+			if len(ms) >= 2 {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		time.Sleep(1500 * time.Millisecond)
+		// The processes serving its connections: the connection is cut,
+		// the host stays up (what it recorded is fetched again).
+		for _, pid := range db.Children(t) {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}()
+	start := time.Now()
+	err := RunRun(context.Background(), env, o)
+	var ee *ExitError
+	if !errors.As(err, &ee) || ee.Code != ExitFailure {
+		t.Fatalf("a lost host: %v (stderr %s)", err, errb.String())
+	}
+	if took := time.Since(start); took > 90*time.Second {
+		t.Errorf("the run took %v", took)
+	}
+	en, zh := finding.Localize(err, finding.EN), finding.Localize(err, finding.ZH)
+	if !strings.Contains(en, "127.0.0.1-2: connection to 127.0.0.1:") || !strings.Contains(en, "lost") || !strings.Contains(zh, "127.0.0.1-2：与 127.0.0.1:") || !strings.Contains(zh, "中断") {
+		t.Errorf("the message does not name the lost host:\n%s\n%s", en, zh)
+	}
+	m, rerr := multihost.Read(dir)
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	if m.Hosts[0].Lost != nil || m.Hosts[1].Lost == nil || m.Hosts[1].After != nil {
+		t.Errorf("hosts.json: app lost %v, db lost %v after %v", m.Hosts[0].Lost, m.Hosts[1].Lost, m.Hosts[1].After)
+	}
+	// What arrived: the app host whole, the db host's folder as it stood
+	// (fetched over a new connection), its samples up to the cut.
+	for _, f := range []string{"report.html", "load.json", "hosts/127.0.0.1/raw/samples.jsonl.gz", "hosts/127.0.0.1-2/manifest.json", "hosts/127.0.0.1-2/raw/samples.jsonl.gz"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("kept without %s: %v", f, err)
+		}
+	}
+}

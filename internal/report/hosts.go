@@ -1,0 +1,151 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"time"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/multihost"
+)
+
+// HostsView is the per-host part of a multi-host run's page: every host
+// with its clock alignment, what was lost, its own findings, and its CPU
+// and disk on the local timeline.
+type HostsView struct {
+	Hosts []HostView `json:"hosts"`
+	// Cross is the cross-host reading (nil: it does not hold).
+	Cross *finding.Finding `json:"cross,omitempty"`
+}
+
+// HostView is one host.
+type HostView struct {
+	Name    string `json:"name"`
+	Role    string `json:"role"`
+	Address string `json:"address"`
+	Arch    string `json:"arch,omitempty"`
+	// Aligned: the clock offset was measured and the series are shifted
+	// by it; OffsetMS = remote - local, within ±BoundMS.
+	Aligned  bool     `json:"aligned"`
+	OffsetMS float64  `json:"offset_ms"`
+	BoundMS  float64  `json:"bound_ms"`
+	DriftMS  *float64 `json:"drift_ms,omitempty"`
+	Files    int      `json:"files"`
+	// Lost says what was lost (nil: nothing); Unreadable that its folder
+	// could not be read.
+	Lost       *finding.Text `json:"lost,omitempty"`
+	Unreadable string        `json:"unreadable,omitempty"`
+	// Verdict is the host's own root cause (nil: none).
+	Verdict  *finding.Finding  `json:"verdict,omitempty"`
+	Findings []finding.Finding `json:"findings,omitempty"`
+	Series   []HostPoint       `json:"series,omitempty"`
+}
+
+// HostPoint is one tick of a host on the local timeline.
+type HostPoint struct {
+	T      time.Time `json:"t"`
+	Busy   float64   `json:"cpu_busy_pct"`
+	Iowait float64   `json:"iowait_pct"`
+	// DiskUtil is the busiest disk's %util in the tick (Disk names it).
+	DiskUtil float64 `json:"disk_util_pct"`
+	Disk     string  `json:"disk,omitempty"`
+}
+
+// maxHostFindings caps each host's findings on the page.
+const maxHostFindings = 8
+
+// NewHosts builds the hosts view of a loaded multi-host run.
+func NewHosts(r *multihost.Run, lang finding.Lang) *HostsView {
+	v := &HostsView{Cross: r.Cross}
+	for _, h := range r.Hosts {
+		e := h.Entry
+		hv := HostView{Name: e.Name, Role: e.Role, Address: e.Address, Arch: e.Arch, Files: e.Files, Lost: e.Lost,
+			Aligned: h.Aligned, OffsetMS: msOf(h.Shift), BoundMS: msOf(h.Bound)}
+		if d, ok := e.Drift(); ok {
+			hv.DriftMS = new(msOf(d))
+		}
+		if h.Err != nil {
+			hv.Unreadable = finding.Localize(h.Err, lang)
+		}
+		if d := h.Decision; d != nil {
+			hv.Verdict = d.Verdict
+			for _, f := range d.Findings {
+				if f.Status != finding.Fail || (d.Verdict != nil && f.Key() == d.Verdict.Key()) {
+					continue
+				}
+				if len(hv.Findings) == maxHostFindings {
+					break
+				}
+				hv.Findings = append(hv.Findings, f)
+			}
+		}
+		if h.Layers != nil && h.Layers.Series != nil {
+			for _, tk := range h.Layers.Series.Ticks {
+				p := HostPoint{T: tk.T}
+				if tk.All != nil {
+					p.Busy, p.Iowait = tk.All.Busy(), tk.All.Iowait
+				}
+				for _, d := range tk.Disks {
+					if d.Util > p.DiskUtil {
+						p.DiskUtil, p.Disk = d.Util, d.Name
+					}
+				}
+				hv.Series = append(hv.Series, p)
+			}
+		}
+		v.Hosts = append(v.Hosts, hv)
+	}
+	// The app host first, then by role and name: the reader starts where
+	// the verdict is.
+	rank := map[string]int{multihost.RoleApp: 0, multihost.RoleDB: 1, multihost.RoleLB: 2, multihost.RoleOther: 3}
+	sort.SliceStable(v.Hosts, func(i, j int) bool { return rank[v.Hosts[i].Role] < rank[v.Hosts[j].Role] })
+	return v
+}
+
+func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// ClockLine says a host's alignment: "clock +3000.2 ms ±0.3 ms (drift
+// +0.01 ms)" or that it was not measured.
+func (h *HostView) ClockLine(l finding.Lang) string {
+	if !h.Aligned {
+		return finding.T("clock not measured: its times are its own", "时钟未测量：其时间为该主机自身的时间").In(l)
+	}
+	s := finding.Tf(finding.T("clock %+.1f ms ±%.1f ms (shifted onto this host's timeline)", "时钟偏差 %+.1f ms ±%.1f ms（已移到本机时间轴）"), h.OffsetMS, h.BoundMS).In(l)
+	if h.DriftMS != nil {
+		s += finding.Tf(finding.T(", drift %+.2f ms over the run", "，运行期间漂移 %+.2f ms"), *h.DriftMS).In(l)
+	}
+	return s
+}
+
+// WriteHostsText prints the hosts of a multi-host run after the run summary.
+func WriteHostsText(w io.Writer, v *HostsView, l finding.Lang) error {
+	if v == nil {
+		return nil
+	}
+	t := func(en, zh string) string { return finding.T(en, zh).In(l) }
+	if c := v.Cross; c != nil {
+		fmt.Fprintf(w, "\n%s %s\n", t("ACROSS HOSTS:", "跨主机："), c.Title.In(l))
+		for _, e := range c.Evidence {
+			fmt.Fprintf(w, "  %s: %s\n", finding.SafeLine(e.Key), finding.SafeLine(e.Value))
+		}
+	}
+	fmt.Fprintf(w, "\n%s\n", t("Hosts:", "主机："))
+	for i := range v.Hosts {
+		h := &v.Hosts[i]
+		fmt.Fprintf(w, "  %s [%s] %s %s; %s\n", finding.SafeLine(h.Name), h.Role, finding.SafeLine(h.Address), h.Arch, h.ClockLine(l))
+		if h.Lost != nil {
+			fmt.Fprintf(w, "    %s %s\n", t("LOST:", "丢失："), finding.SafeLine(h.Lost.In(l)))
+		}
+		if h.Unreadable != "" {
+			fmt.Fprintf(w, "    %s %s\n", t("unreadable:", "无法读取："), finding.SafeLine(h.Unreadable))
+		}
+		if h.Verdict != nil {
+			fmt.Fprintf(w, "    %s %s\n", t("verdict:", "结论："), finding.SafeLine(h.Verdict.Title.In(l)))
+		}
+		for _, f := range h.Findings {
+			fmt.Fprintf(w, "    [%s] %s  %s\n", f.Severity.Label(l), finding.SafeLine(f.Key()), finding.SafeLine(f.Title.In(l)))
+		}
+	}
+	return nil
+}
