@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"runtime"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -175,5 +177,111 @@ func BenchmarkOpenRun(b *testing.B) {
 	}
 	if s.Requests != int64(b.N) {
 		b.Fatalf("%d requests", s.Requests)
+	}
+}
+
+// closingServer answers each connection's one request with resp and closes
+// it, one connection at a time, on raw system calls: it allocates nothing
+// per connection, so the client's allocations can be counted process-wide.
+func closingServer(tb testing.TB, resp string) (url string, conns *atomic.Int64) {
+	lfd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := syscall.Bind(lfd, &syscall.SockaddrInet4{Addr: [4]byte{127, 0, 0, 1}}); err != nil {
+		tb.Fatal(err)
+	}
+	if err := syscall.Listen(lfd, 128); err != nil {
+		tb.Fatal(err)
+	}
+	sa, err := syscall.Getsockname(lfd)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	conns = new(atomic.Int64)
+	done := make(chan struct{})
+	tb.Cleanup(func() {
+		syscall.Shutdown(lfd, syscall.SHUT_RDWR) // wakes accept
+		<-done
+		syscall.Close(lfd)
+	})
+	go func() {
+		defer close(done)
+		buf := make([]byte, 4096)
+		out := []byte(resp)
+		for {
+			cfd, _, e := syscall.Syscall6(syscall.SYS_ACCEPT4, uintptr(lfd), 0, 0, syscall.SOCK_CLOEXEC, 0, 0)
+			if e != 0 {
+				if e == syscall.EINTR || e == syscall.ECONNABORTED {
+					continue
+				}
+				return
+			}
+			conns.Add(1)
+			n := 0
+			for n < len(buf) {
+				m, err := syscall.Read(int(cfd), buf[n:])
+				if err != nil || m <= 0 {
+					break
+				}
+				n += m
+				if bytes.Contains(buf[:n], []byte("\r\n\r\n")) {
+					syscall.Write(int(cfd), out)
+					break
+				}
+			}
+			syscall.Close(int(cfd))
+		}
+	}()
+	return fmt.Sprintf("http://127.0.0.1:%d/", sa.(*syscall.SockaddrInet4).Port), conns
+}
+
+const closeResp = "HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello"
+
+// Without keep-alive the event loop runs too: a connection per request,
+// its connect time in the sample, and no allocation per request either.
+func TestEventLoopNoKeepAlive(t *testing.T) {
+	url, conns := closingServer(t, closeResp)
+	cfg := Config{Requests: []Request{{URL: url}}, Users: 4, MaxRequests: 300, DisableKeepAlive: true}
+	if r, err := newRunner(cfg); err != nil || !r.evloopOK() {
+		t.Fatalf("no keep-alive does not run on the event loop (%v)", err)
+	}
+	var sink connectSink
+	cfg.Sink = &sink
+	s, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The pre-flight check opens one connection more.
+	if s.Requests != 300 || s.Errors != 0 || conns.Load() != 301 {
+		t.Fatalf("%d requests, %d errors, %d connections, want 300, 0, 301", s.Requests, s.Errors, conns.Load())
+	}
+	if sink.n.Load() != 300 || sink.withConnect.Load() != 300 {
+		t.Fatalf("%d samples, %d with a connect time, want 300 and 300", sink.n.Load(), sink.withConnect.Load())
+	}
+
+	mallocs := func(n int64) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		s, err := Run(context.Background(), Config{Requests: []Request{{URL: url}}, Users: 4, MaxRequests: n, DisableKeepAlive: true})
+		runtime.ReadMemStats(&after)
+		if err != nil || s.Requests != n || s.Errors != 0 {
+			t.Fatalf("%v %+v", err, s)
+		}
+		return after.Mallocs - before.Mallocs
+	}
+	mallocs(200) // warm
+	small, large := mallocs(200), mallocs(4200)
+	if per := (float64(large) - float64(small)) / 4000; per > 0.01 {
+		t.Fatalf("%.3f allocations per request (%d for 200 requests, %d for 4200)", per, small, large)
+	}
+}
+
+type connectSink struct{ n, withConnect atomic.Int64 }
+
+func (c *connectSink) Record(s *Sample) {
+	c.n.Add(1)
+	if s.Connect > 0 {
+		c.withConnect.Add(1)
 	}
 }

@@ -59,6 +59,10 @@ type respReader struct {
 	bodyBuf    []byte    // capture buffer, reused
 	gotByte    bool      // at least one byte arrived for the current response
 	firstByte  time.Time // when it arrived
+	// now, when set, is when the source was found readable (the event
+	// loop's clock read for a batch of sockets): the first byte's time
+	// without a clock read of its own.
+	now time.Time
 	// fills counts reads during the current response; with firstInFill
 	// (the first byte came from a read, not from leftovers) and one fill,
 	// the whole response arrived in that read: its end is firstByte too.
@@ -122,7 +126,10 @@ func (rr *respReader) fill() error {
 			rr.fills++
 			if !rr.gotByte {
 				rr.gotByte = true
-				rr.firstByte = time.Now()
+				rr.firstByte = rr.now
+				if rr.now.IsZero() {
+					rr.firstByte = time.Now()
+				}
 				rr.firstInFill = true
 			}
 			return nil
@@ -271,7 +278,13 @@ func (rr *respReader) headerLine(resp *response) error {
 	if colon <= 0 {
 		return errBadHeader
 	}
-	name, value := l[:colon], bytes.TrimSpace(l[colon+1:])
+	// Only three headers matter, and each is told by its length and first
+	// letter: the others (Date, Server, ETag...) are skipped untrimmed.
+	name := l[:colon]
+	if c := lower(name[0]); (c != 'c' || colon != 14 && colon != 10) && (c != 't' || colon != 17) {
+		return nil
+	}
+	value := bytes.TrimSpace(l[colon+1:])
 	switch {
 	case equalFold(name, "content-length"):
 		n, ok := parseDecimal(value)
