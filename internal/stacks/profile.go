@@ -57,6 +57,9 @@ func (k Kind) unit() string {
 type Sample struct {
 	Stack []string
 	Value int64
+	// Events is how many events were merged into it (0 when not known,
+	// e.g. read from collapsed stacks).
+	Events int
 }
 
 // Profile is a merged profile: every distinct stack once, with its total.
@@ -75,37 +78,62 @@ type Profile struct {
 // their stacks. A recording without any event of the kind gives an empty
 // profile with a Note, not an error.
 func JFRProfile(buf []byte, kind Kind) (*Profile, error) {
-	acc := map[string]int64{}
-	pr := &Profile{Kind: kind, Unit: kind.unit()}
-	wallSamples, err := jfrEvents(buf, kind, func(stack []string, v int64) {
-		acc[strings.Join(stack, "\x00")] += v
-		pr.Events++
-		pr.Total += v
+	ps, err := JFRProfiles(buf, kind)
+	if err != nil {
+		return nil, err
+	}
+	return ps[kind], nil
+}
+
+// JFRProfiles is JFRProfile of several kinds read in one pass over the
+// recording (a run's report wants CPU, allocation and lock together).
+func JFRProfiles(buf []byte, kinds ...Kind) (map[Kind]*Profile, error) {
+	type acc struct {
+		pr    *Profile
+		value map[string]int64
+		count map[string]int
+	}
+	accs := map[Kind]*acc{}
+	for _, k := range kinds {
+		accs[k] = &acc{pr: &Profile{Kind: k, Unit: k.unit()}, value: map[string]int64{}, count: map[string]int{}}
+	}
+	wallSamples, err := jfrEvents(buf, kinds, func(k Kind, stack []string, v int64) {
+		a := accs[k]
+		key := strings.Join(stack, "\x00")
+		a.value[key] += v
+		a.count[key]++
+		a.pr.Events++
+		a.pr.Total += v
 	})
 	if err != nil {
 		return nil, err
 	}
-	if wallSamples {
-		pr.Unit = "samples"
-	}
-	for k, v := range acc {
-		pr.Samples = append(pr.Samples, Sample{Stack: strings.Split(k, "\x00"), Value: v})
-	}
-	sort.Slice(pr.Samples, func(i, j int) bool {
-		if pr.Samples[i].Value != pr.Samples[j].Value {
-			return pr.Samples[i].Value > pr.Samples[j].Value
+	out := make(map[Kind]*Profile, len(accs))
+	for kind, a := range accs {
+		pr := a.pr
+		if wallSamples && kind == Wall {
+			pr.Unit = "samples"
 		}
-		return strings.Join(pr.Samples[i].Stack, ";") < strings.Join(pr.Samples[j].Stack, ";")
-	})
-	if pr.Events == 0 {
-		pr.Note = map[Kind]string{
-			CPU:   "no jdk.ExecutionSample events: record with settings=profile (or method-profiling on)",
-			Alloc: "no allocation events: record with settings=profile (JDK 16+: jdk.ObjectAllocationSample)",
-			Lock:  "no jdk.JavaMonitorEnter or jdk.ThreadPark events over their threshold: record with settings=profile or a lower locking-threshold",
-			Wall:  "no samples at all in the recording",
-		}[kind]
+		for k, v := range a.value {
+			pr.Samples = append(pr.Samples, Sample{Stack: strings.Split(k, "\x00"), Value: v, Events: a.count[k]})
+		}
+		sort.Slice(pr.Samples, func(i, j int) bool {
+			if pr.Samples[i].Value != pr.Samples[j].Value {
+				return pr.Samples[i].Value > pr.Samples[j].Value
+			}
+			return strings.Join(pr.Samples[i].Stack, ";") < strings.Join(pr.Samples[j].Stack, ";")
+		})
+		if pr.Events == 0 {
+			pr.Note = map[Kind]string{
+				CPU:   "no jdk.ExecutionSample events: record with settings=profile (or method-profiling on)",
+				Alloc: "no allocation events: record with settings=profile (JDK 16+: jdk.ObjectAllocationSample)",
+				Lock:  "no jdk.JavaMonitorEnter or jdk.ThreadPark events over their threshold: record with settings=profile or a lower locking-threshold",
+				Wall:  "no samples at all in the recording",
+			}[kind]
+		}
+		out[kind] = pr
 	}
-	return pr, nil
+	return out, nil
 }
 
 // Tree merges the profile into a flame graph tree.
@@ -166,12 +194,12 @@ func (p *Profile) WritePprof(w io.Writer) error {
 	return out.Write(w)
 }
 
-// jfrEvents calls fn with the stack (root first) and value of every event
-// of kind. For wall it reports whether the recording had wall-clock samples
+// jfrEvents calls fn with the kind, stack (root first) and value of every
+// event of the kinds asked for. For wall it reports whether the recording had wall-clock samples
 // (async-profiler's; values are then counts) or not (CPU samples at 10 ms
 // each plus blocked and parked time, in nanoseconds). The parser is a
 // third-party one: a panic on corrupt input is turned into an error.
-func jfrEvents(buf []byte, kind Kind, fn func(stack []string, v int64)) (wallSamples bool, err error) {
+func jfrEvents(buf []byte, kinds []Kind, fn func(k Kind, stack []string, v int64)) (wallSamples bool, err error) {
 	if !bytes.HasPrefix(buf, []byte("FLR\x00")) {
 		return false, ErrNotJFR
 	}
@@ -189,9 +217,13 @@ func jfrEvents(buf []byte, kind Kind, fn func(stack []string, v int64)) (wallSam
 		}
 		return "?"
 	}
-	emit := func(st []string, v int64) {
+	want := map[Kind]bool{}
+	for _, k := range kinds {
+		want[k] = true
+	}
+	emit := func(k Kind, st []string, v int64) {
 		if st != nil && v > 0 {
-			fn(st, v)
+			fn(k, st, v)
 			n++
 		}
 	}
@@ -217,36 +249,42 @@ func jfrEvents(buf []byte, kind Kind, fn func(stack []string, v int64)) (wallSam
 			return false, fmt.Errorf("JFR recording after %d events: %w", n, perr)
 		}
 		switch {
-		case typ == p.TypeMap.T_EXECUTION_SAMPLE && kind == CPU:
-			emit(resolve(p.ExecutionSample.StackTrace, ""), 1)
-		case typ == p.TypeMap.T_EXECUTION_SAMPLE && kind == Wall:
-			// JFR's own wall view: a CPU sample stands for one sampling
-			// period; without the period at hand, 10 ms (the "profile" default).
-			keep(&other, resolve(p.ExecutionSample.StackTrace, ""), 10_000_000)
-		case typ == p.TypeMap.T_WALL_CLOCK_SAMPLE && kind == Wall:
+		case typ == p.TypeMap.T_EXECUTION_SAMPLE && (want[CPU] || want[Wall]):
+			st := resolve(p.ExecutionSample.StackTrace, "")
+			if want[CPU] {
+				emit(CPU, st, 1)
+			}
+			if want[Wall] {
+				// JFR's own wall view: a CPU sample stands for one sampling
+				// period; without the period at hand, 10 ms (the "profile" default).
+				keep(&other, st, 10_000_000)
+			}
+		case typ == p.TypeMap.T_WALL_CLOCK_SAMPLE && want[Wall]:
 			keep(&wall, resolve(p.WallClockSample.StackTrace, ""), 1)
-		case typ == p.TypeMap.T_ALLOC_SAMPLE && kind == Alloc:
-			emit(resolve(p.ObjectAllocationSample.StackTrace, className(p.ObjectAllocationSample.ObjectClass)), int64(p.ObjectAllocationSample.Weight))
-		case typ == p.TypeMap.T_ALLOC_IN_NEW_TLAB && kind == Alloc:
+		case typ == p.TypeMap.T_ALLOC_SAMPLE && want[Alloc]:
+			emit(Alloc, resolve(p.ObjectAllocationSample.StackTrace, className(p.ObjectAllocationSample.ObjectClass)), int64(p.ObjectAllocationSample.Weight))
+		case typ == p.TypeMap.T_ALLOC_IN_NEW_TLAB && want[Alloc]:
 			e := &p.ObjectAllocationInNewTLAB
-			emit(resolve(e.StackTrace, className(e.ObjectClass)), int64(e.TlabSize))
-		case typ == p.TypeMap.T_ALLOC_OUTSIDE_TLAB && kind == Alloc:
+			emit(Alloc, resolve(e.StackTrace, className(e.ObjectClass)), int64(e.TlabSize))
+		case typ == p.TypeMap.T_ALLOC_OUTSIDE_TLAB && want[Alloc]:
 			e := &p.ObjectAllocationOutsideTLAB
-			emit(resolve(e.StackTrace, className(e.ObjectClass)), int64(e.AllocationSize))
-		case typ == p.TypeMap.T_MONITOR_ENTER && (kind == Lock || kind == Wall):
+			emit(Alloc, resolve(e.StackTrace, className(e.ObjectClass)), int64(e.AllocationSize))
+		case typ == p.TypeMap.T_MONITOR_ENTER && (want[Lock] || want[Wall]):
 			e := &p.JavaMonitorEnter
 			st := resolve(e.StackTrace, "[lock] "+className(e.MonitorClass))
-			if kind == Lock {
-				emit(st, int64(e.Duration))
-			} else {
+			if want[Lock] {
+				emit(Lock, st, int64(e.Duration))
+			}
+			if want[Wall] {
 				keep(&other, st, int64(e.Duration))
 			}
-		case typ == p.TypeMap.T_THREAD_PARK && (kind == Lock || kind == Wall):
+		case typ == p.TypeMap.T_THREAD_PARK && (want[Lock] || want[Wall]):
 			e := &p.ThreadPark
 			st := resolve(e.StackTrace, "[park] "+className(e.ParkedClass))
-			if kind == Lock {
-				emit(st, int64(e.Duration))
-			} else {
+			if want[Lock] {
+				emit(Lock, st, int64(e.Duration))
+			}
+			if want[Wall] {
 				keep(&other, st, int64(e.Duration))
 			}
 		}
@@ -256,7 +294,7 @@ func jfrEvents(buf []byte, kind Kind, fn func(stack []string, v int64)) (wallSam
 		use = wall
 	}
 	for _, h := range use {
-		emit(h.st, h.v)
+		emit(Wall, h.st, h.v)
 	}
 	return len(wall) > 0, nil
 }

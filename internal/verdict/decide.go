@@ -79,6 +79,9 @@ func Decide(L *Layers) *Decision {
 		return d
 	}
 	v := verdictFinding(L, root, layers)
+	if branch == LockMost || branch == LockCPURoom {
+		waitEvidence(L, root, v) // evidence only: the branch is decided
+	}
 	d.Branch, d.Verdict = branch, v
 	d.Findings = append([]finding.Finding{*v}, all...)
 	return d
@@ -143,10 +146,10 @@ func decide(L *Layers, recorded []finding.Finding) (*finding.Finding, Branch, []
 		return gcCause, GCCritical, e.lines(e.load, e.cpu, e.blocked)
 	case culprit(finding.Critical) != nil:
 		c := culprit(finding.Critical)
-		return c, LockMost, e.lines(e.load, e.cpu, e.blocked, e.ifDownstream(c), e.servers(c))
+		return c, LockMost, e.lines(e.load, e.cpu, e.blocked, e.waited(c), e.ifDownstream(c), e.servers(c))
 	case busy < lockNeedsRoom && culprit(finding.Warning) != nil:
 		c := culprit(finding.Warning)
-		return c, LockCPURoom, e.lines(e.load, e.cpu, e.blocked, e.ifDownstream(c), e.servers(c))
+		return c, LockCPURoom, e.lines(e.load, e.cpu, e.blocked, e.waited(c), e.ifDownstream(c), e.servers(c))
 	case gcCause != nil:
 		return gcCause, GC, e.lines(e.load, e.cpu)
 	case generator != nil:

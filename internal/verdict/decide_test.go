@@ -127,6 +127,7 @@ func TestDecideBranches(t *testing.T) {
 		{name: "serial stage", src: runs + "/single-thread", branch: SerialStage, subject: "run.thread.serial-bottleneck"},
 		{name: "critical GC", src: runs + "/gc-pressure", branch: GCCritical, subject: "gc."},
 		{name: "lock most working threads queue on", src: runs + "/sync-logging", branch: LockMost, subject: "threaddump.lock.logback"},
+		{name: "lock most working threads queue on, with its JFR recording", src: runs + "/sync-logging-jfr", branch: LockMost, subject: "threaddump.lock.logback"},
 		{name: "pool most working threads wait on", src: runs + "/pool-starvation", branch: LockMost, subject: "threaddump.jdbc-pool.hikaricp"},
 		{name: "application lock most working threads queue on", src: runs + "/fsync-io", branch: LockMost, subject: "threaddump.lock.app"},
 		{name: "lesser lock with CPU room", src: runs + "/healthy", prepare: dumpsOf(ioUnderLock), branch: LockCPURoom, subject: "threaddump.lock.app"},

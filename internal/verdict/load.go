@@ -65,6 +65,16 @@ type Layers struct {
 	// Stacks are the JFR execution samples merged (nil: no recording).
 	Stacks  *stacks.Node
 	Samples int
+	// Alloc and Lock are the recording's allocation and lock profiles, read
+	// in the same pass as Stacks (nil: no recording; a recording without
+	// such events gives a profile with no samples and a Note). Lock leaves
+	// out threads waiting for work (idle pools): LockIdleNS is what that
+	// removed. Wall is async-profiler's wall-clock samples, only when the
+	// recording holds them.
+	Alloc, Lock, Wall *stacks.Profile
+	LockIdleNS        int64
+	// LockWaits is Lock by lock class and call site, most waited first.
+	LockWaits []LockWait
 	// Load is the load result (nil: record without load).
 	Load *loadgen.Summary
 	// Check is the host audit taken at the start (nil: none).
@@ -191,21 +201,50 @@ func (L *Layers) loadGC() {
 	L.GC, L.GCFiles = r, files
 }
 
-// loadJFR merges the recording's execution samples into one stack tree.
+// loadJFR reads the recording once: the execution samples into one stack
+// tree, and the allocation and lock profiles beside it.
 func (L *Layers) loadJFR() {
-	b, ok := L.readFile(JFRFile, 1<<30)
+	b, ok := L.readFile(JFRFile, maxJFRLen)
 	if !ok {
 		return
 	}
-	root := &stacks.Node{Name: "all"}
-	n, err := stacks.JFRExecutionSamples(b, func(st []string) { root.Add(st, 1) })
+	ps, err := stacks.JFRProfiles(b, stacks.CPU, stacks.Alloc, stacks.Lock, stacks.Wall)
 	if err != nil {
 		L.problem(JFRFile, err)
 		return
 	}
-	if n > 0 {
-		L.Stacks, L.Samples = root, n
+	if cpu := ps[stacks.CPU]; cpu.Events > 0 {
+		L.Stacks, L.Samples = cpu.Tree(), cpu.Events
 	}
+	L.Alloc, L.Lock = ps[stacks.Alloc], ps[stacks.Lock]
+	if w := ps[stacks.Wall]; w.Unit == "samples" && w.Events > 0 {
+		L.Wall = w // JFR's own wall view is CPU plus lock: shown as those two
+	}
+	L.LockIdleNS = L.Lock.DropIdleWaits()
+	L.Lock.Events = 0
+	for _, s := range L.Lock.Samples {
+		L.Lock.Events += max(s.Events, 1)
+	}
+	L.LockWaits = lockWaits(L.Lock, L.threadNS())
+}
+
+// maxJFRLen: a recording larger than this is refused (a run's is a few MB).
+const maxJFRLen = 1 << 30
+
+// threadNS is the run's working-thread time in nanoseconds: the working
+// threads the dumps saw on average (idle pool threads left out) times the
+// recorded span; 0 when either is unknown.
+func (L *Layers) threadNS() float64 {
+	m := L.Folder.Manifest
+	span := m.End.Sub(m.Start)
+	if len(L.Reports) == 0 || span <= 0 {
+		return 0
+	}
+	active := 0
+	for _, r := range L.Reports {
+		active += r.Active
+	}
+	return float64(active) / float64(len(L.Reports)) * float64(span.Nanoseconds())
 }
 
 func (L *Layers) readJSON(name string) ([]byte, bool) { return L.readFile(name, maxJSONLen) }
