@@ -41,6 +41,10 @@ type RunPage struct {
 	Flame *FlameNode `json:"flame,omitempty"`
 	// FlameSource says where the stacks came from ("12 thread dumps", "JFR").
 	FlameSource string `json:"flame_source,omitempty"`
+	// Flames are the recording's other profiles besides Flame's CPU one,
+	// each with its own unit: allocation (bytes), lock (nanoseconds waited),
+	// wall clock (samples) when recorded; the page switches between them.
+	Flames []FlameKind `json:"flames,omitempty"`
 	// Check is the host audit taken at the start (failures only).
 	Check []finding.Finding `json:"check,omitempty"`
 	// Facts are host facts to show as a table (label, value).
@@ -121,6 +125,12 @@ type LockRow struct {
 	OwnerFrame string `json:"owner_frame"` // what the owner runs
 	Waiters    int    `json:"waiters"`
 	Dumps      int    `json:"dumps"` // in how many dumps it was contended
+	// Source is where the row comes from when the run has a JFR lock
+	// profile: "dumps", "jfr" or "dumps+jfr" (joined by lock class); ""
+	// when there is no recording. Wait is the recording's time waited on
+	// the class (nil: not in it).
+	Source string    `json:"source,omitempty"`
+	Wait   *LockWait `json:"wait,omitempty"`
 }
 
 // GCView is the GC log's KPIs and pauses over time.

@@ -57,7 +57,7 @@ func NewRunPage(L *verdict.Layers, d *verdict.Decision, lang finding.Lang) *RunP
 		}
 		p.ThreadStates = append(p.ThreadStates, ThreadStateSample{T: L.DumpTimes[i], Counts: counts, BlockedWaitingPct: new(100 * rep.BlockedWaitingShare)})
 	}
-	p.Locks = lockRows(L.Reports)
+	p.Locks = joinLockWaits(lockRows(L.Reports), L)
 	// JFR execution samples (every 10-20 ms per thread) beat a few dumps.
 	if L.Stacks != nil {
 		p.Flame = L.Stacks
@@ -66,6 +66,7 @@ func NewRunPage(L *verdict.Layers, d *verdict.Decision, lang finding.Lang) *RunP
 		p.Flame = fl
 		p.FlameSource = fmt.Sprintf("%d RUNNABLE stacks in %d thread dumps", n, len(L.Dumps))
 	}
+	p.Flames = flameKinds(L)
 	if L.GC != nil {
 		p.GC = gcView(L)
 	}

@@ -48,9 +48,29 @@ func WriteRunPageMarkdown(w io.Writer, p *RunPage) error {
 			t("throughput", "吞吐率"), tp, g.Pauses, t("pauses", "次停顿"), g.PauseP99MS, g.PauseMaxMS, g.FullGCs, mdText(g.Verdict.In(l)))
 	}
 	if len(p.Locks) > 0 {
-		fmt.Fprintf(bw, "## %s\n\n| %s | %s | %s | %s |\n|---|---|---|---|\n", t("Contended locks", "竞争的锁"), t("waiters", "等待者"), t("lock", "锁"), t("owner", "持有者"), t("owner runs", "持有者在执行"))
+		fmt.Fprintf(bw, "## %s\n\n", t("Contended locks", "竞争的锁"))
+		// The recording's most waited locks first, one line each.
+		for _, line := range LockWaitLines(p) {
+			fmt.Fprintf(bw, "- %s\n", mdText(line.In(l)))
+		}
+		if len(LockWaitLines(p)) > 0 {
+			bw.WriteString("\n")
+		}
+		if withJFR := p.Locks[0].Source != ""; withJFR {
+			fmt.Fprintf(bw, "| %s | %s | %s | %s | %s |\n|---|---|---|---|---|\n", t("waiters", "等待者"), t("waited (JFR)", "等待时间（JFR）"), t("lock", "锁"), t("owner", "持有者"), t("owner runs", "持有者在执行"))
+		} else {
+			fmt.Fprintf(bw, "| %s | %s | %s | %s |\n|---|---|---|---|\n", t("waiters", "等待者"), t("lock", "锁"), t("owner", "持有者"), t("owner runs", "持有者在执行"))
+		}
 		for _, r := range p.Locks {
-			fmt.Fprintf(bw, "| %d | %s %s | %s | %s |\n", r.Waiters, mdCell(r.Class), mdCell(r.Lock), mdCell(r.Owner), mdCell(r.OwnerFrame))
+			if r.Source == "" {
+				fmt.Fprintf(bw, "| %d | %s %s | %s | %s |\n", r.Waiters, mdCell(r.Class), mdCell(r.Lock), mdCell(r.Owner), mdCell(r.OwnerFrame))
+				continue
+			}
+			waited := "–"
+			if w := r.Wait; w != nil {
+				waited = fmt.Sprintf("%s, %d %s", waitedText(w.WaitedMS), w.Events, t("events", "个事件"))
+			}
+			fmt.Fprintf(bw, "| %d | %s | %s %s (%s) | %s | %s |\n", r.Waiters, waited, mdCell(r.Class), mdCell(r.Lock), sourceText(r.Source).In(l), mdCell(r.Owner), mdCell(r.OwnerFrame))
 		}
 		bw.WriteString("\n")
 	}
