@@ -225,6 +225,9 @@ jmeter -g results.jtl -o report/）；--import 读取 JMeter 或 tuneloop 写出
 	"do not verify TLS certificates":                                                            "不校验 TLS 证书",
 	"use HTTP/2 where the server offers it over TLS (Go net/http client: slower per request)":   "服务端通过 TLS 提供 HTTP/2 时使用 HTTP/2（走 Go net/http 客户端：单个请求开销更大）",
 
+	// load --html
+	"also write the load report (throughput, percentiles, labels, errors over time; latency distribution) to this HTML file": "同时把压测报告（随时间变化的吞吐、百分位延迟、各标签、错误；延迟分布）写入该 HTML 文件",
+
 	// jvm
 	"Attach to a running JVM: thread dumps, flags, properties, heap, GC logging": "attach 到运行中的 JVM：线程转储、参数、系统属性、堆、GC 日志",
 	`Attach to a running HotSpot JVM without any JDK tool next to it (tuneloop speaks
