@@ -233,19 +233,22 @@ func (f *flow) trial(ctx context.Context, key string, arm Arm, d *ArmData) error
 		f.doc.Trials = append(f.doc.Trials, report.ExperimentTrial{Seq: seq, Key: key, Arm: arm.ID, Status: "not run"})
 		return nil
 	}
-	// A folder an interrupted trial left is kept aside, not measured over.
-	if _, err := os.Stat(dir); err == nil {
+	// What an interrupted trial left (its folder, its service's log) is
+	// kept aside, not measured over.
+	for _, p := range []string{dir, dir + ".service.log"} {
+		if _, err := os.Lstat(p); err != nil {
+			continue
+		}
 		for i := 1; ; i++ {
-			aside := fmt.Sprintf("%s.stopped-%d", dir, i)
-			if _, err := os.Stat(aside); os.IsNotExist(err) {
-				if err := os.Rename(dir, aside); err != nil {
+			aside := fmt.Sprintf("%s.stopped-%d", p, i)
+			if _, err := os.Lstat(aside); os.IsNotExist(err) {
+				if err := os.Rename(p, aside); err != nil {
 					return err
 				}
 				break
 			}
 		}
 	}
-	_ = os.Remove(dir + ".service.log")
 	if err := f.log.Add(Record{Op: OpStart, Key: key, Arm: arm.ID, Dir: dir}); err != nil {
 		return err
 	}

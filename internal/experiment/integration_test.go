@@ -7,10 +7,12 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -192,5 +194,45 @@ func TestCancelRevertsThenResumes(t *testing.T) {
 	matches, _ := filepath.Glob(filepath.Join(out, "trials", "*.stopped-1"))
 	if len(matches) == 0 {
 		t.Errorf("the stopped trial's folder was not kept aside")
+	}
+}
+
+// A running service given by pid takes host knobs only: each trial sets
+// the knob, measures, puts it back; the service is left running as found.
+func TestHostKnobsOnARunningService(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads a service per trial")
+	}
+	addr := freeAddr(t)
+	child := exec.Command(os.Args[0], "-test.run=^$")
+	child.Env = append(os.Environ(), serveEnv+"="+addr, "DELAY_MS=2")
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = child.Process.Kill(); _ = child.Wait() }()
+	swap, roots := fakeRoots(t)
+	p := &Plan{Service: Service{PID: child.Process.Pid, Target: "http://" + addr + "/", StartTimeout: 10 * time.Second},
+		Load: Load{Users: 2, Duration: 2 * time.Second}, Repetitions: 1, ConfirmRepetitions: 1,
+		Knobs: []Knob{{Name: "swap", Kind: KindSysctl, Key: "vm.swappiness", Values: []string{"10"}}}}
+	if err := p.validate(); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	r := hostRunner(t, p, roots, out, nil)
+	doc, err := Run(context.Background(), Options{Plan: p, Out: out, Runner: r})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Trials) != 4 || doc.Winner != "arm1" {
+		t.Errorf("trials %d winner %q", len(doc.Trials), doc.Winner)
+	}
+	if b, _ := os.ReadFile(swap); string(b) != "60\n" {
+		t.Errorf("after the experiment swappiness is %q", b)
+	}
+	if len(doc.Changes) != 1 || !doc.Changes[0].Undone || len(doc.Changes[0].Txs) != 2 {
+		t.Errorf("changes %+v", doc.Changes)
+	}
+	if err := child.Process.Signal(syscall.Signal(0)); err != nil {
+		t.Errorf("the running service was stopped: %v", err)
 	}
 }
