@@ -298,3 +298,36 @@ func TestRunHostSameVerdict(t *testing.T) {
 		t.Errorf("verdict of a local run %q, of run --host %q", local, remote)
 	}
 }
+
+// TestRecordHosts: record --hosts FILE records both hosts at once into one
+// folder, without a load.
+func TestRecordHosts(t *testing.T) {
+	app, db, ho := twoHosts(t)
+	file := filepath.Join(t.TempDir(), "hosts")
+	if err := os.WriteFile(file, []byte("# role name address\napp app1 "+app.Spec()+"\ndb db1 "+db.Spec()+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ho.Hosts, ho.File = nil, file
+	dir := filepath.Join(t.TempDir(), "rec")
+	env, out, errb := testEnv()
+	if err := RunRecord(context.Background(), env, &RecordOptions{Duration: 2 * time.Second, Interval: 500 * time.Millisecond,
+		Out: dir, NoCatalog: true, Output: "text", Remote: ho}); err != nil {
+		t.Fatalf("record --hosts: %v\n%s", err, errb.String())
+	}
+	for _, f := range []string{"hosts.json", "report.html", "hosts/app1/manifest.json", "hosts/db1/raw/samples.jsonl.gz"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("the folder lacks %s: %v", f, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "load.json")); err == nil {
+		t.Error("a record wrote a load result")
+	}
+	for _, want := range []string{"app1 [app]", "db1 [db]", "clock +3000."} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the summary lacks %q:\n%s", want, out.String())
+		}
+	}
+	if !strings.Contains(errb.String(), "db1 (amd64): clock offset +300") && !strings.Contains(errb.String(), "db1 (arm64): clock offset +300") {
+		t.Errorf("the clock offset was not said while running:\n%s", errb.String())
+	}
+}
