@@ -607,7 +607,7 @@ func writeAnalyzeMarkdown(w io.Writer, a *analysis) error {
 		fmt.Fprintf(bw, "| %s | ID | %s | %s |\n|---|---|---|---|\n", t("Severity", "严重级别"), t("Status", "状态"), t("Title", "标题"))
 		for i := range fs {
 			f := &fs[i]
-			fmt.Fprintf(bw, "| %s | `%s` | %s | %s |\n", f.Severity.Label(a.lang), report.MarkdownCode(f.Key()), f.Status, report.MarkdownCell(f.Title.In(a.lang)))
+			fmt.Fprintf(bw, "| %s | `%s` | %s | %s |\n", f.Severity.Label(a.lang), strings.ReplaceAll(report.MarkdownCode(f.Key()), "|", `\|`), f.Status, report.MarkdownCell(f.Title.In(a.lang)))
 		}
 		bw.WriteString("\n")
 	}

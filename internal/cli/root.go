@@ -93,7 +93,7 @@ func NewRoot(env *Env) *cobra.Command {
 	root.SetErr(env.Stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return flagError(err) })
 	root.AddCommand(newCheckCmd(env), newAnalyzeCmd(env), newLoadCmd(env), newJVMCmd(env), newRecordCmd(env), newRunsCmd(env), newPortingCmd(env), newRunCmd(env), newCompareCmd(env),
-		newApplyCmd(env), newRevertCmd(env), newWatchdogCmd(env), newClockCmd(env), newExperimentCmd(env))
+		newApplyCmd(env), newRevertCmd(env), newWatchdogCmd(env), newClockCmd(env))
 	installHelp(root, env)
 	return root
 }
@@ -113,6 +113,6 @@ func Code(env *Env, err error) int {
 			return code
 		}
 	}
-	fmt.Fprintln(env.Stderr, "tuneloop:", finding.Localize(err, env.Lang()))
+	fmt.Fprintln(env.Stderr, "tuneloop:", finding.Safe(finding.Localize(err, env.Lang()))) // errors quote paths and file text
 	return code
 }

@@ -14,7 +14,7 @@ import (
 // WriteText prints the summary for people, in l: totals, latency
 // percentiles, errors by kind, a JMeter-like per-label table and the
 // per-second series. Error kinds, status codes and labels stay as they are
-// (they are keys a script greps for).
+// (they are keys a script greps for), but for control characters, escaped.
 func WriteText(w io.Writer, s *Summary, l finding.Lang) error {
 	t := func(en, zh string) string { return finding.T(en, zh).In(l) }
 	b := &strings.Builder{}
@@ -104,7 +104,7 @@ func WriteText(w io.Writer, s *Summary, l finding.Lang) error {
 			TPS: s.TPS, Latency: s.Latency, RecvKBps: kbps(s.BytesIn, s.Duration), SentKBps: kbps(s.BytesOut, s.Duration)})
 	}
 	for _, r := range rows {
-		table = append(table, []string{r.Label, strconv.FormatInt(r.Requests, 10), num(r.Mean), num(r.P50), num(r.P90), num(r.P95), num(r.P99),
+		table = append(table, []string{finding.SafeLine(r.Label), strconv.FormatInt(r.Requests, 10), num(r.Mean), num(r.P50), num(r.P90), num(r.P95), num(r.P99),
 			num(r.Min), num(r.Max), fmt.Sprintf("%.2f%%", r.ErrorPct), fmt.Sprintf("%.1f/s", r.TPS), fmt.Sprintf("%.2f", r.RecvKBps), fmt.Sprintf("%.2f", r.SentKBps)})
 	}
 	writeTable(b, table)
@@ -184,7 +184,7 @@ func kv(m map[string]int64) string {
 	sort.Slice(keys, func(i, j int) bool { return m[keys[i]] > m[keys[j]] || m[keys[i]] == m[keys[j]] && keys[i] < keys[j] })
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%s=%d", k, m[k])
+		parts[i] = fmt.Sprintf("%s=%d", finding.SafeLine(k), m[k])
 	}
 	return strings.Join(parts, " ")
 }

@@ -179,25 +179,27 @@ type junitFailure struct {
 func WriteJUnit(w io.Writer, r *Report, l finding.Lang) error {
 	doc := junitSuites{Name: "tuneloop porting " + r.Target}
 	for _, p := range r.Paths {
-		s := junitSuite{Name: p.Path}
+		// Names and paths come from the scanned files: through the sanitiser
+		// (xml.Encoder leaves C1 and bidi controls raw).
+		s := junitSuite{Name: finding.SafeLine(p.Path)}
 		if !r.Time.IsZero() {
 			s.Timestamp = r.Time.UTC().Format("2006-01-02T15:04:05")
 		}
 		if p.Error != "" {
-			s.Cases = append(s.Cases, junitCase{Name: "read " + p.Path, Classname: "porting.path",
-				Error: &junitFailure{Message: p.Error, Type: "error", Body: p.Error}})
+			s.Cases = append(s.Cases, junitCase{Name: "read " + finding.SafeLine(p.Path), Classname: "porting.path",
+				Error: &junitFailure{Message: finding.SafeLine(p.Error), Type: "error", Body: finding.Safe(p.Error)}})
 			s.Errors++
 		}
 		for i := range p.Results {
 			res := &p.Results[i]
-			c := junitCase{Name: res.Component + " (" + res.Path + ")", Classname: "porting." + res.Kind}
-			body := detail(res, l)
+			c := junitCase{Name: finding.SafeLine(res.Component + " (" + res.Path + ")"), Classname: "porting." + res.Kind}
+			body := finding.Safe(detail(res, l))
 			switch res.Verdict {
 			case Blocker, Upgrade:
-				c.Failure = &junitFailure{Message: res.Verdict.Label(l) + ": " + res.Finding.Title.In(l), Type: string(res.Verdict), Body: body}
+				c.Failure = &junitFailure{Message: finding.SafeLine(res.Verdict.Label(l) + ": " + res.Finding.Title.In(l)), Type: string(res.Verdict), Body: body}
 				s.Failures++
 			default:
-				c.SystemOut = res.Verdict.Label(l) + ": " + res.Finding.Title.In(l) + "\n" + body
+				c.SystemOut = finding.SafeLine(res.Verdict.Label(l)+": "+res.Finding.Title.In(l)) + "\n" + body
 			}
 			s.Cases = append(s.Cases, c)
 		}
