@@ -225,6 +225,9 @@ jmeter -g results.jtl -o report/）；--import 读取 JMeter 或 tuneloop 写出
 	"do not verify TLS certificates":                                                            "不校验 TLS 证书",
 	"use HTTP/2 where the server offers it over TLS (Go net/http client: slower per request)":   "服务端通过 TLS 提供 HTTP/2 时使用 HTTP/2（走 Go net/http 客户端：单个请求开销更大）",
 
+	// load --html
+	"also write the load report (throughput, percentiles, labels, errors over time; latency distribution) to this HTML file": "同时把压测报告（随时间变化的吞吐、百分位延迟、各标签、错误；延迟分布）写入该 HTML 文件",
+
 	// jvm
 	"Attach to a running JVM: thread dumps, flags, properties, heap, GC logging": "attach 到运行中的 JVM：线程转储、参数、系统属性、堆、GC 日志",
 	`Attach to a running HotSpot JVM without any JDK tool next to it (tuneloop speaks
@@ -650,6 +653,48 @@ run-1..N）作为 BEFORE 或 AFTER。交替进行的运行（A B A B ...，即 '
 	"--repeat N: also start variant B with this command and run A and B in turn (A1 B1 A2 B2 ...) into --out/a and --out/b, then compare them as pairs": "配合 --repeat N：再用该命令启动变体 B，A 与 B 轮流运行（A1 B1 A2 B2 ...），写入 --out/a 与 --out/b，然后按配对比较",
 	"--repeat N: also load variant B at this URL (a second running service), A and B in turn, then compare them as pairs":                               "配合 --repeat N：再压测该 URL 上的变体 B（另一个正在运行的服务），A 与 B 轮流进行，然后按配对比较",
 	"with --start-b/--target-b: exit 3 when B regressed significantly beyond this percent (as compare; 4: inconclusive)":                                "配合 --start-b/--target-b：B 显著回退且超过该百分比时以退出码 3 结束（同 compare；4 表示无法判断）",
+	// experiment
+	"Try knobs (JVM options, properties, env, sysctl/sysfs) in interleaved trials and report the gain with its interval": "在交错试验中尝试各项设置（JVM 选项、系统属性、环境变量、sysctl/sysfs），并报告收益及其区间",
+	`Run the experiment a plan describes: a service (a start command, or the pid of
+a running one for host knobs only), a load, and knobs with candidate values.
+Every combination is an arm; the baseline is each knob at its baseline value.
+
+Each trial applies the arm's host knobs through the apply journal, starts the
+service with the arm's JVM options and properties in JAVA_TOOL_OPTIONS and its
+env variables (nothing of the user's is edited), checks in the running JVM
+(VM.flags -all, VM.system_properties) that every option took effect (a flag
+on the start command wins over JAVA_TOOL_OPTIONS: such a trial is refused and
+the conflicting flag named), warms up, measures with the run flow (one run
+folder per trial, in the catalog unless --no-catalog), stops the service and
+reverts the host knobs. Arms run in interleaved blocks, a fresh seeded order
+per block. From 5 arms on, successive halving drops the worse half after each
+round (by the 95% interval against the leader, else by the mean) and gives
+the survivors twice the trials. The winner is then re-measured against the
+baseline in a fresh interleaved block: that comparison alone is the gain.
+
+The trial log DIR/trials.jsonl is fsync'd per step: run the same command with
+the same --out to continue after Ctrl-C or a crash (what a killed run left
+applied is reverted first). DIR gets report.html, report.md and report.json.`: `运行计划所描述的实验：一个服务（启动命令，或仅用于主机设置的运行中进程的 pid）、
+一种负载，以及带候选值的各项设置。每种组合是一个试验组；基线是各设置取其基线值。
+
+每次试验：通过 apply 日志应用该组的主机设置，用 JAVA_TOOL_OPTIONS 传入该组的 JVM
+选项与系统属性并设置其环境变量后启动服务（不修改用户的任何文件），在运行中的 JVM
+里核对（VM.flags -all、VM.system_properties）每个选项都已生效（启动命令上的标志
+优先于 JAVA_TOOL_OPTIONS：这样的试验会被拒绝，并指出冲突的标志），预热，用 run
+流程测量（每次试验一个运行目录，除非 --no-catalog 否则加入运行记录目录），停止服务
+并撤销主机设置。各组按交错区组运行，每个区组用新的带种子的顺序。5 个组起使用逐次
+减半：每轮后淘汰较差的一半（依据相对领先者的 95% 区间，否则依据均值），幸存者的
+试验次数加倍。最后胜出组在新的交错区组中与基线重新对比：只有这一对比才作为收益。
+
+试验日志 DIR/trials.jsonl 每一步都 fsync：Ctrl-C 或崩溃后用同一个 --out 运行同一
+命令即可继续（被杀死的运行遗留的设置会先被撤销）。DIR 中会生成 report.html、
+report.md 和 report.json。`,
+	`  tuneloop experiment plan.yaml --out runs/heap-gc
+  tuneloop experiment plan.yaml --out runs/heap-gc -o json   # continue, JSON on stdout`: `  tuneloop experiment plan.yaml --out runs/heap-gc
+  tuneloop experiment plan.yaml --out runs/heap-gc -o json   # 继续运行，JSON 输出到标准输出`,
+	"experiment folder (default runs/<time>-experiment); the same folder again continues it": "实验目录（默认 runs/<时间>-experiment）；再次使用同一目录即继续该实验",
+	"output format on stdout: text, markdown or json":                                        "标准输出的格式：text、markdown 或 json",
+	"do not add the trials' run folders to the catalog":                                      "不把各次试验的运行目录加入运行记录目录",
 }
 
 // samplerHelpZH is samplerHelp in Chinese: the sampler names stay as they

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,6 +19,8 @@ import (
 	"github.com/tuneloop/tuneloop/internal/jtl"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/report"
+	"github.com/tuneloop/tuneloop/internal/report/html"
+	"github.com/tuneloop/tuneloop/internal/version"
 )
 
 // LoadOptions are the flags of `tuneloop load`. Zero values mean "not
@@ -47,6 +50,7 @@ type LoadOptions struct {
 	Output       string // text or json
 	JTL          string // write every sample here (JMeter CSV)
 	Save         string // write the JSON summary here
+	HTML         string // write the load report page here
 	NoKeepAlive  bool
 	Insecure     bool
 	HTTP2        bool
@@ -120,6 +124,7 @@ XML) from JMeter or from tuneloop and prints the same summary.`,
 	f.StringVarP(&o.Output, "output", "o", "text", "output format: text or json")
 	f.StringVar(&o.JTL, "jtl", "", "write every sample to this file as JMeter CSV (default columns)")
 	f.StringVar(&o.Save, "save", "", "also write the JSON summary to this file")
+	f.StringVar(&o.HTML, "html", "", "also write the load report (throughput, percentiles, labels, errors over time; latency distribution) to this HTML file")
 	f.BoolVar(&o.NoKeepAlive, "no-keepalive", false, "open a new connection for every request")
 	f.BoolVarP(&o.Insecure, "insecure", "k", false, "do not verify TLS certificates")
 	f.BoolVar(&o.HTTP2, "http2", false, "use HTTP/2 where the server offers it over TLS (Go net/http client: slower per request)")
@@ -156,6 +161,11 @@ func RunLoad(ctx context.Context, env *Env, o *LoadOptions) error {
 		jw = loadgen.NewJTLWriter(jtlFile)
 		cfg.Sink = jw
 	}
+	var rec *report.LoadRecorder
+	if o.HTML != "" {
+		rec = report.NewLoadRecorder()
+		cfg.Sink = teeSink(cfg.Sink, rec)
+	}
 	live := env.Terminal && !o.Quiet
 	if live {
 		lang := env.Lang()
@@ -184,8 +194,20 @@ func RunLoad(ctx context.Context, env *Env, o *LoadOptions) error {
 			return &ExitError{Code: ExitFailure, Err: fmt.Errorf("writing %s: %w", o.JTL, err)}
 		}
 	}
-	return emitSummary(env, o, sum)
+	return emitSummary(env, o, sum, rec)
 }
+
+// teeSink sends every sample to a (if any) and b.
+func teeSink(a, b loadgen.SampleSink) loadgen.SampleSink {
+	if a == nil {
+		return b
+	}
+	return tee{a, b}
+}
+
+type tee struct{ a, b loadgen.SampleSink }
+
+func (t tee) Record(s *loadgen.Sample) { t.a.Record(s); t.b.Record(s) }
 
 // loadConfig turns the options (and the scenario file) into a run Config.
 func loadConfig(o *LoadOptions, env *Env) (loadgen.Config, error) {
@@ -295,10 +317,12 @@ func importJTL(env *Env, o *LoadOptions) error {
 		return &ExitError{Code: ExitFailure, Err: fmt.Errorf("%s: %w", o.Import, err)}
 	}
 	res.Summary.Target = o.Import
-	return emitSummary(env, o, res.Summary)
+	return emitSummary(env, o, res.Summary, nil)
 }
 
-func emitSummary(env *Env, o *LoadOptions, s *loadgen.Summary) error {
+// emitSummary writes the summary (text or JSON, and the --save and --html
+// files); rec, when the samples were recorded, gives the page its series.
+func emitSummary(env *Env, o *LoadOptions, s *loadgen.Summary, rec *report.LoadRecorder) error {
 	if o.Save != "" {
 		b, err := json.MarshalIndent(s, "", "  ")
 		if err == nil {
@@ -306,6 +330,17 @@ func emitSummary(env *Env, o *LoadOptions, s *loadgen.Summary) error {
 		}
 		if err != nil {
 			return &ExitError{Code: ExitFailure, Err: fmt.Errorf("--save: %w", err)}
+		}
+	}
+	if o.HTML != "" {
+		page := report.NewLoadPage(s, rec, env.Lang(), report.Tool{Name: "tuneloop", Version: version.Version})
+		var b bytes.Buffer
+		err := html.WriteLoad(&b, page)
+		if err == nil {
+			err = os.WriteFile(o.HTML, b.Bytes(), 0o644)
+		}
+		if err != nil {
+			return &ExitError{Code: ExitFailure, Err: fmt.Errorf("--html: %w", err)}
 		}
 	}
 	var err error

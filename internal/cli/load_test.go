@@ -264,8 +264,14 @@ func TestLoadJMX(t *testing.T) {
 	if s.Requests != 24 || hits.Load() != 24 || bad.Load() != 0 || s.Errors != 0 {
 		t.Fatalf("requests %d hits %d bad %d errors %d", s.Requests, hits.Load(), bad.Load(), s.Errors)
 	}
-	if !strings.Contains(errb.String(), "note:") {
-		t.Errorf("no notes on stderr:\n%s", errb)
+	// In plan order: exactly as JMeter splits them, and nothing to note.
+	for _, l := range s.Labels {
+		if want := map[string]int64{"home": 6, "balance": 6, "login": 12}[l.Label]; l.Requests != want {
+			t.Errorf("%s: %d requests, want %d", l.Label, l.Requests, want)
+		}
+	}
+	if strings.Contains(errb.String(), "note:") {
+		t.Errorf("notes for a plan run as JMeter runs it:\n%s", errb)
 	}
 
 	// A plan with a cookie manager is refused, naming it, unless skipped.

@@ -412,6 +412,12 @@ func reportHosts(env *Env, dir string, sum *loadgen.Summary, output string, lang
 	if main != nil {
 		page := report.NewRunPage(main.Layers, main.Decision, lang)
 		page.Hosts = report.NewHosts(mr, lang)
+		// The run is the folder here, not the app host's record folder.
+		page.Title = "tuneloop run " + filepath.Base(dir)
+		if sum != nil && sum.Target != "" {
+			page.Title += " @ " + sum.Target
+		}
+		page.Title += " · " + hostNames(mr)
 		if mr.Cross != nil {
 			page.Run.Findings = append([]finding.Finding{*mr.Cross}, page.Run.Findings...)
 		}
@@ -462,4 +468,16 @@ func reportHosts(env *Env, dir string, sum *loadgen.Summary, output string, lang
 		}
 	}
 	return nil
+}
+
+// hostNames lists the hosts with their roles: "app1 (app), db1 (db)".
+func hostNames(r *multihost.Run) string {
+	var b strings.Builder
+	for i, h := range r.Hosts {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(h.Entry.Name + " (" + h.Entry.Role + ")")
+	}
+	return b.String()
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -135,9 +136,13 @@ func TestRunHosts(t *testing.T) {
 	}
 	end := load.Start.Add(time.Duration(load.Duration * float64(time.Second)))
 	for _, h := range r.Hosts {
-		// The app host's clock is this one; the db host's is 3 s ahead, so
-		// its raw ticks cover the load only once shifted.
-		ts := h.Layers.Series.Ticks
+		// As recorded: only the clock answerer of the db "host" is skewed,
+		// its recorder reads this machine's clock like the load.
+		raw, err := verdict.Load(multihost.Dir(dir, h.Entry.Name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := raw.Series.Ticks
 		if first, last := ts[0].T.Add(-time.Duration(ts[0].Secs*float64(time.Second))), ts[len(ts)-1].T; first.After(load.Start) || last.Before(end.Add(-time.Second)) {
 			t.Errorf("%s recorded %s..%s, the load ran %s..%s", h.Entry.Name, first.Format("15:04:05.000"), last.Format("15:04:05.000"),
 				load.Start.Format("15:04:05.000"), end.Format("15:04:05.000"))
@@ -161,6 +166,17 @@ func TestRunHosts(t *testing.T) {
 	}
 	if err := json.Unmarshal(out.Bytes(), &doc); err != nil || len(doc.Hosts.Hosts) != 2 {
 		t.Fatalf("stdout JSON: %v %.300s", err, out.String())
+	}
+	// The summary in Chinese: each host, its clock and the bound.
+	env, out, _ = testEnv()
+	if err := reportHosts(env, dir, nil, "text", finding.ZH, nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("text summary:\n%s", out.String())
+	for _, want := range []string{"主机：", "127.0.0.1-2 [db]", "时钟偏差 +30", "已移到本机时间轴", "运行期间漂移"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the Chinese summary lacks %q", want)
+		}
 	}
 	// The app host's folder alone is a run folder giving the same verdict.
 	appL, err := verdict.Load(multihost.Dir(dir, "127.0.0.1"))
@@ -224,5 +240,94 @@ func TestRunHostLost(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("kept without %s: %v", f, err)
 		}
+	}
+}
+
+// spinService burns about 20 ms of CPU per request: with 4 users on this
+// small machine the CPUs saturate, whoever records them.
+func spinService(t *testing.T) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		x, end := 0.0, time.Now().Add(20*time.Millisecond)
+		for time.Now().Before(end) {
+			for i := 1; i < 1000; i++ {
+				x += 1 / float64(i)
+			}
+		}
+		w.Write([]byte(strconv.FormatFloat(x, 'f', 1, 64)))
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// TestRunHostSameVerdict: the same service and load, recorded here by a
+// local run and through sshd by run --host: the same verdict.
+func TestRunHostSameVerdict(t *testing.T) {
+	app, _, ho := twoHosts(t)
+	ho.Hosts = []string{"app=" + app.Spec()}
+	url := spinService(t)
+	verdictOf := func(remote bool) string {
+		dir := filepath.Join(t.TempDir(), "run")
+		env, out, errb := testEnv()
+		o := &RunOptions{Target: url, Users: 4, Duration: 4 * time.Second, Interval: 500 * time.Millisecond, Out: dir,
+			Output: "json", NoCatalog: true}
+		if remote {
+			o.Remote = ho
+		}
+		if err := RunRun(context.Background(), env, o); err != nil {
+			t.Fatalf("remote %v: %v\n%s", remote, err, errb.String())
+		}
+		var doc struct {
+			Verdict *struct {
+				Subject string `json:"subject"`
+				Title   struct {
+					EN string `json:"en"`
+				} `json:"title"`
+			} `json:"verdict"`
+		}
+		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if doc.Verdict == nil {
+			return "none"
+		}
+		return doc.Verdict.Subject + ": " + doc.Verdict.Title.EN
+	}
+	local, remote := verdictOf(false), verdictOf(true)
+	t.Logf("local %s, --host %s", local, remote)
+	if local != remote {
+		t.Errorf("verdict of a local run %q, of run --host %q", local, remote)
+	}
+}
+
+// TestRecordHosts: record --hosts FILE records both hosts at once into one
+// folder, without a load.
+func TestRecordHosts(t *testing.T) {
+	app, db, ho := twoHosts(t)
+	file := filepath.Join(t.TempDir(), "hosts")
+	if err := os.WriteFile(file, []byte("# role name address\napp app1 "+app.Spec()+"\ndb db1 "+db.Spec()+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ho.Hosts, ho.File = nil, file
+	dir := filepath.Join(t.TempDir(), "rec")
+	env, out, errb := testEnv()
+	if err := RunRecord(context.Background(), env, &RecordOptions{Duration: 2 * time.Second, Interval: 500 * time.Millisecond,
+		Out: dir, NoCatalog: true, Output: "text", Remote: ho}); err != nil {
+		t.Fatalf("record --hosts: %v\n%s", err, errb.String())
+	}
+	for _, f := range []string{"hosts.json", "report.html", "hosts/app1/manifest.json", "hosts/db1/raw/samples.jsonl.gz"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("the folder lacks %s: %v", f, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "load.json")); err == nil {
+		t.Error("a record wrote a load result")
+	}
+	for _, want := range []string{"app1 [app]", "db1 [db]", "clock +3000."} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the summary lacks %q:\n%s", want, out.String())
+		}
+	}
+	if !strings.Contains(errb.String(), "db1 (amd64): clock offset +300") && !strings.Contains(errb.String(), "db1 (arm64): clock offset +300") {
+		t.Errorf("the clock offset was not said while running:\n%s", errb.String())
 	}
 }

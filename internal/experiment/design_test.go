@@ -114,3 +114,15 @@ func TestHalve(t *testing.T) {
 		t.Errorf("tie: keep %v drops %v", keep, drops)
 	}
 }
+
+func TestArmIntervalStaysPositive(t *testing.T) {
+	d := &ArmData{Trials: []Measurement{{TPS: []float64{100, 110}}, {TPS: []float64{900, 1100}}}}
+	iv := interval(d, MetricTPS)
+	if iv.N != 2 || iv.Lo <= 0 || iv.Lo > iv.Mean || iv.Hi < iv.Mean || iv.Mean != 552.5 {
+		t.Errorf("interval %+v", iv)
+	}
+	one := interval(&ArmData{Trials: []Measurement{{TPS: []float64{1, 100, 2}}}}, MetricTPS)
+	if one.N != 1 || one.Lo != 0 {
+		t.Errorf("one trial: %+v", one)
+	}
+}

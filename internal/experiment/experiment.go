@@ -198,7 +198,7 @@ func (f *flow) run(ctx context.Context) error {
 	cb, cw := &ArmData{Arm: 0}, &ArmData{Arm: winner.Arm}
 	f.note(finding.T("re-measuring %s (%s) against the baseline in a fresh interleaved block", "在新的交错区组中重测 %s（%s）与基线"),
 		f.arms[winner.Arm].ID, f.arms[winner.Arm].Label)
-	for b := 0; b < p.Repetitions; b++ {
+	for b := 0; b < p.ConfirmRepetitions; b++ {
 		for _, a := range Block(p.Seed, fmt.Sprintf("confirm/%d", b), []int{0, winner.Arm}) {
 			d := cb
 			if a != 0 {
@@ -233,19 +233,22 @@ func (f *flow) trial(ctx context.Context, key string, arm Arm, d *ArmData) error
 		f.doc.Trials = append(f.doc.Trials, report.ExperimentTrial{Seq: seq, Key: key, Arm: arm.ID, Status: "not run"})
 		return nil
 	}
-	// A folder an interrupted trial left is kept aside, not measured over.
-	if _, err := os.Stat(dir); err == nil {
+	// What an interrupted trial left (its folder, its service's log) is
+	// kept aside, not measured over.
+	for _, p := range []string{dir, dir + ".service.log"} {
+		if _, err := os.Lstat(p); err != nil {
+			continue
+		}
 		for i := 1; ; i++ {
-			aside := fmt.Sprintf("%s.stopped-%d", dir, i)
-			if _, err := os.Stat(aside); os.IsNotExist(err) {
-				if err := os.Rename(dir, aside); err != nil {
+			aside := fmt.Sprintf("%s.stopped-%d", p, i)
+			if _, err := os.Lstat(aside); os.IsNotExist(err) {
+				if err := os.Rename(p, aside); err != nil {
 					return err
 				}
 				break
 			}
 		}
 	}
-	_ = os.Remove(dir + ".service.log")
 	if err := f.log.Add(Record{Op: OpStart, Key: key, Arm: arm.ID, Dir: dir}); err != nil {
 		return err
 	}
@@ -332,8 +335,10 @@ func (f *flow) newDoc() *report.Experiment {
 	return doc
 }
 
-// interval is the mean of the trials' steady means with a t interval over
-// trials; with one trial, over its seconds (within-trial noise only).
+// interval is the mean of the trials' steady means with a 95% t interval
+// over trials taken on the log scale (the spread of a rate is
+// multiplicative: the bounds stay positive, as in stats.Compare); with one
+// trial, over its seconds (within-trial noise only), clipped at 0.
 func interval(d *ArmData, metric string) report.Interval {
 	var ms []float64
 	for _, r := range d.runs(metric) {
@@ -341,22 +346,30 @@ func interval(d *ArmData, metric string) report.Interval {
 			ms = append(ms, stat.Mean(r, nil))
 		}
 	}
-	if len(ms) == 1 {
+	switch {
+	case len(ms) == 0:
+		return report.Interval{} // N 0: nothing measured (JSON has no NaN)
+	case len(ms) == 1:
 		for _, r := range d.runs(metric) {
 			if len(r) > 0 {
 				iv := tInterval(r)
-				iv.N = 1
+				iv.Lo, iv.N = math.Max(0, iv.Lo), 1
 				return iv
 			}
 		}
 	}
-	return tInterval(ms)
+	logs := make([]float64, len(ms))
+	for i, m := range ms {
+		if m <= 0 {
+			return tInterval(ms)
+		}
+		logs[i] = math.Log(m)
+	}
+	li := tInterval(logs)
+	return report.Interval{Mean: stat.Mean(ms, nil), Lo: math.Exp(li.Lo), Hi: math.Exp(li.Hi), N: len(ms)}
 }
 
 func tInterval(v []float64) report.Interval {
-	if len(v) == 0 {
-		return report.Interval{} // N 0: nothing measured (JSON has no NaN)
-	}
 	m, sd := stat.MeanStdDev(v, nil)
 	if len(v) < 2 || math.IsNaN(sd) {
 		return report.Interval{Mean: m, Lo: m, Hi: m, N: len(v)}
@@ -373,6 +386,11 @@ func gain(before, after *ArmData, metric string, dir int, powerPct float64) *rep
 		return nil
 	}
 	v, more := stats.Judge(e, dir, powerPct)
+	if v == stats.Inconclusive && math.Abs(e.ChangePct) > powerPct {
+		// "Run K more" sized for the change seen: confirming +100% takes
+		// far fewer trials than detecting powerPct.
+		more = max(1, stats.RunsNeeded(e, math.Abs(e.ChangePct))-min(e.NBefore, e.NAfter))
+	}
 	return &report.Gain{Pct: e.ChangePct, LoPct: e.LoPct, HiPct: e.HiPct, Method: e.Method, Verdict: v, MoreRuns: more}
 }
 

@@ -77,8 +77,8 @@ func TestGridFindsTheFasterArm(t *testing.T) {
 	if g := doc.Confirm.Objective; g.Verdict != "better" || g.Pct < 40 || g.Pct > 60 {
 		t.Errorf("confirmed gain %+v, want about +50%% better", g)
 	}
-	// 3 arms x 2 blocks + 2 x 2 confirmation trials.
-	if len(doc.Trials) != 10 {
+	// 3 arms x 2 blocks + 2 x 3 confirmation trials (at least stats.MinRuns a side).
+	if len(doc.Trials) != 12 || doc.Confirm.Trials != 3 {
 		t.Errorf("%d trials", len(doc.Trials))
 	}
 	if doc.Arms[0].ID != "base" || doc.Arms[1].ID != "arm1" || doc.Arms[1].Status != "winner" || doc.Arms[2].Gain.Verdict != "worse" {

@@ -29,6 +29,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/stats"
 )
 
 // Knob kinds.
@@ -55,12 +56,17 @@ const maxPlanBytes = 1 << 20
 
 // Plan is an experiment as read from its YAML file.
 type Plan struct {
-	Service     Service   `yaml:"service"`
-	Load        Load      `yaml:"load"`
-	Repetitions int       `yaml:"repetitions"`
-	Seed        uint64    `yaml:"seed"`
-	Objective   Objective `yaml:"objective"`
-	Knobs       []Knob    `yaml:"knobs"`
+	Service     Service `yaml:"service"`
+	Load        Load    `yaml:"load"`
+	Repetitions int     `yaml:"repetitions"`
+	// ConfirmRepetitions are the trials per side of the winner's
+	// re-measurement against the baseline: at least stats.MinRuns by
+	// default (fewer leave the run-to-run spread on one degree of freedom,
+	// and no verdict but "inconclusive" is possible).
+	ConfirmRepetitions int       `yaml:"confirm_repetitions"`
+	Seed               uint64    `yaml:"seed"`
+	Objective          Objective `yaml:"objective"`
+	Knobs              []Knob    `yaml:"knobs"`
 	// Halving: successive halving from this many arms (baseline included);
 	// fewer are measured as one interleaved grid. Default 5.
 	HalvingFrom int `yaml:"halving_from"`
@@ -214,6 +220,12 @@ func (p *Plan) validate() error {
 	}
 	if p.Repetitions < 1 || p.Repetitions > 100 {
 		return bad("repetitions: %d (want 1 to 100)", "repetitions：%d（应为 1 到 100）", p.Repetitions)
+	}
+	if p.ConfirmRepetitions == 0 {
+		p.ConfirmRepetitions = max(p.Repetitions, stats.MinRuns)
+	}
+	if p.ConfirmRepetitions < 1 || p.ConfirmRepetitions > 100 {
+		return bad("confirm_repetitions: %d (want 1 to 100)", "confirm_repetitions：%d（应为 1 到 100）", p.ConfirmRepetitions)
 	}
 	if p.HalvingFrom == 0 {
 		p.HalvingFrom = 5

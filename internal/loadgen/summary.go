@@ -256,6 +256,7 @@ type Sample struct {
 	Elapsed        time.Duration
 	Latency        time.Duration // to the first response byte
 	Connect        time.Duration // connection setup, when this request opened one
+	Lag            time.Duration // open model: how late it was sent after Start
 	Label          string
 	Code           int    // HTTP status; 0 when no response arrived
 	CodeText       string // the response code when it is not a number (imports)

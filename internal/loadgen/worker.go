@@ -473,7 +473,8 @@ func (w *worker) record(c *compiled, s *Sample, kind ErrorKind, sendAt, done tim
 	}
 	if r.open {
 		_ = sh.uncorr.RecordValue(clampUS(done.Sub(sendAt)))
-		lag := int64(sendAt.Sub(s.Start) / time.Microsecond)
+		s.Lag = sendAt.Sub(s.Start)
+		lag := int64(s.Lag / time.Microsecond)
 		sh.sent++
 		sh.lagSum += lag
 		sh.lagMax = max(sh.lagMax, lag)

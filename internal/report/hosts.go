@@ -21,8 +21,10 @@ type HostsView struct {
 
 // HostView is one host.
 type HostView struct {
-	Name    string `json:"name"`
-	Role    string `json:"role"`
+	Name string `json:"name"`
+	Role string `json:"role"`
+	// Main: this host's folder gives the run's verdict (the page's top).
+	Main    bool   `json:"main,omitempty"`
 	Address string `json:"address"`
 	Arch    string `json:"arch,omitempty"`
 	// Aligned: the clock offset was measured and the series are shifted
@@ -61,7 +63,7 @@ func NewHosts(r *multihost.Run, lang finding.Lang) *HostsView {
 	for _, h := range r.Hosts {
 		e := h.Entry
 		hv := HostView{Name: e.Name, Role: e.Role, Address: e.Address, Arch: e.Arch, Files: e.Files, Lost: e.Lost,
-			Aligned: h.Aligned, OffsetMS: msOf(h.Shift), BoundMS: msOf(h.Bound)}
+			Aligned: h.Aligned, OffsetMS: msOf(h.Shift), BoundMS: msOf(h.Bound), Main: h == r.App}
 		if d, ok := e.Drift(); ok {
 			hv.DriftMS = new(msOf(d))
 		}
@@ -139,6 +141,10 @@ func WriteHostsText(w io.Writer, v *HostsView, l finding.Lang) error {
 		}
 		if h.Unreadable != "" {
 			fmt.Fprintf(w, "    %s %s\n", t("unreadable:", "无法读取："), finding.SafeLine(h.Unreadable))
+		}
+		if h.Main {
+			fmt.Fprintf(w, "    %s\n", t("its verdict and findings are the run's, above", "其结论与发现即上面本次运行的结论与发现"))
+			continue
 		}
 		if h.Verdict != nil {
 			fmt.Fprintf(w, "    %s %s\n", t("verdict:", "结论："), finding.SafeLine(h.Verdict.Title.In(l)))

@@ -1,0 +1,346 @@
+package report
+
+// The load test page's document: what `tuneloop load --html` draws. Its
+// totals come from the run's loadgen.Summary (or a load.json); its time
+// series from a LoadRecorder that saw every sample as the run went, or,
+// without one, from the summary's per-second series (fewer lines: no p90,
+// no per-label, error-kind or lag series).
+
+import (
+	"math"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/loadgen"
+)
+
+// LoadPage is the load test page. It is drawn, not serialised (missing
+// values are NaN); load.json is the summary.
+type LoadPage struct {
+	Lang    finding.Lang
+	Tool    Tool
+	Title   string
+	Summary *loadgen.Summary
+	Notes   []finding.Text // said at the top: saturation, interruption
+	Seconds []LoadSecond
+	Labels  []LoadLabelSeries // per label, busiest first (at most maxLabelSeries)
+	// Percentiles is the latency distribution: latency at each percentile
+	// (HDR's percentile plot), from the recorder's full histogram or, from
+	// a summary alone, its few percentiles.
+	Percentiles []PercentilePoint
+	// Series says where the series came from: "samples" or "summary".
+	Series string
+}
+
+// LoadSecond is one second of the load, T seconds after the first.
+type LoadSecond struct {
+	T                  int
+	Requests, Errors   int64
+	P50, P90, P99, Max float64          // ms; P90 is NaN from a summary
+	Kinds              map[string]int64 // errors by kind
+	Codes              map[string]int64 // responses by HTTP status
+	LagMean, LagMax    float64          // open model: send lag behind schedule, ms
+	Lagged             int64            // sends with a lag recorded
+}
+
+// LoadLabelSeries is one label's requests and p90 per second (aligned with
+// LoadPage.Seconds).
+type LoadLabelSeries struct {
+	Label    string
+	Requests []int64
+	P90      []float64
+}
+
+// PercentilePoint is the latency (ms) at or below which Pct% of requests
+// completed.
+type PercentilePoint struct {
+	Pct float64
+	MS  float64
+}
+
+// maxLabelSeries bounds the labels drawn over time (all are in the table).
+const maxLabelSeries = 12
+
+// LoadRecorder is a loadgen.SampleSink that keeps what the page draws over
+// time: per second (of the intended send time, as JMeter's dashboard
+// buckets), a histogram of all requests, small log-bucket histograms per
+// label, errors by kind and status codes, and the open model's send lag;
+// plus one full histogram for the percentile plot. Memory grows with the
+// seconds and labels, not the requests.
+type LoadRecorder struct {
+	mu     sync.Mutex
+	secs   map[int64]*recSecond
+	labels map[string]int // label -> index
+	names  []string
+	all    *hdr.Histogram
+}
+
+type recSecond struct {
+	h        *hdr.Histogram
+	n, errs  int64
+	kinds    map[string]int64
+	codes    map[string]int64
+	lagSum   int64 // µs
+	lagMax   int64
+	lagN     int64
+	perLabel []*logHist
+}
+
+// NewLoadRecorder returns an empty recorder.
+func NewLoadRecorder() *LoadRecorder {
+	return &LoadRecorder{secs: map[int64]*recSecond{}, labels: map[string]int{}, all: hdr.New(1, histTopUS, 3)}
+}
+
+// histTopUS is the histograms' top (10 minutes, loadgen's too).
+const histTopUS = int64(10 * time.Minute / time.Microsecond)
+
+// Record implements loadgen.SampleSink.
+func (r *LoadRecorder) Record(s *loadgen.Sample) {
+	us := min(max(int64(s.Elapsed/time.Microsecond), 0), histTopUS)
+	key := s.Start.Unix()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	_ = r.all.RecordValue(us)
+	sec := r.secs[key]
+	if sec == nil {
+		sec = &recSecond{h: hdr.New(1, histTopUS, 2)}
+		r.secs[key] = sec
+	}
+	_ = sec.h.RecordValue(us)
+	sec.n++
+	if !s.Success {
+		sec.errs++
+		if sec.kinds == nil {
+			sec.kinds = map[string]int64{}
+		}
+		k := s.Kind
+		if k == loadgen.KindNone {
+			k = loadgen.KindOther
+		}
+		sec.kinds[k.String()]++
+	}
+	code := s.CodeText
+	if s.Code > 0 {
+		code = strconv.Itoa(s.Code)
+	}
+	if code != "" {
+		if sec.codes == nil {
+			sec.codes = map[string]int64{}
+		}
+		sec.codes[code]++
+	}
+	if s.Lag > 0 {
+		lag := int64(s.Lag / time.Microsecond)
+		sec.lagSum += lag
+		sec.lagMax = max(sec.lagMax, lag)
+		sec.lagN++
+	}
+	li, ok := r.labels[s.Label]
+	if !ok {
+		if len(r.names) >= loadgen.MaxLabels {
+			return // the table has them all; the series only the first ones
+		}
+		li = len(r.names)
+		r.labels[s.Label] = li
+		r.names = append(r.names, s.Label)
+	}
+	for len(sec.perLabel) <= li {
+		sec.perLabel = append(sec.perLabel, nil)
+	}
+	if sec.perLabel[li] == nil {
+		sec.perLabel[li] = &logHist{}
+	}
+	sec.perLabel[li].add(us)
+}
+
+// logHist is a small histogram for per-label seconds: buckets 2^(1/8) apart
+// (values within 9%), 240 of them from 1 µs past 10 minutes.
+type logHist struct {
+	n      int64
+	counts [240]uint32
+}
+
+func (h *logHist) add(us int64) {
+	i := 0
+	if us > 1 {
+		i = min(int(math.Log2(float64(us))*8), len(h.counts)-1)
+	}
+	h.counts[i]++
+	h.n++
+}
+
+// quantile is the value (µs, the bucket's middle) at quantile q.
+func (h *logHist) quantile(q float64) float64 {
+	if h == nil || h.n == 0 {
+		return math.NaN()
+	}
+	want := int64(math.Ceil(q * float64(h.n)))
+	var seen int64
+	for i, c := range h.counts {
+		seen += int64(c)
+		if seen >= max(want, 1) {
+			return math.Pow(2, (float64(i)+0.5)/8)
+		}
+	}
+	return math.NaN()
+}
+
+// NewLoadPage builds the page of one load test from its summary and, when
+// it was recorded, the recorder (nil: the summary's series only).
+func NewLoadPage(s *loadgen.Summary, rec *LoadRecorder, l finding.Lang, tool Tool) *LoadPage {
+	p := &LoadPage{Lang: l, Tool: tool, Summary: s, Title: finding.SafeLine(s.Target)}
+	if s.Interrupted {
+		p.Notes = append(p.Notes, finding.T("The run was interrupted: the results cover the time until then.",
+			"压测被中断：结果只包含中断前的部分。"))
+	}
+	if t := saturation(s); t != (finding.Text{}) {
+		p.Notes = append(p.Notes, t)
+	}
+	if rec != nil && rec.all.TotalCount() > 0 {
+		p.Series = "samples"
+		p.fromRecorder(rec)
+	} else {
+		p.Series = "summary"
+		p.fromSummary()
+	}
+	return p
+}
+
+// GeneratorSaturatedPct is the generator's CPU share (of the cores it had)
+// past which its own pace may have set the result.
+const GeneratorSaturatedPct = 85
+
+// saturation says when the generator itself may have been the limit.
+func saturation(s *loadgen.Summary) finding.Text {
+	switch {
+	case s.Open != nil && s.Open.Behind == "generator":
+		return finding.Tf(finding.T("The generator fell behind its schedule (%d of %d sends late or missed, lag up to %.1f ms) and not because of the server: this result measures the generator, not only the service. Use fewer connections, a lower rate, or more generator CPUs.",
+			"负载生成器落后于发送计划（%d/%d 次发送延迟或未发出，延迟最高 %.1f ms），且不是服务端造成的：此结果反映的是生成器，而不只是服务。请减少连接数、降低速率或为生成器分配更多 CPU。"),
+			s.Open.Late+s.Open.Missed, s.Open.Scheduled, s.Open.MaxLagMS)
+	case s.ClientCPU >= GeneratorSaturatedPct:
+		return finding.Tf(finding.T("The generator used %.0f%% of its CPUs: it may have set the pace, so this result may measure the generator rather than the service. Run it on another host or give it more CPUs.",
+			"负载生成器使用了 %.0f%% 的 CPU：可能是它决定了节奏，此结果可能反映的是生成器而不是服务。请在另一台主机上运行，或为其分配更多 CPU。"), s.ClientCPU)
+	}
+	return finding.Text{}
+}
+
+func (p *LoadPage) fromRecorder(rec *LoadRecorder) {
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	keys := make([]int64, 0, len(rec.secs))
+	for k := range rec.secs {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+	first, last := keys[0], keys[len(keys)-1]
+	n := int(last-first) + 1
+	p.Seconds = make([]LoadSecond, n)
+	totals := make([]int64, len(rec.names))
+	for i := range p.Seconds {
+		p.Seconds[i] = LoadSecond{T: i, P50: math.NaN(), P90: math.NaN(), P99: math.NaN(), Max: math.NaN(), LagMean: math.NaN(), LagMax: math.NaN()}
+	}
+	for _, k := range keys {
+		sec := rec.secs[k]
+		d := &p.Seconds[k-first]
+		d.Requests, d.Errors, d.Kinds, d.Codes = sec.n, sec.errs, sec.kinds, sec.codes
+		q := sec.h.ValueAtPercentilesSlice([]float64{50, 90, 99})
+		mx := float64(sec.h.Max()) / 1000
+		d.P50, d.P90, d.P99, d.Max = math.Min(float64(q[0])/1000, mx), math.Min(float64(q[1])/1000, mx), math.Min(float64(q[2])/1000, mx), mx
+		if sec.lagN > 0 {
+			d.LagMean = float64(sec.lagSum) / float64(sec.lagN) / 1000
+			d.LagMax = float64(sec.lagMax) / 1000
+			d.Lagged = sec.lagN
+		}
+		for li, h := range sec.perLabel {
+			if h != nil {
+				totals[li] += h.n
+			}
+		}
+	}
+	order := make([]int, len(rec.names))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return totals[order[a]] > totals[order[b]] })
+	for _, li := range order[:min(len(order), maxLabelSeries)] {
+		ls := LoadLabelSeries{Label: finding.SafeLine(rec.names[li]), Requests: make([]int64, n), P90: make([]float64, n)}
+		for i := range ls.P90 {
+			ls.P90[i] = math.NaN()
+		}
+		for _, k := range keys {
+			sec := rec.secs[k]
+			if li < len(sec.perLabel) && sec.perLabel[li] != nil {
+				h := sec.perLabel[li]
+				ls.Requests[k-first] = h.n
+				ls.P90[k-first] = h.quantile(0.9) / 1000
+			}
+		}
+		p.Labels = append(p.Labels, ls)
+	}
+	// The percentile plot: HDR's iteration by percentile ticks (5 per halving
+	// of the remaining distance to 100%), up to 99.999%.
+	top := float64(rec.all.Max()) / 1000
+	for _, pct := range plotPercentiles() {
+		v := float64(rec.all.ValueAtQuantile(pct)) / 1000
+		p.Percentiles = append(p.Percentiles, PercentilePoint{Pct: pct, MS: math.Min(v, top)})
+	}
+}
+
+// plotPercentiles are the percentiles the distribution is drawn at: dense
+// where the tail is, 0 to 99.999.
+func plotPercentiles() []float64 {
+	var out []float64
+	for k := 0.0; k <= 5.0001; k += 0.125 { // 1-10^-k: 0%, ..., 99.999%
+		out = append(out, math.Round((1-math.Pow(10, -k))*1e6)/1e4)
+	}
+	return out
+}
+
+func (p *LoadPage) fromSummary() {
+	s := p.Summary
+	for _, x := range s.Series {
+		if x.T < 0 {
+			continue
+		}
+		p.Seconds = append(p.Seconds, LoadSecond{T: x.T, Requests: x.Requests, Errors: x.Errors,
+			P50: x.P50, P90: math.NaN(), P99: x.P99, Max: x.Max, LagMean: math.NaN(), LagMax: math.NaN()})
+	}
+	l := s.Latency
+	if s.Requests > 0 {
+		for _, pp := range []PercentilePoint{{0, l.Min}, {50, l.P50}, {90, l.P90}, {95, l.P95}, {99, l.P99}, {99.9, l.P999}, {100, l.Max}} {
+			p.Percentiles = append(p.Percentiles, pp)
+		}
+	}
+}
+
+// LoadErrorKindText names an error kind of loadgen (its String) for people.
+func LoadErrorKindText(kind string) finding.Text {
+	switch kind {
+	case "connect_refused":
+		return finding.T("connection refused", "连接被拒绝")
+	case "dns":
+		return finding.T("host name did not resolve", "主机名无法解析")
+	case "connect":
+		return finding.T("connect failed", "连接失败")
+	case "tls":
+		return finding.T("TLS handshake", "TLS 握手失败")
+	case "timeout":
+		return finding.T("timeout", "超时")
+	case "connection_reset":
+		return finding.T("connection closed or reset", "连接被关闭或重置")
+	case "protocol":
+		return finding.T("not valid HTTP", "无效的 HTTP 响应")
+	case "status":
+		return finding.T("unexpected status code", "意外的状态码")
+	case "assertion":
+		return finding.T("body assertion failed", "响应体断言失败")
+	case "other":
+		return finding.T("other", "其他")
+	}
+	return finding.T(kind, kind)
+}
