@@ -40,8 +40,8 @@ type Group struct {
 	Loops    int           // iterations per user; -1 = until Duration
 	Duration time.Duration // scheduler duration; 0 = none
 	Think    time.Duration // mean timer delay before a request
-	// Requests in plan order; Weight is how often each is sent per
-	// iteration (loop controllers multiply it).
+	// Requests in plan order (loop controllers unrolled); Weight is how
+	// often each is sent in a row (a loop controller kept rolled up).
 	Requests []loadgen.Request
 	pause    time.Duration // timers and flow control pauses per iteration
 }
@@ -108,7 +108,7 @@ func Read(r io.Reader, props map[string]string) (*Plan, error) {
 				w.userVars(k.n)
 			}
 		})
-		w.level(e.kids, scope{mult: 1}, nil)
+		w.level(e.kids, scope{}, nil)
 	}
 	if len(x.funcs) > 0 {
 		seen := map[string]bool{}
@@ -145,7 +145,6 @@ type scope struct {
 	headers    []loadgen.Header
 	think      time.Duration
 	assertions []*node
-	mult       int // loop controllers' iterations multiplied
 }
 
 type walker struct {
@@ -227,21 +226,52 @@ func (w *walker) level(es []elem, sc scope, g *Group) {
 					"无限循环或循环次数在运行前未知的循环控制器"))
 				continue
 			}
-			inner := sc
-			inner.mult *= loops
-			w.level(e.kids, inner, g)
+			w.loop(e, sc, g, loops)
 		case c == "TestAction" && isPause(e, w.x):
 			// A Flow Control Action pausing the thread: the think time
 			// pattern of JMeter's templates; it records no sample.
 			inner := w.scoped(e.kids, sc)
 			ms, _ := strconv.Atoi(w.x.expand(n.str("ActionProcessor.duration")))
-			g.pause += time.Duration(inner.mult) * (inner.think + time.Duration(ms)*time.Millisecond)
+			g.pause += inner.think + time.Duration(ms)*time.Millisecond
 		case c == "TransactionController":
 			w.unsupported(n, finding.T("transaction samples are not recorded; skipped, its requests still run",
 				"不记录事务样本；跳过时其中的请求照常执行"))
 			w.level(e.kids, sc, g)
 		default:
 			w.unsupported(n, kindWhy(c))
+		}
+	}
+}
+
+// maxUnrolled bounds the requests a loop controller is unrolled into: each
+// is a request of the generator, with its own histograms.
+const maxUnrolled = 64
+
+// loop adds a loop controller's requests to g as JMeter sends them: its
+// block of samplers loops times over (a, b, a, b). A block of one sampler,
+// or one that would unroll past maxUnrolled requests, is kept once with
+// its weight multiplied instead: the same counts, each request sent loops
+// times in a row (a, a, b, b).
+func (w *walker) loop(e elem, sc scope, g *Group, loops int) {
+	start, pause := len(g.Requests), g.pause
+	w.level(e.kids, sc, g)
+	block := g.Requests[start:]
+	g.pause = pause + (g.pause-pause)*time.Duration(loops)
+	switch n := len(block); {
+	case loops == 0:
+		g.Requests = g.Requests[:start]
+	case n == 1 || n*loops > maxUnrolled:
+		for i := range block {
+			block[i].Weight *= loops
+		}
+		if n > 1 {
+			w.note(finding.T("a loop controller's samplers are each sent its count of times in a row (a, a, b, b) rather than in turn: the same counts",
+				"循环控制器中的每个取样器连续发送其次数（a, a, b, b），而不是轮流发送：数量相同"))
+		}
+	default:
+		once := append([]loadgen.Request(nil), block...)
+		for range loops - 1 {
+			g.Requests = append(g.Requests, once...)
 		}
 	}
 }
@@ -505,7 +535,7 @@ func (w *walker) sampler(e elem, sc scope, g *Group) {
 		}
 		raw = scheme + "://" + host + path
 	}
-	q := loadgen.Request{Label: w.x.expand(n.name()), Method: method, URL: raw, Weight: sc.mult,
+	q := loadgen.Request{Label: w.x.expand(n.name()), Method: method, URL: raw, Weight: 1,
 		Headers: append([]loadgen.Header(nil), sc.headers...)}
 	w.arguments(n, sc, &q)
 	for _, a := range sc.assertions {

@@ -382,3 +382,62 @@ func BenchmarkRead(b *testing.B) {
 		}
 	}
 }
+
+// A loop controller runs its block in turn (c, a, b, a, b), as JMeter does;
+// one too long to unroll keeps the counts and says the order differs.
+func TestLoopControllerOrder(t *testing.T) {
+	var mu sync.Mutex
+	var paths []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		paths = append(paths, r.URL.Path)
+		mu.Unlock()
+		io.WriteString(w, "ok")
+	}))
+	defer srv.Close()
+	_, port, _ := net.SplitHostPort(srv.Listener.Addr().String())
+	sampler := func(name string) string {
+		return `<HTTPSamplerProxy testclass="HTTPSamplerProxy" testname="` + name + `"><stringProp name="HTTPSampler.domain">127.0.0.1</stringProp>` +
+			`<stringProp name="HTTPSampler.port">` + port + `</stringProp><stringProp name="HTTPSampler.path">/` + name + `</stringProp>` +
+			`</HTTPSamplerProxy><hashTree/>`
+	}
+	loop := func(n string, body string) string {
+		return `<LoopController testclass="LoopController" testname="loop"><stringProp name="LoopController.loops">` + n + `</stringProp></LoopController><hashTree>` + body + `</hashTree>`
+	}
+	for _, tc := range []struct {
+		loops, want string
+		note        bool
+	}{
+		{"2", strings.Repeat("/c /a /b /a /b ", 3), false},
+		{"40", strings.Repeat("/c "+strings.Repeat("/a ", 40)+strings.Repeat("/b ", 40), 3), true},
+	} {
+		mu.Lock()
+		paths = nil
+		mu.Unlock()
+		plan := planHead + group("1", "3", sampler("c")+loop(tc.loops, sampler("a")+sampler("b"))) + planTail
+		p, err := Read(strings.NewReader(plan), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, notes, err := p.Config()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := loadgen.Run(context.Background(), cfg); err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		got := strings.Join(paths, " ") + " "
+		mu.Unlock()
+		if got != tc.want {
+			t.Errorf("loops %s: sent %q, want %q", tc.loops, got, tc.want)
+		}
+		said := false
+		for _, n := range notes {
+			said = said || strings.Contains(n.EN, "in a row")
+		}
+		if said != tc.note {
+			t.Errorf("loops %s: note about the order %v, want %v (%v)", tc.loops, said, tc.note, notes)
+		}
+	}
+}
