@@ -57,7 +57,7 @@ func sanitize(s string, fold bool) string {
 			} else {
 				b.WriteRune(r)
 			}
-		case r > 0xff: // a bidi control
+		case IsBidiControl(r): // every other rune above U+00FF (CJK, U+FFFD) is text
 			fmt.Fprintf(&b, `\u%04x`, r)
 		case isCtl(r):
 			fmt.Fprintf(&b, `\x%02x`, r)

@@ -34,6 +34,7 @@ func TestSafeCases(t *testing.T) {
 		{Safe, "bad\xffutf8", "bad\uFFFDutf8"},
 		{Safe, "\u009b2J", `\x9b2J`},
 		{SafeLine, "invoice\u202etxt.exe\u2066", `invoice\u202etxt.exe\u2066`},
+		{SafeLine, "线程\x1b[31m名\u202e", `线程\x1b[31m名\u202e`}, // text beside an escape stays text
 		{Safe, "线程-1", "线程-1"},
 		{SafeMarkdown, "a|b*c_<x>", `a\|b\*c\_&lt;x&gt;`},
 		{SafeHTML, `<script>"x"</script>`, "&lt;script&gt;&#34;x&#34;&lt;/script&gt;"},
