@@ -21,6 +21,9 @@ type CompareOptions struct {
 	FailOnRegPct float64 // 0: no gate
 	Steps        bool    // the arguments are a baseline and steps, in order
 	Design       string  // compare.DesignAuto (""), DesignPaired or DesignUnpaired
+	// FlameDiff is the differential flame graph page to write, FlameKind
+	// its profile kind (profile_out.go).
+	FlameDiff, FlameKind string
 }
 
 // ExitInconclusive: the gate could not tell a gated metric from noise.
@@ -73,6 +76,8 @@ more than 0.1 point. Exit status: 0 passed, 3 regression, 4 inconclusive
 	f.Float64Var(&o.FailOnRegPct, "fail-on-regression", 0, "exit 3 when throughput or p99 regressed significantly with the interval's far bound beyond this percent, or the error rate rose")
 	f.StringVar(&o.Design, "design", "", "paired: the i-th runs of the sides are a pair; unpaired: two sets (default: paired when the start times show the runs interleaved)")
 	f.BoolVar(&o.Steps, "steps", false, "the arguments are a baseline and tuning steps in order: print each step's gain")
+	f.StringVar(&o.FlameDiff, "flame-diff", "", "write the differential flame graph of the runs' JFR recordings (or of two .jfr or collapsed files given as BEFORE AFTER) to this page, and list the frames that grew and shrank most")
+	f.StringVar(&o.FlameKind, "flame-kind", "cpu", "the profile --flame-diff compares: cpu, alloc, lock or wall")
 	return cmd
 }
 
@@ -119,6 +124,9 @@ func RunCompareArgs(ctx context.Context, env *Env, o *CompareOptions, args []str
 	default:
 		return usageErr(finding.T("%d run folders: separate the runs before from the runs after with --, or use --steps", "%d 个运行目录：请用 -- 分隔改动前与改动后的运行，或使用 --steps"), len(args))
 	}
+	if o.FlameDiff != "" && allProfileFiles(ctx, args) {
+		return compareProfileFiles(ctx, env, o, bArgs, aArgs, lang)
+	}
 	b, err := loadInputs(bArgs, lang)
 	if err != nil {
 		return err
@@ -129,15 +137,25 @@ func RunCompareArgs(ctx context.Context, env *Env, o *CompareOptions, args []str
 	}
 	c := compare.CompareSetsWith(b, a, compare.Options{PowerPct: o.FailOnRegPct, Design: o.Design})
 	regressed := o.FailOnRegPct > 0 && c.Gate(o.FailOnRegPct)
-	switch o.Output {
-	case "json":
+	fd, err := flameDiffRuns(env, o, b, a, lang)
+	if err != nil {
+		return err
+	}
+	switch {
+	case o.Output == "json" && fd != nil:
+		err = report.WriteJSON(env.Stdout, compare.WithFlameDiff{Comparison: c, FlameDiff: compare.FlameDiffJSON(fd)})
+	case o.Output == "json":
 		err = report.WriteJSON(env.Stdout, c)
-	case "markdown":
-		err = compare.WriteMarkdown(env.Stdout, c, lang, o.FailOnRegPct)
-	case "junit":
+	case o.Output == "markdown":
+		if err = compare.WriteMarkdown(env.Stdout, c, lang, o.FailOnRegPct); err == nil {
+			err = compare.WriteFlameMarkdown(env.Stdout, fd, lang)
+		}
+	case o.Output == "junit":
 		err = compare.WriteJUnit(env.Stdout, c, lang, o.FailOnRegPct)
 	default:
-		err = compare.WriteText(env.Stdout, c, lang, o.FailOnRegPct)
+		if err = compare.WriteText(env.Stdout, c, lang, o.FailOnRegPct); err == nil {
+			err = compare.WriteFlameText(env.Stdout, fd, lang)
+		}
 	}
 	if err != nil {
 		return err

@@ -3,11 +3,18 @@ package cli
 // What a profile becomes on disk and on the terminal, the same for `jvm PID
 // --profile KIND` (a live JVM) and `analyze FILE.jfr` (a recording or
 // collapsed stacks): the self-contained flame page, the collapsed stacks,
-// pprof, and the summary printed as text or JSON.
+// pprof, and the summary printed as text or JSON; and the differential
+// flame graph of `compare BEFORE AFTER --flame-diff F`.
 
 import (
+	"context"
+	"fmt"
 	"io"
+	"os"
 
+	"github.com/tuneloop/tuneloop/internal/compare"
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/input"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/report/html"
 	"github.com/tuneloop/tuneloop/internal/stacks"
@@ -51,4 +58,128 @@ func printFlamePage(w io.Writer, output string, page *report.FlamePage, n int) e
 // profileForms are the files a profile can be written as, by role.
 func profileForms(p *stacks.Profile) map[string]func(io.Writer) error {
 	return map[string]func(io.Writer) error{"collapsed": p.WriteCollapsed, "pprof": p.WritePprof}
+}
+
+// flameKind reads compare's --flame-kind.
+func flameKind(o *CompareOptions) (stacks.Kind, error) {
+	if o.FlameKind == "" {
+		return stacks.CPU, nil
+	}
+	k, err := stacks.ParseKind(o.FlameKind)
+	if err != nil {
+		return "", usageErr(finding.T("--flame-kind: want cpu, alloc, lock or wall, got %q", "--flame-kind：应为 cpu、alloc、lock 或 wall，实际为 %q"), o.FlameKind)
+	}
+	return k, nil
+}
+
+// flameDiffRuns writes the differential flame graph of two sides of runs
+// (their JFR recordings, per request) when --flame-diff asks for it, and
+// returns its page for compare's output (nil when not asked).
+func flameDiffRuns(env *Env, o *CompareOptions, before, after []compare.Input, lang finding.Lang) (*report.FlameDiffPage, error) {
+	if o.FlameDiff == "" {
+		return nil, nil
+	}
+	kind, err := flameKind(o)
+	if err != nil {
+		return nil, err
+	}
+	b, err := compare.RunFlameSide(before, kind)
+	if err != nil {
+		return nil, err
+	}
+	a, err := compare.RunFlameSide(after, kind)
+	if err != nil {
+		return nil, err
+	}
+	return writeFlameDiff(env, o.FlameDiff, b, a, lang)
+}
+
+// writeFlameDiff builds the page of before against after and writes it to path.
+func writeFlameDiff(env *Env, path string, before, after compare.FlameSide, lang finding.Lang) (*report.FlameDiffPage, error) {
+	page, err := compare.NewFlameDiffPage(before, after, lang)
+	if err != nil {
+		return nil, err
+	}
+	f, err := createOut(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := html.WriteFlameDiff(f, page); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := closeOut(f); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("page:", "页面：").In(lang), finding.SafeLine(path))
+	return page, nil
+}
+
+// allProfileFiles: every argument is a JFR recording or collapsed stacks
+// (not a run folder, not a report.json).
+func allProfileFiles(ctx context.Context, args []string) bool {
+	for _, p := range args {
+		if st, err := os.Stat(p); err != nil || st.IsDir() {
+			return false
+		}
+		f, err := input.Open(ctx, p, input.DefaultLimits())
+		if err != nil {
+			return false
+		}
+		f.Close()
+		if f.Format.Kind() != input.KindProfile {
+			return false
+		}
+	}
+	return len(args) > 0
+}
+
+// compareProfileFiles is `compare A.jfr B.jfr --flame-diff F` (or
+// collapsed files, several a side with --): the differential flame graph
+// alone, per total (raw files do not know their requests).
+func compareProfileFiles(ctx context.Context, env *Env, o *CompareOptions, bArgs, aArgs []string, lang finding.Lang) error {
+	if o.Output == "junit" {
+		return usageErr(finding.T("-o junit gates runs: two profile files have no gate", "-o junit 用于运行的门禁：两个剖析文件没有门禁"))
+	}
+	kind, err := flameKind(o)
+	if err != nil {
+		return err
+	}
+	side := func(paths []string) (compare.FlameSide, error) {
+		s := compare.FlameSide{Names: paths}
+		var ps []*stacks.Profile
+		for _, path := range paths {
+			f, err := input.Open(ctx, path, input.DefaultLimits())
+			if err != nil {
+				return s, err
+			}
+			got, _, err := readProfiles(ctx, f, f.Format, []stacks.Kind{kind}, true)
+			f.Close()
+			if err != nil {
+				return s, err
+			}
+			ps = append(ps, got...)
+		}
+		s.Profile = compare.MergeProfiles(ps)
+		return s, nil
+	}
+	b, err := side(bArgs)
+	if err != nil {
+		return err
+	}
+	a, err := side(aArgs)
+	if err != nil {
+		return err
+	}
+	page, err := writeFlameDiff(env, o.FlameDiff, b, a, lang)
+	if err != nil {
+		return err
+	}
+	switch o.Output {
+	case "json":
+		return report.WriteJSON(env.Stdout, compare.FlameDiffJSON(page))
+	case "markdown":
+		return compare.WriteFlameMarkdown(env.Stdout, page, lang)
+	}
+	return compare.WriteFlameText(env.Stdout, page, lang)
 }
