@@ -5,7 +5,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"runtime"
 	"sync/atomic"
@@ -283,5 +286,36 @@ func (c *connectSink) Record(s *Sample) {
 	c.n.Add(1)
 	if s.Connect > 0 {
 		c.withConnect.Add(1)
+	}
+}
+
+// The event loops open every user's connection before the clock starts, as
+// the goroutine client's preconnect does: no request pays a connect, and
+// the server sees one connection per user (and preflight's).
+func TestEventLoopPreconnects(t *testing.T) {
+	var conns atomic.Int64
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok") }))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
+	defer srv.Close()
+	cfg := Config{Requests: []Request{{URL: srv.URL}}, Users: 20, MaxRequests: 400}
+	if r, err := newRunner(cfg); err != nil || !r.evloopOK() {
+		t.Fatalf("does not run on the event loop (%v)", err)
+	}
+	var sink connectSink
+	cfg.Sink = &sink
+	s, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Requests != 400 || s.Errors != 0 || sink.n.Load() != 400 {
+		t.Fatalf("%d requests, %d errors, %d samples", s.Requests, s.Errors, sink.n.Load())
+	}
+	if sink.withConnect.Load() != 0 || conns.Load() != 21 {
+		t.Fatalf("%d requests paid a connect, the server saw %d connections; want 0 and 21", sink.withConnect.Load(), conns.Load())
 	}
 }

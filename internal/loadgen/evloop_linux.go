@@ -35,6 +35,7 @@ package loadgen
 // everything.
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net"
@@ -81,6 +82,8 @@ type esock struct {
 	rd     fdReader
 	rr     *respReader
 	reused bool // has served a response: a failure before any byte may be a stale keep-alive
+	// connecting: preconnect's handshake is not done yet
+	connecting bool
 }
 
 // fdReader reads a non-blocking socket for the response parser, once per
@@ -167,6 +170,30 @@ type evloop struct {
 // runEvloops runs the closed model on one event loop per CPU and returns
 // when every user is done, the run has ended, or it was halted.
 func (r *runner) runEvloops() {
+	if r.evloops == nil {
+		r.newEvloops()
+	}
+	for _, l := range r.evloops {
+		for _, u := range l.users {
+			u.startAt = r.t0
+			if r.cfg.RampUp > 0 && !r.open { // the open model ramps its rate instead
+				u.startAt = r.t0.Add(r.cfg.RampUp * time.Duration(u.w.id-1) / time.Duration(r.cfg.Users))
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	for _, l := range r.evloops {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l.run()
+		}()
+	}
+	wg.Wait()
+}
+
+// newEvloops sets up the loops and shares the users out among them.
+func (r *runner) newEvloops() {
 	n := min(runtime.GOMAXPROCS(0), len(r.workers))
 	loops := make([]*evloop, n)
 	tas, rerr := r.resolveTargets()
@@ -186,13 +213,10 @@ func (r *runner) runEvloops() {
 	}
 	for i, w := range r.workers {
 		l := loops[i%n]
-		u := &euser{w: w, socks: make([]*esock, len(r.targets)), sockMem: make([]esock, len(r.targets)), startAt: r.t0}
-		if r.cfg.RampUp > 0 && !r.open { // the open model ramps its rate instead
-			u.startAt = r.t0.Add(r.cfg.RampUp * time.Duration(w.id-1) / time.Duration(r.cfg.Users))
-		}
+		u := &euser{w: w, socks: make([]*esock, len(r.targets)), sockMem: make([]esock, len(r.targets))}
 		l.users = append(l.users, u)
 		l.pending = append(l.pending, u)
-		// The connections preconnect opened move to the loop.
+		// Connections net opened (none when preconnectEvloops ran) move to the loop.
 		for ti, wc := range w.conns {
 			if wc == nil {
 				continue
@@ -206,22 +230,102 @@ func (r *runner) runEvloops() {
 			w.conns[ti] = nil
 		}
 	}
+	r.evloops = loops
+}
+
+// preconnectEvloops is preconnect for the event loops: each loop opens its
+// users' connections itself, non-blocking, 64 handshakes at a time (as
+// preconnect, for small accept queues). A connection costs socket,
+// setsockopt, connect and epoll_ctl, not a goroutine dialing through the
+// netpoller and a dup: a thousand connections are a few milliseconds of
+// CPU, where wrk, which connects inside its measured run, spends as much.
+func (r *runner) preconnectEvloops(ctx context.Context) {
+	r.newEvloops()
+	deadline := time.Now().Add(r.timeout)
 	var wg sync.WaitGroup
-	for _, l := range loops {
+	for _, l := range r.evloops {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			l.run()
+			l.preconnect(ctx, deadline)
 		}()
 	}
 	wg.Wait()
+	r.restartClock()
+}
+
+func (l *evloop) preconnect(ctx context.Context, deadline time.Time) {
+	const burst = 64
+	if l.err != nil {
+		return
+	}
+	nt := len(l.addrs)
+	events := make([]unix.EpollEvent, burst)
+	inflight, next := 0, 0
+	for next < len(l.users)*nt || inflight > 0 {
+		for inflight < burst && next < len(l.users)*nt {
+			u, ti := l.users[next/nt], next%nt
+			next++
+			fd, err := rawSocket(l.domains[ti])
+			if err != nil {
+				continue
+			}
+			rawNoDelay(fd)
+			if err = rawConnect(fd, l.raddrs[ti]); err != nil && err != unix.EINPROGRESS {
+				rawClose(fd) // refused: the run meets it and counts it
+				continue
+			}
+			l.add(u, ti, fd)
+			if s := u.socks[ti]; s != nil && err != nil {
+				s.connecting = true
+				inflight++
+			}
+		}
+		now := time.Now()
+		if !now.Before(deadline) || ctx.Err() != nil {
+			break
+		}
+		n, err := l.wait(events, min(deadline.Sub(now), sweepEvery))
+		if err != nil {
+			break
+		}
+		for _, ev := range events[:n] {
+			fd := int(ev.Fd)
+			if fd >= len(l.byFD) || l.byFD[fd].u == nil {
+				continue
+			}
+			e := l.byFD[fd]
+			s := e.u.socks[e.ti]
+			if !s.connecting {
+				continue
+			}
+			s.connecting = false
+			inflight--
+			if ev.Events&(unix.EPOLLHUP|unix.EPOLLERR) != 0 {
+				l.drop(e.u, e.ti)
+			}
+		}
+	}
+	// Handshakes still going at the deadline are abandoned.
+	for _, u := range l.users {
+		for ti, s := range u.socks {
+			if s != nil && s.connecting {
+				l.drop(u, ti)
+			}
+		}
+	}
 }
 
 // resolveTargets gives each target the address to reconnect to: the one
-// the dialer reached when preconnect opened a connection (a name with
-// several addresses: the one that answered), else the name resolved once.
+// the dialer reached in preflight or preconnect (a name with several
+// addresses: the one that answered), else the name resolved once.
 func (r *runner) resolveTargets() ([]*net.TCPAddr, error) {
 	out := make([]*net.TCPAddr, len(r.targets))
+	for ti := range out {
+		if ti < len(r.reached) {
+			out[ti] = r.reached[ti]
+		}
+	}
 	for _, w := range r.workers {
 		for ti, wc := range w.conns {
 			if wc != nil && out[ti] == nil {

@@ -141,6 +141,8 @@ type runner struct {
 	stop         context.CancelFunc
 	shards       []*shard
 	workers      []*worker
+	evloops      []*evloop      // set up by preconnectEvloops, else by runEvloops
+	reached      []*net.TCPAddr // per target: the address preflight reached
 	active       atomic.Int32
 	timeout      time.Duration
 	rampN        float64 // open model: sends due during the ramp
@@ -279,6 +281,10 @@ func (r *runner) preflight(ctx context.Context) error {
 		if err != nil {
 			return &TargetError{Addr: t.addr, Kind: classify(err, true), Err: err}
 		}
+		// The address that answered, for the event loops' own connects (a
+		// name may resolve to several, e.g. localhost to ::1 and 127.0.0.1).
+		ta, _ := nc.RemoteAddr().(*net.TCPAddr)
+		r.reached = append(r.reached, ta)
 		nc.Close()
 	}
 	return nil
@@ -352,7 +358,11 @@ func (r *runner) run(ctx context.Context) *Summary {
 	r.prepare()
 	defer r.stop()
 	if !cfg.DisableKeepAlive && !cfg.HTTP2 {
-		r.preconnect(ctx)
+		if r.evloopOK() {
+			r.preconnectEvloops(ctx)
+		} else {
+			r.preconnect(ctx)
+		}
 	}
 
 	cpu0 := processCPU()
@@ -470,6 +480,11 @@ func (r *runner) preconnect(ctx context.Context) {
 		}
 	}
 	wg.Wait()
+	r.restartClock()
+}
+
+// restartClock starts the run's timeline now, after the connections opened.
+func (r *runner) restartClock() {
 	r.t0 = time.Now()
 	r.measure = r.t0.Add(r.cfg.WarmUp)
 	if r.cfg.Duration > 0 {
