@@ -100,6 +100,10 @@ Windows line ends:
   logging config logback.xml, log4j2.xml / .properties, log4j.properties / log4j.xml:
                  synchronous file appenders on the request path, flush and buffer
                  settings, console appenders, async queue sizes, caller data.
+  profiles       JFR recordings (every kind they hold: cpu, alloc, lock, wall; or
+                 --profile KIND) and async-profiler collapsed stacks: top frames by
+                 self and total; -o html --out F draws the flame graph page of
+                 'jvm --profile', --collapsed F and --pprof F write the stacks.
 
 Each input is analysed or refused on its own: a file that cannot be read is
 named with what it is (empty, binary, a JFR recording...) and the others are
@@ -125,6 +129,10 @@ UTF-16 编码的或带 Windows 换行符的：
   日志配置       logback.xml、log4j2.xml / .properties、log4j.properties / log4j.xml：
                  请求路径上的同步文件 Appender、刷盘与缓冲设置、控制台
                  Appender、异步队列大小、调用者信息（caller data）。
+  剖析           JFR 记录（其中的每种剖析：cpu、alloc、lock、wall；或用
+                 --profile KIND 指定）和 async-profiler 折叠调用栈：按自身与总计
+                 排序的热点帧；-o html --out F 绘制与 'jvm --profile' 相同的火焰图
+                 页面，--collapsed F 与 --pprof F 写出调用栈。
 
 每个输入各自分析或拒绝：无法读取的文件会说明它是什么（空文件、二进制、JFR
 记录……），其余输入照常输出结果。--format 为所有 FILE 指定格式。
@@ -139,19 +147,25 @@ UTF-16 编码的或带 Windows 换行符的：
   jstack 1234 | tuneloop analyze -
   tuneloop analyze javacore.20261125.txt -o markdown > report.md
   tuneloop analyze --cmdline 'java -Xms2g -Xmx8g -XX:+UseParallelGC -jar app.jar'
-  tuneloop analyze /opt/app/conf/logback.xml`: `  tuneloop analyze dump1.txt dump2.txt dump3.txt
+  tuneloop analyze /opt/app/conf/logback.xml
+  tuneloop analyze recording.jfr --profile lock -o html --out lock.html`: `  tuneloop analyze dump1.txt dump2.txt dump3.txt
   tuneloop analyze gc.log gc.log.0 gc.log.1.gz --lang zh
   jstack 1234 | tuneloop analyze -
   tuneloop analyze javacore.20261125.txt -o markdown > report.md
   tuneloop analyze --cmdline 'java -Xms2g -Xmx8g -XX:+UseParallelGC -jar app.jar'
-  tuneloop analyze /opt/app/conf/logback.xml`,
-	"read every FILE as this format instead of recognising it: hotspot, hotspot-json, visualvm, hpux, javacore, gclog, logconf": "不按内容识别，而把每个 FILE 都按该格式读取：hotspot、hotspot-json、visualvm、hpux、javacore、gclog、logconf",
-	"the most text read from one input, e.g. 512M or 4G (default 2G)":                                                           "单个输入最多读取的文本量，例如 512M 或 4G（默认 2G）",
-	"a JVM command line to check (quote it)":                                                                                    "要检查的 JVM 命令行（请用引号括起来）",
-	"the JDK feature release the --cmdline runs on (8, 11, 17, 21, 25); default: inferred from the options":                     "--cmdline 所运行的 JDK 版本（8、11、17、21、25）；默认从参数推断",
-	"with -o html: the page to write":                                                                                           "与 -o html 一起使用：要写出的页面文件",
-	"output format: text, json, markdown, or html (a self-contained page of the GC logs and thread dumps, with --out FILE)":     "输出格式：text、json、markdown，或 html（GC 日志与线程转储的自包含页面，需配合 --out FILE）",
-	"workload profile for --cmdline: java-web, database or latency":                                                             "--cmdline 使用的负载配置档：java-web、database 或 latency",
+  tuneloop analyze /opt/app/conf/logback.xml
+  tuneloop analyze recording.jfr --profile lock -o html --out lock.html`,
+	"read every FILE as this format instead of recognising it: hotspot, hotspot-json, visualvm, hpux, javacore, gclog, logconf, jfr, collapsed":                                            "不按内容识别，而把每个 FILE 都按该格式读取：hotspot、hotspot-json、visualvm、hpux、javacore、gclog、logconf、jfr、collapsed",
+	"the most text read from one input, e.g. 512M or 4G (default 2G)":                                                                                                                      "单个输入最多读取的文本量，例如 512M 或 4G（默认 2G）",
+	"a JVM command line to check (quote it)":                                                                                                                                               "要检查的 JVM 命令行（请用引号括起来）",
+	"the JDK feature release the --cmdline runs on (8, 11, 17, 21, 25); default: inferred from the options":                                                                                "--cmdline 所运行的 JDK 版本（8、11、17、21、25）；默认从参数推断",
+	"with -o html: the page to write":                                                                                                                                                      "与 -o html 一起使用：要写出的页面文件",
+	"output format: text, json, markdown, or html (a self-contained page of the GC logs and thread dumps, with --out FILE)":                                                                "输出格式：text、json、markdown，或 html（GC 日志与线程转储的自包含页面，需配合 --out FILE）",
+	"cpu, alloc, lock or wall: the profile kind of a JFR recording (default: every kind it holds); java-web, database or latency: workload profile for --cmdline":                          "cpu、alloc、lock 或 wall：JFR 记录中要分析的剖析类型（默认：记录中有的每一种）；java-web、database 或 latency：--cmdline 使用的负载配置档",
+	"write a profile input's stacks as collapsed stacks to this file (FlameGraph, speedscope)":                                                                                             "把剖析输入的调用栈以折叠调用栈格式写入该文件（FlameGraph、speedscope）",
+	"write a profile input's stacks in pprof's format to this file (go tool pprof)":                                                                                                        "把剖析输入的调用栈以 pprof 格式写入该文件（go tool pprof）",
+	"write the differential flame graph of the runs' JFR recordings (or of two .jfr or collapsed files given as BEFORE AFTER) to this page, and list the frames that grew and shrank most": "把各运行 JFR 记录的差分火焰图（或以 BEFORE AFTER 给出的两个 .jfr 或折叠调用栈文件的差分火焰图）写入该页面，并列出增长与减少最多的帧",
+	"the profile --flame-diff compares: cpu, alloc, lock or wall":                                                                                                                          "--flame-diff 比较的剖析类型：cpu、alloc、lock 或 wall",
 
 	// load
 	"Load an HTTP service (closed or open model) and report TPS, latency percentiles and errors": "对 HTTP 服务施加负载（闭合或开放模型），报告 TPS、时延百分位和错误",
