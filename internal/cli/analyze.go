@@ -708,7 +708,9 @@ func writeJVMRuleText(w io.Writer, fs []finding.Finding, l finding.Lang) {
 	}
 }
 
-func oneLineCLI(s string) string { return strings.Join(strings.Fields(s), " ") }
+// oneLineCLI folds s to one line with its controls escaped (a command line
+// or a title holds target text).
+func oneLineCLI(s string) string { return strings.Join(strings.Fields(finding.SafeLine(s)), " ") }
 
 // writeAnalyzeHTML writes the GC logs' and the thread dumps' page: one
 // self-contained file, no network, in the report's language.

@@ -192,6 +192,9 @@ func TestHostileErrorsNamePathsEscaped(t *testing.T) {
 		{"load", "--import", missing},
 		{"runs", "rm", missing, "--catalog", filepath.Join(t.TempDir(), "c.db")},
 		{"load", "http://127.0.0.1:1/" + hostileName, "-d", "1s"},
+		{"jvm", hostileName},                             // not a PID: said escaped
+		{"jvm", "1", "--jcmd", hostileName, "-o", "xml"}, // a usage error before any attach
+		{"jvm", "1", "--raw", missing + "/x", "--dump", "0"},
 	} {
 		_, code := cmd(t, "text", args...)
 		if code == ExitOK {
@@ -243,6 +246,11 @@ func TestHostileAnalyzeEveryFormat(t *testing.T) {
 		for _, lang := range []string{"en", "zh"} {
 			cmd(t, "text", "analyze", in.path, "--lang", lang)
 		}
+	}
+	// A JVM command line: its options are text from the target's /proc.
+	cmdline := "java -Xmx2g -Dapp.name=" + strings.ReplaceAll(noNUL, " ", "") + " -XX:+UseSerialGC -XX:" + hostileName + " -jar " + hostileName + ".jar"
+	for _, o := range []string{"text", "json", "markdown"} {
+		cmd(t, o, "analyze", "--cmdline", cmdline, "-o", o)
 	}
 	for _, in := range []struct{ name, path string }{{"dump", dumpPath}, {"gc", gcPath}} {
 		page := filepath.Join(tmp, in.name+".html")

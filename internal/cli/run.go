@@ -380,7 +380,7 @@ func writeRunSummaryText(w io.Writer, p *report.RunPage, dir string, l finding.L
 			fmt.Fprintf(w, "  ... %s\n", t("see the report for the rest", "其余见报告"))
 			break
 		}
-		fmt.Fprintf(w, "  [%s] %s  %s\n", f.Severity.Label(l), f.Key(), oneLineCLI(f.Title.In(l)))
+		fmt.Fprintf(w, "  [%s] %s  %s\n", f.Severity.Label(l), finding.SafeLine(f.Key()), oneLineCLI(f.Title.In(l)))
 	}
 	fmt.Fprintf(w, "\n%s %s\n", t("report:", "报告："), filepath.Join(dir, "report.html"))
 	return nil
