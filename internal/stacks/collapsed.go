@@ -77,15 +77,20 @@ func ReadCollapsed(r io.Reader, kind Kind) (*Profile, error) {
 	if pr.Events == 0 {
 		return nil, ErrNotCollapsed
 	}
-	for k, v := range acc {
-		pr.Samples = append(pr.Samples, Sample{Stack: strings.Split(k, "\x00"), Value: v})
+	keys := make([]string, 0, len(acc))
+	for k := range acc {
+		keys = append(keys, k)
 	}
-	sort.Slice(pr.Samples, func(i, j int) bool {
-		if pr.Samples[i].Value != pr.Samples[j].Value {
-			return pr.Samples[i].Value > pr.Samples[j].Value
+	// Most value first, ties by the stack, so the order is stable.
+	sort.Slice(keys, func(i, j int) bool {
+		if vi, vj := acc[keys[i]], acc[keys[j]]; vi != vj {
+			return vi > vj
 		}
-		return strings.Join(pr.Samples[i].Stack, ";") < strings.Join(pr.Samples[j].Stack, ";")
+		return keys[i] < keys[j]
 	})
+	for _, k := range keys {
+		pr.Samples = append(pr.Samples, Sample{Stack: strings.Split(k, "\x00"), Value: acc[k]})
+	}
 	if bad > 0 {
 		pr.Note = fmt.Sprintf("%d lines are not a stack and a count and were skipped (the first: line %d)", bad, firstBad)
 	}

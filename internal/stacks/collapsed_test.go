@@ -109,3 +109,17 @@ func FuzzReadCollapsed(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkReadCollapsed(b *testing.B) {
+	in, err := os.ReadFile("testdata/asprof-pool.collapsed")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(in)))
+	for i := 0; i < b.N; i++ {
+		if _, err := ReadCollapsed(bytes.NewReader(in), CPU); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -98,3 +98,19 @@ func TestDiffRefusesDifferentKinds(t *testing.T) {
 		t.Error("a cpu and a lock profile compared")
 	}
 }
+
+func BenchmarkNewDiff(b *testing.B) {
+	var before, after []Sample
+	for i := 0; i < 2000; i++ {
+		st := []string{"java.lang.Thread.run", "app.Handler.handle", "app.Svc.m" + string(rune('a'+i%26)), "leaf" + string(rune('a'+i%7))}
+		before = append(before, Sample{Stack: st, Value: int64(i%13 + 1)})
+		after = append(after, Sample{Stack: st, Value: int64(i%11 + 1)})
+	}
+	bp, ap := prof(CPU, before...), prof(CPU, after...)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := NewDiff(bp, ap, 1000, 1200, 10); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,56 @@
+package compare
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/stacks"
+)
+
+func TestMergeProfiles(t *testing.T) {
+	a := &stacks.Profile{Kind: stacks.CPU, Unit: "samples", Events: 3, Total: 3,
+		Samples: []stacks.Sample{{Stack: []string{"main", "x"}, Value: 2}, {Stack: []string{"main", "y"}, Value: 1}}}
+	b := &stacks.Profile{Kind: stacks.CPU, Unit: "samples", Events: 4, Total: 4,
+		Samples: []stacks.Sample{{Stack: []string{"main", "y"}, Value: 4}}}
+	m := MergeProfiles([]*stacks.Profile{a, b})
+	if m.Total != 7 || m.Events != 7 || len(m.Samples) != 2 || m.Samples[0].Value != 5 || strings.Join(m.Samples[0].Stack, ";") != "main;y" {
+		t.Errorf("merged %+v", m)
+	}
+	if MergeProfiles(nil) != nil {
+		t.Error("nothing merged into something")
+	}
+}
+
+// Two runs per side: the requests add up; a side with a run of unknown
+// requests falls back to shares, and the page says so.
+func TestFlameDiffTextAndMarkdown(t *testing.T) {
+	p := func(x, y int64) *stacks.Profile {
+		return &stacks.Profile{Kind: stacks.CPU, Unit: "samples", Total: x + y,
+			Samples: []stacks.Sample{{Stack: []string{"main", "scoreA"}, Value: x}, {Stack: []string{"main", "parse\x1b[31m"}, Value: y}}}
+	}
+	page, err := NewFlameDiffPage(FlameSide{Names: []string{"b"}, Profile: p(100, 100), Requests: 1000}, FlameSide{Names: []string{"a"}, Profile: p(400, 200), Requests: 2000}, finding.EN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteFlameText(&b, page, finding.EN); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, "per request") || !strings.Contains(out, "+0.1 samples/req") || !strings.Contains(out, "scoreA") || strings.Contains(out, "\x1b") {
+		t.Errorf("text:\n%s", out)
+	}
+	b.Reset()
+	if err := WriteFlameMarkdown(&b, page, finding.ZH); err != nil {
+		t.Fatal(err)
+	}
+	if md := b.String(); !strings.Contains(md, "## 差分火焰图 (cpu)") || !strings.Contains(md, "| +0.1 samples/req | 0.1 samples/req | 0.2 samples/req | `scoreA` |") {
+		t.Errorf("markdown:\n%s", md)
+	}
+	b.Reset()
+	if WriteFlameText(&b, nil, finding.EN) != nil || b.Len() != 0 {
+		t.Error("a nil page printed something")
+	}
+}
