@@ -16,6 +16,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/remote"
 	"github.com/tuneloop/tuneloop/internal/report"
+	"github.com/tuneloop/tuneloop/internal/stacks"
 	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
@@ -224,6 +225,86 @@ func runRecordRemote(ctx context.Context, env *Env, o *RecordOptions, lang findi
 		if worst, any := finding.Worst(d.Findings); any && worst >= *failOn {
 			return &ExitError{Code: ExitFindings}
 		}
+	}
+	return nil
+}
+
+// jvmStdout is the file of a fetched `jvm --host` folder holding what the
+// remote jvm printed.
+const jvmStdout = "jvm-output.txt"
+
+// runJVMRemote is `jvm --host H [PID]`: attach there (thread dumps, flags,
+// a profile); the report is printed here, and the raw outputs (--raw) or
+// the profile's files (--profile KIND) come back into the local folder.
+func runJVMRemote(ctx context.Context, env *Env, o *JVMOptions, lang finding.Lang) error {
+	args := []string{"jvm"}
+	if o.PID != 0 {
+		args = append(args, strconv.Itoa(o.PID))
+	}
+	args = append(args, "--dump", strconv.Itoa(o.Dumps), "--interval", o.Interval.String(), "--output", o.Output,
+		"--lang", string(lang), "--timeout", o.Timeout.String(), "--via", orDefaultStr(o.Via, "auto"))
+	if o.Profile != "" {
+		args = append(args, "--profile", o.Profile, "--duration", o.Duration.String())
+	}
+	for _, b := range []struct {
+		on   bool
+		flag string
+	}{{o.Flags, "--flags"}, {o.Props, "--props"}, {o.Heap, "--heap"}} {
+		if b.on {
+			args = append(args, b.flag)
+		}
+	}
+	if o.GCLog != "" {
+		args = append(args, "--gc-log", o.GCLog)
+	}
+	if o.JCmd != "" {
+		args = append(args, "--jcmd", o.JCmd)
+	}
+	// The folder that comes back: --raw, or the profile's --out.
+	into := o.Raw
+	if kind, err := stacks.ParseKind(o.Profile); err == nil && o.PID != 0 {
+		into = o.Out
+		if into == "" {
+			into = fmt.Sprintf("tuneloop-profile-%d-%s", o.PID, kind)
+		}
+		args = append(args, "--out", remote.FetchDir)
+	} else if o.Raw != "" {
+		args = append(args, "--raw", remote.FetchDir)
+	}
+	c, bin, err := o.Remote.connect(ctx, env)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	limit := 10*time.Minute + o.Duration + time.Duration(o.Dumps)*o.Interval
+	job := remote.Job{Binary: bin, Args: args, Limit: limit, Stdout: env.Stdout, Stderr: env.Stderr,
+		Sudo: o.Remote.Sudo, Password: o.Remote.password(env, lang)}
+	if into != "" {
+		if err := os.MkdirAll(into, 0o700); err != nil { // properties may hold passwords
+			return err
+		}
+		job.Fetch, job.Into, job.KeepStdout = true, into, jvmStdout
+	}
+	res, err := c.Run(ctx, job)
+	if err != nil {
+		return err
+	}
+	if into != "" {
+		// What it printed there, made terminal-safe here.
+		b, err := os.ReadFile(filepath.Join(into, jvmStdout))
+		if err == nil {
+			for _, line := range strings.SplitAfter(string(b), "\n") {
+				if line != "" {
+					fmt.Fprint(env.Stdout, finding.Safe(strings.TrimSuffix(line, "\n")), strings.Repeat("\n", strings.Count(line, "\n")))
+				}
+			}
+		}
+		if o.Output == "text" {
+			fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("files from the host:", "从该主机取回的文件：").In(lang), finding.SafeLine(into))
+		}
+	}
+	if res.ExitCode != 0 {
+		return &ExitError{Code: res.ExitCode}
 	}
 	return nil
 }

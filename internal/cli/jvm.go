@@ -45,6 +45,7 @@ type JVMOptions struct {
 	Profile  string        // workload profile for the jvm.* configuration checks, or a profile kind to capture (cpu, alloc, lock, wall)
 	Duration time.Duration // how long --profile KIND records
 	Out      string        // where --profile KIND writes its files
+	Remote   hostOptions   // --host: attach there, the files come back here (host.go)
 }
 
 func newJVMCmd(env *Env) *cobra.Command {
@@ -101,6 +102,7 @@ JVM could not be attached or a command failed, 2 on bad usage.`,
 	f.DurationVar(&o.Timeout, "timeout", 5*time.Second, "how long to wait for the JVM's attach listener to start")
 	f.StringVar(&o.JCmd, "jcmd", "", "run this diagnostic command, as jcmd PID CMD would (e.g. 'GC.class_histogram'), and print its output")
 	f.StringVar(&o.Via, "via", "auto", "how to reach the JVM: auto (the attach socket, then the jcmd on this host), socket or jcmd")
+	o.Remote.flags(cmd)
 	return cmd
 }
 
@@ -152,6 +154,9 @@ func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 		method = attach.Method(o.Via)
 	default:
 		return usageErr(finding.T("--via: want auto, socket or jcmd, got %q", "--via：应为 auto、socket 或 jcmd，实际为 %q"), o.Via)
+	}
+	if o.Remote.Host != "" {
+		return runJVMRemote(ctx, env, o, lang)
 	}
 	if o.PID == 0 {
 		return listJVMs(env, o.Output, lang)

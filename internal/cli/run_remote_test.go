@@ -331,3 +331,40 @@ func TestRecordHosts(t *testing.T) {
 		t.Errorf("the clock offset was not said while running:\n%s", errb.String())
 	}
 }
+
+// TestJVMHost: jvm --host attaches there (a real JVM on the "host"), the
+// report is printed here and the raw outputs come back into --raw.
+func TestJVMHost(t *testing.T) {
+	app, _, ho := twoHosts(t)
+	pid := startTestJVM(t)
+	host := hostOptions{Host: app.Spec(), Identity: ho.Identity, KnownHosts: ho.KnownHosts, Exe: ho.Exe}
+	raw := filepath.Join(t.TempDir(), "raw")
+	env, out, errb := testEnv()
+	if err := RunJVM(context.Background(), env, &JVMOptions{PID: pid, Dumps: 1, Interval: time.Second, Output: "json", Timeout: 5 * time.Second,
+		Raw: raw, Remote: host}); err != nil {
+		t.Fatalf("jvm --host: %v\n%s", err, errb.String())
+	}
+	var doc struct {
+		PID   int
+		Dumps []json.RawMessage
+	}
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil || doc.PID != pid || len(doc.Dumps) != 1 {
+		t.Fatalf("the report printed here: %v %.300s", err, out.String())
+	}
+	ents, _ := os.ReadDir(raw)
+	var names []string
+	for _, e := range ents {
+		names = append(names, e.Name())
+	}
+	if len(names) < 2 || !strings.Contains(strings.Join(names, " "), jvmStdout) {
+		t.Errorf("the raw outputs did not come back: %v", names)
+	}
+	// Without a PID: the host's JVMs.
+	env, out, _ = testEnv()
+	if err := RunJVM(context.Background(), env, &JVMOptions{Output: "text", Remote: host}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), strconv.Itoa(pid)+" ") {
+		t.Errorf("the host's JVMs lack %d:\n%s", pid, out.String())
+	}
+}

@@ -80,6 +80,9 @@ type Job struct {
 	// FetchDir) that is sent back as a tar and unpacked into Into.
 	Fetch bool
 	Into  string
+	// KeepStdout, with Fetch, keeps the remote stdout as this file of the
+	// fetched folder (a report printed there, read here).
+	KeepStdout string
 	// Sudo runs the binary through sudo: password-less when that works
 	// (sudo -n), else on a PTY answering its prompt with Password.
 	Sudo     bool
@@ -162,9 +165,17 @@ func (c *Client) Run(ctx context.Context, j Job) (*Result, error) {
 	script := copyScript(st.Size(), j.sudoClean())
 	if j.Fetch {
 		// Its report is rendered here from the folder: stdout is the tar.
-		script += run + ` >/dev/null
+		out := "/dev/null"
+		if j.KeepStdout != "" {
+			out = `"$d/stdout"`
+		}
+		script += run + ` >` + out + `
 rc=$?
-[ -d "$d/run" ] && tar -C "$d" -cf - run
+`
+		if j.KeepStdout != "" {
+			script += `mkdir -p "$d/run" && mv "$d/stdout" "$d/run/"` + shellQuote(filepath.Base(j.KeepStdout)) + "\n"
+		}
+		script += `[ -d "$d/run" ] && tar -C "$d" -cf - run
 exit $rc
 `
 	} else {
