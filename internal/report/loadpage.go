@@ -71,8 +71,17 @@ const maxLabelSeries = 12
 // buckets), a histogram of all requests, small log-bucket histograms per
 // label, errors by kind and status codes, and the open model's send lag;
 // plus one full histogram for the percentile plot. Memory grows with the
-// seconds and labels, not the requests.
+// seconds and labels, not the requests. Samples go to one of a few shards
+// by their user, so the generator's event loops rarely wait on one lock.
 type LoadRecorder struct {
+	shards [recShards]*recShard
+}
+
+// recShards is how many locks the recorder's samples are spread over.
+const recShards = 8
+
+// recShard is one lock's part of a recorder: a recorder of its own.
+type recShard struct {
 	mu     sync.Mutex
 	secs   map[int64]*recSecond
 	labels map[string]int // label -> index
@@ -84,8 +93,9 @@ type recSecond struct {
 	h        *hdr.Histogram
 	n, errs  int64
 	kinds    map[string]int64
-	codes    map[string]int64
-	lagSum   int64 // µs
+	codes    map[int]int64    // by HTTP status (no string per sample)
+	texts    map[string]int64 // response codes that are not numbers (imports)
+	lagSum   int64            // µs
 	lagMax   int64
 	lagN     int64
 	perLabel []*logHist
@@ -93,16 +103,25 @@ type recSecond struct {
 
 // NewLoadRecorder returns an empty recorder.
 func NewLoadRecorder() *LoadRecorder {
-	return &LoadRecorder{secs: map[int64]*recSecond{}, labels: map[string]int{}, all: hdr.New(1, histTopUS, 3)}
+	r := &LoadRecorder{}
+	for i := range r.shards {
+		r.shards[i] = newRecShard()
+	}
+	return r
+}
+
+func newRecShard() *recShard {
+	return &recShard{secs: map[int64]*recSecond{}, labels: map[string]int{}, all: hdr.New(1, histTopUS, 3)}
 }
 
 // histTopUS is the histograms' top (10 minutes, loadgen's too).
 const histTopUS = int64(10 * time.Minute / time.Microsecond)
 
 // Record implements loadgen.SampleSink.
-func (r *LoadRecorder) Record(s *loadgen.Sample) {
+func (rec *LoadRecorder) Record(s *loadgen.Sample) {
 	us := min(max(int64(s.Elapsed/time.Microsecond), 0), histTopUS)
 	key := s.Start.Unix()
+	r := rec.shards[uint(s.Thread)%recShards]
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	_ = r.all.RecordValue(us)
@@ -124,15 +143,17 @@ func (r *LoadRecorder) Record(s *loadgen.Sample) {
 		}
 		sec.kinds[k.String()]++
 	}
-	code := s.CodeText
-	if s.Code > 0 {
-		code = strconv.Itoa(s.Code)
-	}
-	if code != "" {
+	switch {
+	case s.Code > 0:
 		if sec.codes == nil {
-			sec.codes = map[string]int64{}
+			sec.codes = map[int]int64{}
 		}
-		sec.codes[code]++
+		sec.codes[s.Code]++
+	case s.CodeText != "":
+		if sec.texts == nil {
+			sec.texts = map[string]int64{}
+		}
+		sec.texts[s.CodeText]++
 	}
 	if s.Lag > 0 {
 		lag := int64(s.Lag / time.Microsecond)
@@ -149,13 +170,79 @@ func (r *LoadRecorder) Record(s *loadgen.Sample) {
 		r.labels[s.Label] = li
 		r.names = append(r.names, s.Label)
 	}
+	sec.label(li).add(us)
+}
+
+// label is the second's histogram of label li, made on first use.
+func (sec *recSecond) label(li int) *logHist {
 	for len(sec.perLabel) <= li {
 		sec.perLabel = append(sec.perLabel, nil)
 	}
 	if sec.perLabel[li] == nil {
 		sec.perLabel[li] = &logHist{}
 	}
-	sec.perLabel[li].add(us)
+	return sec.perLabel[li]
+}
+
+// merged is every shard's samples in one shard.
+func (rec *LoadRecorder) merged() *recShard {
+	m := newRecShard()
+	for _, r := range rec.shards {
+		r.mu.Lock()
+		m.all.Merge(r.all)
+		for k, sec := range r.secs {
+			d := m.secs[k]
+			if d == nil {
+				d = &recSecond{h: hdr.New(1, histTopUS, 2)}
+				m.secs[k] = d
+			}
+			d.h.Merge(sec.h)
+			d.n += sec.n
+			d.errs += sec.errs
+			d.kinds = addCounts(d.kinds, sec.kinds)
+			d.texts = addCounts(d.texts, sec.texts)
+			for c, n := range sec.codes {
+				if d.codes == nil {
+					d.codes = map[int]int64{}
+				}
+				d.codes[c] += n
+			}
+			d.lagSum += sec.lagSum
+			d.lagMax = max(d.lagMax, sec.lagMax)
+			d.lagN += sec.lagN
+			for li, h := range sec.perLabel {
+				if h == nil {
+					continue
+				}
+				mi, ok := m.labels[r.names[li]]
+				if !ok {
+					if len(m.names) >= loadgen.MaxLabels {
+						continue
+					}
+					mi = len(m.names)
+					m.labels[r.names[li]] = mi
+					m.names = append(m.names, r.names[li])
+				}
+				dh := d.label(mi)
+				dh.n += h.n
+				for i, c := range h.counts {
+					dh.counts[i] += c
+				}
+			}
+		}
+		r.mu.Unlock()
+	}
+	return m
+}
+
+func addCounts(dst, src map[string]int64) map[string]int64 {
+	for k, n := range src {
+		if dst == nil {
+			dst = map[string]int64{}
+		}
+		dst[k] += n
+	}
+	return dst
 }
 
 // logHist is a small histogram for per-label seconds: buckets 2^(1/8) apart
@@ -201,9 +288,13 @@ func NewLoadPage(s *loadgen.Summary, rec *LoadRecorder, l finding.Lang, tool Too
 	if t := saturation(s); t != (finding.Text{}) {
 		p.Notes = append(p.Notes, t)
 	}
-	if rec != nil && rec.all.TotalCount() > 0 {
+	var m *recShard
+	if rec != nil {
+		m = rec.merged()
+	}
+	if m != nil && m.all.TotalCount() > 0 {
 		p.Series = "samples"
-		p.fromRecorder(rec)
+		p.fromRecorder(m)
 	} else {
 		p.Series = "summary"
 		p.fromSummary()
@@ -229,9 +320,7 @@ func saturation(s *loadgen.Summary) finding.Text {
 	return finding.Text{}
 }
 
-func (p *LoadPage) fromRecorder(rec *LoadRecorder) {
-	rec.mu.Lock()
-	defer rec.mu.Unlock()
+func (p *LoadPage) fromRecorder(rec *recShard) {
 	keys := make([]int64, 0, len(rec.secs))
 	for k := range rec.secs {
 		keys = append(keys, k)
@@ -247,7 +336,16 @@ func (p *LoadPage) fromRecorder(rec *LoadRecorder) {
 	for _, k := range keys {
 		sec := rec.secs[k]
 		d := &p.Seconds[k-first]
-		d.Requests, d.Errors, d.Kinds, d.Codes = sec.n, sec.errs, sec.kinds, sec.codes
+		d.Requests, d.Errors, d.Kinds = sec.n, sec.errs, sec.kinds
+		if len(sec.codes)+len(sec.texts) > 0 {
+			d.Codes = map[string]int64{}
+			for c, n := range sec.codes {
+				d.Codes[strconv.Itoa(c)] += n
+			}
+			for c, n := range sec.texts {
+				d.Codes[c] += n
+			}
+		}
 		q := sec.h.ValueAtPercentilesSlice([]float64{50, 90, 99})
 		mx := float64(sec.h.Max()) / 1000
 		d.P50, d.P90, d.P99, d.Max = math.Min(float64(q[0])/1000, mx), math.Min(float64(q[1])/1000, mx), math.Min(float64(q[2])/1000, mx), mx

@@ -19,7 +19,9 @@ import (
 // loadFixture is a load test of 30 s, made up but shaped like a real one:
 // three labels (one slow), a stall of 500s and timeouts at 20-22 s, fed to
 // the recorder sample by sample as a run would (deterministic: seeded).
-// open makes it an open-model run with send lag during the stall.
+// open makes it an open-model run with send lag during the stall. Users
+// spread the samples over the recorder's shards (the goldens were the same
+// with all in one).
 func loadFixture(l finding.Lang, open bool, labels ...string) *report.LoadPage {
 	if len(labels) == 0 {
 		labels = []string{"home", "balance", "login"}
@@ -41,7 +43,7 @@ func loadFixture(l finding.Lang, open bool, labels ...string) *report.LoadPage {
 				ms *= 4
 			}
 			s := &loadgen.Sample{Start: t0.Add(time.Duration(sec)*time.Second + time.Duration(i)*time.Second/time.Duration(n)),
-				Label: label, Code: 200, Success: true, BytesIn: 512, BytesOut: 120}
+				Label: label, Code: 200, Success: true, BytesIn: 512, BytesOut: 120, Thread: 1 + i%11}
 			if stall {
 				ms = 200 + rng.Float64()*800
 				switch i % 4 {
