@@ -159,3 +159,26 @@ func TestCompareFlameDiffNeedsRecordings(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 }
+
+// A real run folder of the zoo's sync-logging service (recorded by
+// `tuneloop run`, no report.json: paged from its raw files), its lock
+// profile against itself: per request from its load.json, nothing changed,
+// and the page names the appender's lock.
+func TestCompareFlameDiffRealRunFolder(t *testing.T) {
+	run := filepath.Join("..", "verdict", "testdata", "runs", "sync-logging-jfr")
+	page := filepath.Join(t.TempDir(), "lock.html")
+	env, out, _ := testEnv()
+	o := &CompareOptions{Output: "text", FlameDiff: page, FlameKind: "lock"}
+	if err := RunCompare(context.Background(), env, o, run, run); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	i := strings.Index(text, "Differential flame graph (lock, per request")
+	if i < 0 || !strings.Contains(text[i:], "before 19335, after 19335") || strings.Count(text[i:], "  none") != 2 {
+		t.Errorf("text:\n%s", text)
+	}
+	b, err := os.ReadFile(page)
+	if err != nil || !strings.Contains(string(b), "ReentrantLock$NonfairSync") || strings.Contains(string(b), "ThreadPoolExecutor.getTask") {
+		t.Errorf("page: %v (the lock missing, or idle pool waits kept)", err)
+	}
+}

@@ -158,6 +158,9 @@ func compareProfileFiles(ctx context.Context, env *Env, o *CompareOptions, bArgs
 			if err != nil {
 				return s, err
 			}
+			for _, p := range got {
+				compare.DropIdle(p)
+			}
 			ps = append(ps, got...)
 		}
 		s.Profile = compare.MergeProfiles(ps)

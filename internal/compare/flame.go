@@ -53,6 +53,7 @@ func RunFlameSide(ins []Input, kind stacks.Kind) (FlameSide, error) {
 		if err != nil {
 			return s, finding.Errorf(finding.T("--flame-diff: %s: %v", "--flame-diff：%s：%v"), finding.SafeLine(in.Path), err)
 		}
+		DropIdle(p)
 		ps = append(ps, p)
 		if in.Page == nil || in.Page.Load == nil || in.Page.Load.Requests <= 0 {
 			known = false
@@ -65,6 +66,15 @@ func RunFlameSide(ins []Input, kind stacks.Kind) (FlameSide, error) {
 	}
 	s.Profile = MergeProfiles(ps)
 	return s, nil
+}
+
+// DropIdle leaves out of a lock profile the pool threads waiting for work
+// (stacks.DropIdleWaits): idle, not blocked, and on both sides alike, they
+// would only dilute the locks that changed.
+func DropIdle(p *stacks.Profile) {
+	if p != nil && p.Kind == stacks.Lock {
+		p.DropIdleWaits()
+	}
 }
 
 // MergeProfiles adds profiles of one kind into one (nil for none).
