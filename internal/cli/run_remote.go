@@ -424,11 +424,24 @@ func reportHosts(env *Env, dir string, sum *loadgen.Summary, output string, lang
 		if err := writeRunReports(dir, page); err != nil {
 			return err
 		}
+		// report.md gets the hosts' section after the run page's.
+		if f, err := os.OpenFile(filepath.Join(dir, "report.md"), os.O_APPEND|os.O_WRONLY, 0); err == nil {
+			err = report.WriteHostsMarkdown(f, page.Hosts, lang)
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return err
+			}
+		}
 		switch output {
 		case "json":
 			err = report.WriteJSON(env.Stdout, page)
 		case "markdown":
 			err = report.WriteRunPageMarkdown(env.Stdout, page)
+			if err == nil {
+				err = report.WriteHostsMarkdown(env.Stdout, page.Hosts, lang)
+			}
 		default:
 			err = writeRunSummaryText(env.Stdout, page, dir, lang)
 			if err == nil {

@@ -155,6 +155,9 @@ func TestRunHosts(t *testing.T) {
 			t.Errorf("report.html lacks %q", want)
 		}
 	}
+	if md, _ := os.ReadFile(filepath.Join(dir, "report.md")); !strings.Contains(string(md), "## Hosts (one timeline)") {
+		t.Error("report.md lacks the hosts' section")
+	}
 	var doc struct {
 		Hosts struct {
 			Hosts []struct {

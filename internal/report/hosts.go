@@ -155,3 +155,47 @@ func WriteHostsText(w io.Writer, v *HostsView, l finding.Lang) error {
 	}
 	return nil
 }
+
+// WriteHostsMarkdown writes the hosts of a multi-host run as a Markdown
+// section (appended to the run page's report.md).
+func WriteHostsMarkdown(w io.Writer, v *HostsView, l finding.Lang) error {
+	if v == nil {
+		return nil
+	}
+	t := func(en, zh string) string { return finding.T(en, zh).In(l) }
+	md := finding.SafeMarkdown
+	fmt.Fprintf(w, "\n## %s\n\n", t("Hosts (one timeline)", "主机（同一时间轴）"))
+	if c := v.Cross; c != nil {
+		fmt.Fprintf(w, "**%s** %s\n\n", t("Across hosts:", "跨主机："), md(c.Title.In(l)))
+		for _, e := range c.Evidence {
+			fmt.Fprintf(w, "- %s: %s (%s)\n", md(e.Key), md(e.Value), md(e.Source))
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n|---|---|---|---|---|\n", t("host", "主机"), t("role", "角色"), t("address", "地址"), t("arch", "架构"), t("clock (remote − here)", "时钟（远端 − 本机）"))
+	for i := range v.Hosts {
+		h := &v.Hosts[i]
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", md(h.Name), md(h.Role), md(h.Address), md(h.Arch), md(h.ClockLine(l)))
+	}
+	for i := range v.Hosts {
+		h := &v.Hosts[i]
+		fmt.Fprintf(w, "\n### %s (%s)\n\n", md(h.Name), md(h.Role))
+		if h.Lost != nil {
+			fmt.Fprintf(w, "**%s** %s\n\n", t("LOST:", "丢失："), md(h.Lost.In(l)))
+		}
+		if h.Unreadable != "" {
+			fmt.Fprintf(w, "**%s** %s\n\n", t("unreadable:", "无法读取："), md(h.Unreadable))
+		}
+		if h.Main {
+			fmt.Fprintf(w, "%s\n", t("Its verdict and findings are the run's, above.", "其结论与发现即上面本次运行的结论与发现。"))
+			continue
+		}
+		if h.Verdict != nil {
+			fmt.Fprintf(w, "%s %s\n\n", t("Verdict:", "结论："), md(h.Verdict.Title.In(l)))
+		}
+		for _, f := range h.Findings {
+			fmt.Fprintf(w, "- **%s** `%s` %s\n", f.Severity.Label(l), md(f.Key()), md(f.Title.In(l)))
+		}
+	}
+	return nil
+}
