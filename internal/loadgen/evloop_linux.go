@@ -143,28 +143,29 @@ type fdEntry struct {
 }
 
 type evloop struct {
-	r       *runner
-	epfd    int
-	pf      *os.File        // epfd on the Go netpoller, to park on (nil: block in epoll_wait)
-	prc     syscall.RawConn // pf's
-	pollFn  func(uintptr) bool
-	events  []unix.EpollEvent // pollFn's results
-	polled  int
-	pollErr error
-	users   []*euser
-	byFD    []fdEntry
-	ready   []*euser // finished a request: send the next one
-	spare   []*euser // the other ready buffer
-	pending []*euser // ramp-up: not started yet, in start order
-	backing []*euser // backing off after failed connects (worker.backoff)
-	waiting []*euser // open model: waiting for their slot, in slot order
-	tfd     int      // open model: timerfd that wakes the loop for waiting[0]
-	armed   time.Time
-	live    int             // users not done
-	addrs   []unix.Sockaddr // per target, for messages
-	raddrs  []rawSockaddr   // the same for connect(2)
-	domains []int
-	err     error // setting the loop up failed: its users' requests fail
+	r        *runner
+	epfd     int
+	pf       *os.File        // epfd on the Go netpoller, to park on (nil: block in epoll_wait)
+	prc      syscall.RawConn // pf's
+	pollFn   func(uintptr) bool
+	events   []unix.EpollEvent // pollFn's results
+	polled   int
+	pollErr  error
+	deadline time.Time // last set on pf
+	users    []*euser
+	byFD     []fdEntry
+	ready    []*euser // finished a request: send the next one
+	spare    []*euser // the other ready buffer
+	pending  []*euser // ramp-up: not started yet, in start order
+	backing  []*euser // backing off after failed connects (worker.backoff)
+	waiting  []*euser // open model: waiting for their slot, in slot order
+	tfd      int      // open model: timerfd that wakes the loop for waiting[0]
+	armed    time.Time
+	live     int             // users not done
+	addrs    []unix.Sockaddr // per target, for messages
+	raddrs   []rawSockaddr   // the same for connect(2)
+	domains  []int
+	err      error // setting the loop up failed: its users' requests fail
 }
 
 // runEvloops runs the closed model on one event loop per CPU and returns
@@ -285,7 +286,11 @@ func (l *evloop) preconnect(ctx context.Context, deadline time.Time) {
 		if !now.Before(deadline) || ctx.Err() != nil {
 			break
 		}
-		n, err := l.wait(events, min(deadline.Sub(now), sweepEvery))
+		then := now.Add(sweepEvery)
+		if deadline.Before(then) {
+			then = deadline
+		}
+		n, err := l.wait(events, now, then)
 		if err != nil {
 			break
 		}
@@ -464,23 +469,33 @@ func (l *evloop) pollOnce(uintptr) bool {
 	return l.polled > 0 || l.pollErr != nil
 }
 
-// wait returns the ready events, waiting up to d for some.
-func (l *evloop) wait(events []unix.EpollEvent, d time.Duration) (int, error) {
-	n, err := epollPoll(l.epfd, events)
-	if n > 0 || err != nil || d <= 0 {
-		return n, err
+// wait returns the ready events, waiting for some until then at the
+// latest (not at all when then is not after now).
+func (l *evloop) wait(events []unix.EpollEvent, now, then time.Time) (int, error) {
+	if !then.After(now) {
+		return epollPoll(l.epfd, events)
 	}
 	if l.pf == nil {
+		if n, err := epollPoll(l.epfd, events); n > 0 || err != nil {
+			return n, err
+		}
+		d := then.Sub(now)
 		return unix.EpollWait(l.epfd, events, int((d+time.Millisecond-1)/time.Millisecond))
 	}
-	if err := l.pf.SetReadDeadline(time.Now().Add(d)); err != nil {
-		return 0, err
+	// The deadline is mostly the next sweep: set once per sweep, not per
+	// wait (a clock read and a timer update each).
+	if !then.Equal(l.deadline) {
+		if err := l.pf.SetReadDeadline(then); err != nil {
+			return 0, err
+		}
+		l.deadline = then
 	}
-	// The netpoller reports the epoll descriptor readable when one of its
-	// sockets is ready; a readiness that came since the poll above is kept
-	// for waitRead, which then returns at once.
+	// Read polls first (pollOnce) and parks only when nothing is ready;
+	// the netpoller reports the epoll descriptor readable when one of its
+	// sockets is, and a readiness that comes after Read began is kept for
+	// its wait, which then returns at once.
 	l.events, l.polled, l.pollErr = events, 0, nil
-	err = l.prc.Read(l.pollFn)
+	err := l.prc.Read(l.pollFn)
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		return 0, nil
 	}
@@ -558,20 +573,22 @@ func (l *evloop) run() {
 			l.sweep(now)
 			lastSweep = now
 		}
-		wait := sweepEvery
-		if len(l.pending) > 0 {
-			wait = min(wait, max(l.pending[0].startAt.Sub(now), 0))
+		then := lastSweep.Add(sweepEvery)
+		if len(l.pending) > 0 && l.pending[0].startAt.Before(then) {
+			then = l.pending[0].startAt
 		}
 		for _, u := range l.backing {
-			wait = min(wait, max(u.resume.Sub(now), 0))
+			if u.resume.Before(then) {
+				then = u.resume
+			}
 		}
-		if len(l.waiting) > 0 {
-			wait = l.arm(wait, now)
+		if len(l.waiting) > 0 && l.arm(then.Sub(now), now) <= 0 {
+			then = now
 		}
 		if len(l.ready) > 0 {
-			wait = 0
+			then = now
 		}
-		n, err := l.wait(events, wait)
+		n, err := l.wait(events, now, then)
 		now = time.Now()
 		if err != nil {
 			if err == unix.EINTR {
