@@ -205,3 +205,22 @@ func TestCrossHost(t *testing.T) {
 		t.Error("said for moments the db host did not record")
 	}
 }
+
+// FuzzParseFile: any hosts file is read or refused, never a panic, and
+// what is read names folders safely.
+func FuzzParseFile(f *testing.F) {
+	f.Add("app app1 deploy@10.0.0.5\ndb db1 db1:2222\n")
+	f.Add("hosts:\n  - {name: a, role: app, address: x}\n")
+	f.Add("hosts: [{name: '../..', address: y}]")
+	f.Fuzz(func(t *testing.T, s string) {
+		hs, err := ParseFile(strings.NewReader(s))
+		if err != nil {
+			return
+		}
+		for _, h := range hs {
+			if safeName(h.Name) != h.Name || h.Address == "" || !validRole(h.Role) {
+				t.Fatalf("accepted %+v", h)
+			}
+		}
+	})
+}
