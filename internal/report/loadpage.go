@@ -46,6 +46,10 @@ type LoadSecond struct {
 	Codes              map[string]int64 // responses by HTTP status
 	LagMean, LagMax    float64          // open model: send lag behind schedule, ms
 	Lagged             int64            // sends with a lag recorded
+	// Span is how much of this second the measured window covers (1 but
+	// for the first and last seconds of a window that did not start or end
+	// on a whole second): counts divided by it are rates.
+	Span float64
 }
 
 // LoadLabelSeries is one label's requests and p90 per second (aligned with
@@ -331,7 +335,17 @@ func (p *LoadPage) fromRecorder(rec *recShard) {
 	p.Seconds = make([]LoadSecond, n)
 	totals := make([]int64, len(rec.names))
 	for i := range p.Seconds {
-		p.Seconds[i] = LoadSecond{T: i, P50: math.NaN(), P90: math.NaN(), P99: math.NaN(), Max: math.NaN(), LagMean: math.NaN(), LagMax: math.NaN()}
+		p.Seconds[i] = LoadSecond{T: i, P50: math.NaN(), P90: math.NaN(), P99: math.NaN(), Max: math.NaN(), LagMean: math.NaN(), LagMax: math.NaN(), Span: 1}
+	}
+	// Seconds are wall-clock seconds (of the intended send time); the
+	// measured window rarely starts or ends on one.
+	if s := p.Summary; !s.Start.IsZero() && s.Duration > 0 {
+		from := float64(s.Start.UnixNano()) / 1e9
+		to := from + s.Duration
+		for i := range p.Seconds {
+			lo, hi := float64(first+int64(i)), float64(first+int64(i)+1)
+			p.Seconds[i].Span = math.Max(0, math.Min(hi, to)-math.Max(lo, from))
+		}
 	}
 	for _, k := range keys {
 		sec := rec.secs[k]
@@ -406,7 +420,7 @@ func (p *LoadPage) fromSummary() {
 			continue
 		}
 		p.Seconds = append(p.Seconds, LoadSecond{T: x.T, Requests: x.Requests, Errors: x.Errors,
-			P50: x.P50, P90: math.NaN(), P99: x.P99, Max: x.Max, LagMean: math.NaN(), LagMax: math.NaN()})
+			P50: x.P50, P90: math.NaN(), P99: x.P99, Max: x.Max, LagMean: math.NaN(), LagMax: math.NaN(), Span: 1})
 	}
 	l := s.Latency
 	if s.Requests > 0 {

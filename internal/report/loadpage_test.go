@@ -54,3 +54,29 @@ func TestLoadPageSaturation(t *testing.T) {
 		t.Errorf("an interrupted run: notes %v", p.Notes)
 	}
 }
+
+// Seconds are wall-clock seconds: a window starting at .5 s covers half of
+// its first second and half of its last, and says so (the page draws
+// requests/Span, the rate, not a dip).
+func TestLoadPageSpans(t *testing.T) {
+	t0 := time.Date(2026, 11, 25, 9, 0, 0, 500_000_000, time.UTC)
+	r := NewLoadRecorder()
+	agg := loadgen.NewAggregator()
+	for i := range 3000 { // 1000/s for 3 s
+		s := &loadgen.Sample{Start: t0.Add(time.Duration(i) * time.Millisecond), Elapsed: time.Millisecond, Label: "a", Code: 200, Success: true, Thread: i}
+		r.Record(s)
+		agg.Add(s)
+	}
+	sum := agg.Summary("load")
+	sum.Duration = 3
+	p := NewLoadPage(sum, r, finding.EN, Tool{})
+	if len(p.Seconds) != 4 {
+		t.Fatalf("%d seconds", len(p.Seconds))
+	}
+	for i, want := range []float64{0.5, 1, 1, 0.5} {
+		s := p.Seconds[i]
+		if math.Abs(s.Span-want) > 1e-6 || math.Abs(float64(s.Requests)/s.Span-1000) > 1 {
+			t.Errorf("second %d: %d requests over %.3f s", i, s.Requests, s.Span)
+		}
+	}
+}

@@ -228,7 +228,7 @@ func timeCharts(v *loadSections, p *report.LoadPage, L map[string]string, l find
 		return
 	}
 	t0 := time.Unix(0, 0).UTC()
-	tr := timeRange{t0: t0, t1: t0.Add(time.Duration(p.Seconds[n-1].T+1) * time.Second)}
+	tr := timeRange{t0: t0, t1: t0.Add(time.Duration(p.Seconds[n-1].T) * time.Second)}
 	xs := make([]float64, n)
 	col := func(f func(report.LoadSecond) float64) []float64 {
 		ys := make([]float64, n)
@@ -240,11 +240,12 @@ func timeCharts(v *loadSections, p *report.LoadPage, L map[string]string, l find
 	for i, s := range p.Seconds {
 		xs[i] = float64(s.T)
 	}
-	tps := col(func(s report.LoadSecond) float64 { return float64(s.Requests) })
-	errs := col(func(s report.LoadSecond) float64 { return float64(s.Errors) })
-	v.Throughput = lineChart(tr, 190, L["tpsaxis"], []lineSeries{
-		{L["tps"], palette[0], xs, tps, false, true},
-	}, false, &chartMarks{Name: L["errs"], Color: palette[1], Unit: L["errors"], X: xs, N: errs})
+	tps := col(func(s report.LoadSecond) float64 { return rate(s, s.Requests) })
+	errs := col(func(s report.LoadSecond) float64 { return rate(s, s.Errors) })
+	tpsLine := series(L["tps"], palette[0], xs, tps, false)
+	tpsLine.Fill = true
+	v.Throughput = lineChart(tr, 190, L["tpsaxis"], []lineSeries{tpsLine},
+		false, &chartMarks{Name: L["errs"], Color: palette[1], Unit: L["errors"], X: xs, N: errs})
 	v.Latency = lineChart(tr, 210, "ms", []lineSeries{
 		series("p99", palette[1], xs, col(func(s report.LoadSecond) float64 { return s.P99 }), true),
 		series("p90", palette[4], xs, col(func(s report.LoadSecond) float64 { return s.P90 }), true),
@@ -255,7 +256,7 @@ func timeCharts(v *loadSections, p *report.LoadPage, L map[string]string, l find
 		for i, ls := range p.Labels[:min(len(p.Labels), maxLineSeries)] {
 			ys := make([]float64, n)
 			for j, r := range ls.Requests {
-				ys[j] = float64(r)
+				ys[j] = rate(p.Seconds[j], r)
 			}
 			tpsL = append(tpsL, series(ls.Label, palette[i], xs, ys, false))
 			p90L = append(p90L, series(ls.Label, palette[i], xs, ls.P90, true))
@@ -288,6 +289,18 @@ func timeCharts(v *loadSections, p *report.LoadPage, L map[string]string, l find
 	}
 }
 
+// minSpan is the least part of a second whose count is drawn as a rate:
+// less is too few requests to say one.
+const minSpan = 0.2
+
+// rate is n per second of s's span; NaN (not drawn) for a sliver of a second.
+func rate(s report.LoadSecond, n int64) float64 {
+	if s.Span < minSpan {
+		return math.NaN()
+	}
+	return float64(n) / s.Span
+}
+
 // countChart draws one line per key of totals (the biggest), per second.
 func countChart(tr timeRange, xs []float64, secs []report.LoadSecond, totals map[string]int64, of func(report.LoadSecond) map[string]int64, name func(string) string, unit string) template.HTML {
 	if len(totals) == 0 {
@@ -307,9 +320,9 @@ func countChart(tr timeRange, xs []float64, secs []report.LoadSecond, totals map
 	for i, k := range keys[:min(len(keys), maxLineSeries)] {
 		ys := make([]float64, len(secs))
 		for j, s := range secs {
-			ys[j] = float64(of(s)[k])
+			ys[j] = rate(s, of(s)[k])
 		}
-		ss = append(ss, lineSeries{Name: name(k), Color: palette[i], X: xs, Y: ys, UseMax: true})
+		ss = append(ss, series(name(k), palette[i], xs, ys, true))
 	}
 	return lineChart(tr, 170, unit, ss, false, nil)
 }
