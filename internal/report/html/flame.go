@@ -53,6 +53,12 @@ func (h *flameHeap) Pop() any {
 // flameSection lays out the tree under root, cut to maxFlameNodes frames;
 // nil when there are no samples.
 func flameSection(root *report.FlameNode, source string, L map[string]string) *flameHTML {
+	return flameSectionUnit(root, source, "", L)
+}
+
+// flameSectionUnit is flameSection of a profile whose values are in unit
+// (bytes, nanoseconds; "" or samples: counts), said so in each tooltip.
+func flameSectionUnit(root *report.FlameNode, source, unit string, L map[string]string) *flameHTML {
 	if root == nil || root.Value <= 0 {
 		return nil
 	}
@@ -99,7 +105,7 @@ func flameSection(root *report.FlameNode, source string, L map[string]string) *f
 		f.Frames = append(f.Frames, flameFrame{
 			Left: fmt.Sprintf("%.4f", 100*x), Width: fmt.Sprintf("%.4f", 100*w), Bottom: fmt.Sprint(depth * rowH),
 			Name:  name,
-			Title: fmt.Sprintf("%s\n%s %s (%.2f%%)", name, fmtInt(int64(n.Value)), L["samples"], pct),
+			Title: fmt.Sprintf("%s\n%s (%.2f%%)", name, fmtUnitValue(int64(n.Value), unit, L), pct),
 			Color: flameColor(name, depth == 0), Label: pct >= 2.5,
 		})
 		kids := make([]*report.FlameNode, 0, len(n.Children))

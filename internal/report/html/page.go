@@ -64,8 +64,10 @@ type htmlView struct {
 	Threads  *threadsHTML
 	Locks    []lockView
 	LockMore int
+	LockJFR  []lockJFRView // the lock table with the JFR waits (runprofiles.go)
 	GC       *gcHTML
 	Flame    *flameHTML
+	Flames   []flameKindView // CPU, allocation, lock graphs behind a switch (runprofiles.go)
 	Findings []findingView
 	Unavail  []findingView
 	Check    []findingView
@@ -167,7 +169,7 @@ func WriteRun(w io.Writer, p *report.RunPage) error {
 	if p == nil {
 		return fmt.Errorf("html: nil run page")
 	}
-	return writePage(w, "run", runHTML, buildView(p))
+	return writePage(w, "run", runHTML+runProfilesHTML, buildView(p))
 }
 
 // buildView reduces p to the view, every section nil when p has nothing for it.
@@ -255,6 +257,9 @@ func buildView(p *report.RunPage) *htmlView {
 	v.Locks, v.LockMore = lockSection(p.Locks)
 	v.GC = gcSection(p.GC, L, l)
 	v.Flame = flameSection(p.Flame, oneLine(p.FlameSource), L)
+	addRunProfileLabels(L, l)
+	v.LockJFR, _ = runLocksSection(p.Locks, L)
+	v.Flames = runFlames(p, L)
 	nav := func(ok bool, id, k string) { v.Nav.add(ok, id, L[k]) }
 	nav(true, "sec-verdict", "verdict")
 	nav(v.Series != nil, "sec-load", "loadseries")
@@ -263,7 +268,7 @@ func buildView(p *report.RunPage) *htmlView {
 	nav(v.Threads != nil, "sec-threads", "threads")
 	nav(v.Locks != nil, "sec-locks", "locks")
 	nav(v.GC != nil, "sec-gc", "gc")
-	nav(v.Flame != nil, "sec-flame", "flame")
+	nav(v.Flame != nil || v.Flames != nil, "sec-flame", "flame")
 	nav(v.Findings != nil || v.Unavail != nil, "sec-findings", "findings")
 	nav(v.Check != nil, "sec-check", "check")
 	nav(v.Facts != nil, "sec-facts", "facts")
