@@ -67,10 +67,14 @@ func readProfiles(ctx context.Context, f *input.File, format input.Format, kinds
 	span = jfrSpan(buf)
 	var out []*stacks.Profile
 	var empty *stacks.Profile
+	all, err := stacks.JFRProfiles(buf, kinds...) // one pass over the recording for every kind
+	if err != nil {
+		return nil, span, finding.Errorf(finding.T("%s: a JFR recording that cannot be read: %v", "%s：无法读取的 JFR 记录：%v"), f.Name, err)
+	}
 	for _, k := range kinds {
-		p, err := stacks.JFRProfile(buf, k)
-		if err != nil {
-			return nil, span, finding.Errorf(finding.T("%s: a JFR recording that cannot be read: %v", "%s：无法读取的 JFR 记录：%v"), f.Name, err)
+		p := all[k]
+		if p == nil {
+			continue
 		}
 		// JFR's own wall view is CPU samples plus blocked time, not a kind
 		// of its own: listed by default only from real wall-clock samples.
