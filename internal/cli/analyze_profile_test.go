@@ -146,3 +146,43 @@ func TestAnalyzeBadRecording(t *testing.T) {
 		t.Error("--collapsed without a profile input accepted")
 	}
 }
+
+// Frame names come from the target: escapes and markup reach neither the
+// terminal nor the page as such.
+func TestAnalyzeCollapsedHostile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "evil.collapsed")
+	os.WriteFile(p, []byte("[evil\x1b]0;pwned\x07 tid=1];main;<img src=x onerror=alert(1)>\x1b[2J 9\nmain;ok 1\n"), 0o644)
+	out, err := runAnalyze(t, []string{p}, AnalyzeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(out, "\x1b\x07") || !strings.Contains(out, "<img src=x onerror=alert(1)>") {
+		t.Errorf("text output:\n%q", out)
+	}
+	page := filepath.Join(dir, "p.html")
+	if _, err := runAnalyze(t, []string{p}, AnalyzeOptions{Output: "html", Out: page}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(page)
+	if bytes.Contains(b, []byte("<img src=x")) || bytes.ContainsAny(b, "\x1b\x07") || !bytes.Contains(b, []byte("&lt;img src=x")) {
+		t.Error("the page carries the target's markup or escapes")
+	}
+}
+
+// GC logs and a recording with -o html: the GC page at --out, the
+// profile's page beside it, named by kind.
+func TestAnalyzeHTMLGCAndProfile(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "page.html")
+	env, _, stderr := testEnv()
+	o := &AnalyzeOptions{Output: "html", Out: out, Profile: "lock", Now: fixedNow}
+	if err := RunAnalyze(context.Background(), env, []string{filepath.Join(gcDir, "jdk17-g1.log"), mixedJFR}, o); err != nil {
+		t.Fatal(err)
+	}
+	gc, err1 := os.ReadFile(out)
+	lock, err2 := os.ReadFile(filepath.Join(dir, "page.lock.html"))
+	if err1 != nil || err2 != nil || !bytes.Contains(lock, []byte("java.lang.Object")) || bytes.Contains(gc, []byte("Mixed.holdGate")) {
+		t.Errorf("%v %v (stderr %s)", err1, err2, stderr)
+	}
+}
