@@ -382,6 +382,10 @@ func writeRunSummaryText(w io.Writer, p *report.RunPage, dir string, l finding.L
 		}
 		fmt.Fprintf(w, "  [%s] %s  %s\n", f.Severity.Label(l), finding.SafeLine(f.Key()), oneLineCLI(f.Title.In(l)))
 	}
+	// The recording's most waited locks, one line each (none without JFR).
+	if err := report.WriteLockWaitsText(w, p); err != nil {
+		return err
+	}
 	fmt.Fprintf(w, "\n%s %s\n", t("report:", "报告："), filepath.Join(dir, "report.html"))
 	return nil
 }
