@@ -64,7 +64,9 @@ more than 0.1 point. Exit status: 0 passed, 3 regression, 4 inconclusive
   tuneloop compare runs/a1 runs/a2 runs/a3 -- runs/b1 runs/b2 runs/b3 --fail-on-regression 5
   tuneloop compare runs/before runs/after --output markdown > tuning.md
   tuneloop compare --steps runs/base runs/heap runs/gc runs/async-log
-  tuneloop compare baseline/report.json runs/candidate --fail-on-regression 5 -o junit > compare.xml`,
+  tuneloop compare baseline/report.json runs/candidate --fail-on-regression 5 -o junit > compare.xml
+  tuneloop compare runs/before runs/after --flame-diff diff.html --flame-kind lock
+  tuneloop compare before.jfr after.jfr --flame-diff diff.html`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return RunCompareArgs(cmd.Context(), env, o, args, cmd.ArgsLenAtDash())

@@ -652,11 +652,15 @@ run-1..N）作为 BEFORE 或 AFTER。交替进行的运行（A B A B ...，即 '
   tuneloop compare runs/a1 runs/a2 runs/a3 -- runs/b1 runs/b2 runs/b3 --fail-on-regression 5
   tuneloop compare runs/before runs/after --output markdown > tuning.md
   tuneloop compare --steps runs/base runs/heap runs/gc runs/async-log
-  tuneloop compare baseline/report.json runs/candidate --fail-on-regression 5 -o junit > compare.xml`: `  tuneloop compare runs/before runs/after
+  tuneloop compare baseline/report.json runs/candidate --fail-on-regression 5 -o junit > compare.xml
+  tuneloop compare runs/before runs/after --flame-diff diff.html --flame-kind lock
+  tuneloop compare before.jfr after.jfr --flame-diff diff.html`: `  tuneloop compare runs/before runs/after
   tuneloop compare runs/a1 runs/a2 runs/a3 -- runs/b1 runs/b2 runs/b3 --fail-on-regression 5
   tuneloop compare runs/before runs/after --output markdown > tuning.md
   tuneloop compare --steps runs/base runs/heap runs/gc runs/async-log
-  tuneloop compare baseline/report.json runs/candidate --fail-on-regression 5 -o junit > compare.xml`,
+  tuneloop compare baseline/report.json runs/candidate --fail-on-regression 5 -o junit > compare.xml
+  tuneloop compare runs/before runs/after --flame-diff diff.html --flame-kind lock
+  tuneloop compare before.jfr after.jfr --flame-diff diff.html`,
 	"run the same load N times into --out/run-1..N, for 'tuneloop compare' with confidence intervals":                                 "把同样的负载运行 N 次，写入 --out/run-1..N，供 'tuneloop compare' 计算置信区间",
 	"output format: text, markdown, json or junit":                                                                                    "输出格式：text、markdown、json 或 junit",
 	"exit 3 when throughput or p99 regressed significantly with the interval's far bound beyond this percent, or the error rate rose": "吞吐量或 p99 显著变差且区间远端超过该百分比，或错误率上升时，以退出码 3 结束",
