@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 )
@@ -124,7 +123,7 @@ func WriteExperimentText(w io.Writer, e *Experiment, l finding.Lang) error {
 		fmt.Fprintln(b, s)
 	}
 	fmt.Fprintln(b)
-	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+	tw := finding.NewTable(b, 2, false) // by display width: zh headers and labels
 	fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", "arm", finding.T("settings", "设置").In(l), finding.T("trials", "试验").In(l),
 		"TPS [95%]", "p99 ms [95%]", finding.T("errors", "错误").In(l), finding.T("vs baseline", "相对基线").In(l), finding.T("verdict", "判定").In(l), finding.T("status", "状态").In(l))
 	for _, a := range e.Arms {

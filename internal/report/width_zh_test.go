@@ -62,6 +62,33 @@ func TestTextTablesAlignedInChinese(t *testing.T) {
 			t.Errorf("reasons at columns %d and %d, want 37:\n%s", a, z, b.String())
 		}
 	})
+	t.Run("experiment", func(t *testing.T) {
+		e := &Experiment{Metric: "tps", Higher: 1, Arms: []ExperimentArm{
+			{ID: "baseline", Label: "基线", Trials: 3, Status: "baseline"},
+			{ID: "a1", Label: "G1 换成 ZGC，堆 4g", Trials: 3, Status: "measured"},
+			{ID: "a2-long-id", Label: "x", Trials: 12, Status: "dropped"},
+		}}
+		var b bytes.Buffer
+		if err := WriteExperimentText(&b, e, finding.ZH); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(b.String(), "\n")
+		h := indexOf(b.String(), "设置")
+		if h < 0 || h+3 >= len(lines) {
+			t.Fatalf("no table:\n%s", b.String())
+		}
+		// The trials column: right after the settings, the same display column.
+		col := displayCol(lines[h], "试验")
+		for i, want := range []string{" 3 ", " 3 ", " 12 "} {
+			l := lines[h+1+i]
+			lbl := []string{"基线", "G1 换成 ZGC，堆 4g", "x"}[i]
+			rest := l[strings.Index(l, lbl)+len(lbl):]
+			at := finding.DisplayWidth(l[:strings.Index(l, lbl)+len(lbl)]) + len(rest) - len(strings.TrimLeft(rest, " "))
+			if at != col || !strings.HasPrefix(" "+strings.TrimLeft(rest, " "), want) {
+				t.Errorf("trials of %q at column %d, header at %d:\n%s", lbl, at, col, b.String())
+			}
+		}
+	})
 	t.Run("profile", func(t *testing.T) {
 		p := &FlamePage{Lang: finding.ZH, Kind: "cpu", Unit: "samples", Target: "pid 1", Total: 100, Events: 100,
 			BySelf: []stacks.FrameValue{
