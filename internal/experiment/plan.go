@@ -324,5 +324,8 @@ func (p *Plan) validate() error {
 			return bad("knobs: more than %d combinations; narrow the plan", "knobs：组合超过 %d 个；请缩小计划", maxArms)
 		}
 	}
+	if arms == 1 {
+		return bad("knobs: every value is the baseline's: nothing to compare", "knobs：所有取值都等于基线：没有可比较的组合")
+	}
 	return nil
 }

@@ -70,6 +70,7 @@ func TestParsePlanRefuses(t *testing.T) {
 		{"no values", "service: {start: x, target: 'http://h/'}\nknobs: [{name: a, kind: env, key: A}]\n", "no values"},
 		{"two documents", "service: {start: x, target: 'http://h/'}\nknobs: [{name: a, kind: env, key: A, values: [x]}]\n---\nx: 1\n", "more than one"},
 		{"empty", "", "empty"},
+		{"only the baseline", "service: {start: x, target: 'http://h/'}\nknobs: [{name: a, kind: env, key: A, values: [x], baseline: x}]\n", "nothing to compare"},
 		{"both objectives", "service: {start: x, target: 'http://h/'}\nobjective: {maximize: tps, minimize: p99_ms}\nknobs: [{name: a, kind: env, key: A, values: [x]}]\n", "exclude"},
 	}
 	for _, c := range cases {

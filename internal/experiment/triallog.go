@@ -65,9 +65,17 @@ func OpenLog(dir string) (*TrialLog, error) {
 		return nil, err
 	}
 	path := filepath.Join(dir, LogFile)
+	_, statErr := os.Stat(path)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, err
+	}
+	if os.IsNotExist(statErr) {
+		// A new file survives a crash only once its directory entry does.
+		if d, err := os.Open(dir); err == nil {
+			_ = d.Sync()
+			d.Close()
+		}
 	}
 	l := &TrialLog{f: f, now: time.Now}
 	good, err := l.read()
