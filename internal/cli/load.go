@@ -265,10 +265,22 @@ func loadConfig(o *LoadOptions, env *Env) (loadgen.Config, error) {
 	switch {
 	case o.Users > 0 && o.Rate > 0:
 		return cfg, usageErr(finding.T("-c (closed model) and --rate (open model) exclude each other", "-c（闭合模型）与 --rate（开放模型）不能同时使用"))
+	case o.Users > 0 && len(cfg.Groups) > 1:
+		return cfg, usageErr(finding.T("-c with a plan of several thread groups: set each group's users in the plan (e.g. with ${__P(users)} and -J)",
+			"计划有多个线程组时不能使用 -c：请在计划中设置各线程组的用户数（例如用 ${__P(users)} 和 -J）"))
 	case o.Users > 0:
 		cfg.Users, cfg.Rate = o.Users, 0
+		if len(cfg.Groups) == 1 {
+			cfg.Groups[0].Users = o.Users
+			if cfg.BoundedByLoops() {
+				cfg.MaxRequests = 0 // the plan's count was for its users; the loops bound it
+			}
+		}
 	case o.Rate > 0:
+		// The open model sends on a schedule, not user by user: requests
+		// are picked by weight (the plan's order gives their shares).
 		cfg.Rate, cfg.Users = o.Rate, 0
+		cfg.Sequence, cfg.Loops, cfg.Groups = false, 0, nil
 	}
 	if cfg.Users == 0 && cfg.Rate == 0 {
 		cfg.Users = defaultLoadUsers
@@ -283,7 +295,7 @@ func loadConfig(o *LoadOptions, env *Env) (loadgen.Config, error) {
 	setPositive(&cfg.WarmUp, o.WarmUp)
 	setPositive(&cfg.Think, o.Think)
 	setPositive(&cfg.Timeout, o.Timeout)
-	if cfg.Duration == 0 && cfg.MaxRequests == 0 {
+	if cfg.Duration == 0 && cfg.MaxRequests == 0 && !cfg.BoundedByLoops() {
 		cfg.Duration = defaultLoadDuration
 	}
 	cfg.DisableKeepAlive = cfg.DisableKeepAlive || o.NoKeepAlive

@@ -301,6 +301,7 @@ func runLoadConfig(o *RunOptions, env *Env) (loadgen.Config, error) {
 		// The plan's users, requests and pauses; the run's duration bounds it.
 		cfg, err := jmxConfig(o.JMX, o.JProps, o.JMXSkip, env)
 		cfg.Duration, cfg.MaxRequests = o.Duration, 0
+		cfg.Unloop()
 		return cfg, err
 	}
 	cfg := loadgen.Config{Users: o.Users, Rate: o.Rate, Duration: o.Duration}

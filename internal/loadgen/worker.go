@@ -173,6 +173,15 @@ func (cfg *Config) BoundedByLoops() bool {
 	return true
 }
 
+// Unloop lets every user of a Sequence run go on until the run ends (a
+// duration or count bounds it instead of the loops).
+func (cfg *Config) Unloop() {
+	cfg.Loops = 0
+	for i := range cfg.Groups {
+		cfg.Groups[i].Loops = 0
+	}
+}
+
 // checkOrder refuses sequence settings that do not fit the run.
 func checkOrder(cfg Config) error {
 	if !cfg.Sequence {
