@@ -256,6 +256,9 @@ func TestHostileAnalyzeEveryFormat(t *testing.T) {
 		page := filepath.Join(tmp, in.name+".html")
 		cmd(t, "text", "analyze", in.path, "-o", "html", "--out", page)
 		fileOut(t, "analyze "+in.name+" -o html", "html", page)
+		if b, _ := os.ReadFile(page); !bytes.Contains(b, []byte(`evil\x07\x1b[31mRED`)) {
+			t.Errorf("analyze %s -o html: the hostile name is not shown escaped", in.name)
+		}
 	}
 }
 
