@@ -12,7 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tuneloop/tuneloop/internal/apply"
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/report"
 )
 
@@ -213,4 +215,43 @@ func readFile(t *testing.T, p string) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// A kill between apply and revert leaves the transaction open in the
+// journal: the next run of the same experiment reverts it (and only its own).
+func TestRevertLeftOpen(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "proc/sys/vm"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	swap := filepath.Join(dir, "proc/sys/vm/swappiness")
+	dirty := filepath.Join(dir, "proc/sys/vm/dirty_expire_centisecs")
+	for p, v := range map[string]string{swap: "60\n", dirty: "3000\n"} {
+		if err := os.WriteFile(p, []byte(v), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	roots := hostfs.Under(dir)
+	j := &apply.Journal{Dir: filepath.Join(t.TempDir(), "journal")}
+	for _, g := range []apply.Group{
+		{Finding: "experiment:/tmp/exp-a:screen/0/0/arm1", Changes: []finding.Change{{Kind: finding.ChangeSysctl, Key: "vm.swappiness", Value: "10"}}},
+		{Finding: "experiment:/tmp/exp-b:screen/0/0/arm1", Changes: []finding.Change{{Kind: finding.ChangeSysctl, Key: "vm.dirty_expire_centisecs", Value: "500"}}},
+	} {
+		if _, err := apply.Apply(j, apply.NewPlan(roots, []apply.Group{g}), apply.Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done, err := RevertLeftOpen(j, "experiment:/tmp/exp-a")
+	if err != nil || len(done) != 1 {
+		t.Fatalf("reverted %v: %v", done, err)
+	}
+	if got := readFile(t, swap); got != "60\n" {
+		t.Errorf("swappiness %q after the revert", got)
+	}
+	if got := readFile(t, dirty); got != "500\n" {
+		t.Errorf("another experiment's knob was touched: %q", got)
+	}
+	if done, err := RevertLeftOpen(j, "experiment:/tmp/exp-a"); err != nil || len(done) != 0 {
+		t.Errorf("second time: %v %v", done, err)
+	}
 }
