@@ -150,15 +150,9 @@ func writeWrapped(w *bufio.Writer, indent string, words []string, width int) {
 	fmt.Fprintln(w, line)
 }
 
-// padRight pads s with spaces to width terminal columns, counting East
-// Asian wide characters as two, so Chinese labels line up.
-func padRight(s string, width int) string {
-	w := finding.DisplayWidth(s)
-	if w >= width {
-		return s
-	}
-	return s + strings.Repeat(" ", width-w)
-}
+// padRight pads s to width terminal columns (finding.PadRight, the one
+// width helper), so Chinese labels line up.
+func padRight(s string, width int) string { return finding.PadRight(s, width) }
 
 // oneLine folds newlines so a hostile or multi-line value cannot forge
 // lines, and neutralises control characters (finding.SafeLine).
