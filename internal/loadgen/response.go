@@ -59,6 +59,10 @@ type respReader struct {
 	bodyBuf    []byte    // capture buffer, reused
 	gotByte    bool      // at least one byte arrived for the current response
 	firstByte  time.Time // when it arrived
+	// sink, when set, takes body bytes nobody keeps: larger than buf
+	// (shared by an event loop's connections), so a large body takes
+	// fewer reads.
+	sink []byte
 	// now, when set, is when the source was found readable (the event
 	// loop's clock read for a batch of sockets): the first byte's time
 	// without a clock read of its own.
@@ -359,7 +363,36 @@ func (rr *respReader) chunkSize(resp *response) error {
 // consume reads rr.left body bytes (rr.left < 0: until EOF), keeping up to
 // rr.capture bytes; rr.left counts down so a resumed call goes on.
 func (rr *respReader) consume(resp *response) error {
+	idle := 0
 	for rr.left != 0 {
+		if rr.start == rr.end && len(rr.sink) > len(rr.buf) && len(resp.body) >= rr.capture && (rr.left < 0 || rr.left > int64(len(rr.buf))) {
+			// Bytes nobody reads: straight into the sink, never past the body.
+			rr.start, rr.end = 0, 0
+			p := rr.sink
+			if rr.left > 0 && rr.left < int64(len(p)) {
+				p = p[:rr.left]
+			}
+			n, err := rr.r.Read(p)
+			if n > 0 {
+				rr.fills++
+				resp.bodyLen += int64(n)
+				resp.nRead += int64(n)
+				if rr.left > 0 {
+					rr.left -= int64(n)
+				}
+				continue
+			}
+			if err == io.EOF && rr.left < 0 {
+				return nil
+			}
+			if err == nil {
+				if idle++; idle < 100 {
+					continue // interrupted: again, as fill does
+				}
+				err = io.ErrNoProgress
+			}
+			return err
+		}
 		if rr.start == rr.end {
 			rr.start, rr.end = 0, 0
 			err := rr.fill()
