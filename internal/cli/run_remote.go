@@ -142,6 +142,10 @@ func recordOnHosts(ctx context.Context, env *Env, ho *hostOptions, p hostsPlan) 
 		}
 	}
 	m := &multihost.Manifest{Start: time.Now()}
+	// Every recorder waits, copied, for the others: they start together.
+	gate := make(chan struct{})
+	var openGate sync.Once
+	defer openGate.Do(func() { close(gate) })
 	for i, j := range jobs {
 		args := []string{"record", "--out", remote.FetchDir, "--no-catalog", "--quiet", "--output", "json",
 			"--duration", p.Duration.String(), "--interval", p.Interval.String()}
@@ -161,7 +165,7 @@ func recordOnHosts(ctx context.Context, env *Env, ho *hostOptions, p hostsPlan) 
 		var once sync.Once
 		job := remote.Job{Binary: j.bin, Args: args, Limit: p.Duration + 2*time.Minute, Fetch: true, Into: into,
 			Stderr: prefixWriter(env.Stderr, j.entry.Name), Sudo: ho.Sudo,
-			Started: func() { once.Do(func() { close(j.started) }) }}
+			Started: func() { once.Do(func() { close(j.started) }) }, Gate: gate}
 		if len(jobs) == 1 {
 			job.Password = ho.password(env, env.Lang())
 		}
@@ -171,14 +175,16 @@ func recordOnHosts(ctx context.Context, env *Env, ho *hostOptions, p hostsPlan) 
 			j.res, j.err = j.client.Run(ctx, job)
 		}()
 	}
-	// The load starts when every recorder runs (the copies can take a
-	// while over a slow link), and a recorder's own start a moment more.
+	// The copies can take a while over a slow link: the recorders start
+	// together once all are copied, and the load a moment later (a
+	// recorder's own start).
 	for _, j := range jobs {
 		select {
 		case <-j.started:
 		case <-ctx.Done():
 		}
 	}
+	openGate.Do(func() { close(gate) })
 	var duringErr error
 	if p.During != nil && ctx.Err() == nil {
 		time.Sleep(recordLead)

@@ -91,6 +91,9 @@ type Job struct {
 	// Started, if set, is called once the binary is copied and starts
 	// there (a multi-host run starts its load when every recorder has).
 	Started func()
+	// Gate, if set, holds the binary back after its copy until the channel
+	// is closed: several hosts, whatever their copy took, start together.
+	Gate <-chan struct{}
 	// Stdout and Stderr receive the remote output, made terminal-safe
 	// (with Fetch, the remote stdout is dropped: the stream is the tar).
 	Stdout, Stderr io.Writer
@@ -163,6 +166,9 @@ func (c *Client) Run(ctx context.Context, j Job) (*Result, error) {
 		run = j.sudo() + " " + mode + run
 	}
 	script := copyScript(st.Size(), j.sudoClean())
+	if j.Gate != nil {
+		script += "read -r _ || exit 122\n"
+	}
 	if j.Fetch {
 		// Its report is rendered here from the folder: stdout is the tar.
 		out := "/dev/null"
@@ -208,6 +214,9 @@ exit $rc
 		s.Stdout = stdout
 	}
 	s.Stdin = f
+	if j.Gate != nil {
+		s.Stdin = io.MultiReader(f, &gateReader{gate: j.Gate})
+	}
 	start := time.Now()
 	if err := s.Start("sh -c " + shellQuote(script)); err != nil {
 		return nil, c.lost(err, start, nil, j.Into)
@@ -471,4 +480,20 @@ func (s *safeWriter) Flush() {
 		s.pen = nil
 	}
 	s.buf.Flush()
+}
+
+// gateReader blocks until its gate is closed, then reads one newline: the
+// go of a Job's Gate on the remote shell's stdin.
+type gateReader struct {
+	gate <-chan struct{}
+	sent bool
+}
+
+func (g *gateReader) Read(p []byte) (int, error) {
+	if g.sent {
+		return 0, io.EOF
+	}
+	<-g.gate
+	g.sent = true
+	return copy(p, "\n"), nil
 }
