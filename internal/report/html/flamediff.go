@@ -30,7 +30,7 @@ const flameDiffHTML = `{{template "head" .}}<body>
  <div class="legend"><span><i style="background:#e65a5a"></i>{{$.L.dgrew}}</span><span><i style="background:#5a8ce6"></i>{{$.L.dshrank}}</span><span><i style="background:#e8e8e8"></i>{{$.L.dsame}}</span><span class="hint">{{$.L.dwidth}}</span></div>
  <div class="sub">{{.Shown}}/{{.Nodes}} {{$.L.flamecut}} · <span class="hint">{{$.L.dhelp}}</span> <button type="button" id="flame-reset" class="flame-reset" hidden>{{$.L.reset}}</button></div>
  <div class="flame" id="flame" style="height:{{.Height}}px">
- {{range .Frames}}<div class="fr" style="left:{{.Left}}%;width:{{.Width}}%;bottom:{{.Bottom}}px;background:{{.Color}}" title="{{.Title}}">{{if .Label}}{{.Name}}{{end}}</div>
+ {{range .Frames}}<div class="fr" style="left:{{.Left}}%;width:{{.Width}}%;bottom:{{.Bottom}}px;background:{{.Color}};color:{{.Ink}}" title="{{.Title}}">{{if .Label}}{{.Name}}{{end}}</div>
  {{end}}</div>
  <div class="flame-info" id="flame-info">&nbsp;</div>
 </section>{{end}}
@@ -47,8 +47,20 @@ const flameDiffHTML = `{{template "head" .}}<body>
 // flameDiffView is what the page template draws.
 type flameDiffView struct {
 	frame
-	Flame  *flameHTML
+	Flame  *diffFlameHTML
 	Tables []diffTable
+}
+
+// diffFlameHTML is the flame graph section with each frame's text colour
+// (white on the deepest reds and blues).
+type diffFlameHTML struct {
+	flameHTML
+	Frames []diffFrameHTML
+}
+
+type diffFrameHTML struct {
+	flameFrame
+	Ink string
 }
 
 // diffTable is the grew or shrank table: frame, before, after, delta, mark.
@@ -115,7 +127,16 @@ func WriteFlameDiff(w io.Writer, p *report.FlameDiffPage) error {
 	for _, n := range p.Notes {
 		v.Notice = append(v.Notice, oneLine(n.In(l)))
 	}
-	v.Flame = diffFlameSection(p.Root, val, L)
+	if f := diffFlameSection(p.Root, val, L); f != nil {
+		v.Flame = &diffFlameHTML{flameHTML: *f}
+		for _, fr := range f.Frames {
+			ink := "#1b1b1b"
+			if deepColor(fr.Color) {
+				ink = "#ffffff"
+			}
+			v.Flame.Frames = append(v.Flame.Frames, diffFrameHTML{flameFrame: fr, Ink: ink})
+		}
+	}
 	if v.Flame == nil {
 		v.Notice = append(v.Notice, L["dempty"])
 	} else {
@@ -230,6 +251,15 @@ func signed(s string, v float64) string {
 		return "+" + s
 	}
 	return s
+}
+
+// deepColor: a diffColor too dark for dark text (its pale channels low).
+func deepColor(c string) bool {
+	var r, g, b int
+	if _, err := fmt.Sscanf(c, "#%02x%02x%02x", &r, &g, &b); err != nil {
+		return false
+	}
+	return min(r, g, b) < 140
 }
 
 // diffColor: red for growth, blue for a fall, the deeper the bigger the
