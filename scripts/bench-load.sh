@@ -12,7 +12,9 @@
 # ratio; every round is printed too. The limit column says who held the
 # throughput: "generator" when both generators kept their core busy (>= 90%),
 # so the ratio is a verdict; otherwise "server-bound" (nginx near its core,
-# or a generator well below its own) and the ratio is only indicative.
+# or a generator well below its own) or, when neither side came near its
+# core (a busy shared machine), "not generator-bound": the ratio is then
+# only indicative. The load average is printed before and after.
 # Instructions per request come from perf where the machine has hardware
 # counters; without them the column says "n/a (no PMU)".
 #
@@ -125,6 +127,7 @@ pct() { awk -v c="$1" -v w="$2" 'BEGIN { printf "%.0f", (w > 0) ? 100 * c / w : 
 printf "closed model, %d s x %d rounds per cell, nginx on CPU %s, generators on CPU %s (one thread each), %d cells\n" \
   "$secs" "$rounds" "$srv_cpu" "$gen_cpu" "${#cells[@]}"
 [ $perf_ok = 1 ] || echo "instructions per request: n/a (no PMU: this machine exposes no hardware counters)"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "rounds: requests per generator CPU-second (req/CPU-s), generator and nginx CPU in % of a core, errors"
 summary=()
 for cell in "${cells[@]}"; do
@@ -167,8 +170,12 @@ for cell in "${cells[@]}"; do
     verdict=$(awk -v r="$mr" 'BEGIN { print (r >= 1) ? "at/above wrk" : "BELOW wrk" }')
   elif [ "$mng" -ge 90 ]; then
     limit="server-bound (nginx ${mng}%)"; verdict="no verdict"
-  else
+  elif [ "$mng" -ge 50 ]; then
     limit="server-bound (gens ${mwc}%/${mtc}%, nginx ${mng}%)"; verdict="no verdict"
+  else
+    # Neither side near its core: both waited, on the loopback round trip
+    # or on CPUs the machine's other work held.
+    limit="not generator-bound (gens ${mwc}%/${mtc}%, nginx ${mng}%: shared CPUs?)"; verdict="no verdict"
   fi
   if [ $perf_ok = 1 ]; then
     insn="$(median "${WI[@]}")/$(median "${TI[@]}")"
@@ -183,3 +190,4 @@ echo
 echo "matrix: medians of $rounds interleaved rounds of ${secs} s; req/CPU-s = requests per generator CPU-second; ratio = median of the rounds' ours/wrk"
 printf "%-6s %-5s %-6s %10s %10s %6s %-13s %5s %5s %6s  %-16s %s\n" conns size mode "wrk" "ours" ratio verdict "wrk%" "our%" "nginx%" "insn/r wrk/ours" limit
 printf "%s\n" "${summary[@]}"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
