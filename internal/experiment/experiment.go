@@ -319,11 +319,10 @@ func (f *flow) newDoc() *report.Experiment {
 	if svc == "" {
 		svc = fmt.Sprintf("pid %d", p.Service.PID)
 	}
-	load := fmt.Sprintf("%d users", p.Load.Users)
+	load := finding.Tf(finding.T("%d users, %s measured after %s warm-up", "%d 个用户，预热 %[3]s 后测量 %[2]s"), p.Load.Users, p.Load.Duration, p.Load.WarmUp)
 	if p.Load.Rate > 0 {
-		load = fmt.Sprintf("%g req/s", p.Load.Rate)
+		load = finding.Tf(finding.T("%g req/s, %s measured after %s warm-up", "%g 请求/秒，预热 %[3]s 后测量 %[2]s"), p.Load.Rate, p.Load.Duration, p.Load.WarmUp)
 	}
-	load += fmt.Sprintf(", %s measured after %s warm-up", p.Load.Duration, p.Load.WarmUp)
 	doc := &report.Experiment{Schema: report.ExperimentSchema, Tool: f.o.Tool, Dir: f.o.Out, Service: svc, Target: p.Service.Target, Load: load,
 		Repetitions: p.Repetitions, Seed: p.Seed, Metric: metric, Higher: dir, P99BoundMS: p.Objective.Constraints.P99MS,
 		ErrorBoundPct: p.Objective.Constraints.ErrorPct, PowerPct: p.PowerPct, Trials: []report.ExperimentTrial{}, Changes: []report.ExperimentChange{},

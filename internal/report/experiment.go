@@ -19,9 +19,9 @@ type Experiment struct {
 	Service string `json:"service"`
 	Target  string `json:"target"`
 	// Load says users or rate, the measured window and the warm-up.
-	Load        string `json:"load"`
-	Repetitions int    `json:"repetitions"`
-	Seed        uint64 `json:"seed"`
+	Load        finding.Text `json:"load"`
+	Repetitions int          `json:"repetitions"`
+	Seed        uint64       `json:"seed"`
 	// Metric is tps or p99_ms; Higher is +1 when more is better.
 	Metric string `json:"metric"`
 	Higher int    `json:"higher"`

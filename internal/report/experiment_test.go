@@ -11,7 +11,7 @@ import (
 
 func experimentFixture() *Experiment {
 	g := &Gain{Pct: 128.7, LoPct: 40.2, HiPct: 210.5, Verdict: "better"}
-	return &Experiment{Schema: ExperimentSchema, Service: "java -jar zoo.jar", Target: "http://127.0.0.1:1/api", Load: "16 users",
+	return &Experiment{Schema: ExperimentSchema, Service: "java -jar zoo.jar", Target: "http://127.0.0.1:1/api", Load: finding.T("16 users", "16 个用户"),
 		Repetitions: 2, Metric: "tps", Higher: 1, Mode: "grid", P99BoundMS: 3000,
 		Arms: []ExperimentArm{
 			{ID: "base", Label: "baseline", Trials: 2, TPS: Interval{Mean: 252, Lo: 86.7, Hi: 726, N: 2}, Status: "baseline"},

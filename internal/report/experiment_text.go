@@ -77,6 +77,17 @@ func ExperimentStatus(s string, l finding.Lang) string {
 	return finding.SafeLine(s)
 }
 
+// ModeText is the search mode in l.
+func ModeText(mode string, l finding.Lang) string {
+	switch mode {
+	case "grid":
+		return finding.T("every arm (grid), interleaved", "全部组合（网格），交错进行").In(l)
+	case "successive halving":
+		return finding.T("successive halving, interleaved", "逐次减半，交错进行").In(l)
+	}
+	return finding.SafeLine(mode)
+}
+
 // experimentHead is the few lines that say what was tried.
 func experimentHead(e *Experiment, l finding.Lang) []string {
 	obj := finding.Tf(finding.T("maximise %s", "最大化 %s"), e.Metric)
@@ -92,9 +103,9 @@ func experimentHead(e *Experiment, l finding.Lang) []string {
 	}
 	return []string{
 		finding.T("Service", "服务").In(l) + ": " + finding.SafeLine(e.Service),
-		finding.T("Target", "目标").In(l) + ": " + finding.SafeLine(e.Target) + " · " + finding.SafeLine(e.Load),
+		finding.T("Target", "目标").In(l) + ": " + finding.SafeLine(e.Target) + " · " + finding.SafeLine(e.Load.In(l)),
 		finding.T("Objective", "目标函数").In(l) + ": " + s,
-		fmt.Sprintf("%s: %s · %s %d · seed %d", finding.T("Search", "搜索").In(l), e.Mode, finding.T("repetitions", "重复次数").In(l), e.Repetitions, e.Seed),
+		fmt.Sprintf("%s: %s · %s %d · seed %d", finding.T("Search", "搜索").In(l), ModeText(e.Mode, l), finding.T("repetitions", "重复次数").In(l), e.Repetitions, e.Seed),
 		finding.T("Overlay", "启动覆盖层").In(l) + ": " + e.Overlay.In(l),
 	}
 }

@@ -117,8 +117,8 @@ func WriteExperiment(w io.Writer, e *report.Experiment, l finding.Lang) error {
 	v := &experimentView{frame: newFrame(l, L)}
 	v.Title = L["report"]
 	v.Tool, v.HostLine = toolLine(e.Tool), oneLine(e.Service)
-	v.Meta = [][2]string{{L["target"], oneLine(e.Target)}, {L["load"], oneLine(e.Load)},
-		{L["search"], fmt.Sprintf("%s · %s %d · seed %d", oneLine(e.Mode), L["reps"], e.Repetitions, e.Seed)}, {L["overlay"], oneLine(e.Overlay.In(l))}}
+	v.Meta = [][2]string{{L["target"], oneLine(e.Target)}, {L["load"], oneLine(e.Load.In(l))},
+		{L["search"], fmt.Sprintf("%s · %s %d · seed %d", report.ModeText(e.Mode, l), L["reps"], e.Repetitions, e.Seed)}, {L["overlay"], oneLine(e.Overlay.In(l))}}
 	if e.Stopped != nil {
 		v.Notice = append(v.Notice, finding.Safe(e.Stopped.In(l)))
 	}
@@ -152,23 +152,27 @@ func WriteExperiment(w io.Writer, e *report.Experiment, l finding.Lang) error {
 }
 
 // experimentChart draws each arm's TPS mean as a bar with its 95% interval
-// as a whisker (inline SVG; labels through SafeHTML).
+// as a whisker, clipped at the plot's edge (a two-trial interval can span
+// orders of magnitude), the numbers in a column on the right (inline SVG;
+// labels through SafeHTML).
 func experimentChart(e *report.Experiment) template.HTML {
 	if len(e.Arms) == 0 {
 		return ""
 	}
-	const rowH, left, width = 22, 90, 520
+	const rowH, left, right, width = 22, 60, 170, 1000
 	top := 0.0
 	for _, a := range e.Arms {
-		top = math.Max(top, finite(math.Max(a.TPS.Hi, a.TPS.Mean)))
+		top = math.Max(top, finite(a.TPS.Mean))
 	}
 	if top <= 0 {
 		return ""
 	}
-	x := func(v float64) float64 { return left + (width-left-10)*finite(v)/top }
+	top *= 1.5
+	plotR := float64(width - right)
+	x := func(v float64) float64 { return clamp(left+(plotR-left)*finite(v)/top, left, plotR) }
 	var b strings.Builder
 	h := rowH*len(e.Arms) + 6
-	fmt.Fprintf(&b, `<svg class="chart" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-label="TPS">`, width, h, width, h)
+	fmt.Fprintf(&b, `<svg class="chart" viewBox="0 0 %d %d" role="img" aria-label="TPS [95%%]">`, width, h)
 	for i, a := range e.Arms {
 		y := float64(i*rowH + 4)
 		color := "#7a8ca3"
@@ -180,12 +184,15 @@ func experimentChart(e *report.Experiment) template.HTML {
 		case "dropped", "refused", "constraint":
 			color = "#c9ced6"
 		}
-		fmt.Fprintf(&b, `<text x="%d" y="%.0f" font-size="11" text-anchor="end">%s</text>`, left-6, y+13, finding.SafeHTML(a.ID))
-		fmt.Fprintf(&b, `<rect x="%d" y="%.0f" width="%.1f" height="14" fill="%s"/>`, left, y+2, math.Max(0, x(a.TPS.Mean)-left), color)
+		fmt.Fprintf(&b, `<text class="ax" x="%d" y="%.0f" text-anchor="end">%s</text>`, left-6, y+13, finding.SafeHTML(a.ID))
+		fmt.Fprintf(&b, `<rect x="%d" y="%.0f" width="%.1f" height="14" fill="%s"/>`, left, y+2, x(a.TPS.Mean)-left, color)
 		if a.TPS.N > 1 && a.TPS.Hi > a.TPS.Lo {
 			fmt.Fprintf(&b, `<line x1="%.1f" x2="%.1f" y1="%.0f" y2="%.0f" stroke="#222" stroke-width="1.5"/>`, x(a.TPS.Lo), x(a.TPS.Hi), y+9, y+9)
+			if a.TPS.Hi > top {
+				fmt.Fprintf(&b, `<path d="M%.1f %.0f l6 4 l-6 4z" fill="#222"/>`, plotR, y+5)
+			}
 		}
-		fmt.Fprintf(&b, `<text x="%.1f" y="%.0f" font-size="10">%s</text>`, math.Min(x(math.Max(a.TPS.Hi, a.TPS.Mean))+4, width-40), y+13, finding.SafeHTML(report.FmtInterval(report.Interval{Mean: a.TPS.Mean, N: 1})))
+		fmt.Fprintf(&b, `<text class="ax" x="%d" y="%.0f" text-anchor="end">%s</text>`, width-4, y+13, finding.SafeHTML(report.FmtInterval(a.TPS)))
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())

@@ -13,7 +13,7 @@ func experimentDoc() *report.Experiment {
 	g := &report.Gain{Pct: 42.5, LoPct: 30.1, HiPct: 55.2, Verdict: "better"}
 	return &report.Experiment{
 		Schema: report.ExperimentSchema, Service: "java -jar zoo.jar <script>alert(1)</script>", Target: "http://127.0.0.1:18080/report",
-		Load: "4 users, 8s", Repetitions: 2, Seed: 1, Metric: "tps", Higher: 1, Mode: "grid",
+		Load: finding.T("4 users, 8s", "4 个用户，8s"), Repetitions: 2, Seed: 1, Metric: "tps", Higher: 1, Mode: "grid",
 		Arms: []report.ExperimentArm{
 			{ID: "base", Label: "baseline", Trials: 2, TPS: report.Interval{Mean: 900, Lo: 850, Hi: 950, N: 2}, Status: "baseline"},
 			{ID: "arm1", Label: "heap=-Xmx256m\x1b[31m", Trials: 2, TPS: report.Interval{Mean: 1300, Lo: 1200, Hi: 1400, N: 2}, Gain: g, Status: "winner"},
