@@ -97,4 +97,7 @@ func TestDiffColor(t *testing.T) {
 	if c := diffColor(0.1, 10, false); c != "#e8e8e8" {
 		t.Errorf("a 1%% change %s, want neutral", c)
 	}
+	if !deepColor(diffColor(10, 10, false)) || deepColor(diffColor(0.1, 10, false)) || deepColor(diffColor(2, 10, false)) {
+		t.Error("white text where the colour is pale, or dark text on the deepest")
+	}
 }
