@@ -40,6 +40,12 @@ type Entry struct {
 	// measured, the connection failed or was lost).
 	Before *Clock `json:"clock_before,omitempty"`
 	After  *Clock `json:"clock_after,omitempty"`
+	// OffsetNS and BoundNS are what its series are shifted by (remote -
+	// local, from Before and After: Offset) and the error bound; absent
+	// when the clock was not measured. Written for the reader: Load
+	// computes them again from the measurements.
+	OffsetNS *int64 `json:"offset_ns,omitempty"`
+	BoundNS  *int64 `json:"bound_ns,omitempty"`
 	// Files is how many files of its record folder arrived.
 	Files int `json:"files"`
 	// Lost says what was lost (a connection cut, a failed start), in both
@@ -92,6 +98,13 @@ func abs(d time.Duration) time.Duration {
 // Write writes hosts.json into dir.
 func Write(dir string, m *Manifest) error {
 	m.Schema = Schema
+	for i := range m.Hosts {
+		e := &m.Hosts[i]
+		e.OffsetNS, e.BoundNS = nil, nil
+		if off, bound, ok := e.Offset(); ok {
+			e.OffsetNS, e.BoundNS = new(int64(off)), new(int64(bound))
+		}
+	}
 	return run.WriteJSONAtomic(filepath.Join(dir, ManifestFile), m)
 }
 

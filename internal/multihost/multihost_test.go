@@ -119,6 +119,9 @@ func TestLoadShiftsOntoLocalTimeline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if e := r.Manifest.Hosts[1]; e.OffsetNS == nil || *e.OffsetNS != int64(off) || *e.BoundNS != 1e5 || r.Manifest.Hosts[0].OffsetNS != nil {
+		t.Errorf("hosts.json does not say the offset applied: %+v", r.Manifest.Hosts)
+	}
 	plain, err := verdict.Load(src)
 	if err != nil {
 		t.Fatal(err)
