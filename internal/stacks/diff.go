@@ -66,6 +66,17 @@ type Diff struct {
 // number in every run, so it would make every thread new and gone.
 var threadID = regexp.MustCompile(` tid=\d+\]$`)
 
+// threadRooted: async-profiler's -t output, every stack under a thread
+// frame ("[worker-1 tid=42]").
+func threadRooted(p *Profile) bool {
+	for _, s := range p.Samples {
+		if len(s.Stack) == 0 || !threadID.MatchString(s.Stack[0]) || s.Stack[0][0] != '[' {
+			return false
+		}
+	}
+	return len(p.Samples) > 0
+}
+
 func diffFrame(f string) string {
 	if len(f) > 0 && f[0] == '[' {
 		return threadID.ReplaceAllString(f, "]")
@@ -88,6 +99,17 @@ func NewDiff(before, after *Profile, beforeReq, afterReq int64, n int) (*Diff, e
 	if beforeReq <= 0 || afterReq <= 0 {
 		d.Norm, d.BeforeDenom, d.AfterDenom = PerTotal, float64(before.Total), float64(after.Total)
 	}
+	// A side split by thread against one that is not (a JFR recording, or
+	// collapsed stacks without -t): the thread frames go, so the same code
+	// meets the same code.
+	skip := map[bool]int{}
+	if tb, ta := threadRooted(before), threadRooted(after); tb != ta {
+		if tb {
+			skip[false] = 1
+		} else {
+			skip[true] = 1
+		}
+	}
 	d.Root = &DiffNode{Name: "all"}
 	kids := map[*DiffNode]map[string]*DiffNode{}
 	self := map[string]*FrameDelta{}
@@ -101,7 +123,7 @@ func NewDiff(before, after *Profile, beforeReq, afterReq int64, n int) (*Diff, e
 			on = onAfter
 		}
 		for _, s := range p.Samples {
-			if len(s.Stack) == 0 {
+			if len(s.Stack) <= skip[after] {
 				continue
 			}
 			v := float64(s.Value) / den
@@ -115,7 +137,7 @@ func NewDiff(before, after *Profile, beforeReq, afterReq int64, n int) (*Diff, e
 			}
 			bump(cur)
 			var leaf string
-			for _, f := range s.Stack {
+			for _, f := range s.Stack[skip[after]:] {
 				f = diffFrame(f)
 				on[f] = true
 				m := kids[cur]

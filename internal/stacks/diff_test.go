@@ -93,6 +93,23 @@ func TestDiffThreadFramesMatchAcrossRuns(t *testing.T) {
 	}
 }
 
+// A JFR profile (no thread frames) against async-profiler's -t output:
+// the thread frames go, the same methods meet.
+func TestDiffThreadRootsOnOneSide(t *testing.T) {
+	before := prof(CPU, st(10, "java.lang.Thread.run", "app.A"))
+	after := prof(CPU, st(10, "[worker-1 tid=7]", "java.lang.Thread.run", "app.A"), st(10, "[worker-2 tid=8]", "java.lang.Thread.run", "app.B"))
+	d, err := NewDiff(before, after, 0, 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Root.Children) != 1 || d.Root.Children[0].Name != "java.lang.Thread.run" {
+		t.Fatalf("root children %+v", d.Root.Children)
+	}
+	if len(d.Grew) != 1 || d.Grew[0].Frame != "app.B" || !d.Grew[0].New || len(d.Shrank) != 1 || d.Shrank[0].Frame != "app.A" || d.Shrank[0].Gone {
+		t.Errorf("grew %+v shrank %+v", d.Grew, d.Shrank)
+	}
+}
+
 func TestDiffRefusesDifferentKinds(t *testing.T) {
 	if _, err := NewDiff(prof(CPU, st(1, "a")), prof(Lock, st(1, "a")), 0, 0, 10); err == nil {
 		t.Error("a cpu and a lock profile compared")
