@@ -32,8 +32,6 @@ const hostsPiece = `<section id="sec-hosts">
 </section>
 `
 
-var hostsTmpl = template.Must(template.New("hosts").Parse(hostsPiece))
-
 // hostLabels are the section's words.
 func hostLabels(l finding.Lang) map[string]string {
 	m := map[string]finding.Text{
@@ -117,7 +115,11 @@ func hostsSection(v *report.HostsView, tr timeRange, l finding.Lang) template.HT
 		view.Hosts = append(view.Hosts, hh)
 	}
 	var b bytes.Buffer
-	if err := hostsTmpl.Execute(&b, view); err != nil {
+	tmpl, err := template.New("hosts").Parse(hostsPiece)
+	if err == nil {
+		err = tmpl.Execute(&b, view)
+	}
+	if err != nil {
 		return template.HTML("<p>" + template.HTMLEscapeString(err.Error()) + "</p>")
 	}
 	return template.HTML(b.String())
