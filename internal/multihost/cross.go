@@ -27,10 +27,11 @@ const (
 // socket reads to it" when, at the time of at least one app thread dump
 // (and of at least half of the dumps that show socket reads), the db host's
 // tick covering that moment (both on the local timeline, within the clock
-// bounds) shows a saturated disk or CPU. It holds only when both do, and
-// carries the numbers of each matching moment.
+// bounds, so both clocks measured) shows a saturated disk or CPU. It holds
+// only when both do, and carries the numbers of each matching moment.
 func CrossHost(app, db *HostRun) (finding.Finding, bool) {
-	if app == nil || db == nil || app.Layers == nil || db.Layers == nil || db.Layers.Series == nil {
+	// Moments compared across hosts need both clocks measured.
+	if app == nil || db == nil || app.Layers == nil || db.Layers == nil || db.Layers.Series == nil || !app.Aligned || !db.Aligned {
 		return finding.Finding{}, false
 	}
 	A, D := app.Layers, db.Layers

@@ -168,7 +168,7 @@ func socketDump(n int) *threaddump.Dump {
 
 func TestCrossHost(t *testing.T) {
 	t0 := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
-	app := &HostRun{Entry: Entry{Host: Host{"app1", RoleApp, "app1"}}, Bound: time.Millisecond,
+	app := &HostRun{Entry: Entry{Host: Host{"app1", RoleApp, "app1"}}, Bound: time.Millisecond, Aligned: true,
 		Layers: &verdict.Layers{Dumps: []*threaddump.Dump{socketDump(6), socketDump(5)}, DumpTimes: []time.Time{t0.Add(2500 * time.Millisecond), t0.Add(4500 * time.Millisecond)}}}
 	dbWith := func(util float64) *HostRun {
 		s := &diagnose.Series{}
@@ -176,7 +176,7 @@ func TestCrossHost(t *testing.T) {
 			s.Ticks = append(s.Ticks, diagnose.Tick{T: t0.Add(time.Duration(i) * time.Second), Secs: 1, All: &diagnose.CPU{User: 10, Idle: 60, Iowait: 30},
 				Disks: []diagnose.Disk{{Name: "sdb", Util: util, RAwait: 48, WAwait: 12, AquSz: 9.5}}})
 		}
-		return &HostRun{Entry: Entry{Host: Host{"db1", RoleDB, "db1"}}, Bound: time.Millisecond, Layers: &verdict.Layers{Series: s}}
+		return &HostRun{Entry: Entry{Host: Host{"db1", RoleDB, "db1"}}, Bound: time.Millisecond, Aligned: true, Layers: &verdict.Layers{Series: s}}
 	}
 	f, ok := CrossHost(app, dbWith(97))
 	if !ok {
@@ -198,12 +198,18 @@ func TestCrossHost(t *testing.T) {
 	if _, ok := CrossHost(app, dbWith(40)); ok {
 		t.Error("said with the db disk at 40%")
 	}
-	quiet := &HostRun{Entry: app.Entry, Layers: &verdict.Layers{Dumps: []*threaddump.Dump{socketDump(1), socketDump(0)}, DumpTimes: app.Layers.DumpTimes}}
+	quiet := &HostRun{Entry: app.Entry, Aligned: true, Layers: &verdict.Layers{Dumps: []*threaddump.Dump{socketDump(1), socketDump(0)}, DumpTimes: app.Layers.DumpTimes}}
 	if _, ok := CrossHost(quiet, dbWith(97)); ok {
 		t.Error("said with no app threads waiting in socket reads")
 	}
+	// A clock not measured: its moments cannot be compared.
+	unmeasured := *app
+	unmeasured.Aligned = false
+	if _, ok := CrossHost(&unmeasured, dbWith(97)); ok {
+		t.Error("said with the app host's clock not measured")
+	}
 	// The app's dumps outside the db host's recording (clocks not aligned).
-	late := &HostRun{Entry: app.Entry, Layers: &verdict.Layers{Dumps: app.Layers.Dumps, DumpTimes: []time.Time{t0.Add(time.Hour), t0.Add(time.Hour)}}}
+	late := &HostRun{Entry: app.Entry, Aligned: true, Layers: &verdict.Layers{Dumps: app.Layers.Dumps, DumpTimes: []time.Time{t0.Add(time.Hour), t0.Add(time.Hour)}}}
 	if _, ok := CrossHost(late, dbWith(97)); ok {
 		t.Error("said for moments the db host did not record")
 	}
@@ -226,4 +232,67 @@ func FuzzParseFile(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestLoadCrossHost puts two real recordings on one timeline: an app whose
+// threads wait in socket reads (remote-call) and a host whose disk was
+// saturated (disk-dd, as the db host). Only with the db host's clock
+// offset that lines its saturated seconds up with the app's dumps does
+// the run say the cross-host line.
+func TestLoadCrossHost(t *testing.T) {
+	db, err := verdict.Load("../verdict/testdata/runs/disk-dd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sat *diagnose.Tick
+	for i := range db.Series.Ticks {
+		for _, d := range db.Series.Ticks[i].Disks {
+			if d.Util >= 95 && sat == nil {
+				sat = &db.Series.Ticks[i]
+			}
+		}
+	}
+	if sat == nil {
+		t.Fatal("disk-dd has no saturated tick")
+	}
+	for _, c := range []struct {
+		name  string
+		align bool
+	}{{"aligned", true}, {"not aligned", false}} {
+		dir := t.TempDir()
+		copyTree(t, "../verdict/testdata/runs/remote-call", Dir(dir, "app1"))
+		copyTree(t, "../verdict/testdata/runs/disk-dd", Dir(dir, "db1"))
+		// The app's dumps at one moment (a dump's time is its file's mtime).
+		at := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+		dumps, _ := filepath.Glob(filepath.Join(Dir(dir, "app1"), "raw", "threaddump-*.txt"))
+		for _, p := range dumps {
+			os.Chtimes(p, at, at)
+		}
+		// Remote - local such that the saturated tick ends half a tick after at.
+		off := sat.T.Sub(at) - time.Duration(sat.Secs*float64(time.Second)/2)
+		if !c.align {
+			off = 0
+		}
+		m := &Manifest{Hosts: []Entry{{Host: Host{"app1", RoleApp, "app1"}, Before: &Clock{BoundNS: 1e5}},
+			{Host: Host{"db1", RoleDB, "db1"}, Before: &Clock{OffsetNS: int64(off), BoundNS: 2e5}}}}
+		if err := Write(dir, m); err != nil {
+			t.Fatal(err)
+		}
+		r, err := Load(dir, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(dumps) == 0 || r.App == nil || len(r.App.Layers.Dumps) != len(dumps) {
+			t.Fatalf("%s: app dumps %d", c.name, len(dumps))
+		}
+		if c.align != (r.Cross != nil) {
+			t.Fatalf("%s: cross-host line %v", c.name, r.Cross)
+		}
+		if r.Cross != nil {
+			t.Logf("%s: %s\n%+v", c.name, r.Cross.Observed.EN, r.Cross.Evidence)
+			if !strings.Contains(r.Cross.Evidence[0].Value, "app threads in socket reads; db1 host disk ") {
+				t.Errorf("evidence: %+v", r.Cross.Evidence)
+			}
+		}
+	}
 }
