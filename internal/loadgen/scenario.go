@@ -10,7 +10,8 @@
 //	  - {label: balance, url: "/balance?acct=${account}", weight: 9}
 //
 // With "order: sequence" (and "loops: N") every user sends the requests in
-// the order written, each weight times in a row, N times over.
+// the order written, each weight times in a row, N times over; each pass
+// takes the next row of variables (weighted picks take one per request).
 //
 // Sample variables file (first row names the columns):
 //

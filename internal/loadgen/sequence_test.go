@@ -169,3 +169,42 @@ func equalCounts(a, b map[string]int64) bool {
 	}
 	return true
 }
+
+// In sequence order a pass's requests share one row of variables, as a
+// JMeter iteration shares one CSV line: the user who logs in is the one
+// whose balance is read; passes take the rows in turn.
+func TestSequenceRowPerPass(t *testing.T) {
+	var mu sync.Mutex
+	byConn := map[string][]string{}
+	cs := newCountingServer(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		byConn[r.RemoteAddr] = append(byConn[r.RemoteAddr], r.URL.Path+"?"+r.URL.RawQuery)
+		mu.Unlock()
+		w.Write([]byte("ok"))
+	})
+	cfg := Config{Users: 2, Sequence: true, Loops: 3, Vars: &Vars{Names: []string{"u"}, Rows: [][]string{{"alice"}, {"bob"}, {"carol"}}},
+		Requests: []Request{{Label: "login", URL: cs.URL + "/login?u=${u}"}, {Label: "balance", URL: cs.URL + "/balance?u=${u}", Weight: 2}}}
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	users := map[string]int{}
+	for conn, reqs := range byConn {
+		if len(reqs) != 9 {
+			t.Fatalf("%s sent %d requests: %v", conn, len(reqs), reqs)
+		}
+		for p := 0; p < 3; p++ {
+			pass := reqs[3*p : 3*p+3]
+			u := strings.TrimPrefix(pass[0], "/login?u=")
+			if pass[1] != "/balance?u="+u || pass[2] != "/balance?u="+u {
+				t.Errorf("%s: a pass mixes rows: %v", conn, pass)
+			}
+			users[u]++
+		}
+	}
+	// 6 passes over 3 rows in turn: each row twice.
+	if users["alice"] != 2 || users["bob"] != 2 || users["carol"] != 2 {
+		t.Errorf("rows per pass: %v", users)
+	}
+}

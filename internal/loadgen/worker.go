@@ -126,8 +126,9 @@ type UserGroup struct {
 type cursor struct {
 	reqs   []*compiled
 	i, rep int
-	passes int // completed passes over reqs
-	loops  int // passes to make; 0 = no bound
+	passes int      // completed passes over reqs
+	loops  int      // passes to make; 0 = no bound
+	row    []string // the variables of this pass (Config.Vars)
 }
 
 // next returns the request to send, or nil when the user made its passes.
@@ -241,13 +242,19 @@ func (r *runner) assignSequences() {
 }
 
 func (w *worker) pick() *compiled {
+	r := w.r
 	if w.seq != nil {
+		// A pass takes the next row of variables, as a JMeter thread takes
+		// the next line of its CSV Data Set at each iteration: a pass's
+		// requests share one row (the user who logs in is the one who pays).
+		if w.seq.i == 0 && w.seq.rep == 0 && r.rows != nil {
+			w.seq.row = r.rows[(r.rowSeq.Add(1)-1)%uint64(len(r.rows))]
+		}
 		if q := w.seq.next(); q != nil {
 			return q
 		}
 		return w.seq.reqs[0] // past its loops: never sent, loop stops first
 	}
-	r := w.r
 	if len(r.reqs) == 1 {
 		return r.reqs[0]
 	}
@@ -326,7 +333,10 @@ func (w *worker) start(a *attempt, c *compiled, intended, now time.Time, measure
 		deadline = r.end // in flight at the end: aborted, as oha does
 	}
 	var row []string
-	if r.rows != nil {
+	switch {
+	case w.seq != nil:
+		row = w.seq.row
+	case r.rows != nil:
 		row = r.rows[(r.rowSeq.Add(1)-1)%uint64(len(r.rows))]
 	}
 	w.wbuf = c.render(w.wbuf[:0], &w.scratch, row)
