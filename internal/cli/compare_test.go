@@ -34,7 +34,7 @@ func TestCompareCommand(t *testing.T) {
 	if code := runRoot(t, env, "compare", demoAfter, demoBefore, "--fail-on-regression", "5"); code != ExitFindings {
 		t.Errorf("a regression: exit %d, want 3", code)
 	}
-	if !strings.Contains(out.String(), "REGRESSION: Throughput (steady state) fell 84.4% (95% CI") {
+	if !strings.Contains(out.String(), "REGRESSION: Throughput (steady state) fell 84.4% (99% CI") {
 		t.Errorf("text:\n%s", out)
 	}
 	// JSON for scripts: missing values are null, never NaN.

@@ -50,7 +50,8 @@ type Stat struct {
 	Label  finding.Text `json:"label"`
 	Unit   string       `json:"unit"`
 	Better Better       `json:"better"`
-	// Before and After are means over runs of the steady-state means.
+	// Before and After are means over runs of the steady-state means
+	// (geometric with 2+ runs a side: After/Before-1 is ChangePct).
 	Before    float64 `json:"before"`
 	After     float64 `json:"after"`
 	ChangePct float64 `json:"change_pct"`

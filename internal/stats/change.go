@@ -32,7 +32,10 @@ const (
 
 // Estimate is the change of one metric between two sets of runs.
 type Estimate struct {
-	// Before and After are the means over runs of each run's steady-state mean.
+	// Before and After are the means over runs of each run's steady-state
+	// mean: geometric with 2 or more runs a side, so that After/Before-1 is
+	// ChangePct, the centre of the log-scale interval (arithmetic means of
+	// noisy runs can even move the other way than the pairs did).
 	Before, After float64
 	// ChangePct is After/Before-1 in percent; LoPct and HiPct bound it
 	// with Confidence.
@@ -85,6 +88,7 @@ func Compare(before, after [][]float64) (e Estimate, ok bool) {
 	e.ChangePct = 100 * (e.After/e.Before - 1)
 	if len(b) >= 2 && len(a) >= 2 {
 		welch(&e, mb, ma)
+		e.Before, e.After, e.ChangePct = geoMean(mb), geoMean(ma), pct(e.LogCentre)
 		th := benchmath.DefaultThresholds
 		cmp := benchmath.AssumeNothing.Compare(benchmath.NewSample(mb, &th), benchmath.NewSample(ma, &th))
 		e.UTestP = cmp.P
@@ -135,6 +139,8 @@ func welch(e *Estimate, before, after []float64) {
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(1 - (1-Confidence)/2)
 	e.LoPct, e.HiPct = pct(d-t*se), pct(d+t*se)
 }
+
+func geoMean(v []float64) float64 { return math.Exp(stat.Mean(logs(v), nil)) }
 
 func logs(v []float64) []float64 {
 	out := make([]float64, len(v))
@@ -280,7 +286,7 @@ func ComparePaired(before, after [][]float64) (e Estimate, ok bool) {
 	}
 	mb, ma := runMeans(b), runMeans(a)
 	n := len(b)
-	e = Estimate{Before: stat.Mean(mb, nil), After: stat.Mean(ma, nil), NBefore: n, NAfter: n, UTestP: math.NaN(), Method: MethodPaired}
+	e = Estimate{Before: geoMean(mb), After: geoMean(ma), NBefore: n, NAfter: n, UTestP: math.NaN(), Method: MethodPaired}
 	if slices.Min(mb) <= 0 || slices.Min(ma) <= 0 {
 		return e, false
 	}

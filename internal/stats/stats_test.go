@@ -316,3 +316,17 @@ func must(e Estimate, ok bool) Estimate {
 	}
 	return e
 }
+
+// With 2+ runs a side, Before and After are geometric means: the change
+// they show is the interval's centre, never the other way round from it.
+func TestBeforeAfterAgreeWithChange(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	for range 50 {
+		b, a := driftPairs(r, 3, 0.6, 0.3, 1)
+		for _, e := range []Estimate{must(ComparePaired(b, a)), must(Compare(b, a))} {
+			if got := 100 * (e.After/e.Before - 1); math.Abs(got-e.ChangePct) > 1e-6 || e.ChangePct < e.LoPct || e.ChangePct > e.HiPct {
+				t.Fatalf("%s: after/before %+.3f%%, change %+.3f%% [%+.1f, %+.1f]", e.Method, got, e.ChangePct, e.LoPct, e.HiPct)
+			}
+		}
+	}
+}
