@@ -123,6 +123,9 @@ func TestAnalyzeCollapsed(t *testing.T) {
 			t.Errorf("missing %q in\n%.2000s", want, out)
 		}
 	}
+	if strings.Contains(out, "recorded 0s") {
+		t.Errorf("collapsed stacks have no duration, yet one is printed:\n%.500s", out)
+	}
 	res := analyzeJSON(t, []string{p}, AnalyzeOptions{})
 	if len(res.Read) != 1 || res.Read[0].Format != "collapsed" || res.Read[0].Encoding != "gzip" {
 		t.Errorf("read %+v", res.Read)

@@ -96,8 +96,12 @@ func WriteFlameText(w io.Writer, p *FlamePage, n int) error {
 	if p.Unit == "samples" {
 		total += " " + finding.T("samples", "个采样").In(l)
 	}
-	fmt.Fprintf(w, "%s · %s · %s %s · %d %s · %s %s\n", finding.SafeLine(p.Target), kind,
-		finding.T("recorded", "记录").In(l), p.Duration.Round(100*time.Millisecond),
+	// Collapsed stacks carry no duration: say none rather than "0s".
+	recorded := ""
+	if p.Duration > 0 {
+		recorded = fmt.Sprintf(" · %s %s", finding.T("recorded", "记录").In(l), p.Duration.Round(100*time.Millisecond))
+	}
+	fmt.Fprintf(w, "%s · %s%s · %d %s · %s %s\n", finding.SafeLine(p.Target), kind, recorded,
 		p.Events, finding.T("events", "个事件").In(l), finding.T("total", "总量").In(l), total)
 	if p.Interrupted {
 		fmt.Fprintln(w, finding.T("stopped early: what was recorded until then", "提前停止：以下为此前记录的内容").In(l))
