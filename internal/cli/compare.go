@@ -54,8 +54,9 @@ block bootstrap over that run's seconds and covers no run-to-run noise.
 the previous step and over the baseline, with intervals.
 
 --fail-on-regression PCT gates CI on the interval, not the point: it fails
-when throughput or p99 changed for the worse significantly (the interval
-excludes 0) and the interval's far bound is beyond PCT (throughput's lower
+when throughput or p99 changed for the worse significantly (its 99%
+interval excludes 0: over the two metrics at most 1% of same-build pairs
+fail) and that interval's far bound is beyond PCT (throughput's lower
 bound below -PCT, p99's upper bound above +PCT), or the error rate rose by
 more than 0.1 point. Exit status: 0 passed, 3 regression, 4 inconclusive
 (a gated metric cannot be told from noise at PCT: run more), 1 error,

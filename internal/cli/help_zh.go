@@ -625,8 +625,9 @@ block bootstrap over that run's seconds and covers no run-to-run noise.
 the previous step and over the baseline, with intervals.
 
 --fail-on-regression PCT gates CI on the interval, not the point: it fails
-when throughput or p99 changed for the worse significantly (the interval
-excludes 0) and the interval's far bound is beyond PCT (throughput's lower
+when throughput or p99 changed for the worse significantly (its 99%
+interval excludes 0: over the two metrics at most 1% of same-build pairs
+fail) and that interval's far bound is beyond PCT (throughput's lower
 bound below -PCT, p99's upper bound above +PCT), or the error rate rose by
 more than 0.1 point. Exit status: 0 passed, 3 regression, 4 inconclusive
 (a gated metric cannot be told from noise at PCT: run more), 1 error,
@@ -644,8 +645,9 @@ run-1..N）作为 BEFORE 或 AFTER。交替进行的运行（A B A B ...，即 '
 的 Welch t 区间；只有一次运行时为该次运行逐秒数据的分块自助法，不含运行之间的波动。
 --steps BASE STEP1 STEP2... 输出调优表：每一步相对上一步和相对基线的提升及其区间。
 
---fail-on-regression PCT 按区间而不是按点值做 CI 门禁：吞吐量或 p99 显著变差（区间
-不含 0）且区间远端超过 PCT（吞吐量下界低于 -PCT，p99 上界高于 +PCT），或错误率上升
+--fail-on-regression PCT 按区间而不是按点值做 CI 门禁：吞吐量或 p99 显著变差（其 99%
+区间不含 0：两个指标合计，同一构建的对比最多 1% 误报）且该区间远端超过 PCT（吞吐量
+下界低于 -PCT，p99 上界高于 +PCT），或错误率上升
 超过 0.1 个百分点时失败。退出码：0 通过，3 回退，4 无法判断（门禁指标在 PCT 精度下
 无法与噪声区分：请多运行几次），1 出错，2 用法错误。`,
 	`  tuneloop compare runs/before runs/after
