@@ -203,6 +203,12 @@ func jfrEvents(buf []byte, kinds []Kind, fn func(k Kind, stack []string, v int64
 	if !bytes.HasPrefix(buf, []byte("FLR\x00")) {
 		return false, ErrNotJFR
 	}
+	if whole, err := checkJFR(buf); err != nil { // before the library sizes anything from it
+		if !errors.Is(err, errJFRTruncated) || whole == 0 {
+			return false, err
+		}
+		buf = buf[:whole] // a recording cut short: its whole chunks stand
+	}
 	n := 0
 	defer func() {
 		if r := recover(); r != nil {
@@ -213,7 +219,7 @@ func jfrEvents(buf []byte, kinds []Kind, fn func(k Kind, stack []string, v int64
 	resolve := newResolver(p).stack
 	className := func(ref types.ClassRef) string {
 		if c := p.GetClass(ref); c != nil {
-			return strings.ReplaceAll(p.GetSymbolString(c.Name), "/", ".")
+			return javaTypeName(p.GetSymbolString(c.Name))
 		}
 		return "?"
 	}
