@@ -137,8 +137,8 @@ func recordOnHosts(ctx context.Context, env *Env, ho *hostOptions, p hostsPlan) 
 	wg.Wait()
 	for _, j := range jobs {
 		if off, bound, ok := j.entry.Offset(); ok {
-			note(finding.Tf(finding.T("%s (%s): clock offset %+.1f ms ±%.1f ms", "%s（%s）：时钟偏差 %+.1f ms ±%.1f ms"), j.entry.Name, j.entry.Arch,
-				ms(off), ms(bound)))
+			note(finding.Tf(finding.T("%s (%s): clock offset %s ±%s", "%s（%s）：时钟偏差 %s ±%s"), j.entry.Name, j.entry.Arch,
+				report.ClockMS(ms(off), true), report.ClockMS(ms(bound), false)))
 		}
 	}
 	m := &multihost.Manifest{Start: time.Now()}
@@ -217,7 +217,7 @@ func recordOnHosts(ctx context.Context, env *Env, ho *hostOptions, p hostsPlan) 
 			j.entry.After = measureClock(ctx, j.probe)
 		}
 		if d, ok := j.entry.Drift(); ok {
-			note(finding.Tf(finding.T("%s: clock drift over the run %+.2f ms", "%s：运行期间时钟漂移 %+.2f ms"), j.entry.Name, ms(d)))
+			note(finding.Tf(finding.T("%s: clock drift over the run %s", "%s：运行期间时钟漂移 %s"), j.entry.Name, report.ClockMS(ms(d), true)))
 		}
 		m.Hosts = append(m.Hosts, j.entry)
 	}

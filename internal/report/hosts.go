@@ -107,15 +107,29 @@ func NewHosts(r *multihost.Run, lang finding.Lang) *HostsView {
 
 func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-// ClockLine says a host's alignment: "clock +3000.2 ms ±0.3 ms (drift
-// +0.01 ms)" or that it was not measured.
+// ClockMS says a clock offset, bound or drift in milliseconds readably:
+// under a millisecond in whole microseconds (a LAN round trip), else in
+// ms with one decimal; sign forces the + of a positive value.
+func ClockMS(ms float64, sign bool) string {
+	f := "%"
+	if sign {
+		f += "+"
+	}
+	if ms > -1 && ms < 1 {
+		return fmt.Sprintf(f+".0f µs", ms*1000)
+	}
+	return fmt.Sprintf(f+".1f ms", ms)
+}
+
+// ClockLine says a host's alignment: "clock +3000.2 ms ±300 µs (shifted
+// ...), drift +10 µs over the run" or that it was not measured.
 func (h *HostView) ClockLine(l finding.Lang) string {
 	if !h.Aligned {
 		return finding.T("clock not measured: its times are its own", "时钟未测量：其时间为该主机自身的时间").In(l)
 	}
-	s := finding.Tf(finding.T("clock %+.1f ms ±%.1f ms (shifted onto this host's timeline)", "时钟偏差 %+.1f ms ±%.1f ms（已移到本机时间轴）"), h.OffsetMS, h.BoundMS).In(l)
+	s := finding.Tf(finding.T("clock %s ±%s (shifted onto this host's timeline)", "时钟偏差 %s ±%s（已移到本机时间轴）"), ClockMS(h.OffsetMS, true), ClockMS(h.BoundMS, false)).In(l)
 	if h.DriftMS != nil {
-		s += finding.Tf(finding.T(", drift %+.2f ms over the run", "，运行期间漂移 %+.2f ms"), *h.DriftMS).In(l)
+		s += finding.Tf(finding.T(", drift %s over the run", "，运行期间漂移 %s"), ClockMS(*h.DriftMS, true)).In(l)
 	}
 	return s
 }

@@ -40,7 +40,7 @@ func TestHostsView(t *testing.T) {
 	var txt, md bytes.Buffer
 	WriteHostsText(&txt, v, finding.ZH)
 	WriteHostsMarkdown(&md, v, finding.EN)
-	for _, want := range []string{"db|1 [db] db1", "时钟偏差 +3001.0 ms ±1.5 ms", "运行期间漂移 +2.00 ms", "丢失： 连接中断", "结论： 磁盘 sdb 饱和", "其结论与发现即上面"} {
+	for _, want := range []string{"db|1 [db] db1", "时钟偏差 +3001.0 ms ±1.5 ms", "运行期间漂移 +2.0 ms", "丢失： 连接中断", "结论： 磁盘 sdb 饱和", "其结论与发现即上面"} {
 		if !strings.Contains(txt.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, txt.String())
 		}
@@ -48,6 +48,18 @@ func TestHostsView(t *testing.T) {
 	for _, want := range []string{"## Hosts (one timeline)", `| db\|1 | db | db1 |`, `**LOST:** connection lost \| \*bold\*`, "clock +3001.0 ms ±1.5 ms"} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md.String())
+		}
+	}
+}
+
+func TestClockMS(t *testing.T) {
+	for _, c := range []struct {
+		ms   float64
+		sign bool
+		want string
+	}{{0.042, true, "+42 µs"}, {-0.5, true, "-500 µs"}, {0, true, "+0 µs"}, {3000.06, true, "+3000.1 ms"}, {1, false, "1.0 ms"}, {-12.34, false, "-12.3 ms"}} {
+		if got := ClockMS(c.ms, c.sign); got != c.want {
+			t.Errorf("ClockMS(%v, %v) = %q, want %q", c.ms, c.sign, got, c.want)
 		}
 	}
 }

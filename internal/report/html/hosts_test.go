@@ -45,9 +45,9 @@ func TestHostsSection(t *testing.T) {
 		}
 		want := []string{`<section id="sec-hosts">`, `href="#sec-hosts"`, `href="#host-2"`, "db1&lt;script&gt;", "<svg", "sdb util 97%"}
 		if l == finding.ZH {
-			want = append(want, "主机（同一时间轴）", "与 10.0.0.9:22 的连接在 7s 后中断", "时钟偏差 &#43;3000.1 ms ±0.3 ms")
+			want = append(want, "主机（同一时间轴）", "与 10.0.0.9:22 的连接在 7s 后中断", "时钟偏差 &#43;3000.1 ms ±300 µs")
 		} else {
-			want = append(want, "Hosts (one timeline)", "LOST: connection to 10.0.0.9:22 lost after 7s", "clock &#43;3000.1 ms ±0.3 ms", "drift &#43;0.04 ms")
+			want = append(want, "Hosts (one timeline)", "LOST: connection to 10.0.0.9:22 lost after 7s", "clock &#43;3000.1 ms ±300 µs", "drift &#43;40 µs")
 		}
 		for _, w := range want {
 			if !strings.Contains(page, w) {
