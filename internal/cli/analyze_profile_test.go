@@ -28,7 +28,7 @@ func TestAnalyzeJFREveryKind(t *testing.T) {
 	}
 	for _, want := range []string{
 		"mixed.jfr · CPU profile · recorded 3.", "Mixed.burn",
-		"mixed.jfr · allocation profile", "Mixed.allocate", "[B", // JFR's name of byte[]
+		"mixed.jfr · allocation profile", "Mixed.allocate", "byte[]", // JFR stores "[B"
 		"mixed.jfr · lock profile (time blocked)", "[lock] java.lang.Object", "Mixed.holdGate",
 	} {
 		if !strings.Contains(out, want) {
