@@ -8,7 +8,7 @@ OUT ?= out
 
 include zoo/zoo.mk
 
-.PHONY: all build cross test test-e2e vet fmt-check docs docs-check bench bench-load fuzz demo clean
+.PHONY: all build cross test test-e2e vet fmt-check docs docs-check bench bench-load bench-gate bench-profile fuzz demo demo-tune jmeter-check clean
 
 all: build
 
@@ -81,6 +81,16 @@ fuzz:
 # then its fixed variant; prints both reports and the TPS before and after.
 demo: build zoo
 	OUT=$(OUT) scripts/demo.sh
+
+# tuneloop experiment on the zoo's gc-pressure service (heap x collector,
+# interleaved trials, the winner re-measured); checks nothing was left changed.
+demo-tune: build zoo
+	OUT=$(OUT) scripts/demo-tune.sh
+
+# JMeter (5.6.3, assembled from Maven into ~/.cache/tuneloop) and tuneloop run
+# the same plans against one 127.0.0.1 server; their per-label counts must match.
+jmeter-check: build
+	scripts/jmeter-check.sh
 
 clean: zoo-clean
 	rm -rf bin $(OUT)
