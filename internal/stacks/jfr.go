@@ -35,6 +35,9 @@ func JFRExecutionSamples(buf []byte, fn func(stack []string)) (n int, err error)
 	if !bytes.HasPrefix(buf, []byte("FLR\x00")) {
 		return 0, ErrNotJFR
 	}
+	if _, err := checkJFR(buf); err != nil { // before the library sizes anything from it
+		return 0, err
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("corrupt JFR recording after %d samples: %v", n, r)

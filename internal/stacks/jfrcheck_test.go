@@ -1,0 +1,301 @@
+package stacks
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// realJFRs lists the recordings kept in the repository (tests' fixtures).
+func realJFRs(t *testing.T) []string {
+	t.Helper()
+	var out []string
+	for _, dir := range []string{"../../internal", "../../testdata"} {
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && filepath.Ext(p) == ".jfr" {
+				out = append(out, p)
+			}
+			return nil
+		})
+	}
+	if len(out) == 0 {
+		t.Fatal("no .jfr recording in the repository")
+	}
+	return out
+}
+
+// Every real recording passes the check whole.
+func TestCheckJFRAcceptsRealRecordings(t *testing.T) {
+	for _, p := range append(realJFRs(t), os.Getenv("TUNELOOP_EXTRA_JFR")) {
+		if p == "" {
+			continue
+		}
+		buf, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok, err := checkJFR(buf)
+		if err != nil || ok != len(buf) {
+			t.Errorf("%s: %d of %d bytes: %v", p, ok, len(buf), err)
+		}
+	}
+}
+
+const mixedJFR = "../../internal/cli/testdata/profiles/mixed.jfr"
+
+func readJFR(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func uvarint(v uint64) []byte {
+	var b []byte
+	for v >= 0x80 {
+		b = append(b, byte(v)|0x80)
+		v >>= 7
+	}
+	return append(b, byte(v))
+}
+
+// wantCheckErr asserts buf is refused by the check and by both entry
+// points, with an error that says what was wrong.
+func wantCheckErr(t *testing.T, buf []byte, says string) {
+	t.Helper()
+	_, err := checkJFR(buf)
+	if err == nil || !strings.Contains(err.Error(), says) {
+		t.Fatalf("checkJFR: %v, want an error saying %q", err, says)
+	}
+	if _, err := JFRExecutionSamples(buf, func([]string) {}); err == nil {
+		t.Error("JFRExecutionSamples accepted it")
+	}
+	if _, err := JFRProfiles(buf, CPU, Alloc, Lock, Wall); err == nil {
+		t.Error("JFRProfiles accepted it")
+	}
+}
+
+// The fuzzer's recording: a metadata string count of ~2^28 in 137 bytes
+// made the library ask for a 30 GB slice.
+func TestCheckJFRCrasher(t *testing.T) {
+	b := readJFR(t, "testdata/fuzz/FuzzJFRExecutionSamples/b7ee641ae684fe58")
+	i := bytes.IndexByte(b, '"')
+	s, err := strconv.Unquote(string(b[i : bytes.LastIndexByte(b, '"')+1]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCheckErr(t, []byte(s), "invalid JFR recording at byte")
+}
+
+// metaCountAt is where the metadata string count of the first chunk is.
+func metaCountAt(t *testing.T, b []byte) int {
+	t.Helper()
+	r := &jfrReader{b: b, pos: int(binary.BigEndian.Uint64(b[24:])), end: len(b)}
+	for i := 0; i < 5; i++ { // size, type, start, duration, id
+		if _, err := r.varlong("x"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return r.pos
+}
+
+func TestCheckJFRCorruptions(t *testing.T) {
+	real := readJFR(t, mixedJFR)
+	t.Run("string count 2^31", func(t *testing.T) {
+		at := metaCountAt(t, real)
+		r := &jfrReader{b: real, pos: at, end: len(real)}
+		if _, err := r.varint32("n"); err != nil {
+			t.Fatal(err)
+		}
+		b := append(append(append([]byte(nil), real[:at]...), uvarint(1<<31)...), real[r.pos:]...)
+		wantCheckErr(t, b, "metadata string count 2147483648 does not fit")
+	})
+	t.Run("truncated chunk", func(t *testing.T) {
+		wantCheckErr(t, real[:len(real)/2], "only 59380 bytes left in the file")
+		wantCheckErr(t, real[:40], "chunk header needs 68 bytes")
+	})
+	t.Run("chunk size beyond the file", func(t *testing.T) {
+		b := append([]byte(nil), real...)
+		binary.BigEndian.PutUint64(b[8:], uint64(len(b)+1000))
+		wantCheckErr(t, b, "chunk size 119761 but only 118761 bytes left")
+	})
+	t.Run("offsets outside the chunk", func(t *testing.T) {
+		b := append([]byte(nil), real...)
+		binary.BigEndian.PutUint64(b[16:], uint64(len(b)))
+		wantCheckErr(t, b, "constant pool offset 118761 outside the chunk")
+		b = append([]byte(nil), real...)
+		binary.BigEndian.PutUint64(b[24:], 70)
+		wantCheckErr(t, b, "at byte 71: metadata event type runs past the end of its event")
+	})
+	t.Run("magic and version", func(t *testing.T) {
+		b := append(append([]byte(nil), real...), real...)
+		b[len(real)+1] = 'X'
+		wantCheckErr(t, b, "at byte 118761: no chunk magic")
+		b = append([]byte(nil), real...)
+		b[5] = 7
+		wantCheckErr(t, b, "unknown format version 7.1")
+	})
+}
+
+// A recording cut short in its second chunk: the profile keeps the first
+// chunk's events; a cut inside the only chunk is an error.
+func TestJFRProfileCutInSecondChunk(t *testing.T) {
+	real := readJFR(t, mixedJFR)
+	one, err := JFRProfile(real, CPU)
+	if err != nil || one.Events == 0 {
+		t.Fatalf("%v %+v", err, one)
+	}
+	two := append(append([]byte(nil), real...), real...)
+	if ok, err := checkJFR(two); err != nil || ok != len(two) {
+		t.Fatalf("two whole chunks: %d %v", ok, err)
+	}
+	cut := two[:len(real)+len(real)/3]
+	ok, err := checkJFR(cut)
+	if !errors.Is(err, errJFRTruncated) || ok != len(real) {
+		t.Fatalf("cut: %d %v", ok, err)
+	}
+	p, err := JFRProfile(cut, CPU)
+	if err != nil || p.Events != one.Events {
+		t.Errorf("cut in the second chunk: %v, %d events, want the first chunk's %d", err, p.Events, one.Events)
+	}
+}
+
+// jfrBuilder writes small recordings by hand: one chunk, one metadata
+// event, one checkpoint, then the events given.
+type jfrBuilder struct {
+	strs []string
+	idx  map[string]int
+}
+
+func (j *jfrBuilder) s(v string) []byte {
+	if j.idx == nil {
+		j.idx = map[string]int{}
+	}
+	i, ok := j.idx[v]
+	if !ok {
+		i = len(j.strs)
+		j.idx[v] = i
+		j.strs = append(j.strs, v)
+	}
+	return uvarint(uint64(i))
+}
+
+// el is a metadata element: name, attributes as name/value pairs, children.
+func (j *jfrBuilder) el(name string, attrs []string, children ...[]byte) []byte {
+	b := j.s(name)
+	b = append(b, uvarint(uint64(len(attrs)/2))...)
+	for i := 0; i+1 < len(attrs); i += 2 {
+		b = append(append(b, j.s(attrs[i])...), j.s(attrs[i+1])...)
+	}
+	b = append(b, uvarint(uint64(len(children)))...)
+	for _, c := range children {
+		b = append(b, c...)
+	}
+	return b
+}
+
+// event prefixes body with its size (one byte: the tests stay small).
+func event(body ...[]byte) []byte {
+	var b []byte
+	for _, p := range body {
+		b = append(b, p...)
+	}
+	if len(b)+1 > 127 {
+		panic("test event too big")
+	}
+	return append([]byte{byte(len(b) + 1)}, b...)
+}
+
+// build returns a one-chunk recording of the classes (metadata elements),
+// a checkpoint holding pool (class id, count, entries) and the events.
+func (j *jfrBuilder) build(classes [][]byte, pool []byte, events ...[]byte) []byte {
+	root := j.el("root", nil, j.el("metadata", nil, classes...), j.el("region", []string{"locale", "en_US"}))
+	var meta []byte
+	meta = append(meta, 0, 0, 0, 0) // type, start, duration, id
+	meta = append(meta, uvarint(uint64(len(j.strs)))...)
+	for _, v := range j.strs {
+		meta = append(append(append(meta, 3), uvarint(uint64(len(v)))...), v...)
+	}
+	meta = append(meta, root...)
+	size := len(meta) + 2 // a two-byte size varint
+	metaEv := append([]byte{byte(size) | 0x80, byte(size >> 7)}, meta...)
+	npool := byte(0)
+	if pool != nil {
+		npool = 1
+	}
+	cp := event([]byte{1, 0, 0, 0, 1, npool}, pool) // type, start, duration, delta 0, mask, pools
+	body := append(append([]byte(nil), metaEv...), cp...)
+	for _, e := range events {
+		body = append(body, e...)
+	}
+	h := make([]byte, jfrHeaderSize)
+	copy(h, "FLR\x00\x00\x02\x00\x01")
+	binary.BigEndian.PutUint64(h[8:], uint64(jfrHeaderSize+len(body)))
+	binary.BigEndian.PutUint64(h[16:], uint64(jfrHeaderSize+len(metaEv)))
+	binary.BigEndian.PutUint64(h[24:], jfrHeaderSize)
+	binary.BigEndian.PutUint32(h[64:], 1)
+	return append(h, body...)
+}
+
+func (j *jfrBuilder) class(id, name string, fields ...[]byte) []byte {
+	return j.el("class", []string{"id", id, "name", name}, fields...)
+}
+
+func (j *jfrBuilder) field(name, class string, more ...string) []byte {
+	return j.el("field", append([]string{"name", name, "class", class}, more...))
+}
+
+// Hand-made recordings: counts against the bytes of their event, and the
+// shapes the library would read out of step.
+func TestCheckJFRHandMade(t *testing.T) {
+	// mk writes a recording whose execution samples have one field.
+	mk := func(samples []byte, fieldName, fieldClass string) []byte {
+		j := &jfrBuilder{}
+		classes := [][]byte{
+			j.class("1", "int"), j.class("2", "long"), j.class("3", "float"), j.class("4", "java.lang.String"),
+			j.class("10", "jdk.types.Symbol", j.field("string", "4")),
+			j.class("11", "jdk.Demo", j.field("values", "1", "dimension", "1"), j.field("ratio", "3")),
+			j.class("12", "jdk.ExecutionSample", j.field(fieldName, fieldClass)),
+		}
+		pool := []byte{10, 2, 1, 3, 1, 'a', 2, 4, 2, 'b', 0} // two symbols: UTF-8 "a", char array "b"
+		return j.build(classes, pool,
+			event([]byte{11, 3, 7, 8, 9, 0, 0, 0x80, 0x3f}), // jdk.Demo: three ints, a float
+			event(append([]byte{12}, samples...)))
+	}
+	ok := mk([]byte{5}, "startTime", "2")
+	if n, err := checkJFR(ok); err != nil || n != len(ok) {
+		t.Fatalf("a well-formed recording refused: %v", err)
+	}
+
+	bad := append([]byte(nil), ok...)
+	at := bytes.Index(bad, []byte{11, 3, 7, 8, 9})
+	bad[at+1] = 100 // 100 ints in an event of 9 bytes
+	if _, err := checkJFR(bad); err == nil || !strings.Contains(err.Error(), "array length of jdk.Demo.values 100 does not fit in the 7 bytes left") {
+		t.Errorf("array count beyond its event: %v", err)
+	}
+
+	bad = append([]byte(nil), ok...)
+	at = bytes.Index(bad, []byte{2, 4, 2, 'b'})
+	bad[at+2] = 0x7f // a char array longer than the event
+	if _, err := checkJFR(bad); err == nil || !strings.Contains(err.Error(), "char array length 127 does not fit") {
+		t.Errorf("char array beyond its event: %v", err)
+	}
+
+	// The library reads a float of an event it decodes as a varint.
+	float := mk([]byte{0, 0, 0x80, 0x3f}, "x", "3")
+	if _, err := checkJFR(float); err == nil || !strings.Contains(err.Error(), "float field jdk.ExecutionSample.x") {
+		t.Errorf("float in an execution sample: %v", err)
+	}
+	// A string longer than the event, in an event the library skips too.
+	long := mk([]byte{3, 0x7f, 'x'}, "s", "4")
+	if _, err := checkJFR(long); err == nil || !strings.Contains(err.Error(), "string length 127 does not fit in the 1 bytes left") {
+		t.Errorf("string beyond its event: %v", err)
+	}
+}
