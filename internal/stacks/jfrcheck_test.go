@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -297,5 +298,70 @@ func TestCheckJFRHandMade(t *testing.T) {
 	long := mk([]byte{3, 0x7f, 'x'}, "s", "4")
 	if _, err := checkJFR(long); err == nil || !strings.Contains(err.Error(), "string length 127 does not fit in the 1 bytes left") {
 		t.Errorf("string beyond its event: %v", err)
+	}
+}
+
+// handMadeRecording is the smallest recording the library reads whole: the
+// types it requires, one checkpoint (symbols A and m, a class, a method, a
+// stack trace) and one execution sample in A.m.
+func handMadeRecording() []byte {
+	j := &jfrBuilder{}
+	cp := func(name, class string) []byte { return j.field(name, class, "constantPool", "true") }
+	classes := [][]byte{
+		j.class("1", "int"), j.class("2", "long"), j.class("3", "short"), j.class("4", "float"),
+		j.class("5", "boolean"), j.class("6", "java.lang.String"),
+		j.class("20", "jdk.types.FrameType", j.field("description", "6")),
+		j.class("21", "jdk.types.ThreadState", j.field("name", "6")),
+		j.class("22", "java.lang.Thread", j.field("osName", "6"), j.field("javaName", "6")),
+		j.class("23", "java.lang.Class", cp("classLoader", "24"), cp("name", "26"), cp("package", "25"), j.field("modifiers", "1")),
+		j.class("24", "jdk.types.ClassLoader", cp("type", "23"), cp("name", "26")),
+		j.class("25", "jdk.types.Package", cp("name", "26")),
+		j.class("26", "jdk.types.Symbol", j.field("string", "6")),
+		j.class("27", "jdk.types.Method", cp("type", "23"), cp("name", "26"), cp("descriptor", "26"), j.field("modifiers", "1"), j.field("hidden", "5")),
+		j.class("28", "jdk.types.StackTrace", j.field("truncated", "5"), j.field("frames", "29", "dimension", "1")),
+		j.class("29", "jdk.types.StackFrame", cp("method", "27"), j.field("lineNumber", "1"), j.field("bytecodeIndex", "1"), cp("type", "20")),
+		j.class("30", "jdk.ExecutionSample", j.field("startTime", "2"), cp("sampledThread", "22"), cp("stackTrace", "28"), cp("state", "21")),
+	}
+	pools := [][]byte{
+		{26, 2, 1, 3, 1, 'A', 2, 3, 1, 'm'}, // symbols 1 "A", 2 "m"
+		{23, 1, 1, 0, 1, 0, 0},              // class 1 named A
+		{27, 1, 1, 1, 2, 0, 0, 0},           // method 1: A.m
+		{28, 1, 1, 0, 1, 1, 5, 0, 0},        // stack trace 1: one frame, A.m line 5
+	}
+	var pool []byte
+	for _, p := range pools {
+		pool = append(pool, p...)
+	}
+	b := j.build(classes, pool, event([]byte{30, 5, 0, 1, 0}))
+	// build writes a pool count of 1: this checkpoint holds four.
+	b[bytes.Index(b, append([]byte{1, 0, 0, 0, 1, 1}, pools[0][:2]...))+5] = byte(len(pools))
+	return b
+}
+
+// What the check accepts the library reads: the hand-made recording gives
+// its one sample.
+func TestCheckJFRHandMadeRecordingReads(t *testing.T) {
+	b := handMadeRecording()
+	if n, err := checkJFR(b); err != nil || n != len(b) {
+		t.Fatalf("check: %v", err)
+	}
+	var got []string
+	n, err := JFRExecutionSamples(b, func(st []string) { got = append(got, strings.Join(st, ";")) })
+	if err != nil || n != 1 || len(got) != 1 || got[0] != "A.m" {
+		t.Fatalf("%d samples %q: %v", n, got, err)
+	}
+	p, err := JFRProfile(b, CPU)
+	if err != nil || p.Events != 1 {
+		t.Fatalf("profile: %v %+v", err, p)
+	}
+	// TUNELOOP_FUZZ_SEEDS=1 writes it as a seed of both fuzz targets: small
+	// enough for the fuzzer to reach the checkpoint and event decoders.
+	if os.Getenv("TUNELOOP_FUZZ_SEEDS") != "" {
+		for dir, extra := range map[string]string{"FuzzJFRExecutionSamples": "", "FuzzJFRProfile": "\nbyte('\\x00')"} {
+			seed := fmt.Sprintf("go test fuzz v1\n[]byte(%q)%s\n", b, extra)
+			if err := os.WriteFile(filepath.Join("testdata/fuzz", dir, "handmade"), []byte(seed), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 }
