@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -83,6 +84,13 @@ func TestRunHosts(t *testing.T) {
 		"hosts/127.0.0.1-2/manifest.json", "hosts/127.0.0.1-2/raw/samples.jsonl.gz"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Errorf("the run folder lacks %s: %v", f, err)
+		}
+	}
+	// report.json of a run over hosts follows the published schema.
+	if b, err := os.ReadFile(filepath.Join(dir, "report.json")); err == nil {
+		validateJSON(t, compileSchema(t, "run-page-v1.schema.json"), "run-page-v1.schema.json", b)
+		if !bytes.Contains(b, []byte(`"hosts"`)) {
+			t.Error("report.json has no hosts section")
 		}
 	}
 	m, err := multihost.Read(dir)
