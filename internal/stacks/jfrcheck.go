@@ -22,6 +22,11 @@ import (
 // second, features.
 const jfrHeaderSize = 68
 
+// jfrMaxMetadata caps the metadata event, whose counts the library turns
+// into maps and slices at tens of bytes per input byte (a JDK 17/21
+// recording's is 97 KB).
+const jfrMaxMetadata = 16 << 20
+
 // jfrMaxDepth bounds inline structs inside structs (the JDK nests two deep).
 const jfrMaxDepth = 8
 
@@ -104,7 +109,7 @@ func (r *jfrReader) fail(off int, format string, a ...any) error {
 }
 
 func (r *jfrReader) short(what string) error {
-	return &jfrCheckError{off: r.pos, reason: what + " runs past the end of its event", cause: errJFRTruncated}
+	return &jfrCheckError{off: r.pos, reason: what + " runs past the end of its event"}
 }
 
 func (r *jfrReader) left() int { return r.end - r.pos }
@@ -253,6 +258,9 @@ func (c *chunkCheck) metadata(pos int) error {
 	}
 	if size == 0 || int64(size) > int64(c.end-pos) {
 		return r.fail(pos, "metadata event size %d does not fit in the %d bytes left in the chunk", size, c.end-pos)
+	}
+	if size > jfrMaxMetadata {
+		return r.fail(pos, "metadata event of %d bytes (more than %d: a JDK's is about 100 KB)", size, jfrMaxMetadata)
 	}
 	r.end = pos + int(size)
 	typ, err := r.varint32("metadata event type")

@@ -365,3 +365,18 @@ func TestCheckJFRHandMadeRecordingReads(t *testing.T) {
 		}
 	}
 }
+
+// A metadata event far larger than any JDK writes is refused before its
+// counts are read.
+func TestCheckJFRMetadataCap(t *testing.T) {
+	size := jfrMaxMetadata + 1
+	b := make([]byte, jfrHeaderSize+size+1)
+	copy(b, "FLR\x00\x00\x02\x00\x01")
+	binary.BigEndian.PutUint64(b[8:], uint64(len(b)))
+	binary.BigEndian.PutUint64(b[16:], uint64(len(b)-1))
+	binary.BigEndian.PutUint64(b[24:], jfrHeaderSize)
+	copy(b[jfrHeaderSize:], uvarint(uint64(size)))
+	if _, err := checkJFR(b); err == nil || !strings.Contains(err.Error(), "at byte 68: metadata event of 16777217 bytes") {
+		t.Errorf("got %v", err)
+	}
+}
