@@ -546,6 +546,12 @@ func (c *chunkCheck) checkpoint(r *jfrReader) (delta int64, err error) {
 		if cls == nil {
 			return 0, r.fail(at, "constant pool of unknown class %d", int64(id))
 		}
+		// A pool of strings holds (key, string) entries; the library reads
+		// a pool of another primitive as keys alone, the format as values.
+		prim := c.prim[int64(id)]
+		if prim != primNone && prim != primString {
+			return 0, r.fail(at, "constant pool of primitive %s", cls.name)
+		}
 		at = r.pos
 		n, err := r.count("constant pool entry count", 1)
 		if err != nil {
@@ -555,7 +561,12 @@ func (c *chunkCheck) checkpoint(r *jfrReader) (delta int64, err error) {
 			if _, err := r.varlong("constant pool key"); err != nil {
 				return 0, err
 			}
-			if err := c.fields(r, cls, modeLibTop, 0); err != nil {
+			if prim == primString {
+				err = c.str(r)
+			} else {
+				err = c.fields(r, cls, modeLibTop, 0)
+			}
+			if err != nil {
 				return 0, err
 			}
 		}

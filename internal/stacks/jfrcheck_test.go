@@ -327,6 +327,7 @@ func handMadeRecording() []byte {
 		{23, 1, 1, 0, 1, 0, 0},              // class 1 named A
 		{27, 1, 1, 1, 2, 0, 0, 0},           // method 1: A.m
 		{28, 1, 1, 0, 1, 1, 5, 0, 0},        // stack trace 1: one frame, A.m line 5
+		{6, 1, 1, 3, 2, 'h', 'i'},           // string 1: "hi"
 	}
 	var pool []byte
 	for _, p := range pools {
@@ -353,6 +354,13 @@ func TestCheckJFRHandMadeRecordingReads(t *testing.T) {
 	p, err := JFRProfile(b, CPU)
 	if err != nil || p.Events != 1 {
 		t.Fatalf("profile: %v %+v", err, p)
+	}
+	// The string pool's entry is a key and a string: one longer than its
+	// event is refused.
+	bad := append([]byte(nil), b...)
+	bad[bytes.Index(bad, []byte{6, 1, 1, 3, 2, 'h', 'i'})+4] = 100
+	if _, err := checkJFR(bad); err == nil || !strings.Contains(err.Error(), "string length 100 does not fit in the 2 bytes left") {
+		t.Errorf("string pool entry beyond its event: %v", err)
 	}
 	// TUNELOOP_FUZZ_SEEDS=1 writes it as a seed of both fuzz targets: small
 	// enough for the fuzzer to reach the checkpoint and event decoders.
