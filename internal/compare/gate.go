@@ -56,9 +56,9 @@ func (c *Comparison) Gate(pct float64) bool {
 				s.Label, s.ChangePct, s.GateLoPct, s.GateHiPct, num(s.Before), num(s.After), pct))
 			c.RegressedKeys = append(c.RegressedKeys, s.Key)
 		case s.Verdict == stats.Inconclusive:
-			c.Inconclusive = append(c.Inconclusive, finding.Tf(finding.T("%s: %+.1f%% (95%% CI %+.1f%% to %+.1f%%) cannot be told from noise at %.0f%%: run %d more per side",
-				"%s：%+.1f%%（95%% 置信区间 %+.1f%% 至 %+.1f%%）在 %.0f%% 的精度下无法与噪声区分：每侧再运行 %d 次"),
-				s.Label, s.ChangePct, s.LoPct, s.HiPct, pct, s.MoreRuns))
+			c.Inconclusive = append(c.Inconclusive, finding.Tf(finding.T("%s: %+.1f%% (95%% CI %+.1f%% to %+.1f%%) cannot be told from noise at %.0f%%: run %s more per side",
+				"%s：%+.1f%%（95%% 置信区间 %+.1f%% 至 %+.1f%%）在 %.0f%% 的精度下无法与噪声区分：每侧再运行 %s 次"),
+				s.Label, s.ChangePct, s.LoPct, s.HiPct, pct, stats.MoreRuns(s.MoreRuns)))
 		case s.Verdict == stats.Worse && !worse:
 			c.Inconclusive = append(c.Inconclusive, finding.Tf(finding.T("%s: %+.1f%% is worse at 95%% (CI %+.1f%% to %+.1f%%) but not at the gate's 99%% (%+.1f%% to %+.1f%%): run more to tell",
 				"%s：%+.1f%% 在 95%% 置信水平下变差（区间 %+.1f%% 至 %+.1f%%），但在门禁的 99%% 水平下不显著（%+.1f%% 至 %+.1f%%）：请多运行几次再判断"),

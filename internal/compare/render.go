@@ -9,6 +9,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/report"
+	"github.com/tuneloop/tuneloop/internal/stats"
 )
 
 type labels struct {
@@ -24,7 +25,7 @@ var labelsEN = labels{
 	persist: "Still there", none: "none", gate: "REGRESSION", gatePass: "no regression beyond %.0f%%", model: "load",
 	ci: "95% CI", runs: "runs", readings: "Readings (means over runs; a reading's verdict is a 2% band, no interval)",
 	runsHdr: "Runs (steady state; host load from each run's own samples)", warnings: "Warning", inconclusive: "INCONCLUSIVE",
-	more:     "run %d more",
+	more:     "run %s more",
 	runCols:  []string{"side", "run", "warm-up s", "steady s", "TPS", "p99 ms", "host busy", "other CPU", "steal"},
 	verdicts: map[string]string{"better": "better", "worse": "WORSE", "same": "same", "no significant change": "~ no significant change", "inconclusive": "inconclusive"},
 }
@@ -35,7 +36,7 @@ var labelsZH = labels{
 	persist: "仍然存在", none: "无", gate: "性能回退", gatePass: "没有超过 %.0f%% 的回退", model: "负载",
 	ci: "95% 置信区间", runs: "运行次数", readings: "读数（各次运行的均值；读数的结论按 2% 区间判断，没有置信区间）",
 	runsHdr: "各次运行（稳态；主机负载取自每次运行自己的采样）", warnings: "警告", inconclusive: "无法判断",
-	more:     "再运行 %d 次",
+	more:     "再运行 %s 次",
 	runCols:  []string{"侧", "运行", "预热 s", "稳态 s", "TPS", "p99 ms", "主机繁忙", "其他进程 CPU", "窃取"},
 	verdicts: map[string]string{"better": "变好", "worse": "变差", "same": "持平", "no significant change": "~ 无显著变化", "inconclusive": "无法判断"},
 }
@@ -162,7 +163,7 @@ func WriteText(w io.Writer, c *Comparison, lang finding.Lang, gate float64) erro
 func statVerdict(s Stat, L labels) string {
 	v := L.verdicts[s.Verdict]
 	if s.Verdict == "inconclusive" {
-		v += ": " + fmt.Sprintf(L.more, s.MoreRuns)
+		v += ": " + fmt.Sprintf(L.more, stats.MoreRuns(s.MoreRuns))
 	}
 	return v
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/stats"
 )
 
 // VerdictText is a stats verdict in language l.
@@ -24,7 +25,7 @@ func VerdictText(g *Gain, l finding.Lang) string {
 	case "no significant change":
 		t = finding.T("no significant change", "无显著变化")
 	case "inconclusive":
-		t = finding.Tf(finding.T("inconclusive: run %d more", "尚无定论：再运行 %d 次"), g.MoreRuns)
+		t = finding.Tf(finding.T("inconclusive: run %s more", "尚无定论：再运行 %s 次"), stats.MoreRuns(g.MoreRuns))
 	default:
 		return finding.SafeLine(g.Verdict)
 	}

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -204,7 +205,7 @@ func blockMean(r *rand.Rand, x []float64) float64 {
 // answer is the smallest m with (t(df(m)) + z_Power) * spread/sqrt(m) <=
 // |log(1+pct)|, t's quantile rather than the normal's because at 3-5 runs
 // it is twice as wide (df: m-1 for pairs, 2m-2 for two sets). Never fewer
-// than MinRuns; 1000 at most.
+// than MinRuns; MaxRuns at most.
 func RunsNeeded(e Estimate, pct float64) int {
 	n := float64(min(e.NBefore, e.NAfter))
 	delta := math.Log1p(pct / 100)
@@ -212,11 +213,11 @@ func RunsNeeded(e Estimate, pct float64) int {
 		return MinRuns
 	}
 	if math.IsNaN(e.SELog) {
-		return 1000
+		return MaxRuns
 	}
 	spread := e.SELog * math.Sqrt(n)
 	zb := distuv.UnitNormal.Quantile(Power)
-	for m := MinRuns; m < 1000; m++ {
+	for m := MinRuns; m < MaxRuns; m++ {
 		df := float64(2*m - 2)
 		if e.Method == MethodPaired {
 			df = float64(m - 1)
@@ -226,7 +227,20 @@ func RunsNeeded(e Estimate, pct float64) int {
 			return m
 		}
 	}
-	return 1000
+	return MaxRuns
+}
+
+// MaxRuns caps the runs advised: needing more means this host's noise hides
+// a change of that size, and Judge says "MaxRuns+" rather than a number
+// that looks exact.
+const MaxRuns = 1000
+
+// MoreRuns writes Judge's runs to add: "1000+" at the cap.
+func MoreRuns(more int) string {
+	if more >= MaxRuns {
+		return fmt.Sprintf("%d+", MaxRuns)
+	}
+	return fmt.Sprint(more)
 }
 
 // MinRuns per side before "no significant change" is said: fewer leave the
@@ -258,6 +272,9 @@ func Judge(e Estimate, higher int, pct float64) (verdict string, more int) {
 	have := min(e.NBefore, e.NAfter)
 	if (e.Method == MethodWelch || e.Method == MethodPaired) && have >= need {
 		return NoChange, 0
+	}
+	if need >= MaxRuns {
+		return Inconclusive, MaxRuns
 	}
 	return Inconclusive, max(1, need-have)
 }

@@ -121,6 +121,15 @@ func TestJudge(t *testing.T) {
 	if v, k := Judge(e, +1, 5); e.Significant() || v != Inconclusive || k < 5 {
 		t.Errorf("noisy x2: %s run %d more %+v", v, k, e)
 	}
+	// So noisy that no feasible number of runs would do: the cap, said as
+	// "1000+" rather than a count that looks exact.
+	e, _ = Compare(runs(r, 3, 1000, 0.9), runs(r, 3, 1000, 0.9))
+	if v, k := Judge(e, +1, 1); v != Inconclusive || k != MaxRuns || MoreRuns(k) != "1000+" {
+		t.Errorf("very noisy x3 at 1%%: %s run %s more %+v", v, MoreRuns(k), e)
+	}
+	if MoreRuns(7) != "7" {
+		t.Errorf("MoreRuns(7) = %q", MoreRuns(7))
+	}
 	// One run a side: the within-run bootstrap, never "no change".
 	e, _ = Compare(runs(r, 1, 1000, 0), runs(r, 1, 1000, 0))
 	if v, k := Judge(e, +1, 5); e.Method != MethodBootstrap || v == NoChange || (v == Inconclusive && k < 2) {
