@@ -11,9 +11,9 @@
 //
 // Requests go over a lean HTTP/1.1 client: pre-serialised request bytes, one
 // reused read buffer per connection, a response parser that does not
-// allocate. Plain keep-alive HTTP/1.1, closed or open model, runs on epoll
-// event loops, one per CPU (evloop_linux.go); everything else on a goroutine
-// per user over net.Conn. Latencies go into HDR histograms kept per shard of
+// allocate. Plain HTTP/1.1, keep-alive or not, closed or open model, runs on
+// epoll event loops, one per CPU (evloop_linux.go); TLS, HTTP/2 and think
+// time on a goroutine per user over net.Conn. Latencies go into HDR histograms kept per shard of
 // workers and merged once a second, so memory does not grow with the number
 // of requests.
 package loadgen
