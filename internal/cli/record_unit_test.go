@@ -130,3 +130,14 @@ func TestRunRefusesUsedOut(t *testing.T) {
 		t.Error("the service was started")
 	}
 }
+
+// run --fail-on-regression gates an A/B run: alone it would be ignored, so
+// it is a usage error naming what to do.
+func TestRunGateNeedsB(t *testing.T) {
+	env, _, errb := recEnv(t)
+	err := RunRun(context.Background(), env, &RunOptions{Target: "http://127.0.0.1:9/", Duration: 10 * time.Second,
+		Interval: time.Second, FailOnRegPct: 5, Out: filepath.Join(t.TempDir(), "r"), Output: "text", Lang: "en"})
+	if Code(env, err) != ExitUsage || !strings.Contains(errb.String(), "--start-b") {
+		t.Errorf("code %d, stderr %q", Code(env, err), errb.String())
+	}
+}

@@ -194,6 +194,9 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 		return usageErr(finding.T("--target URL is required (or --jtl-watch for an external load)", "需要 --target URL（外部压测时用 --jtl-watch）"))
 	case o.Users > 0 && o.Rate > 0:
 		return usageErr(finding.T("-c/--users and --rate are exclusive", "-c/--users 与 --rate 不能同时使用"))
+	case o.FailOnRegPct != 0 && o.StartB == "" && o.TargetB == "":
+		return usageErr(finding.T("--fail-on-regression gates an A/B run: give --start-b or --target-b (or gate two run folders with tuneloop compare)",
+			"--fail-on-regression 用于 A/B 运行：请给出 --start-b 或 --target-b（或用 tuneloop compare 对两个运行目录做门禁）"))
 	case o.Duration < 2*o.Interval:
 		return usageErr(finding.T("--duration %s: too short for --interval %s", "--duration %s：对 --interval %s 来说太短"), o.Duration, o.Interval)
 	case o.Output != "text" && o.Output != "json" && o.Output != "markdown":
