@@ -8,14 +8,13 @@ package report
 
 import (
 	"math"
-	"sort"
-	"strconv"
 	"sync"
 	"time"
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/loaddetail"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 )
 
@@ -28,7 +27,7 @@ type LoadPage struct {
 	Summary *loadgen.Summary
 	Notes   []finding.Text // said at the top: saturation, interruption
 	Seconds []LoadSecond
-	Labels  []LoadLabelSeries // per label, busiest first (at most maxLabelSeries)
+	Labels  []LoadLabelSeries // per label, busiest first (at most loaddetail.MaxLabels)
 	// Percentiles is the latency distribution: latency at each percentile
 	// (HDR's percentile plot), from the recorder's full histogram or, from
 	// a summary alone, its few percentiles.
@@ -66,9 +65,6 @@ type PercentilePoint struct {
 	Pct float64
 	MS  float64
 }
-
-// maxLabelSeries bounds the labels drawn over time (all are in the table).
-const maxLabelSeries = 12
 
 // LoadRecorder is a loadgen.SampleSink that keeps what the page draws over
 // time: per second (of the intended send time, as JMeter's dashboard
@@ -292,18 +288,32 @@ func NewLoadPage(s *loadgen.Summary, rec *LoadRecorder, l finding.Lang, tool Too
 	if t := saturation(s); t != (finding.Text{}) {
 		p.Notes = append(p.Notes, t)
 	}
-	var m *recShard
+	var d *loaddetail.Detail
 	if rec != nil {
-		m = rec.merged()
+		d = rec.Detail(s)
 	}
-	if m != nil && m.all.TotalCount() > 0 {
-		p.Series = "samples"
-		p.fromRecorder(m)
-	} else {
+	p.from(d)
+	return p
+}
+
+// NewLoadPageDetail builds the page of one load test from its summary and
+// the detail a run folder kept (nil: the summary's series only).
+func NewLoadPageDetail(s *loadgen.Summary, d *loaddetail.Detail, l finding.Lang, tool Tool) *LoadPage {
+	p := NewLoadPage(s, nil, l, tool)
+	p.Seconds, p.Labels, p.Percentiles = nil, nil, nil
+	p.from(d)
+	return p
+}
+
+// from fills the series from d, or from the summary without one.
+func (p *LoadPage) from(d *loaddetail.Detail) {
+	if d == nil {
 		p.Series = "summary"
 		p.fromSummary()
+		return
 	}
-	return p
+	p.Series = "samples"
+	p.fromDetail(d)
 }
 
 // GeneratorSaturatedPct is the generator's CPU share (of the cores it had)
@@ -322,85 +332,6 @@ func saturation(s *loadgen.Summary) finding.Text {
 			"负载生成器使用了 %.0f%% 的 CPU：可能是它决定了节奏，此结果可能反映的是生成器而不是服务。请在另一台主机上运行，或为其分配更多 CPU。"), s.ClientCPU)
 	}
 	return finding.Text{}
-}
-
-func (p *LoadPage) fromRecorder(rec *recShard) {
-	keys := make([]int64, 0, len(rec.secs))
-	for k := range rec.secs {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
-	first, last := keys[0], keys[len(keys)-1]
-	n := int(last-first) + 1
-	p.Seconds = make([]LoadSecond, n)
-	totals := make([]int64, len(rec.names))
-	for i := range p.Seconds {
-		p.Seconds[i] = LoadSecond{T: i, P50: math.NaN(), P90: math.NaN(), P99: math.NaN(), Max: math.NaN(), LagMean: math.NaN(), LagMax: math.NaN(), Span: 1}
-	}
-	// Seconds are wall-clock seconds (of the intended send time); the
-	// measured window rarely starts or ends on one.
-	if s := p.Summary; !s.Start.IsZero() && s.Duration > 0 {
-		from := float64(s.Start.UnixNano()) / 1e9
-		to := from + s.Duration
-		for i := range p.Seconds {
-			lo, hi := float64(first+int64(i)), float64(first+int64(i)+1)
-			p.Seconds[i].Span = math.Max(0, math.Min(hi, to)-math.Max(lo, from))
-		}
-	}
-	for _, k := range keys {
-		sec := rec.secs[k]
-		d := &p.Seconds[k-first]
-		d.Requests, d.Errors, d.Kinds = sec.n, sec.errs, sec.kinds
-		if len(sec.codes)+len(sec.texts) > 0 {
-			d.Codes = map[string]int64{}
-			for c, n := range sec.codes {
-				d.Codes[strconv.Itoa(c)] += n
-			}
-			for c, n := range sec.texts {
-				d.Codes[c] += n
-			}
-		}
-		q := sec.h.ValueAtPercentilesSlice([]float64{50, 90, 99})
-		mx := float64(sec.h.Max()) / 1000
-		d.P50, d.P90, d.P99, d.Max = math.Min(float64(q[0])/1000, mx), math.Min(float64(q[1])/1000, mx), math.Min(float64(q[2])/1000, mx), mx
-		if sec.lagN > 0 {
-			d.LagMean = float64(sec.lagSum) / float64(sec.lagN) / 1000
-			d.LagMax = float64(sec.lagMax) / 1000
-			d.Lagged = sec.lagN
-		}
-		for li, h := range sec.perLabel {
-			if h != nil {
-				totals[li] += h.n
-			}
-		}
-	}
-	order := make([]int, len(rec.names))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return totals[order[a]] > totals[order[b]] })
-	for _, li := range order[:min(len(order), maxLabelSeries)] {
-		ls := LoadLabelSeries{Label: finding.SafeLine(rec.names[li]), Requests: make([]int64, n), P90: make([]float64, n)}
-		for i := range ls.P90 {
-			ls.P90[i] = math.NaN()
-		}
-		for _, k := range keys {
-			sec := rec.secs[k]
-			if li < len(sec.perLabel) && sec.perLabel[li] != nil {
-				h := sec.perLabel[li]
-				ls.Requests[k-first] = h.n
-				ls.P90[k-first] = h.quantile(0.9) / 1000
-			}
-		}
-		p.Labels = append(p.Labels, ls)
-	}
-	// The percentile plot: HDR's iteration by percentile ticks (5 per halving
-	// of the remaining distance to 100%), up to 99.999%.
-	top := float64(rec.all.Max()) / 1000
-	for _, pct := range plotPercentiles() {
-		v := float64(rec.all.ValueAtQuantile(pct)) / 1000
-		p.Percentiles = append(p.Percentiles, PercentilePoint{Pct: pct, MS: math.Min(v, top)})
-	}
 }
 
 // plotPercentiles are the percentiles the distribution is drawn at: dense
