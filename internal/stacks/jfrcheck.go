@@ -35,13 +35,16 @@ const jfrMaxDepth = 8
 // are whole.
 var errJFRTruncated = errors.New("recording cut short")
 
-// jfrLibEvents are the events the library decodes field by field (it skips
-// every other event by its size).
-var jfrLibEvents = map[string]bool{
-	"jdk.ExecutionSample": true, "profiler.WallClockSample": true, "profiler.Malloc": true,
-	"profiler.Free": true, "jdk.ObjectAllocationInNewTLAB": true, "jdk.ObjectAllocationOutsideTLAB": true,
-	"jdk.ObjectAllocationSample": true, "profiler.LiveObject": true, "jdk.JavaMonitorEnter": true,
-	"jdk.ThreadPark": true, "jdk.ActiveSetting": true,
+// jfrLibEvent says whether the library decodes an event field by field (it
+// skips every other event by its size).
+func jfrLibEvent(name string) bool {
+	switch name {
+	case "jdk.ExecutionSample", "profiler.WallClockSample", "profiler.Malloc", "profiler.Free",
+		"jdk.ObjectAllocationInNewTLAB", "jdk.ObjectAllocationOutsideTLAB", "jdk.ObjectAllocationSample",
+		"profiler.LiveObject", "jdk.JavaMonitorEnter", "jdk.ThreadPark", "jdk.ActiveSetting":
+		return true
+	}
+	return false
 }
 
 // jfrCheckError says where a recording stops making sense and why.
@@ -83,9 +86,23 @@ const (
 	primString         // java.lang.String: encoding byte + payload
 )
 
-var jfrPrimNames = map[string]jfrPrim{
-	"boolean": primBool, "byte": primBool, "char": primVarint, "short": primVarint, "int": primVarint,
-	"long": primLong, "float": primFloat, "double": primDouble, "java.lang.String": primString,
+// jfrPrimOf is the encoding of a primitive class, primNone for others.
+func jfrPrimOf(name string) jfrPrim {
+	switch name {
+	case "boolean", "byte":
+		return primBool
+	case "char", "short", "int":
+		return primVarint
+	case "long":
+		return primLong
+	case "float":
+		return primFloat
+	case "double":
+		return primDouble
+	case "java.lang.String":
+		return primString
+	}
+	return primNone
 }
 
 // walkMode is how the library will read the fields being walked.
@@ -342,7 +359,7 @@ func (c *chunkCheck) classElement(r *jfrReader, strs []string, names map[string]
 	names[name] = true
 	cls := &jfrClass{name: name}
 	c.classes[id] = cls
-	if p, ok := jfrPrimNames[name]; ok {
+	if p := jfrPrimOf(name); p != primNone {
 		c.prim[id] = p
 	}
 	for k := 0; k < e.children; k++ {
@@ -504,7 +521,7 @@ func (c *chunkCheck) events() error {
 		default:
 			if cls := c.classes[int64(typ)]; cls != nil {
 				mode := modeSpec
-				if jfrLibEvents[cls.name] {
+				if jfrLibEvent(cls.name) {
 					mode = modeLibTop
 				}
 				if err := c.fields(r, cls, mode, 0); err != nil {
