@@ -242,7 +242,7 @@ func checkChunk(buf []byte, start int) error {
 	// ignores the flag and always reads varints, so this check does too
 	// (the JDK has written compressed integers by default since JFR 2.0).
 	end := start + int(size)
-	c := &chunkCheck{buf: buf[:end], start: start, end: end}
+	c := &chunkCheck{buf: buf[:end], start: start, end: end, poolWork: 16*int(size) + 1<<16}
 	if err := c.metadata(start + int(metaOff)); err != nil {
 		return err
 	}
@@ -264,6 +264,7 @@ type chunkCheck struct {
 	prim        map[int64]jfrPrim
 	metas       map[int]bool  // metadata event starts
 	checkpoints map[int]int64 // checkpoint event start -> delta
+	poolWork    int           // fields of pools the library may still set up
 }
 
 // metadata decodes the metadata event at pos into the class table.
@@ -562,6 +563,12 @@ func (c *chunkCheck) checkpoint(r *jfrReader) (delta int64, err error) {
 		cls := c.classes[int64(id)]
 		if cls == nil {
 			return 0, r.fail(at, "constant pool of unknown class %d", int64(id))
+		}
+		// The library builds a reader of every field for each pool, even
+		// an empty one: many empty pools of a wide class would cost it
+		// pools x fields.
+		if c.poolWork -= len(cls.fields) + 1; c.poolWork < 0 {
+			return 0, r.fail(at, "constant pools of more fields than a chunk of %d bytes warrants", c.end-c.start)
 		}
 		// A pool of strings holds (key, string) entries; the library reads
 		// a pool of another primitive as keys alone, the format as values.

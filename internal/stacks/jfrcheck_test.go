@@ -202,21 +202,22 @@ func (j *jfrBuilder) el(name string, attrs []string, children ...[]byte) []byte 
 	return b
 }
 
-// event prefixes body with its size (one byte: the tests stay small).
+// event prefixes body with its size varint (which counts itself).
 func event(body ...[]byte) []byte {
 	var b []byte
 	for _, p := range body {
 		b = append(b, p...)
 	}
-	if len(b)+1 > 127 {
-		panic("test event too big")
+	for s := len(b) + 1; ; s++ {
+		if len(uvarint(uint64(s)))+len(b) == s {
+			return append(uvarint(uint64(s)), b...)
+		}
 	}
-	return append([]byte{byte(len(b) + 1)}, b...)
 }
 
 // build returns a one-chunk recording of the classes (metadata elements),
-// a checkpoint holding pool (class id, count, entries) and the events.
-func (j *jfrBuilder) build(classes [][]byte, pool []byte, events ...[]byte) []byte {
+// a checkpoint holding pools (each class id, count, entries) and the events.
+func (j *jfrBuilder) build(classes [][]byte, pools [][]byte, events ...[]byte) []byte {
 	root := j.el("root", nil, j.el("metadata", nil, classes...), j.el("region", []string{"locale", "en_US"}))
 	var meta []byte
 	meta = append(meta, 0, 0, 0, 0) // type, start, duration, id
@@ -225,13 +226,11 @@ func (j *jfrBuilder) build(classes [][]byte, pool []byte, events ...[]byte) []by
 		meta = append(append(append(meta, 3), uvarint(uint64(len(v)))...), v...)
 	}
 	meta = append(meta, root...)
-	size := len(meta) + 2 // a two-byte size varint
-	metaEv := append([]byte{byte(size) | 0x80, byte(size >> 7)}, meta...)
-	npool := byte(0)
-	if pool != nil {
-		npool = 1
+	metaEv := event(meta)
+	cp := event([]byte{1, 0, 0, 0, 1}, uvarint(uint64(len(pools)))) // type, start, duration, delta 0, mask, pool count
+	for _, p := range pools {
+		cp = event(cp[len(uvarint(uint64(len(cp)))):], p)
 	}
-	cp := event([]byte{1, 0, 0, 0, 1, npool}, pool) // type, start, duration, delta 0, mask, pools
 	body := append(append([]byte(nil), metaEv...), cp...)
 	for _, e := range events {
 		body = append(body, e...)
@@ -266,7 +265,7 @@ func TestCheckJFRHandMade(t *testing.T) {
 			j.class("12", "jdk.ExecutionSample", j.field(fieldName, fieldClass)),
 		}
 		pool := []byte{10, 2, 1, 3, 1, 'a', 2, 4, 2, 'b', 0} // two symbols: UTF-8 "a", char array "b"
-		return j.build(classes, pool,
+		return j.build(classes, [][]byte{pool},
 			event([]byte{11, 3, 7, 8, 9, 0, 0, 0x80, 0x3f}), // jdk.Demo: three ints, a float
 			event(append([]byte{12}, samples...)))
 	}
@@ -329,14 +328,7 @@ func handMadeRecording() []byte {
 		{28, 1, 1, 0, 1, 1, 5, 0, 0},        // stack trace 1: one frame, A.m line 5
 		{6, 1, 1, 3, 2, 'h', 'i'},           // string 1: "hi"
 	}
-	var pool []byte
-	for _, p := range pools {
-		pool = append(pool, p...)
-	}
-	b := j.build(classes, pool, event([]byte{30, 5, 0, 1, 0}))
-	// build writes a pool count of 1: this checkpoint holds four.
-	b[bytes.Index(b, append([]byte{1, 0, 0, 0, 1, 1}, pools[0][:2]...))+5] = byte(len(pools))
-	return b
+	return j.build(classes, pools, event([]byte{30, 5, 0, 1, 0}))
 }
 
 // What the check accepts the library reads: the hand-made recording gives
@@ -386,5 +378,28 @@ func TestCheckJFRMetadataCap(t *testing.T) {
 	copy(b[jfrHeaderSize:], uvarint(uint64(size)))
 	if _, err := checkJFR(b); err == nil || !strings.Contains(err.Error(), "at byte 68: metadata event of 16777217 bytes") {
 		t.Errorf("got %v", err)
+	}
+}
+
+// Empty pools of a wide class cost the library pools x fields to set up:
+// more than the chunk's size warrants is refused.
+func TestCheckJFRPoolWork(t *testing.T) {
+	mk := func(npools int) []byte {
+		j := &jfrBuilder{}
+		fields := make([][]byte, 2000)
+		for i := range fields {
+			fields[i] = j.field("f", "1")
+		}
+		pools := make([][]byte, npools)
+		for i := range pools {
+			pools[i] = []byte{40, 0} // a pool of jdk.Wide with no entries
+		}
+		return j.build([][]byte{j.class("1", "int"), j.class("40", "jdk.Wide", fields...)}, pools)
+	}
+	if _, err := checkJFR(mk(10)); err != nil {
+		t.Errorf("ten empty pools: %v", err)
+	}
+	if _, err := checkJFR(mk(1000)); err == nil || !strings.Contains(err.Error(), "constant pools of more fields than a chunk of") {
+		t.Errorf("a thousand empty pools of 2000 fields: %v", err)
 	}
 }
