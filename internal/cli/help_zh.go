@@ -174,9 +174,9 @@ p50/p90/p95/p99/p99.9/max latency, errors by kind, a per-second series and a
 JMeter-like per-label table.
 
 Closed model (-c N): N users, each sends its next request when the last one
-returns (plus --think), like wrk or JMeter threads. Over plain keep-alive
-HTTP/1.1 without --think it runs on one epoll event loop per CPU: a read and a
-write per request, less generator CPU per request than wrk.
+returns (plus --think), like wrk or JMeter threads. Over plain HTTP/1.1
+(keep-alive or --no-keepalive) without --think it runs on one epoll event loop
+per CPU: a read and a write per request (make bench-load compares it with wrk).
 Open model (--rate R): R requests per second on a fixed schedule, like wrk2.
 Latency is measured from the intended send time, so a stalled server shows in
 the percentiles; late and missed sends are counted. Over plain keep-alive
@@ -190,9 +190,9 @@ p50/p90/p95/p99/p99.9/max 时延、按类型分列的错误、逐秒序列，以
 的按 label 汇总表。
 
 闭合模型（-c N）：N 个用户，每个用户在上一个请求返回后（再加上 --think）发送
-下一个请求，类似 wrk 或 JMeter 线程。使用普通 keep-alive HTTP/1.1 且不带
---think 时，每个 CPU 运行一个 epoll 事件循环：每个请求只需一次读和一次写，
-压测端每个请求消耗的 CPU 比 wrk 更少。
+下一个请求，类似 wrk 或 JMeter 线程。使用普通 HTTP/1.1（keep-alive 或
+--no-keepalive）且不带 --think 时，每个 CPU 运行一个 epoll 事件循环：每个请求
+只需一次读和一次写（make bench-load 将其与 wrk 对比）。
 开放模型（--rate R）：按固定时间表每秒发送 R 个请求，类似 wrk2。时延从计划
 发送时刻开始计算，因此服务端卡顿会体现在百分位中；推迟和错过的发送都会计数。
 使用普通 keep-alive HTTP/1.1 时同样运行在事件循环上，每次发送按微秒精度唤醒。

@@ -74,9 +74,9 @@ p50/p90/p95/p99/p99.9/max latency, errors by kind, a per-second series and a
 JMeter-like per-label table.
 
 Closed model (-c N): N users, each sends its next request when the last one
-returns (plus --think), like wrk or JMeter threads. Over plain keep-alive
-HTTP/1.1 without --think it runs on one epoll event loop per CPU: a read and a
-write per request, less generator CPU per request than wrk.
+returns (plus --think), like wrk or JMeter threads. Over plain HTTP/1.1
+(keep-alive or --no-keepalive) without --think it runs on one epoll event loop
+per CPU: a read and a write per request (make bench-load compares it with wrk).
 Open model (--rate R): R requests per second on a fixed schedule, like wrk2.
 Latency is measured from the intended send time, so a stalled server shows in
 the percentiles; late and missed sends are counted. Over plain keep-alive
