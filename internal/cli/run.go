@@ -241,7 +241,8 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	res, err := session.Run(ctx, session.RunOptions{Target: o.Target, Load: cfg, WarmUp: o.WarmUp, Interval: o.Interval,
 		ThreadDumps: dumps, Start: o.Start, StartTimeout: o.StartTimeout, StopTimeout: o.StopTimeout, KeepService: o.KeepService, PID: o.PID,
 		JVMAuto: o.JVM == "auto", JTLWatch: o.JTLWatch, Out: o.Out, Profile: profile, Catalog: o.Catalog,
-		NoCatalog: o.NoCatalog, Getenv: env.Getenv, NoGCLog: o.NoGCLog, NoJFR: o.NoJFR, Argv: o.Argv}, hooks)
+		NoCatalog: o.NoCatalog, Getenv: env.Getenv, NoGCLog: o.NoGCLog, NoJFR: o.NoJFR, Argv: o.Argv,
+		Detail: report.NewLoadRecorder()}, hooks)
 	if live {
 		fmt.Fprint(env.Stderr, "\r\033[K")
 	}

@@ -28,6 +28,11 @@ type RunPage struct {
 	// with the evidence of each layer that supports it (nil: nothing found).
 	Verdict *finding.Finding `json:"verdict,omitempty"`
 	Load    *LoadView        `json:"load,omitempty"`
+	// LoadDetail is the load test page's sections (over time, per label,
+	// errors and codes, the latency distribution, the send lag) when the
+	// run folder kept the load's detail; nil otherwise. Drawn, not
+	// serialised: report.json has the summary (Load).
+	LoadDetail *LoadPage `json:"-"`
 	// CPU is per tick, per CPU: the stacked us/sy/hi/si/wa/st shares.
 	CPU []CPUTick `json:"cpu,omitempty"`
 	// Softirq is per tick, per CPU: softirqs per second (all types) and NET_RX.

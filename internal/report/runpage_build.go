@@ -43,6 +43,9 @@ func NewRunPage(L *verdict.Layers, d *verdict.Decision, lang finding.Lang) *RunP
 			p.Title += " @ " + s.Target
 		}
 		p.Load = loadView(s)
+		if L.LoadDetail != nil {
+			p.LoadDetail = NewLoadPageDetail(s, L.LoadDetail, lang, r.Tool)
+		}
 	}
 	for _, c := range L.Check {
 		if c.Status == finding.Fail && c.Severity >= finding.Warning {

@@ -13,6 +13,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/jtl"
 	"github.com/tuneloop/tuneloop/internal/launch"
+	"github.com/tuneloop/tuneloop/internal/loaddetail"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/rules"
 	"github.com/tuneloop/tuneloop/internal/run"
@@ -47,6 +48,17 @@ type RunOptions struct {
 	NoGCLog   bool
 	NoJFR     bool
 	Argv      []string
+	// Detail, when set, sees every sample of the measured load (besides
+	// Load.Sink) and is kept in the folder as loaddetail.File when the load
+	// ends, also when it was cut short: the report's load over time.
+	Detail LoadDetailer
+}
+
+// LoadDetailer records a load's samples into its detail over time
+// (report.LoadRecorder), given the load's summary at the end.
+type LoadDetailer interface {
+	loadgen.SampleSink
+	Detail(*loadgen.Summary) *loaddetail.Detail
 }
 
 // RunHooks are the caller's view of a run in progress; any may be nil.
@@ -295,6 +307,9 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 			}
 			return sum, err
 		}
+		if o.Detail != nil {
+			cfg.Sink = teeSink(cfg.Sink, o.Detail)
+		}
 		var stall stallWatch
 		cfg.OnSecond = func(p loadgen.Progress) {
 			if hooks.OnLoad != nil {
@@ -347,6 +362,14 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 	if err := run.WriteJSONAtomic(filepath.Join(dir, verdict.CheckFile), check); err != nil && writeErr == nil {
 		writeErr = err
 	}
+	var detail *loaddetail.Detail
+	if o.Detail != nil && sum != nil {
+		if detail = o.Detail.Detail(sum); detail != nil {
+			if err := run.WriteJSONAtomic(filepath.Join(dir, loaddetail.File), detail); err != nil && writeErr == nil {
+				writeErr = err
+			}
+		}
+	}
 	jfrOn := jvm.jfr != ""
 	// Collected and switched off also after Ctrl-C (the run ends with what
 	// it has, the JVM is left as it was found), within a bound of its own.
@@ -376,11 +399,26 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 	if done.Layers != nil && done.Layers.Load == nil {
 		done.Layers.Load = sum // measured, though load.json could not be written
 	}
+	if done.Layers != nil && done.Layers.LoadDetail == nil {
+		done.Layers.LoadDetail = detail
+	}
 	if _, err := os.Stat(filepath.Join(dir, JFRFile)); jfrOn && err == nil {
 		res.JFR = JFRFile
 	}
 	return res, nil
 }
+
+// teeSink sends every sample to a (if any) and b.
+func teeSink(a, b loadgen.SampleSink) loadgen.SampleSink {
+	if a == nil {
+		return b
+	}
+	return tee{a, b}
+}
+
+type tee struct{ a, b loadgen.SampleSink }
+
+func (t tee) Record(s *loadgen.Sample) { t.a.Record(s); t.b.Record(s) }
 
 // together runs the measured load and the recorder side by side: the load
 // starts once the recorder has its folder, and an error on either side

@@ -26,6 +26,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/jvm/gclog"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
+	"github.com/tuneloop/tuneloop/internal/loaddetail"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/run"
 	"github.com/tuneloop/tuneloop/internal/stacks"
@@ -77,6 +78,9 @@ type Layers struct {
 	LockWaits []LockWait
 	// Load is the load result (nil: record without load).
 	Load *loadgen.Summary
+	// LoadDetail is the load over time (raw/load-detail.json; nil: not
+	// recorded, or unreadable, then said in Problems).
+	LoadDetail *loaddetail.Detail
 	// Check is the host audit taken at the start (nil: none).
 	Check []finding.Finding
 	// Problems are the files of the folder that could not be read, as
@@ -153,6 +157,13 @@ func FromFolder(f *run.Folder) (*Layers, error) {
 		s := &loadgen.Summary{}
 		if L.unmarshal(LoadFile, b, s) && !isNull(b) {
 			L.Load = s
+		}
+	}
+	if b, ok := L.readFile(loaddetail.File, loaddetail.MaxBytes); ok {
+		if d, err := loaddetail.Decode(b); err != nil {
+			L.problem(loaddetail.File, err)
+		} else {
+			L.LoadDetail = d
 		}
 	}
 	if b, ok := L.readJSON(CheckFile); ok {

@@ -73,6 +73,8 @@ type htmlView struct {
 	Check    []findingView
 	Facts    [][2]string
 	Hosts    template.HTML // a multi-host run's hosts (hosts.go)
+	// LoadDetail is the load test page's sections (runload.go).
+	LoadDetail template.HTML
 }
 
 // frame is what every page's head, header and footer draw (pieces.html).
@@ -251,6 +253,7 @@ func buildView(p *report.RunPage) *htmlView {
 		}
 	}
 	v.Load, v.Series = loadSection(p.Load, tr, L, p.Lang)
+	v.LoadDetail = runLoadSection(p)
 	v.CPU = cpuSection(p.CPU, tr, L)
 	v.Softirq = softirqSection(p.Softirq, tr, L)
 	v.Threads = threadsSection(p.ThreadStates, tr, L)
@@ -263,6 +266,7 @@ func buildView(p *report.RunPage) *htmlView {
 	nav := func(ok bool, id, k string) { v.Nav.add(ok, id, L[k]) }
 	nav(true, "sec-verdict", "verdict")
 	nav(v.Series != nil, "sec-load", "loadseries")
+	v.Nav.add(v.LoadDetail != "", "sec-load-summary", runLoadNav(l))
 	nav(v.CPU != nil, "sec-cpu", "cpu")
 	nav(v.Softirq != nil, "sec-softirq", "softirq")
 	nav(v.Threads != nil, "sec-threads", "threads")
