@@ -52,6 +52,13 @@ func runLoadFixture(t *testing.T, l finding.Lang) *report.RunPage {
 	sum.Target, sum.Model, sum.Connections, sum.Duration = "http://127.0.0.1:8080/api", "open", 100, 30
 	sum.Open = &loadgen.OpenStats{Rate: 200, Scheduled: 6000, Sent: 6000, Late: 150, MaxLagMS: 449, MeanLagMS: 9.2, Behind: "server",
 		Uncorrected: loadgen.Latency{P50: 3.1, P99: 410}}
+	// The run's own load line is the same load (report.loadView's fields).
+	p.Load = &report.LoadView{Source: sum.Source, Model: sum.Model, Requests: sum.Requests, Errors: sum.Errors, TPS: sum.TPS,
+		MeanMS: sum.Latency.Mean, P50MS: sum.Latency.P50, P90MS: sum.Latency.P90, P99MS: sum.Latency.P99, MaxMS: sum.Latency.Max}
+	for _, x := range sum.Series {
+		p.Load.Series = append(p.Load.Series, report.LoadPoint{T: sum.Start.Add(time.Duration(x.T) * time.Second), TPS: float64(x.Requests),
+			P50MS: x.P50, P99MS: x.P99, Errors: x.Errors})
+	}
 	b, err := json.Marshal(rec.Detail(sum))
 	if err != nil {
 		t.Fatal(err)
