@@ -216,6 +216,9 @@ func resolve(v, cwd, from string, lib Library) []Candidate {
 				c.Note = finding.T("log4j 1.x reads -Dlog4j.configuration as a URL or a classpath resource; a plain path works only with file:", "log4j 1.x 把 -Dlog4j.configuration 当作 URL 或 classpath 资源；普通路径需加 file: 前缀才生效")
 			}
 		}
+		if c.Path == "" {
+			continue // "classpath:" naming no resource: nothing to look for
+		}
 		if c.Library == "" {
 			c.Library = libraryOfName(strings.ToLower(path.Base(c.Path)))
 			if !strings.Contains(strings.ToLower(path.Base(c.Path)), "log") {
