@@ -116,6 +116,10 @@ func TestExperimentOnAServiceWithAKnob(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(tr.Dir, "manifest.json")); err != nil {
 			t.Errorf("trial %d has no run folder: %v", tr.Seq, err)
 		}
+		// A trial's report draws its load over time like any run's.
+		if _, err := os.Stat(filepath.Join(tr.Dir, "raw", "load-detail.json")); err != nil {
+			t.Errorf("trial %d kept no load detail: %v", tr.Seq, err)
+		}
 	}
 	if len(doc.Changes) != 2 || !doc.Changes[0].Undone || !strings.Contains(doc.Changes[1].What, "DELAY_MS=2") {
 		t.Errorf("changes %+v", doc.Changes)

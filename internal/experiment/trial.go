@@ -15,6 +15,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/jvm/attach"
 	"github.com/tuneloop/tuneloop/internal/launch"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
+	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/session"
 	"github.com/tuneloop/tuneloop/internal/stats"
 )
@@ -142,7 +143,7 @@ func (h *HostRunner) Trial(ctx context.Context, t TrialSpec, note func(Record) e
 		Duration: p.Load.Duration, Timeout: p.Load.Timeout}
 	res, err := session.Run(ctx, session.RunOptions{Target: p.Service.Target, Load: cfg, WarmUp: p.Load.WarmUp, Interval: time.Second,
 		PID: pid, Out: t.Dir, Catalog: h.Catalog, NoCatalog: h.NoCatalog, Getenv: h.Getenv, NoJFR: true, Argv: h.Argv,
-		StartTimeout: p.Service.StartTimeout},
+		StartTimeout: p.Service.StartTimeout, Detail: report.NewLoadRecorder()},
 		session.RunHooks{Note: func(msg finding.Text) { h.note(finding.T("  %s", "  %s"), msg) }})
 	if err != nil {
 		return m, err
