@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -115,6 +116,13 @@ func RunCompareArgs(ctx context.Context, env *Env, o *CompareOptions, args []str
 			return usageErr(finding.T("--steps prints the tuning table: gate with two sides (BEFORE -- AFTER) instead", "--steps 只输出调优表：门禁请使用两侧比较（BEFORE -- AFTER）"))
 		}
 		return compareSteps(env, o, args, lang)
+	}
+	// After "--" cobra passes flags through as arguments: one that is no
+	// file was meant as a flag.
+	for _, a := range args[max(dash, 0):] {
+		if _, err := os.Stat(a); dash >= 0 && strings.HasPrefix(a, "-") && err != nil {
+			return usageErr(finding.T("%s after --: everything after -- is a run folder; put flags before the runs", "%s 位于 -- 之后：-- 之后的都是运行目录；请把参数选项放在运行目录之前"), finding.SafeLine(a))
+		}
 	}
 	var bArgs, aArgs []string
 	switch {

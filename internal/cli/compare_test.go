@@ -167,6 +167,13 @@ func TestCompareSetsGate(t *testing.T) {
 		args = append(args, filepath.Join(base, fmt.Sprintf("run-%d", i)))
 	}
 	slow := runSet(t, demoAfter, 3, 0.8, 0.01, 6)
+	// A flag after -- is read as a run folder by cobra: said, as a usage error.
+	{
+		env, _, errb := testEnv()
+		if code := runRoot(t, env, append([]string{"compare"}, append(append(args[:1:1], "--", slow), "--fail-on-regression", "5")...)...); code != ExitUsage || !strings.Contains(errb.String(), "put flags before") {
+			t.Errorf("a flag after --: exit %d, %q", code, errb.String())
+		}
+	}
 	args = append(append(args, "--"), slow)
 	env, out, _ := testEnv()
 	if code := runRoot(t, env, append([]string{"compare", "-o", "junit", "--fail-on-regression", "5"}, args...)...); code != ExitFindings {
