@@ -240,7 +240,10 @@ jmeter -g results.jtl -o report/）；--import 读取 JMeter 或 tuneloop 写出
 	"use HTTP/2 where the server offers it over TLS (Go net/http client: slower per request)":   "服务端通过 TLS 提供 HTTP/2 时使用 HTTP/2（走 Go net/http 客户端：单个请求开销更大）",
 
 	// load --html
-	"also write the load report (throughput, percentiles, labels, errors over time; latency distribution) to this HTML file": "同时把压测报告（随时间变化的吞吐、百分位延迟、各标签、错误；延迟分布）写入该 HTML 文件",
+	"also write the load report (throughput, percentiles, labels, errors over time; latency distribution) to this HTML file":               "同时把压测报告（随时间变化的吞吐、百分位延迟、各标签、错误；延迟分布）写入该 HTML 文件",
+	"also load this second running service (URL), alternating with the first in windows (A B B A ...), and compare the two with intervals": "同时对第二个正在运行的服务（URL）施加负载，与第一个按窗口交替（A B B A ……），并以置信区间比较两者",
+	"--versus: each side's turn": "--versus：每侧一次轮到的时长",
+	"--versus: exit 3 when the second service is significantly slower beyond this percent (4: inconclusive), as compare": "--versus：第二个服务显著变慢且超过该百分比时退出码为 3（4：无法判断），与 compare 相同",
 
 	// jvm
 	"Attach to a running JVM: thread dumps, flags, properties, heap, GC logging": "attach 到运行中的 JVM：线程转储、参数、系统属性、堆、GC 日志",

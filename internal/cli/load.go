@@ -51,6 +51,11 @@ type LoadOptions struct {
 	JTL          string // write every sample here (JMeter CSV)
 	Save         string // write the JSON summary here
 	HTML         string // write the load report page here
+	// Versus loads this second service in alternating windows of Window
+	// and compares the two (load_versus.go); FailOnRegPct gates it.
+	Versus       string
+	Window       time.Duration
+	FailOnRegPct float64
 	NoKeepAlive  bool
 	Insecure     bool
 	HTTP2        bool
@@ -125,6 +130,9 @@ XML) from JMeter or from tuneloop and prints the same summary.`,
 	f.StringVar(&o.JTL, "jtl", "", "write every sample to this file as JMeter CSV (default columns)")
 	f.StringVar(&o.Save, "save", "", "also write the JSON summary to this file")
 	f.StringVar(&o.HTML, "html", "", "also write the load report (throughput, percentiles, labels, errors over time; latency distribution) to this HTML file")
+	f.StringVar(&o.Versus, "versus", "", "also load this second running service (URL), alternating with the first in windows (A B B A ...), and compare the two with intervals")
+	f.DurationVar(&o.Window, "window", 2*time.Second, "--versus: each side's turn")
+	f.Float64Var(&o.FailOnRegPct, "fail-on-regression", 0, "--versus: exit 3 when the second service is significantly slower beyond this percent (4: inconclusive), as compare")
 	f.BoolVar(&o.NoKeepAlive, "no-keepalive", false, "open a new connection for every request")
 	f.BoolVarP(&o.Insecure, "insecure", "k", false, "do not verify TLS certificates")
 	f.BoolVar(&o.HTTP2, "http2", false, "use HTTP/2 where the server offers it over TLS (Go net/http client: slower per request)")
@@ -146,6 +154,9 @@ func RunLoad(ctx context.Context, env *Env, o *LoadOptions) error {
 			return usageErr(finding.T("--import summarises a file: give no URL or scenario with it", "--import 用于汇总文件：不要同时给出 URL 或场景文件"))
 		}
 		return importJTL(env, o)
+	}
+	if o.Versus != "" || o.FailOnRegPct != 0 {
+		return runVersus(ctx, env, o)
 	}
 	cfg, err := loadConfig(o, env)
 	if err != nil {

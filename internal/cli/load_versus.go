@@ -1,0 +1,98 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/tuneloop/tuneloop/internal/compare"
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/report"
+	"github.com/tuneloop/tuneloop/internal/session"
+)
+
+// runVersus is `load URL --versus URL2`: both services up, one load
+// alternating between them in windows, judged as pairs of adjacent
+// windows (compare.FromWindows); the exit code is compare's.
+func runVersus(ctx context.Context, env *Env, o *LoadOptions) error {
+	lang, err := langOpt(env, o.Lang)
+	if err != nil {
+		return err
+	}
+	switch {
+	case o.Versus == "":
+		return usageErr(finding.T("--fail-on-regression gates an A/B load: give --versus URL", "--fail-on-regression 用于 A/B 负载：请给出 --versus URL"))
+	case o.URL == "":
+		return usageErr(finding.T("--versus compares two URLs: give the first as the argument", "--versus 比较两个 URL：请以参数给出第一个"))
+	case o.Scenario != "" || o.JMX != "" || o.JTL != "" || o.HTML != "" || o.Requests > 0:
+		return usageErr(finding.T("--versus takes one URL a side, without --scenario, --jmx, --jtl, --html or -n", "--versus 每侧一个 URL，不能与 --scenario、--jmx、--jtl、--html 或 -n 同用"))
+	case o.Window < time.Second:
+		return usageErr(finding.T("--window %s: at least 1s (a window must hold enough requests for its p99)", "--window %s：至少 1s（一个窗口须有足够的请求来计算 p99）"), o.Window)
+	case o.FailOnRegPct < 0:
+		return usageErr(finding.T("--fail-on-regression: %v is negative", "--fail-on-regression：%v 为负数"), o.FailOnRegPct)
+	}
+	d := o.Duration
+	if d <= 0 {
+		d = 16 * o.Window // 8 pairs
+	}
+	pairs := max(2, int(d/(2*o.Window)))
+	warm := o.WarmUp
+	if warm <= 0 {
+		warm = 3 * time.Second
+	}
+	a, err := loadConfig(o, env)
+	if err != nil {
+		return err
+	}
+	ob := *o
+	ob.URL = o.Versus
+	b, err := loadConfig(&ob, env)
+	if err != nil {
+		return err
+	}
+	live := env.Terminal && !o.Quiet
+	vo := session.VersusOptions{Window: o.Window, Pairs: pairs, WarmUp: warm}
+	if live {
+		vo.OnWindow = func(i, n int, w session.Window) {
+			fmt.Fprintf(env.Stderr, "\r\033[K%s %d/%d  %s  %.0f TPS  p99 %.1f ms", finding.T("window", "窗口").In(lang), i, n, w.Side, w.TPS, w.P99)
+		}
+	}
+	got, err := session.Versus(ctx, a, b, vo)
+	if live {
+		fmt.Fprint(env.Stderr, "\r\033[K")
+	}
+	if err != nil {
+		return &ExitError{Code: ExitFailure, Err: err}
+	}
+	var wp []compare.WindowPair
+	var errs, reqs int64
+	for _, p := range got {
+		wp = append(wp, compare.WindowPair{BeforeTPS: p[0].TPS, AfterTPS: p[1].TPS, BeforeP99: p[0].P99, AfterP99: p[1].P99})
+		errs += p[0].Errors + p[1].Errors
+		reqs += p[0].Requests + p[1].Requests
+	}
+	c := compare.FromWindows(o.URL, o.Versus, wp, o.Window.String(), o.FailOnRegPct)
+	regressed := o.FailOnRegPct > 0 && c.Gate(o.FailOnRegPct)
+	if errs > 0 {
+		c.Warnings = append(c.Warnings, finding.Tf(finding.T("%d of %d requests failed", "%d / %d 个请求失败"), errs, reqs))
+	}
+	if o.Output == "json" {
+		if err := report.WriteJSON(env.Stdout, c); err != nil {
+			return err
+		}
+	} else {
+		if err := compare.WriteWindowsText(env.Stdout, c, lang, o.FailOnRegPct); err != nil {
+			return err
+		}
+		for _, w := range c.Warnings {
+			fmt.Fprintf(env.Stdout, "%s: %s\n", finding.T("Warning", "警告").In(lang), w.In(lang))
+		}
+	}
+	switch {
+	case regressed:
+		return &ExitError{Code: ExitFindings}
+	case o.FailOnRegPct > 0 && len(c.Inconclusive) > 0:
+		return &ExitError{Code: ExitInconclusive}
+	}
+	return nil
+}

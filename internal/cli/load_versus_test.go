@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// sleepy is a service whose every answer takes d: a slowdown that a busy
+// host cannot hide or fake.
+func sleepy(t *testing.T, d time.Duration) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		time.Sleep(d)
+		fmt.Fprint(w, "ok")
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/"
+}
+
+// load --versus alternates two running services in windows and judges
+// them pair by pair: a service three times slower per request is worse,
+// and gated it exits 3; the same service against itself is no regression.
+func TestLoadVersus(t *testing.T) {
+	fast, slow := sleepy(t, 2*time.Millisecond), sleepy(t, 6*time.Millisecond)
+	args := func(b string, extra ...string) []string {
+		return append([]string{"load", fast, "--versus", b, "-c", "4", "--window", "1s", "-d", "8s", "--warm-up", "500ms", "-q"}, extra...)
+	}
+	env, out, errb := testEnv()
+	if code := runRoot(t, env, args(slow, "--fail-on-regression", "5", "-o", "json")...); code != ExitFindings {
+		t.Fatalf("3x slower, gated at 5%%: exit %d\n%s%s", code, out, errb)
+	}
+	validateJSON(t, compileSchema(t, "compare-v1.schema.json"), "compare-v1.schema.json", out.Bytes())
+	var c struct {
+		Design string `json:"design"`
+		Pairs  int    `json:"pairs"`
+		Stats  []struct {
+			Key, Verdict string
+			ChangePct    float64 `json:"change_pct"`
+		} `json:"stats"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &c); err != nil {
+		t.Fatal(err)
+	}
+	if c.Design != "windows" || c.Pairs != 4 || len(c.Stats) != 2 || c.Stats[0].Key != "tps" || c.Stats[0].Verdict != "worse" || c.Stats[0].ChangePct > -40 {
+		t.Errorf("3x slower: %+v", c)
+	}
+	// The same service twice: no regression even at a tight gate's far bound.
+	env, out, errb = testEnv()
+	if code := runRoot(t, env, args(fast, "--fail-on-regression", "50", "--lang", "zh")...); code == ExitFindings || code == ExitUsage {
+		t.Errorf("A/A: exit %d\n%s%s", code, out, errb)
+	}
+	if !strings.Contains(out.String(), "窗口") {
+		t.Errorf("A/A in Chinese:\n%s", out)
+	}
+	// Usage: --fail-on-regression alone, and --versus with a scenario.
+	env, _, errb = testEnv()
+	if code := runRoot(t, env, "load", fast, "--fail-on-regression", "5"); code != ExitUsage || !strings.Contains(errb.String(), "--versus") {
+		t.Errorf("gate without --versus: exit %d %q", code, errb.String())
+	}
+}

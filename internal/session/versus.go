@@ -1,0 +1,72 @@
+package session
+
+import (
+	"context"
+	"time"
+
+	"github.com/tuneloop/tuneloop/internal/loadgen"
+)
+
+// Window is one window of an alternating A/B load.
+type Window struct {
+	Side  string    `json:"side"` // "a" or "b"
+	Start time.Time `json:"start"`
+	// TPS and P99 (ms) of the window; Requests and Errors its counts.
+	TPS      float64 `json:"tps"`
+	P99      float64 `json:"p99_ms"`
+	Requests int64   `json:"requests"`
+	Errors   int64   `json:"errors"`
+}
+
+// VersusOptions bound an alternating load.
+type VersusOptions struct {
+	// Window is each side's turn; Pairs the number of A/B pairs measured
+	// (rounded up to whole ABBA blocks); WarmUp each side's load first.
+	Window time.Duration
+	Pairs  int
+	WarmUp time.Duration
+	// OnWindow, if set, is told of each finished window.
+	OnWindow func(i, n int, w Window)
+}
+
+// Versus loads two services in turn, in windows ordered A B B A A B B A ...:
+// both services are up, only one is loaded at a time, and the two windows
+// of a pair are back to back, so what drifts on a shared host (a
+// neighbour's job, a CPU's clock, the other JVM's GC) hits both sides of a
+// pair alike. Whole runs taken in turn leave minutes between the two sides
+// of a pair; windows leave none. ABBA rather than ABAB so that neither side
+// always goes first. Pairs are (windows 0,1), (3,2), (4,5), (7,6) ...: each
+// pair's A and B windows are adjacent.
+func Versus(ctx context.Context, a, b loadgen.Config, o VersusOptions) (pairs [][2]Window, err error) {
+	if o.WarmUp > 0 {
+		for _, cfg := range []loadgen.Config{a, b} {
+			cfg.Duration, cfg.WarmUp, cfg.MaxRequests, cfg.Sink, cfg.OnSecond = o.WarmUp, 0, 0, nil, nil
+			if _, err := loadgen.Run(ctx, cfg); err != nil {
+				return nil, err
+			}
+		}
+	}
+	blocks := (o.Pairs + 1) / 2
+	n := 4 * blocks
+	for k := range blocks {
+		var w [4]Window
+		for j, side := range []string{"a", "b", "b", "a"} {
+			cfg := a
+			if side == "b" {
+				cfg = b
+			}
+			cfg.Duration, cfg.WarmUp, cfg.MaxRequests, cfg.OnSecond = o.Window, 0, 0, nil
+			start := time.Now()
+			sum, err := loadgen.Run(ctx, cfg)
+			if err != nil {
+				return pairs, err
+			}
+			w[j] = Window{Side: side, Start: start, TPS: sum.TPS, P99: sum.Latency.P99, Requests: sum.Requests, Errors: sum.Errors}
+			if o.OnWindow != nil {
+				o.OnWindow(4*k+j+1, n, w[j])
+			}
+		}
+		pairs = append(pairs, [2]Window{w[0], w[1]}, [2]Window{w[3], w[2]})
+	}
+	return pairs, nil
+}
