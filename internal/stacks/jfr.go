@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/grafana/jfr-parser/parser"
 	"github.com/grafana/jfr-parser/parser/types"
@@ -111,5 +112,23 @@ func methodName(p *parser.Parser, ref types.MethodRef) string {
 	if c := p.GetClass(m.Type); c != nil {
 		cls = strings.ReplaceAll(p.GetSymbolString(c.Name), "/", ".")
 	}
-	return cls + "." + p.GetSymbolString(m.Name)
+	return capName(cls + "." + p.GetSymbolString(m.Name))
+}
+
+// maxFrameName caps a frame's name: the JVM limits a class or method name
+// to 65535 bytes, and a recording that repeats such names in deep stacks
+// would be multiplied into memory by every stack that holds them (an 87 KB
+// recording made 2.9 GB of stack keys). Real names stay far below it.
+const maxFrameName = 1024
+
+// capName cuts name to maxFrameName bytes at a rune boundary, marked.
+func capName(name string) string {
+	if len(name) <= maxFrameName {
+		return name
+	}
+	cut := maxFrameName
+	for cut > 0 && !utf8.RuneStart(name[cut]) {
+		cut--
+	}
+	return name[:cut] + "…"
 }

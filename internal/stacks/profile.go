@@ -219,7 +219,7 @@ func jfrEvents(buf []byte, kinds []Kind, fn func(k Kind, stack []string, v int64
 	resolve := newResolver(p).stack
 	className := func(ref types.ClassRef) string {
 		if c := p.GetClass(ref); c != nil {
-			return javaTypeName(p.GetSymbolString(c.Name))
+			return capName(javaTypeName(p.GetSymbolString(c.Name)))
 		}
 		return "?"
 	}
