@@ -39,6 +39,8 @@ ab fix "$(zoo logs-before)" "$(zoo logs-after --fixed)" 2>"$out/fix-runs.txt" | 
 # Flags before the runs: after "--" everything is a run folder.
 "$bin" compare --output markdown "$out/fix/a" -- "$out/fix/b" >"$out/compare.md"
 "$bin" compare --output json "$out/fix/a" -- "$out/fix/b" >"$out/compare.json"
+# The lock flame graph of the three before runs against the three after, per request.
+"$bin" compare --flame-kind lock --flame-diff "$out/flame-diff.html" "$out/fix/a" -- "$out/fix/b" >"$out/flame-diff.txt"
 
 echo >&2
 echo "== A/A rerun: the fixed build against itself, 3 pairs (gate and power at ${aa_pct}%)" >&2
@@ -60,6 +62,7 @@ printf 'A/A rerun TPS: %+.1f%% (95%% CI %+.1f%% to %+.1f%%): %s (gate at %s%%: e
 echo "reports:"
 echo "  $out/fix/a/run-1/report.html ... $out/fix/b/run-3/report.html  (and report.md)"
 echo "  $out/compare.md  (the before/after table, also in compare.txt)"
+echo "  $out/flame-diff.html  (lock time per request, before against after; the frames that shrank and grew in flame-diff.txt)"
 if [ "$aa" != "no significant change" ] || [ "$code" != 0 ]; then
 	echo >&2
 	echo "DEMO FAILED: the A/A rerun of the same build says \"$aa\" (exit $code), not \"no significant change\" at ${aa_pct}%: the host is too noisy for 3 pairs (see $out/rerun.txt)" >&2
