@@ -207,7 +207,7 @@ func runRecordRemote(ctx context.Context, env *Env, o *RecordOptions, lang findi
 	// duration: two minutes more before the remote side stops it.
 	// A lost connection is a LostError saying what arrived in into.
 	if _, err := c.Run(ctx, remote.Job{Binary: bin, Args: args, Limit: o.Duration + 2*time.Minute, Fetch: true, Into: into, Stderr: env.Stderr,
-		Sudo: o.Remote.Sudo}); err != nil {
+		Sudo: o.Remote.Sudo, FailOnExit: true}); err != nil {
 		return err
 	}
 	L, err := verdict.Load(into)

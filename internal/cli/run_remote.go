@@ -164,7 +164,7 @@ func recordOnHosts(ctx context.Context, env *Env, ho *hostOptions, p hostsPlan) 
 		}
 		var once sync.Once
 		job := remote.Job{Binary: j.bin, Args: args, Limit: p.Duration + 2*time.Minute, Fetch: true, Into: into,
-			Stderr: prefixWriter(env.Stderr, j.entry.Name), Sudo: ho.Sudo,
+			Stderr: prefixWriter(env.Stderr, j.entry.Name), Sudo: ho.Sudo, FailOnExit: true,
 			Started: func() { once.Do(func() { close(j.started) }) }, Gate: gate}
 		if len(jobs) == 1 {
 			job.Password = ho.password(env, env.Lang())

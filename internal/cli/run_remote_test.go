@@ -32,12 +32,7 @@ func twoHosts(t *testing.T) (app, db *sshdtest.SSHD, ho hostOptions) {
 	}
 	app = sshdtest.Start(t)
 	db = sshdtest.StartEnv(t, testClockSkewEnv+"=3s")
-	exe := filepath.Join(t.TempDir(), "tuneloop")
-	build := exec.Command("go", "build", "-o", exe, "../../cmd/tuneloop")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if b, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, b)
-	}
+	exe := buildTuneloop(t)
 	known := filepath.Join(t.TempDir(), "known_hosts")
 	var kh []byte
 	for _, d := range []*sshdtest.SSHD{app, db} {
@@ -52,6 +47,136 @@ func twoHosts(t *testing.T) (app, db *sshdtest.SSHD, ho hostOptions) {
 	}
 	return app, db, hostOptions{Hosts: []string{"app=" + app.Spec(), "db=" + db.Spec()},
 		Identity: []string{app.UserKey, db.UserKey}, KnownHosts: known, Exe: exe}
+}
+
+// buildTuneloop builds the tuneloop binary the hosts are sent.
+func buildTuneloop(t *testing.T) string {
+	t.Helper()
+	exe := filepath.Join(t.TempDir(), "tuneloop")
+	build := exec.Command("go", "build", "-o", exe, "../../cmd/tuneloop")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
+	}
+	return exe
+}
+
+// oneHost is the options reaching d alone with exe as the binary sent.
+func oneHost(d *sshdtest.SSHD, exe string) hostOptions {
+	return hostOptions{Hosts: []string{d.Spec()}, Identity: []string{d.UserKey}, KnownHosts: d.Known, Exe: exe}
+}
+
+// targetTmp lists the tuneloop folders in the target's /tmp as the target
+// sees it (a namespaced sshd's /tmp is not this machine's).
+func targetTmp(t *testing.T, d *sshdtest.SSHD) []string {
+	t.Helper()
+	cmd := exec.Command("nsenter", "-m", "-t", strconv.Itoa(d.Cmd.Process.Pid), "sh", "-c", "ls -d /tmp/tuneloop.* 2>/dev/null; true")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("nsenter: %v", err)
+	}
+	return strings.Fields(string(out))
+}
+
+// TestRecordHostNoSudo: record --host --sudo on a host without sudo, and
+// on one whose sudo refuses the user: exit 1, said in both languages with
+// the host (and the user), nothing left there, nothing recorded.
+func TestRecordHostNoSudo(t *testing.T) {
+	// The target's PATH holds only what it names: no sudo, or a sudo
+	// that refuses the user.
+	bare, refusing := t.TempDir(), t.TempDir()
+	for _, dir := range []string{bare, refusing} {
+		for _, tool := range []string{"sh", "mktemp", "head", "wc", "chmod", "rm", "tail", "df", "tr", "timeout", "tar", "uname", "ls"} {
+			p, err := exec.LookPath(tool)
+			if err != nil {
+				t.Skip(err)
+			}
+			if err := os.Symlink(p, filepath.Join(dir, tool)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	exe := filepath.Join(t.TempDir(), "tuneloop") // never run there
+	os.WriteFile(exe, []byte("#!/bin/sh\necho RAN >&2\n"), 0o755)
+	for _, tc := range []struct {
+		name, path, sudo string
+		en, zh           string
+	}{
+		{"not installed", bare, "", "sudo is not installed on 127.0.0.1:", "上没有安装 sudo"},
+		{"not a sudoer", refusing, "#!/bin/sh\necho \"Sorry, user $(id -un) may not run sudo on target.\" >&2\nexit 1\n", " may not run sudo on 127.0.0.1:", "无权在 127.0.0.1:"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.sudo != "" {
+				os.WriteFile(filepath.Join(tc.path, "sudo"), []byte(tc.sudo), 0o755)
+			}
+			d := sshdtest.StartEnv(t, "PATH="+tc.path)
+			dir := filepath.Join(t.TempDir(), "rec")
+			ho := oneHost(d, exe)
+			ho.Sudo = true
+			env, _, errb := testEnv()
+			err := RunRecord(context.Background(), env, &RecordOptions{Duration: 2 * time.Second, Interval: 500 * time.Millisecond,
+				Out: dir, NoCatalog: true, Output: "text", Remote: ho})
+			if code := Code(env, err); code != ExitFailure {
+				t.Errorf("exit code %d, want 1 (%v)", code, err)
+			}
+			en, zh := finding.Localize(err, finding.EN), finding.Localize(err, finding.ZH)
+			if !strings.Contains(en, tc.en) || !strings.Contains(zh, tc.zh) || tc.sudo != "" && !strings.Contains(en, d.UserName+" may not run sudo") {
+				t.Errorf("messages:\n%s\n%s", en, zh)
+			}
+			if strings.Contains(errb.String(), "RAN") {
+				t.Error("tuneloop ran there")
+			}
+			if left := targetTmp(t, d); len(left) != 0 {
+				t.Errorf("left on the target: %v", left)
+			}
+		})
+	}
+}
+
+// TestRecordHostDiskFull: record --host on a target whose /tmp is a tiny
+// tmpfs (its own mount namespace): the binary does not fit, then (a /tmp
+// just larger than the binary) the run folder does not. Each is exit 1,
+// "no space left on /tmp" with the host, what arrived kept here, nothing
+// left there.
+func TestRecordHostDiskFull(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds tuneloop")
+	}
+	exe := buildTuneloop(t)
+	st, err := os.Stat(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, size, en, zh string
+	}{
+		{"binary", "2m", ": no space left on /tmp there: tuneloop needs ", "该主机 /tmp 空间不足：复制 tuneloop 需要"},
+		// Two pages more than the binary: the recorder's first write (its
+		// manifest, some 30 KiB of host facts) fails.
+		{"run folder", strconv.FormatInt(st.Size()+8<<10, 10), ": no space left on /tmp there for the run folder", "该主机 /tmp 空间不足，无法写入运行目录"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := sshdtest.StartWith(t, sshdtest.Config{TmpSize: tc.size})
+			dir := filepath.Join(t.TempDir(), "rec")
+			env, _, errb := testEnv()
+			err := RunRecord(context.Background(), env, &RecordOptions{Duration: 3 * time.Second, Interval: 200 * time.Millisecond,
+				Out: dir, NoCatalog: true, Output: "text", Remote: oneHost(d, exe)})
+			if code := Code(env, err); code != ExitFailure {
+				t.Errorf("exit code %d, want 1 (%v)", code, err)
+			}
+			en, zh := finding.Localize(err, finding.EN), finding.Localize(err, finding.ZH)
+			t.Logf("%s\n%s\nstderr: %s", en, zh, errb.String())
+			if !strings.Contains(en, "127.0.0.1:"+strconv.Itoa(d.Port)+tc.en) || !strings.Contains(zh, tc.zh) {
+				t.Errorf("messages:\n%s\n%s", en, zh)
+			}
+			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+				t.Errorf("the local run folder: %v", err)
+			}
+			if left := targetTmp(t, d); len(left) != 0 {
+				t.Errorf("left on the target: %v", left)
+			}
+		})
+	}
 }
 
 // tinyService answers after a millisecond: a service to load, no JVM.

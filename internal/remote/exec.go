@@ -45,6 +45,16 @@ func (c *Client) output(cmd string) ([]byte, error) {
 	return s.Output(cmd)
 }
 
+// combined runs cmd there and returns its stdout and stderr together.
+func (c *Client) combined(cmd string) ([]byte, error) {
+	s, err := c.ssh.NewSession()
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	return s.CombinedOutput(cmd)
+}
+
 // BinaryFor finds the tuneloop binary to copy to a goarch host: the running
 // one when the architecture matches, else bin/tuneloop-linux-<arch> (built
 // by `make cross`) next to it or under ./bin.
@@ -97,6 +107,36 @@ type Job struct {
 	// Stdout and Stderr receive the remote output, made terminal-safe
 	// (with Fetch, the remote stdout is dropped: the stream is the tar).
 	Stdout, Stderr io.Writer
+	// FailOnExit makes a non-zero exit of the remote tuneloop an
+	// *ExitedError (a record whose run folder could not be written); else
+	// the code is only Result.ExitCode (check's and jvm's own codes).
+	FailOnExit bool
+}
+
+// ExitedError is a remote tuneloop that ended with a non-zero code: its
+// last line on stderr says why; what arrived is kept.
+type ExitedError struct {
+	Host    string
+	Code    int
+	Said    string // the last line it wrote on stderr
+	Arrived []string
+	Into    string
+}
+
+func (e *ExitedError) Error() string { return e.Localize(finding.EN) }
+
+// Localize says how it ended and what was kept; a full disk is said so.
+func (e *ExitedError) Localize(l finding.Lang) string {
+	kept := ""
+	if e.Into != "" {
+		kept = finding.Tf(finding.T("; %d files arrived, kept in %s", "；已收到 %d 个文件，保存在 %s"), len(e.Arrived), finding.SafeLine(e.Into)).In(l)
+	}
+	if strings.Contains(strings.ToLower(e.Said), "no space left") {
+		return finding.Tf(finding.T("%s: no space left on /tmp there for the run folder (%s)%s; the remote temporary folder is removed",
+			"%s：该主机 /tmp 空间不足，无法写入运行目录（%s）%s；远端临时目录已删除"), e.Host, finding.SafeLine(e.Said), kept).In(l)
+	}
+	return finding.Tf(finding.T("%s: the remote tuneloop ended with exit code %d (%s)%s", "%s：远端 tuneloop 以退出码 %d 结束（%s）%s"),
+		e.Host, e.Code, finding.SafeLine(e.Said), kept).In(l)
 }
 
 // FetchDir is the placeholder for the remote run folder in Job.Args.
@@ -159,7 +199,11 @@ func (c *Client) Run(ctx context.Context, j Job) (*Result, error) {
 	defer s.Close()
 
 	run := j.command(`"$d"`)
-	if mode := c.sudoMode(&j); mode == "pty" {
+	mode, err := c.sudoMode(&j)
+	if err != nil {
+		return nil, err
+	}
+	if mode == "pty" {
 		s.Close()
 		return c.runSudoPTY(ctx, j, st.Size(), f)
 	} else if mode != "" {
@@ -188,10 +232,14 @@ exit $rc
 		script += run + "\n"
 	}
 	stderr := newSafeWriter(j.Stderr)
-	var remoteDir string
+	var remoteDir, copyErr, lastErr string
 	stderr.intercept = func(line string) bool {
 		if d, ok := strings.CutPrefix(line, dirMarker); ok && remoteDir == "" {
 			remoteDir = d
+			return true
+		}
+		if e, ok := strings.CutPrefix(line, errMarker); ok && copyErr == "" {
+			copyErr = e
 			return true
 		}
 		if line == startedMarker {
@@ -199,6 +247,9 @@ exit $rc
 				j.Started()
 			}
 			return true
+		}
+		if strings.TrimSpace(line) != "" {
+			lastErr = line
 		}
 		return false
 	}
@@ -260,11 +311,14 @@ exit $rc
 		res.ExitCode = ee.ExitStatus()
 		switch res.ExitCode {
 		case 120, 121:
-			return res, finding.Errorf(finding.T("%s: cannot copy tuneloop into /tmp there (full, read-only or noexec?)", "%s：无法把 tuneloop 复制到该主机的 /tmp（已满、只读或 noexec？）"), c.Target.Addr())
+			return res, c.copyError(st.Size(), copyErr)
 		case 124, 137:
 			if j.Limit > 0 {
 				return res, finding.Errorf(finding.T("%s: the remote tuneloop overran its limit of %s and was stopped", "%s：远端 tuneloop 超过时限 %s，已被终止"), c.Target.Addr(), j.Limit)
 			}
+		}
+		if j.FailOnExit && res.ExitCode != 0 {
+			return res, &ExitedError{Host: c.Target.Addr(), Code: res.ExitCode, Said: lastErr, Arrived: res.Files, Into: j.Into}
 		}
 	default:
 		if ctx.Err() != nil {
@@ -317,14 +371,40 @@ func (j *Job) sudoClean() string {
 // (size bytes, checked) and marked started on stderr.
 func copyScript(size int64, sudoClean string) string {
 	n := strconv.FormatInt(size, 10)
-	return `d=$(mktemp -d /tmp/tuneloop.XXXXXX) || exit 120
+	return `d=$(mktemp -d /tmp/tuneloop.XXXXXX 2>&1) || { echo "` + errMarker + `$d" >&2; exit 120; }
 echo "` + dirMarker + `$d" >&2
 trap 'rm -rf "$d" 2>/dev/null` + sudoClean + `' EXIT HUP INT TERM PIPE
-head -c ` + n + ` > "$d/tuneloop" || exit 121
-[ "$(wc -c < "$d/tuneloop")" -eq ` + n + ` ] || { echo "tuneloop: copy incomplete (disk full?): $(df -h /tmp | tail -1)" >&2; exit 121; }
+` + copyBinary(n) + ` || exit 121
 chmod 700 "$d/tuneloop" || exit 121
 echo "` + startedMarker + `" >&2
 `
+}
+
+// copyBinary reads n bytes of stdin into "$d/tuneloop"; a failed or short
+// copy says why on stderr (errMarker: the writer's error and df's line for
+// /tmp) and is false.
+func copyBinary(n string) string {
+	return `e=$(head -c ` + n + ` 2>&1 >"$d/tuneloop") && [ "$(wc -c < "$d/tuneloop")" -eq ` + n + ` ] || {
+echo "` + errMarker + `$(echo "$e" | tail -1) [$(df -Pk /tmp 2>/dev/null | tail -1 | tr -s " ")]" >&2; false; }`
+}
+
+// errMarker prefixes, on stderr, why the copy failed (taken out of what is
+// shown, put in the error).
+const errMarker = "@@tuneloop-error "
+
+// copyError is the error of a copy into /tmp there that failed; detail is
+// the remote side's reason (the writer's error and df's line for /tmp).
+// A full /tmp is said as such, with the space the copy needed.
+func (c *Client) copyError(size int64, detail string) error {
+	detail = strings.TrimSpace(detail)
+	if strings.Contains(strings.ToLower(detail), "no space left") {
+		return finding.Errorf(finding.T("%s: no space left on /tmp there: tuneloop needs %d MiB to be copied (%s); nothing was left there",
+			"%s：该主机 /tmp 空间不足：复制 tuneloop 需要 %d MiB（%s）；未在该主机留下任何文件"), c.Target.Addr(), (size+1<<20-1)>>20, finding.SafeLine(detail))
+	}
+	if detail == "" {
+		detail = "full, read-only or noexec?"
+	}
+	return finding.Errorf(finding.T("%s: cannot copy tuneloop into /tmp there (%s)", "%s：无法把 tuneloop 复制到该主机的 /tmp（%s）"), c.Target.Addr(), finding.SafeLine(detail))
 }
 
 // startedMarker says on stderr that the copy is done (taken out of what is

@@ -24,15 +24,48 @@ var errNoPassword = errors.New("sudo needs a password")
 
 // sudoMode finds out whether sudo is needed with a password: "" when the
 // job is not run with sudo, "-n " when password-less sudo works (the job
-// stays one shell without a PTY), "pty" when it asks for a password.
-func (c *Client) sudoMode(j *Job) string {
+// stays one shell without a PTY), "pty" when it asks for a password. A host
+// without sudo, or whose sudo refuses the user outright, is an error before
+// anything is copied there.
+func (c *Client) sudoMode(j *Job) (string, error) {
 	if !j.Sudo {
-		return ""
+		return "", nil
 	}
-	if _, err := c.output(j.sudo() + " -n true"); err == nil {
-		return "-n "
+	out, err := c.combined("command -v " + j.sudo() + " >/dev/null 2>&1 || exit 127\n" + j.sudo() + " -n true")
+	var ee *ssh.ExitError
+	switch {
+	case err == nil:
+		return "-n ", nil
+	case errors.As(err, &ee) && ee.ExitStatus() == 127:
+		return "", finding.Errorf(finding.T("sudo is not installed on %s: run without --sudo (what needs root is then unavailable), or install sudo there",
+			"%s 上没有安装 sudo：请去掉 --sudo（需要 root 的数据将不可用），或在该主机上安装 sudo"), c.Target.Addr())
+	case errors.As(err, &ee):
+		if said, ok := sudoRefused(string(out)); ok {
+			return "", c.notSudoer(said)
+		}
+		return "pty", nil
 	}
-	return "pty"
+	return "", c.lost(err, time.Now(), nil, "")
+}
+
+// sudoRefused finds in sudo's output the line saying the user may not use
+// it at all (as sudo words it: not in sudoers, may not run sudo, not
+// allowed to execute), as opposed to asking for a password.
+func sudoRefused(out string) (string, bool) {
+	for _, line := range strings.Split(out, "\n") {
+		l := strings.ToLower(line)
+		if strings.Contains(l, "not in the sudoers") || strings.Contains(l, "may not run sudo") || strings.Contains(l, "is not allowed to execute") {
+			return strings.TrimSpace(line), true
+		}
+	}
+	return "", false
+}
+
+// notSudoer is the error of a user sudo refuses, with what sudo said.
+func (c *Client) notSudoer(said string) error {
+	return finding.Errorf(finding.T("%s may not run sudo on %s (sudo said: %s): ask for a sudoers entry there, or run without --sudo",
+		"%s 无权在 %s 上使用 sudo（sudo 提示：%s）：请在该主机的 sudoers 中为其授权，或去掉 --sudo"),
+		finding.SafeLine(c.Target.User), c.Target.Addr(), finding.SafeLine(said))
 }
 
 func (j *Job) sudo() string {
@@ -61,13 +94,17 @@ func (c *Client) runSudoPTY(ctx context.Context, j Job, size int64, bin io.Reade
 	}
 	s.Stdin = bin
 	n := strconv.FormatInt(size, 10)
-	out, err := s.Output(`d=$(mktemp -d /tmp/tuneloop.XXXXXX) || exit 120
-head -c ` + n + ` > "$d/tuneloop" && [ "$(wc -c < "$d/tuneloop")" -eq ` + n + ` ] && chmod 755 "$d" "$d/tuneloop" || { rm -rf "$d"; exit 121; }
+	var errb bytes.Buffer
+	s.Stderr = &errb
+	out, err := s.Output(`d=$(mktemp -d /tmp/tuneloop.XXXXXX 2>&1) || { echo "` + errMarker + `$d" >&2; exit 120; }
+` + copyBinary(n) + ` && chmod 755 "$d" "$d/tuneloop" || { rm -rf "$d"; exit 121; }
 echo "$d"`)
 	s.Close()
 	dir := strings.TrimSpace(string(out))
 	if err != nil || !strings.HasPrefix(dir, "/tmp/tuneloop.") {
-		return nil, finding.Errorf(finding.T("%s: cannot copy tuneloop into /tmp there (full, read-only or noexec?)", "%s：无法把 tuneloop 复制到该主机的 /tmp（已满、只读或 noexec？）"), c.Target.Addr())
+		_, detail, _ := strings.Cut(errb.String(), errMarker)
+		detail, _, _ = strings.Cut(detail, "\n")
+		return nil, c.copyError(size, detail)
 	}
 	s, err = c.ssh.NewSession()
 	if err != nil {
@@ -113,6 +150,9 @@ echo "$d"`)
 	case err == nil:
 	case errors.As(err, &ee):
 		res.ExitCode = ee.ExitStatus()
+		if res.ExitCode == 1 && w.refused != "" {
+			return res, c.notSudoer(w.refused)
+		}
 		if w.asked > 0 && res.ExitCode == 1 && w.sorry {
 			return res, finding.Errorf(finding.T("%s: sudo refused the password", "%s：sudo 拒绝了该密码"), c.Target.Addr())
 		}
@@ -142,6 +182,9 @@ type promptWriter struct {
 	pen    []byte
 	asked  int
 	sorry  bool
+	// refused is sudo's line saying the user may not use it (after the
+	// password, as sudo checks sudoers only then).
+	refused string
 }
 
 func (p *promptWriter) Write(b []byte) (int, error) {
@@ -163,6 +206,9 @@ func (p *promptWriter) Write(b []byte) (int, error) {
 		keep := min(len(p.pen), len(sudoPrompt)-1)
 		if bytes.Contains(p.pen, []byte("Sorry, try again")) || bytes.Contains(p.pen, []byte("incorrect password")) {
 			p.sorry = true
+		}
+		if said, ok := sudoRefused(string(p.pen)); ok && p.refused == "" {
+			p.refused = said
 		}
 		p.out.Write(p.pen[:len(p.pen)-keep])
 		p.pen = p.pen[len(p.pen)-keep:]

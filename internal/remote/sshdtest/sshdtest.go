@@ -68,6 +68,24 @@ func Start(t *testing.T) *SSHD {
 // skewed for the clock probe's tests.
 func StartEnv(t *testing.T, env ...string) *SSHD {
 	t.Helper()
+	return StartWith(t, Config{Env: env})
+}
+
+// Config is how the test's sshd differs from a plain one.
+type Config struct {
+	// Env is NAME=VALUE set in every session's environment (SetEnv).
+	Env []string
+	// TmpSize, if set (a tmpfs size such as "2m"), runs sshd in a private
+	// mount namespace whose /tmp is a tmpfs of that size: a target whose
+	// /tmp fills up, this machine's /tmp untouched. It needs root and
+	// unshare; the test is skipped, with the reason, without them.
+	TmpSize string
+}
+
+// StartWith runs sshd as c says (see Start).
+func StartWith(t *testing.T, c Config) *SSHD {
+	t.Helper()
+	env := c.Env
 	bin := "/usr/sbin/sshd"
 	if _, err := os.Stat(bin); err != nil {
 		t.Skip("no OpenSSH server (apt-get install -y openssh-server; .ci/run does): " + err.Error())
@@ -113,6 +131,9 @@ LogLevel VERBOSE
 	}
 	var log bytes.Buffer
 	d.Cmd = exec.Command(bin, "-D", "-e", "-f", cfgPath)
+	if c.TmpSize != "" {
+		d.Cmd = tinyTmp(t, c.TmpSize, d.Dir, bin, cfgPath)
+	}
 	d.Cmd.Stderr = &log
 	if err := d.Cmd.Start(); err != nil {
 		t.Skip("sshd cannot start: " + err.Error())
@@ -125,6 +146,8 @@ LogLevel VERBOSE
 			break
 		}
 		if i > 50 {
+			d.Cmd.Process.Kill()
+			d.Cmd.Wait() // its log is whole
 			t.Skipf("sshd did not start listening: %s", log.String())
 		}
 		time.Sleep(100 * time.Millisecond)
@@ -135,6 +158,38 @@ LogLevel VERBOSE
 		t.Fatal(err)
 	}
 	return d
+}
+
+// tinyTmp is the command running sshd in a new mount namespace whose /tmp
+// is a tmpfs of size. The sshd's own folder is under this machine's /tmp:
+// the tmpfs is mounted on a folder in it first, the folder bound at the
+// same path inside the tmpfs, and the tmpfs then moved onto /tmp, so its
+// config, keys and pid file stay where sshd and the test look for them.
+// Every mount is in the namespace: this machine's /tmp is untouched.
+func tinyTmp(t *testing.T, size, dir, bin, cfg string) *exec.Cmd {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("a tiny /tmp needs root (mount in a private mount namespace)")
+	}
+	unshare, err := exec.LookPath("unshare")
+	if err != nil {
+		t.Skip("a tiny /tmp needs unshare (util-linux): " + err.Error())
+	}
+	if b, err := exec.Command(unshare, "-m", "--propagation", "private", "true").CombinedOutput(); err != nil {
+		t.Skipf("unshare -m does not work here: %v %s", err, b)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "newtmp"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := `set -e
+mount -t tmpfs -o size="$2",mode=1777 tuneloop-test-tmp "$1/newtmp"
+case "$1" in /tmp/*)
+	mkdir -p "$1/newtmp${1#/tmp}"
+	mount --bind "$1" "$1/newtmp${1#/tmp}";;
+esac
+mount --move "$1/newtmp" /tmp
+exec "$3" -D -e -f "$4"`
+	return exec.Command(unshare, "-m", "--propagation", "private", "sh", "-c", script, "sh", dir, size, bin, cfg)
 }
 
 // Spec is user@127.0.0.1:port.
