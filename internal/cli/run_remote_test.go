@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -379,20 +380,38 @@ func TestRunHostLost(t *testing.T) {
 	}
 }
 
-// spinService burns about 20 ms of CPU per request: with 4 users on this
-// small machine the CPUs saturate, whoever records them.
+// spinService burns about 20 ms of CPU per request in its own process (the
+// bench-gate's workserver): with 4 users on this small machine the CPUs
+// saturate, whoever records them. Not in the test's own process: there the
+// service's CPU would count as the load generator's, and the verdict could
+// as well blame the generator.
 func spinService(t *testing.T) string {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		x, end := 0.0, time.Now().Add(20*time.Millisecond)
-		for time.Now().Before(end) {
-			for i := 1; i < 1000; i++ {
-				x += 1 / float64(i)
-			}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "workserver")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../scripts/testdata/workserver").CombinedOutput(); err != nil {
+		t.Fatalf("building workserver: %v\n%s", err, out)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	cmd := exec.Command(bin, "-addr", addr, "-units", "200000")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	url := "http://" + addr + "/"
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if resp, err := http.Get(url); err == nil {
+			resp.Body.Close()
+			return url
 		}
-		w.Write([]byte(strconv.FormatFloat(x, 'f', 1, 64)))
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL
+		if time.Now().After(deadline) {
+			t.Fatalf("workserver did not answer on %s", addr)
+		}
+	}
 }
 
 // TestRunHostSameVerdict: the same service and load, recorded here by a
