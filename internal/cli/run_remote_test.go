@@ -180,6 +180,58 @@ func TestRecordHostDiskFull(t *testing.T) {
 	}
 }
 
+// TestRunHostDiskFull: run --host app=A --host db=B where B's /tmp is a
+// 2 MiB tmpfs: the run goes on with the app host, says the db host had no
+// space left on /tmp (exit 1, both languages), and writes the run folder
+// with what arrived: the load, the app host's recording, the report.
+func TestRunHostDiskFull(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds tuneloop, starts two sshd")
+	}
+	app := sshdtest.Start(t)
+	db := sshdtest.StartWith(t, sshdtest.Config{TmpSize: "2m"})
+	known := filepath.Join(t.TempDir(), "known_hosts")
+	var kh []byte
+	for _, d := range []*sshdtest.SSHD{app, db} {
+		b, err := os.ReadFile(d.Known)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kh = append(kh, b...)
+	}
+	os.WriteFile(known, kh, 0o600)
+	ho := hostOptions{Hosts: []string{"app=" + app.Spec(), "db=" + db.Spec()}, Identity: []string{app.UserKey, db.UserKey},
+		KnownHosts: known, Exe: buildTuneloop(t)}
+	dir := filepath.Join(t.TempDir(), "run")
+	env, _, errb := testEnv()
+	err := RunRun(context.Background(), env, &RunOptions{Target: tinyService(t), Users: 2, Duration: 2 * time.Second,
+		Interval: 500 * time.Millisecond, Out: dir, Output: "text", NoCatalog: true, Remote: ho})
+	if code := Code(env, err); code != ExitFailure {
+		t.Fatalf("exit code %d, want 1: %v\n%s", code, err, errb.String())
+	}
+	en, zh := finding.Localize(err, finding.EN), finding.Localize(err, finding.ZH)
+	t.Logf("%s\n%s", en, zh)
+	dbAddr := "127.0.0.1:" + strconv.Itoa(db.Port)
+	if !strings.Contains(en, "127.0.0.1-2: "+dbAddr+": no space left on /tmp there") || !strings.Contains(zh, "127.0.0.1-2："+dbAddr+"：该主机 /tmp 空间不足") {
+		t.Errorf("the message does not say the db host's /tmp is full:\n%s\n%s", en, zh)
+	}
+	for _, f := range []string{"report.html", "load.json", "hosts.json", "hosts/127.0.0.1/manifest.json", "hosts/127.0.0.1/raw/samples.jsonl.gz"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("kept without %s: %v", f, err)
+		}
+	}
+	m, err := multihost.Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Hosts) != 2 || m.Hosts[0].Lost != nil || m.Hosts[1].Lost == nil || !strings.Contains(m.Hosts[1].Lost.EN, "no space left on /tmp") {
+		t.Errorf("hosts.json: %+v", m.Hosts)
+	}
+	if left := targetTmp(t, db); len(left) != 0 {
+		t.Errorf("left on the db host: %v", left)
+	}
+}
+
 // tinyService answers after a millisecond: a service to load, no JVM.
 func tinyService(t *testing.T) string {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
@@ -96,7 +97,19 @@ func (c *Client) StartClock(ctx context.Context, bin string, limit time.Duration
 		f.Close()
 		return nil, err
 	}
-	s.Stderr = io.Discard
+	// Only why a copy failed is kept of its stderr.
+	var mu sync.Mutex
+	var copyErr string
+	caught := newSafeWriter(io.Discard)
+	caught.intercept = func(line string) bool {
+		if e, ok := strings.CutPrefix(line, errMarker); ok {
+			mu.Lock()
+			copyErr = e
+			mu.Unlock()
+		}
+		return true
+	}
+	s.Stderr = caught
 	j := Job{Args: []string{ClockCommand}, Limit: limit}
 	// No exec: the shell waits, so its EXIT trap removes the copy.
 	script := copyScript(st.Size(), "") + j.command(`"$d"`) + "\n"
@@ -111,6 +124,12 @@ func (c *Client) StartClock(ctx context.Context, bin string, limit time.Duration
 	line, err := p.readLine(ctx, 2*time.Minute) // the copy of the binary
 	if err != nil || line != "ready" {
 		p.Close()
+		mu.Lock()
+		detail := copyErr
+		mu.Unlock()
+		if detail != "" {
+			return nil, c.copyError(st.Size(), detail)
+		}
 		if err == nil {
 			err = errors.New("unexpected answer " + strconv.Quote(finding.SafeLine(line)))
 		}

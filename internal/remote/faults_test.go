@@ -8,6 +8,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/remote/sshdtest"
@@ -128,6 +129,14 @@ func TestDiskFull(t *testing.T) {
 		t.Errorf("binary too big:\n%s\n%s", en, zh)
 	}
 	t.Logf("binary too big:\n%s\n%s", en, zh)
+	if left := remoteTmp(t, c); len(left) != 0 {
+		t.Errorf("left on the target: %v", left)
+	}
+
+	// The clock probe copies the binary too: the same message.
+	if _, err := c.StartClock(context.Background(), big, time.Minute); err == nil || !strings.Contains(err.Error(), host+": no space left on /tmp there") {
+		t.Errorf("clock probe: %v", err)
+	}
 	if left := remoteTmp(t, c); len(left) != 0 {
 		t.Errorf("left on the target: %v", left)
 	}
