@@ -135,8 +135,12 @@ func (e *ExitedError) Localize(l finding.Lang) string {
 		return finding.Tf(finding.T("%s: no space left on /tmp there for the run folder (%s)%s; the remote temporary folder is removed",
 			"%s：该主机 /tmp 空间不足，无法写入运行目录（%s）%s；远端临时目录已删除"), e.Host, finding.SafeLine(e.Said), kept).In(l)
 	}
+	said := finding.SafeLine(e.Said)
+	if said == "" {
+		said = finding.T("it printed no error", "它没有输出错误信息").In(l)
+	}
 	return finding.Tf(finding.T("%s: the remote tuneloop ended with exit code %d (%s)%s", "%s：远端 tuneloop 以退出码 %d 结束（%s）%s"),
-		e.Host, e.Code, finding.SafeLine(e.Said), kept).In(l)
+		e.Host, e.Code, said, kept).In(l)
 }
 
 // FetchDir is the placeholder for the remote run folder in Job.Args.

@@ -164,3 +164,34 @@ dd if=/dev/zero of="$3/raw/samples.jsonl.gz" bs=64k count=64 2>/dev/null || { ec
 		t.Errorf("left on the target: %v", left)
 	}
 }
+
+// TestFailOnExit: a fetching job whose remote tuneloop fails is an error
+// with its last stderr line and what arrived; without FailOnExit the code
+// is only the result's (check's and jvm's own exit codes).
+func TestFailOnExit(t *testing.T) {
+	d := startSSHD(t)
+	c, err := Dial(context.Background(), d.Spec(), opts(d))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	bin := script(t, `mkdir -p "$3" && echo '{}' > "$3/manifest.json"
+echo "tuneloop: --pid 99999: no such process" >&2
+exit 2
+`)
+	into := t.TempDir()
+	j := Job{Binary: bin, Args: []string{"record", "--out", FetchDir}, Fetch: true, Into: into, FailOnExit: true}
+	res, err := c.Run(context.Background(), j)
+	var xe *ExitedError
+	if !errors.As(err, &xe) || res.ExitCode != 2 {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if en, zh := finding.Localize(err, finding.EN), finding.Localize(err, finding.ZH); !strings.Contains(en, c.Target.Addr()+": the remote tuneloop ended with exit code 2 (tuneloop: --pid 99999: no such process); 1 files arrived") ||
+		!strings.Contains(zh, "远端 tuneloop 以退出码 2 结束") {
+		t.Errorf("messages:\n%s\n%s", en, zh)
+	}
+	j.FailOnExit, j.Into = false, t.TempDir()
+	if res, err := c.Run(context.Background(), j); err != nil || res.ExitCode != 2 {
+		t.Errorf("without FailOnExit: %v %+v", err, res)
+	}
+}
