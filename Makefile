@@ -8,7 +8,7 @@ OUT ?= out
 
 include zoo/zoo.mk
 
-.PHONY: all build cross test test-e2e vet fmt-check docs docs-check bench bench-load bench-load-quick bench-gate bench-profile fuzz demo demo-tune jmeter-check clean
+.PHONY: all build cross test test-e2e vet fmt-check docs docs-check bench bench-load bench-load-quick bench-gate bench-profile profile-zoo fuzz demo demo-tune jmeter-check clean
 
 all: build
 
@@ -72,6 +72,10 @@ bench-gate: build
 # Overhead of jvm --profile cpu on a zoo service under load, interleaved off/on windows (~2 min).
 bench-profile: build zoo
 	scripts/bench-profile.sh healthy 10 5 20
+
+# Every zoo scenario x cpu, alloc, lock, wall profiles: top frames (not in CI: ~1 min per scenario).
+profile-zoo: build zoo
+	scripts/profile-zoo.sh
 
 # Short coverage-guided fuzzing of every parser (FUZZTIME per target).
 FUZZTIME ?= 15s

@@ -137,6 +137,9 @@ func profileNotes(p *stacks.Profile, format input.Format) []finding.Text {
 		notes = append(notes, finding.T("collapsed stacks: counts as written (async-profiler counts samples unless --total was given)",
 			"折叠调用栈：按文件中的计数（async-profiler 未加 --total 时为采样数）"))
 	}
+	if p.Kind == stacks.Wall && p.Unit != "samples" && format != input.Collapsed {
+		notes = append(notes, finding.T(stacks.WallNativeGap()))
+	}
 	if p.Note != "" {
 		zh := map[stacks.Kind]string{
 			stacks.CPU:   "记录中没有 jdk.ExecutionSample 事件：请用 settings=profile 记录",

@@ -47,6 +47,12 @@ func TestAnalyzeJFREveryKind(t *testing.T) {
 	if len(res.Read) != 1 || res.Read[0].Format != "jfr" {
 		t.Errorf("read %+v", res.Read)
 	}
+	// --profile wall, built from JFR's own events, says what it lacks:
+	// threads in native code (socket reads) are not in it.
+	out, err = runAnalyze(t, []string{mixedJFR}, AnalyzeOptions{Profile: "wall"})
+	if err != nil || !strings.Contains(out, "threads in native code") {
+		t.Errorf("wall view without its native-code note: %v\n%.2000s", err, out)
+	}
 }
 
 // -o html --out F writes jvm --profile's page; --collapsed and --pprof

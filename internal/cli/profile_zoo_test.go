@@ -329,16 +329,14 @@ func TestZooFlameDiffSyncLogging(t *testing.T) {
 }
 
 // A remote that never answers (remote-call): the request threads' wall time
-// is spent reading from the socket, and the wall profile must show it.
-//
-// Known gap (issue 15): it does not yet. A thread blocked in a socket read
-// is RUNNABLE in native code (Net.poll under NioSocketImpl.timedRead), which
-// JFR samples as jdk.NativeMethodSample, not jdk.ExecutionSample, and times
-// as jdk.SocketRead; stacks' wall view reads neither (grafana/jfr-parser
-// v0.14.0 has no type for them), so those threads are missing from the
-// profile, not even noted. Measured 2026-11-25: 0 of the request threads'
-// wall samples in socket reads, the profile dominated by idle pool threads.
-// Kept as its own test so the rest of the zoo's profiles stay green.
+// is spent reading from the socket. The wall profile must show it, or say
+// that it cannot: a thread blocked in a socket read is RUNNABLE in native
+// code (Net.poll under NioSocketImpl.timedRead), which JFR samples as
+// jdk.NativeMethodSample, not jdk.ExecutionSample; the JFR library read here
+// (grafana/jfr-parser v0.14.0) has no type for it, so today those threads
+// are missing from JFR's wall view (measured 2026-11-25: 0 of the request
+// threads' wall samples in socket reads) and the page must carry the note
+// that says so (issue 15: reading native-method samples is what is left).
 func TestZooProfileWallSocketReads(t *testing.T) {
 	z := profileZoo(t, "remote-call", "", 32, "wall", 6*time.Second)
 	socketRead := func(f string) bool {
@@ -362,7 +360,15 @@ func TestZooProfileWallSocketReads(t *testing.T) {
 		}
 	}
 	t.Logf("request threads: %d %s on the wall, %.0f%% in socket reads", app, z.page.Unit, pct(reading, app))
-	if app == 0 || pct(reading, app) < 50 {
-		t.Errorf("the wall profile does not show the request threads in socket reads: %d of %d %s (top %v)", reading, app, z.page.Unit, topFrames(z.page.BySelf, 5))
+	if app > 0 && pct(reading, app) >= 50 {
+		return
 	}
+	gap, _ := stacks.WallNativeGap()
+	for _, n := range z.page.Notes {
+		if n.EN == gap {
+			t.Logf("the wall view lacks the socket reads and says so: %s", n.EN)
+			return
+		}
+	}
+	t.Errorf("the wall profile neither shows the request threads in socket reads (%d of %d %s; top %v) nor says it cannot", reading, app, z.page.Unit, topFrames(z.page.BySelf, 5))
 }

@@ -147,6 +147,9 @@ func Capture(ctx context.Context, pid int, kind stacks.Kind, d time.Duration, o 
 	if p.Note != "" {
 		res.Notes = append(res.Notes, finding.T(p.Note, noteZH(kind)))
 	}
+	if kind == stacks.Wall && p.Unit != "samples" {
+		res.Notes = append(res.Notes, finding.T(stacks.WallNativeGap()))
+	}
 	return res, nil
 }
 

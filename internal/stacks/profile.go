@@ -74,6 +74,16 @@ type Profile struct {
 	Note string
 }
 
+// WallNativeGap says what a wall profile built from JFR's own events lacks
+// (async-profiler's wall-clock samples have no such gap): a thread in native
+// code (a socket or file read, an epoll wait) is sampled by JFR as
+// jdk.NativeMethodSample, which the JFR library read here has no type for.
+// Such a thread is missing from the view, so the view says so (EN, ZH).
+func WallNativeGap() (en, zh string) {
+	return "built from JFR's execution samples and lock and park times: threads in native code (socket and file reads, epoll waits) are not in it (JFR records them as jdk.NativeMethodSample, not read yet); a thread dump (tuneloop jvm PID --dump 3) shows them",
+		"由 JFR 的执行采样与锁、park 时间构成：处于本地代码中的线程（socket 与文件读取、epoll 等待）不在其中（JFR 将其记为 jdk.NativeMethodSample，尚未读取）；线程转储（tuneloop jvm PID --dump 3）可以看到它们"
+}
+
 // JFRProfile reads the events of kind from a JFR recording and merges
 // their stacks. A recording without any event of the kind gives an empty
 // profile with a Note, not an error.
