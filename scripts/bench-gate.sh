@@ -16,6 +16,10 @@
 # WARM=0.5s USERS=4 PCT=5 UNITS=2000. About (AA+2*POWER)*2K runs of DUR+WARM
 # plus ~1 s: ~20 minutes with the defaults on 2 cores. DELAY=4ms: the work
 # is a fixed wait instead (B5 and B10 wait 5% and 10% longer, UNITS=20).
+# MODE=windows judges each comparison with one `tuneloop load A --versus X`
+# instead: both services up, loaded in turn in WINDOW windows (A B B A ...),
+# PAIRS pairs of adjacent windows (default 8 of 1s): the sides of a pair are
+# a second apart rather than a run apart. (Unpaired and FOLLOW do not apply.)
 # FOLLOW=1 (default) does what a user told "inconclusive: run K more" does:
 # when the first K pairs are inconclusive and the tool's recommended count
 # is at most KMAX (12) pairs, it runs the pairs missing and judges all of
@@ -23,7 +27,7 @@
 # power the issue asks for is "at the repetition count the tool recommends").
 set -euo pipefail
 cd "$(dirname "$0")/.."
-FOLLOW=${FOLLOW:-1} KMAX=${KMAX:-12}
+FOLLOW=${FOLLOW:-1} KMAX=${KMAX:-12} MODE=${MODE:-runs} WINDOW=${WINDOW:-1s} PAIRS=${PAIRS:-8}
 AA=${AA:-28} POWER=${POWER:-14} K=${K:-3} DUR=${DUR:-2s} WARM=${WARM:-0.5s} USERS=${USERS:-4} PCT=${PCT:-5} UNITS=${UNITS:-2000}
 OUT=${OUT:-out/bench-gate} DELAY=${DELAY:-}
 rm -rf "$OUT" && mkdir -p "$OUT"
@@ -66,6 +70,12 @@ for kind in "${order[@]}"; do
 	dir="$OUT/$n-$kind"
 	load=$(cut -d' ' -f1 /proc/loadavg)
 	set +e
+	if [ "$MODE" = windows ]; then
+		w=${WINDOW%s}
+		"$OUT/tuneloop" load http://127.0.0.1:28501/ --versus "http://127.0.0.1:${port[$kind]}/" -c "$USERS" --window "$WINDOW" \
+			-d "$((2 * PAIRS * w))s" --warm-up 1s -q --fail-on-regression "$PCT" -o json >"$dir.json" 2>>"$OUT/runs.log"
+		code=$? ucode=- pairs=$PAIRS
+	else
 	"$OUT/tuneloop" run --target http://127.0.0.1:28501/ --target-b "http://127.0.0.1:${port[$kind]}/" --repeat "$K" \
 		-c "$USERS" -d "$DUR" --warm-up "$WARM" --no-catalog --no-gc-log --no-jfr -q \
 		--fail-on-regression "$PCT" --out "$dir" >"$dir.txt" 2>>"$OUT/runs.log"
@@ -85,6 +95,7 @@ for kind in "${order[@]}"; do
 	fi
 	"$OUT/tuneloop" compare --design unpaired --fail-on-regression "$PCT" -o json "${sa[@]}" -- "${sb[@]}" >"$dir-unpaired.json" 2>>"$OUT/runs.log"
 	ucode=$?
+	fi
 	set -e
 	line=$(jq -r --arg n "$n" --arg kind "$kind" --arg load "$load" --arg code "$code" --arg ucode "$ucode" --argjson k "$pairs" --argjson pairs "$pairs" '
 		def s(k): (.stats[] | select(.key == k));
@@ -102,6 +113,7 @@ for kind in "${order[@]}"; do
 done
 
 echo
+[ "$MODE" = windows ] && echo "bench-gate MODE=windows: each comparison is load --versus, $PAIRS pairs of $WINDOW windows"
 echo "bench-gate: ${#order[@]} comparisons of $K interleaved pairs (more, up to $KMAX, where the tool asked: FOLLOW=$FOLLOW), runs of $DUR (+$WARM warm-up), $USERS users, work ${DELAY:-$UNITS units} per request, gate PCT=$PCT, $(($(date +%s) - start)) s"
 echo "load average (1 min) at the start of each comparison: $(cut -f3 "$results" | tail -n +2 | sort -n | awk '{a[NR]=$1} END {printf "min %s, median %s, max %s", a[1], a[int((NR+1)/2)], a[NR]}')"
 printf '%-24s %4s %18s %16s %14s %18s\n' "kind" "n" "paired: exit 3" "exit 4 (inc.)" "unpaired: 3" "unpaired: 4 (inc.)"
