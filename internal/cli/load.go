@@ -175,7 +175,7 @@ func RunLoad(ctx context.Context, env *Env, o *LoadOptions) error {
 	var rec *report.LoadRecorder
 	if o.HTML != "" {
 		rec = report.NewLoadRecorder()
-		cfg.Sink = teeSink(cfg.Sink, rec)
+		cfg.Sink = loadgen.Tee(cfg.Sink, rec)
 	}
 	live := env.Terminal && !o.Quiet
 	if live {
@@ -207,18 +207,6 @@ func RunLoad(ctx context.Context, env *Env, o *LoadOptions) error {
 	}
 	return emitSummary(env, o, sum, rec)
 }
-
-// teeSink sends every sample to a (if any) and b.
-func teeSink(a, b loadgen.SampleSink) loadgen.SampleSink {
-	if a == nil {
-		return b
-	}
-	return tee{a, b}
-}
-
-type tee struct{ a, b loadgen.SampleSink }
-
-func (t tee) Record(s *loadgen.Sample) { t.a.Record(s); t.b.Record(s) }
 
 // loadConfig turns the options (and the scenario file) into a run Config.
 func loadConfig(o *LoadOptions, env *Env) (loadgen.Config, error) {

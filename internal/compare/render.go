@@ -144,19 +144,26 @@ func WriteText(w io.Writer, c *Comparison, lang finding.Lang, gate float64) erro
 			fmt.Fprintf(bw, "  [%s] %s  (%s)\n", f.Severity.Label(lang), report.OneLine(f.Title.In(lang)), report.OneLine(f.Key))
 		}
 	}
-	if gate > 0 {
-		bw.WriteString("\n")
-		if len(c.Regressions) == 0 {
-			fmt.Fprintf(bw, L.gatePass+"\n", gate)
-		}
-		for _, r := range c.Regressions {
-			fmt.Fprintf(bw, "%s: %s\n", L.gate, r.In(lang))
-		}
-		for _, r := range c.Inconclusive {
-			fmt.Fprintf(bw, "%s: %s\n", L.inconclusive, r.In(lang))
-		}
-	}
+	writeGateText(bw, c, L, lang, gate)
 	return bw.Flush()
+}
+
+// writeGateText is the gate's verdict (gate > 0): passed, or each
+// regression and each metric it could not judge.
+func writeGateText(bw *bufio.Writer, c *Comparison, L labels, lang finding.Lang, gate float64) {
+	if gate <= 0 {
+		return
+	}
+	bw.WriteString("\n")
+	if len(c.Regressions) == 0 {
+		fmt.Fprintf(bw, L.gatePass+"\n", gate)
+	}
+	for _, r := range c.Regressions {
+		fmt.Fprintf(bw, "%s: %s\n", L.gate, r.In(lang))
+	}
+	for _, r := range c.Inconclusive {
+		fmt.Fprintf(bw, "%s: %s\n", L.inconclusive, r.In(lang))
+	}
 }
 
 // statVerdict is a Stat's verdict in words, with the runs to add.

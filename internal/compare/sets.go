@@ -112,14 +112,7 @@ func CompareSetsWith(before, after []Input, o Options) *Comparison {
 		if !ok {
 			continue
 		}
-		st := Stat{Key: d.key, Label: d.label, Unit: d.unit, Better: d.better, Before: e.Before, After: e.After,
-			ChangePct: e.ChangePct, LoPct: e.LoPct, HiPct: e.HiPct, Method: e.Method, NBefore: e.NBefore, NAfter: e.NAfter}
-		if !math.IsNaN(e.UTestP) {
-			p := e.UTestP
-			st.UTestP = &p
-		}
-		st.GateLoPct, st.GateHiPct = e.Interval(GateConfidence)
-		st.Verdict, st.MoreRuns = stats.Judge(e, int(d.better), powerPct)
+		st := estimateStat(d, e, powerPct)
 		c.Stats = append(c.Stats, st)
 		for i := range c.Rows {
 			if c.Rows[i].Key == d.key && c.Rows[i].Verdict != "" {
@@ -129,6 +122,20 @@ func CompareSetsWith(before, after []Input, o Options) *Comparison {
 	}
 	c.warn(before, after)
 	return c
+}
+
+// estimateStat is metric d's Stat from its estimate: the table's 95% interval,
+// the gate's 99% one, the verdict and the runs to add.
+func estimateStat(d metricDef, e stats.Estimate, powerPct float64) Stat {
+	st := Stat{Key: d.key, Label: d.label, Unit: d.unit, Better: d.better, Before: e.Before, After: e.After,
+		ChangePct: e.ChangePct, LoPct: e.LoPct, HiPct: e.HiPct, Method: e.Method, NBefore: e.NBefore, NAfter: e.NAfter}
+	if !math.IsNaN(e.UTestP) {
+		p := e.UTestP
+		st.UTestP = &p
+	}
+	st.GateLoPct, st.GateHiPct = e.Interval(GateConfidence)
+	st.Verdict, st.MoreRuns = stats.Judge(e, int(d.better), powerPct)
+	return st
 }
 
 func sideOf(in []Input) Side {

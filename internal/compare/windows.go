@@ -57,15 +57,7 @@ func FromWindows(before, after string, pairs []WindowPair, window string, powerP
 		if !ok || e.Method != stats.MethodPaired {
 			continue // fewer than 2 usable pairs: nothing to judge
 		}
-		st := Stat{Key: m.def.key, Label: m.def.label, Unit: m.def.unit, Better: m.def.better, Before: e.Before, After: e.After,
-			ChangePct: e.ChangePct, LoPct: e.LoPct, HiPct: e.HiPct, Method: e.Method, NBefore: e.NBefore, NAfter: e.NAfter}
-		if !math.IsNaN(e.UTestP) {
-			p := e.UTestP
-			st.UTestP = &p
-		}
-		st.GateLoPct, st.GateHiPct = e.Interval(GateConfidence)
-		st.Verdict, st.MoreRuns = stats.Judge(e, int(m.def.better), powerPct)
-		c.Stats = append(c.Stats, st)
+		c.Stats = append(c.Stats, estimateStat(m.def, e, powerPct))
 	}
 	return c
 }
@@ -86,17 +78,6 @@ func WriteWindowsText(w io.Writer, c *Comparison, lang finding.Lang, gate float6
 		writeTable(bw, statRows(c, L))
 	}
 	fmt.Fprintf(bw, "  %s\n", c.designText().In(lang))
-	if gate > 0 {
-		bw.WriteString("\n")
-		if len(c.Regressions) == 0 {
-			fmt.Fprintf(bw, L.gatePass+"\n", gate)
-		}
-		for _, r := range c.Regressions {
-			fmt.Fprintf(bw, "%s: %s\n", L.gate, r.In(lang))
-		}
-		for _, r := range c.Inconclusive {
-			fmt.Fprintf(bw, "%s: %s\n", L.inconclusive, r.In(lang))
-		}
-	}
+	writeGateText(bw, c, L, lang, gate)
 	return bw.Flush()
 }

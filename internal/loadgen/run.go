@@ -79,6 +79,19 @@ type Config struct {
 // concurrent use and must not keep s.
 type SampleSink interface{ Record(s *Sample) }
 
+// Tee sends every sample to a (if any) and b: a JTL file and a report's
+// recorder fed by one load.
+func Tee(a, b SampleSink) SampleSink {
+	if a == nil {
+		return b
+	}
+	return tee{a, b}
+}
+
+type tee struct{ a, b SampleSink }
+
+func (t tee) Record(s *Sample) { t.a.Record(s); t.b.Record(s) }
+
 // Progress is what the live status line shows.
 type Progress struct {
 	Elapsed   time.Duration // since the start, warm-up included

@@ -308,7 +308,7 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 			return sum, err
 		}
 		if o.Detail != nil {
-			cfg.Sink = teeSink(cfg.Sink, o.Detail)
+			cfg.Sink = loadgen.Tee(cfg.Sink, o.Detail)
 		}
 		var stall stallWatch
 		cfg.OnSecond = func(p loadgen.Progress) {
@@ -407,18 +407,6 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 	}
 	return res, nil
 }
-
-// teeSink sends every sample to a (if any) and b.
-func teeSink(a, b loadgen.SampleSink) loadgen.SampleSink {
-	if a == nil {
-		return b
-	}
-	return tee{a, b}
-}
-
-type tee struct{ a, b loadgen.SampleSink }
-
-func (t tee) Record(s *loadgen.Sample) { t.a.Record(s); t.b.Record(s) }
 
 // together runs the measured load and the recorder side by side: the load
 // starts once the recorder has its folder, and an error on either side
