@@ -3,7 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -335,9 +334,10 @@ func importJTL(env *Env, o *LoadOptions) error {
 // files); rec, when the samples were recorded, gives the page its series.
 func emitSummary(env *Env, o *LoadOptions, s *loadgen.Summary, rec *report.LoadRecorder) error {
 	if o.Save != "" {
-		b, err := json.MarshalIndent(s, "", "  ")
+		var b bytes.Buffer
+		err := report.WriteJSON(&b, s)
 		if err == nil {
-			err = os.WriteFile(o.Save, append(b, '\n'), 0o644)
+			err = os.WriteFile(o.Save, b.Bytes(), 0o644)
 		}
 		if err != nil {
 			return &ExitError{Code: ExitFailure, Err: fmt.Errorf("--save: %w", err)}

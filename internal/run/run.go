@@ -19,6 +19,7 @@
 package run
 
 import (
+	"bytes"
 	"compress/gzip"
 	"encoding/json"
 	"errors"
@@ -148,11 +149,11 @@ func (m *Manifest) Incomplete() bool { return m.Status == Recording }
 // the same directory, fsynced and renamed over path: readers see the old or
 // the new file, never half of one.
 func WriteJSONAtomic(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
+	var buf bytes.Buffer
+	if err := finding.WriteJSON(&buf, v); err != nil {
 		return err
 	}
-	b = append(b, '\n')
+	b := buf.Bytes()
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
