@@ -185,7 +185,13 @@ HTTP/1.1 it runs on the same event loops, each send woken to the microsecond.
 A run is always bounded: by -d (default 10s) and/or -n. Ctrl-C stops it and
 still prints and saves the results. --jtl writes JMeter's CSV (for JMeter's
 HTML dashboard: jmeter -g results.jtl -o report/); --import reads a JTL (CSV or
-XML) from JMeter or from tuneloop and prints the same summary.`: `向服务发送 HTTP/1.1 负载，报告请求数、TPS、平均时延与
+XML) from JMeter or from tuneloop and prints the same summary.
+
+Exit status: 0 when the load ran; 1 on an error, and when no request
+completed (a server that accepts and never answers, or never ends a body:
+"0 completed of N sent", the requests still in flight counted as timeouts);
+with --versus, 3 when the second service is significantly slower beyond
+--fail-on-regression and 4 when that cannot be told.`: `向服务发送 HTTP/1.1 负载，报告请求数、TPS、平均时延与
 p50/p90/p95/p99/p99.9/max 时延、按类型分列的错误、逐秒序列，以及类似 JMeter
 的按 label 汇总表。
 
@@ -200,7 +206,11 @@ p50/p90/p95/p99/p99.9/max 时延、按类型分列的错误、逐秒序列，以
 每次运行总是有界的：由 -d（默认 10s）和/或 -n 限定。Ctrl-C 会停止运行，但仍会
 输出并保存结果。--jtl 写出 JMeter 的 CSV（可生成 JMeter 的 HTML 仪表盘：
 jmeter -g results.jtl -o report/）；--import 读取 JMeter 或 tuneloop 写出的 JTL
-（CSV 或 XML），并输出同样的汇总。`,
+（CSV 或 XML），并输出同样的汇总。
+
+退出码：负载运行完成时为 0；出错时为 1，没有任何请求完成时也为 1（服务器接受连接
+却从不应答，或响应体永不结束：“发出 N 个、完成 0 个”，仍在途的请求计为超时）；
+使用 --versus 时，第二个服务显著变慢且超过 --fail-on-regression 为 3，无法判断为 4。`,
 	`  tuneloop load http://127.0.0.1:8080/api -c 60 -d 10m
   tuneloop load http://127.0.0.1:8080/api --rate 5000 -d 2m --warm-up 30s
   tuneloop load -f scenario.yaml --jtl results.jtl -o json

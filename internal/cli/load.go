@@ -89,7 +89,13 @@ HTTP/1.1 it runs on the same event loops, each send woken to the microsecond.
 A run is always bounded: by -d (default 10s) and/or -n. Ctrl-C stops it and
 still prints and saves the results. --jtl writes JMeter's CSV (for JMeter's
 HTML dashboard: jmeter -g results.jtl -o report/); --import reads a JTL (CSV or
-XML) from JMeter or from tuneloop and prints the same summary.`,
+XML) from JMeter or from tuneloop and prints the same summary.
+
+Exit status: 0 when the load ran; 1 on an error, and when no request
+completed (a server that accepts and never answers, or never ends a body:
+"0 completed of N sent", the requests still in flight counted as timeouts);
+with --versus, 3 when the second service is significantly slower beyond
+--fail-on-regression and 4 when that cannot be told.`,
 		Example: `  tuneloop load http://127.0.0.1:8080/api -c 60 -d 10m
   tuneloop load http://127.0.0.1:8080/api --rate 5000 -d 2m --warm-up 30s
   tuneloop load -f scenario.yaml --jtl results.jtl -o json

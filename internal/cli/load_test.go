@@ -287,3 +287,41 @@ func TestLoadJMX(t *testing.T) {
 		t.Error("--jmx with a URL was accepted")
 	}
 }
+
+// A server that accepts and never answers is not a clean run: tuneloop load
+// says "0 completed of N sent" and exits 1, as its help says, in text and in
+// JSON output alike.
+func TestLoadExitsOneWhenNothingCompletes(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan struct{})
+	defer func() { l.Close(); <-served }()
+	go func() {
+		defer close(served)
+		var held []net.Conn
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				break
+			}
+			held = append(held, c) // read nothing, answer nothing
+		}
+		for _, c := range held {
+			c.Close()
+		}
+	}()
+	for _, output := range []string{"text", "json"} {
+		env, out, _ := loadEnv()
+		err := RunLoad(context.Background(), env, &LoadOptions{URL: "http://" + l.Addr().String() + "/", Users: 4,
+			Duration: 700 * time.Millisecond, Output: output})
+		var ee *ExitError
+		if !errors.As(err, &ee) || ee.Code != ExitFailure || !strings.Contains(err.Error(), "0 completed of") {
+			t.Fatalf("%s: err %v, want exit 1 saying 0 completed", output, err)
+		}
+		if out.Len() == 0 {
+			t.Errorf("%s: the summary was not printed before the error", output)
+		}
+	}
+}
