@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/jvm/attach"
 	"github.com/tuneloop/tuneloop/internal/launch"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/run"
@@ -28,8 +30,15 @@ import (
 const runChildEnv = "TUNELOOP_TEST_RUN_CHILD"
 
 // childRun is what the child runs: `run --start START --target URL
-// --warm-up 2s -d 20s -c 2 --out OUT --no-catalog`.
-type childRun struct{ Start, URL, Out string }
+// --warm-up 2s -d 20s -c 2 --out OUT --no-catalog`; with PID, `--pid PID`
+// instead of --start; Keep is --keep-service; Secs, when set, the load's
+// duration in seconds.
+type childRun struct {
+	Start, URL, Out string
+	PID             int
+	Keep            bool
+	Secs            int
+}
 
 func init() {
 	v := os.Getenv(runChildEnv)
@@ -41,9 +50,13 @@ func init() {
 		fmt.Fprintln(os.Stderr, "child:", err)
 		os.Exit(2)
 	}
-	o := RunOptions{Target: c.URL, Start: c.Start, StartTimeout: 60 * time.Second, StopTimeout: 2 * time.Second, WarmUp: 2 * time.Second,
-		Load: loadgen.Config{Users: 2, Duration: 20 * time.Second, Requests: []loadgen.Request{{URL: c.URL}}}, Interval: 500 * time.Millisecond,
-		Out: c.Out, NoCatalog: true, Getenv: os.Getenv}
+	secs := time.Duration(max(c.Secs, 0)) * time.Second
+	if secs == 0 {
+		secs = 20 * time.Second
+	}
+	o := RunOptions{Target: c.URL, Start: c.Start, PID: c.PID, KeepService: c.Keep, StartTimeout: 60 * time.Second, StopTimeout: 2 * time.Second,
+		WarmUp: 2 * time.Second, Load: loadgen.Config{Users: 2, Duration: secs, Requests: []loadgen.Request{{URL: c.URL}}},
+		Interval: 500 * time.Millisecond, Out: c.Out, NoCatalog: true, Getenv: os.Getenv}
 	_, err := Run(context.Background(), o, RunHooks{
 		Note:   func(t finding.Text) { fmt.Fprintln(os.Stderr, "NOTE", t.EN) },
 		OnLoad: func(p loadgen.Progress) { fmt.Fprintln(os.Stderr, "LOAD", p.Elapsed.Seconds()) },
@@ -156,41 +169,117 @@ func TestRunServiceDiesMidRun(t *testing.T) {
 	}
 }
 
+// child is a `tuneloop run` in a child process (runChildEnv), to be killed
+// with SIGKILL at a chosen point.
+type child struct {
+	cmd     *exec.Cmd
+	lines   chan string
+	log     []string
+	journal string // its watchdog journal
+}
+
+// startChild starts the run c with its state (the journal) under tmp.
+func startChild(t *testing.T, c childRun, tmp string) *child {
+	t.Helper()
+	b, _ := json.Marshal(c)
+	exe, _ := os.Executable()
+	cmd := exec.Command(exe, "-test.run=^$")
+	cmd.Env = append(os.Environ(), runChildEnv+"="+string(b), "XDG_STATE_HOME="+filepath.Join(tmp, "state"))
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ch := &child{cmd: cmd, lines: make(chan string, 1024),
+		journal: filepath.Join(tmp, "state", "tuneloop", "journal", fmt.Sprintf("run-%d.jsonl", cmd.Process.Pid))}
+	drained := make(chan struct{})
+	go func() { // drained to the end, so the child never blocks on its stderr
+		defer close(drained)
+		defer close(ch.lines)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			select {
+			case ch.lines <- sc.Text():
+			default:
+			}
+		}
+	}()
+	t.Cleanup(func() { _ = cmd.Process.Kill(); <-drained; _ = cmd.Wait() })
+	return ch
+}
+
+// waitLine waits (90 s at most) for a line of the child's stderr starting
+// with prefix.
+func (c *child) waitLine(t *testing.T, prefix string) {
+	t.Helper()
+	deadline := time.After(90 * time.Second)
+	for {
+		select {
+		case l, ok := <-c.lines:
+			if !ok {
+				t.Fatalf("the run ended before %q:\n%s", prefix, strings.Join(c.log, "\n"))
+			}
+			c.log = append(c.log, l)
+			if strings.HasPrefix(l, prefix) {
+				return
+			}
+		case <-deadline:
+			t.Fatalf("the run never reached %q:\n%s", prefix, strings.Join(c.log, "\n"))
+		}
+	}
+}
+
+// ops is the operations in the child's journal so far, in order.
+func (c *child) ops() []string {
+	b, _ := os.ReadFile(c.journal)
+	var out []string
+	for line := range strings.Lines(string(b)) {
+		var e launch.Entry
+		if json.Unmarshal([]byte(line), &e) == nil {
+			out = append(out, e.Op)
+		}
+	}
+	return out
+}
+
+// waitOp waits (within d) until the journal holds op.
+func (c *child) waitOp(t *testing.T, op string, d time.Duration) {
+	t.Helper()
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		if slices.Contains(c.ops(), op) {
+			return
+		}
+	}
+	t.Fatalf("the journal never said %q (it holds %v):\n%s", op, c.ops(), strings.Join(c.log, "\n"))
+}
+
+func (c *child) kill(t *testing.T) {
+	t.Helper()
+	if err := c.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatalf("killing the run: %v", err)
+	}
+}
+
 // TestRunKilledLeavesNothing: `run --start` killed with SIGKILL after the
-// start, during the warm-up and during the load leaves no service, JFR
-// recording, GC log switch, attach socket or file behind: the watchdog
-// undoes them within seconds.
+// start, during the warm-up, during the load and during the collection
+// after it leaves no service, JFR recording, GC log switch, attach socket or
+// file behind: the watchdog undoes them within seconds.
 func TestRunKilledLeavesNothing(t *testing.T) {
-	for _, point := range []string{"NOTE started", "NOTE warming up", "LOAD"} {
+	for _, point := range []string{"NOTE started", "NOTE warming up", "LOAD", "collect"} {
 		t.Run(strings.TrimPrefix(point, "NOTE "), func(t *testing.T) {
 			start, url, pidFile := tinyService(t)
 			tmp := t.TempDir()
-			b, _ := json.Marshal(childRun{Start: start, URL: url, Out: filepath.Join(tmp, "run")})
-			exe, _ := os.Executable()
-			cmd := exec.Command(exe, "-test.run=^$")
-			cmd.Env = append(os.Environ(), runChildEnv+"="+string(b), "XDG_STATE_HOME="+filepath.Join(tmp, "state"))
-			stderr, _ := cmd.StderrPipe()
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
+			c := childRun{Start: start, URL: url, Out: filepath.Join(tmp, "run")}
+			if point == "collect" {
+				c.Secs = 3
 			}
-			t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-			sc := bufio.NewScanner(stderr)
-			var log []string
-			reached := false
-			deadline := time.AfterFunc(90*time.Second, func() { _ = cmd.Process.Kill() })
-			for sc.Scan() {
-				log = append(log, sc.Text())
-				if strings.HasPrefix(sc.Text(), point) {
-					reached = true
-					break
-				}
-			}
-			deadline.Stop()
-			if !reached {
-				t.Fatalf("the run never reached %q:\n%s", point, strings.Join(log, "\n"))
-			}
-			if point != "NOTE started" {
-				time.Sleep(1500 * time.Millisecond) // GC log and JFR switched on by now
+			ch := startChild(t, c, tmp)
+			switch point {
+			case "collect":
+				// The GC log is collected and switched off first, then the
+				// JFR recording: killed in between.
+				ch.waitOp(t, launch.OpGCOff, 90*time.Second)
+			default:
+				ch.waitLine(t, point)
 			}
 			jvm := readPID(pidFile)
 			for jvm == 0 && point == "NOTE started" { // the JVM writes its pid once it listens
@@ -198,17 +287,17 @@ func TestRunKilledLeavesNothing(t *testing.T) {
 				jvm = readPID(pidFile)
 			}
 			if point == "LOAD" {
+				// GC logging is switched on before the warm-up, JFR after it:
+				// both are in the journal before the load's first second.
+				ops := ch.ops()
+				if !slices.Contains(ops, launch.OpGCLog) || !slices.Contains(ops, launch.OpJFR) {
+					t.Fatalf("killed during the load with nothing to undo: the journal holds %v", ops)
+				}
 				if m, _ := filepath.Glob(fmt.Sprintf("/tmp/tuneloop-gc-%d-*", jvm)); len(m) == 0 {
-					t.Log("note: no GC log file was switched on before the kill")
+					t.Fatal("no GC log file was switched on before the kill")
 				}
 			}
-			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-				t.Fatal(err)
-			}
-			go func() { // drain its stderr; the cleanup waits for it
-				for sc.Scan() {
-				}
-			}()
+			ch.kill(t)
 			var left []string
 			for end := time.Now().Add(8 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
 				if left = leftovers(jvm); len(left) == 0 {
@@ -221,6 +310,116 @@ func TestRunKilledLeavesNothing(t *testing.T) {
 			}
 			if _, err := os.Stat(pidFile + ".stopped"); err != nil {
 				t.Errorf("the service was not stopped gracefully (its shutdown hook did not finish): %v", err)
+			}
+		})
+	}
+}
+
+// ourSwitches is what of ours is on in the live JVM pid, through our own
+// attach: a JFR recording named tuneloop, a GC log output to a file of
+// ours.
+func ourSwitches(pid int) ([]string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	vm, err := attach.AttachContext(ctx, pid, attach.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		return nil, err
+	}
+	var on []string
+	out, err := vm.Execute(ctx, "JFR.check")
+	if err != nil {
+		return nil, err
+	}
+	if strings.Contains(out, "name=tuneloop ") || strings.Contains(out, "name=tuneloop\n") {
+		on = append(on, "JFR: "+strings.TrimSpace(out))
+	}
+	outs, err := vm.LogOutputs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range outs {
+		if strings.Contains(o.File(), "/tuneloop-gc-") {
+			on = append(on, fmt.Sprintf("VM.log #%d %s %s", o.Index, o.Name, o.Selection))
+		}
+	}
+	return on, nil
+}
+
+// TestRunKilledSurvivingJVM: a run whose JVM outlives it (--keep-service,
+// or --pid of a JVM the run did not start) killed with SIGKILL during the
+// load: the watchdog switches the JFR recording and the GC log output off
+// in the live JVM (asked through our own attach: JFR.check, VM.log list),
+// removes their files, and leaves the JVM running and answering.
+func TestRunKilledSurvivingJVM(t *testing.T) {
+	for _, how := range []string{"keep-service", "pid"} {
+		t.Run(how, func(t *testing.T) {
+			start, url, pidFile := tinyService(t)
+			tmp := t.TempDir()
+			c := childRun{URL: url, Out: filepath.Join(tmp, "run")}
+			if how == "pid" {
+				args := strings.Fields(start)
+				svc := exec.Command(args[0], args[1:]...)
+				svc.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+				if err := svc.Start(); err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { _ = syscall.Kill(-svc.Process.Pid, syscall.SIGKILL); _ = svc.Wait() })
+				for end := time.Now().Add(60 * time.Second); readPID(pidFile) == 0 && time.Now().Before(end); {
+					time.Sleep(50 * time.Millisecond)
+				}
+				c.PID = readPID(pidFile)
+				if c.PID == 0 {
+					t.Fatal("the service never wrote its pid")
+				}
+			} else {
+				c.Start, c.Keep = start, true
+			}
+			ch := startChild(t, c, tmp)
+			if how == "keep-service" {
+				t.Cleanup(func() {
+					if pid := readPID(pidFile); pid != 0 {
+						_ = syscall.Kill(pid, syscall.SIGKILL)
+					}
+				})
+			}
+			ch.waitLine(t, "LOAD")
+			jvm := readPID(pidFile)
+			on, err := ourSwitches(jvm)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(on) != 2 {
+				t.Fatalf("before the kill, want our JFR recording and GC log on, got %v (journal %v)", on, ch.ops())
+			}
+			ch.kill(t)
+			var left []string
+			for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
+				on, err := ourSwitches(jvm)
+				if err != nil {
+					t.Fatalf("the JVM after the watchdog: %v", err)
+				}
+				left = on
+				for _, g := range []string{fmt.Sprintf("/tmp/tuneloop-gc-%d-*", jvm), fmt.Sprintf("/tmp/tuneloop-%d-*.jfr", jvm)} {
+					m, _ := filepath.Glob(g)
+					left = append(left, m...)
+				}
+				if len(left) == 0 {
+					break
+				}
+			}
+			if len(left) > 0 {
+				t.Fatalf("after SIGKILL of the run, the live JVM keeps: %v", left)
+			}
+			if !launch.Alive(jvm) {
+				t.Fatal("the JVM was stopped")
+			}
+			resp, err := http.Get(url)
+			if err != nil {
+				t.Fatalf("the kept JVM does not answer: %v", err)
+			}
+			resp.Body.Close()
+			if _, err := os.Stat(pidFile + ".stopped"); err == nil {
+				t.Error("the service was stopped")
 			}
 		})
 	}
