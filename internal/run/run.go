@@ -135,11 +135,36 @@ type Target struct {
 	How string `json:"how,omitempty"`
 }
 
-// Cost is the recorder's own resource use over the run.
+// Cost is the recorder's own resource use over the run and, apart, the
+// other costs of measuring: the load generator's own CPU and what JFR and
+// attach cost inside the target.
 type Cost struct {
 	CPUPctOfCore float64 `json:"cpu_pct_of_core"`
 	MaxRSSKB     int64   `json:"max_rss_kb"`
 	AvgTickUS    int64   `json:"avg_tick_us"`
+	// Generator is the load generator's own CPU under `run` (nil otherwise).
+	Generator *GeneratorCost `json:"generator,omitempty"`
+	// InTarget is the CPU of the target JVM's JFR and Attach Listener
+	// threads over the recording (nil without per-thread samples of a JVM).
+	InTarget *TargetCost `json:"in_target,omitempty"`
+}
+
+// GeneratorCost is the load generator's CPU without the recorder's: under
+// `run` both are one process, whose getrusage holds both.
+type GeneratorCost struct {
+	CPUPct        float64 `json:"cpu_pct"`         // its own, % of Cores
+	ProcessCPUPct float64 `json:"process_cpu_pct"` // the whole process (getrusage), % of Cores
+	Cores         int     `json:"cores"`
+}
+
+// TargetCost is what JFR and attach cost inside the target JVM, from the
+// per-thread samples of its threads named "JFR ..." and "Attach Listener".
+type TargetCost struct {
+	CPUMS     int64    `json:"cpu_ms"`
+	PctOfCore float64  `json:"pct_of_core"`
+	Seconds   float64  `json:"seconds"` // between the first and the last sample
+	Samples   int      `json:"samples"`
+	Threads   []string `json:"threads"` // their names (comm), as the target set them
 }
 
 // Incomplete reports whether the recorder never finalised the folder.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
@@ -234,6 +235,7 @@ func (l *loop) run(ctx context.Context) (run.Status, string, error) {
 	defer tick.Stop()
 	unavailable := map[string]string{}
 	var costUS int64 // the samplers' own time, summed over the ticks
+	var inTarget targetCost
 	n := 0
 	for {
 		cur := l.coll.Collect(time.Now(), &snaps[n%2])
@@ -262,6 +264,12 @@ func (l *loop) run(ctx context.Context) (run.Status, string, error) {
 		if el := cur.Time.Sub(l.start.UTC()); el > 0 {
 			m.Cost = recordingCost(costUS, n, el, cur.Self.MaxRSSKB)
 		}
+		if l.pid != 0 && len(cur.Threads) > 0 {
+			inTarget.add(cur)
+			if m.Cost != nil {
+				m.Cost.InTarget = inTarget.cost()
+			}
+		}
 		if l.pid != 0 && cur.Proc == nil && !cur.OK("process") && n > 1 {
 			return run.Interrupted, fmt.Sprintf("target process %d exited", l.pid), nil
 		}
@@ -287,4 +295,93 @@ func (l *loop) run(ctx context.Context) (run.Status, string, error) {
 func recordingCost(costUS int64, ticks int, elapsed time.Duration, maxRSSKB int64) *run.Cost {
 	return &run.Cost{CPUPctOfCore: 100 * float64(costUS) / float64(elapsed.Microseconds()),
 		MaxRSSKB: maxRSSKB, AvgTickUS: costUS / int64(ticks)}
+}
+
+// targetCost sums the CPU of the target JVM's own JFR and attach threads
+// over the recording: the cost of being measured, as the target pays it.
+// A thread seen at the first sample counts from its CPU then; one born
+// later (JFR's threads start with the recording) from zero.
+type targetCost struct {
+	base, last map[threadKey]uint64 // CPU ns
+	names      []string
+	first      time.Time
+	end        time.Time
+	samples    int
+}
+
+// threadKey tells a reused TID from the thread that had it.
+type threadKey struct {
+	tid   int
+	start uint64
+}
+
+// recordingThread says whether a JVM thread belongs to JFR or the attach
+// mechanism, by its comm (15 bytes: "JFR Recorder Th", "JFR Periodic Ta",
+// "JFR Thread Samp", "JFR Recording S", "JFR Shutdown Ho").
+func recordingThread(name string) bool {
+	return strings.HasPrefix(name, "JFR ") || name == "Attach Listener"
+}
+
+func (c *targetCost) add(s *sample.Snapshot) {
+	if c.base == nil {
+		c.base, c.last, c.first = map[threadKey]uint64{}, map[threadKey]uint64{}, s.Time
+	}
+	// schedstat's run time in ns when the kernel keeps it, else the
+	// USER_HZ ticks of stat.
+	sched := false
+	for i := range s.Threads {
+		if s.Threads[i].RunNS > 0 {
+			sched = true
+			break
+		}
+	}
+	for i := range s.Threads {
+		th := &s.Threads[i]
+		if !recordingThread(th.Name) {
+			continue
+		}
+		ns := th.RunNS
+		if !sched {
+			ns = (th.Utime + th.Stime) * uint64(time.Second/sample.UserHZ)
+		}
+		k := threadKey{th.TID, th.Start}
+		if _, seen := c.last[k]; !seen {
+			if c.samples == 0 {
+				c.base[k] = ns
+			}
+			if !slices.Contains(c.names, th.Name) {
+				c.names = append(c.names, th.Name)
+			}
+		}
+		c.last[k] = ns
+	}
+	c.samples++
+	c.end = s.Time
+}
+
+// cost is the sum so far; nil before two samples.
+func (c *targetCost) cost() *run.TargetCost {
+	el := c.end.Sub(c.first)
+	if c.samples < 2 || el <= 0 {
+		return nil
+	}
+	var ns uint64
+	for k, v := range c.last {
+		if b := c.base[k]; v > b {
+			ns += v - b
+		}
+	}
+	return &run.TargetCost{CPUMS: int64(ns / 1e6), PctOfCore: 100 * float64(ns) / float64(el.Nanoseconds()),
+		Seconds: el.Seconds(), Samples: c.samples, Threads: slices.Sorted(slices.Values(c.names))}
+}
+
+// generatorCost is the load generator's own CPU: under run, getrusage of
+// the process (loadgen's ClientCPU, % of cores) also holds the recorder's
+// samplers, whose measured cost (% of one core) is taken out here.
+func generatorCost(processPct float64, cores int, rec *run.Cost) *run.GeneratorCost {
+	g := &run.GeneratorCost{CPUPct: processPct, ProcessCPUPct: processPct, Cores: max(cores, 1)}
+	if rec != nil {
+		g.CPUPct = max(0, processPct-rec.CPUPctOfCore/float64(g.Cores))
+	}
+	return g
 }

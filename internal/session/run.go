@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -350,6 +352,14 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 		if sum != nil {
 			sum.Interrupted = true
 		}
+	}
+
+	// The generator's CPU is getrusage of this process, the recorder's
+	// samplers included: their measured cost is taken out, so load.json
+	// holds the generator's own (the manifest keeps the process's too).
+	if mc := rec.w.Manifest().Cost; sum != nil && sum.ClientCPU > 0 && mc != nil {
+		mc.Generator = generatorCost(sum.ClientCPU, runtime.GOMAXPROCS(0), mc)
+		sum.ClientCPU = math.Round(mc.Generator.CPUPct*1000) / 1000
 	}
 
 	// 5. Collect the layers into the folder. A write that fails (a full
