@@ -307,6 +307,14 @@ func TestZooHealthy(t *testing.T) {
 		if f.Status == finding.Fail && f.Severity == finding.Critical {
 			t.Errorf("critical finding on the healthy service: %s: %s", f.Key(), f.Observed.EN)
 		}
+		// A user's check: healthy gets no warning about CPU or threads (an
+		// idle host whose dumps show no queue had room, issue 11).
+		switch f.Category {
+		case "cpu", "thread", "threaddump":
+			if f.Status == finding.Fail && f.Severity >= finding.Warning {
+				t.Errorf("%s finding about %s on the healthy service: %s: %s", f.Severity, f.Category, f.Key(), f.Title.EN)
+			}
+		}
 	}
 	if p.Load.Errors != 0 || p.Load.Requests < 1000 {
 		t.Errorf("healthy load: %d requests, %d errors", p.Load.Requests, p.Load.Errors)

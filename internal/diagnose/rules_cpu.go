@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
 )
 
 // Thresholds. Each rule fires when its condition holds in a sustained
@@ -36,6 +37,12 @@ const (
 	IdleMinProcCPUPct    = 5.0 // the target is doing some work (an idle JVM uses 0.5-2%)
 	IdleLoadVCSPS        = 500.0
 	IdleLoadRxPPS        = 1000.0
+	// A thread dump shows queueing when at least IdleQueueingMin of its
+	// working threads, and IdleQueueingShare of them, are off CPU (blocked,
+	// waiting, sleeping or in I/O). Dumps that all show less contradict the
+	// idle rule's claim that threads wait on something other than CPU.
+	IdleQueueingMin   = 2
+	IdleQueueingShare = 0.25
 	// procs_running (without the recorder) above RunQueuePerCPU x online CPUs.
 	RunQueuePerCPU = 1.0
 	// Context switches per second per CPU.
@@ -306,7 +313,77 @@ func ruleIdleUnderLoad(c *ctx) []finding.Finding {
 		ev("voluntary_cs_per_s", num(vcs), fmt.Sprintf("/proc/%d/task/*/status", c.pid())), ev("rx_pkts_per_s", num(rx), "/proc/net/dev"), ev("threads", fmt.Sprintf("%.0f", n), ""),
 		ev("threads_by_state", fmt.Sprintf("R %.0f, S %.0f, D %.0f", runnable, sleeping, dsleep), fmt.Sprintf("/proc/%d/task/*/stat", c.pid())))
 	c.dumpWaiting(&f)
+	if q := dumpQueueing(c); q.dumps > 0 && !q.queueing {
+		roomy(&f, q)
+	}
 	return []finding.Finding{f}
+}
+
+// queueing is what the run's thread dumps say about working threads off
+// CPU: the dump with the largest share of them.
+type queueing struct {
+	dumps           int
+	off, active     int // in the dump with the most off CPU
+	queueing        bool
+	source          string
+	offShareOfWorst float64
+}
+
+// dumpQueueing reads every dump of the run (not only the last: one instant
+// can miss a queue) for working threads that wait instead of running.
+func dumpQueueing(c *ctx) queueing {
+	var q queueing
+	set := c.in.Dumps
+	if set == nil {
+		return q
+	}
+	for i, d := range set.Dumps {
+		if i >= len(set.Reports) {
+			break
+		}
+		r := set.Reports[i]
+		off, active := 0, 0
+		for _, t := range d.Threads {
+			if t.State == threaddump.StateNone || r.IsIdle(t) {
+				continue
+			}
+			active++
+			if a := threaddump.ActivityOf(t); a != threaddump.ActRunning && a != threaddump.ActNone {
+				off++
+			}
+		}
+		share := 0.0
+		if active > 0 {
+			share = float64(off) / float64(active)
+		}
+		if q.dumps == 0 || share > q.offShareOfWorst || share == q.offShareOfWorst && off > q.off {
+			q.off, q.active, q.offShareOfWorst = off, active, share
+			if i < len(set.Sources) {
+				q.source = set.Sources[i]
+			}
+		}
+		q.dumps++
+		if off >= IdleQueueingMin && share >= IdleQueueingShare {
+			q.queueing = true
+		}
+	}
+	return q
+}
+
+// roomy rewrites the idle-under-load finding when the dumps contradict it:
+// no queue of working threads means the service had room, not a limit.
+func roomy(f *finding.Finding, q queueing) {
+	f.Severity = finding.Info
+	f.Title = finding.T("The service had room at this load: the dumps show no queueing", "在此负载下服务仍有余量：线程转储未显示排队")
+	f.Observed.EN += fmt.Sprintf(" In %d thread dump(s) at most %d of %d working threads were off CPU (blocked, waiting, sleeping or in I/O).", q.dumps, q.off, q.active)
+	f.Observed.ZH += fmt.Sprintf(" %d 次线程转储中，最多 %d/%d 个工作线程不在 CPU 上（阻塞、等待、睡眠或 I/O）。", q.dumps, q.off, q.active)
+	f.Why = finding.T("The CPUs were idle, but the thread dumps show no queue of working threads on a lock, pool, downstream or sleep: the service kept up with the load offered and more load would be needed to find its limit.",
+		"CPU 空闲，但线程转储中没有工作线程在锁、池、下游调用或 sleep 上排队：服务跟得上当前负载，需要更高的负载才能找到它的上限。")
+	f.Recommended = finding.T("Nothing to fix at this load. To find the limit, raise the load (a higher rate or more users) until latency rises, and record again.",
+		"此负载下无需修复。要找到上限，提高负载（更高速率或更多并发）直到延迟上升，然后再次录制。")
+	f.Risk = finding.T("None: this is a diagnosis.", "无：这是诊断结论。")
+	f.Fix = finding.Fix{}
+	f.Evidence = append(f.Evidence, ev("working_threads_off_cpu_max", fmt.Sprintf("%d of %d", q.off, q.active), q.source))
 }
 
 func ruleRunQueue(c *ctx) []finding.Finding {
