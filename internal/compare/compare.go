@@ -12,7 +12,6 @@ package compare
 import (
 	"encoding/json"
 	"errors"
-	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -23,6 +22,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/report"
+	"github.com/tuneloop/tuneloop/internal/run"
 )
 
 // Schema of Comparison in JSON.
@@ -123,19 +123,27 @@ type Comparison struct {
 }
 
 // Load reads a run's report.json: path is the run folder or the file.
-// Errors name path as given.
+// Errors name path as given. A run folder may come from anyone: its
+// report.json is read as untrusted (run.ReadInside: no link followed, no
+// FIFO or device read, a size cap). A file named on the command line is the
+// user's own path and may be a link, but is read only as a regular file
+// under the same cap.
 func Load(path string) (*report.RunPage, error) {
-	file := path
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		file = filepath.Join(path, "report.json")
+	dir, name := path, "report.json"
+	if st, err := os.Stat(path); err != nil || !st.IsDir() {
+		real, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return nil, err
+		}
+		dir, name = filepath.Split(real)
 	}
-	b, err := readCapped(file, maxPageLen)
-	if errors.Is(err, fs.ErrNotExist) && file != path {
+	b, err := run.ReadInside(dir, name, maxPageLen)
+	if errors.Is(err, fs.ErrNotExist) && dir == path {
 		return nil, finding.Errorf(finding.T("%s is not a run folder (no manifest.json / report.json)",
 			"%s 不是运行目录（没有 manifest.json / report.json）"), finding.SafeLine(path))
 	}
 	if err != nil {
-		return nil, err
+		return nil, run.Refusal(err)
 	}
 	var p report.RunPage
 	if err := json.Unmarshal(b, &p); err != nil {
@@ -374,25 +382,5 @@ func num(v float64) string {
 }
 
 // maxPageLen caps a report.json read by compare: a run page is a few MiB; a
-// device or a runaway file is refused, not read into memory.
-const maxPageLen = 256 << 20
-
-// readCapped reads a regular file of at most limit bytes.
-func readCapped(path string, limit int64) ([]byte, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, finding.Errorf(finding.T("%s: not a regular file", "%s：不是普通文件"), finding.SafeLine(path))
-	}
-	if st.Size() > limit {
-		return nil, finding.Errorf(finding.T("%s: %d bytes, more than a run page may have (%d)", "%s：%d 字节，超过运行报告的上限（%d）"), finding.SafeLine(path), st.Size(), limit)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, limit))
-}
+// runaway file is refused, not read into memory.
+const maxPageLen = run.MaxFindings

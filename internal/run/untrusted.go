@@ -124,3 +124,16 @@ func (c *cappedReader) Read(p []byte) (int, error) {
 	c.left -= int64(n)
 	return n, err
 }
+
+// Refusal says an error of OpenInside or ReadInside in both languages when
+// it is a link or special file that was not read, naming the path refused;
+// any other error comes back as it is (a missing file, or one over its cap,
+// which ReadInside already says in both).
+func Refusal(err error) error {
+	var pe *fs.PathError
+	if !errors.Is(err, ErrNotRegular) || !errors.As(err, &pe) {
+		return err
+	}
+	return &finding.Error{Msg: finding.Tf(finding.T("%s: not read: a symbolic link, device, FIFO or socket in a run folder is never followed or read",
+		"%s：未读取：运行目录中的符号链接、设备、FIFO 或套接字一律不跟随、不读取"), finding.SafeLine(pe.Path)), Err: err}
+}
