@@ -107,6 +107,8 @@ func resolve(h hostfs.FS, c finding.Change) ([]target, error) {
 			return nil, fmt.Errorf("ethtool %s: needs the live host, not a captured tree", c.Key)
 		}
 		return []target{{Kind: c.Kind, Key: c.Key}}, nil
+	case KindDropin:
+		return resolveDropin(h, c)
 	case KindFile:
 		if c.Key != PersistFile {
 			return nil, fmt.Errorf("%q: tuneloop writes no file but %s", c.Key, PersistFile)
@@ -144,7 +146,7 @@ func knobOf(t target, roots hostfs.FS) knob {
 	case finding.ChangeEthtool:
 		ifc, _, _ := strings.Cut(t.Key, "/")
 		return ethtoolKnob{ifc: ifc}
-	case KindFile:
+	case KindFile, KindDropin:
 		return fileKnob{path: t.Path}
 	}
 	return pseudoFile{path: t.Path}
@@ -334,6 +336,9 @@ func startTime(h hostfs.FS, pid int) (uint64, error) {
 // never") is the choice; CPU masks lose commas and leading zeros; CPU lists
 // are expanded; whitespace runs (tcp_rmem's tabs) become one space.
 func normalize(key, v string) string {
+	if isDropin(key) {
+		return contentHash(v)
+	}
 	v = strings.TrimSpace(v)
 	if i := strings.IndexByte(v, '['); i >= 0 {
 		if j := strings.IndexByte(v[i:], ']'); j > 0 {
@@ -380,7 +385,7 @@ func expandList(v string) (string, bool) {
 // restoreValue is what to write to put back a value read before: the
 // choice of a bracketed list, else the value as read.
 func restoreValue(key, before string) string {
-	if strings.IndexByte(before, '[') >= 0 {
+	if strings.IndexByte(before, '[') >= 0 && !isDropin(key) {
 		return normalize(key, before)
 	}
 	return before
