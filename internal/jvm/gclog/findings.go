@@ -179,6 +179,10 @@ func Findings(s Summary, th Thresholds, subject string) []finding.Finding {
 			{Key: "pause_max_ms", Value: fmt.Sprintf("%.2f", s.PauseMaxMs), Source: src},
 			{Key: "pause_max_at_s", Value: fmt.Sprintf("%.3f", s.PauseMaxAt), Source: src},
 		}
+		if s.Pauses < MinJudgePauses { // percentiles of a handful are its values: count and max
+			f.Observed = finding.Tf(finding.T("%d pauses, max %s.", "%d 次停顿，最长 %s。"), s.Pauses, ms(s.PauseMaxMs))
+			f.Evidence = f.Evidence[1:]
+		}
 		if len(s.ByCause) > 0 {
 			c := s.ByCause[0]
 			f.Evidence = append(f.Evidence, finding.Evidence{Key: "top_cause", Value: fmt.Sprintf("%s: %d pauses, %s total, max %s", c.Name, c.Count, ms(c.TotalMs), ms(c.MaxMs)), Source: src})

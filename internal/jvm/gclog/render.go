@@ -15,6 +15,7 @@ var (
 	lThroughput = finding.T("Throughput", "吞吐量")
 	lPauses     = finding.T("Pauses", "停顿")
 	lPauseLine  = finding.T("%d, total %s, avg %s, p50 %s, p95 %s, p99 %s, max %s", "%d 次，合计 %s，平均 %s，p50 %s，p95 %s，p99 %s，最长 %s")
+	lPauseFew   = finding.T("%d, total %s, max %s (percentiles need %d pauses or more)", "%d 次，合计 %s，最长 %s（至少 %d 次停顿才给出百分位）")
 	lFull       = finding.T("Full GCs", "Full GC")
 	lConc       = finding.T("Concurrent cycles", "并发周期")
 	lAlloc      = finding.T("Allocation rate", "分配速率")
@@ -62,6 +63,19 @@ func unjudged(s Summary, lang finding.Lang) string {
 	return lNA.In(lang)
 }
 
+// pauseLine is the Pauses row: percentiles only from MinJudgePauses pauses
+// or more (of one pause its p50, p95 and p99 are that pause, which reads
+// as a distribution that was never seen); the count and max otherwise.
+func pauseLine(s Summary, lang finding.Lang) string {
+	switch {
+	case s.Pauses == 0:
+		return "0"
+	case s.Pauses < MinJudgePauses:
+		return fmt.Sprintf(lPauseFew.In(lang), s.Pauses, ms(s.PauseTotalMs), ms(s.PauseMaxMs), MinJudgePauses)
+	}
+	return fmt.Sprintf(lPauseLine.In(lang), s.Pauses, ms(s.PauseTotalMs), ms(s.PauseAvgMs), ms(s.PauseP50Ms), ms(s.PauseP95Ms), ms(s.PauseP99Ms), ms(s.PauseMaxMs))
+}
+
 func rate(v float64, na string) string {
 	if v < 0 {
 		return na
@@ -103,7 +117,7 @@ func WriteText(w io.Writer, s Summary, fs []finding.Finding, lang finding.Lang) 
 	} else {
 		row(lThroughput, short)
 	}
-	row(lPauses, fmt.Sprintf(lPauseLine.In(lang), s.Pauses, ms(s.PauseTotalMs), ms(s.PauseAvgMs), ms(s.PauseP50Ms), ms(s.PauseP95Ms), ms(s.PauseP99Ms), ms(s.PauseMaxMs)))
+	row(lPauses, pauseLine(s, lang))
 	row(lFull, fmt.Sprintf(lFullLine.In(lang), s.FullGCs, s.FullGCsExplicit, ms(s.FullGCMs)))
 	if s.ConcurrentCycles > 0 || s.ConcurrentMs > 0 {
 		row(lConc, fmt.Sprintf("%d, %s", s.ConcurrentCycles, ms(s.ConcurrentMs)))

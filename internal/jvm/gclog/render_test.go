@@ -67,3 +67,43 @@ func lineWith(s, sub string) string {
 	}
 	return ""
 }
+
+// The Pauses row gives percentiles only from enough pauses: of one pause,
+// p50 = p95 = p99 = that pause says nothing about a distribution.
+func TestWriteTextPausePercentilesNeedEnoughPauses(t *testing.T) {
+	few := Summary{HasTime: true, DurationS: 0.2, Pauses: 1, PauseTotalMs: 12.5, PauseAvgMs: 12.5, PauseP50Ms: 12.5, PauseP95Ms: 12.5, PauseP99Ms: 12.5, PauseMaxMs: 12.5,
+		ThroughputPct: -1, AllocRateMBs: -1, PromotionRateMBs: -1}
+	four := few
+	four.Pauses, four.PauseTotalMs, four.PauseMaxMs = MinJudgePauses-1, 40, 20
+	enough := few
+	enough.Pauses, enough.PauseTotalMs, enough.PauseAvgMs, enough.PauseP50Ms, enough.PauseP95Ms, enough.PauseP99Ms, enough.PauseMaxMs = MinJudgePauses, 50, 10, 9, 14, 15, 15
+	for _, tc := range []struct {
+		name string
+		s    Summary
+		lang finding.Lang
+		want []string
+		not  []string
+	}{
+		{"one-en", few, finding.EN, []string{"1, total 12.5 ms, max 12.5 ms (percentiles need 5 pauses or more)"}, []string{"p50", "p95", "p99", "avg"}},
+		{"one-zh", few, finding.ZH, []string{"1 次，合计 12.5 ms，最长 12.5 ms（至少 5 次停顿才给出百分位）"}, []string{"p50", "p99", "平均"}},
+		{"four-en", four, finding.EN, []string{"4, total 40.0 ms, max 20.0 ms"}, []string{"p50", "p99"}},
+		{"five-en", enough, finding.EN, []string{"5, total 50.0 ms, avg 10.0 ms, p50 9.0 ms, p95 14.0 ms, p99 15.0 ms, max 15.0 ms"}, []string{"percentiles need"}},
+		{"none-en", Summary{ThroughputPct: -1, AllocRateMBs: -1, PromotionRateMBs: -1}, finding.EN, []string{"0"}, []string{"p50", "max"}},
+	} {
+		var b bytes.Buffer
+		if err := WriteText(&b, tc.s, nil, tc.lang); err != nil {
+			t.Fatal(err)
+		}
+		line := lineWith(b.String(), "  "+lPauses.In(tc.lang)+" ")
+		for _, w := range tc.want {
+			if !strings.Contains(line, w) {
+				t.Errorf("%s: Pauses row %q, want %q", tc.name, line, w)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(line, n) {
+				t.Errorf("%s: Pauses row %q has %q", tc.name, line, n)
+			}
+		}
+	}
+}

@@ -36,6 +36,8 @@ func TestGolden(t *testing.T) {
 	for _, c := range []struct{ in, out string }{
 		{"testdata/corpus/openjdk_SampleSun1_7_0_40CMS_PrintGCCause.txt", "cms-printgccause"},
 		{"testdata/live/jdk17-g1.log", "jdk17-g1"},
+		// One pause: no percentiles, no throughput.
+		{"testdata/corpus/openjdk_SampleSun1_8_0G1SystemGcYoung.txt", "jdk8-g1-one-pause"},
 	} {
 		r, err := Analyze(FileSources(c.in), DefaultThresholds())
 		if err != nil {
