@@ -391,6 +391,12 @@ func writeRunSummaryText(w io.Writer, p *report.RunPage, dir string, l finding.L
 	if err := report.WriteLockWaitsText(w, p); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\n%s %s\n", t("report:", "报告："), filepath.Join(dir, "report.html"))
+	// Each cost of measuring for what it is: the recorder's, the load
+	// generator's own, JFR and attach in the service.
+	fmt.Fprintln(w)
+	if err := report.WriteCostsText(w, p.Run, l); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%s %s\n", t("report:", "报告："), filepath.Join(dir, "report.html"))
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/diagnose"
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/run"
 )
 
 // RunSchema names the JSON document `tuneloop record` / `analyze RUN_DIR`
@@ -42,6 +43,11 @@ type Run struct {
 	CostMaxRSSKB int64             `json:"cost_max_rss_kb,omitempty"`
 	Summary      finding.Counts    `json:"summary"`
 	Findings     []finding.Finding `json:"findings"`
+
+	// CostGenerator is the load generator's own CPU (run only);
+	// CostInTarget what JFR and attach cost inside the target JVM.
+	CostGenerator *run.GeneratorCost `json:"cost_generator,omitempty"`
+	CostInTarget  *run.TargetCost    `json:"cost_in_target,omitempty"`
 }
 
 // WriteRunJSON writes the run report as indented JSON.
@@ -106,10 +112,7 @@ func WriteRunText(w io.Writer, r *Run, l finding.Lang) error {
 	if r.BadLines > 0 {
 		fmt.Fprintf(bw, T("%d unreadable sample line(s) skipped\n", "跳过 %d 行无法读取的采样\n"), r.BadLines)
 	}
-	if r.CostCPUPct > 0 || r.CostMaxRSSKB > 0 {
-		fmt.Fprintf(bw, T("recording cost: %.2f%% of one core, %.1f MiB peak RSS\n", "记录开销：%.2f%% 个核，峰值 RSS %.1f MiB\n"),
-			r.CostCPUPct, float64(r.CostMaxRSSKB)/1024)
-	}
+	writeCosts(bw, r, l)
 	c := countFindings(r.Findings)
 	fmt.Fprintf(bw, T("findings: %d critical, %d warning, %d info\n", "诊断：严重 %d，警告 %d，提示 %d\n"), c.Critical, c.Warning, c.Info)
 	for i := range r.Findings {
@@ -128,5 +131,47 @@ func WriteRunText(w io.Writer, r *Run, l finding.Lang) error {
 		fmt.Fprintf(bw, "\n%s\n", T("No bottleneck found in this run: nothing crossed a diagnosis threshold.",
 			"本次记录未发现瓶颈：没有指标超过诊断阈值。"))
 	}
+	return bw.Flush()
+}
+
+// CostLine is one cost of measuring, for what it is.
+type CostLine struct{ Label, Value finding.Text }
+
+// OtherCosts are the costs of measuring besides the recorder's own: the
+// load generator's own CPU (the recorder's taken out of the process's) and
+// what JFR and attach cost inside the target, with the evidence behind it.
+func (r *Run) OtherCosts() []CostLine {
+	var out []CostLine
+	if g := r.CostGenerator; g != nil {
+		out = append(out, CostLine{finding.T("load generator's own CPU", "压测端自身 CPU"),
+			finding.Tf(finding.T("%.1f%% of %d cores (the process's %.1f%% less the recorder's %.2f%% of one core)",
+				"%[2]d 个核的 %.1[1]f%%（进程总计 %.1[3]f%% 减去记录器的 %.2[4]f%% 个核）"), g.CPUPct, g.Cores, g.ProcessCPUPct, r.CostCPUPct)})
+	}
+	if c := r.CostInTarget; c != nil {
+		out = append(out, CostLine{finding.T("JFR and attach in the service", "服务内的 JFR 与 attach"),
+			finding.Tf(finding.T("%.2f%% of one core (%d ms CPU over %.0f s; %d per-thread samples of %s)",
+				"%.2f%% 个核（%.0[3]f 秒内 CPU %[2]d ms；%[4]d 次逐线程采样：%[5]s）"),
+				c.PctOfCore, c.CPUMS, c.Seconds, c.Samples, finding.SafeLine(strings.Join(c.Threads, ", ")))})
+	}
+	return out
+}
+
+// writeCosts writes each cost of measuring on a line of its own: the
+// recorder's, the load generator's, JFR and attach in the target.
+func writeCosts(w io.Writer, r *Run, l finding.Lang) {
+	if r.CostCPUPct > 0 || r.CostMaxRSSKB > 0 {
+		fmt.Fprintf(w, finding.T("recording cost: %.2f%% of one core, %.1f MiB peak RSS\n", "记录开销：%.2f%% 个核，峰值 RSS %.1f MiB\n").In(l),
+			r.CostCPUPct, float64(r.CostMaxRSSKB)/1024)
+	}
+	for _, c := range r.OtherCosts() {
+		fmt.Fprintf(w, "%s%s%s\n", c.Label.In(l), finding.T(": ", "：").In(l), c.Value.In(l))
+	}
+}
+
+// WriteCostsText writes the run's costs of measuring, one line each (the
+// run summary's tail).
+func WriteCostsText(w io.Writer, r *Run, l finding.Lang) error {
+	bw := bufio.NewWriter(w)
+	writeCosts(bw, r, l)
 	return bw.Flush()
 }

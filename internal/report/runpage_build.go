@@ -28,6 +28,7 @@ func NewRun(L *verdict.Layers, d *verdict.Decision) *Run {
 	}
 	if m.Cost != nil {
 		r.CostCPUPct, r.CostMaxRSSKB = m.Cost.CPUPctOfCore, m.Cost.MaxRSSKB
+		r.CostGenerator, r.CostInTarget = m.Cost.Generator, m.Cost.InTarget
 	}
 	r.Summary = countFindings(r.Findings)
 	return r

@@ -209,6 +209,9 @@ func buildView(p *report.RunPage) *htmlView {
 	if r.CostCPUPct > 0 || r.CostMaxRSSKB > 0 {
 		add("recordcost", fmt.Sprintf("%.2f%% CPU, %.1f MiB RSS", r.CostCPUPct, float64(r.CostMaxRSSKB)/1024))
 	}
+	for _, c := range r.OtherCosts() { // each cost for what it is
+		v.Meta = append(v.Meta, [2]string{c.Label.In(l), oneLine(c.Value.In(l))})
+	}
 	if r.Incomplete {
 		v.Notice = append(v.Notice, L["incomplete"])
 	}
