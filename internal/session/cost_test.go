@@ -1,14 +1,22 @@
 package session
 
 import (
+	"context"
+	"encoding/json"
 	"io"
+	"math"
+	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/run"
 	"github.com/tuneloop/tuneloop/internal/sample"
+	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
 // TestTargetCostOfARecordedRun: the JFR and attach cost inside the service
@@ -102,5 +110,48 @@ func TestGeneratorCost(t *testing.T) {
 	}
 	if g := generatorCost(12, 4, nil); g.CPUPct != 12 {
 		t.Errorf("without a recorder's cost: %.2f%%, want the process's 12%%", g.CPUPct)
+	}
+}
+
+// TestRunCostsOfARealRun: a short run of a real JVM with JFR and two thread
+// dumps keeps each cost for what it is in its manifest: JFR's and the
+// Attach Listener's CPU inside the service, sampled every tick, and the
+// load generator's CPU with the recorder's taken out (load.json holds the
+// generator's own).
+func TestRunCostsOfARealRun(t *testing.T) {
+	start, url, _ := tinyService(t)
+	dir := filepath.Join(t.TempDir(), "run")
+	res, err := Run(context.Background(), RunOptions{Target: url, Start: start, StartTimeout: 60 * time.Second, StopTimeout: 2 * time.Second,
+		Load: loadgen.Config{Users: 2, Duration: 3 * time.Second, Requests: []loadgen.Request{{URL: url}}}, Interval: 500 * time.Millisecond,
+		ThreadDumps: 2, Out: dir, NoCatalog: true, Getenv: func(k string) string {
+			if k == "XDG_STATE_HOME" {
+				return filepath.Join(filepath.Dir(dir), "state")
+			}
+			return ""
+		}}, RunHooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := res.Folder.Manifest.Cost
+	if c == nil || c.InTarget == nil || c.Generator == nil {
+		t.Fatalf("manifest cost %+v", c)
+	}
+	in := c.InTarget
+	t.Logf("recorder %.2f%% of one core; generator %+v; in the service %+v", c.CPUPctOfCore, *c.Generator, *in)
+	jfr := slices.IndexFunc(in.Threads, func(n string) bool { return strings.HasPrefix(n, "JFR ") })
+	if jfr < 0 || !slices.Contains(in.Threads, "Attach Listener") || in.Samples < 6 || in.CPUMS <= 0 || in.PctOfCore <= 0 || in.PctOfCore > 100 {
+		t.Errorf("in the service: %+v, want JFR threads and the Attach Listener, >= 6 samples, some CPU", in)
+	}
+	g := c.Generator
+	if g.Cores != runtime.GOMAXPROCS(0) || g.ProcessCPUPct <= 0 || g.CPUPct > g.ProcessCPUPct || g.CPUPct < g.ProcessCPUPct-c.CPUPctOfCore/float64(g.Cores)-0.001 {
+		t.Errorf("generator %+v with the recorder's %.2f%% of one core", g, c.CPUPctOfCore)
+	}
+	var saved loadgen.Summary
+	b, err := os.ReadFile(filepath.Join(dir, verdict.LoadFile))
+	if err != nil || json.Unmarshal(b, &saved) != nil {
+		t.Fatalf("load.json: %v", err)
+	}
+	if math.Abs(saved.ClientCPU-g.CPUPct) > 0.001 {
+		t.Errorf("load.json says the generator used %.3f%%, its own is %.3f%%", saved.ClientCPU, g.CPUPct)
 	}
 }
