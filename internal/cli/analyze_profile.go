@@ -137,7 +137,7 @@ func profileNotes(p *stacks.Profile, format input.Format) []finding.Text {
 		notes = append(notes, finding.T("collapsed stacks: counts as written (async-profiler counts samples unless --total was given)",
 			"折叠调用栈：按文件中的计数（async-profiler 未加 --total 时为采样数）"))
 	}
-	if p.Kind == stacks.Wall && p.Unit != "samples" && format != input.Collapsed {
+	if p.LacksNative() && format != input.Collapsed {
 		notes = append(notes, finding.T(stacks.WallNativeGap()))
 	}
 	if p.Note != "" {

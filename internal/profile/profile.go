@@ -147,7 +147,7 @@ func Capture(ctx context.Context, pid int, kind stacks.Kind, d time.Duration, o 
 	if p.Note != "" {
 		res.Notes = append(res.Notes, finding.T(p.Note, noteZH(kind)))
 	}
-	if kind == stacks.Wall && p.Unit != "samples" {
+	if p.LacksNative() {
 		res.Notes = append(res.Notes, finding.T(stacks.WallNativeGap()))
 	}
 	return res, nil

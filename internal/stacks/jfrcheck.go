@@ -202,41 +202,73 @@ func (r *jfrReader) skip(n int, what string) error {
 // checkJFR validates a whole recording. ok is the length of the leading
 // chunks that are whole and valid (all of buf when err is nil).
 func checkJFR(buf []byte) (ok int, err error) {
-	pos := 0
-	for pos < len(buf) {
-		if err := checkChunk(buf, pos); err != nil {
-			return pos, err
-		}
-		pos += int(binary.BigEndian.Uint64(buf[pos+8:]))
+	chunks, err := scanJFR(buf)
+	if len(chunks) > 0 {
+		ok = chunks[len(chunks)-1].end
 	}
-	return pos, nil
+	return ok, err
 }
 
-func checkChunk(buf []byte, start int) error {
+// jfrNative is one jdk.NativeMethodSample: a thread sampled in native code
+// (a socket or file read, an epoll wait). The library has no type for the
+// event and skips it, so this walk, which reads every event's fields from
+// the chunk's metadata anyway, keeps its keys into the chunk's pools.
+type jfrNative struct {
+	ticks  uint64 // startTime, in the chunk's ticks
+	thread uint64 // sampledThread: a java.lang.Thread pool key
+	stack  uint64 // stackTrace: a jdk.types.StackTrace pool key (0: none)
+}
+
+// jfrChunk is one whole, valid chunk: buf[start:end], and its native samples
+// in the order written.
+type jfrChunk struct {
+	start, end int
+	natives    []jfrNative
+}
+
+// scanJFR is checkJFR giving the whole, valid leading chunks (those before
+// the error, all of them when err is nil).
+func scanJFR(buf []byte) ([]jfrChunk, error) {
+	var chunks []jfrChunk
+	pos := 0
+	for pos < len(buf) {
+		natives, err := checkChunk(buf, pos)
+		if err != nil {
+			return chunks, err
+		}
+		end := pos + int(binary.BigEndian.Uint64(buf[pos+8:]))
+		chunks = append(chunks, jfrChunk{start: pos, end: end, natives: natives})
+		pos = end
+	}
+	return chunks, nil
+}
+
+// checkChunk validates the chunk at start and returns its native samples.
+func checkChunk(buf []byte, start int) ([]jfrNative, error) {
 	left := len(buf) - start
 	if left < jfrHeaderSize {
-		return &jfrCheckError{off: start, reason: fmt.Sprintf("chunk header needs %d bytes, %d left", jfrHeaderSize, left), cause: errJFRTruncated}
+		return nil, &jfrCheckError{off: start, reason: fmt.Sprintf("chunk header needs %d bytes, %d left", jfrHeaderSize, left), cause: errJFRTruncated}
 	}
 	h := buf[start:]
 	if string(h[:4]) != "FLR\x00" {
-		return &jfrCheckError{off: start, reason: fmt.Sprintf("no chunk magic FLR\\0 (found %q)", h[:4])}
+		return nil, &jfrCheckError{off: start, reason: fmt.Sprintf("no chunk magic FLR\\0 (found %q)", h[:4])}
 	}
 	if major := binary.BigEndian.Uint16(h[4:]); major != 1 && major != 2 {
-		return &jfrCheckError{off: start + 4, reason: fmt.Sprintf("unknown format version %d.%d", major, binary.BigEndian.Uint16(h[6:]))}
+		return nil, &jfrCheckError{off: start + 4, reason: fmt.Sprintf("unknown format version %d.%d", major, binary.BigEndian.Uint16(h[6:]))}
 	}
 	size := binary.BigEndian.Uint64(h[8:])
 	if size < jfrHeaderSize {
-		return &jfrCheckError{off: start + 8, reason: fmt.Sprintf("chunk size %d is smaller than its header", size)}
+		return nil, &jfrCheckError{off: start + 8, reason: fmt.Sprintf("chunk size %d is smaller than its header", size)}
 	}
 	if size > uint64(left) {
-		return &jfrCheckError{off: start + 8, reason: fmt.Sprintf("chunk size %d but only %d bytes left in the file", size, left), cause: errJFRTruncated}
+		return nil, &jfrCheckError{off: start + 8, reason: fmt.Sprintf("chunk size %d but only %d bytes left in the file", size, left), cause: errJFRTruncated}
 	}
 	cpOff, metaOff := binary.BigEndian.Uint64(h[16:]), binary.BigEndian.Uint64(h[24:])
 	if cpOff < jfrHeaderSize || cpOff >= size {
-		return &jfrCheckError{off: start + 16, reason: fmt.Sprintf("constant pool offset %d outside the chunk (size %d)", cpOff, size)}
+		return nil, &jfrCheckError{off: start + 16, reason: fmt.Sprintf("constant pool offset %d outside the chunk (size %d)", cpOff, size)}
 	}
 	if metaOff < jfrHeaderSize || metaOff >= size {
-		return &jfrCheckError{off: start + 24, reason: fmt.Sprintf("metadata offset %d outside the chunk (size %d)", metaOff, size)}
+		return nil, &jfrCheckError{off: start + 24, reason: fmt.Sprintf("metadata offset %d outside the chunk (size %d)", metaOff, size)}
 	}
 	// The features flag's bit 0 says integers are varints; the library
 	// ignores the flag and always reads varints, so this check does too
@@ -244,15 +276,18 @@ func checkChunk(buf []byte, start int) error {
 	end := start + int(size)
 	c := &chunkCheck{buf: buf[:end], start: start, end: end, poolWork: 16*int(size) + 1<<16}
 	if err := c.metadata(start + int(metaOff)); err != nil {
-		return err
+		return nil, err
 	}
 	if err := c.events(); err != nil {
-		return err
+		return nil, err
 	}
 	if !c.metas[start+int(metaOff)] {
-		return &jfrCheckError{off: start + int(metaOff), reason: "metadata offset does not point at an event"}
+		return nil, &jfrCheckError{off: start + int(metaOff), reason: "metadata offset does not point at an event"}
 	}
-	return c.poolChain(start + int(cpOff))
+	if err := c.poolChain(start + int(cpOff)); err != nil {
+		return nil, err
+	}
+	return c.natives, nil
 }
 
 // chunkCheck holds one chunk's class table and the places of its
@@ -265,6 +300,7 @@ type chunkCheck struct {
 	metas       map[int]bool  // metadata event starts
 	checkpoints map[int]int64 // checkpoint event start -> delta
 	poolWork    int           // fields of pools the library may still set up
+	natives     []jfrNative   // the jdk.NativeMethodSample events, in order
 }
 
 // metadata decodes the metadata event at pos into the class table.
@@ -525,14 +561,53 @@ func (c *chunkCheck) events() error {
 				if jfrLibEvent(cls.name) {
 					mode = modeLibTop
 				}
+				body := r.pos
 				if err := c.fields(r, cls, mode, 0); err != nil {
 					return err
+				}
+				if cls.name == "jdk.NativeMethodSample" {
+					n, err := c.native(&jfrReader{b: c.buf, pos: body, end: r.end}, cls)
+					if err != nil {
+						return err
+					}
+					c.natives = append(c.natives, n)
 				}
 			}
 		}
 		pos = r.end
 	}
 	return nil
+}
+
+// native reads a jdk.NativeMethodSample's fields (just checked) by name,
+// from the metadata: startTime, sampledThread and stackTrace as JDK 11-25
+// write them; any other field is skipped, one of another shape left unread.
+func (c *chunkCheck) native(r *jfrReader, cls *jfrClass) (jfrNative, error) {
+	var n jfrNative
+	for _, f := range cls.fields {
+		var to *uint64
+		switch {
+		case f.array:
+		case f.name == "startTime" && !f.cp && c.prim[f.typ] == primLong:
+			to = &n.ticks
+		case f.name == "sampledThread" && f.cp && c.classes[f.typ] != nil && c.classes[f.typ].name == "java.lang.Thread":
+			to = &n.thread
+		case f.name == "stackTrace" && f.cp && c.classes[f.typ] != nil && c.classes[f.typ].name == "jdk.types.StackTrace":
+			to = &n.stack
+		}
+		if to == nil {
+			if err := c.field(r, cls, f, modeSpec, 0); err != nil {
+				return n, err
+			}
+			continue
+		}
+		v, err := r.varlong(cls.name + "." + f.name)
+		if err != nil {
+			return n, err
+		}
+		*to = v
+	}
+	return n, nil
 }
 
 // checkpoint walks a constant pool event: start, duration, delta to the

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/google/pprof/profile"
 	"github.com/grafana/jfr-parser/parser"
 	"github.com/grafana/jfr-parser/parser/types"
+	"github.com/grafana/jfr-parser/parser/types/def"
 )
 
 // Kind is what a profile's samples measure.
@@ -24,7 +26,8 @@ type Kind string
 //	lock   jdk.JavaMonitorEnter and jdk.ThreadPark: time blocked, in nanoseconds, with the lock's
 //	       class as the leaf frame ("[lock] java.lang.Object")
 //	wall   async-profiler's wall-clock samples when the recording has them, else every thread's
-//	       time: CPU samples plus the time blocked on locks and parked
+//	       time: CPU samples (jdk.ExecutionSample), samples in native code such as socket reads
+//	       (jdk.NativeMethodSample), and the time blocked on locks and parked
 const (
 	CPU   Kind = "cpu"
 	Alloc Kind = "alloc"
@@ -72,16 +75,28 @@ type Profile struct {
 	// Note says what the recording lacked for this kind (e.g. no allocation
 	// events: the recording was not started with them on).
 	Note string
+	// NativeEvents is how many of a wall view's events were JFR's samples
+	// of threads in native code (jdk.NativeMethodSample); NativeOn says the
+	// recording sampled them (none: no thread was in native code).
+	NativeEvents int
+	NativeOn     bool
 }
 
-// WallNativeGap says what a wall profile built from JFR's own events lacks
-// (async-profiler's wall-clock samples have no such gap): a thread in native
-// code (a socket or file read, an epoll wait) is sampled by JFR as
-// jdk.NativeMethodSample, which the JFR library read here has no type for.
-// Such a thread is missing from the view, so the view says so (EN, ZH).
+// LacksNative says whether a wall view built from JFR's own events misses
+// the threads in native code: the recording neither holds a
+// jdk.NativeMethodSample nor says it had them on (WallNativeGap says so).
+// Wall-clock samples (async-profiler's) and collapsed stacks have no such gap.
+func (p *Profile) LacksNative() bool {
+	return p.Kind == Wall && p.Unit == "nanoseconds" && !p.NativeOn
+}
+
+// WallNativeGap is the note on a wall view built from JFR's own events of a
+// recording without jdk.NativeMethodSample events (LacksNative): a thread in
+// native code (a socket or file read, an epoll wait) is sampled only as
+// such an event, so those threads are missing from the view (EN, ZH).
 func WallNativeGap() (en, zh string) {
-	return "built from JFR's execution samples and lock and park times: threads in native code (socket and file reads, epoll waits) are not in it (JFR records them as jdk.NativeMethodSample, not read yet); a thread dump (tuneloop jvm PID --dump 3) shows them",
-		"由 JFR 的执行采样与锁、park 时间构成：处于本地代码中的线程（socket 与文件读取、epoll 等待）不在其中（JFR 将其记为 jdk.NativeMethodSample，尚未读取）；线程转储（tuneloop jvm PID --dump 3）可以看到它们"
+	return "the recording has no jdk.NativeMethodSample events: threads in native code (socket and file reads, epoll waits) are not in this wall view (JFR samples them when the event is on, as in settings=profile); a thread dump (tuneloop jvm PID --dump 3) shows them",
+		"记录中没有 jdk.NativeMethodSample 事件：处于本地代码中的线程（socket 与文件读取、epoll 等待）不在此 wall 视图中（打开该事件时 JFR 才会采样它们，settings=profile 即打开）；线程转储（tuneloop jvm PID --dump 3）可以看到它们"
 }
 
 // JFRProfile reads the events of kind from a JFR recording and merges
@@ -107,7 +122,7 @@ func JFRProfiles(buf []byte, kinds ...Kind) (map[Kind]*Profile, error) {
 	for _, k := range kinds {
 		accs[k] = &acc{pr: &Profile{Kind: k, Unit: k.unit()}, value: map[string]int64{}, count: map[string]int{}}
 	}
-	wallSamples, err := jfrEvents(buf, kinds, func(k Kind, stack []string, v int64) {
+	read, err := jfrEvents(buf, kinds, func(k Kind, stack []string, v int64) {
 		a := accs[k]
 		key := strings.Join(stack, "\x00")
 		a.value[key] += v
@@ -121,8 +136,12 @@ func JFRProfiles(buf []byte, kinds ...Kind) (map[Kind]*Profile, error) {
 	out := make(map[Kind]*Profile, len(accs))
 	for kind, a := range accs {
 		pr := a.pr
-		if wallSamples && kind == Wall {
-			pr.Unit = "samples"
+		if kind == Wall {
+			if read.wallSamples {
+				pr.Unit = "samples"
+			}
+			pr.NativeEvents = read.natives
+			pr.NativeOn = read.nativeOn || read.natives > 0
 		}
 		for k, v := range a.value {
 			pr.Samples = append(pr.Samples, Sample{Stack: strings.Split(k, "\x00"), Value: v, Events: a.count[k]})
@@ -204,20 +223,47 @@ func (p *Profile) WritePprof(w io.Writer) error {
 	return out.Write(w)
 }
 
+// jfrRead is what jfrEvents found besides the events themselves.
+type jfrRead struct {
+	// wallSamples: the recording has async-profiler's wall-clock samples
+	// (the wall view is then theirs, values counts).
+	wallSamples bool
+	// natives is how many jdk.NativeMethodSample events joined the wall view.
+	natives int
+	// nativeOn: the recording's settings sample threads in native code.
+	nativeOn bool
+}
+
+// The sampling periods of JFR's "profile" settings, for a recording that
+// does not say its own (no jdk.ActiveSetting events, e.g. one cut down
+// with `jfr scrub`).
+const (
+	defaultJavaPeriod   = 10_000_000 // jdk.ExecutionSample, ns
+	defaultNativePeriod = 20_000_000 // jdk.NativeMethodSample, ns
+)
+
+// nativeWindow is the span over which JFR's native samples are counted per
+// thread: JFR samples one thread in native code per period, in turn, so a
+// sample stands for the period times the threads found in native code over
+// the span around it (a thread seen once counts for the whole span: an
+// estimate, high for threads only briefly in native code, and low when
+// more threads than the span's periods wait in native code).
+const nativeWindow = 1_000_000_000 // ns
+
 // jfrEvents calls fn with the kind, stack (root first) and value of every
-// event of the kinds asked for. For wall it reports whether the recording had wall-clock samples
-// (async-profiler's; values are then counts) or not (CPU samples at 10 ms
-// each plus blocked and parked time, in nanoseconds). The parser is a
-// third-party one: a panic on corrupt input is turned into an error.
-func jfrEvents(buf []byte, kinds []Kind, fn func(k Kind, stack []string, v int64)) (wallSamples bool, err error) {
+// event of the kinds asked for. For wall: async-profiler's wall-clock
+// samples (counts) when the recording has them, else JFR's own view in
+// nanoseconds: execution samples (each its sampling period), native-method
+// samples (each its period times the threads then in native code) and the
+// time blocked on locks and parked. The parser is a third-party one: a panic
+// on corrupt input is turned into an error.
+func jfrEvents(buf []byte, kinds []Kind, fn func(k Kind, stack []string, v int64)) (read jfrRead, err error) {
 	if !bytes.HasPrefix(buf, []byte("FLR\x00")) {
-		return false, ErrNotJFR
+		return read, ErrNotJFR
 	}
-	if whole, err := checkJFR(buf); err != nil { // before the library sizes anything from it
-		if !errors.Is(err, errJFRTruncated) || whole == 0 {
-			return false, err
-		}
-		buf = buf[:whole] // a recording cut short: its whole chunks stand
+	chunks, err := scanJFR(buf) // before the library sizes anything from it
+	if err != nil && (!errors.Is(err, errJFRTruncated) || len(chunks) == 0) {
+		return read, err // (a recording cut short: its whole chunks stand)
 	}
 	n := 0
 	defer func() {
@@ -225,14 +271,6 @@ func jfrEvents(buf []byte, kinds []Kind, fn func(k Kind, stack []string, v int64
 			err = fmt.Errorf("corrupt JFR recording after %d events: %v", n, r)
 		}
 	}()
-	p := parser.NewParser(buf, parser.Options{})
-	resolve := newResolver(p).stack
-	className := func(ref types.ClassRef) string {
-		if c := p.GetClass(ref); c != nil {
-			return capName(javaTypeName(p.GetSymbolString(c.Name)))
-		}
-		return "?"
-	}
 	want := map[Kind]bool{}
 	for _, k := range kinds {
 		want[k] = true
@@ -243,74 +281,156 @@ func jfrEvents(buf []byte, kinds []Kind, fn func(k Kind, stack []string, v int64
 			n++
 		}
 	}
+	// The wall view is decided at the end: whether wall-clock samples exist
+	// is known only then, and so are the sampling periods (a sample's value
+	// is then v times its event's period; 0: v is the value).
 	type held struct {
-		st []string
-		v  int64
+		st     []string
+		v      int64
+		period string // the sampling event whose period v counts
 	}
-	var wall, other []held // wall: decided at the end, when it is known whether wall-clock samples exist
-	keep := func(to *[]held, st []string, v int64) {
-		if st != nil && v > 0 {
-			*to = append(*to, held{append([]string(nil), st...), v})
+	var wall, other []held
+	keep := func(to *[]held, st []string, v int64, period string) bool {
+		if st == nil || v <= 0 {
+			return false
 		}
+		*to = append(*to, held{append([]string(nil), st...), v, period})
+		return true
 	}
-	for {
-		typ, perr := p.ParseEvent()
-		if perr == io.EOF {
-			break
+	// The shortest period any recording in the file asked for: JFR samples
+	// at the shortest of the running recordings' periods.
+	periods := map[string]int64{}
+chunks:
+	for _, ch := range chunks {
+		// A parser per chunk: a native sample's keys point into its own
+		// chunk's pools, which the library holds only while in that chunk.
+		p := parser.NewParser(buf[ch.start:ch.end], parser.Options{})
+		resolve := newResolver(p).stack
+		className := func(ref types.ClassRef) string {
+			if c := p.GetClass(ref); c != nil {
+				return capName(javaTypeName(p.GetSymbolString(c.Name)))
+			}
+			return "?"
 		}
-		if perr != nil {
-			if errors.Is(perr, io.ErrUnexpectedEOF) && n > 0 {
-				break // a recording cut short: what was read stands
+		for {
+			typ, perr := p.ParseEvent()
+			if perr == io.EOF {
+				break
 			}
-			return false, fmt.Errorf("JFR recording after %d events: %w", n, perr)
+			if perr != nil {
+				if errors.Is(perr, io.ErrUnexpectedEOF) && n > 0 {
+					break chunks // a recording cut short: what was read stands
+				}
+				return read, fmt.Errorf("JFR recording after %d events: %w", n, perr)
+			}
+			switch {
+			case typ == p.TypeMap.T_ACTIVE_SETTING:
+				e := &p.ActiveSetting
+				c := p.TypeMap.IDMap[def.TypeID(e.Id)]
+				switch {
+				case c == nil:
+				case e.Name == "period":
+					if d, ok := parsePeriod(e.Value); ok && (periods[c.Name] == 0 || d < periods[c.Name]) {
+						periods[c.Name] = d
+					}
+				case e.Name == "enabled" && e.Value == "true" && c.Name == "jdk.NativeMethodSample":
+					read.nativeOn = true
+				}
+			case typ == p.TypeMap.T_EXECUTION_SAMPLE && (want[CPU] || want[Wall]):
+				st := resolve(p.ExecutionSample.StackTrace, "")
+				if want[CPU] {
+					emit(CPU, st, 1)
+				}
+				if want[Wall] {
+					// JFR samples up to a few threads running Java per period:
+					// on a machine of few cores, each stands for one period.
+					keep(&other, st, 1, "jdk.ExecutionSample")
+				}
+			case typ == p.TypeMap.T_WALL_CLOCK_SAMPLE && want[Wall]:
+				keep(&wall, resolve(p.WallClockSample.StackTrace, ""), 1, "")
+			case typ == p.TypeMap.T_ALLOC_SAMPLE && want[Alloc]:
+				emit(Alloc, resolve(p.ObjectAllocationSample.StackTrace, className(p.ObjectAllocationSample.ObjectClass)), int64(p.ObjectAllocationSample.Weight))
+			case typ == p.TypeMap.T_ALLOC_IN_NEW_TLAB && want[Alloc]:
+				e := &p.ObjectAllocationInNewTLAB
+				emit(Alloc, resolve(e.StackTrace, className(e.ObjectClass)), int64(e.TlabSize))
+			case typ == p.TypeMap.T_ALLOC_OUTSIDE_TLAB && want[Alloc]:
+				e := &p.ObjectAllocationOutsideTLAB
+				emit(Alloc, resolve(e.StackTrace, className(e.ObjectClass)), int64(e.AllocationSize))
+			case typ == p.TypeMap.T_MONITOR_ENTER && (want[Lock] || want[Wall]):
+				e := &p.JavaMonitorEnter
+				st := resolve(e.StackTrace, "[lock] "+className(e.MonitorClass))
+				if want[Lock] {
+					emit(Lock, st, int64(e.Duration))
+				}
+				if want[Wall] {
+					keep(&other, st, int64(e.Duration), "")
+				}
+			case typ == p.TypeMap.T_THREAD_PARK && (want[Lock] || want[Wall]):
+				e := &p.ThreadPark
+				st := resolve(e.StackTrace, "[park] "+className(e.ParkedClass))
+				if want[Lock] {
+					emit(Lock, st, int64(e.Duration))
+				}
+				if want[Wall] {
+					keep(&other, st, int64(e.Duration), "")
+				}
+			}
 		}
-		switch {
-		case typ == p.TypeMap.T_EXECUTION_SAMPLE && (want[CPU] || want[Wall]):
-			st := resolve(p.ExecutionSample.StackTrace, "")
-			if want[CPU] {
-				emit(CPU, st, 1)
+		if !want[Wall] || len(ch.natives) == 0 {
+			continue
+		}
+		// The chunk's pools are the parser's now: resolve its native samples.
+		tps := p.ChunkHeader().TicksPerSecond
+		if tps == 0 {
+			tps = 1_000_000_000
+		}
+		window := func(ticks uint64) uint64 { return ticks / max(1, tps*nativeWindow/1_000_000_000) }
+		threads := map[uint64]map[uint64]bool{} // window -> threads seen in native code
+		for _, s := range ch.natives {
+			w := window(s.ticks)
+			if threads[w] == nil {
+				threads[w] = map[uint64]bool{}
 			}
-			if want[Wall] {
-				// JFR's own wall view: a CPU sample stands for one sampling
-				// period; without the period at hand, 10 ms (the "profile" default).
-				keep(&other, st, 10_000_000)
-			}
-		case typ == p.TypeMap.T_WALL_CLOCK_SAMPLE && want[Wall]:
-			keep(&wall, resolve(p.WallClockSample.StackTrace, ""), 1)
-		case typ == p.TypeMap.T_ALLOC_SAMPLE && want[Alloc]:
-			emit(Alloc, resolve(p.ObjectAllocationSample.StackTrace, className(p.ObjectAllocationSample.ObjectClass)), int64(p.ObjectAllocationSample.Weight))
-		case typ == p.TypeMap.T_ALLOC_IN_NEW_TLAB && want[Alloc]:
-			e := &p.ObjectAllocationInNewTLAB
-			emit(Alloc, resolve(e.StackTrace, className(e.ObjectClass)), int64(e.TlabSize))
-		case typ == p.TypeMap.T_ALLOC_OUTSIDE_TLAB && want[Alloc]:
-			e := &p.ObjectAllocationOutsideTLAB
-			emit(Alloc, resolve(e.StackTrace, className(e.ObjectClass)), int64(e.AllocationSize))
-		case typ == p.TypeMap.T_MONITOR_ENTER && (want[Lock] || want[Wall]):
-			e := &p.JavaMonitorEnter
-			st := resolve(e.StackTrace, "[lock] "+className(e.MonitorClass))
-			if want[Lock] {
-				emit(Lock, st, int64(e.Duration))
-			}
-			if want[Wall] {
-				keep(&other, st, int64(e.Duration))
-			}
-		case typ == p.TypeMap.T_THREAD_PARK && (want[Lock] || want[Wall]):
-			e := &p.ThreadPark
-			st := resolve(e.StackTrace, "[park] "+className(e.ParkedClass))
-			if want[Lock] {
-				emit(Lock, st, int64(e.Duration))
-			}
-			if want[Wall] {
-				keep(&other, st, int64(e.Duration))
+			threads[w][s.thread] = true
+		}
+		for _, s := range ch.natives {
+			if keep(&other, resolve(types.StackTraceRef(s.stack), ""), int64(len(threads[window(s.ticks)])), "jdk.NativeMethodSample") {
+				read.natives++
 			}
 		}
 	}
 	use := other
 	if len(wall) > 0 {
 		use = wall
+		read.wallSamples = true
+		read.natives = 0
 	}
 	for _, h := range use {
-		emit(Wall, h.st, h.v)
+		v := h.v
+		if h.period != "" {
+			d := periods[h.period]
+			if d == 0 {
+				d = map[string]int64{"jdk.ExecutionSample": defaultJavaPeriod, "jdk.NativeMethodSample": defaultNativePeriod}[h.period]
+			}
+			v *= d
+		}
+		emit(Wall, h.st, v)
 	}
-	return len(wall) > 0, nil
+	return read, nil
+}
+
+// parsePeriod reads a JFR period setting ("20 ms", "1 s"; JFR's units ns,
+// us, ms, s, m, h, d) in nanoseconds; false for the others ("everyChunk",
+// "0", garbage).
+func parsePeriod(s string) (int64, bool) {
+	num, unit, ok := strings.Cut(strings.TrimSpace(s), " ")
+	if !ok {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(num, 10, 64)
+	scale := map[string]int64{"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9, "m": 60e9, "h": 3600e9, "d": 86400e9}[strings.TrimSpace(unit)]
+	if err != nil || v <= 0 || scale == 0 || v > (1<<62)/scale {
+		return 0, false
+	}
+	return v * scale, true
 }
