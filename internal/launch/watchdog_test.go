@@ -1,7 +1,9 @@
 package launch
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/tuneloop/tuneloop/internal/jvm/attach"
 )
 
 // startGroup runs sleep in a process group of its own, as Start would.
@@ -138,5 +142,86 @@ func TestRecoverJournalsSparesReusedPIDs(t *testing.T) {
 	t.Log(notes)
 	if _, err := os.Stat(p); err == nil {
 		t.Error("the journal is still there")
+	}
+}
+
+// sleeperJVM starts a JVM that only sleeps and returns its pid; it skips
+// without java.
+func sleeperJVM(t *testing.T) int {
+	t.Helper()
+	java, err := exec.LookPath("java")
+	if err != nil {
+		t.Skip("no java on PATH")
+	}
+	src := filepath.Join(t.TempDir(), "Sleeper.java")
+	if err := os.WriteFile(src, []byte("public class Sleeper { public static void main(String[] a) throws Exception { System.out.println(\"up\"); Thread.sleep(600000); } }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(java, "-Xmx32m", "-XX:TieredStopAtLevel=1", src)
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	if _, err := out.Read(make([]byte, 3)); err != nil { // "up": main runs, attach can start
+		t.Fatalf("the JVM did not start: %v", err)
+	}
+	return cmd.Process.Pid
+}
+
+// TestWatchdogGCLogOutputByItsFile: the GC log output the run switched on
+// moved to another index since it was noted (another output before it was
+// removed: the JVM moves the last output into the hole, and a new one
+// takes the noted number): the watchdog switches off the run's output,
+// found by its file, and leaves the other tool's output on.
+func TestWatchdogGCLogOutputByItsFile(t *testing.T) {
+	pid := sleeperJVM(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	vm, err := attach.AttachContext(ctx, pid, attach.Options{Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	other, later, ours := filepath.Join(dir, "other.log"), filepath.Join(dir, "later.log"), filepath.Join(dir, "tuneloop-gc.log")
+	index := func(file string) int {
+		outs, err := vm.LogOutputs(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range outs {
+			if o.File() == file {
+				return o.Index
+			}
+		}
+		return -1
+	}
+	if _, err := vm.Execute(ctx, "VM.log", "output=file="+other, "what=safepoint=info"); err != nil {
+		t.Fatal(err)
+	}
+	g, err := vm.EnableGCLog(ctx, ours)
+	if err != nil || !g.Enabled {
+		t.Fatalf("%+v %v", g, err)
+	}
+	// The other tool (logging safepoints) removes its output, then adds
+	// one: it gets our number.
+	if _, err := vm.Execute(ctx, "VM.log", fmt.Sprintf("output=#%d", index(other)), "what=all=off"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := vm.Execute(ctx, "VM.log", "output=file="+later, "what=safepoint=info"); err != nil {
+		t.Fatal(err)
+	}
+	if index(later) != g.Index || index(ours) == g.Index {
+		t.Skipf("this JVM did not renumber its outputs (ours #%d now #%d, the later #%d)", g.Index, index(ours), index(later))
+	}
+	did := undo(&journalState{keep: true, gc: &Entry{Op: OpGCLog, PID: pid, Index: g.Index, File: ours}})
+	if i := index(ours); i >= 0 {
+		t.Errorf("the run's GC log output is still on (#%d); the watchdog did %v", i, did)
+	}
+	if index(later) < 0 {
+		t.Errorf("the other tool's output was switched off; the watchdog did %v", did)
+	}
+	if m, _ := filepath.Glob(ours + "*"); len(m) > 0 {
+		t.Errorf("left: %v", m)
 	}
 }
