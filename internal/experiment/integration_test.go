@@ -26,6 +26,9 @@ import (
 const serveEnv = "TUNELOOP_EXPERIMENT_TEST_SERVE"
 
 func TestMain(m *testing.M) {
+	if spec := os.Getenv(killEnv); spec != "" {
+		os.Exit(killChildMain(strings.Fields(spec)))
+	}
 	if addr := os.Getenv(serveEnv); addr != "" {
 		delay, _ := strconv.Atoi(os.Getenv("DELAY_MS"))
 		http.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
