@@ -45,7 +45,10 @@ func RunAnalyzeRun(ctx context.Context, env *Env, dir string, o AnalyzeRunOption
 	default:
 		return usageErr(finding.T("--output: unknown format %q for a run folder (want text, json or markdown)", "--output：运行目录不支持格式 %q（应为 text、json 或 markdown）"), o.Output)
 	}
-	L, err := verdict.Load(dir)
+	L, err := verdict.LoadContext(ctx, dir)
+	if err != nil && ctx.Err() != nil {
+		return interrupted(ctx)
+	}
 	if err != nil {
 		return err
 	}

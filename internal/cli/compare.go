@@ -115,7 +115,7 @@ func RunCompareArgs(ctx context.Context, env *Env, o *CompareOptions, args []str
 		case o.FailOnRegPct > 0 || o.Output == "junit":
 			return usageErr(finding.T("--steps prints the tuning table: gate with two sides (BEFORE -- AFTER) instead", "--steps 只输出调优表：门禁请使用两侧比较（BEFORE -- AFTER）"))
 		}
-		return compareSteps(env, o, args, lang)
+		return compareSteps(ctx, env, o, args, lang)
 	}
 	// After "--" cobra passes flags through as arguments: one that is no
 	// file was meant as a flag.
@@ -138,11 +138,11 @@ func RunCompareArgs(ctx context.Context, env *Env, o *CompareOptions, args []str
 	if o.FlameDiff != "" && allProfileFiles(ctx, args) {
 		return compareProfileFiles(ctx, env, o, bArgs, aArgs, lang)
 	}
-	b, err := loadInputs(bArgs, lang)
+	b, err := loadInputs(ctx, bArgs, lang)
 	if err != nil {
 		return err
 	}
-	a, err := loadInputs(aArgs, lang)
+	a, err := loadInputs(ctx, aArgs, lang)
 	if err != nil {
 		return err
 	}
@@ -180,10 +180,10 @@ func RunCompareArgs(ctx context.Context, env *Env, o *CompareOptions, args []str
 	return ctx.Err()
 }
 
-func compareSteps(env *Env, o *CompareOptions, args []string, lang finding.Lang) error {
+func compareSteps(ctx context.Context, env *Env, o *CompareOptions, args []string, lang finding.Lang) error {
 	var steps [][]compare.Input
 	for _, p := range args {
-		in, err := loadInputs([]string{p}, lang)
+		in, err := loadInputs(ctx, []string{p}, lang)
 		if err != nil {
 			return err
 		}
@@ -201,11 +201,14 @@ func compareSteps(env *Env, o *CompareOptions, args []string, lang finding.Lang)
 
 // loadInputs pages every run the paths stand for (a --repeat folder
 // stands for its run-1..N), each named by the path as the user gave it.
-func loadInputs(paths []string, lang finding.Lang) ([]compare.Input, error) {
+func loadInputs(ctx context.Context, paths []string, lang finding.Lang) ([]compare.Input, error) {
 	var out []compare.Input
 	for _, p := range paths {
 		for _, d := range compare.ExpandRuns(p) {
-			page, err := loadRunPage(d, lang)
+			if ctx.Err() != nil {
+				return nil, interrupted(ctx)
+			}
+			page, err := loadRunPage(ctx, d, lang)
 			if err != nil {
 				return nil, err
 			}
@@ -218,11 +221,14 @@ func loadInputs(paths []string, lang finding.Lang) ([]compare.Input, error) {
 // loadRunPage reads a run's report.json; a run folder without one (made by
 // `tuneloop record`, with or without a load.json beside it) is diagnosed
 // and paged the way `run` does.
-func loadRunPage(path string, lang finding.Lang) (*report.RunPage, error) {
+func loadRunPage(ctx context.Context, path string, lang finding.Lang) (*report.RunPage, error) {
 	if _, err := os.Stat(filepath.Join(path, "report.json")); err == nil || !run.IsRunDir(path) {
 		return compare.Load(path)
 	}
-	L, err := verdict.Load(path)
+	L, err := verdict.LoadContext(ctx, path)
+	if err != nil && ctx.Err() != nil {
+		return nil, interrupted(ctx)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -210,7 +210,7 @@ func runRecordRemote(ctx context.Context, env *Env, o *RecordOptions, lang findi
 		Sudo: o.Remote.Sudo, FailOnExit: true}); err != nil {
 		return err
 	}
-	L, err := verdict.Load(into)
+	L, err := verdict.LoadContext(ctx, into)
 	if err != nil {
 		return err
 	}

@@ -356,7 +356,7 @@ func runRunHosts(ctx context.Context, env *Env, o *RunOptions, cfg loadgen.Confi
 	if loadErr != nil && sum == nil {
 		return finding.Errorf(finding.T("the load: %v (the hosts' recordings are kept in %s)", "负载：%v（各主机的记录保存在 %s）"), loadErr, finding.SafeLine(dir))
 	}
-	return reportHosts(env, dir, sum, o.Output, lang, failOn)
+	return reportHosts(ctx, env, dir, sum, o.Output, lang, failOn)
 }
 
 // runRecordHosts is `record --host A --host B` (or --hosts): every host
@@ -394,14 +394,14 @@ func runRecordHosts(ctx context.Context, env *Env, o *RecordOptions, lang findin
 		AppArgs: appArgs, Enable: o.Enable, Disable: o.Disable, Note: note}); err != nil {
 		return err
 	}
-	return reportHosts(env, dir, nil, o.Output, lang, failOn)
+	return reportHosts(ctx, env, dir, nil, o.Output, lang, failOn)
 }
 
 // reportHosts loads the multi-host folder, writes its reports (the run
 // page of the app host with every host's section) and prints the summary;
 // a lost host makes the exit status 1 after the report.
-func reportHosts(env *Env, dir string, sum *loadgen.Summary, output string, lang finding.Lang, failOn *finding.Severity) error {
-	mr, err := multihost.Load(dir, sum)
+func reportHosts(ctx context.Context, env *Env, dir string, sum *loadgen.Summary, output string, lang finding.Lang, failOn *finding.Severity) error {
+	mr, err := multihost.LoadContext(ctx, dir, sum)
 	if err != nil {
 		return err
 	}

@@ -358,7 +358,7 @@ func TestRunHosts(t *testing.T) {
 	}
 	// The summary in Chinese: each host, its clock and the bound.
 	env, out, _ = testEnv()
-	if err := reportHosts(env, dir, nil, "text", finding.ZH, nil); err != nil {
+	if err := reportHosts(context.Background(), env, dir, nil, "text", finding.ZH, nil); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("text summary:\n%s", out.String())

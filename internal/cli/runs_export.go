@@ -50,11 +50,14 @@ into its data folder. The metric names are those of --prometheus-listen.`,
 }
 
 // RunRunsExport writes dir's series in the chosen format.
-func RunRunsExport(_ context.Context, env *Env, o *RunsExportOptions, dir string) error {
+func RunRunsExport(ctx context.Context, env *Env, o *RunsExportOptions, dir string) error {
 	if !o.OpenMetrics {
 		return usageErr(finding.T("runs export: choose a format (--openmetrics)", "runs export：请选择格式（--openmetrics）"))
 	}
-	L, err := verdict.Load(dir)
+	L, err := verdict.LoadContext(ctx, dir)
+	if err != nil && ctx.Err() != nil {
+		return interrupted(ctx)
+	}
 	if err != nil {
 		return err
 	}

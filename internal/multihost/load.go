@@ -1,6 +1,7 @@
 package multihost
 
 import (
+	"context"
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
@@ -36,6 +37,12 @@ type HostRun struct {
 // (verdict.Load) moved onto the local timeline, load as the app host's
 // load (nil: record without load), each host decided.
 func Load(dir string, load *loadgen.Summary) (*Run, error) {
+	return LoadContext(context.Background(), dir, load)
+}
+
+// LoadContext is Load that stops when ctx is done (verdict.LoadContext):
+// then no Run, and an error wrapping ctx.Err().
+func LoadContext(ctx context.Context, dir string, load *loadgen.Summary) (*Run, error) {
 	m, err := Read(dir)
 	if err != nil {
 		return nil, err
@@ -45,7 +52,10 @@ func Load(dir string, load *loadgen.Summary) (*Run, error) {
 		h := &HostRun{Entry: e}
 		r.Hosts = append(r.Hosts, h)
 		h.Shift, h.Bound, h.Aligned = h.Entry.Offset()
-		L, err := verdict.Load(Dir(dir, e.Name))
+		L, err := verdict.LoadContext(ctx, Dir(dir, e.Name))
+		if err != nil && ctx.Err() != nil {
+			return nil, err
+		}
 		if err != nil {
 			h.Err = err
 			continue

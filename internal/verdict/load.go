@@ -14,6 +14,7 @@ package verdict
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -98,24 +99,39 @@ type GCPause struct {
 // maxGCPauses caps the pauses kept for the timeline.
 const maxGCPauses = 2000
 
-// Load reads and parses every file of the run folder dir once.
-func Load(dir string) (*Layers, error) {
+// Load reads and parses every file of the run folder dir once; it cannot
+// be interrupted (LoadContext can).
+func Load(dir string) (*Layers, error) { return LoadContext(context.Background(), dir) }
+
+// LoadContext is Load that stops when ctx is done: between files, inside
+// the raw samples and inside each GC log (a folder from anyone may hold a
+// log of gigabytes). It then returns no Layers and an error that wraps
+// ctx.Err() and names the file it was reading.
+func LoadContext(ctx context.Context, dir string) (*Layers, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
 	f, err := run.Open(dir)
 	if err != nil {
 		return nil, err
 	}
-	return FromFolder(f)
+	return FromFolderContext(ctx, f)
 }
 
 // FromFolder is Load of a folder already opened (its manifest may carry
-// a reason not yet written, as at the end of a recording).
-func FromFolder(f *run.Folder) (*Layers, error) {
+// a reason not yet written, as at the end of a recording). It cannot be
+// interrupted: a recording ended by Ctrl-C is still diagnosed.
+func FromFolder(f *run.Folder) (*Layers, error) { return FromFolderContext(context.Background(), f) }
+
+// FromFolderContext is FromFolder that stops when ctx is done, as
+// LoadContext does.
+func FromFolderContext(ctx context.Context, f *run.Folder) (*Layers, error) {
 	L := &Layers{Folder: f}
 	rc, err := f.Samples()
 	if err != nil {
 		return nil, err
 	}
-	L.Series, err = diagnose.Build(rc)
+	L.Series, err = diagnose.Build(ctxReader{ctx, rc})
 	rc.Close()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(f.Dir, run.SamplesFile), err)
@@ -131,6 +147,9 @@ func FromFolder(f *run.Folder) (*Layers, error) {
 	mtime := map[string]time.Time{}
 	names, _ := f.RawFiles(run.ThreadDumpPrefix)
 	for _, n := range names {
+		if err := stopped(ctx, f.Dir, n); err != nil {
+			return nil, err
+		}
 		b, ok := L.readFile(n, maxDumpLen)
 		if !ok || len(b) == 0 {
 			continue
@@ -150,9 +169,21 @@ func FromFolder(f *run.Folder) (*Layers, error) {
 	L.Recorded = diagnose.Diagnose(diagnose.Input{Facts: f.Manifest.Facts, Target: f.Manifest.Target, Series: L.Series,
 		Start: f.Manifest.Start, NUMAMaps: nm, Dumps: L.DumpSet})
 
-	L.loadGC()
-	L.loadJFR()
+	if err := L.loadGC(ctx); err != nil {
+		return nil, err
+	}
+	if err := L.loadJFR(ctx); err != nil {
+		return nil, err
+	}
+	if err := stopped(ctx, f.Dir, SocketsPrefix+"*"); err != nil {
+		return nil, err
+	}
 	L.loadSockets()
+	// load.json, load-detail.json and check.json are small (capped): one
+	// look at ctx before them.
+	if err := stopped(ctx, f.Dir, LoadFile); err != nil {
+		return nil, err
+	}
 	if b, ok := L.readJSON(LoadFile); ok {
 		s := &loadgen.Summary{}
 		if L.unmarshal(LoadFile, b, s) && !isNull(b) {
@@ -175,14 +206,38 @@ func FromFolder(f *run.Folder) (*Layers, error) {
 	return L, nil
 }
 
+// stopped is ctx's error, naming the file of the folder about to be read.
+func stopped(ctx context.Context, dir, name string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%s: %w", filepath.Join(dir, name), err)
+	}
+	return nil
+}
+
+// ctxReader ends a stream with ctx's error once ctx is done: the samples
+// decoder has no context of its own, and a samples file may decompress to
+// tens of GB.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
 func isNull(b []byte) bool { return string(bytes.TrimSpace(b)) == "null" }
 
 // loadGC analyses the run's GC logs in one pass each, keeping the pauses
-// for the timeline as they stream by.
-func (L *Layers) loadGC() {
+// for the timeline as they stream by. Its error is only ctx's: a log that
+// cannot be read is a problem of the run, not an error.
+func (L *Layers) loadGC(ctx context.Context) error {
 	files, _ := filepath.Glob(filepath.Join(L.Folder.Dir, GCLogGlob))
 	if len(files) == 0 {
-		return
+		return nil
 	}
 	// Named relative to the folder: finding keys stay the same wherever
 	// the folder is (compare matches them across runs and machines).
@@ -198,31 +253,46 @@ func (L *Layers) loadGC() {
 		srcs = append(srcs, gclog.Source{Name: rel, Open: func() (io.ReadCloser, error) { return run.OpenInside(L.Folder.Dir, rel) }})
 	}
 	if len(srcs) == 0 {
-		return
+		return nil
 	}
-	r, err := gclog.AnalyzeEach(srcs, gclog.DefaultThresholds(), func(e *gclog.Event) {
+	if err := stopped(ctx, L.Folder.Dir, GCLogGlob); err != nil {
+		return err
+	}
+	r, err := gclog.AnalyzeEachContext(ctx, srcs, gclog.DefaultThresholds(), func(e *gclog.Event) {
 		if e.PauseMs > 0 && e.Uptime >= 0 && len(L.GCPauses) < maxGCPauses && e.Kind.IsPause() {
 			L.GCPauses = append(L.GCPauses, GCPause{UptimeS: e.Uptime, MS: e.PauseMs, Kind: e.Kind.String()})
 		}
 	})
+	if err != nil && ctx.Err() != nil {
+		return fmt.Errorf("%s: %w", L.Folder.Dir, err) // gclog names the file and line
+	}
 	if err != nil {
 		L.problem(GCLogGlob, err)
-		return
+		return nil
 	}
 	L.GC, L.GCFiles = r, files
+	return nil
 }
 
 // loadJFR reads the recording once: the execution samples into one stack
-// tree, and the allocation and lock profiles beside it.
-func (L *Layers) loadJFR() {
+// tree, and the allocation and lock profiles beside it. stacks has no
+// context: ctx is looked at before the read and after the parse (a
+// recording is capped at maxJFRLen); its error is only ctx's.
+func (L *Layers) loadJFR(ctx context.Context) error {
+	if err := stopped(ctx, L.Folder.Dir, JFRFile); err != nil {
+		return err
+	}
 	b, ok := L.readFile(JFRFile, maxJFRLen)
 	if !ok {
-		return
+		return nil
 	}
 	ps, err := stacks.JFRProfiles(b, stacks.CPU, stacks.Alloc, stacks.Lock, stacks.Wall)
+	if err := stopped(ctx, L.Folder.Dir, JFRFile); err != nil {
+		return err
+	}
 	if err != nil {
 		L.problem(JFRFile, err)
-		return
+		return nil
 	}
 	if cpu := ps[stacks.CPU]; cpu.Events > 0 {
 		L.Stacks, L.Samples = cpu.Tree(), cpu.Events
@@ -237,6 +307,7 @@ func (L *Layers) loadJFR() {
 		L.Lock.Events += max(s.Events, 1)
 	}
 	L.LockWaits = lockWaits(L.Lock, L.threadNS())
+	return nil
 }
 
 // maxJFRLen: a recording larger than this is refused (a run's is a few MB).
