@@ -231,8 +231,18 @@ func Findings(s Summary, th Thresholds, subject string) []finding.Finding {
 			f.Status, f.Severity = finding.Fail, finding.Warning
 			f.Why = finding.T("With a concurrent collector a Full GC means the concurrent work fell behind allocation, and the fallback is a long single stop-the-world pause.",
 				"对并发收集器而言，Full GC 说明并发回收跟不上分配速度，只能退化为一次长时间的 STW 停顿。")
-			f.Recommended = finding.T("Start concurrent cycles earlier (G1: lower -XX:InitiatingHeapOccupancyPercent or raise -XX:G1ReservePercent; CMS: -XX:CMSInitiatingOccupancyFraction=70 -XX:+UseCMSInitiatingOccupancyOnly), add heap, or reduce allocation. Full GCs caused by Metadata GC Threshold need -XX:MetaspaceSize instead.",
-				"让并发周期更早开始（G1：降低 -XX:InitiatingHeapOccupancyPercent 或提高 -XX:G1ReservePercent；CMS：-XX:CMSInitiatingOccupancyFraction=70 -XX:+UseCMSInitiatingOccupancyOnly），增大堆或降低分配速率。由 Metadata GC Threshold 引起的 Full GC 应调整 -XX:MetaspaceSize。")
+			// Only the collector in use's options: CMS's are refused from JDK 14.
+			switch s.Collector {
+			case CMS:
+				f.Recommended = finding.T("Start CMS cycles earlier (-XX:CMSInitiatingOccupancyFraction=70 -XX:+UseCMSInitiatingOccupancyOnly), add heap, or reduce allocation. Full GCs caused by Metadata GC Threshold need -XX:MetaspaceSize instead.",
+					"让 CMS 周期更早开始（-XX:CMSInitiatingOccupancyFraction=70 -XX:+UseCMSInitiatingOccupancyOnly），增大堆或降低分配速率。由 Metadata GC Threshold 引起的 Full GC 应调整 -XX:MetaspaceSize。")
+			case G1:
+				f.Recommended = finding.T("Start concurrent cycles earlier (lower -XX:InitiatingHeapOccupancyPercent or raise -XX:G1ReservePercent), add heap, or reduce allocation. Full GCs caused by Metadata GC Threshold need -XX:MetaspaceSize instead.",
+					"让并发周期更早开始（降低 -XX:InitiatingHeapOccupancyPercent 或提高 -XX:G1ReservePercent），增大堆或降低分配速率。由 Metadata GC Threshold 引起的 Full GC 应调整 -XX:MetaspaceSize。")
+			default:
+				f.Recommended = finding.T("Give the concurrent collector headroom: add heap (-Xmx) or reduce allocation. Full GCs caused by Metadata GC Threshold need -XX:MetaspaceSize instead.",
+					"给并发收集器留足余量：增大堆（-Xmx）或降低分配速率。由 Metadata GC Threshold 引起的 Full GC 应调整 -XX:MetaspaceSize。")
+			}
 			if s.Collector.OpenJ9() {
 				// OpenJ9 takes no -XX GC tuning flags: its own options.
 				f.Why = finding.T("With OpenJ9's concurrent policies a global collection forced by an allocation failure means concurrent marking did not finish before the tenure area filled, and the whole heap is collected in one stop-the-world pause.",
@@ -466,6 +476,10 @@ func Findings(s Summary, th Thresholds, subject string) []finding.Finding {
 				"从请求安全点的那一刻起线程就开始停止；某个线程迟迟不到达（长计数循环、缺页、JDK 17 之前阻塞的 GC 日志写入）会拖住所有线程，而这段时间不计入 GC 停顿。")
 			f.Recommended = finding.T("Find the slow operation with -Xlog:safepoint*=debug; avoid swapping and transparent huge page compaction; on JDK 8 write the GC log to a local fast disk (or tmpfs).",
 				"用 -Xlog:safepoint*=debug 找出慢的操作；避免 swap 与透明大页整理；JDK 8 将 GC 日志写到本地快速磁盘（或 tmpfs）。")
+			if s.Format == FormatJDK8 { // a JDK 8 log: JDK 8 refuses -Xlog
+				f.Recommended = finding.T("Find the slow operation with -XX:+PrintSafepointStatistics -XX:PrintSafepointStatisticsCount=1 (JDK 8); avoid swapping and transparent huge page compaction; write the GC log to a local fast disk (or tmpfs).",
+					"用 -XX:+PrintSafepointStatistics -XX:PrintSafepointStatisticsCount=1（JDK 8）找出慢的操作；避免 swap 与透明大页整理；将 GC 日志写到本地快速磁盘（或 tmpfs）。")
+			}
 			stoppedRatio := 0.0
 			if s.PauseTotalMs > 0 {
 				stoppedRatio = s.SafepointTotalMs / s.PauseTotalMs
