@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tuneloop/tuneloop/internal/diagnose"
@@ -81,6 +82,9 @@ func Decide(L *Layers) *Decision {
 	v := verdictFinding(L, root, layers)
 	if branch == LockMost || branch == LockCPURoom {
 		waitEvidence(L, root, v) // evidence only: the branch is decided
+		if sc := serialStageCost(L, root); sc != nil {
+			v.Evidence = append(slices.Clip(v.Evidence), sc.evidence()...)
+		}
 	}
 	d.Branch, d.Verdict = branch, v
 	d.Findings = append([]finding.Finding{*v}, all...)
@@ -113,14 +117,21 @@ func decide(L *Layers, recorded []finding.Finding) (*finding.Finding, Branch, []
 	delayed, generator, waiting := delayedACK(L), generatorSaturated(L), latencyBound(L)
 	switch {
 	case L.Folder != nil && L.Folder.Manifest.Service != nil && L.Folder.Manifest.Service.Hung:
-		// It stopped answering: what its threads did then is the cause.
-		var cause *finding.Finding
+		// It stopped answering: a deadlock in its dumps, an
+		// OutOfMemoryError in its log, a GC log ending in full GCs back to
+		// back, or what its working threads wait on, in that order (each
+		// explains the ones after it).
+		se := L.Folder.Manifest.Service
 		if c := find(dumpFindings, id("threaddump.deadlock")); c != nil {
-			cause = c
-		} else {
-			cause = culprit(finding.Warning)
+			return serviceStalled(se, c, fromDumps), ServiceStalled, e.lines(e.load, e.blocked)
 		}
-		return serviceStalled(L.Folder.Manifest.Service, cause), ServiceStalled, e.lines(e.load, e.blocked)
+		if c := outOfMemory(se); c != nil {
+			return serviceStalled(se, c, fromLog), ServiceStalled, e.lines(e.load, e.gcAtEndLine, e.blocked)
+		}
+		if c := gcAtEnd(L); c != nil {
+			return serviceStalled(se, c, fromGCLog), ServiceStalled, e.lines(e.load, e.blocked)
+		}
+		return serviceStalled(se, culprit(finding.Warning), fromDumps), ServiceStalled, e.lines(e.load, e.blocked)
 	case L.Folder != nil && L.Folder.Manifest.Service != nil:
 		// Nothing measured after it means anything: said first.
 		return serviceExited(L.Folder.Manifest.Service), ServiceExited, e.lines(e.load, e.cpu)
@@ -146,10 +157,10 @@ func decide(L *Layers, recorded []finding.Finding) (*finding.Finding, Branch, []
 		return gcCause, GCCritical, e.lines(e.load, e.cpu, e.blocked)
 	case culprit(finding.Critical) != nil:
 		c := culprit(finding.Critical)
-		return c, LockMost, e.lines(e.load, e.cpu, e.blocked, e.waited(c), e.ifDownstream(c), e.servers(c))
+		return c, LockMost, e.lines(e.load, e.cpu, e.blocked, e.waited(c), e.ifDownstream(c), e.servers(c), e.stageCost(c))
 	case busy < lockNeedsRoom && culprit(finding.Warning) != nil:
 		c := culprit(finding.Warning)
-		return c, LockCPURoom, e.lines(e.load, e.cpu, e.blocked, e.waited(c), e.ifDownstream(c), e.servers(c))
+		return c, LockCPURoom, e.lines(e.load, e.cpu, e.blocked, e.waited(c), e.ifDownstream(c), e.servers(c), e.stageCost(c))
 	case gcCause != nil:
 		return gcCause, GC, e.lines(e.load, e.cpu)
 	case generator != nil:
@@ -270,8 +281,8 @@ func (e evidence) blocked() (finding.Text, bool) {
 			best, r = d.BlockedWaitingShare, d
 		}
 	}
-	if r == nil {
-		return finding.Text{}, false
+	if r == nil || r.Active == 0 {
+		return finding.Text{}, false // no working thread: no share to state
 	}
 	// The Chinese sentence names the count first: indexed verbs.
 	return finding.Tf(finding.T("Threads: %.0f%% of the %d working threads blocked or waiting (idle pool threads excluded).", "线程：%[2]d 个工作线程中 %.0[1]f%% 处于阻塞或等待（不含空闲池线程）。"),
@@ -379,9 +390,16 @@ const ServiceStalled Branch = "service-stalled"
 // IDServiceStalled is the root cause when the service stopped answering.
 const IDServiceStalled = "run.service-stalled"
 
-// serviceStalled says when the service stopped answering and, when the
-// thread dumps taken then name one, why.
-func serviceStalled(se *run.ServiceEnd, cause *finding.Finding) *finding.Finding {
+// Where a hung service's cause was read, as serviceStalled says it.
+var (
+	fromDumps = finding.T("in the thread dumps taken then", "当时抓取的线程转储显示")
+	fromLog   = finding.T("in its log", "其日志显示")
+	fromGCLog = finding.T("in its GC log", "其 GC 日志显示")
+)
+
+// serviceStalled says when the service stopped answering and, when its
+// thread dumps, its log or its GC log (from) name one, why.
+func serviceStalled(se *run.ServiceEnd, cause *finding.Finding, from finding.Text) *finding.Finding {
 	f := &finding.Finding{ID: IDServiceStalled, Category: "run", Status: finding.Fail, Severity: finding.Critical, Confidence: 0.7,
 		Subject: fmt.Sprintf("pid %d", se.PID),
 		Title:   finding.Tf(finding.T("The service stopped answering at %+.1f s of the load", "服务在负载的第 %+.1f 秒停止应答"), se.AtS),
@@ -392,10 +410,16 @@ func serviceStalled(se *run.ServiceEnd, cause *finding.Finding) *finding.Finding
 		Evidence: []finding.Evidence{{Key: "at_s", Value: fmt.Sprintf("%.1f", se.AtS), Source: run.ManifestFile}}}
 	if cause != nil {
 		f.Title = finding.Tf(finding.T("The service stopped answering at %+.1f s of the load: %s", "服务在负载的第 %+.1f 秒停止应答：%s"), se.AtS, cause.Title)
-		f.Observed = finding.Tf(finding.T("No request succeeded after %+.1f s; in the thread dumps taken then: %s",
-			"第 %+.1f 秒之后没有请求成功；当时抓取的线程转储显示：%s"), se.AtS, cause.Observed)
+		f.Observed = finding.Tf(finding.T("No request succeeded after %+.1f s; %s: %s",
+			"第 %+.1f 秒之后没有请求成功；%s：%s"), se.AtS, from, cause.Observed)
 		f.Recommended, f.Fix = cause.Recommended, cause.Fix
-		f.Evidence = append(f.Evidence, finding.Evidence{Key: "see_also", Value: cause.Key()})
+		f.Why, f.Risk = cause.Why, cause.Risk
+		if from == fromDumps {
+			f.Evidence = append(f.Evidence, finding.Evidence{Key: "see_also", Value: cause.Key()})
+		} else {
+			// Read from the log or the GC log here, listed nowhere else.
+			f.Evidence = append(f.Evidence, cause.Evidence...)
+		}
 		// The verdict names the cause (what a CI gate or compare matches
 		// on); its title says the service stopped answering because of it.
 		f.ID, f.Subject = cause.ID, cause.Subject

@@ -121,6 +121,8 @@ func TestDecideBranches(t *testing.T) {
 	}{
 		{name: "the service exited mid-run", src: runs + "/cpu-hot", prepare: serviceKilled, branch: ServiceExited, subject: IDServiceExited},
 		{name: "the service stopped answering mid-run", src: runs + "/deadlock", prepare: serviceHung, branch: ServiceStalled, subject: "threaddump.deadlock"},
+		{name: "the service ran out of memory and stopped answering", src: runs + "/service-oom", branch: ServiceStalled, subject: IDServiceOOM},
+		{name: "the service stopped answering in back-to-back full GCs", src: runs + "/service-oom", prepare: logWithoutOOM, branch: ServiceStalled, subject: IDServiceInGC},
 		{name: "deadlock", src: runs + "/deadlock", branch: Deadlock, subject: "threaddump.deadlock"},
 		{name: "service answers nothing", src: runs + "/healthy", prepare: unansweredLoad, branch: Unanswered, subject: IDHung},
 		{name: "NIC softirq on one CPU", src: "../diagnose/testdata/runs/kunpeng-softirq", branch: Softirq, subject: "run.irq.softirq-concentrated"},
@@ -401,4 +403,122 @@ func TestWaitServersJoinedToRecorder(t *testing.T) {
 		t.Fatalf("the servers are not joined to the recorder:\n%s", title(v)+"\n"+v.Observed.EN)
 	}
 	t.Log(v.Observed.EN)
+}
+
+// The serial stage's verdict says what each task costs and where the stage
+// caps throughput: its one worker busy in every dump, load.json's TPS. With
+// no throughput measured it says nothing of the kind.
+func TestSerialStageCost(t *testing.T) {
+	L, err := Load("testdata/runs/future-serial")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := Decide(L).Verdict
+	en := `Stage: 1 busy worker(s) of pool "quote-pricer-N" served 19.0 req/s: ~53 ms per task; this stage caps throughput near 19/s (every worker busy in all 4 dumps`
+	zh := `阶段：线程池 "quote-pricer-N" 的 1 个繁忙工作线程处理了 19.0 请求/秒：每个任务约 53 ms；该阶段把吞吐限制在约 19/秒`
+	if v == nil || !strings.Contains(v.Observed.EN, en) || !strings.Contains(v.Observed.ZH, zh) {
+		t.Fatalf("no cost per task in the verdict:\n%s", v.Observed.EN+"\n"+v.Observed.ZH)
+	}
+	if got := v.EvidenceValue("stage_ms_per_task"); got != "52.6" {
+		t.Errorf("stage_ms_per_task %q, want 52.6 (1 worker / 19 req/s)", got)
+	}
+	dir := copyRun(t, "testdata/runs/future-serial")
+	if err := os.Remove(filepath.Join(dir, LoadFile)); err != nil {
+		t.Fatal(err)
+	}
+	if L, err = Load(dir); err != nil {
+		t.Fatal(err)
+	}
+	d := Decide(L)
+	if d.Branch != LockMost || strings.Contains(d.Verdict.Observed.EN, "per task") || d.Verdict.EvidenceValue("stage_ms_per_task") != "" {
+		t.Errorf("a cost per task without a measured throughput (%s):\n%s", d.Branch, d.Verdict.Observed.EN)
+	}
+}
+
+// logWithoutOOM keeps the service-oom run as recorded but for the
+// OutOfMemoryError lines of its log tail: what is left to say why it hung
+// is its GC log, which ends in full GCs back to back.
+func logWithoutOOM(t *testing.T, dir string) {
+	t.Helper()
+	f, err := run.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	se := f.Manifest.Service
+	kept := se.LastLog[:0:0]
+	for _, l := range se.LastLog {
+		if !strings.Contains(l, "OutOfMemoryError") {
+			kept = append(kept, l)
+		}
+	}
+	if len(kept) == len(se.LastLog) {
+		t.Fatal("the service-oom fixture's log has no OutOfMemoryError")
+	}
+	se.LastLog = kept
+	if err := run.WriteJSONAtomic(filepath.Join(dir, run.ManifestFile), f.Manifest); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestServiceStalledOutOfMemory: a real JVM (-Xmx32m, a handler that keeps
+// 32 KiB of every request) whose OutOfMemoryError ended its HTTP dispatcher
+// thread: the verdict says it stopped answering because it ran out of
+// memory, quotes the log line, and adds that its GC log ends in full GCs.
+func TestServiceStalledOutOfMemory(t *testing.T) {
+	L, err := Load("testdata/runs/service-oom")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := Decide(L).Verdict
+	if v == nil {
+		t.Fatal("no verdict")
+	}
+	for _, want := range []string{"Root cause: The service stopped answering at +4.0 s of the load: it ran out of memory",
+		`java.lang.OutOfMemoryError thrown from the UncaughtExceptionHandler in thread "HTTP-Dispatcher"`,
+		"GC log: the last 12 pauses came back to back over ", "-XX:+ExitOnOutOfMemoryError"} {
+		if !strings.Contains(v.Title.EN+"\n"+v.Observed.EN+"\n"+v.Recommended.EN, want) {
+			t.Errorf("the verdict lacks %q:\n%s\n%s", want, v.Title.EN, v.Observed.EN)
+		}
+	}
+	if !strings.Contains(v.Title.ZH, "内存耗尽") || !strings.Contains(v.Observed.ZH, "Full GC") {
+		t.Errorf("zh: %s\n%s", v.Title.ZH, v.Observed.ZH)
+	}
+	if v.EvidenceValue("oom_log_line") == "" || v.EvidenceValue("full_gcs_at_end") != "" {
+		t.Errorf("evidence %+v", v.Evidence)
+	}
+	// The same run with the log's OOM lines gone: the GC log is the cause,
+	// its numbers as read from the log's last pauses.
+	dir := copyRun(t, "testdata/runs/service-oom")
+	logWithoutOOM(t, dir)
+	if L, err = Load(dir); err != nil {
+		t.Fatal(err)
+	}
+	v = Decide(L).Verdict
+	if v == nil || !strings.Contains(v.Title.EN, "collecting garbage back to back") || v.EvidenceValue("full_gcs_at_end") != "8 of 12 pauses" {
+		t.Fatalf("verdict %s\n%s\nevidence %+v", title(v), v.Observed.EN, v.Evidence)
+	}
+}
+
+// A GC log that does not end in full GCs back to back (gc-pressure's
+// 64 MiB heap collected ~1,850 times, none of it stuck) is not "in GC"; a
+// log with no OutOfMemoryError is not "out of memory".
+func TestHungCausesNeedTheirEvidence(t *testing.T) {
+	L, err := Load("testdata/runs/gc-pressure")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(L.GCPauses) < 1000 {
+		t.Fatalf("the gc-pressure run has %d GC pauses", len(L.GCPauses))
+	}
+	if g := gcAtEnd(L); g != nil {
+		t.Errorf("a busy GC log read as back-to-back full GCs: %s", g.Observed.EN)
+	}
+	se := &run.ServiceEnd{LastLog: []string{"INFO started", "WARN slow request 812 ms", "ERROR java.net.SocketTimeoutException: Read timed out"}}
+	if f := outOfMemory(se); f != nil {
+		t.Errorf("out of memory read in %q", se.LastLog)
+	}
+	se.LastLog = append(se.LastLog, `Exception in thread "http-nio-8080-exec-3" java.lang.OutOfMemoryError: GC overhead limit exceeded`)
+	if f := outOfMemory(se); f == nil || !strings.Contains(f.Observed.EN, "1 of its last 4 lines") {
+		t.Errorf("the OutOfMemoryError line was not read: %+v", f)
+	}
 }

@@ -92,3 +92,64 @@ func (e evidence) threadSamples(tid int) (cpu, wait float64, seen, ticks int) {
 	}
 	return cpu, wait, seen, ticks
 }
+
+// stageCost is what a pool serving a wait costs per task, when the load's
+// throughput measures it: every worker of the pool was busy in every dump,
+// so the requests that passed through it were served at Workers per
+// MSPerTask, and the stage caps throughput near what was measured.
+type stageCost struct {
+	Pool           string
+	Workers, Dumps int
+	TPS, MSPerTask float64
+}
+
+// serialStageCost joins an executor wait's pool (busy in every dump) to
+// load.json's throughput; nil when any of it is missing or a worker was
+// idle in some dump (then the pool is not what throughput measures).
+func serialStageCost(L *Layers, c *finding.Finding) *stageCost {
+	if c.ID != "threaddump.wait."+string(threaddump.WaitExecutor) || L.Load == nil || L.Load.TPS <= 0 || len(L.Reports) == 0 {
+		return nil
+	}
+	pool, on := c.EvidenceValue("pool"), c.EvidenceValue("waiting_on")
+	if pool == "" {
+		return nil
+	}
+	workers := 0
+	for _, r := range L.Reports {
+		var g *threaddump.WaitGroup
+		for _, w := range r.Waits {
+			if w.Kind == threaddump.WaitExecutor && w.Object == on && finding.SafeLine(w.Pool) == pool {
+				g = w
+				break
+			}
+		}
+		if g == nil || len(g.Servers) == 0 || g.Busy != len(g.Servers) || (workers != 0 && workers != len(g.Servers)) {
+			return nil
+		}
+		workers = len(g.Servers)
+	}
+	return &stageCost{Pool: pool, Workers: workers, Dumps: len(L.Reports), TPS: L.Load.TPS,
+		MSPerTask: float64(workers) / L.Load.TPS * 1000}
+}
+
+func (s *stageCost) text() finding.Text {
+	return finding.Tf(finding.T("Stage: %d busy worker(s) of pool %q served %.1f req/s: ~%.0f ms per task; this stage caps throughput near %.0f/s (every worker busy in all %d dumps; throughput from load.json).",
+		"阶段：线程池 %[2]q 的 %[1]d 个繁忙工作线程处理了 %.1[3]f 请求/秒：每个任务约 %.0[4]f ms；该阶段把吞吐限制在约 %.0[5]f/秒（全部 %[6]d 次转储中每个工作线程都繁忙；吞吐来自 load.json）。"),
+		s.Workers, s.Pool, s.TPS, s.MSPerTask, s.TPS, s.Dumps)
+}
+
+func (s *stageCost) evidence() []finding.Evidence {
+	return []finding.Evidence{{Key: "stage_workers_busy_in_every_dump", Value: fmt.Sprintf("%d (%d dumps)", s.Workers, s.Dumps), Source: "raw/threaddump-*"},
+		{Key: "stage_throughput_rps", Value: fmt.Sprintf("%.1f", s.TPS), Source: LoadFile},
+		{Key: "stage_ms_per_task", Value: fmt.Sprintf("%.1f", s.MSPerTask), Source: "workers / throughput"}}
+}
+
+// stageCost is the serial stage's cost per task as an evidence line.
+func (e evidence) stageCost(c *finding.Finding) func() (finding.Text, bool) {
+	return func() (finding.Text, bool) {
+		if s := serialStageCost(e.L, c); s != nil {
+			return s.text(), true
+		}
+		return finding.Text{}, false
+	}
+}
