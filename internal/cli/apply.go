@@ -18,6 +18,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/rules"
+	"github.com/tuneloop/tuneloop/internal/run"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
 	"github.com/tuneloop/tuneloop/internal/verdict"
 )
@@ -270,18 +271,21 @@ func RunApply(ctx context.Context, env *Env, o *ApplyOptions) error {
 	return ctx.Err()
 }
 
+// maxCheckJSON caps a run's check.json (the host audit: tens of KB).
+const maxCheckJSON = 64 << 20
+
 // findings come from a live audit (as `check` runs it) or a run's check.json.
+// The run folder may come from anyone: check.json is read as untrusted (no
+// link followed, no FIFO or device, a size cap), as verdict reads it.
 func (o *ApplyOptions) findings(ctx context.Context) ([]finding.Finding, error) {
 	if o.From != "" {
-		p := filepath.Join(o.From, verdict.CheckFile)
-		f, err := os.Open(p)
+		b, err := run.ReadInside(o.From, verdict.CheckFile, maxCheckJSON)
 		if err != nil {
-			return nil, fmt.Errorf("--from: %w", err)
+			return nil, fmt.Errorf("--from: %w", run.Refusal(err))
 		}
-		defer f.Close()
 		var fs []finding.Finding
-		if err := json.NewDecoder(io.LimitReader(f, 64<<20)).Decode(&fs); err != nil {
-			return nil, fmt.Errorf("--from: %s: %w", p, err)
+		if err := json.Unmarshal(b, &fs); err != nil {
+			return nil, fmt.Errorf("--from: %s: %w", filepath.Join(o.From, verdict.CheckFile), err)
 		}
 		return fs, nil
 	}
