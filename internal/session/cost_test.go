@@ -66,8 +66,8 @@ func TestTargetCostOfARecordedRun(t *testing.T) {
 
 // TestTargetCostThreads: a JFR thread born during the run counts from
 // zero, one seen at the first sample from its CPU then, a reused TID as a
-// new thread; without schedstat the USER_HZ ticks count; one sample is no
-// cost.
+// new thread; without schedstat the USER_HZ ticks count; one sample, or a
+// target without such threads, is no cost.
 func TestTargetCostThreads(t *testing.T) {
 	t0 := time.Unix(1_800_000_000, 0)
 	snap := func(sec int, ths ...sample.Thread) *sample.Snapshot {
@@ -87,6 +87,13 @@ func TestTargetCostThreads(t *testing.T) {
 	// the run) + 50 ms (TID 11 reused by JFR), over 2 s.
 	if got.CPUMS != 450 || got.PctOfCore < 22.49 || got.PctOfCore > 22.51 || got.Samples != 3 || len(got.Threads) != 3 {
 		t.Errorf("%+v, want 450 ms, 22.5%% of a core, 3 samples, 3 threads", got)
+	}
+
+	var none targetCost // a target with no JFR or attach thread has no such cost
+	none.add(snap(0, sample.Thread{TID: 1, Name: "nginx", RunNS: 1e9}))
+	none.add(snap(1, sample.Thread{TID: 1, Name: "nginx", RunNS: 2e9}))
+	if got := none.cost(); got != nil {
+		t.Errorf("a target without JFR or attach threads: %+v", got)
 	}
 
 	var ticks targetCost // no schedstat: utime+stime in 10 ms ticks

@@ -359,10 +359,11 @@ func (c *targetCost) add(s *sample.Snapshot) {
 	c.end = s.Time
 }
 
-// cost is the sum so far; nil before two samples.
+// cost is the sum so far; nil before two samples and for a target with
+// no JFR or attach thread (not a JVM, or one never attached to).
 func (c *targetCost) cost() *run.TargetCost {
 	el := c.end.Sub(c.first)
-	if c.samples < 2 || el <= 0 {
+	if c.samples < 2 || el <= 0 || len(c.names) == 0 {
 		return nil
 	}
 	var ns uint64
