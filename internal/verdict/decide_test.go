@@ -97,6 +97,15 @@ func unansweredLoad(t *testing.T, dir string) {
 // in file and socket I/O, a few threads queued on each (warning level).
 const ioUnderLock = "../jvm/threaddump/testdata/jdk17_iounderlock_jcmd.txt"
 
+// Real JDK 17 dumps (jcmd, 3 each) of the zoo's permit-starvation (a
+// Semaphore of 2 permits whose holders sleep in a partner call) and
+// queue-handoff (request threads put into a bounded queue one consumer
+// drains) scenarios under load.
+const (
+	permitStarvation = "../jvm/threaddump/testdata/jdk17_zoo_permit-starvation_jcmd.txt"
+	queueHandoff     = "../jvm/threaddump/testdata/jdk17_zoo_queue-handoff_jcmd.txt"
+)
+
 // dumpsOf replaces a run's thread dumps with the given dump files.
 func dumpsOf(files ...string) func(t *testing.T, dir string) {
 	return func(t *testing.T, dir string) {
@@ -142,6 +151,8 @@ func TestDecideBranches(t *testing.T) {
 		{name: "run queue longer than the CPUs, nothing more specific", src: runs + "/fsync-io", prepare: dumpsOf(), branch: HostTooSmall, subject: IDHostTooSmall},
 		{name: "futures completed by a one-worker pool", src: runs + "/future-serial", branch: LockMost, subject: "threaddump.wait.executor"},
 		{name: "a downstream that never answers", src: runs + "/remote-call", branch: LockMost, subject: "threaddump.wait.downstream"},
+		{name: "permits of a Semaphore held by two sleeping threads", src: runs + "/healthy", prepare: dumpsOf(permitStarvation), branch: LockMost, subject: "threaddump.wait.permits/Semaphore com.example.zoo.RateGate.call"},
+		{name: "a queue hand-off to one slow consumer", src: runs + "/healthy", prepare: dumpsOf(queueHandoff), branch: LockMost, subject: "threaddump.wait.queue/ArrayBlockingQueue.put com.example.zoo.Settlement.handle"},
 		{name: "TCP delayed ACK", src: runs + "/delayed-ack", branch: DelayedACK, subject: IDDelayedACK},
 		{name: "closed-model waits off the CPUs, no dumps", src: runs + "/deadlock", prepare: dumpsOf(), branch: LatencyBound, subject: IDLatencyBound},
 		{name: "disk saturated", src: runs + "/disk-dd", branch: IO, subject: "run.io."},
@@ -520,5 +531,43 @@ func TestHungCausesNeedTheirEvidence(t *testing.T) {
 	se.LastLog = append(se.LastLog, `Exception in thread "http-nio-8080-exec-3" java.lang.OutOfMemoryError: GC overhead limit exceeded`)
 	if f := outOfMemory(se); f == nil || !strings.Contains(f.Observed.EN, "1 of its last 4 lines") {
 		t.Errorf("the OutOfMemoryError line was not read: %+v", f)
+	}
+}
+
+// The permit and queue verdicts name the serving side from the dumps: the
+// permit holders and what they run, the queue's one consumer. The dumps
+// are of another process than the run's recorder sampled (jcmd's pid
+// line): the servers are not joined to its thread samples.
+func TestWaitVerdictsNameTheServers(t *testing.T) {
+	for _, c := range []struct {
+		dumps string
+		want  []string
+	}{
+		{permitStarvation, []string{"wait for a permit of a Semaphore in com.example.zoo.RateGate.call(RateGate.java:37)",
+			`2 thread(s) run the guarded code ("http-nio-28180-exec-21", "http-nio-28180-exec-26"), sleeping in com.example.zoo.RateGate.partner`}},
+		{queueHandoff, []string{"wait in ArrayBlockingQueue.put in com.example.zoo.Settlement.handle(Settlement.java:76)",
+			`served by 1 thread(s) on the other side ("settlement-consumer-1"), sleeping in com.example.zoo.Settlement.settle`}},
+	} {
+		dir := copyRun(t, "testdata/runs/healthy")
+		dumpsOf(c.dumps)(t, dir)
+		L, err := Load(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := Decide(L).Verdict
+		if v == nil {
+			t.Fatalf("%s: no verdict", c.dumps)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(v.Observed.EN, w) {
+				t.Errorf("%s: the verdict lacks %q:\n%s", filepath.Base(c.dumps), w, v.Observed.EN)
+			}
+		}
+		if strings.Contains(v.Observed.EN, "Servers, as the recorder sampled them") {
+			t.Errorf("%s: another process's threads joined to this run's samples:\n%s", filepath.Base(c.dumps), v.Observed.EN)
+		}
+		if v.Observed.ZH == "" || !strings.Contains(v.Observed.ZH, "线程") {
+			t.Errorf("no Chinese evidence: %q", v.Observed.ZH)
+		}
 	}
 }

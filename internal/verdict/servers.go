@@ -25,7 +25,7 @@ func (e evidence) servers(c *finding.Finding) func() (finding.Text, bool) {
 			return finding.Text{}, false
 		}
 		g := e.waitGroupOf(c)
-		if g == nil || len(g.Servers) == 0 || e.L.Series == nil {
+		if g == nil || len(g.Servers) == 0 || e.L.Series == nil || !e.dumpsOfTarget() {
 			return finding.Text{}, false
 		}
 		var en, zh []string
@@ -55,6 +55,23 @@ func (e evidence) servers(c *finding.Finding) func() (finding.Text, bool) {
 		return finding.T("Servers, as the recorder sampled them: "+strings.Join(en, "; ")+".",
 			"服务方线程（记录器采样）："+strings.Join(zh, "；")+"。"), true
 	}
+}
+
+// dumpsOfTarget is false when a dump names a process other than the one
+// the recorder sampled (a dump file added to the folder from elsewhere):
+// its nids are not the recorder's TIDs, and joining them would say false
+// things of the servers.
+func (e evidence) dumpsOfTarget() bool {
+	var pid int64
+	if e.L.Folder != nil && e.L.Folder.Manifest.Target != nil {
+		pid = int64(e.L.Folder.Manifest.Target.PID)
+	}
+	for _, d := range e.L.Dumps {
+		if d.PID != 0 && d.PID != pid {
+			return false
+		}
+	}
+	return true
 }
 
 // waitGroupOf finds the wait group of the last dump that shows c's wait.
