@@ -2,9 +2,10 @@
 // a live JVM through its own Flight Recorder, over the project's attach
 // protocol: no agent to load and no JDK tool beside the target.
 //
-// Capture starts a JFR recording (settings=profile plus what the kind
-// needs), waits, stops it, reads the file through /proc/PID/root (so a JVM
-// in a container works the same) and removes it from the JVM's /tmp. A
+// Capture starts a JFR recording of the kind's events only (a settings file
+// written into the JVM's /tmp, jfc.go; JFR's "profile" settings when the JVM
+// refuses it), waits, stops it, reads the file through /proc/PID/root (so a
+// JVM in a container works the same) and removes it from the JVM's /tmp. A
 // cancelled context (Ctrl-C) stops the recording early and still returns
 // what was recorded.
 package profile
@@ -37,6 +38,8 @@ type Options struct {
 	Attach attach.Options
 	// Extra JFR.start arguments, appended after the kind's own.
 	Extra []string
+	// jfc replaces the kind's settings file (tests: one the JVM refuses).
+	jfc []byte
 }
 
 // Result is one captured profile.
@@ -59,9 +62,10 @@ type Result struct {
 	Notes []finding.Text
 }
 
-// kindOptions are the JFR.start options each kind needs on JDK 17+ (the
-// "profile" settings' .jfc options; JDK 11-16 know none and get the plain
-// profile settings, said in a note).
+// kindOptions are the JFR.start options each kind needs on JDK 17+ when it
+// records with the "profile" settings (the JVM refused tuneloop's own
+// settings file): the profile settings' .jfc options; JDK 11-16 know none
+// and get the plain profile settings, said in a note.
 func kindOptions(k stacks.Kind) []string {
 	switch k {
 	case stacks.Alloc:
@@ -86,19 +90,45 @@ func Capture(ctx context.Context, pid int, kind stacks.Kind, d time.Duration, o 
 		return nil, err
 	}
 	res := &Result{Kind: kind, PID: pid, Version: vm.Version}
-	// The file as the JVM sees it, in its /tmp; read from here through its root.
-	file := fmt.Sprintf("/tmp/%s-%d-%d.jfr", RecordingName, vm.NSPID, time.Now().UnixNano())
-	base := []string{"name=" + RecordingName, "settings=profile"}
-	args := append(append(append(append([]string(nil), base...), kindOptions(kind)...), o.Extra...), "filename="+file)
-	out, err := vm.Execute(ctx, "JFR.start", args...)
-	if err != nil && len(kindOptions(kind)) > 0 && unknownOption(err, out) {
-		// JDK 11-16: no .jfc options on the command line; the plain
-		// profile settings still record every kind, with JFR's thresholds.
-		res.Notes = append(res.Notes, finding.T(
-			"this JVM takes no .jfc options on JFR.start (JDK 17+ does): recorded with the plain 'profile' settings (locks only over 10 ms, medium allocation sampling)",
-			"该 JVM 的 JFR.start 不接受 .jfc 选项（JDK 17+ 才支持）：按默认 profile 设置记录（仅记录超过 10 ms 的锁等待，中等分配采样）"))
-		args = append(append(append([]string(nil), base...), o.Extra...), "filename="+file)
+	// The files as the JVM sees them, in its /tmp; reached from here through its root.
+	stem := fmt.Sprintf("/tmp/%s-%d-%d", RecordingName, vm.NSPID, time.Now().UnixNano())
+	file, settings := stem+".jfr", stem+".jfc"
+	root := "/proc/" + strconv.Itoa(pid) + "/root"
+	// First the kind's own events only; a JVM that refuses the file (or a
+	// /tmp it cannot be written to) records with the profile settings.
+	args := append(append([]string{"name=" + RecordingName, "settings=" + settings}, o.Extra...), "filename="+file)
+	var out string
+	body := o.jfc
+	if body == nil {
+		body = jfc(kind, jdkFeature(vm.Version))
+	}
+	refused := writeJFC(root+settings, body)
+	if refused == nil {
 		out, err = vm.Execute(ctx, "JFR.start", args...)
+		os.Remove(root + settings) // read when the recording started
+		if err != nil {
+			refused = err
+		} else if low := strings.ToLower(out); strings.Contains(low, "could not") || strings.Contains(low, "error") || strings.Contains(low, "disabled") {
+			refused = errors.New(firstLine(out))
+		}
+	}
+	if refused != nil {
+		why := finding.SafeLine(firstLine(refused.Error())) // the JVM's words
+		res.Notes = append(res.Notes, finding.T(
+			fmt.Sprintf("tuneloop's settings of the %s events only were not taken (%s): recorded with JFR's 'profile' settings, which record more and cost the JVM more", kind, why),
+			fmt.Sprintf("未能使用 tuneloop 仅含 %s 所需事件的设置（%s）：改用 JFR 的 profile 设置记录，记录更多事件，对 JVM 的开销更大", kind, why)))
+		base := []string{"name=" + RecordingName, "settings=profile"}
+		args = append(append(append(append([]string(nil), base...), kindOptions(kind)...), o.Extra...), "filename="+file)
+		out, err = vm.Execute(ctx, "JFR.start", args...)
+		if err != nil && len(kindOptions(kind)) > 0 && unknownOption(err, out) {
+			// JDK 11-16: no .jfc options on the command line; the plain
+			// profile settings still record every kind, with JFR's thresholds.
+			res.Notes = append(res.Notes, finding.T(
+				"this JVM takes no .jfc options on JFR.start (JDK 17+ does): recorded with the plain 'profile' settings (locks only over 10 ms, medium allocation sampling)",
+				"该 JVM 的 JFR.start 不接受 .jfc 选项（JDK 17+ 才支持）：按默认 profile 设置记录（仅记录超过 10 ms 的锁等待，中等分配采样）"))
+			args = append(append(append([]string(nil), base...), o.Extra...), "filename="+file)
+			out, err = vm.Execute(ctx, "JFR.start", args...)
+		}
 	}
 	if err != nil {
 		return nil, startError(pid, vm.Version, err, out)
@@ -108,7 +138,7 @@ func Capture(ctx context.Context, pid int, kind stacks.Kind, d time.Duration, o 
 	}
 	res.Command = "JFR.start " + strings.Join(args, " ")
 	res.Start = time.Now()
-	inJVM := "/proc/" + strconv.Itoa(pid) + "/root" + file
+	inJVM := root + file
 
 	t := time.NewTimer(d)
 	select {
