@@ -153,6 +153,7 @@ func TestDecideBranches(t *testing.T) {
 		{name: "a downstream that never answers", src: runs + "/remote-call", branch: LockMost, subject: "threaddump.wait.downstream"},
 		{name: "permits of a Semaphore held by two sleeping threads", src: runs + "/healthy", prepare: dumpsOf(permitStarvation), branch: LockMost, subject: "threaddump.wait.permits/Semaphore com.example.zoo.RateGate.call"},
 		{name: "a queue hand-off to one slow consumer", src: runs + "/healthy", prepare: dumpsOf(queueHandoff), branch: LockMost, subject: "threaddump.wait.queue/ArrayBlockingQueue.put com.example.zoo.Settlement.handle"},
+		{name: "the load generator saturated its cores", src: runs + "/generator-saturated", branch: GeneratorSaturated, subject: IDGeneratorSaturated},
 		{name: "TCP delayed ACK", src: runs + "/delayed-ack", branch: DelayedACK, subject: IDDelayedACK},
 		{name: "closed-model waits off the CPUs, no dumps", src: runs + "/deadlock", prepare: dumpsOf(), branch: LatencyBound, subject: IDLatencyBound},
 		{name: "disk saturated", src: runs + "/disk-dd", branch: IO, subject: "run.io."},
@@ -569,5 +570,20 @@ func TestWaitVerdictsNameTheServers(t *testing.T) {
 		if v.Observed.ZH == "" || !strings.Contains(v.Observed.ZH, "线程") {
 			t.Errorf("no Chinese evidence: %q", v.Observed.ZH)
 		}
+	}
+}
+
+// The generator's verdict states its CPU and rate as load.json has them,
+// in both languages (the Chinese sentence names the rate first).
+func TestGeneratorSaturatedVerdict(t *testing.T) {
+	L, err := Load("testdata/runs/generator-saturated")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := Decide(L).Verdict
+	if v == nil || !strings.Contains(v.Observed.EN, "The load generator used 71% of the cores it runs on while it sent 1215 requests/s.") ||
+		!strings.Contains(v.Observed.ZH, "压测工具在每秒发送 1215 个请求时占用了其可用 CPU 核的 71%。") ||
+		v.EvidenceValue("load_generator_cpu_pct") != "71" {
+		t.Fatalf("verdict %s\n%s\n%s", title(v), v.Observed.EN, v.Observed.ZH)
 	}
 }

@@ -33,7 +33,8 @@ func generatorSaturated(L *Layers) *finding.Finding {
 	return &finding.Finding{ID: IDGeneratorSaturated, Category: "run", Status: finding.Fail, Severity: finding.Warning, Confidence: 0.7,
 		Subject: "load-generator",
 		Title:   finding.T("The load generator itself saturated the CPUs: the result measures it, not the service", "压测工具自身占满了 CPU：结果反映的是压测工具，而不是服务"),
-		Observed: finding.Tf(finding.T("The load generator used %.0f%% of the cores while it sent %.0f requests/s.", "压测工具在每秒发送 %.0f 个请求时占用了 %.0f%% 的 CPU。"),
+		// The Chinese sentence names the rate first: indexed verbs.
+		Observed: finding.Tf(finding.T("The load generator used %.0f%% of the cores it runs on while it sent %.0f requests/s.", "压测工具在每秒发送 %.0[2]f 个请求时占用了其可用 CPU 核的 %.0[1]f%%。"),
 			s.ClientCPU, s.TPS),
 		Recommended: finding.T("Run the load from another host (JMeter on its own machine, or tuneloop load there) or lower the connection count.",
 			"把压测放到另一台主机上（JMeter 单独部署，或在那台主机上运行 tuneloop load），或减少连接数。"),
