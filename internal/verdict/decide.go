@@ -138,6 +138,11 @@ func decide(L *Layers, recorded []finding.Finding) (*finding.Finding, Branch, []
 	case find(dumpFindings, id("threaddump.deadlock")) != nil:
 		return find(dumpFindings, id("threaddump.deadlock")), Deadlock, e.lines(e.load, e.blocked)
 	case unanswered(L.Load):
+		if c := gcAtEnd(L); c != nil {
+			// Collecting back to back stops every thread: it explains
+			// whatever the dumps show them waiting on.
+			return unansweredBecause(L.Load, c, fromGCLog), Unanswered, e.lines(e.load, e.blocked)
+		}
 		if c := culprit(finding.Warning); c != nil {
 			return c, Unanswered, e.lines(e.load, e.blocked)
 		}
@@ -204,6 +209,19 @@ func hung(s *loadgen.Summary) *finding.Finding {
 			"%d/%d 个请求失败，结束时仍有 %d 个未得到应答；线程转储中没有找到原因。"), s.Errors, s.Requests, s.Aborted),
 		Recommended: finding.T("Check the service log and take thread dumps while it does not answer (tuneloop jvm PID --dump 3).",
 			"查看服务日志，并在其无响应时抓取线程转储（tuneloop jvm PID --dump 3）。")}
+}
+
+// unansweredBecause is hung's finding with a cause read outside the
+// dumps (from): named by the cause's ID, as serviceStalled does.
+func unansweredBecause(s *loadgen.Summary, cause *finding.Finding, from finding.Text) *finding.Finding {
+	f := hung(s)
+	f.ID, f.Subject, f.Severity, f.Confidence = cause.ID, cause.Subject, cause.Severity, cause.Confidence
+	f.Title = finding.Tf(finding.T("The service answered none of the requests: %s", "服务没有应答任何请求：%s"), cause.Title)
+	f.Observed = finding.Tf(finding.T("%d of %d requests failed and %d were still unanswered at the end; %s: %s",
+		"%d/%d 个请求失败，结束时仍有 %d 个未得到应答；%s：%s"), s.Errors, s.Requests, s.Aborted, from, cause.Observed)
+	f.Why, f.Recommended, f.Risk, f.Fix = cause.Why, cause.Recommended, cause.Risk, cause.Fix
+	f.Evidence = append(slices.Clip(f.Evidence), cause.Evidence...)
+	return f
 }
 
 func find(fs []finding.Finding, pred func(*finding.Finding) bool) *finding.Finding {

@@ -134,6 +134,8 @@ func TestDecideBranches(t *testing.T) {
 		{name: "the service stopped answering in back-to-back full GCs", src: runs + "/service-oom", prepare: logWithoutOOM, branch: ServiceStalled, subject: IDServiceInGC},
 		{name: "deadlock", src: runs + "/deadlock", branch: Deadlock, subject: "threaddump.deadlock"},
 		{name: "service answers nothing", src: runs + "/healthy", prepare: unansweredLoad, branch: Unanswered, subject: IDHung},
+		{name: "service answers nothing, its GC log ending in full GCs", src: runs + "/service-oom", prepare: neverAnswered, branch: Unanswered, subject: IDServiceInGC},
+		{name: "the service stopped answering, its pool exhausted", src: runs + "/pool-starvation", prepare: serviceHung, branch: ServiceStalled, subject: "threaddump.jdbc-pool.hikaricp"},
 		{name: "NIC softirq on one CPU", src: "../diagnose/testdata/runs/kunpeng-softirq", branch: Softirq, subject: "run.irq.softirq-concentrated"},
 		{name: "serial stage", src: runs + "/single-thread", branch: SerialStage, subject: "run.thread.serial-bottleneck"},
 		{name: "critical GC", src: runs + "/gc-pressure", branch: GCCritical, subject: "gc."},
@@ -586,4 +588,20 @@ func TestGeneratorSaturatedVerdict(t *testing.T) {
 		v.EvidenceValue("load_generator_cpu_pct") != "71" {
 		t.Fatalf("verdict %s\n%s\n%s", title(v), v.Observed.EN, v.Observed.ZH)
 	}
+}
+
+// neverAnswered is the service-oom run as a load that got no answer at all
+// (a real server on 127.0.0.1 that never answers) with no record of the
+// service's end: what is left to say why is its GC log.
+func neverAnswered(t *testing.T, dir string) {
+	t.Helper()
+	f, err := run.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Manifest.Service = nil
+	if err := run.WriteJSONAtomic(filepath.Join(dir, run.ManifestFile), f.Manifest); err != nil {
+		t.Fatal(err)
+	}
+	unansweredLoad(t, dir)
 }
