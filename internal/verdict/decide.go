@@ -128,6 +128,9 @@ func decide(L *Layers, recorded []finding.Finding) (*finding.Finding, Branch, []
 		if c := outOfMemory(se); c != nil {
 			return serviceStalled(se, c, fromLog), ServiceStalled, e.lines(e.load, e.gcAtEndLine, e.blocked)
 		}
+		if c := gcOutOfMemory(L); c != nil {
+			return serviceStalled(se, c, fromGCLog), ServiceStalled, e.lines(e.load, e.gcAtEndLine, e.blocked)
+		}
 		if c := gcAtEnd(L); c != nil {
 			return serviceStalled(se, c, fromGCLog), ServiceStalled, e.lines(e.load, e.blocked)
 		}
@@ -138,6 +141,9 @@ func decide(L *Layers, recorded []finding.Finding) (*finding.Finding, Branch, []
 	case find(dumpFindings, id("threaddump.deadlock")) != nil:
 		return find(dumpFindings, id("threaddump.deadlock")), Deadlock, e.lines(e.load, e.blocked)
 	case unanswered(L.Load):
+		if c := gcOutOfMemory(L); c != nil {
+			return unansweredBecause(L.Load, c, fromGCLog), Unanswered, e.lines(e.load, e.gcAtEndLine, e.blocked)
+		}
 		if c := gcAtEnd(L); c != nil {
 			// Collecting back to back stops every thread: it explains
 			// whatever the dumps show them waiting on.

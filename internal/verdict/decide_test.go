@@ -131,6 +131,7 @@ func TestDecideBranches(t *testing.T) {
 		{name: "the service exited mid-run", src: runs + "/cpu-hot", prepare: serviceKilled, branch: ServiceExited, subject: IDServiceExited},
 		{name: "the service stopped answering mid-run", src: runs + "/deadlock", prepare: serviceHung, branch: ServiceStalled, subject: "threaddump.deadlock"},
 		{name: "the service ran out of memory and stopped answering", src: runs + "/service-oom", branch: ServiceStalled, subject: IDServiceOOM},
+		{name: "the service stopped answering, its GC log throwing OutOfMemory", src: runs + "/service-oom", prepare: gcLogOOM, branch: ServiceStalled, subject: "gc.out-of-memory"},
 		{name: "the service stopped answering in back-to-back full GCs", src: runs + "/service-oom", prepare: logWithoutOOM, branch: ServiceStalled, subject: IDServiceInGC},
 		{name: "deadlock", src: runs + "/deadlock", branch: Deadlock, subject: "threaddump.deadlock"},
 		{name: "service answers nothing", src: runs + "/healthy", prepare: unansweredLoad, branch: Unanswered, subject: IDHung},
@@ -604,4 +605,13 @@ func neverAnswered(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	unansweredLoad(t, dir)
+}
+
+// gcLogOOM is the service-oom run with no OutOfMemoryError left in its log
+// tail and, as its GC log, a public JRockit log (the gclog corpus) that
+// says "Throwing OutOfMemory": the GC log alone says it ran out of memory.
+func gcLogOOM(t *testing.T, dir string) {
+	t.Helper()
+	logWithoutOOM(t, dir)
+	copyFile(t, "../jvm/gclog/testdata/jrockit/SampleJRockit1_6_gc_mode_singleparcon.txt", filepath.Join(dir, "raw", "gc-0.log"))
 }

@@ -65,6 +65,15 @@ func outOfMemory(se *run.ServiceEnd) *finding.Finding {
 			{Key: "oom_log_lines", Value: fmt.Sprintf("%d of %d", n, len(se.LastLog)), Source: run.ManifestFile + " service.last_log"}}}
 }
 
+// gcOutOfMemory is the GC log's own out-of-memory finding (ZGC's "Out Of
+// Memory", JRockit's "Throwing OutOfMemory"), nil when it has none.
+func gcOutOfMemory(L *Layers) *finding.Finding {
+	if L.GC == nil {
+		return nil
+	}
+	return find(L.GC.Findings, func(f *finding.Finding) bool { return f.ID == "gc.out-of-memory" })
+}
+
 // A GC log that ends in a burst of pauses (each within burstGap of the
 // previous one's end) with at least minFullBurst full GCs, and full GCs at
 // least half of the burst, shows a JVM collecting back to back.
