@@ -110,7 +110,7 @@ func gcAtEnd(L *Layers) *finding.Finding {
 	if spanMS > 0 {
 		share = min(100, 100*ms/spanMS)
 	}
-	src := "raw/gc-*.log"
+	src := GCLogGlob
 	if len(L.GCFiles) == 1 {
 		src = "raw/" + filepath.Base(L.GCFiles[0])
 	}
