@@ -155,7 +155,7 @@ func undo(st *journalState) []string {
 	}
 	if e := st.gc; e != nil {
 		if v := vmOf(e.PID); v != nil {
-			if idx, ok := gcOutput(ctx, v, e); ok {
+			if idx, ok := GCOutput(ctx, v, e); ok {
 				if _, err := v.Execute(ctx, "VM.log", fmt.Sprintf("output=#%d", idx), "what=all=off"); err == nil {
 					did = append(did, "GC log output switched off")
 				}
@@ -202,12 +202,12 @@ func undo(st *journalState) []string {
 	return did
 }
 
-// gcOutput is the index the run's GC log output has now, found by its file:
+// GCOutput is the index the run's GC log output has now, found by its file:
 // the index noted may name another output since (removing an output moves
 // the last one into its place, and a later one takes the freed number).
 // Only when the list cannot be read is the noted index trusted; stdout and
 // stderr (#0, #1) are never switched off.
-func gcOutput(ctx context.Context, v *attach.VM, e *Entry) (int, bool) {
+func GCOutput(ctx context.Context, v *attach.VM, e *Entry) (int, bool) {
 	outs, err := v.LogOutputs(ctx)
 	if err != nil || e.File == "" {
 		return e.Index, e.Index > 1

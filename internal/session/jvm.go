@@ -39,7 +39,14 @@ func (j *jvmSide) enableGCLog(ctx context.Context, start time.Time) error {
 	if err != nil {
 		return err
 	}
-	g, err := vm.EnableGCLog(ctx, fmt.Sprintf("/tmp/tuneloop-gc-%d-%d.log", j.pid, start.Unix()))
+	file := fmt.Sprintf("/tmp/tuneloop-gc-%d-%d.log", j.pid, start.Unix())
+	// Noted first, by its file (the watchdog finds the output by it): a
+	// kill between the switch and its note would leave it on.
+	j.wd.Note(launch.Entry{Op: launch.OpGCLog, PID: j.pid, File: file})
+	g, err := vm.EnableGCLog(ctx, file)
+	if err != nil || !g.Enabled {
+		j.wd.Note(launch.Entry{Op: launch.OpGCOff}) // not ours to switch off
+	}
 	if err != nil {
 		return err
 	}
@@ -143,7 +150,11 @@ func (j *jvmSide) gcOff(ctx context.Context) {
 		return
 	}
 	if vm, err := attachTo(ctx, j.pid); err == nil {
-		_, _ = vm.Execute(ctx, "VM.log", fmt.Sprintf("output=#%d", j.gc.Index), "what=all=off")
+		// By its file, not the index noted: removing another output since
+		// may have moved ours to another number (launch.GCOutput).
+		if i, ok := launch.GCOutput(ctx, vm, &launch.Entry{Index: j.gc.Index, File: j.gc.File}); ok {
+			_, _ = vm.Execute(ctx, "VM.log", fmt.Sprintf("output=#%d", i), "what=all=off")
+		}
 	}
 }
 
