@@ -401,6 +401,11 @@ func runRecordHosts(ctx context.Context, env *Env, o *RecordOptions, lang findin
 // page of the app host with every host's section) and prints the summary;
 // a lost host makes the exit status 1 after the report.
 func reportHosts(ctx context.Context, env *Env, dir string, sum *loadgen.Summary, output string, lang finding.Lang, failOn *finding.Severity) error {
+	if ctx.Err() != nil {
+		// Interrupted during the run: what arrived is still reported (as a
+		// single-host run does); a second Ctrl-C ends the process (main).
+		ctx = context.WithoutCancel(ctx)
+	}
 	mr, err := multihost.LoadContext(ctx, dir, sum)
 	if err != nil {
 		return err
