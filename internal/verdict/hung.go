@@ -82,11 +82,11 @@ const (
 	minFullBurst = 3
 )
 
-// gcAtEnd is a GC log ending in back-to-back full GCs, nil when it does
-// not (or its end was not kept: the pauses are capped).
+// gcAtEnd is a GC log ending in back-to-back full GCs (judged on its last
+// gcLastKept pauses), nil when it does not.
 func gcAtEnd(L *Layers) *finding.Finding {
-	p := L.GCPauses
-	if len(p) == 0 || len(p) >= maxGCPauses {
+	p := L.GCLast
+	if len(p) == 0 {
 		return nil
 	}
 	first := len(p) - 1

@@ -64,6 +64,8 @@ type Layers struct {
 	GC       *gclog.Report
 	GCFiles  []string
 	GCPauses []GCPause
+	// GCLast: the log's last pauses (at most gcLastKept), in order.
+	GCLast []GCPause
 	// Stacks are the JFR execution samples merged (nil: no recording).
 	Stacks  *stacks.Node
 	Samples int
@@ -96,8 +98,12 @@ type GCPause struct {
 	Kind    string  `json:"kind"`
 }
 
-// maxGCPauses caps the pauses kept for the timeline.
-const maxGCPauses = 2000
+// maxGCPauses caps the pauses kept for the timeline; gcLastKept are the
+// last pauses of the log, kept whatever its length (how it ended).
+const (
+	maxGCPauses = 2000
+	gcLastKept  = 64
+)
 
 // Load reads and parses every file of the run folder dir once; it cannot
 // be interrupted (LoadContext can).
@@ -259,8 +265,15 @@ func (L *Layers) loadGC(ctx context.Context) error {
 		return err
 	}
 	r, err := gclog.AnalyzeEachContext(ctx, srcs, gclog.DefaultThresholds(), func(e *gclog.Event) {
-		if e.PauseMs > 0 && e.Uptime >= 0 && len(L.GCPauses) < maxGCPauses && e.Kind.IsPause() {
-			L.GCPauses = append(L.GCPauses, GCPause{UptimeS: e.Uptime, MS: e.PauseMs, Kind: e.Kind.String()})
+		if e.PauseMs > 0 && e.Uptime >= 0 && e.Kind.IsPause() {
+			p := GCPause{UptimeS: e.Uptime, MS: e.PauseMs, Kind: e.Kind.String()}
+			if len(L.GCPauses) < maxGCPauses {
+				L.GCPauses = append(L.GCPauses, p)
+			}
+			if len(L.GCLast) == gcLastKept {
+				L.GCLast = append(L.GCLast[:0], L.GCLast[1:]...)
+			}
+			L.GCLast = append(L.GCLast, p)
 		}
 	})
 	if err != nil && ctx.Err() != nil {
