@@ -161,6 +161,14 @@ func TestCaptureRecordsOnlyTheKindsEvents(t *testing.T) {
 			}
 			if res.Profile == nil || res.Profile.Events == 0 {
 				t.Errorf("%s %s: an empty profile", filepath.Base(home), c.kind)
+				continue
+			}
+			// The wall view weighs a CPU sample as the recording's own
+			// period (20 ms here; 10 ms is the reader's default).
+			for _, s := range res.Profile.Samples {
+				if c.kind == stacks.Wall && s.Stack[len(s.Stack)-1] == "Svc.burn" && s.Value != int64(s.Events)*20e6 {
+					t.Errorf("%s wall: %d CPU samples in Svc.burn weigh %d ns, want 20 ms each", filepath.Base(home), s.Events, s.Value)
+				}
 			}
 		}
 		// The settings file and the recording are gone from the JVM's /tmp.
