@@ -669,4 +669,25 @@ func TestStallWatch(t *testing.T) {
 	if !sec(15, 0, 0) || s.last != 10*time.Second {
 		t.Errorf("no stall after 5 quiet seconds (last answer at %v)", s.last)
 	}
+	// A load whose first answer is slow (other jobs on the CPUs, a cold
+	// JIT) has not stalled until the request timeout and 5 s more have
+	// passed without one; then it has.
+	s = stallWatch{firstWait: 15 * time.Second}
+	for i := 1; i <= 14; i++ {
+		if sec(i, 0, 0) {
+			t.Fatalf("a slow first answer read as a stall at %d s", i)
+		}
+	}
+	if !sec(15, 0, 0) {
+		t.Error("no stall after 15 s without a first answer")
+	}
+	// Answers in the warm-up count as answers.
+	s = stallWatch{firstWait: 15 * time.Second}
+	s.see(loadgen.Progress{Warmup: true, Last: loadgen.Second{Requests: 3}})
+	for i := 1; i <= 4; i++ {
+		sec(i, 0, 0)
+	}
+	if !sec(5, 0, 0) {
+		t.Error("a service that answered in the warm-up and then not for 5 s is not a stall")
+	}
 }

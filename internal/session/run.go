@@ -312,7 +312,11 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 		if o.Detail != nil {
 			cfg.Sink = loadgen.Tee(cfg.Sink, o.Detail)
 		}
-		var stall stallWatch
+		timeout := cfg.Timeout
+		if timeout <= 0 {
+			timeout = 10 * time.Second // loadgen's default
+		}
+		stall := stallWatch{firstWait: timeout + stallAfter}
 		cfg.OnSecond = func(p loadgen.Progress) {
 			if hooks.OnLoad != nil {
 				hooks.OnLoad(p)

@@ -19,21 +19,34 @@ const stallAfter = 5 * time.Second
 
 // stallWatch reads the load's per-second progress.
 type stallWatch struct {
-	quiet int           // seconds in a row without a completed request
-	last  time.Duration // elapsed at the last second with one
+	quiet    int           // seconds in a row without a completed request
+	last     time.Duration // elapsed at the last second with one
+	answered bool          // a request of this load completed (warm-up included)
+	// firstWait is how long the load may wait for its first answer: a
+	// service slow to answer at first (a cold JIT, CPUs taken by other
+	// jobs) has not stopped answering; a request that gets no answer
+	// completes as a timeout by then.
+	firstWait time.Duration
 }
 
 // see takes one second of progress; true when the service has stalled.
 func (s *stallWatch) see(p loadgen.Progress) bool {
+	if p.Last.Requests > 0 {
+		s.answered = true
+		if !p.Warmup {
+			s.quiet, s.last = 0, p.Elapsed
+		}
+		return false
+	}
 	if p.Warmup {
 		return false
 	}
-	if p.Last.Requests > 0 {
-		s.quiet, s.last = 0, p.Elapsed
-		return false
-	}
 	s.quiet++
-	return time.Duration(s.quiet)*time.Second >= stallAfter
+	wait := stallAfter
+	if !s.answered {
+		wait = max(wait, s.firstWait)
+	}
+	return time.Duration(s.quiet)*time.Second >= wait
 }
 
 // errStalled is the cause the run is stopped with when the service stopped
