@@ -52,7 +52,8 @@ docs-check: build
 
 # The zoo end to end: `tuneloop run` on each scenario and its fix.
 test-e2e: zoo
-	$(GO) test -race -count=1 -p 1 -tags e2e -timeout 25m -run '^(TestZoo|TestRunJTLWatch)' ./internal/cli
+	$(GO) test -race -count=1 -p 1 -tags e2e -timeout 25m -v -run '^(TestZoo|TestRunJTLWatch)' ./internal/cli 2>&1 | \
+		grep -v -E '^=== (RUN|PAUSE|CONT)'; exit $${PIPESTATUS[0]}
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -145,6 +145,11 @@ func verdictOn(t *testing.T, p *report.RunPage, prefix string) *finding.Finding 
 	if p.Run.Findings[0].ID != verdict.ID {
 		t.Errorf("the verdict is not ranked first: %s", p.Run.Findings[0].ID)
 	}
+	tps := 0.0
+	if p.Load != nil {
+		tps = p.Load.TPS
+	}
+	t.Logf("verdict: %s: %s (TPS %.0f)", p.Verdict.Subject, p.Verdict.Title.EN, tps)
 	return p.Verdict
 }
 
