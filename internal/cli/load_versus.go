@@ -67,7 +67,8 @@ func runVersus(ctx context.Context, env *Env, o *LoadOptions) error {
 	var wp []compare.WindowPair
 	var errs, reqs int64
 	for _, p := range got {
-		wp = append(wp, compare.WindowPair{BeforeTPS: p[0].TPS, AfterTPS: p[1].TPS, BeforeP99: p[0].P99, AfterP99: p[1].P99})
+		wp = append(wp, compare.WindowPair{BeforeTPS: p[0].TPS, AfterTPS: p[1].TPS, BeforeP99: p[0].P99, AfterP99: p[1].P99,
+			BeforeLatency: p[0].Latency, AfterLatency: p[1].Latency})
 		errs += p[0].Errors + p[1].Errors
 		reqs += p[0].Requests + p[1].Requests
 	}

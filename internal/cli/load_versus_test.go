@@ -38,8 +38,8 @@ func TestLoadVersus(t *testing.T) {
 		Design string `json:"design"`
 		Pairs  int    `json:"pairs"`
 		Stats  []struct {
-			Key, Verdict string
-			ChangePct    float64 `json:"change_pct"`
+			Key, Verdict, Method string
+			ChangePct            float64 `json:"change_pct"`
 		} `json:"stats"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &c); err != nil {
@@ -48,12 +48,17 @@ func TestLoadVersus(t *testing.T) {
 	if c.Design != "windows" || c.Pairs != 4 || len(c.Stats) != 2 || c.Stats[0].Key != "tps" || c.Stats[0].Verdict != "worse" || c.Stats[0].ChangePct > -40 {
 		t.Errorf("3x slower: %+v", c)
 	}
+	// p99 is the pooled windows' (the load's p99): higher for the slow one,
+	// never "better".
+	if p := c.Stats[len(c.Stats)-1]; p.Key != "p99_ms" || p.Method != "bootstrap-over-pairs-pooled-quantile" || p.ChangePct <= 0 || p.Verdict == "better" {
+		t.Errorf("3x slower, p99: %+v", p)
+	}
 	// The same service twice: no regression even at a tight gate's far bound.
 	env, out, errb = testEnv()
 	if code := runRoot(t, env, args(fast, "--fail-on-regression", "50", "--lang", "zh")...); code == ExitFindings || code == ExitUsage {
 		t.Errorf("A/A: exit %d\n%s%s", code, out, errb)
 	}
-	if !strings.Contains(out.String(), "窗口") {
+	if !strings.Contains(out.String(), "窗口") || !strings.Contains(out.String(), "各窗口合并") {
 		t.Errorf("A/A in Chinese:\n%s", out)
 	}
 	// Usage: --fail-on-regression alone, and --versus with a scenario.

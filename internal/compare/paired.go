@@ -87,8 +87,8 @@ func pairing(before, after []Input, design string) (b, a []Input, paired bool) {
 // designText says in the output which interval was used and on what.
 func (c *Comparison) designText() finding.Text {
 	if c.Design == DesignWindows {
-		return finding.Tf(finding.T("Design: one load alternating between the two services in windows (A B B A ...), %d pairs of adjacent windows: paired t on the per-pair log ratios, so what drifts on the host hits both sides of a pair alike; 'run K more' counts pairs of windows",
-			"设计：同一负载在两个服务之间按窗口交替（A B B A ……），%d 对相邻窗口：对各对之比的对数做配对 t 区间，主机上的漂移对每对的两侧影响相同；“再运行 K 次”指窗口对数"), c.Pairs)
+		return finding.Tf(finding.T("Design: one load alternating between the two services in windows (A B B A ...), %d pairs of adjacent windows, so what drifts on the host hits both sides of a pair alike: throughput by a paired t on the per-pair log ratios; p99 of each side's windows pooled, its interval bootstrapped over the pairs; 'run K more' counts pairs of windows",
+			"设计：同一负载在两个服务之间按窗口交替（A B B A ……），%d 对相邻窗口，主机上的漂移对每对的两侧影响相同：吞吐量对各对之比的对数做配对 t 区间；p99 取每侧所有窗口合并后的值，其区间按窗口对做自助法；“再运行 K 次”指窗口对数"), c.Pairs)
 	}
 	if c.Design == DesignPaired {
 		return finding.Tf(finding.T("Design: %d interleaved pairs (each after-run taken next to a before-run): paired t on the per-pair log ratios of the steady-state means, so drift of the host between pairs cancels; U-test p over per-run means",

@@ -15,17 +15,25 @@ import (
 const DesignWindows = "windows"
 
 // WindowPair is one pair of adjacent windows: the before (A) and after (B)
-// service's throughput and p99 over its window.
+// service's throughput, p99 and latency distribution over its window.
 type WindowPair struct {
 	BeforeTPS, AfterTPS float64
 	BeforeP99, AfterP99 float64
+	// BeforeLatency and AfterLatency are the windows' latencies (ms); when
+	// given, p99 is judged on each side's windows pooled.
+	BeforeLatency, AfterLatency stats.Dist
 }
 
-// FromWindows judges an alternating load (session.Versus): throughput and
-// p99 by the paired t interval over the pairs' log ratios, as interleaved
-// runs are, so a change can be told from a neighbour's noise within a
-// minute. before and after name the two services; powerPct sizes the
-// "run K more" advice (here: pairs to add).
+// FromWindows judges an alternating load (session.Versus), so that a
+// change can be told from a neighbour's noise within a minute: throughput
+// by the paired t interval over the pairs' log ratios, as interleaved runs
+// are; p99 as the p99 of each side's windows pooled (the load's p99, not a
+// mean of 1 s windows' p99s, each resting on a few dozen requests), its
+// interval bootstrapped over the pairs (stats.ComparePooledQuantile says
+// when that is steadier and when not). Without latency distributions p99
+// falls back to the paired t over per-window p99s.
+// before and after name the two services; powerPct sizes the "run K more"
+// advice (here: pairs to add).
 func FromWindows(before, after string, pairs []WindowPair, window string, powerPct float64) *Comparison {
 	if powerPct <= 0 {
 		powerPct = DefaultPowerPct
@@ -43,21 +51,20 @@ func FromWindows(before, after string, pairs []WindowPair, window string, powerP
 		}
 		return out
 	}
-	metrics := []struct {
-		def       metricDef
-		before, a func(WindowPair) float64
-	}{
-		{metricDef{"tps", finding.T("Throughput (per window)", "吞吐量（每个窗口）"), "TPS", Higher},
-			func(p WindowPair) float64 { return p.BeforeTPS }, func(p WindowPair) float64 { return p.AfterTPS }},
-		{metricDef{"p99_ms", finding.T("Latency p99 (per window)", "时延 p99（每个窗口）"), "ms", Lower},
-			func(p WindowPair) float64 { return p.BeforeP99 }, func(p WindowPair) float64 { return p.AfterP99 }},
+	tps := metricDef{"tps", finding.T("Throughput (per window)", "吞吐量（每个窗口）"), "TPS", Higher}
+	if e, ok := stats.ComparePaired(col(func(p WindowPair) float64 { return p.BeforeTPS }), col(func(p WindowPair) float64 { return p.AfterTPS })); ok && e.Method == stats.MethodPaired {
+		c.Stats = append(c.Stats, estimateStat(tps, e, powerPct))
+	} // else fewer than 2 usable pairs: nothing to judge
+	var bl, al []stats.Dist
+	for _, p := range pairs {
+		bl, al = append(bl, p.BeforeLatency), append(al, p.AfterLatency)
 	}
-	for _, m := range metrics {
-		e, ok := stats.ComparePaired(col(m.before), col(m.a))
-		if !ok || e.Method != stats.MethodPaired {
-			continue // fewer than 2 usable pairs: nothing to judge
-		}
-		c.Stats = append(c.Stats, estimateStat(m.def, e, powerPct))
+	if e, ok := stats.ComparePooledQuantile(bl, al, 0.99); ok {
+		p99 := metricDef{"p99_ms", finding.T("Latency p99 (windows pooled)", "时延 p99（各窗口合并）"), "ms", Lower}
+		c.Stats = append(c.Stats, estimateStat(p99, e, powerPct))
+	} else if e, ok := stats.ComparePaired(col(func(p WindowPair) float64 { return p.BeforeP99 }), col(func(p WindowPair) float64 { return p.AfterP99 })); ok && e.Method == stats.MethodPaired {
+		p99 := metricDef{"p99_ms", finding.T("Latency p99 (per window)", "时延 p99（每个窗口）"), "ms", Lower}
+		c.Stats = append(c.Stats, estimateStat(p99, e, powerPct))
 	}
 	return c
 }

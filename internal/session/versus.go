@@ -2,9 +2,13 @@ package session
 
 import (
 	"context"
+	"sync"
 	"time"
 
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+
 	"github.com/tuneloop/tuneloop/internal/loadgen"
+	"github.com/tuneloop/tuneloop/internal/stats"
 )
 
 // Window is one window of an alternating A/B load.
@@ -16,6 +20,9 @@ type Window struct {
 	P99      float64 `json:"p99_ms"`
 	Requests int64   `json:"requests"`
 	Errors   int64   `json:"errors"`
+	// Latency is the window's latency distribution (ms), kept so that a
+	// side's windows can be pooled (stats.ComparePooledQuantile).
+	Latency stats.Dist `json:"-"`
 }
 
 // VersusOptions bound an alternating load.
@@ -56,12 +63,14 @@ func Versus(ctx context.Context, a, b loadgen.Config, o VersusOptions) (pairs []
 				cfg = b
 			}
 			cfg.Duration, cfg.WarmUp, cfg.MaxRequests, cfg.OnSecond = o.Window, 0, 0, nil
+			h := &histSink{h: hdr.New(1, int64(10*time.Minute/time.Microsecond), 3)}
+			cfg.Sink = loadgen.Tee(cfg.Sink, h)
 			start := time.Now()
 			sum, err := loadgen.Run(ctx, cfg)
 			if err != nil {
 				return pairs, err
 			}
-			w[j] = Window{Side: side, Start: start, TPS: sum.TPS, P99: sum.Latency.P99, Requests: sum.Requests, Errors: sum.Errors}
+			w[j] = Window{Side: side, Start: start, TPS: sum.TPS, P99: sum.Latency.P99, Requests: sum.Requests, Errors: sum.Errors, Latency: h.dist()}
 			if o.OnWindow != nil {
 				o.OnWindow(4*k+j+1, n, w[j])
 			}
@@ -69,4 +78,34 @@ func Versus(ctx context.Context, a, b loadgen.Config, o VersusOptions) (pairs []
 		pairs = append(pairs, [2]Window{w[0], w[1]}, [2]Window{w[3], w[2]})
 	}
 	return pairs, nil
+}
+
+// histSink keeps a window's latencies as the load's own summary does (the
+// elapsed time in µs, 1 µs to 10 min at 3 significant digits: a bucket is
+// 0.1% wide, finer than any change the gate judges).
+type histSink struct {
+	mu sync.Mutex
+	h  *hdr.Histogram
+}
+
+func (s *histSink) Record(x *loadgen.Sample) {
+	us := min(max(int64(x.Elapsed/time.Microsecond), 1), s.h.HighestTrackableValue())
+	s.mu.Lock()
+	_ = s.h.RecordValue(us)
+	s.mu.Unlock()
+}
+
+// dist is the histogram's non-empty buckets, each at its highest
+// equivalent value in ms (the value HdrHistogram reports a percentile as).
+func (s *histSink) dist() stats.Dist {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var d stats.Dist
+	for _, b := range s.h.Distribution() {
+		if b.Count > 0 {
+			d.Values = append(d.Values, float64(b.To)/1000)
+			d.Counts = append(d.Counts, b.Count)
+		}
+	}
+	return d
 }

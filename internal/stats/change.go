@@ -219,7 +219,7 @@ func RunsNeeded(e Estimate, pct float64) int {
 	zb := distuv.UnitNormal.Quantile(Power)
 	for m := MinRuns; m < MaxRuns; m++ {
 		df := float64(2*m - 2)
-		if e.Method == MethodPaired {
+		if e.Method == MethodPaired || e.Method == MethodPooledBootstrap {
 			df = float64(m - 1)
 		}
 		t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(1 - (1-Confidence)/2)
@@ -270,7 +270,7 @@ func Judge(e Estimate, higher int, pct float64) (verdict string, more int) {
 	}
 	need := RunsNeeded(e, pct)
 	have := min(e.NBefore, e.NAfter)
-	if (e.Method == MethodWelch || e.Method == MethodPaired) && have >= need {
+	if (e.Method == MethodWelch || e.Method == MethodPaired || e.Method == MethodPooledBootstrap) && have >= need {
 		return NoChange, 0
 	}
 	if need >= MaxRuns {
