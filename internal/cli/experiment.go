@@ -35,14 +35,18 @@ func newExperimentCmd(env *Env) *cobra.Command {
 	o := &ExperimentOptions{}
 	cmd := &cobra.Command{
 		Use:   "experiment PLAN.yaml [--out DIR]",
-		Short: "Try knobs (JVM options, properties, env, sysctl/sysfs) in interleaved trials and report the gain with its interval",
+		Short: "Try knobs (JVM options, properties, env, limits, CPU/NUMA binding, config files, sysctl/sysfs) in interleaved trials and report the gain with its interval",
 		Long: `Run the experiment a plan describes: a service (a start command, or the pid of
 a running one for host knobs only), a load, and knobs with candidate values.
 Every combination is an arm; the baseline is each knob at its baseline value.
 
 Each trial applies the arm's host knobs through the apply journal, starts the
 service with the arm's JVM options and properties in JAVA_TOOL_OPTIONS and its
-env variables (nothing of the user's is edited), checks in the running JVM
+env variables (nothing of the user's is edited), process limits and a CPU
+set or NUMA node set on the start command before it runs (read back from
+/proc/PID/limits and /proc/PID/status), configuration files copied into the
+trial's folder and passed as the property the knob names (the original only
+read, its hash checked after), checks in the running JVM
 (VM.flags -all, VM.system_properties) that every option took effect (a flag
 on the start command wins over JAVA_TOOL_OPTIONS: such a trial is refused and
 the conflicting flag named), warms up, measures with the run flow (one run

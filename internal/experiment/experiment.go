@@ -479,6 +479,18 @@ func (f *flow) changes(data []*ArmData) {
 			doc.Changes = append(doc.Changes, report.ExperimentChange{Arm: a.ID, What: "env " + kv[0] + "=" + kv[1], Undone: true,
 				Undo: finding.T("set for each launch of the service only; ended with it", "仅对该次启动的服务设置；随服务结束")})
 		}
+		for _, l := range ov.Limits {
+			doc.Changes = append(doc.Changes, report.ExperimentChange{Arm: a.ID, What: "limit " + l.Resource + "=" + l.Value, Undone: true,
+				Undo: finding.T("set on each launch's start command only (prlimit before it ran), read back from /proc/PID/limits; ended with it", "仅对每次启动命令设置（运行前 prlimit），从 /proc/PID/limits 读回；随服务结束")})
+		}
+		if ov.Binding != "" {
+			doc.Changes = append(doc.Changes, report.ExperimentChange{Arm: a.ID, What: "binding " + ov.Binding, Undone: true,
+				Undo: finding.T("set on each launch's start command only (CPU affinity before it ran; memory through numactl), read back from /proc/PID/status; ended with it", "仅对每次启动命令设置（运行前设置 CPU 亲和性；内存经 numactl），从 /proc/PID/status 读回；随服务结束")})
+		}
+		for _, c := range ov.Configs {
+			doc.Changes = append(doc.Changes, report.ExperimentChange{Arm: a.ID, What: "config-file -D" + c.Prop + "=" + c.Src, Undone: true,
+				Undo: finding.T("a copy in each trial's folder (config/) was used; the original was only read, its hash checked unchanged after each trial", "使用的是每次试验目录中的副本（config/）；原文件只读取，每次试验后核对其哈希未变")})
+		}
 		for _, c := range hostChanges(f.p.Knobs, a.Values) {
 			txs := txArm[a.ID]
 			undone := true

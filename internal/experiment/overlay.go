@@ -36,7 +36,21 @@ type Overlay struct {
 	JVM []string
 	// Env are other variables set for the service, sorted by name.
 	Env [][2]string
+	// Limits are process limits set on the launch (launchknobs.go).
+	Limits []LimitSet
+	// Binding is the launch's CPU set or NUMA node ("" unbound).
+	Binding string
+	// Configs are files copied into the trial's folder, each passed as a
+	// system property.
+	Configs []ConfigFile
 }
+
+// LimitSet is one process limit of a launch.
+type LimitSet struct{ Resource, Value string }
+
+// ConfigFile is a candidate configuration file and the property that
+// points the service at it.
+type ConfigFile struct{ Knob, Prop, Src string }
 
 // overlayOf is the launch overlay of the settings of one arm.
 func overlayOf(knobs []Knob, values []string) Overlay {
@@ -54,6 +68,12 @@ func overlayOf(knobs []Knob, values []string) Overlay {
 			o.JVM = append(o.JVM, "-D"+k.Key+"="+v)
 		case KindEnv:
 			o.Env = append(o.Env, [2]string{k.Key, v})
+		case KindLimit:
+			o.Limits = append(o.Limits, LimitSet{Resource: k.Key, Value: v})
+		case KindBinding:
+			o.Binding = v
+		case KindConfigFile:
+			o.Configs = append(o.Configs, ConfigFile{Knob: k.Name, Prop: k.Key, Src: v})
 		}
 	}
 	sort.Slice(o.Env, func(i, j int) bool { return o.Env[i][0] < o.Env[j][0] })

@@ -22,6 +22,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
@@ -39,6 +40,16 @@ const (
 	KindEnv      = "env"      // an environment variable of the service
 	KindSysctl   = "sysctl"   // a host sysctl, through the apply journal
 	KindSysfs    = "sysfs"    // a host /sys attribute, through the apply journal
+	// KindLimit is a process limit of the launch (key nofile, nproc,
+	// memlock, core, stack; value N, SOFT:HARD or unlimited).
+	KindLimit = "limit"
+	// KindBinding is the launch's CPU set or NUMA node (no key; values
+	// all, a CPU list such as 0-1, or node:N).
+	KindBinding = "binding"
+	// KindConfigFile is a configuration file (values: candidate files,
+	// relative to the plan's folder) copied into each trial's folder and
+	// passed through the system property key (logback.configurationFile).
+	KindConfigFile = "config-file"
 )
 
 // Objective metrics.
@@ -72,6 +83,8 @@ type Plan struct {
 	HalvingFrom int `yaml:"halving_from"`
 	// PowerPct sizes the "run K more" advice (default 5).
 	PowerPct float64 `yaml:"power_pct"`
+
+	dir string // the plan file's folder: config-file values are relative to it
 }
 
 // Service says how a trial gets its service.
@@ -155,7 +168,7 @@ var lineRE = regexp.MustCompile(`line (\d+)`)
 func ParsePlan(name string, b []byte) (*Plan, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(b))
 	dec.KnownFields(true)
-	var p Plan
+	p := Plan{dir: filepath.Dir(name)}
 	if err := dec.Decode(&p); err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, finding.Errorf(finding.T("plan %s: empty", "计划 %s：为空"), name)
@@ -256,7 +269,8 @@ func (p *Plan) validate() error {
 	if len(p.Knobs) == 0 {
 		return bad("knobs: none (nothing to try)", "knobs：为空（没有可试的设置）")
 	}
-	names := map[string]bool{}
+	names, limits := map[string]bool{}, map[string]bool{}
+	binding := false
 	arms := 1
 	for i := range p.Knobs {
 		k := &p.Knobs[i]
@@ -292,8 +306,49 @@ func (p *Plan) validate() error {
 			if !strings.HasPrefix(k.Key, "/sys/") || strings.Contains(k.Key, "..") {
 				return bad("%s (%s): key %q is not a /sys attribute", "%s（%s）：key %q 不是 /sys 属性", where, k.Name, k.Key)
 			}
+		case KindLimit:
+			if _, ok := limitResources[k.Key]; !ok || limits[k.Key] {
+				return bad("%s (%s): key %q is not a limit, or a repeated one (want one of %s)", "%s（%s）：key %q 不是限制名或重复（应为 %s 之一）", where, k.Name, k.Key, limitNames())
+			}
+			limits[k.Key] = true
+			for _, v := range append([]string{k.Baseline}, k.Values...) {
+				if _, err := parseLimit(v); v != "" && err != nil {
+					return fmt.Errorf("%s (%s): %w", where, k.Name, err)
+				}
+			}
+		case KindBinding:
+			if k.Key != "" || binding {
+				return bad("%s (%s): a binding knob has no key, and a plan has one binding knob", "%s（%s）：binding 类设置没有 key，且一个计划只能有一个", where, k.Name)
+			}
+			binding = true
+			for _, v := range append([]string{k.Baseline}, k.Values...) {
+				if err := checkBindingValue(v); v != "" && err != nil {
+					return fmt.Errorf("%s (%s): %w", where, k.Name, err)
+				}
+			}
+		case KindConfigFile:
+			if !keyRE.MatchString(k.Key) {
+				return bad("%s (%s): key %q is not a system property name (e.g. logback.configurationFile)", "%s（%s）：key %q 不是系统属性名（例如 logback.configurationFile）", where, k.Name, k.Key)
+			}
+			for i, v := range k.Values {
+				if v != "" && !filepath.IsAbs(v) {
+					k.Values[i] = filepath.Join(p.dir, v)
+				}
+			}
+			if k.Baseline != "" && !filepath.IsAbs(k.Baseline) {
+				k.Baseline = filepath.Join(p.dir, k.Baseline)
+			}
+			for _, v := range append([]string{k.Baseline}, k.Values...) {
+				if v == "" {
+					continue
+				}
+				if fi, err := os.Stat(v); err != nil || !fi.Mode().IsRegular() {
+					return bad("%s (%s): %s is not a readable file", "%s（%s）：%s 不是可读的文件", where, k.Name, v)
+				}
+			}
 		default:
-			return bad("%s (%s): kind %q (want jvm, property, env, sysctl or sysfs)", "%s（%s）：kind %q（应为 jvm、property、env、sysctl 或 sysfs）", where, k.Name, k.Kind)
+			return bad("%s (%s): kind %q (want jvm, property, env, limit, binding, config-file, sysctl or sysfs)",
+				"%s（%s）：kind %q（应为 jvm、property、env、limit、binding、config-file、sysctl 或 sysfs）", where, k.Name, k.Kind)
 		}
 		if s.PID != 0 && !k.Host() {
 			return bad("%s (%s): a %s knob needs service.start (a running service given by pid only takes host knobs)",

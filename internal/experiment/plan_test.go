@@ -71,6 +71,17 @@ func TestParsePlanRefuses(t *testing.T) {
 		{"two documents", "service: {start: x, target: 'http://h/'}\nknobs: [{name: a, kind: env, key: A, values: [x]}]\n---\nx: 1\n", "more than one"},
 		{"empty", "", "empty"},
 		{"only the baseline", "service: {start: x, target: 'http://h/'}\nknobs: [{name: a, kind: env, key: A, values: [x], baseline: x}]\n", "nothing to compare"},
+		{"limit of no resource", "service: {start: x, target: 'http://h/'}\nknobs: [{name: a, kind: limit, key: cpu, values: ['1']}]\n", "is not a limit"},
+		{"limit not a number", "service: {start: x, target: 'http://h/'}\nknobs: [{name: a, kind: limit, key: nofile, values: [lots]}]\n", "is not a limit"},
+		{"limit soft above hard", "service: {start: x, target: 'http://h/'}\nknobs: [{name: a, kind: limit, key: nofile, values: ['10:5']}]\n", "soft limit is above"},
+		{"limit on a pid", "service: {pid: 42, target: 'http://h/'}\nknobs: [{name: a, kind: limit, key: nofile, values: ['4096']}]\n", "needs service.start"},
+		{"unknown knob key with line", "service: {start: x, target: 'http://h/'}\nknobs:\n  - name: a\n    kind: limit\n    key: nofile\n    valuez: ['1']\n", "plan.yaml:6:"},
+		{"binding with a key", "service: {start: x, target: 'http://h/'}\nknobs: [{name: a, kind: binding, key: cpus, values: ['0']}]\n", "has no key"},
+		{"binding not a node", "service: {start: x, target: 'http://h/'}\nknobs: [{name: a, kind: binding, values: ['node:x']}]\n", "not a NUMA node"},
+		{"binding not a list", "service: {start: x, target: 'http://h/'}\nknobs: [{name: a, kind: binding, values: ['3-1']}]\n", "not a CPU list"},
+		{"two bindings", "service: {start: x, target: 'http://h/'}\nknobs: [{name: a, kind: binding, values: ['0']}, {name: b, kind: binding, values: ['1']}]\n", "one binding knob"},
+		{"config file missing", "service: {start: x, target: 'http://h/'}\nknobs: [{name: a, kind: config-file, key: logback.configurationFile, values: [/nonexistent/logback.xml]}]\n", "not a readable file"},
+		{"config file without property", "service: {start: x, target: 'http://h/'}\nknobs: [{name: a, kind: config-file, values: [/etc/hostname]}]\n", "not a system property"},
 		{"both objectives", "service: {start: x, target: 'http://h/'}\nobjective: {maximize: tps, minimize: p99_ms}\nknobs: [{name: a, kind: env, key: A, values: [x]}]\n", "exclude"},
 	}
 	for _, c := range cases {

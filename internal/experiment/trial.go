@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/apply"
@@ -98,7 +99,45 @@ func (h *HostRunner) Trial(ctx context.Context, t TrialSpec, note func(Record) e
 		if err := os.MkdirAll(filepath.Dir(t.Dir), 0o755); err != nil {
 			return m, err
 		}
-		svc, err := launch.Start(t.Overlay.Command(p.Service.Start, getenv), t.Dir+".service.log")
+		// Configuration files: copies in the trial's folder, the service
+		// pointed at them by a property (checked back like any property).
+		var copies []ConfigCopy
+		if len(t.Overlay.Configs) > 0 {
+			if copies, err = copyConfigs(t.Overlay.Configs, t.Dir+".config"); err != nil {
+				return m, refused(finding.T("%s: %v", "%s：%v"), t.Arm.Label, err)
+			}
+			jvm := append([]string(nil), t.Overlay.JVM...)
+			for _, c := range copies {
+				jvm = append(jvm, "-D"+c.Prop+"="+c.Copy)
+				h.note(finding.T("  %s: a copy of %s (the original is only read)", "  %s：%s 的副本（原文件只读取）"), c.Copy, c.Src)
+			}
+			t.Overlay.JVM = jvm
+			defer func() {
+				if cerr := checkOriginals(copies); cerr != nil && err == nil {
+					err = refused(finding.T("%s: %v", "%s：%v"), t.Arm.Label, cerr)
+				}
+			}()
+		}
+		var bind *Binding
+		numactl := ""
+		if t.Overlay.Binding != "" {
+			b, err := resolveBinding(t.Overlay.Binding, "/sys")
+			if err != nil {
+				return m, refused(finding.T("%s: %v", "%s：%v"), t.Arm.Label, err)
+			}
+			if b.Node >= 0 {
+				if numactl = findNumactl(); numactl == "" {
+					return m, refused(finding.T("%s: binding %s binds memory too, which only numactl can set for a process it starts, and numactl is not installed: install it, or give the node's CPUs (%s) to bind CPUs only",
+						"%s：绑定 %s 同时绑定内存，这只能由 numactl 为其启动的进程设置，而本机未安装 numactl：请安装，或只给出该节点的 CPU（%s）以仅绑定 CPU"), t.Arm.Label, b.Value, cpuListText(b.CPUs))
+				}
+			}
+			bind = &b
+		}
+		command := t.Overlay.Command(p.Service.Start, getenv)
+		if t.Overlay.gated() {
+			command = gateCommand(command, bind, numactl)
+		}
+		svc, err := launch.Start(command, t.Dir+".service.log")
 		if err != nil {
 			return m, err
 		}
@@ -119,8 +158,17 @@ func (h *HostRunner) Trial(ctx context.Context, t TrialSpec, note func(Record) e
 			}
 			if _, serr := os.Stat(filepath.Join(t.Dir, "raw")); serr == nil {
 				_ = os.Rename(svc.LogPath, filepath.Join(t.Dir, "raw", "service.log"))
+				if len(copies) > 0 {
+					_ = os.Rename(t.Dir+".config", filepath.Join(t.Dir, "config"))
+				}
 			}
 		}()
+		if t.Overlay.gated() {
+			if err := openGate(svc.Cmd.Process.Pid, t.Overlay.Limits, bind); err != nil {
+				_ = syscall.Kill(svc.Cmd.Process.Pid, syscall.SIGKILL) // never run without what the arm asked for
+				return m, refused(finding.T("%s: %v", "%s：%v"), t.Arm.Label, err)
+			}
+		}
 		if err := launch.WaitReady(ctx, p.Service.Target, p.Service.StartTimeout, svc); err != nil {
 			if ctx.Err() != nil {
 				return m, ctx.Err()
@@ -130,6 +178,21 @@ func (h *HostRunner) Trial(ctx context.Context, t TrialSpec, note func(Record) e
 		}
 		live := hostfs.Live()
 		pid = launch.FindJVM(live, svc.Cmd.Process.Pid)
+		if t.Overlay.gated() {
+			vpid := pid
+			if vpid == 0 {
+				vpid = svc.Cmd.Process.Pid
+			}
+			seen, bads := checkLaunch(live.Proc, vpid, t.Overlay.Limits, bind)
+			h.note(finding.T("  pid %d runs with %s", "  pid %d 实际为 %s"), vpid, strings.Join(seen, "; "))
+			if len(bads) > 0 {
+				msg := bads[0]
+				for _, b := range bads[1:] {
+					msg = finding.Tf(finding.T("%s; %s", "%s；%s"), msg, b)
+				}
+				return m, &RefusedError{Text: msg}
+			}
+		}
 		if len(t.Overlay.JVM) > 0 {
 			if pid == 0 {
 				pid = svc.WaitJVM(ctx, live, 5*time.Second)
