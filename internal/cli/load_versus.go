@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/compare"
@@ -76,6 +78,16 @@ func runVersus(ctx context.Context, env *Env, o *LoadOptions) error {
 	regressed := o.FailOnRegPct > 0 && c.Gate(o.FailOnRegPct)
 	if errs > 0 {
 		c.Warnings = append(c.Warnings, finding.Tf(finding.T("%d of %d requests failed", "%d / %d 个请求失败"), errs, reqs))
+	}
+	if o.Save != "" { // the comparison's JSON too, beside the text (the demo keeps both)
+		var buf bytes.Buffer
+		err := report.WriteJSON(&buf, c)
+		if err == nil {
+			err = os.WriteFile(o.Save, buf.Bytes(), 0o644)
+		}
+		if err != nil {
+			return &ExitError{Code: ExitFailure, Err: fmt.Errorf("--save: %w", err)}
+		}
 	}
 	if o.Output == "json" {
 		if err := report.WriteJSON(env.Stdout, c); err != nil {

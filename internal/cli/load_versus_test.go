@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -53,13 +55,23 @@ func TestLoadVersus(t *testing.T) {
 	if p := c.Stats[len(c.Stats)-1]; p.Key != "p99_ms" || p.Method != "bootstrap-over-pairs-pooled-quantile" || p.ChangePct <= 0 || p.Verdict == "better" {
 		t.Errorf("3x slower, p99: %+v", p)
 	}
-	// The same service twice: no regression even at a tight gate's far bound.
+	// The same service twice: no regression at a 5% gate; --save keeps the
+	// comparison's JSON beside the text.
+	save := filepath.Join(t.TempDir(), "aa.json")
 	env, out, errb = testEnv()
-	if code := runRoot(t, env, args(fast, "--fail-on-regression", "50", "--lang", "zh")...); code == ExitFindings || code == ExitUsage {
+	if code := runRoot(t, env, args(fast, "--fail-on-regression", "5", "--lang", "zh", "--save", save)...); code == ExitFindings || code == ExitUsage {
 		t.Errorf("A/A: exit %d\n%s%s", code, out, errb)
 	}
 	if !strings.Contains(out.String(), "窗口") || !strings.Contains(out.String(), "各窗口合并") {
 		t.Errorf("A/A in Chinese:\n%s", out)
+	}
+	saved, err := os.ReadFile(save)
+	if err != nil {
+		t.Fatal(err)
+	}
+	validateJSON(t, compileSchema(t, "compare-v1.schema.json"), "compare-v1.schema.json", saved)
+	if err := json.Unmarshal(saved, &c); err != nil || c.Design != "windows" || len(c.Stats) != 2 || c.Stats[1].Method != "bootstrap-over-pairs-pooled-quantile" {
+		t.Errorf("A/A saved: %v %+v", err, c)
 	}
 	// Usage: --fail-on-regression alone, and --versus with a scenario.
 	env, _, errb = testEnv()
