@@ -258,7 +258,14 @@ func checkLaunch(procDir string, pid int, limits []LimitSet, b *Binding) (seen [
 				g = "(not listed)"
 			}
 			seen = append(seen, fmt.Sprintf("%s %s", l.Resource, g))
-			if g != w {
+			switch {
+			case g == w:
+			case l.Resource == "nofile" && raisedSoft(g, want):
+				// HotSpot (-XX:+MaxFDLimit, on by default) and Go raise
+				// their soft nofile to (about) the hard limit at start.
+				bads = append(bads, finding.Tf(finding.T("limit nofile=%s: pid %d raised its soft limit toward the hard one itself (%s; a JVM does so unless -XX:-MaxFDLimit): give soft = hard",
+					"限制 nofile=%s：pid %d 自行把软限制提高到接近硬限制（%s；JVM 默认如此，除非 -XX:-MaxFDLimit）：请让软限制等于硬限制"), l.Value, pid, g))
+			default:
 				bads = append(bads, finding.Tf(finding.T("limit %s=%s did not take effect: pid %d runs with %s (/proc/%d/limits)",
 					"限制 %s=%s 未生效：pid %d 实际为 %s（/proc/%d/limits）"), l.Resource, l.Value, pid, g, pid))
 			}
@@ -286,6 +293,14 @@ func checkLaunch(procDir string, pid int, limits []LimitSet, b *Binding) (seen [
 		}
 	}
 	return seen, bads
+}
+
+// raisedSoft: got ("soft:hard") has the hard limit asked and a soft one
+// raised above the one asked, up to the hard one.
+func raisedSoft(got string, want unix.Rlimit) bool {
+	soft, hard, _ := strings.Cut(got, ":")
+	s, err := strconv.ParseUint(soft, 10, 64)
+	return err == nil && hard == limitText(want.Max) && s > want.Cur && s <= want.Max
 }
 
 // parseProcLimits reads /proc/PID/limits into label -> "soft:hard".

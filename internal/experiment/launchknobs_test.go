@@ -84,9 +84,9 @@ func TestLaunchGateSetsLimitsAndBinding(t *testing.T) {
 
 // Through the experiment: an arm whose limit cannot be set (nofile above
 // fs.nr_open, refused even to root) is refused with the reason, the one
-// that can is measured and read back (soft = hard: the service, a Go
-// program, raises its soft nofile to the hard limit itself, and the
-// read-back refuses a soft:hard arm for that, as it should); node:N without numactl is refused
+// that can is measured and read back, and soft < hard is refused saying
+// the service (a Go program, as a JVM would) raised its soft nofile to the
+// hard limit itself; node:N without numactl is refused
 // naming the node's CPUs, a CPU list is measured.
 func TestExperimentLimitAndBindingKnobs(t *testing.T) {
 	if testing.Short() {
@@ -99,7 +99,7 @@ func TestExperimentLimitAndBindingKnobs(t *testing.T) {
 		defer mu.Unlock()
 		notes = append(notes, m.EN)
 	}
-	p := childPlan(t, 1, 1, Knob{Name: "files", Kind: KindLimit, Key: "nofile", Values: []string{"unlimited", "8192"}})
+	p := childPlan(t, 1, 1, Knob{Name: "files", Kind: KindLimit, Key: "nofile", Values: []string{"unlimited", "8192", "4096:8192"}})
 	out := t.TempDir()
 	doc, err := Run(context.Background(), Options{Plan: p, Out: out, Runner: hostRunner(t, p, hostfs.Live(), out, note)})
 	if err != nil {
@@ -114,6 +114,9 @@ func TestExperimentLimitAndBindingKnobs(t *testing.T) {
 	}
 	if s := status["8192"]; strings.HasPrefix(s, "refused") {
 		t.Errorf("8192 nofile: %q", s)
+	}
+	if s := status["4096:8192"]; !strings.HasPrefix(s, "refused") || !strings.Contains(s, "raised its soft limit toward the hard one itself") {
+		t.Errorf("4096:8192 nofile on a Go service: %q", s)
 	}
 	if !strings.Contains(strings.Join(notes, "\n"), "runs with nofile 8192:8192") {
 		t.Errorf("no read-back noted:\n%s", strings.Join(notes, "\n"))
