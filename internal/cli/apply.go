@@ -325,7 +325,7 @@ func writeApplyText(w io.Writer, d *applyDoc, l finding.Lang) {
 		}[g.State]
 		fmt.Fprintf(w, "\n%s  [%s]\n", finding.SafeLine(g.Finding), state.In(l))
 		for _, k := range g.Keys {
-			if k.Kind == apply.KindFile {
+			if k.Kind == apply.KindFile || k.Kind == apply.KindDropin {
 				writeFileChange(w, k)
 				continue
 			}
@@ -352,6 +352,7 @@ func writeApplyText(w io.Writer, d *applyDoc, l finding.Lang) {
 		}
 		fmt.Fprintf(w, "\n%s  [%s]\n  %s\n", finding.SafeLine(r.Finding), label, r.Why.In(l))
 	}
+	writeDropinNext(w, d, l)
 	if d.TxID != "" {
 		fmt.Fprintf(w, "\n%s tuneloop revert %s\n", t("Undo with:", "撤销："), d.TxID)
 		fmt.Fprintf(w, "%s tuneloop apply --persist %s\n", t("Keep sysctls across reboots:", "重启后保留 sysctl："), d.TxID)
@@ -456,6 +457,13 @@ func RunRevert(ctx context.Context, env *Env, o *RevertOptions) error {
 	}
 	changed := 0
 	for _, r := range res.Reverted {
+		if line, ok := dropinRevertLine(r, lang); ok {
+			if !r.Already {
+				changed++
+			}
+			fmt.Fprintln(env.Stdout, line)
+			continue
+		}
 		if r.Already {
 			fmt.Fprintf(env.Stdout, "%s  %s  %s (%s)\n", r.Tx, finding.SafeLine(r.Key.Key), finding.SafeLine(strings.TrimSpace(r.Key.Before)), t("already back", "已是原值"))
 			continue
@@ -463,6 +471,7 @@ func RunRevert(ctx context.Context, env *Env, o *RevertOptions) error {
 		changed++
 		fmt.Fprintf(env.Stdout, "%s  %s  %s -> %s\n", r.Tx, finding.SafeLine(r.Key.Key), finding.SafeLine(strings.TrimSpace(r.Now)), finding.SafeLine(strings.TrimSpace(r.To)))
 	}
+	writeDropinRevertNext(env.Stdout, res, lang)
 	if len(res.Reverted) == 0 && len(res.Errs) == 0 {
 		fmt.Fprintln(env.Stdout, t("nothing to revert: every change is already undone", "无需回退：所有修改均已撤销"))
 	}
