@@ -19,7 +19,9 @@
 # MODE=windows judges each comparison with one `tuneloop load A --versus X`
 # instead: both services up, loaded in turn in WINDOW windows (A B B A ...),
 # PAIRS pairs of adjacent windows (default 8 of 1s): the sides of a pair are
-# a second apart rather than a run apart. (Unpaired and FOLLOW do not apply.)
+# a second apart rather than a run apart; p99 is each side's windows pooled,
+# its interval bootstrapped over the pairs. (Unpaired and FOLLOW do not
+# apply.)
 # FOLLOW=1 (default) does what a user told "inconclusive: run K more" does:
 # when the first K pairs are inconclusive and the tool's recommended count
 # is at most KMAX (12) pairs, it runs the pairs missing and judges all of
@@ -113,8 +115,11 @@ for kind in "${order[@]}"; do
 done
 
 echo
-[ "$MODE" = windows ] && echo "bench-gate MODE=windows: each comparison is load --versus, $PAIRS pairs of $WINDOW windows"
-echo "bench-gate: ${#order[@]} comparisons of $K interleaved pairs (more, up to $KMAX, where the tool asked: FOLLOW=$FOLLOW), runs of $DUR (+$WARM warm-up), $USERS users, work ${DELAY:-$UNITS units} per request, gate PCT=$PCT, $(($(date +%s) - start)) s"
+if [ "$MODE" = windows ]; then
+	echo "bench-gate MODE=windows: ${#order[@]} comparisons, each one load --versus of $PAIRS pairs of $WINDOW windows (throughput: paired t over the pairs; p99: each side's windows pooled, bootstrap over the pairs), $USERS users, work ${DELAY:-$UNITS units} per request, gate PCT=$PCT, $(($(date +%s) - start)) s"
+else
+	echo "bench-gate: ${#order[@]} comparisons of $K interleaved pairs (more, up to $KMAX, where the tool asked: FOLLOW=$FOLLOW), runs of $DUR (+$WARM warm-up), $USERS users, work ${DELAY:-$UNITS units} per request, gate PCT=$PCT, $(($(date +%s) - start)) s"
+fi
 echo "load average (1 min) at the start of each comparison: $(cut -f3 "$results" | tail -n +2 | sort -n | awk '{a[NR]=$1} END {printf "min %s, median %s, max %s", a[1], a[int((NR+1)/2)], a[NR]}')"
 printf '%-24s %4s %18s %16s %14s %18s\n' "kind" "n" "paired: exit 3" "exit 4 (inc.)" "unpaired: 3" "unpaired: 4 (inc.)"
 for kind in A2 B5 B10; do
