@@ -235,7 +235,7 @@ func (f *flow) trial(ctx context.Context, key string, arm Arm, d *ArmData) error
 	}
 	// What an interrupted trial left (its folder, its service's log) is
 	// kept aside, not measured over.
-	for _, p := range []string{dir, dir + ".service.log"} {
+	for _, p := range []string{dir, dir + ".service.log", dir + ".config"} {
 		if _, err := os.Lstat(p); err != nil {
 			continue
 		}
@@ -328,6 +328,19 @@ func (f *flow) newDoc() *report.Experiment {
 		ErrorBoundPct: p.Objective.Constraints.ErrorPct, PowerPct: p.PowerPct, Trials: []report.ExperimentTrial{}, Changes: []report.ExperimentChange{},
 		Overlay: finding.T("JVM options and system properties through JAVA_TOOL_OPTIONS (read by every JVM 8-25, HotSpot and OpenJ9), exported before the start command; each checked back in the running JVM (VM.flags -all, VM.system_properties), a trial whose option did not take effect is refused",
 			"JVM 选项与系统属性通过 JAVA_TOOL_OPTIONS 传入（JDK 8-25 的 HotSpot 与 OpenJ9 都读取），在启动命令前导出；每项都在运行中的 JVM 里读回核对（VM.flags -all、VM.system_properties），未生效的试验被拒绝")}
+	launchKnob, configKnob := false, false
+	for _, k := range p.Knobs {
+		launchKnob = launchKnob || k.Kind == KindLimit || k.Kind == KindBinding
+		configKnob = configKnob || k.Kind == KindConfigFile
+	}
+	if launchKnob {
+		doc.Overlay = finding.Tf(finding.T("%s; process limits and the CPU/NUMA binding set on the start command before it runs, read back from /proc/PID/limits and /proc/PID/status (a trial where they did not take is refused)",
+			"%s；进程限制与 CPU/NUMA 绑定在启动命令运行前设置，并从 /proc/PID/limits 与 /proc/PID/status 读回（未生效的试验被拒绝）"), doc.Overlay)
+	}
+	if configKnob {
+		doc.Overlay = finding.Tf(finding.T("%s; configuration files copied into each trial's folder and passed as their property, the originals only read (hash checked after each trial)",
+			"%s；配置文件复制到每次试验的目录并经其属性传入，原文件只读取（每次试验后核对哈希）"), doc.Overlay)
+	}
 	for _, k := range p.Knobs {
 		doc.Knobs = append(doc.Knobs, report.ExperimentKnob{Name: k.Name, Kind: k.Kind, Key: k.Key, Values: k.Values, Baseline: k.Baseline})
 	}

@@ -121,6 +121,9 @@ func TestExperimentLimitAndBindingKnobs(t *testing.T) {
 	if !strings.Contains(strings.Join(notes, "\n"), "runs with nofile 8192:8192") {
 		t.Errorf("no read-back noted:\n%s", strings.Join(notes, "\n"))
 	}
+	if !strings.Contains(doc.Overlay.EN, "read back from /proc/PID/limits") || !strings.Contains(doc.Overlay.ZH, "/proc/PID/limits") {
+		t.Errorf("the report does not say how limits are set: %+v", doc.Overlay)
+	}
 	found := false
 	for _, c := range doc.Changes {
 		found = found || c.What == "limit nofile=8192" && c.Undone
@@ -275,6 +278,9 @@ knobs:
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "fast.conf")); string(b) != fast {
 		t.Errorf("fast.conf is %q now", b)
+	}
+	if !strings.Contains(doc.Overlay.EN, "the originals only read") {
+		t.Errorf("the report does not say how config files are used: %+v", doc.Overlay)
 	}
 	found := false
 	for _, c := range doc.Changes {
