@@ -110,7 +110,7 @@ printf 'TPS before: %.0f   after (AsyncAppender): %.0f   %+.1f%% (95%% CI %+.1f%
 	"$(stat "$out/compare.json" tps .ci_low_pct)" "$(stat "$out/compare.json" tps .ci_high_pct)" "$(jq -r .pairs "$out/compare.json")" \
 	"$(stat "$out/compare.json" tps .verdict)" || true
 line() { # LABEL FILE KEY: one metric of a comparison with its interval
-	printf '%s %.4g -> %.4g: %+.1f%% (95%% CI %+.1f%% to %+.1f%%, %s pairs): %s%s\n' "$1" "$(stat "$2" "$3" .before)" "$(stat "$2" "$3" .after)" \
+	printf '%s %.5g -> %.5g: %+.1f%% (95%% CI %+.1f%% to %+.1f%%, %s pairs): %s%s\n' "$1" "$(stat "$2" "$3" .before)" "$(stat "$2" "$3" .after)" \
 		"$(stat "$2" "$3" .change_pct)" "$(stat "$2" "$3" .ci_low_pct)" "$(stat "$2" "$3" .ci_high_pct)" "$(jq -r .pairs "$2")" \
 		"$(stat "$2" "$3" .verdict)" "$(stat "$2" "$3" '.more_runs // empty | " (run \(.) more pairs)"')" || true
 }
