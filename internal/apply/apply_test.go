@@ -319,7 +319,7 @@ func TestPersistIsItsOwnTransaction(t *testing.T) {
 	if err != nil || res.Applied() != 1 {
 		t.Fatalf("apply: %v %+v", err, res)
 	}
-	pp, err := PersistPlan(j, res.TxID)
+	pp, err := PersistPlan(j, res.TxID, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,7 +333,7 @@ func TestPersistIsItsOwnTransaction(t *testing.T) {
 			t.Errorf("sysctl.d file lacks %q:\n%s", want, conf)
 		}
 	}
-	if _, err := PersistPlan(j, pres.TxID); err == nil {
+	if _, err := PersistPlan(j, pres.TxID, ""); err == nil {
 		t.Error("persisting a persistence step was accepted")
 	}
 	// Reverting the persistence removes the file it created; the runtime

@@ -12,10 +12,13 @@ import (
 // knowledge base's Persist lines name).
 const PersistFile = "/etc/sysctl.d/90-tuneloop.conf"
 
-// PersistPlan plans writing the sysctls verified by transaction id into
-// PersistFile, as a transaction of its own (reverting it restores the file
-// as it was, or removes it). Lines of the file for other keys are kept.
-func PersistPlan(j *Journal, id string) (*Plan, error) {
+// PersistPlan plans making what transaction id verified outlive a reboot
+// or a restart, as a transaction of its own (reverting it restores each
+// file as it was, or removes it): its sysctls into PersistFile (lines of
+// the file for other keys are kept), and its process limits into a
+// systemd drop-in of the service's unit (unit: the process's cgroup's
+// service when "").
+func PersistPlan(j *Journal, id, unit string) (*Plan, error) {
 	recs, err := j.read(id)
 	if err != nil {
 		return nil, err
@@ -30,21 +33,28 @@ func PersistPlan(j *Journal, id string) (*Plan, error) {
 			set[k.Key] = strings.Join(strings.Fields(k.Want), " ")
 		}
 	}
-	if len(set) == 0 {
-		return nil, fmt.Errorf("transaction %s has no applied sysctl to persist (only sysctls persist through %s)", id, PersistFile)
-	}
-	ts, err := resolve(t.Roots, finding.Change{Kind: KindFile, Key: PersistFile})
+	limits, err := limitSteps(t.Roots, t.Keys, unit)
 	if err != nil {
 		return nil, err
 	}
-	old, absent, err := knobOf(ts[0], t.Roots).read()
-	if err != nil {
-		return nil, err
+	if len(set) == 0 && len(limits) == 0 {
+		return nil, fmt.Errorf("transaction %s has no applied sysctl or process limit to persist (sysctls persist through %s, limits through a systemd drop-in)", id, PersistFile)
 	}
-	content := mergeSysctlConf(old, set, id)
 	p := &Plan{Roots: t.Roots, Persist: true}
-	p.Groups = append(p.Groups, PlannedGroup{Finding: "persist " + id, Steps: []Step{{
-		Kind: KindFile, Key: PersistFile, Path: ts[0].Path, Before: old, BeforeAbsent: absent, Want: content}}})
+	var steps []Step
+	if len(set) > 0 {
+		ts, err := resolve(t.Roots, finding.Change{Kind: KindFile, Key: PersistFile})
+		if err != nil {
+			return nil, err
+		}
+		old, absent, err := knobOf(ts[0], t.Roots).read()
+		if err != nil {
+			return nil, err
+		}
+		steps = append(steps, Step{Kind: KindFile, Key: PersistFile, Path: ts[0].Path, Before: old, BeforeAbsent: absent, Want: mergeSysctlConf(old, set, id)})
+	}
+	steps = append(steps, limits...)
+	p.Groups = append(p.Groups, PlannedGroup{Finding: "persist " + id, Steps: steps})
 	return p, nil
 }
 

@@ -33,7 +33,8 @@ type ApplyOptions struct {
 	AllSafe       bool
 	Yes           bool
 	Journal       string
-	Persist       string // TX-ID: write its sysctls to sysctl.d, as a transaction of its own
+	Persist       string // TX-ID: write its sysctls to sysctl.d and limits to a drop-in, as a transaction of its own
+	Unit          string // --persist: the systemd unit of the limits' drop-in ("": from the cgroup)
 	Confirm       string // TX-ID: answer its dead-man timer
 	ConfirmWithin time.Duration
 	Profile       string
@@ -62,7 +63,9 @@ Each key is journaled before it is written (value before, value to write,
 value read back); a change that does not read back as written is undone at
 once. The findings applied together are one transaction: tuneloop revert
 TX-ID undoes it. --persist TX-ID writes its sysctls to
-/etc/sysctl.d/90-tuneloop.conf as a transaction of its own.
+/etc/sysctl.d/90-tuneloop.conf and its process limits to a drop-in of the
+service's systemd unit (the process's cgroup names it, or --unit), as a
+transaction of its own; systemd reads the drop-in at the service's next start.
 --confirm-within starts a detached timer that reverts the transaction unless
 tuneloop apply --confirm TX-ID arrives in time.`,
 		Example: `  tuneloop apply net.socket-buffers mem.thp.enabled          # dry run
@@ -80,7 +83,8 @@ tuneloop apply --confirm TX-ID arrives in time.`,
 	f.BoolVar(&o.AllSafe, "all-safe", false, "apply every failing finding whose fix is a runtime knob (sysctl, sysfs, process limit)")
 	f.BoolVar(&o.Yes, "yes", false, "apply (without it: a dry run)")
 	f.StringVar(&o.Journal, "journal", "", "journal directory (default /var/lib/tuneloop/journal, or $XDG_STATE_HOME/tuneloop/journal when not root)")
-	f.StringVar(&o.Persist, "persist", "", "write the sysctls of transaction TX-ID to /etc/sysctl.d/90-tuneloop.conf (its own transaction)")
+	f.StringVar(&o.Persist, "persist", "", "write the sysctls of transaction TX-ID to /etc/sysctl.d/90-tuneloop.conf and its process limits to a systemd drop-in (its own transaction)")
+	f.StringVar(&o.Unit, "unit", "", "--persist: the systemd service whose drop-in gets the process limits (default: the one in the process's cgroup)")
 	f.StringVar(&o.Confirm, "confirm", "", "keep transaction TX-ID: stop its dead-man timer")
 	f.DurationVar(&o.ConfirmWithin, "confirm-within", 0, "revert by itself unless confirmed within this time (e.g. 2m)")
 	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), "workload profile: java-web, database or latency")
@@ -170,7 +174,7 @@ func RunApply(ctx context.Context, env *Env, o *ApplyOptions) error {
 	var plan *apply.Plan
 	var refused []apply.Refusal
 	if o.Persist != "" {
-		plan, err = apply.PersistPlan(j, o.Persist)
+		plan, err = apply.PersistPlan(j, o.Persist, o.Unit)
 		if err != nil {
 			return err
 		}
@@ -355,7 +359,7 @@ func writeApplyText(w io.Writer, d *applyDoc, l finding.Lang) {
 	writeDropinNext(w, d, l)
 	if d.TxID != "" {
 		fmt.Fprintf(w, "\n%s tuneloop revert %s\n", t("Undo with:", "撤销："), d.TxID)
-		fmt.Fprintf(w, "%s tuneloop apply --persist %s\n", t("Keep sysctls across reboots:", "重启后保留 sysctl："), d.TxID)
+		fmt.Fprintf(w, "%s tuneloop apply --persist %s\n", t("Keep sysctls and limits across restarts:", "重启后保留 sysctl 与资源限制："), d.TxID)
 	}
 	if d.Confirm != "" {
 		fmt.Fprintf(w, "%s tuneloop apply --confirm %s  (%s %s)\n", t("Keep the changes:", "保留修改："), d.TxID, t("else reverted at", "否则将于此时回退："), d.Confirm)

@@ -547,7 +547,9 @@ Each key is journaled before it is written (value before, value to write,
 value read back); a change that does not read back as written is undone at
 once. The findings applied together are one transaction: tuneloop revert
 TX-ID undoes it. --persist TX-ID writes its sysctls to
-/etc/sysctl.d/90-tuneloop.conf as a transaction of its own.
+/etc/sysctl.d/90-tuneloop.conf and its process limits to a drop-in of the
+service's systemd unit (the process's cgroup names it, or --unit), as a
+transaction of its own; systemd reads the drop-in at the service's next start.
 --confirm-within starts a detached timer that reverts the transaction unless
 tuneloop apply --confirm TX-ID arrives in time.`: `应用每个指定发现的修复（规则 ID，或用 ID/对象 指定某块网卡、某个磁盘或某个 JVM），
 发现来自对本机的实时审计，或用 --from 取自运行目录中的 check.json。--all-safe 选取
@@ -556,8 +558,9 @@ tuneloop apply --confirm TX-ID arrives in time.`: `应用每个指定发现的�
 
 每个参数在写入前先记入日志（原值、要写入的值、写入后回读的值）；回读与写入不一致
 的修改会立即撤销。一起应用的发现构成一个事务：tuneloop revert TX-ID 可将其撤销。
---persist TX-ID 把该事务的 sysctl 写入 /etc/sysctl.d/90-tuneloop.conf，作为一个
-独立的事务。--confirm-within 启动一个独立运行的计时器：除非及时收到
+--persist TX-ID 把该事务的 sysctl 写入 /etc/sysctl.d/90-tuneloop.conf，把进程资源限制
+写入该服务 systemd 单元的 drop-in（单元取自进程的 cgroup，或用 --unit 指定），作为一个
+独立的事务；systemd 在服务下次启动时读取 drop-in。--confirm-within 启动一个独立运行的计时器：除非及时收到
 tuneloop apply --confirm TX-ID，否则自动回退该事务。`,
 	`  tuneloop apply net.socket-buffers mem.thp.enabled          # dry run
   tuneloop apply --all-safe --yes --confirm-within 2m
@@ -568,13 +571,14 @@ tuneloop apply --confirm TX-ID，否则自动回退该事务。`,
   tuneloop apply --confirm 20261125-174831-3f2a
   tuneloop apply --from runs/20261125-1200 nic.irq.concentration --yes
   tuneloop apply --persist 20261125-174831-3f2a`,
-	"take the findings from this run folder's check.json":                                                      "从该运行目录的 check.json 中读取发现",
-	"apply every failing finding whose fix is a runtime knob (sysctl, sysfs, process limit)":                   "应用所有修复方式为运行时参数（sysctl、sysfs、进程资源限制）的未通过发现",
-	"apply (without it: a dry run)":                                                                            "执行修改（不加时只演练）",
-	"journal directory (default /var/lib/tuneloop/journal, or $XDG_STATE_HOME/tuneloop/journal when not root)": "日志目录（默认 /var/lib/tuneloop/journal；非 root 用户为 $XDG_STATE_HOME/tuneloop/journal）",
-	"write the sysctls of transaction TX-ID to /etc/sysctl.d/90-tuneloop.conf (its own transaction)":           "把事务 TX-ID 的 sysctl 写入 /etc/sysctl.d/90-tuneloop.conf（作为独立事务）",
-	"keep transaction TX-ID: stop its dead-man timer":                                                          "保留事务 TX-ID：停止其自动回退计时器",
-	"revert by itself unless confirmed within this time (e.g. 2m)":                                             "除非在该时间内确认，否则自动回退（例如 2m）",
+	"take the findings from this run folder's check.json":                                                                                        "从该运行目录的 check.json 中读取发现",
+	"apply every failing finding whose fix is a runtime knob (sysctl, sysfs, process limit)":                                                     "应用所有修复方式为运行时参数（sysctl、sysfs、进程资源限制）的未通过发现",
+	"apply (without it: a dry run)":                                                                                                              "执行修改（不加时只演练）",
+	"journal directory (default /var/lib/tuneloop/journal, or $XDG_STATE_HOME/tuneloop/journal when not root)":                                   "日志目录（默认 /var/lib/tuneloop/journal；非 root 用户为 $XDG_STATE_HOME/tuneloop/journal）",
+	"write the sysctls of transaction TX-ID to /etc/sysctl.d/90-tuneloop.conf and its process limits to a systemd drop-in (its own transaction)": "把事务 TX-ID 的 sysctl 写入 /etc/sysctl.d/90-tuneloop.conf，进程资源限制写入 systemd drop-in（作为独立事务）",
+	"--persist: the systemd service whose drop-in gets the process limits (default: the one in the process's cgroup)":                            "--persist：写入进程资源限制 drop-in 的 systemd 服务（默认取进程 cgroup 中的服务）",
+	"keep transaction TX-ID: stop its dead-man timer":                                                                                            "保留事务 TX-ID：停止其自动回退计时器",
+	"revert by itself unless confirmed within this time (e.g. 2m)":                                                                               "除非在该时间内确认，否则自动回退（例如 2m）",
 
 	// revert
 	"Undo the changes of tuneloop apply from its journal": "根据日志撤销 tuneloop apply 所做的修改",
@@ -687,14 +691,18 @@ run-1..N）作为 BEFORE 或 AFTER。交替进行的运行（A B A B ...，即 '
 	"--repeat N: also load variant B at this URL (a second running service), A and B in turn, then compare them as pairs":                               "配合 --repeat N：再压测该 URL 上的变体 B（另一个正在运行的服务），A 与 B 轮流进行，然后按配对比较",
 	"with --start-b/--target-b: exit 3 when B regressed significantly beyond this percent (as compare; 4: inconclusive)":                                "配合 --start-b/--target-b：B 显著回退且超过该百分比时以退出码 3 结束（同 compare；4 表示无法判断）",
 	// experiment
-	"Try knobs (JVM options, properties, env, sysctl/sysfs) in interleaved trials and report the gain with its interval": "在交错试验中尝试各项设置（JVM 选项、系统属性、环境变量、sysctl/sysfs），并报告收益及其区间",
+	"Try knobs (JVM options, properties, env, limits, CPU/NUMA binding, config files, sysctl/sysfs) in interleaved trials and report the gain with its interval": "在交错试验中尝试各项设置（JVM 选项、系统属性、环境变量、资源限制、CPU/NUMA 绑定、配置文件、sysctl/sysfs），并报告收益及其区间",
 	`Run the experiment a plan describes: a service (a start command, or the pid of
 a running one for host knobs only), a load, and knobs with candidate values.
 Every combination is an arm; the baseline is each knob at its baseline value.
 
 Each trial applies the arm's host knobs through the apply journal, starts the
 service with the arm's JVM options and properties in JAVA_TOOL_OPTIONS and its
-env variables (nothing of the user's is edited), checks in the running JVM
+env variables (nothing of the user's is edited), process limits and a CPU
+set or NUMA node set on the start command before it runs (read back from
+/proc/PID/limits and /proc/PID/status), configuration files copied into the
+trial's folder and passed as the property the knob names (the original only
+read, its hash checked after), checks in the running JVM
 (VM.flags -all, VM.system_properties) that every option took effect (a flag
 on the start command wins over JAVA_TOOL_OPTIONS: such a trial is refused and
 the conflicting flag named), warms up, measures with the run flow (one run
@@ -711,8 +719,10 @@ applied is reverted first). DIR gets report.html, report.md and report.json.`: `
 一种负载，以及带候选值的各项设置。每种组合是一个试验组；基线是各设置取其基线值。
 
 每次试验：通过 apply 日志应用该组的主机设置，用 JAVA_TOOL_OPTIONS 传入该组的 JVM
-选项与系统属性并设置其环境变量后启动服务（不修改用户的任何文件），在运行中的 JVM
-里核对（VM.flags -all、VM.system_properties）每个选项都已生效（启动命令上的标志
+选项与系统属性并设置其环境变量后启动服务（不修改用户的任何文件），在启动命令运行前
+为其设置进程资源限制与 CPU 集合或 NUMA 节点（从 /proc/PID/limits 与 /proc/PID/status
+回读核对），把配置文件复制到该试验的目录并以设置所指定的系统属性传给服务（原文件只读，
+事后核对其哈希），在运行中的 JVM 里核对（VM.flags -all、VM.system_properties）每个选项都已生效（启动命令上的标志
 优先于 JAVA_TOOL_OPTIONS：这样的试验会被拒绝，并指出冲突的标志），预热，用 run
 流程测量（每次试验一个运行目录，除非 --no-catalog 否则加入运行记录目录），停止服务
 并撤销主机设置。各组按交错区组运行，每个区组用新的带种子的顺序。5 个组起使用逐次
