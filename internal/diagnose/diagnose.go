@@ -112,6 +112,7 @@ func rules() []rule {
 		{IDSteal, ruleSteal},
 		{IDTCPRetrans, ruleTCPRetrans},
 		{IDListenOverflow, ruleListen},
+		{IDNICSaturated, ruleNICSaturated},
 		{IDFDs, ruleFDs},
 	}
 }
@@ -133,6 +134,7 @@ const (
 	IDSteal               = "run.cpu.steal"
 	IDTCPRetrans          = "run.net.tcp-retrans"
 	IDListenOverflow      = "run.net.listen-overflow"
+	IDNICSaturated        = "run.net.nic-saturated"
 	IDFDs                 = "run.proc.fds"
 	IDNoData              = "run.data"
 )

@@ -24,6 +24,7 @@
 //	run.cpu.steal                 steal >= 10% (critical >= 30%)
 //	run.net.tcp-retrans           retransmitted/sent segments >= 2% with >= 100 segments/s
 //	run.net.listen-overflow       any ListenOverflows/ListenDrops
+//	run.net.nic-saturated         a NIC's rx or tx bytes/s >= 90% of its link speed (critical >= 97%); known speeds only, never loopback
 //	run.proc.fds                  target's open fds >= 80% of the soft limit (critical >= 95%)
 //
 // Symptoms are linked to their cause and demoted (severity info, "Symptom
@@ -107,12 +108,21 @@ type Tick struct {
 	NUMAMiss  map[string]float64 `json:"numa_miss_pct,omitempty"`
 	TCP       *TCP               `json:"tcp,omitempty"`
 	RxPPS     float64            `json:"rx_pps"` // all non-loopback interfaces
+	// NICs are the non-loopback interfaces that moved bytes in the tick.
+	NICs []NICRate `json:"nics,omitempty"`
 
 	Proc    *Proc    `json:"proc,omitempty"`
 	Threads *Threads `json:"threads,omitempty"`
 	// TargetCPUOn is the target's thread CPU% by the CPU each thread last
 	// ran on (where the process runs, for NUMA locality).
 	TargetCPUOn map[int]float64 `json:"target_cpu_on,omitempty"`
+}
+
+// NICRate is one interface's traffic over a tick, in bytes per second.
+type NICRate struct {
+	Name  string  `json:"dev"`
+	RxBPS float64 `json:"rx_bytes_s"`
+	TxBPS float64 `json:"tx_bytes_s"`
 }
 
 // PSIPct is stall share over the tick.
@@ -286,6 +296,9 @@ func (s *Series) tick(rt *sample.Rates, cur *sample.Snapshot) Tick {
 	for _, n := range rt.Net {
 		if n.Name != "lo" && !n.Reset && !n.New {
 			t.RxPPS += n.RxPPS
+			if n.RxKBPS > 0 || n.TxKBPS > 0 {
+				t.NICs = append(t.NICs, NICRate{Name: n.Name, RxBPS: n.RxKBPS * 1024, TxBPS: n.TxKBPS * 1024})
+			}
 		}
 	}
 	if p := rt.Proc; p != nil && !p.Reset {
