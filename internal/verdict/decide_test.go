@@ -1,13 +1,18 @@
 package verdict
 
 import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -160,6 +165,7 @@ func TestDecideBranches(t *testing.T) {
 		{name: "TCP delayed ACK", src: runs + "/delayed-ack", branch: DelayedACK, subject: IDDelayedACK},
 		{name: "closed-model waits off the CPUs, no dumps", src: runs + "/deadlock", prepare: dumpsOf(), branch: LatencyBound, subject: IDLatencyBound},
 		{name: "disk saturated", src: runs + "/disk-dd", branch: IO, subject: "run.io."},
+		{name: "NIC saturated, nothing more specific", src: runs + "/fsync-io", prepare: nicAt10Mbps, branch: IO, subject: "run.net.nic-saturated/eth0"},
 		{name: "nothing", src: runs + "/healthy", branch: None},
 	}
 	for _, r := range rows {
@@ -348,6 +354,77 @@ func serviceHung(t *testing.T, dir string) {
 		t.Fatal(err)
 	}
 	f.Manifest.Service = &run.ServiceEnd{PID: 4242, ExitCode: -1, AtS: 3.1, Hung: true}
+	if err := run.WriteJSONAtomic(filepath.Join(dir, run.ManifestFile), f.Manifest); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// nicAt10Mbps makes a run's real traffic (~8-12 Mb/s, recorded over
+// loopback: no fixture moved bytes over a physical NIC) eth0's, eth0's link
+// a 10 Mb/s one (mis-negotiated), and removes the dumps so nothing more
+// specific than the saturated link applies.
+func nicAt10Mbps(t *testing.T, dir string) {
+	t.Helper()
+	dumpsOf()(t, dir)
+	name := filepath.Join(dir, run.SamplesFile)
+	raw, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	zw := gzip.NewWriter(&out)
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		line := sc.Bytes()
+		var snap map[string]json.RawMessage
+		var devs []map[string]json.RawMessage
+		if json.Unmarshal(line, &snap) == nil && snap["net"] != nil && json.Unmarshal(snap["net"], &devs) == nil {
+			var lo, eth0 map[string]json.RawMessage
+			for _, d := range devs {
+				switch string(d["dev"]) {
+				case `"lo"`:
+					lo = d
+				case `"eth0"`:
+					eth0 = d
+				}
+			}
+			for _, k := range []string{"rb", "rp", "tb", "tp"} {
+				a, err1 := strconv.ParseUint(string(lo[k]), 10, 64)
+				b, err2 := strconv.ParseUint(string(eth0[k]), 10, 64)
+				if err1 != nil || err2 != nil {
+					t.Fatalf("counter %s: %s, %s", k, lo[k], eth0[k])
+				}
+				eth0[k] = json.RawMessage(strconv.FormatUint(a+b, 10))
+			}
+			snap["net"], _ = json.Marshal(devs)
+			line, _ = json.Marshal(snap)
+		}
+		zw.Write(line)
+		zw.Write([]byte{'\n'})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, out.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := run.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range f.Manifest.Facts.NICs.Value {
+		if f.Manifest.Facts.NICs.Value[i].Name == "eth0" {
+			f.Manifest.Facts.NICs.Value[i].SpeedMbps = 10
+		}
+	}
 	if err := run.WriteJSONAtomic(filepath.Join(dir, run.ManifestFile), f.Manifest); err != nil {
 		t.Fatal(err)
 	}
