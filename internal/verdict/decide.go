@@ -29,7 +29,7 @@ const (
 	LockCPURoom  Branch = "lock-cpu-room"  // a lesser culprit while the CPU had room
 	GC           Branch = "gc"             // GC at warning level
 	CPUSaturated Branch = "cpu"            // the host's CPUs are saturated
-	IO           Branch = "io"             // disk, memory pressure or iowait
+	IO           Branch = "io"             // disk, memory pressure, iowait or the network (retransmits, listen overflows, a saturated NIC)
 	HostTooSmall Branch = "host-too-small" // CPU near saturation with no single cause
 	DelayedACK   Branch = "delayed-ack"    // latency quantised by TCP's delayed ACK
 	LatencyBound Branch = "latency-bound"  // a closed-model run bound by waits off the CPUs
