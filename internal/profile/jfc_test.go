@@ -124,14 +124,18 @@ func TestCaptureRecordsOnlyTheKindsEvents(t *testing.T) {
 			continue
 		}
 		pid := startService(t, java)
+		// Each entry of want is a set of event types of which at least one
+		// must hold events: whether a 2 s window catches a monitor held
+		// over the 1 ms threshold by a waiter, or only parks, is up to the
+		// JVM's scheduling (JDK 25 once recorded parks only).
 		for _, c := range []struct {
 			kind stacks.Kind
-			want []string // each must hold events
+			want [][]string
 		}{
-			{stacks.CPU, []string{"jdk.ExecutionSample"}},
-			{stacks.Alloc, []string{"jdk.ObjectAllocationSample"}},
-			{stacks.Lock, []string{"jdk.JavaMonitorEnter", "jdk.ThreadPark"}},
-			{stacks.Wall, []string{"jdk.ExecutionSample", "jdk.JavaMonitorEnter"}},
+			{stacks.CPU, [][]string{{"jdk.ExecutionSample"}}},
+			{stacks.Alloc, [][]string{{"jdk.ObjectAllocationSample"}}},
+			{stacks.Lock, [][]string{{"jdk.JavaMonitorEnter", "jdk.ThreadPark"}}},
+			{stacks.Wall, [][]string{{"jdk.ExecutionSample"}, {"jdk.JavaMonitorEnter", "jdk.ThreadPark"}}},
 		} {
 			res, err := Capture(context.Background(), pid, c.kind, 2*time.Second, Options{})
 			if err != nil {
@@ -146,9 +150,13 @@ func TestCaptureRecordsOnlyTheKindsEvents(t *testing.T) {
 			for _, e := range kindEvents(c.kind, 17) {
 				allowed[e.name] = true
 			}
-			for _, e := range c.want {
-				if counts[e] == 0 {
-					t.Errorf("%s %s: no %s events (%v)", filepath.Base(home), c.kind, e, counts)
+			for _, oneOf := range c.want {
+				n := 0
+				for _, e := range oneOf {
+					n += counts[e]
+				}
+				if n == 0 {
+					t.Errorf("%s %s: no %s events (%v)", filepath.Base(home), c.kind, strings.Join(oneOf, " or "), counts)
 				}
 			}
 			for e, n := range counts {
