@@ -173,6 +173,11 @@ func (c ctxFile) Read(p []byte) (int, error) {
 
 func (c ctxFile) Close() error { return c.f.Close() }
 
+// ContextReader ends a stream with ctx's error once ctx is done: for
+// decoders that take no context of their own (a file may decompress to
+// tens of GB, or be a FIFO fed forever).
+func ContextReader(ctx context.Context, r io.Reader) io.Reader { return ctxReader{ctx, r} }
+
 type ctxReader struct {
 	ctx context.Context
 	r   io.Reader

@@ -25,6 +25,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/diagnose"
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/input"
 	"github.com/tuneloop/tuneloop/internal/jvm/gclog"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
 	"github.com/tuneloop/tuneloop/internal/loaddetail"
@@ -137,7 +138,7 @@ func FromFolderContext(ctx context.Context, f *run.Folder) (*Layers, error) {
 	if err != nil {
 		return nil, err
 	}
-	L.Series, err = diagnose.Build(ctxReader{ctx, rc})
+	L.Series, err = diagnose.Build(input.ContextReader(ctx, rc))
 	rc.Close()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(f.Dir, run.SamplesFile), err)
@@ -218,21 +219,6 @@ func stopped(ctx context.Context, dir, name string) error {
 		return fmt.Errorf("%s: %w", filepath.Join(dir, name), err)
 	}
 	return nil
-}
-
-// ctxReader ends a stream with ctx's error once ctx is done: the samples
-// decoder has no context of its own, and a samples file may decompress to
-// tens of GB.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
 }
 
 func isNull(b []byte) bool { return string(bytes.TrimSpace(b)) == "null" }
