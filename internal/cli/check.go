@@ -231,17 +231,7 @@ func (o *CheckOptions) roots() (hostfs.FS, string) {
 }
 
 func writeRuleList(w io.Writer, kb []rules.Rule, output string, lang finding.Lang) error {
-	infos := make([]report.RuleInfo, len(kb))
-	for i := range kb {
-		r := &kb[i]
-		ps := make([]string, len(r.Profiles))
-		for j, p := range r.Profiles {
-			ps[j] = string(p)
-		}
-		infos[i] = report.RuleInfo{ID: r.ID, Category: r.Category, Severity: r.Severity, Title: r.Title,
-			Checks: r.Checks, Why: r.Why, Risk: r.Risk, Workload: r.Workload, References: r.References,
-			Profiles: ps, Arch: r.Arch}
-	}
+	infos := finding.Infos(kb)
 	switch output {
 	case "json":
 		return report.WriteRuleListJSON(w, infos)

@@ -9,23 +9,11 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
-// RuleInfo describes one knowledge-base rule for `check --list` and
-// docs/rules.md.
-type RuleInfo struct {
-	ID         string           `json:"id"`
-	Category   string           `json:"category"`
-	Severity   finding.Severity `json:"severity"`
-	Title      finding.Text     `json:"title"`
-	Checks     finding.Text     `json:"checks"`
-	Why        finding.Text     `json:"why"`
-	Risk       finding.Text     `json:"risk"`
-	Workload   finding.Text     `json:"workload"`
-	References []string         `json:"references"`
-	Profiles   []string         `json:"profiles,omitempty"` // empty = all
-	Arch       string           `json:"arch,omitempty"`     // empty = any
-}
+// RuleInfo describes one rule for `check --list` and docs/rules.md: the
+// data of a finding.Rule of any set.
+type RuleInfo = finding.RuleInfo
 
-func (r *RuleInfo) scope() string {
+func scope(r *RuleInfo) string {
 	var s []string
 	if len(r.Profiles) > 0 {
 		s = append(s, strings.Join(r.Profiles, ","))
@@ -68,19 +56,22 @@ func WriteRuleListMarkdown(w io.Writer, rs []RuleInfo) error {
 	bw.WriteString("| ID | severity | applies to | checks | 检查内容 |\n|---|---|---|---|---|\n")
 	for i := range rs {
 		r := &rs[i]
-		fmt.Fprintf(bw, "| [%s](#%s) | %s | %s | %s | %s |\n", mdCell(r.ID), Anchor(r.ID), r.Severity, mdCell(r.scope()),
+		fmt.Fprintf(bw, "| [%s](#%s) | %s | %s | %s | %s |\n", mdCell(r.ID), Anchor(r.ID), r.Severity, mdCell(scope(r)),
 			mdCell(r.Checks.EN), mdCell(r.Checks.ZH))
 	}
 	bw.WriteString("\n")
 	for i := range rs {
 		r := &rs[i]
 		fmt.Fprintf(bw, "<a id=\"%s\"></a>\n## %s: %s / %s\n\n", Anchor(r.ID), mdText(r.ID), mdText(r.Title.EN), mdText(r.Title.ZH))
-		fmt.Fprintf(bw, "- **category**: %s · **severity**: %s · **applies to**: %s\n", mdText(r.Category), r.Severity, mdText(r.scope()))
+		fmt.Fprintf(bw, "- **category**: %s · **severity**: %s · **applies to**: %s\n", mdText(r.Category), r.Severity, mdText(scope(r)))
 		for _, p := range []struct {
 			k string
 			t finding.Text
 		}{{"checks", r.Checks}, {"why", r.Why}, {"risk", r.Risk}, {"workload", r.Workload}} {
 			fmt.Fprintf(bw, "- **%s**: %s<br>%s\n", p.k, mdText(p.t.EN), mdText(p.t.ZH))
+		}
+		if len(r.Reads) > 0 {
+			fmt.Fprintf(bw, "- **reads**: %s\n", mdText(strings.Join(r.Reads, ", ")))
 		}
 		fmt.Fprintf(bw, "- **references**: %s\n\n", mdText(strings.Join(r.References, "; ")))
 	}

@@ -97,7 +97,7 @@ func virtRules() []Rule {
 				case v >= 5:
 					return one(advice(obs, rec, e))
 				case v >= 2:
-					return one(advice(obs, rec, e).sev(info))
+					return one(advice(obs, rec, e).WithSeverity(info))
 				}
 				return one(pass(obs, e))
 			},
@@ -142,7 +142,7 @@ func securityRules() []Rule {
 						T("keep this only if the security team accepted it for a single-tenant host running trusted code; otherwise re-enable the mitigations",
 							"只有在安全团队确认（单租户、只运行可信代码）后才可保留；否则应恢复缓解措施"), fx,
 						ev("cmdline", strings.Join(off, " "), orDefault(c.F.Kernel.Cmdline.Source, "/proc/cmdline"))).
-						because(T("The boot flags turn off CPU vulnerability mitigations: faster syscalls, but the host is open to side-channel attacks between processes and VMs.",
+						Because(T("The boot flags turn off CPU vulnerability mitigations: faster syscalls, but the host is open to side-channel attacks between processes and VMs.",
 							"启动参数关闭了 CPU 漏洞缓解：系统调用更快，但进程之间、虚拟机之间可能被侧信道攻击。")))
 				}
 				v := c.F.CPU.Vulnerabilities
@@ -172,11 +172,11 @@ func securityRules() []Rule {
 					if vm, known := isVM(c); known && vm {
 						return one(advice(Tf("kernel reports vulnerable: %s", "内核报告存在未缓解漏洞：%s", strings.Join(vulnerable, "; ")),
 							T("in a VM the CPU microcode is the hypervisor host's: report it to the platform team and keep the guest kernel updated", "虚拟机的 CPU 微码由宿主机决定：请反馈给云平台团队，并保持客户机内核为最新"), e).
-							because(T("The kernel says the CPU is exposed to these side-channel issues; in a VM that usually means the host's microcode or the exposed CPU model lacks the fix.", "内核显示 CPU 仍暴露于这些侧信道漏洞；在虚拟机中通常是宿主机微码或暴露给虚拟机的 CPU 型号缺少修复。")))
+							Because(T("The kernel says the CPU is exposed to these side-channel issues; in a VM that usually means the host's microcode or the exposed CPU model lacks the fix.", "内核显示 CPU 仍暴露于这些侧信道漏洞；在虚拟机中通常是宿主机微码或暴露给虚拟机的 CPU 型号缺少修复。")))
 					}
 					return one(advice(Tf("kernel reports vulnerable: %s", "内核报告存在未缓解漏洞：%s", strings.Join(vulnerable, "; ")),
-						T("update the kernel and CPU microcode/BIOS; do not trade these for speed without a security review", "升级内核和 CPU 微码/BIOS；未经安全评审不要为性能放弃缓解"), e).sev(warning).
-						because(T("The kernel says the CPU is exposed to these side-channel issues: usually missing microcode or an old kernel.", "内核显示 CPU 仍暴露于这些侧信道漏洞，通常是微码过旧或内核过旧。")))
+						T("update the kernel and CPU microcode/BIOS; do not trade these for speed without a security review", "升级内核和 CPU 微码/BIOS；未经安全评审不要为性能放弃缓解"), e).WithSeverity(warning).
+						Because(T("The kernel says the CPU is exposed to these side-channel issues: usually missing microcode or an old kernel.", "内核显示 CPU 仍暴露于这些侧信道漏洞，通常是微码过旧或内核过旧。")))
 				}
 				return one(pass(Tf("mitigations active (%d mitigated: %s)", "缓解措施生效（%d 项已缓解：%s）", len(mitigated), strings.Join(mitigated, ", ")), e))
 			},

@@ -68,7 +68,7 @@ func diskRules() []Rule {
 						}
 					}
 					if good || d.Scheduler == "" {
-						out = append(out, pass(Tf("%s: %s", "%s：%s", d.Name, orDefault(d.Scheduler, "(no scheduler)")), e).on(d.Name))
+						out = append(out, pass(Tf("%s: %s", "%s：%s", d.Name, orDefault(d.Scheduler, "(no scheduler)")), e).On(d.Name))
 						continue
 					}
 					want := ""
@@ -80,14 +80,14 @@ func diskRules() []Rule {
 						}
 					}
 					if want == "" {
-						out = append(out, pass(Tf("%s: %s (no better choice offered)", "%s：%s（没有更合适的可选项）", d.Name, d.Scheduler), e).on(d.Name))
+						out = append(out, pass(Tf("%s: %s (no better choice offered)", "%s：%s（没有更合适的可选项）", d.Name, d.Scheduler), e).On(d.Name))
 						continue
 					}
 					fx := echoFix(p, want, d.Scheduler)
 					fx.Persist = fmt.Sprintf("udev rule: ACTION==\"add|change\", KERNEL==\"%s\", ATTR{queue/scheduler}=\"%s\" in /etc/udev/rules.d/60-tuneloop-io.rules", d.Name, want)
 					kind := diskKind(d)
 					obs := T(fmt.Sprintf("%s (%s) uses %s", d.Name, kind.EN, d.Scheduler), fmt.Sprintf("%s（%s）使用 %s", d.Name, kind.ZH, d.Scheduler))
-					out = append(out, fail(obs, Tf("%s: %s", "%s：%s", d.Name, want), fx, e).on(d.Name))
+					out = append(out, fail(obs, Tf("%s: %s", "%s：%s", d.Name, want), fx, e).On(d.Name))
 				}
 				return out
 			},
@@ -110,12 +110,12 @@ func diskRules() []Rule {
 					p := fmt.Sprintf("/sys/block/%s/queue/read_ahead_kb", d.Name)
 					e := ev("read_ahead_kb", d.ReadAheadKB, p)
 					if d.Rotational || d.ReadAheadKB <= 1024 {
-						out = append(out, pass(Tf("%s: read_ahead_kb %d", "%s：read_ahead_kb 为 %d", d.Name, d.ReadAheadKB), e).on(d.Name))
+						out = append(out, pass(Tf("%s: read_ahead_kb %d", "%s：read_ahead_kb 为 %d", d.Name, d.ReadAheadKB), e).On(d.Name))
 						continue
 					}
 					fx := echoFix(p, "128", fmt.Sprint(d.ReadAheadKB))
 					fx.Persist = fmt.Sprintf("udev rule: ACTION==\"add|change\", KERNEL==\"%s\", ATTR{queue/read_ahead_kb}=\"128\"", d.Name)
-					out = append(out, fail(Tf("%s (SSD): read_ahead_kb %d", "%s（SSD）：read_ahead_kb 为 %d", d.Name, d.ReadAheadKB), T("read_ahead_kb = 128 unless the workload reads sequentially", "除非以顺序读为主，read_ahead_kb 设为 128"), fx, e).on(d.Name))
+					out = append(out, fail(Tf("%s (SSD): read_ahead_kb %d", "%s（SSD）：read_ahead_kb 为 %d", d.Name, d.ReadAheadKB), T("read_ahead_kb = 128 unless the workload reads sequentially", "除非以顺序读为主，read_ahead_kb 设为 128"), fx, e).On(d.Name))
 				}
 				return out
 			},
@@ -236,7 +236,7 @@ func cgroupRules() []Rule {
 				o := advice(obs, T("raise the CPU limit to the peak need, or lower the JVM's parallelism (-XX:ActiveProcessorCount, ParallelGCThreads, CICompilerCount, pool sizes) to the quota",
 					"将 CPU 限额提高到峰值需求，或把 JVM 并行度（-XX:ActiveProcessorCount、ParallelGCThreads、CICompilerCount、线程池大小）降到配额以内"), e, eq)
 				if r > 0.20 {
-					o = o.sev(critical)
+					o = o.WithSeverity(critical)
 				}
 				return one(o)
 			},

@@ -93,15 +93,6 @@ func errZH(err string) string {
 // unavailableFrom turns a Field's Err into a bilingual Reason.
 func unavailableFrom[V any](what string, f sysinfo.Field[V]) Outcome { return unavailable(what, f.Err) }
 
-// sev sets the severity of a failing outcome.
-func (o Outcome) sev(s finding.Severity) Outcome { o.Severity, o.SevSet = s, true; return o }
-
-// on sets the subject.
-func (o Outcome) on(subject string) Outcome { o.Subject = subject; return o }
-
-// because overrides the rule's Why for this outcome.
-func (o Outcome) because(why finding.Text) Outcome { o.Why = why; return o }
-
 // one wraps a single outcome.
 func one(o Outcome) []Outcome { return []Outcome{o} }
 

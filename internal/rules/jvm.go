@@ -289,11 +289,11 @@ func jvmRules() []Rule {
 					mem := jvmMemory(c, j)
 					if mem <= 0 {
 						return advice(T("no -Xmx: heap defaults to 1/4 of RAM", "没有 -Xmx：堆默认取物理内存的 1/4"),
-							T("size the heap explicitly (-Xms = -Xmx) from a load test", "根据压测结果显式设置堆大小（-Xms = -Xmx）"), optsEv(j, "heap flags", "(none)")).sev(info)
+							T("size the heap explicitly (-Xms = -Xmx) from a load test", "根据压测结果显式设置堆大小（-Xms = -Xmx）"), optsEv(j, "heap flags", "(none)")).WithSeverity(info)
 					}
 					return fail(Tf("no -Xmx: heap defaults to 1/4 of %s", "没有 -Xmx：堆默认取 %s 的 1/4", human(mem)),
 						T("size the heap explicitly (-Xms = -Xmx) from a load test", "根据压测结果显式设置堆大小（-Xms = -Xmx）"),
-						jvmFlagFix(j.PID, fmt.Sprintf("-Xms%[1]s -Xmx%[1]s", jvmSize(roundGiB(mem/4))), ""), optsEv(j, "heap flags", "(none)")).sev(info)
+						jvmFlagFix(j.PID, fmt.Sprintf("-Xms%[1]s -Xmx%[1]s", jvmSize(roundGiB(mem/4))), ""), optsEv(j, "heap flags", "(none)")).WithSeverity(info)
 				})
 			},
 		},
@@ -321,7 +321,7 @@ func jvmRules() []Rule {
 						want := roundMiB(int64(float64(lim) * 0.75))
 						f := fail(obs, Tf("-Xmx%s (75%% of the limit), or raise the limit", "-Xmx%s（限额的 75%%），或提高限额", jvmSize(want)), jvmFlagFix(j.PID, "-Xmx"+jvmSize(want), "-Xmx"+jvmSize(x)), ex, el)
 						if x < lim {
-							f = f.sev(warning)
+							f = f.WithSeverity(warning)
 						}
 						return f
 					}
@@ -337,7 +337,7 @@ func jvmRules() []Rule {
 					case x >= total:
 						return fail(obs, Tf("-Xmx%s or less", "-Xmx%s 或更小", jvmSize(want)), jvmFlagFix(j.PID, "-Xmx"+jvmSize(want), "-Xmx"+jvmSize(x)), ex, et, ea)
 					case avail > 0 && x > free:
-						return fail(obs, Tf("-Xmx%s or less, or free memory on the host", "-Xmx%s 或更小，或释放主机内存", jvmSize(want)), jvmFlagFix(j.PID, "-Xmx"+jvmSize(want), "-Xmx"+jvmSize(x)), ex, et, ea).sev(warning)
+						return fail(obs, Tf("-Xmx%s or less, or free memory on the host", "-Xmx%s 或更小，或释放主机内存", jvmSize(want)), jvmFlagFix(j.PID, "-Xmx"+jvmSize(want), "-Xmx"+jvmSize(x)), ex, et, ea).WithSeverity(warning)
 					}
 					return pass(obs, ex, et, ea)
 				})
@@ -390,18 +390,18 @@ func jvmRules() []Rule {
 					case !jdk.Known():
 						return unavailable("JDK version (to judge CMS)", "not found in the release file or the path; give it with --jdk")
 					case major >= 15:
-						return fail(Tf("-XX:+UseConcMarkSweepGC on JDK %d: the JVM refuses to start (Unrecognized VM option)", "JDK %d 不接受 -XX:+UseConcMarkSweepGC：JVM 无法启动（Unrecognized VM option）", major), T("-XX:+UseG1GC and drop the CMS* flags", "改为 -XX:+UseG1GC 并删除 CMS* 参数"), gcFix(j, "-XX:+UseG1GC"), e, jdkEv(j, jdk)).sev(critical)
+						return fail(Tf("-XX:+UseConcMarkSweepGC on JDK %d: the JVM refuses to start (Unrecognized VM option)", "JDK %d 不接受 -XX:+UseConcMarkSweepGC：JVM 无法启动（Unrecognized VM option）", major), T("-XX:+UseG1GC and drop the CMS* flags", "改为 -XX:+UseG1GC 并删除 CMS* 参数"), gcFix(j, "-XX:+UseG1GC"), e, jdkEv(j, jdk)).WithSeverity(critical)
 					case major >= 14:
 						return fail(Tf("-XX:+UseConcMarkSweepGC on JDK %d: ignored, the JVM runs G1", "JDK %d 上的 -XX:+UseConcMarkSweepGC 被忽略，实际运行 G1", major), T("-XX:+UseG1GC and drop the CMS* flags", "改为 -XX:+UseG1GC 并删除 CMS* 参数"), gcFix(j, "-XX:+UseG1GC"), e, jdkEv(j, jdk))
 					case major >= 9:
-						return fail(Tf("-XX:+UseConcMarkSweepGC on JDK %d: deprecated", "JDK %d 上的 -XX:+UseConcMarkSweepGC 已废弃", major), T("-XX:+UseG1GC", "-XX:+UseG1GC"), gcFix(j, "-XX:+UseG1GC"), e).sev(info)
+						return fail(Tf("-XX:+UseConcMarkSweepGC on JDK %d: deprecated", "JDK %d 上的 -XX:+UseConcMarkSweepGC 已废弃", major), T("-XX:+UseG1GC", "-XX:+UseG1GC"), gcFix(j, "-XX:+UseG1GC"), e).WithSeverity(info)
 					}
 					return pass(T("CMS on JDK 8: supported", "JDK 8 上使用 CMS：受支持"), e)
 				})
 			},
 		},
 		{
-			ID: "jvm.gc.parallel-latency", Category: "jvm", Severity: warning, Profiles: []Profile{Latency},
+			ID: "jvm.gc.parallel-latency", Category: "jvm", Severity: warning, Profiles: []string{string(Latency)},
 			Title:      T("Throughput collector on a latency-critical service", "时延敏感服务使用吞吐型收集器"),
 			Checks:     T("Flags the Parallel collector (explicit, or the JDK 8 default) under the latency profile.", "latency 配置档下检查是否使用 Parallel 收集器（显式指定，或 JDK 8 默认）。"),
 			Why:        T("Parallel GC does every old-generation collection as one stop-the-world pause proportional to the heap: fine for batch throughput, hundreds of milliseconds to seconds of p99 for a request service.", "Parallel GC 的老年代回收都是与堆大小成正比的整段 STW：适合批处理吞吐，但会给请求服务带来数百毫秒到数秒的 p99。"),
@@ -510,11 +510,11 @@ func jvmRules() []Rule {
 							return pass(T("THP madvise without the JVM flag (database profile: no huge pages wanted)", "THP 为 madvise，JVM 未加参数（database 配置档不需要大页）"), eh, ej)
 						}
 						return fail(T("THP madvise but the JVM does not ask for huge pages", "THP 为 madvise，但 JVM 未申请大页"), T("-XX:+UseTransparentHugePages", "-XX:+UseTransparentHugePages"),
-							jvmFlagFix(j.PID, "-XX:+UseTransparentHugePages", ""), eh, ej).sev(info)
+							jvmFlagFix(j.PID, "-XX:+UseTransparentHugePages", ""), eh, ej).WithSeverity(info)
 					case mode == "never" && flag:
 						if c.Profile == Database {
 							return fail(T("-XX:+UseTransparentHugePages with THP never: the flag does nothing", "THP 为 never，-XX:+UseTransparentHugePages 不起作用"), T("remove -XX:+UseTransparentHugePages (database hosts keep THP never)", "删除 -XX:+UseTransparentHugePages（数据库主机保持 THP never）"),
-								finding.Fix{Apply: fmt.Sprintf("remove from the JVM options: -XX:+UseTransparentHugePages; then restart the service of pid %d", j.PID), Revert: fmt.Sprintf("add to the JVM options: -XX:+UseTransparentHugePages; then restart the service of pid %d", j.PID)}, eh, ej).sev(info)
+								finding.Fix{Apply: fmt.Sprintf("remove from the JVM options: -XX:+UseTransparentHugePages; then restart the service of pid %d", j.PID), Revert: fmt.Sprintf("add to the JVM options: -XX:+UseTransparentHugePages; then restart the service of pid %d", j.PID)}, eh, ej).WithSeverity(info)
 						}
 						fx := echoFix(thpEnabledPath, "madvise", "never")
 						fx.Persist = thpPersist("transparent_hugepage", "madvise")
@@ -759,7 +759,7 @@ func jvmRules() []Rule {
 							"prlimit 只修改运行中的 JVM。持久化：用 `systemctl edit <服务>` 加入上述配置；若服务由登录 shell 启动，则写入 /etc/security/limits.d/90-java.conf：<用户> - nofile %d。", want))
 					f := fail(obs, Tf("nofile %d", "nofile %d", want), fx, e)
 					if crit {
-						f = f.sev(critical)
+						f = f.WithSeverity(critical)
 					}
 					return f
 				})

@@ -68,7 +68,7 @@ func kernelRules() []Rule {
 			},
 		},
 		{
-			ID: "kernel.nmi-watchdog", Category: "kernel", Severity: info, Profiles: []Profile{Latency},
+			ID: "kernel.nmi-watchdog", Category: "kernel", Severity: info, Profiles: []string{string(Latency)},
 			Title:      T("NMI watchdog on a latency host", "时延敏感主机上的 NMI watchdog"),
 			Checks:     T("Reads kernel.nmi_watchdog; the latency profile wants 0 (TuneD network-latency).", "读取 kernel.nmi_watchdog；latency 配置档期望为 0（TuneD network-latency）。"),
 			Why:        T("The NMI watchdog fires periodic non-maskable interrupts on every CPU and holds a PMU counter that profilers (perf, async-profiler) could use.", "NMI watchdog 会在每个 CPU 上周期性触发不可屏蔽中断，并占用一个 PMU 计数器，而性能分析工具（perf、async-profiler）也需要它。"),
@@ -78,7 +78,7 @@ func kernelRules() []Rule {
 			Eval:       simpleSysctl("kernel.nmi_watchdog", func(v int64) bool { return v == 0 }, 0),
 		},
 		{
-			ID: "kernel.timer-migration", Category: "kernel", Severity: info, Profiles: []Profile{Latency},
+			ID: "kernel.timer-migration", Category: "kernel", Severity: info, Profiles: []string{string(Latency)},
 			Title:      T("Timer migration on a latency host", "时延敏感主机上的定时器迁移"),
 			Checks:     T("Reads kernel.timer_migration; the latency profile wants 0 (TuneD network-latency).", "读取 kernel.timer_migration；latency 配置档期望为 0（TuneD network-latency）。"),
 			Why:        T("Migrating timers to busy CPUs saves idle power but adds jitter to the CPUs serving requests.", "把定时器迁移到忙碌 CPU 可以省电，但会给处理请求的 CPU 带来抖动。"),
@@ -228,7 +228,7 @@ func kernelRules() []Rule {
 					T("remove the isolation unless a service is pinned to those CPUs on purpose", "除非有服务有意绑定到这些 CPU，否则删除隔离参数"),
 					grubbyRemove(strings.Join(names, " "), strings.Join(vals, " ")), e)
 				if c.Profile == Latency {
-					o = o.sev(info)
+					o = o.WithSeverity(info)
 				}
 				return one(o)
 			},
@@ -323,7 +323,7 @@ func tuningRules() []Rule {
 				if vm, known := isVM(c); known && !vm && strings.HasPrefix(p, "virtual-guest") {
 					fx := finding.Fix{Apply: "tuned-adm profile throughput-performance", Revert: "tuned-adm profile " + p, Note: T("TuneD stores the profile in /etc/tuned/active_profile and applies it again at boot.", "TuneD 把配置档记录在 /etc/tuned/active_profile，开机时自动重新应用。")}
 					return one(fail(Tf("TuneD profile %s on bare metal", "物理机上使用 TuneD 配置档 %s", p),
-						T("tuned-adm profile throughput-performance (virtual-guest is meant for VMs: dirty 30%, swappiness 30)", "tuned-adm profile throughput-performance（virtual-guest 面向虚拟机：dirty 30%、swappiness 30）"), fx, e).sev(info))
+						T("tuned-adm profile throughput-performance (virtual-guest is meant for VMs: dirty 30%, swappiness 30)", "tuned-adm profile throughput-performance（virtual-guest 面向虚拟机：dirty 30%、swappiness 30）"), fx, e).WithSeverity(info))
 				}
 				if !bad {
 					return one(pass(Tf("TuneD profile %s", "TuneD 配置档 %s", p), e))

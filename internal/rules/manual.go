@@ -61,7 +61,7 @@ func manualRules() []Rule {
 				}
 				var out []Outcome
 				for _, n := range nics {
-					out = append(out, ringsUnavailable(n).on(n.Name))
+					out = append(out, ringsUnavailable(n).On(n.Name))
 				}
 				return out
 			},

@@ -59,14 +59,14 @@ func memoryRules() []Rule {
 				var o Outcome
 				switch {
 				case mode == "always" && c.Profile == Latency:
-					o = fail(obs, rec, fx, e).sev(critical)
+					o = fail(obs, rec, fx, e).WithSeverity(critical)
 				case mode == "always":
 					o = fail(obs, rec, fx, e)
 				case mode == "never": // java-web / latency want madvise
-					o = fail(obs, Tf("%s, and add -XX:+UseTransparentHugePages to the JVM", "%s，并为 JVM 加上 -XX:+UseTransparentHugePages", rec.EN), fx, e).sev(info)
+					o = fail(obs, Tf("%s, and add -XX:+UseTransparentHugePages to the JVM", "%s，并为 JVM 加上 -XX:+UseTransparentHugePages", rec.EN), fx, e).WithSeverity(info)
 					o.Recommended.ZH = "transparent_hugepage/enabled = madvise，并为 JVM 加上 -XX:+UseTransparentHugePages"
 				default: // database, madvise
-					o = fail(obs, rec, fx, e).sev(info)
+					o = fail(obs, rec, fx, e).WithSeverity(info)
 				}
 				return one(o)
 			},
@@ -130,7 +130,7 @@ func memoryRules() []Rule {
 				fx := sysctlFix1("vm.nr_hugepages", 0, total)
 				o := fail(obs, T("vm.nr_hugepages = 0, or start the JVM with -XX:+UseLargePages and size the reservation to the heap", "vm.nr_hugepages = 0，或用 -XX:+UseLargePages 启动 JVM 并按堆大小预留"), fx, et, ef)
 				if jo != nil || c.Profile == Database {
-					o = o.sev(info)
+					o = o.WithSeverity(info)
 				}
 				return one(o)
 			},
@@ -161,7 +161,7 @@ func memoryRules() []Rule {
 					"找出被换出的进程（grep VmSwap /proc/*/status）；保证 JVM 堆加本地内存小于 MemAvailable；调低 vm.swappiness（见 mem.swappiness）")
 				o := advice(obs, rec, et, ef)
 				if used*4 > tot {
-					o = o.sev(critical)
+					o = o.WithSeverity(critical)
 				}
 				return one(o)
 			},
@@ -218,7 +218,7 @@ func memoryRules() []Rule {
 				o := advice(obs, T("keep at least 10% available: reduce -Xmx or the number of JVMs, or find other consumers (ps -eo rss,comm --sort=-rss | head)",
 					"至少保留 10% 可用内存：调小 -Xmx 或减少 JVM 数量，或找出其他内存占用者（ps -eo rss,comm --sort=-rss | head）"), et, ea)
 				if r < 0.05 {
-					o = o.sev(critical)
+					o = o.WithSeverity(critical)
 				}
 				return one(o)
 			},
@@ -302,7 +302,7 @@ func memoryRules() []Rule {
 				obs := Tf("min_free_kbytes %d on %s RAM", "min_free_kbytes 为 %d，内存 %s", v, human(tot*1024))
 				switch {
 				case v*20 > tot:
-					return one(fail(obs, T("vm.min_free_kbytes = 112640", "vm.min_free_kbytes = 112640"), sysctlFix1("vm.min_free_kbytes", 112640, v), e, et).sev(warning))
+					return one(fail(obs, T("vm.min_free_kbytes = 112640", "vm.min_free_kbytes = 112640"), sysctlFix1("vm.min_free_kbytes", 112640, v), e, et).WithSeverity(warning))
 				case tot >= 64<<20 && v < 65536:
 					return one(fail(obs, T("vm.min_free_kbytes = 112640 (the A-Tune profile value)", "vm.min_free_kbytes = 112640（A-Tune 配置档取值）"), sysctlFix1("vm.min_free_kbytes", 112640, v), e, et))
 				}
@@ -338,7 +338,7 @@ func memoryRules() []Rule {
 				}
 				o := fail(obs, Tf("vm.max_map_count = %d", "vm.max_map_count = %d", want), sysctlFix1("vm.max_map_count", want, v), e)
 				if int64(threads)*2 > v/2 {
-					o = o.sev(warning)
+					o = o.WithSeverity(warning)
 				}
 				return one(o)
 			},

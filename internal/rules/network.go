@@ -104,7 +104,7 @@ func netRules() []Rule {
 						want = 600
 					}
 					return one(fail(Tf("time_squeeze %d for %d packets (%.2f%%), netdev_budget %d", "time_squeeze %d 次 / %d 个报文（%.2f%%），netdev_budget 为 %d", s.TimeSqueeze, s.Processed, float64(s.TimeSqueeze)*100/float64(s.Processed), v),
-						Tf("net.core.netdev_budget = %d", "net.core.netdev_budget = %d", want), sysctlFix1("net.core.netdev_budget", want, v), e, eb).sev(info))
+						Tf("net.core.netdev_budget = %d", "net.core.netdev_budget = %d", want), sysctlFix1("net.core.netdev_budget", want, v), e, eb).WithSeverity(info))
 				}
 				return one(pass(T("no backlog drops, few squeezes", "没有收包队列丢包，预算耗尽很少"), e))
 			},
@@ -261,7 +261,7 @@ func netRules() []Rule {
 					return one(pass(obs, er, ep))
 				}
 				return one(fail(obs, T("net.core.busy_read = busy_poll = 0 for throughput services", "吞吐型服务设为 net.core.busy_read = busy_poll = 0"),
-					sysctlFix([]kv{{"net.core.busy_read", "0"}, {"net.core.busy_poll", "0"}}, was), er, ep).sev(warning))
+					sysctlFix([]kv{{"net.core.busy_read", "0"}, {"net.core.busy_poll", "0"}}, was), er, ep).WithSeverity(warning))
 			},
 		},
 		{
@@ -299,7 +299,7 @@ func netRules() []Rule {
 				o := fail(obs, Tf("net.netfilter.nf_conntrack_max = %d (and raise /sys/module/nf_conntrack/parameters/hashsize to max/4)", "net.netfilter.nf_conntrack_max = %d（并将 /sys/module/nf_conntrack/parameters/hashsize 调为 max/4）", want),
 					sysctlFix1("net.netfilter.nf_conntrack_max", want, max), ec, em)
 				if r > 0.95 {
-					o = o.sev(critical)
+					o = o.WithSeverity(critical)
 				}
 				return one(o)
 			},

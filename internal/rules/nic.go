@@ -116,7 +116,7 @@ func nicRules() []Rule {
 				var out []Outcome
 				for _, n := range nics {
 					if len(n.IRQs) == 0 {
-						out = append(out, skip(Tf("%s: no IRQs found for this NIC (virtual function or polling driver)", "%s：未找到该网卡的中断（虚拟功能或轮询驱动）", n.Name)).on(n.Name))
+						out = append(out, skip(Tf("%s: no IRQs found for this NIC (virtual function or polling driver)", "%s：未找到该网卡的中断（虚拟功能或轮询驱动）", n.Name)).On(n.Name))
 						continue
 					}
 					targets, busiest, share := irqTargets(n)
@@ -136,7 +136,7 @@ func nicRules() []Rule {
 						evs = append(evs, evf("irqbalance running", irqb))
 					}
 					if cpus < 4 || busiest < 0 || share < 0.8 {
-						out = append(out, pass(Tf("%s: %d IRQs over CPUs %s", "%s：%d 个中断分布在 CPU %s", n.Name, len(n.IRQs), cpuList(targets)), evs...).on(n.Name))
+						out = append(out, pass(Tf("%s: %d IRQs over CPUs %s", "%s：%d 个中断分布在 CPU %s", n.Name, len(n.IRQs), cpuList(targets)), evs...).On(n.Name))
 						continue
 					}
 					local := nicLocalCPUs(c, n)
@@ -170,9 +170,9 @@ func nicRules() []Rule {
 					ien, izh := irqbState(irqb)
 					obs := T(fmt.Sprintf("%s: %d IRQ(s), %.0f%% of them on CPU %d of %d CPUs; irqbalance %s", n.Name, len(n.IRQs), share*100, busiest, cpus, ien),
 						fmt.Sprintf("%s：%d 个中断，其中 %.0f%% 落在 CPU %d 上（共 %d 个 CPU）；irqbalance %s", n.Name, len(n.IRQs), share*100, busiest, cpus, izh))
-					f := fail(obs, rec, fx, evs...).on(n.Name)
+					f := fail(obs, rec, fx, evs...).On(n.Name)
 					if !irqbRunning && cpus >= 16 {
-						f = f.sev(critical)
+						f = f.WithSeverity(critical)
 					}
 					out = append(out, f)
 				}
@@ -200,7 +200,7 @@ func nicRules() []Rule {
 					e := ev("queues", fmt.Sprintf("combined %d (max %d), rx %d, tx %d", n.Combined, n.MaxCombined, n.RxQueues, n.TxQueues), nicSource(n)+"/queues")
 					obs := Tf("%s has %d queue(s) on a %d-CPU host (%d CPUs on its node)", "%s 只有 %d 个队列，主机共 %d 个 CPU（网卡所在节点 %d 个）", n.Name, q, cpus, len(local))
 					if q <= 0 {
-						out = append(out, unavailable(n.Name+" queue count", "no queues/rx-* and no ethtool channel count").on(n.Name))
+						out = append(out, unavailable(n.Name+" queue count", "no queues/rx-* and no ethtool channel count").On(n.Name))
 						continue
 					}
 					want := len(local)
@@ -211,15 +211,15 @@ func nicRules() []Rule {
 						want = n.MaxCombined
 					}
 					if q == 1 && cpus >= 4 && n.MaxCombined == 1 {
-						out = append(out, advice(obs, T("the device supports a single queue: use RPS to spread receive processing (nic.rps), or ask for a multi-queue vNIC / SR-IOV VF", "设备只支持单队列：用 RPS 分散收包处理（见 nic.rps），或申请多队列虚拟网卡/SR-IOV VF"), e).on(n.Name))
+						out = append(out, advice(obs, T("the device supports a single queue: use RPS to spread receive processing (nic.rps), or ask for a multi-queue vNIC / SR-IOV VF", "设备只支持单队列：用 RPS 分散收包处理（见 nic.rps），或申请多队列虚拟网卡/SR-IOV VF"), e).On(n.Name))
 						continue
 					}
 					if q >= want || (q > 1 && (n.MaxCombined == 0 || q >= n.MaxCombined)) {
-						out = append(out, pass(Tf("%s: %d queues (hardware max %d, %d local CPUs)", "%s：%d 个队列（硬件上限 %d，本地 CPU %d 个）", n.Name, q, n.MaxCombined, len(local)), e).on(n.Name))
+						out = append(out, pass(Tf("%s: %d queues (hardware max %d, %d local CPUs)", "%s：%d 个队列（硬件上限 %d，本地 CPU %d 个）", n.Name, q, n.MaxCombined, len(local)), e).On(n.Name))
 						continue
 					}
 					if q == 1 && cpus < 4 {
-						out = append(out, pass(Tf("%s: 1 queue on a %d-CPU host", "%s：1 个队列，主机 %d 个 CPU", n.Name, cpus), e).on(n.Name))
+						out = append(out, pass(Tf("%s: 1 queue on a %d-CPU host", "%s：1 个队列，主机 %d 个 CPU", n.Name, cpus), e).On(n.Name))
 						continue
 					}
 					sev := info
@@ -234,7 +234,7 @@ func nicRules() []Rule {
 						Note:    Tf("Without NetworkManager put ETHTOOL_OPTS=\"-L %[1]s combined %[2]d\" in ifcfg-%[1]s.", "未使用 NetworkManager 时，在 ifcfg-%[1]s 中写入 ETHTOOL_OPTS=\"-L %[1]s combined %[2]d\"。", n.Name, want),
 					}
 					rec := Tf("%d combined queues (check `ethtool -l %s` for the hardware maximum), then spread their IRQs over node-local CPUs", "设置 %d 个 combined 队列（先用 `ethtool -l %s` 确认硬件上限），再把中断分散到本节点 CPU", want, n.Name)
-					out = append(out, fail(obs, rec, fx, e).sev(sev).on(n.Name))
+					out = append(out, fail(obs, rec, fx, e).WithSeverity(sev).On(n.Name))
 				}
 				return out
 			},
@@ -257,7 +257,7 @@ func nicRules() []Rule {
 				for _, n := range nics {
 					q := queues(n)
 					if q <= 0 || q*16 > cpus {
-						out = append(out, skip(Tf("%s: %d queues for %d CPUs: hardware queues are enough", "%s：%d 个队列对应 %d 个 CPU，硬件队列足够", n.Name, q, cpus)).on(n.Name))
+						out = append(out, skip(Tf("%s: %d queues for %d CPUs: hardware queues are enough", "%s：%d 个队列对应 %d 个 CPU，硬件队列足够", n.Name, q, cpus)).On(n.Name))
 						continue
 					}
 					on := 0
@@ -268,11 +268,11 @@ func nicRules() []Rule {
 					}
 					e := ev("rps queues enabled", fmt.Sprintf("%d of %d", on, len(n.RPS)), nicSource(n)+"/queues/rx-*/rps_cpus")
 					if len(n.RPS) == 0 {
-						out = append(out, unavailable(n.Name+" rps_cpus", "no queues/rx-*/rps_cpus read").on(n.Name))
+						out = append(out, unavailable(n.Name+" rps_cpus", "no queues/rx-*/rps_cpus read").On(n.Name))
 						continue
 					}
 					if on == len(n.RPS) {
-						out = append(out, pass(Tf("%s: RPS enabled on all %d rx queues", "%s：%d 个 rx 队列都已开启 RPS", n.Name, on), e).on(n.Name))
+						out = append(out, pass(Tf("%s: RPS enabled on all %d rx queues", "%s：%d 个 rx 队列都已开启 RPS", n.Name, on), e).On(n.Name))
 						continue
 					}
 					local := nicLocalCPUs(c, n)
@@ -319,7 +319,7 @@ func nicRules() []Rule {
 						Note: T("rps_cpus and rps_flow_cnt are lost on reboot: write them from a udev rule or a boot-time unit; the sysctl persists through sysctl.d.",
 							"rps_cpus 和 rps_flow_cnt 重启后丢失：请由 udev 规则或开机单元写入；sysctl 部分通过 sysctl.d 持久化。")}
 					out = append(out, fail(Tf("%s: %d queue(s) for %d CPUs and RPS off on %d of %d rx queues", "%s：%d 个队列对应 %d 个 CPU，%d/%d 个 rx 队列未开启 RPS", n.Name, q, cpus, len(n.RPS)-on, len(n.RPS)),
-						Tf("RPS over CPUs %s (mask %s), RFS with rps_sock_flow_entries %d", "在 CPU %s（掩码 %s）上开启 RPS，并开启 RFS（rps_sock_flow_entries %d）", cpuList(local), mask, flows), fx, evs...).on(n.Name))
+						Tf("RPS over CPUs %s (mask %s), RFS with rps_sock_flow_entries %d", "在 CPU %s（掩码 %s）上开启 RPS，并开启 RFS（rps_sock_flow_entries %d）", cpuList(local), mask, flows), fx, evs...).On(n.Name))
 				}
 				return out
 			},
@@ -341,14 +341,14 @@ func nicRules() []Rule {
 				for _, n := range nics {
 					e := ev("mtu", n.MTU, nicSource(n)+"/mtu")
 					if n.SpeedMbps < 10000 || n.MTU != 1500 {
-						out = append(out, pass(Tf("%s: MTU %d at %d Mb/s", "%s：MTU %d，速率 %d Mb/s", n.Name, n.MTU, n.SpeedMbps), e).on(n.Name))
+						out = append(out, pass(Tf("%s: MTU %d at %d Mb/s", "%s：MTU %d，速率 %d Mb/s", n.Name, n.MTU, n.SpeedMbps), e).On(n.Name))
 						continue
 					}
 					fx := finding.Fix{Apply: fmt.Sprintf("ip link set dev %s mtu 9000", n.Name), Revert: fmt.Sprintf("ip link set dev %s mtu %d", n.Name, n.MTU),
 						Persist: fmt.Sprintf("nmcli connection modify %s 802-3-ethernet.mtu 9000", n.Name),
 						Note:    Tf("Without NetworkManager put MTU=9000 in ifcfg-%s. Every hop (switch ports, peers) must accept 9000 bytes.", "未使用 NetworkManager 时在 ifcfg-%s 中写入 MTU=9000。链路上每一跳（交换机端口、对端）都必须支持 9000 字节。", n.Name, n.Name)}
 					out = append(out, fail(Tf("%s: MTU 1500 on a %d Mb/s link", "%s：%d Mb/s 链路上 MTU 为 1500", n.Name, n.SpeedMbps),
-						T("MTU 9000 end to end if the traffic is bulk and stays in the data-centre network", "若流量以大包为主且不出数据中心网络，端到端设置 MTU 9000"), fx, e).on(n.Name))
+						T("MTU 9000 end to end if the traffic is bulk and stays in the data-centre network", "若流量以大包为主且不出数据中心网络，端到端设置 MTU 9000"), fx, e).On(n.Name))
 				}
 				return out
 			},
@@ -371,12 +371,12 @@ func nicRules() []Rule {
 					e := ev("speed", n.SpeedMbps, nicSource(n)+"/speed")
 					switch {
 					case n.SpeedMbps <= 0:
-						out = append(out, skip(Tf("%s reports no link speed (virtual or unknown)", "%s 未报告链路速率（虚拟网卡或未知）", n.Name)).on(n.Name))
+						out = append(out, skip(Tf("%s reports no link speed (virtual or unknown)", "%s 未报告链路速率（虚拟网卡或未知）", n.Name)).On(n.Name))
 					case n.SpeedMbps < 1000:
 						out = append(out, advice(Tf("%s links at %d Mb/s", "%s 链路速率只有 %d Mb/s", n.Name, n.SpeedMbps),
-							T("check cable, switch port and autonegotiation (`ethtool <if>`); expect 1/10/25 Gb/s", "检查网线、交换机端口和自协商（`ethtool <网卡>`）；应为 1/10/25 Gb/s"), e).on(n.Name))
+							T("check cable, switch port and autonegotiation (`ethtool <if>`); expect 1/10/25 Gb/s", "检查网线、交换机端口和自协商（`ethtool <网卡>`）；应为 1/10/25 Gb/s"), e).On(n.Name))
 					default:
-						out = append(out, pass(Tf("%s at %d Mb/s", "%s 速率 %d Mb/s", n.Name, n.SpeedMbps), e).on(n.Name))
+						out = append(out, pass(Tf("%s at %d Mb/s", "%s 速率 %d Mb/s", n.Name, n.SpeedMbps), e).On(n.Name))
 					}
 				}
 				return out

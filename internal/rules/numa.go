@@ -122,7 +122,7 @@ func numaRules() []Rule {
 				if len(small) > 0 {
 					return one(advice(Tf("%d NUMA nodes with unbalanced memory: %s below half the average %s", "%d 个 NUMA 节点内存不均衡：%s 低于平均值 %s 的一半", len(nodes), strings.Join(small, ", "), human(avg*1024)),
 						T("populate every memory channel with identical DIMMs (1 DIMM per channel, same speed and rank); until then do not bind JVMs to the small nodes",
-							"所有内存通道插满同规格内存条（每通道 1 根，速率和 Rank 一致）；在此之前不要把 JVM 绑定到内存少的节点"), e).sev(warning))
+							"所有内存通道插满同规格内存条（每通道 1 根，速率和 Rank 一致）；在此之前不要把 JVM 绑定到内存少的节点"), e).WithSeverity(warning))
 				}
 				return one(advice(Tf("%d NUMA nodes (max distance %d): %s", "%d 个 NUMA 节点（最大距离 %d）：%s", len(nodes), maxDist, strings.Join(parts, "; ")),
 					T("run one JVM per node bound with numactl --cpunodebind=N --membind=N (or taskset/systemd CPUAffinity), preferring the NIC's node; or one JVM with -XX:+UseNUMA (Parallel, G1 on JDK 14+)",
@@ -168,10 +168,10 @@ func numaRules() []Rule {
 						T("kernel.numa_balancing = 0", "kernel.numa_balancing = 0"), sysctlFix1("kernel.numa_balancing", 0, v), e, je))
 				case pinned == 0 && unpinned > 0 && v == 0:
 					return one(fail(Tf("numa_balancing = 0 while %d JVM(s) run unbound across nodes", "numa_balancing = 0，而 %d 个 JVM 未绑定、跨节点运行", unpinned),
-						T("kernel.numa_balancing = 1, or bind each JVM to a node (see jvm.numa.bind)", "kernel.numa_balancing = 1，或把每个 JVM 绑定到一个节点（见 jvm.numa.bind）"), sysctlFix1("kernel.numa_balancing", 1, v), e, je).sev(info))
+						T("kernel.numa_balancing = 1, or bind each JVM to a node (see jvm.numa.bind)", "kernel.numa_balancing = 1，或把每个 JVM 绑定到一个节点（见 jvm.numa.bind）"), sysctlFix1("kernel.numa_balancing", 1, v), e, je).WithSeverity(info))
 				case pinned == 0 && unpinned == 0 && v == 0 && jo != nil:
 					return one(fail(T("numa_balancing = 0 and no JVM binding is known", "numa_balancing = 0，且未知 JVM 绑定情况"),
-						T("kernel.numa_balancing = 1 unless the services are bound per node", "除非服务已按节点绑定，否则设为 kernel.numa_balancing = 1"), sysctlFix1("kernel.numa_balancing", 1, v), e).sev(info))
+						T("kernel.numa_balancing = 1 unless the services are bound per node", "除非服务已按节点绑定，否则设为 kernel.numa_balancing = 1"), sysctlFix1("kernel.numa_balancing", 1, v), e).WithSeverity(info))
 				}
 				return one(pass(Tf("numa_balancing = %d matches the JVM binding (pinned %d, unpinned %d)", "numa_balancing = %d 与 JVM 绑定情况匹配（已绑定 %d，未绑定 %d）", v, pinned, unpinned), e, je))
 			},
@@ -220,12 +220,12 @@ func numaRules() []Rule {
 				for _, n := range nics {
 					src := nicSource(n) + "/device/numa_node"
 					if n.NUMANode < 0 {
-						out = append(out, skip(Tf("%s reports no NUMA node (numa_node = -1): firmware does not describe PCIe locality", "%s 未报告 NUMA 节点（numa_node = -1）：固件未描述 PCIe 位置", n.Name)).on(n.Name))
+						out = append(out, skip(Tf("%s reports no NUMA node (numa_node = -1): firmware does not describe PCIe locality", "%s 未报告 NUMA 节点（numa_node = -1）：固件未描述 PCIe 位置", n.Name)).On(n.Name))
 						continue
 					}
 					node, ok := nodeByID(nodes, n.NUMANode)
 					if !ok || len(n.IRQs) == 0 {
-						out = append(out, skip(Tf("%s: no IRQs or unknown node %d", "%s：没有中断信息或节点 %d 未知", n.Name, n.NUMANode)).on(n.Name))
+						out = append(out, skip(Tf("%s: no IRQs or unknown node %d", "%s：没有中断信息或节点 %d 未知", n.Name, n.NUMANode)).On(n.Name))
 						continue
 					}
 					local := map[int]bool{}
@@ -247,7 +247,7 @@ func numaRules() []Rule {
 					}
 					en := ev("numa_node", n.NUMANode, src)
 					if len(remote) == 0 {
-						out = append(out, pass(Tf("%s on node %d: all %d IRQs on node-local CPUs", "%s 位于节点 %d：%d 个中断都在本节点 CPU 上", n.Name, n.NUMANode, len(n.IRQs)), en).on(n.Name))
+						out = append(out, pass(Tf("%s on node %d: all %d IRQs on node-local CPUs", "%s 位于节点 %d：%d 个中断都在本节点 CPU 上", n.Name, n.NUMANode, len(n.IRQs)), en).On(n.Name))
 						continue
 					}
 					var apply, revert, ids []string
@@ -269,7 +269,7 @@ func numaRules() []Rule {
 							"irqbalance 能感知 NUMA：启动它是最简单的持久方案。否则请由开机单元或 udev 规则绑定；若 irqbalance 在运行，需用 --banirq=%s 排除这些中断，否则会被它再次迁移。", ids[0])}
 					out = append(out, fail(Tf("%s is on node %d (CPUs %s) but %d of %d IRQs may run on other nodes (IRQs %s)", "%s 位于节点 %d（CPU %s），但 %d/%d 个中断可能在其他节点处理（中断号 %s）",
 						n.Name, n.NUMANode, cpuList(node.CPUs), len(remote), len(n.IRQs), strings.Join(ids, ",")),
-						Tf("affinity of every %s IRQ within node %d (CPUs %s)", "%s 的所有中断亲和到节点 %d（CPU %s）", n.Name, n.NUMANode, cpuList(node.CPUs)), fx, evs...).on(n.Name))
+						Tf("affinity of every %s IRQ within node %d (CPUs %s)", "%s 的所有中断亲和到节点 %d（CPU %s）", n.Name, n.NUMANode, cpuList(node.CPUs)), fx, evs...).On(n.Name))
 				}
 				sort.SliceStable(out, func(i, j int) bool { return out[i].Subject < out[j].Subject })
 				return out

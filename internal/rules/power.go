@@ -77,7 +77,7 @@ func powerRules() []Rule {
 				o := fail(Tf("%d of %d CPUs are not on performance (%s)", "%d/%d 个 CPU 不是 performance（%s）", total-perf, total, countsString(g)),
 					T("performance on every CPU", "所有 CPU 使用 performance"), fix, e)
 				if c.Profile == Latency {
-					o = o.sev(critical)
+					o = o.WithSeverity(critical)
 				}
 				return one(o)
 			},
@@ -210,7 +210,7 @@ func powerRules() []Rule {
 			},
 		},
 		{
-			ID: "cpu.min-perf-pct", Category: "cpu", Severity: info, Profiles: []Profile{Latency},
+			ID: "cpu.min-perf-pct", Category: "cpu", Severity: info, Profiles: []string{string(Latency)},
 			Title:      T("intel_pstate minimum performance", "intel_pstate 最低性能百分比"),
 			Checks:     T("Reads intel_pstate/min_perf_pct and expects 100 for latency-critical services.", "读取 intel_pstate/min_perf_pct，时延敏感服务期望为 100。"),
 			Why:        T("Removing the low P-states means a core never has to ramp up when a request arrives.", "去掉低 P-state 后，请求到来时 CPU 无需再升频。"),
@@ -237,7 +237,7 @@ func powerRules() []Rule {
 			},
 		},
 		{
-			ID: "cpu.cstates", Category: "cpu", Severity: warning, Profiles: []Profile{Latency},
+			ID: "cpu.cstates", Category: "cpu", Severity: warning, Profiles: []string{string(Latency)},
 			Title:      T("Deep C-states for latency-critical services", "时延敏感服务的深度 C-state"),
 			Checks:     T("Lists cpu0's enabled idle states and flags those with an exit latency above 10 µs.", "列出 cpu0 已启用的空闲状态，退出时延超过 10 µs 的判为不通过。"),
 			Why:        T("Waking a core from a deep C-state (C6: ~100 µs) adds that latency to the first request that lands on it.", "从深度 C-state（如 C6，约 100 µs）唤醒的时间会直接加到落在该核上的第一个请求上。"),
