@@ -1,0 +1,201 @@
+// Package mechanism is the diagnosis's catalogue of mechanisms: what, in
+// the code or the runtime, makes a service slow, named from the evidence a
+// run already holds. Its input is one time account of the threads that
+// serve requests (where their wall-clock time went: running which
+// application method, blocked on which lock, parked waiting for whom, in
+// which I/O, asleep), read from JFR events and thread dumps, beside the GC
+// and host facts. Every entry of the catalogue is a finding.Rule over that
+// evidence, in the same shape as every other rule: a signature as data, a
+// name, the specific fix for the framework in use, the trade-off and a
+// public reference. Name picks the mechanism behind the largest share of
+// the time, read against the CPUs' saturation.
+package mechanism
+
+import (
+	"strconv"
+	"strings"
+)
+
+// State is what a thread was doing in a slice of its time.
+type State string
+
+// The states of the account. Idle is time a pool thread waited for work:
+// it is kept out of every share.
+const (
+	Running  State = "running"  // on a CPU (JFR execution sample, RUNNABLE in Java code)
+	Blocked  State = "blocked"  // waiting to enter a monitor (synchronized)
+	Parked   State = "parked"   // LockSupport.park: j.u.c locks, futures, latches, queues, permits
+	Waiting  State = "waiting"  // Object.wait
+	Sleeping State = "sleeping" // Thread.sleep
+	Socket   State = "socket"   // in a socket read or write
+	File     State = "file"     // in a file read, write or fsync
+	Idle     State = "idle"     // a pool thread waiting for work
+)
+
+// States lists the states in display order.
+var States = []State{Running, Blocked, Parked, Waiting, Sleeping, Socket, File}
+
+// Frame is one stack frame: "pkg.Class.method" and its line (0: unknown).
+type Frame struct {
+	Method string `json:"method"`
+	Line   int    `json:"line,omitempty"`
+}
+
+// String is "pkg.Class.method:line" (without ":line" when unknown).
+func (f Frame) String() string {
+	if f.Line <= 0 {
+		return f.Method
+	}
+	return f.Method + ":" + strconv.Itoa(f.Line)
+}
+
+// Source says where a slice was read.
+type Source string
+
+const (
+	FromJFR   Source = "jfr"
+	FromDumps Source = "dumps"
+)
+
+// Slice is one piece of a thread's time: a JFR sample or timed event, or
+// the thread as one dump saw it.
+type Slice struct {
+	Thread string
+	// Role is the thread's role kind ("request-worker", "event-loop",
+	// "jit-compiler", ...) and Pool its pool ("http-nio-8080-exec").
+	Role, Pool string
+	State      State
+	// Stack is leaf first.
+	Stack []Frame
+	// Weight is nanoseconds for JFR, 1 for a thread in one dump.
+	Weight float64
+	Source Source
+	// Lock is the monitor's or the parked-on object's class.
+	Lock string
+	// Peer is the socket's host:port or the file's path.
+	Peer string
+	// Holder is the stack (leaf first) of the thread that held the lock a
+	// blocked thread waited for, when a dump shows it.
+	Holder []Frame
+}
+
+// RequestRoles are the roles whose time is the service's latency: the
+// threads that serve requests.
+var RequestRoles = []string{"request-worker", "event-loop"}
+
+// libraryPrefixes are frames of the JDK and of frameworks and libraries:
+// the application's code is the first frame past them.
+var libraryPrefixes = []string{
+	"java.", "javax.", "jdk.", "sun.", "com.sun.", "jakarta.",
+	"org.apache.", "org.springframework.", "io.netty.", "io.vertx.", "reactor.", "io.grpc.",
+	"org.eclipse.jetty.", "io.undertow.", "org.jboss.", "org.glassfish.", "org.xnio.", "com.google.",
+	"ch.qos.logback.", "org.slf4j.", "com.zaxxer.hikari.", "com.alibaba.druid.", "com.mchange.", "org.h2.",
+	"com.fasterxml.", "org.hibernate.", "com.mysql.", "org.postgresql.", "oracle.jdbc.", "org.mariadb.",
+	"okhttp3.", "okio.", "io.micrometer.", "kotlin.", "kotlinx.", "scala.", "groovy.", "org.codehaus.",
+	"org.aspectj.", "net.bytebuddy.", "org.yaml.", "com.alibaba.fastjson", "io.lettuce.", "redis.clients.",
+	"org.mybatis.", "org.apache.ibatis.", "com.ibm.", "openj9.", "org.eclipse.openj9.", "io.reactivex.",
+	"io.opentelemetry.", "brave.", "org.jctools.", "com.lmax.", "feign.", "retrofit2.", "org.quartz.",
+}
+
+// IsLibrary says whether a frame is the JDK's or a library's (not the
+// application's). Generated frames (lambdas, proxies, accessors) count as
+// library frames: the code a user reads is their caller.
+func IsLibrary(method string) bool {
+	if method == "" || strings.Contains(method, "$$Lambda") || strings.Contains(method, "$Proxy") ||
+		strings.HasPrefix(method, "jdk.internal.reflect.") || strings.Contains(method, "GeneratedMethodAccessor") ||
+		strings.Contains(method, "$$EnhancerBySpringCGLIB$$") || strings.Contains(method, "$$SpringCGLIB$$") {
+		return true
+	}
+	for _, p := range libraryPrefixes {
+		if strings.HasPrefix(method, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// FirstApp is the first application frame of a stack (leaf first): the
+// code line a user changes. ok is false when every frame is a library's.
+func FirstApp(stack []Frame) (Frame, bool) {
+	for _, f := range stack {
+		if !IsLibrary(f.Method) {
+			return f, true
+		}
+	}
+	return Frame{}, false
+}
+
+// matchAny: method starts with one of the prefixes.
+func matchAny(method string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(method, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// GCFacts are what the GC log and JFR say about the collector.
+type GCFacts struct {
+	Collector string
+	// Pauses and their share of the wall time (0-100; -1: unknown).
+	Pauses   int
+	PausePct float64
+	// Counts of pause causes and events.
+	Full, Young, Humongous, EvacFailure, ToSpaceExhausted, Explicit, Metadata, PromotionFailed, ConcurrentFailure int
+	// AllocMBs is the allocation rate (0: unknown); HeapMaxMB the heap's size.
+	AllocMBs, HeapMaxMB float64
+	// LiveAfterFullPct is the heap still used after full GCs, % of the heap (-1: unknown).
+	LiveAfterFullPct float64
+	// Findings are the GC findings' IDs at warning or above.
+	Findings []string
+}
+
+// Evidence is everything the catalogue's signatures read.
+type Evidence struct {
+	Slices []Slice
+	// Alloc are allocation samples by stack (leaf first), weights in bytes.
+	Alloc []Slice
+	GC    GCFacts
+	// Events counts JFR events by type ("jdk.CodeCacheFull", "jdk.Deoptimization").
+	Events map[string]int
+	// Host: the CPUs' mean busy %, user and system %, CPU count; Saturated
+	// when the service cannot get more CPU (busy >= 85% of the CPUs it may use).
+	BusyPct, UserPct, SysPct float64
+	CPUs                     int
+	Saturated                bool
+	// HostFindings are the run's host finding IDs at warning or above
+	// (run.irq.softirq-concentrated, run.net.delayed-ack, ...).
+	HostFindings []string
+	// Frameworks seen in the stacks and the class path (logback, log4j2,
+	// jul, tomcat, netty, spring, hikari, ...): the fix is said for them.
+	Frameworks map[string]bool
+	// Dumps and JFR events the account rests on.
+	Dumps, JFREvents int
+	// Deadlock: a dump showed a deadlock cycle.
+	Deadlock bool
+
+	account *Account
+	facts   map[string]float64
+	matches map[string]Match
+}
+
+// Account is the time account of e (built once).
+func (e *Evidence) Account() *Account {
+	if e.account == nil {
+		e.account = NewAccount(e.Slices)
+	}
+	return e.account
+}
+
+// Has says whether a framework was seen.
+func (e *Evidence) Has(fw string) bool { return e.Frameworks[fw] }
+
+func (e *Evidence) hostFinding(id string) bool {
+	for _, h := range e.HostFindings {
+		if h == id {
+			return true
+		}
+	}
+	return false
+}
