@@ -52,8 +52,8 @@ func cpuEntries() []Entry {
 			Tradeoff: T("Caching trades memory and staleness for CPU; more CPUs cost money: remove the work first.",
 				"缓存以内存和数据新鲜度换取 CPU；增加 CPU 需要成本：应先去掉不必要的计算。"),
 			Sig: Signature{States: run, MinShare: 0.4},
-			Fixes: []Fix{{Do: T("Open the run's flame graph at the code line: remove or cache the repeated work under it (the frames above it in the flame graph say which library call costs most).",
-				"在本次运行报告的火焰图中找到该代码行：去掉或缓存其下重复的计算（火焰图中其上方的帧说明哪个库调用最耗时）。")}},
+			Fixes: []Fix{{Do: T("Remove or cache the repeated work under this code line; the frames above it (the report's CPU profile, or the running threads of its thread dumps) say which library call costs most.",
+				"去掉或缓存该代码行之下重复的计算；其上方的帧（报告的 CPU 剖析，或线程转储中运行的线程）说明哪个库调用最耗时。")}},
 			References: []string{refJMC, refJFR},
 		},
 	}

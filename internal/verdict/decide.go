@@ -9,6 +9,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
+	"github.com/tuneloop/tuneloop/internal/mechanism"
 	"github.com/tuneloop/tuneloop/internal/run"
 )
 
@@ -55,6 +56,11 @@ type Decision struct {
 	// Findings are all findings of the run, symptoms linked to their
 	// causes, ranked, the verdict first; the host audit is not among them.
 	Findings []finding.Finding
+	// Account is the threads' time by role and state; Mechanisms what the
+	// catalogue named for the verdict's branch, best first (the verdict
+	// names the first).
+	Account    *mechanism.Account
+	Mechanisms []mechanism.Named
 }
 
 // culpritExclude are thread-dump findings that are readings (shares, stuck
@@ -74,12 +80,18 @@ func Decide(L *Layers) *Decision {
 		all = append(all, L.GC.Findings...)
 	}
 	finding.Sort(all)
-	d := &Decision{Branch: None, Findings: all}
-	root, branch, layers := decide(L, recorded)
+	ev := Evidence(L)
+	d := &Decision{Branch: None, Findings: all, Account: ev.Account()}
+	root, branch, layers := decide(L, recorded, ev)
 	if root == nil {
 		return d
 	}
 	v := verdictFinding(L, root, layers)
+	d.Mechanisms = mechanism.Name(ev, families(branch)...)
+	if len(d.Mechanisms) > 0 {
+		withMechanism(v, &d.Mechanisms[0])
+	}
+	pointToEvidence(L, v)
 	if branch == LockMost || branch == LockCPURoom {
 		waitEvidence(L, root, v) // evidence only: the branch is decided
 		if sc := serialStageCost(L, root); sc != nil {
@@ -92,7 +104,7 @@ func Decide(L *Layers) *Decision {
 }
 
 // decide picks the root cause and the layer lines that support it.
-func decide(L *Layers, recorded []finding.Finding) (*finding.Finding, Branch, []finding.Text) {
+func decide(L *Layers, recorded []finding.Finding, ev *mechanism.Evidence) (*finding.Finding, Branch, []finding.Text) {
 	var dumpFindings []finding.Finding
 	for _, f := range recorded {
 		if strings.HasPrefix(f.ID, "threaddump.") {
@@ -166,6 +178,13 @@ func decide(L *Layers, recorded []finding.Finding) (*finding.Finding, Branch, []
 		// GC eating a large share of the time stalls every thread, lock
 		// holders included: the queues behind locks are its symptom.
 		return gcCause, GCCritical, e.lines(e.load, e.cpu, e.blocked)
+	case culprit(finding.Warning) != nil && cpuIsTheCause(ev):
+		// A queue while the CPUs are saturated and the request threads'
+		// largest share is running: the queue is the saturation's symptom.
+		if c := find(recorded, id(diagnose.IDCPUSaturated)); c != nil {
+			return c, CPUSaturated, e.lines(e.load, e.jvmCPU, e.blocked)
+		}
+		return hostTooSmall(L), CPUSaturated, e.lines(e.load, e.jvmCPU, e.blocked)
 	case culprit(finding.Critical) != nil:
 		c := culprit(finding.Critical)
 		return c, LockMost, e.lines(e.load, e.cpu, e.blocked, e.waited(c), e.ifDownstream(c), e.servers(c), e.stageCost(c))

@@ -171,3 +171,146 @@ func lineOf(src string) int {
 	}
 	return n
 }
+
+// families are the mechanism families that can explain a branch.
+func families(b Branch) []mechanism.Family {
+	switch b {
+	case Deadlock:
+		return []mechanism.Family{mechanism.Lock}
+	case Softirq:
+		return []mechanism.Family{mechanism.Host}
+	case DelayedACK:
+		return []mechanism.Family{mechanism.IO}
+	case GCCritical, GC:
+		return []mechanism.Family{mechanism.GC}
+	case CPUSaturated, HostTooSmall:
+		return []mechanism.Family{mechanism.CPU, mechanism.Logging, mechanism.Lock, mechanism.JVM, mechanism.EventLoop}
+	case SerialStage:
+		return []mechanism.Family{mechanism.CPU, mechanism.Pool, mechanism.Wait, mechanism.Lock, mechanism.Logging, mechanism.EventLoop}
+	case IO:
+		return []mechanism.Family{mechanism.IO, mechanism.Lock, mechanism.Logging, mechanism.Wait}
+	case GeneratorSaturated, None:
+		return []mechanism.Family{"-"} // no mechanism of the service explains these
+	}
+	// Locks, pools, waits, a hung or stalled service, a latency-bound run.
+	return []mechanism.Family{mechanism.Lock, mechanism.Logging, mechanism.Pool, mechanism.Wait, mechanism.EventLoop,
+		mechanism.IO, mechanism.JVM, mechanism.GC}
+}
+
+// cpuIsTheCause: the CPUs are saturated and the catalogue's best
+// explanation over every family is CPU work (a queue's share, read against
+// the running share, ranked behind it).
+func cpuIsTheCause(ev *mechanism.Evidence) bool {
+	if !ev.Saturated {
+		return false
+	}
+	ns := mechanism.Name(ev)
+	return len(ns) > 0 && ns[0].Entry.Family == mechanism.CPU
+}
+
+// withMechanism names the mechanism in the verdict: its name in the title
+// when it is specific, the account line and the code line in what was
+// seen, its evidence, and its fix for the framework in use.
+func withMechanism(v *finding.Finding, n *mechanism.Named) {
+	f := &n.Finding
+	if !n.Entry.Generic {
+		v.Title = finding.Text{EN: "Root cause: " + f.Title.EN, ZH: "根因：" + f.Title.ZH}
+	}
+	v.Observed = finding.Text{EN: v.Observed.EN + "\nMechanism: " + f.Title.EN + ": " + f.Observed.EN,
+		ZH: v.Observed.ZH + "\n机制：" + f.Title.ZH + "：" + f.Observed.ZH}
+	v.Evidence = append(slices.Clip(v.Evidence), f.Evidence...)
+	if !f.Recommended.IsZero() {
+		code := f.EvidenceValue("code")
+		rec := f.Recommended
+		if code != "" {
+			rec = finding.Tf(finding.T("At %s: %s", "在 %s：%s"), code, rec)
+		}
+		if n.Entry.Generic && !v.Recommended.IsZero() {
+			rec = finding.Tf(finding.T("%s %s", "%s%s"), rec, v.Recommended)
+		}
+		v.Recommended = rec
+		if f.Fix.Apply != "" || v.Fix.Apply == "" || strings.HasPrefix(v.Fix.Apply, "tuneloop jvm") {
+			v.Fix = f.Fix
+		}
+	}
+	v.Why = f.Why
+	if !f.Risk.IsZero() {
+		v.Risk = f.Risk
+	}
+	if v.Confidence > f.Confidence && f.Confidence > 0 {
+		v.Confidence = (v.Confidence + f.Confidence) / 2
+	}
+}
+
+// toolAdvice are the words of advice to capture evidence with another tool.
+var toolAdvice = []string{"async-profiler", "asprof", "jstack", "jcmd", "tuneloop jvm", "thread dump", "Profile the hot",
+	"profiling", "JFR or", "take more", "线程转储", "剖析", "做 profiling", "线程栈"}
+
+// pointToEvidence keeps the verdict from sending the user to a tool whose
+// evidence the run already holds: such advice is replaced by the report's
+// own section (the flame graph, the thread dumps); advice to capture what
+// the run lacks stays.
+func pointToEvidence(L *Layers, v *finding.Finding) {
+	hasJFR, hasDumps := L.Stacks != nil && L.Samples > 0, len(L.Dumps) > 0
+	if !hasJFR && !hasDumps {
+		return
+	}
+	en, cutEN := dropAdvice(v.Recommended.EN, []string{"; ", ". "})
+	zh, cutZH := dropAdvice(v.Recommended.ZH, []string{"；", "。"})
+	if fx := v.Fix.Apply + " " + v.Fix.Note.EN; containsAny(fx, toolAdvice) {
+		v.Fix = finding.Fix{}
+		cutEN, cutZH = true, true
+	}
+	if !cutEN && !cutZH {
+		return
+	}
+	var ptr finding.Text
+	switch {
+	case hasJFR && hasDumps:
+		ptr = finding.T("The run already holds the evidence: its CPU flame graph and lock table (report sections \"CPU profile\" and \"Locks\") and its thread dumps (raw/threaddump-*.txt, section \"Threads\").",
+			"本次运行已包含所需证据：CPU 火焰图与锁表（报告的“CPU 剖析”与“锁”部分），以及线程转储（raw/threaddump-*.txt，“线程”部分）。")
+	case hasJFR:
+		ptr = finding.T("The run already holds the evidence: its CPU flame graph and lock table (report sections \"CPU profile\" and \"Locks\").",
+			"本次运行已包含所需证据：CPU 火焰图与锁表（报告的“CPU 剖析”与“锁”部分）。")
+	default:
+		ptr = finding.T("The run already holds the evidence: its thread dumps (raw/threaddump-*.txt, report section \"Threads\").",
+			"本次运行已包含所需证据：线程转储（raw/threaddump-*.txt，报告的“线程”部分）。")
+	}
+	v.Recommended = finding.T(strings.TrimSpace(en+" "+ptr.EN), strings.TrimSpace(zh+ptr.ZH))
+}
+
+// dropAdvice removes the clauses of s that advise a capture tool.
+func dropAdvice(s string, seps []string) (string, bool) {
+	parts := []string{s}
+	for _, sep := range seps {
+		var next []string
+		for _, p := range parts {
+			for i, q := range strings.Split(p, sep) {
+				if i < len(strings.Split(p, sep))-1 {
+					q += sep
+				}
+				next = append(next, q)
+			}
+		}
+		parts = next
+	}
+	var keep []string
+	cut := false
+	for _, p := range parts {
+		if containsAny(p, toolAdvice) {
+			cut = true
+			continue
+		}
+		keep = append(keep, p)
+	}
+	return strings.TrimSpace(strings.Join(keep, "")), cut
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
+}

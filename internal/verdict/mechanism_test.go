@@ -1,26 +1,76 @@
 package verdict
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tuneloop/tuneloop/internal/mechanism"
 )
 
-func TestMechanismOnRecordedRuns(t *testing.T) {
-	for _, name := range []string{"sync-logging", "sync-logging-jfr", "pool-starvation", "fsync-io", "cpu-hot", "single-thread", "future-serial", "deadlock", "remote-call", "gc-pressure", "healthy", "service-oom"} {
-		L, err := Load(filepath.Join("testdata", "runs", name))
+// TestVerdictNamesTheMechanismAndItsCodeLine: on real recorded runs, the
+// verdict names the mechanism an engineer would, with an application code
+// line (never a JDK or library frame) and what it rests on.
+func TestVerdictNamesTheMechanismAndItsCodeLine(t *testing.T) {
+	for _, c := range []struct{ run, mech string }{
+		{"sync-logging", "mech.logging.logback-sync"},
+		{"sync-logging-jfr", "mech.logging.logback-sync"},
+		{"pool-starvation", "mech.pool.jdbc-exhausted"},
+		{"fsync-io", "mech.lock.io-under-lock"},
+	} {
+		t.Run(c.run, func(t *testing.T) {
+			L, err := Load(filepath.Join("testdata", "runs", c.run))
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := Decide(L)
+			if d.Verdict == nil || len(d.Mechanisms) == 0 {
+				t.Fatalf("no mechanism named (branch %s)", d.Branch)
+			}
+			if got := d.Verdict.EvidenceValue("mechanism"); got != c.mech {
+				t.Fatalf("mechanism %s, want %s (%s)", got, c.mech, d.Verdict.Observed.EN)
+			}
+			code := d.Verdict.EvidenceValue("code")
+			if code == "" || mechanism.IsLibrary(code) {
+				t.Errorf("code line %q is not the application's", code)
+			}
+			if d.Verdict.EvidenceValue("support") == "" || !strings.Contains(d.Verdict.Recommended.EN, code) {
+				t.Errorf("the fix must name the code line and the verdict its support: %+v", d.Verdict)
+			}
+			if n := d.Mechanisms[0]; n.Match.Share < 0.3 {
+				t.Errorf("share %.2f: a root cause of these runs takes most of the threads' time", n.Match.Share)
+			}
+		})
+	}
+}
+
+// TestVerdictNeverSendsToAToolWhoseEvidenceTheRunHolds: every recorded run
+// with dumps or a JFR recording: the verdict's advice points to the
+// report's own sections, not to jstack, async-profiler or another dump.
+func TestVerdictNeverSendsToAToolWhoseEvidenceTheRunHolds(t *testing.T) {
+	dirs, err := os.ReadDir(filepath.Join("testdata", "runs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, de := range dirs {
+		if !de.IsDir() {
+			continue
+		}
+		L, err := Load(filepath.Join("testdata", "runs", de.Name()))
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := Evidence(L)
-		ns := mechanism.Name(e)
-		t.Logf("%s: busy %.0f saturated %v dumps %d", name, e.BusyPct, e.Saturated, e.Dumps)
-		for i, n := range ns {
-			if i > 3 {
-				break
+		d := Decide(L)
+		if d.Verdict == nil || (len(L.Dumps) == 0 && L.Stacks == nil) {
+			continue
+		}
+		for _, s := range []string{d.Verdict.Recommended.EN, d.Verdict.Recommended.ZH, d.Verdict.Fix.Apply, d.Verdict.Fix.Note.EN} {
+			for _, tool := range []string{"async-profiler", "asprof", "jstack", "--dump", "jcmd"} {
+				if strings.Contains(s, tool) {
+					t.Errorf("%s: the verdict advises %s although the run holds the evidence: %q", de.Name(), tool, s)
+				}
 			}
-			t.Logf("   %s score %.2f symptom %v: %s", n.Entry.ID, n.Score, n.Symptom, n.Finding.Observed.EN)
 		}
 	}
 }

@@ -1,0 +1,37 @@
+package mechanism
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite docs/mechanisms.md")
+
+// TestDocsListEveryEntry keeps docs/mechanisms.md, the catalogue with each
+// entry's signature, fixes and references, in step with the code
+// (`go test ./internal/mechanism -update` rewrites it).
+func TestDocsListEveryEntry(t *testing.T) {
+	var b bytes.Buffer
+	WriteMarkdown(&b, Catalogue())
+	path := "../../docs/mechanisms.md"
+	if *update {
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, b.Bytes()) {
+		t.Fatalf("docs/mechanisms.md is stale: run go test ./internal/mechanism -update")
+	}
+	for _, e := range Catalogue() {
+		if !strings.Contains(string(got), "`"+e.ID+"`") {
+			t.Errorf("%s missing from the docs", e.ID)
+		}
+	}
+}
