@@ -24,6 +24,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/report/html"
 	"github.com/tuneloop/tuneloop/internal/rules"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
+	"github.com/tuneloop/tuneloop/internal/verdict"
 	"github.com/tuneloop/tuneloop/internal/version"
 )
 
@@ -333,6 +334,9 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 	}
 	if ctx.Err() != nil {
 		return interrupted(ctx)
+	}
+	if err := a.mechanisms(); err != nil {
+		return err
 	}
 	for i := range a.res.Read {
 		for _, f := range append(append(dumps, gcs...), confs...) {
@@ -731,4 +735,33 @@ func writeAnalyzeHTML(path string, a *analysis, lang finding.Lang) error {
 		return err
 	}
 	return os.WriteFile(path, b.Bytes(), 0o644)
+}
+
+// mechanisms names, from the dumps and GC logs given, the mechanism the
+// same catalogue names for a recorded run (verdict.NameOffline).
+func (a *analysis) mechanisms() error {
+	if a.dumps == nil && len(a.gcReports) == 0 {
+		return nil
+	}
+	o := verdict.Offline{Dumps: a.dumps}
+	if len(a.gcReports) == 1 {
+		o.GC = a.gcReports[0]
+	}
+	fs := verdict.NameOffline(o)
+	if len(fs) == 0 {
+		return nil
+	}
+	a.res.Findings = append(a.res.Findings, fs...)
+	return a.section(finding.T("Mechanism", "机制"), func(w io.Writer) error {
+		for i, f := range fs {
+			if i == 3 {
+				break
+			}
+			fmt.Fprintf(w, "%s [%s] %s\n  %s\n", f.Severity.Label(a.lang), f.ID, f.Title.In(a.lang), finding.SafeLine(f.Observed.In(a.lang)))
+			if r := f.Recommended.In(a.lang); r != "" {
+				fmt.Fprintf(w, "  %s %s\n", finding.T("fix:", "建议：").In(a.lang), finding.SafeLine(r))
+			}
+		}
+		return nil
+	})
 }

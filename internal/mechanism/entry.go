@@ -133,6 +133,10 @@ func (en Entry) eval(e *Evidence) []finding.Outcome {
 	if m.Peer != "" {
 		o.Evidence = append(o.Evidence, finding.Evidence{Key: "peer", Value: m.Peer})
 	}
+	if m.Holding > 0 {
+		o.Evidence = append(o.Evidence, finding.Evidence{Key: "holders_code", Value: m.HoldingCode.String(), Source: string(m.Source)},
+			finding.Evidence{Key: "holders_state", Value: string(m.HoldingState)})
+	}
 	o.Observed = observed(&en, m)
 	fx := en.fixFor(e)
 	o.Recommended = fx.Do
@@ -179,6 +183,11 @@ func observed(en *Entry, m Match) finding.Text {
 	}
 	if m.Peer != "" {
 		t = finding.Tf(finding.T("%s; peer %s", "%s；对端 %s"), t, m.Peer)
+	}
+	if m.Holding > 0 {
+		u, uz := unitOf(m.Source)
+		t = finding.Tf(finding.T("%s; held meanwhile by code at %s, %s (%d %s)", "%s；同时持有者在 %s，状态 %s（%d %s）"),
+			t, m.HoldingCode.String(), string(m.HoldingState), m.Holding, finding.T(u, uz))
 	}
 	return finding.Tf(finding.T("%s.", "%s。"), t)
 }

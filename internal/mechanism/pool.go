@@ -14,7 +14,10 @@ func poolEntries() []Entry {
 				"com.zaxxer.hikari.util.ConcurrentBag.borrow", "org.apache.commons.dbcp2.", "org.apache.commons.pool2.impl.GenericObjectPool.borrowObject",
 				"org.apache.commons.dbcp.", "org.apache.commons.pool.impl.GenericObjectPool.borrowObject",
 				"com.mchange.v2.resourcepool.BasicResourcePool.awaitAvailable", "com.alibaba.druid.pool.DruidDataSource.takeLast",
-				"com.alibaba.druid.pool.DruidDataSource.pollLast", "org.apache.tomcat.jdbc.pool.ConnectionPool.borrowConnection"}},
+				"com.alibaba.druid.pool.DruidDataSource.pollLast", "org.apache.tomcat.jdbc.pool.ConnectionPool.borrowConnection"},
+				Holders: []string{"java.sql.", "javax.sql.", "org.h2.", "com.mysql.", "org.postgresql.", "oracle.jdbc.", "org.mariadb.", "com.microsoft.sqlserver.",
+					"com.zaxxer.hikari.pool.ProxyStatement", "com.zaxxer.hikari.pool.ProxyPreparedStatement", "com.zaxxer.hikari.pool.HikariProxy",
+					"org.apache.commons.dbcp2.DelegatingStatement", "org.apache.commons.dbcp2.DelegatingPreparedStatement", "com.alibaba.druid.pool.DruidPooledPreparedStatement"}},
 			Fixes: []Fix{
 				{Framework: "hikari", Do: T("Shorten what runs while a connection is held (the slow statement, remote calls inside a transaction), then size spring.datasource.hikari.maximum-pool-size (HikariCP maximumPoolSize) to the concurrency the database serves; set leakDetectionThreshold to find connections held too long.",
 					"先缩短持有连接期间执行的内容（慢语句、事务中的远程调用），再按数据库能服务的并发设置 spring.datasource.hikari.maximum-pool-size（HikariCP maximumPoolSize）；设置 leakDetectionThreshold 以发现长时间占用的连接。"),

@@ -24,6 +24,10 @@ type Signature struct {
 	NotFrames    []string
 	Locks        []string
 	HolderFrames []string
+	// Holders are frames of the threads that hold what the matched ones
+	// wait for (a pool's connections: the JDBC driver's frames): the match
+	// says where they are in the code and what they do.
+	Holders []string
 	// Roles whose time counts (nil: RequestRoles).
 	Roles []string
 	Needs []Need
@@ -58,6 +62,11 @@ type Match struct {
 	// frequent among the matched slices.
 	Lock, Peer string
 	Holder     Frame
+	// Holding: the Holders' snapshots (or events), their first
+	// application frame and most common state.
+	Holding      int
+	HoldingCode  Frame
+	HoldingState State
 }
 
 func (s *Signature) roles() []string {
@@ -112,6 +121,7 @@ func (s *Signature) match(e *Evidence, src Source) Match {
 	roles := s.roles()
 	var total, matched float64
 	code, site, lock, peer, holder := map[Frame]float64{}, map[Frame]float64{}, map[string]float64{}, map[string]float64{}, map[Frame]float64{}
+	holdCode, holdState := map[Frame]float64{}, map[State]float64{}
 	for i := range e.Slices {
 		sl := &e.Slices[i]
 		if sl.Source != src || sl.State == Idle || !slices.Contains(roles, sl.Role) {
@@ -121,6 +131,13 @@ func (s *Signature) match(e *Evidence, src Source) Match {
 		m.Of++
 		at, ok := s.matches(sl)
 		if !ok {
+			if len(s.Holders) > 0 && slices.ContainsFunc(sl.Stack, func(f Frame) bool { return matchAny(f.Method, s.Holders) }) {
+				m.Holding++
+				if f, ok := FirstApp(sl.Stack); ok {
+					holdCode[f] += sl.Weight
+				}
+				holdState[sl.State] += sl.Weight
+			}
 			continue
 		}
 		matched += sl.Weight
@@ -157,6 +174,8 @@ func (s *Signature) match(e *Evidence, src Source) Match {
 	m.Lock, _ = top(lock)
 	m.Peer, _ = top(peer)
 	m.Holder, _ = top(holder)
+	m.HoldingCode, _ = top(holdCode)
+	m.HoldingState, _ = top(holdState)
 	return m
 }
 
