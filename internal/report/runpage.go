@@ -27,7 +27,11 @@ type RunPage struct {
 	// Verdict is the one-paragraph conclusion at the top: the root cause
 	// with the evidence of each layer that supports it (nil: nothing found).
 	Verdict *finding.Finding `json:"verdict,omitempty"`
-	Load    *LoadView        `json:"load,omitempty"`
+	// Account is the threads' time by role and state (JFR and dumps), and
+	// Mechanisms the catalogue's matches ranked, the verdict's first.
+	Account    []AccountRow   `json:"account,omitempty"`
+	Mechanisms []MechanismRow `json:"mechanisms,omitempty"`
+	Load       *LoadView      `json:"load,omitempty"`
 	// LoadDetail is the load test page's sections (over time, per label,
 	// errors and codes, the latency distribution, the send lag) when the
 	// run folder kept the load's detail; nil otherwise. Drawn, not

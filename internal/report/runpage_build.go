@@ -38,7 +38,8 @@ func NewRun(L *verdict.Layers, d *verdict.Decision) *Run {
 // page draws. It decides nothing and reads no file.
 func NewRunPage(L *verdict.Layers, d *verdict.Decision, lang finding.Lang) *RunPage {
 	r := NewRun(L, d)
-	p := &RunPage{Schema: RunPageSchema, Lang: lang, Run: r, Verdict: d.Verdict, Title: "tuneloop run " + r.ID}
+	p := &RunPage{Schema: RunPageSchema, Lang: lang, Run: r, Verdict: d.Verdict, Title: "tuneloop run " + r.ID,
+		Account: accountRows(d), Mechanisms: mechanismRows(d)}
 	if s := L.Load; s != nil {
 		if s.Target != "" {
 			p.Title += " @ " + s.Target

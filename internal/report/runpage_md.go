@@ -35,6 +35,7 @@ func WriteRunPageMarkdown(w io.Writer, p *RunPage) error {
 	} else {
 		fmt.Fprintf(bw, "## %s\n\n", t("Verdict: no bottleneck found", "结论：未发现瓶颈"))
 	}
+	writeAccountMarkdown(bw, p, t)
 	if lv := p.Load; lv != nil {
 		fmt.Fprintf(bw, "## %s\n\n| %s | TPS | p50 | p90 | p99 | max | %s |\n|---|---|---|---|---|---|---|\n", t("Load", "负载"), t("requests", "请求数"), t("errors", "错误"))
 		fmt.Fprintf(bw, "| %d | %.1f | %.1f ms | %.1f ms | %.1f ms | %.1f ms | %d |\n\n", lv.Requests, lv.TPS, lv.P50MS, lv.P90MS, lv.P99MS, lv.MaxMS, lv.Errors)
@@ -89,4 +90,32 @@ func WriteRunPageMarkdown(w io.Writer, p *RunPage) error {
 		}
 	}
 	return nil
+}
+
+// writeAccountMarkdown is the time account: a row per thread role with its
+// time by state, then the mechanisms matched, the verdict's first.
+func writeAccountMarkdown(bw *bufio.Writer, p *RunPage, t func(en, zh string) string) {
+	if len(p.Account) == 0 {
+		return
+	}
+	fmt.Fprintf(bw, "## %s\n\n| %s | %s | %s | %s |\n|---|---|---|---|\n", t("Where the threads' time went", "线程时间去向"),
+		t("role", "角色"), t("threads", "线程数"), t("time by state", "按状态划分的时间"), t("source", "来源"))
+	for _, r := range p.Account {
+		var parts []string
+		for _, x := range r.Parts {
+			parts = append(parts, fmt.Sprintf("%s %.0f%%", x.State, x.Pct))
+		}
+		fmt.Fprintf(bw, "| %s %s | %d | %s | %s |\n", mdCell(r.Role), mdCell(r.Pool), r.Threads, mdCell(strings.Join(parts, ", ")), mdCell(r.Source))
+	}
+	if len(p.Mechanisms) > 0 {
+		fmt.Fprintf(bw, "\n| %s | %s | %s | %s |\n|---|---|---|---|\n", t("mechanism", "机制"), t("share of time", "时间份额"), t("code line", "代码行"), t("rests on", "依据"))
+		for _, m := range p.Mechanisms {
+			name := m.Name.In(p.Lang)
+			if m.Symptom {
+				name += " (" + t("symptom of saturated CPUs", "CPU 饱和的表现") + ")"
+			}
+			fmt.Fprintf(bw, "| %s `%s` | %.0f%% | `%s` | %s %s |\n", mdCell(name), m.ID, m.Share, strings.ReplaceAll(m.Code, "`", "'"), mdCell(m.Support), mdCell(m.Source))
+		}
+	}
+	bw.WriteString("\n")
 }

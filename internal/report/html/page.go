@@ -56,6 +56,7 @@ type htmlView struct {
 	frame
 	Verdict  *findingView
 	NoFind   bool
+	Account  *accountHTML
 	Load     *loadHTML
 	Series   []template.HTML
 	TimeNote string
@@ -255,6 +256,7 @@ func buildView(p *report.RunPage) *htmlView {
 			}
 		}
 	}
+	v.Account = accountSection(p, l, L)
 	v.Load, v.Series = loadSection(p.Load, tr, L, p.Lang)
 	v.LoadDetail = runLoadSection(p)
 	v.CPU = cpuSection(p.CPU, tr, L)
@@ -268,6 +270,7 @@ func buildView(p *report.RunPage) *htmlView {
 	v.Flames = runFlames(p, L)
 	nav := func(ok bool, id, k string) { v.Nav.add(ok, id, L[k]) }
 	nav(true, "sec-verdict", "verdict")
+	nav(v.Account != nil, "sec-account", "account")
 	nav(v.Series != nil, "sec-load", "loadseries")
 	v.Nav.add(v.LoadDetail != "", "sec-load-summary", runLoadNav(l))
 	nav(v.CPU != nil, "sec-cpu", "cpu")
