@@ -67,7 +67,7 @@ func NewAccount(ss []Slice) *Account {
 		if slices.Contains(RequestRoles, s.Role) {
 			b.Request[s.State] += s.Weight
 			b.RequestTotal += s.Weight
-			b.RequestEvents++
+			b.RequestEvents += max(s.Events, 1)
 		}
 	}
 	a := &Account{}

@@ -12,7 +12,7 @@ func eventLoopEntries() []Entry {
 				"事件循环线程（Netty、Vert.x、selector、JDK HttpServer 的分发线程）轮流服务其所有连接；处理器中的休眠、加锁、读 socket/文件或等待 future，会让该循环的其他连接同样等待。"),
 			Tradeoff: T("Moving the call to a worker pool adds a thread hand-off per request and needs that pool sized for the blocking time.",
 				"把调用移到工作线程池会为每个请求增加一次线程切换，并需要按阻塞时间设置线程池大小。"),
-			Sig: Signature{Roles: []string{"event-loop"}, States: []State{Blocked, Parked, Waiting, Sleeping, Socket, File}, MinShare: 0.2},
+			Sig: Signature{Roles: []string{"event-loop"}, States: []State{Blocked, Parked, Waiting, Sleeping, Socket, File}, NeedApp: true, MinShare: 0.2},
 			Fixes: []Fix{
 				{Framework: "netty", Do: T("Run the blocking handler on its own executor: pipeline.addLast(new DefaultEventExecutorGroup(N), handler), or hand the call to a bounded ThreadPoolExecutor and write the response from its callback; keep the EventLoop for I/O only.",
 					"让阻塞的处理器在单独的执行器上运行：pipeline.addLast(new DefaultEventExecutorGroup(N), handler)，或把调用交给有界 ThreadPoolExecutor 并在回调中写响应；EventLoop 只做 I/O。")},

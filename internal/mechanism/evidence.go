@@ -67,8 +67,10 @@ type Slice struct {
 	State      State
 	// Stack is leaf first.
 	Stack []Frame
-	// Weight is nanoseconds for JFR, 1 for a thread in one dump.
+	// Weight is nanoseconds for JFR, 1 for a thread in one dump; Events
+	// how many samples, events or snapshots it merges.
 	Weight float64
+	Events int
 	Source Source
 	// Lock is the monitor's or the parked-on object's class.
 	Lock string
@@ -81,7 +83,7 @@ type Slice struct {
 
 // RequestRoles are the roles whose time is the service's latency: the
 // threads that serve requests.
-var RequestRoles = []string{"request-worker", "event-loop"}
+var RequestRoles = []string{"request-worker", "event-loop", "virtual-carrier"}
 
 // libraryPrefixes are frames of the JDK and of frameworks and libraries:
 // the application's code is the first frame past them.

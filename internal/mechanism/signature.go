@@ -24,6 +24,10 @@ type Signature struct {
 	NotFrames    []string
 	Locks        []string
 	HolderFrames []string
+	// NeedApp: the slice's stack must hold an application frame (a wait
+	// inside a framework's own machinery, e.g. a selector's wake-up, is not
+	// the application's call).
+	NeedApp bool
 	// Holders are frames of the threads that hold what the matched ones
 	// wait for (a pool's connections: the JDBC driver's frames): the match
 	// says where they are in the code and what they do.
@@ -111,6 +115,11 @@ func (s *Signature) matches(sl *Slice) (int, bool) {
 			return 0, false
 		}
 	}
+	if s.NeedApp {
+		if _, ok := FirstApp(sl.Stack); !ok {
+			return 0, false
+		}
+	}
 	site := s.siteOf(sl.Stack)
 	return site, site >= 0
 }
@@ -128,11 +137,11 @@ func (s *Signature) match(e *Evidence, src Source) Match {
 			continue
 		}
 		total += sl.Weight
-		m.Of++
+		m.Of += max(sl.Events, 1)
 		at, ok := s.matches(sl)
 		if !ok {
 			if len(s.Holders) > 0 && slices.ContainsFunc(sl.Stack, func(f Frame) bool { return matchAny(f.Method, s.Holders) }) {
-				m.Holding++
+				m.Holding += max(sl.Events, 1)
 				if f, ok := FirstApp(sl.Stack); ok {
 					holdCode[f] += sl.Weight
 				}
@@ -141,7 +150,7 @@ func (s *Signature) match(e *Evidence, src Source) Match {
 			continue
 		}
 		matched += sl.Weight
-		m.Events++
+		m.Events += max(sl.Events, 1)
 		if len(sl.Stack) > 0 {
 			site[sl.Stack[at]] += sl.Weight
 		}
@@ -156,7 +165,7 @@ func (s *Signature) match(e *Evidence, src Source) Match {
 			lock[sl.Lock] += sl.Weight
 		}
 		if sl.Peer != "" {
-			peer[sl.Peer] += sl.Weight
+			peer[sl.Peer] += max(sl.Weight, 1) // weightless socket events still name the peer
 		}
 		if f, ok := FirstApp(sl.Holder); ok {
 			holder[f] += sl.Weight

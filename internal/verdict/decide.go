@@ -89,7 +89,7 @@ func Decide(L *Layers) *Decision {
 	v := verdictFinding(L, root, layers)
 	d.Mechanisms = mechanism.Name(ev, families(branch)...)
 	if len(d.Mechanisms) > 0 {
-		withMechanism(v, &d.Mechanisms[0])
+		withMechanism(v, &d.Mechanisms[0], branch)
 	}
 	pointToEvidence(L, v)
 	if branch == LockMost || branch == LockCPURoom {

@@ -30,6 +30,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
 	"github.com/tuneloop/tuneloop/internal/loaddetail"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
+	"github.com/tuneloop/tuneloop/internal/mechanism"
 	"github.com/tuneloop/tuneloop/internal/run"
 	"github.com/tuneloop/tuneloop/internal/stacks"
 )
@@ -80,6 +81,11 @@ type Layers struct {
 	LockIdleNS        int64
 	// LockWaits is Lock by lock class and call site, most waited first.
 	LockWaits []LockWait
+	// Threads are the recording's per-thread samples and timed events as
+	// slices of the time account (nil: no recording); ThreadRead what the
+	// reader found besides (periods, thresholds, events per kind).
+	Threads    []mechanism.Slice
+	ThreadRead stacks.JFRThreadRead
 	// Load is the load result (nil: record without load).
 	Load *loadgen.Summary
 	// LoadDetail is the load over time (raw/load-detail.json; nil: not
@@ -180,6 +186,9 @@ func FromFolderContext(ctx context.Context, f *run.Folder) (*Layers, error) {
 		return nil, err
 	}
 	if err := L.loadJFR(ctx); err != nil {
+		return nil, err
+	}
+	if err := L.loadJFRThreads(ctx); err != nil {
 		return nil, err
 	}
 	if err := stopped(ctx, f.Dir, SocketsPrefix+"*"); err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
+	"github.com/tuneloop/tuneloop/internal/jvm/threadrole"
 	"github.com/tuneloop/tuneloop/internal/mechanism"
 )
 
@@ -39,6 +40,13 @@ func Evidence(L *Layers) *mechanism.Evidence {
 				e.Deadlock = true
 			}
 		}
+	}
+	e.Slices = append(e.Slices, L.Threads...)
+	for _, s := range L.Threads {
+		e.JFREvents += s.Events
+	}
+	for k, n := range L.ThreadRead.Events {
+		e.Events["jfr."+string(k)] = n
 	}
 	gcFacts(L, e)
 	frameworks(e)
@@ -101,8 +109,12 @@ func dumpSlices(d *threaddump.Dump, r *threaddump.Report) []mechanism.Slice {
 	out := make([]mechanism.Slice, 0, len(d.Threads))
 	for _, t := range d.Threads {
 		st := frames(t.Stack())
-		role, pool := roleOf(t.Name, st)
-		s := mechanism.Slice{Thread: t.Name, Role: role, Pool: pool, Stack: st, Weight: 1, Source: mechanism.FromDumps}
+		methods := make([]string, len(st))
+		for i, f := range st {
+			methods[i] = f.Method
+		}
+		role := threadrole.Classify(t.Name, methods)
+		s := mechanism.Slice{Thread: t.Name, Role: string(role.Kind), Pool: role.Pool, Stack: st, Weight: 1, Events: 1, Source: mechanism.FromDumps}
 		s.State = stateOf(t)
 		if r.IsIdle(t) {
 			s.State = mechanism.Idle
@@ -189,7 +201,7 @@ func families(b Branch) []mechanism.Family {
 		return []mechanism.Family{mechanism.CPU, mechanism.Pool, mechanism.Wait, mechanism.Lock, mechanism.Logging, mechanism.EventLoop}
 	case IO:
 		return []mechanism.Family{mechanism.IO, mechanism.Lock, mechanism.Logging, mechanism.Wait}
-	case GeneratorSaturated, None:
+	case GeneratorSaturated, None, ServiceExited:
 		return []mechanism.Family{"-"} // no mechanism of the service explains these
 	}
 	// Locks, pools, waits, a hung or stalled service, a latency-bound run.
@@ -211,9 +223,12 @@ func cpuIsTheCause(ev *mechanism.Evidence) bool {
 // withMechanism names the mechanism in the verdict: its name in the title
 // when it is specific, the account line and the code line in what was
 // seen, its evidence, and its fix for the framework in use.
-func withMechanism(v *finding.Finding, n *mechanism.Named) {
+func withMechanism(v *finding.Finding, n *mechanism.Named, b Branch) {
 	f := &n.Finding
-	if !n.Entry.Generic {
+	// A service that stopped answering or deadlocked keeps that headline:
+	// the mechanism says why, below it.
+	keepTitle := b == ServiceStalled || b == Unanswered || b == Deadlock
+	if !n.Entry.Generic && !keepTitle {
 		v.Title = finding.Text{EN: "Root cause: " + f.Title.EN, ZH: "根因：" + f.Title.ZH}
 	}
 	v.Observed = finding.Text{EN: v.Observed.EN + "\nMechanism: " + f.Title.EN + ": " + f.Observed.EN,

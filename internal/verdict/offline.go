@@ -24,11 +24,12 @@ func OfflineEvidence(o Offline) *mechanism.Evidence {
 	if o.Dumps != nil {
 		L.DumpSet, L.Dumps, L.Reports = o.Dumps, o.Dumps.Dumps, o.Dumps.Reports
 	}
-	e := Evidence(L)
 	if len(o.JFR) > 0 {
-		jfrSlices(o.JFR, e)
+		if ss, rd, _ := jfrSlices(o.JFR); len(ss) > 0 {
+			L.Threads, L.ThreadRead = ss, rd
+		}
 	}
-	return e
+	return Evidence(L)
 }
 
 // NameOffline is the catalogue's findings over loose files, best first:
