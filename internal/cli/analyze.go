@@ -335,7 +335,7 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 	if ctx.Err() != nil {
 		return interrupted(ctx)
 	}
-	if err := a.mechanisms(); err != nil {
+	if err := a.mechanisms(ctx, profs, forced); err != nil {
 		return err
 	}
 	for i := range a.res.Read {
@@ -737,13 +737,33 @@ func writeAnalyzeHTML(path string, a *analysis, lang finding.Lang) error {
 	return os.WriteFile(path, b.Bytes(), 0o644)
 }
 
-// mechanisms names, from the dumps and GC logs given, the mechanism the
+// maxOfflineJFR caps the recording read for the time account.
+const maxOfflineJFR = 256 << 20
+
+// mechanisms names, from the dumps, GC logs and JFR recording given, the mechanism the
 // same catalogue names for a recorded run (verdict.NameOffline).
-func (a *analysis) mechanisms() error {
-	if a.dumps == nil && len(a.gcReports) == 0 {
+func (a *analysis) mechanisms(ctx context.Context, profs []*input.File, forced input.Format) error {
+	var jfr []byte
+	for _, f := range profs {
+		if f.Format != input.JFR && forced != input.JFR {
+			continue
+		}
+		rc, err := f.OpenBinary(ctx)
+		if err != nil {
+			continue // said with the profile that could not be read
+		}
+		jfr, err = io.ReadAll(io.LimitReader(rc, maxOfflineJFR))
+		rc.Close()
+		if err != nil {
+			jfr = nil
+			continue
+		}
+		break // the first recording: one JVM's time account
+	}
+	if a.dumps == nil && len(a.gcReports) == 0 && len(jfr) == 0 {
 		return nil
 	}
-	o := verdict.Offline{Dumps: a.dumps}
+	o := verdict.Offline{Dumps: a.dumps, JFR: jfr}
 	if len(a.gcReports) == 1 {
 		o.GC = a.gcReports[0]
 	}

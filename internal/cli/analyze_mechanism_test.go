@@ -8,14 +8,15 @@ import (
 )
 
 // TestAnalyzeNamesTheSameMechanismOffline: a user with only the dump files
-// of a run gets the mechanism the run's verdict names, with the code line.
+// or only the JFR recording of a run gets the mechanism the run's verdict names, with the code line.
 func TestAnalyzeNamesTheSameMechanismOffline(t *testing.T) {
-	for _, c := range []struct{ run, mech string }{
-		{"pool-starvation", "mech.pool.jdbc-exhausted"},
-		{"sync-logging", "mech.logging.logback-sync"},
-		{"fsync-io", "mech.lock.io-under-lock"},
+	for _, c := range []struct{ run, glob, mech string }{
+		{"pool-starvation", "threaddump-*.txt", "mech.pool.jdbc-exhausted"},
+		{"sync-logging", "threaddump-*.txt", "mech.logging.logback-sync"},
+		{"fsync-io", "threaddump-*.txt", "mech.lock.io-under-lock"},
+		{"sync-logging-jfr", "recording.jfr", "mech.logging.logback-sync"}, // the recording alone
 	} {
-		files, _ := filepath.Glob(filepath.Join("..", "verdict", "testdata", "runs", c.run, "raw", "threaddump-*.txt"))
+		files, _ := filepath.Glob(filepath.Join("..", "verdict", "testdata", "runs", c.run, "raw", c.glob))
 		if len(files) == 0 {
 			t.Fatalf("%s: no dumps", c.run)
 		}

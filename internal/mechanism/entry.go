@@ -181,7 +181,10 @@ func observed(en *Entry, m Match) finding.Text {
 	if m.Holder.Method != "" {
 		t = finding.Tf(finding.T("%s, held by code at %s", "%s，持有者在 %s"), t, m.Holder.String())
 	}
-	if m.Peer != "" {
+	switch {
+	case strings.HasPrefix(m.Peer, "/"):
+		t = finding.Tf(finding.T("%s; file %s", "%s；文件 %s"), t, m.Peer)
+	case m.Peer != "":
 		t = finding.Tf(finding.T("%s; peer %s", "%s；对端 %s"), t, m.Peer)
 	}
 	if m.Holding > 0 {
