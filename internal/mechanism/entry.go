@@ -164,7 +164,13 @@ func unitOf(src Source) (string, string) {
 
 func observed(en *Entry, m Match) finding.Text {
 	if m.Of == 0 {
-		return finding.Tf(finding.T("%s: the signature's facts hold.", "%s：特征条件成立。"), en.Name)
+		t := finding.Tf(finding.T("%s: the signature's facts hold", "%s：特征条件成立"), en.Name)
+		if m.HasCode {
+			t = finding.Tf(finding.T("%s; the application allocates most at %s (%.0f%% of %.0f MB sampled by JFR)", "%s；应用分配最多的位置是 %s（占 JFR 采样的 %.0f MB 中的 %.0f%%）"),
+				t, m.Code.String(), 100*m.CodeShare, m.AllocBytes/(1<<20))
+			t.ZH = fmt.Sprintf("%s；应用分配最多的位置是 %s（占 JFR 采样的 %.0f MB 中的 %.0f%%）", finding.Tf(finding.T("%s: the signature's facts hold", "%s：特征条件成立"), en.Name).ZH, m.Code.String(), m.AllocBytes/(1<<20), 100*m.CodeShare)
+		}
+		return finding.Tf(finding.T("%s.", "%s。"), t)
 	}
 	u, uz := unitOf(m.Source)
 	t := finding.Tf(finding.T("%.0f%% of the request threads' time (%d of %d %s)", "请求线程 %.0f%% 的时间（%d / %d %s）"),

@@ -71,6 +71,8 @@ type Match struct {
 	Holding      int
 	HoldingCode  Frame
 	HoldingState State
+	// AllocBytes: the sampled bytes a GC match's code line was read from.
+	AllocBytes float64
 }
 
 func (s *Signature) roles() []string {
@@ -229,7 +231,9 @@ func (s *Signature) Measure(e *Evidence) (Match, bool) {
 		if s.Scale > 0 {
 			f /= s.Scale
 		}
-		return Match{Share: min(f, 1)}, f > 0
+		m := Match{Share: min(f, 1)}
+		allocSite(e, &m)
+		return m, f > 0
 	}
 	var best Match
 	for _, src := range []Source{FromJFR, FromDumps} {
@@ -347,4 +351,24 @@ func (s *Signature) describe() finding.Text {
 		zh = append(zh, "按 "+s.Score+" 计分")
 	}
 	return finding.T(strings.Join(en, "; "), strings.Join(zh, "；"))
+}
+
+// allocSite names, for a facts-only (GC) match, the application code that
+// allocates most of the sampled bytes (JFR allocation samples).
+func allocSite(e *Evidence, m *Match) {
+	code := map[Frame]float64{}
+	var total float64
+	for i := range e.Alloc {
+		a := &e.Alloc[i]
+		total += a.Weight
+		if f, ok := FirstApp(a.Stack); ok {
+			code[f] += a.Weight
+		}
+	}
+	if total == 0 {
+		return
+	}
+	var w float64
+	m.Code, w = top(code)
+	m.HasCode, m.CodeShare, m.AllocBytes = w > 0, w/total, total
 }

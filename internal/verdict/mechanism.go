@@ -42,6 +42,17 @@ func Evidence(L *Layers) *mechanism.Evidence {
 		}
 	}
 	e.Slices = append(e.Slices, L.Threads...)
+	if L.Alloc != nil {
+		for _, a := range L.Alloc.Samples {
+			// Root first, the allocated class as the leaf (left out): the
+			// frames leaf first here.
+			st := make([]mechanism.Frame, 0, len(a.Stack))
+			for i := len(a.Stack) - 2; i >= 0; i-- {
+				st = append(st, mechanism.Frame{Method: a.Stack[i]})
+			}
+			e.Alloc = append(e.Alloc, mechanism.Slice{Stack: st, Weight: float64(a.Value), Events: max(a.Events, 1), Source: mechanism.FromJFR})
+		}
+	}
 	for _, s := range L.Threads {
 		e.JFREvents += s.Events
 	}
