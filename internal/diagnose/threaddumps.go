@@ -49,7 +49,7 @@ func (c *ctx) javaThread(tid int) *threaddump.Thread {
 }
 
 // joinStack adds what the hot thread runs (from the last dump) to f.
-func (c *ctx) joinStack(f *finding.Finding, tid int) {
+func (c *ctx) joinStack(f *finding.Outcome, tid int) {
 	jt := c.javaThread(tid)
 	if jt == nil {
 		return
@@ -82,7 +82,7 @@ func (c *ctx) joinStack(f *finding.Finding, tid int) {
 }
 
 // dumpWaiting summarises the last dump for the concurrency finding.
-func (c *ctx) dumpWaiting(f *finding.Finding) {
+func (c *ctx) dumpWaiting(f *finding.Outcome) {
 	r := c.dumpRep
 	if r == nil {
 		return
