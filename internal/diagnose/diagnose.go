@@ -43,6 +43,10 @@ type ctx struct {
 // evaluation order.
 func Infos() []finding.RuleInfo { return finding.Infos(ruleList()) }
 
+// Validate checks the rule list (finding.ValidateRules): both languages,
+// references, IDs that start with their category.
+func Validate() error { return finding.ValidateRules(ruleList()) }
+
 // Finding IDs (stable: reports and CI gates use them).
 const (
 	IDCPUSaturated        = "run.cpu.saturated"
