@@ -41,11 +41,17 @@ type ctx struct {
 
 // Infos lists the diagnosis rules as data (lists and docs), in
 // evaluation order.
-func Infos() []finding.RuleInfo { return finding.Infos(ruleList()) }
+func Infos() []finding.RuleInfo { return finding.Infos(allRules()) }
 
 // Validate checks the rule list (finding.ValidateRules): both languages,
 // references, IDs that start with their category.
-func Validate() error { return finding.ValidateRules(ruleList()) }
+func Validate() error { return finding.ValidateRules(allRules()) }
+
+// allRules is every rule of the diagnosis: the data check, the dumps'
+// readability, then the diagnoses.
+func allRules() []finding.Rule[*ctx] {
+	return append([]finding.Rule[*ctx]{dataRule(), dumpsRule()}, ruleList()...)
+}
 
 // Finding IDs (stable: reports and CI gates use them).
 const (
@@ -90,9 +96,8 @@ func Diagnose(in Input) []finding.Finding {
 		c.start = c.ts[0].T.Add(-time.Duration(c.ts[0].Secs * float64(time.Second)))
 	}
 	if len(c.ts) < MinTicks {
-		return []finding.Finding{{ID: IDNoData, Category: "run", Status: finding.Unavailable,
-			Title:  finding.T("Too few samples to diagnose", "采样太少，无法诊断"),
-			Reason: finding.Tf(finding.T("the run has %d interval(s); at least %d are needed", "本次记录只有 %d 个采样区间，至少需要 %d 个"), len(c.ts), MinTicks)}}
+		r := dataRule()
+		return r.Evaluate(c)
 	}
 	out := c.loadDumps()
 	rs := ruleList()

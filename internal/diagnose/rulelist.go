@@ -237,3 +237,52 @@ func ruleList() []finding.Rule[*ctx] {
 		},
 	}
 }
+
+// dataRule: a run with fewer than MinTicks intervals is not diagnosed at
+// all (Diagnose evaluates it alone, first).
+func dataRule() finding.Rule[*ctx] {
+	return finding.Rule[*ctx]{
+		ID: IDNoData, Category: "run", Severity: finding.Info,
+		Title:  finding.T("Too few samples to diagnose", "采样太少，无法诊断"),
+		Checks: finding.Tf(finding.T("The run has at least %d sampled intervals; with fewer, no diagnosis runs.", "运行至少有 %d 个采样区间；少于此数时不做任何诊断。"), MinTicks),
+		Why: finding.T("Every diagnosis needs a condition held over a window of intervals: one reading is not a trend.",
+			"每项诊断都要求条件在若干采样区间内持续成立：一次读数构不成趋势。"),
+		Risk:       finding.T("None: record for longer (tuneloop record --duration).", "无：录制更长时间即可（tuneloop record --duration）。"),
+		Workload:   finding.T("any", "所有负载"),
+		Reads:      []string{"raw/samples.jsonl.gz (the number of intervals)"},
+		References: []string{"The USE Method (Brendan Gregg, brendangregg.com)"},
+		Eval: func(c *ctx) []finding.Outcome {
+			if len(c.ts) >= MinTicks {
+				return nil
+			}
+			return []finding.Outcome{{Status: finding.Unavailable,
+				Reason: finding.Tf(finding.T("the run has %d interval(s); at least %d are needed", "本次记录只有 %d 个采样区间，至少需要 %d 个"), len(c.ts), MinTicks)}}
+		},
+	}
+}
+
+// dumpsRule reports the run's thread dumps that could not be read; the
+// readable ones are the thread-dump rules' (threaddump.Rules).
+func dumpsRule() finding.Rule[*ctx] {
+	return finding.Rule[*ctx]{
+		ID: IDThreadDumps, Category: "run", Severity: finding.Info,
+		Title:  finding.T("Thread dump unreadable", "线程转储无法读取"),
+		Checks: finding.T("Each thread dump the run took can be read as one.", "运行期间采集的每个线程转储都能被读取。"),
+		Why: finding.T("An unreadable dump is missing from the lock, pool and stuck-thread findings, and from the hot threads' stacks.",
+			"无法读取的转储不会进入锁、连接池和停滞线程的结论，也不会用于热点线程的堆栈。"),
+		Risk:       finding.T("None: a reading.", "无：仅为读数。"),
+		Workload:   finding.T("Java services", "Java 服务"),
+		Reads:      []string{"raw/threaddump-*.txt"},
+		References: []string{"The jstack Utility (Oracle, Java SE 8 Troubleshooting Guide)"},
+		Eval: func(c *ctx) []finding.Outcome {
+			if c.in.Dumps == nil {
+				return nil
+			}
+			var out []finding.Outcome
+			for _, u := range c.in.Dumps.Unreadable {
+				out = append(out, finding.Outcome{Status: finding.Unavailable, Subject: u.Name, Reason: finding.Tf(finding.T("%s", "%s"), u.Message)})
+			}
+			return out
+		},
+	}
+}

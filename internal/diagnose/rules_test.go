@@ -493,7 +493,7 @@ func TestRuleListIsValid(t *testing.T) {
 			t.Errorf("%s: checks %q / %q, reads %v", r.ID, r.Checks.EN, r.Checks.ZH, r.Reads)
 		}
 	}
-	if len(rs) != 17 {
-		t.Errorf("%d rules", len(rs))
+	if len(rs) != 17 || len(Infos()) != 19 || Validate() != nil {
+		t.Errorf("%d rules, %d listed: %v", len(rs), len(Infos()), Validate())
 	}
 }

@@ -19,12 +19,8 @@ func (c *ctx) loadDumps() []finding.Finding {
 	if set == nil {
 		return nil
 	}
-	var out []finding.Finding
-	for _, u := range set.Unreadable {
-		out = append(out, finding.Finding{ID: IDThreadDumps, Category: "run", Status: finding.Unavailable, Subject: u.Name,
-			Title:  finding.T("Thread dump unreadable", "线程转储无法读取"),
-			Reason: finding.Tf(finding.T("%s", "%s"), u.Message)})
-	}
+	r := dumpsRule()
+	out := r.Evaluate(c)
 	c.dump, c.dumpRep = set.Last()
 	// Every dump counts: one is an instant that can miss or misread a lock.
 	for _, f := range set.Findings {
