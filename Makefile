@@ -41,14 +41,19 @@ test: fmt-check vet zoo
 	$(MAKE) --no-print-directory cross
 	$(MAKE) --no-print-directory docs-check
 
-# docs/rules.md is generated from the knowledge base.
+# docs/rules.md is generated from the knowledge base, docs/findings.md from
+# every rule set (the knowledge base, run diagnosis, GC logs, thread dumps,
+# logging configurations).
 docs: build
 	$(BIN) check --list --output markdown > docs/rules.md
+	$(BIN) check --list --all --output markdown > docs/findings.md
 
 docs-check: build
 	@$(BIN) check --list --output markdown | diff -u docs/rules.md - >/dev/null || \
 	  { echo "docs/rules.md is stale: run 'make docs'"; exit 1; }
-	@echo "docs/rules.md is up to date"
+	@$(BIN) check --list --all --output markdown | diff -u docs/findings.md - >/dev/null || \
+	  { echo "docs/findings.md is stale: run 'make docs'"; exit 1; }
+	@echo "docs/rules.md and docs/findings.md are up to date"
 
 # The zoo end to end: `tuneloop run` on each scenario and its fix.
 test-e2e: zoo

@@ -55,7 +55,8 @@ usage.`,
   tuneloop check --profile latency --lang zh
   tuneloop check --output json --fail-on critical
   tuneloop check --root testdata/hosts/kunpeng920-2s4n     # a captured tree
-  tuneloop check --list --output markdown                  # the knowledge base`,
+  tuneloop check --list --output markdown                  # the knowledge base
+  tuneloop check --list --all --output markdown            # every rule set`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return RunCheck(cmd.Context(), env, o)
@@ -71,7 +72,7 @@ usage.`,
 	f.StringVar(&o.EtcRoot, "etc-root", "/etc", "where /etc is")
 	f.StringVar(&o.Root, "root", "", "a captured host tree holding proc/, sys/ and etc/ (overrides the three roots)")
 	f.BoolVar(&o.List, "list", false, "print every rule with its ID and what it checks, then exit")
-	f.BoolVar(&o.All, "all", false, "text output: show what each passed and skipped check saw")
+	f.BoolVar(&o.All, "all", false, "text output: show what each passed and skipped check saw; with --list: every rule set (GC logs, thread dumps, logging configurations, recorded runs), not only the host's")
 	f.StringVar(&o.OutFile, "out", "", "write the report to this file instead of standard output")
 	o.Remote.flags(cmd)
 	return cmd
@@ -121,6 +122,9 @@ func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
 		}
 		defer fw.Close()
 		w = fw
+	}
+	if o.List && o.All {
+		return writeRuleSets(w, o.Output, lang)
 	}
 	if o.List {
 		return writeRuleList(w, kb, o.Output, lang)
@@ -228,6 +232,21 @@ func (o *CheckOptions) roots() (hostfs.FS, string) {
 		return h, "live"
 	}
 	return h, fmt.Sprintf("proc=%s sys=%s etc=%s", h.Proc, h.Sys, h.Etc)
+}
+
+// writeRuleSets lists every rule of every set (`check --list --all`).
+func writeRuleSets(w io.Writer, output string, lang finding.Lang) error {
+	sets, err := report.RuleSets()
+	if err != nil {
+		return err // an invalid rule set is a bug; say so rather than document it
+	}
+	switch output {
+	case "json":
+		return report.WriteRuleSetsJSON(w, sets)
+	case "markdown", "md":
+		return report.WriteRuleSetsMarkdown(w, sets)
+	}
+	return report.WriteRuleSetsText(w, sets, lang)
 }
 
 func writeRuleList(w io.Writer, kb []rules.Rule, output string, lang finding.Lang) error {

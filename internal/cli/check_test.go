@@ -280,6 +280,46 @@ func TestRulesDocUpToDate(t *testing.T) {
 	}
 }
 
+// docs/findings.md is what `check --list --all --output markdown` prints:
+// every rule of every set.
+func TestFindingsDocUpToDate(t *testing.T) {
+	got, err := runCheck(t, CheckOptions{List: true, All: true, Output: "markdown"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile("../../docs/findings.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(want) != got {
+		t.Errorf("docs/findings.md is stale: run make docs\n%s", firstDiff(string(want), got))
+	}
+}
+
+func TestCheckListAllCoversEverySet(t *testing.T) {
+	got, err := runCheck(t, CheckOptions{List: true, All: true, Output: "json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sets []report.RuleSet
+	if err := json.Unmarshal([]byte(got), &sets); err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	for _, s := range sets {
+		n[s.Name] = len(s.Rules)
+	}
+	for _, name := range []string{"check", "run", "gc", "threaddump", "threaddump-series", "logconf"} {
+		if n[name] == 0 {
+			t.Errorf("set %s missing or empty: %v", name, n)
+		}
+	}
+	text, err := runCheck(t, CheckOptions{List: true, All: true, Lang: "zh"})
+	if err != nil || !strings.Contains(text, "GC 日志") || !strings.Contains(text, "gc.safepoint-ttsp") || !strings.Contains(text, "run.irq.softirq-concentrated") {
+		t.Errorf("text list (%v):\n%.400s", err, text)
+	}
+}
+
 func TestCheckListCoversKnowledgeBase(t *testing.T) {
 	got, err := runCheck(t, CheckOptions{List: true, Output: "json"})
 	if err != nil {

@@ -69,18 +69,20 @@ usage.`: `审计主机（CPU、电源管理、NUMA、内存、THP、内核、sys
   tuneloop check --profile latency --lang zh
   tuneloop check --output json --fail-on critical
   tuneloop check --root testdata/hosts/kunpeng920-2s4n     # a captured tree
-  tuneloop check --list --output markdown                  # the knowledge base`: `  tuneloop check
+  tuneloop check --list --output markdown                  # the knowledge base
+  tuneloop check --list --all --output markdown            # every rule set`: `  tuneloop check
   tuneloop check --profile latency --lang zh
   tuneloop check --output json --fail-on critical
   tuneloop check --root testdata/hosts/kunpeng920-2s4n     # 采集下来的主机目录树
-  tuneloop check --list --output markdown                  # 知识库`,
+  tuneloop check --list --output markdown                  # 知识库
+  tuneloop check --list --all --output markdown            # 所有规则集`,
 	"workload profile: java-web, database or latency":   "负载配置档：java-web、database 或 latency",
 	"where /proc is mounted (a captured tree in tests)": "/proc 的挂载位置（测试中为采集下来的目录树）",
 	"where /sys is mounted":                             "/sys 的挂载位置",
 	"where /etc is":                                     "/etc 所在位置",
-	"a captured host tree holding proc/, sys/ and etc/ (overrides the three roots)": "采集下来的主机目录树，内含 proc/、sys/ 和 etc/（覆盖上面三个根目录）",
-	"print every rule with its ID and what it checks, then exit":                    "列出每条规则的 ID 及其检查内容，然后退出",
-	"text output: show what each passed and skipped check saw":                      "文本输出：同时显示每项通过和跳过的检查所看到的内容",
+	"a captured host tree holding proc/, sys/ and etc/ (overrides the three roots)":                                                                                             "采集下来的主机目录树，内含 proc/、sys/ 和 etc/（覆盖上面三个根目录）",
+	"print every rule with its ID and what it checks, then exit":                                                                                                                "列出每条规则的 ID 及其检查内容，然后退出",
+	"text output: show what each passed and skipped check saw; with --list: every rule set (GC logs, thread dumps, logging configurations, recorded runs), not only the host's": "文本输出：同时显示每项通过和跳过的检查所看到的内容；与 --list 同用时：列出所有规则集（GC 日志、线程转储、日志配置、录制运行），而不只是主机的",
 
 	// analyze
 	"Analyse thread dumps, GC logs and JVM command lines offline": "离线分析线程转储、GC 日志和 JVM 命令行",

@@ -1,9 +1,7 @@
 package diagnose
 
 import (
-	"bytes"
 	"fmt"
-	"runtime/debug"
 	"sort"
 	"strings"
 	"time"
@@ -29,51 +27,6 @@ type Input struct {
 	Dumps *threaddump.Set
 }
 
-// Result is a diagnosed run.
-type Result struct {
-	Series     *Series           `json:"-"`
-	Findings   []finding.Finding `json:"findings"`
-	Incomplete bool              `json:"incomplete"`
-}
-
-// Analyze reads a run folder and diagnoses it.
-func Analyze(f *run.Folder) (*Result, error) {
-	r, err := f.Samples()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	s, err := Build(r)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", run.SamplesFile, err)
-	}
-	nm, err := f.Raw(run.NUMAMapsFile)
-	if err != nil {
-		nm = nil // unreadable: that rule is skipped
-	}
-	var dumps []threaddump.Input
-	if names, err := f.RawFiles(run.ThreadDumpPrefix); err == nil {
-		for _, n := range names {
-			if b, err := f.Raw(n); err == nil && len(b) > 0 {
-				dumps = append(dumps, threaddump.Input{Name: n, R: bytes.NewReader(b)})
-			}
-		}
-	}
-	var set *threaddump.Set
-	if len(dumps) > 0 {
-		set = threaddump.ReadSet(dumps)
-	}
-	fs := Diagnose(Input{Facts: f.Manifest.Facts, Target: f.Manifest.Target, Series: s, Start: f.Manifest.Start,
-		NUMAMaps: nm, Dumps: set})
-	return &Result{Series: s, Findings: fs, Incomplete: f.Manifest.Incomplete()}, nil
-}
-
-// rule is one diagnosis: it returns zero or more findings.
-type rule struct {
-	id  string
-	run func(c *ctx) []finding.Finding
-}
-
 // ctx is what rules see.
 type ctx struct {
 	in    Input
@@ -86,35 +39,18 @@ type ctx struct {
 	dumpRep *threaddump.Report
 }
 
-// Rules lists the diagnosis rule IDs in evaluation order.
-func Rules() []string {
-	var ids []string
-	for _, r := range rules() {
-		ids = append(ids, r.id)
-	}
-	return ids
-}
+// Infos lists the diagnosis rules as data (lists and docs), in
+// evaluation order.
+func Infos() []finding.RuleInfo { return finding.Infos(allRules()) }
 
-func rules() []rule {
-	return []rule{
-		{IDSoftirqConcentrated, ruleSoftirq},
-		{IDCPUSaturated, ruleCPUSaturated},
-		{IDHotCPU, ruleHotCPU},
-		{IDSerialThread, ruleSerialThread},
-		{IDIdleUnderLoad, ruleIdleUnderLoad},
-		{IDRunQueue, ruleRunQueue},
-		{IDCtxSwitch, ruleCtxSwitch},
-		{IDIowait, ruleIowait},
-		{IDDiskSaturated, ruleDisk},
-		{IDMemPressure, ruleMemPressure},
-		{IDNUMATarget, ruleNUMATarget},
-		{IDNUMARemote, ruleNUMA},
-		{IDSteal, ruleSteal},
-		{IDTCPRetrans, ruleTCPRetrans},
-		{IDListenOverflow, ruleListen},
-		{IDNICSaturated, ruleNICSaturated},
-		{IDFDs, ruleFDs},
-	}
+// Validate checks the rule list (finding.ValidateRules): both languages,
+// references, IDs that start with their category.
+func Validate() error { return finding.ValidateRules(allRules()) }
+
+// allRules is every rule of the diagnosis: the data check, the dumps'
+// readability, then the diagnoses.
+func allRules() []finding.Rule[*ctx] {
+	return append([]finding.Rule[*ctx]{dataRule(), dumpsRule()}, ruleList()...)
 }
 
 // Finding IDs (stable: reports and CI gates use them).
@@ -139,9 +75,9 @@ const (
 	IDNoData              = "run.data"
 )
 
-// Diagnose evaluates every rule, links symptoms to their causes and ranks
-// the findings (root cause first). A rule that panics becomes an
-// unavailable finding naming the bug.
+// Diagnose evaluates every rule (ruleList, through the one engine), links
+// symptoms to their causes and ranks the findings (root cause first). A
+// rule that panics becomes an unavailable finding naming the bug.
 func Diagnose(in Input) []finding.Finding {
 	c := &ctx{in: in}
 	if in.Series != nil {
@@ -160,40 +96,17 @@ func Diagnose(in Input) []finding.Finding {
 		c.start = c.ts[0].T.Add(-time.Duration(c.ts[0].Secs * float64(time.Second)))
 	}
 	if len(c.ts) < MinTicks {
-		return []finding.Finding{{ID: IDNoData, Category: "run", Status: finding.Unavailable,
-			Title:  finding.T("Too few samples to diagnose", "采样太少，无法诊断"),
-			Reason: finding.Tf(finding.T("the run has %d interval(s); at least %d are needed", "本次记录只有 %d 个采样区间，至少需要 %d 个"), len(c.ts), MinTicks)}}
+		r := dataRule()
+		return r.Evaluate(c)
 	}
 	out := c.loadDumps()
-	for _, r := range rules() {
-		out = append(out, safe(r, c)...)
+	rs := ruleList()
+	for i := range rs {
+		out = append(out, rs[i].Evaluate(c)...)
 	}
 	link(out)
 	finding.Sort(out)
 	return out
-}
-
-func safe(r rule, c *ctx) (fs []finding.Finding) {
-	defer func() {
-		if v := recover(); v != nil {
-			fs = []finding.Finding{{ID: r.id, Category: "run", Status: finding.Unavailable,
-				Title:  finding.T("Diagnosis rule failed", "诊断规则出错"),
-				Reason: finding.Tf(finding.T("bug: rule panicked: %v\n%s", "程序缺陷：规则崩溃：%v\n%s"), v, firstLines(string(debug.Stack()), 8))}}
-		}
-	}()
-	fs = r.run(c)
-	for i := range fs {
-		fs[i].ID = r.id
-		if fs[i].Status == "" {
-			fs[i].Status = finding.Fail
-		}
-	}
-	return fs
-}
-
-func firstLines(s string, n int) string {
-	ls := strings.SplitN(s, "\n", n+1)
-	return strings.Join(ls[:min(n, len(ls))], "\n")
 }
 
 // link demotes symptoms when their cause was found, saying which, so the

@@ -1,20 +1,15 @@
 package diagnose
 
 import (
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/tuneloop/tuneloop/internal/finding"
-	"github.com/tuneloop/tuneloop/internal/run"
 	"github.com/tuneloop/tuneloop/internal/sample"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
 )
-
-var updateFixture = flag.Bool("update-fixture", false, "regenerate testdata/runs/kunpeng-softirq")
 
 // SoftirqFixture is a run folder recorded (synthetically) on a Kunpeng-like
 // host: 8 CPUs in 2 NUMA nodes, NIC enp125s0f0 (hinic) with one queue whose
@@ -104,94 +99,6 @@ func softirqSnapshots(n int) []*sample.Snapshot {
 		out = append(out, s)
 	}
 	return out
-}
-
-func TestGenerateSoftirqFixture(t *testing.T) {
-	if !*updateFixture {
-		t.Skip("run with -update-fixture to regenerate " + SoftirqFixture)
-	}
-	os.RemoveAll(SoftirqFixture)
-	snaps := softirqSnapshots(10)
-	m := run.Manifest{Tool: run.Tool{Name: "tuneloop", Version: "fixture"}, Host: "kp920-app01",
-		Argv: []string{"tuneloop", "record", "--duration", "10s"}, Start: snaps[0].Time, IntervalMS: 1000, DurationMS: 10000,
-		Samplers: map[string]string{"cpu": "on", "softirqs": "on", "interrupts": "on"}, Facts: kunpengFacts()}
-	w, err := run.Create(SoftirqFixture, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range snaps {
-		if err := w.Append(s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	f, _ := run.Open(SoftirqFixture)
-	f.Manifest = *w.Manifest()
-	res, err := Analyze(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Finish(run.Complete, snaps[len(snaps)-1].Time, res.Series, res.Findings); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func TestSoftirqFixture(t *testing.T) {
-	f, err := run.Open(SoftirqFixture)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Analyze(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Incomplete || len(res.Series.Ticks) != 10 {
-		t.Fatalf("incomplete=%v ticks=%d", res.Incomplete, len(res.Series.Ticks))
-	}
-	fs := res.Findings
-	top := fs[0]
-	if top.ID != IDSoftirqConcentrated || top.Severity != finding.Critical || top.Subject != "enp125s0f0/cpu0" {
-		t.Fatalf("first finding %s (%s); all %v", top.ID, top.Subject, ids(fs))
-	}
-	for _, want := range []string{"ethtool -L enp125s0f0 combined 4", "smp_affinity_list"} {
-		if !strings.Contains(top.Fix.Apply, want) {
-			t.Errorf("fix lacks %q:\n%s", want, top.Fix.Apply)
-		}
-	}
-	if !strings.Contains(top.Fix.Revert, "ethtool -L enp125s0f0 combined 1") || !strings.Contains(top.Fix.Revert, "echo 0 > /proc/irq/97/smp_affinity_list") {
-		t.Errorf("revert: %s", top.Fix.Revert)
-	}
-	evs := map[string]string{}
-	for _, e := range top.Evidence {
-		evs[e.Key] = e.Value
-	}
-	if evs["softirq_type"] != "NET_RX" || !strings.HasPrefix(evs["si_hi_pct"], "95") || !strings.Contains(evs["nic_irqs"], "97(enp125s0f0-TxRx-0)->cpu 0") ||
-		!strings.Contains(evs["nic_queues"], "rx 1") {
-		t.Errorf("evidence: %v", evs)
-	}
-	// The window the diagnosis rests on, for charts: the fixture's 10 s.
-	if w := top.Window; w == nil || !w.From.Equal(f.Manifest.Start) || w.To.Sub(w.From) != 10*time.Second {
-		t.Errorf("window %+v, run start %s", top.Window, f.Manifest.Start)
-	}
-	hot := find(fs, IDHotCPU)
-	if hot == nil || hot.Severity != finding.Info || !strings.Contains(hot.Observed.EN, "Symptom of "+IDSoftirqConcentrated) {
-		t.Errorf("CPU0 saturation not linked as a symptom: %+v", hot)
-	}
-	// The recorded findings.json matches a fresh diagnosis.
-	saved, err := f.Findings()
-	if err != nil || len(saved) != len(fs) || saved[0].ID != fs[0].ID {
-		t.Errorf("saved findings differ: %v vs %v (%v)", ids(saved), ids(fs), err)
-	}
-	// A copy elsewhere analyses the same.
-	dst := filepath.Join(t.TempDir(), "copy")
-	copyDir(t, SoftirqFixture, dst)
-	g, err := run.Open(dst)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res2, err := Analyze(g)
-	if err != nil || len(res2.Findings) != len(fs) || res2.Findings[0].Fix.Apply != top.Fix.Apply {
-		t.Errorf("copy analyses differently: %v", err)
-	}
 }
 
 func TestSingleQueueNoMoreChannelsUsesRPS(t *testing.T) {

@@ -61,7 +61,7 @@ const (
 	TargetNUMAMinMiB = 64
 )
 
-func ruleNUMATarget(c *ctx) []finding.Finding {
+func ruleNUMATarget(c *ctx) []finding.Outcome {
 	facts := c.in.Facts
 	if len(c.in.NUMAMaps) == 0 || c.pid() == 0 || !facts.NUMA.Nodes.OK || len(facts.NUMA.Nodes.Value) < 2 {
 		return nil
@@ -117,30 +117,23 @@ func ruleNUMATarget(c *ctx) []finding.Finding {
 		memParts = append(memParts, fmt.Sprintf("N%d %s MiB", n, num(float64(mem[n])/1024)))
 		cpuParts = append(cpuParts, fmt.Sprintf("N%d %s", n, pct(100*cpuBy[n]/total)))
 	}
-	f := finding.Finding{Category: "numa", Severity: finding.Warning, Subject: c.target(), Confidence: 0.6,
-		Title: finding.T("The target's memory is mostly on other NUMA nodes than its threads", "目标进程的内存大多不在其线程运行的 NUMA 节点上"),
+	f := finding.Outcome{Status: finding.Fail, Severity: finding.Warning, SevSet: true, Subject: c.target(), Confidence: 0.6,
 		Observed: finding.Text{
 			EN: fmt.Sprintf("About %s of %s's memory accesses are remote: memory by node %s; thread CPU time by node %s.", pct(remote), c.target(),
 				strings.Join(memParts, ", "), strings.Join(cpuParts, ", ")),
 			ZH: fmt.Sprintf("%s 约 %s 的内存访问是跨节点的：各节点内存 %s；各节点线程 CPU 时间 %s。", c.target(), pct(remote),
 				strings.Join(memParts, "，"), strings.Join(cpuParts, "，")),
 		},
-		Why: finding.T("Each access to another node's memory pays the interconnect latency (on Kunpeng 920 across sockets roughly twice a local access) and shares its bandwidth.",
-			"每次访问其他节点的内存都要付出互联延迟（鲲鹏 920 跨片约为本地的两倍）并占用互联带宽。"),
 		Recommended: finding.Tf(finding.T("Keep the JVM and its memory on one node when it fits (numactl --cpunodebind=%d --membind=%d), or let the JVM place memory per node with -XX:+UseNUMA (Parallel GC; G1 since JDK 14).",
 			"JVM 能放进一个节点时，把它和它的内存放在同一个节点（numactl --cpunodebind=%d --membind=%d），或用 -XX:+UseNUMA 让 JVM 按节点分配内存（Parallel GC；G1 自 JDK 14 起）。"), home, home),
 		Fix: finding.Fix{Apply: fmt.Sprintf("numactl --cpunodebind=%d --membind=%d java ...   # the service's start command", home, home),
 			Revert: "java ...   # start without numactl",
 			Note: finding.T("Takes effect at the next start of the service; check with numastat -p PID afterwards. Make sure the heap fits in the node's free memory.",
-				"下次启动服务时生效；之后用 numastat -p PID 核实。确保堆能放进该节点的空闲内存。")},
-		Risk: finding.T("Medium: a process bound to one node cannot use the other nodes' memory or CPUs (OOM or CPU shortage if it outgrows the node).",
-			"中：绑定到一个节点的进程不能使用其他节点的内存和 CPU（超出节点容量会 OOM 或 CPU 不足）。"),
-		Workload: finding.T("JVMs on multi-node hosts", "多 NUMA 节点主机上的 JVM"),
-	}
+				"下次启动服务时生效；之后用 numastat -p PID 核实。确保堆能放进该节点的空闲内存。")}}
 	f.Evidence = []finding.Evidence{
 		ev("remote_access_pct", pct(remote), "derived"),
 		ev("memory_by_node", strings.Join(memParts, ", "), fmt.Sprintf("/proc/%d/numa_maps (%s)", c.pid(), "raw/numa_maps.txt")),
 		ev("thread_cpu_by_node", strings.Join(cpuParts, ", "), fmt.Sprintf("/proc/%d/task/*/stat (last CPU)", c.pid())),
 	}
-	return []finding.Finding{f}
+	return []finding.Outcome{f}
 }

@@ -55,7 +55,7 @@ const (
 	OthersShare = 0.25
 )
 
-func ruleCPUSaturated(c *ctx) []finding.Finding {
+func ruleCPUSaturated(c *ctx) []finding.Outcome {
 	w := sustained(c.ts, func(_ int, t *Tick) bool { return t.All != nil && t.All.Busy() >= SaturatedBusyPct })
 	if !w.ok() {
 		return nil
@@ -108,11 +108,8 @@ func ruleCPUSaturated(c *ctx) []finding.Finding {
 				"主机 CPU 繁忙，但 %s 只占用了其中 %s 个核：CPU 被其他进程占用，服务的请求在等待 CPU。"), c.target(), pct(procPct))
 		}
 	}
-	f := finding.Finding{Category: "cpu", Severity: sev, Subject: "all-cpus", Title: title,
-		Why: why, Confidence: confidence(0.9, w),
-		Risk:     finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
-		Workload: finding.T("any", "所有负载"),
-	}
+	f := finding.Outcome{Status: finding.Fail, Severity: sev, SevSet: true, Subject: "all-cpus", Title: title,
+		Why: why, Confidence: confidence(0.9, w)}
 	f.Observed = finding.Text{
 		EN: fmt.Sprintf("All CPUs %s busy on average (us %s, sy %s, softirq+irq %s, steal %s) over %s.", pct(busy), pct(us), pct(sy), pct(irq), pct(st), w.span().EN),
 		ZH: fmt.Sprintf("全部 CPU 平均忙 %s（us %s，sy %s，软中断+中断 %s，steal %s），%s。", pct(busy), pct(us), pct(sy), pct(irq), pct(st), w.span().ZH),
@@ -126,7 +123,7 @@ func ruleCPUSaturated(c *ctx) []finding.Finding {
 	if others {
 		f.Recommended = finding.T("Find the processes that take the CPU (top, pidstat 1) and move them, or give the service cores of its own (cpuset, systemd CPUAffinity=, taskset); run the load generator on another host.",
 			"找出占用 CPU 的进程（top、pidstat 1）并迁走，或为服务分配独占 CPU（cpuset、systemd CPUAffinity=、taskset）；压测机与被测服务分开部署。")
-		return []finding.Finding{f}
+		return []finding.Outcome{f}
 	}
 	if tops := topThreads(c, w); len(tops) > 0 {
 		for k, t := range tops[:min(3, len(tops))] {
@@ -142,10 +139,10 @@ func ruleCPUSaturated(c *ctx) []finding.Finding {
 			Note: finding.Tf(finding.T("Read-only: three thread dumps, analysed together (no JDK tools needed); look for nid=%s. With a JDK: jstack %d | grep -A 20 'nid=%s'. For a CPU profile: asprof -d 30 -e cpu %d.",
 				"只读：抓三次线程栈并合并分析（无需 JDK 工具）；查看 nid=%s。有 JDK 时：jstack %d | grep -A 20 'nid=%s'。CPU profiling：asprof -d 30 -e cpu %d。"), nid(t.TID), c.pid(), nid(t.TID), c.pid())}
 	}
-	return []finding.Finding{f}
+	return []finding.Outcome{f}
 }
 
-func ruleHotCPU(c *ctx) []finding.Finding {
+func ruleHotCPU(c *ctx) []finding.Outcome {
 	busy := func(p CPU) float64 { return p.Busy() }
 	k := perCPUArg(c, busy)
 	if k < 0 || len(c.cpus) < 2 {
@@ -161,23 +158,18 @@ func ruleHotCPU(c *ctx) []finding.Finding {
 	b := w.mean(c.ts, func(t *Tick) float64 { return t.CPUs[k].Busy() })
 	o := w.mean(c.ts, func(t *Tick) float64 { return othersMean(t, k, busy) })
 	si := w.mean(c.ts, func(t *Tick) float64 { return t.CPUs[k].Soft + t.CPUs[k].IRQ })
-	f := finding.Finding{Category: "cpu", Severity: finding.Warning, Subject: "cpu" + strconv.Itoa(cpu), Confidence: confidence(0.8, w),
+	f := finding.Outcome{Status: finding.Fail, Severity: finding.Warning, SevSet: true, Subject: "cpu" + strconv.Itoa(cpu), Confidence: confidence(0.8, w),
 		Title: finding.Tf(finding.T("CPU %d saturated while the other CPUs are idle", "CPU %d 饱和而其他 CPU 空闲"), cpu),
 		Observed: finding.Text{
 			EN: fmt.Sprintf("CPU %d was %s busy (softirq+irq %s) while the other CPUs averaged %s, over %s.", cpu, pct(b), pct(si), pct(o), w.span().EN),
-			ZH: fmt.Sprintf("CPU %d 忙 %s（软中断+中断 %s），其他 CPU 平均 %s，%s。", cpu, pct(b), pct(si), pct(o), w.span().ZH)},
-		Why: finding.T("Work that cannot spread over the CPUs caps throughput at one core: a single hot thread, or interrupts all delivered to one CPU.",
-			"无法分摊到多个 CPU 的工作会把吞吐限制在一个核上：单个热点线程，或者所有中断都落在一个 CPU 上。"),
-		Recommended: finding.T("See the linked finding for the cause (serial thread or interrupt concentration).", "原因见关联的诊断（串行线程或中断集中）。"),
-		Risk:        finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
-	}
+			ZH: fmt.Sprintf("CPU %d 忙 %s（软中断+中断 %s），其他 CPU 平均 %s，%s。", cpu, pct(b), pct(si), pct(o), w.span().ZH)}}
 	f.Window = w.timeSpan()
 	f.Evidence = append(w.evidence(c.start), ev("cpu", strconv.Itoa(cpu), ""), ev("busy_pct", pct(b), "/proc/stat cpu"+strconv.Itoa(cpu)),
 		ev("si_hi_pct", pct(si), "/proc/stat cpu"+strconv.Itoa(cpu)), ev("others_busy_pct", pct(o), "/proc/stat"))
-	return []finding.Finding{f}
+	return []finding.Outcome{f}
 }
 
-func ruleSerialThread(c *ctx) []finding.Finding {
+func ruleSerialThread(c *ctx) []finding.Outcome {
 	// The thread most often on top, JIT compiler threads left out: a hot
 	// compiler is warm-up, not a stage the requests pass through. (A pinned
 	// VM Thread or GC thread stays a candidate: safepoint and GC work are
@@ -241,23 +233,18 @@ func ruleSerialThread(c *ctx) []finding.Finding {
 	others := w.mean(c.ts, func(t *Tick) float64 { return t.Threads.CPUPct - appTop(t.Threads).CPUPct })
 	n := w.mean(c.ts, func(t *Tick) float64 { return float64(t.Threads.N) })
 	t.CPUPct, t.Wait = cpu, wait
-	f := finding.Finding{Category: "thread", Severity: finding.Critical, Subject: fmt.Sprintf("tid %d", t.TID), Confidence: confidence(0.85, w),
+	f := finding.Outcome{Status: finding.Fail, Severity: finding.Critical, SevSet: true, Subject: fmt.Sprintf("tid %d", t.TID), Confidence: confidence(0.85, w),
 		Title: finding.Tf(finding.T("Serial bottleneck: thread %q pinned at a full core", "串行瓶颈：线程 %q 占满一个核"), t.Name),
 		Observed: finding.Text{
 			EN: fmt.Sprintf("Thread %s of %s wanted a whole core (%s on CPU + %s waiting for one) while its other %.0f threads together used %s, over %s.",
 				threadLabel(t), c.target(), pct(cpu), pct(wait), n-1, pct(others), w.span().EN),
 			ZH: fmt.Sprintf("%s 的线程 %s 需要一整个核（CPU 上 %s + 等待 CPU %s），而其他 %.0f 个线程合计只用 %s，%s。",
 				c.target(), threadLabel(t), pct(cpu), pct(wait), n-1, pct(others), w.span().ZH)},
-		Why: finding.T("One thread doing the work while the others wait caps throughput at one core, whatever the core count: adding CPUs or threads does not help.",
-			"一个线程在干活、其他线程在等，吞吐就被限制在一个核上，与 CPU 数无关：加 CPU 或加线程都没用。"),
 		Recommended: finding.Tf(finding.T("Take thread dumps and look at the thread with nid=%s: what it runs (a single consumer, a synchronized section, a single-threaded executor, logging, GC). Parallelise or shorten that path.",
 			"抓线程栈，查看 nid=%s 的线程在执行什么（单消费者、synchronized 临界区、单线程 executor、日志、GC），将这段并行化或缩短。"), nid(t.TID)),
 		Fix: finding.Fix{Apply: fmt.Sprintf("tuneloop jvm %d --dump 3 --interval 3s", c.pid()),
 			Note: finding.Tf(finding.T("Read-only: three thread dumps a few seconds apart, analysed together (no JDK tools needed); the hot thread is nid=%s. With a JDK: jstack %d | grep -A 30 'nid=%s'.",
-				"只读：间隔几秒抓三次线程栈并合并分析（无需 JDK 工具）；热点线程为 nid=%s。有 JDK 时：jstack %d | grep -A 30 'nid=%s'。"), nid(t.TID), c.pid(), nid(t.TID))},
-		Risk:     finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
-		Workload: finding.T("any", "所有负载"),
-	}
+				"只读：间隔几秒抓三次线程栈并合并分析（无需 JDK 工具）；热点线程为 nid=%s。有 JDK 时：jstack %d | grep -A 30 'nid=%s'。"), nid(t.TID), c.pid(), nid(t.TID))}}
 	f.Recommended = withHint(f.Recommended, t.Name)
 	f.Window = w.timeSpan()
 	f.Evidence = append(w.evidence(c.start),
@@ -265,10 +252,10 @@ func ruleSerialThread(c *ctx) []finding.Finding {
 		ev("thread_cpu_pct", pct(cpu), "schedstat"), ev("thread_runq_wait_pct", pct(wait), "schedstat"),
 		ev("other_threads_cpu_pct", pct(others), ""), ev("threads", fmt.Sprintf("%.0f", n), fmt.Sprintf("/proc/%d/task", c.pid())))
 	c.joinStack(&f, t.TID)
-	return []finding.Finding{f}
+	return []finding.Outcome{f}
 }
 
-func ruleIdleUnderLoad(c *ctx) []finding.Finding {
+func ruleIdleUnderLoad(c *ctx) []finding.Outcome {
 	if c.pid() == 0 || c.ncpu == 0 {
 		return nil
 	}
@@ -291,23 +278,15 @@ func ruleIdleUnderLoad(c *ctx) []finding.Finding {
 	sleeping := w.mean(c.ts, func(t *Tick) float64 { return float64(t.Threads.Sleep) })
 	dsleep := w.mean(c.ts, func(t *Tick) float64 { return float64(t.Threads.DSleep) })
 	runnable := w.mean(c.ts, func(t *Tick) float64 { return float64(t.Threads.Running) })
-	f := finding.Finding{Category: "cpu", Severity: finding.Warning, Subject: c.target(), Confidence: confidence(0.5, w),
-		Title: finding.T("CPU idle while the service is under load (concurrency-bound)", "服务有负载但 CPU 空闲（并发受限）"),
+	f := finding.Outcome{Status: finding.Fail, Severity: finding.Warning, SevSet: true, Subject: c.target(), Confidence: confidence(0.5, w),
 		Observed: finding.Text{
 			EN: fmt.Sprintf("The host was %s idle and %s used %s of one core (of %d) while its %.0f threads switched %s times/s voluntarily (rx %s pkt/s), over %s.",
 				pct(idle), c.target(), pct(pcpu), c.ncpu, n, num(vcs), num(rx), w.span().EN),
 			ZH: fmt.Sprintf("主机 %s 空闲，%s 只用了 %s 个核（共 %d 核），而它的 %.0f 个线程每秒主动切换 %s 次（收包 %s/s），%s。",
 				pct(idle), c.target(), pct(pcpu), c.ncpu, n, num(vcs), num(rx), w.span().ZH)},
-		Why: finding.T("Requests are arriving and threads keep waking and sleeping, yet the CPUs are idle: the threads are waiting on something other than CPU, typically a lock, a too-small thread or connection pool, or a slow downstream call.",
-			"请求在进来、线程不断唤醒又睡眠，但 CPU 空闲：线程在等 CPU 以外的东西，通常是锁、过小的线程池/连接池，或慢的下游调用。"),
-		Recommended: finding.T("Take 3-5 thread dumps a few seconds apart and look for many threads BLOCKED on the same monitor or WAITING in a pool (tuneloop analyze reads them); check pool sizes against the load.",
-			"间隔几秒抓 3-5 次线程栈，查找大量 BLOCKED 在同一个锁或在池中 WAITING 的线程（tuneloop analyze 可分析）；对照负载检查池大小。"),
 		Fix: finding.Fix{Apply: fmt.Sprintf("tuneloop jvm %d --dump 3 --interval 3s --raw dumps", c.pid()),
 			Note: finding.T("Read-only: three thread dumps analysed together, raw dumps kept in ./dumps (no JDK tools needed). With a JDK: for i in 1 2 3; do jstack PID > dump.$i.txt; sleep 3; done; tuneloop analyze dump.*.txt",
-				"只读：抓三次线程栈并合并分析，原始线程栈保存在 ./dumps（无需 JDK 工具）。有 JDK 时：for i in 1 2 3; do jstack PID > dump.$i.txt; sleep 3; done; tuneloop analyze dump.*.txt")},
-		Risk:     finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
-		Workload: finding.T("services under load", "有负载的服务"),
-	}
+				"只读：抓三次线程栈并合并分析，原始线程栈保存在 ./dumps（无需 JDK 工具）。有 JDK 时：for i in 1 2 3; do jstack PID > dump.$i.txt; sleep 3; done; tuneloop analyze dump.*.txt")}}
 	f.Window = w.timeSpan()
 	f.Evidence = append(w.evidence(c.start), ev("host_idle_pct", pct(idle), "/proc/stat"), ev("target_cpu_pct", pct(pcpu), fmt.Sprintf("/proc/%d/stat", c.pid())),
 		ev("voluntary_cs_per_s", num(vcs), fmt.Sprintf("/proc/%d/task/*/status", c.pid())), ev("rx_pkts_per_s", num(rx), "/proc/net/dev"), ev("threads", fmt.Sprintf("%.0f", n), ""),
@@ -316,7 +295,7 @@ func ruleIdleUnderLoad(c *ctx) []finding.Finding {
 	if q := dumpQueueing(c); q.dumps > 0 && !q.queueing {
 		roomy(&f, q)
 	}
-	return []finding.Finding{f}
+	return []finding.Outcome{f}
 }
 
 // queueing is what the run's thread dumps say about working threads off
@@ -372,8 +351,8 @@ func dumpQueueing(c *ctx) queueing {
 
 // roomy rewrites the idle-under-load finding when the dumps contradict it:
 // no queue of working threads means the service had room, not a limit.
-func roomy(f *finding.Finding, q queueing) {
-	f.Severity = finding.Info
+func roomy(f *finding.Outcome, q queueing) {
+	f.Severity, f.SevSet = finding.Info, true
 	f.Title = finding.T("The service had room at this load: the dumps show no queueing", "在此负载下服务仍有余量：线程转储未显示排队")
 	f.Observed.EN += fmt.Sprintf(" In %d thread dump(s) at most %d of %d working threads were off CPU (blocked, waiting, sleeping or in I/O).", q.dumps, q.off, q.active)
 	f.Observed.ZH += fmt.Sprintf(" %d 次线程转储中，最多 %d/%d 个工作线程不在 CPU 上（阻塞、等待、睡眠或 I/O）。", q.dumps, q.off, q.active)
@@ -386,7 +365,7 @@ func roomy(f *finding.Finding, q queueing) {
 	f.Evidence = append(f.Evidence, ev("working_threads_off_cpu_max", fmt.Sprintf("%d of %d", q.off, q.active), q.source))
 }
 
-func ruleRunQueue(c *ctx) []finding.Finding {
+func ruleRunQueue(c *ctx) []finding.Outcome {
 	if c.ncpu == 0 {
 		return nil
 	}
@@ -398,24 +377,17 @@ func ruleRunQueue(c *ctx) []finding.Finding {
 	rq := w.mean(c.ts, func(t *Tick) float64 { return t.Running })
 	pk := w.peak(c.ts, func(t *Tick) float64 { return t.Running })
 	psi := w.mean(c.ts, func(t *Tick) float64 { return t.PSI["cpu"].Some })
-	f := finding.Finding{Category: "cpu", Severity: finding.Warning, Subject: "runqueue", Confidence: confidence(0.7, w),
-		Title: finding.T("Run queue longer than the CPU count", "运行队列长度超过 CPU 数"),
+	f := finding.Outcome{Status: finding.Fail, Severity: finding.Warning, SevSet: true, Subject: "runqueue", Confidence: confidence(0.7, w),
 		Observed: finding.Text{
 			EN: fmt.Sprintf("%s runnable tasks on average (peak %s) for %d CPUs; CPU pressure (PSI some) %s, over %s.", num(rq), num(pk), c.ncpu, pct(psi), w.span().EN),
-			ZH: fmt.Sprintf("平均 %s 个可运行任务（峰值 %s），CPU 只有 %d 个；CPU 压力（PSI some）%s，%s。", num(rq), num(pk), c.ncpu, pct(psi), w.span().ZH)},
-		Why: finding.T("More runnable threads than CPUs means threads wait for a CPU: latency grows with the queue even when throughput is flat.",
-			"可运行线程多于 CPU，线程就要排队等 CPU：即使吞吐不变，延迟也随队列增长。"),
-		Recommended: finding.T("Reduce runnable threads (smaller worker pools, fewer GC/JIT threads on small hosts) or add CPUs.",
-			"减少可运行线程（缩小工作线程池，小主机上减少 GC/JIT 线程）或增加 CPU。"),
-		Risk: finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
-	}
+			ZH: fmt.Sprintf("平均 %s 个可运行任务（峰值 %s），CPU 只有 %d 个；CPU 压力（PSI some）%s，%s。", num(rq), num(pk), c.ncpu, pct(psi), w.span().ZH)}}
 	f.Window = w.timeSpan()
 	f.Evidence = append(w.evidence(c.start), ev("procs_running_avg", num(rq), "/proc/stat procs_running"), ev("procs_running_peak", num(pk), "/proc/stat"),
 		ev("cpus", strconv.Itoa(c.ncpu), ""), ev("psi_cpu_some_pct", pct(psi), "/proc/pressure/cpu"))
-	return []finding.Finding{f}
+	return []finding.Outcome{f}
 }
 
-func ruleCtxSwitch(c *ctx) []finding.Finding {
+func ruleCtxSwitch(c *ctx) []finding.Outcome {
 	if c.ncpu == 0 {
 		return nil
 	}
@@ -431,27 +403,20 @@ func ruleCtxSwitch(c *ctx) []finding.Finding {
 		}
 		return t.All.System
 	})
-	f := finding.Finding{Category: "cpu", Severity: finding.Warning, Subject: "cswch", Confidence: confidence(0.7, w),
-		Title: finding.T("Context-switch storm", "上下文切换风暴"),
+	f := finding.Outcome{Status: finding.Fail, Severity: finding.Warning, SevSet: true, Subject: "cswch", Confidence: confidence(0.7, w),
 		Observed: finding.Text{
 			EN: fmt.Sprintf("%s context switches/s (%s per CPU; sy %s), over %s.", num(cs), num(cs/float64(c.ncpu)), pct(sy), w.span().EN),
-			ZH: fmt.Sprintf("每秒 %s 次上下文切换（每 CPU %s；sy %s），%s。", num(cs), num(cs/float64(c.ncpu)), pct(sy), w.span().ZH)},
-		Why: finding.T("Each switch costs microseconds of kernel time and cold caches: tens of thousands per CPU per second usually mean lock hand-offs, too many threads or tiny tasks handed between pools.",
-			"每次切换都消耗微秒级内核时间并使缓存变冷：每 CPU 每秒数万次通常意味着锁交接、线程过多或在线程池之间传递的细碎任务。"),
-		Recommended: finding.T("Find the threads with the most switches (pidstat -wt 1) and reduce hand-offs: fewer threads, batching, less contended locks.",
-			"找出切换最多的线程（pidstat -wt 1），减少交接：更少线程、批处理、降低锁竞争。"),
-		Risk: finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
-	}
+			ZH: fmt.Sprintf("每秒 %s 次上下文切换（每 CPU %s；sy %s），%s。", num(cs), num(cs/float64(c.ncpu)), pct(sy), w.span().ZH)}}
 	f.Window = w.timeSpan()
 	f.Evidence = append(w.evidence(c.start), ev("ctxt_per_s", num(cs), "/proc/stat ctxt"), ev("per_cpu", num(cs/float64(c.ncpu)), ""), ev("sy_pct", pct(sy), "/proc/stat"))
 	if tops := topThreads(c, w); len(tops) > 0 {
 		t := tops[0]
 		f.Evidence = append(f.Evidence, ev("busiest_thread", fmt.Sprintf("%s cswch/s %s nvcswch/s %s", threadLabel(t.Thread), num(t.VCSPS), num(t.NVCSPS)), ""))
 	}
-	return []finding.Finding{f}
+	return []finding.Outcome{f}
 }
 
-func ruleSteal(c *ctx) []finding.Finding {
+func ruleSteal(c *ctx) []finding.Outcome {
 	w := sustained(c.ts, func(_ int, t *Tick) bool { return t.All != nil && t.All.Steal >= StealPct })
 	if !w.ok() {
 		return nil
@@ -465,18 +430,11 @@ func ruleSteal(c *ctx) []finding.Finding {
 	if h := c.in.Facts.CPU.Hypervisor; h.OK {
 		hv = h.Value
 	}
-	f := finding.Finding{Category: "cpu", Severity: sev, Subject: "steal", Confidence: confidence(0.9, w),
-		Title: finding.T("VM steal time: the hypervisor is taking CPU away", "虚拟机 steal 时间高：宿主机在抢占 CPU"),
+	f := finding.Outcome{Status: finding.Fail, Severity: sev, SevSet: true, Subject: "steal", Confidence: confidence(0.9, w),
 		Observed: finding.Text{
 			EN: fmt.Sprintf("Steal averaged %s of CPU time (hypervisor %q), over %s.", pct(st), hv, w.span().EN),
-			ZH: fmt.Sprintf("steal 平均占 CPU 时间的 %s（虚拟化 %q），%s。", pct(st), hv, w.span().ZH)},
-		Why: finding.T("Steal is time this VM's vCPUs were runnable but the host ran something else: nothing inside the guest can fix it, and it shows up as random latency.",
-			"steal 是本虚拟机 vCPU 可运行但宿主机在运行别的东西的时间：虚拟机内部无法修复，表现为随机的延迟。"),
-		Recommended: finding.T("Ask for dedicated or pinned vCPUs, move the VM to a less loaded host, or size for the steal.",
-			"申请独占/绑定的 vCPU，把虚拟机迁移到负载较低的宿主机，或按 steal 预留容量。"),
-		Risk: finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
-	}
+			ZH: fmt.Sprintf("steal 平均占 CPU 时间的 %s（虚拟化 %q），%s。", pct(st), hv, w.span().ZH)}}
 	f.Window = w.timeSpan()
 	f.Evidence = append(w.evidence(c.start), ev("steal_pct", pct(st), "/proc/stat steal"))
-	return []finding.Finding{f}
+	return []finding.Outcome{f}
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
 )
 
-func ruleSoftirq(c *ctx) []finding.Finding {
+func ruleSoftirq(c *ctx) []finding.Outcome {
 	if len(c.cpus) < 2 {
 		return nil
 	}
@@ -61,14 +61,8 @@ func ruleSoftirq(c *ctx) []finding.Finding {
 		}
 	}
 	net := typ == "NET_RX" || typ == "NET_TX"
-	f := finding.Finding{Category: "irq", Severity: finding.Critical, Subject: "cpu" + strconv.Itoa(cpu), Confidence: confidence(0.9, w),
-		Title: finding.Tf(finding.T("Interrupt/softirq load concentrated on CPU %d", "中断/软中断集中在 CPU %d"), cpu),
-		Why: finding.T("All interrupt work lands on one CPU, which saturates while the others idle: packets queue and drop, and the application threads scheduled there stall. Throughput is capped by one core.",
-			"所有中断处理都落在一个 CPU 上，它饱和而其他 CPU 空闲：报文排队和丢弃，被调度到该 CPU 的应用线程也被拖慢。吞吐被限制在一个核上。"),
-		Risk: finding.T("Changing queue counts resets the NIC's channels (a brief link blip); IRQ affinity and RPS changes are live and reversible. irqbalance may rewrite affinity: ban the IRQs or stop it.",
-			"修改队列数会重置网卡通道（链路短暂抖动）；中断亲和性与 RPS 修改即时生效且可回退。irqbalance 可能改写亲和性：对这些中断设置 banirq 或停用它。"),
-		Workload: finding.T("network-heavy services", "网络密集型服务"),
-	}
+	f := finding.Outcome{Status: finding.Fail, Severity: finding.Critical, SevSet: true, Subject: "cpu" + strconv.Itoa(cpu), Confidence: confidence(0.9, w),
+		Title: finding.Tf(finding.T("Interrupt/softirq load concentrated on CPU %d", "中断/软中断集中在 CPU %d"), cpu)}
 	f.Observed = finding.Text{
 		EN: fmt.Sprintf("CPU %d spent %s in softirq+irq while the other CPUs averaged %s (and were %s idle); top softirq %s at %s/s on CPU %d vs %s/s on the others, over %s.",
 			cpu, pct(si), pct(others), pct(othersIdle), typ, num(typRate), cpu, num(typOthers), w.span().EN),
@@ -86,7 +80,7 @@ func ruleSoftirq(c *ctx) []finding.Finding {
 			"找出在 CPU %d 上触发的中断（/proc/interrupts 中最忙的行），把它们的亲和性（/proc/irq/N/smp_affinity_list）分散到设备所在 NUMA 节点的 CPU 上。"), cpu)
 		f.Confidence = confidence(0.7, w)
 	}
-	return []finding.Finding{f}
+	return []finding.Outcome{f}
 }
 
 func at2(v []CPU, k int) CPU {
@@ -120,7 +114,7 @@ func softirqTypes(c *ctx, w window) []string {
 
 // nicAdvice picks the NIC whose IRQs land on cpu and writes the fix from
 // its queue count and IRQ affinity (facts from the manifest).
-func nicAdvice(c *ctx, f *finding.Finding, cpu int) {
+func nicAdvice(c *ctx, f *finding.Outcome, cpu int) {
 	facts := c.in.Facts
 	var cands []sysinfo.NIC
 	if facts.NICs.OK {

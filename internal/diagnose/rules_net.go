@@ -55,11 +55,11 @@ func nicUtil(t *Tick, name string, d nicDir, speedMbps int) float64 {
 // near its link speed. Only NICs with a known speed count: virtual NICs
 // (veth, virtio without a speed, tun) report none, and a guess would be a
 // false root cause.
-func ruleNICSaturated(c *ctx) []finding.Finding {
+func ruleNICSaturated(c *ctx) []finding.Outcome {
 	if !c.in.Facts.NICs.OK {
 		return nil
 	}
-	var out []finding.Finding
+	var out []finding.Outcome
 	for _, n := range c.in.Facts.NICs.Value {
 		if n.Loopback || n.Name == "lo" || n.SpeedMbps <= 0 {
 			continue
@@ -79,7 +79,7 @@ type nicSat struct {
 	meanBPS    float64
 }
 
-func nicFinding(c *ctx, n sysinfo.NIC) (finding.Finding, bool) {
+func nicFinding(c *ctx, n sysinfo.NIC) (finding.Outcome, bool) {
 	var sats []nicSat
 	for _, d := range nicDirs() {
 		util := func(t *Tick) float64 { return nicUtil(t, n.Name, d, n.SpeedMbps) }
@@ -91,7 +91,7 @@ func nicFinding(c *ctx, n sysinfo.NIC) (finding.Finding, bool) {
 			meanBPS: w.mean(c.ts, func(t *Tick) float64 { return d.bytes(nicRate(t, n.Name)) })})
 	}
 	if len(sats) == 0 {
-		return finding.Finding{}, false
+		return finding.Outcome{}, false
 	}
 	// The busier direction leads (its window is the finding's).
 	if len(sats) == 2 && sats[1].mean > sats[0].mean {
@@ -110,18 +110,14 @@ func nicFinding(c *ctx, n sysinfo.NIC) (finding.Finding, bool) {
 		obsZH = append(obsZH, fmt.Sprintf("%s %s Mb/s（平均占链路 %s，峰值 %s）", s.d.zh, num(s.meanBPS*8/1e6), pct(s.mean), pct(s.peak)))
 	}
 	speed := speedText(n.SpeedMbps)
-	f := finding.Finding{Category: "network", Severity: sev, Subject: n.Name, Confidence: confidence(0.8, top.w),
+	f := finding.Outcome{Status: finding.Fail, Severity: sev, SevSet: true, Subject: n.Name, Confidence: confidence(0.8, top.w),
 		Title: finding.Text{EN: fmt.Sprintf("NIC %s saturated (%s at %s link speed)", n.Name, strings.Join(dirEN, " and "), speed.EN),
 			ZH: fmt.Sprintf("网卡 %s 带宽饱和（%s，链路速率 %s）", n.Name, strings.Join(dirZH, "和"), speed.ZH)},
 		Observed: finding.Text{
 			EN: fmt.Sprintf("%s ran at its %s link speed: %s, over %s.", n.Name, speed.EN, strings.Join(obsEN, "; "), top.w.span().EN),
 			ZH: fmt.Sprintf("%s 跑满了 %s 的链路速率：%s，%s。", n.Name, speed.ZH, strings.Join(obsZH, "；"), top.w.span().ZH)},
-		Why: finding.T("A link at line rate queues every packet behind the ones before it (and drops some, which TCP retransmits): response times grow with the bytes sent, while CPUs and disks look idle.",
-			"链路跑满时每个包都要排在前面的包后面（部分被丢弃、由 TCP 重传）：响应时间随发送字节数增长，而 CPU 和磁盘看起来很空闲。"),
 		Recommended: finding.Tf(finding.T("First check the negotiated speed matches the NIC and switch port (ethtool %[1]s: Speed vs Supported link modes; a 10G NIC at 1000Mb/s is a bad cable, module or port setting). Then send fewer bytes: compress responses (gzip/brotli on HTTP, compression in the RPC framework), return fewer fields and rows per response, cache on the client side. Or add bandwidth: a faster link, bonding several ports (mode 802.3ad, with the switch configured for LACP), or spreading the traffic over more NICs or hosts.",
-			"先确认协商速率与网卡和交换机端口一致（ethtool %[1]s：Speed 与 Supported link modes 对比；万兆网卡只协商到 1000Mb/s 多半是线缆、光模块或端口配置问题）。再减少发送的字节：压缩响应（HTTP 的 gzip/brotli、RPC 框架的压缩）、每个响应少返回字段和行、在客户端缓存。或者增加带宽：更快的链路、多端口绑定（bond mode 802.3ad，交换机配置 LACP），或把流量分散到更多网卡或主机。"), n.Name),
-		Risk: riskNone(),
-	}
+			"先确认协商速率与网卡和交换机端口一致（ethtool %[1]s：Speed 与 Supported link modes 对比；万兆网卡只协商到 1000Mb/s 多半是线缆、光模块或端口配置问题）。再减少发送的字节：压缩响应（HTTP 的 gzip/brotli、RPC 框架的压缩）、每个响应少返回字段和行、在客户端缓存。或者增加带宽：更快的链路、多端口绑定（bond mode 802.3ad，交换机配置 LACP），或把流量分散到更多网卡或主机。"), n.Name)}
 	src := "/proc/net/dev " + n.Name
 	f.Window = top.w.timeSpan()
 	f.Evidence = append(top.w.evidence(c.start), ev("nic", n.Name, "/sys/class/net/"+n.Name),

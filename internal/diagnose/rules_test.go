@@ -482,3 +482,18 @@ func TestSerialThreadNotAPool(t *testing.T) {
 		t.Error("one busy thread beside an idle namesake is still serial")
 	}
 }
+
+func TestRuleListIsValid(t *testing.T) {
+	rs := ruleList()
+	if err := finding.ValidateRules(rs); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range Infos() {
+		if strings.Contains(r.Checks.EN+r.Checks.ZH, "%!") || len(r.Reads) == 0 || !strings.HasPrefix(r.ID, "run.") {
+			t.Errorf("%s: checks %q / %q, reads %v", r.ID, r.Checks.EN, r.Checks.ZH, r.Reads)
+		}
+	}
+	if len(rs) != 17 || len(Infos()) != 19 || Validate() != nil {
+		t.Errorf("%d rules, %d listed: %v", len(rs), len(Infos()), Validate())
+	}
+}

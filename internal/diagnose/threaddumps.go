@@ -19,12 +19,8 @@ func (c *ctx) loadDumps() []finding.Finding {
 	if set == nil {
 		return nil
 	}
-	var out []finding.Finding
-	for _, u := range set.Unreadable {
-		out = append(out, finding.Finding{ID: IDThreadDumps, Category: "run", Status: finding.Unavailable, Subject: u.Name,
-			Title:  finding.T("Thread dump unreadable", "线程转储无法读取"),
-			Reason: finding.Tf(finding.T("%s", "%s"), u.Message)})
-	}
+	r := dumpsRule()
+	out := r.Evaluate(c)
 	c.dump, c.dumpRep = set.Last()
 	// Every dump counts: one is an instant that can miss or misread a lock.
 	for _, f := range set.Findings {
@@ -49,7 +45,7 @@ func (c *ctx) javaThread(tid int) *threaddump.Thread {
 }
 
 // joinStack adds what the hot thread runs (from the last dump) to f.
-func (c *ctx) joinStack(f *finding.Finding, tid int) {
+func (c *ctx) joinStack(f *finding.Outcome, tid int) {
 	jt := c.javaThread(tid)
 	if jt == nil {
 		return
@@ -82,7 +78,7 @@ func (c *ctx) joinStack(f *finding.Finding, tid int) {
 }
 
 // dumpWaiting summarises the last dump for the concurrency finding.
-func (c *ctx) dumpWaiting(f *finding.Finding) {
+func (c *ctx) dumpWaiting(f *finding.Outcome) {
 	r := c.dumpRep
 	if r == nil {
 		return

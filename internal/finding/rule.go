@@ -28,11 +28,15 @@ type Rule[E any] struct {
 	Risk   Text
 	// Workload says which services the recommendation is for.
 	Workload Text
+	// Recommended is the rule's standing advice for a Fail outcome that
+	// gives none of its own (lists and docs print it as what to do).
+	Recommended Text
 	// Reads names the evidence the rule reads ("gc.pauses", "jfr.execution",
 	// "/proc/stat"): the docs list it, and a finding can say what it rested on.
 	Reads      []string
 	References []string
-	// Fix is the rule's standing fix; an outcome with a Fix of its own wins.
+	// Fix is the rule's standing fix for a Fail outcome; an outcome with a
+	// Fix of its own wins, and a pass has nothing to fix.
 	Fix Fix
 	// Profiles where the rule applies (host rules); nil means all.
 	Profiles []string
@@ -63,6 +67,9 @@ type Outcome struct {
 	// Why and Risk override the rule's when they depend on what was seen.
 	Why  Text
 	Risk Text
+	// References override the rule's when what was seen decides which
+	// documents apply (the OpenJ9 collector has options of its own).
+	References []string
 	// Confidence in (0,1] for inferences from series; 0 means 1 (a reading).
 	Confidence float64
 	Window     *Window
@@ -144,8 +151,14 @@ func (r *Rule[E]) Finding(o Outcome) Finding {
 	if f.Confidence == 0 {
 		f.Confidence = 1
 	}
-	if isZeroFix(f.Fix) {
+	if o.References != nil {
+		f.References = o.References
+	}
+	if o.Status == Fail && isZeroFix(f.Fix) {
 		f.Fix = r.Fix
+	}
+	if o.Status == Fail && f.Recommended.IsZero() {
+		f.Recommended = r.Recommended
 	}
 	if o.SevSet {
 		f.Severity = o.Severity
@@ -171,24 +184,26 @@ func isZeroFix(x Fix) bool {
 // docs/rules.md and the mechanism catalogue's docs print.
 func (r *Rule[E]) Info() RuleInfo {
 	return RuleInfo{ID: r.ID, Category: r.Category, Severity: r.Severity, Title: r.Title, Checks: r.Checks,
-		Why: r.Why, Risk: r.Risk, Workload: r.Workload, Reads: r.Reads, References: r.References,
+		Why: r.Why, Risk: r.Risk, Workload: r.Workload, Recommended: r.Recommended, Reads: r.Reads, References: r.References,
 		Profiles: r.Profiles, Arch: r.Arch}
 }
 
 // RuleInfo is a rule's data for lists and docs.
 type RuleInfo struct {
-	ID         string   `json:"id"`
-	Category   string   `json:"category"`
-	Severity   Severity `json:"severity"`
-	Title      Text     `json:"title"`
-	Checks     Text     `json:"checks"`
-	Why        Text     `json:"why"`
-	Risk       Text     `json:"risk"`
-	Workload   Text     `json:"workload"`
-	Reads      []string `json:"reads,omitempty"`
-	References []string `json:"references"`
-	Profiles   []string `json:"profiles,omitempty"` // empty = all
-	Arch       string   `json:"arch,omitempty"`     // empty = any
+	ID       string   `json:"id"`
+	Category string   `json:"category"`
+	Severity Severity `json:"severity"`
+	Title    Text     `json:"title"`
+	Checks   Text     `json:"checks"`
+	Why      Text     `json:"why"`
+	Risk     Text     `json:"risk"`
+	Workload Text     `json:"workload"`
+	// Recommended is the standing advice, when the rule has one.
+	Recommended Text     `json:"recommended,omitzero"`
+	Reads       []string `json:"reads,omitempty"`
+	References  []string `json:"references"`
+	Profiles    []string `json:"profiles,omitempty"` // empty = all
+	Arch        string   `json:"arch,omitempty"`     // empty = any
 }
 
 // Infos lists the data of every rule, in order.

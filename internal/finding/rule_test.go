@@ -12,10 +12,10 @@ func (s scoped) RuleScope() (string, string, string) { return s.profile, s.arch,
 func TestRuleEngineFillsScopesAndSurvivesPanics(t *testing.T) {
 	rs := []Rule[scoped]{
 		{ID: "x.fail", Category: "x", Severity: Warning, Title: T("t", "t"), Why: T("why", "原因"),
-			Fix: Fix{Apply: "sysctl -w a=1", Revert: "sysctl -w a=0"},
+			Fix: Fix{Apply: "sysctl -w a=1", Revert: "sysctl -w a=0"}, Recommended: T("do", "做"), References: []string{"doc"},
 			Eval: func(scoped) []Outcome {
 				return []Outcome{{Status: Fail, Subject: "eth0"}, {Status: Fail, Subject: "eth1", Severity: Critical, SevSet: true,
-					Why: T("seen", "所见"), Fix: Fix{Apply: "own"}}, {Status: Pass, Severity: Critical, SevSet: true}}
+					Why: T("seen", "所见"), Fix: Fix{Apply: "own"}, References: []string{"other doc"}}, {Status: Pass, Severity: Critical, SevSet: true}}
 			}},
 		{ID: "x.latency", Category: "x", Profiles: []string{"latency"}, Eval: func(scoped) []Outcome { t.Fatal("ran out of scope"); return nil }},
 		{ID: "x.arm", Category: "x", Arch: "aarch64", Eval: func(scoped) []Outcome { t.Fatal("ran on the wrong arch"); return nil }},
@@ -26,14 +26,15 @@ func TestRuleEngineFillsScopesAndSurvivesPanics(t *testing.T) {
 	for _, f := range fs {
 		by[f.Key()] = f
 	}
-	if f := by["x.fail/eth0"]; f.Severity != Warning || f.Fix.Revert != "sysctl -w a=0" || f.Why.EN != "why" || f.Confidence != 1 {
+	if f := by["x.fail/eth0"]; f.Severity != Warning || f.Fix.Revert != "sysctl -w a=0" || f.Why.EN != "why" || f.Confidence != 1 ||
+		f.Recommended.EN != "do" || f.References[0] != "doc" {
 		t.Errorf("eth0: rule's severity, fix and why expected, got %+v", f)
 	}
-	if f := by["x.fail/eth1"]; f.Severity != Critical || f.Fix.Apply != "own" || f.Why.EN != "seen" {
+	if f := by["x.fail/eth1"]; f.Severity != Critical || f.Fix.Apply != "own" || f.Why.EN != "seen" || f.References[0] != "other doc" {
 		t.Errorf("eth1: the outcome's overrides expected, got %+v", f)
 	}
-	if f := by["x.fail"]; f.Status != Pass || f.Severity != Info {
-		t.Errorf("a pass is info whatever it asked: %+v", f)
+	if f := by["x.fail"]; f.Status != Pass || f.Severity != Info || f.Fix.Apply != "" || !f.Recommended.IsZero() {
+		t.Errorf("a pass is info whatever it asked, with nothing to fix: %+v", f)
 	}
 	if f := by["x.latency"]; f.Status != Skipped || !strings.Contains(f.Reason.EN, "java-web") {
 		t.Errorf("profile scope: %+v", f)

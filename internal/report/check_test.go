@@ -207,3 +207,38 @@ func TestRuleCatalogueCitesPublicSourcesOnly(t *testing.T) {
 		}
 	}
 }
+
+// Every set validates, every rule outside the host knowledge base says
+// what it reads, and docs/findings.md documents each rule under its own
+// anchor and cites public material only.
+func TestRuleSetsDocumentEveryRule(t *testing.T) {
+	sets, err := RuleSets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteRuleSetsMarkdown(&b, sets); err != nil {
+		t.Fatal(err)
+	}
+	doc := b.String()
+	for _, s := range sets {
+		if len(s.Rules) == 0 || s.Title.ZH == "" || s.Reads.ZH == "" {
+			t.Errorf("set %s: %d rules, title %q, reads %q", s.Name, len(s.Rules), s.Title.ZH, s.Reads.ZH)
+		}
+		for _, r := range s.Rules {
+			if s.Name != "check" && len(r.Reads) == 0 {
+				t.Errorf("%s: says nothing of what it reads", r.ID)
+			}
+			if !strings.Contains(doc, `<a id="`+Anchor(r.ID)+`"></a>`) {
+				t.Errorf("%s has no section in the document", r.ID)
+			}
+		}
+	}
+	for i, line := range strings.Split(doc, "\n") {
+		for _, m := range []string{"research/", "anchors-", "seeds/", ".md #"} {
+			if strings.Contains(line, m) {
+				t.Errorf("line %d cites a private note (%q): %.160s", i+1, m, line)
+			}
+		}
+	}
+}

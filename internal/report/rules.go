@@ -60,20 +60,35 @@ func WriteRuleListMarkdown(w io.Writer, rs []RuleInfo) error {
 			mdCell(r.Checks.EN), mdCell(r.Checks.ZH))
 	}
 	bw.WriteString("\n")
+	writeRuleDetails(bw, rs, "##", true)
+	return bw.Flush()
+}
+
+// writeRuleDetails writes each rule's section: its title in both
+// languages, what it checks, why, risk, workload, what it reads and its
+// references, under headings of level h ("##"); scoped adds where each
+// applies (profiles, architecture: the host rules').
+func writeRuleDetails(bw *bufio.Writer, rs []RuleInfo, h string, scoped bool) {
 	for i := range rs {
 		r := &rs[i]
-		fmt.Fprintf(bw, "<a id=\"%s\"></a>\n## %s: %s / %s\n\n", Anchor(r.ID), mdText(r.ID), mdText(r.Title.EN), mdText(r.Title.ZH))
-		fmt.Fprintf(bw, "- **category**: %s · **severity**: %s · **applies to**: %s\n", mdText(r.Category), r.Severity, mdText(scope(r)))
+		fmt.Fprintf(bw, "<a id=\"%s\"></a>\n%s %s: %s / %s\n\n", Anchor(r.ID), h, mdText(r.ID), mdText(r.Title.EN), mdText(r.Title.ZH))
+		if scoped {
+			fmt.Fprintf(bw, "- **category**: %s · **severity**: %s · **applies to**: %s\n", mdText(r.Category), r.Severity, mdText(scope(r)))
+		} else {
+			fmt.Fprintf(bw, "- **category**: %s · **severity**: %s\n", mdText(r.Category), r.Severity)
+		}
 		for _, p := range []struct {
 			k string
 			t finding.Text
 		}{{"checks", r.Checks}, {"why", r.Why}, {"risk", r.Risk}, {"workload", r.Workload}} {
 			fmt.Fprintf(bw, "- **%s**: %s<br>%s\n", p.k, mdText(p.t.EN), mdText(p.t.ZH))
 		}
+		if !r.Recommended.IsZero() {
+			fmt.Fprintf(bw, "- **do**: %s<br>%s\n", mdText(r.Recommended.EN), mdText(r.Recommended.ZH))
+		}
 		if len(r.Reads) > 0 {
 			fmt.Fprintf(bw, "- **reads**: %s\n", mdText(strings.Join(r.Reads, ", ")))
 		}
 		fmt.Fprintf(bw, "- **references**: %s\n\n", mdText(strings.Join(r.References, "; ")))
 	}
-	return bw.Flush()
 }

@@ -101,3 +101,43 @@ func TestFindingsNoTimestamps(t *testing.T) {
 		t.Errorf("no timestamps: want unavailable throughput, got %+v", f)
 	}
 }
+
+func TestRulesAreValidAndCoverEveryFinding(t *testing.T) {
+	rs := Rules(DefaultThresholds())
+	if err := finding.ValidateRules(rs); err != nil {
+		t.Fatal(err)
+	}
+	known := map[string]bool{}
+	for _, r := range finding.Infos(rs) {
+		known[r.ID] = true
+		for _, s := range []string{r.Checks.EN, r.Checks.ZH} {
+			if strings.Contains(s, "%!") {
+				t.Errorf("%s: bad format in %q", r.ID, s)
+			}
+		}
+		if len(r.Reads) == 0 {
+			t.Errorf("%s: says nothing of what it reads", r.ID)
+		}
+	}
+	// Every finding the problem summaries produce comes from a listed rule,
+	// and carries the rule's texts in both languages.
+	sick := healthy()
+	sick.Collector = CMS
+	sick.Unparsed, sick.Lines = 3, 100
+	sick.FullGCs, sick.ConcModeFailures, sick.PromotionFailed, sick.ToSpaceExhausted, sick.OutOfMemory = 5, 1, 1, 1, 1
+	sick.ExplicitGCs, sick.MetadataGCs, sick.GCLockerGCs, sick.HumongousGCs, sick.Stalls = 10, 6, 2, 3, 2
+	sick.CPUEvents, sick.SysGtUser = 20, 5
+	for _, s := range []Summary{healthy(), sick, {}} {
+		for _, f := range Findings(s, DefaultThresholds(), "gc.log") {
+			if !known[f.ID] {
+				t.Errorf("finding %s is not in Rules()", f.ID)
+			}
+			if f.Subject != "gc.log" || f.Why.ZH == "" || len(f.References) == 0 {
+				t.Errorf("%s: subject %q, why %q, refs %v", f.ID, f.Subject, f.Why.ZH, f.References)
+			}
+		}
+	}
+	if fs := Findings(sick, DefaultThresholds(), "gc.log"); len(fs) < 12 {
+		t.Errorf("a log with every problem gave %d findings", len(fs))
+	}
+}

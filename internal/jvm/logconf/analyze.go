@@ -51,66 +51,6 @@ func OptionsFromArgs(args []string) Options {
 // Analyze returns the findings for one configuration, ranked.
 func Analyze(c *Config) []finding.Finding { return AnalyzeWith(c, Options{}) }
 
-// AnalyzeWith is Analyze with assumptions about the JVM.
-func AnalyzeWith(c *Config, o Options) []finding.Finding {
-	a := &analysis{c: c, o: o, routes: c.Routes(o.AsyncLoggers), lib: c.Kind.Library()}
-	var fs []finding.Finding
-	for _, ap := range c.Appenders {
-		rs := a.routes[ap]
-		if len(rs) == 0 {
-			continue
-		}
-		sync := syncRoutes(rs)
-		switch ap.Type {
-		case TypeSyncFile:
-			if len(sync) > 0 && a.flushesEachEvent(ap) && !a.insideSifting(ap) {
-				fs = append(fs, a.syncFile(ap, sync))
-			}
-			if a.lib == Logback && ap.Prudent.Bool(false) {
-				fs = append(fs, a.prudent(ap, rs))
-			}
-		case TypeConsole:
-			if sync = prodRoutes(ap, sync); len(sync) > 0 {
-				fs = append(fs, a.console(ap, sync))
-			}
-		case TypeAsync:
-			if f, ok := a.queueSmall(ap, rs); ok {
-				fs = append(fs, f)
-			}
-			if f, ok := a.blocking(ap, rs); ok {
-				fs = append(fs, f)
-			}
-		case TypeSifting:
-			if a.lib == Logback {
-				fs = append(fs, a.sifting(ap, rs))
-			}
-		}
-		if f, ok := a.callerData(ap, rs); ok {
-			fs = append(fs, f)
-		}
-	}
-	for _, l := range c.Loggers {
-		if l.CallerData.Bool(false) {
-			fs = append(fs, a.loggerCallerData(l))
-		}
-	}
-	if f, ok := a.debugLevel(); ok {
-		fs = append(fs, f)
-	}
-	if a.lib == Log4j1 {
-		fs = append(fs, a.log4j1EOL())
-	}
-	finding.Sort(fs)
-	return fs
-}
-
-type analysis struct {
-	c      *Config
-	o      Options
-	routes map[*Appender][]Route
-	lib    Library
-}
-
 // prodRoutes drops routes that exist only under a development Spring
 // profile (dev, local, test): that is where a console appender belongs.
 func prodRoutes(ap *Appender, rs []Route) []Route {
@@ -149,7 +89,7 @@ func syncRoutes(rs []Route) []Route {
 	return out
 }
 
-func (a *analysis) src(line int) string {
+func (a *Input) src(line int) string {
 	if line <= 0 {
 		return a.c.Path
 	}
@@ -158,7 +98,7 @@ func (a *analysis) src(line int) string {
 
 // flushesEachEvent: immediateFlush in effect (the default everywhere; log4j
 // 1.x BufferedIO=true turns it off).
-func (a *analysis) flushesEachEvent(ap *Appender) bool {
+func (a *Input) flushesEachEvent(ap *Appender) bool {
 	if a.lib == Log4j1 && ap.BufferedIO.Bool(false) {
 		return false
 	}
@@ -168,7 +108,7 @@ func (a *analysis) flushesEachEvent(ap *Appender) bool {
 	return ap.ImmediateFlush.Bool(true)
 }
 
-func (a *analysis) insideSifting(ap *Appender) bool {
+func (a *Input) insideSifting(ap *Appender) bool {
 	if ap.Parent == "" || a.lib != Logback {
 		return false
 	}
@@ -177,7 +117,7 @@ func (a *analysis) insideSifting(ap *Appender) bool {
 }
 
 // lineText is line n of the file as written, trimmed.
-func (a *analysis) lineText(n int) string {
+func (a *Input) lineText(n int) string {
 	if n <= 0 || n > len(a.c.lines) {
 		return ""
 	}
@@ -185,7 +125,7 @@ func (a *analysis) lineText(n int) string {
 }
 
 // optLine is the setting's line as written, or def when the file does not set it.
-func (a *analysis) optLine(o Opt, def string) string {
+func (a *Input) optLine(o Opt, def string) string {
 	if o.Set {
 		if t := a.lineText(o.Line); t != "" {
 			return t
@@ -211,7 +151,7 @@ func routeLoggersFmt(rs []Route, format string) string {
 	return strings.Join(names, ", ")
 }
 
-func (a *analysis) appenderEvidence(ap *Appender) []finding.Evidence {
+func (a *Input) appenderEvidence(ap *Appender) []finding.Evidence {
 	ev := []finding.Evidence{{Key: "appender", Value: fmt.Sprintf("%s (%s)", ap.Name, ap.Class), Source: a.src(ap.Line)}}
 	if ap.File.Set {
 		ev = append(ev, finding.Evidence{Key: "file", Value: ap.File.Raw, Source: a.src(ap.File.Line)})
@@ -225,7 +165,7 @@ func (a *analysis) appenderEvidence(ap *Appender) []finding.Evidence {
 	return ev
 }
 
-func routeEvidence(a *analysis, rs []Route) []finding.Evidence {
+func routeEvidence(a *Input, rs []Route) []finding.Evidence {
 	var ev []finding.Evidence
 	for i, r := range rs {
 		if i == 6 {
@@ -247,7 +187,7 @@ func routeEvidence(a *analysis, rs []Route) []finding.Evidence {
 	return ev
 }
 
-func optEvidence(a *analysis, key string, o Opt, def string, line int) finding.Evidence {
+func optEvidence(a *Input, key string, o Opt, def string, line int) finding.Evidence {
 	if o.Set {
 		return finding.Evidence{Key: key, Value: o.Raw, Source: a.src(o.Line)}
 	}
@@ -281,7 +221,7 @@ func profileNote(ap *Appender, rs []Route) finding.Text {
 	return finding.T(" Only when the Spring profile "+j+" is active.", " 仅在 Spring profile "+j+" 激活时生效。")
 }
 
-func (a *analysis) confidence(ap *Appender, rs []Route) float64 {
+func (a *Input) confidence(ap *Appender, rs []Route) float64 {
 	if !profileNote(ap, rs).IsZero() || ap.Guessed {
 		return 0.8
 	}

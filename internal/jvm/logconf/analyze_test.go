@@ -2,6 +2,7 @@ package logconf
 
 import (
 	"bytes"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -316,4 +317,45 @@ func TestDebugLevelFixLog4j1(t *testing.T) {
 		}
 	}
 	t.Fatal("no debug-level finding")
+}
+
+func TestRulesAreValidAndListEveryID(t *testing.T) {
+	rs := Rules()
+	if err := finding.ValidateRules(rs); err != nil {
+		t.Fatal(err)
+	}
+	listed := map[string]bool{}
+	for _, r := range finding.Infos(rs) {
+		listed[r.ID] = true
+		if len(r.Reads) == 0 {
+			t.Errorf("%s: says nothing of what it reads", r.ID)
+		}
+	}
+	for _, id := range IDs {
+		if !listed[id] {
+			t.Errorf("%s has no rule", id)
+		}
+	}
+	if len(listed) != len(IDs) {
+		t.Errorf("%d rules for %d IDs", len(listed), len(IDs))
+	}
+	// Every finding of every sample configuration comes from a listed rule
+	// and carries its texts in both languages.
+	files, _ := filepath.Glob("testdata/*")
+	n := 0
+	for _, fn := range files {
+		fs, err := AnalyzeFile(fn)
+		if err != nil {
+			continue
+		}
+		for _, f := range fs {
+			n++
+			if !listed[f.ID] || f.Why.ZH == "" || f.Risk.ZH == "" || f.Workload.ZH == "" || len(f.References) == 0 {
+				t.Errorf("%s: %s lacks its rule's texts: %+v", fn, f.Key(), f)
+			}
+		}
+	}
+	if n < 20 {
+		t.Errorf("only %d findings over %d sample configurations", n, len(files))
+	}
 }

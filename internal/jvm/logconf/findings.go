@@ -7,8 +7,9 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
-func (a *analysis) base(id, subject string, sev finding.Severity) finding.Finding {
-	return finding.Finding{ID: id, Category: Category, Status: finding.Fail, Severity: sev, Subject: subject, Confidence: 1}
+// fail starts a failing outcome about subject, of severity sev.
+func (a *Input) fail(subject string, sev finding.Severity) finding.Outcome {
+	return finding.Outcome{Status: finding.Fail, Subject: subject}.WithSeverity(sev)
 }
 
 var refs = map[Library][]string{
@@ -23,7 +24,7 @@ var workloadRequestPath = finding.T("Services that log on the request path (web,
 var seedEvidence = finding.T(" A ticketing platform's gateway measured the cost: making logback asynchronous and removing console output raised it from 23.7 to 222 requests/s.",
 	"某票务平台的网关实测：把 logback 改为异步并去掉控制台输出后，从 23.7 提升到 222 RPS。")
 
-func flushState(a *analysis, ap *Appender) string {
+func flushState(a *Input, ap *Appender) string {
 	if a.lib == Log4j1 {
 		s := "ImmediateFlush=true"
 		if !ap.ImmediateFlush.Set {
@@ -37,14 +38,13 @@ func flushState(a *analysis, ap *Appender) string {
 	return "immediateFlush=true (default)"
 }
 
-func flushStateZH(a *analysis, ap *Appender) string {
+func flushStateZH(a *Input, ap *Appender) string {
 	return strings.ReplaceAll(strings.ReplaceAll(flushState(a, ap), " (default)", "（默认）"), ", ", ",")
 }
 
-func (a *analysis) syncFile(ap *Appender, sync []Route) finding.Finding {
-	f := a.base(IDSyncFile, ap.Name, finding.Warning)
+func (a *Input) syncFile(ap *Appender, sync []Route) finding.Outcome {
+	f := a.fail(ap.Name, finding.Warning)
 	f.Confidence = a.confidence(ap, sync)
-	f.Title = finding.T("Synchronous file appender flushes every event on the request thread", "同步文件 Appender 在业务线程上逐条刷盘")
 	f.Observed = join(finding.T(
 		fmt.Sprintf("Appender %s (%s, line %d) is written on the logging thread by %s; %s, and no async appender or async logger in between.", ap.Name, shortClass(ap.Class), ap.Line, routeLoggers(sync), flushState(a, ap)),
 		fmt.Sprintf("Appender %s（%s，第 %d 行）由 %s 在业务线程上同步写入；%s，中间没有异步 Appender 或异步 Logger。", ap.Name, shortClass(ap.Class), ap.Line, routeLoggersZH(sync), flushStateZH(a, ap))),
@@ -56,7 +56,6 @@ func (a *analysis) syncFile(ap *Appender, sync []Route) finding.Finding {
 	}
 	f.Evidence = append(f.Evidence, routeEvidence(a, sync)...)
 	f.References = refs[a.lib]
-	f.Workload = workloadRequestPath
 	switch a.lib {
 	case Logback:
 		f.Why = join(finding.T("logback's OutputStreamAppender holds one lock per appender while it encodes and writes each event and, with immediateFlush=true, flushes it to the file with a write() system call; every thread that logs waits in line for the disk (in a thread dump: threaddump.lock.logback-appender).",
@@ -95,14 +94,13 @@ func (a *analysis) syncFile(ap *Appender, sync []Route) finding.Finding {
 	return f
 }
 
-func (a *analysis) console(ap *Appender, sync []Route) finding.Finding {
-	f := a.base(IDConsole, ap.Name, finding.Warning)
+func (a *Input) console(ap *Appender, sync []Route) finding.Outcome {
+	f := a.fail(ap.Name, finding.Warning)
 	f.Confidence = a.confidence(ap, sync)
 	target := "System.out"
 	if ap.Target.Set && ap.Target.Raw != "" {
 		target = ap.Target.Raw
 	}
-	f.Title = finding.T("Console appender written synchronously in production", "生产环境同步写控制台 Appender")
 	f.Observed = join(finding.T(
 		fmt.Sprintf("Appender %s (%s, line %d) writes to %s on the logging thread for %s.", ap.Name, shortClass(ap.Class), ap.Line, target, routeLoggers(sync)),
 		fmt.Sprintf("Appender %s（%s，第 %d 行）由 %s 在业务线程上同步写入 %s。", ap.Name, shortClass(ap.Class), ap.Line, routeLoggersZH(sync), target)),
@@ -111,10 +109,6 @@ func (a *analysis) console(ap *Appender, sync []Route) finding.Finding {
 	f.Why = join(finding.T("Console output goes through System.out, a synchronized PrintStream that is flushed per event; when stdout is redirected to a file (nohup.out, catalina.out) or read by journald or a container runtime, every log call waits for that write, and a slow reader blocks the application. Logging the same events to a file and to the console does the work twice.",
 		"控制台输出经过 System.out——一个 synchronized 的 PrintStream，每条日志都会刷新；当 stdout 被重定向到文件（nohup.out、catalina.out）或由 journald、容器运行时读取时，每次打日志都要等这次写入完成，读取方慢时还会阻塞应用。同样的日志同时写文件和控制台，工作量翻倍。"), seedEvidence)
 	f.References = append(append([]string(nil), refs[a.lib]...), "https://docs.spring.io/spring-boot/reference/features/logging.html")
-	f.Workload = finding.T("Production servers and load tests. A console appender is fine in development, and in containers whose runtime collects stdout when it sits behind an async appender.",
-		"生产服务器与压测环境。开发环境可以保留控制台输出；容器中由运行时收集 stdout 时，应放在异步 Appender 之后。")
-	f.Risk = finding.T("Nothing reaches the console any more: whoever reads stdout (docker/kubectl logs, catalina.out, journald) must read the log file instead; with an async wrapper, events still queued are lost on a crash.",
-		"控制台不再有输出：读取 stdout 的一方（docker/kubectl logs、catalina.out、journald）需改为读取日志文件；使用异步包装时，崩溃会丢失队列中的日志。")
 	// Prefer the root's reference; remove it when the logger has another appender.
 	r := sync[0]
 	for _, x := range sync {
@@ -148,11 +142,11 @@ func (a *analysis) console(ap *Appender, sync []Route) finding.Finding {
 	return f
 }
 
-func (a *analysis) queueSmall(ap *Appender, rs []Route) (finding.Finding, bool) {
+func (a *Input) queueSmall(ap *Appender, rs []Route) (finding.Outcome, bool) {
 	def := map[Library]int{Logback: 256, Log4j2: 1024, Log4j1: 128}[a.lib]
 	q := ap.QueueSize.Int(def)
 	if q >= 1024 {
-		return finding.Finding{}, false
+		return finding.Outcome{}, false
 	}
 	sev := finding.Info
 	obs := finding.T(fmt.Sprintf("Async appender %s (line %d) has a queue of %d events", ap.Name, ap.Line, q),
@@ -167,18 +161,13 @@ func (a *analysis) queueSmall(ap *Appender, rs []Route) (finding.Finding, bool) 
 	} else {
 		obs = join(obs, finding.T(".", "。"))
 	}
-	f := a.base(IDQueueSmall, ap.Name, sev)
+	f := a.fail(ap.Name, sev)
 	f.Confidence = a.confidence(ap, rs)
-	f.Title = finding.T("Async appender queue is small", "异步 Appender 队列过小")
 	f.Observed = join(obs, profileNote(ap, rs))
 	f.Evidence = append(a.appenderEvidence(ap), optEvidence(a, "queueSize", ap.QueueSize, fmt.Sprint(def), ap.Line))
 	if a.lib == Logback {
 		f.Evidence = append(f.Evidence, optEvidence(a, "discardingThreshold", ap.DiscardingThreshold, "queueSize/5", ap.Line))
 	}
-	f.Why = finding.T("A small queue absorbs only a short burst: when the wrapped appender falls behind, it fills within milliseconds and then callers block (or, in logback with the default discardingThreshold, INFO and lower events are dropped from 80% full).",
-		"小队列只能吸收很短的突发：被包装的 Appender 一旦跟不上，队列几毫秒内就会填满，随后调用线程阻塞（logback 在默认 discardingThreshold 下，队列 80% 满时就开始丢弃 INFO 及以下级别的日志）。")
-	f.Recommended = finding.T("Raise the queue to 8192 events (logback queueSize; log4j2 and log4j 1.x bufferSize); it costs at most a few MB of heap.",
-		"把队列提高到 8192 个事件（logback 的 queueSize;log4j2 与 log4j 1.x 的 bufferSize）；最多占用几 MB 堆内存。")
 	where := finding.T(fmt.Sprintf("In the async appender %s defined at line %d. ", ap.Name, ap.Line), fmt.Sprintf("写在第 %d 行定义的异步 Appender %s 中。", ap.Line, ap.Name))
 	switch a.c.Kind {
 	case KindLogbackXML:
@@ -196,19 +185,16 @@ func (a *analysis) queueSmall(ap *Appender, rs []Route) (finding.Finding, bool) 
 		f.Fix = finding.Fix{Apply: p + "8192", Revert: a.optLine(ap.QueueSize, p+"128")}
 	}
 	f.Fix.Note = join(where, reloadNote[a.lib])
-	f.Risk = finding.T("A larger queue holds more events in memory: more are lost if the JVM crashes, and each queued event keeps its arguments reachable until written.",
-		"队列越大，内存中待写的日志越多：JVM 崩溃时丢失的日志也越多，且排队的事件在写出前一直引用其参数对象。")
-	f.Workload = workloadRequestPath
 	f.References = refs[a.lib]
 	return f, true
 }
 
-func (a *analysis) blocking(ap *Appender, rs []Route) (finding.Finding, bool) {
+func (a *Input) blocking(ap *Appender, rs []Route) (finding.Outcome, bool) {
 	var state string
 	switch a.lib {
 	case Logback:
 		if ap.NeverBlock.Bool(false) {
-			return finding.Finding{}, false
+			return finding.Outcome{}, false
 		}
 		state = "neverBlock=false"
 		if !ap.NeverBlock.Set {
@@ -216,7 +202,7 @@ func (a *analysis) blocking(ap *Appender, rs []Route) (finding.Finding, bool) {
 		}
 	default:
 		if !ap.Blocking.Bool(true) {
-			return finding.Finding{}, false
+			return finding.Outcome{}, false
 		}
 		state = "blocking=true"
 		if a.lib == Log4j1 {
@@ -226,20 +212,14 @@ func (a *analysis) blocking(ap *Appender, rs []Route) (finding.Finding, bool) {
 			state += " (default)"
 		}
 	}
-	f := a.base(IDAsyncBlocking, ap.Name, finding.Info)
+	f := a.fail(ap.Name, finding.Info)
 	f.Confidence = a.confidence(ap, rs)
-	f.Title = finding.T("Async appender blocks request threads when its queue is full", "异步 Appender 队列满时阻塞业务线程")
 	f.Observed = join(finding.T(fmt.Sprintf("Async appender %s (line %d): %s.", ap.Name, ap.Line, state), fmt.Sprintf("异步 Appender %s（第 %d 行）：%s。", ap.Name, ap.Line, state)), profileNote(ap, rs))
 	o := ap.Blocking
 	if a.lib == Logback {
 		o = ap.NeverBlock
 	}
 	f.Evidence = append(a.appenderEvidence(ap), optEvidence(a, strings.SplitN(state, "=", 2)[0], o, strings.SplitN(strings.SplitN(state, "=", 2)[1], " ", 2)[0], ap.Line))
-	f.Why = finding.T("When the disk (or the wrapped appender) is slower than the application logs, the queue fills and request threads wait in ArrayBlockingQueue.put: async logging turns synchronous exactly at peak load (in a thread dump: threaddump.queue.logback-async-full or threaddump.queue.log4j2-async-full). Blocking is a trade-off: it keeps every event.",
-		"当磁盘（或被包装的 Appender）慢于日志产生速度时，队列被填满，业务线程在 ArrayBlockingQueue.put 中等待：异步日志恰好在峰值负载时退化为同步（线程转储中表现为 threaddump.queue.logback-async-full 或 threaddump.queue.log4j2-async-full）。阻塞是一种取舍：它保证不丢日志。")
-	f.Risk = finding.T("Events are dropped while the queue is full; keep blocking for audit logs that must not lose events.",
-		"队列满时日志会被丢弃；不能丢日志的审计日志应保持阻塞。")
-	f.Workload = finding.T("Latency-sensitive services where losing some INFO/DEBUG lines under overload is acceptable.", "对延迟敏感、且允许过载时丢失部分 INFO/DEBUG 日志的服务。")
 	f.References = refs[a.lib]
 	switch a.c.Kind {
 	case KindLogbackXML:
@@ -268,22 +248,20 @@ var callerWhy = finding.T("Finding the caller means creating a Throwable and wal
 var callerRisk = finding.T("Log lines lose the caller's class, method and line number; the logger name (%logger / %c) usually identifies the class.",
 	"日志行不再包含调用者的类、方法和行号；Logger 名称（%logger / %c）通常已能标识类。")
 
-func (a *analysis) callerData(ap *Appender, rs []Route) (finding.Finding, bool) {
+func (a *Input) callerData(ap *Appender, rs []Route) (finding.Outcome, bool) {
 	explicit := ap.CallerData.Bool(false)
 	var words []string
 	if ap.Pattern.Set && (len(syncRoutes(rs)) > 0 || explicit) {
 		words = locationWords(ap.Pattern.Raw, a.lib)
 	}
 	if !explicit && len(words) == 0 {
-		return finding.Finding{}, false
+		return finding.Outcome{}, false
 	}
-	f := a.base(IDCallerData, ap.Name, finding.Warning)
+	f := a.fail(ap.Name, finding.Warning)
 	f.Confidence = a.confidence(ap, rs)
-	f.Title = finding.T("Caller data (class, method, line) is computed for every event", "每条日志都在计算调用者信息（类、方法、行号）")
 	f.Evidence = a.appenderEvidence(ap)
 	f.Why = callerWhy
 	f.Risk = callerRisk
-	f.Workload = workloadRequestPath
 	f.References = append(append([]string(nil), refs[a.lib]...), map[Library]string{
 		Logback: "https://logback.qos.ch/manual/layouts.html#caller",
 		Log4j2:  "https://logging.apache.org/log4j/2.x/manual/layouts.html#LocationInformation",
@@ -331,17 +309,15 @@ func (a *analysis) callerData(ap *Appender, rs []Route) (finding.Finding, bool) 
 	return f, true
 }
 
-func (a *analysis) loggerCallerData(l *Logger) finding.Finding {
-	f := a.base(IDCallerData, l.Display(), finding.Warning)
+func (a *Input) loggerCallerData(l *Logger) finding.Outcome {
+	f := a.fail(l.Display(), finding.Warning)
 	kind := "Logger"
 	if l.Async {
 		kind = "AsyncLogger"
 	}
-	f.Title = finding.T("Caller data (class, method, line) is computed for every event", "每条日志都在计算调用者信息（类、方法、行号）")
 	f.Observed = finding.T(fmt.Sprintf("%s %s (line %d): includeLocation=%s.", kind, l.Display(), l.Line, l.CallerData.Raw),
 		fmt.Sprintf("%s %s（第 %d 行）：includeLocation=%s。", kind, l.Display(), l.Line, l.CallerData.Raw))
 	f.Evidence = []finding.Evidence{{Key: "logger", Value: l.Display(), Source: a.src(l.Line)}, {Key: "includeLocation", Value: l.CallerData.Raw, Source: a.src(l.CallerData.Line)}}
-	f.Why, f.Risk, f.Workload = callerWhy, callerRisk, workloadRequestPath
 	f.Recommended = finding.T("Set includeLocation=\"false\" unless the pattern prints %L, %l, %M, %C or %F.", "除非日志格式输出 %L、%l、%M、%C 或 %F，否则设置 includeLocation=\"false\"。")
 	if a.c.Kind == KindLog4j2Properties {
 		f.Fix = finding.Fix{Apply: l.key + ".includeLocation = false", Revert: a.optLine(l.CallerData, "")}
@@ -353,20 +329,19 @@ func (a *analysis) loggerCallerData(l *Logger) finding.Finding {
 	return f
 }
 
-func (a *analysis) debugLevel() (finding.Finding, bool) {
+func (a *Input) debugLevel() (finding.Outcome, bool) {
 	r := a.c.Root()
 	if r == nil {
-		return finding.Finding{}, false
+		return finding.Outcome{}, false
 	}
 	lvl, def := r.Level.Raw, false
 	if !r.Level.Set || strings.TrimSpace(lvl) == "" {
 		lvl, def = map[Library]string{Logback: "DEBUG", Log4j1: "DEBUG", Log4j2: "ERROR"}[a.lib], true
 	}
 	if !isLevel(lvl, "debug", "trace", "all", "finest", "finer", "fine") || isDevProfile(r.levelProfile) {
-		return finding.Finding{}, false
+		return finding.Outcome{}, false
 	}
-	f := a.base(IDDebugLevel, "root", finding.Warning)
-	f.Title = finding.T("Root logger at DEBUG/TRACE in production", "生产环境根 Logger 级别为 DEBUG/TRACE")
+	f := a.fail("root", finding.Warning)
 	if def {
 		f.Observed = finding.T(fmt.Sprintf("The root logger (line %d) sets no level: %s defaults to %s.", r.Line, a.lib, lvl),
 			fmt.Sprintf("根 Logger（第 %d 行）未设置级别：%s 默认为 %s。", r.Line, a.lib, lvl))
@@ -383,17 +358,11 @@ func (a *analysis) debugLevel() (finding.Finding, bool) {
 			f.Evidence = append(f.Evidence, finding.Evidence{Key: "logger level", Value: l.Name + " = " + l.Level.Raw, Source: a.src(l.Level.Line)})
 		}
 	}
-	f.Why = finding.T("At DEBUG every library's debug output (Spring, Hibernate SQL, HTTP clients, Netty) is formatted and written on the request threads; the volume is often many times that of INFO, so the appender's lock and the disk become the bottleneck.",
-		"DEBUG 级别下，各个框架的调试日志（Spring、Hibernate SQL、HTTP 客户端、Netty）都在业务线程上格式化并写出，日志量往往是 INFO 的许多倍，Appender 锁和磁盘会成为瓶颈。")
-	f.Recommended = finding.T("Set the root level to INFO (or WARN) in production and turn DEBUG on for a single package when investigating; with Spring Boot, logging.level.root=INFO in application.yml also overrides the file.",
-		"生产环境把根级别设为 INFO（或 WARN），排查问题时只对单个包临时开启 DEBUG;Spring Boot 中 application.yml 的 logging.level.root=INFO 也会覆盖该文件。")
 	apply, revert := a.levelFix(r)
 	f.Fix = finding.Fix{Apply: apply, Revert: revert, Note: join(finding.T(fmt.Sprintf("Replace the root logger's level (line %d). ", r.Line), fmt.Sprintf("修改根 Logger 的级别（第 %d 行）。", r.Line)), reloadNote[a.lib])}
 	if f.Fix.Revert == "" {
 		f.Fix.Revert = "remove the level setting: " + lvl + " is the default"
 	}
-	f.Risk = finding.T("Debug detail is no longer available after the fact; enable it per package and temporarily when investigating.", "事后无法再看到调试细节；排查时按包临时开启。")
-	f.Workload = finding.T("Production servers and load tests.", "生产服务器与压测环境。")
 	f.References = map[Library][]string{
 		Logback: {"https://logback.qos.ch/manual/configuration.html"},
 		Log4j2:  {"https://logging.apache.org/log4j/2.x/manual/configuration.html"},
@@ -402,34 +371,25 @@ func (a *analysis) debugLevel() (finding.Finding, bool) {
 	return f, true
 }
 
-func (a *analysis) prudent(ap *Appender, rs []Route) finding.Finding {
-	f := a.base(IDPrudent, ap.Name, finding.Warning)
+func (a *Input) prudent(ap *Appender, rs []Route) finding.Outcome {
+	f := a.fail(ap.Name, finding.Warning)
 	f.Confidence = a.confidence(ap, rs)
-	f.Title = finding.T("logback prudent mode locks the file for every event", "logback prudent 模式每条日志都对文件加锁")
 	f.Observed = join(finding.T(fmt.Sprintf("Appender %s (line %d): prudent=%s.", ap.Name, ap.Line, ap.Prudent.Raw), fmt.Sprintf("Appender %s（第 %d 行）：prudent=%s。", ap.Name, ap.Line, ap.Prudent.Raw)), profileNote(ap, rs))
 	f.Evidence = append(a.appenderEvidence(ap), finding.Evidence{Key: "prudent", Value: ap.Prudent.Raw, Source: a.src(ap.Prudent.Line)})
-	f.Why = finding.T("In prudent mode FileAppender takes an exclusive file lock (FileChannel.lock) and re-positions to the end of the file for every event, so that several JVMs can share one file; this is much slower than plain appending, and slower still on NFS.",
-		"prudent 模式下 FileAppender 对每条日志都获取独占文件锁（FileChannel.lock）并重新定位到文件末尾，以便多个 JVM 共享一个文件；这比普通追加写慢得多，在 NFS 上更慢。")
-	f.Recommended = finding.T("Turn prudent mode off and give each JVM its own file (put the host name or instance id in <file>).", "关闭 prudent 模式，让每个 JVM 写自己的文件（在 <file> 中加入主机名或实例号）。")
 	f.Fix = finding.Fix{Apply: "<prudent>false</prudent>", Revert: a.optLine(ap.Prudent, "<prudent>true</prudent>"),
 		Note: join(finding.T(fmt.Sprintf("Replace line %d in %s. ", ap.Prudent.Line, ap.Name), fmt.Sprintf("替换 %s 中的第 %d 行。", ap.Name, ap.Prudent.Line)), reloadNote[a.lib])}
-	f.Risk = finding.T("Two JVMs appending to the same file without prudent mode interleave and corrupt lines: turn it off only once each process has its own file.",
-		"不开 prudent 模式时，两个 JVM 追加写同一个文件会互相穿插、损坏日志行：只有在每个进程写各自的文件后才能关闭。")
-	f.Workload = workloadRequestPath
-	f.References = []string{"https://logback.qos.ch/manual/appenders.html#FileAppender"}
 	return f
 }
 
-func (a *analysis) sifting(ap *Appender, rs []Route) finding.Finding {
+func (a *Input) sifting(ap *Appender, rs []Route) finding.Outcome {
 	sync := syncRoutes(rs)
 	sev := finding.Warning
 	if len(sync) == 0 {
 		sev = finding.Info
 		sync = rs
 	}
-	f := a.base(IDSifting, ap.Name, sev)
+	f := a.fail(ap.Name, sev)
 	f.Confidence = a.confidence(ap, rs)
-	f.Title = finding.T("logback SiftingAppender serialises every logging thread", "logback SiftingAppender 让所有打日志的线程串行")
 	var nested []string
 	for _, ch := range a.c.Appenders {
 		if ch.Parent == ap.Name {
@@ -452,11 +412,6 @@ func (a *analysis) sifting(ap *Appender, rs []Route) finding.Finding {
 		f.Fix = finding.Fix{Apply: "<immediateFlush>false</immediateFlush>", Revert: "<immediateFlush>true</immediateFlush>",
 			Note: join(finding.T("Inside the nested appender of the <sift> element. ", "写在 <sift> 内部的 Appender 中。"), reloadNote[a.lib])}
 	}
-	f.Risk = finding.T("With neverBlock=true events are dropped when the queue is full; events still queued are lost if the JVM crashes. MDC values used by the discriminator are copied with the event, so sifting still works behind the AsyncAppender.",
-		"neverBlock=true 时队列满会丢弃日志；JVM 崩溃时队列中的日志会丢失。discriminator 用到的 MDC 值随事件一起复制，因此经 AsyncAppender 后分发仍然有效。")
-	f.Workload = workloadRequestPath
-	f.References = []string{"https://logback.qos.ch/manual/appenders.html#SiftingAppender", "https://logback.qos.ch/manual/appenders.html#AsyncAppender",
-		"plantegg.github.io 2019-12-24: Linux内核版本升级，性能到底提升多少？拿数据说话 (SiftingAppender lock, 32000 TPS after async logging)"}
 	return f
 }
 
@@ -470,33 +425,17 @@ var log4j1CVEClasses = map[string]string{
 	"org.apache.log4j.chainsaw.Main":         "CVE-2022-23307",
 }
 
-func (a *analysis) log4j1EOL() finding.Finding {
-	f := a.base(IDLog4j1EOL, "", finding.Warning)
-	f.Title = finding.T("log4j 1.x is end-of-life", "log4j 1.x 已停止维护（EOL）")
+func (a *Input) log4j1EOL() finding.Outcome {
+	f := a.fail("", finding.Warning)
 	f.Observed = finding.T(fmt.Sprintf("%s is a log4j 1.x configuration (%s).", a.c.Path, a.c.Kind), fmt.Sprintf("%s 是 log4j 1.x 配置（%s）。", a.c.Path, a.c.Kind))
 	f.Evidence = []finding.Evidence{{Key: "format", Value: a.c.Kind.String(), Source: a.c.Path}}
 	for _, ap := range a.c.Appenders {
 		if cve, ok := log4j1CVEClasses[strings.TrimSpace(ap.Class)]; ok {
-			f.Severity = finding.Critical
+			f = f.WithSeverity(finding.Critical)
 			f.Evidence = append(f.Evidence, finding.Evidence{Key: cve, Value: ap.Name + " (" + ap.Class + ")", Source: a.src(ap.Line)})
 			f.Observed = join(f.Observed, finding.T(fmt.Sprintf(" Appender %s uses %s, affected by %s.", ap.Name, shortClass(ap.Class), cve),
 				fmt.Sprintf(" Appender %s 使用了 %s，受 %s 影响。", ap.Name, shortClass(ap.Class), cve)))
 		}
 	}
-	f.Why = finding.T("log4j 1.x reached end of life in 2015 and gets no fixes: CVE-2019-17571 (SocketServer deserialization), CVE-2021-4104 (JMSAppender), CVE-2022-23302 (JMSSink), CVE-2022-23305 (JDBCAppender SQL injection) and CVE-2022-23307 (Chainsaw) stay open; and its logger-hierarchy lock serialises every logging thread (a bank's credit-card core system found 42-74% of its threads waiting on it).",
-		"log4j 1.x 已于 2015 年停止维护，不再修复漏洞：CVE-2019-17571（SocketServer 反序列化）、CVE-2021-4104(JMSAppender)、CVE-2022-23302(JMSSink)、CVE-2022-23305（JDBCAppender SQL 注入）、CVE-2022-23307(Chainsaw)均未修复；其 Logger 层级锁让所有打日志的线程串行（某银行信用卡核心系统实测 42%-74% 的线程在等待该锁）。")
-	f.Recommended = finding.T("Move to log4j2 (the log4j-1.2-api bridge keeps the org.apache.log4j API for existing code) or to logback through SLF4J. reload4j (ch.qos.reload4j) is a drop-in fork that fixes the CVEs but keeps the 1.x locking. Until then, buffer the file appenders.",
-		"迁移到 log4j2（log4j-1.2-api 桥接包保留 org.apache.log4j API，现有代码无需修改）或通过 SLF4J 迁移到 logback。reload4j(ch.qos.reload4j)是可直接替换的分支，修复了这些 CVE，但保留 1.x 的锁机制。迁移前先为文件 Appender 开启缓冲。")
-	f.Fix = finding.Fix{
-		Apply:  "<dependency>\n  <groupId>org.apache.logging.log4j</groupId>\n  <artifactId>log4j-1.2-api</artifactId>\n  <version>2.24.3</version>\n</dependency>\n<dependency>\n  <groupId>org.apache.logging.log4j</groupId>\n  <artifactId>log4j-core</artifactId>\n  <version>2.24.3</version>\n</dependency>",
-		Revert: "<dependency>\n  <groupId>log4j</groupId>\n  <artifactId>log4j</artifactId>\n  <version>1.2.17</version>\n</dependency>",
-		Note: finding.T("In pom.xml, replace the log4j:log4j dependency with these two (and exclude log4j:log4j where other dependencies bring it in). log4j 2 reads the existing log4j.properties/log4j.xml when the JVM is started with -Dlog4j1.compatibility=true; convert it to log4j2.xml afterwards. Rebuild and redeploy.",
-			"在 pom.xml 中用这两个依赖替换 log4j:log4j（并在其他依赖间接引入 log4j:log4j 处排除它）。JVM 以 -Dlog4j1.compatibility=true 启动时，log4j 2 可直接读取现有的 log4j.properties/log4j.xml；之后再转换为 log4j2.xml。重新构建并部署。"),
-	}
-	f.Risk = finding.T("A library change: test start-up, output format and rotation; custom log4j 1.x appenders, layouts or filters must be rewritten for log4j2.",
-		"这是依赖库变更：需测试启动、输出格式与滚动；自定义的 log4j 1.x Appender、Layout、Filter 需要按 log4j2 重写。")
-	f.Workload = finding.T("Every application still on log4j 1.x.", "所有仍在使用 log4j 1.x 的应用。")
-	f.References = []string{"https://logging.apache.org/log4j/2.x/migrate-from-log4j1.html", "https://nvd.nist.gov/vuln/detail/CVE-2019-17571",
-		"https://nvd.nist.gov/vuln/detail/CVE-2021-4104", "https://nvd.nist.gov/vuln/detail/CVE-2022-23305", "https://reload4j.qos.ch/"}
 	return f
 }

@@ -66,7 +66,7 @@ var reloadNote = map[Library]finding.Text{
 // asyncWrap wraps ap in the library's async appender and points the routes'
 // references at the wrapper. ok is false for log4j 1.x properties, which
 // cannot configure an AsyncAppender.
-func (a *analysis) asyncWrap(ap *Appender, rs []Route) (apply, revert string, note finding.Text, ok bool) {
+func (a *Input) asyncWrap(ap *Appender, rs []Route) (apply, revert string, note finding.Text, ok bool) {
 	name := uniqueName(a.c, "ASYNC_"+ap.Name)
 	revert = refLines(rs)
 	where := finding.T(
@@ -95,7 +95,7 @@ func (a *analysis) asyncWrap(ap *Appender, rs []Route) (apply, revert string, no
 }
 
 // bufferFix turns off the per-event flush of a file appender.
-func (a *analysis) bufferFix(ap *Appender) (apply, revert string, note finding.Text) {
+func (a *Input) bufferFix(ap *Appender) (apply, revert string, note finding.Text) {
 	where := finding.T(fmt.Sprintf("Set these on the appender %s defined at line %d. ", ap.Name, ap.Line),
 		fmt.Sprintf("在第 %d 行定义的 Appender %s 上设置这些参数。", ap.Line, ap.Name))
 	switch a.c.Kind {
@@ -156,7 +156,7 @@ func alwaysBuffered(plugin string) bool {
 }
 
 // levelFix sets the root logger's level to INFO.
-func (a *analysis) levelFix(r *Logger) (apply, revert string) {
+func (a *Input) levelFix(r *Logger) (apply, revert string) {
 	switch a.c.Kind {
 	case KindLog4j1Properties:
 		k, v := splitProp(r.Snippet)
@@ -205,7 +205,7 @@ func removeRef(snippet, ref string) string {
 }
 
 // withoutRef is the logger's definition without the reference to name.
-func (a *analysis) withoutRef(l *Logger, name string) (apply, revert string) {
+func (a *Input) withoutRef(l *Logger, name string) (apply, revert string) {
 	switch a.c.Kind {
 	case KindLog4j1Properties:
 		k, v := splitProp(l.Snippet)

@@ -215,6 +215,7 @@ var Fingerprints = []*Fingerprint{
 		Recommended: finding.T("Cache what is created per request (JAXBContext, factories, reflection lookups); warm the code paths at start-up; look at the waiters' frames below loadClass for the caller.",
 			"缓存每次请求都新建的对象（JAXBContext、各类 Factory、反射查找结果）；启动时预热代码路径；查看等待线程在 loadClass 下方的调用者。"),
 		Risk: finding.T("None: caching and warm-up change no behaviour.", "无：缓存与预热不改变行为。"),
+		Refs: []string{"java.lang.ClassLoader: parallel capable class loaders, registerAsParallelCapable (Oracle, Java SE API documentation)"},
 	},
 	{
 		ID: "lock.sync-collection", Library: "JDK", Kind: KindLock, MinThreads: 3, Severe: 0.2,
@@ -226,6 +227,7 @@ var Fingerprints = []*Fingerprint{
 		Recommended: finding.T("Replace it with a concurrent structure: ConcurrentHashMap, CopyOnWriteArrayList (read-mostly), a ConcurrentLinkedQueue, or StringBuilder when not shared; never iterate it while holding its lock in a hot path.",
 			"改用并发数据结构：ConcurrentHashMap、CopyOnWriteArrayList（读多写少）、ConcurrentLinkedQueue，不共享时用 StringBuilder；不要在热点路径上持锁遍历。"),
 		Risk: finding.T("Compound actions that relied on the single lock (check-then-act) need putIfAbsent/compute instead.", "依赖单一锁的复合操作（先检查后执行）需改用 putIfAbsent/compute 等原子方法。"),
+		Refs: []string{"java.util.Collections.synchronizedMap and java.util.concurrent.ConcurrentHashMap (Oracle, Java SE API documentation)"},
 	},
 }
 
@@ -245,6 +247,7 @@ var (
 		Recommended: finding.T("Measure the downstream's latency; set read timeouts (JDBC socketTimeout, HTTP client socket/read timeout) so a slow dependency fails fast; cache or batch the calls.",
 			"测量下游服务的延迟；设置读超时（JDBC socketTimeout、HTTP 客户端 socket/read timeout）让慢依赖快速失败；对调用做缓存或批量化。"),
 		Risk: finding.T("A timeout shorter than the slowest legitimate call turns slow answers into errors.", "超时小于最慢的正常调用时，慢响应会变成错误。"),
+		Refs: []string{"java.net.Socket.setSoTimeout (Oracle, Java SE API documentation)", "Troubleshoot Process Hangs and Loops (Oracle, Java SE Troubleshooting Guide, docs.oracle.com/en/java/javase/17/troubleshoot)"},
 	}
 	fpAppLock = &Fingerprint{
 		ID: "lock.app", Library: "application", Kind: KindLock, MinThreads: 3, Severe: 0.2,
@@ -254,6 +257,7 @@ var (
 		Recommended: finding.T("Look at what the holder does inside the lock (I/O, remote calls, sleeps): move it out of the critical section, shrink the section, split the lock by key, or use a concurrent structure.",
 			"查看持有者在锁内做什么（I/O、远程调用、sleep）：把这些操作移出临界区、缩小临界区、按 key 拆分锁，或改用并发数据结构。"),
 		Risk: finding.T("Changing locking can expose races the lock was hiding: review and test under concurrency.", "修改加锁方式可能暴露原本被锁掩盖的竞态条件：需审查并做并发测试。"),
+		Refs: []string{"The Java Tutorials: Intrinsic Locks and Synchronization (Oracle)", "Troubleshoot Process Hangs and Loops (Oracle, Java SE Troubleshooting Guide, docs.oracle.com/en/java/javase/17/troubleshoot)"},
 	}
 )
 

@@ -2,9 +2,11 @@ package threaddump
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 )
@@ -20,45 +22,76 @@ const (
 	minActive = 5
 )
 
-// Findings turns a report into findings. source names the dump in evidence,
-// e.g. "dump.txt" or "dump.txt#2" for the second dump of a file.
+// DumpInput is what the per-dump rules read: one dump's report and where it
+// was read ("dump.txt" or "dump.txt:120" for a dump further into a file).
+type DumpInput struct {
+	R      *Report
+	Source string
+}
+
+// ev is one reading from the dump.
+func (in *DumpInput) ev(k, v string) finding.Evidence {
+	return finding.Evidence{Key: k, Value: v, Source: in.Source}
+}
+
+var (
+	underLoad = finding.T("services under load (take the dump during the slow period)", "负载下的服务（在变慢期间采集线程转储）")
+	allLoads  = finding.T("all", "所有负载")
+
+	refHangs    = "Troubleshoot Process Hangs and Loops (Oracle, Java SE Troubleshooting Guide, docs.oracle.com/en/java/javase/17/troubleshoot)"
+	refJstackL  = "The jstack Utility: -l prints java.util.concurrent locks (Oracle, Java SE 8 Troubleshooting Guide, docs.oracle.com/javase/8/docs/technotes/guides/troubleshoot/tooldescr016.html)"
+	refThreadMX = "java.lang.management.ThreadMXBean.findDeadlockedThreads (Oracle, Java SE API documentation)"
+)
+
+// Rules lists every per-dump rule: the deadlock, one rule per fingerprint
+// of the culprits table (culprits.go), the wait groups, the blocked share
+// and the dump's own completeness.
+func Rules() []finding.Rule[*DumpInput] { return slices.Clone(dumpRules()) }
+
+var dumpRules = sync.OnceValue(func() []finding.Rule[*DumpInput] {
+	rs := []finding.Rule[*DumpInput]{deadlockRule()}
+	for _, fp := range append(append([]*Fingerprint{}, Fingerprints...), fpSocketRead, fpAppLock) {
+		rs = append(rs, culpritRule(fp))
+	}
+	rs = append(rs, waitRules()...)
+	return append(rs, shareRule(), ownableRule())
+})
+
+// Findings turns a report into findings, ranked. source names the dump in
+// evidence, e.g. "dump.txt" or "dump.txt#2" for the second dump of a file.
 func Findings(r *Report, source string) []finding.Finding {
-	var out []finding.Finding
 	src := source
 	if r.Dump != nil && r.Dump.Line > 1 {
 		src = fmt.Sprintf("%s:%d", source, r.Dump.Line)
 	}
-	for _, dl := range r.Deadlocks {
-		out = append(out, deadlockFinding(dl, src))
-	}
-	for _, c := range r.Culprits {
-		out = append(out, culpritFinding(r, c, src))
-	}
-	for _, g := range r.Waits {
-		if f, ok := waitFinding(r, g, src); ok {
-			out = append(out, f)
-		}
-	}
-	out = append(out, shareFinding(r, src))
-	if f, ok := ownableFinding(r, src); ok {
-		out = append(out, f)
-	}
-	return out
+	return finding.Evaluate(dumpRules(), &DumpInput{R: r, Source: src})
 }
 
-func deadlockFinding(dl *Deadlock, src string) finding.Finding {
-	f := finding.Finding{
-		ID: "threaddump.deadlock", Category: Category, Status: finding.Fail, Severity: finding.Critical,
-		Subject:    strings.Join(dl.Names, " <-> "),
-		Confidence: 1,
-		Title:      finding.T("Deadlock: threads wait for each other forever", "死锁：线程互相等待，永远无法继续"),
+func deadlockRule() finding.Rule[*DumpInput] {
+	return finding.Rule[*DumpInput]{
+		ID: "threaddump.deadlock", Category: Category, Severity: finding.Critical,
+		Title:  finding.T("Deadlock: threads wait for each other forever", "死锁：线程互相等待，永远无法继续"),
+		Checks: finding.T("Cycles of threads each waiting for a lock (monitor or j.u.c) the next one holds, from the dump's lock owners and waiters and the JVM's own deadlock report.", "由转储中锁的持有者与等待者以及 JVM 自身的死锁报告，找出每个线程都在等待下一个线程所持有的锁（monitor 或 j.u.c）的环。"),
 		Why: finding.T("Each thread holds a lock the next one needs; none can proceed, and every other thread that touches these locks will hang too until the JVM restarts.",
 			"每个线程都持有下一个线程需要的锁，谁也无法继续；之后任何访问这些锁的线程也会一直挂起，直到 JVM 重启。"),
 		Recommended: finding.T("Restart to recover; then fix the code: take the locks in one global order, or use tryLock with a timeout for j.u.c locks, and keep calls to other components out of synchronized blocks.",
 			"先重启恢复服务；再修复代码：所有线程按同一全局顺序加锁，j.u.c 锁使用带超时的 tryLock，不要在 synchronized 块内调用其他组件。"),
-		Risk:     finding.T("None from the diagnosis; the restart drops in-flight requests.", "诊断本身无风险；重启会中断正在处理的请求。"),
-		Workload: finding.T("all", "所有负载"),
+		Risk:       finding.T("None from the diagnosis; the restart drops in-flight requests.", "诊断本身无风险；重启会中断正在处理的请求。"),
+		Workload:   allLoads,
+		Reads:      []string{"thread dump: locks held and waited for, the JVM's \"Found one Java-level deadlock\" section"},
+		References: []string{refHangs, refThreadMX},
+		Eval: func(in *DumpInput) []finding.Outcome {
+			var out []finding.Outcome
+			for _, dl := range in.R.Deadlocks {
+				out = append(out, deadlockOutcome(in, dl))
+			}
+			return out
+		},
 	}
+}
+
+func deadlockOutcome(in *DumpInput, dl *Deadlock) finding.Outcome {
+	o := finding.Outcome{Status: finding.Fail, Subject: strings.Join(dl.Names, " <-> ")}
 	how := "detected from lock owners and waiters"
 	howZH := "根据锁的持有者与等待者检测"
 	switch {
@@ -67,7 +100,7 @@ func deadlockFinding(dl *Deadlock, src string) finding.Finding {
 	case dl.ReportedByJVM:
 		how, howZH = "reported by the JVM", "由 JVM 报告"
 	}
-	f.Observed = finding.T(fmt.Sprintf("%d threads in a cycle (%s): %s", len(dl.Names), how, quoteNames(dl.Names, 6)),
+	o.Observed = finding.T(fmt.Sprintf("%d threads in a cycle (%s): %s", len(dl.Names), how, quoteNames(dl.Names, 6)),
 		fmt.Sprintf("%d 个线程形成环（%s）：%s", len(dl.Names), howZH, quoteNames(dl.Names, 6)))
 	for i, n := range dl.Names {
 		next := dl.Names[(i+1)%len(dl.Names)]
@@ -81,34 +114,81 @@ func deadlockFinding(dl *Deadlock, src string) finding.Finding {
 				v += " at " + fr.String()
 			}
 		}
-		f.Evidence = append(f.Evidence, finding.Evidence{Key: "thread", Value: v, Source: src})
+		o.Evidence = append(o.Evidence, in.ev("thread", v))
 	}
-	return f
+	return o
 }
 
-func culpritFinding(r *Report, c *Culprit, src string) finding.Finding {
-	fp := c.FP
-	sev := finding.Warning
-	if c.Share >= fp.Severe && len(c.Threads) >= 5 {
-		sev = finding.Critical
+// culpritRule is the rule of one fingerprint: its texts and fix are the
+// table's data; the condition is that the analysis attributed a group of
+// threads to it.
+func culpritRule(fp *Fingerprint) finding.Rule[*DumpInput] {
+	reads := []string{"thread dump: thread stacks and states"}
+	if fp.Kind == KindLock {
+		reads = []string{"thread dump: thread stacks and states, locks with their owners and waiters"}
 	}
-	f := finding.Finding{
-		ID: c.ID, Category: Category, Status: finding.Fail, Severity: sev,
-		Title: fp.Title, Why: fp.Why, Recommended: fp.Recommended, Risk: fp.Risk,
+	return finding.Rule[*DumpInput]{
+		ID: "threaddump." + fp.ID, Category: Category, Severity: finding.Warning,
+		Title: fp.Title, Checks: fingerprintChecks(fp), Why: fp.Why, Recommended: fp.Recommended, Risk: fp.Risk,
 		Fix:        finding.Fix{Apply: fp.Apply, Revert: fp.Revert, Note: fixNote(fp)},
+		Workload:   underLoad,
+		Reads:      reads,
 		References: fp.Refs,
-		Workload:   finding.T("services under load (take the dump during the slow period)", "负载下的服务（在变慢期间采集线程转储）"),
-		Confidence: 0.9,
+		Eval: func(in *DumpInput) []finding.Outcome {
+			var out []finding.Outcome
+			for _, c := range in.R.Culprits {
+				if c.FP == fp {
+					out = append(out, culpritOutcome(in, c))
+				}
+			}
+			return out
+		},
+	}
+}
+
+// fingerprintChecks says in one sentence what a fingerprint matches.
+func fingerprintChecks(fp *Fingerprint) finding.Text {
+	var what finding.Text
+	switch {
+	case fp == fpAppLock:
+		what = finding.T("threads waiting for one lock that no library fingerprint explains (idle pool workers not counted)", "等待同一把锁、且无法归因到已知类库的线程（不计空闲线程池线程）")
+	case fp == fpSocketRead:
+		what = finding.T("RUNNABLE threads whose top frame is a socket read; the client library below names the downstream", "栈顶为 Socket 读取的 RUNNABLE 线程；其下方的客户端库指出下游")
+	case len(fp.Frames) > 0:
+		what = finding.Tf(finding.T("threads waiting in %s frames (%s)", "在 %s 的栈帧（%s）中等待的线程"), fp.Library, fp.Frames[0])
+	default:
+		what = finding.Tf(finding.T("threads waiting for a lock of class %s", "等待 %s 类锁的线程"), strings.Join(fp.LockClasses, ", "))
+	}
+	return finding.Tf(finding.T("Groups %s: reported from %d threads; critical from %.0f %% of working threads and 5 threads.",
+		"归组%s：%d 个线程起报告；占工作线程 %.0f%% 且至少 5 个线程时为严重。"), what, fp.MinThreads, 100*fp.Severe)
+}
+
+// culpritSubject names what a culprit's threads wait for: the lock, the
+// downstream, or the library.
+func culpritSubject(c *Culprit) string {
+	switch {
+	case c.Lock != nil:
+		return c.Lock.Ref.Class + "@" + c.Lock.Ref.Addr
+	case c.FP == fpSocketRead:
+		return c.Downstream
+	}
+	return c.FP.Library
+}
+
+func culpritOutcome(in *DumpInput, c *Culprit) finding.Outcome {
+	r, fp := in.R, c.FP
+	o := finding.Outcome{Status: finding.Fail, Subject: culpritSubject(c), Confidence: 0.9}
+	if c.Share >= fp.Severe && len(c.Threads) >= 5 {
+		o = o.WithSeverity(finding.Critical)
 	}
 	if fp == fpAppLock || fp == fpSocketRead {
-		f.Confidence = 0.8
+		o.Confidence = 0.8
 	}
 	n := len(c.Threads)
 	pct := 100 * c.Share
 	var en, zh string
 	switch {
 	case c.Lock != nil:
-		f.Subject = c.Lock.Ref.Class + "@" + c.Lock.Ref.Addr
 		holder, holderZH := "no thread shows it as held", "没有线程显示持有该锁"
 		if c.Holder != nil {
 			holder = "held by " + quoteName(c.Holder.Name) + ", " + describe(c.Holder, finding.EN)
@@ -131,17 +211,16 @@ func culpritFinding(r *Report, c *Culprit, src string) finding.Finding {
 		}
 		if fp == fpAppLock {
 			if adv, ok := c.HolderActivity.lockAdvice(); ok {
-				f.Recommended = adv
+				o.Recommended = adv
 			}
 			what, whatZH := c.Lock.Ref.Class, c.Lock.Ref.Class
 			if c.Frame.Method != "" {
 				what = c.Frame.Method + " on " + what
 				whatZH = c.Frame.Method + "，锁对象 " + whatZH
 			}
-			f.Title = finding.T(fp.Title.EN+": "+what, fp.Title.ZH+"："+whatZH)
+			o.Title = finding.T(fp.Title.EN+": "+what, fp.Title.ZH+"："+whatZH)
 		}
 	case fp == fpSocketRead:
-		f.Subject = c.Downstream
 		ds := ""
 		if c.Downstream != "" {
 			ds = " (" + c.Downstream + ")"
@@ -149,12 +228,11 @@ func culpritFinding(r *Report, c *Culprit, src string) finding.Finding {
 		en = fmt.Sprintf("%d threads (%.0f%% of working threads) are in a socket read%s, waiting for a downstream (its address is not in a dump: see the live connections)", n, pct, ds)
 		zh = fmt.Sprintf("%d 个线程（占工作线程的 %.0f%%）停在 Socket 读取中%s，在等待下游（转储中没有远端地址：请查看存活连接）", n, pct, ds)
 	default:
-		f.Subject = fp.Library
 		en = fmt.Sprintf("%d threads (%.0f%% of working threads) wait in %s", n, pct, c.Frame.Method)
 		zh = fmt.Sprintf("%d 个线程（占工作线程的 %.0f%%）在 %s 处等待", n, pct, c.Frame.Method)
 	}
-	f.Observed = finding.T(en, zh)
-	ev := func(k, v string) { f.Evidence = append(f.Evidence, finding.Evidence{Key: k, Value: v, Source: src}) }
+	o.Observed = finding.T(en, zh)
+	ev := func(k, v string) { o.Evidence = append(o.Evidence, in.ev(k, v)) }
 	ev("threads", strconv.Itoa(n))
 	ev("share_of_working_threads", fmt.Sprintf("%.1f%%", pct))
 	if c.Lock != nil {
@@ -173,71 +251,85 @@ func culpritFinding(r *Report, c *Culprit, src string) finding.Finding {
 		}
 	}
 	ev("sample_threads", quoteNames(threadNames(c.Threads), 5))
-	return f
+	return o
 }
 
-func shareFinding(r *Report, src string) finding.Finding {
-	f := finding.Finding{
-		ID: "threaddump.blocked-share", Category: Category, Status: finding.Pass, Severity: finding.Info,
-		// An indicator, not a cause: below the findings that name what threads wait for.
-		Confidence: 0.75,
-		Title:      finding.T("Share of working threads blocked or waiting", "工作线程中阻塞或等待的比例"),
+func shareRule() finding.Rule[*DumpInput] {
+	return finding.Rule[*DumpInput]{
+		ID: "threaddump.blocked-share", Category: Category, Severity: finding.Warning,
+		Title: finding.T("Share of working threads blocked or waiting", "工作线程中阻塞或等待的比例"),
+		Checks: finding.Tf(finding.T("Share of working threads (idle pool workers excluded) that are BLOCKED or WAITING: warning from %.0f %% with %d or more working threads, critical from %.0f %% when some are BLOCKED.",
+			"工作线程（不含空闲线程池线程）中处于 BLOCKED 或 WAITING 的比例：工作线程不少于 %[2]d 个时，%.0[1]f%% 起为警告；%.0[3]f%% 起且有 BLOCKED 线程时为严重。"),
+			100*shareWarn, minActive, 100*shareCritical),
 		Why: finding.T("Threads that wait for locks, connections or other threads do not use the CPU: a high share with low CPU use means the service is limited by contention, not by hardware. Idle pool threads waiting for work are not counted: they inflate the figure without meaning anything.",
 			"等待锁、连接或其他线程的线程不占用 CPU：该比例高而 CPU 利用率低，说明服务受限于锁竞争而不是硬件。等待任务的空闲线程池线程不计入：它们只会虚增比例，不代表问题。"),
-		Recommended: finding.T("Look at the lock and pool findings for this dump: they name what the threads wait for.", "查看本转储的锁与连接池相关发现：它们指出线程在等待什么。"),
-		Risk:        finding.T("None: a reading.", "无：仅为读数。"),
-		Workload:    finding.T("services under load", "负载下的服务"),
+		Risk:       finding.T("None: a reading.", "无：仅为读数。"),
+		Workload:   finding.T("services under load", "负载下的服务"),
+		Reads:      []string{"thread dump: thread states, idle pool workers"},
+		References: []string{"java.lang.Thread.State (Oracle, Java SE API documentation)", refHangs},
+		Eval: func(in *DumpInput) []finding.Outcome {
+			r := in.R
+			// An indicator, not a cause: below the findings that name what threads wait for.
+			o := finding.Outcome{Status: finding.Pass, Confidence: 0.75}
+			o.Recommended = finding.T("Look at the lock and pool findings for this dump: they name what the threads wait for.", "查看本转储的锁与连接池相关发现：它们指出线程在等待什么。")
+			pct := 100 * r.BlockedWaitingShare
+			o.Observed = finding.T(
+				fmt.Sprintf("%.2f%% of %d working threads are blocked or waiting (%d BLOCKED, %d WAITING/TIMED_WAITING); %d idle pool threads not counted (%.2f%% counting them)",
+					pct, r.Active, r.Blocked, r.Waiting, r.Idle, 100*r.RawBlockedWaitingShare),
+				fmt.Sprintf("%d 个工作线程中 %.2f%% 处于阻塞或等待（BLOCKED %d 个，WAITING/TIMED_WAITING %d 个）；另有 %d 个空闲线程池线程未计入（计入则为 %.2f%%）",
+					r.Active, pct, r.Blocked, r.Waiting, r.Idle, 100*r.RawBlockedWaitingShare))
+			ev := func(k, v string) { o.Evidence = append(o.Evidence, in.ev(k, v)) }
+			ev("java_threads", strconv.Itoa(r.Java))
+			ev("idle_threads", strconv.Itoa(r.Idle))
+			ev("working_threads", strconv.Itoa(r.Active))
+			ev("blocked", strconv.Itoa(r.Blocked))
+			ev("waiting", strconv.Itoa(r.Waiting))
+			ev("blocked_waiting_share", fmt.Sprintf("%.2f%%", pct))
+			ev("share_including_idle", fmt.Sprintf("%.2f%%", 100*r.RawBlockedWaitingShare))
+			if r.Active >= minActive && r.BlockedWaitingShare >= shareWarn {
+				o.Status = finding.Fail
+				if r.BlockedWaitingShare >= shareCritical && r.Blocked > 0 {
+					o = o.WithSeverity(finding.Critical)
+				}
+			}
+			return []finding.Outcome{o}
+		},
 	}
-	pct := 100 * r.BlockedWaitingShare
-	f.Observed = finding.T(
-		fmt.Sprintf("%.2f%% of %d working threads are blocked or waiting (%d BLOCKED, %d WAITING/TIMED_WAITING); %d idle pool threads not counted (%.2f%% counting them)",
-			pct, r.Active, r.Blocked, r.Waiting, r.Idle, 100*r.RawBlockedWaitingShare),
-		fmt.Sprintf("%d 个工作线程中 %.2f%% 处于阻塞或等待（BLOCKED %d 个，WAITING/TIMED_WAITING %d 个）；另有 %d 个空闲线程池线程未计入（计入则为 %.2f%%）",
-			r.Active, pct, r.Blocked, r.Waiting, r.Idle, 100*r.RawBlockedWaitingShare))
-	ev := func(k, v string) { f.Evidence = append(f.Evidence, finding.Evidence{Key: k, Value: v, Source: src}) }
-	ev("java_threads", strconv.Itoa(r.Java))
-	ev("idle_threads", strconv.Itoa(r.Idle))
-	ev("working_threads", strconv.Itoa(r.Active))
-	ev("blocked", strconv.Itoa(r.Blocked))
-	ev("waiting", strconv.Itoa(r.Waiting))
-	ev("blocked_waiting_share", fmt.Sprintf("%.2f%%", pct))
-	ev("share_including_idle", fmt.Sprintf("%.2f%%", 100*r.RawBlockedWaitingShare))
-	if r.Active >= minActive && r.BlockedWaitingShare >= shareWarn {
-		f.Status = finding.Fail
-		f.Severity = finding.Warning
-		if r.BlockedWaitingShare >= shareCritical && r.Blocked > 0 {
-			f.Severity = finding.Critical
-		}
-	}
-	return f
 }
 
-// ownableFinding: j.u.c waiters in a dump without -l have unknown owners.
-func ownableFinding(r *Report, src string) (finding.Finding, bool) {
-	if r.Dump == nil || r.Dump.HasOwnable || r.Dump.Format != FormatHotSpot {
-		return finding.Finding{}, false
-	}
-	n := 0
-	for _, l := range r.Locks {
-		if l.Kind == "juc" && l.Owner == nil {
-			n += len(l.Waiters)
-		}
-	}
-	if n == 0 {
-		return finding.Finding{}, false
-	}
-	return finding.Finding{
-		ID: "threaddump.no-ownable", Category: Category, Status: finding.Fail, Severity: finding.Info, Confidence: 1,
-		Title:    finding.T("j.u.c lock owners unknown: dump taken without -l", "j.u.c 锁持有者未知：转储未使用 -l 参数"),
-		Observed: finding.T(fmt.Sprintf("%d threads wait for j.u.c locks whose owner the dump does not show", n), fmt.Sprintf("%d 个线程在等待 j.u.c 锁，但转储中没有这些锁的持有者", n)),
-		Evidence: []finding.Evidence{{Key: "juc_waiters_without_owner", Value: strconv.Itoa(n), Source: src}},
+// ownableRule: j.u.c waiters in a dump without -l have unknown owners.
+func ownableRule() finding.Rule[*DumpInput] {
+	return finding.Rule[*DumpInput]{
+		ID: "threaddump.no-ownable", Category: Category, Severity: finding.Info,
+		Title:  finding.T("j.u.c lock owners unknown: dump taken without -l", "j.u.c 锁持有者未知：转储未使用 -l 参数"),
+		Checks: finding.T("HotSpot dumps without \"Locked ownable synchronizers\" in which threads wait for j.u.c locks whose owner is therefore not shown.", "未包含 \"Locked ownable synchronizers\" 的 HotSpot 转储中，有线程在等待 j.u.c 锁而其持有者因此无法显示。"),
 		Why: finding.T("Only jstack -l / jcmd Thread.print -l print \"Locked ownable synchronizers\", the one place ReentrantLock owners appear; without them lock contention and deadlocks on j.u.c locks cannot be traced to a holder.",
 			"只有 jstack -l / jcmd Thread.print -l 会打印 \"Locked ownable synchronizers\"，这是 ReentrantLock 持有者出现的唯一位置；没有它就无法把 j.u.c 锁竞争和死锁追溯到持有者。"),
 		Recommended: finding.T("Take the next dumps with jcmd <pid> Thread.print -l -e (or jstack -l <pid>).", "后续转储请使用 jcmd <pid> Thread.print -l -e（或 jstack -l <pid>）。"),
 		Risk:        finding.T("-l takes slightly longer at a safepoint on JVMs with very many threads.", "线程极多时，-l 会让安全点停顿略长。"),
 		Fix:         finding.Fix{Apply: "jcmd <pid> Thread.print -l -e > dump.txt"},
-		Workload:    finding.T("all", "所有负载"),
-	}, true
+		Workload:    allLoads,
+		Reads:       []string{"thread dump: format, ownable synchronizers section, j.u.c locks and their waiters"},
+		References:  []string{refJstackL},
+		Eval: func(in *DumpInput) []finding.Outcome {
+			r := in.R
+			if r.Dump == nil || r.Dump.HasOwnable || r.Dump.Format != FormatHotSpot {
+				return nil
+			}
+			n := 0
+			for _, l := range r.Locks {
+				if l.Kind == "juc" && l.Owner == nil {
+					n += len(l.Waiters)
+				}
+			}
+			if n == 0 {
+				return nil
+			}
+			return []finding.Outcome{{Status: finding.Fail,
+				Observed: finding.T(fmt.Sprintf("%d threads wait for j.u.c locks whose owner the dump does not show", n), fmt.Sprintf("%d 个线程在等待 j.u.c 锁，但转储中没有这些锁的持有者", n)),
+				Evidence: []finding.Evidence{in.ev("juc_waiters_without_owner", strconv.Itoa(n))}}}
+		},
+	}
 }
 
 // describe says what a thread is doing: state, top frame, first application frame.
@@ -332,13 +424,17 @@ func FindingsOver(reports []*Report, sources []string) []finding.Finding {
 	best := map[string]*pick{}
 	for i, r := range reports {
 		fs := Findings(r, sources[i])
-		for j, f := range fs {
-			key := f.StableKey()
-			// Findings lists the deadlocks, then one finding per culprit.
-			var c *Culprit
-			if k := j - len(r.Deadlocks); k >= 0 && k < len(r.Culprits) {
-				c = r.Culprits[k]
+		// The culprit behind each culprit finding, by the finding's key.
+		culprit := map[string]*Culprit{}
+		for _, c := range r.Culprits {
+			f := finding.Finding{ID: c.ID, Subject: culpritSubject(c)}
+			if k := f.Key(); culprit[k] == nil {
+				culprit[k] = c
 			}
+		}
+		for _, f := range fs {
+			key := f.StableKey()
+			c := culprit[f.Key()]
 			// status, what the holder shows, severity, threads, recency
 			q := [5]int{statusRank(f.Status), 0, int(f.Severity), 0, i}
 			if c != nil {

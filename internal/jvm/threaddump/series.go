@@ -307,33 +307,71 @@ func CPUDelta(prev, cur *Dump) map[int64]float64 {
 	return out
 }
 
-// SeriesFindings reports what persists across dumps; source names the file.
-func SeriesFindings(s *Series, source string) []finding.Finding {
-	var out []finding.Finding
-	if len(s.Reports) >= 2 && len(s.Stuck) > 0 {
-		out = append(out, stuckFinding(s, source))
-	}
-	if s.Samples > 0 && len(s.HotFrames) > 0 {
-		f := finding.Finding{
-			ID: "threaddump.hot-frames", Category: Category, Status: finding.Pass, Severity: finding.Info, Confidence: 0.6,
-			Title: finding.T("Where RUNNABLE threads are (a sampling profile from the dumps)", "RUNNABLE 线程所在位置（基于转储的采样剖析）"),
-			Observed: finding.T(fmt.Sprintf("%d RUNNABLE stacks in %d dumps; top frame %s in %.0f%%", s.Samples, len(s.Reports), s.HotFrames[0].Frame.String(), 100*s.HotFrames[0].Share),
-				fmt.Sprintf("%d 次转储中共 %d 个 RUNNABLE 堆栈；最常见的栈顶 %s 占 %.0f%%", len(s.Reports), s.Samples, s.HotFrames[0].Frame.String(), 100*s.HotFrames[0].Share)),
+// SeriesInput is what the across-dumps rules read: the series of one JVM's
+// dumps and the inputs it came from ("a.txt, b.txt").
+type SeriesInput struct {
+	S      *Series
+	Source string
+}
+
+// SeriesRules lists the rules over several dumps of one JVM.
+func SeriesRules() []finding.Rule[*SeriesInput] {
+	return []finding.Rule[*SeriesInput]{
+		{
+			ID: "threaddump.stuck", Category: Category, Severity: finding.Warning,
+			Title:  finding.T("Threads stuck in the same place across dumps", "多次转储中线程停在同一位置"),
+			Checks: finding.T("Working threads with the same stack in consecutive dumps: stuck (warning; critical over every dump of three or more) only when they gained no CPU time (cpu=) over dumps at least 1 s apart, else a reading.", "在连续转储中堆栈相同的工作线程：只有在间隔至少 1 秒的转储之间未消耗 CPU 时间（cpu=）时才判为停滞（警告；三次及以上转储中全部出现为严重），否则仅为读数。"),
+			Why: finding.T("A thread with the same stack and no CPU time gained in dumps taken seconds apart is not making progress: a long lock wait, a call without a timeout, a wait for work that never comes.",
+				"间隔数秒的多次转储中堆栈相同且没有消耗 CPU 时间的线程没有进展：长时间等锁、没有超时的调用，或等待永远不会到来的任务。"),
+			Recommended: finding.T("Look at the application frame of each stuck thread; add timeouts to remote calls and lock acquisitions (tryLock, socket/read timeouts).",
+				"查看每个停滞线程的应用帧；为远程调用和加锁增加超时（tryLock、socket/read 超时）。"),
+			Risk:       finding.T("None: a reading.", "无：仅为读数。"),
+			Workload:   finding.T("all", "所有负载"),
+			Reads:      []string{"thread dumps over time: stacks, states, cpu= and timestamps of each thread"},
+			References: []string{refHangs},
+			Eval: func(in *SeriesInput) []finding.Outcome {
+				if len(in.S.Reports) < 2 || len(in.S.Stuck) == 0 {
+					return nil
+				}
+				return []finding.Outcome{stuckOutcome(in.S, in.Source)}
+			},
+		},
+		{
+			ID: "threaddump.hot-frames", Category: Category, Severity: finding.Info,
+			Title:  finding.T("Where RUNNABLE threads are (a sampling profile from the dumps)", "RUNNABLE 线程所在位置（基于转储的采样剖析）"),
+			Checks: finding.T("Counts the top frames of RUNNABLE threads over the dumps: a coarse sampling profile (a reading, never a failure).", "统计各次转储中 RUNNABLE 线程的栈顶方法：粗略的采样剖析（仅为读数，不会判为不通过）。"),
 			Why: finding.T("Frames that keep showing at the top of running threads are where CPU time goes; a few dumps are a coarse profile, a profiler (async-profiler) a precise one.",
 				"反复出现在运行线程栈顶的方法就是 CPU 时间的去向；少量转储只是粗略剖析，精确剖析请用 async-profiler。"),
-			Recommended: finding.T("Optimise or cache the hottest frames; confirm with async-profiler before changing code.", "优化或缓存最热的方法；改代码前先用 async-profiler 确认。"),
-			Risk:        finding.T("None: a reading.", "无：仅为读数。"),
-			Workload:    finding.T("CPU-bound services", "CPU 密集型服务"),
-		}
-		for i, h := range s.HotFrames {
-			if i == 10 {
-				break
-			}
-			f.Evidence = append(f.Evidence, finding.Evidence{Key: "frame", Value: fmt.Sprintf("%d (%.0f%%) %s", h.Count, 100*h.Share, h.Frame.String()), Source: source})
-		}
-		out = append(out, f)
+			Risk:       finding.T("None: a reading.", "无：仅为读数。"),
+			Workload:   finding.T("CPU-bound services", "CPU 密集型服务"),
+			Reads:      []string{"thread dumps over time: top frames of RUNNABLE threads"},
+			References: []string{refHangs, "async-profiler README (github.com/async-profiler/async-profiler)"},
+			Eval: func(in *SeriesInput) []finding.Outcome {
+				s := in.S
+				if s.Samples <= 0 || len(s.HotFrames) == 0 {
+					return nil
+				}
+				o := finding.Outcome{Status: finding.Pass, Confidence: 0.6,
+					Observed: finding.T(fmt.Sprintf("%d RUNNABLE stacks in %d dumps; top frame %s in %.0f%%", s.Samples, len(s.Reports), s.HotFrames[0].Frame.String(), 100*s.HotFrames[0].Share),
+						fmt.Sprintf("%d 次转储中共 %d 个 RUNNABLE 堆栈；最常见的栈顶 %s 占 %.0f%%", len(s.Reports), s.Samples, s.HotFrames[0].Frame.String(), 100*s.HotFrames[0].Share)),
+					Recommended: finding.T("Optimise or cache the hottest frames; confirm with async-profiler before changing code.", "优化或缓存最热的方法；改代码前先用 async-profiler 确认。"),
+				}
+				for i, h := range s.HotFrames {
+					if i == 10 {
+						break
+					}
+					o.Evidence = append(o.Evidence, finding.Evidence{Key: "frame", Value: fmt.Sprintf("%d (%.0f%%) %s", h.Count, 100*h.Share, h.Frame.String()), Source: in.Source})
+				}
+				return []finding.Outcome{o}
+			},
+		},
 	}
-	return out
+}
+
+// SeriesFindings reports what persists across dumps, ranked; source names
+// the file.
+func SeriesFindings(s *Series, source string) []finding.Finding {
+	return finding.Evaluate(SeriesRules(), &SeriesInput{S: s, Source: source})
 }
 
 // TimeOrder is the order of ds by their timestamps; nil when a dump has none
@@ -413,10 +451,10 @@ func cmpInt(a, b int) int {
 	return 0
 }
 
-// stuckFinding reports threads with an unchanged stack: stuck (warning,
+// stuckOutcome reports threads with an unchanged stack: stuck (warning,
 // critical over every dump of three or more) only with evidence of no
 // progress, else a reading that says what evidence is missing.
-func stuckFinding(s *Series, source string) finding.Finding {
+func stuckOutcome(s *Series, source string) finding.Outcome {
 	var confirmed, unconfirmed []StuckThread
 	for _, st := range s.Stuck {
 		if st.Confirmed {
@@ -425,23 +463,13 @@ func stuckFinding(s *Series, source string) finding.Finding {
 			unconfirmed = append(unconfirmed, st)
 		}
 	}
-	f := finding.Finding{
-		ID: "threaddump.stuck", Category: Category, Status: finding.Fail, Severity: finding.Warning,
-		Confidence: 0.8,
-		Title:      finding.T("Threads stuck in the same place across dumps", "多次转储中线程停在同一位置"),
-		Why: finding.T("A thread with the same stack and no CPU time gained in dumps taken seconds apart is not making progress: a long lock wait, a call without a timeout, a wait for work that never comes.",
-			"间隔数秒的多次转储中堆栈相同且没有消耗 CPU 时间的线程没有进展：长时间等锁、没有超时的调用，或等待永远不会到来的任务。"),
-		Recommended: finding.T("Look at the application frame of each stuck thread; add timeouts to remote calls and lock acquisitions (tryLock, socket/read timeouts).",
-			"查看每个停滞线程的应用帧；为远程调用和加锁增加超时（tryLock、socket/read 超时）。"),
-		Risk:     finding.T("None: a reading.", "无：仅为读数。"),
-		Workload: finding.T("all", "所有负载"),
-	}
+	f := finding.Outcome{Status: finding.Fail, Confidence: 0.8}
 	list := confirmed
 	if len(confirmed) > 0 {
 		f.Observed = finding.T(fmt.Sprintf("%d working threads have the same stack and gained no CPU time over %d or more consecutive dumps at least 1 s apart (of %d)", len(confirmed), 2, len(s.Reports)),
 			fmt.Sprintf("%d 个工作线程在连续 %d 次及以上、间隔至少 1 秒的转储中堆栈不变且未消耗 CPU 时间（共 %d 次转储）", len(confirmed), 2, len(s.Reports)))
 		if confirmed[0].Dumps == len(s.Reports) && len(s.Reports) >= 3 {
-			f.Severity = finding.Critical
+			f = f.WithSeverity(finding.Critical)
 		}
 	} else {
 		list = unconfirmed
@@ -449,7 +477,7 @@ func stuckFinding(s *Series, source string) finding.Finding {
 		if unconfirmed[0].CPUGainedMs >= 0 {
 			why, whyZH = "the dumps are less than 1 s apart or carry no timestamps", "转储间隔不足 1 秒或没有时间戳"
 		}
-		f.Status, f.Severity, f.Confidence = finding.Pass, finding.Info, 0.5
+		f.Status, f.Confidence = finding.Pass, 0.5
 		f.Title = finding.T("Same stack across dumps, no evidence of no progress", "多次转储中堆栈相同，但无证据表明没有进展")
 		f.Observed = finding.T(fmt.Sprintf("%d working threads have the same stack in consecutive dumps (of %d); same stack, %s: not evidence that they are stuck", len(unconfirmed), len(s.Reports), why),
 			fmt.Sprintf("%d 个工作线程在连续转储中堆栈相同（共 %d 次转储）；堆栈相同，但%s：不能证明它们停滞", len(unconfirmed), len(s.Reports), whyZH))

@@ -1,0 +1,288 @@
+package diagnose
+
+import "github.com/tuneloop/tuneloop/internal/finding"
+
+// ruleList is the diagnosis, one rule per ID in evaluation order: its
+// fixed texts as data, its condition over the run's series (ctx). Where
+// what was seen decides the title, why or advice, the outcome says it.
+func ruleList() []finding.Rule[*ctx] {
+	return []finding.Rule[*ctx]{
+		{
+			ID: IDSoftirqConcentrated, Category: "run.irq", Severity: finding.Critical,
+			Title:  finding.T("Interrupt/softirq load concentrated on one CPU", "中断/软中断集中在一个 CPU 上"),
+			Checks: finding.Tf(finding.T("One CPU spends at least %.0f %% of its time in softirq+irq and %.0f times the other CPUs' mean, in a sustained window; the NIC's queues and IRQ affinity give the fix.", "某个 CPU 的软中断+中断时间不低于 %.0f%% 且为其他 CPU 均值的 %.0f 倍，并持续一段窗口；根据网卡队列与中断亲和性给出修复。"), SoftirqHotPct, SoftirqRatio),
+			Why: finding.T("All interrupt work lands on one CPU, which saturates while the others idle: packets queue and drop, and the application threads scheduled there stall. Throughput is capped by one core.",
+				"所有中断处理都落在一个 CPU 上，它饱和而其他 CPU 空闲：报文排队和丢弃，被调度到该 CPU 的应用线程也被拖慢。吞吐被限制在一个核上。"),
+			Risk: finding.T("Changing queue counts resets the NIC's channels (a brief link blip); IRQ affinity and RPS changes are live and reversible. irqbalance may rewrite affinity: ban the IRQs or stop it.",
+				"修改队列数会重置网卡通道（链路短暂抖动）；中断亲和性与 RPS 修改即时生效且可回退。irqbalance 可能改写亲和性：对这些中断设置 banirq 或停用它。"),
+			Workload:   finding.T("network-heavy services", "网络密集型服务"),
+			Reads:      []string{"/proc/stat (per CPU)", "/proc/softirqs", "/proc/interrupts", "/sys/class/net (queues, IRQs, NUMA node)", "irqbalance running"},
+			References: []string{"Linux kernel Documentation/networking/scaling.rst (RSS, RPS, RFS, XPS)", "Linux kernel Documentation/core-api/irq/irq-affinity.rst (smp_affinity_list)", "ethtool(8) manual page: -L (channels)"},
+			Eval:       ruleSoftirq,
+		},
+		{
+			ID: IDCPUSaturated, Category: "run.cpu", Severity: finding.Warning,
+			Title:       finding.T("CPU saturated", "CPU 饱和"),
+			Checks:      finding.Tf(finding.T("All-CPU busy time (100 - idle - iowait) at or above %.0f %% in a sustained window (critical from %.0f %%), split into user, system, softirq and steal, and whether the target or other processes used it.", "全部 CPU 的忙碌时间（100 - idle - iowait）在持续窗口内不低于 %.0f%%（%.0f%% 起为严重），按用户态、内核态、软中断和 steal 区分，并判断是目标进程还是其他进程占用。"), SaturatedBusyPct, SaturatedCriticalPct),
+			Why:         finding.T("The CPUs are busy all the time: more load only queues up, and latency grows with the queue.", "CPU 一直繁忙：再加压只会排队，延迟随队列增长。"),
+			Recommended: finding.T("Profile the hottest threads; reduce the work per request or add CPU capacity; when other processes take the CPU, move them or give the service cores of its own.", "对最热的线程做 profiling；减少每请求的计算量或增加 CPU；若 CPU 被其他进程占用，迁走它们或为服务分配独占 CPU。"),
+			Risk:        finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
+			Workload:    finding.T("any", "所有负载"),
+			Reads:       []string{"/proc/stat", "/proc/PID/stat (target CPU)", "/proc/PID/task/*/stat and schedstat (hot threads)", "the last thread dump (nid)"},
+			References:  []string{"The USE Method (Brendan Gregg, brendangregg.com)", "Linux kernel Documentation/filesystems/proc.rst (/proc/stat)"},
+			Eval:        ruleCPUSaturated,
+		},
+		{
+			ID: IDHotCPU, Category: "run.cpu", Severity: finding.Warning,
+			Title:  finding.T("One CPU saturated while the other CPUs are idle", "一个 CPU 饱和而其他 CPU 空闲"),
+			Checks: finding.Tf(finding.T("One CPU at least %.0f %% busy while the others average at most %.0f %%, in a sustained window.", "某个 CPU 忙碌不低于 %.0f%%，而其他 CPU 平均不超过 %.0f%%，并持续一段窗口。"), HotCPUBusyPct, HotCPUOthersMaxPct),
+			Why: finding.T("Work that cannot spread over the CPUs caps throughput at one core: a single hot thread, or interrupts all delivered to one CPU.",
+				"无法分摊到多个 CPU 的工作会把吞吐限制在一个核上：单个热点线程，或者所有中断都落在一个 CPU 上。"),
+			Recommended: finding.T("See the linked finding for the cause (serial thread or interrupt concentration).", "原因见关联的诊断（串行线程或中断集中）。"),
+			Risk:        finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
+			Workload:    finding.T("any", "所有负载"),
+			Reads:       []string{"/proc/stat (per CPU)"},
+			References:  []string{"The USE Method (Brendan Gregg, brendangregg.com)", "Linux kernel Documentation/filesystems/proc.rst (/proc/stat per-CPU lines)"},
+			Eval:        ruleHotCPU,
+		},
+		{
+			ID: IDSerialThread, Category: "run.thread", Severity: finding.Critical,
+			Title:  finding.T("Serial bottleneck: one thread pinned at a full core", "串行瓶颈：一个线程占满一个核"),
+			Checks: finding.Tf(finding.T("The target's thread most often on top (JIT compiler threads left out) wants at least %.0f %% of a core (on CPU + run-queue wait) while all its other threads together use less than %.0f %%, in a sustained window.", "目标进程中最常排在首位的线程（不含 JIT 编译线程）需要至少 %.0f%% 个核（CPU 上 + 运行队列等待），而其他线程合计少于 %.0f%%，并持续一段窗口。"), SerialDemandPct, SerialOthersMaxPct),
+			Why: finding.T("One thread doing the work while the others wait caps throughput at one core, whatever the core count: adding CPUs or threads does not help.",
+				"一个线程在干活、其他线程在等，吞吐就被限制在一个核上，与 CPU 数无关：加 CPU 或加线程都没用。"),
+			Risk:       finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
+			Workload:   finding.T("any", "所有负载"),
+			Reads:      []string{"/proc/PID/task/*/stat and schedstat", "the last thread dump (nid)"},
+			References: []string{"Linux kernel Documentation/scheduler/sched-stats.rst (/proc/PID/schedstat)", "Troubleshoot Process Hangs and Loops (Oracle, Java SE Troubleshooting Guide): a looping thread by its nid"},
+			Eval:       ruleSerialThread,
+		},
+		{
+			ID: IDIdleUnderLoad, Category: "run.cpu", Severity: finding.Warning,
+			Title:  finding.T("CPU idle while the service is under load (concurrency-bound)", "服务有负载但 CPU 空闲（并发受限）"),
+			Checks: finding.Tf(finding.T("Host at least %.0f %% idle while the target (%d threads or more) uses at least %.0f %% of a core and shows work arriving (voluntary switches or packets received); the run's thread dumps decide between a concurrency limit and room to spare.", "主机空闲不低于 %.0f%%，而目标进程（至少 %d 个线程）使用至少 %.0f%% 个核且有工作到达（主动切换或收包）；运行期间的线程转储用来区分并发受限与仍有余量。"), IdleUnderLoadIdlePct, IdleMinThreads, IdleMinProcCPUPct),
+			Why: finding.T("Requests are arriving and threads keep waking and sleeping, yet the CPUs are idle: the threads are waiting on something other than CPU, typically a lock, a too-small thread or connection pool, or a slow downstream call.",
+				"请求在进来、线程不断唤醒又睡眠，但 CPU 空闲：线程在等 CPU 以外的东西，通常是锁、过小的线程池/连接池，或慢的下游调用。"),
+			Recommended: finding.T("Take 3-5 thread dumps a few seconds apart and look for many threads BLOCKED on the same monitor or WAITING in a pool (tuneloop analyze reads them); check pool sizes against the load.",
+				"间隔几秒抓 3-5 次线程栈，查找大量 BLOCKED 在同一个锁或在池中 WAITING 的线程（tuneloop analyze 可分析）；对照负载检查池大小。"),
+			Risk:       finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
+			Workload:   finding.T("services under load", "有负载的服务"),
+			Reads:      []string{"/proc/stat", "/proc/PID/stat", "/proc/PID/task/*/status and stat", "/proc/net/dev", "the run's thread dumps"},
+			References: []string{"The USE Method (Brendan Gregg, brendangregg.com)", "Thread State Analysis (TSA) Method (Brendan Gregg, brendangregg.com)"},
+			Eval:       ruleIdleUnderLoad,
+		},
+		{
+			ID: IDRunQueue, Category: "run.cpu", Severity: finding.Warning,
+			Title:  finding.T("Run queue longer than the CPU count", "运行队列长度超过 CPU 数"),
+			Checks: finding.Tf(finding.T("procs_running (the recorder left out) above %.0f x the online CPUs in a sustained window.", "procs_running（不含录制程序）在持续窗口内超过在线 CPU 数的 %.0f 倍。"), RunQueuePerCPU),
+			Why: finding.T("More runnable threads than CPUs means threads wait for a CPU: latency grows with the queue even when throughput is flat.",
+				"可运行线程多于 CPU，线程就要排队等 CPU：即使吞吐不变，延迟也随队列增长。"),
+			Recommended: finding.T("Reduce runnable threads (smaller worker pools, fewer GC/JIT threads on small hosts) or add CPUs.",
+				"减少可运行线程（缩小工作线程池，小主机上减少 GC/JIT 线程）或增加 CPU。"),
+			Risk:       finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
+			Workload:   finding.T("any", "所有负载"),
+			Reads:      []string{"/proc/stat procs_running", "/proc/pressure/cpu"},
+			References: []string{"Linux kernel Documentation/filesystems/proc.rst (/proc/stat procs_running)", "Linux kernel Documentation/accounting/psi.rst"},
+			Eval:       ruleRunQueue,
+		},
+		{
+			ID: IDCtxSwitch, Category: "run.cpu", Severity: finding.Warning,
+			Title:  finding.T("Context-switch storm", "上下文切换风暴"),
+			Checks: finding.Tf(finding.T("Context switches per second per CPU above %.0f in a sustained window.", "每个 CPU 每秒上下文切换次数在持续窗口内超过 %.0f。"), CtxSwitchPerCPU),
+			Why: finding.T("Each switch costs microseconds of kernel time and cold caches: tens of thousands per CPU per second usually mean lock hand-offs, too many threads or tiny tasks handed between pools.",
+				"每次切换都消耗微秒级内核时间并使缓存变冷：每 CPU 每秒数万次通常意味着锁交接、线程过多或在线程池之间传递的细碎任务。"),
+			Recommended: finding.T("Find the threads with the most switches (pidstat -wt 1) and reduce hand-offs: fewer threads, batching, less contended locks.",
+				"找出切换最多的线程（pidstat -wt 1），减少交接：更少线程、批处理、降低锁竞争。"),
+			Risk:       finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
+			Workload:   finding.T("any", "所有负载"),
+			Reads:      []string{"/proc/stat ctxt", "/proc/PID/task/*/status (voluntary and involuntary switches)"},
+			References: []string{"Linux kernel Documentation/filesystems/proc.rst (/proc/stat ctxt)", "pidstat(1) manual page (sysstat): -w"},
+			Eval:       ruleCtxSwitch,
+		},
+		{
+			ID: IDIowait, Category: "run.io", Severity: finding.Warning,
+			Title:  finding.T("High iowait: threads wait on disk I/O", "iowait 高：线程在等磁盘 I/O"),
+			Checks: finding.Tf(finding.T("All-CPU iowait at or above %.0f %% in a sustained window.", "全部 CPU 的 iowait 在持续窗口内不低于 %.0f%%。"), IowaitPct),
+			Why: finding.T("CPU time idle while tasks wait for the disk: request latency follows the storage, not the CPU.",
+				"CPU 空闲而任务在等磁盘：请求延迟取决于存储，而不是 CPU。"),
+			Recommended: finding.T("Find the process and files doing the I/O (pidstat -d 1, iotop); move logs and temp files to faster storage, use async logging, or reduce synchronous writes.",
+				"找出做 I/O 的进程和文件（pidstat -d 1，iotop）；把日志和临时文件放到更快的存储，使用异步日志，减少同步写。"),
+			Risk:       riskNone(),
+			Workload:   finding.T("any", "所有负载"),
+			Reads:      []string{"/proc/stat iowait and procs_blocked"},
+			References: []string{"Linux kernel Documentation/filesystems/proc.rst (/proc/stat iowait)", "Linux kernel Documentation/admin-guide/iostats.rst"},
+			Eval:       ruleIowait,
+		},
+		{
+			ID: IDDiskSaturated, Category: "run.io", Severity: finding.Warning,
+			Title:  finding.T("Disk saturated", "磁盘饱和"),
+			Checks: finding.Tf(finding.T("The busiest disk at least %.0f %% busy with a queue of at least %.0f request in a sustained window.", "最繁忙的磁盘在持续窗口内繁忙不低于 %.0f%% 且队列不少于 %.0f 个请求。"), DiskUtilPct, DiskAquSz),
+			Why: finding.T("A device busy all the time with requests queued adds queueing delay to every I/O (on NVMe/RAID %util can read 100% below the real limit: trust await and the queue).",
+				"设备一直繁忙且有请求排队，每个 I/O 都要额外排队（NVMe/RAID 上 %util 到 100% 不一定是真实上限：以 await 和队列为准）。"),
+			Recommended: finding.T("Reduce or spread the I/O (async logging, larger sequential writes, separate devices for logs and data) or use faster storage; check the I/O scheduler and queue depth in `tuneloop check`.",
+				"减少或分散 I/O（异步日志、更大的顺序写、日志与数据分盘）或换更快的存储；用 `tuneloop check` 检查 I/O 调度器和队列深度。"),
+			Risk:       riskNone(),
+			Workload:   finding.T("any", "所有负载"),
+			Reads:      []string{"/proc/diskstats"},
+			References: []string{"Linux kernel Documentation/admin-guide/iostats.rst", "iostat(1) manual page (sysstat): %util, aqu-sz, r_await, w_await"},
+			Eval:       ruleDisk,
+		},
+		{
+			ID: IDMemPressure, Category: "run.mem", Severity: finding.Warning,
+			Title:  finding.T("Memory pressure: reclaim, swapping or memory stalls", "内存压力：回收、换页或内存停顿"),
+			Checks: finding.Tf(finding.T("Swapping at %.0f pages/s or more, direct reclaim, or memory PSI some at %.0f %% or more in a sustained window (critical from PSI full %.0f %% or ten times the swap rate).", "在持续窗口内换页不少于 %.0f 页/秒、发生直接回收，或内存 PSI some 不低于 %.0f%%（PSI full 达 %.0f%% 或换页达十倍时为严重）。"), SwapPagesPS, PSIMemSomePct, PSIMemFullPct),
+			Why: finding.T("Threads stall while the kernel frees memory or reads pages back from swap; for a JVM a swapped-out heap makes GC pauses explode.",
+				"内核回收内存或从 swap 读回页面时线程会停顿；对 JVM 来说堆被换出会让 GC 停顿急剧变长。"),
+			Recommended: finding.T("Give the service more memory or reduce what runs beside it; size -Xmx below the memory limit with room for metaspace, threads and direct buffers; consider vm.swappiness=1 (see `tuneloop check`).",
+				"给服务更多内存或减少同机的其他进程；-Xmx 要小于内存上限并为 metaspace、线程栈和直接内存留余量；考虑 vm.swappiness=1（见 `tuneloop check`）。"),
+			Risk:       riskNone(),
+			Workload:   finding.T("any", "所有负载"),
+			Reads:      []string{"/proc/vmstat (pswpin, pswpout, allocstall)", "/proc/pressure/memory", "/proc/meminfo MemAvailable"},
+			References: []string{"Linux kernel Documentation/accounting/psi.rst", "Linux kernel Documentation/admin-guide/sysctl/vm.rst (swappiness)"},
+			Eval:       ruleMemPressure,
+		},
+		{
+			ID: IDNUMATarget, Category: "run.numa", Severity: finding.Warning,
+			Title:  finding.T("The target's memory is mostly on other NUMA nodes than its threads", "目标进程的内存大多不在其线程运行的 NUMA 节点上"),
+			Checks: finding.Tf(finding.T("From the target's numa_maps and its threads' last CPUs: the expected share of remote memory accesses at or above %.0f %%.", "根据目标进程的 numa_maps 与其线程最近运行的 CPU：预计跨节点内存访问比例不低于 %.0f%%。"), TargetRemotePct),
+			Why: finding.T("Each access to another node's memory pays the interconnect latency (on Kunpeng 920 across sockets roughly twice a local access) and shares its bandwidth.",
+				"每次访问其他节点的内存都要付出互联延迟（鲲鹏 920 跨片约为本地的两倍）并占用互联带宽。"),
+			Risk: finding.T("Medium: a process bound to one node cannot use the other nodes' memory or CPUs (OOM or CPU shortage if it outgrows the node).",
+				"中：绑定到一个节点的进程不能使用其他节点的内存和 CPU（超出节点容量会 OOM 或 CPU 不足）。"),
+			Workload:   finding.T("JVMs on multi-node hosts", "多 NUMA 节点主机上的 JVM"),
+			Reads:      []string{"/proc/PID/numa_maps (end of run)", "/proc/PID/task/*/stat (last CPU)", "/sys/devices/system/node"},
+			References: []string{"Linux kernel Documentation/filesystems/proc.rst (/proc/PID/numa_maps)", "numactl(8) manual page"},
+			Eval:       ruleNUMATarget,
+		},
+		{
+			ID: IDNUMARemote, Category: "run.numa", Severity: finding.Warning,
+			Title:  finding.T("High remote NUMA allocation", "跨 NUMA 节点内存分配高"),
+			Checks: finding.Tf(finding.T("Page allocations that missed their preferred node at or above %.0f %% on some node in a sustained window (hosts with 2 nodes or more).", "在持续窗口内某节点未落在首选节点的页分配不低于 %.0f%%（2 个及以上节点的主机）。"), NUMAMissPct),
+			Why: finding.T("Memory on another node costs more latency and interconnect bandwidth on every access (on Kunpeng 920 the cross-socket penalty is large).",
+				"访问其他节点上的内存每次都有更高的延迟并占用互联带宽（鲲鹏 920 跨片代价很大）。"),
+			Recommended: finding.T("Bind the JVM to one node's CPUs and memory when it fits in a node (numactl --cpunodebind=N --membind=N), or enable -XX:+UseNUMA.", "当 JVM 能放进一个节点时，把它绑定到该节点的 CPU 和内存（numactl --cpunodebind=N --membind=N），或开启 -XX:+UseNUMA。"),
+			Risk:        riskNone(),
+			Workload:    finding.T("JVMs on multi-node hosts", "多 NUMA 节点主机上的 JVM"),
+			Reads:       []string{"/sys/devices/system/node/node*/numastat"},
+			References:  []string{"Linux kernel Documentation/admin-guide/numastat.rst", "numactl(8) manual page"},
+			Eval:        ruleNUMA,
+		},
+		{
+			ID: IDSteal, Category: "run.cpu", Severity: finding.Warning,
+			Title:  finding.T("VM steal time: the hypervisor is taking CPU away", "虚拟机 steal 时间高：宿主机在抢占 CPU"),
+			Checks: finding.Tf(finding.T("All-CPU steal at or above %.0f %% in a sustained window (critical from %.0f %%).", "全部 CPU 的 steal 在持续窗口内不低于 %.0f%%（%.0f%% 起为严重）。"), StealPct, StealCritPct),
+			Why: finding.T("Steal is time this VM's vCPUs were runnable but the host ran something else: nothing inside the guest can fix it, and it shows up as random latency.",
+				"steal 是本虚拟机 vCPU 可运行但宿主机在运行别的东西的时间：虚拟机内部无法修复，表现为随机的延迟。"),
+			Recommended: finding.T("Ask for dedicated or pinned vCPUs, move the VM to a less loaded host, or size for the steal.",
+				"申请独占/绑定的 vCPU，把虚拟机迁移到负载较低的宿主机，或按 steal 预留容量。"),
+			Risk:       finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
+			Workload:   finding.T("services on virtual machines", "运行在虚拟机上的服务"),
+			Reads:      []string{"/proc/stat steal"},
+			References: []string{"Linux kernel Documentation/filesystems/proc.rst (/proc/stat steal)", "mpstat(1) manual page (sysstat): %steal"},
+			Eval:       ruleSteal,
+		},
+		{
+			ID: IDTCPRetrans, Category: "run.net", Severity: finding.Warning,
+			Title:  finding.T("TCP retransmits high", "TCP 重传率高"),
+			Checks: finding.Tf(finding.T("Retransmitted segments at or above %.0f %% of those sent, with at least %.0f segments/s sent, in a sustained window.", "在持续窗口内重传报文不低于发送报文的 %.0f%%，且每秒发送至少 %.0f 个报文。"), RetransPct, RetransMinOutPS),
+			Why: finding.T("Each retransmission waits for a timeout or duplicate ACKs: tail latency jumps by hundreds of milliseconds.",
+				"每次重传都要等超时或重复 ACK：尾延迟增加数百毫秒。"),
+			Recommended: finding.T("Look for drops on the path: NIC ring and rx_dropped (ethtool -S), softnet drops, a saturated link or peer; check MTU mismatches.",
+				"排查路径上的丢包：网卡 ring 与 rx_dropped（ethtool -S）、softnet 丢包、链路或对端饱和；检查 MTU 是否一致。"),
+			Risk:       riskNone(),
+			Workload:   finding.T("network-heavy services", "网络密集型服务"),
+			Reads:      []string{"/proc/net/snmp Tcp (OutSegs, RetransSegs)"},
+			References: []string{"Linux kernel Documentation/networking/snmp_counter.rst (RetransSegs)"},
+			Eval:       ruleTCPRetrans,
+		},
+		{
+			ID: IDListenOverflow, Category: "run.net", Severity: finding.Warning,
+			Title:  finding.T("Listen queue overflows: connections dropped", "监听队列溢出：连接被丢弃"),
+			Checks: finding.T("Any listen queue overflow or drop during the run (TcpExt ListenOverflows, ListenDrops).", "运行期间出现任何监听队列溢出或丢弃（TcpExt ListenOverflows、ListenDrops）。"),
+			Why: finding.T("A client whose SYN or ACK is dropped retries after 1 s, 3 s, ...: requests see second-long delays while the server looks idle.",
+				"SYN 或 ACK 被丢弃的客户端会在 1 秒、3 秒……后重试：请求出现秒级延迟，而服务端看起来并不忙。"),
+			Recommended: finding.T("Accept faster (more acceptor threads, no blocking work on the acceptor) and raise the backlog: net.core.somaxconn and the server's own backlog (Tomcat acceptCount, Netty SO_BACKLOG).",
+				"更快地 accept（更多 acceptor 线程，acceptor 上不做阻塞操作）并加大 backlog：net.core.somaxconn 和服务自身的 backlog（Tomcat acceptCount、Netty SO_BACKLOG）。"),
+			Risk:       finding.T("Low: a larger backlog uses a little kernel memory.", "低：更大的 backlog 占用少量内核内存。"),
+			Workload:   finding.T("services accepting many connections", "接收大量连接的服务"),
+			Reads:      []string{"/proc/net/netstat TcpExt (ListenOverflows, ListenDrops)", "net.core.somaxconn"},
+			References: []string{"Linux kernel Documentation/networking/snmp_counter.rst (ListenOverflows, ListenDrops)", "listen(2) manual page: backlog and somaxconn"},
+			Eval:       ruleListen,
+		},
+		{
+			ID: IDNICSaturated, Category: "run.net", Severity: finding.Warning,
+			Title:  finding.T("NIC saturated", "网卡带宽饱和"),
+			Checks: finding.Tf(finding.T("Receive or transmit bytes of a NIC with a known link speed at or above %.0f %% of it in a sustained window (critical from %.0f %%); virtual NICs without a speed are left out.", "链路速率已知的网卡，其接收或发送字节在持续窗口内不低于链路速率的 %.0f%%（%.0f%% 起为严重）；没有速率的虚拟网卡不计。"), NICUtilPct, NICCriticalPct),
+			Why: finding.T("A link at line rate queues every packet behind the ones before it (and drops some, which TCP retransmits): response times grow with the bytes sent, while CPUs and disks look idle.",
+				"链路跑满时每个包都要排在前面的包后面（部分被丢弃、由 TCP 重传）：响应时间随发送字节数增长，而 CPU 和磁盘看起来很空闲。"),
+			Risk:       riskNone(),
+			Workload:   finding.T("network-heavy services", "网络密集型服务"),
+			Reads:      []string{"/proc/net/dev", "/sys/class/net/IFACE/speed"},
+			References: []string{"Linux kernel Documentation/filesystems/proc.rst (/proc/net/dev)", "ethtool(8) manual page", "Linux kernel Documentation/networking/bonding.rst"},
+			Eval:       ruleNICSaturated,
+		},
+		{
+			ID: IDFDs, Category: "run.proc", Severity: finding.Warning,
+			Title:  finding.T("Open files near the limit", "打开的文件数接近上限"),
+			Checks: finding.Tf(finding.T("The target's open descriptors at or above %.0f %% of its soft limit at any time (critical from %.0f %%).", "目标进程打开的描述符在任何时刻达到软上限的 %.0f%% 及以上（%.0f%% 起为严重）。"), FDWarnPct, FDCritPct),
+			Why: finding.T("At the limit every accept() and open() fails with EMFILE (\"Too many open files\"): connections are refused and logs stop.",
+				"到达上限后每次 accept() 和 open() 都会以 EMFILE（Too many open files）失败：连接被拒绝、日志停止写入。"),
+			Recommended: finding.T("Raise the limit for the service (LimitNOFILE= in its systemd unit, or nofile in /etc/security/limits.conf) and look for descriptor leaks (ls -l /proc/PID/fd | sort).",
+				"提高服务的上限（systemd unit 中的 LimitNOFILE=，或 /etc/security/limits.conf 的 nofile），并排查描述符泄漏（ls -l /proc/PID/fd）。"),
+			Risk:       finding.T("Low.", "低。"),
+			Workload:   finding.T("any", "所有负载"),
+			Reads:      []string{"/proc/PID/fd", "/proc/PID/limits"},
+			References: []string{"getrlimit(2) manual page: RLIMIT_NOFILE", "systemd.exec(5) manual page: LimitNOFILE="},
+			Eval:       ruleFDs,
+		},
+	}
+}
+
+// dataRule: a run with fewer than MinTicks intervals is not diagnosed at
+// all (Diagnose evaluates it alone, first).
+func dataRule() finding.Rule[*ctx] {
+	return finding.Rule[*ctx]{
+		ID: IDNoData, Category: "run", Severity: finding.Info,
+		Title:  finding.T("Too few samples to diagnose", "采样太少，无法诊断"),
+		Checks: finding.Tf(finding.T("The run has at least %d sampled intervals; with fewer, no diagnosis runs.", "运行至少有 %d 个采样区间；少于此数时不做任何诊断。"), MinTicks),
+		Why: finding.T("Every diagnosis needs a condition held over a window of intervals: one reading is not a trend.",
+			"每项诊断都要求条件在若干采样区间内持续成立：一次读数构不成趋势。"),
+		Risk:       finding.T("None: record for longer (tuneloop record --duration).", "无：录制更长时间即可（tuneloop record --duration）。"),
+		Workload:   finding.T("any", "所有负载"),
+		Reads:      []string{"raw/samples.jsonl.gz (the number of intervals)"},
+		References: []string{"The USE Method (Brendan Gregg, brendangregg.com)"},
+		Eval: func(c *ctx) []finding.Outcome {
+			if len(c.ts) >= MinTicks {
+				return nil
+			}
+			return []finding.Outcome{{Status: finding.Unavailable,
+				Reason: finding.Tf(finding.T("the run has %d interval(s); at least %d are needed", "本次记录只有 %d 个采样区间，至少需要 %d 个"), len(c.ts), MinTicks)}}
+		},
+	}
+}
+
+// dumpsRule reports the run's thread dumps that could not be read; the
+// readable ones are the thread-dump rules' (threaddump.Rules).
+func dumpsRule() finding.Rule[*ctx] {
+	return finding.Rule[*ctx]{
+		ID: IDThreadDumps, Category: "run", Severity: finding.Info,
+		Title:  finding.T("Thread dump unreadable", "线程转储无法读取"),
+		Checks: finding.T("Each thread dump the run took can be read as one.", "运行期间采集的每个线程转储都能被读取。"),
+		Why: finding.T("An unreadable dump is missing from the lock, pool and stuck-thread findings, and from the hot threads' stacks.",
+			"无法读取的转储不会进入锁、连接池和停滞线程的结论，也不会用于热点线程的堆栈。"),
+		Risk:       finding.T("None: a reading.", "无：仅为读数。"),
+		Workload:   finding.T("Java services", "Java 服务"),
+		Reads:      []string{"raw/threaddump-*.txt"},
+		References: []string{"The jstack Utility (Oracle, Java SE 8 Troubleshooting Guide)"},
+		Eval: func(c *ctx) []finding.Outcome {
+			if c.in.Dumps == nil {
+				return nil
+			}
+			var out []finding.Outcome
+			for _, u := range c.in.Dumps.Unreadable {
+				out = append(out, finding.Outcome{Status: finding.Unavailable, Subject: u.Name, Reason: finding.Tf(finding.T("%s", "%s"), u.Message)})
+			}
+			return out
+		},
+	}
+}
