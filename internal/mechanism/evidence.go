@@ -193,6 +193,13 @@ func (e *Evidence) Account() *Account {
 // Has says whether a framework was seen.
 func (e *Evidence) Has(fw string) bool { return e.Frameworks[fw] }
 
+// Note adds a finding the verdict decided on (e.g. run.net.delayed-ack,
+// made from the load and the kernel's counters) to the facts.
+func (e *Evidence) Note(id string) {
+	e.HostFindings = append(e.HostFindings, id)
+	e.facts = nil
+}
+
 func (e *Evidence) hostFinding(id string) bool {
 	for _, h := range e.HostFindings {
 		if h == id {

@@ -87,6 +87,7 @@ func Decide(L *Layers) *Decision {
 		return d
 	}
 	v := verdictFinding(L, root, layers)
+	ev.Note(root.ID)
 	d.Mechanisms = mechanism.Name(ev, families(branch)...)
 	if len(d.Mechanisms) > 0 {
 		withMechanism(v, &d.Mechanisms[0], branch)
