@@ -20,6 +20,7 @@ func bishengRules() []Rule {
 	return []Rule{
 		{
 			ID: "jvm.jdk.bisheng-on-kunpeng", Category: "jvm", Severity: info, Arch: "aarch64",
+			Reads:      []string{"/proc/cpuinfo (CPU implementer and part)", "the JVM's JAVA_HOME/release (vendor)"},
 			Title:      T("JDK choice on Kunpeng", "鲲鹏上的 JDK 选择"),
 			Checks:     T("On a Kunpeng host, looks for JVMs that are not Bisheng JDK, which carries aarch64-specific optimisations.", "在鲲鹏主机上检查 JVM 是否为毕昇 JDK（含针对 aarch64 的优化）。"),
 			Why:        T("Bisheng JDK is OpenJDK with Kunpeng-specific JIT and GC improvements; a carrier's load test on Kunpeng measured +24.56% throughput and 7% lower latency just by switching a Java service to it.", "毕昇 JDK 是针对鲲鹏优化了 JIT 与 GC 的 OpenJDK 发行版；某运营商在鲲鹏上压测，仅切换 JDK 即获得吞吐 +24.56%、时延 -7%。"),
@@ -42,6 +43,7 @@ func bishengRules() []Rule {
 		},
 		{
 			ID: "jvm.bisheng.features", Category: "jvm", Severity: info,
+			Reads:      []string{"/proc/PID/cmdline"},
 			Title:      T("Bisheng JDK features", "毕昇 JDK 特性"),
 			Checks:     T("On Bisheng JDK with G1 and -Xms below -Xmx, looks for -XX:+G1Uncommit; otherwise lists the Bisheng-only options worth an A/B test.", "在使用 G1 且 -Xms 小于 -Xmx 的毕昇 JDK 上检查 -XX:+G1Uncommit；否则列出值得对比测试的毕昇特有参数。"),
 			Why:        T("With -Xms < -Xmx the heap grows under load and, on stock JDK 8, never shrinks back; Bisheng's G1Uncommit returns idle heap to the OS. UseFastSerializer speeds up Java serialization when readObject/writeObject are hot in the flame graph.", "-Xms 小于 -Xmx 时堆在负载下扩张，原生 JDK 8 不会收缩；毕昇的 G1Uncommit 可把空闲堆归还操作系统。火焰图中 readObject/writeObject 为热点时，UseFastSerializer 可加速 Java 序列化。"),

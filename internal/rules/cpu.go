@@ -12,6 +12,7 @@ func cpuRules() []Rule {
 	return []Rule{
 		{
 			ID: "cpu.smt", Category: "cpu", Severity: info, Arch: "x86_64",
+			Reads:      []string{"/sys/devices/system/cpu/smt/active", "/proc/cmdline"},
 			Title:      T("SMT / Hyper-Threading", "超线程（SMT）"),
 			Checks:     T("Reads /sys/devices/system/cpu/smt/active and the nosmt boot flag.", "读取 /sys/devices/system/cpu/smt/active 和启动参数 nosmt。"),
 			Why:        T("For throughput services SMT adds hardware threads for request concurrency and GC workers (typically +15-30%).", "对吞吐型服务，超线程提供更多硬件线程用于请求并发和 GC 工作线程（通常提升 15-30%）。"),
@@ -52,6 +53,7 @@ func virtRules() []Rule {
 	return []Rule{
 		{
 			ID: "virt.hypervisor", Category: "virt", Severity: info,
+			Reads:      []string{"/proc/cmdline", "/proc/cpuinfo", "/sys/class/dmi/id/sys_vendor and product_name"},
 			Title:      T("Running in a virtual machine", "运行在虚拟机中"),
 			Checks:     T("Detects a hypervisor from cpuinfo, /sys/hypervisor and DMI.", "通过 cpuinfo、/sys/hypervisor 和 DMI 识别虚拟化平台。"),
 			Why:        T("In a VM, frequency, C-states and physical IRQ placement belong to the host; CPU time can be stolen by other guests, and the vCPU topology may hide NUMA.", "虚拟机内的调频、C-state 和物理中断分布由宿主机决定；CPU 时间可能被其他虚拟机抢占（steal），vCPU 拓扑也可能掩盖 NUMA。"),
@@ -74,6 +76,7 @@ func virtRules() []Rule {
 		},
 		{
 			ID: "virt.steal", Category: "virt", Severity: warning,
+			Reads:      []string{"/proc/stat"},
 			Title:      T("CPU steal time", "CPU 被抢占时间（steal）"),
 			Checks:     T("Computes steal as a share of all CPU time since boot from /proc/stat: >= 5% fails as a warning, >= 2% as info.", "由 /proc/stat 计算开机以来 steal 占总 CPU 时间的比例：>= 5% 为警告，>= 2% 为提示。"),
 			Why:        T("Stolen time is time the hypervisor gave to other guests: the service looks slow while its own CPU usage looks fine.", "steal 是宿主机分给其他虚拟机的时间：服务变慢，但自身 CPU 使用率看起来正常。"),
@@ -109,6 +112,7 @@ func securityRules() []Rule {
 	return []Rule{
 		{
 			ID: "security.mitigations", Category: "security", Severity: info,
+			Reads:      []string{"/sys/devices/system/cpu/vulnerabilities", "/proc/cmdline"},
 			Title:      T("CPU vulnerability mitigations", "CPU 漏洞缓解措施"),
 			Checks:     T("Reads /sys/devices/system/cpu/vulnerabilities/* and mitigations-related boot flags.", "读取 /sys/devices/system/cpu/vulnerabilities/* 以及与缓解措施相关的启动参数。"),
 			Why:        T("Mitigations make syscalls and context switches dearer (on a Java network proxy, turning them off raised throughput from 16000 to 20000 tps in a published 2.6.32-vs-4.19 comparison), but turning them off exposes the host to side-channel attacks.", "缓解措施会增加系统调用和上下文切换开销（一篇公开的 2.6.32 与 4.19 内核对比中，关闭后 Java 网络代理的 TPS 从 16000 升到 20000），但关闭后主机将暴露于侧信道攻击。"),
@@ -183,6 +187,7 @@ func securityRules() []Rule {
 		},
 		{
 			ID: "security.selinux", Category: "security", Severity: info,
+			Reads:      []string{"/sys/fs/selinux/enforce", "/proc/cmdline"},
 			Title:      T("SELinux state", "SELinux 状态"),
 			Checks:     T("Reads the SELinux mode from /sys/fs/selinux/enforce and the boot flags.", "从 /sys/fs/selinux/enforce 和启动参数读取 SELinux 模式。"),
 			Why:        T("Practice guides disable SELinux (selinux=0) for benchmarks; on production hosts that removes a security layer for a gain that is usually small for Java services.", "一些调优实践在压测（POC）时用 selinux=0 关闭 SELinux；在生产环境这会去掉一层安全防护，而对 Java 服务的性能收益通常很小。"),
@@ -211,6 +216,7 @@ func securityRules() []Rule {
 		},
 		{
 			ID: "security.audit", Category: "security", Severity: info,
+			Reads:      []string{"/proc/PID/comm (auditd)", "/proc/cmdline (audit=)"},
 			Title:      T("Kernel audit", "内核审计（audit）"),
 			Checks:     T("Reads the audit= boot flag and whether auditd runs.", "读取启动参数 audit= 以及 auditd 是否运行。"),
 			Why:        T("Audit rules on hot syscalls cost CPU per call; disabling audit (audit=0) removes the cost and the audit trail.", "在高频系统调用上的审计规则会带来每次调用的 CPU 开销；audit=0 去掉开销的同时也去掉了审计记录。"),

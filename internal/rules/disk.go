@@ -37,6 +37,7 @@ func diskRules() []Rule {
 	return []Rule{
 		{
 			ID: "disk.scheduler", Category: "disk", Severity: info,
+			Reads:      []string{"/sys/block/DEV/queue/scheduler"},
 			Title:      T("I/O scheduler", "I/O 调度器"),
 			Checks:     T("Per physical disk: NVMe wants none, SATA/SAS SSD mq-deadline (or none), HDD mq-deadline (or bfq); only choices the device offers are suggested.", "逐块物理盘检查：NVMe 期望 none，SATA/SAS SSD 期望 mq-deadline（或 none），机械盘期望 mq-deadline（或 bfq）；只推荐设备支持的选项。"),
 			Why:        T("A scheduler that does not match the device adds CPU and queueing to every log write; on NVMe the device's own queues do the job.", "与设备不匹配的调度器会给每次日志写入增加 CPU 和排队开销；NVMe 自身的多队列已经足够。"),
@@ -94,6 +95,7 @@ func diskRules() []Rule {
 		},
 		{
 			ID: "disk.readahead", Category: "disk", Severity: info,
+			Reads:      []string{"/sys/block/DEV/queue/read_ahead_kb"},
 			Title:      T("Read-ahead on SSDs", "SSD 的预读大小"),
 			Checks:     T("Flags non-rotational disks with read_ahead_kb above 1024.", "检查非机械盘 read_ahead_kb 是否大于 1024。"),
 			Why:        T("Read-ahead helps sequential reads on HDDs; on SSDs with random access a large value reads data nobody asked for and pollutes the page cache.", "预读对机械盘顺序读有效；SSD 随机读时过大的预读会读入无用数据并污染页缓存。"),
@@ -137,6 +139,7 @@ func limitsRules() []Rule {
 	return []Rule{
 		{
 			ID: "limits.file-nr", Category: "limits", Severity: critical,
+			Reads:      []string{"/proc/sys/fs/file-nr"},
 			Title:      T("System-wide file handles", "系统级文件句柄"),
 			Checks:     T("Reads fs.file-nr (allocated, unused, max) and fails above 80% of the maximum.", "读取 fs.file-nr（已分配、未使用、上限），超过上限 80% 时不通过。"),
 			Why:        T("When the system table is full every process gets ENFILE: accept() and file opens fail host-wide.", "系统级句柄表满后所有进程都会得到 ENFILE：整机的 accept() 和打开文件都会失败。"),
@@ -163,6 +166,7 @@ func limitsRules() []Rule {
 		},
 		{
 			ID: "limits.pids-cgroup", Category: "limits", Severity: warning,
+			Reads:      []string{"/sys/fs/cgroup/.../pids.max (the service's cgroup)"},
 			Title:      T("cgroup pids limit vs JVM threads", "cgroup pids 上限与 JVM 线程数"),
 			Checks:     T("Compares the cgroup pids.max with the threads of the running JVMs: above 80% fails.", "比较 cgroup pids.max 与 JVM 线程数：超过 80% 不通过。"),
 			Why:        T("Every Java thread counts against pids.max (systemd TasksMax, Kubernetes pod pids limit); at the limit thread creation fails with 'unable to create native thread'.", "每个 Java 线程都计入 pids.max（systemd TasksMax、Kubernetes Pod pids 限制）；达到上限后创建线程失败，报 unable to create native thread。"),
@@ -203,6 +207,7 @@ func cgroupRules() []Rule {
 	return []Rule{
 		{
 			ID: "cgroup.cpu-throttling", Category: "cgroup", Severity: warning,
+			Reads:      []string{"the service's cgroup: cpu.max and cpu.stat (/sys/fs/cgroup/...)"},
 			Title:      T("CFS CPU throttling", "CFS CPU 限流"),
 			Checks:     T("Reads cpu.stat of the cgroup: throttled periods above 5% fail, above 20% critical.", "读取 cgroup 的 cpu.stat：被限流周期超过 5% 不通过，超过 20% 为严重。"),
 			Why:        T("When a cgroup exhausts its quota all its threads stop until the next period (100 ms by default): multi-millisecond stalls in the middle of requests, worst with many GC/JIT threads.", "cgroup 用完配额后所有线程都要停到下一个周期（默认 100 ms）：请求中间出现数毫秒的停顿，GC/JIT 线程多时尤为严重。"),

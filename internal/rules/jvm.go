@@ -226,6 +226,7 @@ func jvmRules() []Rule {
 	return []Rule{
 		{
 			ID: "jvm.heap.xms-xmx", Category: "jvm", Severity: warning,
+			Reads:      []string{"/proc/PID/cmdline"},
 			Title:      T("Initial heap differs from maximum heap", "初始堆与最大堆不一致"),
 			Checks:     T("Compares -Xms with -Xmx of each JVM.", "比较每个 JVM 的 -Xms 与 -Xmx。"),
 			Why:        T("When -Xms < -Xmx the heap grows and shrinks with load: each resize is a full GC or extra STW work, exactly when traffic peaks. Equal values commit the heap at start.", "-Xms 小于 -Xmx 时堆会随负载扩缩：每次扩缩都伴随 Full GC 或额外的 STW，恰好发生在流量高峰。两者相等时启动即完成堆初始化。"),
@@ -261,6 +262,7 @@ func jvmRules() []Rule {
 		},
 		{
 			ID: "jvm.heap.no-xmx", Category: "jvm", Severity: warning,
+			Reads:      []string{"/proc/PID/cmdline"},
 			Title:      T("No explicit maximum heap", "未显式设置最大堆"),
 			Checks:     T("Looks for -Xmx, -XX:MaxHeapSize or -XX:MaxRAMPercentage; without them the heap is 1/4 of the memory the JVM sees (warning in a container, info on a host).", "检查是否有 -Xmx、-XX:MaxHeapSize 或 -XX:MaxRAMPercentage；没有时堆为 JVM 可见内存的 1/4（容器中为警告，主机上为提示）。"),
 			Why:        T("The default max heap is 25% of RAM or of the container limit: a 4 GiB pod gets a 1 GiB heap and GCs constantly while 3 GiB sits idle; on old JDKs it is 25% of the host instead and the pod is OOM-killed.", "默认最大堆是内存或容器限额的 25%：4 GiB 的 Pod 只有 1 GiB 堆，频繁 GC 而 3 GiB 闲置；老 JDK 则按宿主机内存的 25% 计算，Pod 会被 OOM kill。"),
@@ -299,6 +301,7 @@ func jvmRules() []Rule {
 		},
 		{
 			ID: "jvm.heap.over-limit", Category: "jvm", Severity: critical,
+			Reads:      []string{"/proc/PID/cgroup -> memory.max", "/proc/PID/cmdline", "/proc/meminfo"},
 			Title:      T("Heap larger than the memory available to it", "堆大于可用内存"),
 			Checks:     T("Compares -Xmx with the cgroup memory limit (critical at or above it, warning above 85%) or, without a limit, with MemTotal and MemAvailable.", "将 -Xmx 与 cgroup 内存限额比较（大于等于限额为严重，超过 85% 为警告）；无限额时与 MemTotal 和 MemAvailable 比较。"),
 			Why:        T("The JVM needs heap plus metaspace, code cache, thread stacks, GC structures and direct buffers: a heap near or above the limit ends in an OOM kill under load, a heap above free memory in swapping.", "JVM 需要的是堆 + 元空间 + 代码缓存 + 线程栈 + GC 数据结构 + 直接内存：堆接近或超过限额时负载下会被 OOM kill，超过空闲内存则会换页。"),
@@ -345,6 +348,7 @@ func jvmRules() []Rule {
 		},
 		{
 			ID: "jvm.gc.serial", Category: "jvm", Severity: warning,
+			Reads:      []string{"/proc/PID/cmdline"},
 			Title:      T("Serial GC on a large heap", "大堆使用 Serial GC"),
 			Checks:     T("Flags the Serial collector (explicit, or chosen by ergonomics on < 2 CPUs or < 1792 MiB) with a max heap of 2 GiB or more.", "检查最大堆 2 GiB 及以上却使用 Serial 收集器（显式指定，或因 CPU < 2、内存 < 1792 MiB 被自动选中）的 JVM。"),
 			Why:        T("Serial collects with one thread and stops the application for the whole collection: on a multi-GiB heap full GCs take seconds. JDK 9+ silently picks Serial when a container limits it to one CPU.", "Serial 用单线程回收并在整个回收期间暂停应用：多 GiB 的堆 Full GC 要数秒。JDK 9+ 在容器只给 1 个 CPU 时会悄悄选择 Serial。"),
@@ -372,6 +376,7 @@ func jvmRules() []Rule {
 		},
 		{
 			ID: "jvm.gc.cms", Category: "jvm", Severity: warning,
+			Reads:      []string{"/proc/PID/cmdline"},
 			Title:      T("CMS collector on a JDK that removed it", "在已移除 CMS 的 JDK 上使用 CMS"),
 			Checks:     T("Flags -XX:+UseConcMarkSweepGC on JDK 14+ (removed, ignored) and, as info, on JDK 9-13 (deprecated).", "检查 JDK 14+ 上的 -XX:+UseConcMarkSweepGC（已移除、被忽略），JDK 9-13 上为提示（已废弃）。"),
 			Why:        T("JDK 14 removed CMS (JEP 363): the flag is ignored with a warning and the JVM runs G1 with settings tuned for CMS; on 9-13 it is deprecated (JEP 291) and unmaintained.", "JDK 14 移除了 CMS（JEP 363）：该参数被忽略并打印警告，JVM 实际运行的是 G1，而其他参数仍是为 CMS 调的；9-13 上 CMS 已废弃（JEP 291）且不再维护。"),
@@ -402,6 +407,7 @@ func jvmRules() []Rule {
 		},
 		{
 			ID: "jvm.gc.parallel-latency", Category: "jvm", Severity: warning, Profiles: []string{string(Latency)},
+			Reads:      []string{"/proc/PID/cmdline", "the JVM's JAVA_HOME/release (version)"},
 			Title:      T("Throughput collector on a latency-critical service", "时延敏感服务使用吞吐型收集器"),
 			Checks:     T("Flags the Parallel collector (explicit, or the JDK 8 default) under the latency profile.", "latency 配置档下检查是否使用 Parallel 收集器（显式指定，或 JDK 8 默认）。"),
 			Why:        T("Parallel GC does every old-generation collection as one stop-the-world pause proportional to the heap: fine for batch throughput, hundreds of milliseconds to seconds of p99 for a request service.", "Parallel GC 的老年代回收都是与堆大小成正比的整段 STW：适合批处理吞吐，但会给请求服务带来数百毫秒到数秒的 p99。"),
@@ -426,6 +432,7 @@ func jvmRules() []Rule {
 		},
 		{
 			ID: "jvm.gc.g1-small", Category: "jvm", Severity: info,
+			Reads:      []string{"/proc/PID/cmdline"},
 			Title:      T("G1 on a tiny heap or a single CPU", "极小堆或单 CPU 上使用 G1"),
 			Checks:     T("Flags an explicit -XX:+UseG1GC with fewer than 2 CPUs or a max heap under 512 MiB.", "检查在 CPU 少于 2 个或最大堆小于 512 MiB 时显式指定 -XX:+UseG1GC 的 JVM。"),
 			Why:        T("G1's concurrent threads, remembered sets and regions cost CPU and memory that a 1-CPU or sub-512 MiB JVM does not have; Serial is faster there.", "G1 的并发线程、记忆集和分区需要额外的 CPU 和内存，1 核或 512 MiB 以下的 JVM 负担不起；此时 Serial 更快。"),
@@ -449,6 +456,7 @@ func jvmRules() []Rule {
 		},
 		{
 			ID: "jvm.gc.logging", Category: "jvm", Severity: warning,
+			Reads:      []string{"/proc/PID/cmdline", "the JVM's JAVA_HOME/release (version)"},
 			Title:      T("GC logging absent", "未开启 GC 日志"),
 			Checks:     T("Looks for -Xlog:gc, -Xloggc or -XX:+PrintGC* on each JVM.", "检查每个 JVM 是否有 -Xlog:gc、-Xloggc 或 -XX:+PrintGC*。"),
 			Why:        T("Without a GC log a pause or memory problem cannot be diagnosed after the fact; logging to a local file costs almost nothing.", "没有 GC 日志，停顿或内存问题事后无法诊断；写本地文件的开销几乎可以忽略。"),
@@ -468,6 +476,7 @@ func jvmRules() []Rule {
 		},
 		{
 			ID: "jvm.heapdump-oom", Category: "jvm", Severity: warning,
+			Reads:      []string{"/proc/PID/cmdline"},
 			Title:      T("No heap dump on OutOfMemoryError", "OOM 时不生成堆转储"),
 			Checks:     T("Looks for -XX:+HeapDumpOnOutOfMemoryError on each JVM.", "检查每个 JVM 是否有 -XX:+HeapDumpOnOutOfMemoryError。"),
 			Why:        T("An OutOfMemoryError without a heap dump leaves nothing to find the leak with; the dump is written only when the error happens.", "没有堆转储的 OutOfMemoryError 无从排查泄漏；转储只在出错时才生成。"),
@@ -487,6 +496,7 @@ func jvmRules() []Rule {
 		},
 		{
 			ID: "jvm.thp-flag", Category: "jvm", Severity: warning,
+			Reads:      []string{"/proc/PID/cmdline", "/sys/kernel/mm/transparent_hugepage/enabled"},
 			Title:      T("JVM THP flag vs host THP mode", "JVM 透明大页参数与主机 THP 模式"),
 			Checks:     T("Compares -XX:+UseTransparentHugePages with transparent_hugepage/enabled: madvise + flag passes; never + flag is useless; always + flag leaves THP on for everything; madvise without the flag misses the gain.", "比较 -XX:+UseTransparentHugePages 与 transparent_hugepage/enabled：madvise + 参数为通过；never + 参数无效；always + 参数则所有进程都用大页；madvise 但无参数则错过收益。"),
 			Why:        T("With madvise only memory the JVM marks (the heap) gets huge pages: fewer TLB misses without host-wide compaction stalls (a carrier's load test on Kunpeng measured +5.8% throughput).", "madvise 模式下只有 JVM 标记的内存（堆）使用大页：减少 TLB 缺失，又不会引起全机内存规整停顿（某运营商在鲲鹏上压测：吞吐提升 5.8%）。"),
@@ -541,6 +551,7 @@ func jvmRules() []Rule {
 		},
 		{
 			ID: "jvm.xss-threads", Category: "jvm", Severity: warning,
+			Reads:      []string{"/proc/PID/status Threads"},
 			Title:      T("Thread stacks vs memory", "线程栈与内存"),
 			Checks:     T("Multiplies the thread stack size (-Xss, else the platform default) by the JVM's threads: above 25% of the memory limit (or RAM) fails.", "将线程栈大小（-Xss，否则取平台默认值）乘以 JVM 线程数：超过内存限额（或物理内存）的 25% 时不通过。"),
 			Why:        T("Each thread reserves its full stack; touched pages stay resident. A large -Xss times thousands of threads exhausts the container limit or address space and fails with 'unable to create native thread'.", "每个线程都会预留完整的栈空间，用过的页会一直驻留。较大的 -Xss 乘以数千线程会耗尽容器限额或地址空间，报 unable to create native thread。"),
@@ -580,6 +591,7 @@ func jvmRules() []Rule {
 		},
 		{
 			ID: "jvm.container-awareness", Category: "jvm", Severity: critical,
+			Reads:      []string{"/proc/PID/cmdline", "/proc/PID/cgroup -> cpu.max, memory.max", "the JVM's JAVA_HOME/release (version)"},
 			Title:      T("JDK without container support in a container", "容器中运行不支持容器感知的 JDK"),
 			Checks:     T("For JVMs under a cgroup CPU or memory limit, flags JDKs older than 8u191 (and 9).", "对受 cgroup CPU 或内存限制的 JVM，检查 JDK 是否早于 8u191（以及 JDK 9）。"),
 			Why:        T("Before 8u191/10 the JVM ignores cgroup limits: it sizes the heap from host RAM (OOM kill) and GC/JIT threads from host CPUs (CFS throttling).", "8u191/10 之前的 JVM 不识别 cgroup 限制：按宿主机内存确定堆大小（导致 OOM kill），按宿主机 CPU 数确定 GC/JIT 线程数（导致 CFS 限流）。"),
@@ -607,6 +619,7 @@ func jvmRules() []Rule {
 		},
 		{
 			ID: "jvm.threads.parallel-gc", Category: "jvm", Severity: warning,
+			Reads:      []string{"/proc/PID/cgroup -> cpu.max", "/sys/devices/system/cpu/online"},
 			Title:      T("GC worker threads vs CPU quota", "GC 并行线程数与 CPU 配额"),
 			Checks:     T("Under a CPU quota, compares -XX:ParallelGCThreads (or the host-sized default of a JDK without container support) with the quota.", "在有 CPU 配额时，将 -XX:ParallelGCThreads（或不支持容器的 JDK 按宿主机 CPU 得出的默认值）与配额比较。"),
 			Why:        T("All GC workers burn the same quota: more workers than quota cores exhaust it within one period and the whole JVM is throttled for the rest of it, stretching every pause.", "所有 GC 线程消耗同一份配额：线程数超过配额核数时一个周期内就会用完配额，整个 JVM 在余下时间被限流，每次停顿都被拉长。"),
@@ -623,6 +636,7 @@ func jvmRules() []Rule {
 		},
 		{
 			ID: "jvm.threads.cicompiler", Category: "jvm", Severity: warning,
+			Reads:      []string{"/proc/PID/cgroup -> cpu.max", "/sys/devices/system/cpu/online"},
 			Title:      T("JIT compiler threads vs CPU quota", "JIT 编译线程数与 CPU 配额"),
 			Checks:     T("Under a CPU quota, compares -XX:CICompilerCount (or the host-sized default of a JDK without container support) with the quota.", "在有 CPU 配额时，将 -XX:CICompilerCount（或不支持容器的 JDK 按宿主机 CPU 得出的默认值）与配额比较。"),
 			Why:        T("During warm-up JIT threads compete with request threads for the quota; too many of them throttle the JVM exactly when it starts taking traffic.", "预热期间 JIT 线程与请求线程争抢配额；线程过多会在刚开始接流量时触发限流。"),
@@ -642,6 +656,7 @@ func jvmRules() []Rule {
 		},
 		{
 			ID: "jvm.numa.bind", Category: "jvm", Severity: info,
+			Reads:      []string{"/proc/PID/status (Cpus_allowed_list, Mems_allowed_list)"},
 			Title:      T("JVM not bound to a NUMA node", "JVM 未绑定 NUMA 节点"),
 			Checks:     T("On multi-node hosts, reads each JVM's Cpus_allowed_list: spanning several nodes, or bound to a node other than the NIC's, fails.", "在多 NUMA 节点主机上读取每个 JVM 的 Cpus_allowed_list：跨多个节点，或绑定的节点不是网卡所在节点，判为不通过。"),
 			Why:        T("An unbound JVM's threads and heap spread over every node, so a large share of memory accesses and of received packets cross the interconnect. A carrier's load test on Kunpeng measured +66% latency and +91% throughput after binding a JVM to 32 cores of one node.", "未绑定的 JVM 线程和堆分散在所有节点上，大量访存和收包都要跨片。某运营商在鲲鹏上压测：把 JVM 绑定到一个节点的 32 个核后，时延改善 66%，吞吐提升 91%。"),
@@ -698,6 +713,7 @@ func jvmRules() []Rule {
 		},
 		{
 			ID: "jvm.numa.use-numa", Category: "jvm", Severity: info,
+			Reads:      []string{"/proc/PID/cmdline"},
 			Title:      T("NUMA-aware heap for an unbound JVM", "未绑定 JVM 的 NUMA 感知堆"),
 			Checks:     T("On multi-node hosts, for JVMs spanning nodes with Parallel GC or G1 (JDK 14+), looks for -XX:+UseNUMA.", "在多节点主机上，对跨节点运行且使用 Parallel GC 或 G1（JDK 14+）的 JVM，检查是否有 -XX:+UseNUMA。"),
 			Why:        T("UseNUMA makes the young generation allocate on the node of the allocating thread, so most new objects are node-local even when the JVM is not bound.", "UseNUMA 让新生代在分配线程所在节点上分配内存，即使 JVM 未绑定，大部分新对象也在本地节点。"),
@@ -729,6 +745,7 @@ func jvmRules() []Rule {
 		},
 		{
 			ID: "jvm.limits.nofile", Category: "jvm", Severity: warning,
+			Reads:      []string{"/proc/PID/limits"},
 			Title:      T("Open-files limit of the JVM", "JVM 的打开文件数上限"),
 			Checks:     T("Reads 'Max open files' from /proc/PID/limits: a soft limit below 65535 fails; open descriptors above 80% of it are critical.", "读取 /proc/PID/limits 中的 Max open files：软限制低于 65535 不通过；已打开描述符超过其 80% 为严重。"),
 			Why:        T("Every connection, file and socket is a descriptor: at the limit accept() fails with EMFILE ('Too many open files') and connections are dropped.", "每个连接、文件、socket 都占用一个描述符：达到上限后 accept() 报 EMFILE（Too many open files），连接被丢弃。"),
@@ -767,6 +784,7 @@ func jvmRules() []Rule {
 		},
 		{
 			ID: "jvm.limits.nproc", Category: "jvm", Severity: warning,
+			Reads:      []string{"/proc/PID/limits"},
 			Title:      T("Process/thread limit of the JVM user", "JVM 用户的进程/线程数上限"),
 			Checks:     T("Reads 'Max processes' from /proc/PID/limits and fails below max(4096, 2 x the JVM's threads).", "读取 /proc/PID/limits 中的 Max processes，低于 max(4096, 2 x JVM 线程数) 时不通过。"),
 			Why:        T("RLIMIT_NPROC counts every thread of the user: at the limit the JVM cannot start threads ('unable to create native thread') even with plenty of memory.", "RLIMIT_NPROC 统计该用户的所有线程：达到上限后即使内存充足，JVM 也无法创建线程（unable to create native thread）。"),
@@ -804,6 +822,7 @@ func jvmRules() []Rule {
 		},
 		{
 			ID: "jvm.largepages", Category: "jvm", Severity: warning,
+			Reads:      []string{"/proc/PID/cmdline", "/proc/meminfo HugePages_Total"},
 			Title:      T("-XX:+UseLargePages without reserved huge pages", "使用 -XX:+UseLargePages 但未预留大页"),
 			Checks:     T("For JVMs with -XX:+UseLargePages (and not UseTransparentHugePages), checks HugePages_Total in /proc/meminfo.", "对带 -XX:+UseLargePages（且未用 UseTransparentHugePages）的 JVM，检查 /proc/meminfo 的 HugePages_Total。"),
 			Why:        T("With no hugetlbfs pages reserved the JVM warns 'Failed to reserve shared memory' and silently falls back to small pages: the flag does nothing.", "没有预留 hugetlbfs 大页时，JVM 打印 Failed to reserve shared memory 并悄悄回退到小页：参数完全不起作用。"),

@@ -273,3 +273,13 @@ func TestHelpers(t *testing.T) {
 		t.Errorf("kernelVersion %d.%d %v", a, b, ok)
 	}
 }
+
+// Every rule says what it reads (docs/rules.md lists it): the files the
+// evidence of its findings cites.
+func TestEveryRuleSaysWhatItReads(t *testing.T) {
+	for _, r := range All() {
+		if len(r.Reads) == 0 {
+			t.Errorf("%s: no Reads", r.ID)
+		}
+	}
+}

@@ -16,6 +16,7 @@ func kernelRules() []Rule {
 	return []Rule{
 		{
 			ID: "kernel.clocksource", Category: "kernel", Severity: warning,
+			Reads:      []string{"/sys/devices/system/clocksource/clocksource0/current_clocksource"},
 			Title:      T("Clock source", "时钟源（clocksource）"),
 			Checks:     T("Reads current_clocksource: tsc on x86, arch_sys_counter on ARM, kvm-clock / Hyper-V TSC page in VMs are fast; hpet, acpi_pm and xen are slow.", "读取 current_clocksource：x86 上的 tsc、ARM 上的 arch_sys_counter、虚拟机中的 kvm-clock / Hyper-V TSC page 较快；hpet、acpi_pm、xen 较慢。"),
 			Why:        T("JVM time calls (System.nanoTime, currentTimeMillis, log timestamps, GC timing) are hot; on hpet/acpi_pm each call is a slow hardware read (microseconds instead of ~20 ns).", "JVM 的时间调用（System.nanoTime、currentTimeMillis、日志时间戳、GC 计时）非常频繁；hpet/acpi_pm 每次都是慢速硬件读取（微秒级，而 tsc 约 20 ns）。"),
@@ -69,6 +70,7 @@ func kernelRules() []Rule {
 		},
 		{
 			ID: "kernel.nmi-watchdog", Category: "kernel", Severity: info, Profiles: []string{string(Latency)},
+			Reads:      []string{"/proc/sys/kernel/nmi_watchdog"},
 			Title:      T("NMI watchdog on a latency host", "时延敏感主机上的 NMI watchdog"),
 			Checks:     T("Reads kernel.nmi_watchdog; the latency profile wants 0 (TuneD network-latency).", "读取 kernel.nmi_watchdog；latency 配置档期望为 0（TuneD network-latency）。"),
 			Why:        T("The NMI watchdog fires periodic non-maskable interrupts on every CPU and holds a PMU counter that profilers (perf, async-profiler) could use.", "NMI watchdog 会在每个 CPU 上周期性触发不可屏蔽中断，并占用一个 PMU 计数器，而性能分析工具（perf、async-profiler）也需要它。"),
@@ -79,6 +81,7 @@ func kernelRules() []Rule {
 		},
 		{
 			ID: "kernel.timer-migration", Category: "kernel", Severity: info, Profiles: []string{string(Latency)},
+			Reads:      []string{"/proc/sys/kernel/timer_migration"},
 			Title:      T("Timer migration on a latency host", "时延敏感主机上的定时器迁移"),
 			Checks:     T("Reads kernel.timer_migration; the latency profile wants 0 (TuneD network-latency).", "读取 kernel.timer_migration；latency 配置档期望为 0（TuneD network-latency）。"),
 			Why:        T("Migrating timers to busy CPUs saves idle power but adds jitter to the CPUs serving requests.", "把定时器迁移到忙碌 CPU 可以省电，但会给处理请求的 CPU 带来抖动。"),
@@ -89,6 +92,7 @@ func kernelRules() []Rule {
 		},
 		{
 			ID: "kernel.sched-autogroup", Category: "kernel", Severity: info,
+			Reads:      []string{"/proc/sys/kernel/sched_autogroup_enabled"},
 			Title:      T("Scheduler autogroup", "调度器自动分组（autogroup）"),
 			Checks:     T("Reads kernel.sched_autogroup_enabled and expects 0 on servers.", "读取 kernel.sched_autogroup_enabled，服务器上期望为 0。"),
 			Why:        T("Autogroup shares CPU per session, a desktop feature: services started from different sessions get unequal CPU shares regardless of their thread counts.", "autogroup 按会话分配 CPU，是桌面特性：从不同会话启动的服务会得到与线程数无关的不均等 CPU 份额。"),
@@ -99,6 +103,7 @@ func kernelRules() []Rule {
 		},
 		{
 			ID: "kernel.pid-max", Category: "kernel", Severity: info,
+			Reads:      []string{"/proc/sys/kernel/pid_max"},
 			Title:      T("PID / thread ID space", "PID / 线程号空间"),
 			Checks:     T("Compares kernel.pid_max with 1024 per CPU (at least 32768, at most 4194304).", "将 kernel.pid_max 与每 CPU 1024 个（至少 32768，至多 4194304）比较。"),
 			Why:        T("Every Java thread takes a PID; on large hosts with many JVMs the default 32768 runs out and thread creation fails.", "每个 Java 线程占用一个 PID；在运行多个 JVM 的大主机上，默认 32768 会耗尽，导致线程创建失败。"),
@@ -127,6 +132,7 @@ func kernelRules() []Rule {
 		},
 		{
 			ID: "kernel.threads-max", Category: "kernel", Severity: warning,
+			Reads:      []string{"/proc/sys/kernel/threads-max"},
 			Title:      T("System-wide thread limit vs JVM threads", "系统线程上限与 JVM 线程数"),
 			Checks:     T("Compares kernel.threads-max with twice the threads of all running JVMs.", "比较 kernel.threads-max 与所有 JVM 线程总数的两倍。"),
 			Why:        T("Past threads-max, clone() fails and the JVM throws 'unable to create native thread' under load.", "超过 threads-max 后 clone() 失败，JVM 在负载下抛出 unable to create native thread。"),
@@ -156,6 +162,7 @@ func kernelRules() []Rule {
 		},
 		{
 			ID: "kernel.perf-event-paranoid", Category: "kernel", Severity: info,
+			Reads:      []string{"/proc/sys/kernel/perf_event_paranoid"},
 			Title:      T("Profiling permissions", "性能分析权限"),
 			Checks:     T("Reads kernel.perf_event_paranoid: above 1 blocks async-profiler's CPU mode and perf for non-root users.", "读取 kernel.perf_event_paranoid：大于 1 时非 root 用户无法使用 async-profiler 的 CPU 模式和 perf。"),
 			Why:        T("Flame graphs and lock profiles (async-profiler -e lock) are how real bottlenecks such as logback appender locks and hot SQL logging are found; they need perf events during the diagnosis window.", "logback Appender 锁、SQL 日志热点这类真正的瓶颈要靠火焰图和锁剖析（async-profiler -e lock）发现，诊断期间需要 perf 事件权限。"),
@@ -178,6 +185,7 @@ func kernelRules() []Rule {
 		},
 		{
 			ID: "kernel.release", Category: "kernel", Severity: info,
+			Reads:      []string{"/proc/sys/kernel/osrelease"},
 			Title:      T("Old kernel", "内核版本过旧"),
 			Checks:     T("Parses the kernel release and flags kernels older than 4.19.", "解析内核版本，早于 4.19 的判为不通过。"),
 			Why:        T("A published comparison measured a Java proxy 30% faster on 4.19 than on 2.6.32 with no other change; 3.10 (CentOS 7) lacks newer networking, cgroup v2, PSI and scheduler work.", "一篇公开的对比实测同一 Java 代理服务在 4.19 内核上比 2.6.32 快近 30%，无需其他改动；3.10（CentOS 7）缺少较新的网络栈、cgroup v2、PSI 和调度器改进。"),
@@ -203,6 +211,7 @@ func kernelRules() []Rule {
 		},
 		{
 			ID: "kernel.cmdline.isolation", Category: "kernel", Severity: warning,
+			Reads:      []string{"/proc/cmdline"},
 			Title:      T("CPU isolation on the kernel command line", "内核启动参数中的 CPU 隔离"),
 			Checks:     T("Looks for isolcpus= and nohz_full= in /proc/cmdline.", "检查 /proc/cmdline 中的 isolcpus= 和 nohz_full=。"),
 			Why:        T("Isolated CPUs are removed from load balancing: JVM threads (GC workers, JIT, request pools) that land there never move, and the rest share fewer CPUs. Only right when a service is deliberately pinned there.", "被隔离的 CPU 不参与负载均衡：落在上面的 JVM 线程（GC、JIT、请求线程池）不会被迁走，其余线程只能挤在更少的 CPU 上。只有在有意把服务绑定到这些 CPU 时才合理。"),
@@ -235,6 +244,7 @@ func kernelRules() []Rule {
 		},
 		{
 			ID: "kernel.cmdline.nohz", Category: "kernel", Severity: info,
+			Reads:      []string{"/proc/cmdline"},
 			Title:      T("Idle tick (nohz) disabled", "空闲时钟节拍（nohz）被关闭"),
 			Checks:     T("Looks for nohz=off in /proc/cmdline.", "检查 /proc/cmdline 中是否有 nohz=off。"),
 			Why:        T("With nohz=off every idle CPU still takes the periodic tick, costing power and cache; nohz=on (the default) suits compute-bound services.", "nohz=off 时空闲 CPU 仍会接收周期性时钟中断，浪费功耗和缓存；计算密集场景宜使用 nohz=on（默认值）。"),
@@ -255,6 +265,7 @@ func kernelRules() []Rule {
 		},
 		{
 			ID: "kernel.cmdline.iommu", Category: "kernel", Severity: info, Arch: "aarch64",
+			Reads:      []string{"/proc/cmdline"},
 			Title:      T("SMMU translation for NIC DMA (Kunpeng)", "网卡 DMA 的 SMMU 地址转换（鲲鹏）"),
 			Checks:     T("On bare-metal Kunpeng, looks for iommu.passthrough=1 on the kernel command line.", "在鲲鹏物理机上检查内核启动参数是否有 iommu.passthrough=1。"),
 			Why:        T("With the SMMU translating every NIC DMA, small-packet network workloads lose throughput; A-Tune web profiles and the Kunpeng BIOS guide use passthrough on physical hosts.", "SMMU 对每次网卡 DMA 做地址转换，小包网络负载吞吐下降；A-Tune 的 Web 配置和鲲鹏 BIOS 指南在物理机上使用直通（passthrough）。"),
@@ -303,6 +314,7 @@ func tuningRules() []Rule {
 	return []Rule{
 		{
 			ID: "tuning.profile", Category: "tuning", Severity: warning,
+			Reads:      []string{"/etc/tuned/active_profile"},
 			Title:      T("TuneD profile", "TuneD 配置档"),
 			Checks:     T("Reads /etc/tuned/active_profile and fails on power-saving profiles (balanced, powersave, desktop, laptop-*).", "读取 /etc/tuned/active_profile，节能类配置档（balanced、powersave、desktop、laptop-*）不通过。"),
 			Why:        T("TuneD re-applies its profile at boot and on switch: a balanced or powersave profile silently undoes governor, EPP and sysctl tuning. A carrier's load test on Kunpeng measured +6% throughput after switching to network-throughput.", "TuneD 开机和切换时会重新应用配置档：balanced 或 powersave 会悄悄撤销调频策略、EPP 和 sysctl 调优。某运营商在鲲鹏上压测，切换到 network-throughput 后吞吐提升 6%。"),
@@ -343,6 +355,7 @@ func tuningRules() []Rule {
 		},
 		{
 			ID: "tuning.agents", Category: "tuning", Severity: warning,
+			Reads:      []string{"/proc/PID/comm"},
 			Title:      T("Competing tuning agents", "多个调优代理互相冲突"),
 			Checks:     T("Looks for more than one tuning daemon (tuned, atuned) running at once.", "检查是否同时运行多个调优守护进程（tuned、atuned）。"),
 			Why:        T("Two agents owning the same knobs (governor, sysctls, IRQ affinity) silently revert each other's settings, so measured results are not reproducible.", "两个代理管理相同参数（调频、sysctl、中断亲和性）时会互相悄悄覆盖，压测结果无法复现。"),

@@ -19,6 +19,7 @@ func manualRules() []Rule {
 	return []Rule{
 		{
 			ID: "mem.dimm-population", Category: "mem", Severity: info,
+			Reads:      []string{"dmidecode -t 17 (SMBIOS memory devices; not read by check)"},
 			Title:      T("Memory channels and DIMM speed", "内存通道与内存条速率"),
 			Checks:     T("Needs SMBIOS type 17 (dmidecode): channels populated, configured vs rated speed.", "需要 SMBIOS type 17（dmidecode）：各通道是否插满，配置速率与额定速率是否一致。"),
 			Why:        T("Unpopulated channels or down-clocked DIMMs cut memory bandwidth for GC and caches (fill every channel with 1 DIMM per channel, same speed and rank).", "通道未插满或内存降频会降低 GC 和缓存所需的内存带宽（每个通道插 1 根同规格内存条，速率和 Rank 一致）。"),
@@ -35,6 +36,7 @@ func manualRules() []Rule {
 		},
 		{
 			ID: "kernel.log-health", Category: "kernel", Severity: info,
+			Reads:      []string{"the kernel log (dmesg, journalctl -k; not read by check)"},
 			Title:      T("Kernel log health", "内核日志健康"),
 			Checks:     T("Needs the kernel log: OOM kills, SYN flooding, conntrack table full, soft lockups, MCE, thermal throttling.", "需要内核日志：OOM kill、SYN flooding、conntrack 表满、soft lockup、MCE、温度降频。"),
 			Why:        T("These messages explain most 'mysterious' latency and errors under load.", "这些日志能解释负载下大多数“莫名其妙”的时延和错误。"),
@@ -48,6 +50,7 @@ func manualRules() []Rule {
 		},
 		{
 			ID: "nic.rings", Category: "nic", Severity: info,
+			Reads:      []string{"ethtool -g/-c/-k/-S per NIC (not read by check)"},
 			Title:      T("NIC rings, coalescing and offloads", "网卡 ring、中断合并与卸载"),
 			Checks:     T("Needs ethtool -g/-c/-k/-S per NIC: ring sizes vs maximum with rx drops, adaptive coalescing, GRO/GSO/TSO.", "需要逐块网卡的 ethtool -g/-c/-k/-S：有 rx 丢包时 ring 是否已到上限、自适应中断合并、GRO/GSO/TSO。"),
 			Why:        T("Drops at a small ring and a high interrupt rate both hurt throughput and latency before the kernel sees a packet.", "ring 过小导致的丢包和过高的中断频率，都会在内核看到报文之前就损害吞吐和时延。"),

@@ -24,6 +24,7 @@ func memoryRules() []Rule {
 	return []Rule{
 		{
 			ID: "mem.thp.enabled", Category: "mem", Severity: warning,
+			Reads:  []string{"/sys/kernel/mm/transparent_hugepage/enabled"},
 			Title:  T("Transparent Huge Pages mode", "透明大页（THP）模式"),
 			Checks: T("Reads transparent_hugepage/enabled: java-web and latency want madvise (with -XX:+UseTransparentHugePages), database wants never.", "读取 transparent_hugepage/enabled：java-web 和 latency 配置档期望 madvise（配合 -XX:+UseTransparentHugePages），database 期望 never。"),
 			Why: T("Huge pages cut TLB misses for a large Java heap (the JVM asks for them on its heap with -XX:+UseTransparentHugePages); 'always' also backs every small allocation, causing compaction stalls, sys-time spikes and RSS bloat; databases and caches (Redis, MongoDB) suffer most.",
@@ -73,6 +74,7 @@ func memoryRules() []Rule {
 		},
 		{
 			ID: "mem.thp.defrag", Category: "mem", Severity: warning,
+			Reads:      []string{"/sys/kernel/mm/transparent_hugepage/defrag"},
 			Title:      T("THP defrag policy", "透明大页整理（defrag）策略"),
 			Checks:     T("Reads transparent_hugepage/defrag and fails on 'always'.", "读取 transparent_hugepage/defrag，为 always 时不通过。"),
 			Why:        T("defrag=always makes a page fault compact memory synchronously when no huge page is free, stalling request threads for milliseconds.", "defrag=always 时，没有空闲大页的缺页会同步进行内存规整，请求线程会被卡住数毫秒。"),
@@ -99,6 +101,7 @@ func memoryRules() []Rule {
 		},
 		{
 			ID: "mem.hugepages", Category: "mem", Severity: warning,
+			Reads:      []string{"/proc/meminfo"},
 			Title:      T("Reserved huge pages nobody uses", "预留大页无人使用"),
 			Checks:     T("Compares HugePages_Total with the JVMs started with -XX:+UseLargePages.", "比较 HugePages_Total 与带 -XX:+UseLargePages 启动的 JVM。"),
 			Why:        T("Pages reserved in vm.nr_hugepages are unavailable to anything that does not use hugetlbfs: a reservation no JVM uses is memory taken from the heap and page cache.", "vm.nr_hugepages 预留的内存只能给 hugetlbfs 使用：没有 JVM 使用的预留等于从堆和页缓存中拿走了这部分内存。"),
@@ -137,6 +140,7 @@ func memoryRules() []Rule {
 		},
 		{
 			ID: "mem.swap.used", Category: "mem", Severity: warning,
+			Reads:      []string{"/proc/meminfo"},
 			Title:      T("Swap in use", "正在使用交换分区"),
 			Checks:     T("Computes SwapTotal - SwapFree from /proc/meminfo: more than 256 MiB used fails (critical above 25% of swap).", "由 /proc/meminfo 计算 SwapTotal - SwapFree：已用超过 256 MiB 不通过（超过交换区 25% 为严重）。"),
 			Why:        T("GC walks large parts of the heap: a swapped-out heap page turns a millisecond pause into seconds.", "GC 会遍历大部分堆：堆内存一旦被换出，毫秒级停顿会变成秒级。"),
@@ -168,6 +172,7 @@ func memoryRules() []Rule {
 		},
 		{
 			ID: "mem.swappiness", Category: "mem", Severity: warning,
+			Reads:      []string{"/proc/meminfo", "/proc/sys/vm/swappiness"},
 			Title:      T("vm.swappiness", "vm.swappiness"),
 			Checks:     T("Reads vm.swappiness when swap is configured and expects 10 or less.", "在配置了交换分区时读取 vm.swappiness，期望不大于 10。"),
 			Why:        T("At the default 60 the kernel swaps out idle anonymous memory, including cold parts of the Java heap that the next full GC will touch.", "默认值 60 时内核会换出空闲的匿名内存，包括下次 Full GC 要遍历的冷堆内存。"),
@@ -198,6 +203,7 @@ func memoryRules() []Rule {
 		},
 		{
 			ID: "mem.available", Category: "mem", Severity: warning,
+			Reads:      []string{"/proc/meminfo"},
 			Title:      T("Memory headroom", "可用内存余量"),
 			Checks:     T("Computes MemAvailable / MemTotal: below 10% fails, below 5% is critical.", "计算 MemAvailable / MemTotal：低于 10% 不通过，低于 5% 为严重。"),
 			Why:        T("Without headroom the kernel reclaims page cache and swaps under load, and the OOM killer picks the biggest process: usually the JVM.", "没有余量时，负载下内核会回收页缓存、换页，OOM killer 通常会选中最大的进程，也就是 JVM。"),
@@ -225,6 +231,7 @@ func memoryRules() []Rule {
 		},
 		{
 			ID: "mem.dirty", Category: "mem", Severity: warning,
+			Reads:  []string{"/proc/sys/vm/dirty_background_ratio", "/proc/sys/vm/dirty_ratio"},
 			Title:  T("Dirty page writeback thresholds", "脏页回写阈值"),
 			Checks: T("Reads vm.dirty_ratio / dirty_background_ratio (or the *_bytes forms as a share of RAM): latency wants at most 10/3, java-web and database at most 40/10.", "读取 vm.dirty_ratio / dirty_background_ratio（或 *_bytes 换算成内存占比）：latency 期望不超过 10/3，java-web 和 database 不超过 40/10。"),
 			Why: T("When dirty pages reach dirty_ratio every writer (log appenders, GC log) blocks until writeback catches up; a lower background ratio starts writeback earlier in smaller bursts. The kernel default 20/10 is fine for throughput; latency services want 10/3 (TuneD latency-performance).",
@@ -284,6 +291,7 @@ func memoryRules() []Rule {
 		},
 		{
 			ID: "mem.min-free-kbytes", Category: "mem", Severity: info,
+			Reads:      []string{"/proc/meminfo", "/proc/sys/vm/min_free_kbytes"},
 			Title:      T("vm.min_free_kbytes", "vm.min_free_kbytes"),
 			Checks:     T("On hosts with 64 GiB or more, flags min_free_kbytes below 65536 (and above 5% of RAM on any host).", "内存 64 GiB 及以上的主机上 min_free_kbytes 低于 65536 判为不通过（任何主机高于内存 5% 也不通过）。"),
 			Why:        T("A small free reserve on a big host lets allocation bursts (network buffers, new threads) hit direct reclaim or fail atomic allocations; too large a reserve wastes RAM and starts reclaim early.", "大内存主机上保留值过小，突发分配（网络缓冲区、新线程）会进入直接回收甚至原子分配失败；保留过大则浪费内存并过早触发回收。"),
@@ -311,6 +319,7 @@ func memoryRules() []Rule {
 		},
 		{
 			ID: "mem.max-map-count", Category: "mem", Severity: info,
+			Reads:      []string{"/proc/sys/vm/max_map_count"},
 			Title:      T("vm.max_map_count", "vm.max_map_count"),
 			Checks:     T("Reads vm.max_map_count: below 262144 fails; a warning when the JVMs' threads need more than half of it.", "读取 vm.max_map_count：低于 262144 不通过；JVM 线程所需映射超过其一半时为警告。"),
 			Why:        T("Every thread stack, guard page and mapped file is a memory mapping; when the count is exhausted the JVM cannot create threads or map files (OutOfMemoryError: unable to create native thread, mmap failed).", "每个线程栈、保护页和映射文件都是一个内存映射；映射数耗尽时 JVM 无法创建线程或映射文件（OutOfMemoryError: unable to create native thread、mmap 失败）。"),
@@ -345,6 +354,7 @@ func memoryRules() []Rule {
 		},
 		{
 			ID: "mem.overcommit", Category: "mem", Severity: warning,
+			Reads:      []string{"/proc/sys/vm/overcommit_memory"},
 			Title:      T("Memory overcommit policy", "内存超分（overcommit）策略"),
 			Checks:     T("Reads vm.overcommit_memory and fails on 2 (strict accounting).", "读取 vm.overcommit_memory，为 2（严格模式）时不通过。"),
 			Why:        T("In strict mode every virtual reservation counts: the JVM reserves heap, code cache, metaspace and thread stacks up front and fails to start or to create threads long before RAM is used.", "严格模式下所有虚拟地址预留都计入：JVM 启动时就会预留堆、代码缓存、元空间和线程栈，远未用满物理内存就会启动失败或无法创建线程。"),

@@ -13,6 +13,7 @@ func netRules() []Rule {
 	return []Rule{
 		{
 			ID: "net.somaxconn", Category: "net", Severity: warning,
+			Reads:      []string{"/proc/sys/net/core/somaxconn"},
 			Title:      T("Listen backlog limit (somaxconn)", "监听队列上限（somaxconn）"),
 			Checks:     T("Reads net.core.somaxconn and expects at least 4096.", "读取 net.core.somaxconn，期望不小于 4096。"),
 			Why:        T("The kernel silently caps every listen backlog (Tomcat acceptCount, Netty SO_BACKLOG) at somaxconn; when the accept queue overflows, SYNs are dropped and clients wait 1 s+ for a retransmit.", "内核会把所有监听队列（Tomcat acceptCount、Netty SO_BACKLOG）悄悄截断到 somaxconn；全连接队列溢出时 SYN 被丢弃，客户端要等 1 秒以上重传。"),
@@ -34,6 +35,7 @@ func netRules() []Rule {
 		},
 		{
 			ID: "net.syn-backlog", Category: "net", Severity: info,
+			Reads:      []string{"/proc/sys/net/ipv4/tcp_max_syn_backlog"},
 			Title:      T("SYN queue size", "半连接队列（SYN backlog）"),
 			Checks:     T("Compares net.ipv4.tcp_max_syn_backlog with somaxconn (and at least 4096).", "比较 net.ipv4.tcp_max_syn_backlog 与 somaxconn（且不小于 4096）。"),
 			Why:        T("Connection bursts from load balancers and reconnecting clients fill the SYN queue before the accept queue; 'possible SYN flooding' in dmesg is the symptom.", "负载均衡器和客户端重连带来的连接突发会先填满半连接队列；dmesg 中的 possible SYN flooding 就是症状。"),
@@ -58,6 +60,7 @@ func netRules() []Rule {
 		},
 		{
 			ID: "net.syncookies", Category: "net", Severity: warning,
+			Reads:      []string{"/proc/sys/net/ipv4/tcp_syncookies"},
 			Title:      T("SYN cookies", "SYN cookies"),
 			Checks:     T("Reads net.ipv4.tcp_syncookies and expects 1.", "读取 net.ipv4.tcp_syncookies，期望为 1。"),
 			Why:        T("Without SYN cookies a full SYN queue drops new connections outright, whether from a flood or a legitimate burst.", "关闭 SYN cookies 时，半连接队列满后新连接会被直接丢弃，无论是攻击还是正常突发。"),
@@ -68,6 +71,7 @@ func netRules() []Rule {
 		},
 		{
 			ID: "net.softnet", Category: "net", Severity: warning,
+			Reads:      []string{"/proc/net/softnet_stat", "/proc/sys/net/core/netdev_max_backlog"},
 			Title:      T("Packet backlog drops and squeezes", "收包队列丢包与处理预算耗尽"),
 			Checks:     T("Sums /proc/net/softnet_stat: any drop (netdev_max_backlog overflow) fails; time_squeeze above 0.1% of packets fails as info.", "汇总 /proc/net/softnet_stat：出现丢包（netdev_max_backlog 溢出）即不通过；time_squeeze 超过报文数 0.1% 为提示。"),
 			Why:        T("Drops here happen before TCP sees the packet (retransmits, latency spikes); squeezes mean softirq ran out of budget and left packets for later.", "这里的丢包发生在 TCP 之前（导致重传和时延尖刺）；time_squeeze 表示软中断预算用完，报文被推迟处理。"),
@@ -111,6 +115,7 @@ func netRules() []Rule {
 		},
 		{
 			ID: "net.socket-buffers", Category: "net", Severity: info,
+			Reads:      []string{"/proc/sys/net/core/rmem_max", "/proc/sys/net/core/wmem_max"},
 			Title:      T("Socket buffer limits on fast links", "高速链路上的 socket 缓冲区上限"),
 			Checks:     T("On hosts with a 25 Gb/s or faster NIC, expects net.core.rmem_max and wmem_max of at least 16 MiB.", "主机有 25 Gb/s 及以上网卡时，期望 net.core.rmem_max 和 wmem_max 不小于 16 MiB。"),
 			Why:        T("TCP autotuning never grows a buffer past these caps, which limits a single connection's throughput on high bandwidth-delay paths.", "TCP 自动调优不会让缓冲区超过这些上限，在高带宽时延积的链路上会限制单连接吞吐。"),
@@ -151,6 +156,7 @@ func netRules() []Rule {
 		},
 		{
 			ID: "net.port-range", Category: "net", Severity: warning,
+			Reads:      []string{"/proc/sys/net/ipv4/ip_local_port_range"},
 			Title:      T("Ephemeral port range", "本地临时端口范围"),
 			Checks:     T("Reads net.ipv4.ip_local_port_range and fails when it is narrower than the kernel default (28232 ports).", "读取 net.ipv4.ip_local_port_range，比内核默认（28232 个端口）更窄时不通过。"),
 			Why:        T("Outbound HTTP clients and DB/Redis pools take a local port per connection; with TIME_WAIT a narrow range runs out and connect() fails with EADDRNOTAVAIL.", "出站 HTTP 客户端、数据库/Redis 连接池每个连接都占用一个本地端口；加上 TIME_WAIT，窄范围很快耗尽，connect() 报 EADDRNOTAVAIL。"),
@@ -173,6 +179,7 @@ func netRules() []Rule {
 		},
 		{
 			ID: "net.tw-reuse", Category: "net", Severity: info,
+			Reads:      []string{"/proc/sys/net/ipv4/tcp_tw_reuse"},
 			Title:      T("TIME_WAIT reuse for outbound connections", "出站连接复用 TIME_WAIT"),
 			Checks:     T("Reads net.ipv4.tcp_tw_reuse and fails on 0.", "读取 net.ipv4.tcp_tw_reuse，为 0 时不通过。"),
 			Why:        T("Short-lived outbound connections pile up in TIME_WAIT; tw_reuse lets connect() reuse them safely (with timestamps).", "短连接出站会堆积大量 TIME_WAIT；tw_reuse 允许 connect() 在有时间戳保护时安全复用它们。"),
@@ -183,6 +190,7 @@ func netRules() []Rule {
 		},
 		{
 			ID: "net.tw-recycle", Category: "net", Severity: critical,
+			Reads:      []string{"/proc/sys/net/ipv4/tcp_tw_recycle"},
 			Title:      T("tcp_tw_recycle enabled", "启用了 tcp_tw_recycle"),
 			Checks:     T("Reads net.ipv4.tcp_tw_recycle (removed in 4.12) and fails on 1.", "读取 net.ipv4.tcp_tw_recycle（4.12 已删除），为 1 时不通过。"),
 			Why:        T("tw_recycle drops SYNs from clients behind NAT whose timestamps are not monotonic: random connection failures from whole offices or load balancers.", "tw_recycle 会丢弃 NAT 后面时间戳不单调的客户端 SYN，导致整个办公网或负载均衡后的客户端随机连不上。"),
@@ -193,6 +201,7 @@ func netRules() []Rule {
 		},
 		{
 			ID: "net.timestamps", Category: "net", Severity: warning,
+			Reads:      []string{"/proc/sys/net/ipv4/tcp_timestamps"},
 			Title:      T("TCP timestamps", "TCP 时间戳"),
 			Checks:     T("Reads net.ipv4.tcp_timestamps and expects it enabled.", "读取 net.ipv4.tcp_timestamps，期望开启。"),
 			Why:        T("Timestamps give accurate RTT estimates, PAWS protection and make tcp_tw_reuse safe; some tuning guides turn them off as a 'speed-up'.", "时间戳提供准确的 RTT 估计和 PAWS 保护，也是 tcp_tw_reuse 安全的前提；有些调优指南为“提速”关闭它。"),
@@ -203,6 +212,7 @@ func netRules() []Rule {
 		},
 		{
 			ID: "net.fin-timeout", Category: "net", Severity: info,
+			Reads:      []string{"/proc/sys/net/ipv4/tcp_fin_timeout"},
 			Title:      T("FIN-WAIT-2 timeout", "FIN-WAIT-2 超时"),
 			Checks:     T("Reads net.ipv4.tcp_fin_timeout and fails outside 10-60 s.", "读取 net.ipv4.tcp_fin_timeout，不在 10-60 秒之间时不通过。"),
 			Why:        T("Very low values (A-Tune uses 1) cut off slow peers that are still closing; very high ones keep orphaned sockets and their memory around.", "过低（A-Tune 用 1）会切断仍在关闭中的慢速对端；过高则让孤儿连接及其内存长期滞留。"),
@@ -213,6 +223,7 @@ func netRules() []Rule {
 		},
 		{
 			ID: "net.slow-start-after-idle", Category: "net", Severity: info,
+			Reads:      []string{"/proc/sys/net/ipv4/tcp_slow_start_after_idle"},
 			Title:      T("Slow start after idle", "空闲后慢启动"),
 			Checks:     T("Reads net.ipv4.tcp_slow_start_after_idle and expects 0.", "读取 net.ipv4.tcp_slow_start_after_idle，期望为 0。"),
 			Why:        T("Pooled keep-alive, HTTP/2 and gRPC connections go idle between bursts; with 1 each burst restarts from a small congestion window and pays extra round trips.", "连接池里的长连接、HTTP/2 和 gRPC 连接在突发之间会空闲；为 1 时每次突发都从小拥塞窗口重新开始，多付出若干往返。"),
@@ -223,6 +234,7 @@ func netRules() []Rule {
 		},
 		{
 			ID: "net.keepalive", Category: "net", Severity: info,
+			Reads:      []string{"/proc/sys/net/ipv4/tcp_keepalive_time"},
 			Title:      T("TCP keepalive time", "TCP 保活时间"),
 			Checks:     T("Reads net.ipv4.tcp_keepalive_time and fails above 1800 s.", "读取 net.ipv4.tcp_keepalive_time，大于 1800 秒时不通过。"),
 			Why:        T("Load balancers, firewalls and NAT drop idle flows after minutes; with the default 2 h keepalive, a pooled connection is found dead only when a request hits it.", "负载均衡、防火墙和 NAT 几分钟后就会清理空闲连接；默认 2 小时的保活意味着连接池里的死连接要等请求撞上才发现。"),
@@ -233,6 +245,7 @@ func netRules() []Rule {
 		},
 		{
 			ID: "net.busy-poll", Category: "net", Severity: info,
+			Reads:      []string{"/proc/sys/net/core/busy_poll", "/proc/sys/net/core/busy_read"},
 			Title:      T("Socket busy polling", "socket 忙轮询（busy poll）"),
 			Checks:     T("Reads net.core.busy_read / busy_poll: the latency profile suggests 50 µs, other profiles expect 0.", "读取 net.core.busy_read / busy_poll：latency 配置档建议 50 µs，其他配置档期望为 0。"),
 			Why:        T("Busy polling spins on the NIC queue instead of sleeping for the interrupt: lower latency, but it burns CPU that a throughput service needs.", "忙轮询在网卡队列上自旋而不是等待中断：时延更低，但会消耗吞吐型服务需要的 CPU。"),
@@ -266,6 +279,7 @@ func netRules() []Rule {
 		},
 		{
 			ID: "net.conntrack", Category: "net", Severity: warning,
+			Reads:      []string{"/proc/sys/net/netfilter/nf_conntrack_count", "/proc/sys/net/netfilter/nf_conntrack_max"},
 			Title:      T("Connection tracking table usage", "连接跟踪表使用率"),
 			Checks:     T("Compares nf_conntrack_count with nf_conntrack_max: above 80% fails, above 95% is critical.", "比较 nf_conntrack_count 与 nf_conntrack_max：超过 80% 不通过，超过 95% 为严重。"),
 			Why:        T("When the table is full the kernel drops new connections silently ('nf_conntrack: table full, dropping packet' in dmesg).", "表满后内核会悄悄丢弃新连接（dmesg 中出现 nf_conntrack: table full, dropping packet）。"),

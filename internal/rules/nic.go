@@ -98,6 +98,7 @@ func nicRules() []Rule {
 	return []Rule{
 		{
 			ID: "nic.irq.concentration", Category: "nic", Severity: warning,
+			Reads:  []string{"/proc/PID/comm", "/proc/interrupts", "/proc/irq/N/smp_affinity_list"},
 			Title:  T("NIC interrupts concentrated on one CPU", "网卡中断集中在单个 CPU 上"),
 			Checks: T("For each physical NIC that is up, counts where its IRQs fire (/proc/interrupts per-CPU counts, else smp_affinity_list): one CPU taking 80%+ of them on a host with 4+ CPUs fails.", "对每块 up 的物理网卡，统计其中断实际落在哪些 CPU 上（/proc/interrupts 的每 CPU 计数，否则看 smp_affinity_list）：4 核以上主机上单个 CPU 承担 80% 以上即不通过。"),
 			Why: T("Hard IRQ and the softirq (NET_RX) that follows run on the CPU that took the interrupt: one CPU at 100% si caps the whole host's network throughput while the others idle (a bank's credit-card core system hit exactly this: NIC softirq concentrated on one CPU).",
@@ -181,6 +182,7 @@ func nicRules() []Rule {
 		},
 		{
 			ID: "nic.queues", Category: "nic", Severity: warning,
+			Reads:      []string{"/sys/class/net/IFACE/queues"},
 			Title:      T("NIC queue count vs CPUs", "网卡队列数与 CPU 数"),
 			Checks:     T("Compares each physical NIC's combined channels (or rx queues) with the CPUs of its NUMA node: a single queue on a 4+ CPU host fails; fewer queues than the hardware allows and than local CPUs fails as info.", "比较每块物理网卡的 combined 通道数（或 rx 队列数）与其 NUMA 节点 CPU 数：4 核以上主机只有 1 个队列不通过；队列数低于硬件上限且低于本地 CPU 数为提示。"),
 			Why:        T("Each hardware queue has its own interrupt: with one queue all receive processing funnels through one CPU, whatever the affinity.", "每个硬件队列对应一个中断：只有一个队列时，无论如何设置亲和性，所有收包处理都集中在一个 CPU 上。"),
@@ -241,6 +243,7 @@ func nicRules() []Rule {
 		},
 		{
 			ID: "nic.rps", Category: "nic", Severity: info,
+			Reads:      []string{"/proc/sys/net/core/rps_sock_flow_entries", "/sys/class/net/IFACE/queues/rx-*/rps_cpus"},
 			Title:      T("Receive packet steering when queues are scarce", "队列不足时的 RPS 收包分流"),
 			Checks:     T("When a NIC has far fewer queues than CPUs (queues x 16 <= CPUs) and RPS is off on its rx queues, suggests RPS/RFS over the node's CPUs.", "当网卡队列远少于 CPU（队列数 x 16 <= CPU 数）且 rx 队列未开启 RPS 时，建议在网卡所在节点的 CPU 上开启 RPS/RFS。"),
 			Why:        T("RPS moves protocol processing off the interrupted CPU onto others by flow hash; RFS steers each flow to the CPU where the consuming thread runs. It is the software substitute for multi-queue.", "RPS 按流哈希把协议栈处理从中断 CPU 分散到其他 CPU；RFS 进一步把每条流引导到消费线程所在的 CPU，是多队列的软件替代方案。"),
@@ -326,6 +329,7 @@ func nicRules() []Rule {
 		},
 		{
 			ID: "nic.mtu", Category: "nic", Severity: info,
+			Reads:      []string{"/sys/class/net/IFACE/mtu"},
 			Title:      T("MTU on fast links", "高速链路的 MTU"),
 			Checks:     T("Flags physical NICs at 10 Gb/s or faster still at MTU 1500.", "检查 10 Gb/s 及以上的物理网卡是否仍为 MTU 1500。"),
 			Why:        T("Jumbo frames (9000) cut per-packet CPU cost for large transfers (fewer packets for the same bytes: more TCP/UDP bandwidth for less CPU in netperf/iperf, when both ends and the switch carry 9000).", "巨帧（9000）可降低大流量传输的单包 CPU 开销（同样的数据包数更少：两端和交换机都为 9000 时，netperf/iperf 带宽更高、CPU 更低）。"),
@@ -355,6 +359,7 @@ func nicRules() []Rule {
 		},
 		{
 			ID: "nic.link-speed", Category: "nic", Severity: warning,
+			Reads:      []string{"/sys/class/net/IFACE/speed"},
 			Title:      T("Slow NIC link", "网卡链路速率过低"),
 			Checks:     T("Flags physical NICs that are up at less than 1 Gb/s.", "检查处于 up 状态但速率低于 1 Gb/s 的物理网卡。"),
 			Why:        T("A 100 Mb/s link (bad cable, autonegotiation, wrong switch port) caps the service long before the CPU; a ticketing platform's load test hit this on its load generator.", "100 Mb/s 链路（网线、自协商或交换机端口问题）会在 CPU 之前成为瓶颈；某票务平台压测时就在压测机上遇到过。"),

@@ -55,6 +55,7 @@ func numaRules() []Rule {
 	return []Rule{
 		{
 			ID: "numa.bios-disabled", Category: "numa", Severity: warning,
+			Reads:      []string{"/sys/devices/system/node", "/sys/devices/system/cpu/cpu*/topology"},
 			Title:      T("NUMA hidden on a multi-socket host", "多路服务器未开启 NUMA"),
 			Checks:     T("Compares the socket count with the NUMA node count: 2+ sockets with a single node means NUMA is off (BIOS interleave or numa=off).", "比较 CPU 路数与 NUMA 节点数：2 路及以上却只有 1 个节点，说明 NUMA 被关闭（BIOS 内存交织或 numa=off）。"),
 			Why:        T("With NUMA hidden the kernel cannot place memory next to the CPU using it, so about half of all accesses are remote and nothing (numactl, UseNUMA, balancing) can fix it.", "NUMA 被隐藏后内核无法把内存分配在使用它的 CPU 旁边，约一半访存跨片，numactl、UseNUMA、自动均衡都无从发挥。"),
@@ -88,6 +89,7 @@ func numaRules() []Rule {
 		},
 		{
 			ID: "numa.topology", Category: "numa", Severity: info,
+			Reads:      []string{"/sys/devices/system/node"},
 			Title:      T("Multi-node NUMA host", "多 NUMA 节点主机"),
 			Checks:     T("Reports the NUMA nodes, their CPUs, memory and distances; a node with less than half the average memory fails as a warning.", "列出各 NUMA 节点的 CPU、内存和距离；某节点内存不足平均值一半时判为警告。"),
 			Why:        T("Remote memory and remote NIC interrupts cost latency and bandwidth (Kunpeng 920: 4 nodes on 2 sockets, cross-socket distance 30-40). Large Java heaps spread over all nodes unless bound.", "访问远端内存、处理远端网卡中断都会增加时延、降低带宽（鲲鹏 920 双路为 4 个节点，跨片距离 30-40）。大堆 JVM 若不绑定会分散在所有节点上。"),
@@ -131,6 +133,7 @@ func numaRules() []Rule {
 		},
 		{
 			ID: "numa.balancing", Category: "numa", Severity: warning,
+			Reads:      []string{"/proc/PID/status Cpus_allowed_list", "/proc/sys/kernel/numa_balancing"},
 			Title:      T("Automatic NUMA balancing vs JVM binding", "NUMA 自动均衡与 JVM 绑核是否匹配"),
 			Checks:     T("Reads kernel.numa_balancing and compares it with how the running JVMs are bound: pinned JVMs want 0, unpinned ones 1.", "读取 kernel.numa_balancing，并与 JVM 的绑定方式对比：已绑定单节点时应为 0，未绑定时应为 1。"),
 			Why:        T("Balancing moves memory next to the threads using it, which helps unpinned processes; for JVMs bound to one node it only adds hint page faults and migrations.", "自动均衡会把内存迁移到使用它的线程附近，对未绑定的进程有益；对已绑定单节点的 JVM 只会增加提示缺页和页迁移开销。"),
@@ -178,6 +181,7 @@ func numaRules() []Rule {
 		},
 		{
 			ID: "numa.zone-reclaim", Category: "numa", Severity: warning,
+			Reads:      []string{"/proc/sys/vm/zone_reclaim_mode"},
 			Title:      T("zone_reclaim_mode", "zone_reclaim_mode"),
 			Checks:     T("Reads vm.zone_reclaim_mode and expects 0 on multi-node hosts.", "读取 vm.zone_reclaim_mode，多节点主机期望为 0。"),
 			Why:        T("With zone reclaim on, a node short of free memory reclaims its own page cache (stalling the allocating thread) instead of using free memory on another node.", "开启后，本节点空闲内存不足时会先回收本节点页缓存（阻塞分配线程），而不是使用其他节点的空闲内存。"),
@@ -201,6 +205,7 @@ func numaRules() []Rule {
 		},
 		{
 			ID: "numa.nic-locality", Category: "numa", Severity: warning,
+			Reads:      []string{"/sys/class/net/IFACE/device/numa_node"},
 			Title:      T("NIC interrupts on the NIC's NUMA node", "网卡中断是否在网卡所在 NUMA 节点"),
 			Checks:     T("For each physical NIC compares the CPUs its IRQs are allowed on with the CPUs of the NIC's NUMA node (device/numa_node).", "对每块物理网卡，比较其中断允许运行的 CPU 与网卡所在 NUMA 节点（device/numa_node）的 CPU。"),
 			Why:        T("An interrupt handled on a remote node pulls every packet's DMA buffer across the interconnect, adding latency and using cross-socket bandwidth.", "在远端节点处理中断时，每个报文的 DMA 缓冲区都要跨片访问，增加时延并占用跨片带宽。"),

@@ -34,6 +34,7 @@ func powerRules() []Rule {
 	return []Rule{
 		{
 			ID: "cpu.governor", Category: "cpu", Severity: warning,
+			Reads:    []string{"/sys/devices/system/cpu/cpu*/cpufreq/scaling_governor"},
 			Title:    T("CPU frequency governor", "CPU 调频策略（governor）"),
 			Checks:   T("Counts the scaling_governor of every CPU and expects performance on all of them.", "统计每个 CPU 的 scaling_governor，期望全部为 performance。"),
 			Why:      T("Non-performance governors ramp the clock up only after load appears, so bursty request traffic runs on slow cores and p99 latency suffers.", "非 performance 策略要等负载出现后才升频，突发请求会先跑在低频核上，拉高 p99 时延。"),
@@ -84,6 +85,7 @@ func powerRules() []Rule {
 		},
 		{
 			ID: "cpu.driver", Category: "cpu", Severity: info,
+			Reads:      []string{"/sys/devices/system/cpu/cpu0/cpufreq/scaling_driver"},
 			Title:      T("CPU frequency driver", "CPU 调频驱动"),
 			Checks:     T("Looks at scaling_driver: intel_pstate on Intel, amd-pstate on AMD, cppc_cpufreq on ARM.", "检查 scaling_driver：Intel 应为 intel_pstate，AMD 应为 amd-pstate，ARM 一般为 cppc_cpufreq。"),
 			Why:        T("The legacy acpi-cpufreq driver cannot use hardware P-states (HWP/CPPC) and energy-performance preferences, so frequency reacts slower to load.", "老的 acpi-cpufreq 驱动无法使用硬件 P-state（HWP/CPPC）和能效偏好，频率响应负载更慢。"),
@@ -127,6 +129,7 @@ func powerRules() []Rule {
 		},
 		{
 			ID: "cpu.boost", Category: "cpu", Severity: warning,
+			Reads:      []string{"/sys/devices/system/cpu/intel_pstate/no_turbo"},
 			Title:      T("Turbo / boost", "睿频（Turbo/Boost）"),
 			Checks:     T("Reads intel_pstate/no_turbo or cpufreq/boost and expects boost enabled.", "读取 intel_pstate/no_turbo 或 cpufreq/boost，期望睿频开启。"),
 			Why:        T("Boost raises single-thread speed, which request paths and GC pauses depend on.", "睿频提升单线程性能，请求处理路径和 GC 停顿都依赖单核速度。"),
@@ -164,6 +167,7 @@ func powerRules() []Rule {
 		},
 		{
 			ID: "cpu.epp", Category: "cpu", Severity: warning,
+			Reads:      []string{"/sys/devices/system/cpu/cpufreq/policy*/energy_performance_preference"},
 			Title:      T("Energy performance preference (EPP)", "能效性能偏好（EPP）"),
 			Checks:     T("Counts energy_performance_preference per policy; power-saving preferences fail (anything but performance under the latency profile).", "统计各 policy 的 energy_performance_preference；节能偏好判为不通过（latency 配置档下只接受 performance）。"),
 			Why:        T("With HWP/CPPC the hardware picks the frequency; a power-biased preference keeps lightly loaded request cores slow.", "启用 HWP/CPPC 时由硬件选频，偏节能的设置会让轻载的请求处理核一直跑在低频。"),
@@ -211,6 +215,7 @@ func powerRules() []Rule {
 		},
 		{
 			ID: "cpu.min-perf-pct", Category: "cpu", Severity: info, Profiles: []string{string(Latency)},
+			Reads:      []string{"/sys/devices/system/cpu/intel_pstate/min_perf_pct"},
 			Title:      T("intel_pstate minimum performance", "intel_pstate 最低性能百分比"),
 			Checks:     T("Reads intel_pstate/min_perf_pct and expects 100 for latency-critical services.", "读取 intel_pstate/min_perf_pct，时延敏感服务期望为 100。"),
 			Why:        T("Removing the low P-states means a core never has to ramp up when a request arrives.", "去掉低 P-state 后，请求到来时 CPU 无需再升频。"),
@@ -238,6 +243,7 @@ func powerRules() []Rule {
 		},
 		{
 			ID: "cpu.cstates", Category: "cpu", Severity: warning, Profiles: []string{string(Latency)},
+			Reads:      []string{"/sys/devices/system/cpu/cpu0/cpuidle/state*/{name,latency,disable}"},
 			Title:      T("Deep C-states for latency-critical services", "时延敏感服务的深度 C-state"),
 			Checks:     T("Lists cpu0's enabled idle states and flags those with an exit latency above 10 µs.", "列出 cpu0 已启用的空闲状态，退出时延超过 10 µs 的判为不通过。"),
 			Why:        T("Waking a core from a deep C-state (C6: ~100 µs) adds that latency to the first request that lands on it.", "从深度 C-state（如 C6，约 100 µs）唤醒的时间会直接加到落在该核上的第一个请求上。"),
