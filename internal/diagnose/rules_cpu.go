@@ -6,6 +6,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
+	"github.com/tuneloop/tuneloop/internal/jvm/threadrole"
 )
 
 // Thresholds. Each rule fires when its condition holds in a sustained
@@ -91,8 +92,9 @@ func ruleCPUSaturated(c *ctx) []finding.Outcome {
 	// host: other processes (neighbours, the load generator, batch jobs) did.
 	// The target suffers from it, but it is not the target's bottleneck.
 	others := false
+	procPct := -1.0
 	if c.pid() != 0 && c.ncpu > 0 {
-		procPct := w.mean(c.ts, func(t *Tick) float64 {
+		procPct = w.mean(c.ts, func(t *Tick) float64 {
 			if t.Proc == nil {
 				return 0
 			}
@@ -130,10 +132,16 @@ func ruleCPUSaturated(c *ctx) []finding.Outcome {
 			f.Evidence = append(f.Evidence, ev("hot_thread_"+strconv.Itoa(k+1),
 				fmt.Sprintf("%s cpu %s wait %s", threadLabel(t.Thread), pct(t.CPUPct), pct(t.Wait)), fmt.Sprintf("/proc/%d/task/%d", c.pid(), t.TID)))
 		}
-		t := tops[0]
-		f.Observed.EN += fmt.Sprintf(" Hottest thread of %s: %s at %s CPU.", c.target(), threadLabel(t.Thread), pct(t.CPUPct))
-		f.Observed.ZH += fmt.Sprintf(" %s 最热的线程：%s，CPU %s。", c.target(), threadLabel(t.Thread), pct(t.CPUPct))
-		f.Recommended = withHint(f.Recommended, t.Name)
+		// The JVM's own threads (JIT compilers, GC, VM) are named as the
+		// hottest only when their work outweighs the application's: then
+		// their role is the cause and its hint says which.
+		t, internal := hottestThread(tops, procPct, c.roleOf)
+		role := c.roleOf(t.Thread)
+		f.Observed.EN += fmt.Sprintf(" Hottest thread of %s: %s (%s) at %s CPU.", c.target(), threadLabel(t.Thread), role.Kind, pct(t.CPUPct))
+		f.Observed.ZH += fmt.Sprintf(" %s 最热的线程：%s（%s），CPU %s。", c.target(), threadLabel(t.Thread), role.Kind, pct(t.CPUPct))
+		if internal {
+			f.Recommended = withHint(f.Recommended, t.Name)
+		}
 		c.joinStack(&f, t.TID)
 		f.Fix = finding.Fix{Apply: fmt.Sprintf("tuneloop jvm %d --dump 3 --interval 3s", c.pid()),
 			Note: finding.Tf(finding.T("Read-only: three thread dumps, analysed together (no JDK tools needed); look for nid=%s. With a JDK: jstack %d | grep -A 20 'nid=%s'. For a CPU profile: asprof -d 30 -e cpu %d.",
@@ -437,4 +445,50 @@ func ruleSteal(c *ctx) []finding.Outcome {
 	f.Window = w.timeSpan()
 	f.Evidence = append(w.evidence(c.start), ev("steal_pct", pct(st), "/proc/stat steal"))
 	return []finding.Outcome{f}
+}
+
+// hottestThread is the busiest application thread, unless the JVM's own
+// threads (threadrole: JIT, GC, JFR, attach, VM) used more CPU than the
+// application's: then the busiest of those, internal. The application's
+// CPU is the process's less the JVM threads' (procPct, % of one core; -1:
+// unknown, then the listed threads'): fifty workers at 2% each outweigh a
+// compiler thread at 11% though each is below it.
+func hottestThread(tops []threadAvg, procPct float64, roleOf func(Thread) threadrole.Role) (threadAvg, bool) {
+	var app, jvm float64
+	firstApp, firstJVM := -1, -1
+	for i, t := range tops {
+		if roleOf(t.Thread).Kind.Internal() {
+			jvm += t.CPUPct
+			if firstJVM < 0 {
+				firstJVM = i
+			}
+			continue
+		}
+		app += t.CPUPct
+		if firstApp < 0 {
+			firstApp = i
+		}
+	}
+	if procPct >= 0 {
+		app = max(app, procPct-jvm)
+	}
+	if firstApp >= 0 && app >= jvm {
+		return tops[firstApp], false
+	}
+	return tops[firstJVM], true
+}
+
+// roleOf places a sampled thread: by its Java name and stack when the last
+// dump shows it (a comm of 15 bytes cannot tell "http-nio-8080-exec-1"
+// from "http-nio-8080-Acceptor"), else by its comm.
+func (c *ctx) roleOf(t Thread) threadrole.Role {
+	if jt := c.javaThread(t.TID); jt != nil {
+		st := jt.Stack()
+		ms := make([]string, len(st))
+		for i, f := range st {
+			ms[i] = f.Method
+		}
+		return threadrole.Classify(jt.Name, ms)
+	}
+	return threadrole.ClassifyComm(t.Name)
 }
