@@ -112,8 +112,8 @@ var nameRules = []nameRule{
 	{id: "kafka-scheduler", re: `^(?:kafka-scheduler-\d+|ExpirationReaper-.*)$`, kind: Timer, framework: "kafka"},
 	{id: "kafka-broker-background", re: `^(?:ReplicaFetcherThread-.*|kafka-log-cleaner-thread-\d+|LogDirFailureHandler|controller-event-thread)$`, kind: Background, framework: "kafka"},
 	// --- JDBC connection pools and drivers.
-	{id: "hikari-default", re: `^(HikariPool-\d+)[: ](housekeeper|connection-adder|connection-closer)$`, kind: DBPool, framework: "hikari", pool: "$1 $2"},
-	{id: "hikari", re: `^(.*)[: ](housekeeper|connection-adder|connection-closer)$`, kind: DBPool, framework: "hikari", pool: "$1 $2"},
+	{id: "hikari-default", re: `^(HikariPool-\d+)[: ](housekeeper|connection[- ]adder|connection[- ]closer)$`, kind: DBPool, framework: "hikari", pool: "$1 $2"},
+	{id: "hikari", re: `^(.*)[: ](housekeeper|connection[- ]adder|connection[- ]closer)$`, kind: DBPool, framework: "hikari", pool: "$1 $2"},
 	{id: "druid", re: `^Druid-ConnectionPool-(?:Create|Destroy|Log)-\d+$`, kind: DBPool, framework: "druid"},
 	{id: "c3p0", re: `^(?:C3P0PooledConnectionPoolManager|com\.mchange\.v2\.async\.ThreadPoolAsynchronousRunner).*$`, kind: DBPool, framework: "c3p0", pool: "C3P0PooledConnectionPoolManager"},
 	{id: "commons-pool", re: `^commons-pool-(?:evictor|EvictionTimer).*$`, kind: DBPool, framework: "commons-pool"},

@@ -271,13 +271,24 @@ func matchStack(frames func(func(string) bool)) *cStackRule {
 		sr := &cStacks[i]
 		for _, f := range list {
 			for _, p := range sr.frames {
-				if strings.HasPrefix(f, p) {
+				if framePrefix(f, p) {
 					return sr
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// framePrefix says whether frame f starts with p, also inside a shaded copy
+// of the library: gRPC ships Netty as io.grpc.netty.shaded.io.netty...,
+// Nacos as com.alibaba.nacos.shaded.io.grpc.netty.shaded.io.netty...
+func framePrefix(f, p string) bool {
+	if strings.HasPrefix(f, p) {
+		return true
+	}
+	i := strings.Index(f, "."+p)
+	return i > 0 && strings.Contains(f[:i], "shade")
 }
 
 // maxFrames bounds the frames looked at: entry loops sit within the

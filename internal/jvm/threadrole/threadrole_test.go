@@ -177,6 +177,15 @@ func TestClassifyRealNames(t *testing.T) {
 	}
 }
 
+// nacosLoop is the stack of alibaba/nacos issue 9289's gRPC event loop:
+// Netty shaded twice.
+var nacosLoop = []string{
+	"sun.nio.ch.EPollArrayWrapper.epollWait", "sun.nio.ch.EPollArrayWrapper.poll", "sun.nio.ch.EPollSelectorImpl.doSelect", "sun.nio.ch.SelectorImpl.lockAndDoSelect",
+	"sun.nio.ch.SelectorImpl.select", "com.alibaba.nacos.shaded.io.grpc.netty.shaded.io.netty.channel.nio.SelectedSelectionKeySetSelector.select",
+	"com.alibaba.nacos.shaded.io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoop.select",
+	"com.alibaba.nacos.shaded.io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoop.run",
+}
+
 // The stack decides what a shared name does not say, leaf first or root
 // first; real stacks (abridged) from the dumps named.
 func TestClassifyStack(t *testing.T) {
@@ -226,6 +235,24 @@ func TestClassifyStack(t *testing.T) {
 		{"worker-7", []string{"ch.qos.logback.core.AsyncAppenderBase$Worker.run(AsyncAppenderBase.java:264)"}, Logging, "logback"},
 		// A strong name wins over the stack: a Tomcat poller stays one.
 		{"http-nio-8080-Poller", []string{"sun.nio.ch.EPoll.wait", "org.apache.tomcat.util.net.NioEndpoint$Poller.run"}, EventLoop, "tomcat"},
+		// gRPC's event loops and executor in public dumps: buildfarm/buildfarm
+		// issue 839 (JDK 15), alibaba/nacos issue 9289 (Netty shaded twice),
+		// bazelbuild/bazel issue 8432, grpc/grpc-java issue 1685, alibaba/nacos
+		// issue 8781.
+		{"grpc-nio-worker-ELG-3-2", []string{
+			"sun.nio.ch.EPoll.wait", "sun.nio.ch.EPollSelectorImpl.doSelect", "io.netty.channel.nio.NioEventLoop.select", "io.netty.channel.nio.NioEventLoop.run",
+			"io.netty.util.concurrent.SingleThreadEventExecutor$4.run", "io.netty.util.internal.ThreadExecutorMap$2.run", "io.netty.util.concurrent.FastThreadLocalRunnable.run",
+		}, EventLoop, "grpc"},
+		{"grpc-nio-worker-ELG-1-1", nacosLoop, EventLoop, "grpc"},
+		// The same frames under a name no entry knows: the shaded frame decides.
+		{"app-loop", nacosLoop, EventLoop, "netty"},
+		{"grpc-default-worker-ELG-3-23", []string{"sun.nio.ch.EPoll.wait", "io.netty.channel.nio.NioEventLoop.run", "io.netty.util.concurrent.SingleThreadEventExecutor$5.run"}, EventLoop, "grpc"},
+		{"grpc-default-executor-0", []string{
+			"sun.misc.Unsafe.park", "java.util.concurrent.SynchronousQueue.poll", "java.util.concurrent.ThreadPoolExecutor.getTask",
+			"java.util.concurrent.ThreadPoolExecutor.runWorker",
+		}, RequestWorker, "grpc"},
+		// A frame of a class whose name merely holds a library's: not shaded.
+		{"copier", []string{"com.example.io.netty.channel.nio.NioEventLoop.run"}, Background, ""},
 		// Application code only: background.
 		{"order-writer", []string{"java.io.FileOutputStream.writeBytes", "OrderJournal.write", "java.lang.Thread.run"}, Background, ""},
 	}
