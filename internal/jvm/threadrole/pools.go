@@ -78,21 +78,10 @@ func evidence(r Role) int {
 	case "stack":
 		return evidenceStack
 	case "name":
-		if weakRule[r.Rule] {
+		if r.Shared {
 			return evidenceShared
 		}
 		return evidenceName
 	}
 	return evidenceNone
 }
-
-// weakRule: the name entries pools of any role share.
-var weakRule = func() map[string]bool {
-	m := map[string]bool{}
-	for _, r := range nameRules {
-		if r.weak {
-			m[r.id] = true
-		}
-	}
-	return m
-}()

@@ -95,8 +95,10 @@ var nameRules = []nameRule{
 	{id: "grpc-other", re: `^grpc-(?:shared-destroyer|okhttp)-\d+$`, kind: Background, framework: "grpc"},
 	// --- Reactor Netty (Spring WebFlux, Spring Cloud Gateway) and Reactor.
 	{id: "reactor-netty", re: `^reactor-(?:http|tcp|udp)-(?:nio|epoll|kqueue|io_uring|server-select|server-epoll|client-epoll)-\d+$`, kind: EventLoop, framework: "reactor"},
-	{id: "reactor-elastic", re: `^(?:boundedElastic|elastic|parallel)-\d+$`, kind: Background, framework: "reactor", weak: true},
+	// Reactor's Schedulers: parallel() and boundedElastic() are
+	// ScheduledThreadPoolExecutors, so the name, not the idle stack, tells.
 	{id: "reactor-evictor", re: `^(?:boundedElastic|elastic)-evictor-\d+$`, kind: Timer, framework: "reactor"},
+	{id: "reactor-scheduler", re: `^(?:boundedElastic|elastic|parallel|single)-\d+$`, kind: Background, framework: "reactor"},
 	// --- Netty (DefaultThreadFactory: "<pool type>-<pool>-<thread>").
 	{id: "netty-eventloop", re: `^(?:nio|epoll|kqueue|ioUring|multiThreadIo|default)EventLoopGroup-\d+-\d+$`, kind: EventLoop, framework: "netty"},
 	{id: "netty-executor", re: `^defaultEventExecutorGroup-\d+-\d+$`, kind: RequestWorker, framework: "netty"},

@@ -87,8 +87,13 @@ type Role struct {
 	// jdk-httpserver, reactor, okhttp, hotspot, openj9 ...); "" when none
 	// is known (the JDK's own executors, the application's threads).
 	Framework string
-	// By says what decided: "name", "stack" or "" (nothing matched).
+	// By says what decided: "name", "stack", "pool" (Pools: the pool's
+	// other threads' stacks) or "" (nothing matched).
 	By string
+	// Shared: a name that pools of any role use decided (an Executors
+	// "pool-1-thread-3", a Jetty "qtp" thread without its stack), or a name
+	// cut to 15 bytes that several entries could complete: a guess.
+	Shared bool
 	// Rule is the table entry that decided (rules.go), "" when none.
 	Rule string
 }
@@ -197,9 +202,12 @@ func ClassifyComm(comm string) Role {
 // entry, then the fallback.
 func classify(name string, frames func(func(string) bool), hasStack, cut bool) Role {
 	var weak *cNameRule
-	if nr := matchName(name, cut); nr != nil {
+	nr, ambiguous := matchName(name, cut)
+	if nr != nil {
 		if !nr.weak {
-			return nr.role(name, cut)
+			r := nr.role(name, cut)
+			r.Shared = ambiguous
+			return r
 		}
 		weak = nr
 	}
@@ -213,7 +221,9 @@ func classify(name string, frames func(func(string) bool), hasStack, cut bool) R
 		}
 	}
 	if weak != nil {
-		return weak.role(name, cut)
+		r := weak.role(name, cut)
+		r.Shared = true
+		return r
 	}
 	if hasStack {
 		return Role{Kind: Background, Pool: PoolName(name)}
@@ -223,7 +233,7 @@ func classify(name string, frames func(func(string) bool), hasStack, cut bool) R
 
 // matchName is the first name entry matching name (cut: name may be the
 // start of a longer name).
-func matchName(name string, cut bool) *cNameRule {
+func matchName(name string, cut bool) (*cNameRule, bool) {
 	if cut {
 		// A cut may split a multi-byte character: drop its first bytes.
 		for len(name) > 0 {
@@ -234,13 +244,24 @@ func matchName(name string, cut bool) *cNameRule {
 			name = name[:len(name)-1]
 		}
 	}
+	var first *cNameRule
 	for i := range cNames {
 		nr := &cNames[i]
-		if nr.re.MatchString(name) || (cut && !nr.anyStart && viablePrefix(nr.prog, name)) {
-			return nr
+		if nr.re.MatchString(name) {
+			if first == nil {
+				return nr, false
+			}
+			return first, first.kind != nr.kind
+		}
+		if cut && !nr.anyStart && viablePrefix(nr.prog, name) {
+			if first == nil {
+				first = nr
+			} else if first.kind != nr.kind {
+				return first, true // the cut hides which
+			}
 		}
 	}
-	return nil
+	return first, false
 }
 
 func (nr *cNameRule) role(name string, cut bool) Role {
