@@ -153,9 +153,14 @@ func TestJFRThreadEventsThreadMix(t *testing.T) {
 			t.Errorf("%s: periods %v", path, read.Period)
 		}
 		for k := range jfrThreadEventKindsByKind() {
-			if !read.Enabled[k] {
+			if !read.Enabled[k] && k != EvCPUTime {
 				t.Errorf("%s: %s not seen enabled: %v", path, k, read.Enabled)
 			}
+		}
+		// JDK 25's CPU-time sampler exists, off in settings=profile; JDK 17
+		// has no such event.
+		if on, known := read.Enabled[EvCPUTime]; on || known != strings.Contains(path, "jdk25") {
+			t.Errorf("%s: cpu-time enabled %v, said %v", path, on, known)
 		}
 		// profile.jfc: 10 ms for locks; for socket and file I/O 10 ms in
 		// JDK 17, 1 ms in JDK 25.
@@ -190,6 +195,7 @@ func TestJFRThreadEventsCountsMatchJFRSummary(t *testing.T) {
 		"../verdict/testdata/runs/sync-logging-jfr/raw/recording.jfr": {EvPark: 5209, EvNative: 346, EvCPU: 197, EvSocketWrite: 192,
 			EvMonitor: 8, EvFileWrite: 3, EvSocketRead: 3, EvWait: 1},
 		"testdata/socket-wait-jdk17.jfr": {EvCPU: 543, EvNative: 289},
+		"testdata/virtual-mix-jdk25.jfr": {EvCPU: 222, EvNative: 2, EvPark: 215, EvSleep: 513, EvCPUTime: 158},
 	} {
 		buf, err := os.ReadFile(path)
 		if err != nil {
@@ -293,5 +299,69 @@ func BenchmarkJFRThreadEvents(b *testing.B) {
 		if _, err := JFRThreadEvents(buf, func(ThreadEvent) {}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// Virtual threads: their events carry their (empty or given) name, no OS
+// thread and Virtual; JDK 25's CPU-time samples carry their period and
+// find the spinning platform and virtual threads at the loop's line.
+func TestJFRThreadEventsVirtual(t *testing.T) {
+	buf, err := os.ReadFile("testdata/virtual-mix-jdk25.jfr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sleepers := map[uint64]string{}
+	var platformSpin, platformAll, virtualSpin int
+	periods := map[int64]int{}
+	read, err := JFRThreadEvents(buf, func(e ThreadEvent) {
+		switch {
+		case e.Kind == EvSleep && e.Thread != "main":
+			if !e.Virtual || e.OSThreadID != 0 || e.JavaThreadID == 0 {
+				t.Errorf("sleep of %q: virtual %v, os thread %d, java thread %d", e.Thread, e.Virtual, e.OSThreadID, e.JavaThreadID)
+			}
+			sleepers[e.JavaThreadID] = e.Thread
+		case e.Kind == EvCPUTime:
+			periods[e.Period]++
+			if e.Duration != 0 {
+				t.Errorf("cpu-time sample: duration %d", e.Duration)
+			}
+			spin := len(e.Stack) > 0 && e.Stack[0] == (Frame{"VirtualMix.spin", 12})
+			if e.Thread == "platform-spinner" {
+				platformAll++
+				if spin {
+					platformSpin++
+				}
+				if e.Virtual {
+					t.Errorf("platform thread taken for virtual")
+				}
+			}
+			if e.Virtual && spin {
+				virtualSpin++
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := 0
+	for _, n := range sleepers {
+		if n == "named-virtual" {
+			named++
+		} else if n != "" {
+			t.Errorf("an unnamed virtual thread's name: %q", n)
+		}
+	}
+	if len(sleepers) != 5 || named != 1 {
+		t.Errorf("sleeping virtual threads %v, want 4 unnamed and named-virtual", sleepers)
+	}
+	if platformAll == 0 || 2*platformSpin <= platformAll || virtualSpin == 0 {
+		t.Errorf("cpu-time samples at VirtualMix.spin:12: platform %d of %d, virtual %d", platformSpin, platformAll, virtualSpin)
+	}
+	// Each sample's own samplingPeriod, as jfr print shows them.
+	if len(periods) != 2 || periods[10_000_000] != 155 || periods[20_000_000] != 3 {
+		t.Errorf("cpu-time periods %v, want 155 of 10 ms and 3 of 20 ms", periods)
+	}
+	if read.LostCPUTimeSamples != 31 || !read.Enabled[EvCPUTime] {
+		t.Errorf("lost cpu-time samples %d (jfr print: 31), enabled %v", read.LostCPUTimeSamples, read.Enabled[EvCPUTime])
 	}
 }
