@@ -68,16 +68,25 @@ func readComm(t *testing.T, p string) map[int64]string {
 
 func parseDump(t *testing.T, p string) *threaddump.Dump {
 	t.Helper()
+	ds := parseDumps(t, p)
+	if len(ds) != 1 {
+		t.Fatalf("%s: %d dumps", p, len(ds))
+	}
+	return ds[0]
+}
+
+func parseDumps(t *testing.T, p string) []*threaddump.Dump {
+	t.Helper()
 	f, err := os.Open(p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	ds, err := threaddump.ParseText(f)
-	if err != nil || len(ds) != 1 {
+	if err != nil || len(ds) == 0 {
 		t.Fatalf("%s: %d dumps, %v", p, len(ds), err)
 	}
-	return ds[0]
+	return ds
 }
 
 // The framework JVMs of testdata/ (SOURCES.md): their kernel names, taken

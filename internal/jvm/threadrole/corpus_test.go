@@ -39,6 +39,15 @@ func corpusDumps(t *testing.T) []string {
 	return out
 }
 
+func globFiles(t *testing.T, glob string) []string {
+	t.Helper()
+	m, err := filepath.Glob(glob)
+	if err != nil || len(m) == 0 {
+		t.Fatalf("%s: %v (%d files)", glob, err, len(m))
+	}
+	return m
+}
+
 type corpusThread struct {
 	file string
 	t    *threaddump.Thread

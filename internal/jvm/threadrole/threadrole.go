@@ -19,6 +19,10 @@
 // entry that only one role uses wins; otherwise the first frame entry found
 // in the stack; otherwise a shared ("weak") name entry; otherwise any thread
 // with Java frames is background work of the application.
+//
+// Library and FirstAppFrame read the third table: the packages of the JDK
+// and of the common libraries, so the first frame of a stack that is none
+// of them is the application's own code (where a sample's time goes).
 package threadrole
 
 import (
