@@ -32,8 +32,15 @@ func Library(method string) string {
 // (Library), -1 when the stack holds none: where the application spends
 // the time a sample of this stack stands for.
 func FirstAppFrame(stack []string) int {
-	for i, f := range stack {
-		if Library(f) == "" {
+	return FirstAppFrameFunc(len(stack), func(i int) string { return stack[i] })
+}
+
+// FirstAppFrameFunc is FirstAppFrame over a stack of n frames of any type
+// (a JFR stack of stacks.Frame, a dump's threaddump.Frame), method(i) the
+// i-th frame's "pkg.Class.method", leaf first.
+func FirstAppFrameFunc(n int, method func(i int) string) int {
+	for i := 0; i < n; i++ {
+		if Library(method(i)) == "" {
 			return i
 		}
 	}

@@ -122,10 +122,12 @@ type cNameRule struct {
 	// a cut name cannot reach the part that tells, so such entries do not
 	// take cut names.
 	anyStart bool
+	literal  string // every name the entry matches starts with it
 }
 
 type cStackRule struct {
 	stackRule
+	dotted []string // "." + each frame prefix, for shaded copies
 }
 
 var (
@@ -145,7 +147,8 @@ func compileNames(rules []nameRule) []cNameRule {
 		if err != nil {
 			panic(fmt.Sprintf("threadrole: rule %s: %v", r.id, err))
 		}
-		out[i] = cNameRule{nameRule: r, re: re, prog: prog, anyStart: viablePrefix(prog, "\x00\x7f~\x00")}
+		lit, _ := re.LiteralPrefix()
+		out[i] = cNameRule{nameRule: r, re: re, prog: prog, anyStart: viablePrefix(prog, "\x00\x7f~\x00"), literal: lit}
 	}
 	return out
 }
@@ -153,7 +156,10 @@ func compileNames(rules []nameRule) []cNameRule {
 func compileStacks(rules []stackRule) []cStackRule {
 	out := make([]cStackRule, len(rules))
 	for i, r := range rules {
-		out[i] = cStackRule{r}
+		out[i] = cStackRule{stackRule: r}
+		for _, f := range r.frames {
+			out[i].dotted = append(out[i].dotted, "."+f)
+		}
 	}
 	return out
 }
@@ -251,6 +257,9 @@ func matchName(name string, cut bool) (*cNameRule, bool) {
 	var first *cNameRule
 	for i := range cNames {
 		nr := &cNames[i]
+		if !strings.HasPrefix(name, nr.literal) && !(cut && strings.HasPrefix(nr.literal, name)) {
+			continue // cheap: most entries start with a literal
+		}
 		if nr.re.MatchString(name) {
 			if first == nil {
 				return nr, false
@@ -292,11 +301,15 @@ func matchStack(frames func(func(string) bool)) *cStackRule {
 		list = append(list, strings.TrimSpace(f))
 		return len(list) < maxFrames
 	})
+	shaded := make([]bool, len(list))
+	for i, f := range list {
+		shaded[i] = strings.Contains(f, "shade")
+	}
 	for i := range cStacks {
 		sr := &cStacks[i]
-		for _, f := range list {
-			for _, p := range sr.frames {
-				if framePrefix(f, p) {
+		for k, f := range list {
+			for j, p := range sr.frames {
+				if strings.HasPrefix(f, p) || (shaded[k] && shadedPrefix(f, sr.dotted[j])) {
 					return sr
 				}
 			}
@@ -305,14 +318,12 @@ func matchStack(frames func(func(string) bool)) *cStackRule {
 	return nil
 }
 
-// framePrefix says whether frame f starts with p, also inside a shaded copy
-// of the library: gRPC ships Netty as io.grpc.netty.shaded.io.netty...,
-// Nacos as com.alibaba.nacos.shaded.io.grpc.netty.shaded.io.netty...
-func framePrefix(f, p string) bool {
-	if strings.HasPrefix(f, p) {
-		return true
-	}
-	i := strings.Index(f, "."+p)
+// shadedPrefix says whether frame f holds dotted ("." + a frame prefix)
+// inside a shaded copy of the library: gRPC ships Netty as
+// io.grpc.netty.shaded.io.netty..., Nacos as
+// com.alibaba.nacos.shaded.io.grpc.netty.shaded.io.netty...
+func shadedPrefix(f, dotted string) bool {
+	i := strings.Index(f, dotted)
 	return i > 0 && strings.Contains(f[:i], "shade")
 }
 
