@@ -365,3 +365,33 @@ func TestJFRThreadEventsVirtual(t *testing.T) {
 		t.Errorf("lost cpu-time samples %d (jfr print: 31), enabled %v", read.LostCPUTimeSamples, read.Enabled[EvCPUTime])
 	}
 }
+
+// The socket-wait recordings (testdata/socket-wait.md): the clients blocked
+// in a socket read are seen only as native samples (the read never ends, so
+// no jdk.SocketRead is written), inside SocketWait.readReply at line 11;
+// the burner's CPU samples stand at SocketWait.burn:15.
+func TestJFRThreadEventsSocketWait(t *testing.T) {
+	for _, path := range socketWaitRecordings {
+		threads, _ := readThreadTimes(t, path)
+		clients := 0
+		for name, tt := range threads {
+			if !strings.HasPrefix(name, "client-") {
+				continue
+			}
+			clients++
+			if tt.dominant() != EvNative || tt.n[EvSocketRead] != 0 {
+				t.Errorf("%s: %s: %v", path, name, tt.n)
+			}
+			if n := tt.frames[EvNative][Frame{"SocketWait.readReply", 11}]; n != tt.n[EvNative] {
+				t.Errorf("%s: %s: readReply:11 in %d of %d native samples", path, name, n, tt.n[EvNative])
+			}
+		}
+		if clients != 8 {
+			t.Errorf("%s: %d clients, want 8", path, clients)
+		}
+		b := threads["burner"]
+		if b == nil || b.dominant() != EvCPU || 2*b.leaf[EvCPU][Frame{"SocketWait.burn", 15}] <= b.n[EvCPU] {
+			t.Errorf("%s: burner: %+v", path, b)
+		}
+	}
+}

@@ -9,6 +9,9 @@ import "strings"
 // ("io.grpc.netty.shaded.io.netty...", "com.alibaba.nacos.shaded.io.grpc...")
 // is the library of what follows "shaded.".
 func Library(method string) string {
+	if strings.IndexByte(method, '/') >= 0 { // OpenJ9 and JFR's internal form
+		method = strings.ReplaceAll(method, "/", ".")
+	}
 	for _, r := range libraryRules {
 		if strings.HasPrefix(method, r.prefix) {
 			return r.library

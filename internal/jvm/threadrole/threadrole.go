@@ -298,6 +298,9 @@ func matchStack(frames func(func(string) bool)) *cStackRule {
 		if i := strings.IndexByte(f, '('); i > 0 {
 			f = f[:i]
 		}
+		if strings.IndexByte(f, '/') >= 0 { // OpenJ9 and JFR's internal form: java/lang/Thread.run
+			f = strings.ReplaceAll(f, "/", ".")
+		}
 		list = append(list, strings.TrimSpace(f))
 		return len(list) < maxFrames
 	})

@@ -268,6 +268,8 @@ func TestClassifyStack(t *testing.T) {
 		}, RequestWorker, "grpc"},
 		// A frame of a class whose name merely holds a library's: not shaded.
 		{"copier", []string{"com.example.io.netty.channel.nio.NioEventLoop.run"}, Background, ""},
+		// OpenJ9's javacore form, slashes and all.
+		{"pool-4-thread-1", []string{"java/lang/Object.wait", "sun/net/httpserver/ServerImpl$Exchange.run(ServerImpl.java:700)", "java/lang/Thread.run"}, RequestWorker, "jdk-httpserver"},
 		// Application code only: background.
 		{"order-writer", []string{"java.io.FileOutputStream.writeBytes", "OrderJournal.write", "java.lang.Thread.run"}, Background, ""},
 	}
