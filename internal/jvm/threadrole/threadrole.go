@@ -255,6 +255,7 @@ func matchName(name string, cut bool) (*cNameRule, bool) {
 		}
 	}
 	var first *cNameRule
+	var scratch nfaScratch
 	for i := range cNames {
 		nr := &cNames[i]
 		if !strings.HasPrefix(name, nr.literal) && !(cut && strings.HasPrefix(nr.literal, name)) {
@@ -266,7 +267,7 @@ func matchName(name string, cut bool) (*cNameRule, bool) {
 			}
 			return first, first.kind != nr.kind
 		}
-		if cut && !nr.anyStart && viablePrefix(nr.prog, name) {
+		if cut && !nr.anyStart && viable(nr.prog, name, &scratch) {
 			if first == nil {
 				first = nr
 			} else if first.kind != nr.kind {
@@ -355,13 +356,30 @@ func PoolName(name string) string {
 // still alive at its end (zero-width assertions are taken as met: the
 // names here use only ^ and $).
 func viablePrefix(prog *syntax.Prog, s string) bool {
-	cur := addThread(prog, nil, uint32(prog.Start), map[uint32]bool{})
+	return viable(prog, s, &nfaScratch{})
+}
+
+// nfaScratch is viable's memory, reused over the entries of one lookup.
+type nfaScratch struct {
+	seen      []bool
+	cur, next []uint32
+}
+
+func viable(prog *syntax.Prog, s string, m *nfaScratch) bool {
+	if cap(m.seen) < len(prog.Inst) {
+		m.seen = make([]bool, len(prog.Inst))
+	}
+	seen := m.seen[:len(prog.Inst)]
+	clear(seen)
+	cur := addThread(prog, m.cur[:0], uint32(prog.Start), seen)
+	next := m.next[:0]
+	defer func() { m.cur, m.next = cur, next }()
 	for _, r := range s {
 		if len(cur) == 0 {
 			return false
 		}
-		seen := map[uint32]bool{}
-		var next []uint32
+		clear(seen)
+		next = next[:0]
 		for _, pc := range cur {
 			inst := &prog.Inst[pc]
 			switch inst.Op {
@@ -371,13 +389,13 @@ func viablePrefix(prog *syntax.Prog, s string) bool {
 				}
 			}
 		}
-		cur = next
+		cur, next = next, cur
 	}
 	return len(cur) > 0
 }
 
 // addThread adds pc and what it reaches without reading a character.
-func addThread(prog *syntax.Prog, list []uint32, pc uint32, seen map[uint32]bool) []uint32 {
+func addThread(prog *syntax.Prog, list []uint32, pc uint32, seen []bool) []uint32 {
 	if seen[pc] {
 		return list
 	}

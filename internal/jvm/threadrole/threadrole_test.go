@@ -404,3 +404,10 @@ func BenchmarkClassify(b *testing.B) {
 		Classify("pool-3-thread-7", stack)
 	}
 }
+
+func BenchmarkClassifyComm(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		ClassifyComm("http-nio-8080-e")
+	}
+}
