@@ -162,6 +162,10 @@ type JFRThreadRead struct {
 	// recording's last chunk was cut short and left out.
 	Chunks    int
 	Truncated bool
+	// Start and End bound the time the whole chunks read cover (their
+	// headers' start and duration), in nanoseconds since the Unix epoch: the
+	// wall-clock span the events' time shares are of.
+	Start, End int64
 	// LostCPUTimeSamples is how many jdk.CPUTimeSample events the JVM
 	// dropped (jdk.CPUTimeSamplesLost): the cpu-time view misses that much.
 	LostCPUTimeSamples int
@@ -224,6 +228,12 @@ func threadEventsChunk(buf []byte, ch jfrChunk, read *JFRThreadRead, fn func(Thr
 	}
 	c := &chunkCheck{buf: buf[:ch.end], start: ch.start, end: ch.end}
 	h := p.ChunkHeader()
+	if start := int64(h.StartNanos); read.Start == 0 || start < read.Start {
+		read.Start = start
+	}
+	if end := int64(h.StartNanos + h.DurationNanos); end > read.End {
+		read.End = end
+	}
 	if err := c.metadata(ch.start + h.OffsetMeta); err != nil {
 		return err
 	}

@@ -22,6 +22,8 @@ type threadTime struct {
 	other  map[string]int
 	peer   map[string]int
 	path   map[string]int
+	// first, last: the earliest start and the latest end of its events.
+	first, last int64
 }
 
 func (t *threadTime) dominant() EventKind {
@@ -62,6 +64,10 @@ func readThreadTimes(t *testing.T, path string) (map[string]*threadTime, JFRThre
 			tt.ns[e.Kind] += e.Duration
 		}
 		tt.n[e.Kind]++
+		if tt.first == 0 || e.Start < tt.first {
+			tt.first = e.Start
+		}
+		tt.last = max(tt.last, e.Start+e.Duration)
 		if tt.frames[e.Kind] == nil {
 			tt.frames[e.Kind], tt.leaf[e.Kind], tt.class[e.Kind] = map[Frame]int{}, map[Frame]int{}, map[string]int{}
 		}
@@ -173,6 +179,16 @@ func TestJFRThreadEventsThreadMix(t *testing.T) {
 		}
 		if read.Chunks != 1 || read.Truncated {
 			t.Errorf("%s: %d chunks, truncated %v", path, read.Chunks, read.Truncated)
+		}
+		// The program ran 6 s after JFR started (the recording also holds
+		// the JVM's start and exit): every event within the span.
+		if span := read.End - read.Start; span < 6e9 || span > 60e9 {
+			t.Errorf("%s: span %d ns", path, span)
+		}
+		for name, tt := range threads {
+			if tt.first < read.Start || tt.last > read.End {
+				t.Errorf("%s: %s: events from %d to %d outside the recording's %d..%d", path, name, tt.first, tt.last, read.Start, read.End)
+			}
 		}
 	}
 }
