@@ -411,3 +411,51 @@ func TestJFRThreadEventsSocketWait(t *testing.T) {
 		}
 	}
 }
+
+// A file of several chunks (what JFR writes when it rotates, and what
+// concatenated recordings are): each chunk's events resolve against its own
+// pools, the counts add up and the span covers both.
+func TestJFRThreadEventsChunks(t *testing.T) {
+	var all []byte
+	want := map[EventKind]int{}
+	var reads []JFRThreadRead
+	for _, p := range threadMixRecordings {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := JFRThreadEvents(b, func(ThreadEvent) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, n := range r.Events {
+			want[k] += n
+		}
+		reads = append(reads, r)
+		all = append(all, b...)
+	}
+	spinner := map[int]int{} // spin:17 samples per chunk, told apart by time
+	read, err := JFRThreadEvents(all, func(e ThreadEvent) {
+		if e.Thread == "spinner" && e.Kind == EvCPU && len(e.Stack) > 0 && e.Stack[0] == (Frame{"ThreadMix.spin", 17}) {
+			if e.Start >= reads[1].Start {
+				spinner[1]++
+			} else {
+				spinner[0]++
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if read.Chunks != 2 || read.Start != min(reads[0].Start, reads[1].Start) || read.End != max(reads[0].End, reads[1].End) {
+		t.Errorf("%d chunks, span %d..%d", read.Chunks, read.Start, read.End)
+	}
+	for k, n := range want {
+		if read.Events[k] != n {
+			t.Errorf("%s: %d events, the chunks alone %d", k, read.Events[k], n)
+		}
+	}
+	if spinner[0] == 0 || spinner[1] == 0 {
+		t.Errorf("spinner's samples at spin:17 by chunk: %v", spinner)
+	}
+}
