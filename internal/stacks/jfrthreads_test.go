@@ -459,3 +459,30 @@ func TestJFRThreadEventsChunks(t *testing.T) {
 		t.Errorf("spinner's samples at spin:17 by chunk: %v", spinner)
 	}
 }
+
+// Every recording of the repository reads whole, each event within its
+// recording's span, durations and samples well formed.
+func TestJFRThreadEventsAllRecordings(t *testing.T) {
+	for _, p := range realJFRs(t) {
+		buf, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var events []ThreadEvent
+		read, err := JFRThreadEvents(buf, func(e ThreadEvent) { events = append(events, e) })
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			continue
+		}
+		bad := 0
+		for _, e := range events {
+			if e.Duration < 0 || (e.Kind.Sampled() && e.Duration != 0) || e.Start < read.Start || e.Start > read.End || len(e.Stack) > MaxFrames {
+				bad++
+			}
+		}
+		if bad > 0 || read.Chunks == 0 {
+			t.Errorf("%s: %d of %d events malformed, %d chunks", p, bad, len(events), read.Chunks)
+		}
+		t.Logf("%s: %d events %v", p, len(events), read.Events)
+	}
+}
