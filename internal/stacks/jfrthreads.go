@@ -45,6 +45,10 @@ const (
 	EvFileRead    EventKind = "file-read"    // jdk.FileRead
 	EvFileWrite   EventKind = "file-write"   // jdk.FileWrite
 	EvFileForce   EventKind = "file-force"   // jdk.FileForce: fsync
+	// EvCPUTime is JDK 25's CPU-time sampler (jdk.CPUTimeSample, Linux,
+	// off in the default settings): a sample per period of CPU time a
+	// thread used, in Java or native code; ThreadEvent.Period says how much.
+	EvCPUTime EventKind = "cpu-time"
 )
 
 // jfrThreadEventKinds maps a JFR event type to its kind.
@@ -60,6 +64,7 @@ var jfrThreadEventKinds = map[string]EventKind{
 	"jdk.FileRead":           EvFileRead,
 	"jdk.FileWrite":          EvFileWrite,
 	"jdk.FileForce":          EvFileForce,
+	"jdk.CPUTimeSample":      EvCPUTime,
 }
 
 // JFREventType is the JFR event type a kind is read from.
@@ -74,7 +79,7 @@ func (k EventKind) JFREventType() string {
 
 // Sampled says whether events of the kind are samples (each stands for its
 // sampling period) rather than timed intervals.
-func (k EventKind) Sampled() bool { return k == EvCPU || k == EvNative }
+func (k EventKind) Sampled() bool { return k == EvCPU || k == EvNative || k == EvCPUTime }
 
 // Frame is one stack frame: "pkg.Class.method" and its source line (0 when
 // the recording has none: native frames, classes compiled without lines).
@@ -96,13 +101,21 @@ type ThreadEvent struct {
 	// Thread is the thread's Java name; for a thread without one (a JVM
 	// thread seen in native code) its OS name.
 	Thread string
-	// OSThreadID is the kernel's thread id (0 when the recording has none);
-	// JavaThreadID is Thread.getId() (0 for a thread that is not Java's).
+	// OSThreadID is the kernel's thread id (0 when the recording has none,
+	// and for a virtual thread); JavaThreadID is Thread.getId() (0 for a
+	// thread that is not Java's).
 	OSThreadID, JavaThreadID uint64
+	// Virtual: a virtual thread (JDK 21+; its name is "" unless the
+	// application set one).
+	Virtual bool
 	// Start is the event's start in nanoseconds since the Unix epoch.
 	Start int64
 	// Duration is how long the event lasted, in nanoseconds (0 for samples).
 	Duration int64
+	// Period is, for a jdk.CPUTimeSample, the CPU time the sample stands
+	// for (its samplingPeriod), in nanoseconds; 0 for the other events (a
+	// cpu or native sample's period is JFRThreadRead.PeriodOrDefault).
+	Period int64
 	// Stack is the thread's stack, LEAF FIRST, at most MaxFrames frames
 	// (the leaf side kept). It is shared by every event of the same stack
 	// in a chunk: do not modify it.
@@ -149,6 +162,13 @@ type JFRThreadRead struct {
 	// recording's last chunk was cut short and left out.
 	Chunks    int
 	Truncated bool
+	// Start and End bound the time the whole chunks read cover (their
+	// headers' start and duration), in nanoseconds since the Unix epoch: the
+	// wall-clock span the events' time shares are of.
+	Start, End int64
+	// LostCPUTimeSamples is how many jdk.CPUTimeSample events the JVM
+	// dropped (jdk.CPUTimeSamplesLost): the cpu-time view misses that much.
+	LostCPUTimeSamples int
 }
 
 // PeriodOrDefault is the sampling period of a sampled kind, JFR's "profile"
@@ -208,7 +228,17 @@ func threadEventsChunk(buf []byte, ch jfrChunk, read *JFRThreadRead, fn func(Thr
 	}
 	c := &chunkCheck{buf: buf[:ch.end], start: ch.start, end: ch.end}
 	h := p.ChunkHeader()
+	if start := int64(h.StartNanos); read.Start == 0 || start < read.Start {
+		read.Start = start
+	}
+	if end := int64(h.StartNanos + h.DurationNanos); end > read.End {
+		read.End = end
+	}
 	if err := c.metadata(ch.start + h.OffsetMeta); err != nil {
+		return err
+	}
+	virtual, err := c.virtualThreads(p)
+	if err != nil {
 		return err
 	}
 	tr := &threadResolver{p: p, methods: map[types.MethodRef]string{}, stacks: map[uint64]resolvedStack{}}
@@ -235,12 +265,16 @@ func threadEventsChunk(buf []byte, ch jfrChunk, read *JFRThreadRead, fn func(Thr
 			continue
 		}
 		kind, isThread := jfrThreadEventKinds[cls.name]
-		if !isThread && cls.name != "jdk.ActiveSetting" {
+		if !isThread && cls.name != "jdk.ActiveSetting" && cls.name != "jdk.CPUTimeSamplesLost" {
 			continue
 		}
 		var v jfrFieldValues
 		if err := c.readFields(r, cls, p, &v); err != nil {
 			return err
+		}
+		if cls.name == "jdk.CPUTimeSamplesLost" {
+			read.LostCPUTimeSamples += int(v.lost)
+			continue
 		}
 		if !isThread {
 			read.setting(c, v)
@@ -251,11 +285,15 @@ func threadEventsChunk(buf []byte, ch jfrChunk, read *JFRThreadRead, fn func(Thr
 		if !kind.Sampled() {
 			e.Duration = toNs(v.duration)
 		}
-		th := v.eventThread
-		if kind.Sampled() {
-			th = v.sampledThread
+		th := v.sampledThread // samples; jdk.CPUTimeSample has an eventThread
+		if th == 0 {
+			th = v.eventThread
 		}
 		e.Thread, e.OSThreadID, e.JavaThreadID = tr.thread(th)
+		e.Virtual = virtual[th]
+		if kind == EvCPUTime {
+			e.Period = toNs(v.duration) // samplingPeriod, in ticks
+		}
 		st := tr.stack(v.stack)
 		e.Stack, e.Truncated = st.frames, st.truncated
 		if kind.Sampled() {
@@ -333,6 +371,85 @@ type jfrFieldValues struct {
 	bytes                      uint64
 	id                         uint64 // ActiveSetting: the event type
 	name, value                string // ActiveSetting
+	lost                       uint64 // CPUTimeSamplesLost
+	virtual                    bool   // a java.lang.Thread pool entry
+}
+
+// virtualThreads reads the chunk's constant pools for the keys of its
+// virtual threads (java.lang.Thread's "virtual" field, JDK 19+), which the
+// library does not decode. Pools are written in checkpoint events, often
+// after the events that use them: this is a pass of its own.
+func (c *chunkCheck) virtualThreads(p *parser.Parser) (map[uint64]bool, error) {
+	out := map[uint64]bool{}
+	pos := c.start + jfrHeaderSize
+	for pos < c.end {
+		r := &jfrReader{b: c.buf, pos: pos, end: c.end}
+		size, err := r.varlong("event size")
+		if err != nil {
+			return nil, err
+		}
+		r.end = pos + int(size) // checked by scanJFR
+		typ, err := r.varlong("event type")
+		if err != nil {
+			return nil, err
+		}
+		pos = r.end
+		if typ != 1 {
+			continue
+		}
+		for _, what := range []string{"checkpoint start", "checkpoint duration", "checkpoint delta"} {
+			if _, err := r.varlong(what); err != nil {
+				return nil, err
+			}
+		}
+		if _, err := r.varint32("checkpoint type mask"); err != nil {
+			return nil, err
+		}
+		npool, err := r.count("pool count", 2)
+		if err != nil {
+			return nil, err
+		}
+		for i := 0; i < npool; i++ {
+			at := r.pos
+			id, err := r.varlong("pool class id")
+			if err != nil {
+				return nil, err
+			}
+			cls := c.classes[int64(id)]
+			if cls == nil {
+				return nil, r.fail(at, "constant pool of unknown class %d", int64(id))
+			}
+			n, err := r.count("constant pool entry count", 1)
+			if err != nil {
+				return nil, err
+			}
+			for j := 0; j < n; j++ {
+				key, err := r.varlong("constant pool key")
+				if err != nil {
+					return nil, err
+				}
+				switch {
+				case c.prim[int64(id)] == primString:
+					err = c.str(r)
+				case cls.name == "java.lang.Thread":
+					var v jfrFieldValues
+					err = c.readFields(r, cls, p, &v)
+					if v.virtual {
+						out[key] = true
+					}
+				default:
+					err = c.fields(r, cls, modeSpec, 0)
+				}
+				if err != nil {
+					return nil, err
+				}
+			}
+			if cls.name == "jdk.types.ChunkHeader" {
+				break // the last pool of its checkpoint (checkJFR)
+			}
+		}
+	}
+	return out, nil
 }
 
 // readFields decodes one event's fields by name and type; fields of another
@@ -392,8 +509,10 @@ func (c *chunkCheck) readFields(r *jfrReader, cls *jfrClass, p *parser.Parser, v
 			switch f.name {
 			case "startTime":
 				v.start = x
-			case "duration":
+			case "duration", "samplingPeriod":
 				v.duration = x
+			case "lostSamples":
+				v.lost = x
 			case "timeout":
 				v.timeout = int64(x)
 			case "port":
@@ -408,8 +527,11 @@ func (c *chunkCheck) readFields(r *jfrReader, cls *jfrClass, p *parser.Parser, v
 			if err != nil {
 				return err
 			}
-			if f.name == "timedOut" {
+			switch f.name {
+			case "timedOut":
 				v.timedOut = b != 0
+			case "virtual":
+				v.virtual = b != 0
 			}
 		case primString:
 			s, err := jfrReadString(r, p)

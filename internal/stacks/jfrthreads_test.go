@@ -22,6 +22,8 @@ type threadTime struct {
 	other  map[string]int
 	peer   map[string]int
 	path   map[string]int
+	// first, last: the earliest start and the latest end of its events.
+	first, last int64
 }
 
 func (t *threadTime) dominant() EventKind {
@@ -62,6 +64,10 @@ func readThreadTimes(t *testing.T, path string) (map[string]*threadTime, JFRThre
 			tt.ns[e.Kind] += e.Duration
 		}
 		tt.n[e.Kind]++
+		if tt.first == 0 || e.Start < tt.first {
+			tt.first = e.Start
+		}
+		tt.last = max(tt.last, e.Start+e.Duration)
 		if tt.frames[e.Kind] == nil {
 			tt.frames[e.Kind], tt.leaf[e.Kind], tt.class[e.Kind] = map[Frame]int{}, map[Frame]int{}, map[string]int{}
 		}
@@ -153,9 +159,14 @@ func TestJFRThreadEventsThreadMix(t *testing.T) {
 			t.Errorf("%s: periods %v", path, read.Period)
 		}
 		for k := range jfrThreadEventKindsByKind() {
-			if !read.Enabled[k] {
+			if !read.Enabled[k] && k != EvCPUTime {
 				t.Errorf("%s: %s not seen enabled: %v", path, k, read.Enabled)
 			}
+		}
+		// JDK 25's CPU-time sampler exists, off in settings=profile; JDK 17
+		// has no such event.
+		if on, known := read.Enabled[EvCPUTime]; on || known != strings.Contains(path, "jdk25") {
+			t.Errorf("%s: cpu-time enabled %v, said %v", path, on, known)
 		}
 		// profile.jfc: 10 ms for locks; for socket and file I/O 10 ms in
 		// JDK 17, 1 ms in JDK 25.
@@ -168,6 +179,16 @@ func TestJFRThreadEventsThreadMix(t *testing.T) {
 		}
 		if read.Chunks != 1 || read.Truncated {
 			t.Errorf("%s: %d chunks, truncated %v", path, read.Chunks, read.Truncated)
+		}
+		// The program ran 6 s after JFR started (the recording also holds
+		// the JVM's start and exit): every event within the span.
+		if span := read.End - read.Start; span < 6e9 || span > 60e9 {
+			t.Errorf("%s: span %d ns", path, span)
+		}
+		for name, tt := range threads {
+			if tt.first < read.Start || tt.last > read.End {
+				t.Errorf("%s: %s: events from %d to %d outside the recording's %d..%d", path, name, tt.first, tt.last, read.Start, read.End)
+			}
 		}
 	}
 }
@@ -190,6 +211,7 @@ func TestJFRThreadEventsCountsMatchJFRSummary(t *testing.T) {
 		"../verdict/testdata/runs/sync-logging-jfr/raw/recording.jfr": {EvPark: 5209, EvNative: 346, EvCPU: 197, EvSocketWrite: 192,
 			EvMonitor: 8, EvFileWrite: 3, EvSocketRead: 3, EvWait: 1},
 		"testdata/socket-wait-jdk17.jfr": {EvCPU: 543, EvNative: 289},
+		"testdata/virtual-mix-jdk25.jfr": {EvCPU: 222, EvNative: 2, EvPark: 215, EvSleep: 513, EvCPUTime: 158},
 	} {
 		buf, err := os.ReadFile(path)
 		if err != nil {
@@ -293,5 +315,174 @@ func BenchmarkJFRThreadEvents(b *testing.B) {
 		if _, err := JFRThreadEvents(buf, func(ThreadEvent) {}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// Virtual threads: their events carry their (empty or given) name, no OS
+// thread and Virtual; JDK 25's CPU-time samples carry their period and
+// find the spinning platform and virtual threads at the loop's line.
+func TestJFRThreadEventsVirtual(t *testing.T) {
+	buf, err := os.ReadFile("testdata/virtual-mix-jdk25.jfr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sleepers := map[uint64]string{}
+	var platformSpin, platformAll, virtualSpin int
+	periods := map[int64]int{}
+	read, err := JFRThreadEvents(buf, func(e ThreadEvent) {
+		switch {
+		case e.Kind == EvSleep && e.Thread != "main":
+			if !e.Virtual || e.OSThreadID != 0 || e.JavaThreadID == 0 {
+				t.Errorf("sleep of %q: virtual %v, os thread %d, java thread %d", e.Thread, e.Virtual, e.OSThreadID, e.JavaThreadID)
+			}
+			sleepers[e.JavaThreadID] = e.Thread
+		case e.Kind == EvCPUTime:
+			periods[e.Period]++
+			if e.Duration != 0 {
+				t.Errorf("cpu-time sample: duration %d", e.Duration)
+			}
+			spin := len(e.Stack) > 0 && e.Stack[0] == (Frame{"VirtualMix.spin", 12})
+			if e.Thread == "platform-spinner" {
+				platformAll++
+				if spin {
+					platformSpin++
+				}
+				if e.Virtual {
+					t.Errorf("platform thread taken for virtual")
+				}
+			}
+			if e.Virtual && spin {
+				virtualSpin++
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := 0
+	for _, n := range sleepers {
+		if n == "named-virtual" {
+			named++
+		} else if n != "" {
+			t.Errorf("an unnamed virtual thread's name: %q", n)
+		}
+	}
+	if len(sleepers) != 5 || named != 1 {
+		t.Errorf("sleeping virtual threads %v, want 4 unnamed and named-virtual", sleepers)
+	}
+	if platformAll == 0 || 2*platformSpin <= platformAll || virtualSpin == 0 {
+		t.Errorf("cpu-time samples at VirtualMix.spin:12: platform %d of %d, virtual %d", platformSpin, platformAll, virtualSpin)
+	}
+	// Each sample's own samplingPeriod, as jfr print shows them.
+	if len(periods) != 2 || periods[10_000_000] != 155 || periods[20_000_000] != 3 {
+		t.Errorf("cpu-time periods %v, want 155 of 10 ms and 3 of 20 ms", periods)
+	}
+	if read.LostCPUTimeSamples != 31 || !read.Enabled[EvCPUTime] {
+		t.Errorf("lost cpu-time samples %d (jfr print: 31), enabled %v", read.LostCPUTimeSamples, read.Enabled[EvCPUTime])
+	}
+}
+
+// The socket-wait recordings (testdata/socket-wait.md): the clients blocked
+// in a socket read are seen only as native samples (the read never ends, so
+// no jdk.SocketRead is written), inside SocketWait.readReply at line 11;
+// the burner's CPU samples stand at SocketWait.burn:15.
+func TestJFRThreadEventsSocketWait(t *testing.T) {
+	for _, path := range socketWaitRecordings {
+		threads, _ := readThreadTimes(t, path)
+		clients := 0
+		for name, tt := range threads {
+			if !strings.HasPrefix(name, "client-") {
+				continue
+			}
+			clients++
+			if tt.dominant() != EvNative || tt.n[EvSocketRead] != 0 {
+				t.Errorf("%s: %s: %v", path, name, tt.n)
+			}
+			if n := tt.frames[EvNative][Frame{"SocketWait.readReply", 11}]; n != tt.n[EvNative] {
+				t.Errorf("%s: %s: readReply:11 in %d of %d native samples", path, name, n, tt.n[EvNative])
+			}
+		}
+		if clients != 8 {
+			t.Errorf("%s: %d clients, want 8", path, clients)
+		}
+		b := threads["burner"]
+		if b == nil || b.dominant() != EvCPU || 2*b.leaf[EvCPU][Frame{"SocketWait.burn", 15}] <= b.n[EvCPU] {
+			t.Errorf("%s: burner: %+v", path, b)
+		}
+	}
+}
+
+// A file of several chunks (what JFR writes when it rotates, and what
+// concatenated recordings are): each chunk's events resolve against its own
+// pools, the counts add up and the span covers both.
+func TestJFRThreadEventsChunks(t *testing.T) {
+	var all []byte
+	want := map[EventKind]int{}
+	var reads []JFRThreadRead
+	for _, p := range threadMixRecordings {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := JFRThreadEvents(b, func(ThreadEvent) {})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, n := range r.Events {
+			want[k] += n
+		}
+		reads = append(reads, r)
+		all = append(all, b...)
+	}
+	spinner := map[int]int{} // spin:17 samples per chunk, told apart by time
+	read, err := JFRThreadEvents(all, func(e ThreadEvent) {
+		if e.Thread == "spinner" && e.Kind == EvCPU && len(e.Stack) > 0 && e.Stack[0] == (Frame{"ThreadMix.spin", 17}) {
+			if e.Start >= reads[1].Start {
+				spinner[1]++
+			} else {
+				spinner[0]++
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if read.Chunks != 2 || read.Start != min(reads[0].Start, reads[1].Start) || read.End != max(reads[0].End, reads[1].End) {
+		t.Errorf("%d chunks, span %d..%d", read.Chunks, read.Start, read.End)
+	}
+	for k, n := range want {
+		if read.Events[k] != n {
+			t.Errorf("%s: %d events, the chunks alone %d", k, read.Events[k], n)
+		}
+	}
+	if spinner[0] == 0 || spinner[1] == 0 {
+		t.Errorf("spinner's samples at spin:17 by chunk: %v", spinner)
+	}
+}
+
+// Every recording of the repository reads whole, each event within its
+// recording's span, durations and samples well formed.
+func TestJFRThreadEventsAllRecordings(t *testing.T) {
+	for _, p := range realJFRs(t) {
+		buf, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var events []ThreadEvent
+		read, err := JFRThreadEvents(buf, func(e ThreadEvent) { events = append(events, e) })
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			continue
+		}
+		bad := 0
+		for _, e := range events {
+			if e.Duration < 0 || (e.Kind.Sampled() && e.Duration != 0) || e.Start < read.Start || e.Start > read.End || len(e.Stack) > MaxFrames {
+				bad++
+			}
+		}
+		if bad > 0 || read.Chunks == 0 {
+			t.Errorf("%s: %d of %d events malformed, %d chunks", p, bad, len(events), read.Chunks)
+		}
+		t.Logf("%s: %d events %v", p, len(events), read.Events)
 	}
 }

@@ -95,8 +95,10 @@ var nameRules = []nameRule{
 	{id: "grpc-other", re: `^grpc-(?:shared-destroyer|okhttp)-\d+$`, kind: Background, framework: "grpc"},
 	// --- Reactor Netty (Spring WebFlux, Spring Cloud Gateway) and Reactor.
 	{id: "reactor-netty", re: `^reactor-(?:http|tcp|udp)-(?:nio|epoll|kqueue|io_uring|server-select|server-epoll|client-epoll)-\d+$`, kind: EventLoop, framework: "reactor"},
-	{id: "reactor-elastic", re: `^(?:boundedElastic|elastic|parallel)-\d+$`, kind: Background, framework: "reactor", weak: true},
+	// Reactor's Schedulers: parallel() and boundedElastic() are
+	// ScheduledThreadPoolExecutors, so the name, not the idle stack, tells.
 	{id: "reactor-evictor", re: `^(?:boundedElastic|elastic)-evictor-\d+$`, kind: Timer, framework: "reactor"},
+	{id: "reactor-scheduler", re: `^(?:boundedElastic|elastic|parallel|single)-\d+$`, kind: Background, framework: "reactor"},
 	// --- Netty (DefaultThreadFactory: "<pool type>-<pool>-<thread>").
 	{id: "netty-eventloop", re: `^(?:nio|epoll|kqueue|ioUring|multiThreadIo|default)EventLoopGroup-\d+-\d+$`, kind: EventLoop, framework: "netty"},
 	{id: "netty-executor", re: `^defaultEventExecutorGroup-\d+-\d+$`, kind: RequestWorker, framework: "netty"},
@@ -112,8 +114,8 @@ var nameRules = []nameRule{
 	{id: "kafka-scheduler", re: `^(?:kafka-scheduler-\d+|ExpirationReaper-.*)$`, kind: Timer, framework: "kafka"},
 	{id: "kafka-broker-background", re: `^(?:ReplicaFetcherThread-.*|kafka-log-cleaner-thread-\d+|LogDirFailureHandler|controller-event-thread)$`, kind: Background, framework: "kafka"},
 	// --- JDBC connection pools and drivers.
-	{id: "hikari-default", re: `^(HikariPool-\d+)[: ](housekeeper|connection-adder|connection-closer)$`, kind: DBPool, framework: "hikari", pool: "$1 $2"},
-	{id: "hikari", re: `^(.*)[: ](housekeeper|connection-adder|connection-closer)$`, kind: DBPool, framework: "hikari", pool: "$1 $2"},
+	{id: "hikari-default", re: `^(HikariPool-\d+)[: ](housekeeper|connection[- ]adder|connection[- ]closer)$`, kind: DBPool, framework: "hikari", pool: "$1 $2"},
+	{id: "hikari", re: `^(.*)[: ](housekeeper|connection[- ]adder|connection[- ]closer)$`, kind: DBPool, framework: "hikari", pool: "$1 $2"},
 	{id: "druid", re: `^Druid-ConnectionPool-(?:Create|Destroy|Log)-\d+$`, kind: DBPool, framework: "druid"},
 	{id: "c3p0", re: `^(?:C3P0PooledConnectionPoolManager|com\.mchange\.v2\.async\.ThreadPoolAsynchronousRunner).*$`, kind: DBPool, framework: "c3p0", pool: "C3P0PooledConnectionPoolManager"},
 	{id: "commons-pool", re: `^commons-pool-(?:evictor|EvictionTimer).*$`, kind: DBPool, framework: "commons-pool"},
@@ -242,4 +244,54 @@ var stackRules = []stackRule{
 	}, kind: Timer},
 	// ForkJoin workers (common pool, custom pools, parallel streams).
 	{id: "forkjoin", frames: []string{"java.util.concurrent.ForkJoinWorkerThread.run"}, kind: ForkJoin},
+}
+
+// libraryRule names the library a frame's package belongs to: the JDK and
+// the servers, frameworks, drivers and libraries services run on, so the
+// first frame that is none of them is the application's own code.
+type libraryRule struct {
+	prefix  string // of "pkg.Class.method"
+	library string
+}
+
+var libraryRules = []libraryRule{
+	// The JDK (HotSpot and OpenJ9) and the Java EE / Jakarta APIs.
+	{"java.", "jdk"}, {"javax.", "jdk"}, {"jdk.", "jdk"}, {"sun.", "jdk"}, {"com.sun.", "jdk"}, {"com.ibm.jit.", "jdk"},
+	{"com.ibm.oti.", "jdk"}, {"openj9.", "jdk"}, {"jakarta.", "jakarta"},
+	// Servers.
+	{"org.apache.catalina.", "tomcat"}, {"org.apache.coyote.", "tomcat"}, {"org.apache.tomcat.", "tomcat"}, {"org.apache.naming.", "tomcat"},
+	{"org.apache.jasper.", "tomcat"}, {"org.eclipse.jetty.", "jetty"}, {"io.undertow.", "undertow"}, {"org.xnio.", "undertow"},
+	{"org.jboss.threads.", "undertow"}, {"io.netty.", "netty"}, {"reactor.netty.", "reactor"}, {"reactor.core.", "reactor"}, {"reactor.util.", "reactor"},
+	{"io.vertx.", "vertx"}, {"io.quarkus.", "quarkus"}, {"io.smallrye.", "quarkus"}, {"org.jboss.resteasy.", "resteasy"},
+	{"org.glassfish.jersey.", "jersey"}, {"org.apache.cxf.", "cxf"}, {"weblogic.", "weblogic"}, {"com.ibm.ws.", "websphere"}, {"com.ibm.websphere.", "websphere"},
+	{"io.helidon.", "helidon"}, {"io.micronaut.", "micronaut"},
+	// RPC and messaging.
+	{"io.grpc.", "grpc"}, {"com.google.protobuf.", "protobuf"}, {"org.apache.dubbo.", "dubbo"}, {"com.alibaba.dubbo.", "dubbo"},
+	{"org.apache.kafka.", "kafka"}, {"kafka.", "kafka"}, {"org.apache.rocketmq.", "rocketmq"}, {"com.rabbitmq.", "rabbitmq"},
+	{"org.apache.activemq.", "activemq"}, {"org.apache.thrift.", "thrift"},
+	// Spring and its kin.
+	{"org.springframework.", "spring"}, {"org.aspectj.", "aspectj"}, {"net.bytebuddy.", "bytebuddy"}, {"net.sf.cglib.", "cglib"}, {"javassist.", "javassist"},
+	// Data access: pools, drivers, mappers.
+	{"com.zaxxer.hikari.", "hikari"}, {"com.alibaba.druid.", "druid"}, {"com.mchange.", "c3p0"}, {"org.apache.commons.dbcp2.", "dbcp"},
+	{"org.apache.commons.dbcp.", "dbcp"}, {"org.apache.commons.pool2.", "commons-pool"}, {"org.apache.commons.pool.", "commons-pool"},
+	{"com.mysql.", "mysql"}, {"org.mariadb.", "mariadb"}, {"org.postgresql.", "postgresql"}, {"oracle.jdbc.", "oracle"}, {"oracle.net.", "oracle"},
+	{"com.microsoft.sqlserver.", "sqlserver"}, {"org.h2.", "h2"}, {"org.hsqldb.", "hsqldb"}, {"org.apache.derby.", "derby"},
+	{"org.hibernate.", "hibernate"}, {"org.apache.ibatis.", "mybatis"}, {"org.mybatis.", "mybatis"}, {"com.baomidou.", "mybatis"}, {"org.jooq.", "jooq"},
+	{"org.eclipse.persistence.", "eclipselink"}, {"redis.clients.", "jedis"}, {"io.lettuce.", "lettuce"}, {"org.redisson.", "redisson"},
+	{"com.mongodb.", "mongodb"}, {"org.bson.", "mongodb"}, {"com.datastax.", "cassandra"}, {"org.elasticsearch.", "elasticsearch"},
+	{"co.elastic.", "elasticsearch"}, {"org.apache.zookeeper.", "zookeeper"}, {"org.apache.curator.", "curator"},
+	// Logging.
+	{"ch.qos.logback.", "logback"}, {"org.apache.logging.log4j.", "log4j2"}, {"org.apache.log4j.", "log4j"}, {"org.slf4j.", "slf4j"},
+	{"org.jboss.logging.", "jboss-logging"}, {"org.jboss.logmanager.", "jboss-logging"}, {"org.apache.commons.logging.", "commons-logging"},
+	{"com.lmax.disruptor.", "disruptor"},
+	// Serialisation, HTTP clients, common utilities, observability.
+	{"com.fasterxml.jackson.", "jackson"}, {"com.google.gson.", "gson"}, {"com.alibaba.fastjson", "fastjson"}, {"com.alibaba.fastjson2.", "fastjson"},
+	{"com.esotericsoftware.kryo.", "kryo"}, {"org.yaml.snakeyaml.", "snakeyaml"}, {"okhttp3.", "okhttp"}, {"okio.", "okhttp"},
+	{"org.apache.http.", "apache-httpclient"}, {"org.apache.hc.", "apache-httpclient"}, {"feign.", "feign"}, {"retrofit2.", "retrofit"},
+	{"com.google.common.", "guava"}, {"org.apache.commons.", "commons"}, {"io.micrometer.", "micrometer"}, {"io.opentelemetry.", "opentelemetry"},
+	{"brave.", "zipkin"}, {"io.prometheus.", "prometheus"}, {"io.github.resilience4j.", "resilience4j"}, {"com.netflix.", "netflix"},
+	{"com.github.benmanes.caffeine.", "caffeine"}, {"net.sf.ehcache.", "ehcache"}, {"org.ehcache.", "ehcache"}, {"org.quartz.", "quartz"},
+	{"com.google.inject.", "guice"}, {"org.codehaus.groovy.", "groovy"}, {"groovy.", "groovy"}, {"scala.", "scala"}, {"kotlin.", "kotlin"},
+	{"kotlinx.coroutines.", "kotlin"}, {"akka.", "akka"}, {"io.perfmark.", "perfmark"}, {"org.wildfly.", "wildfly"},
+	{"org.jboss.", "jboss"},
 }

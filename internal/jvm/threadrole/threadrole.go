@@ -19,6 +19,10 @@
 // entry that only one role uses wins; otherwise the first frame entry found
 // in the stack; otherwise a shared ("weak") name entry; otherwise any thread
 // with Java frames is background work of the application.
+//
+// Library and FirstAppFrame read the third table: the packages of the JDK
+// and of the common libraries, so the first frame of a stack that is none
+// of them is the application's own code (where a sample's time goes).
 package threadrole
 
 import (
@@ -87,8 +91,13 @@ type Role struct {
 	// jdk-httpserver, reactor, okhttp, hotspot, openj9 ...); "" when none
 	// is known (the JDK's own executors, the application's threads).
 	Framework string
-	// By says what decided: "name", "stack" or "" (nothing matched).
+	// By says what decided: "name", "stack", "pool" (Pools: the pool's
+	// other threads' stacks) or "" (nothing matched).
 	By string
+	// Shared: a name that pools of any role use decided (an Executors
+	// "pool-1-thread-3", a Jetty "qtp" thread without its stack), or a name
+	// cut to 15 bytes that several entries could complete: a guess.
+	Shared bool
 	// Rule is the table entry that decided (rules.go), "" when none.
 	Rule string
 }
@@ -113,10 +122,12 @@ type cNameRule struct {
 	// a cut name cannot reach the part that tells, so such entries do not
 	// take cut names.
 	anyStart bool
+	literal  string // every name the entry matches starts with it
 }
 
 type cStackRule struct {
 	stackRule
+	dotted []string // "." + each frame prefix, for shaded copies
 }
 
 var (
@@ -136,7 +147,8 @@ func compileNames(rules []nameRule) []cNameRule {
 		if err != nil {
 			panic(fmt.Sprintf("threadrole: rule %s: %v", r.id, err))
 		}
-		out[i] = cNameRule{nameRule: r, re: re, prog: prog, anyStart: viablePrefix(prog, "\x00\x7f~\x00")}
+		lit, _ := re.LiteralPrefix()
+		out[i] = cNameRule{nameRule: r, re: re, prog: prog, anyStart: viablePrefix(prog, "\x00\x7f~\x00"), literal: lit}
 	}
 	return out
 }
@@ -144,7 +156,10 @@ func compileNames(rules []nameRule) []cNameRule {
 func compileStacks(rules []stackRule) []cStackRule {
 	out := make([]cStackRule, len(rules))
 	for i, r := range rules {
-		out[i] = cStackRule{r}
+		out[i] = cStackRule{stackRule: r}
+		for _, f := range r.frames {
+			out[i].dotted = append(out[i].dotted, "."+f)
+		}
 	}
 	return out
 }
@@ -197,9 +212,12 @@ func ClassifyComm(comm string) Role {
 // entry, then the fallback.
 func classify(name string, frames func(func(string) bool), hasStack, cut bool) Role {
 	var weak *cNameRule
-	if nr := matchName(name, cut); nr != nil {
+	nr, ambiguous := matchName(name, cut)
+	if nr != nil {
 		if !nr.weak {
-			return nr.role(name, cut)
+			r := nr.role(name, cut)
+			r.Shared = ambiguous
+			return r
 		}
 		weak = nr
 	}
@@ -213,7 +231,9 @@ func classify(name string, frames func(func(string) bool), hasStack, cut bool) R
 		}
 	}
 	if weak != nil {
-		return weak.role(name, cut)
+		r := weak.role(name, cut)
+		r.Shared = true
+		return r
 	}
 	if hasStack {
 		return Role{Kind: Background, Pool: PoolName(name)}
@@ -223,7 +243,7 @@ func classify(name string, frames func(func(string) bool), hasStack, cut bool) R
 
 // matchName is the first name entry matching name (cut: name may be the
 // start of a longer name).
-func matchName(name string, cut bool) *cNameRule {
+func matchName(name string, cut bool) (*cNameRule, bool) {
 	if cut {
 		// A cut may split a multi-byte character: drop its first bytes.
 		for len(name) > 0 {
@@ -234,13 +254,28 @@ func matchName(name string, cut bool) *cNameRule {
 			name = name[:len(name)-1]
 		}
 	}
+	var first *cNameRule
+	var scratch nfaScratch
 	for i := range cNames {
 		nr := &cNames[i]
-		if nr.re.MatchString(name) || (cut && !nr.anyStart && viablePrefix(nr.prog, name)) {
-			return nr
+		if !strings.HasPrefix(name, nr.literal) && !(cut && strings.HasPrefix(nr.literal, name)) {
+			continue // cheap: most entries start with a literal
+		}
+		if nr.re.MatchString(name) {
+			if first == nil {
+				return nr, false
+			}
+			return first, first.kind != nr.kind
+		}
+		if cut && !nr.anyStart && viable(nr.prog, name, &scratch) {
+			if first == nil {
+				first = nr
+			} else if first.kind != nr.kind {
+				return first, true // the cut hides which
+			}
 		}
 	}
-	return nil
+	return first, false
 }
 
 func (nr *cNameRule) role(name string, cut bool) Role {
@@ -264,20 +299,36 @@ func matchStack(frames func(func(string) bool)) *cStackRule {
 		if i := strings.IndexByte(f, '('); i > 0 {
 			f = f[:i]
 		}
+		if strings.IndexByte(f, '/') >= 0 { // OpenJ9 and JFR's internal form: java/lang/Thread.run
+			f = strings.ReplaceAll(f, "/", ".")
+		}
 		list = append(list, strings.TrimSpace(f))
 		return len(list) < maxFrames
 	})
+	shaded := make([]bool, len(list))
+	for i, f := range list {
+		shaded[i] = strings.Contains(f, "shade")
+	}
 	for i := range cStacks {
 		sr := &cStacks[i]
-		for _, f := range list {
-			for _, p := range sr.frames {
-				if strings.HasPrefix(f, p) {
+		for k, f := range list {
+			for j, p := range sr.frames {
+				if strings.HasPrefix(f, p) || (shaded[k] && shadedPrefix(f, sr.dotted[j])) {
 					return sr
 				}
 			}
 		}
 	}
 	return nil
+}
+
+// shadedPrefix says whether frame f holds dotted ("." + a frame prefix)
+// inside a shaded copy of the library: gRPC ships Netty as
+// io.grpc.netty.shaded.io.netty..., Nacos as
+// com.alibaba.nacos.shaded.io.grpc.netty.shaded.io.netty...
+func shadedPrefix(f, dotted string) bool {
+	i := strings.Index(f, dotted)
+	return i > 0 && strings.Contains(f[:i], "shade")
 }
 
 // maxFrames bounds the frames looked at: entry loops sit within the
@@ -305,13 +356,30 @@ func PoolName(name string) string {
 // still alive at its end (zero-width assertions are taken as met: the
 // names here use only ^ and $).
 func viablePrefix(prog *syntax.Prog, s string) bool {
-	cur := addThread(prog, nil, uint32(prog.Start), map[uint32]bool{})
+	return viable(prog, s, &nfaScratch{})
+}
+
+// nfaScratch is viable's memory, reused over the entries of one lookup.
+type nfaScratch struct {
+	seen      []bool
+	cur, next []uint32
+}
+
+func viable(prog *syntax.Prog, s string, m *nfaScratch) bool {
+	if cap(m.seen) < len(prog.Inst) {
+		m.seen = make([]bool, len(prog.Inst))
+	}
+	seen := m.seen[:len(prog.Inst)]
+	clear(seen)
+	cur := addThread(prog, m.cur[:0], uint32(prog.Start), seen)
+	next := m.next[:0]
+	defer func() { m.cur, m.next = cur, next }()
 	for _, r := range s {
 		if len(cur) == 0 {
 			return false
 		}
-		seen := map[uint32]bool{}
-		var next []uint32
+		clear(seen)
+		next = next[:0]
 		for _, pc := range cur {
 			inst := &prog.Inst[pc]
 			switch inst.Op {
@@ -321,13 +389,13 @@ func viablePrefix(prog *syntax.Prog, s string) bool {
 				}
 			}
 		}
-		cur = next
+		cur, next = next, cur
 	}
 	return len(cur) > 0
 }
 
 // addThread adds pc and what it reaches without reading a character.
-func addThread(prog *syntax.Prog, list []uint32, pc uint32, seen map[uint32]bool) []uint32 {
+func addThread(prog *syntax.Prog, list []uint32, pc uint32, seen []bool) []uint32 {
 	if seen[pc] {
 		return list
 	}
