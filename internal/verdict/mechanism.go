@@ -41,7 +41,21 @@ func Evidence(L *Layers) *mechanism.Evidence {
 			}
 		}
 	}
-	e.Slices = append(e.Slices, L.Threads...)
+	// A JFR stack is cut at 64 frames from the leaf and may lose the loop
+	// that says what a thread is for: a thread the dumps show takes the
+	// role its whole stack there gave.
+	byName := map[string]mechanism.Slice{}
+	for _, s := range e.Slices {
+		if _, ok := byName[s.Thread]; !ok || s.State != mechanism.Idle {
+			byName[s.Thread] = s
+		}
+	}
+	for _, s := range L.Threads {
+		if d, ok := byName[s.Thread]; ok {
+			s.Role, s.Pool = d.Role, d.Pool
+		}
+		e.Slices = append(e.Slices, s)
+	}
 	if L.Alloc != nil {
 		for _, a := range L.Alloc.Samples {
 			// Root first, the allocated class as the leaf (left out): the
@@ -120,8 +134,10 @@ func dumpSlices(d *threaddump.Dump, r *threaddump.Report) []mechanism.Slice {
 	out := make([]mechanism.Slice, 0, len(d.Threads))
 	for _, t := range d.Threads {
 		st := frames(t.Stack())
-		methods := make([]string, len(st))
-		for i, f := range st {
+		// The role from the thread's own frames: on JDK 21+ a carrier's
+		// Stack() is the mounted virtual thread's.
+		methods := make([]string, len(t.Frames))
+		for i, f := range t.Frames {
 			methods[i] = f.Method
 		}
 		role := threadrole.Classify(t.Name, methods)
