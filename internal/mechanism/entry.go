@@ -140,7 +140,7 @@ func (en Entry) eval(e *Evidence) []finding.Outcome {
 	o.Observed = observed(&en, m)
 	fx := en.fixFor(e)
 	o.Recommended = fx.Do
-	o.Fix = finding.Fix{Apply: fx.Apply, Revert: fx.Revert, Note: fx.Do}
+	o.Fix = finding.Fix{Apply: fx.Apply, Revert: fx.Revert}
 	return []finding.Outcome{o}
 }
 

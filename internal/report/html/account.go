@@ -57,13 +57,15 @@ func accountSection(p *report.RunPage, l finding.Lang, L map[string]string) *acc
 			fmt.Fprintf(&b, `<i style="width:%.2f%%;background:%s" title="%s %.0f%%"></i>`, part.Pct, c, template.HTMLEscapeString(part.State), part.Pct)
 		}
 		b.WriteString(`</div><span class="hbarlbl">`)
-		for i, part := range r.Parts {
+		said := false
+		for _, part := range r.Parts {
 			if part.Pct < 5 {
 				continue
 			}
-			if i > 0 {
+			if said {
 				b.WriteString(" · ")
 			}
+			said = true
 			fmt.Fprintf(&b, "%s %.0f%%", template.HTMLEscapeString(part.State), part.Pct)
 		}
 		b.WriteString(`</span>`)
