@@ -68,10 +68,10 @@ func (c *Comparison) Gate(pct float64) bool {
 				s.Label, s.ChangePct, n, 100*GateConfidence, n-min(s.NBefore, s.NAfter)))
 			c.InconclusiveKeys = append(c.InconclusiveKeys, s.Key)
 			continue
-		case s.Method == stats.MethodLaunches && worse && beyond && s.GateAgreement != "" && s.Why != nil:
+		case s.Method == stats.MethodLaunches && worse && beyond && s.GateAgreement != "" && s.GateWhy != nil:
 			c.Inconclusive = append(c.Inconclusive, finding.Tf(finding.T("%s: %+.1f%% (99%% CI %+.1f%% to %+.1f%%, U-test over launches p = %s) is not a verdict: %s: run %s more per side",
 				"%s：%+.1f%%（99%% 置信区间 %+.1f%% 至 %+.1f%%，基于启动的 U 检验 p = %s）不能作为结论：%s：每侧再运行 %s 次"),
-				s.Label, s.ChangePct, s.GateLoPct, s.GateHiPct, pText(s.UTestP), *s.Why, stats.MoreRuns(more)))
+				s.Label, s.ChangePct, s.GateLoPct, s.GateHiPct, pText(s.UTestP), *s.GateWhy, stats.MoreRuns(more)))
 			c.InconclusiveKeys = append(c.InconclusiveKeys, s.Key)
 			continue
 		}

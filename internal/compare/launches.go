@@ -94,7 +94,12 @@ func envDiffs(before, after []Input) []finding.Text {
 			return fmt.Sprint(e.CPUs)
 		}},
 		{finding.T("JDK", "JDK"), func(e LaunchEnv) string { return e.JDK }},
-		{finding.T("JVM flags", "JVM 参数"), func(e LaunchEnv) string { return strings.Join(e.Flags, " ") }},
+		{finding.T("JVM flags", "JVM 参数"), func(e LaunchEnv) string {
+			if e.JDK != "" && len(e.Flags) == 0 {
+				return "(none)" // the JVM was found: it had none
+			}
+			return strings.Join(e.Flags, " ")
+		}},
 	}
 	values := func(in []Input, get func(LaunchEnv) string) []string {
 		var out []string
@@ -405,6 +410,21 @@ func whyText(ag stats.Agreement, s Stat, conf float64, b, a []float64) finding.T
 		return finding.Text{}
 	}
 	gs := stats.Groups(slices.Concat(b, a))
+	// Groups that are the two sides are what a change gives too: only
+	// groups that cut across a side say something about the launches.
+	across := false
+	for _, side := range []bool{false, true} {
+		n := 0
+		for _, g := range gs {
+			if slices.ContainsFunc(g.Members, func(m int) bool { return (m >= len(b)) == side }) {
+				n++
+			}
+		}
+		across = across || n > 1
+	}
+	if !across {
+		return t
+	}
 	for _, g := range gs {
 		if len(g.Members) == 1 && len(gs) > 1 {
 			side, i := finding.T("before", "改动前"), g.Members[0]+1

@@ -78,13 +78,14 @@ type Stat struct {
 	// Over launches (stats.MethodLaunches): RankShiftPct is the
 	// Hodges-Lehmann shift of the launch means; Agreement and
 	// GateAgreement say whether the t interval and the exact U-test agree
-	// at 95% and at the gate's 99% ("" they do, else AgreementText's
-	// keys) and Why why not; GateMoreRuns is the launches a side to add
+	// at 95% and at the gate's 99% ("" they do, else agreementKey's
+	// values), Why and GateWhy why not; GateMoreRuns is the launches a side to add
 	// before the gate can judge this metric.
 	RankShiftPct  *float64      `json:"rank_shift_pct,omitempty"`
 	Agreement     string        `json:"agreement,omitempty"`
 	GateAgreement string        `json:"gate_agreement,omitempty"`
 	Why           *finding.Text `json:"why,omitempty"`
+	GateWhy       *finding.Text `json:"gate_why,omitempty"`
 	GateMoreRuns  int           `json:"gate_more_runs,omitempty"`
 }
 
@@ -182,13 +183,13 @@ func launchStat(st *Stat, e stats.Estimate, powerPct float64, b, a []float64) {
 	st.RankShiftPct = ptr(e.RankShiftPct)
 	ag, gag := e.LaunchAgreement(stats.Confidence), e.LaunchAgreement(GateConfidence)
 	st.Agreement, st.GateAgreement = agreementKey[ag], agreementKey[gag]
-	switch {
-	case ag != stats.Agree:
+	if ag != stats.Agree {
 		w := whyText(ag, *st, stats.Confidence, b, a)
 		st.Why = &w
-	case gag != stats.Agree:
+	}
+	if gag != stats.Agree {
 		w := whyText(gag, *st, GateConfidence, b, a)
-		st.Why = &w
+		st.GateWhy = &w
 	}
 	have := min(e.NBefore, e.NAfter)
 	need := stats.LaunchesNeeded(e, powerPct, GateConfidence)
