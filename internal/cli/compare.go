@@ -56,9 +56,10 @@ too few launches for the rank test, launches in several groups, one far
 off); with one launch a side, a block bootstrap over its seconds, which
 covers no launch-to-launch spread. Launches whose throughput falls into
 groups are reported with what the run folders show separates them. A side
-from another host, kernel, JDK, JVM flags or CPU count (from the manifests)
-is warned about, and the gate refuses it; sides recorded more than an hour
-apart get an interval widened by one launch's spread.
+from another host, kernel, JDK or CPU count (from the manifests) is warned
+about and the gate refuses it (other JVM flags: a warning, they may be the
+change); sides recorded more than an hour apart get an interval widened by
+one launch's spread.
 --steps BASE STEP1 STEP2... prints the tuning table: each step's gain over
 the previous step and over the baseline, with intervals.
 

@@ -643,9 +643,10 @@ too few launches for the rank test, launches in several groups, one far
 off); with one launch a side, a block bootstrap over its seconds, which
 covers no launch-to-launch spread. Launches whose throughput falls into
 groups are reported with what the run folders show separates them. A side
-from another host, kernel, JDK, JVM flags or CPU count (from the manifests)
-is warned about, and the gate refuses it; sides recorded more than an hour
-apart get an interval widened by one launch's spread.
+from another host, kernel, JDK or CPU count (from the manifests) is warned
+about and the gate refuses it (other JVM flags: a warning, they may be the
+change); sides recorded more than an hour apart get an interval widened by
+one launch's spread.
 --steps BASE STEP1 STEP2... prints the tuning table: each step's gain over
 the previous step and over the baseline, with intervals.
 
@@ -671,8 +672,9 @@ run-1..N）作为 BEFORE 或 AFTER。交替进行的运行（A B A B ...，即 '
 Mann-Whitney U 检验，两者一致才下结论（否则判为无法判断并说明原因：启动次数不足以让
 秩检验达到水平、各次启动分成几组、有一次偏离很远）；每侧一次启动时为其逐秒数据的分块
 自助法，不含启动之间的波动。吞吐量分成几组的启动会被报告，并给出运行目录中区分它们的
-数据。一侧来自不同的主机、内核、JDK、JVM 参数或 CPU 数（取自 manifest）时给出警告，
-门禁拒绝判断；两侧相隔一小时以上记录时，区间按一次启动的波动加宽。
+数据。一侧来自不同的主机、内核、JDK 或 CPU 数（取自 manifest）时给出警告，门禁拒绝
+判断（仅 JVM 参数不同时只警告，参数可能正是要比较的改动）；两侧相隔一小时以上记录时，
+区间按一次启动的波动加宽。
 --steps BASE STEP1 STEP2... 输出调优表：每一步相对上一步和相对基线的提升及其区间。
 
 --fail-on-regression PCT 按区间而不是按点值做 CI 门禁：吞吐量或 p99 显著变差（其 99%

@@ -127,13 +127,17 @@ type Comparison struct {
 	// launches' throughput falls into when some side has launches in two
 	// or more (nil otherwise), LaunchHints what the run folders recorded
 	// that separates them; EnvDiffs what differs between the sides'
-	// launches (host, kernel, CPUs, JDK, JVM flags); ApartHours how far
+	// launches (host, kernel, CPUs, JDK, JVM flags: the flags alone are
+	// warned about, they may be the change); ApartHours how far
 	// apart the sides were recorded when more than an hour (a stored
 	// baseline: the interval is widened by one launch's spread).
 	LaunchGroups []LaunchGroup  `json:"launch_groups,omitempty"`
 	LaunchHints  []finding.Text `json:"launch_hints,omitempty"`
 	EnvDiffs     []finding.Text `json:"env_diffs,omitempty"`
-	ApartHours   float64        `json:"apart_hours,omitempty"`
+	// EnvRefused: more than the JVM flags differ (host, kernel, CPUs,
+	// JDK): the gate refuses to judge.
+	EnvRefused bool    `json:"env_refused,omitempty"`
+	ApartHours float64 `json:"apart_hours,omitempty"`
 }
 
 // Load reads a run's report.json: path is the run folder or the file.

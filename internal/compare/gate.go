@@ -38,7 +38,7 @@ const GateConfidence = 0.99
 // rise of more than 0.1 point. It returns whether anything regressed.
 func (c *Comparison) Gate(pct float64) bool {
 	c.Regressions, c.RegressedKeys, c.Inconclusive, c.InconclusiveKeys = nil, nil, nil, nil
-	if len(c.EnvDiffs) > 0 {
+	if c.EnvRefused {
 		c.Inconclusive = append(c.Inconclusive, finding.Tf(finding.T("refused: the sides' launches ran in different environments (%s), so no interval over launches can tell the change from the environment's; re-run the baseline build interleaved with the candidate on one host: tuneloop run --start OLD --start-b NEW --repeat 5 --fail-on-regression %.0f",
 			"拒绝判断：两侧的启动运行在不同环境中（%s），任何基于启动的区间都无法把改动与环境的影响分开；请在同一主机上将基线版本与候选版本交替重跑：tuneloop run --start 旧版本 --start-b 新版本 --repeat 5 --fail-on-regression %.0f"),
 			joinTexts(c.EnvDiffs, "; "), pct))

@@ -78,8 +78,9 @@ func (in Input) env() LaunchEnv {
 
 // envDiffs lists what differs between the sides' launches: each field
 // whose values on one side are not those of the other (unknown values
-// left out).
-func envDiffs(before, after []Input) []finding.Text {
+// left out). hostDiff: something other than the JVM flags differs (the
+// flags may be the change under test: a tuning step).
+func envDiffs(before, after []Input) (diffs []finding.Text, hostDiff bool) {
 	type field struct {
 		label finding.Text
 		get   func(LaunchEnv) string
@@ -111,16 +112,16 @@ func envDiffs(before, after []Input) []finding.Text {
 		slices.Sort(out)
 		return out
 	}
-	var diffs []finding.Text
-	for _, f := range fields {
+	for i, f := range fields {
 		b, a := values(before, f.get), values(after, f.get)
 		if len(b) == 0 || len(a) == 0 || slices.Equal(b, a) {
 			continue
 		}
 		show := func(v []string) string { return finding.SafeLine(strings.Join(v, " | ")) }
 		diffs = append(diffs, finding.Tf(finding.T("%s: %s before, %s after", "%s：改动前 %s，改动后 %s"), f.label, show(b), show(a)))
+		hostDiff = hostDiff || i < len(fields)-1
 	}
-	return diffs
+	return diffs, hostDiff
 }
 
 // apartAfter: sides whose launches were taken more than this far apart

@@ -161,6 +161,16 @@ func TestBaselineOtherEnvironment(t *testing.T) {
 		!strings.Contains(c.Inconclusive[0].EN, "--start-b NEW") {
 		t.Errorf("gate: %v %v", c.Regressions, c.Inconclusive)
 	}
+	// Only the flags differ (a tuning step's change): warned, not refused.
+	flagsOnly := env
+	flagsOnly.Flags = []string{"-Xmx2g"}
+	for i := range b {
+		a[i].Env = &flagsOnly
+	}
+	c = CompareSetsWith(b, a, Options{PowerPct: 5})
+	if len(c.EnvDiffs) != 1 || c.EnvRefused || !c.Gate(5) {
+		t.Errorf("flags only: diffs %v refused %v regressions %v inconclusive %v", c.EnvDiffs, c.EnvRefused, c.Regressions, c.Inconclusive)
+	}
 	// The same environment: a 10% fall over 5 launches a side fails.
 	for i := range b {
 		a[i].Env = &env

@@ -221,7 +221,7 @@ func launchMeans(runs [][]float64) []float64 {
 // what separates them, how the launches' environments differ, how far
 // apart the sides were recorded.
 func (c *Comparison) launches(before, after []Input) {
-	c.EnvDiffs = envDiffs(before, after)
+	c.EnvDiffs, c.EnvRefused = envDiffs(before, after)
 	if d := apart(before, after); d > apartAfter {
 		c.ApartHours = math.Round(d.Hours()*10) / 10
 	}
@@ -241,11 +241,13 @@ func (c *Comparison) launches(before, after []Input) {
 // environments that differ, the time between the sides, the launches'
 // groups and what separates them.
 func (c *Comparison) launchWarnings() {
-	if len(c.EnvDiffs) > 0 {
-		var parts []finding.Text
-		parts = append(parts, c.EnvDiffs...)
+	switch {
+	case c.EnvRefused:
 		c.Warnings = append(c.Warnings, finding.Tf(finding.T("the sides' launches ran in different environments (%s): the difference mixes the change with the environment's; compare builds on one host, interleaved: tuneloop run --start OLD --start-b NEW --repeat 5",
-			"两侧的启动运行在不同环境中（%s）：差异中混有环境的影响；请在同一主机上交替比较两个版本：tuneloop run --start 旧版本 --start-b 新版本 --repeat 5"), joinTexts(parts, "; ")))
+			"两侧的启动运行在不同环境中（%s）：差异中混有环境的影响；请在同一主机上交替比较两个版本：tuneloop run --start 旧版本 --start-b 新版本 --repeat 5"), joinTexts(c.EnvDiffs, "; ")))
+	case len(c.EnvDiffs) > 0:
+		c.Warnings = append(c.Warnings, finding.Tf(finding.T("the sides' JVMs ran with different flags (%s): unless the flags are the change under test, the difference is partly theirs",
+			"两侧 JVM 的启动参数不同（%s）：除非这些参数正是要比较的改动，否则差异中有一部分来自参数"), joinTexts(c.EnvDiffs, "; ")))
 	}
 	if c.ApartHours > 0 {
 		c.Warnings = append(c.Warnings, finding.Tf(finding.T("the sides were recorded %.1f h apart (a stored baseline): whatever changed on the host in between is in the difference, so the interval is widened by one launch's spread; to gate a build, run it interleaved with the baseline build (tuneloop run --start OLD --start-b NEW --repeat 5)",

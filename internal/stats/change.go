@@ -224,17 +224,28 @@ func runsNeededAt(e Estimate, pct, conf float64) int {
 	}
 	spread := e.SELog * math.Sqrt(n)
 	zb := distuv.UnitNormal.Quantile(Power)
-	for m := MinRuns; m < MaxRuns; m++ {
+	enough := func(m int) bool {
 		df := float64(2*m - 2)
 		if e.Method == MethodPaired || e.Method == MethodPooledBootstrap {
 			df = float64(m - 1)
 		}
 		t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(1 - (1-conf)/2)
-		if (t+zb)*spread/math.Sqrt(float64(m)) <= delta {
-			return m
-		}
+		return (t+zb)*spread/math.Sqrt(float64(m)) <= delta
 	}
-	return MaxRuns
+	// (t + z) / sqrt(m) falls as m grows, and t is never below the
+	// normal's z: the normal's m is a lower bound, and the t's answer a
+	// few steps above it (each t quantile costs an inverse incomplete
+	// beta, so the search starts there).
+	za := distuv.UnitNormal.Quantile(1 - (1-conf)/2)
+	m0 := math.Pow((za+zb)*spread/delta, 2)
+	if m0 >= MaxRuns {
+		return MaxRuns
+	}
+	m := max(MinRuns, int(math.Ceil(m0)))
+	for m < MaxRuns && !enough(m) {
+		m++
+	}
+	return m
 }
 
 // MaxRuns caps the runs advised: needing more means this host's noise hides
