@@ -66,7 +66,8 @@ bench-load: build
 bench-load-quick: build
 	QUICK=1 scripts/bench-load.sh
 
-# The compare gate measured: A/A false alarms and detection of 5%/10% slowdowns (~5 min on 2 idle cores).
+# The compare gate measured: A/A false alarms and detection of 5%/10% slowdowns (~5 min on 2 idle cores);
+# MODE=windows: load --versus windows; MODE=sets: sequential sets of zoo launches (builds the zoo; hours).
 bench-gate: build $(if $(filter sets,$(MODE)),zoo)
 	scripts/bench-gate.sh
 

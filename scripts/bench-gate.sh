@@ -102,7 +102,6 @@ if [ "$MODE" = sets ]; then
 	printf '%-14s %3s %-22s %4s %-26s %10s %16s\n' service K kind n "exit 3 (95% CI)" "exit 4" "launch groups"
 	for svc in $SERVICES; do for k in $KS; do for w in 100 $SLOW; do
 		awk -F'\t' -v s="$svc" -v k="$k" -v w="$w" '
-			function lbeta(x, a, b) { return a * log(x) + b * log(1 - x) }
 			function cdf(x, n, p,   i, t, lc) { if (p <= 0) return 1; if (p >= 1) return (x >= n); t = 0; lc = 0
 				for (i = 0; i <= x; i++) { if (i > 0) lc += log(n - i + 1) - log(i); t += exp(lc + i * log(p) + (n - i) * log(1 - p)) } return t }
 			function upper(x, n,   lo, hi, m, j) { if (x >= n) return 1; lo = x / n; hi = 1; for (j = 0; j < 60; j++) { m = (lo + hi) / 2; if (cdf(x, n, m) > 0.025) lo = m; else hi = m } return hi }
