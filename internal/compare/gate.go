@@ -58,7 +58,7 @@ func (c *Comparison) Gate(pct float64) bool {
 			more = max(more, s.GateMoreRuns)
 		}
 		switch {
-		case s.Method == stats.MethodBootstrap && c.Design == DesignUnpaired && worse && beyond:
+		case s.Method == stats.MethodBootstrap && c.Design == DesignUnpaired && !c.oneJVM && worse && beyond:
 			// One launch a side: the launch-to-launch spread, which on a
 			// small host alone moves throughput 20%, is unmeasured, so
 			// no regression is called on it.

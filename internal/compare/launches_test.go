@@ -203,3 +203,19 @@ func TestBaselineApart(t *testing.T) {
 		t.Errorf("warnings %v", cf.Warnings)
 	}
 }
+
+// One launch a side never fails the gate; two runs of one running JVM
+// (one target PID) are no launches, and are judged on their seconds as
+// before.
+func TestGateOneLaunchASide(t *testing.T) {
+	b, a := set("a", t0, 58000), set("b", t0.Add(time.Minute), 46000)
+	c := CompareSetsWith(b, a, Options{PowerPct: 5})
+	if c.Gate(5) || len(c.Inconclusive) == 0 || !strings.Contains(c.Inconclusive[0].EN, "from one JVM launch a side") {
+		t.Errorf("one launch a side: %v %v", c.Regressions, c.Inconclusive)
+	}
+	b[0].Page.Run.TargetPID, a[0].Page.Run.TargetPID = 4242, 4242
+	c = CompareSetsWith(b, a, Options{PowerPct: 5})
+	if !c.Gate(5) {
+		t.Errorf("one JVM, two runs: %v %v", c.Regressions, c.Inconclusive)
+	}
+}

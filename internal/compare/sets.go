@@ -222,6 +222,7 @@ func launchMeans(runs [][]float64) []float64 {
 // apart the sides were recorded.
 func (c *Comparison) launches(before, after []Input) {
 	c.EnvDiffs, c.EnvRefused = envDiffs(before, after)
+	c.oneJVM = oneJVM(slices.Concat(before, after))
 	if d := apart(before, after); d > apartAfter {
 		c.ApartHours = math.Round(d.Hours()*10) / 10
 	}
@@ -235,6 +236,19 @@ func (c *Comparison) launches(before, after []Input) {
 		byDir[runInfo(in).Dir] = in
 	}
 	c.LaunchHints = launchHints(gs, byDir)
+}
+
+// oneJVM: every run names the same target JVM (one PID, not 0): runs of
+// one running service, not launches.
+func oneJVM(in []Input) bool {
+	pid := 0
+	for _, i := range in {
+		if i.Page == nil || i.Page.Run == nil || i.Page.Run.TargetPID == 0 || pid != 0 && i.Page.Run.TargetPID != pid {
+			return false
+		}
+		pid = i.Page.Run.TargetPID
+	}
+	return pid != 0
 }
 
 // launchWarnings are the warnings of a comparison over launches: the
