@@ -136,7 +136,7 @@ type Comparison struct {
 	EnvDiffs     []finding.Text `json:"env_diffs,omitempty"`
 	// EnvRefused: more than the JVM flags differ (host, kernel, CPUs,
 	// JDK): the gate refuses to judge.
-	EnvRefused bool `json:"env_refused,omitempty"`
+	EnvRefused bool    `json:"env_refused,omitempty"`
 	ApartHours float64 `json:"apart_hours,omitempty"`
 	// oneJVM: every run loaded the same JVM (one target PID), so the runs
 	// are not launches and one a side is judged as before.
