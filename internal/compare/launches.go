@@ -405,8 +405,8 @@ func whyText(ag stats.Agreement, s Stat, conf float64, b, a []float64) finding.T
 		t = finding.Tf(finding.T("the t interval excludes 0 at %s but the U-test over launches does not agree (p = %.3f): the launches overlap more than a normal spread would",
 			"t 区间在 %s 水平下不含 0，但基于启动的 U 检验不一致（p = %.3f）：各次启动的重叠超出正态分布的预期"), level, p)
 	case stats.IntervalNotSignificant:
-		t = finding.Tf(finding.T("the U-test over launches is significant at %s (p = %.3f) but the t interval is not: some launch lies far from the others of its side",
-			"基于启动的 U 检验在 %s 水平下显著（p = %.3f），但 t 区间不显著：有一次启动远离同侧其他启动"), level, p)
+		t = finding.Tf(finding.T("the U-test over launches is significant at %s (p = %.3f) but the t interval is not: the launches' spread widens the t more than their order says",
+			"基于启动的 U 检验在 %s 水平下显著（p = %.3f），但 t 区间不显著：启动间的波动使 t 区间变宽的程度超过了它们的排序所显示的差异"), level, p)
 	default:
 		return finding.Text{}
 	}
