@@ -71,8 +71,9 @@ bench-load: build
 bench-load-quick: build
 	QUICK=1 scripts/bench-load.sh
 
-# The compare gate measured: A/A false alarms and detection of 5%/10% slowdowns (~5 min on 2 idle cores).
-bench-gate: build
+# The compare gate measured: A/A false alarms and detection of 5%/10% slowdowns (~5 min on 2 idle cores);
+# MODE=windows: load --versus windows; MODE=sets: sequential sets of zoo launches (builds the zoo; hours).
+bench-gate: build $(if $(filter sets,$(MODE)),zoo)
 	scripts/bench-gate.sh
 
 # Overhead of jvm --profile cpu on a zoo service under load, interleaved off/on windows (~2 min).

@@ -48,20 +48,29 @@ Several runs per side: BEFORE... -- AFTER..., or a folder of 'tuneloop run
 --repeat N' (its run-1..N) as BEFORE or AFTER. Runs taken in turn (A B A B
 ..., as 'run --start-b' takes them; seen from their start times, or
 --design paired) are judged pair by pair: a paired t on the per-pair log
-ratios, so a neighbour's drift cancels. Otherwise, with 2+ runs a side the
-interval is Welch's t on the per-run means (log scale); with one run it is a
-block bootstrap over that run's seconds and covers no run-to-run noise.
+ratios, so a neighbour's drift cancels. Otherwise the unit of replication is
+the JVM launch (each run is one): with 2+ launches a side, Welch's t on the
+per-launch means (log scale) and an exact Mann-Whitney U-test over the same
+launches, and a verdict only when both agree (else inconclusive, saying why:
+too few launches for the rank test, launches in several groups, one far
+off); with one launch a side, a block bootstrap over its seconds, which
+covers no launch-to-launch spread. Launches whose throughput falls into
+groups are reported with what the run folders show separates them. A side
+from another host, kernel, JDK or CPU count (from the manifests) is warned
+about and the gate refuses it (other JVM flags: a warning, they may be the
+change); sides recorded more than an hour apart get an interval widened by
+one launch's spread.
 --steps BASE STEP1 STEP2... prints the tuning table: each step's gain over
 the previous step and over the baseline, with intervals.
 
 --fail-on-regression PCT gates CI on the interval, not the point: it fails
 when throughput or p99 changed for the worse significantly (its 99%
-interval excludes 0: over the two metrics at most 1% of same-build pairs
-fail) and that interval's far bound is beyond PCT (throughput's lower
-bound below -PCT, p99's upper bound above +PCT), or the error rate rose by
-more than 0.1 point. Exit status: 0 passed, 3 regression, 4 inconclusive
-(a gated metric cannot be told from noise at PCT: run more), 1 error,
-2 bad usage.`,
+interval excludes 0, and over launches the U-test agrees at 1%: 5 launches
+a side is the fewest that can) and that interval's far bound is beyond PCT
+(throughput's lower bound below -PCT, p99's upper bound above +PCT), or the
+error rate rose by more than 0.1 point. Exit status: 0 passed, 3
+regression, 4 inconclusive (a gated metric cannot be told from noise at
+PCT: run N more a side), 1 error, 2 bad usage.`,
 		Example: `  tuneloop compare runs/before runs/after
   tuneloop compare runs/a1 runs/a2 runs/a3 -- runs/b1 runs/b2 runs/b3 --fail-on-regression 5
   tuneloop compare runs/before runs/after --output markdown > tuning.md
@@ -200,7 +209,8 @@ func compareSteps(ctx context.Context, env *Env, o *CompareOptions, args []strin
 }
 
 // loadInputs pages every run the paths stand for (a --repeat folder
-// stands for its run-1..N), each named by the path as the user gave it.
+// stands for its run-1..N), each named by the path as the user gave it,
+// with its launch's environment from the manifest beside it.
 func loadInputs(ctx context.Context, paths []string, lang finding.Lang) ([]compare.Input, error) {
 	var out []compare.Input
 	for _, p := range paths {
@@ -212,7 +222,11 @@ func loadInputs(ctx context.Context, paths []string, lang finding.Lang) ([]compa
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, compare.Input{Path: d, Page: page})
+			in := compare.Input{Path: d, Page: page}
+			if env, ok := compare.LoadEnv(d); ok {
+				in.Env = &env
+			}
+			out = append(out, in)
 		}
 	}
 	return out, nil

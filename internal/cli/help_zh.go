@@ -637,20 +637,29 @@ Several runs per side: BEFORE... -- AFTER..., or a folder of 'tuneloop run
 --repeat N' (its run-1..N) as BEFORE or AFTER. Runs taken in turn (A B A B
 ..., as 'run --start-b' takes them; seen from their start times, or
 --design paired) are judged pair by pair: a paired t on the per-pair log
-ratios, so a neighbour's drift cancels. Otherwise, with 2+ runs a side the
-interval is Welch's t on the per-run means (log scale); with one run it is a
-block bootstrap over that run's seconds and covers no run-to-run noise.
+ratios, so a neighbour's drift cancels. Otherwise the unit of replication is
+the JVM launch (each run is one): with 2+ launches a side, Welch's t on the
+per-launch means (log scale) and an exact Mann-Whitney U-test over the same
+launches, and a verdict only when both agree (else inconclusive, saying why:
+too few launches for the rank test, launches in several groups, one far
+off); with one launch a side, a block bootstrap over its seconds, which
+covers no launch-to-launch spread. Launches whose throughput falls into
+groups are reported with what the run folders show separates them. A side
+from another host, kernel, JDK or CPU count (from the manifests) is warned
+about and the gate refuses it (other JVM flags: a warning, they may be the
+change); sides recorded more than an hour apart get an interval widened by
+one launch's spread.
 --steps BASE STEP1 STEP2... prints the tuning table: each step's gain over
 the previous step and over the baseline, with intervals.
 
 --fail-on-regression PCT gates CI on the interval, not the point: it fails
 when throughput or p99 changed for the worse significantly (its 99%
-interval excludes 0: over the two metrics at most 1% of same-build pairs
-fail) and that interval's far bound is beyond PCT (throughput's lower
-bound below -PCT, p99's upper bound above +PCT), or the error rate rose by
-more than 0.1 point. Exit status: 0 passed, 3 regression, 4 inconclusive
-(a gated metric cannot be told from noise at PCT: run more), 1 error,
-2 bad usage.`: `对比 'tuneloop run' 或 'tuneloop record' 的运行目录（或 run 写出的 report.json）：
+interval excludes 0, and over launches the U-test agrees at 1%: 5 launches
+a side is the fewest that can) and that interval's far bound is beyond PCT
+(throughput's lower bound below -PCT, p99's upper bound above +PCT), or the
+error rate rose by more than 0.1 point. Exit status: 0 passed, 3
+regression, 4 inconclusive (a gated metric cannot be told from noise at
+PCT: run N more a side), 1 error, 2 bad usage.`: `对比 'tuneloop run' 或 'tuneloop record' 的运行目录（或 run 写出的 report.json）：
 每次运行稳态（自动识别并去掉预热秒数）的吞吐量与时延 p50/p99，给出 95% 置信区间和
 结论（变好、变差、无显著变化，或无法判断：再运行 K 次）；然后是读数（整次运行的
 TPS、百分位、错误、CPU、每个请求的 JVM CPU 时间、阻塞或等待的线程、GC）、每次运行
@@ -660,15 +669,21 @@ TPS、百分位、错误、CPU、每个请求的 JVM CPU 时间、阻塞或等�
 每侧多次运行：BEFORE... -- AFTER...，或把 'tuneloop run --repeat N' 的目录（其中的
 run-1..N）作为 BEFORE 或 AFTER。交替进行的运行（A B A B ...，即 'run --start-b' 的
 做法；由开始时间识别，或用 --design paired 指定）逐对判断：对各对比值的对数做配对 t
-区间，邻居负载的漂移因此抵消。否则，每侧 2 次及以上运行时，区间为各次运行均值（取对数）
-的 Welch t 区间；只有一次运行时为该次运行逐秒数据的分块自助法，不含运行之间的波动。
+区间，邻居负载的漂移因此抵消。否则重复单位是 JVM 启动（每次运行一次启动）：每侧 2 次
+及以上启动时，对各次启动均值（取对数）做 Welch t 区间，并对同样的启动做精确
+Mann-Whitney U 检验，两者一致才下结论（否则判为无法判断并说明原因：启动次数不足以让
+秩检验达到水平、各次启动分成几组、有一次偏离很远）；每侧一次启动时为其逐秒数据的分块
+自助法，不含启动之间的波动。吞吐量分成几组的启动会被报告，并给出运行目录中区分它们的
+数据。一侧来自不同的主机、内核、JDK 或 CPU 数（取自 manifest）时给出警告，门禁拒绝
+判断（仅 JVM 参数不同时只警告，参数可能正是要比较的改动）；两侧相隔一小时以上记录时，
+区间按一次启动的波动加宽。
 --steps BASE STEP1 STEP2... 输出调优表：每一步相对上一步和相对基线的提升及其区间。
 
 --fail-on-regression PCT 按区间而不是按点值做 CI 门禁：吞吐量或 p99 显著变差（其 99%
-区间不含 0：两个指标合计，同一构建的对比最多 1% 误报）且该区间远端超过 PCT（吞吐量
-下界低于 -PCT，p99 上界高于 +PCT），或错误率上升
-超过 0.1 个百分点时失败。退出码：0 通过，3 回退，4 无法判断（门禁指标在 PCT 精度下
-无法与噪声区分：请多运行几次），1 出错，2 用法错误。`,
+区间不含 0，且基于启动时 U 检验在 1% 水平下一致：每侧至少 5 次启动才可能做到）且该区间
+远端超过 PCT（吞吐量下界低于 -PCT，p99 上界高于 +PCT），或错误率上升超过 0.1 个百分点时
+失败。退出码：0 通过，3 回退，4 无法判断（门禁指标在 PCT 精度下无法与噪声区分：每侧再
+运行 N 次），1 出错，2 用法错误。`,
 	`  tuneloop compare runs/before runs/after
   tuneloop compare runs/a1 runs/a2 runs/a3 -- runs/b1 runs/b2 runs/b3 --fail-on-regression 5
   tuneloop compare runs/before runs/after --output markdown > tuning.md

@@ -120,6 +120,27 @@ type Comparison struct {
 	// RegressedKeys are the metric keys of Regressions, index by index.
 	RegressedKeys []string       `json:"regressed_keys,omitempty"`
 	Inconclusive  []finding.Text `json:"inconclusive,omitempty"`
+	// InconclusiveKeys are the metric keys of Inconclusive, index by
+	// index ("": the whole comparison, refused).
+	InconclusiveKeys []string `json:"inconclusive_keys,omitempty"`
+	// Over launches (unpaired sets): LaunchGroups are the groups the
+	// launches' throughput falls into when some side has launches in two
+	// or more (nil otherwise), LaunchHints what the run folders recorded
+	// that separates them; EnvDiffs what differs between the sides'
+	// launches (host, kernel, CPUs, JDK, JVM flags: the flags alone are
+	// warned about, they may be the change); ApartHours how far
+	// apart the sides were recorded when more than an hour (a stored
+	// baseline: the interval is widened by one launch's spread).
+	LaunchGroups []LaunchGroup  `json:"launch_groups,omitempty"`
+	LaunchHints  []finding.Text `json:"launch_hints,omitempty"`
+	EnvDiffs     []finding.Text `json:"env_diffs,omitempty"`
+	// EnvRefused: more than the JVM flags differ (host, kernel, CPUs,
+	// JDK): the gate refuses to judge.
+	EnvRefused bool    `json:"env_refused,omitempty"`
+	ApartHours float64 `json:"apart_hours,omitempty"`
+	// oneJVM: every run loaded the same JVM (one target PID), so the runs
+	// are not launches and one a side is judged as before.
+	oneJVM bool
 }
 
 // Load reads a run's report.json: path is the run folder or the file.

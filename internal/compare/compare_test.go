@@ -75,15 +75,17 @@ func TestGate(t *testing.T) {
 	if c.Gate(5) {
 		t.Errorf("the fix gated as a regression: %v", c.Regressions)
 	}
-	// The same runs the other way round: throughput fell by four fifths.
+	// The same runs the other way round: throughput fell by four fifths,
+	// but from one JVM launch a side. The old gate failed it on an interval
+	// over the seconds of each launch, which holds none of the spread from
+	// launch to launch (20% on the VM of issue 26): not a verdict for the
+	// gate, which asks for the launches a rank test needs at 99%.
 	b, _ := Load("testdata/demo-after.json")
 	a, _ := Load("testdata/demo-before.json")
 	rev := Compare(b, a)
-	if !rev.Gate(5) || !strings.Contains(rev.Regressions[0].EN, "Throughput (steady state) fell 84.4% (99% CI") || !strings.Contains(rev.Regressions[0].ZH, "吞吐量（稳态） 下降") {
-		t.Errorf("regressions %v", rev.Regressions)
-	}
-	if rev.Gate(99) && len(rev.Regressions) > 0 && strings.Contains(rev.Regressions[0].EN, "fell") {
-		t.Errorf("a 99%% gate tripped on an 80%% fall: %v", rev.Regressions)
+	if rev.Gate(5) || len(rev.Inconclusive) != 2 || rev.InconclusiveKeys[0] != "tps" || !strings.Contains(rev.Inconclusive[0].EN, "Throughput (steady state): -84.4% from one JVM launch a side") ||
+		!strings.Contains(rev.Inconclusive[0].EN, "run 4 more per side") || !strings.Contains(rev.Inconclusive[0].ZH, "每侧一次 JVM 启动") {
+		t.Errorf("regressions %v inconclusive %v", rev.Regressions, rev.Inconclusive)
 	}
 }
 

@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
@@ -36,7 +37,14 @@ const GateConfidence = 0.99
 // change is judged as before. The error rate is judged on its own scale: a
 // rise of more than 0.1 point. It returns whether anything regressed.
 func (c *Comparison) Gate(pct float64) bool {
-	c.Regressions, c.RegressedKeys, c.Inconclusive = nil, nil, nil
+	c.Regressions, c.RegressedKeys, c.Inconclusive, c.InconclusiveKeys = nil, nil, nil, nil
+	if c.EnvRefused {
+		c.Inconclusive = append(c.Inconclusive, finding.Tf(finding.T("refused: the sides' launches ran in different environments (%s), so no interval over launches can tell the change from the environment's; re-run the baseline build interleaved with the candidate on one host: tuneloop run --start OLD --start-b NEW --repeat 5 --fail-on-regression %.0f",
+			"拒绝判断：两侧的启动运行在不同环境中（%s），任何基于启动的区间都无法把改动与环境的影响分开；请在同一主机上将基线版本与候选版本交替重跑：tuneloop run --start 旧版本 --start-b 新版本 --repeat 5 --fail-on-regression %.0f"),
+			joinTexts(c.EnvDiffs, "; "), pct))
+		c.InconclusiveKeys = append(c.InconclusiveKeys, "")
+		return false
+	}
 	judged := map[string]bool{}
 	for _, s := range c.Stats {
 		if !gated[s.Key] {
@@ -44,6 +52,29 @@ func (c *Comparison) Gate(pct float64) bool {
 		}
 		judged[s.Key] = true
 		worse := (s.Better == Higher && s.GateHiPct < 0) || (s.Better == Lower && s.GateLoPct > 0)
+		beyond := (s.Better == Higher && s.GateLoPct < -pct) || (s.Better == Lower && s.GateHiPct > pct)
+		more := s.MoreRuns
+		if s.Method == stats.MethodLaunches {
+			more = max(more, s.GateMoreRuns)
+		}
+		switch {
+		case s.Method == stats.MethodBootstrap && c.Design == DesignUnpaired && !c.oneJVM && worse && beyond:
+			// One launch a side: the launch-to-launch spread, which on a
+			// small host alone moves throughput 20%, is unmeasured, so
+			// no regression is called on it.
+			n := stats.RankRunsFor(1 - GateConfidence)
+			c.Inconclusive = append(c.Inconclusive, finding.Tf(finding.T("%s: %+.1f%% from one JVM launch a side: the spread from launch to launch is unmeasured, and %d launches a side is the fewest a rank test over launches can judge at %.0f%%: run %d more per side",
+				"%s：%+.1f%% 来自每侧一次 JVM 启动：启动之间的波动未被测量，基于启动的秩检验在 %.0f%% 水平下至少需要每侧 %d 次启动：每侧再运行 %d 次"),
+				s.Label, s.ChangePct, n, 100*GateConfidence, n-min(s.NBefore, s.NAfter)))
+			c.InconclusiveKeys = append(c.InconclusiveKeys, s.Key)
+			continue
+		case s.Method == stats.MethodLaunches && worse && beyond && s.GateAgreement != "" && s.GateWhy != nil:
+			c.Inconclusive = append(c.Inconclusive, finding.Tf(finding.T("%s: %+.1f%% (99%% CI %+.1f%% to %+.1f%%, U-test over launches p = %s) is not a verdict: %s: run %s more per side",
+				"%s：%+.1f%%（99%% 置信区间 %+.1f%% 至 %+.1f%%，基于启动的 U 检验 p = %s）不能作为结论：%s：每侧再运行 %s 次"),
+				s.Label, s.ChangePct, s.GateLoPct, s.GateHiPct, pText(s.UTestP), *s.GateWhy, stats.MoreRuns(more)))
+			c.InconclusiveKeys = append(c.InconclusiveKeys, s.Key)
+			continue
+		}
 		switch {
 		case worse && s.Better == Higher && s.GateLoPct < -pct:
 			c.Regressions = append(c.Regressions, finding.Tf(finding.T("%s fell %.1f%% (99%% CI %+.1f%% to %+.1f%%; %s -> %s), significant and beyond %.0f%%",
@@ -58,11 +89,13 @@ func (c *Comparison) Gate(pct float64) bool {
 		case s.Verdict == stats.Inconclusive:
 			c.Inconclusive = append(c.Inconclusive, finding.Tf(finding.T("%s: %+.1f%% (95%% CI %+.1f%% to %+.1f%%) cannot be told from noise at %.0f%%: run %s more per side",
 				"%s：%+.1f%%（95%% 置信区间 %+.1f%% 至 %+.1f%%）在 %.0f%% 的精度下无法与噪声区分：每侧再运行 %s 次"),
-				s.Label, s.ChangePct, s.LoPct, s.HiPct, pct, stats.MoreRuns(s.MoreRuns)))
+				s.Label, s.ChangePct, s.LoPct, s.HiPct, pct, stats.MoreRuns(more)))
+			c.InconclusiveKeys = append(c.InconclusiveKeys, s.Key)
 		case s.Verdict == stats.Worse && !worse:
 			c.Inconclusive = append(c.Inconclusive, finding.Tf(finding.T("%s: %+.1f%% is worse at 95%% (CI %+.1f%% to %+.1f%%) but not at the gate's 99%% (%+.1f%% to %+.1f%%): run more to tell",
 				"%s：%+.1f%% 在 95%% 置信水平下变差（区间 %+.1f%% 至 %+.1f%%），但在门禁的 99%% 水平下不显著（%+.1f%% 至 %+.1f%%）：请多运行几次再判断"),
 				s.Label, s.ChangePct, s.LoPct, s.HiPct, s.GateLoPct, s.GateHiPct))
+			c.InconclusiveKeys = append(c.InconclusiveKeys, s.Key)
 		}
 	}
 	for _, r := range c.Rows {
@@ -90,4 +123,11 @@ func (c *Comparison) Gate(pct float64) bool {
 		}
 	}
 	return len(c.Regressions) > 0
+}
+
+func pText(p *float64) string {
+	if p == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f", *p)
 }

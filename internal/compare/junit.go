@@ -49,6 +49,12 @@ func WriteJUnit(w io.Writer, c *Comparison, lang finding.Lang, pct float64) erro
 			failed[c.RegressedKeys[i]] = r.In(lang)
 		}
 	}
+	skipped := map[string]string{}
+	for i, r := range c.Inconclusive {
+		if i < len(c.InconclusiveKeys) {
+			skipped[c.InconclusiveKeys[i]] = r.In(lang)
+		}
+	}
 	for _, st := range c.Stats {
 		tc := junitCase{Name: st.Label.In(lang), Classname: "tuneloop.compare." + st.Key,
 			SystemOut: finding.SafeLine(fmt.Sprintf("%s -> %s %s: %+.1f%% %s, %s %d/%d, %s", num(st.Before), num(st.After), st.Unit, st.ChangePct, ciText(st), L.runs, st.NBefore, st.NAfter, statVerdict(st, L)))}
@@ -57,6 +63,8 @@ func WriteJUnit(w io.Writer, c *Comparison, lang finding.Lang, pct float64) erro
 			tc.Failure = &junitMessage{Message: finding.SafeLine(failed[st.Key]), Type: "regression", Text: tc.SystemOut}
 		case pct <= 0 && st.Verdict == stats.Worse:
 			tc.Failure = &junitMessage{Message: finding.SafeLine(st.Label.In(lang) + ": " + statVerdict(st, L) + " " + ciText(st)), Type: "regression", Text: tc.SystemOut}
+		case pct > 0 && (skipped[st.Key] != "" || skipped[""] != ""):
+			tc.Skipped = &junitMessage{Message: finding.SafeLine(skipped[st.Key] + skipped[""])}
 		case st.Verdict == stats.Inconclusive:
 			tc.Skipped = &junitMessage{Message: finding.SafeLine(statVerdict(st, L))}
 		}

@@ -94,6 +94,6 @@ func (c *Comparison) designText() finding.Text {
 		return finding.Tf(finding.T("Design: %d interleaved pairs (each after-run taken next to a before-run): paired t on the per-pair log ratios of the steady-state means, so drift of the host between pairs cancels; U-test p over per-run means",
 			"设计：%d 组交替运行的配对（每次改动后的运行紧挨着一次改动前的运行）：对各组稳态均值之比的对数做配对 t 区间，主机在各组之间的漂移因此抵消；U 检验 p 值基于各次运行均值"), c.Pairs)
 	}
-	return finding.T("Design: two unpaired sets. Interval: Welch t on per-run means (log) with 2+ runs a side, else a block bootstrap over steady-state seconds; U-test p over per-run means",
-		"设计：两组不配对的运行。区间：每侧 2 次及以上运行时为各次运行均值（取对数）的 Welch t 区间，否则为稳态逐秒数据的分块自助法；U 检验 p 值基于各次运行均值")
+	return finding.T("Design: two unpaired sets; the unit of replication is the JVM launch (each run is one). With 2+ launches a side: Welch t on the per-launch means (log) and an exact Mann-Whitney U-test over the same launches; a verdict needs both (when they disagree it is inconclusive and says why). With one launch a side: a block bootstrap over its steady-state seconds, which covers no launch-to-launch spread",
+		"设计：两组不配对的运行；重复单位是 JVM 启动（每次运行一次启动）。每侧 2 次及以上启动时：对各次启动均值（取对数）做 Welch t 区间，并对同样的启动做精确 Mann-Whitney U 检验；两者一致才下结论（不一致时判为无法判断并说明原因）。每侧一次启动时：对其稳态逐秒数据做分块自助法，不含启动之间的波动")
 }

@@ -95,7 +95,7 @@ func TestCompareSetsPaired(t *testing.T) {
 		t.Errorf("gate 2%%: a significant -5%% fails it; gate 10%%: passes; %v", c.Regressions)
 	}
 	u := CompareSetsWith(a, b, Options{PowerPct: 5, Design: DesignUnpaired})
-	if u.Design != DesignUnpaired || u.Stats[0].Method != "welch-t-log-over-runs" || u.Stats[0].Verdict != "inconclusive" {
+	if u.Design != DesignUnpaired || u.Stats[0].Method != "welch-t-and-exact-u-over-launches" || u.Stats[0].Verdict != "inconclusive" {
 		t.Errorf("unpaired: %s %+v", u.Design, u.Stats[0])
 	}
 	for lang, want := range map[finding.Lang]string{finding.EN: "Design: 4 interleaved pairs", finding.ZH: "设计：4 组交替运行的配对"} {

@@ -110,7 +110,13 @@ func WriteText(w io.Writer, c *Comparison, lang finding.Lang, gate float64) erro
 	bw.WriteString("\n")
 	if len(c.Stats) > 0 {
 		writeTable(bw, statRows(c, L))
-		fmt.Fprintf(bw, "  %s\n\n", c.designText().In(lang))
+		fmt.Fprintf(bw, "  %s\n", c.designText().In(lang))
+		for _, s := range c.Stats {
+			if s.Why != nil {
+				fmt.Fprintf(bw, "  %s: %s\n", s.Label.In(lang), report.OneLine(s.Why.In(lang)))
+			}
+		}
+		bw.WriteString("\n")
 	}
 	if len(c.Stats) > 0 {
 		fmt.Fprintf(bw, "%s\n", L.readings)
@@ -254,7 +260,13 @@ func WriteMarkdown(w io.Writer, c *Comparison, lang finding.Lang, gate float64) 
 			r[0] = md(r[0])
 			fmt.Fprintf(bw, "| %s |\n", strings.Join(r, " | "))
 		}
-		fmt.Fprintf(bw, "\n%s\n\n**%s**\n\n", md(c.designText().In(lang)), md(L.readings))
+		fmt.Fprintf(bw, "\n%s\n\n", md(c.designText().In(lang)))
+		for _, s := range c.Stats {
+			if s.Why != nil {
+				fmt.Fprintf(bw, "- %s: %s\n", md(s.Label.In(lang)), md(s.Why.In(lang)))
+			}
+		}
+		fmt.Fprintf(bw, "**%s**\n\n", md(L.readings))
 	}
 	fmt.Fprintf(bw, "| %s | %s | %s | %s | |\n|---|---:|---:|---:|---|\n", L.metric, L.before, L.after, L.change)
 	for _, r := range c.Rows {

@@ -21,6 +21,9 @@ const DefaultPowerPct = 5.0
 type Input struct {
 	Path string
 	Page *report.RunPage
+	// Env is the launch's environment from its manifest (LoadEnv); nil:
+	// what the page tells (EnvOf).
+	Env *LaunchEnv
 }
 
 // RunInfo is one run of a side: its steady state and what else the host
@@ -72,6 +75,25 @@ type Stat struct {
 	// MoreRuns is then how many runs per side to add.
 	Verdict  string `json:"verdict"`
 	MoreRuns int    `json:"more_runs,omitempty"`
+	// Over launches (stats.MethodLaunches): RankShiftPct is the
+	// Hodges-Lehmann shift of the launch means; Agreement and
+	// GateAgreement say whether the t interval and the exact U-test agree
+	// at 95% and at the gate's 99% ("" they do, else agreementKey's
+	// values), Why and GateWhy why not; GateMoreRuns is the launches a side to add
+	// before the gate can judge this metric.
+	RankShiftPct  *float64      `json:"rank_shift_pct,omitempty"`
+	Agreement     string        `json:"agreement,omitempty"`
+	GateAgreement string        `json:"gate_agreement,omitempty"`
+	Why           *finding.Text `json:"why,omitempty"`
+	GateWhy       *finding.Text `json:"gate_why,omitempty"`
+	GateMoreRuns  int           `json:"gate_more_runs,omitempty"`
+}
+
+// agreementKey names a stats.Agreement in the JSON.
+var agreementKey = map[stats.Agreement]string{
+	stats.RankUnreachable:        "rank-unreachable",
+	stats.RankNotSignificant:     "rank-not-significant",
+	stats.IntervalNotSignificant: "interval-not-significant",
 }
 
 // statDefs are the metrics with a per-second series.
@@ -90,7 +112,10 @@ func CompareSets(before, after []Input, powerPct float64) *Comparison {
 
 // CompareSetsWith compares the runs before with the runs after under o:
 // interleaved pairs (o.Design, or detected by Interleaved) are judged by
-// the paired interval, unpaired sets by Welch's (internal/stats).
+// the paired interval; unpaired sets over their JVM launches, each run one
+// launch (stats.CompareLaunches: Welch's t and an exact U-test that must
+// agree), with the launches' groups, what separates them, and what
+// differs in the launches' environment (a stored baseline).
 func CompareSetsWith(before, after []Input, o Options) *Comparison {
 	powerPct := o.PowerPct
 	if powerPct <= 0 {
@@ -104,15 +129,26 @@ func CompareSetsWith(before, after []Input, o Options) *Comparison {
 	c.rows(before, after)
 	c.findings(before, after)
 	bs, as := steadyAll(before), steadyAll(after)
+	if !paired {
+		c.launches(before, after)
+	}
 	for _, d := range statDefs {
-		e, ok := stats.Compare(bs.metric(d.key), as.metric(d.key))
+		e, ok := stats.CompareLaunches(bs.metric(d.key), as.metric(d.key))
 		if paired {
 			e, ok = stats.ComparePaired(bs.metric(d.key), as.metric(d.key))
 		}
 		if !ok {
 			continue
 		}
+		lb, la := launchMeans(bs.metric(d.key)), launchMeans(as.metric(d.key))
+		if c.ApartHours > 0 {
+			// A stored baseline: one more draw of a set's level.
+			e.Widen(launchVar(lb, la))
+		}
 		st := estimateStat(d, e, powerPct)
+		if e.Method == stats.MethodLaunches {
+			launchStat(&st, e, powerPct, lb, la)
+		}
 		c.Stats = append(c.Stats, st)
 		for i := range c.Rows {
 			if c.Rows[i].Key == d.key && c.Rows[i].Verdict != "" {
@@ -121,6 +157,7 @@ func CompareSetsWith(before, after []Input, o Options) *Comparison {
 		}
 	}
 	c.warn(before, after)
+	c.launchWarnings()
 	return c
 }
 
@@ -136,6 +173,115 @@ func estimateStat(d metricDef, e stats.Estimate, powerPct float64) Stat {
 	st.GateLoPct, st.GateHiPct = e.Interval(GateConfidence)
 	st.Verdict, st.MoreRuns = stats.Judge(e, int(d.better), powerPct)
 	return st
+}
+
+// launchStat adds to st what a comparison over launches has: the
+// Hodges-Lehmann shift, whether the t interval and the U-test agree at
+// the table's and the gate's confidence, why not (from the launch means b
+// and a), and the launches to add before the gate can judge.
+func launchStat(st *Stat, e stats.Estimate, powerPct float64, b, a []float64) {
+	st.RankShiftPct = ptr(e.RankShiftPct)
+	ag, gag := e.LaunchAgreement(stats.Confidence), e.LaunchAgreement(GateConfidence)
+	st.Agreement, st.GateAgreement = agreementKey[ag], agreementKey[gag]
+	if ag != stats.Agree {
+		w := whyText(ag, *st, stats.Confidence, b, a)
+		st.Why = &w
+	}
+	if gag != stats.Agree {
+		w := whyText(gag, *st, GateConfidence, b, a)
+		st.GateWhy = &w
+	}
+	have := min(e.NBefore, e.NAfter)
+	need := stats.LaunchesNeeded(e, powerPct, GateConfidence)
+	if gag == stats.RankUnreachable {
+		need = max(need, stats.RankRunsFor(1-GateConfidence))
+	}
+	switch {
+	case need >= stats.MaxRuns:
+		st.GateMoreRuns = stats.MaxRuns
+	case need > have:
+		st.GateMoreRuns = need - have
+	case gag != stats.Agree:
+		st.GateMoreRuns = have
+	}
+}
+
+// launchMeans is each run's mean (runs without values left out).
+func launchMeans(runs [][]float64) []float64 {
+	var out []float64
+	for _, r := range runs {
+		if len(r) > 0 {
+			out = append(out, mean(r))
+		}
+	}
+	return out
+}
+
+// launches fills what the unpaired sets' launches show: their groups and
+// what separates them, how the launches' environments differ, how far
+// apart the sides were recorded.
+func (c *Comparison) launches(before, after []Input) {
+	c.EnvDiffs, c.EnvRefused = envDiffs(before, after)
+	c.oneJVM = oneJVM(slices.Concat(before, after))
+	if d := apart(before, after); d > apartAfter {
+		c.ApartHours = math.Round(d.Hours()*10) / 10
+	}
+	gs := launchGroups(c.Before.Runs, c.After.Runs)
+	if gs == nil || !spansSides(gs) {
+		return
+	}
+	c.LaunchGroups = gs
+	byDir := map[string]Input{}
+	for _, in := range slices.Concat(before, after) {
+		byDir[runInfo(in).Dir] = in
+	}
+	c.LaunchHints = launchHints(gs, byDir)
+}
+
+// oneJVM: every run names the same target JVM (one PID, not 0): runs of
+// one running service, not launches.
+func oneJVM(in []Input) bool {
+	pid := 0
+	for _, i := range in {
+		if i.Page == nil || i.Page.Run == nil || i.Page.Run.TargetPID == 0 || pid != 0 && i.Page.Run.TargetPID != pid {
+			return false
+		}
+		pid = i.Page.Run.TargetPID
+	}
+	return pid != 0
+}
+
+// launchWarnings are the warnings of a comparison over launches: the
+// environments that differ, the time between the sides, the launches'
+// groups and what separates them.
+func (c *Comparison) launchWarnings() {
+	switch {
+	case c.EnvRefused:
+		c.Warnings = append(c.Warnings, finding.Tf(finding.T("the sides' launches ran in different environments (%s): the difference mixes the change with the environment's; compare builds on one host, interleaved: tuneloop run --start OLD --start-b NEW --repeat 5",
+			"两侧的启动运行在不同环境中（%s）：差异中混有环境的影响；请在同一主机上交替比较两个版本：tuneloop run --start 旧版本 --start-b 新版本 --repeat 5"), joinTexts(c.EnvDiffs, "; ")))
+	case len(c.EnvDiffs) > 0:
+		c.Warnings = append(c.Warnings, finding.Tf(finding.T("the sides' JVMs ran with different flags (%s): unless the flags are the change under test, the difference is partly theirs",
+			"两侧 JVM 的启动参数不同（%s）：除非这些参数正是要比较的改动，否则差异中有一部分来自参数"), joinTexts(c.EnvDiffs, "; ")))
+	}
+	if c.ApartHours > 0 {
+		c.Warnings = append(c.Warnings, finding.Tf(finding.T("the sides were recorded %.1f h apart (a stored baseline): whatever changed on the host in between is in the difference, so the interval is widened by one launch's spread; to gate a build, run it interleaved with the baseline build (tuneloop run --start OLD --start-b NEW --repeat 5)",
+			"两侧相隔 %.1f 小时记录（存储的基线）：期间主机上的任何变化都混在差异里，因此区间按一次启动的波动加宽；要对版本设门禁，请与基线版本交替运行（tuneloop run --start 旧版本 --start-b 新版本 --repeat 5）"), c.ApartHours))
+	}
+	if len(c.LaunchGroups) > 0 {
+		c.Warnings = append(c.Warnings, groupsText(c.LaunchGroups))
+		for _, h := range c.LaunchHints {
+			c.Warnings = append(c.Warnings, h)
+		}
+	}
+}
+
+// joinTexts joins texts language by language.
+func joinTexts(ts []finding.Text, sep string) finding.Text {
+	var en, zh []string
+	for _, t := range ts {
+		en, zh = append(en, t.EN), append(zh, t.ZH)
+	}
+	return finding.T(strings.Join(en, sep), strings.Join(zh, "；"))
 }
 
 func sideOf(in []Input) Side {

@@ -56,6 +56,10 @@ type Estimate struct {
 	// fewer than 2 runs a side); UTestNote is benchmath's warning, if any.
 	UTestP    float64
 	UTestNote string
+	// RankShiftPct is the Hodges-Lehmann shift of MethodLaunches: the
+	// median of the pairwise after/before ratios of launch means, in
+	// percent; its sign is the rank test's direction.
+	RankShiftPct float64
 }
 
 // Interval is the change's interval, in percent, at confidence conf: t
@@ -206,7 +210,10 @@ func blockMean(r *rand.Rand, x []float64) float64 {
 // |log(1+pct)|, t's quantile rather than the normal's because at 3-5 runs
 // it is twice as wide (df: m-1 for pairs, 2m-2 for two sets). Never fewer
 // than MinRuns; MaxRuns at most.
-func RunsNeeded(e Estimate, pct float64) int {
+func RunsNeeded(e Estimate, pct float64) int { return runsNeededAt(e, pct, Confidence) }
+
+// runsNeededAt is RunsNeeded for an interval at confidence conf.
+func runsNeededAt(e Estimate, pct, conf float64) int {
 	n := float64(min(e.NBefore, e.NAfter))
 	delta := math.Log1p(pct / 100)
 	if delta <= 0 || n == 0 {
@@ -217,17 +224,28 @@ func RunsNeeded(e Estimate, pct float64) int {
 	}
 	spread := e.SELog * math.Sqrt(n)
 	zb := distuv.UnitNormal.Quantile(Power)
-	for m := MinRuns; m < MaxRuns; m++ {
+	enough := func(m int) bool {
 		df := float64(2*m - 2)
 		if e.Method == MethodPaired || e.Method == MethodPooledBootstrap {
 			df = float64(m - 1)
 		}
-		t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(1 - (1-Confidence)/2)
-		if (t+zb)*spread/math.Sqrt(float64(m)) <= delta {
-			return m
-		}
+		t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(1 - (1-conf)/2)
+		return (t+zb)*spread/math.Sqrt(float64(m)) <= delta
 	}
-	return MaxRuns
+	// (t + z) / sqrt(m) falls as m grows, and t is never below the
+	// normal's z: the normal's m is a lower bound, and the t's answer a
+	// few steps above it (each t quantile costs an inverse incomplete
+	// beta, so the search starts there).
+	za := distuv.UnitNormal.Quantile(1 - (1-conf)/2)
+	m0 := math.Pow((za+zb)*spread/delta, 2)
+	if m0 >= MaxRuns {
+		return MaxRuns
+	}
+	m := max(MinRuns, int(math.Ceil(m0)))
+	for m < MaxRuns && !enough(m) {
+		m++
+	}
+	return m
 }
 
 // MaxRuns caps the runs advised: needing more means this host's noise hides
@@ -262,6 +280,9 @@ const (
 // percent with Power; else inconclusive, with more = the runs per side to
 // add.
 func Judge(e Estimate, higher int, pct float64) (verdict string, more int) {
+	if e.Method == MethodLaunches {
+		return judgeLaunches(e, higher, pct)
+	}
 	if e.Significant() {
 		if (e.ChangePct > 0) == (higher > 0) {
 			return Better, 0

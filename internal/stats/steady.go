@@ -21,9 +21,17 @@
 //     interval comes from a moving-block bootstrap over that run's
 //     steady-state seconds (blocks keep the autocorrelation), is marked
 //     within-run only, and never yields "no significant change".
-//   - The Mann-Whitney U test (golang.org/x/perf/benchmath, as benchstat)
-//     is reported beside it for two or more runs per side; with 3 runs per
-//     side its smallest possible p is 0.1, so it cannot be the verdict.
+//   - The Mann-Whitney U test (golang.org/x/perf/benchmath, as benchstat:
+//     exact up to 50 a side, 25 with ties) is computed beside it for two
+//     or more runs per side. When each run is its own JVM launch (two
+//     unpaired sets: CompareLaunches, MethodLaunches) it is a second judge:
+//     launches of one build can fall into modes far apart (issue 26:
+//     46-48k or 56-60k TPS), which a t on 3-5 launch means takes for a
+//     small normal spread; the exact U-test stays valid whatever their
+//     shape, so a verdict needs both (LaunchAgreement), and where the
+//     rank test cannot reach the level at all (3 a side: p >= 0.1) the
+//     answer is the launches to add (LaunchesNeeded). Groups splits launch
+//     means into such modes by their gaps.
 package stats
 
 import (

@@ -14,6 +14,11 @@ final class Config {
     Path dataDir = Paths.get("/tmp/zoo-data");
     /** deadlock: requests served before the deadlock-prone path is enabled. */
     long deadlockAfter = 200;
+    /**
+     * cpu-hot, sync-logging: the per-request work in percent of the scenario's own (110: 10% more
+     * checksum lines or log lines). A known slowdown for measuring a regression gate's power.
+     */
+    int workPct = 100;
 
     static Config parse(String[] args) {
         Config c = new Config();
@@ -34,6 +39,7 @@ final class Config {
                 case "--log-dir": c.logDir = Paths.get(v != null ? v : need(args, ++i, a)); break;
                 case "--data-dir": c.dataDir = Paths.get(v != null ? v : need(args, ++i, a)); break;
                 case "--deadlock-after": c.deadlockAfter = Long.parseLong(v != null ? v : need(args, ++i, a)); break;
+                case "--work-pct": c.workPct = Integer.parseInt(v != null ? v : need(args, ++i, a)); break;
                 case "--list": Main.printList(); System.exit(0); break;
                 case "-h": case "--help": Main.usage(System.out); System.exit(0); break;
                 default:
@@ -42,8 +48,8 @@ final class Config {
                     System.exit(2);
             }
         }
-        if (c.threads < 1 || c.port < 0 || c.port > 65535) {
-            System.err.println("zoo: bad --threads or --port");
+        if (c.threads < 1 || c.port < 0 || c.port > 65535 || c.workPct < 1 || c.workPct > 1000) {
+            System.err.println("zoo: bad --threads, --port or --work-pct (1-1000)");
             System.exit(2);
         }
         return c;

@@ -58,7 +58,7 @@ public final class Main {
     static void usage(PrintStream out) {
         out.println("usage: java -jar zoo.jar --scenario NAME [--fixed] [--port 8080] [--threads 200]");
         out.println("                         [--bind 127.0.0.1] [--log-dir /tmp/zoo-logs] [--data-dir /tmp/zoo-data]");
-        out.println("                         [--deadlock-after 200] [--list]");
+        out.println("                         [--deadlock-after 200] [--work-pct 100] [--list]");
         out.println("endpoints: GET /api (the scenario), GET /health (readiness), GET /info, GET|POST /stop");
         out.print("scenarios:");
         for (String s : SCENARIOS.keySet()) {

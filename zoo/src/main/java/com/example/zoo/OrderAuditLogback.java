@@ -38,6 +38,10 @@ final class OrderAuditLogback implements Scenario {
         MDC.put("tenant", o.tenant);
         try {
             placeOrder(o);
+            // --work-pct above 100: that many more audit lines, in the same order again.
+            for (int i = LINES; i < LINES * cfg.workPct / 100; i++) {
+                auditAgain(o, i % LINES);
+            }
         } finally {
             MDC.remove("traceId");
             MDC.remove("tenant");
@@ -59,11 +63,27 @@ final class OrderAuditLogback implements Scenario {
         LOG.info("completed order {} in pipeline stages=9 total={} traceId={}", o.id, o.total, o.traceId);
     }
 
+    /** One more audit line (the line-th of placeOrder's), for --work-pct. */
+    private static void auditAgain(Order o, int line) {
+        switch (line) {
+            case 0: LOG.info("received order {} from customer {} channel={} items={} payload={}", o.id, o.customer, o.channel, o.items, o.payload); break;
+            case 1: LOG.info("validating order {}: sku={} qty={} priceCents={} currency=CNY customerLevel={}", o.id, o.sku, o.qty, o.priceCents, o.level); break;
+            case 2: LOG.info("risk check order {} customer {}: score={} rules=[velocity,geo,device,blacklist] decision=PASS", o.id, o.customer, o.risk); break;
+            case 3: LOG.info("inventory reserve order {} sku={} qty={} warehouse=WH-{} result=RESERVED", o.id, o.sku, o.qty, o.id % 7); break;
+            case 4: LOG.info("pricing order {}: base={} discount={} tax={} total={} coupon={}", o.id, o.priceCents, o.discount, o.tax, o.total, o.coupon); break;
+            case 5: LOG.info("payment order {}: method=CARD card=****{} amount={} currency=CNY status=AUTHORIZED", o.id, o.card, o.total); break;
+            case 6: LOG.info("persist order {}: table=t_order shard={} rows=1 sql=INSERT INTO t_order(id,customer,sku,qty,total) VALUES(?,?,?,?,?)", o.id, o.id % 16); break;
+            case 7: LOG.info("publish order {} event=ORDER_CREATED topic=order-events partition={} payload={}", o.id, o.id % 12, o.payload); break;
+            case 8: LOG.info("notify customer {} order {} via SMS template=ORDER_OK mobile=138****{}", o.customer, o.id, o.card); break;
+            default: LOG.info("completed order {} in pipeline stages=9 total={} traceId={}", o.id, o.total, o.traceId);
+        }
+    }
+
     @Override
     public String describe() {
         String target = cfg.scenario.endsWith("sift") ? "SiftingAppender (per-tenant RollingFileAppender)" : "RollingFileAppender";
         return cfg.fixed
                 ? cfg.scenario + " (fixed): " + LINES + " log lines/request via SLF4J -> logback AsyncAppender(queueSize=8192, neverBlock=true) -> " + target
-                : cfg.scenario + ": " + LINES + " log lines/request via SLF4J -> logback synchronous " + target + " (immediateFlush=true, caller data)";
+                : cfg.scenario + ": " + LINES * cfg.workPct / 100 + " log lines/request via SLF4J -> logback synchronous " + target + " (immediateFlush=true, caller data)";
     }
 }

@@ -33,8 +33,13 @@ final class PriceCalculator implements Scenario {
 
     /** The hot method: naive, recompiles the regex and formats every line. */
     static long computeChecksum(String sku, long priceCents) {
+        return computeChecksum(sku, priceCents, LINES);
+    }
+
+    /** computeChecksum over a given number of lines (--work-pct scales LINES). */
+    static long computeChecksum(String sku, long priceCents, int lines) {
         CRC32 crc = new CRC32();
-        for (int i = 0; i < LINES; i++) {
+        for (int i = 0; i < lines; i++) {
             String line = String.format(Locale.ROOT, "%s|%05d|%.4f|%s", sku, i, priceCents * (i + 1) / 100.0, "CNY");
             Matcher m = Pattern.compile(LINE_REGEX).matcher(line);
             if (m.matches()) {
@@ -68,7 +73,7 @@ final class PriceCalculator implements Scenario {
     public String handle(long n, Map<String, String> query) {
         String sku = query.getOrDefault("sku", "SKU-" + (n % 100));
         long price = 1000 + Math.floorMod(sku.hashCode(), 9000);
-        long checksum = cfg.fixed ? computeChecksumCached(sku, price) : computeChecksum(sku, price);
+        long checksum = cfg.fixed ? computeChecksumCached(sku, price) : computeChecksum(sku, price, LINES * cfg.workPct / 100);
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("sku", sku);
         m.put("priceCents", price);
@@ -80,6 +85,6 @@ final class PriceCalculator implements Scenario {
     public String describe() {
         return cfg.fixed
                 ? "cpu-hot (fixed): PriceCalculator.computeChecksumCached: regex compiled once, checksum cached per SKU"
-                : "cpu-hot: PriceCalculator.computeChecksum: String.format + Pattern.compile x" + LINES + " per request";
+                : "cpu-hot: PriceCalculator.computeChecksum: String.format + Pattern.compile x" + LINES * cfg.workPct / 100 + " per request";
     }
 }

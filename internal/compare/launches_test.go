@@ -1,0 +1,221 @@
+package compare
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/report"
+)
+
+// launch is one run of its own JVM: 12 steady seconds at tps (a little
+// per-second noise), p99 = 50000/tps ms (a closed model's latency), the
+// JVM's CPU cpuPerReq ms per request on a 2-CPU host, started at start.
+func launch(dir string, start time.Time, tps, cpuPerReq float64) Input {
+	l := &report.LoadView{TPS: tps}
+	for i := range 12 {
+		x := tps * (1 + 0.004*float64(i%3-1))
+		l.Series = append(l.Series, report.LoadPoint{TPS: x, P50MS: 20000 / x, P99MS: 50000 / x})
+	}
+	run := &report.Run{Start: start, Host: report.Host{Hostname: "ci-1", Kernel: "6.1.0", Logical: 2}}
+	run.Stats.Ticks = 12
+	run.Stats.ProcCPU = cpuPerReq * tps / 10 // % of one core: ms/req * req/s / 1000 * 100
+	run.Stats.Busy = run.Stats.ProcCPU/2 + 5 // other processes: 5% of the CPUs
+	return Input{Path: dir, Page: &report.RunPage{Title: "healthy @ http://127.0.0.1:8080/api", Run: run, Load: l}}
+}
+
+func set(name string, start time.Time, tps ...float64) []Input {
+	var out []Input
+	for i, v := range tps {
+		// The slow mode costs the JVM more CPU per request (its JIT's
+		// code, say): what the hint should find.
+		cpu := 0.030
+		if v < 52000 {
+			cpu = 0.036
+		}
+		out = append(out, launch(fmt.Sprintf("%s/run-%d", name, i+1), start.Add(time.Duration(i)*30*time.Second), v, cpu))
+	}
+	return out
+}
+
+var t0 = time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
+
+// Issue 26's false alarm: three fast launches before, three slow after,
+// one set after the other. The old gate failed it at 99%; now it is not
+// a verdict, says why, and asks for launches enough for a rank test.
+func TestGateIssue26Case(t *testing.T) {
+	b := set("a", t0, 58100, 59800, 56500)
+	a := set("b", t0.Add(2*time.Minute), 47200, 46300, 47900)
+	c := CompareSetsWith(b, a, Options{PowerPct: 5})
+	if c.Design != DesignUnpaired || c.Stats[0].Method != "welch-t-and-exact-u-over-launches" {
+		t.Fatalf("design %s %+v", c.Design, c.Stats[0])
+	}
+	if c.Stats[0].GateHiPct >= -5 {
+		t.Fatalf("the t interval alone would not fail it: %+v", c.Stats[0])
+	}
+	if c.Gate(5) {
+		t.Fatalf("gated as a regression: %v", c.Regressions)
+	}
+	if len(c.Inconclusive) == 0 || !strings.Contains(c.Inconclusive[0].EN, "3 against 3 launches: no rank test over launches can reach 99% (its smallest p is 0.100)") ||
+		!strings.Contains(c.Inconclusive[0].EN, "U-test over launches p = 0.100") || !strings.Contains(c.Inconclusive[0].EN, fmt.Sprintf("run %d more per side", c.Stats[0].GateMoreRuns)) ||
+		c.Stats[0].GateMoreRuns < 2 || strings.Contains(c.Inconclusive[0].EN, "groups") {
+		t.Errorf("inconclusive %v", c.Inconclusive)
+	}
+	if !strings.Contains(c.Inconclusive[0].ZH, "无法达到 99%") {
+		t.Errorf("zh %s", c.Inconclusive[0].ZH)
+	}
+	// Each side in one group: the groups are the sides, which a change
+	// would give too; no claim of modes.
+	if c.LaunchGroups != nil {
+		t.Errorf("groups claimed where the sides are the groups: %+v", c.LaunchGroups)
+	}
+	var txt bytes.Buffer
+	if err := WriteText(&txt, c, finding.EN, 5); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"the unit of replication is the JVM launch", "Throughput (steady state): 3 against 3 launches", "INCONCLUSIVE"} {
+		if !strings.Contains(txt.String(), w) {
+			t.Errorf("%q missing:\n%s", w, txt.String())
+		}
+	}
+}
+
+// Launches in two groups that cut across the sides are reported as modes,
+// with the recorded number that separates them (here the JVM's CPU per
+// request) and none that does not.
+func TestLaunchGroupsAndHints(t *testing.T) {
+	b := set("a", t0, 58100, 47100, 59800, 57400, 46600)
+	a := set("b", t0.Add(3*time.Minute), 47200, 56800, 46300, 58900, 47900)
+	c := CompareSetsWith(b, a, Options{PowerPct: 5})
+	if len(c.LaunchGroups) != 2 {
+		t.Fatalf("groups %+v", c.LaunchGroups)
+	}
+	g := groupsText(c.LaunchGroups)
+	if g.EN != "launches fall into 2 groups (46-48k, 57-60k TPS): before 2/3 launches, after 3/2" {
+		t.Errorf("groups text %q", g.EN)
+	}
+	if len(c.LaunchHints) != 1 || !strings.Contains(c.LaunchHints[0].EN, "the JVM spent 0.036 ms of CPU per request in the slower launches, 0.030 in the faster") {
+		t.Errorf("hints %v", c.LaunchHints)
+	}
+	var warned bool
+	for _, w := range c.Warnings {
+		warned = warned || strings.HasPrefix(w.EN, "launches fall into 2 groups")
+	}
+	if !warned {
+		t.Errorf("groups not in the warnings: %v", c.Warnings)
+	}
+	// A/A of a bimodal build: no verdict either way, the gate passes or
+	// says inconclusive, never fails.
+	if c.Gate(5) {
+		t.Errorf("A/A of a bimodal build failed the gate: %v", c.Regressions)
+	}
+	// Nothing recorded separates them: said so.
+	for _, in := range append(b, a...) {
+		in.Page.Run.Stats.ProcCPU = 0.03 * in.Page.Load.TPS / 10
+		in.Page.Run.Stats.Busy = in.Page.Run.Stats.ProcCPU/2 + 5
+	}
+	c = CompareSetsWith(b, a, Options{PowerPct: 5})
+	if len(c.LaunchHints) != 1 || !strings.HasPrefix(c.LaunchHints[0].EN, "nothing the run folders recorded separates the groups") {
+		t.Errorf("hints %v", c.LaunchHints)
+	}
+}
+
+// One launch far off on one side: the rank test sees the sides apart, the
+// t interval does not; inconclusive, naming the launch.
+func TestWhyOutlier(t *testing.T) {
+	b := set("a", t0, 58100, 58300, 57900, 58200, 58000)
+	a := set("b", t0.Add(3*time.Minute), 55100, 55300, 54900, 55200, 31000)
+	c := CompareSetsWith(b, a, Options{PowerPct: 5})
+	st := c.Stats[0]
+	if st.Agreement != "interval-not-significant" || st.Verdict != "inconclusive" || st.Why == nil ||
+		!strings.Contains(st.Why.EN, "one launch lies apart: after run 5 at 31000") {
+		t.Errorf("%+v why %v", st, st.Why)
+	}
+}
+
+// A baseline from another JDK is refused by the gate, with the advice; the
+// environments come from the manifests (LoadEnv on a real run folder).
+func TestBaselineOtherEnvironment(t *testing.T) {
+	env, ok := LoadEnv("../verdict/testdata/runs/healthy")
+	if !ok || env.Host != "vm" || env.Kernel != "6.18.44-fc-v769" || env.CPUs != 2 || env.JDK != "Debian 17.0.15" || len(env.Flags) != 0 {
+		t.Fatalf("env %+v %v", env, ok)
+	}
+	if _, ok := LoadEnv("../verdict/testdata/runs/healthy/report.json"); !ok {
+		t.Error("a report.json's folder: no manifest read")
+	}
+	b := set("a", t0, 58100, 58300, 57900, 58200, 58000)
+	a := set("b", t0.Add(3*time.Minute), 52100, 52300, 51900, 52200, 52000)
+	other := env
+	other.JDK, other.Flags = "Eclipse Adoptium 21.0.5", []string{"-XX:+UseZGC"}
+	for i := range b {
+		b[i].Env, a[i].Env = &env, &other
+	}
+	c := CompareSetsWith(b, a, Options{PowerPct: 5})
+	if len(c.EnvDiffs) != 2 || !strings.Contains(c.EnvDiffs[0].EN, "JDK: Debian 17.0.15 before, Eclipse Adoptium 21.0.5 after") || !strings.Contains(c.EnvDiffs[1].EN, "JVM flags") {
+		t.Errorf("diffs %v", c.EnvDiffs)
+	}
+	if c.Gate(5) || len(c.Inconclusive) != 1 || !strings.HasPrefix(c.Inconclusive[0].EN, "refused: the sides' launches ran in different environments") ||
+		!strings.Contains(c.Inconclusive[0].EN, "--start-b NEW") {
+		t.Errorf("gate: %v %v", c.Regressions, c.Inconclusive)
+	}
+	// Only the flags differ (a tuning step's change): warned, not refused.
+	flagsOnly := env
+	flagsOnly.Flags = []string{"-Xmx2g"}
+	for i := range b {
+		a[i].Env = &flagsOnly
+	}
+	c = CompareSetsWith(b, a, Options{PowerPct: 5})
+	if len(c.EnvDiffs) != 1 || c.EnvRefused || !c.Gate(5) {
+		t.Errorf("flags only: diffs %v refused %v regressions %v inconclusive %v", c.EnvDiffs, c.EnvRefused, c.Regressions, c.Inconclusive)
+	}
+	// The same environment: a 10% fall over 5 launches a side fails.
+	for i := range b {
+		a[i].Env = &env
+	}
+	c = CompareSetsWith(b, a, Options{PowerPct: 5})
+	if len(c.EnvDiffs) != 0 || !c.Gate(5) {
+		t.Errorf("same environment: diffs %v regressions %v inconclusive %v", c.EnvDiffs, c.Regressions, c.Inconclusive)
+	}
+}
+
+// A baseline recorded a day before: warned, and its interval widened by a
+// launch's spread.
+func TestBaselineApart(t *testing.T) {
+	b := set("a", t0, 58100, 59300, 57200, 58900, 57600)
+	near := set("b", t0.Add(3*time.Minute), 56100, 57300, 55900, 56600, 55400)
+	far := set("b", t0.Add(26*time.Hour), 56100, 57300, 55900, 56600, 55400)
+	cn, cf := CompareSetsWith(b, near, Options{PowerPct: 5}), CompareSetsWith(b, far, Options{PowerPct: 5})
+	if cn.ApartHours != 0 || cf.ApartHours < 25.9 || cf.ApartHours > 26.1 {
+		t.Fatalf("apart %v %v", cn.ApartHours, cf.ApartHours)
+	}
+	wn, wf := cn.Stats[0].HiPct-cn.Stats[0].LoPct, cf.Stats[0].HiPct-cf.Stats[0].LoPct
+	if wf < 1.3*wn {
+		t.Errorf("a day apart: interval %.2f points wide, %.2f the same hour", wf, wn)
+	}
+	var warned bool
+	for _, w := range cf.Warnings {
+		warned = warned || strings.Contains(w.EN, "recorded 26.0 h apart")
+	}
+	if !warned {
+		t.Errorf("warnings %v", cf.Warnings)
+	}
+}
+
+// One launch a side never fails the gate; two runs of one running JVM
+// (one target PID) are no launches, and are judged on their seconds as
+// before.
+func TestGateOneLaunchASide(t *testing.T) {
+	b, a := set("a", t0, 58000), set("b", t0.Add(time.Minute), 46000)
+	c := CompareSetsWith(b, a, Options{PowerPct: 5})
+	if c.Gate(5) || len(c.Inconclusive) == 0 || !strings.Contains(c.Inconclusive[0].EN, "from one JVM launch a side") {
+		t.Errorf("one launch a side: %v %v", c.Regressions, c.Inconclusive)
+	}
+	b[0].Page.Run.TargetPID, a[0].Page.Run.TargetPID = 4242, 4242
+	c = CompareSetsWith(b, a, Options{PowerPct: 5})
+	if !c.Gate(5) {
+		t.Errorf("one JVM, two runs: %v %v", c.Regressions, c.Inconclusive)
+	}
+}
