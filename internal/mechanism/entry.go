@@ -175,11 +175,12 @@ func observed(en *Entry, m Match) finding.Text {
 	u, uz := unitOf(m.Source)
 	t := finding.Tf(finding.T("%.0f%% of the request threads' time (%d of %d %s)", "请求线程 %.0f%% 的时间（%d / %d %s）"),
 		100*m.Share, m.Events, m.Of, finding.T(u, uz))
-	if m.Site.Method != "" && !strings.EqualFold(m.Site.Method, m.Code.Method) && IsLibrary(m.Site.Method) {
+	if len(en.Sig.Frames) > 0 && m.Site.Method != "" && !strings.EqualFold(m.Site.Method, m.Code.Method) && IsLibrary(m.Site.Method) {
 		t = finding.Tf(finding.T("%s in %s", "%s 位于 %s"), t, m.Site.String())
 	}
 	if m.HasCode {
-		t = finding.Tf(finding.T("%s, from %s (%.0f%% of it)", "%s，来自 %s（占其中 %.0f%%）"), t, m.Code.String(), 100*m.CodeShare)
+		t = finding.Tf(finding.T("%s, from %s (%.0f%% of it; the line is on the stack in %.0f%% of all their time)", "%s，来自 %s（占其中 %.0f%%；该行出现在其全部时间的 %.0f%% 的调用栈上）"),
+			t, m.Code.String(), 100*m.CodeShare, 100*m.CodeTotal)
 	}
 	if m.Lock != "" {
 		t = finding.Tf(finding.T("%s; lock %s", "%s；锁 %s"), t, m.Lock)

@@ -60,6 +60,9 @@ type Match struct {
 	Code      Frame
 	CodeShare float64
 	HasCode   bool
+	// CodeTotal is the share of all the roles' time (any state) with Code
+	// anywhere on the stack: the line's total, beside its share of the match.
+	CodeTotal float64
 	// Site is the signature's frame most matched (the library method).
 	Site Frame
 	// Lock, Holder (the holder's first application frame), Peer: the most
@@ -181,6 +184,17 @@ func (s *Signature) match(e *Evidence, src Source) Match {
 	m.Code, w = top(code)
 	m.HasCode = w > 0
 	m.CodeShare = w / matched
+	if m.HasCode {
+		// Total: the roles' time with the code line anywhere on the stack.
+		var on float64
+		for i := range e.Slices {
+			sl := &e.Slices[i]
+			if sl.Source == src && sl.State != Idle && slices.Contains(roles, sl.Role) && slices.Contains(sl.Stack, m.Code) {
+				on += sl.Weight
+			}
+		}
+		m.CodeTotal = on / total
+	}
 	m.Site, _ = top(site)
 	m.Lock, _ = top(lock)
 	m.Peer, _ = top(peer)
