@@ -272,7 +272,8 @@ func Validate(es []Entry) error {
 	for i := range es {
 		en := &es[i]
 		rs[i] = en.Rule()
-		if !strings.HasPrefix(en.ID, "mech."+string(en.Family)+".") && !(en.Family == EventLoop && strings.HasPrefix(en.ID, "mech.reactive.")) {
+		if !strings.HasPrefix(en.ID, "mech."+string(en.Family)+".") && !(en.Family == EventLoop && strings.HasPrefix(en.ID, "mech.reactive.")) &&
+			!(en.Family == IO && strings.HasPrefix(en.ID, "mech.net.")) {
 			errs = append(errs, en.ID+": ID must start with mech."+string(en.Family)+".")
 		}
 		if !en.Sig.sliceCriteria() && len(en.Sig.Needs) == 0 {
