@@ -18,10 +18,15 @@ import (
 // (GC causes, JFR events, host findings); a signature with Needs and no
 // slice criteria is scored by its Score fact instead of a time share.
 type Signature struct {
-	States       []State
-	Frames       []string
-	Depth        int
-	NotFrames    []string
+	States    []State
+	Frames    []string
+	Depth     int
+	NotFrames []string
+	// NotCallers: the slice does not match when the first frame past the
+	// matched one that is not the JDK's starts with one of these (a socket
+	// read called by the server's connector is the server reading its
+	// client, not a downstream).
+	NotCallers   []string
 	Locks        []string
 	HolderFrames []string
 	// Roles whose time counts (nil: RequestRoles).
@@ -103,8 +108,25 @@ func (s *Signature) matches(sl *Slice) (int, bool) {
 		}
 	}
 	site := s.siteOf(sl.Stack)
-	return site, site >= 0
+	if site < 0 {
+		return site, false
+	}
+	if len(s.NotCallers) > 0 {
+		for _, f := range sl.Stack[site+1:] {
+			if matchAny(f.Method, jdkPrefixes) {
+				continue
+			}
+			if matchAny(f.Method, s.NotCallers) {
+				return site, false
+			}
+			break
+		}
+	}
+	return site, true
 }
+
+// jdkPrefixes are the JDK's own frames.
+var jdkPrefixes = []string{"java.", "javax.", "jdk.", "sun.", "com.sun."}
 
 // match measures the signature on one source's slices.
 func (s *Signature) match(e *Evidence, src Source) Match {
@@ -293,6 +315,10 @@ func (s *Signature) describe() finding.Text {
 	if len(s.Frames) > 0 {
 		en = append(en, "in "+strings.Join(s.Frames, " | "))
 		zh = append(zh, "栈帧 "+strings.Join(s.Frames, " | "))
+	}
+	if len(s.NotCallers) > 0 {
+		en = append(en, "not called by "+strings.Join(s.NotCallers, " | "))
+		zh = append(zh, "调用者不是 "+strings.Join(s.NotCallers, " | "))
 	}
 	if len(s.Locks) > 0 {
 		en = append(en, "on lock "+strings.Join(s.Locks, " | "))
