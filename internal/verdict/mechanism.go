@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tuneloop/tuneloop/internal/diagnose"
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
 	"github.com/tuneloop/tuneloop/internal/mechanism"
@@ -30,6 +31,14 @@ func Evidence(L *Layers) *mechanism.Evidence {
 		if f.Severity >= finding.Warning && strings.HasPrefix(f.ID, "run.") {
 			e.HostFindings = append(e.HostFindings, f.ID)
 		}
+	}
+	// The delayed-ACK finding is the verdict's own (from the load and the
+	// TCP counters), not a recorded one.
+	if f := delayedACK(L); f != nil && !slices.Contains(e.HostFindings, f.ID) {
+		e.HostFindings = append(e.HostFindings, f.ID)
+	}
+	if othersTakeCPU(L, e) {
+		e.HostFindings = append(e.HostFindings, IDCPUOthers)
 	}
 	for i, d := range L.Dumps {
 		if i < len(L.Reports) {
@@ -58,11 +67,44 @@ func gcFacts(L *Layers, e *mechanism.Evidence) {
 	}
 	e.GC.Full, e.GC.Humongous, e.GC.ToSpaceExhausted = s.FullGCs, s.HumongousGCs, s.ToSpaceExhausted
 	e.GC.Explicit, e.GC.Metadata, e.GC.PromotionFailed, e.GC.ConcurrentFailure = s.ExplicitGCs, s.MetadataGCs, s.PromotionFailed, s.ConcModeFailures
+	if s.AllocRateMBs > 0 {
+		e.GC.AllocMBs = s.AllocRateMBs
+	}
+	if s.HeapMaxKB > 0 {
+		e.GC.HeapMaxMB = float64(s.HeapMaxKB) / 1024
+		// The heap still used after old/full collections (the trend's
+		// fitted end), as a share of the heap: what a larger heap must hold.
+		if h := s.HeapAfter; h.Basis == "old" && h.Points >= minLivePoints && h.LastKB > 0 {
+			e.GC.LiveAfterFullPct = min(100, 100*h.LastKB/float64(s.HeapMaxKB))
+		}
+	}
 	for _, f := range L.GC.Findings {
 		if f.Severity >= finding.Warning {
 			e.GC.Findings = append(e.GC.Findings, f.ID)
 		}
 	}
+}
+
+// minLivePoints: old collections the live-after-full trend needs.
+const minLivePoints = 3
+
+// IDCPUOthers is the host fact the verdict derives for the catalogue (not
+// a finding of its own: run.cpu.saturated says it in words): the CPUs are
+// saturated and the service used under diagnose.OthersShare of the busy
+// cores, or the hypervisor steals them.
+const IDCPUOthers = "run.cpu.others"
+
+func othersTakeCPU(L *Layers, e *mechanism.Evidence) bool {
+	for _, h := range e.HostFindings {
+		if h == diagnose.IDSteal {
+			return true
+		}
+	}
+	if !e.Saturated || e.CPUs == 0 || L.Stats.ProcCPU < 0 {
+		return false
+	}
+	busyCores := L.Stats.Busy / 100 * float64(e.CPUs)
+	return L.Stats.ProcCPU/100 < diagnose.OthersShare*busyCores
 }
 
 // frameworkFrames name a framework by a frame prefix of any thread.
@@ -72,7 +114,7 @@ var frameworkFrames = []struct{ prefix, name string }{
 	{"org.eclipse.jetty.", "jetty"}, {"io.undertow.", "undertow"}, {"io.netty.", "netty"}, {"io.vertx.", "vertx"},
 	{"org.springframework.", "spring"}, {"com.zaxxer.hikari.", "hikari"}, {"org.apache.commons.dbcp2.", "dbcp2"},
 	{"com.mchange.v2.c3p0.", "c3p0"}, {"com.alibaba.druid.", "druid"}, {"sun.net.httpserver.", "jdk-httpserver"},
-	{"reactor.", "reactor"}, {"io.grpc.", "grpc"},
+	{"reactor.", "reactor"}, {"io.grpc.", "grpc"}, {"okhttp3.", "okhttp"}, {"org.apache.http.", "httpclient"}, {"org.apache.hc.client5.", "httpclient"},
 }
 
 func frameworks(e *mechanism.Evidence) {
