@@ -117,8 +117,9 @@ var notAppLock = []string{
 
 func init() {
 	// The waits other entries name exactly: SecureRandom's locks, class
-	// loading, the queues, HTTP pools and reactive bridges.
-	notAppLock = join(notAppLock, secureRandomFrames, classLoadingFrames, queueFrames, httpPoolFrames, reactiveBlockFrames)
+	// loading, the queues, pools, permits, futures and reactive bridges.
+	notAppLock = join(notAppLock, secureRandomFrames, classLoadingFrames, queueFrames, httpPoolFrames, reactiveBlockFrames,
+		jdbcPoolFrames, permitFrames, futureFrames)
 }
 
 // secureRandomFrames are SecureRandom's generators and seeding.

@@ -10,11 +10,7 @@ func poolEntries() []Entry {
 				"所有连接都借给了正在执行语句的线程；其他请求线程在连接池的借用处挂起直到有连接归还，吞吐量等于连接池大小除以每次占用连接的时间。"),
 			Tradeoff: T("More connections load the database more: size the pool to what the database serves in parallel, and shorten the time each connection is held first.",
 				"更多连接会加重数据库负担：按数据库能并行处理的能力设置连接池大小，并先缩短每次占用连接的时间。"),
-			Sig: Signature{States: []State{Parked, Blocked, Waiting}, Frames: []string{"com.zaxxer.hikari.pool.HikariPool.getConnection",
-				"com.zaxxer.hikari.util.ConcurrentBag.borrow", "org.apache.commons.dbcp2.", "org.apache.commons.pool2.impl.GenericObjectPool.borrowObject",
-				"org.apache.commons.dbcp.", "org.apache.commons.pool.impl.GenericObjectPool.borrowObject",
-				"com.mchange.v2.resourcepool.BasicResourcePool.awaitAvailable", "com.alibaba.druid.pool.DruidDataSource.takeLast",
-				"com.alibaba.druid.pool.DruidDataSource.pollLast", "org.apache.tomcat.jdbc.pool.ConnectionPool.borrowConnection"}},
+			Sig: Signature{States: []State{Parked, Blocked, Waiting}, Frames: jdbcPoolFrames},
 			Fixes: []Fix{
 				{Framework: "hikari", Do: T("Shorten what runs while a connection is held (the slow statement, remote calls inside a transaction), then size spring.datasource.hikari.maximum-pool-size (HikariCP maximumPoolSize) to the concurrency the database serves; set leakDetectionThreshold to find connections held too long.",
 					"先缩短持有连接期间执行的内容（慢语句、事务中的远程调用），再按数据库能服务的并发设置 spring.datasource.hikari.maximum-pool-size（HikariCP maximumPoolSize）；设置 leakDetectionThreshold 以发现长时间占用的连接。"),
@@ -50,12 +46,7 @@ func poolEntries() []Entry {
 				"请求把工作交给 ExecutorService（或 CompletableFuture.supplyAsync），再用 Future.get 或 join 等待结果；当该执行器的线程数少于等待中的请求数（单线程执行器、较小的固定线程池、只有 CPU 数减一个线程的 ForkJoinPool.commonPool）时，任务排队，每个请求都要等待前面的任务：决定吞吐量的是线程池，而不是工作本身。"),
 			Tradeoff: T("More executor threads only help when the tasks wait (I/O, sleeps): for CPU work they contend for the same cores; a bounded queue with a rejection policy fails requests fast instead of queueing them.",
 				"增加执行器线程只在任务处于等待（I/O、休眠）时有效：对 CPU 计算它们会争用相同的核；有界队列加拒绝策略会让请求快速失败而不是排队。"),
-			Sig: Signature{States: []State{Parked, Waiting}, Frames: []string{"java.util.concurrent.FutureTask.get", "java.util.concurrent.FutureTask.awaitDone",
-				"java.util.concurrent.CompletableFuture.get", "java.util.concurrent.CompletableFuture.join", "java.util.concurrent.CompletableFuture.waitingGet",
-				"java.util.concurrent.CompletableFuture.timedGet", "java.util.concurrent.CompletableFuture$Signaller.block", "java.util.concurrent.AbstractExecutorService.invokeAll",
-				"java.util.concurrent.AbstractExecutorService.invokeAny", "java.util.concurrent.ExecutorCompletionService.take", "java.util.concurrent.ForkJoinTask.get",
-				"java.util.concurrent.ForkJoinTask.join", "java.util.concurrent.ForkJoinTask.invokeAll", "com.google.common.util.concurrent.AbstractFuture.get",
-				"com.google.common.util.concurrent.Futures.getUnchecked", "com.google.common.util.concurrent.Uninterruptibles.getUninterruptibly"},
+			Sig: Signature{States: []State{Parked, Waiting}, Frames: futureFrames,
 				// Futures inside clients (an HTTP pool's lease, a driver's reply) are those entries' waits.
 				NotFrames: join([]string{"io.lettuce.", "org.redisson.", "org.apache.kafka.", "io.grpc.", "org.elasticsearch.", "com.datastax.", "org.mongodb.", "com.mongodb.",
 					"org.apache.hc.core5.reactor.", "okhttp3.", "java.net.http.", "jdk.internal.net.http."}, httpPoolFrames, reactiveBlockFrames)},
@@ -100,3 +91,19 @@ var httpPoolFrames = []string{"org.apache.http.pool.AbstractConnPool.getPoolEntr
 	"org.apache.http.impl.conn.tsccm.", "org.apache.hc.core5.pool.StrictConnPool$", "org.apache.hc.core5.pool.StrictConnPool.lease",
 	"org.apache.hc.core5.pool.LaxConnPool", "org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager$",
 	"org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager.lease", "org.apache.commons.httpclient.MultiThreadedHttpConnectionManager.doGetConnection"}
+
+// jdbcPoolFrames are the JDBC pools' borrows.
+var jdbcPoolFrames = []string{
+	"com.zaxxer.hikari.pool.HikariPool.getConnection",
+	"com.zaxxer.hikari.util.ConcurrentBag.borrow", "org.apache.commons.dbcp2.", "org.apache.commons.pool2.impl.GenericObjectPool.borrowObject",
+	"org.apache.commons.dbcp.", "org.apache.commons.pool.impl.GenericObjectPool.borrowObject",
+	"com.mchange.v2.resourcepool.BasicResourcePool.awaitAvailable", "com.alibaba.druid.pool.DruidDataSource.takeLast",
+	"com.alibaba.druid.pool.DruidDataSource.pollLast", "org.apache.tomcat.jdbc.pool.ConnectionPool.borrowConnection"}
+
+// futureFrames are waits for a future's result.
+var futureFrames = []string{"java.util.concurrent.FutureTask.get", "java.util.concurrent.FutureTask.awaitDone",
+	"java.util.concurrent.CompletableFuture.get", "java.util.concurrent.CompletableFuture.join", "java.util.concurrent.CompletableFuture.waitingGet",
+	"java.util.concurrent.CompletableFuture.timedGet", "java.util.concurrent.CompletableFuture$Signaller.block", "java.util.concurrent.AbstractExecutorService.invokeAll",
+	"java.util.concurrent.AbstractExecutorService.invokeAny", "java.util.concurrent.ExecutorCompletionService.take", "java.util.concurrent.ForkJoinTask.get",
+	"java.util.concurrent.ForkJoinTask.join", "java.util.concurrent.ForkJoinTask.invokeAll", "com.google.common.util.concurrent.AbstractFuture.get",
+	"com.google.common.util.concurrent.Futures.getUnchecked", "com.google.common.util.concurrent.Uninterruptibles.getUninterruptibly"}

@@ -62,8 +62,7 @@ func waitEntries() []Entry {
 				"Semaphore（或基于它实现的舱壁、限流器）同时只放行 N 个请求；其余的在 acquire 中挂起，直到持有者释放。当持有者很慢（自身也在等待）或许可数设得太少时，每个请求都排在它们后面；从未释放的许可（异常路径上没有 finally）会永久缩小上限。"),
 			Tradeoff: T("More permits let more requests at what the limit protects (a downstream, memory): raise it only as far as that resource serves; a tryAcquire timeout fails requests instead of queueing them.",
 				"更多许可会让更多请求打到被保护的对象（下游、内存）上：只能提高到该资源能承受的程度；tryAcquire 超时会让请求失败而不是排队。"),
-			Sig: Signature{States: []State{Parked, Sleeping}, Frames: join([]string{"java.util.concurrent.Semaphore.acquire", "java.util.concurrent.Semaphore.tryAcquire",
-				"io.github.resilience4j.bulkhead.", "io.github.resilience4j.ratelimiter.", "com.netflix.hystrix.AbstractCommand$TryableSemaphore"}, rateLimiterFrames)},
+			Sig: Signature{States: []State{Parked, Sleeping}, Frames: permitFrames},
 			Fixes: []Fix{{Do: T("Find what the permit holders do (the code between acquire and release at the code line): shorten it or move the slow call out; release in a finally block; then size the permits to what the protected resource serves, and acquire with a timeout (tryAcquire(timeout)) that fails clearly.",
 				"找出许可持有者在做什么（该代码行 acquire 与 release 之间的代码）：缩短它或把慢调用移出；在 finally 中释放；再按被保护资源的能力设置许可数，并用带超时的 tryAcquire(timeout) 明确地失败。")}},
 			References: []string{"java.util.concurrent.Semaphore API docs (docs.oracle.com/en/java/javase/21/docs/api/java.base/java/util/concurrent/Semaphore.html)",
@@ -107,3 +106,7 @@ var socketReadFrames = []string{"java.net.SocketInputStream.", "java.net.Socket$
 	"sun.nio.ch.NioSocketImpl.", "sun.nio.ch.SocketChannelImpl.read", "sun.nio.ch.SocketChannelImpl.write", "sun.nio.ch.SocketDispatcher.",
 	"sun.security.ssl.SSLSocketImpl$AppInputStream.", "sun.security.ssl.SSLSocketImpl$AppOutputStream.", "sun.security.ssl.SSLSocketInputRecord.",
 	"java.net.PlainSocketImpl.socket", "java.net.AbstractPlainSocketImpl.", "sun.nio.ch.Net.poll"}
+
+// permitFrames are waits for a permit (semaphores, bulkheads, rate limiters).
+var permitFrames = join([]string{"java.util.concurrent.Semaphore.acquire", "java.util.concurrent.Semaphore.tryAcquire",
+	"io.github.resilience4j.bulkhead.", "io.github.resilience4j.ratelimiter.", "com.netflix.hystrix.AbstractCommand$TryableSemaphore"}, rateLimiterFrames)
