@@ -98,7 +98,7 @@ func cpuEntries() []Entry {
 					"在该代码行使用更低的级别（new Deflater(1)，或 GZIPOutputStream 配合 BEST_SPEED 的 Deflater），压缩一次并缓存压缩结果，跳过小报文，并对创建的每个 Deflater/Inflater 调用 end()（或按线程复用）。")},
 			},
 			References: []string{"java.util.zip.Deflater API docs: compression levels, end() (docs.oracle.com/en/java/javase/21/docs/api/java.base/java/util/zip/Deflater.html)",
-				"Spring Boot reference: server.compression.* (docs.spring.io/spring-boot/reference/web/servlet.html)"},
+				"Spring Boot reference documentation: server.compression.* properties (docs.spring.io/spring-boot)"},
 		},
 		{
 			ID: "mech.cpu.json", Family: CPU,
@@ -118,7 +118,7 @@ func cpuEntries() []Entry {
 					Apply: "private static final ObjectMapper MAPPER = new ObjectMapper();"},
 			},
 			References: []string{"Jackson databind README and ObjectMapper javadoc: ObjectMapper is thread-safe once configured; reuse it (github.com/FasterXML/jackson-databind)",
-				"Jackson Performance: Jackson performance best practices (github.com/FasterXML/jackson-docs wiki, JacksonBestPracticesPerformance)"},
+				"JMC rule Method Profiling (MethodProfiling, openjdk/jmc): the hottest sampled methods"},
 		},
 		{
 			ID: "mech.cpu.java-serialization", Family: CPU,
@@ -152,7 +152,7 @@ func cpuEntries() []Entry {
 			Fixes: []Fix{{Do: T("At the code line test before you throw (a check instead of catching NumberFormatException, Optional or a result instead of a not-found exception); where an exception per request is the design, reuse a preallocated one or create it without a stack trace (the protected Throwable(message, cause, false, false) constructor); never log stack traces on the request's normal path.",
 				"在该代码行先判断再抛出（用检查代替捕获 NumberFormatException，用 Optional 或结果对象代替未找到异常）；若设计上每个请求都要抛异常，复用预先分配的异常或创建不带栈的异常（protected 构造函数 Throwable(message, cause, false, false)）；不要在请求的正常路径上记录异常栈。")}},
 			References: []string{"java.lang.Throwable API docs: fillInStackTrace and the constructor with writableStackTrace (docs.oracle.com/en/java/javase/21/docs/api/java.base/java/lang/Throwable.html)",
-				"JMC rule Exceptions (ExceptionRule, openjdk/jmc core/org.openjdk.jmc.flightrecorder.rules.jdk)"},
+				"JMC rule Thrown Exceptions (Exceptions, openjdk/jmc core/org.openjdk.jmc.flightrecorder.rules.jdk): exceptions per second, info 5000/s"},
 		},
 		{
 			ID: "mech.cpu.reflection", Family: CPU,

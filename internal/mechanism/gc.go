@@ -28,7 +28,7 @@ func gcEntries() []Entry {
 			Fixes: []Fix{{Do: T("Give the heap room: -Xmx at least 3-4 times the live data after a full GC (or -XX:MaxRAMPercentage=75 in a container sized for it), and shrink what stays live (caches with a bound, results kept per request); a heap dump after a full GC (jcmd <pid> GC.heap_dump) shows what holds it.",
 				"给堆留出空间：-Xmx 至少为 Full GC 后存活数据的 3-4 倍（或在大小合适的容器中使用 -XX:MaxRAMPercentage=75），并减少常驻对象（有上限的缓存、按请求保留的结果）；Full GC 后的堆转储（jcmd <pid> GC.heap_dump）可显示是什么占用了它。"),
 				Apply: "-XX:MaxRAMPercentage=75", Revert: "(remove -XX:MaxRAMPercentage)"}},
-			References: []string{refG1, "garbagecat analysis: heap inverted parallelism, GC overhead and \"heap occupancy after full GC\" analysis (github.com/mgm3746/garbagecat)"},
+			References: []string{refG1, "JMC rules GC Pauses (GcPauseRatio: info 5%, warning 10% of a 60 s window) and G1/CMS Full Collection (FullGc) (openjdk/jmc)", "garbagecat analysis items (mgm3746/garbagecat, util/jdk/Analysis.java)"},
 		},
 		{
 			ID: "mech.gc.allocation-rate", Family: GC,
@@ -40,7 +40,7 @@ func gcEntries() []Entry {
 			Sig: Signature{Needs: []Need{{Fact: "gc.alloc-mbs", Min: 300}, {Fact: "gc.pause-pct", Min: 5}}, Score: "gc.pause-pct", Scale: 100},
 			Fixes: []Fix{{Do: T("Allocate less per request at the sites the allocation profile names: stream instead of building whole byte arrays or strings, size builders and collections once, reuse buffers per thread, avoid boxing in hot loops; then, if pauses remain, give the young generation more room (a larger heap, or -XX:G1NewSizePercent).",
 				"在分配剖析给出的位置减少每个请求的分配：用流式处理代替构建完整的字节数组或字符串，一次性设定 builder 和集合的大小，按线程复用缓冲区，热循环中避免装箱；若停顿仍在，再给年轻代更多空间（更大的堆，或 -XX:G1NewSizePercent）。")}},
-			References: []string{refG1, "JMC rules: Allocation (AllocationByClassRule, AllocationByThreadRule) and GC Pressure (openjdk/jmc core/org.openjdk.jmc.flightrecorder.rules.jdk)"},
+			References: []string{refG1, "JMC rules Allocated Classes / Threads Allocating (Allocations.class, Allocations.thread), GC Pressure (HighGc) and GcFreedRatio (openjdk/jmc core/org.openjdk.jmc.flightrecorder.rules.jdk)"},
 		},
 		{
 			ID: "mech.gc.premature-promotion", Family: GC,
@@ -54,7 +54,7 @@ func gcEntries() []Entry {
 				"让短命对象在年轻代死亡：增大 Survivor 区（-XX:SurvivorRatio=6）与晋升阈值（-XX:MaxTenuringThreshold=15），更早启动老年代并发回收（CMS：-XX:CMSInitiatingOccupancyFraction=70 -XX:+UseCMSInitiatingOccupancyOnly），或改用 G1（-XX:+UseG1GC）；并减少每个请求的分配。"),
 				Apply: "-XX:SurvivorRatio=6 -XX:MaxTenuringThreshold=15", Revert: "(remove -XX:SurvivorRatio and -XX:MaxTenuringThreshold)"}},
 			References: []string{"HotSpot Virtual Machine Garbage Collection Tuning Guide: Sizing the Generations, Survivor Space Sizing (docs.oracle.com/en/java/javase/21/gctuning)",
-				"garbagecat: promotion failed and concurrent mode failure analysis (github.com/mgm3746/garbagecat)"},
+				"JMC rule GC Stall (GcStall: a concurrent-mode failure or a non-requested Serial Old collection, openjdk/jmc)", "garbagecat analysis items (mgm3746/garbagecat, util/jdk/Analysis.java)"},
 		},
 		{
 			ID: "mech.gc.explicit", Family: GC,
@@ -67,7 +67,7 @@ func gcEntries() []Entry {
 			Fixes: []Fix{{Do: T("Remove the System.gc() calls you own; make the others concurrent (-XX:+ExplicitGCInvokesConcurrent on G1) and, if they come from direct buffers, raise -XX:MaxDirectMemorySize and release buffers explicitly.",
 				"去掉自己代码中的 System.gc() 调用；让其他来源的调用并发执行（G1 上 -XX:+ExplicitGCInvokesConcurrent），若来自直接缓冲区，则提高 -XX:MaxDirectMemorySize 并显式释放缓冲区。"),
 				Apply: "-XX:+ExplicitGCInvokesConcurrent", Revert: "(remove -XX:+ExplicitGCInvokesConcurrent)"}},
-			References: []string{refG1, "JMC rule GC Caused by System.gc() (SystemGcRule, openjdk/jmc core/org.openjdk.jmc.flightrecorder.rules.jdk)"},
+			References: []string{refG1, "JMC rule GCs Caused by System.gc() (SystemGc, openjdk/jmc core/org.openjdk.jmc.flightrecorder.rules.jdk)"},
 		},
 		{
 			ID: "mech.gc.metaspace", Family: GC,
@@ -93,7 +93,7 @@ func gcEntries() []Entry {
 				Frames: []string{"java.lang.ref.Finalizer.runFinalizer", "java.lang.ref.Finalizer.invokeFinalizeMethod", "java.lang.ref.Finalizer.runAllFinalizers"}},
 			Fixes: []Fix{{Do: T("Close the resources explicitly (try-with-resources) and replace finalize() in your classes by java.lang.ref.Cleaner; update libraries that still rely on finalizers; check with -XX:+UnlockDiagnosticVMOptions -XX:+PrintFinalizerStatistics (or JFR jdk.FinalizerStatistics on JDK 18+) which classes are finalized.",
 				"显式关闭资源（try-with-resources），并把自己类中的 finalize() 换成 java.lang.ref.Cleaner；升级仍依赖终结器的库；用 JFR 的 jdk.FinalizerStatistics（JDK 18+）查看哪些类被终结。")}},
-			References: []string{"JEP 421: Deprecate Finalization for Removal (openjdk.org/jeps/421)", "java.lang.ref.Cleaner API docs (docs.oracle.com/en/java/javase/21/docs/api/java.base/java/lang/ref/Cleaner.html)"},
+			References: []string{"JEP 421: Deprecate Finalization for Removal (openjdk.org/jeps/421)", "JMC rule FinalizersRun (openjdk/jmc)", "java.lang.ref.Cleaner API docs (docs.oracle.com/en/java/javase/21/docs/api/java.base/java/lang/ref/Cleaner.html)"},
 		},
 	}
 }
@@ -113,7 +113,7 @@ func jvmEntries() []Entry {
 			Fixes: []Fix{{Do: T("Raise the code cache: -XX:ReservedCodeCacheSize=512m (the default is 240m with tiered compilation), keep -XX:+UseCodeCacheFlushing on, and check jcmd <pid> Compiler.codecache for what fills it.",
 				"增大代码缓存：-XX:ReservedCodeCacheSize=512m（分层编译时默认 240m），保持 -XX:+UseCodeCacheFlushing 开启，并用 jcmd <pid> Compiler.codecache 查看被什么占满。"),
 				Apply: "-XX:ReservedCodeCacheSize=512m", Revert: "(remove -XX:ReservedCodeCacheSize)"}},
-			References: []string{"Java Virtual Machine Guide, Codecache Tuning (docs.oracle.com/en/java/javase/21/vm/codecache-tuning.html)", "JMC rule Code Cache (CodeCacheRule, openjdk/jmc)"},
+			References: []string{"Java Virtual Machine Guide, Codecache Tuning (docs.oracle.com/en/java/javase/21/vm/codecache-tuning.html)", "JMC rule CodeCache (occupancy info 50%, warning 80%, or a jdk.CodeCacheFull event; openjdk/jmc)"},
 		},
 		{
 			ID: "mech.jvm.deopt-loop", Family: JVM,
@@ -138,7 +138,7 @@ func jvmEntries() []Entry {
 			Fixes: []Fix{{Do: T("Resolve the classes once and cache the Class objects (a ClassValue or a map, negative results too) instead of Class.forName per request at the code line; make custom loaders parallel capable (ClassLoader.registerAsParallelCapable() in a static initializer).",
 				"在该代码行只解析一次类并缓存 Class 对象（ClassValue 或 Map，未找到的结果也要缓存），而不是每个请求调用 Class.forName；让自定义加载器支持并行（在静态初始化块中调用 ClassLoader.registerAsParallelCapable()）。"),
 				Apply: "static { ClassLoader.registerAsParallelCapable(); }"}},
-			References: []string{"java.lang.ClassLoader API docs: parallel capable class loaders, getClassLoadingLock (docs.oracle.com/en/java/javase/21/docs/api/java.base/java/lang/ClassLoader.html)", "JMC rule Class Loading (ClassLoadingRule, openjdk/jmc)"},
+			References: []string{"java.lang.ClassLoader API docs: parallel capable class loaders, getClassLoadingLock (docs.oracle.com/en/java/javase/21/docs/api/java.base/java/lang/ClassLoader.html)", refJFR},
 		},
 		{
 			ID: "mech.jvm.safepoint", Family: JVM,

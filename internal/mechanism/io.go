@@ -16,7 +16,7 @@ func ioEntries() []Entry {
 			Fixes: []Fix{{Do: T("Group commit at the code line: append the request's record, let one writer thread force the file once per batch (every few milliseconds or N records) and complete the waiting requests after it; or, where losing the last writes on a crash is acceptable, force on a timer instead of per request.",
 				"在该代码行采用组提交：追加请求的记录，由一个写线程每批（每隔几毫秒或每 N 条）对文件执行一次 force，之后再完成等待中的请求；若可以接受崩溃时丢失最后的写入，则改为定时刷盘而不是每个请求刷盘。")}},
 			References: []string{"FileChannel.force API docs (docs.oracle.com/en/java/javase/21/docs/api/java.base/java/nio/channels/FileChannel.html)",
-				"fsync(2) man page (man7.org/linux/man-pages/man2/fsync.2.html)"},
+				"fsync(2) man page (man7.org/linux/man-pages/man2/fsync.2.html)", "JMC rule FileForce (jdk.FileForce, info 50 ms; openjdk/jmc)"},
 		},
 		{
 			ID: "mech.net.delayed-ack", Family: IO,
@@ -64,7 +64,7 @@ func ioEntries() []Entry {
 			Sig: Signature{Frames: connectFrames, NotFrames: dnsFrames},
 			Fixes: []Fix{{Do: T("Create the client once and share it (one Apache HttpClient/OkHttpClient/java.net.http.HttpClient per application, a JDBC pool instead of DriverManager.getConnection per request), keep connections alive (no Connection: close) with an idle timeout longer than the gap between calls, and reuse TLS sessions.",
 				"只创建一次客户端并共享（每个应用一个 Apache HttpClient/OkHttpClient/java.net.http.HttpClient，用 JDBC 连接池代替每个请求调用 DriverManager.getConnection），保持长连接（不要 Connection: close），空闲超时长于调用间隔，并复用 TLS 会话。")}},
-			References: []string{"Apache HttpClient tutorial, chapter 2 Connection management: connection persistence and pooling (hc.apache.org/httpcomponents-client-4.5.x/current/tutorial/html/connmgmt.html)",
+			References: []string{"Apache HttpClient tutorial, Connection management: connection persistence and pooling (hc.apache.org)",
 				"RFC 9112 HTTP/1.1, section 9.3 Persistence (rfc-editor.org)"},
 		},
 	}
@@ -112,7 +112,7 @@ func hostEntries() []Entry {
 			Fixes: []Fix{{Do: T("Find the other processes (top, pidstat -u 1) and move them off this host or limit them (systemd CPUQuota=, nice, a cgroup cpu.max), or give the service CPUs of its own (a cpuset, a dedicated node or a larger instance); measure the service again on a quiet host before changing its code.",
 				"找出其他进程（top、pidstat -u 1），把它们移出本机或加以限制（systemd CPUQuota=、nice、cgroup cpu.max），或为服务分配专用 CPU（cpuset、专用节点或更大的实例）；在改代码之前先在安静的主机上重新测量服务。"),
 				Apply: "systemctl set-property <other.service> CPUQuota=50%", Revert: "systemctl set-property <other.service> CPUQuota="}},
-			References: []string{"Linux kernel documentation: Control Group v2, cpu.max and cpuset (docs.kernel.org/admin-guide/cgroup-v2.html)", "pidstat(1) man page (sysstat)"},
+			References: []string{"Linux kernel documentation: Control Group v2, cpu.max and cpuset (docs.kernel.org/admin-guide/cgroup-v2.html)", "pidstat(1) man page (sysstat)", "JMC rule Competing CPU Ratio Usage (CompareCpu: other processes' CPU, info 20%, warning 40%; openjdk/jmc)"},
 		},
 	}
 }

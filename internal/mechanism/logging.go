@@ -96,8 +96,8 @@ func loggingEntries() []Entry {
 				"为文件 Appender 开启缓冲（log4j.properties：ImmediateFlush=false、BufferedIO=true、BufferSize=8192），调高请求路径上 Logger 的级别，并规划迁移到 log4j2（log4j-1.2-api 桥接）或 logback（log4j-over-slf4j）。"),
 				Apply:  "log4j.appender.FILE.ImmediateFlush=false\nlog4j.appender.FILE.BufferedIO=true\nlog4j.appender.FILE.BufferSize=8192",
 				Revert: "log4j.appender.FILE.ImmediateFlush=true\nlog4j.appender.FILE.BufferedIO=false"}},
-			References: []string{"Apache log4j 1.2 API docs: FileAppender (ImmediateFlush, BufferedIO, BufferSize), Category.callAppenders (logging.apache.org/log4j/1.x/apidocs)",
-				"Apache log4j 1.x end of life announcement and CVE-2019-17571 (logging.apache.org/log4j/1.x)"},
+			References: []string{"Apache log4j 1.2 API docs: FileAppender (ImmediateFlush, BufferedIO, BufferSize), Category.callAppenders (logging.apache.org)",
+				"Apache log4j 1.x end of life announcement and CVE-2019-17571 (logging.apache.org)"},
 		},
 		{
 			ID: "mech.logging.caller-data", Family: Logging,

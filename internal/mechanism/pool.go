@@ -36,8 +36,8 @@ func poolEntries() []Entry {
 					"把客户端的每路由与总连接上限提高到下游能服务的并发（HttpClient：PoolingHttpClientConnectionManager 的 setDefaultMaxPerRoute/setMaxTotal；HttpClient 3：MultiThreadedHttpConnectionManager 的 maxConnectionsPerHost），设置租用超时（RequestConfig connectionRequestTimeout），并关闭每个响应（EntityUtils.consume 或 try-with-resources），避免连接泄漏。"),
 					Apply: "cm.setDefaultMaxPerRoute(50); cm.setMaxTotal(200);"},
 			},
-			References: []string{"Apache HttpClient tutorial, 2.3.3 Pooling connection manager: defaultMaxPerRoute, maxTotal (hc.apache.org/httpcomponents-client-4.5.x/current/tutorial/html/connmgmt.html)",
-				"Apache HttpClient 5 PoolingHttpClientConnectionManager API docs (hc.apache.org/httpcomponents-client-5.2.x)"},
+			References: []string{"Apache HttpClient tutorial, Connection management: pooling connection manager, defaultMaxPerRoute, maxTotal (hc.apache.org)",
+				"Apache HttpClient 5 PoolingHttpClientConnectionManager API docs (hc.apache.org)"},
 		},
 		{
 			ID: "mech.pool.executor-saturated", Family: Pool,
