@@ -26,7 +26,8 @@ func lockEntries() []Entry {
 			Sig: Signature{States: []State{Blocked, Parked}, HolderFrames: []string{"sun.nio.ch.FileDispatcherImpl.", "sun.nio.ch.UnixFileDispatcherImpl.",
 				"sun.nio.ch.FileChannelImpl.", "java.io.FileOutputStream.", "java.io.RandomAccessFile.", "java.io.FileDescriptor.sync",
 				"sun.nio.ch.SocketDispatcher.", "sun.nio.ch.NioSocketImpl.", "java.net.SocketInputStream.", "java.net.SocketOutputStream."},
-				NotFrames: []string{"ch.qos.logback.", "org.apache.logging.log4j.", "java.util.logging."}},
+				// Logging and console writes under their own locks are the logging entries'.
+				NotFrames: []string{"ch.qos.logback.", "org.apache.logging.log4j.", "org.apache.log4j.", "java.util.logging.", "java.io.PrintStream."}},
 			Fixes: []Fix{{Do: T("Move the I/O out of the critical section at the code line: append under the lock and write/fsync outside it, or group commit (one thread fsyncs what was appended and wakes the waiters); for a remote call, call first and take the lock only to publish the result.",
 				"把该代码行临界区内的 I/O 移出：锁内只追加，锁外写入/fsync，或采用组提交（一个线程对已追加的数据 fsync 并唤醒等待者）；远程调用应先调用，只在发布结果时加锁。")}},
 			References: []string{refJLSLocks, "FileChannel.force API docs (docs.oracle.com/en/java/javase/21/docs/api/java.base/java/nio/channels/FileChannel.html)"},
