@@ -207,6 +207,19 @@ func TestCatalogueNamesLibraryDumps(t *testing.T) {
 		{"jdk17_zoo_startup-deadlock_jcmd.txt", "mech.lock.deadlock", zoo + "StartupRegistry."},
 		{"jdk17_tomcat_cpuhot_taskqueue_jcmd.txt", "mech.cpu.string-format", zoo + "PriceCalculator.computeChecksum"},
 		{"jdk17_deadlock_jstack.txt", "mech.lock.deadlock", "Deadlock."},
+		{"jdk17_threadinfo_tostring.txt", "mech.lock.deadlock", "ThreadInfoDump."},
+		{"openj9_docs_deadlock_javacore.txt", "mech.lock.deadlock", "WorkerThread.run"},
+		// A public Heritrix dump (irockel/tda): crawler threads queue on the
+		// FrontierScheduler monitor while its holder reads Berkeley DB's log file.
+		{"tda_urlthread.log", "mech.lock.io-under-lock", "org.archive.crawler.postprocessor.FrontierScheduler.innerProcess"},
+		// The logging look-alikes live in the libraries' own packages: no application frame.
+		{"jdk17_log4j1like_jcmd.txt", "mech.logging.log4j1-sync", ""},
+		{"jdk25_log4j1like_jcmd.txt", "mech.logging.log4j1-sync", ""},
+		{"jdk17_log4j2like_jcmd.txt", "mech.logging.log4j2-sync", ""},
+		{"jdk25_log4j2like_jcmd.txt", "mech.logging.log4j2-sync", ""},
+		{"jdk17_logbacklike_jcmd.txt", "mech.logging.logback-sync", ""},
+		{"jdk17_zoo_logback_between_owners.txt", "mech.logging.logback-sync", zoo + "OrderAuditLogback.placeOrder"},
+		{"jdk25_virtual_threaddump_plain.txt", "mech.cpu.app-method", "VirtualBusy.spin"},
 	}
 	for _, c := range zooDumps {
 		t.Run(c.file, func(t *testing.T) {
