@@ -1,6 +1,8 @@
 package verdict
 
 import (
+	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -8,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/jvm/gclog"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
 	"github.com/tuneloop/tuneloop/internal/mechanism"
 )
@@ -236,5 +239,43 @@ func TestCatalogueQuietOnIdleDumps(t *testing.T) {
 		for _, n := range mechanism.Name(dumpEvidence(t, filepath.Join(td, f))) {
 			t.Errorf("%s: named %s: %s", f, n.Entry.ID, n.Finding.Observed.EN)
 		}
+	}
+}
+
+// On public GC logs (GCViewer's test resources, the gclog package's
+// testdata) and this machine's own, the GC family names what the log
+// shows; logs without trouble name nothing.
+func TestCatalogueNamesGCLogs(t *testing.T) {
+	td := filepath.Join("..", "jvm", "gclog", "testdata")
+	cases := []struct{ file, want string }{
+		// 149 CMS concurrent mode failures, half the heap live after them.
+		{"corpus/openjdk_SampleSun1_5_0ConcurrentModeFailure.txt", "mech.gc.heap-too-small"},
+		{"corpus/openjdk_SampleSun1_5_0PromotionFailure.txt", "mech.gc.premature-promotion"},
+		// Two System.gc() pairs (young, then full) on Parallel.
+		{"corpus/openjdk_SampleSun1_8_0ParallelPrintGCID.txt", "mech.gc.explicit"},
+		// JDK 6 G1: ~450 MB/s and half the time in pauses, to-space overflows.
+		{"corpus/openjdk_SampleSun1_6_0G1_gc_verbose.txt", "mech.gc.allocation-rate"},
+		{"live/jdk17-g1-12s.log", "mech.gc.humongous"},
+		{"corpus/openjdk_SampleSun1_8_0Series-Part1.txt", ""},
+		{"corpus/openjdk_SampleSun1_8_0G1SystemGcYoung.txt", ""}, // a single System.gc
+		{"live/jdk17-zgc.log", ""},
+	}
+	for _, c := range cases {
+		path := filepath.Join(td, c.file)
+		r, err := gclog.AnalyzeEachContext(context.Background(), []gclog.Source{{Name: c.file,
+			Open: func() (io.ReadCloser, error) { return os.Open(path) }}}, gclog.DefaultThresholds(), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		e := &mechanism.Evidence{Events: map[string]int{}, Frameworks: map[string]bool{}}
+		gcFacts(&Layers{GC: r}, e)
+		ns := mechanism.Name(e, mechanism.GC, mechanism.JVM)
+		if c.want == "" {
+			for _, n := range ns {
+				t.Errorf("%s: named %s", c.file, n.Entry.ID)
+			}
+			continue
+		}
+		checkNamed(t, c.file, ns, []string{c.want}, "")
 	}
 }
