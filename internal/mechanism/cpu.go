@@ -161,7 +161,7 @@ func cpuEntries() []Entry {
 				"Class.getMethods、getDeclaredFields、getMethod 和 Introspector 每次调用都会复制类的成员数组并按名字搜索；每个请求都用反射做 Bean 拷贝和映射，或每次调用都生成 Proxy，是在为不变的结果重复工作。"),
 			Tradeoff: T("Cached Method/Field/MethodHandle objects keep their classes reachable (a class-loader leak in redeployed web applications if held statically by a shared library).",
 				"缓存的 Method/Field/MethodHandle 会让其类保持可达（若由共享库静态持有，在重新部署的 Web 应用中会造成类加载器泄漏）。"),
-			Sig: Signature{States: run, Depth: 12, Frames: []string{"java.lang.Class.getMethods", "java.lang.Class.getDeclaredMethods", "java.lang.Class.getMethod",
+			Sig: Signature{States: run, Frames: []string{"java.lang.Class.getMethods", "java.lang.Class.getDeclaredMethods", "java.lang.Class.getMethod",
 				"java.lang.Class.getDeclaredMethod", "java.lang.Class.getFields", "java.lang.Class.getDeclaredFields", "java.lang.Class.getField", "java.lang.Class.getDeclaredField",
 				"java.lang.Class.getConstructors", "java.lang.Class.getDeclaredConstructors", "java.lang.Class.privateGetDeclared", "java.lang.Class.privateGetPublic",
 				"java.lang.Class.searchMethods", "java.lang.Class.getReflectionFactory", "java.lang.Class.copyMethods", "java.lang.Class.copyFields", "java.lang.reflect.Proxy.newProxyInstance",
@@ -189,10 +189,10 @@ func cpuEntries() []Entry {
 	}
 	// The generic entry counts only the running time no specific entry
 	// explains, so a specific mechanism is never swallowed by it.
-	var specific []string
+	specific := randomFrames // the shared Random's CAS loop is the lock entry's
 	for _, e := range es {
 		if e.Sig.Depth == 0 { // a frame deeper than Depth is not that entry's time
-			specific = append(specific, e.Sig.Frames...)
+			specific = join(specific, e.Sig.Frames)
 		}
 	}
 	return append(es, []Entry{

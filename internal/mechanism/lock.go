@@ -66,8 +66,7 @@ func lockEntries() []Entry {
 				"java.util.Random（以及使用同一个静态 Random 的 Math.random）通过比较并交换循环推进种子：多个线程同时从同一实例取数时会反复重试更新，CPU 在 Random.next 中空转而工作没有进展。"),
 			Tradeoff: T("ThreadLocalRandom is not for security (neither is Random): use SecureRandom for tokens and keys.",
 				"ThreadLocalRandom 不适用于安全用途（Random 同样不适用）：令牌与密钥请使用 SecureRandom。"),
-			Sig: Signature{States: []State{Running}, Depth: 4, Frames: []string{"java.util.Random.next", "java.lang.Math.random", "java.util.Random.nextInt",
-				"java.util.Random.nextLong", "java.util.Random.nextDouble", "java.util.Random.nextBytes", "java.util.Random.nextGaussian"}},
+			Sig: Signature{States: []State{Running}, Frames: randomFrames},
 			Fixes: []Fix{{Do: T("At the code line use ThreadLocalRandom.current() instead of a shared Random or Math.random (or one SplittableRandom per thread).",
 				"在该代码行用 ThreadLocalRandom.current() 代替共享的 Random 或 Math.random（或每个线程一个 SplittableRandom）。"),
 				Apply: "java.util.concurrent.ThreadLocalRandom.current().nextInt(bound)"}},
@@ -128,3 +127,7 @@ var secureRandomFrames = []string{"sun.security.provider.SeedGenerator", "sun.se
 	"sun.security.provider.DRBG", "sun.security.provider.AbstractDrbg", "sun.security.provider.HashDrbg", "sun.security.provider.AbstractHashDrbg",
 	"sun.security.provider.CtrDrbg", "sun.security.provider.HmacDrbg", "java.security.SecureRandom.nextBytes", "java.security.SecureRandom.generateSeed",
 	"java.security.SecureRandom.getInstanceStrong"}
+
+// randomFrames are java.util.Random's draws (Math.random uses one shared Random).
+var randomFrames = []string{"java.util.Random.next", "java.lang.Math.random", "java.util.Random.nextInt",
+	"java.util.Random.nextLong", "java.util.Random.nextDouble", "java.util.Random.nextBytes", "java.util.Random.nextGaussian"}
