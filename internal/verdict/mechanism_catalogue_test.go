@@ -223,6 +223,21 @@ func TestCatalogueNamesLibraryDumps(t *testing.T) {
 		{"jdk17_logbacklike_jcmd.txt", "mech.logging.logback-sync", ""},
 		{"jdk17_zoo_logback_between_owners.txt", "mech.logging.logback-sync", zoo + "OrderAuditLogback.placeOrder"},
 		{"jdk25_virtual_threaddump_plain.txt", "mech.cpu.app-method", "VirtualBusy.spin"},
+		// java/CpuKinds.java: one JVM per mechanism plain JDK code reproduces.
+		{"jdk17_cpu_format_jcmd.txt", "mech.cpu.string-format", "CpuKinds.request"},
+		{"jdk17_cpu_regex_jcmd.txt", "mech.cpu.regex-backtracking", "CpuKinds.request"},
+		{"jdk17_cpu_compile_jcmd.txt", "mech.cpu.regex-compile", "CpuKinds.request"},
+		{"jdk17_cpu_hashing_jcmd.txt", "mech.cpu.hashing", "CpuKinds.request"},
+		{"jdk17_cpu_crypto_jcmd.txt", "mech.cpu.crypto", "CpuKinds.request"},
+		{"jdk17_cpu_compression_jcmd.txt", "mech.cpu.compression", "CpuKinds.request"},
+		{"jdk17_cpu_serialization_jcmd.txt", "mech.cpu.java-serialization", "CpuKinds.request"},
+		{"jdk17_cpu_exceptions_jcmd.txt", "mech.cpu.exceptions", "CpuKinds.deep"},
+		{"jdk17_cpu_reflection_jcmd.txt", "mech.cpu.reflection", "CpuKinds.request"},
+		{"jdk17_cpu_xml_jcmd.txt", "mech.cpu.xml", "CpuKinds.request"},
+		{"jdk17_cpu_random_jcmd.txt", "mech.lock.shared-random", "CpuKinds.request"},
+		{"jdk17_cpu_synccoll_jcmd.txt", "mech.lock.sync-collection", "CpuKinds.request"},
+		{"jdk17_cpu_jul_jcmd.txt", "mech.logging.jul-handler", "CpuKinds.request"},
+		{"jdk17_cpu_fsync_jcmd.txt", "mech.io.fsync", "CpuKinds.request"},
 	}
 	for _, c := range zooDumps {
 		t.Run(c.file, func(t *testing.T) {
