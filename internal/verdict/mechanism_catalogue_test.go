@@ -238,6 +238,11 @@ func TestCatalogueNamesLibraryDumps(t *testing.T) {
 		{"jdk17_cpu_synccoll_jcmd.txt", "mech.lock.sync-collection", "CpuKinds.request"},
 		{"jdk17_cpu_jul_jcmd.txt", "mech.logging.jul-handler", "CpuKinds.request"},
 		{"jdk17_cpu_fsync_jcmd.txt", "mech.io.fsync", "CpuKinds.request"},
+		// java/LibKinds.java: the same with the real libraries' jars.
+		{"jdk17_libk_httpclient4_jcmd.txt", "mech.pool.http-client-exhausted", "LibKinds.request"},
+		{"jdk17_libk_httpclient5_jcmd.txt", "mech.pool.http-client-exhausted", "LibKinds.request"},
+		{"jdk17_libk_jackson_jcmd.txt", "mech.cpu.json", "LibKinds.request"},
+		{"jdk17_libk_reactor_jcmd.txt", "mech.reactive.block", "LibKinds.request"},
 	}
 	for _, c := range zooDumps {
 		t.Run(c.file, func(t *testing.T) {
