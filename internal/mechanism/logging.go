@@ -135,11 +135,14 @@ func loggingEntries() []Entry {
 				"异步追加器只是把写入交给另一个线程：当应用产生日志的速度超过该线程的写入速度时，有界队列（logback AsyncAppender 的 queueSize，默认 256；log4j2 的环形缓冲区）会被填满，默认情况下每个调用方都阻塞到有空位为止，日志又变回同步，且排在一个写线程之后。"),
 			Tradeoff: T("neverBlock=true or a Discard policy drops events while the queue is full (logback keeps WARN and ERROR above discardingThreshold); a larger queue only absorbs bursts and holds more events that a crash loses.",
 				"neverBlock=true 或 Discard 策略在队列满时丢弃日志（logback 在 discardingThreshold 以上保留 WARN 和 ERROR）；更大的队列只能吸收突发，并且崩溃时会丢失更多日志。"),
-			Sig: Signature{States: []State{Blocked, Parked, Waiting}, Frames: []string{"ch.qos.logback.core.AsyncAppenderBase.put", "ch.qos.logback.core.AsyncAppenderBase.append",
-				"org.apache.logging.log4j.core.async.AsyncLoggerDisruptor.enqueueLogMessageWhenQueueFull", "org.apache.logging.log4j.core.async.AsyncLogger.handleRingBufferFull",
-				"org.apache.logging.log4j.core.async.AsyncLoggerConfigDisruptor.enqueue", "org.apache.logging.log4j.core.async.AsyncLoggerConfig.handleQueueFull",
-				"org.apache.logging.log4j.core.appender.AsyncAppender.logMessageInBackgroundThread", "org.apache.logging.log4j.core.appender.AsyncAppender.append",
-				"org.apache.log4j.AsyncAppender.append"}},
+			// Waiting for room: logback's put (putUninterruptibly, or ArrayBlockingQueue.put
+			// before 1.2), not neverBlock's offer, which only queues on the queue's lock.
+			Sig: Signature{States: []State{Blocked, Parked, Waiting}, NotFrames: []string{"java.util.concurrent.ArrayBlockingQueue.offer"},
+				Frames: []string{"ch.qos.logback.core.AsyncAppenderBase.put",
+					"org.apache.logging.log4j.core.async.AsyncLoggerDisruptor.enqueueLogMessageWhenQueueFull", "org.apache.logging.log4j.core.async.AsyncLogger.handleRingBufferFull",
+					"org.apache.logging.log4j.core.async.AsyncLoggerConfigDisruptor.enqueue", "org.apache.logging.log4j.core.async.AsyncLoggerConfig.handleQueueFull",
+					"org.apache.logging.log4j.core.appender.AsyncAppender.logMessageInBackgroundThread",
+					"org.apache.log4j.AsyncAppender.append"}},
 			Fixes: []Fix{
 				{Framework: "logback", Do: T("On the AsyncAppender set neverBlock true and queueSize 8192 (keep the default discardingThreshold so TRACE-INFO go first), and make the wrapped appender faster (immediateFlush false) or log less.",
 					"在 AsyncAppender 上设置 neverBlock true 与 queueSize 8192（保留默认 discardingThreshold，优先丢弃 TRACE-INFO），并让被包装的追加器更快（immediateFlush false）或减少日志量。"),
