@@ -243,6 +243,8 @@ func TestCatalogueNamesLibraryDumps(t *testing.T) {
 		{"jdk17_libk_httpclient5_jcmd.txt", "mech.pool.http-client-exhausted", "LibKinds.request"},
 		{"jdk17_libk_jackson_jcmd.txt", "mech.cpu.json", "LibKinds.request"},
 		{"jdk17_libk_reactor_jcmd.txt", "mech.reactive.block", "LibKinds.request"},
+		{"jdk17_libk_callerdata_jcmd.txt", "mech.logging.caller-data", "LibKinds.request"},
+		{"jdk17_cpu_console_jcmd.txt", "mech.logging.console", "CpuKinds.request"},
 	}
 	for _, c := range zooDumps {
 		t.Run(c.file, func(t *testing.T) {

@@ -17,6 +17,8 @@
 //   synccoll      one Hashtable shared by every request thread
 //   jul           java.util.logging through one FileHandler
 //   fsync         each request writes its own file and forces it
+//   console       println of a 200-character line on one PrintStream shared by
+//                 all (as System.out is), over /dev/null
 import java.io.*;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -42,6 +44,8 @@ public class CpuKinds {
     static final byte[] XML;
     static KeyPair keys;
     static final Logger LOG = Logger.getLogger("orders");
+    static final String LINE = "x".repeat(200);
+    static PrintStream CONSOLE;
 
     static {
         new Random(1).nextBytes(BLOB);
@@ -122,6 +126,7 @@ public class CpuKinds {
                     ch.force(true);
                 }
             }
+            case "console" -> CONSOLE.println("order " + n + " " + LINE);
             default -> throw new IllegalArgumentException("unknown mode " + mode);
         }
     }
@@ -144,6 +149,9 @@ public class CpuKinds {
             KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
             g.initialize(2048);
             keys = g.generateKeyPair();
+        }
+        if (mode.equals("console")) {
+            CONSOLE = new PrintStream(new FileOutputStream("/dev/null"), true);
         }
         if (mode.equals("jul")) {
             LOG.setUseParentHandlers(false);

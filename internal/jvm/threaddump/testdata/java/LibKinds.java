@@ -9,6 +9,8 @@
 //   jackson      a new ObjectMapper per request, a map written and read back
 //   reactor      Mono.block() on a Mono that one single-thread scheduler completes
 //                after 20 ms of work
+//   callerdata   logback through an AsyncAppender with includeCallerData=true (the
+//                caller's thread computes the caller data), pattern with %file:%line
 import java.io.*;
 import java.net.*;
 import java.nio.charset.StandardCharsets;
@@ -24,6 +26,35 @@ public class LibKinds {
     static org.apache.http.impl.client.CloseableHttpClient client4;
     static org.apache.hc.client5.http.impl.classic.CloseableHttpClient client5;
     static reactor.core.scheduler.Scheduler single;
+    static org.slf4j.Logger logger;
+
+    // logback configured in code: an AsyncAppender that takes the caller data
+    // on the calling thread, in front of a file appender printing it.
+    static void logback() {
+        var ctx = (ch.qos.logback.classic.LoggerContext) org.slf4j.LoggerFactory.getILoggerFactory();
+        ctx.reset();
+        var enc = new ch.qos.logback.classic.encoder.PatternLayoutEncoder();
+        enc.setContext(ctx);
+        enc.setPattern("%d %-5level [%thread] %logger %file:%line %method - %msg%n");
+        enc.start();
+        var file = new ch.qos.logback.core.FileAppender<ch.qos.logback.classic.spi.ILoggingEvent>();
+        file.setContext(ctx);
+        file.setFile(System.getProperty("java.io.tmpdir") + "/libkinds-callerdata.log");
+        file.setEncoder(enc);
+        file.setImmediateFlush(false);
+        file.start();
+        var async = new ch.qos.logback.classic.AsyncAppender();
+        async.setContext(ctx);
+        async.setIncludeCallerData(true);
+        async.setNeverBlock(true);
+        async.setQueueSize(8192);
+        async.addAppender(file);
+        async.start();
+        var root = ctx.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        root.setLevel(ch.qos.logback.classic.Level.INFO);
+        root.addAppender(async);
+        logger = org.slf4j.LoggerFactory.getLogger("orders");
+    }
 
     // A keep-alive HTTP server that answers every request after 100 ms.
     static void server() throws IOException {
@@ -89,6 +120,7 @@ public class LibKinds {
                 String json = mapper.writeValueAsString(order);
                 sink = mapper.readValue(json, Map.class);
             }
+            case "callerdata" -> logger.info("order {} placed for {}", n, "customer-" + (n % 100));
             case "reactor" -> sink = reactor.core.publisher.Mono.fromCallable(() -> work(n)).subscribeOn(single).block(Duration.ofSeconds(30));
             default -> throw new IllegalArgumentException("unknown mode " + mode);
         }
@@ -119,6 +151,7 @@ public class LibKinds {
                 client5 = org.apache.hc.client5.http.impl.classic.HttpClients.custom().setConnectionManager(cm).build();
             }
             case "reactor" -> single = reactor.core.scheduler.Schedulers.newSingle("pricing");
+            case "callerdata" -> logback();
             default -> {
             }
         }

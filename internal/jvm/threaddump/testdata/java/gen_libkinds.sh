@@ -20,12 +20,19 @@ CP=$CP:$M2/com/fasterxml/jackson/core/jackson-core/2.19.2/jackson-core-2.19.2.ja
 CP=$CP:$M2/com/fasterxml/jackson/core/jackson-annotations/2.19.2/jackson-annotations-2.19.2.jar
 CP=$CP:$M2/io/projectreactor/reactor-core/3.5.20/reactor-core-3.5.20.jar
 CP=$CP:$M2/org/reactivestreams/reactive-streams/1.0.4/reactive-streams-1.0.4.jar
-for jar in $(echo "$CP" | tr ':' ' '); do
+# logback (and the SLF4J 2 API it needs) only for callerdata: with it on the
+# class path the HTTP clients would log at DEBUG.
+LB=$M2/ch/qos/logback/logback-classic/1.5.38/logback-classic-1.5.38.jar
+LB=$LB:$M2/ch/qos/logback/logback-core/1.5.38/logback-core-1.5.38.jar
+LB=$LB:$M2/org/slf4j/slf4j-api/2.0.17/slf4j-api-2.0.17.jar
+for jar in $(echo "$CP:$LB" | tr ':' ' '); do
   [ -f "$jar" ] || { echo "missing $jar" >&2; exit 1; }
 done
-for mode in ${*:-httpclient4 httpclient5 jackson reactor}; do
+for mode in ${*:-httpclient4 httpclient5 jackson reactor callerdata}; do
   LOG=$(mktemp)
-  java -cp "$CP" LibKinds.java "$mode" 120 >"$LOG" 2>&1 &
+  cp=$CP
+  [ "$mode" = callerdata ] && cp=$(echo "$CP" | sed 's|[^:]*slf4j-api-1.7.36.jar|'"$LB"'|')
+  java -cp "$cp" LibKinds.java "$mode" 120 >"$LOG" 2>&1 &
   JPID=$!
   i=0
   until grep -q READY "$LOG"; do
@@ -44,3 +51,4 @@ for mode in ${*:-httpclient4 httpclient5 jackson reactor}; do
   rm -f "$LOG"
   echo "done $mode"
 done
+rm -f "${TMPDIR:-/tmp}"/libkinds-*
