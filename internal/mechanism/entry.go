@@ -120,9 +120,11 @@ func (en Entry) eval(e *Evidence) []finding.Outcome {
 	if m.HasCode {
 		o.Evidence = append(o.Evidence, finding.Evidence{Key: "code", Value: m.Code.String(), Source: string(m.Source)})
 	}
-	o.Evidence = append(o.Evidence, finding.Evidence{Key: "share", Value: fmt.Sprintf("%.0f%%", 100*m.Share), Source: string(m.Source)})
 	if m.Of > 0 {
-		o.Evidence = append(o.Evidence, finding.Evidence{Key: "support", Value: fmt.Sprintf("%d of %d", m.Events, m.Of), Source: string(m.Source)})
+		o.Evidence = append(o.Evidence, finding.Evidence{Key: "share", Value: fmt.Sprintf("%.0f%%", 100*m.Share), Source: string(m.Source)},
+			finding.Evidence{Key: "support", Value: fmt.Sprintf("%d of %d", m.Events, m.Of), Source: string(m.Source)})
+	} else if m.Facts != "" {
+		o.Evidence = append(o.Evidence, finding.Evidence{Key: "facts", Value: m.Facts})
 	}
 	if m.Lock != "" {
 		o.Evidence = append(o.Evidence, finding.Evidence{Key: "lock", Value: m.Lock})
@@ -139,6 +141,9 @@ func (en Entry) eval(e *Evidence) []finding.Outcome {
 	}
 	o.Observed = observed(&en, m)
 	fx := en.fixFor(e)
+	if fx.Framework != "" {
+		o.Evidence = append(o.Evidence, finding.Evidence{Key: "fix_for", Value: fx.Framework})
+	}
 	o.Recommended = fx.Do
 	o.Fix = finding.Fix{Apply: fx.Apply, Revert: fx.Revert}
 	return []finding.Outcome{o}
@@ -164,11 +169,10 @@ func unitOf(src Source) (string, string) {
 
 func observed(en *Entry, m Match) finding.Text {
 	if m.Of == 0 {
-		t := finding.Tf(finding.T("%s: the signature's facts hold", "%s：特征条件成立"), en.Name)
+		t := finding.Tf(finding.T("Read from %s", "依据 %s"), m.Facts)
 		if m.HasCode {
-			t = finding.Tf(finding.T("%s; the application allocates most at %s (%.0f%% of %.0f MB sampled by JFR)", "%s；应用分配最多的位置是 %s（占 JFR 采样的 %.0f MB 中的 %.0f%%）"),
-				t, m.Code.String(), 100*m.CodeShare, m.AllocBytes/(1<<20))
-			t.ZH = fmt.Sprintf("%s；应用分配最多的位置是 %s（占 JFR 采样的 %.0f MB 中的 %.0f%%）", finding.Tf(finding.T("%s: the signature's facts hold", "%s：特征条件成立"), en.Name).ZH, m.Code.String(), m.AllocBytes/(1<<20), 100*m.CodeShare)
+			t.EN = fmt.Sprintf("%s; the application allocates most at %s (%.0f%% of %.0f MB sampled by JFR)", t.EN, m.Code.String(), 100*m.CodeShare, m.AllocBytes/(1<<20))
+			t.ZH = fmt.Sprintf("%s；应用分配最多的位置是 %s（占 JFR 采样的 %.0f MB 中的 %.0f%%）", t.ZH, m.Code.String(), m.AllocBytes/(1<<20), 100*m.CodeShare)
 		}
 		return finding.Tf(finding.T("%s.", "%s。"), t)
 	}
@@ -291,7 +295,8 @@ func Validate(es []Entry) error {
 	for i := range es {
 		en := &es[i]
 		rs[i] = en.Rule()
-		if !strings.HasPrefix(en.ID, "mech."+string(en.Family)+".") && !(en.Family == EventLoop && strings.HasPrefix(en.ID, "mech.reactive.")) {
+		if !strings.HasPrefix(en.ID, "mech."+string(en.Family)+".") && !(en.Family == EventLoop && strings.HasPrefix(en.ID, "mech.reactive.")) &&
+			!(en.Family == IO && strings.HasPrefix(en.ID, "mech.net.")) {
 			errs = append(errs, en.ID+": ID must start with mech."+string(en.Family)+".")
 		}
 		if !en.Sig.sliceCriteria() && len(en.Sig.Needs) == 0 {

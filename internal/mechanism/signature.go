@@ -18,10 +18,15 @@ import (
 // (GC causes, JFR events, host findings); a signature with Needs and no
 // slice criteria is scored by its Score fact instead of a time share.
 type Signature struct {
-	States       []State
-	Frames       []string
-	Depth        int
-	NotFrames    []string
+	States    []State
+	Frames    []string
+	Depth     int
+	NotFrames []string
+	// NotCallers: the slice does not match when the first frame past the
+	// matched one that is not the JDK's starts with one of these (a socket
+	// read called by the server's connector is the server reading its
+	// client, not a downstream).
+	NotCallers   []string
 	Locks        []string
 	HolderFrames []string
 	// NeedApp: the slice's stack must hold an application frame (a wait
@@ -76,6 +81,8 @@ type Match struct {
 	HoldingState State
 	// AllocBytes: the sampled bytes a GC match's code line was read from.
 	AllocBytes float64
+	// Facts says the facts a facts-only match read, with their values.
+	Facts string
 }
 
 func (s *Signature) roles() []string {
@@ -126,13 +133,33 @@ func (s *Signature) matches(sl *Slice) (int, bool) {
 		}
 	}
 	site := s.siteOf(sl.Stack)
-	return site, site >= 0
+	if site < 0 {
+		return site, false
+	}
+	if len(s.NotCallers) > 0 {
+		for _, f := range sl.Stack[site+1:] {
+			if matchAny(f.Method, jdkPrefixes) {
+				continue
+			}
+			if matchAny(f.Method, s.NotCallers) {
+				return site, false
+			}
+			break
+		}
+	}
+	return site, true
 }
+
+// jdkPrefixes are the JDK's own frames.
+var jdkPrefixes = []string{"java.", "javax.", "jdk.", "sun.", "com.sun."}
 
 // match measures the signature on one source's slices.
 func (s *Signature) match(e *Evidence, src Source) Match {
 	m := Match{Source: src}
 	roles := s.roles()
+	if s.Roles == nil {
+		roles = e.servingRoles(src)
+	}
 	var total, matched float64
 	code, site, lock, peer, holder := map[Frame]float64{}, map[Frame]float64{}, map[string]float64{}, map[string]float64{}, map[Frame]float64{}
 	holdCode, holdState := map[Frame]float64{}, map[State]float64{}
@@ -245,7 +272,7 @@ func (s *Signature) Measure(e *Evidence) (Match, bool) {
 		if s.Scale > 0 {
 			f /= s.Scale
 		}
-		m := Match{Share: min(f, 1)}
+		m := Match{Share: min(f, 1), Facts: s.factsSaid(e)}
 		allocSite(e, &m)
 		return m, f > 0
 	}
@@ -340,6 +367,10 @@ func (s *Signature) describe() finding.Text {
 		en = append(en, "in "+strings.Join(s.Frames, " | "))
 		zh = append(zh, "栈帧 "+strings.Join(s.Frames, " | "))
 	}
+	if len(s.NotCallers) > 0 {
+		en = append(en, "not called by "+strings.Join(s.NotCallers, " | "))
+		zh = append(zh, "调用者不是 "+strings.Join(s.NotCallers, " | "))
+	}
 	if len(s.Locks) > 0 {
 		en = append(en, "on lock "+strings.Join(s.Locks, " | "))
 		zh = append(zh, "锁 "+strings.Join(s.Locks, " | "))
@@ -385,4 +416,17 @@ func allocSite(e *Evidence, m *Match) {
 	var w float64
 	m.Code, w = top(code)
 	m.HasCode, m.CodeShare, m.AllocBytes = w > 0, w/total, total
+}
+
+// factsSaid lists the facts a facts-only signature read, with their values.
+func (s *Signature) factsSaid(e *Evidence) string {
+	facts := e.Facts()
+	var out []string
+	for _, n := range s.Needs {
+		out = append(out, fmt.Sprintf("%s = %g", n.Fact, facts[n.Fact]))
+	}
+	if s.Score != "" && !slices.ContainsFunc(s.Needs, func(n Need) bool { return n.Fact == s.Score }) {
+		out = append(out, fmt.Sprintf("%s = %.3g", s.Score, facts[s.Score]))
+	}
+	return strings.Join(out, ", ")
 }
