@@ -106,6 +106,15 @@ func Args(o Options, port int) []string {
 
 // Start starts JMeter in non-GUI mode in a process group of its own.
 func Start(o Options) (*Engine, error) {
+	// JMeter runs in our working directory (as the jmeter script would);
+	// its files are named absolutely.
+	var err error
+	if o.Plan, err = filepath.Abs(o.Plan); err != nil {
+		return nil, err
+	}
+	if o.Dir, err = filepath.Abs(o.Dir); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -118,7 +127,6 @@ func Start(o Options) (*Engine, error) {
 		return nil, err
 	}
 	cmd := exec.Command(o.Install.Java, Args(o, port)...)
-	cmd.Dir = o.Install.Home
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {

@@ -107,10 +107,7 @@ loop:
 	for _, en := range s.Engines {
 		s.Users += en.Users
 	}
-	s.Model = "closed"
-	if s.Users > 0 {
-		s.Model = "closed, " + strconv.Itoa(s.Users) + " users"
-	}
+	s.Model = "closed" // JMeter's threads; a throughput timer's pacing is the plan's
 	return s, nil
 }
 

@@ -30,7 +30,7 @@ import (
 // RunPlan says how ForRun changes a plan.
 type RunPlan struct {
 	Users   int // > 0: every standard thread group runs this many threads
-	Seconds int // every standard thread group runs this long, looping
+	Seconds int // > 0: every standard thread group runs this long, looping
 	// BaseDir, when set, makes relative file names absolute against it
 	// (the original plan's folder); empty for remote engines, which
 	// resolve file names on their own hosts.
@@ -158,11 +158,14 @@ func (g *group) prop(name string, from, to int) {
 }
 
 func (g *group) patches(afterStart int, rp RunPlan) []patch {
-	set := []struct{ name, tag, value string }{
-		{"ThreadGroup.scheduler", "boolProp", "true"},
-		{"ThreadGroup.duration", "stringProp", strconv.Itoa(rp.Seconds)},
-		{"LoopController.loops", "stringProp", "-1"},
-		{"LoopController.continue_forever", "boolProp", "false"},
+	var set []struct{ name, tag, value string }
+	if rp.Seconds > 0 {
+		set = append(set, []struct{ name, tag, value string }{
+			{"ThreadGroup.scheduler", "boolProp", "true"},
+			{"ThreadGroup.duration", "stringProp", strconv.Itoa(rp.Seconds)},
+			{"LoopController.loops", "stringProp", "-1"},
+			{"LoopController.continue_forever", "boolProp", "false"},
+		}...)
 	}
 	if rp.Users > 0 {
 		set = append(set, struct{ name, tag, value string }{"ThreadGroup.num_threads", "stringProp", strconv.Itoa(rp.Users)})

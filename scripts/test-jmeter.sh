@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# `make test-jmeter`: JMeter as tuneloop's load engine against real JMeter
+# 5.6.3 (scripts/jmeter-fetch.sh: from Maven Central, cached) and servers on
+# 127.0.0.1 (internal/cli/jmeter_engine_test.go, build tag jmeter): a plan
+# the built-in generator cannot run, counts equal to JMeter alone's, two
+# jmeter-server engines (--jmeter-remote), `run --engine jmeter --repeat 2`
+# and compare, a kill -9 of tuneloop that leaves no JMeter behind. About
+# 3 minutes on 2 cores; one test at a time (each starts JVMs).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/jmeter-fetch.sh
+go test -tags jmeter -race -count=1 -p 1 -timeout 10m -v -run '^TestJMeterEngine' ./internal/cli 2>&1 |
+	grep -v -E '^=== (RUN|PAUSE|CONT)'
