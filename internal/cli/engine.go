@@ -57,8 +57,11 @@ func chooseEngine(e engineOptions, plan string, jprops []string, skip bool, env 
 		}
 		return c, nil
 	}
-	if mode == "builtin" || mode == "" {
+	if mode == "builtin" {
 		return c, nil
+	}
+	if mode == "" {
+		mode = "auto" // the flag's default
 	}
 	if mode == "auto" {
 		if skip {
@@ -91,8 +94,9 @@ func chooseEngine(e engineOptions, plan string, jprops []string, skip bool, env 
 	install, err := jmeter.Find(e.JMeter, env.Getenv)
 	if err != nil {
 		if mode == "auto" {
-			return c, usageErr(finding.T("%s, and %v (or give --engine builtin --jmx-skip-unsupported to run the plan without those elements)",
-				"%s；但%v（或用 --engine builtin --jmx-skip-unsupported 在没有这些元素的情况下执行计划）"), c.Why, err)
+			// The generator's reading of the plan says what it cannot run.
+			fmt.Fprintf(env.Stderr, "tuneloop: %s\n", finding.Tf(finding.T("%v: the built-in generator reads the plan", "%v：由内置负载生成器读取计划"), err).In(env.Lang()))
+			return engineChoice{}, nil
 		}
 		return c, usageErr(finding.T("%v", "%v"), err)
 	}

@@ -187,6 +187,8 @@ func TestJMeterEngineCounts(t *testing.T) {
 	srv := newCountingServer(t)
 	plan := enginePlan(t)
 	props := []string{"port=" + srv.port(), "users=3", "loops=25"}
+	// The two jmeter-server engines boot meanwhile (a JVM each).
+	servers := []func() string{startJMeterServer(t, home), startJMeterServer(t, home)}
 	alone := jmeterAlone(t, home, plan, props...)
 	aloneSeen := srv.take()
 	if alone["home"] != 75 || alone["order"] != 75 || alone["debug"] != 75 {
@@ -211,8 +213,8 @@ func TestJMeterEngineCounts(t *testing.T) {
 
 	// Distributed: two engines, RMI without SSL, each on its own ports.
 	var remote []string
-	for i := 0; i < 2; i++ {
-		remote = append(remote, startJMeterServer(t, home))
+	for _, ready := range servers {
+		remote = append(remote, ready())
 	}
 	rprops := append([]string{"server.rmi.ssl.disable=true"}, props...)
 	d, _ := loadJSON(t, &LoadOptions{JMX: plan, JProps: rprops, Engine: engineOptions{Remote: strings.Join(remote, ",")}})
@@ -232,9 +234,9 @@ func TestJMeterEngineCounts(t *testing.T) {
 }
 
 // startJMeterServer starts a jmeter-server on 127.0.0.1 (its registry and
-// its object each on a port of its own) and returns host:port once it
-// serves.
-func startJMeterServer(t *testing.T, home string) string {
+// its object each on a port of its own); the function it returns waits
+// until it serves and returns its host:port.
+func startJMeterServer(t *testing.T, home string) func() string {
 	t.Helper()
 	reg, obj := jmFreePort(t), jmFreePort(t)
 	dir := t.TempDir()
@@ -254,19 +256,22 @@ func startJMeterServer(t *testing.T, home string) string {
 	done := make(chan struct{})
 	go func() { cmd.Wait(); out.Close(); close(done) }()
 	t.Cleanup(func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); <-done })
-	for end := time.Now().Add(90 * time.Second); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
-		b, _ := os.ReadFile(filepath.Join(dir, "server.out"))
-		if bytes.Contains(b, []byte("Created remote object")) {
-			return "127.0.0.1:" + strconv.Itoa(reg)
+	return func() string {
+		t.Helper()
+		for end := time.Now().Add(90 * time.Second); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
+			b, _ := os.ReadFile(filepath.Join(dir, "server.out"))
+			if bytes.Contains(b, []byte("Created remote object")) {
+				return "127.0.0.1:" + strconv.Itoa(reg)
+			}
+			select {
+			case <-done:
+				t.Fatalf("jmeter-server exited:\n%s", b)
+			default:
+			}
 		}
-		select {
-		case <-done:
-			t.Fatalf("jmeter-server exited:\n%s", b)
-		default:
-		}
+		t.Fatal("jmeter-server did not start within 90 s")
+		return ""
 	}
-	t.Fatal("jmeter-server did not start within 90 s")
-	return ""
 }
 
 func jmFreePort(t *testing.T) int {
@@ -351,7 +356,8 @@ func readJSONFile(t *testing.T, path string, v any) {
 }
 
 // A kill -9 of `tuneloop run` while JMeter sends the load: the run's
-// watchdog stops JMeter's process group; no JMeter process is left.
+// watchdog stops JMeter's process group; no JMeter process is left, and
+// the server hears no more of it.
 func TestJMeterEngineKill9(t *testing.T) {
 	jmeterHome(t)
 	srv := newCountingServer(t)
@@ -373,7 +379,8 @@ func TestJMeterEngineKill9(t *testing.T) {
 	defer func() { cmd.Process.Kill(); <-done }()
 	// JMeter: the java child of the run, once it sends requests.
 	var jm int
-	for end := time.Now().Add(2 * time.Minute); time.Now().Before(end) && (jm == 0 || len(srv.take()) == 0); time.Sleep(200 * time.Millisecond) {
+	// (POST /order: only JMeter sends it; the readiness probe is a GET /.)
+	for end := time.Now().Add(2 * time.Minute); time.Now().Before(end) && (jm == 0 || srv.take()["POST /order"] == 0); time.Sleep(200 * time.Millisecond) {
 		if jm == 0 {
 			jm = javaChild(cmd.Process.Pid)
 		}
@@ -393,6 +400,11 @@ func TestJMeterEngineKill9(t *testing.T) {
 	<-done
 	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
 		if syscall.Kill(jm, 0) != nil && syscall.Kill(-jm, 0) != nil {
+			srv.take()
+			time.Sleep(time.Second)
+			if n := srv.take(); len(n) > 0 {
+				t.Fatalf("requests after JMeter was stopped: %v", n)
+			}
 			return
 		}
 	}
