@@ -105,7 +105,7 @@ func jmeterAlone(t *testing.T, home, plan string, props ...string) map[string]in
 	t.Helper()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "alone.jtl")
-	args := []string{"-jar", filepath.Join(home, "bin", "ApacheJMeter.jar"), "-n", "-t", plan, "-l", out, "-j", filepath.Join(dir, "jmeter.log")}
+	args := append(strings.Fields(os.Getenv("JVM_ARGS")), "-jar", filepath.Join(home, "bin", "ApacheJMeter.jar"), "-n", "-t", plan, "-l", out, "-j", filepath.Join(dir, "jmeter.log"))
 	for _, p := range props {
 		args = append(args, "-J"+p)
 	}
@@ -189,13 +189,17 @@ func TestJMeterEngineCounts(t *testing.T) {
 	props := []string{"port=" + srv.port(), "users=3", "loops=25"}
 	// The two jmeter-server engines boot meanwhile (a JVM each).
 	servers := []func() string{startJMeterServer(t, home), startJMeterServer(t, home)}
+	t0 := time.Now()
 	alone := jmeterAlone(t, home, plan, props...)
 	aloneSeen := srv.take()
+	t.Logf("JMeter alone: %.1f s", time.Since(t0).Seconds())
 	if alone["home"] != 75 || alone["order"] != 75 || alone["debug"] != 75 {
 		t.Fatalf("JMeter alone: %v", alone)
 	}
 
+	t0 = time.Now()
 	s, stderr := loadJSON(t, &LoadOptions{JMX: plan, JProps: props})
+	t.Logf("tuneloop load --engine auto: %.1f s", time.Since(t0).Seconds())
 	sameCounts(t, "tuneloop load", byLabel(s), alone)
 	sameCounts(t, "server", srv.take(), aloneSeen)
 	if s.Engine != "jmeter" || !strings.Contains(stderr, `JSR223Timer "think (groovy)"`) || s.Users != 3 {
@@ -216,8 +220,10 @@ func TestJMeterEngineCounts(t *testing.T) {
 	for _, ready := range servers {
 		remote = append(remote, ready())
 	}
+	t0 = time.Now()
 	rprops := append([]string{"server.rmi.ssl.disable=true"}, props...)
 	d, _ := loadJSON(t, &LoadOptions{JMX: plan, JProps: rprops, Engine: engineOptions{Remote: strings.Join(remote, ",")}})
+	t.Logf("tuneloop load --jmeter-remote (2 engines): %.1f s", time.Since(t0).Seconds())
 	twice := map[string]int64{}
 	for k, v := range alone {
 		twice[k] = 2 * v
@@ -244,9 +250,9 @@ func startJMeterServer(t *testing.T, home string) func() string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command("java", "-Xmx256m", "-Djava.rmi.server.hostname=127.0.0.1", "-jar", filepath.Join(home, "bin", "ApacheJMeter.jar"),
+	cmd := exec.Command("java", append(strings.Fields(os.Getenv("JVM_ARGS")), "-Djava.rmi.server.hostname=127.0.0.1", "-jar", filepath.Join(home, "bin", "ApacheJMeter.jar"),
 		"-s", "-Jserver.rmi.ssl.disable=true", "-Jserver_port="+strconv.Itoa(reg), "-Jserver.rmi.localport="+strconv.Itoa(obj),
-		"-j", filepath.Join(dir, "server.log"))
+		"-j", filepath.Join(dir, "server.log"))...)
 	cmd.Dir = dir
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

@@ -75,7 +75,7 @@ var resultProps = []string{
 
 // Args is JMeter's command line for o (without the java), its UDP port given.
 func Args(o Options, port int) []string {
-	args := []string{"-jar", o.Install.Jar, "-n", "-t", o.Plan, "-l", filepath.Join(o.Dir, JTLFile), "-j", filepath.Join(o.Dir, LogFile)}
+	args := append(append([]string(nil), o.Install.JVMArgs...), "-jar", o.Install.Jar, "-n", "-t", o.Plan, "-l", filepath.Join(o.Dir, JTLFile), "-j", filepath.Join(o.Dir, LogFile))
 	given := map[string]bool{}
 	for _, kv := range o.Props {
 		k, _, _ := strings.Cut(kv, "=")

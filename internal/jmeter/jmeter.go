@@ -28,6 +28,9 @@ type Install struct {
 	Home string // JMETER_HOME: bin/ApacheJMeter.jar is under it
 	Jar  string
 	Java string
+	// JVMArgs are $JVM_ARGS, as the jmeter script takes them (-Xmx...),
+	// put before -jar.
+	JVMArgs []string
 }
 
 // jarIn is the launcher of a JMETER_HOME, when it is there.
@@ -40,7 +43,8 @@ func jarIn(home string) (string, bool) {
 // Find locates JMeter: explicit (--jmeter: a JMETER_HOME, its
 // bin/ApacheJMeter.jar, or its bin/jmeter script), else $JMETER_HOME,
 // else a jmeter script on PATH (symbolic links followed to its bin/).
-// The java is $JAVA_HOME/bin/java, else java on PATH.
+// The java is $JAVA_HOME/bin/java, else java on PATH; $JVM_ARGS are its
+// options, as for the jmeter script.
 func Find(explicit string, getenv func(string) string) (*Install, error) {
 	if getenv == nil {
 		getenv = os.Getenv
@@ -111,7 +115,7 @@ func Find(explicit string, getenv func(string) string) (*Install, error) {
 		}
 		java = p
 	}
-	return &Install{Home: home, Jar: jar, Java: java}, nil
+	return &Install{Home: home, Jar: jar, Java: java, JVMArgs: strings.Fields(getenv("JVM_ARGS"))}, nil
 }
 
 func sameFile(a, b string) bool {
