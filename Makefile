@@ -107,5 +107,10 @@ jmeter-check: build
 test-jmeter:
 	scripts/test-jmeter.sh
 
+# CPU per request of the built-in generator and of JMeter, same plan, same
+# nginx on 127.0.0.1, interleaved rounds (~2 min).
+bench-jmeter: build
+	scripts/bench-jmeter.sh
+
 clean: zoo-clean
 	rm -rf bin $(OUT)
