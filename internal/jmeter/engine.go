@@ -47,6 +47,8 @@ type Engine struct {
 	done    chan struct{}
 	exited  time.Time
 	err     error
+	// stopNow is how long Stop waits after "StopTestNow" (5 s; tests)
+	stopNow time.Duration
 }
 
 // resultProps make JMeter write what the follower reads: CSV with a header,
@@ -133,7 +135,8 @@ func Start(o Options) (*Engine, error) {
 		out.Close()
 		return nil, fmt.Errorf("starting JMeter (%s): %w", o.Install.Java, err)
 	}
-	e := &Engine{Cmd: cmd, Dir: o.Dir, JTL: filepath.Join(o.Dir, JTLFile), Remote: o.Remote, Started: time.Now(), port: port, done: make(chan struct{})}
+	e := &Engine{Cmd: cmd, Dir: o.Dir, JTL: filepath.Join(o.Dir, JTLFile), Remote: o.Remote, Started: time.Now(), port: port,
+		done: make(chan struct{}), stopNow: 5 * time.Second}
 	go func() {
 		e.err = cmd.Wait()
 		e.exited = time.Now()
@@ -200,7 +203,7 @@ func (e *Engine) Stop(grace time.Duration) string {
 		return "Shutdown"
 	}
 	e.send("StopTestNow")
-	if wait(5 * time.Second) {
+	if wait(e.stopNow) {
 		return "StopTestNow"
 	}
 	_ = syscall.Kill(-e.PID(), syscall.SIGTERM)

@@ -44,6 +44,9 @@ func (e *Engine) Measure(ctx context.Context, mo MeasureOptions) (*loadgen.Summa
 	if mo.Grace <= 0 {
 		mo.Grace = 10 * time.Second
 	}
+	// JMeter's timestamps are whole milliseconds: a sample sent in the
+	// window's first millisecond is the window's.
+	mo.From = mo.From.Truncate(time.Millisecond)
 	m := newMeter(e, mo)
 	tick := time.NewTicker(200 * time.Millisecond)
 	defer tick.Stop()
