@@ -10,11 +10,12 @@
 # The figure is CPU time per request over the measured window (after
 # --warm-up): the engine's CPU there (tuneloop's process for builtin; the
 # JMeter JVM's, read from /proc by tuneloop) divided by the requests it
-# completed. JMeter's cost of starting (its JVM) is printed apart: the CPU
-# of the whole command (bash time: tuneloop and JMeter, start to exit) less
-# the window's. Every round is printed, then the medians and their ratio.
+# completed. What the command cost outside the window is printed apart:
+# the CPU of the whole command (bash time: tuneloop and JMeter, start to
+# exit: JMeter's JVM start, the warm-up, the stop) less the window's.
+# Every round is printed, then the medians and their ratio.
 #
-#   scripts/bench-jmeter.sh                  # 3 rounds of 8 s, 20 users
+#   scripts/bench-jmeter.sh                  # 3 rounds of 8 s after 8 s of warm-up, 20 users
 #   ROUNDS=5 SECS=10 USERS=50 scripts/bench-jmeter.sh
 #
 # Installs nginx when missing (as root).
@@ -85,7 +86,7 @@ us() { awk -v c="$1" -v n="$2" 'BEGIN { printf "%.1f", (n > 0) ? 1e6 * c / n : 0
 echo "bench-jmeter: $users users, keep-alive GET 100 B, ${warm} s warm-up + ${secs} s measured, $rounds rounds; nginx on CPU $srv_cpu, engine on CPU $gen_cpu"
 echo "JMeter $JMETER_HOME ($(java -version 2>&1 | head -1)), JVM_ARGS='${JVM_ARGS:-}'"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf "%-6s %-8s %9s %9s %10s %13s %14s %5s\n" round engine requests req/s "CPU s" "CPU us/req" "start+stop s" errs
+printf "%-6s %-8s %9s %9s %10s %13s %14s %5s\n" round engine requests req/s "CPU s" "CPU us/req" "outside CPU s" errs
 B=(); J=(); BT=(); JT=()
 for r in $(seq "$rounds"); do
   for eng in builtin jmeter; do
