@@ -77,7 +77,6 @@ loop:
 		case <-tick.C:
 		}
 	}
-	m.stopped = time.Now()
 	m.sampleCPU()
 	e.Stop(mo.Grace)
 	m.read()
@@ -129,11 +128,9 @@ type meter struct {
 	aborted int64
 	lastEnd time.Time
 	// per engine: samples and most threads; processes on this host: CPU
-	byName  map[string]*loadgen.EngineStats
-	procs   []*cpuProc
-	cores   int
-	started time.Time
-	stopped time.Time
+	byName map[string]*loadgen.EngineStats
+	procs  []*cpuProc
+	cores  int
 	// the second in progress, for the live line
 	secN, secErr int64
 	secLat       []time.Duration
@@ -149,7 +146,7 @@ type cpuProc struct {
 
 func newMeter(e *Engine, mo MeasureOptions) *meter {
 	m := &meter{e: e, mo: mo, f: jtl.NewFollower(), buf: make([]byte, 256<<10), agg: loadgen.NewAggregator(),
-		byName: map[string]*loadgen.EngineStats{}, cores: runtime.NumCPU(), started: time.Now()}
+		byName: map[string]*loadgen.EngineStats{}, cores: runtime.NumCPU()}
 	if mo.Duration > 0 {
 		m.to = mo.From.Add(mo.Duration)
 	}
