@@ -331,6 +331,11 @@ func TestJMeterEngineRun(t *testing.T) {
 		if w.Samples != s.Requests+s.Aborted {
 			t.Errorf("run %d: the JTL has %d samples sent in the window, load.json %d + %d in flight", i, w.Samples, s.Requests, s.Aborted)
 		}
+		b, err := os.ReadFile(filepath.Join(run, "report.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		validateJSON(t, compileSchema(t, "run-page-v1.schema.json"), "run-page-v1.schema.json", b)
 		var d loaddetail.Detail
 		readJSONFile(t, filepath.Join(run, loaddetail.File), &d)
 		var n int64
@@ -348,6 +353,7 @@ func TestJMeterEngineRun(t *testing.T) {
 	if !strings.Contains(out.String(), "tps") {
 		t.Errorf("compare printed no TPS:\n%.2000s", out)
 	}
+	validateJSON(t, compileSchema(t, "compare-v1.schema.json"), "compare-v1.schema.json", out.Bytes())
 }
 
 func readJSONFile(t *testing.T, path string, v any) {
