@@ -22,6 +22,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -46,7 +47,11 @@ func init() {
 			os.Exit(2)
 		}
 		env := &Env{Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
-		os.Exit(Code(env, RunRun(context.Background(), env, &o)))
+		// Ctrl-C as cmd/tuneloop takes it: the run stops and keeps what it has.
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+		code := Code(env, RunRun(ctx, env, &o))
+		stop()
+		os.Exit(code)
 	}
 }
 
@@ -369,8 +374,16 @@ func readJSONFile(t *testing.T, path string, v any) {
 
 // A kill -9 of `tuneloop run` while JMeter sends the load: the run's
 // watchdog stops JMeter's process group; no JMeter process is left, and
-// the server hears no more of it.
+// the server hears no more of it. Ctrl-C (SIGINT): the run stops JMeter
+// itself and keeps what it measured until then (load.json interrupted,
+// JMeter's JTL in raw/jmeter).
 func TestJMeterEngineKill9(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGINT} {
+		t.Run(sig.String(), func(t *testing.T) { stopRunUnderJMeter(t, sig) })
+	}
+}
+
+func stopRunUnderJMeter(t *testing.T, sig syscall.Signal) {
 	jmeterHome(t)
 	srv := newCountingServer(t)
 	dir := t.TempDir()
@@ -389,9 +402,9 @@ func TestJMeterEngineKill9(t *testing.T) {
 	done := make(chan struct{})
 	go func() { cmd.Wait(); close(done) }()
 	defer func() { cmd.Process.Kill(); <-done }()
-	// JMeter: the java child of the run, once it sends requests.
+	// JMeter: the java child of the run, once it sends requests
+	// (POST /order: only JMeter sends it; the readiness probe is a GET /).
 	var jm int
-	// (POST /order: only JMeter sends it; the readiness probe is a GET /.)
 	for end := time.Now().Add(2 * time.Minute); time.Now().Before(end) && (jm == 0 || srv.take()["POST /order"] == 0); time.Sleep(200 * time.Millisecond) {
 		if jm == 0 {
 			jm = javaChild(cmd.Process.Pid)
@@ -405,23 +418,38 @@ func TestJMeterEngineKill9(t *testing.T) {
 	if jm == 0 {
 		t.Fatalf("no JMeter under the run:\n%s", log.String())
 	}
-	time.Sleep(time.Second)
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+	time.Sleep(2 * time.Second)
+	if err := cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
-	<-done
-	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(100 * time.Millisecond) {
-		if syscall.Kill(jm, 0) != nil && syscall.Kill(-jm, 0) != nil {
-			srv.take()
-			time.Sleep(time.Second)
-			if n := srv.take(); len(n) > 0 {
-				t.Fatalf("requests after JMeter was stopped: %v", n)
-			}
-			return
+	select {
+	case <-done:
+	case <-time.After(time.Minute):
+		t.Fatalf("the run did not end on %s:\n%s", sig, log.String())
+	}
+	gone := false
+	for end := time.Now().Add(20 * time.Second); time.Now().Before(end) && !gone; time.Sleep(100 * time.Millisecond) {
+		gone = syscall.Kill(jm, 0) != nil && syscall.Kill(-jm, 0) != nil
+	}
+	if !gone {
+		syscall.Kill(-jm, syscall.SIGKILL)
+		t.Fatalf("JMeter (pid %d) outlived the run stopped by %s", jm, sig)
+	}
+	srv.take()
+	time.Sleep(time.Second)
+	if n := srv.take(); len(n) > 0 {
+		t.Fatalf("requests after JMeter was stopped: %v", n)
+	}
+	if sig == syscall.SIGINT {
+		var s loadgen.Summary
+		readJSONFile(t, filepath.Join(dir, "run", "load.json"), &s)
+		if !s.Interrupted || s.Engine != "jmeter" || s.Requests == 0 {
+			t.Errorf("load.json after Ctrl-C: interrupted %v, engine %q, %d requests\n%s", s.Interrupted, s.Engine, s.Requests, log.String())
+		}
+		if _, err := os.Stat(filepath.Join(dir, "run", "raw", "jmeter", "results.jtl")); err != nil {
+			t.Errorf("JMeter's JTL not kept: %v", err)
 		}
 	}
-	syscall.Kill(-jm, syscall.SIGKILL)
-	t.Fatalf("JMeter (pid %d) outlived the killed run", jm)
 }
 
 // javaChild is a java process whose parent is pid (0: none yet).
