@@ -4,8 +4,9 @@
 # 127.0.0.1 (internal/cli/jmeter_engine_test.go, build tag jmeter): a plan
 # the built-in generator cannot run, counts equal to JMeter alone's, two
 # jmeter-server engines (--jmeter-remote), `run --engine jmeter --repeat 2`
-# and compare, a kill -9 of tuneloop that leaves no JMeter behind. About
-# 3 minutes on 2 cores; one test at a time (each starts JVMs).
+# and compare, a kill -9 of tuneloop that leaves no JMeter behind and a
+# Ctrl-C that stops JMeter and keeps the run. About 3 minutes on 2 cores;
+# one test at a time (each starts JVMs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/jmeter-fetch.sh
