@@ -8,7 +8,7 @@ OUT ?= out
 
 include zoo/zoo.mk
 
-.PHONY: all build cross test test-e2e vet fmt-check docs docs-check bench bench-load bench-load-quick bench-gate bench-profile profile-zoo fuzz demo demo-tune jmeter-check clean
+.PHONY: all build cross test test-e2e vet fmt-check docs docs-check bench bench-load bench-load-quick bench-gate bench-profile profile-zoo fuzz demo demo-tune jmeter-check test-jmeter bench-jmeter clean
 
 all: build
 
@@ -106,6 +106,17 @@ demo-tune: build zoo
 # the same plans against one 127.0.0.1 server; their per-label counts must match.
 jmeter-check: build
 	scripts/jmeter-check.sh
+
+# JMeter as the load engine (run/load --engine jmeter, --jmeter-remote) against
+# real JMeter from the same cache: counts equal to JMeter alone's, two
+# jmeter-server engines, run --repeat + compare, kill -9 (~3 min; .ci/run).
+test-jmeter:
+	scripts/test-jmeter.sh
+
+# CPU per request of the built-in generator and of JMeter, same plan, same
+# nginx on 127.0.0.1, interleaved rounds (~2 min).
+bench-jmeter: build
+	scripts/bench-jmeter.sh
 
 clean: zoo-clean
 	rm -rf bin $(OUT)

@@ -189,6 +189,14 @@ still prints and saves the results. --jtl writes JMeter's CSV (for JMeter's
 HTML dashboard: jmeter -g results.jtl -o report/); --import reads a JTL (CSV or
 XML) from JMeter or from tuneloop and prints the same summary.
 
+--jmx PLAN runs a JMeter test plan. --engine auto (the default) sends it with
+the built-in generator when that runs every element of the plan, else with
+JMeter itself (--engine jmeter): non-GUI, found by --jmeter, $JMETER_HOME or
+PATH, alone or as the controller of running jmeter-server engines
+(--jmeter-remote host:port,...); its JTL is read as it is written into the
+same summary, and JMeter is stopped at the end, on Ctrl-C and when tuneloop
+is killed. Then the plan's bounds hold unless -d or -c are given.
+
 Exit status: 0 when the load ran; 1 on an error, and when no request
 completed (a server that accepts and never answers, or never ends a body:
 "0 completed of N sent", the requests still in flight counted as timeouts);
@@ -210,6 +218,13 @@ p50/p90/p95/p99/p99.9/max 时延、按类型分列的错误、逐秒序列，以
 jmeter -g results.jtl -o report/）；--import 读取 JMeter 或 tuneloop 写出的 JTL
 （CSV 或 XML），并输出同样的汇总。
 
+--jmx PLAN 运行 JMeter 测试计划。--engine auto（默认）在内置负载生成器能执行计划
+中每个元素时用它发送，否则由 JMeter 本身发送（--engine jmeter）：非 GUI 模式，
+按 --jmeter、$JMETER_HOME 或 PATH 查找，单独运行，或作为已运行的 jmeter-server
+引擎的控制端（--jmeter-remote host:port,...）；其 JTL 边写边读，汇总方式相同，
+运行结束、按 Ctrl-C 以及 tuneloop 被杀死时都会停止 JMeter。此时除非给出 -d 或
+-c，否则以计划自身的边界为准。
+
 退出码：负载运行完成时为 0；出错时为 1，没有任何请求完成时也为 1（服务器接受连接
 却从不应答，或响应体永不结束：“发出 N 个、完成 0 个”，仍在途的请求计为超时）；
 使用 --versus 时，第二个服务显著变慢且超过 --fail-on-regression 为 3，无法判断为 4。`,
@@ -218,23 +233,28 @@ jmeter -g results.jtl -o report/）；--import 读取 JMeter 或 tuneloop 写出
   tuneloop load -f scenario.yaml --jtl results.jtl -o json
   tuneloop load https://svc:8443/ -k -X POST -H 'Content-Type: application/json' --body '{"a":1}' -n 10000
   tuneloop load --jmx plan.jmx -J host=10.0.0.5 -J users=50
+  tuneloop load --jmx plan.jmx --engine jmeter --jmeter-remote 10.0.0.7:1099,10.0.0.8:1099 -d 5m
   tuneloop load --import results.jtl`: `  tuneloop load http://127.0.0.1:8080/api -c 60 -d 10m
   tuneloop load http://127.0.0.1:8080/api --rate 5000 -d 2m --warm-up 30s
   tuneloop load -f scenario.yaml --jtl results.jtl -o json
   tuneloop load https://svc:8443/ -k -X POST -H 'Content-Type: application/json' --body '{"a":1}' -n 10000
   tuneloop load --jmx plan.jmx -J host=10.0.0.5 -J users=50
+  tuneloop load --jmx plan.jmx --engine jmeter --jmeter-remote 10.0.0.7:1099,10.0.0.8:1099 -d 5m
   tuneloop load --import results.jtl`,
-	"closed model: concurrent users (default 10 when --rate is not set)":       "闭合模型：并发用户数（未设置 --rate 时默认 10）",
-	"open model: requests per second on a fixed schedule":                      "开放模型：按固定时间表每秒发送的请求数",
-	"open model: connections (default rate/10, kept within 100-10000)":         "开放模型：连接数（默认 rate/10，并限制在 100 到 10000 之间）",
-	"measured duration, after --warm-up (default 10s unless -n is given)":      "计入结果的测量时长，在 --warm-up 之后开始（未指定 -n 时默认 10s）",
-	"stop after this many measured requests":                                   "计入结果的请求数达到该值后停止",
-	"closed: start users evenly over this time; open: raise the rate linearly": "逐步加压：闭合模型在这段时间内均匀启动各用户；开放模型在这段时间内线性提升速率",
-	"run this long first and leave it out of the results":                      "预热：先运行这么长时间，且不计入结果",
-	"closed model: pause after each response":                                  "闭合模型：每次收到响应后的思考时间",
-	"per-request timeout, connect included (default 10s)":                      "单个请求的超时，含建立连接的时间（默认 10s）",
-	"HTTP method (default GET, POST with a body)":                              "HTTP 方法（默认 GET，带请求体时为 POST）",
-	"request header 'Name: value' (repeatable)":                                "请求头 'Name: value'（可重复指定）",
+	"what sends a --jmx plan's load: builtin (tuneloop's generator), jmeter (JMeter itself, non-GUI), or auto (builtin when it runs every element of the plan, else JMeter)": "由谁发送 --jmx 计划的负载：builtin（tuneloop 的负载生成器）、jmeter（JMeter 本身，非 GUI 模式）或 auto（内置生成器能执行计划中每个元素时用它，否则用 JMeter）",
+	"JMeter to run (its home, bin/jmeter or bin/ApacheJMeter.jar; default: $JMETER_HOME, else jmeter on PATH)":                                                               "要运行的 JMeter（其主目录、bin/jmeter 或 bin/ApacheJMeter.jar；默认：$JMETER_HOME，否则为 PATH 中的 jmeter）",
+	"distributed JMeter: running jmeter-server engines host:port,host:port that send the load (JMeter's -R); implies --engine jmeter":                                        "分布式 JMeter：由已运行的 jmeter-server 引擎 host:port,host:port 发送负载（JMeter 的 -R）；隐含 --engine jmeter",
+	"closed model: concurrent users (default 10 when --rate is not set)":                                                                                                     "闭合模型：并发用户数（未设置 --rate 时默认 10）",
+	"open model: requests per second on a fixed schedule":                                                                                                                    "开放模型：按固定时间表每秒发送的请求数",
+	"open model: connections (default rate/10, kept within 100-10000)":                                                                                                       "开放模型：连接数（默认 rate/10，并限制在 100 到 10000 之间）",
+	"measured duration, after --warm-up (default 10s unless -n is given)":                                                                                                    "计入结果的测量时长，在 --warm-up 之后开始（未指定 -n 时默认 10s）",
+	"stop after this many measured requests":                                                                                                                                 "计入结果的请求数达到该值后停止",
+	"closed: start users evenly over this time; open: raise the rate linearly":                                                                                               "逐步加压：闭合模型在这段时间内均匀启动各用户；开放模型在这段时间内线性提升速率",
+	"run this long first and leave it out of the results":                                                                                                                    "预热：先运行这么长时间，且不计入结果",
+	"closed model: pause after each response":                                                                                                                                "闭合模型：每次收到响应后的思考时间",
+	"per-request timeout, connect included (default 10s)":                                                                                                                    "单个请求的超时，含建立连接的时间（默认 10s）",
+	"HTTP method (default GET, POST with a body)":                                                                                                                            "HTTP 方法（默认 GET，带请求体时为 POST）",
+	"request header 'Name: value' (repeatable)":                                                                                                                              "请求头 'Name: value'（可重复指定）",
 	"request body":                                                                              "请求体",
 	"read the request body from this file":                                                      "从该文件读取请求体",
 	"accepted status codes (default: any below 400)":                                            "视为成功的状态码（默认：低于 400 的任意状态码）",
@@ -394,10 +414,12 @@ report.html（自包含）、report.md 和 report.json。
 	`  tuneloop run --target http://127.0.0.1:8080/api -c 60 -d 2m --jvm auto
   tuneloop run --target http://127.0.0.1:8080/api -c 50 -d 1m --start 'java -jar app.jar'
   tuneloop run --target http://127.0.0.1:8080/api --rate 2000 -d 5m --pid 4127 --lang zh
-  tuneloop run --target http://127.0.0.1:8080/api -d 10m --jtl-watch results.jtl --pid 4127  # JMeter drives the load`: `  tuneloop run --target http://127.0.0.1:8080/api -c 60 -d 2m --jvm auto
+  tuneloop run --target http://127.0.0.1:8080/api -d 10m --jtl-watch results.jtl --pid 4127  # JMeter drives the load
+  tuneloop run --target http://127.0.0.1:8080/api -d 10m --jmx plan.jmx --engine jmeter --pid 4127`: `  tuneloop run --target http://127.0.0.1:8080/api -c 60 -d 2m --jvm auto
   tuneloop run --target http://127.0.0.1:8080/api -c 50 -d 1m --start 'java -jar app.jar'
   tuneloop run --target http://127.0.0.1:8080/api --rate 2000 -d 5m --pid 4127 --lang zh
-  tuneloop run --target http://127.0.0.1:8080/api -d 10m --jtl-watch results.jtl --pid 4127  # 由 JMeter 施加负载`,
+  tuneloop run --target http://127.0.0.1:8080/api -d 10m --jtl-watch results.jtl --pid 4127  # 由 JMeter 施加负载
+  tuneloop run --target http://127.0.0.1:8080/api -d 10m --jmx plan.jmx --engine jmeter --pid 4127`,
 	"URL to load (and to poll until the service answers)":                         "施加负载的 URL（也用于轮询，直到服务应答）",
 	"closed model: concurrent users (default 50 unless --rate)":                   "闭合模型：并发用户数（未指定 --rate 时默认 50）",
 	"open model: requests per second":                                             "开放模型：每秒请求数",
