@@ -245,6 +245,8 @@ func TestCatalogueNamesLibraryDumps(t *testing.T) {
 		{"jdk17_libk_reactor_jcmd.txt", "mech.reactive.block", "LibKinds.request"},
 		{"jdk17_libk_callerdata_jcmd.txt", "mech.logging.caller-data", "LibKinds.request"},
 		{"jdk17_cpu_console_jcmd.txt", "mech.logging.console", "CpuKinds.request"},
+		// Names resolved from a 20,000-line hosts file without a cache: a slow name service, no network.
+		{"jdk17_cpu_dns_jcmd.txt", "mech.net.dns", "CpuKinds.request"},
 	}
 	for _, c := range zooDumps {
 		t.Run(c.file, func(t *testing.T) {
