@@ -14,7 +14,8 @@ func cpuEntries() []Entry {
 			Tradeoff: T("A rewritten pattern must accept the same inputs: test it on the production inputs; a length limit rejects long inputs that used to pass.",
 				"改写后的正则必须接受相同的输入：用生产输入测试；长度限制会拒绝原先能通过的长输入。"),
 			Sig: Signature{States: run, Frames: []string{"java.util.regex.Pattern$", "java.util.regex.Matcher."},
-				NotFrames: []string{"java.util.regex.Pattern.compile", "java.util.regex.Pattern.<init>", "java.util.Formatter."}},
+				// Patterns the JDK itself matches (Formatter before 17, the hosts-file name service) are not the application's.
+				NotFrames: join([]string{"java.util.regex.Pattern.compile", "java.util.regex.Pattern.<init>", "java.util.Formatter."}, dnsFrames)},
 			Fixes: []Fix{{Do: T("Rewrite the pattern at the code line so no two quantifiers can match the same characters (possessive quantifiers a++ or atomic groups (?>...)), anchor it, bound the input length before matching, and compile it once into a static final Pattern.",
 				"改写该代码行的正则，使两个量词不能匹配相同字符（占有量词 a++ 或原子组 (?>...)），加上锚点，匹配前限制输入长度，并只编译一次存为 static final Pattern。")}},
 			References: []string{refPattern},
@@ -26,7 +27,7 @@ func cpuEntries() []Entry {
 				"Pattern.compile（String.matches、replaceAll、带正则的 split 内部也会调用）每次都构建匹配节点图：为不变的结果消耗 CPU 并产生垃圾。"),
 			Tradeoff: T("None beyond the code change: a compiled Pattern is immutable and thread-safe (a Matcher is not).",
 				"除代码修改外无：编译后的 Pattern 不可变且线程安全（Matcher 不是）。"),
-			Sig: Signature{States: run, Frames: []string{"java.util.regex.Pattern.compile", "java.util.regex.Pattern.<init>"}},
+			Sig: Signature{States: run, Frames: []string{"java.util.regex.Pattern.compile", "java.util.regex.Pattern.<init>"}, NotFrames: dnsFrames},
 			Fixes: []Fix{{Do: T("Compile the pattern once (private static final Pattern P = Pattern.compile(...)) and call P.matcher(s) at the code line; replace String.matches/replaceAll/split(regex) there by the precompiled Pattern.",
 				"只编译一次（private static final Pattern P = Pattern.compile(...)），在该代码行调用 P.matcher(s)；把那里的 String.matches/replaceAll/split(regex) 换成预编译的 Pattern。")}},
 			References: []string{refPattern},

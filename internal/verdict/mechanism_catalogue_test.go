@@ -245,6 +245,8 @@ func TestCatalogueNamesLibraryDumps(t *testing.T) {
 		{"jdk17_libk_reactor_jcmd.txt", "mech.reactive.block", "LibKinds.request"},
 		{"jdk17_libk_callerdata_jcmd.txt", "mech.logging.caller-data", "LibKinds.request"},
 		{"jdk17_cpu_console_jcmd.txt", "mech.logging.console", "CpuKinds.request"},
+		// Names resolved from a 20,000-line hosts file without a cache: a slow name service, no network.
+		{"jdk17_cpu_dns_jcmd.txt", "mech.net.dns", "CpuKinds.request"},
 	}
 	for _, c := range zooDumps {
 		t.Run(c.file, func(t *testing.T) {
@@ -299,5 +301,38 @@ func TestCatalogueNamesGCLogs(t *testing.T) {
 			continue
 		}
 		checkNamed(t, c.file, ns, []string{c.want}, "")
+	}
+}
+
+// The facts the verdict adds for the catalogue, read from the recorded runs:
+// the GC log's allocation rate and live data after full GCs, the delayed-ACK
+// finding, and others' CPU (remote-call and future-serial were recorded while
+// other jobs kept the CPUs busy: the JVM used ~5% of a core of a saturated host).
+func TestEvidenceCarriesTheCatalogueFacts(t *testing.T) {
+	facts := func(run string) map[string]float64 {
+		L, err := Load(filepath.Join("testdata", "runs", run))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Evidence(L).Facts()
+	}
+	gc := facts("gc-pressure")
+	// 64 MiB heap, ~34 MiB live after each of 57 full GCs, ~1 MiB of garbage per request.
+	if v := gc["gc.live-after-full-pct"]; v < 40 || v > 100 {
+		t.Errorf("gc-pressure: live after full %.0f%%, want about half the heap or more", v)
+	}
+	if v := gc["gc.alloc-mbs"]; v < 100 {
+		t.Errorf("gc-pressure: allocation %.0f MB/s, want hundreds", v)
+	}
+	if v := gc["gc.heap-max-mb"]; v < 32 || v > 128 {
+		t.Errorf("gc-pressure: heap %.0f MB, want the run's -Xmx64m", v)
+	}
+	if facts("delayed-ack")["finding.run.net.delayed-ack"] != 1 {
+		t.Error("delayed-ack: the verdict's delayed-ACK finding is not a fact")
+	}
+	for run, want := range map[string]float64{"remote-call": 1, "future-serial": 1, "cpu-hot": 0, "sync-logging": 0, "healthy": 0} {
+		if got := facts(run)["finding.run.cpu.others"]; got != want {
+			t.Errorf("%s: others' CPU fact %v, want %v", run, got, want)
+		}
 	}
 }

@@ -17,9 +17,13 @@
 //   synccoll      one Hashtable shared by every request thread
 //   jul           java.util.logging through one FileHandler
 //   fsync         each request writes its own file and forces it
+//   dns           InetAddress.getByName of a name per request, resolved (no cache:
+//                 sun.net.inetaddr.ttl=0) from a 20,000-line hosts file
+//                 (jdk.net.hosts.file): a slow name service, no network
 //   console       println of a 200-character line on one PrintStream shared by
 //                 all (as System.out is), over /dev/null
 import java.io.*;
+import java.net.*;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.*;
@@ -126,6 +130,7 @@ public class CpuKinds {
                     ch.force(true);
                 }
             }
+            case "dns" -> sink = InetAddress.getByName("host-" + (n % 20000) + ".orders.internal");
             case "console" -> CONSOLE.println("order " + n + " " + LINE);
             default -> throw new IllegalArgumentException("unknown mode " + mode);
         }
@@ -149,6 +154,17 @@ public class CpuKinds {
             KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
             g.initialize(2048);
             keys = g.generateKeyPair();
+        }
+        if (mode.equals("dns")) {
+            Path hosts = Files.createTempFile("cpukinds-hosts", ".txt");
+            try (PrintWriter w = new PrintWriter(Files.newBufferedWriter(hosts))) {
+                for (int i = 0; i < 20000; i++) {
+                    w.println("10." + (i >> 16 & 255) + "." + (i >> 8 & 255) + "." + (i & 255) + " host-" + i + ".orders.internal");
+                }
+            }
+            hosts.toFile().deleteOnExit();
+            System.setProperty("jdk.net.hosts.file", hosts.toString());
+            System.setProperty("sun.net.inetaddr.ttl", "0");
         }
         if (mode.equals("console")) {
             CONSOLE = new PrintStream(new FileOutputStream("/dev/null"), true);

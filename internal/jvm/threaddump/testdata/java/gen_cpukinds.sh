@@ -6,7 +6,7 @@
 set -eu
 cd "$(dirname "$0")"
 OUT=..
-for mode in ${*:-format regex compile hashing crypto compression serialization exceptions reflection xml random synccoll jul fsync console}; do
+for mode in ${*:-format regex compile hashing crypto compression serialization exceptions reflection xml random synccoll jul fsync console dns}; do
   LOG=$(mktemp)
   java CpuKinds.java "$mode" 120 >"$LOG" 2>&1 &
   JPID=$!
