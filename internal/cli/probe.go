@@ -1,0 +1,230 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/hostfs"
+	"github.com/tuneloop/tuneloop/internal/probe"
+	"github.com/tuneloop/tuneloop/internal/report"
+	"github.com/tuneloop/tuneloop/internal/report/html"
+	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/session"
+	"github.com/tuneloop/tuneloop/internal/sysinfo"
+	"github.com/tuneloop/tuneloop/internal/version"
+)
+
+// probeTokenEnv holds the token when it should not show in ps.
+const probeTokenEnv = "TUNELOOP_PROBE_TOKEN"
+
+// ProbeOptions are the flags of `tuneloop probe`.
+type ProbeOptions struct {
+	Output string // text, markdown or json (standard output)
+	Lang   string
+	Out    string // the probe folder (default probes/<time>-<host>); "-": none
+	Quick  bool
+	Only   string
+	Sizes  string
+	Rounds int
+	Dir    string
+	DiskMB int64
+	Peer   string
+	Token  string
+	// Listen makes this process the other side, for For.
+	Listen string
+	For    time.Duration
+}
+
+func newProbeCmd(env *Env) *cobra.Command {
+	o := &ProbeOptions{}
+	cmd := &cobra.Command{
+		Use:   "probe",
+		Short: "Measure the platform itself: network, CPU and kernel, memory, disk, each with a 95% interval",
+		Long: `Measure this host the way a kernel regression is proved before the application
+is blamed (qperf, lmbench, fio, in one binary):
+
+  net   TCP and UDP latency (ping-pong, half the round trip) and bandwidth at
+        message sizes 1 B, 64 B, 1 KiB, 64 KiB, and TCP connections per second,
+        over loopback or against 'tuneloop probe --listen' on another host
+  cpu   system call, context switch and clock read costs (what CPU
+        vulnerability mitigations move), single-core integer, floating-point,
+        CRC-32C and memcpy kernels, and the core-to-core cache-line latency
+        matrix (threads pinned to each pair of CPUs)
+  mem   memory read and copy bandwidth and random-load latency, per pair of
+        NUMA nodes (local and remote) when there are several
+  disk  fsync latency (median, p99, distribution), sequential and random
+        read and write with O_DIRECT where the filesystem allows it, on --dir
+
+Every figure is the median of its rounds (7, or 6 with --quick; the rounds
+of a part interleave its figures) with a 95% interval for the median, and
+the CPU others kept busy while it ran. The probe folder holds probe.json,
+probe.txt, probe.md and probe.html (the matrix as a heat map); 'tuneloop
+compare PROBE_A PROBE_B' says per figure whether the difference is
+significant. The disk part's file has no name (O_TMPFILE, or unlinked as
+soon as it is created): nothing is left behind, even after kill -9.
+
+The default probe takes under a minute, --quick about 10 s. --listen serves
+probes for --for (default 10 minutes) and then exits; with --token (or
+$TUNELOOP_PROBE_TOKEN) it refuses a prober that does not present the same.`,
+		Example: `  tuneloop probe
+  tuneloop probe --quick --only cpu,mem
+  tuneloop probe --only disk --dir /data
+  tuneloop probe --listen :7412 --token s3cret            # on host B
+  tuneloop probe --peer hostB:7412 --token s3cret --only net
+  tuneloop compare probes/before probes/after`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return RunProbe(cmd.Context(), env, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.Output, "output", "o", "text", "output format: text, markdown or json")
+	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
+	f.StringVar(&o.Out, "out", "", "probe folder (default ./probes/<timestamp>-<host>; - for none)")
+	f.BoolVar(&o.Quick, "quick", false, "a quick probe: about 10 s, shorter rounds")
+	f.StringVar(&o.Only, "only", "", "the parts to measure, comma-separated: net, cpu, mem, disk (default all)")
+	f.StringVar(&o.Sizes, "sizes", "1,64,1k,64k", "network message sizes (bytes; k and m suffixes)")
+	f.IntVar(&o.Rounds, "rounds", 0, "rounds per figure (default 7, 6 with --quick)")
+	f.StringVar(&o.Dir, "dir", ".", "the directory the disk part measures")
+	f.Int64Var(&o.DiskMB, "disk-size", 0, "the disk part's file size in MiB (default 256, 32 with --quick; at most a tenth of the free space)")
+	f.StringVar(&o.Peer, "peer", "", "HOST:PORT of 'tuneloop probe --listen' for the network part (default: loopback)")
+	f.StringVar(&o.Token, "token", "", "shared secret between --listen and --peer (default $"+probeTokenEnv+")")
+	f.StringVar(&o.Listen, "listen", "", "serve probes on this address (HOST:PORT) instead of probing")
+	f.DurationVar(&o.For, "for", 10*time.Minute, "with --listen: stop serving after this long")
+	return cmd
+}
+
+// parseSizes reads --sizes: 1,64,1k,64k.
+func parseSizes(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		f = strings.ToLower(strings.TrimSpace(f))
+		mul := 1
+		switch {
+		case strings.HasSuffix(f, "k"):
+			mul, f = 1<<10, strings.TrimSuffix(f, "k")
+		case strings.HasSuffix(f, "m"):
+			mul, f = 1<<20, strings.TrimSuffix(f, "m")
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 1 || n*mul > probe.MaxMsg {
+			return nil, usageErr(finding.T("--sizes: %q is not a size from 1 to 1m", "--sizes：%q 不是 1 到 1m 之间的大小"), f)
+		}
+		out = append(out, n*mul)
+	}
+	return out, nil
+}
+
+// RunProbe is the whole `probe` command; tests call it directly.
+func RunProbe(ctx context.Context, env *Env, o *ProbeOptions) error {
+	lang, err := langOpt(env, o.Lang)
+	if err != nil {
+		return err
+	}
+	switch o.Output {
+	case "text", "markdown", "md", "json":
+	default:
+		return usageErr(finding.T("--output: unknown format %q (want text, markdown or json)", "--output：未知格式 %q（应为 text、markdown 或 json）"), o.Output)
+	}
+	if o.Token == "" {
+		o.Token = env.Getenv(probeTokenEnv)
+	}
+	if o.Listen != "" {
+		if o.Peer != "" {
+			return usageErr(finding.T("--listen and --peer: one side is the listener, the other the prober", "--listen 与 --peer 不能同时使用：一端监听，另一端探测"))
+		}
+		return probe.Listen(ctx, probe.ListenOptions{Addr: o.Listen, Token: o.Token, For: o.For, Log: env.Stderr,
+			Ready: func(addr string) {
+				fmt.Fprintf(env.Stdout, "listening on %s until %s\n", addr, time.Now().Add(o.For).UTC().Format(time.RFC3339))
+				if o.Token == "" {
+					fmt.Fprintln(env.Stderr, finding.T("tuneloop: no --token: anyone who reaches this port may probe it", "tuneloop：未设置 --token：任何能连到此端口的人都可以探测").In(lang))
+				}
+			}})
+	}
+	parts, err := probe.ParseParts(o.Only)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	sizes, err := parseSizes(o.Sizes)
+	if err != nil {
+		return err
+	}
+	if o.Rounds < 0 || o.Rounds > 100 {
+		return usageErr(finding.T("--rounds: want 1 to 100", "--rounds：应为 1 到 100"))
+	}
+	if o.DiskMB < 0 {
+		return usageErr(finding.T("--disk-size: %d is negative", "--disk-size：%d 为负数"), o.DiskMB)
+	}
+	facts := sysinfo.Collect(hostfs.Live(), sysinfo.Options{NoEthtool: true})
+	dir := o.Out
+	if dir == "" {
+		host := ""
+		if facts.Hostname.OK {
+			host = facts.Hostname.Value
+		}
+		dir = filepath.Join("probes", strings.TrimPrefix(session.DefaultDir(time.Now(), host), "runs"+string(filepath.Separator)))
+	}
+	if dir != "-" {
+		if err := session.CheckOut(dir); err != nil {
+			return &ExitError{Code: ExitUsage, Err: err}
+		}
+	}
+	r, err := probe.Run(ctx, probe.Options{Parts: parts, Quick: o.Quick, Rounds: o.Rounds, Peer: o.Peer, Token: o.Token,
+		Sizes: sizes, Dir: o.Dir, DiskBytes: o.DiskMB << 20, Log: env.Stderr, Facts: facts})
+	if err != nil {
+		return err
+	}
+	r.Tool = "tuneloop " + version.Version
+	if dir != "-" {
+		if err := writeProbeFolder(dir, r); err != nil {
+			return err
+		}
+		fmt.Fprintln(env.Stderr, finding.T("probe folder: ", "探测目录：").In(lang)+dir)
+	}
+	switch o.Output {
+	case "json":
+		err = report.WriteJSON(env.Stdout, r)
+	case "markdown", "md":
+		err = report.WriteProbeMarkdown(env.Stdout, r, lang)
+	default:
+		err = report.WriteProbeText(env.Stdout, r, lang)
+	}
+	if err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// writeProbeFolder writes probe.json and its text, Markdown and HTML
+// renderings (each whole or not at all).
+func writeProbeFolder(dir string, r *probe.Result) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("creating the probe folder: %w", err)
+	}
+	if err := run.WriteJSONAtomic(filepath.Join(dir, probe.File), r); err != nil {
+		return err
+	}
+	for name, write := range map[string]func(*bytes.Buffer) error{
+		"probe.txt":  func(b *bytes.Buffer) error { return report.WriteProbeText(b, r, finding.EN) },
+		"probe.md":   func(b *bytes.Buffer) error { return report.WriteProbeMarkdown(b, r, finding.EN) },
+		"probe.html": func(b *bytes.Buffer) error { return html.WriteProbe(b, report.NewProbePage(r, finding.EN)) },
+	} {
+		var b bytes.Buffer
+		if err := write(&b); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
