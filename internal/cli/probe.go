@@ -228,3 +228,60 @@ func writeProbeFolder(dir string, r *probe.Result) error {
 	}
 	return nil
 }
+
+// probePath is the probe.json of a probe folder, or path itself when it
+// is a file.
+func probePath(path string) string {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return filepath.Join(path, probe.File)
+	}
+	return path
+}
+
+// isProbe: path is a probe folder or a probe.json (by its schema line).
+func isProbe(path string) bool {
+	f, err := os.Open(probePath(path))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 256)
+	n, _ := f.Read(head)
+	return bytes.Contains(head[:n], []byte(`"`+probe.Schema+`"`))
+}
+
+func loadProbe(path string) (*probe.Result, error) {
+	p := probePath(path)
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", p)
+	}
+	return probe.Decode(f, p)
+}
+
+// compareProbes says per figure whether B differs from A significantly.
+func compareProbes(env *Env, o *CompareOptions, a, b string, lang finding.Lang) error {
+	if o.FailOnRegPct > 0 || o.FlameDiff != "" || o.Output == "junit" {
+		return usageErr(finding.T("comparing probes: --fail-on-regression, --flame-diff and junit are for runs", "比较探测结果时不支持 --fail-on-regression、--flame-diff 与 junit（它们用于运行）"))
+	}
+	ra, err := loadProbe(a)
+	if err != nil {
+		return err
+	}
+	rb, err := loadProbe(b)
+	if err != nil {
+		return err
+	}
+	c := probe.Compare(ra, rb, a, b)
+	switch o.Output {
+	case "json":
+		return report.WriteJSON(env.Stdout, c)
+	case "markdown":
+		return report.WriteProbeCompareMarkdown(env.Stdout, c, lang)
+	}
+	return report.WriteProbeCompareText(env.Stdout, c, lang)
+}

@@ -345,6 +345,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	p := &prober{o: &o, b: newBudget(&o), noise: newNoise(o.ProcRoot)}
 	p.res = &Result{Schema: Schema, Start: time.Now(), Quick: o.Quick, Parts: parts, Rounds: p.b.rounds, Host: hostOf(o.Facts), Facts: o.Facts}
+	if k := o.Facts.Kernel.Arch; k.OK && kernelArch(runtime.GOARCH) != "" && k.Value != kernelArch(runtime.GOARCH) {
+		p.res.Notes = append(p.res.Notes, finding.T(
+			fmt.Sprintf("this is the %s binary on a %s kernel: emulated (qemu-user), so the figures measure the emulator, not the CPU", runtime.GOARCH, k.Value),
+			fmt.Sprintf("这是 %s 版本的程序运行在 %s 内核上：处于仿真（qemu-user）中，数字反映的是仿真器而非 CPU", runtime.GOARCH, k.Value)))
+	}
 	if p.noise.err != nil {
 		p.res.Notes = append(p.res.Notes, finding.T("CPU busy by others unknown: "+p.noise.err.Error(), "无法得知其他进程占用的 CPU："+p.noise.err.Error()))
 	}
@@ -418,6 +423,17 @@ func nsPer(d time.Duration, n int64) float64 {
 		return math.NaN()
 	}
 	return float64(d.Nanoseconds()) / float64(n)
+}
+
+// kernelArch is the kernel's name for a Go architecture.
+func kernelArch(goarch string) string {
+	switch goarch {
+	case "amd64":
+		return "x86_64"
+	case "arm64":
+		return "aarch64"
+	}
+	return ""
 }
 
 // hostOf sums up the facts that name the machine and move its figures.

@@ -1,0 +1,154 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tuneloop/tuneloop/internal/probe"
+)
+
+// TestProbeFolderAndCompare: a real quick CPU probe writes its folder in
+// four forms, and comparing it with itself finds no significant change.
+func TestProbeFolderAndCompare(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "p")
+	env, out, _ := testEnv()
+	if err := RunProbe(context.Background(), env, &ProbeOptions{Output: "text", Out: dir, Quick: true, Only: "cpu", Sizes: "1"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "system call (getppid)") || !strings.Contains(out.String(), "95% interval") {
+		t.Errorf("text output:\n%s", out)
+	}
+	for _, f := range []string{"probe.json", "probe.txt", "probe.md", "probe.html"} {
+		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	page, _ := os.ReadFile(filepath.Join(dir, "probe.html"))
+	if runtime.NumCPU() > 1 && !strings.Contains(string(page), `aria-label="core to core"`) {
+		t.Error("the page has no core-to-core heat map")
+	}
+	if strings.Contains(string(page), "http://") || strings.Contains(string(page), "https://") {
+		t.Error("the page must not reach the network")
+	}
+	env, out, _ = testEnv()
+	if err := RunCompareArgs(context.Background(), env, &CompareOptions{Output: "json"}, []string{dir, filepath.Join(dir, "probe.json")}, -1); err != nil {
+		t.Fatal(err)
+	}
+	var c probe.Comparison
+	if err := json.Unmarshal(out.Bytes(), &c); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(c.Rows) < 7 {
+		t.Fatalf("%d rows", len(c.Rows))
+	}
+	for _, r := range c.Rows {
+		if r.Verdict != probe.Same {
+			t.Errorf("%s compared with itself: %s", r.ID, r.Verdict)
+		}
+	}
+	env, out, _ = testEnv()
+	if err := RunCompareArgs(context.Background(), env, &CompareOptions{Output: "text"}, []string{dir, dir}, -1); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "no significant difference") {
+		t.Errorf("compare text:\n%s", out)
+	}
+}
+
+func TestProbeUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"probe", "--only", "gpu"},
+		{"probe", "--listen", "127.0.0.1:0", "--peer", "127.0.0.1:1"},
+		{"probe", "--sizes", "0"},
+		{"probe", "--sizes", "2m"},
+		{"probe", "-o", "html"},
+	} {
+		env, _, errb := testEnv()
+		if code := runRoot(t, env, args...); code != ExitUsage {
+			t.Errorf("%v: exit %d, want %d (%s)", args, code, ExitUsage, errb)
+		}
+	}
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "probe.json"), []byte(`{"schema": "tuneloop.probe/v1", "core_to_core": {"cpus": [0, 1], "ns": [[1]]}}`), 0o644)
+	env, _, errb := testEnv()
+	if code := runRoot(t, env, "compare", dir, dir); code != ExitFailure || !strings.Contains(errb.String(), filepath.Join(dir, "probe.json")) {
+		t.Errorf("a broken probe.json: exit %d, %s", code, errb)
+	}
+}
+
+// TestProbeListenTokenFromEnv: --listen takes its token from the
+// environment and stops after --for.
+func TestProbeListenTokenFromEnv(t *testing.T) {
+	env, out, _ := testEnv()
+	env.Getenv = func(k string) string {
+		if k == probeTokenEnv {
+			return "from-env"
+		}
+		return ""
+	}
+	start := time.Now()
+	if err := RunProbe(context.Background(), env, &ProbeOptions{Output: "text", Listen: "127.0.0.1:0", For: 200 * time.Millisecond}); err != nil {
+		t.Fatal(err)
+	}
+	if time.Since(start) > 5*time.Second {
+		t.Error("--for 200ms took over 5 s")
+	}
+	if !strings.HasPrefix(out.String(), "listening on 127.0.0.1:") {
+		t.Errorf("%q", out)
+	}
+}
+
+// TestProbeArm64UnderQemu builds the arm64 binary and runs a quick CPU
+// probe with it under qemu-user (installed by .ci/run; skipped without it).
+func TestProbeArm64UnderQemu(t *testing.T) {
+	qemu, err := exec.LookPath("qemu-aarch64")
+	if err != nil {
+		if qemu, err = exec.LookPath("qemu-aarch64-static"); err != nil {
+			t.Skip("no qemu-aarch64 (apt-get install qemu-user)")
+		}
+	}
+	if testing.Short() {
+		t.Skip("builds the arm64 binary")
+	}
+	bin := filepath.Join(t.TempDir(), "tuneloop-arm64")
+	build := exec.Command("go", "build", "-o", bin, "../../cmd/tuneloop")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS=linux", "GOARCH=arm64")
+	if b, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build arm64: %v\n%s", err, b)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, qemu, bin, "probe", "--quick", "--only", "cpu", "--out", "-", "-o", "json")
+	b, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s probe: %v", qemu, err)
+	}
+	var r probe.Result
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatalf("%v\n%s", err, b)
+	}
+	if r.Host.Arch != "arm64" {
+		t.Errorf("arch %q, want arm64", r.Host.Arch)
+	}
+	for _, id := range []string{"cpu.syscall", "cpu.ctxswitch", "cpu.crc32"} {
+		if f := r.Figure(id); f == nil || !(f.Median > 0) || f.Err != "" {
+			t.Errorf("%s under qemu: %+v", id, f)
+		}
+	}
+	if runtime.GOARCH != "arm64" {
+		emulated := false
+		for _, n := range r.Notes {
+			emulated = emulated || strings.Contains(n.EN, "emulated")
+		}
+		if !emulated {
+			t.Errorf("the probe must say it ran emulated: %v", r.Notes)
+		}
+	}
+}
