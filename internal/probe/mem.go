@@ -35,6 +35,7 @@ type memNode struct {
 // nodes; with one node, once.
 func (p *prober) mem(ctx context.Context) {
 	size, note := p.memSize()
+	p.res.MemBytes = size
 	nodes := p.numaNodes()
 	if len(nodes) <= 1 {
 		p.res.Notes = append(p.res.Notes, finding.T("memory: one NUMA node here, so local only", "内存：本机只有一个 NUMA 节点，只测本地"))

@@ -166,21 +166,23 @@ type Host struct {
 
 // Result is one probe.
 type Result struct {
-	Schema  string         `json:"schema"`
-	Tool    string         `json:"tool"`
-	Start   time.Time      `json:"start"`
-	End     time.Time      `json:"end"`
-	Quick   bool           `json:"quick"`
-	Parts   []string       `json:"parts"`
-	Rounds  int            `json:"rounds"`
-	Host    Host           `json:"host"`
-	Peer    string         `json:"peer"` // "loopback" or HOST:PORT
-	Dir     string         `json:"disk_dir,omitempty"`
-	DiskFS  string         `json:"disk_fs,omitempty"`
-	Figures []Figure       `json:"figures"`
-	Matrix  *Matrix        `json:"core_to_core,omitempty"`
-	Skipped []Skip         `json:"skipped,omitempty"`
-	Notes   []finding.Text `json:"notes,omitempty"`
+	Schema string    `json:"schema"`
+	Tool   string    `json:"tool"`
+	Start  time.Time `json:"start"`
+	End    time.Time `json:"end"`
+	Quick  bool      `json:"quick"`
+	Parts  []string  `json:"parts"`
+	Rounds int       `json:"rounds"`
+	Host   Host      `json:"host"`
+	Peer   string    `json:"peer"` // "loopback" or HOST:PORT
+	Dir    string    `json:"disk_dir,omitempty"`
+	DiskFS string    `json:"disk_fs,omitempty"`
+	// MemBytes is the memory part's buffer (the chase runs over half).
+	MemBytes int64          `json:"mem_buffer_bytes,omitempty"`
+	Figures  []Figure       `json:"figures"`
+	Matrix   *Matrix        `json:"core_to_core,omitempty"`
+	Skipped  []Skip         `json:"skipped,omitempty"`
+	Notes    []finding.Text `json:"notes,omitempty"`
 	// Facts are the host's facts at the start (what `check` reads), so
 	// compare can say what differs between two probed hosts.
 	Facts *sysinfo.Facts `json:"facts,omitempty"`
