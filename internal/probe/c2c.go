@@ -71,6 +71,9 @@ func (p *prober) c2c(ctx context.Context) {
 					p.skip(PartCPU, finding.T("core-to-core matrix: "+err.Error(), "核间矩阵："+err.Error()))
 					return
 				}
+				if math.IsNaN(v) {
+					break // the context ended: the round is incomplete
+				}
 				cells[i][j] = append(cells[i][j], v)
 				this = append(this, v)
 			}

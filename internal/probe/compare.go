@@ -113,6 +113,11 @@ func Compare(a, b *Result, labelA, labelB string) *Comparison {
 		c.Differences = factDiffs(a.Facts, b.Facts)
 	}
 	c.Explain = explain(c)
+	if ba, bb := a.busy(), b.busy(); ba >= 0 && bb >= 0 && math.Abs(ba-bb) > busyWarnPct {
+		c.Explain = append(c.Explain, finding.T(
+			fmt.Sprintf("the two probes saw different noise: others kept %.0f%% of the CPUs busy during A and %.0f%% during B; a difference may be the neighbours'", ba, bb),
+			fmt.Sprintf("两次探测的噪声不同：A 期间其他进程占用 %.0f%% 的 CPU，B 期间 %.0f%%；差异可能来自邻居", ba, bb)))
+	}
 	return c
 }
 

@@ -24,10 +24,33 @@ const (
 	minDiskBytes = 4 << 20
 )
 
-// Filesystem magic numbers (statfs f_type) worth naming.
-var fsNames = map[int64]string{
-	0xEF53: "ext4", 0x58465342: "xfs", 0x9123683E: "btrfs", 0x01021994: "tmpfs", 0x858458f6: "ramfs",
-	0x794c7630: "overlay", 0x6969: "nfs", 0x2fc12fc1: "zfs", 0xF2F52010: "f2fs", 0xFF534D42: "cifs", 0x65735546: "fuse",
+// fsName names a filesystem by its statfs f_type magic.
+func fsName(magic int64) string {
+	switch magic {
+	case 0xEF53:
+		return "ext4"
+	case 0x58465342:
+		return "xfs"
+	case 0x9123683E:
+		return "btrfs"
+	case 0x01021994:
+		return "tmpfs"
+	case 0x858458f6:
+		return "ramfs"
+	case 0x794c7630:
+		return "overlay"
+	case 0x6969:
+		return "nfs"
+	case 0x2fc12fc1:
+		return "zfs"
+	case 0xF2F52010:
+		return "f2fs"
+	case 0xFF534D42:
+		return "cifs"
+	case 0x65735546:
+		return "fuse"
+	}
+	return fmt.Sprintf("0x%x", magic)
 }
 
 // diskFile is the probe's one file: it has no name (O_TMPFILE, or
@@ -111,10 +134,7 @@ func (p *prober) disk(ctx context.Context) {
 		p.skip(PartDisk, finding.T(fmt.Sprintf("statfs %s: %v", dir, err), fmt.Sprintf("statfs %s：%v", dir, err)))
 		return
 	}
-	fs, ok := fsNames[int64(sf.Type)]
-	if !ok {
-		fs = fmt.Sprintf("0x%x", sf.Type)
-	}
+	fs := fsName(int64(sf.Type))
 	p.res.DiskFS = fs
 	if fs == "tmpfs" || fs == "ramfs" {
 		p.res.Notes = append(p.res.Notes, finding.T(dir+" is on "+fs+": memory, not a disk", dir+" 位于 "+fs+"：这是内存而不是磁盘"))

@@ -34,8 +34,10 @@ import (
 // close (a connection per figure's operation); udplat/udpbw: a UDP socket
 // whose port follows "ok", echoing or counting datagrams from the client's
 // address only, "done\n" on the TCP line answered "<bytes> <datagrams>\n".
-// Both sides move the bytes with blocking read/write system calls on one
-// thread, as qperf does, so a figure is the kernel's and not Go's poller.
+// The TCP figures move their bytes with blocking read/write system calls
+// on one thread on both sides, as qperf does, so a figure is the kernel's
+// and not Go's poller; the UDP prober does too, the UDP listener answers
+// through Go's poller (a wake-up more on its side).
 const (
 	magic = "TLPROBE/1"
 	// MaxMsg is the largest message size either side accepts.

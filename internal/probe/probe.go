@@ -192,6 +192,20 @@ type Result struct {
 	Interrupted bool `json:"interrupted,omitempty"`
 }
 
+// busyWarnPct is the CPU busy by others above which a probe says so.
+const busyWarnPct = 25
+
+// busy is the median over figures of the CPU others kept busy (-1: unknown).
+func (r *Result) busy() float64 {
+	var v []float64
+	for _, f := range r.Figures {
+		if f.OthersBusyPct >= 0 && len(f.Rounds) > 0 {
+			v = append(v, f.OthersBusyPct)
+		}
+	}
+	return median(v)
+}
+
 // Figure returns the figure with id, or nil.
 func (r *Result) Figure(id string) *Figure {
 	for i := range r.Figures {
@@ -377,6 +391,11 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		p.res.PartSeconds = append(p.res.PartSeconds, PartTime{part, time.Since(t0).Seconds()})
 	}
 	p.res.End = time.Now()
+	if busy := p.res.busy(); busy > busyWarnPct {
+		p.res.Notes = append(p.res.Notes, finding.T(
+			fmt.Sprintf("others kept %.0f%% of the CPUs busy while the figures were measured (median): this is a shared machine's capacity, compare it only with probes taken under similar noise", busy),
+			fmt.Sprintf("测量期间其他进程占用了 %.0f%% 的 CPU（中位数）：这是共享机器的能力，只能与噪声相近的探测结果比较", busy)))
+	}
 	if ctx.Err() != nil {
 		p.res.Interrupted = true
 		if len(p.res.Figures) == 0 {
@@ -419,7 +438,7 @@ func ParseParts(s string) ([]string, error) {
 	return out, nil
 }
 
-// perSecond turns n operations in d into a rate, and ns per operation.
+// nsPer is d per operation in ns (NaN for no operation).
 func nsPer(d time.Duration, n int64) float64 {
 	if n <= 0 {
 		return math.NaN()

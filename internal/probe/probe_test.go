@@ -371,3 +371,16 @@ func TestCompare(t *testing.T) {
 		t.Errorf("explain: %+v", c.Explain)
 	}
 }
+
+func TestCompareSaysNoiseDiffered(t *testing.T) {
+	f := func(busy float64) *Result {
+		return &Result{Figures: []Figure{{ID: "cpu.syscall", Rounds: []float64{1, 1, 1}, Median: 1, OthersBusyPct: busy}}}
+	}
+	c := Compare(f(80), f(5), "a", "b")
+	if len(c.Explain) != 1 || !strings.Contains(c.Explain[0].EN, "80%") || !strings.Contains(c.Explain[0].ZH, "噪声") {
+		t.Errorf("explain: %+v", c.Explain)
+	}
+	if c := Compare(f(10), f(5), "a", "b"); len(c.Explain) != 0 {
+		t.Errorf("similar noise needs no word: %+v", c.Explain)
+	}
+}
