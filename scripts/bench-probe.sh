@@ -4,7 +4,8 @@
 # message sizes 1 B, 64 B, 1 KiB, 64 KiB over loopback), iperf3 (TCP
 # bandwidth, 64 KiB writes), sysbench memory (single-thread read bandwidth
 # over a buffer past the last-level cache) and fio (4 KiB write + fdatasync
-# latency, 1 MiB sequential and 4 KiB random QD1 I/O with O_DIRECT) on DIR.
+# latency, appending and overwriting, 1 MiB sequential and 4 KiB random QD1
+# I/O with O_DIRECT) on DIR.
 # Round r runs tuneloop then the anchors, round r+1 the anchors first, so a
 # neighbour's burst hits both sides alike. Every round's numbers are printed,
 # then per figure the medians, the ratio tuneloop/anchor, and each side's
@@ -97,16 +98,28 @@ anchor_round() {
     rec mem.read anchor "$r" "$(awk -F'[()]' '/MiB\/sec/ {split($2, a, " "); print a[1] * 1048576 / 1e9}' "$work/sb.$r")"
   fi
   if [[ $parts == *disk* ]]; then
-    local common=(--filename="$fiofile" --size=256M --ioengine=psync --time_based --runtime="$secs" --output-format=json)
-    fio --name=fsync "${common[@]}" --rw=write --bs=4k --fdatasync=1 > "$work/fio.fs.$r" 2>/dev/null || true
+    # File states as tuneloop's: the fsync figure appends to a fresh file
+    # (a log: each fdatasync commits the size change), fsync_overwrite
+    # rewrites 1 MiB already written (the second of two runs), and the
+    # throughput jobs overwrite a file laid out before them (--overwrite=1).
+    local common=(--filename="$fiofile" --ioengine=psync --time_based --runtime="$secs" --output-format=json --fallocate=none)
+    rm -f "$fiofile"
+    fio --name=fsync "${common[@]}" --size=64M --rw=write --bs=4k --fdatasync=1 > "$work/fio.fs.$r" 2>/dev/null || true
     rec disk.fsync anchor "$r" "$(jq -r '(.jobs[0].write.clat_ns.percentile["50.000000"] + .jobs[0].sync.lat_ns.percentile["50.000000"]) / 1000' "$work/fio.fs.$r" 2>/dev/null || true)"
-    fio --name=sw "${common[@]}" --rw=write --bs=1M --direct=1 > "$work/fio.sw.$r" 2>/dev/null || true
+    rec disk.fsync_p99 anchor "$r" "$(jq -r '(.jobs[0].write.clat_ns.percentile["99.000000"] + .jobs[0].sync.lat_ns.percentile["99.000000"]) / 1000' "$work/fio.fs.$r" 2>/dev/null || true)"
+    rm -f "$fiofile"
+    for pass in 1 2; do
+      fio --name=fsyncow "${common[@]}" --size=1M --overwrite=1 --rw=write --bs=4k --fdatasync=1 > "$work/fio.fo.$r" 2>/dev/null || true
+    done
+    rec disk.fsync_overwrite anchor "$r" "$(jq -r '(.jobs[0].write.clat_ns.percentile["50.000000"] + .jobs[0].sync.lat_ns.percentile["50.000000"]) / 1000' "$work/fio.fo.$r" 2>/dev/null || true)"
+    rm -f "$fiofile"
+    fio --name=sw "${common[@]}" --size=256M --overwrite=1 --rw=write --bs=1M --direct=1 > "$work/fio.sw.$r" 2>/dev/null || true
     rec disk.seq_write anchor "$r" "$(jq -r '.jobs[0].write.bw_bytes / 1e6' "$work/fio.sw.$r" 2>/dev/null || true)"
-    fio --name=sr "${common[@]}" --rw=read --bs=1M --direct=1 > "$work/fio.sr.$r" 2>/dev/null || true
+    fio --name=sr "${common[@]}" --size=256M --rw=read --bs=1M --direct=1 > "$work/fio.sr.$r" 2>/dev/null || true
     rec disk.seq_read anchor "$r" "$(jq -r '.jobs[0].read.bw_bytes / 1e6' "$work/fio.sr.$r" 2>/dev/null || true)"
-    fio --name=rr "${common[@]}" --rw=randread --bs=4k --direct=1 > "$work/fio.rr.$r" 2>/dev/null || true
+    fio --name=rr "${common[@]}" --size=256M --rw=randread --bs=4k --direct=1 > "$work/fio.rr.$r" 2>/dev/null || true
     rec disk.rand_read anchor "$r" "$(jq -r '.jobs[0].read.iops' "$work/fio.rr.$r" 2>/dev/null || true)"
-    fio --name=rw "${common[@]}" --rw=randwrite --bs=4k --direct=1 > "$work/fio.rw.$r" 2>/dev/null || true
+    fio --name=rw "${common[@]}" --size=256M --overwrite=1 --rw=randwrite --bs=4k --direct=1 > "$work/fio.rw.$r" 2>/dev/null || true
     rec disk.rand_write anchor "$r" "$(jq -r '.jobs[0].write.iops' "$work/fio.rw.$r" 2>/dev/null || true)"
     rm -f "$fiofile"
   fi

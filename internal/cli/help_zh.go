@@ -751,6 +751,9 @@ report.md 和 report.json。`,
 	"shared secret between --listen and --peer (default $TUNELOOP_PROBE_TOKEN)":                          "--listen 与 --peer 之间共享的口令（默认取 $TUNELOOP_PROBE_TOKEN）",
 	"serve probes on this address (HOST:PORT) instead of probing":                                        "在该地址（HOST:PORT）提供探测服务，而不是发起探测",
 	"with --listen: stop serving after this long":                                                        "与 --listen 一起使用：服务这么长时间后停止",
+	"start the other side on this host over SSH ([user@]host[:port] or a ~/.ssh/config alias; nothing is installed there) and measure the network to it": "通过 SSH 在该主机上启动另一端（[user@]host[:port] 或 ~/.ssh/config 中的别名；不在那里安装任何东西），并测量到它的网络",
+	"--peer-ssh: private key file to log in with (besides ssh-agent and ~/.ssh/config)":                                                                  "--peer-ssh：用于登录的私钥文件（ssh-agent 与 ~/.ssh/config 之外）",
+	"--peer-ssh: known_hosts file (default ~/.ssh/known_hosts); an unknown host key is refused":                                                          "--peer-ssh：known_hosts 文件（默认 ~/.ssh/known_hosts）；未知的主机密钥会被拒绝",
 	`Measure this host the way a kernel regression is proved before the application
 is blamed (qperf, lmbench, fio, in one binary):
 
@@ -776,7 +779,9 @@ soon as it is created): nothing is left behind, even after kill -9.
 
 The default probe takes under a minute, --quick about 10 s. --listen serves
 probes for --for (default 10 minutes) and then exits; with --token (or
-$TUNELOOP_PROBE_TOKEN) it refuses a prober that does not present the same.`: `测量本机平台本身，就像在怪罪应用之前先证明内核变慢了那样（qperf、lmbench、
+$TUNELOOP_PROBE_TOKEN) it refuses a prober that does not present the same.
+--peer-ssh HOST starts that listener on HOST over SSH (this binary copied
+there, run for at most 5 minutes with a fresh token, removed after).`: `测量本机平台本身，就像在怪罪应用之前先证明内核变慢了那样（qperf、lmbench、
 fio 合而为一）：
 
   net   TCP 与 UDP 延迟（乒乓往返，取往返时间的一半）和带宽，消息大小为
@@ -798,17 +803,21 @@ probe.json、probe.txt、probe.md 与 probe.html（矩阵画成热力图）；
 
 默认探测不到一分钟，--quick 约 10 秒。--listen 在 --for 时长内（默认 10 分钟）
 提供探测服务，然后自行退出；设置 --token（或 $TUNELOOP_PROBE_TOKEN）后，
-拒绝未出示相同口令的探测方。`,
+拒绝未出示相同口令的探测方。
+--peer-ssh HOST 通过 SSH 在 HOST 上启动该监听端（把本程序复制过去，使用新生成的
+口令，最多运行 5 分钟，结束后删除）。`,
 	`  tuneloop probe
   tuneloop probe --quick --only cpu,mem
   tuneloop probe --only disk --dir /data
   tuneloop probe --listen :7412 --token s3cret            # on host B
   tuneloop probe --peer hostB:7412 --token s3cret --only net
+  tuneloop probe --peer-ssh admin@hostB --only net
   tuneloop compare probes/before probes/after`: `  tuneloop probe
   tuneloop probe --quick --only cpu,mem
   tuneloop probe --only disk --dir /data
   tuneloop probe --listen :7412 --token s3cret            # 在主机 B 上
   tuneloop probe --peer hostB:7412 --token s3cret --only net
+  tuneloop probe --peer-ssh admin@hostB --only net
   tuneloop compare probes/before probes/after`,
 	"output format on stdout: text, markdown or json":   "标准输出的格式：text、markdown 或 json",
 	"do not add the trials' run folders to the catalog": "不把各次试验的运行目录加入运行记录目录",

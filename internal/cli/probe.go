@@ -1,11 +1,17 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
+	"io"
+	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +21,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/probe"
+	"github.com/tuneloop/tuneloop/internal/remote"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/report/html"
 	"github.com/tuneloop/tuneloop/internal/run"
@@ -42,6 +49,11 @@ type ProbeOptions struct {
 	// Listen makes this process the other side, for For.
 	Listen string
 	For    time.Duration
+	// SSH is a host ([user@]host[:port] or a ~/.ssh/config alias) where
+	// the other side is started over SSH for the network part; Remote
+	// holds how to log in (Identity, KnownHosts; Exe in tests).
+	SSH    string
+	Remote hostOptions
 }
 
 func newProbeCmd(env *Env) *cobra.Command {
@@ -74,12 +86,15 @@ soon as it is created): nothing is left behind, even after kill -9.
 
 The default probe takes under a minute, --quick about 10 s. --listen serves
 probes for --for (default 10 minutes) and then exits; with --token (or
-$TUNELOOP_PROBE_TOKEN) it refuses a prober that does not present the same.`,
+$TUNELOOP_PROBE_TOKEN) it refuses a prober that does not present the same.
+--peer-ssh HOST starts that listener on HOST over SSH (this binary copied
+there, run for at most 5 minutes with a fresh token, removed after).`,
 		Example: `  tuneloop probe
   tuneloop probe --quick --only cpu,mem
   tuneloop probe --only disk --dir /data
   tuneloop probe --listen :7412 --token s3cret            # on host B
   tuneloop probe --peer hostB:7412 --token s3cret --only net
+  tuneloop probe --peer-ssh admin@hostB --only net
   tuneloop compare probes/before probes/after`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -100,6 +115,9 @@ $TUNELOOP_PROBE_TOKEN) it refuses a prober that does not present the same.`,
 	f.StringVar(&o.Token, "token", "", "shared secret between --listen and --peer (default $"+probeTokenEnv+")")
 	f.StringVar(&o.Listen, "listen", "", "serve probes on this address (HOST:PORT) instead of probing")
 	f.DurationVar(&o.For, "for", 10*time.Minute, "with --listen: stop serving after this long")
+	f.StringVar(&o.SSH, "peer-ssh", "", "start the other side on this host over SSH ([user@]host[:port] or a ~/.ssh/config alias; nothing is installed there) and measure the network to it")
+	f.StringSliceVar(&o.Remote.Identity, "identity", nil, "--peer-ssh: private key file to log in with (besides ssh-agent and ~/.ssh/config)")
+	f.StringVar(&o.Remote.KnownHosts, "known-hosts", "", "--peer-ssh: known_hosts file (default ~/.ssh/known_hosts); an unknown host key is refused")
 	return cmd
 }
 
@@ -164,6 +182,9 @@ func RunProbe(ctx context.Context, env *Env, o *ProbeOptions) error {
 	if o.DiskMB < 0 {
 		return usageErr(finding.T("--disk-size: %d is negative", "--disk-size：%d 为负数"), o.DiskMB)
 	}
+	if o.SSH != "" && (o.Peer != "" || !slices.Contains(parts, probe.PartNet)) {
+		return usageErr(finding.T("--peer-ssh starts the other side of the network part: not with --peer, and --only must include net", "--peer-ssh 用于启动网络部分的另一端：不能与 --peer 同用，且 --only 必须包含 net"))
+	}
 	facts := sysinfo.Collect(hostfs.Live(), sysinfo.Options{NoEthtool: true})
 	dir := o.Out
 	if dir == "" {
@@ -178,7 +199,16 @@ func RunProbe(ctx context.Context, env *Env, o *ProbeOptions) error {
 			return &ExitError{Code: ExitUsage, Err: err}
 		}
 	}
-	r, err := probe.Run(ctx, probe.Options{Parts: parts, Quick: o.Quick, Rounds: o.Rounds, Peer: o.Peer, Token: o.Token,
+	peer, token := o.Peer, o.Token
+	if o.SSH != "" {
+		addr, tok, stop, err := startPeerSSH(ctx, env, o)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		peer, token = addr, tok
+	}
+	r, err := probe.Run(ctx, probe.Options{Parts: parts, Quick: o.Quick, Rounds: o.Rounds, Peer: peer, Token: token,
 		Sizes: sizes, Dir: o.Dir, DiskBytes: o.DiskMB << 20, Log: env.Stderr, Facts: facts})
 	if err != nil {
 		return err
@@ -202,6 +232,81 @@ func RunProbe(ctx context.Context, env *Env, o *ProbeOptions) error {
 		return err
 	}
 	return ctx.Err()
+}
+
+// peerSSHFor bounds the listener started over SSH: the probe's network
+// part takes well under this; a lost connection ends it sooner.
+const peerSSHFor = 5 * time.Minute
+
+// startPeerSSH copies our binary to o.SSH and runs `probe --listen :0`
+// there with a fresh token, bounded in time; it returns the address to
+// probe (the SSH host, the port it bound), the token, and a stop that ends
+// the remote side and waits for the copy to be removed.
+func startPeerSSH(ctx context.Context, env *Env, o *ProbeOptions) (string, string, func(), error) {
+	c, bin, err := o.Remote.connectTo(ctx, env, o.SSH)
+	if err != nil {
+		return "", "", nil, err
+	}
+	tok := make([]byte, 16)
+	if _, err := rand.Read(tok); err != nil {
+		c.Close()
+		return "", "", nil, err
+	}
+	token := hex.EncodeToString(tok)
+	rctx, cancel := context.WithCancel(ctx)
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Run(rctx, remote.Job{Binary: bin, Args: []string{"probe", "--listen", ":0", "--for", peerSSHFor.String(), "--token", token},
+			Limit: peerSSHFor + 30*time.Second, Stdout: pw, Stderr: io.Discard})
+		pw.CloseWithError(fmt.Errorf("the remote listener ended: %v", err))
+		done <- err
+	}()
+	var addr string
+	stop := func() {
+		// Asked to quit, the listener exits and the remote shell removes
+		// its copy; cancelling the session is the fallback.
+		if addr != "" {
+			qctx, qcancel := context.WithTimeout(context.Background(), 5*time.Second)
+			probe.Quit(qctx, addr, token)
+			qcancel()
+		}
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cancel()
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+			}
+		}
+		cancel()
+		c.Close()
+	}
+	line := make(chan string, 1)
+	go func() {
+		s, _ := bufio.NewReader(pr).ReadString('\n')
+		line <- s
+		io.Copy(io.Discard, pr)
+	}()
+	var l string
+	select {
+	case l = <-line:
+	case <-time.After(2 * time.Minute):
+	case <-ctx.Done():
+	}
+	f := strings.Fields(l)
+	if len(f) < 3 || f[0] != "listening" {
+		stop()
+		return "", "", nil, finding.Errorf(finding.T("--peer-ssh %s: the remote probe listener did not start (%q)", "--peer-ssh %s：远端探测监听未能启动（%q）"), o.SSH, finding.SafeLine(l))
+	}
+	_, port, err := net.SplitHostPort(f[2])
+	if err != nil {
+		stop()
+		return "", "", nil, finding.Errorf(finding.T("--peer-ssh %s: the remote probe listener said %q", "--peer-ssh %s：远端探测监听返回了 %q"), o.SSH, finding.SafeLine(l))
+	}
+	addr = net.JoinHostPort(c.Target.Host, port)
+	return addr, token, stop, nil
 }
 
 // writeProbeFolder writes probe.json and its text, Markdown and HTML

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/probe"
+	"github.com/tuneloop/tuneloop/internal/remote/sshdtest"
 )
 
 // TestProbeFolderAndCompare: a real quick CPU probe writes its folder in
@@ -150,5 +151,38 @@ func TestProbeArm64UnderQemu(t *testing.T) {
 		if !emulated {
 			t.Errorf("the probe must say it ran emulated: %v", r.Notes)
 		}
+	}
+}
+
+// TestProbePeerOverSSH starts the other side on a real sshd (this machine)
+// over SSH and measures the network to it; nothing stays in its /tmp.
+func TestProbePeerOverSSH(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds tuneloop, starts sshd")
+	}
+	// A private /tmp (tmpfs in its own mount namespace): what is left there
+	// is ours, whatever other tests do in this machine's /tmp.
+	d := sshdtest.StartWith(t, sshdtest.Config{TmpSize: "200m"})
+	exe := buildTuneloop(t)
+	env, out, errb := testEnv()
+	o := &ProbeOptions{Output: "json", Out: "-", Quick: true, Only: "net", Sizes: "64", Rounds: 2, SSH: d.Spec(),
+		Remote: hostOptions{Identity: []string{d.UserKey}, KnownHosts: d.Known, Exe: exe}}
+	if err := RunProbe(context.Background(), env, o); err != nil {
+		t.Fatalf("%v\n%s", err, errb)
+	}
+	var r probe.Result
+	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Peer == "loopback" || r.Peer == "" {
+		t.Errorf("peer %q: the network part did not go to the SSH host's listener", r.Peer)
+	}
+	for _, id := range []string{"net.tcp_lat.64", "net.udp_bw.64", "net.tcp_conn"} {
+		if f := r.Figure(id); f == nil || !(f.Median > 0) || f.Err != "" {
+			t.Errorf("%s: %+v", id, f)
+		}
+	}
+	if left := targetTmp(t, d); len(left) > 0 {
+		t.Errorf("left on the target: %v", left)
 	}
 }

@@ -157,6 +157,12 @@ func (p *prober) disk(ctx context.Context) {
 		return
 	}
 	defer unix.Close(sync)
+	over, err := openUnnamed(dir)
+	if err != nil {
+		p.skip(PartDisk, finding.T(fmt.Sprintf("a file in %s: %v", dir, err), fmt.Sprintf("在 %s 中建文件：%v", dir, err)))
+		return
+	}
+	defer unix.Close(over)
 	buf, err := unix.Mmap(-1, 0, seqBlock, unix.PROT_READ|unix.PROT_WRITE, unix.MAP_PRIVATE|unix.MAP_ANONYMOUS)
 	if err != nil {
 		p.skip(PartDisk, finding.T("buffer: "+err.Error(), "缓冲区："+err.Error()))
@@ -192,16 +198,30 @@ func (p *prober) disk(ctx context.Context) {
 	}
 	lat := &latDist{}
 	var p99 float64
+	var appendAt, overAt int64
 	seqOff := int64(0)
+	// The overwritten file's first MiB exists before its first timed write.
+	for off := int64(0); off < 1<<20; off += randBlock {
+		if _, err := unix.Pwrite(over, buf[:randBlock], off); err != nil {
+			p.skip(PartDisk, finding.T(fmt.Sprintf("writing in %s: %v", dir, err), fmt.Sprintf("在 %s 写入：%v", dir, err)))
+			return
+		}
+	}
+	unix.Fdatasync(over)
 	benches := []bench{
-		{id: "disk.fsync", unit: "us", name: finding.T("fsync latency, median (4 KiB write + fdatasync)", "fsync 延迟中位数（写 4 KiB + fdatasync）"),
+		{id: "disk.fsync", unit: "us", name: finding.T("fsync latency, median (append 4 KiB + fdatasync, as a log)", "fsync 延迟中位数（追加 4 KiB + fdatasync，如日志）"),
 			run: func(ctx context.Context, d time.Duration) (float64, error) {
-				m, q, err := fsyncRound(ctx, sync, buf[:randBlock], d, lat)
+				m, q, err := fsyncRound(ctx, sync, buf[:randBlock], d, lat, true, &appendAt)
 				p99 = q
 				return m, err
 			}, dist: lat.buckets},
 		{id: "disk.fsync_p99", unit: "us", follows: true, name: finding.T("fsync latency, 99th percentile (same operations)", "fsync 延迟 P99（同一批操作）"),
 			run: func(context.Context, time.Duration) (float64, error) { return p99, nil }},
+		{id: "disk.fsync_overwrite", unit: "us", name: finding.T("fsync latency, median (overwrite 4 KiB + fdatasync, as a preallocated WAL)", "fsync 延迟中位数（覆盖写 4 KiB + fdatasync，如预分配的 WAL）"),
+			run: func(ctx context.Context, d time.Duration) (float64, error) {
+				m, _, err := fsyncRound(ctx, over, buf[:randBlock], d, nil, false, &overAt)
+				return m, err
+			}},
 		{id: "disk.seq_write", unit: "MB/s", higher: true, note: constNote(ioNote), name: finding.T("sequential write, 1 MiB blocks", "顺序写（1 MiB 块）"),
 			run: func(ctx context.Context, d time.Duration) (float64, error) {
 				return seqRound(ctx, f, buf, size, &seqOff, d, true)
@@ -222,14 +242,28 @@ func (p *prober) disk(ctx context.Context) {
 	p.rounds(ctx, PartDisk, benches, p.b.disk)
 }
 
+// fsyncAppendCap is where the appended fsync file starts over (truncated
+// to nothing, outside the timed operations).
+const fsyncAppendCap = 64 << 20
+
 // fsyncRound writes 4 KiB and fdatasyncs, over and over for d, each
-// operation's latency into dist; it returns the round's median and p99, µs.
-func fsyncRound(ctx context.Context, fd int, b []byte, d time.Duration, dist *latDist) (float64, float64, error) {
+// operation's latency into dist (when not nil); it returns the round's
+// median and p99, µs. With grow, each write goes at the end of the file
+// (a log: the size changes, so the journal commits); without, it rewrites
+// the first MiB in place (a preallocated write-ahead log: data only).
+func fsyncRound(ctx context.Context, fd int, b []byte, d time.Duration, dist *latDist, grow bool, at *int64) (float64, float64, error) {
 	var lats []float64
 	start := time.Now()
-	for off := int64(0); time.Since(start) < d && ctx.Err() == nil; off = (off + randBlock) % (1 << 20) {
+	for time.Since(start) < d && ctx.Err() == nil {
+		if grow && *at >= fsyncAppendCap {
+			if err := unix.Ftruncate(fd, 0); err != nil {
+				return 0, 0, err
+			}
+			unix.Fdatasync(fd)
+			*at = 0
+		}
 		t := time.Now()
-		if _, err := unix.Pwrite(fd, b, off); err != nil {
+		if _, err := unix.Pwrite(fd, b, *at); err != nil {
 			return 0, 0, err
 		}
 		if err := unix.Fdatasync(fd); err != nil {
@@ -237,7 +271,13 @@ func fsyncRound(ctx context.Context, fd int, b []byte, d time.Duration, dist *la
 		}
 		us := float64(time.Since(t).Nanoseconds()) / 1e3
 		lats = append(lats, us)
-		dist.add(us)
+		if dist != nil {
+			dist.add(us)
+		}
+		*at += randBlock
+		if !grow {
+			*at %= 1 << 20
+		}
 	}
 	if len(lats) == 0 {
 		return math.NaN(), math.NaN(), ctx.Err()

@@ -31,7 +31,9 @@ import (
 //
 // lat: size bytes each way until EOF; bw: size-byte writes until the
 // client shuts its side, then the listener's "<bytes>\n"; crr: "ok" and
-// close (a connection per figure's operation); udplat/udpbw: a UDP socket
+// close (a connection per figure's operation); quit: the listener stops
+// (only with a token: the prober that started it over SSH ends it so its
+// copy is removed at once); udplat/udpbw: a UDP socket
 // whose port follows "ok", echoing or counting datagrams from the client's
 // address only, "done\n" on the TCP line answered "<bytes> <datagrams>\n".
 // The TCP figures move their bytes with blocking read/write system calls
@@ -85,6 +87,8 @@ func Listen(ctx context.Context, o ListenOptions) error {
 
 // serve accepts until ctx ends, then closes ln and waits for its sessions.
 func serve(ctx context.Context, ln net.Listener, token string, log io.Writer) {
+	ctx, quit := context.WithCancel(ctx)
+	defer quit()
 	var wg sync.WaitGroup
 	var conns sync.Map
 	stop := context.AfterFunc(ctx, func() {
@@ -113,7 +117,7 @@ func serve(ctx context.Context, ln net.Listener, token string, log io.Writer) {
 		go func() {
 			defer wg.Done()
 			defer func() { conns.Delete(c); c.Close(); <-sem }()
-			if err := session(ctx, c, token, &conns); err != nil && log != nil {
+			if err := session(ctx, c, token, &conns, quit); err != nil && log != nil {
 				fmt.Fprintf(log, "probe listener: %s: %v\n", c.RemoteAddr(), err)
 			}
 		}()
@@ -149,7 +153,7 @@ func parseHello(line string) (token, mode string, size int, err error) {
 		return "", "", 0, fmt.Errorf("message size %q: want 0 to %d", f[3], MaxMsg)
 	}
 	switch f[2] {
-	case "lat", "bw", "crr", "udplat", "udpbw":
+	case "lat", "bw", "crr", "udplat", "udpbw", "quit":
 	default:
 		return "", "", 0, fmt.Errorf("unknown mode %.20q", f[2])
 	}
@@ -159,7 +163,7 @@ func parseHello(line string) (token, mode string, size int, err error) {
 	return token, f[2], size, nil
 }
 
-func session(ctx context.Context, c net.Conn, token string, conns *sync.Map) error {
+func session(ctx context.Context, c net.Conn, token string, conns *sync.Map, quit func()) error {
 	c.SetDeadline(time.Now().Add(helloWait))
 	br := bufio.NewReaderSize(c, 256)
 	line, err := br.ReadSlice('\n')
@@ -182,6 +186,14 @@ func session(ctx context.Context, c net.Conn, token string, conns *sync.Map) err
 	case "crr":
 		_, err = io.WriteString(c, "ok\n")
 		return err
+	case "quit":
+		if token == "" {
+			io.WriteString(c, "refused\n")
+			return fmt.Errorf("quit refused: a listener without a token is stopped by its --for only")
+		}
+		io.WriteString(c, "ok\n")
+		quit()
+		return nil
 	case "udplat", "udpbw":
 		return udpSession(ctx, c, mode, conns)
 	}
@@ -615,6 +627,15 @@ func (cl *client) udpBW(ctx context.Context, size int, d time.Duration, sent, go
 	sent.Add(n)
 	got.Add(pkts)
 	return float64(bytes) / el.Seconds() / 1e6, nil
+}
+
+// Quit asks the listener at addr (which must have a token) to stop.
+func Quit(ctx context.Context, addr, token string) error {
+	c, _, err := (&client{addr: addr, token: token}).dial(ctx, "quit", 0)
+	if err != nil {
+		return err
+	}
+	return c.Close()
 }
 
 // newToken is a random token for our own loopback listener.

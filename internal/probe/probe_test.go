@@ -384,3 +384,30 @@ func TestCompareSaysNoiseDiffered(t *testing.T) {
 		t.Errorf("similar noise needs no word: %+v", c.Explain)
 	}
 }
+
+func TestQuitNeedsTheToken(t *testing.T) {
+	ctx := context.Background()
+	addr, stop := listen(t, "tok", time.Minute)
+	defer stop()
+	if err := Quit(ctx, addr, "other"); !errors.Is(err, errRefused) {
+		t.Fatalf("quit with a wrong token: %v", err)
+	}
+	if err := Quit(ctx, addr, "tok"); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if _, _, err := (&client{addr: addr, token: "tok"}).dial(ctx, "crr", 0); err != nil {
+			break // stopped
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("still answering 5 s after quit")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	open, stopOpen := listen(t, "", time.Minute)
+	defer stopOpen()
+	if err := Quit(ctx, open, ""); err == nil {
+		t.Error("a listener without a token must not be stopped by whoever connects")
+	}
+}
