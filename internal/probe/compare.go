@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/rules"
 	"github.com/tuneloop/tuneloop/internal/stats"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
 )
@@ -32,6 +33,18 @@ type Comparison struct {
 	// known to move them.
 	Differences []FactDiff     `json:"differences,omitempty"`
 	Explain     []finding.Text `json:"explain,omitempty"`
+	// Checks are the host-level `check` findings (java-web profile) that
+	// fail on one side only: what a slower side has that the other has not.
+	Checks []CheckDiff `json:"checks,omitempty"`
+}
+
+// CheckDiff is a check finding failing on one side of a comparison only.
+type CheckDiff struct {
+	Side     string           `json:"side"` // "a" or "b"
+	ID       string           `json:"id"`
+	Subject  string           `json:"subject,omitempty"`
+	Severity finding.Severity `json:"severity"`
+	Title    finding.Text     `json:"title"`
 }
 
 // Side is one probe of a comparison.
@@ -111,6 +124,7 @@ func Compare(a, b *Result, labelA, labelB string) *Comparison {
 	}
 	if a.Facts != nil && b.Facts != nil {
 		c.Differences = factDiffs(a.Facts, b.Facts)
+		c.Checks = checkDiffs(a.Facts, b.Facts)
 	}
 	c.Explain = explain(c)
 	if ba, bb := a.busy(), b.busy(); ba >= 0 && bb >= 0 && math.Abs(ba-bb) > busyWarnPct {
@@ -119,6 +133,45 @@ func Compare(a, b *Result, labelA, labelB string) *Comparison {
 			fmt.Sprintf("两次探测的噪声不同：A 期间其他进程占用 %.0f%% 的 CPU，B 期间 %.0f%%；差异可能来自邻居", ba, bb)))
 	}
 	return c
+}
+
+// platformRule: the check categories that move a probe's figures (the
+// JVMs, limits and security settings of a host do not).
+func platformRule(id string) bool {
+	for _, p := range []string{"cpu.", "mem.", "kernel.", "net.", "nic.", "numa.", "disk.", "virt.", "cgroup."} {
+		if strings.HasPrefix(id, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkDiffs evaluates the knowledge base on both hosts' facts and keeps
+// the platform findings that fail on one side only.
+func checkDiffs(a, b *sysinfo.Facts) []CheckDiff {
+	failing := func(f *sysinfo.Facts) map[string]finding.Finding {
+		m := map[string]finding.Finding{}
+		for _, x := range rules.Evaluate(rules.All(), f, rules.JavaWeb) {
+			if x.Status == finding.Fail && platformRule(x.ID) {
+				m[x.ID+"\x00"+x.Subject] = x
+			}
+		}
+		return m
+	}
+	fa, fb := failing(a), failing(b)
+	var out []CheckDiff
+	for _, side := range []struct {
+		name       string
+		this, that map[string]finding.Finding
+	}{{"a", fa, fb}, {"b", fb, fa}} {
+		for _, k := range slices.Sorted(maps.Keys(side.this)) {
+			if _, ok := side.that[k]; !ok {
+				x := side.this[k]
+				out = append(out, CheckDiff{Side: side.name, ID: x.ID, Subject: x.Subject, Severity: x.Severity, Title: x.Title})
+			}
+		}
+	}
+	return out
 }
 
 // each makes every round a "run" of one value: the interval is over rounds.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
 )
 
@@ -410,4 +411,30 @@ func TestQuitNeedsTheToken(t *testing.T) {
 	if err := Quit(ctx, open, ""); err == nil {
 		t.Error("a listener without a token must not be stopped by whoever connects")
 	}
+}
+
+// TestCompareNamesCheckFindings compares two probes taken on two captured
+// host trees: the check findings failing on one only are listed, by side.
+func TestCompareNamesCheckFindings(t *testing.T) {
+	facts := func(name string) *sysinfo.Facts {
+		return sysinfo.Collect(hostfs.Under("../../testdata/hosts/"+name), sysinfo.Options{NoEthtool: true})
+	}
+	a, b := facts("build-vm-amd64"), facts("kunpeng920-2s4n")
+	fig := []Figure{{ID: "cpu.syscall", Rounds: []float64{1, 1, 1}, Median: 1}}
+	c := Compare(&Result{Facts: a, Figures: fig}, &Result{Facts: b, Figures: fig}, "vm", "kunpeng")
+	if len(c.Checks) == 0 {
+		t.Fatal("two different hosts, no check finding on one side only")
+	}
+	sides := map[string]int{}
+	for _, x := range c.Checks {
+		sides[x.Side]++
+		if !platformRule(x.ID) || x.Title.EN == "" || x.Title.ZH == "" {
+			t.Errorf("%+v", x)
+		}
+	}
+	// The same facts on both sides differ in nothing.
+	if c := Compare(&Result{Facts: b, Figures: fig}, &Result{Facts: b, Figures: fig}, "x", "y"); len(c.Checks) != 0 || len(c.Differences) != 0 {
+		t.Errorf("same host: %+v %+v", c.Checks, c.Differences)
+	}
+	t.Logf("one side only: %v", sides)
 }

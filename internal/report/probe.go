@@ -310,6 +310,16 @@ func WriteProbeCompareText(w io.Writer, c *probe.Comparison, l finding.Lang) err
 	if len(c.Explain) > 0 {
 		b.WriteString("\n")
 	}
+	if len(c.Checks) > 0 {
+		fmt.Fprintf(&b, "\n%s\n", finding.T("check findings on one side only (tuneloop check explains each):", "只在一侧出现的 check 发现（tuneloop check 会逐条解释）：").In(l))
+		for _, x := range c.Checks {
+			subj := ""
+			if x.Subject != "" {
+				subj = " [" + finding.SafeLine(x.Subject) + "]"
+			}
+			fmt.Fprintf(&b, "  %s  %-8s %s%s: %s\n", strings.ToUpper(x.Side), x.Severity, x.ID, subj, finding.SafeLine(x.Title.In(l)))
+		}
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -334,6 +344,13 @@ func WriteProbeCompareMarkdown(w io.Writer, c *probe.Comparison, l finding.Lang)
 		fmt.Fprintf(&b, "\n- %s", finding.SafeMarkdown(e.In(l)))
 	}
 	b.WriteString("\n")
+	if len(c.Checks) > 0 {
+		fmt.Fprintf(&b, "\n## %s\n\n| | %s | %s |\n|---|---|---|\n", finding.T("Check findings on one side only", "只在一侧出现的 check 发现").In(l),
+			finding.T("finding", "发现").In(l), finding.T("severity", "严重级别").In(l))
+		for _, x := range c.Checks {
+			fmt.Fprintf(&b, "| %s | `%s` %s | %s |\n", strings.ToUpper(x.Side), x.ID, finding.SafeMarkdown(x.Title.In(l)), x.Severity)
+		}
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
