@@ -43,11 +43,7 @@ func (p *prober) c2c(ctx context.Context) {
 	}
 	if len(cpus) > maxMatrixCPUs {
 		// An even spread keeps both sockets and both SMT siblings in view.
-		step := float64(len(cpus)) / maxMatrixCPUs
-		var pick []int
-		for i := range maxMatrixCPUs {
-			pick = append(pick, cpus[int(float64(i)*step)])
-		}
+		pick := spreadPick(cpus, maxMatrixCPUs)
 		p.res.Notes = append(p.res.Notes, finding.T(fmt.Sprintf("core-to-core matrix over %d of %d CPUs, evenly spread", maxMatrixCPUs, len(cpus)),
 			fmt.Sprintf("核间矩阵只覆盖 %d 个 CPU 中均匀分布的 %d 个", len(cpus), maxMatrixCPUs)))
 		cpus = pick

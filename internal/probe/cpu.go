@@ -6,11 +6,13 @@ import (
 	"hash/crc32"
 	"math"
 	"runtime"
+	"slices"
 	"time"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/stats"
 )
 
 // cpu measures the kernel's entry cost and the single-core kernels, then
@@ -34,7 +36,75 @@ func (p *prober) cpu(ctx context.Context) {
 		}
 	}
 	p.rounds(ctx, PartCPU, benches, p.b.cpu)
+	p.perCPU(ctx)
 	p.c2c(ctx)
+}
+
+// maxSpreadCPUs bounds the per-CPU kernel runs.
+const maxSpreadCPUs = 64
+
+// perCPU runs the integer kernel pinned on each allowed CPU in turn, each
+// round visiting every CPU: SMT siblings sharing a core, a slower cluster
+// of big/little cores, a CPU throttled or busy with interrupts stand out.
+// The figure is the spread per round, (max-min)/median over CPUs.
+func (p *prober) perCPU(ctx context.Context) {
+	cpus, err := allowedCPUs()
+	if err != nil || len(cpus) < 2 {
+		return
+	}
+	cpus = spreadPick(cpus, maxSpreadCPUs)
+	budget := 3 * time.Second
+	if p.o.Quick {
+		budget = 300 * time.Millisecond
+	}
+	per := min(p.b.cpu, max(5*time.Millisecond, budget/time.Duration(p.b.rounds*len(cpus))))
+	vals := make([][]float64, len(cpus))
+	var spread, others, steal []float64
+	var sink uint64
+	for r := 0; r < p.b.rounds && ctx.Err() == nil; r++ {
+		n0 := p.noise.read()
+		var this []float64
+		for i, c := range cpus {
+			v, err := onCPUs([]int{c}, func() float64 { x, _ := intKernel(ctx, per, &sink); return x })
+			if err != nil {
+				p.skip(PartCPU, finding.T("per-CPU kernel: "+err.Error(), "逐 CPU 计算："+err.Error()))
+				return
+			}
+			if ctx.Err() != nil {
+				break
+			}
+			vals[i] = append(vals[i], v)
+			this = append(this, v)
+		}
+		if len(this) == len(cpus) {
+			nb := p.noise.since(n0)
+			m := stats.Median(this)
+			spread = append(spread, 100*(slices.Max(this)-slices.Min(this))/m)
+			others, steal = append(others, nb.others), append(steal, nb.steal)
+		}
+	}
+	for i, c := range cpus {
+		if len(vals[i]) > 0 {
+			p.res.PerCPU = append(p.res.PerCPU, CPUValue{CPU: c, Value: stats.Median(vals[i])})
+		}
+	}
+	f := Figure{ID: "cpu.int_spread", Part: PartCPU, Unit: "%", Rounds: spread, OthersBusyPct: median(others), StealPct: median(steal),
+		Name: finding.T(fmt.Sprintf("integer kernel spread over %d CPUs, (max-min)/median", len(cpus)), fmt.Sprintf("整数运算在 %d 个 CPU 间的离散度（(最大-最小)/中位数）", len(cpus)))}
+	f.Median, f.Lo, f.Hi, f.Coverage, f.OK = stats.MedianCI(f.Rounds, stats.Confidence)
+	p.res.Figures = append(p.res.Figures, f)
+}
+
+// spreadPick is at most n of cpus, evenly spread.
+func spreadPick(cpus []int, n int) []int {
+	if len(cpus) <= n {
+		return cpus
+	}
+	step := float64(len(cpus)) / float64(n)
+	out := make([]int, 0, n)
+	for i := range n {
+		out = append(out, cpus[int(float64(i)*step)])
+	}
+	return out
 }
 
 // timed runs batch (n operations each) until d has passed; it returns the

@@ -100,7 +100,7 @@ func (p *prober) mem(ctx context.Context) {
 	}
 	budget := 12 * time.Second
 	if p.o.Quick {
-		budget = 2 * time.Second
+		budget = 1500 * time.Millisecond
 	}
 	d := p.b.mem
 	if n := len(benches) * p.b.rounds; n > 0 {

@@ -135,6 +135,12 @@ type Matrix struct {
 	Rounds int `json:"rounds"`
 }
 
+// CPUValue is one CPU's figure.
+type CPUValue struct {
+	CPU   int     `json:"cpu"`
+	Value float64 `json:"value"`
+}
+
 // PartTime is how long a part took.
 type PartTime struct {
 	Part    string  `json:"part"`
@@ -178,11 +184,14 @@ type Result struct {
 	Dir    string    `json:"disk_dir,omitempty"`
 	DiskFS string    `json:"disk_fs,omitempty"`
 	// MemBytes is the memory part's buffer (the chase runs over half).
-	MemBytes int64          `json:"mem_buffer_bytes,omitempty"`
-	Figures  []Figure       `json:"figures"`
-	Matrix   *Matrix        `json:"core_to_core,omitempty"`
-	Skipped  []Skip         `json:"skipped,omitempty"`
-	Notes    []finding.Text `json:"notes,omitempty"`
+	MemBytes int64    `json:"mem_buffer_bytes,omitempty"`
+	Figures  []Figure `json:"figures"`
+	Matrix   *Matrix  `json:"core_to_core,omitempty"`
+	// PerCPU is the integer kernel pinned on each CPU (Gop/s, median of
+	// rounds), behind the cpu.int_spread figure.
+	PerCPU  []CPUValue     `json:"per_cpu,omitempty"`
+	Skipped []Skip         `json:"skipped,omitempty"`
+	Notes   []finding.Text `json:"notes,omitempty"`
 	// Facts are the host's facts at the start (what `check` reads), so
 	// compare can say what differs between two probed hosts.
 	Facts *sysinfo.Facts `json:"facts,omitempty"`

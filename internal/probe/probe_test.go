@@ -186,6 +186,17 @@ func TestCPU(t *testing.T) {
 		}
 	}
 	sane(t, r.Figure("cpu.c2c"), 6)
+	if len(r.PerCPU) != min(len(cpus), maxSpreadCPUs) {
+		t.Errorf("per-CPU kernel on %d CPUs, want %d", len(r.PerCPU), min(len(cpus), maxSpreadCPUs))
+	}
+	for _, c := range r.PerCPU {
+		if !(c.Value > 0) {
+			t.Errorf("cpu%d: %v Gop/s", c.CPU, c.Value)
+		}
+	}
+	if f := r.Figure("cpu.int_spread"); f == nil || len(f.Rounds) != 6 || !(f.Median >= 0) || f.Lo > f.Median || f.Median > f.Hi {
+		t.Errorf("cpu.int_spread: %+v", f)
+	}
 	if a, b := r.Figure("cpu.c2c"), r.Figure("cpu.c2c_max"); a.Median > b.Median {
 		t.Errorf("the median pair %v is slower than the slowest %v", a.Median, b.Median)
 	}

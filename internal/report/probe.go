@@ -138,6 +138,9 @@ func WriteProbeText(w io.Writer, r *probe.Result, l finding.Lang) error {
 		}
 	}
 	t.Flush()
+	if s := PerCPULine(r, l); s != "" {
+		fmt.Fprintf(&b, "\n%s\n", s)
+	}
 	if m := r.Matrix; m != nil {
 		fmt.Fprintf(&b, "\n%s\n", finding.T("Core to core, cache line one way (ns; median of rounds):", "核间缓存行单程延迟（ns；各轮中位数）：").In(l))
 		writeMatrixText(&b, m)
@@ -224,6 +227,9 @@ func WriteProbeMarkdown(w io.Writer, r *probe.Result, l finding.Lang) error {
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", finding.SafeMarkdown(f.Name.In(l)), FmtProbeValue(f.Median), ProbeInterval(f), f.Unit, ProbeBusy(f), finding.SafeMarkdown(note))
 		}
 	}
+	if s := PerCPULine(r, l); s != "" {
+		fmt.Fprintf(&b, "\n%s\n", s)
+	}
 	if m := r.Matrix; m != nil {
 		fmt.Fprintf(&b, "\n## %s\n\n|  |", finding.T("Core to core (ns, one way)", "核间延迟（ns，单程）").In(l))
 		for _, c := range m.CPUs {
@@ -250,6 +256,18 @@ func WriteProbeMarkdown(w io.Writer, r *probe.Result, l finding.Lang) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// PerCPULine is the integer kernel per CPU on one line ("" without).
+func PerCPULine(r *probe.Result, l finding.Lang) string {
+	if len(r.PerCPU) == 0 {
+		return ""
+	}
+	parts := make([]string, 0, len(r.PerCPU))
+	for _, c := range r.PerCPU {
+		parts = append(parts, fmt.Sprintf("cpu%d %s", c.CPU, FmtProbeValue(c.Value)))
+	}
+	return finding.T("Integer kernel per CPU (Gop/s): ", "各 CPU 的整数运算（Gop/s）：").In(l) + strings.Join(parts, " · ")
 }
 
 // ProbeVerdict is a compared figure's verdict in l.
@@ -367,6 +385,7 @@ type ProbePage struct {
 	Dists     []ProbeDistView
 	Notes     []string
 	Different []string // host facts worth a glance (mitigations, THP)
+	PerCPU    string   // the integer kernel per CPU, one line
 }
 
 // ProbePartView is one part's table.
@@ -392,7 +411,8 @@ type ProbeDistView struct {
 
 // NewProbePage builds the page of r in l.
 func NewProbePage(r *probe.Result, l finding.Lang) *ProbePage {
-	p := &ProbePage{Lang: l, Tool: finding.SafeLine(r.Tool), HostLine: ProbeHostLine(r.Host), Meta: ProbeMeta(r, l), Matrix: r.Matrix, Notes: probeNotes(r, l)}
+	p := &ProbePage{Lang: l, Tool: finding.SafeLine(r.Tool), HostLine: ProbeHostLine(r.Host), Meta: ProbeMeta(r, l), Matrix: r.Matrix, Notes: probeNotes(r, l),
+		PerCPU: PerCPULine(r, l)}
 	for _, part := range r.Parts {
 		v := ProbePartView{ID: part, Title: partTitle(part).In(l)}
 		for i := range r.Figures {

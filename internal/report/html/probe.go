@@ -21,6 +21,7 @@ const probeHTML = `{{template "head" .}}<body>
  {{range .Rows}}<tr><td class="txt" title="{{.ID}}">{{.Name}}</td><td class="n"><b>{{.Median}}</b></td><td class="n">{{.Interval}}</td><td>{{.Unit}}</td><td>{{.Strip}}</td><td class="n">{{.Busy}}</td><td class="txt">{{if .Failed}}<b>{{end}}{{.Note}}{{if .Failed}}</b>{{end}}</td></tr>
  {{end}}</tbody></table>
 </section>
+{{end}}{{with .PerCPU}}<p class="sub">{{.}}</p>
 {{end}}{{with .Matrix}}<section id="sec-c2c">
  <h2>{{$.L.c2c}}</h2>
  <p class="sub">{{$.L.c2cnote}}</p>
@@ -35,6 +36,7 @@ const probeHTML = `{{template "head" .}}<body>
 
 type probeView struct {
 	frame
+	PerCPU string
 	Parts  []probePartHTML
 	Matrix template.HTML
 	Dists  []probeDistHTML
@@ -91,6 +93,7 @@ func WriteProbe(w io.Writer, p *report.ProbePage) error {
 		v.Meta = append(v.Meta, [2]string{L["host"], oneLine(d)})
 	}
 	v.Notice = append(v.Notice, p.Notes...)
+	v.PerCPU = oneLine(p.PerCPU)
 	for _, part := range p.Parts {
 		ph := probePartHTML{ID: part.ID, Title: part.Title}
 		for _, r := range part.Rows {
