@@ -215,7 +215,7 @@ func RunProbe(ctx context.Context, env *Env, o *ProbeOptions) error {
 	}
 	r.Tool = "tuneloop " + version.Version
 	if dir != "-" {
-		if err := writeProbeFolder(dir, r); err != nil {
+		if err := writeProbeFolder(dir, r, lang); err != nil {
 			return err
 		}
 		fmt.Fprintln(env.Stderr, finding.T("probe folder: ", "探测目录：").In(lang)+dir)
@@ -310,8 +310,8 @@ func startPeerSSH(ctx context.Context, env *Env, o *ProbeOptions) (string, strin
 }
 
 // writeProbeFolder writes probe.json and its text, Markdown and HTML
-// renderings (each whole or not at all).
-func writeProbeFolder(dir string, r *probe.Result) error {
+// renderings in lang (each whole or not at all).
+func writeProbeFolder(dir string, r *probe.Result, lang finding.Lang) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating the probe folder: %w", err)
 	}
@@ -319,9 +319,9 @@ func writeProbeFolder(dir string, r *probe.Result) error {
 		return err
 	}
 	for name, write := range map[string]func(*bytes.Buffer) error{
-		"probe.txt":  func(b *bytes.Buffer) error { return report.WriteProbeText(b, r, finding.EN) },
-		"probe.md":   func(b *bytes.Buffer) error { return report.WriteProbeMarkdown(b, r, finding.EN) },
-		"probe.html": func(b *bytes.Buffer) error { return html.WriteProbe(b, report.NewProbePage(r, finding.EN)) },
+		"probe.txt":  func(b *bytes.Buffer) error { return report.WriteProbeText(b, r, lang) },
+		"probe.md":   func(b *bytes.Buffer) error { return report.WriteProbeMarkdown(b, r, lang) },
+		"probe.html": func(b *bytes.Buffer) error { return html.WriteProbe(b, report.NewProbePage(r, lang)) },
 	} {
 		var b bytes.Buffer
 		if err := write(&b); err != nil {

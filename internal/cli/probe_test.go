@@ -63,6 +63,27 @@ func TestProbeFolderAndCompare(t *testing.T) {
 	}
 }
 
+// TestProbeChinese: --lang zh writes the folder's pages in Chinese too.
+func TestProbeChinese(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "p")
+	env, out, _ := testEnv()
+	if err := RunProbe(context.Background(), env, &ProbeOptions{Output: "markdown", Lang: "zh", Out: dir, Quick: true, Only: "disk", Dir: t.TempDir(), DiskMB: 8, Sizes: "1"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "## 磁盘") || !strings.Contains(out.String(), "fsync 延迟中位数") {
+		t.Errorf("markdown in Chinese:\n%s", out)
+	}
+	for _, f := range []string{"probe.txt", "probe.html"} {
+		b, _ := os.ReadFile(filepath.Join(dir, f))
+		if !strings.Contains(string(b), "磁盘") && !strings.Contains(string(b), "DISK") {
+			t.Errorf("%s has no disk section", f)
+		}
+		if !strings.Contains(string(b), "fsync 延迟") {
+			t.Errorf("%s is not in Chinese", f)
+		}
+	}
+}
+
 func TestProbeUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"probe", "--only", "gpu"},
