@@ -231,7 +231,10 @@ func RunProbe(ctx context.Context, env *Env, o *ProbeOptions) error {
 	if err != nil {
 		return err
 	}
-	return ctx.Err()
+	if ctx.Err() != nil {
+		return finding.Errorf(finding.T("interrupted (%v): the figures measured until then are reported above", "已中断（%v）：上面报告的是中断前测得的指标"), ctx.Err())
+	}
+	return nil
 }
 
 // peerSSHFor bounds the listener started over SSH: the probe's network

@@ -1,13 +1,16 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -124,6 +127,50 @@ func TestProbeListenTokenFromEnv(t *testing.T) {
 	}
 	if !strings.HasPrefix(out.String(), "listening on 127.0.0.1:") {
 		t.Errorf("%q", out)
+	}
+}
+
+// TestProbeSIGTERMLeavesNothing stops the real binary with SIGTERM in the
+// middle of its disk part: it reports what it measured, exits non-zero,
+// and the measured folder holds nothing of it.
+func TestProbeSIGTERMLeavesNothing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds tuneloop")
+	}
+	exe := buildTuneloop(t)
+	dir := t.TempDir()
+	cmd := exec.Command(exe, "probe", "--only", "disk", "--dir", dir, "--disk-size", "64", "--out", "-")
+	var out strings.Builder
+	cmd.Stdout = &out
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() && sc.Text() != "probe: disk" {
+	}
+	go io.Copy(io.Discard, stderr)
+	time.Sleep(time.Second) // into its rounds, its file open
+	cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("an interrupted probe must not exit 0")
+		}
+	case <-time.After(15 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("still running 15 s after SIGTERM")
+	}
+	if es, _ := os.ReadDir(dir); len(es) > 0 {
+		t.Errorf("left in %s: %v", dir, es)
+	}
+	if !strings.Contains(out.String(), "INTERRUPTED") {
+		t.Errorf("the report must say it was interrupted:\n%s", out.String())
 	}
 }
 
