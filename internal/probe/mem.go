@@ -113,7 +113,8 @@ func constNote(t finding.Text) func() finding.Text { return func() finding.Text 
 
 // memSize is the buffer: four times the last-level cache (the chase runs
 // over half of it), within the budget's bounds and an eighth of the memory
-// available; note says when the chase's half is not twice the cache.
+// available and of the cgroup's limit; note says when the chase's half is
+// not twice the cache.
 func (p *prober) memSize() (int64, finding.Text) {
 	lo, hi := int64(256<<20), int64(1<<30)
 	if p.o.Quick {
@@ -125,6 +126,11 @@ func (p *prober) memSize() (int64, finding.Text) {
 		if avail := f.Memory.Meminfo.Value["MemAvailable"] * 1024; avail > 0 {
 			size = min(size, avail/8)
 		}
+	}
+	// A container's own limit, not the host's memory, is what an OOM kill
+	// answers to.
+	if f := p.o.Facts; f != nil && f.Cgroup.MemoryLimit.OK && f.Cgroup.MemoryLimit.Value > 0 {
+		size = min(size, f.Cgroup.MemoryLimit.Value/8)
 	}
 	size = max(size, 8<<20) &^ (1<<20 - 1)
 	var note finding.Text

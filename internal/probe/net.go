@@ -93,7 +93,17 @@ func serve(ctx context.Context, ln net.Listener, token string, log io.Writer) {
 	var conns sync.Map
 	stop := context.AfterFunc(ctx, func() {
 		ln.Close()
-		conns.Range(func(k, _ any) bool { k.(io.Closer).Close(); return true })
+		conns.Range(func(k, _ any) bool {
+			if fd, ok := k.(blockingSock); ok {
+				// A blocking socket: shutdown wakes the thread in read,
+				// close would not (its owner closes it, after taking it
+				// out of conns; the listener is going anyway).
+				unix.Shutdown(int(fd), unix.SHUT_RDWR)
+				return true
+			}
+			k.(io.Closer).Close()
+			return true
+		})
 	})
 	defer stop()
 	sem := make(chan struct{}, maxSessions)
@@ -205,8 +215,8 @@ func session(ctx context.Context, c net.Conn, token string, conns *sync.Map, qui
 		return err
 	}
 	defer f.Close()
-	conns.Store(f, nil) // closed when the listener stops
-	defer conns.Delete(f)
+	conns.Store(blockingSock(fd), nil) // shut down when the listener stops
+	defer conns.Delete(blockingSock(fd))
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	buf := make([]byte, max(size, 1))
@@ -285,6 +295,9 @@ func udpSession(ctx context.Context, c net.Conn, mode string, conns *sync.Map) e
 	<-done
 	return nil
 }
+
+// blockingSock is a session's blocking socket in the listener's set.
+type blockingSock int
 
 // blockingFD is a blocking duplicate of c's socket (the original is left
 // to the caller to close), so reads and writes are plain system calls.

@@ -449,3 +449,31 @@ func TestCompareNamesCheckFindings(t *testing.T) {
 	}
 	t.Logf("one side only: %v", sides)
 }
+
+// TestListenerStopsMidSession: a listener whose time is up ends even while
+// a prober holds a ping-pong connection open and silent.
+func TestListenerStopsMidSession(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- Listen(ctx, ListenOptions{Addr: "127.0.0.1:0", Token: "t", For: time.Minute, Ready: func(a string) { ready <- a }})
+	}()
+	addr := <-ready
+	c, _, err := (&client{addr: addr, token: "t"}).dial(ctx, "lat", 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	time.Sleep(100 * time.Millisecond) // the session blocks in read
+	start := time.Now()
+	cancel()
+	select {
+	case <-done:
+		if el := time.Since(start); el > 3*time.Second {
+			t.Errorf("took %v to stop", el)
+		}
+	case <-time.After(8 * time.Second):
+		t.Fatal("the listener waits on a silent session")
+	}
+}
