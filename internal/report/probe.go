@@ -427,7 +427,7 @@ func NewProbePage(r *probe.Result, l finding.Lang) *ProbePage {
 			v.Rows = append(v.Rows, ProbeRowView{ID: f.ID, Name: finding.SafeLine(f.Name.In(l)), Median: FmtProbeValue(f.Median), Interval: ProbeInterval(f),
 				Unit: f.Unit, Busy: ProbeBusy(f), Note: finding.SafeLine(note), Failed: f.Err != "", Rounds: f.Rounds, Lo: f.Lo, Hi: f.Hi, Med: f.Median})
 			if len(f.Dist) > 0 {
-				p.Dists = append(p.Dists, ProbeDistView{Name: finding.SafeLine(f.Name.In(l)), Buckets: f.Dist})
+				p.Dists = append(p.Dists, ProbeDistView{Name: finding.SafeLine(f.Name.In(l) + finding.T(": every operation", "：全部操作").In(l)), Buckets: f.Dist})
 			}
 		}
 		if len(v.Rows) > 0 {
