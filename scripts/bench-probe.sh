@@ -30,7 +30,8 @@ dir=${DIR:-/var/tmp}
 parts=${PARTS:-net,mem,disk}
 bin=${TUNELOOP:-bin/tuneloop}
 quick=""
-if [ -n "${QUICK:-}" ]; then rounds=${ROUNDS:-2}; secs=${SECS:-1}; quick="--quick"; fi
+disksize=256M # tuneloop's disk part: 256 MiB, 32 MiB with --quick; fio gets the same file size
+if [ -n "${QUICK:-}" ]; then rounds=${ROUNDS:-2}; secs=${SECS:-1}; quick="--quick"; disksize=32M; fi
 qport=19765
 iport=19766
 
@@ -113,13 +114,13 @@ anchor_round() {
     done
     rec disk.fsync_overwrite anchor "$r" "$(jq -r '(.jobs[0].write.clat_ns.percentile["50.000000"] + .jobs[0].sync.lat_ns.percentile["50.000000"]) / 1000' "$work/fio.fo.$r" 2>/dev/null || true)"
     rm -f "$fiofile"
-    fio --name=sw "${common[@]}" --size=256M --overwrite=1 --rw=write --bs=1M --direct=1 > "$work/fio.sw.$r" 2>/dev/null || true
+    fio --name=sw "${common[@]}" --size="$disksize" --overwrite=1 --rw=write --bs=1M --direct=1 > "$work/fio.sw.$r" 2>/dev/null || true
     rec disk.seq_write anchor "$r" "$(jq -r '.jobs[0].write.bw_bytes / 1e6' "$work/fio.sw.$r" 2>/dev/null || true)"
-    fio --name=sr "${common[@]}" --size=256M --rw=read --bs=1M --direct=1 > "$work/fio.sr.$r" 2>/dev/null || true
+    fio --name=sr "${common[@]}" --size="$disksize" --rw=read --bs=1M --direct=1 > "$work/fio.sr.$r" 2>/dev/null || true
     rec disk.seq_read anchor "$r" "$(jq -r '.jobs[0].read.bw_bytes / 1e6' "$work/fio.sr.$r" 2>/dev/null || true)"
-    fio --name=rr "${common[@]}" --size=256M --rw=randread --bs=4k --direct=1 > "$work/fio.rr.$r" 2>/dev/null || true
+    fio --name=rr "${common[@]}" --size="$disksize" --rw=randread --bs=4k --direct=1 > "$work/fio.rr.$r" 2>/dev/null || true
     rec disk.rand_read anchor "$r" "$(jq -r '.jobs[0].read.iops' "$work/fio.rr.$r" 2>/dev/null || true)"
-    fio --name=rw "${common[@]}" --size=256M --overwrite=1 --rw=randwrite --bs=4k --direct=1 > "$work/fio.rw.$r" 2>/dev/null || true
+    fio --name=rw "${common[@]}" --size="$disksize" --overwrite=1 --rw=randwrite --bs=4k --direct=1 > "$work/fio.rw.$r" 2>/dev/null || true
     rec disk.rand_write anchor "$r" "$(jq -r '.jobs[0].write.iops' "$work/fio.rw.$r" 2>/dev/null || true)"
     rm -f "$fiofile"
   fi
