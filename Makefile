@@ -8,7 +8,7 @@ OUT ?= out
 
 include zoo/zoo.mk
 
-.PHONY: all build cross test test-e2e vet fmt-check docs docs-check bench bench-load bench-load-quick bench-gate bench-profile profile-zoo fuzz demo demo-tune jmeter-check test-jmeter bench-jmeter clean
+.PHONY: all build cross test test-e2e vet fmt-check docs docs-check bench bench-load bench-load-quick bench-probe bench-gate bench-profile profile-zoo fuzz demo demo-tune jmeter-check test-jmeter bench-jmeter clean
 
 all: build
 
@@ -70,6 +70,10 @@ bench-load: build
 # Five cells of the matrix, under 2 minutes.
 bench-load-quick: build
 	QUICK=1 scripts/bench-load.sh
+
+# tuneloop probe against qperf, iperf3, sysbench and fio, interleaved (about 5 min).
+bench-probe: build
+	scripts/bench-probe.sh
 
 # The compare gate measured: A/A false alarms and detection of 5%/10% slowdowns (~5 min on 2 idle cores);
 # MODE=windows: load --versus windows; MODE=sets: sequential sets of zoo launches (builds the zoo; hours).

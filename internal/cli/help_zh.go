@@ -775,8 +775,91 @@ report.md 和 report.json。`,
   tuneloop experiment plan.yaml --out runs/heap-gc -o json   # continue, JSON on stdout`: `  tuneloop experiment plan.yaml --out runs/heap-gc
   tuneloop experiment plan.yaml --out runs/heap-gc -o json   # 继续运行，JSON 输出到标准输出`,
 	"experiment folder (default runs/<time>-experiment); the same folder again continues it": "实验目录（默认 runs/<时间>-experiment）；再次使用同一目录即继续该实验",
-	"output format on stdout: text, markdown or json":                                        "标准输出的格式：text、markdown 或 json",
-	"do not add the trials' run folders to the catalog":                                      "不把各次试验的运行目录加入运行记录目录",
+
+	// probe
+	"Measure the platform itself: network, CPU and kernel, memory, disk, each with a 95% interval":       "测量平台本身：网络、CPU 与内核、内存、磁盘，每项带 95% 区间",
+	"output format: text, markdown or json":                                                              "输出格式：text、markdown 或 json",
+	"probe folder (default ./probes/<timestamp>-<host>; - for none)":                                     "探测目录（默认 ./probes/<时间戳>-<主机名>；- 表示不写）",
+	"a quick probe: about 10 s, shorter rounds":                                                          "快速探测：约 10 秒，每轮更短",
+	"the parts to measure, comma-separated: net, cpu, mem, disk (default all)":                           "要测量的部分，逗号分隔：net、cpu、mem、disk（默认全部）",
+	"network message sizes (bytes; k and m suffixes)":                                                    "网络消息大小（字节；可用 k、m 后缀）",
+	"rounds per figure (default 7, 6 with --quick)":                                                      "每个指标的轮数（默认 7，--quick 时为 6）",
+	"the directory the disk part measures":                                                               "磁盘部分测量的目录",
+	"the disk part's file size in MiB (default 256, 32 with --quick; at most a tenth of the free space)": "磁盘部分使用的文件大小，单位 MiB（默认 256，--quick 时 32；最多为可用空间的十分之一）",
+	"HOST:PORT of 'tuneloop probe --listen' for the network part (default: loopback)":                    "网络部分所连的 'tuneloop probe --listen' 的 HOST:PORT（默认：环回地址）",
+	"shared secret between --listen and --peer (default $TUNELOOP_PROBE_TOKEN)":                          "--listen 与 --peer 之间共享的口令（默认取 $TUNELOOP_PROBE_TOKEN）",
+	"serve probes on this address (HOST:PORT) instead of probing":                                        "在该地址（HOST:PORT）提供探测服务，而不是发起探测",
+	"with --listen: stop serving after this long":                                                        "与 --listen 一起使用：服务这么长时间后停止",
+	"start the other side on this host over SSH ([user@]host[:port] or a ~/.ssh/config alias; nothing is installed there) and measure the network to it": "通过 SSH 在该主机上启动另一端（[user@]host[:port] 或 ~/.ssh/config 中的别名；不在那里安装任何东西），并测量到它的网络",
+	"--peer-ssh: private key file to log in with (besides ssh-agent and ~/.ssh/config)":                                                                  "--peer-ssh：用于登录的私钥文件（ssh-agent 与 ~/.ssh/config 之外）",
+	"--peer-ssh: known_hosts file (default ~/.ssh/known_hosts); an unknown host key is refused":                                                          "--peer-ssh：known_hosts 文件（默认 ~/.ssh/known_hosts）；未知的主机密钥会被拒绝",
+	`Measure this host the way a kernel regression is proved before the application
+is blamed (qperf, lmbench, fio, in one binary):
+
+  net   TCP and UDP latency (ping-pong, half the round trip) and bandwidth at
+        message sizes 1 B, 64 B, 1 KiB, 64 KiB, and TCP connections per second,
+        over loopback or against 'tuneloop probe --listen' on another host
+  cpu   system call, context switch and clock read costs (what CPU
+        vulnerability mitigations move), single-core integer, floating-point,
+        CRC-32C and memcpy kernels, and the core-to-core cache-line latency
+        matrix (threads pinned to each pair of CPUs)
+  mem   memory read and copy bandwidth and random-load latency, per pair of
+        NUMA nodes (local and remote) when there are several
+  disk  fsync latency (median, p99, distribution), sequential and random
+        read and write with O_DIRECT where the filesystem allows it, on --dir
+
+Every figure is the median of its rounds (7, or 6 with --quick; the rounds
+of a part interleave its figures) with a 95% interval for the median, and
+the CPU others kept busy while it ran. The probe folder holds probe.json,
+probe.txt, probe.md and probe.html (the matrix as a heat map); 'tuneloop
+compare PROBE_A PROBE_B' says per figure whether the difference is
+significant. The disk part's file has no name (O_TMPFILE, or unlinked as
+soon as it is created): nothing is left behind, even after kill -9.
+
+The default probe takes under a minute, --quick about 10 s. --listen serves
+probes for --for (default 10 minutes) and then exits; with --token (or
+$TUNELOOP_PROBE_TOKEN) it refuses a prober that does not present the same.
+--peer-ssh HOST starts that listener on HOST over SSH (this binary copied
+there, run for at most 5 minutes with a fresh token, removed after).`: `测量本机平台本身，就像在怪罪应用之前先证明内核变慢了那样（qperf、lmbench、
+fio 合而为一）：
+
+  net   TCP 与 UDP 延迟（乒乓往返，取往返时间的一半）和带宽，消息大小为
+        1 B、64 B、1 KiB、64 KiB，以及每秒 TCP 连接数；走环回地址，或连到
+        另一台主机上的 'tuneloop probe --listen'
+  cpu   系统调用、上下文切换和读时钟的开销（CPU 漏洞缓解措施影响的正是这些），
+        单核整数、浮点、CRC-32C 与 memcpy 计算，以及核间缓存行延迟矩阵
+        （线程分别绑定到每一对 CPU 上）
+  mem   内存读、拷贝带宽与随机访问延迟；有多个 NUMA 节点时按节点对测量
+        （本地与远端）
+  disk  fsync 延迟（中位数、P99、分布），顺序与随机读写，文件系统允许时
+        使用 O_DIRECT，测量位置为 --dir
+
+每个指标都是各轮的中位数（7 轮，--quick 为 6 轮；同一部分的各指标交错进行），
+附带中位数的 95% 区间，以及测量期间其他进程占用的 CPU。探测目录包含
+probe.json、probe.txt、probe.md 与 probe.html（矩阵画成热力图）；
+'tuneloop compare PROBE_A PROBE_B' 逐项说明差异是否显著。磁盘部分使用的
+文件没有名字（O_TMPFILE，或创建后立即删除）：即使被 kill -9 也不会留下任何东西。
+
+默认探测不到一分钟，--quick 约 10 秒。--listen 在 --for 时长内（默认 10 分钟）
+提供探测服务，然后自行退出；设置 --token（或 $TUNELOOP_PROBE_TOKEN）后，
+拒绝未出示相同口令的探测方。
+--peer-ssh HOST 通过 SSH 在 HOST 上启动该监听端（把本程序复制过去，使用新生成的
+口令，最多运行 5 分钟，结束后删除）。`,
+	`  tuneloop probe
+  tuneloop probe --quick --only cpu,mem
+  tuneloop probe --only disk --dir /data
+  tuneloop probe --listen :7412 --token s3cret            # on host B
+  tuneloop probe --peer hostB:7412 --token s3cret --only net
+  tuneloop probe --peer-ssh admin@hostB --only net
+  tuneloop compare probes/before probes/after`: `  tuneloop probe
+  tuneloop probe --quick --only cpu,mem
+  tuneloop probe --only disk --dir /data
+  tuneloop probe --listen :7412 --token s3cret            # 在主机 B 上
+  tuneloop probe --peer hostB:7412 --token s3cret --only net
+  tuneloop probe --peer-ssh admin@hostB --only net
+  tuneloop compare probes/before probes/after`,
+	"output format on stdout: text, markdown or json":   "标准输出的格式：text、markdown 或 json",
+	"do not add the trials' run folders to the catalog": "不把各次试验的运行目录加入运行记录目录",
 }
 
 // samplerHelpZH is samplerHelp in Chinese: the sampler names stay as they
