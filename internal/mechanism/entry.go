@@ -262,6 +262,12 @@ func Name(e *Evidence, families ...Family) []Named {
 			if en.Generic {
 				n.Score *= 0.6
 			}
+			// Slices see the time between GC pauses; a GC entry's score is
+			// the pauses' share of the wall clock: on one scale, the threads'
+			// shares are of what the pauses left.
+			if m.Of > 0 && e.GC.PausePct > 0 {
+				n.Score *= 1 - min(e.GC.PausePct, 100)/100
+			}
 			if e.Saturated && en.Family != CPU && en.Family != GC && en.Family != Host && m.Of > 0 &&
 				!waitsOnCPU(en) && m.Share < running {
 				n.Score *= 0.3
