@@ -273,7 +273,9 @@ func (s *Signature) Measure(e *Evidence) (Match, bool) {
 			f /= s.Scale
 		}
 		m := Match{Share: min(f, 1), Facts: s.factsSaid(e)}
-		allocSite(e, &m)
+		if strings.HasPrefix(s.Score, "gc.") || slices.ContainsFunc(s.Needs, func(n Need) bool { return strings.HasPrefix(n.Fact, "gc.") }) {
+			allocSite(e, &m) // a collector's work: where the application allocates
+		}
 		return m, f > 0
 	}
 	var best Match
