@@ -1,0 +1,33 @@
+package org.tally.statements;
+
+import java.io.IOException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import org.tally.platform.ServiceMain;
+
+/**
+ * Account statements: GET /statements/export?account=..&months=12 renders the statement (CSV) and
+ * keeps it for download for a while; the answer says how big it is and where to fetch it.
+ *
+ * <pre>java -Xmx192m -cp backoffice.jar org.tally.statements.ExportServer [--port 8080] [--fixed]</pre>
+ *
+ * --fixed: the statement is rendered into and kept as 64 KiB chunks.
+ */
+public final class ExportServer {
+    public static void main(String[] args) throws IOException {
+        ServiceMain svc = ServiceMain.parse("statement-export", args);
+        StatementExporter exporter = new StatementExporter(svc.fixed);
+        DownloadCache cache = new DownloadCache(8);
+        ExecutorService workers = Executors.newFixedThreadPool(8);
+        svc.server.setExecutor(workers);
+        svc.server.createContext("/statements/export", ex -> {
+            String account = ServiceMain.param(ex, "account", "DE44500105175407324931");
+            int months = Integer.parseInt(ServiceMain.param(ex, "months", "12"));
+            StatementExporter.Export export = exporter.render(account, months);
+            String id = cache.put(export);
+            ServiceMain.reply(ex, 200, "{\"download\":\"/statements/download/" + id + "\",\"bytes\":" + export.size() + "}");
+        });
+        svc.serve("statement-export", workers::shutdownNow);
+    }
+}
