@@ -47,6 +47,7 @@ tsv="$OUT/eval.tsv"
 printf 'service\texpected_mechanism\tnamed_mechanism\ttop1\texpected_code\tnamed_code\tcode_hit\ttps\tverdict\n' >"$tsv"
 total=0 hits=0 codehits=0 failed=0
 started=$(date -u +%s)
+load_before=$(cut -d" " -f1-3 /proc/loadavg)
 while IFS=$'\t' read -r name start path users duration mech code fixed; do
   [[ -z "$name" || $name == \#* ]] && continue
   [[ -n "${EVAL_ONLY:-}" && ! $name =~ ${EVAL_ONLY} ]] && continue
@@ -100,7 +101,8 @@ done <"$MANIFEST"
 
 elapsed=$(($(date -u +%s) - started))
 {
-  echo "Eval zoo, $(date -u +%Y-%m-%d) on $(nproc) CPUs ($(uname -m), $("$JAVA" -version 2>&1 | head -1)), $total services in ${elapsed} s:"
+  echo "Eval zoo, $(date -u '+%Y-%m-%d %H:%M') UTC on $(nproc) CPUs ($(uname -m), $("$JAVA" -version 2>&1 | head -1)), $total services in ${elapsed} s;"
+  echo "load average before $load_before, after $(cut -d' ' -f1-3 /proc/loadavg) (other work on the host shows as CPU saturation):"
   echo
   echo "| service | expected mechanism | named mechanism | top-1 | expected code frame | named code frame | code | TPS | verdict finding |"
   echo "|---|---|---|---|---|---|---|---:|---|"

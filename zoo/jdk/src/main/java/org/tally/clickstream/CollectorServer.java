@@ -27,7 +27,7 @@ public final class CollectorServer {
         ServiceMain svc = ServiceMain.parse("clickstream-collector", args);
         new File(logDir).mkdirs();
         System.setProperty("java.util.logging.SimpleFormatter.format", "%1$tF %1$tT.%1$tL %4$s %3$s %5$s%n");
-        FileHandler file = new FileHandler(logDir + "/events-" + svc.port + ".log", 256L << 20, 2, false);
+        FileHandler file = new FileHandler(logDir + "/events-" + svc.port + ".%g.log", 256L << 20, 2, false);
         file.setFormatter(new SimpleFormatter());
         Handler handler = svc.fixed ? new QueueingHandler(file, 16_384) : file;
         Logger events = Logger.getLogger("org.tally.clickstream.events");

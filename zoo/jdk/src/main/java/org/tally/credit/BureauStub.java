@@ -14,11 +14,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Stands in for the credit bureau, a remote partner in production: a minimal HTTP/1.1 responder
- * that answers each GET /v2/score after ~10 ms (its latency) from a timer, in one write, without
+ * that answers each GET /v2/score after ~25 ms (its latency) from a timer, in one write, without
  * holding a thread meanwhile. Listens on an ephemeral port of 127.0.0.1.
  */
 final class BureauStub {
-    private static final long LATENCY_MS = 10;
+    private static final long LATENCY_MS = 25;
     private final ServerSocket server;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "bureau-latency"));
 

@@ -10,7 +10,7 @@ import org.tally.platform.ServiceMain;
  * Account statements: GET /statements/export?account=..&months=12 renders the statement (CSV) and
  * keeps it for download for a while; the answer says how big it is and where to fetch it.
  *
- * <pre>java -Xmx192m -cp backoffice.jar org.tally.statements.ExportServer [--port 8080] [--fixed]</pre>
+ * <pre>java -Xmx160m -cp backoffice.jar org.tally.statements.ExportServer [--port 8080] [--fixed]</pre>
  *
  * --fixed: the statement is rendered into and kept as 64 KiB chunks.
  */
@@ -18,7 +18,7 @@ public final class ExportServer {
     public static void main(String[] args) throws IOException {
         ServiceMain svc = ServiceMain.parse("statement-export", args);
         StatementExporter exporter = new StatementExporter(svc.fixed);
-        DownloadCache cache = new DownloadCache(8);
+        DownloadCache cache = new DownloadCache(12);
         ExecutorService workers = Executors.newFixedThreadPool(8);
         svc.server.setExecutor(workers);
         svc.server.createContext("/statements/export", ex -> {

@@ -54,13 +54,17 @@ final class StatementExporter {
         long balance = 1_250_000;
         out.write(("account;" + account + "\nbooking_date;value_date;counterparty;reference;amount_cents;balance_cents\n").getBytes(StandardCharsets.UTF_8));
         StringBuilder line = new StringBuilder(160);
+        String[] days = new String[29];
         for (int m = 0; m < months; m++) {
+            LocalDate first = start.plusMonths(m);
+            for (int d = 0; d < days.length; d++) {
+                days[d] = first.plusDays(d).toString();
+            }
             for (int i = 0; i < BOOKINGS_PER_MONTH; i++) {
                 long amount = ((long) (account.hashCode() ^ (m * 7919 + i * 104729)) % 250_000) - 90_000;
                 balance += amount;
-                LocalDate d = start.plusMonths(m).plusDays(i % 28);
                 line.setLength(0);
-                line.append(d).append(';').append(d.plusDays(1)).append(';').append(COUNTERPARTIES[i % COUNTERPARTIES.length])
+                line.append(days[i % 28]).append(';').append(days[i % 28 + 1]).append(';').append(COUNTERPARTIES[i % COUNTERPARTIES.length])
                         .append(";RF").append(m).append('-').append(i).append(';').append(amount).append(';').append(balance).append('\n');
                 out.write(line.toString().getBytes(StandardCharsets.UTF_8));
             }

@@ -17,7 +17,7 @@ public class WarehouseClient {
     public enum Outcome { HELD, BUSY, ALREADY_HELD }
 
     private static final int MAX_ATTEMPTS = 3;
-    private static final long FIRST_BACKOFF_MS = 20;
+    private static final long FIRST_BACKOFF_MS = 100;
 
     private final boolean retryOnlyTransient;
     // The warehouse's holds, keyed by basket and SKU (the warehouse side, in memory here).

@@ -8,7 +8,7 @@ import java.util.Random;
  * allocation per quote), so a simulation must not run twice at once.
  */
 final class RiskModel {
-    private static final int PATHS = 20_000;
+    private static final int PATHS = 8_000;
     private static final Random RANDOM = new Random(20240601L);
     private static final double[] SCRATCH = new double[PATHS];
 

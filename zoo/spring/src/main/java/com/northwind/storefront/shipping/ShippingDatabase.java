@@ -37,7 +37,7 @@ public class ShippingDatabase {
         try (Connection c = DriverManager.getConnection(url, "sa", ""); Statement s = c.createStatement()) {
             s.execute("CREATE TABLE IF NOT EXISTS shipment (id BIGINT PRIMARY KEY, carrier VARCHAR(16), "
                     + "tracking_no VARCHAR(32), promised_at TIMESTAMP, status VARCHAR(16))");
-            s.execute("CREATE INDEX IF NOT EXISTS shipment_carrier ON shipment(carrier, status)");
+            s.execute("CREATE INDEX IF NOT EXISTS shipment_carrier ON shipment(carrier, status, promised_at)");
             s.execute("MERGE INTO shipment SELECT X, CASE MOD(X, 4) WHEN 0 THEN 'ACME' WHEN 1 THEN 'SWIFT' "
                     + "WHEN 2 THEN 'NORTHLINE' ELSE 'PARCELCO' END, 'TRK' || LPAD(X, 10, '0'), "
                     + "DATEADD('HOUR', -MOD(X, 96), CURRENT_TIMESTAMP), "
