@@ -19,7 +19,7 @@ final class ClickEventRecorder {
     int record(String session, String page, String referrer, String userAgent) {
         ThreadLocalRandom rnd = ThreadLocalRandom.current();
         int n = 0;
-        events.info(String.format("page_view session=%s page=%s referrer=%s ua=%s", session, page, referrer, userAgent));
+        events.info("page_view session=" + session + " page=" + page + " referrer=" + referrer + " ua=" + userAgent);
         n++;
         for (int depth = 25; depth <= 100; depth += 25) {
             events.info("scroll session=" + session + " page=" + page + " depth=" + depth);

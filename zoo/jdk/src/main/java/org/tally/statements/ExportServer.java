@@ -1,6 +1,7 @@
 package org.tally.statements;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -8,7 +9,8 @@ import org.tally.platform.ServiceMain;
 
 /**
  * Account statements: GET /statements/export?account=..&months=12 renders the statement (CSV) and
- * keeps it for download for a while; the answer says how big it is and where to fetch it.
+ * keeps it for download for a while; the answer says how big it is and where to fetch it
+ * (GET /statements/download/ID).
  *
  * <pre>java -Xmx160m -cp backoffice.jar org.tally.statements.ExportServer [--port 8080] [--fixed]</pre>
  *
@@ -27,6 +29,19 @@ public final class ExportServer {
             StatementExporter.Export export = exporter.render(account, months);
             String id = cache.put(export);
             ServiceMain.reply(ex, 200, "{\"download\":\"/statements/download/" + id + "\",\"bytes\":" + export.size() + "}");
+        });
+        svc.server.createContext("/statements/download/", ex -> {
+            String id = ex.getRequestURI().getPath().substring("/statements/download/".length());
+            StatementExporter.Export export = cache.get(id);
+            if (export == null) {
+                ServiceMain.reply(ex, 404, "{\"error\":\"expired or unknown statement\"}");
+                return;
+            }
+            ex.getResponseHeaders().set("Content-Type", "text/csv");
+            ex.sendResponseHeaders(200, export.size());
+            try (OutputStream out = ex.getResponseBody()) {
+                export.writeTo(out);
+            }
         });
         svc.serve("statement-export", workers::shutdownNow);
     }

@@ -25,6 +25,18 @@ final class StatementExporter {
         int size() {
             return size;
         }
+
+        void writeTo(OutputStream out) throws IOException {
+            if (whole != null) {
+                out.write(whole);
+                return;
+            }
+            for (int i = 0, left = size; i < chunks.size(); i++) {
+                byte[] c = chunks.get(i);
+                out.write(c, 0, Math.min(c.length, left));
+                left -= c.length;
+            }
+        }
     }
 
     private static final int BOOKINGS_PER_MONTH = 3_000;

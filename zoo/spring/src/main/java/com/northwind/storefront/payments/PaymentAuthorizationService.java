@@ -2,7 +2,7 @@ package com.northwind.storefront.payments;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,6 +16,7 @@ import org.springframework.stereotype.Service;
 @Service
 public class PaymentAuthorizationService {
     private static final Logger log = LoggerFactory.getLogger(PaymentAuthorizationService.class);
+    private static final AtomicLong SEQUENCE = new AtomicLong();
     private static final String[] RULES = {"velocity", "amount-ceiling", "country-mismatch", "bin-blocklist",
             "night-time", "new-device", "merchant-category", "currency", "cvv-result", "avs-result",
             "3ds-status", "issuer-country", "chargeback-history", "loyalty-tier", "split-tender"};
@@ -23,7 +24,7 @@ public class PaymentAuthorizationService {
     public record Decision(String paymentId, boolean approved, int score) {}
 
     public Decision authorize(String cardToken, BigDecimal amount, String merchant) {
-        String paymentId = UUID.randomUUID().toString();
+        String paymentId = "pay-" + System.currentTimeMillis() + "-" + SEQUENCE.incrementAndGet();
         MDC.put("paymentId", paymentId);
         try {
             log.info("authorization requested: card={} amount={} merchant={}", mask(cardToken), amount, merchant);
