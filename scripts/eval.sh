@@ -72,7 +72,7 @@ while IFS=$'\t' read -r name start path users duration mech code fixed; do
   echo "== $name: $users users, $duration, $target" >&2
   # A bound on the whole run: start-up, warm-up, load, collection; the run stops its service itself.
   timeout -k 10 600 "$TUNELOOP" run --start "$cmd" --target "$target" -c "$users" -d "$duration" --warm-up "$WARMUP" \
-    --start-timeout 150s --out "$dir" -o json -q --no-catalog >"$dir.json" 2>"$dir.err"
+    --start-timeout 150s --out "$dir" -o json -q --no-catalog </dev/null >"$dir.json" 2>"$dir.err"
   rc=$?
   rep="$dir/report.json"
   if [ $rc -ne 0 ] || [ ! -s "$rep" ]; then
