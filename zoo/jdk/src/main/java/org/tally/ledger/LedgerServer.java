@@ -13,8 +13,8 @@ import org.tally.platform.ServiceMain;
  *
  * <pre>java -cp backoffice.jar org.tally.ledger.LedgerServer [--port 8080] [--fixed]   (-Dledger.dir=DIR)</pre>
  *
- * --fixed: bookings are appended under the lock and forced to disk outside it, one force covering
- * every booking appended before it.
+ * --fixed: group commit: bookings are appended under the lock and one "ledger-sync" thread forces
+ * them outside it, each force covering every booking appended before it.
  */
 public final class LedgerServer {
     public static void main(String[] args) throws IOException {

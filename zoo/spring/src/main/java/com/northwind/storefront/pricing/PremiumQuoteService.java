@@ -1,5 +1,6 @@
 package com.northwind.storefront.pricing;
 
+import java.util.Random;
 import java.util.concurrent.ThreadLocalRandom;
 
 import org.springframework.beans.factory.annotation.Value;
@@ -22,7 +23,9 @@ public class PremiumQuoteService {
             default -> 0.25;
         };
         double expected = perRequestModel
-                ? RiskModel.expectedClaimsIsolated(age, baseRate, ThreadLocalRandom.current())
+                // A generator of its own: java.util.Random's nextGaussian is synchronized, so even the
+                // shared ThreadLocalRandom instance would serialise callers on JDK 17.
+                ? RiskModel.expectedClaimsIsolated(age, baseRate, new Random(ThreadLocalRandom.current().nextLong()))
                 : RiskModel.expectedClaims(age, baseRate);
         return new Quote(plan, age, Math.round(expected * 1.35 / 12 * 100) / 100.0);
     }

@@ -58,9 +58,10 @@ public class ShippingDatabase {
             TimeUnit.MILLISECONDS.sleep(25);
         }
         java.sql.PreparedStatement ps = conn.prepareStatement("SELECT id, tracking_no, promised_at FROM shipment "
-                + "WHERE carrier = ? AND status = 'IN_TRANSIT' AND promised_at < DATEADD('HOUR', -48, CURRENT_TIMESTAMP) "
+                + "WHERE carrier = ? AND status = 'IN_TRANSIT' AND promised_at < ? "
                 + "ORDER BY promised_at LIMIT 20");
         ps.setString(1, carrier);
+        ps.setTimestamp(2, new java.sql.Timestamp(System.currentTimeMillis() - TimeUnit.HOURS.toMillis(48)));
         return ps.executeQuery();
     }
 }
