@@ -8,7 +8,7 @@ OUT ?= out
 
 include zoo/zoo.mk
 
-.PHONY: all build cross test test-e2e vet fmt-check docs docs-check bench bench-load bench-load-quick bench-probe bench-gate bench-profile profile-zoo fuzz demo demo-tune jmeter-check test-jmeter bench-jmeter clean
+.PHONY: all build cross test test-e2e vet fmt-check docs docs-check bench bench-load bench-load-quick bench-probe bench-gate bench-profile profile-zoo eval fuzz demo demo-tune jmeter-check test-jmeter bench-jmeter clean
 
 all: build
 
@@ -87,6 +87,11 @@ bench-profile: build zoo
 # Every zoo scenario x cpu, alloc, lock, wall profiles: top frames (not in CI: ~1 min per scenario).
 profile-zoo: build zoo
 	scripts/profile-zoo.sh
+
+# The eval zoo (zoo/eval/services.tsv): each service under `tuneloop run`, one at a time, and the
+# confusion table of expected vs named mechanism and code frame (a few minutes; not in CI).
+eval: build zoo
+	scripts/eval.sh
 
 # Short coverage-guided fuzzing of every parser (FUZZTIME per target).
 FUZZTIME ?= 15s
