@@ -204,7 +204,7 @@ func cpuEntries() []Entry {
 				"请求线程大部分时间在运行，CPU 采样集中在一个应用方法下：是该方法的计算而不是等待决定了吞吐量。"),
 			Tradeoff: T("Caching trades memory and staleness for CPU; more CPUs cost money: remove the work first.",
 				"缓存以内存和数据新鲜度换取 CPU；增加 CPU 需要成本：应先去掉不必要的计算。"),
-			Sig: Signature{States: run, MinShare: 0.4, NotFrames: specific},
+			Sig: Signature{States: run, MinShare: 0.3, NotFrames: specific, NeedApp: true},
 			Fixes: []Fix{{Do: T("Remove or cache the repeated work under this code line; the frames above it (the report's CPU profile, or the running threads of its thread dumps) say which library call costs most.",
 				"去掉或缓存该代码行之下重复的计算；其上方的帧（报告的 CPU 剖析，或线程转储中运行的线程）说明哪个库调用最耗时。")}},
 			References: []string{refJMC, refJFR},

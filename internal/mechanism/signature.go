@@ -257,7 +257,7 @@ func top[K comparable](m map[K]float64) (K, float64) {
 // minEvents: a source needs this many slices of the roles to be judged.
 const (
 	minJFREvents  = 20
-	minDumpEvents = 3
+	minDumpEvents = 2
 )
 
 // Measure is the signature on the evidence: the source with the larger

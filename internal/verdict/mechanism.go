@@ -185,7 +185,18 @@ func dumpSlices(d *threaddump.Dump, r *threaddump.Report) []mechanism.Slice {
 		role := threadrole.Classify(t.Name, methods)
 		s := mechanism.Slice{Thread: t.Name, Role: string(role.Kind), Pool: role.Pool, Stack: st, Weight: 1, Events: 1, Source: mechanism.FromDumps}
 		s.State = stateOf(t)
-		if r.IsIdle(t) {
+		switch {
+		case r.IsIdle(t):
+			s.State = mechanism.Idle
+		case len(st) == 0 && s.State == mechanism.Running:
+			// No frame says what it runs (an unmounted virtual thread, a
+			// VM thread): no time of the account.
+			s.State = mechanism.Idle
+		case role.Kind == threadrole.VirtualCarrier && slices.ContainsFunc(t.Frames, func(f threaddump.Frame) bool {
+			return strings.HasPrefix(f.Method, "jdk.internal.vm.Continuation.run")
+		}):
+			// A carrier's time is its mounted virtual thread's, which the
+			// dump lists on its own: counted there.
 			s.State = mechanism.Idle
 		}
 		var wait []threaddump.LockRef
