@@ -13,7 +13,7 @@ func eventLoopEntries() []Entry {
 			Tradeoff: T("Moving the call to a worker pool adds a thread hand-off per request and needs that pool sized for the blocking time.",
 				"把调用移到工作线程池会为每个请求增加一次线程切换，并需要按阻塞时间设置线程池大小。"),
 			Sig: Signature{Roles: []string{"event-loop"}, States: []State{Blocked, Parked, Waiting, Sleeping, Socket, File}, NeedApp: true, MinShare: 0.2,
-				NotFrames: reactiveBlockFrames},
+				NotFrames: reactiveBlockFrames, NotLeafward: serverOwnIO},
 			Fixes: []Fix{
 				{Framework: "netty", Do: T("Run the blocking handler on its own executor: pipeline.addLast(new DefaultEventExecutorGroup(N), handler), or hand the call to a bounded ThreadPoolExecutor and write the response from its callback; keep the EventLoop for I/O only.",
 					"让阻塞的处理器在单独的执行器上运行：pipeline.addLast(new DefaultEventExecutorGroup(N), handler)，或把调用交给有界 ThreadPoolExecutor 并在回调中写响应；EventLoop 只做 I/O。")},
@@ -55,3 +55,13 @@ var reactiveBlockFrames = []string{"reactor.core.publisher.BlockingSingleSubscri
 	"io.reactivex.rxjava3.internal.observers.BlockingBaseObserver.blockingGet", "io.reactivex.rxjava3.internal.observers.BlockingMultiObserver.blockingGet",
 	"io.reactivex.internal.observers.BlockingMultiObserver.blockingGet", "io.smallrye.mutiny.operators.uni.UniBlockingAwait.await",
 	"kotlinx.coroutines.BuildersKt.runBlocking", "kotlinx.coroutines.BlockingCoroutine.joinBlocking"}
+
+// serverOwnIO are a server's own non-blocking channel I/O and response
+// writes on its loop: the loop's work, not a call that blocks it.
+var serverOwnIO = []string{
+	"io.netty.channel.nio.AbstractNioByteChannel", "io.netty.channel.socket.nio.NioSocketChannel.doWrite",
+	"io.netty.channel.socket.nio.NioSocketChannel.doReadBytes", "io.netty.channel.epoll.", "io.netty.channel.kqueue.",
+	"io.netty.channel.AbstractChannel$AbstractUnsafe.flush", "io.vertx.core.net.impl.ConnectionBase.write",
+	"sun.net.httpserver.Request$WriteStream", "sun.net.httpserver.FixedLengthOutputStream", "sun.net.httpserver.ChunkedOutputStream",
+	"sun.net.httpserver.ExchangeImpl.sendResponseHeaders", "sun.net.httpserver.Request$ReadStream",
+}

@@ -29,6 +29,10 @@ type Signature struct {
 	NotCallers   []string
 	Locks        []string
 	HolderFrames []string
+	// NotLeafward excludes a slice when one of these frames stands on the
+	// leaf side of its first application frame: the library's own work in
+	// progress (a server writing its response), not the application's call.
+	NotLeafward []string
 	// NeedApp: the slice's stack must hold an application frame (a wait
 	// inside a framework's own machinery, e.g. a selector's wake-up, is not
 	// the application's call).
@@ -130,6 +134,16 @@ func (s *Signature) matches(sl *Slice) (int, bool) {
 	if s.NeedApp {
 		if _, ok := FirstApp(sl.Stack); !ok {
 			return 0, false
+		}
+	}
+	if len(s.NotLeafward) > 0 {
+		for _, f := range sl.Stack {
+			if !IsLibrary(f.Method) {
+				break
+			}
+			if matchAny(f.Method, s.NotLeafward) {
+				return 0, false
+			}
 		}
 	}
 	site := s.siteOf(sl.Stack)

@@ -293,6 +293,12 @@ func families(b Branch) []mechanism.Family {
 // no answer to what its cause was read from: the GC log (GC), the dumps
 // (locks, pools, waits, logging, event loops), its own log (none).
 func familiesOf(b Branch, root *finding.Finding) []mechanism.Family {
+	if b == CPUSaturated && root.EvidenceValue(diagnose.EvidenceByOthers) != "" {
+		// Other processes took the CPUs: the service's own mechanism is
+		// whatever its threads wait on, not its CPU work.
+		return []mechanism.Family{mechanism.Lock, mechanism.Logging, mechanism.Pool, mechanism.Wait, mechanism.EventLoop,
+			mechanism.IO, mechanism.JVM, mechanism.GC, mechanism.Host}
+	}
 	if b != ServiceStalled && b != Unanswered {
 		return families(b)
 	}
