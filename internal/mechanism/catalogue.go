@@ -28,5 +28,4 @@ const (
 	refHikari   = "HikariCP wiki: About Pool Sizing; configuration maximumPoolSize, connectionTimeout, leakDetectionThreshold (github.com/brettwooldridge/HikariCP)"
 	refJUC      = "java.util.concurrent API docs: CountDownLatch, CyclicBarrier, Phaser, Condition, CompletableFuture (docs.oracle.com/en/java/javase/21/docs/api/java.base/java/util/concurrent/package-summary.html)"
 	refJLSLocks = "The Java Language Specification 17.1 Synchronization; JMC rule Java Blocking (openjdk/jmc JavaBlockingRule)"
-	refSeed002  = "tuneloop seeds/002: synchronous logback logging, AsyncAppender 23.7 -> 222 RPS"
 )

@@ -30,7 +30,7 @@ func loggingEntries() []Entry {
 					"用 AsyncAppender 包装文件追加器（queueSize 8192、neverBlock true），日志器引用它；文件追加器设置 immediateFlush false。"),
 					Apply: "<appender name=\"ASYNC\" class=\"ch.qos.logback.classic.AsyncAppender\"><queueSize>8192</queueSize><neverBlock>true</neverBlock><appender-ref ref=\"FILE\"/></appender>"},
 			},
-			References: []string{refLogback, refSeed002},
+			References: []string{refLogback},
 		},
 		{
 			ID: "mech.logging.log4j2-sync", Family: Logging,

@@ -11,6 +11,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/jvm/gclog"
 	"github.com/tuneloop/tuneloop/internal/jvm/logconf"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
+	"github.com/tuneloop/tuneloop/internal/mechanism"
 	"github.com/tuneloop/tuneloop/internal/rules"
 )
 
@@ -37,6 +38,7 @@ func RuleSets() ([]RuleSet, error) {
 		return RuleSet{Name: name, Title: title, Reads: reads, Command: command, Rules: infos}
 	}
 	kb, gc := rules.All(), gclog.Rules(gclog.DefaultThresholds())
+	mech := mechanism.Rules()
 	dump, series, lc := threaddump.Rules(), threaddump.SeriesRules(), logconf.Rules()
 	sets := []RuleSet{
 		set("check", finding.T("The host knowledge base", "主机知识库"),
@@ -57,6 +59,9 @@ func RuleSets() ([]RuleSet, error) {
 		set("logconf", finding.T("Logging configurations", "日志配置"),
 			finding.T("a log4j 1.x, log4j2 (XML, properties) or logback configuration, with the JVM's options when known", "log4j 1.x、log4j2（XML、properties）或 logback 配置，已知时结合 JVM 参数"),
 			"tuneloop analyze logback.xml / tuneloop check (the running JVMs')", finding.Infos(lc), finding.ValidateRules(lc)),
+		set("mechanism", finding.T("The mechanism catalogue of the diagnosis", "诊断的机制目录"),
+			finding.T("one time account of the request threads (JFR samples and timed events, thread dumps) by role and state, with the GC's causes and the host's findings; the verdict names the best of them (docs/mechanisms.md)", "请求线程按角色与状态划分的时间账（JFR 采样与计时事件、线程转储），以及 GC 原因与主机诊断；结论给出其中最佳者（docs/mechanisms.md）"),
+			"tuneloop run / analyze RUN_DIR / analyze dumps, .jfr, GC logs", finding.Infos(mech), mechanism.Validate(mechanism.Catalogue())),
 	}
 	seen := map[string]string{}
 	for _, s := range sets {
