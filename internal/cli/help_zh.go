@@ -188,8 +188,9 @@ HTML dashboard: jmeter -g results.jtl -o report/); --import reads a JTL (CSV or
 XML) from JMeter or from tuneloop and prints the same summary.
 
 Exit status: 0 when the load ran; 1 on an error, and when no request
-completed (a server that accepts and never answers, or never ends a body:
-"0 completed of N sent", the requests still in flight counted as timeouts);
+succeeded: none completed (a server that accepts and never answers, or never
+ends a body: "0 completed of N sent"), or every one failed (not HTTP, reset,
+timed out, an error status: "0 succeeded of N requests", the classes named);
 with --versus, 3 when the second service is significantly slower beyond
 --fail-on-regression and 4 when that cannot be told.`: `向服务发送 HTTP/1.1 负载，报告请求数、TPS、平均时延与
 p50/p90/p95/p99/p99.9/max 时延、按类型分列的错误、逐秒序列，以及类似 JMeter
@@ -208,8 +209,9 @@ p50/p90/p95/p99/p99.9/max 时延、按类型分列的错误、逐秒序列，以
 jmeter -g results.jtl -o report/）；--import 读取 JMeter 或 tuneloop 写出的 JTL
 （CSV 或 XML），并输出同样的汇总。
 
-退出码：负载运行完成时为 0；出错时为 1，没有任何请求完成时也为 1（服务器接受连接
-却从不应答，或响应体永不结束：“发出 N 个、完成 0 个”，仍在途的请求计为超时）；
+退出码：负载运行完成时为 0；出错时为 1，没有任何请求成功时也为 1：没有请求完成
+（服务器接受连接却从不应答，或响应体永不结束：“发出 N 个、完成 0 个”），或每个请求
+都失败（不是 HTTP、连接被重置、超时、错误状态码：“N 个请求中成功 0 个”，并列出错误类别）；
 使用 --versus 时，第二个服务显著变慢且超过 --fail-on-regression 为 3，无法判断为 4。`,
 	`  tuneloop load http://127.0.0.1:8080/api -c 60 -d 10m
   tuneloop load http://127.0.0.1:8080/api --rate 5000 -d 2m --warm-up 30s
