@@ -128,7 +128,10 @@ type AnalyzeResult struct {
 	// DumpDuplicates are dumps given twice (the same file, or the same
 	// content), counted once.
 	DumpDuplicates []threaddump.Duplicate `json:"thread_dump_duplicates,omitempty"`
-	GC             *gclog.Report          `json:"gc,omitempty"`
+	// DumpsThinned: the inputs held more dumps than a set keeps; these
+	// were kept evenly over them.
+	DumpsThinned *threaddump.Thinning `json:"thread_dumps_thinned,omitempty"`
+	GC           *gclog.Report        `json:"gc,omitempty"`
 	// GCSets holds one report per JVM when the GC logs came from several.
 	GCSets     []*gclog.Report   `json:"gc_sets,omitempty"`
 	LogConfigs []string          `json:"logging_configs,omitempty"`
@@ -446,7 +449,7 @@ func (a *analysis) threadDumps(ctx context.Context, files []*input.File) error {
 		defer rc.Close()
 		in = append(in, threaddump.Input{Name: f.Name, R: rc})
 	}
-	set := threaddump.ReadSet(in)
+	set := threaddump.ReadSetContext(ctx, in)
 	if ctx.Err() != nil {
 		return interrupted(ctx)
 	}
@@ -465,7 +468,7 @@ func (a *analysis) threadDumps(ctx context.Context, files []*input.File) error {
 	}
 	a.res.Findings = append(a.res.Findings, set.Findings...)
 	a.res.ThreadDumps = set.Reports
-	a.res.DumpDuplicates = set.Duplicates
+	a.res.DumpDuplicates, a.res.DumpsThinned = set.Duplicates, set.Thinned
 	a.dumps = set
 	return a.section(finding.T("Thread dumps", "线程转储"), func(w io.Writer) error { return threaddump.WriteText(w, set, a.lang) })
 }

@@ -9,7 +9,6 @@ package cli
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -59,16 +58,16 @@ func readProfiles(ctx context.Context, f *input.File, format input.Format, kinds
 	if err != nil {
 		return nil, span, err
 	}
-	buf, err := io.ReadAll(rc)
-	rc.Close()
-	if err != nil {
-		return nil, span, err
-	}
-	span = jfrSpan(buf)
+	defer rc.Close()
 	var out []*stacks.Profile
 	var empty *stacks.Profile
-	all, err := stacks.JFRProfiles(buf, kinds...) // one pass over the recording for every kind
+	// One pass over the recording for every kind, a chunk at a time.
+	all, info, err := stacks.JFRProfilesFrom(ctx, rc, kinds...)
+	span = recSpan{start: info.Start, d: info.Duration}
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, span, ctx.Err()
+		}
 		return nil, span, finding.Errorf(finding.T("%s: a JFR recording that cannot be read: %v", "%s：无法读取的 JFR 记录：%v"), f.Name, err)
 	}
 	for _, k := range kinds {
@@ -98,29 +97,6 @@ func readProfiles(ctx context.Context, f *input.File, format input.Format, kinds
 type recSpan struct {
 	start time.Time
 	d     time.Duration
-}
-
-// jfrSpan reads the chunk headers of a JFR recording (big-endian: magic,
-// version, chunk size at 8, start in epoch nanoseconds at 32, duration in
-// nanoseconds at 40): the first chunk's start and the chunks' durations
-// added up. A header that does not hold together ends the walk.
-func jfrSpan(buf []byte) recSpan {
-	var s recSpan
-	for off := 0; off+48 <= len(buf) && string(buf[off:off+4]) == "FLR\x00"; {
-		h := buf[off:]
-		size := int64(binary.BigEndian.Uint64(h[8:]))
-		start := int64(binary.BigEndian.Uint64(h[32:]))
-		d := int64(binary.BigEndian.Uint64(h[40:]))
-		if size < 48 || size > int64(len(buf)-off) || d < 0 {
-			break
-		}
-		if off == 0 && start > 0 {
-			s.start = time.Unix(0, start).UTC()
-		}
-		s.d += time.Duration(d)
-		off += int(size)
-	}
-	return s
 }
 
 // profileNotes says in both languages what a profile lacks or left out.

@@ -265,6 +265,15 @@ func skipValue(dec *json.Decoder) error {
 // Parse reads a thread dump file of any supported format: the JSON dump when
 // the first non-blank byte is '{', else HotSpot text. name is used in errors.
 func Parse(name string, r io.Reader) ([]*Dump, error) {
+	var ds []*Dump
+	err := ParseFunc(name, r, func(d *Dump) error { ds = append(ds, d); return nil })
+	return ds, err
+}
+
+// ParseFunc is Parse calling fn with each dump as soon as it ends (a long
+// log of many dumps in flat memory); an error from fn stops it and is
+// returned as it is.
+func ParseFunc(name string, r io.Reader, fn func(*Dump) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	first := byte(0)
 	for i := 0; ; i++ {
@@ -280,20 +289,22 @@ func Parse(name string, r io.Reader) ([]*Dump, error) {
 	if first == '{' {
 		d, err := ParseJSON(br)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return fmt.Errorf("%s: %w", name, err)
 		}
 		if len(d.Threads) == 0 {
-			return nil, fmt.Errorf("%s: %w: JSON thread dump with no threads", name, ErrNotThreadDump)
+			return fmt.Errorf("%s: %w: JSON thread dump with no threads", name, ErrNotThreadDump)
 		}
 		d.Source = name
-		return []*Dump{d}, nil
+		return fn(d)
 	}
-	ds, err := ParseText(br)
-	for _, d := range ds {
+	var fnErr error
+	err := ParseTextFunc(br, func(d *Dump) error {
 		d.Source = name
+		fnErr = fn(d)
+		return fnErr
+	})
+	if err != nil && fnErr == nil {
+		return fmt.Errorf("%s: %w", name, err)
 	}
-	if err != nil {
-		return ds, fmt.Errorf("%s: %w", name, err)
-	}
-	return ds, nil
+	return err
 }
