@@ -14,6 +14,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/jtl"
+	"github.com/tuneloop/tuneloop/internal/jvm/attach"
 	"github.com/tuneloop/tuneloop/internal/launch"
 	"github.com/tuneloop/tuneloop/internal/loaddetail"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
@@ -157,6 +158,13 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 
 	// 1. The service.
 	pid := o.PID
+	if pid != 0 {
+		// A stopped JVM (state T) answers nothing: say so now rather than
+		// after the start timeout.
+		if err := attach.CheckRunnable(pid); err != nil {
+			return nil, err
+		}
+	}
 	var svc *launch.Service
 	if o.Start != "" {
 		svc, err = launch.Start(o.Start, dir+".service.log")
@@ -175,6 +183,9 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 		defer func() {
 			if !o.KeepService {
 				svc.Stop()
+				if t := svc.KilledText(); t != nil {
+					hooks.note(finding.T("%s", "%s"), *t)
+				}
 			}
 			// The service log belongs in the run folder once it exists.
 			if _, err := os.Stat(filepath.Join(dir, "raw")); err == nil {
