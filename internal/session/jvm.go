@@ -2,6 +2,8 @@ package session
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -22,11 +24,27 @@ const JFRFile = verdict.JFRFile
 // the JFR recording, both written to files in the JVM's /tmp.
 type jvmSide struct {
 	pid int
+	// tag makes every name this run gives in the JVM and its /tmp its own
+	// (two runs against one JVM in the same second share pid and time).
+	tag string
 	gc  *attach.GCLog
 	jfr string // the JFR file in the JVM's /tmp; "" = none running
 	// wd hears each switch on and off, to undo them if tuneloop is killed.
 	wd *launch.Watchdog
 }
+
+// runTag is 8 random hex digits, drawn once per run.
+func (j *jvmSide) runTag() string {
+	if j.tag == "" {
+		var b [4]byte
+		_, _ = rand.Read(b[:])
+		j.tag = hex.EncodeToString(b[:])
+	}
+	return j.tag
+}
+
+// recording is the run's JFR recording name in the JVM.
+func (j *jvmSide) recording() string { return "tuneloop-" + j.runTag() }
 
 func attachTo(ctx context.Context, pid int) (*attach.VM, error) {
 	return attach.AttachContext(ctx, pid, attach.Options{Timeout: 5 * time.Second})
@@ -39,7 +57,7 @@ func (j *jvmSide) enableGCLog(ctx context.Context, start time.Time) error {
 	if err != nil {
 		return err
 	}
-	file := fmt.Sprintf("/tmp/tuneloop-gc-%d-%d.log", j.pid, start.Unix())
+	file := fmt.Sprintf("/tmp/%s%d-%d-%s.log", attach.GCLogPrefix, j.pid, start.Unix(), j.runTag())
 	// Noted first, by its file (the watchdog finds the output by it): a
 	// kill between the switch and its note would leave it on.
 	j.wd.Note(launch.Entry{Op: launch.OpGCLog, PID: j.pid, File: file})
@@ -63,10 +81,10 @@ func (j *jvmSide) startJFR(ctx context.Context, start time.Time) error {
 	if err != nil {
 		return err
 	}
-	file := fmt.Sprintf("/tmp/tuneloop-%d-%d.jfr", j.pid, start.Unix())
+	file := fmt.Sprintf("/tmp/tuneloop-%d-%d-%s.jfr", j.pid, start.Unix(), j.runTag())
 	// Noted first: a kill between the start and its note would leave it on.
-	j.wd.Note(launch.Entry{Op: launch.OpJFR, PID: j.pid, File: file})
-	if _, err := vm.Execute(ctx, "JFR.start", "name=tuneloop", "settings=profile", "filename="+file); err != nil {
+	j.wd.Note(launch.Entry{Op: launch.OpJFR, PID: j.pid, File: file, Name: j.recording()})
+	if _, err := vm.Execute(ctx, "JFR.start", "name="+j.recording(), "settings=profile", "filename="+file); err != nil {
 		j.wd.Note(launch.Entry{Op: launch.OpJFROff})
 		return err
 	}
@@ -95,7 +113,7 @@ func (j *jvmSide) abandon(ctx context.Context) {
 	ctx = context.WithoutCancel(ctx)
 	if j.jfr != "" {
 		if vm, err := attachTo(ctx, j.pid); err == nil {
-			_, _ = vm.Execute(ctx, "JFR.stop", "name=tuneloop")
+			_, _ = vm.Execute(ctx, "JFR.stop", "name="+j.recording())
 		}
 		_ = os.Remove(j.inJVM(j.jfr))
 		j.jfr = ""
@@ -130,7 +148,7 @@ func (j *jvmSide) collectJFR(ctx context.Context, dir string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := vm.Execute(ctx, "JFR.stop", "name=tuneloop"); err != nil {
+	if _, err := vm.Execute(ctx, "JFR.stop", "name="+j.recording()); err != nil {
 		return err
 	}
 	j.wd.Note(launch.Entry{Op: launch.OpJFROff})

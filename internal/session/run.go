@@ -119,7 +119,14 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 	dir := o.Out
 	if dir == "" {
 		host, _ := os.Hostname()
-		dir = DefaultDir(start, host)
+		if dir, err = ClaimDefaultDir(start, host); err != nil {
+			return nil, err
+		}
+		defer func() {
+			if err != nil {
+				_ = os.Remove(dir) // only while still empty: the run never started
+			}
+		}()
 	}
 	// Before anything is started or switched on: a folder that cannot be
 	// the run's is known now, not after the warm-up.
