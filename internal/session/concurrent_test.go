@@ -65,7 +65,7 @@ func TestTwoRunsOneJVMSameSecond(t *testing.T) {
 		t.Fatal(err)
 	}
 	var warns []error
-	gcs := b.collect(ctx, dir, func(err error) { warns = append(warns, err) })
+	gcs, _ := b.collect(ctx, dir, func(err error) { warns = append(warns, err) })
 	if len(warns) > 0 {
 		t.Fatalf("the second run lost its evidence: %v", warns)
 	}

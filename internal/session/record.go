@@ -169,7 +169,9 @@ func (r *recording) finish(ctx context.Context, o RecordOptions, hooks RecordHoo
 		if !o.NoCatalog {
 			// Catalogued as it stands (incomplete when its manifest could
 			// not be finished), so `runs` shows it.
-			_ = addToCatalog(context.WithoutCancel(ctx), o.Catalog, o.Getenv, L.Folder, d.Findings, 0, func(err error) { warn(hooks, err) })
+			f := *L.Folder
+			f.Manifest.Status = run.Recording // listed as incomplete: its manifest may not say why
+			_ = addToCatalog(context.WithoutCancel(ctx), o.Catalog, o.Getenv, &f, d.Findings, 0, func(err error) { warn(hooks, err) })
 		}
 		return &RecordResult{Folder: L.Folder, Layers: L, Decision: d}, fmt.Errorf("%s: %w", r.dir, err)
 	}

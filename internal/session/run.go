@@ -407,7 +407,15 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 	// it has, the JVM is left as it was found), within a bound of its own.
 	cctx, cancelCollect := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 	defer cancelCollect()
-	jvm.collect(cctx, dir, func(err error) { hooks.note(finding.T("%v", "%v"), err) })
+	_, lost := jvm.collect(cctx, dir, func(err error) { hooks.note(finding.T("%v", "%v"), err) })
+	if len(lost) > 0 {
+		lostErr := fmt.Errorf("not kept whole: %s", strings.Join(lost, "; "))
+		if writeErr == nil {
+			writeErr = lostErr
+		} else {
+			writeErr = fmt.Errorf("%w; %v", writeErr, lostErr)
+		}
+	}
 	// What could not be collected (a dead JVM, a failed attach) is still
 	// switched off, and its files in /tmp removed.
 	jvm.abandon(cctx)
@@ -421,7 +429,12 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 	done, err := rec.finish(ctx, ropts, RecordHooks{Warn: func(err error) { hooks.note(finding.T("%v", "%v"), err) }})
 	var we *run.WriteError
 	if errors.As(err, &we) && done != nil {
-		writeErr, err = we, nil
+		if writeErr != nil {
+			writeErr = fmt.Errorf("%w; %v", we, writeErr) // and what else was lost
+		} else {
+			writeErr = we
+		}
+		err = nil
 	}
 	if err != nil {
 		return nil, err
