@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"io"
 	"strconv"
 	"strings"
@@ -55,6 +56,9 @@ type jsonThread struct {
 	} `json:"monitorsOwned"`
 }
 
+// maxJSONThreads bounds the threads one JSON dump keeps (as javacores').
+const maxJSONThreads = maxJavacoreThreads
+
 // ParseJSON reads one JSON thread dump, streaming thread by thread.
 func ParseJSON(r io.Reader) (*Dump, error) {
 	dec := json.NewDecoder(r)
@@ -92,6 +96,16 @@ func ParseJSON(r io.Reader) (*Dump, error) {
 							return skipValue(dec)
 						}
 						return walkArray(dec, func() error {
+							if len(d.Threads) >= maxJSONThreads {
+								// A JDK 21+ dump lists every virtual thread:
+								// millions are possible; past the bound they
+								// are counted, not kept.
+								d.Dropped++
+								if d.DroppedWhy.EN == "" {
+									d.DroppedWhy = finding.Tf(finding.T("more than %d threads", "线程多于 %d 个"), maxJSONThreads)
+								}
+								return skipValue(dec)
+							}
 							var jt jsonThread
 							if err := dec.Decode(&jt); err != nil {
 								return err

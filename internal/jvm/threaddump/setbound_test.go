@@ -1,6 +1,7 @@
 package threaddump
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -105,5 +106,58 @@ func TestReadSetStopsOnContext(t *testing.T) {
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("ReadSetContext did not stop")
+	}
+}
+
+// A JSON dump lists every virtual thread: past maxJSONThreads they are
+// counted, not kept (7.5 million threads in 1.2 GB were kept whole).
+func TestParseJSONBoundsThreads(t *testing.T) {
+	pr, pw := io.Pipe()
+	const n = maxJSONThreads + 5000
+	go func() {
+		bw := bufio.NewWriter(pw)
+		bw.WriteString(`{"threadDump": {"processId": "1", "time": "2026-11-28T07:00:00Z", "runtimeVersion": "25", "threadContainers": [{"container": "<root>", "threads": [`)
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				bw.WriteString(",")
+			}
+			fmt.Fprintf(bw, `{"tid": "%d", "name": "v", "state": "RUNNABLE", "stack": ["a.B.c(B.java:1)"]}`, i)
+		}
+		bw.WriteString(`]}]}}`)
+		bw.Flush()
+		pw.Close()
+	}()
+	d, err := ParseJSON(pr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Threads) != maxJSONThreads || d.Dropped != n-maxJSONThreads || !strings.Contains(d.DroppedWhy.EN, "more than") {
+		t.Fatalf("%d threads kept, %d dropped (%q)", len(d.Threads), d.Dropped, d.DroppedWhy.EN)
+	}
+}
+
+// One text dump of more threads than maxTextThreads keeps the bound and
+// counts the rest (one 1.2 GB dump of 4.5 million threads was kept whole).
+func TestParseTextBoundsThreads(t *testing.T) {
+	pr, pw := io.Pipe()
+	const n = maxTextThreads + 500
+	go func() {
+		bw := bufio.NewWriter(pw)
+		bw.WriteString("2026-11-28 07:00:00\nFull thread dump OpenJDK 64-Bit Server VM (17.0.15+6 mixed mode):\n\n")
+		for i := 0; i < n; i++ {
+			fmt.Fprintf(bw, "\"w-%d\" #%d prio=5 os_prio=0 tid=0x%x nid=0x%x runnable\n   java.lang.Thread.State: RUNNABLE\n\tat a.B.c(B.java:1)\n\n", i, i+1, i+1, i+1)
+		}
+		bw.WriteString("JNI global refs: 1, weak refs: 0\n")
+		bw.Flush()
+		pw.Close()
+	}()
+	ds, err := ParseText(pr)
+	if err != nil || len(ds) != 1 {
+		t.Fatalf("%d dumps, %v", len(ds), err)
+	}
+	d := ds[0]
+	if len(d.Threads) != maxTextThreads || d.Dropped != n-maxTextThreads || d.Threads[len(d.Threads)-1].Name != fmt.Sprintf("w-%d", maxTextThreads-1) ||
+		len(d.Threads[0].Frames) != 1 {
+		t.Fatalf("%d threads kept, %d dropped (%q)", len(d.Threads), d.Dropped, d.DroppedWhy.EN)
 	}
 }
