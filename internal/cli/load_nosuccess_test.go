@@ -72,3 +72,16 @@ func TestRunExitsOneWhenNothingSucceeds(t *testing.T) {
 		t.Fatalf("err = %v, want exit 1 naming the 404s\n%s\n%s", err, out.String(), errb.String())
 	}
 }
+
+// load --versus against a side where every request fails compares nothing:
+// exit 1 naming the side (it was a comparison of two error rates).
+func TestLoadVersusSideWithNoSuccess(t *testing.T) {
+	ok := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte("ok")) }))
+	defer ok.Close()
+	bad := garbageServer(t)
+	env, out, errb := testEnv()
+	code := runRoot(t, env, "load", ok.URL+"/", "--versus", bad, "-c", "2", "--window", "1s", "-d", "4s", "--warm-up", "300ms", "-q")
+	if code != ExitFailure || !strings.Contains(errb.String(), bad+": 0 succeeded of") {
+		t.Fatalf("exit %d\n%s%s", code, out, errb)
+	}
+}
