@@ -47,3 +47,29 @@ func TestAnalyzeMaxInputReadsInPart(t *testing.T) {
 		t.Errorf("GC log cut at 8K: %v\n%.800s", err, out)
 	}
 }
+
+// Profiles too: collapsed stacks up to the limit, and a JFR recording's
+// whole chunks before it.
+func TestAnalyzeMaxInputProfilesInPart(t *testing.T) {
+	dir := t.TempDir()
+	col := filepath.Join(dir, "s.collapsed")
+	if err := os.WriteFile(col, bytes.Repeat([]byte("a;b;c 1\n"), 3000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := runAnalyze(t, []string{col}, AnalyzeOptions{MaxInput: "8K"})
+	if err != nil || !strings.Contains(out, "Read in part: "+col) || !strings.Contains(out, "1024 events") {
+		t.Errorf("collapsed cut at 8K: %v\n%.600s", err, out)
+	}
+	one, err := os.ReadFile("testdata/profiles/mixed.jfr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	two := filepath.Join(dir, "two.jfr")
+	if err := os.WriteFile(two, append(append([]byte(nil), one...), one...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err = runAnalyze(t, []string{two}, AnalyzeOptions{MaxInput: strconv.Itoa(len(one) + len(one)/2)})
+	if err != nil || !strings.Contains(out, "Read in part: "+two) || strings.Contains(out, "Not read") {
+		t.Errorf("JFR cut in its second chunk: %v\n%.600s", err, out)
+	}
+}

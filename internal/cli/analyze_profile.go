@@ -47,23 +47,26 @@ func readProfiles(ctx context.Context, f *input.File, format input.Format, kinds
 		if err != nil {
 			return nil, span, err
 		}
-		defer rc.Close()
-		p, err := stacks.ReadCollapsed(rc, kinds[0])
+		c := &cutAtLimit{r: rc}
+		defer c.Close()
+		p, err := stacks.ReadCollapsed(c, kinds[0])
+		span.cut = c.err
 		if err != nil {
 			return nil, span, finding.Errorf(finding.T("%s: collapsed stacks that cannot be read: %v", "%s：无法读取的折叠调用栈：%v"), f.Name, err)
 		}
 		return []*stacks.Profile{p}, span, nil
 	}
-	rc, err := f.OpenBinary(ctx)
+	rb, err := f.OpenBinary(ctx)
 	if err != nil {
 		return nil, span, err
 	}
+	rc := &cutAtLimit{r: rb} // cut at --max-input: the whole chunks before stand
 	defer rc.Close()
 	var out []*stacks.Profile
 	var empty *stacks.Profile
 	// One pass over the recording for every kind, a chunk at a time.
 	all, info, err := stacks.JFRProfilesFrom(ctx, rc, kinds...)
-	span = recSpan{start: info.Start, d: info.Duration}
+	span = recSpan{start: info.Start, d: info.Duration, cut: rc.err}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, span, ctx.Err()
@@ -97,6 +100,7 @@ func readProfiles(ctx context.Context, f *input.File, format input.Format, kinds
 type recSpan struct {
 	start time.Time
 	d     time.Duration
+	cut   error // the input was cut at --max-input (read in part)
 }
 
 // profileNotes says in both languages what a profile lacks or left out.
@@ -155,6 +159,9 @@ func (a *analysis) profileInputs(ctx context.Context, files []*input.File, force
 		if err != nil {
 			a.refuse(f.Name, err)
 			continue
+		}
+		if span.cut != nil {
+			a.partial(f.Name, span.cut)
 		}
 		for _, p := range ps {
 			page := report.NewFlamePage(p, report.FlameMeta{Target: f.Name, Start: span.start, Duration: span.d,
