@@ -134,3 +134,21 @@ func TestJRockitThenHotSpotSaysSo(t *testing.T) {
 		t.Errorf("issues %v do not say a second log is in the file", st.Issues)
 	}
 }
+
+// Pauses logged at one time are one item of the 60 s window: a log of
+// millions of pauses stamped alike held every one (801 MB for a 2 GB log).
+func TestWindowHoldsOneItemPerTime(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 20000; i++ {
+		b.WriteString("2026-11-28T07:00:00.000+0000: 1.000: [GC (Allocation Failure) [PSYoungGen: 1000K->100K(2000K)] 3000K->2100K(9000K), 0.0010000 secs]\n")
+	}
+	s := NewSummariser()
+	st, err := Parse(strings.NewReader(b.String()), "same-time.log", s.Add)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.AddStats(st)
+	if n := len(s.win) - s.winHead; n != 1 || s.Summary().Pauses != 20000 {
+		t.Fatalf("window holds %d items for one time, %d pauses", n, s.Summary().Pauses)
+	}
+}
