@@ -88,7 +88,10 @@ func ReadSet(inputs []Input) *Set { return ReadSetContext(context.Background(), 
 // stops between dumps and returns what it has, without findings.
 func ReadSetContext(ctx context.Context, inputs []Input) *Set {
 	s := &Set{}
-	seen := map[[32]byte]string{}
+	// Where each distinct dump was first read: an input's index and a line,
+	// not a string per dump (a log of a million dumps keeps a million).
+	type at struct{ in, line int32 }
+	seen := map[[32]byte]at{}
 	var names []string
 	type kept struct {
 		d      *Dump
@@ -97,7 +100,7 @@ func ReadSetContext(ctx context.Context, inputs []Input) *Set {
 	}
 	var keep []kept
 	threads, every, distinct := 0, 1, 0
-	for _, in := range inputs {
+	for idx, in := range inputs {
 		if ctx.Err() != nil {
 			break
 		}
@@ -110,13 +113,13 @@ func ReadSetContext(ctx context.Context, inputs []Input) *Set {
 			fp := fingerprint(d)
 			if first, dup := seen[fp]; dup {
 				if len(s.Duplicates) < maxDuplicatesListed {
-					s.Duplicates = append(s.Duplicates, Duplicate{Source: in.Name, Line: d.Line, SameAs: first})
+					s.Duplicates = append(s.Duplicates, Duplicate{Source: in.Name, Line: d.Line, SameAs: fmt.Sprintf("%s:%d", inputs[first.in].Name, first.line)})
 				} else {
 					s.DuplicatesMore++
 				}
 				return nil
 			}
-			seen[fp] = fmt.Sprintf("%s:%d", in.Name, d.Line)
+			seen[fp] = at{int32(idx), int32(d.Line)}
 			seq := distinct
 			distinct++
 			if seq%every != 0 {
