@@ -11,7 +11,7 @@ DELAY=${DELAY:-5}
 command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (apt-get install time)"; exit 2; }
 dir=$(mktemp -d /tmp/tuneloop-bigfiles.XXXXXX)
 trap 'rm -rf "$dir"' EXIT
-bytes=$((SIZE_MB * 1024 * 1024))
+bytes=$((SIZE_MB * 1024 * 1024 - 65536)) # under --max-input's default 2 GiB
 
 # Each generator writes $bytes of one format to its file.
 repeat() { # file, text: text repeated to the size
