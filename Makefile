@@ -8,7 +8,7 @@ OUT ?= out
 
 include zoo/zoo.mk
 
-.PHONY: all build cross test test-e2e vet fmt-check docs docs-check bench bench-load bench-load-quick bench-probe bench-gate bench-profile profile-zoo eval fuzz demo demo-tune jmeter-check test-jmeter bench-jmeter clean
+.PHONY: all build cross test test-e2e vet fmt-check docs docs-check bench bench-load bench-load-quick bench-probe bench-gate bench-profile bench-bigfiles profile-zoo eval fuzz demo demo-tune jmeter-check test-jmeter bench-jmeter clean
 
 all: build
 
@@ -83,6 +83,10 @@ bench-gate: build $(if $(filter sets,$(MODE)),zoo)
 # Overhead of jvm --profile cpu on a zoo service under load, interleaved off/on windows (~2 min).
 bench-profile: build zoo
 	scripts/bench-profile.sh healthy 10 5 20
+
+# Every analyze reader on 2 GB inputs: peak RSS, time, and exit after SIGTERM (~15 min; SIZE_MB=256 for a quick look).
+bench-bigfiles: build
+	scripts/bench-bigfiles.sh ./tuneloop
 
 # Every zoo scenario x cpu, alloc, lock, wall profiles: top frames (not in CI: ~1 min per scenario).
 profile-zoo: build zoo

@@ -129,7 +129,10 @@ type AnalyzeResult struct {
 	// DumpDuplicates are dumps given twice (the same file, or the same
 	// content), counted once.
 	DumpDuplicates []threaddump.Duplicate `json:"thread_dump_duplicates,omitempty"`
-	GC             *gclog.Report          `json:"gc,omitempty"`
+	// DumpsThinned: the inputs held more dumps than a set keeps; these
+	// were kept evenly over them.
+	DumpsThinned *threaddump.Thinning `json:"thread_dumps_thinned,omitempty"`
+	GC           *gclog.Report        `json:"gc,omitempty"`
 	// GCSets holds one report per JVM when the GC logs came from several.
 	GCSets     []*gclog.Report   `json:"gc_sets,omitempty"`
 	LogConfigs []string          `json:"logging_configs,omitempty"`
@@ -145,6 +148,9 @@ type AnalyzeResult struct {
 	Unreadable []InputError `json:"unreadable,omitempty"`
 	// DumpNotes are the dumps read only in part: cut short, or with records left out.
 	DumpNotes []DumpNote `json:"thread_dump_notes,omitempty"`
+	// ReadInPart are the inputs --max-input cut: what came before the
+	// limit is analysed, the rest was not read.
+	ReadInPart []InputError `json:"read_in_part,omitempty"`
 }
 
 // DumpNote says what is missing from one dump.
@@ -196,6 +202,30 @@ type mdSection struct {
 func (a *analysis) refuse(name string, err error) {
 	a.failed = append(a.failed, err)
 	a.res.Unreadable = append(a.res.Unreadable, InputError{Name: name, Message: finding.Localize(err, a.lang)})
+}
+
+// cutAtLimit ends an input at --max-input as if it ended there (what came
+// before is analysed, and the input is said to be read in part), instead
+// of failing the whole input.
+type cutAtLimit struct {
+	r   io.ReadCloser
+	err error // the limit's error, once reached
+}
+
+func (c *cutAtLimit) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if err != nil && errors.Is(err, input.ErrLimit) {
+		c.err = err
+		return n, io.EOF
+	}
+	return n, err
+}
+
+func (c *cutAtLimit) Close() error { return c.r.Close() }
+
+// partial notes an input cut at --max-input.
+func (a *analysis) partial(name string, err error) {
+	a.res.ReadInPart = append(a.res.ReadInPart, InputError{Name: name, Message: finding.Localize(err, a.lang)})
 }
 
 // section renders one kind of input with its text writer.
@@ -277,10 +307,7 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 			return usageErr(finding.T("- (standard input) is given twice", "- （标准输入）给出了两次"))
 		case path == "-":
 			stdinUsed = true
-			var f *input.File
-			if f, err = input.OpenReader(ctx, "stdin", env.Stdin, lim); err == nil {
-				files = []*input.File{f}
-			}
+			files, err = input.OpenStream(ctx, "stdin", env.Stdin, lim)
 		default:
 			files, err = input.OpenAll(ctx, path, lim)
 		}
@@ -441,18 +468,26 @@ func (a *analysis) threadDumps(ctx context.Context, files []*input.File) error {
 		return nil
 	}
 	in := make([]threaddump.Input, 0, len(files))
+	cuts := map[string]*cutAtLimit{}
 	for _, f := range files {
 		rc, err := f.Open(ctx)
 		if err != nil {
 			a.refuse(f.Name, err)
 			continue
 		}
-		defer rc.Close()
-		in = append(in, threaddump.Input{Name: f.Name, R: rc})
+		c := &cutAtLimit{r: rc}
+		cuts[f.Name] = c
+		defer c.Close()
+		in = append(in, threaddump.Input{Name: f.Name, R: c})
 	}
-	set := threaddump.ReadSet(in)
+	set := threaddump.ReadSetContext(ctx, in)
 	if ctx.Err() != nil {
 		return interrupted(ctx)
+	}
+	for _, f := range files {
+		if c := cuts[f.Name]; c != nil && c.err != nil {
+			a.partial(f.Name, c.err)
+		}
 	}
 	for _, u := range set.Unreadable {
 		a.refuse(u.Name, u.Err)
@@ -469,7 +504,7 @@ func (a *analysis) threadDumps(ctx context.Context, files []*input.File) error {
 	}
 	a.res.Findings = append(a.res.Findings, set.Findings...)
 	a.res.ThreadDumps = set.Reports
-	a.res.DumpDuplicates = set.Duplicates
+	a.res.DumpDuplicates, a.res.DumpsThinned = set.Duplicates, set.Thinned
 	a.dumps = set
 	return a.section(finding.T("Thread dumps", "线程转储"), func(w io.Writer) error { return threaddump.WriteText(w, set, a.lang) })
 }
@@ -480,9 +515,25 @@ func (a *analysis) gcLogs(ctx context.Context, files []*input.File) error {
 	if len(files) == 0 {
 		return nil
 	}
+	cuts := map[string]*cutAtLimit{}
 	src := func(f *input.File) gclog.Source {
-		return gclog.Source{Name: f.Name, Open: func() (io.ReadCloser, error) { return f.Open(ctx) }}
+		return gclog.Source{Name: f.Name, Open: func() (io.ReadCloser, error) {
+			rc, err := f.Open(ctx)
+			if err != nil {
+				return nil, err
+			}
+			c := &cutAtLimit{r: rc}
+			cuts[f.Name] = c
+			return c, nil
+		}}
 	}
+	defer func() {
+		for _, f := range files {
+			if c := cuts[f.Name]; c != nil && c.err != nil {
+				a.partial(f.Name, c.err)
+			}
+		}
+	}()
 	var srcs []gclog.Source
 	for _, f := range files {
 		srcs = append(srcs, src(f))
@@ -564,6 +615,9 @@ func writeAnalyzeText(w io.Writer, a *analysis) error {
 	for _, u := range a.res.Unreadable {
 		fmt.Fprintf(&b, "%s%s\n", t("Not read: ", "未能读取："), finding.SafeLine(u.Message))
 	}
+	for _, u := range a.res.ReadInPart {
+		fmt.Fprintf(&b, "%s%s%s\n", t("Read in part: ", "只读取了一部分："), finding.SafeLine(u.Message), t(" (what came before is analysed below)", "（之前的内容已在下面分析）"))
+	}
 	for _, r := range a.res.Read {
 		if r.LongLines > 0 {
 			fmt.Fprintf(&b, t("%s: %d lines longer than the line limit were cut\n", "%s：%d 行超过行长上限，已截断\n"), finding.SafeLine(r.Name), r.LongLines)
@@ -594,6 +648,13 @@ func writeAnalyzeMarkdown(w io.Writer, a *analysis) error {
 	if len(a.res.Unreadable) > 0 {
 		fmt.Fprintf(bw, "## %s\n\n", t("Not read", "未能读取"))
 		for _, u := range a.res.Unreadable {
+			fmt.Fprintf(bw, "- %s\n", report.MarkdownCell(u.Message))
+		}
+		bw.WriteString("\n")
+	}
+	if len(a.res.ReadInPart) > 0 {
+		fmt.Fprintf(bw, "## %s\n\n", t("Read in part", "只读取了一部分"))
+		for _, u := range a.res.ReadInPart {
 			fmt.Fprintf(bw, "- %s\n", report.MarkdownCell(u.Message))
 		}
 		bw.WriteString("\n")

@@ -9,7 +9,6 @@ package cli
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -48,27 +47,30 @@ func readProfiles(ctx context.Context, f *input.File, format input.Format, kinds
 		if err != nil {
 			return nil, span, err
 		}
-		defer rc.Close()
-		p, err := stacks.ReadCollapsed(rc, kinds[0])
+		c := &cutAtLimit{r: rc}
+		defer c.Close()
+		p, err := stacks.ReadCollapsed(c, kinds[0])
+		span.cut = c.err
 		if err != nil {
 			return nil, span, finding.Errorf(finding.T("%s: collapsed stacks that cannot be read: %v", "%s：无法读取的折叠调用栈：%v"), f.Name, err)
 		}
 		return []*stacks.Profile{p}, span, nil
 	}
-	rc, err := f.OpenBinary(ctx)
+	rb, err := f.OpenBinary(ctx)
 	if err != nil {
 		return nil, span, err
 	}
-	buf, err := io.ReadAll(rc)
-	rc.Close()
-	if err != nil {
-		return nil, span, err
-	}
-	span = jfrSpan(buf)
+	rc := &cutAtLimit{r: rb} // cut at --max-input: the whole chunks before stand
+	defer rc.Close()
 	var out []*stacks.Profile
 	var empty *stacks.Profile
-	all, err := stacks.JFRProfiles(buf, kinds...) // one pass over the recording for every kind
+	// One pass over the recording for every kind, a chunk at a time.
+	all, info, err := stacks.JFRProfilesFrom(ctx, rc, kinds...)
+	span = recSpan{start: info.Start, d: info.Duration, cut: rc.err}
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, span, ctx.Err()
+		}
 		return nil, span, finding.Errorf(finding.T("%s: a JFR recording that cannot be read: %v", "%s：无法读取的 JFR 记录：%v"), f.Name, err)
 	}
 	for _, k := range kinds {
@@ -98,29 +100,7 @@ func readProfiles(ctx context.Context, f *input.File, format input.Format, kinds
 type recSpan struct {
 	start time.Time
 	d     time.Duration
-}
-
-// jfrSpan reads the chunk headers of a JFR recording (big-endian: magic,
-// version, chunk size at 8, start in epoch nanoseconds at 32, duration in
-// nanoseconds at 40): the first chunk's start and the chunks' durations
-// added up. A header that does not hold together ends the walk.
-func jfrSpan(buf []byte) recSpan {
-	var s recSpan
-	for off := 0; off+48 <= len(buf) && string(buf[off:off+4]) == "FLR\x00"; {
-		h := buf[off:]
-		size := int64(binary.BigEndian.Uint64(h[8:]))
-		start := int64(binary.BigEndian.Uint64(h[32:]))
-		d := int64(binary.BigEndian.Uint64(h[40:]))
-		if size < 48 || size > int64(len(buf)-off) || d < 0 {
-			break
-		}
-		if off == 0 && start > 0 {
-			s.start = time.Unix(0, start).UTC()
-		}
-		s.d += time.Duration(d)
-		off += int(size)
-	}
-	return s
+	cut   error // the input was cut at --max-input (read in part)
 }
 
 // profileNotes says in both languages what a profile lacks or left out.
@@ -179,6 +159,9 @@ func (a *analysis) profileInputs(ctx context.Context, files []*input.File, force
 		if err != nil {
 			a.refuse(f.Name, err)
 			continue
+		}
+		if span.cut != nil {
+			a.partial(f.Name, span.cut)
 		}
 		for _, p := range ps {
 			page := report.NewFlamePage(p, report.FlameMeta{Target: f.Name, Start: span.start, Duration: span.d,

@@ -198,8 +198,9 @@ same summary, and JMeter is stopped at the end, on Ctrl-C and when tuneloop
 is killed. Then the plan's bounds hold unless -d or -c are given.
 
 Exit status: 0 when the load ran; 1 on an error, and when no request
-completed (a server that accepts and never answers, or never ends a body:
-"0 completed of N sent", the requests still in flight counted as timeouts);
+succeeded: none completed (a server that accepts and never answers, or never
+ends a body: "0 completed of N sent"), or every one failed (not HTTP, reset,
+timed out, an error status: "0 succeeded of N requests", the classes named);
 with --versus, 3 when the second service is significantly slower beyond
 --fail-on-regression and 4 when that cannot be told.`: `向服务发送 HTTP/1.1 负载，报告请求数、TPS、平均时延与
 p50/p90/p95/p99/p99.9/max 时延、按类型分列的错误、逐秒序列，以及类似 JMeter
@@ -225,8 +226,9 @@ jmeter -g results.jtl -o report/）；--import 读取 JMeter 或 tuneloop 写出
 运行结束、按 Ctrl-C 以及 tuneloop 被杀死时都会停止 JMeter。此时除非给出 -d 或
 -c，否则以计划自身的边界为准。
 
-退出码：负载运行完成时为 0；出错时为 1，没有任何请求完成时也为 1（服务器接受连接
-却从不应答，或响应体永不结束：“发出 N 个、完成 0 个”，仍在途的请求计为超时）；
+退出码：负载运行完成时为 0；出错时为 1，没有任何请求成功时也为 1：没有请求完成
+（服务器接受连接却从不应答，或响应体永不结束：“发出 N 个、完成 0 个”），或每个请求
+都失败（不是 HTTP、连接被重置、超时、错误状态码：“N 个请求中成功 0 个”，并列出错误类别）；
 使用 --versus 时，第二个服务显著变慢且超过 --fail-on-regression 为 3，无法判断为 4。`,
 	`  tuneloop load http://127.0.0.1:8080/api -c 60 -d 10m
   tuneloop load http://127.0.0.1:8080/api --rate 5000 -d 2m --warm-up 30s

@@ -101,8 +101,9 @@ same summary, and JMeter is stopped at the end, on Ctrl-C and when tuneloop
 is killed. Then the plan's bounds hold unless -d or -c are given.
 
 Exit status: 0 when the load ran; 1 on an error, and when no request
-completed (a server that accepts and never answers, or never ends a body:
-"0 completed of N sent", the requests still in flight counted as timeouts);
+succeeded: none completed (a server that accepts and never answers, or never
+ends a body: "0 completed of N sent"), or every one failed (not HTTP, reset,
+timed out, an error status: "0 succeeded of N requests", the classes named);
 with --versus, 3 when the second service is significantly slower beyond
 --fail-on-regression and 4 when that cannot be told.`,
 		Example: `  tuneloop load http://127.0.0.1:8080/api -c 60 -d 10m
@@ -390,7 +391,7 @@ func emitSummary(env *Env, o *LoadOptions, s *loadgen.Summary, rec *report.LoadR
 	if err != nil && !errors.Is(err, io.ErrClosedPipe) {
 		return &ExitError{Code: ExitFailure, Err: err}
 	}
-	if err := s.NoAnswer(); err != nil { // nothing completed: not a measurement
+	if err := s.NoSuccess(); err != nil { // nothing succeeded: not a measurement
 		return &ExitError{Code: ExitFailure, Err: err}
 	}
 	return nil

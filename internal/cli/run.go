@@ -309,8 +309,8 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	case writeErr != nil:
 		return &ExitError{Code: ExitFailure, Err: finding.Errorf(finding.T("the run folder %s could not be completed (%v): the summary above is what was measured; the folder keeps what was written and its manifest says why",
 			"运行目录 %s 未能写完整（%v）：上面的摘要就是测得的结果；目录保留了已写入的内容，其 manifest 记录了原因"), dir, writeErr)}
-	case res.Load != nil && res.Load.NoAnswer() != nil:
-		return &ExitError{Code: ExitFailure, Err: res.Load.NoAnswer()}
+	case res.Load != nil && res.Load.NoSuccess() != nil:
+		return &ExitError{Code: ExitFailure, Err: res.Load.NoSuccess()}
 	}
 	if failOn != nil {
 		if worst, any := finding.Worst(all); any && worst >= *failOn {

@@ -195,6 +195,11 @@ func Detect(head []byte, name string) Format {
 			continue
 		}
 		switch {
+		case bytes.HasPrefix(t, []byte("[gcpause]")) || bytes.HasPrefix(t, []byte("[INFO ][gcpause]")):
+			// JRockit -Xverbose:gcpause names the threads a GC held
+			// (`Thread "x" id=22 idx=0x4c tid=20366 was in TLA-fetch ...`):
+			// a GC log line, not a thread dump's header.
+			jrockit = true
 		case bytes.HasPrefix(t, []byte("0SECTION")) || bytes.HasPrefix(t, []byte("1XMTHDINFO")) || bytes.HasPrefix(t, []byte("3XMTHREADINFO")) || bytes.HasPrefix(t, []byte("1TISIGINFO")):
 			javacore = true
 		case bytes.Contains(t, []byte(`" - Thread t@`)):

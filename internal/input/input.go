@@ -13,6 +13,7 @@ package input
 import (
 	"archive/zip"
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -170,6 +171,23 @@ func OpenReader(ctx context.Context, name string, r io.Reader, lim Limits) (*Fil
 	return f, nil
 }
 
+// OpenStream is OpenReader that also takes a zip archive (each entry an
+// input, read into memory up to the replay bound): what stdin may carry.
+func OpenStream(ctx context.Context, name string, r io.Reader, lim Limits) ([]*File, error) {
+	lim = lim.withDefaults()
+	br := bufio.NewReaderSize(r, 64<<10)
+	if zipped, err := peekZip(ctx, br); err != nil {
+		return nil, err
+	} else if zipped {
+		return openZipStream(ctx, name, br, lim)
+	}
+	f, err := OpenReader(ctx, name, br, lim)
+	if err != nil {
+		return nil, err
+	}
+	return []*File{f}, nil
+}
+
 // replayMax is how much of a stream is kept for a second read: all of it
 // up to 64 MiB (a thread dump, a day of GC log), and at least what sniffing reads.
 func replayMax(lim Limits) int64 { return max(min(lim.MaxBytes, 64<<20), sniffMax+HeadLen) }
@@ -180,11 +198,7 @@ func openAll(ctx context.Context, path string, lim Limits, stdin io.Reader) ([]*
 		return nil, err
 	}
 	if path == "-" {
-		f, err := OpenReader(ctx, "stdin", stdin, lim)
-		if err != nil {
-			return nil, err
-		}
-		return []*File{f}, nil
+		return OpenStream(ctx, "stdin", stdin, lim)
 	}
 	st, err := os.Stat(path)
 	if err != nil {
@@ -279,12 +293,57 @@ func isZip(path string) bool {
 	return n == 4 && string(m[:]) == "PK\x03\x04"
 }
 
+// peekZip says whether a stream starts like a zip archive, waiting for its
+// first bytes no longer than ctx.
+func peekZip(ctx context.Context, br *bufio.Reader) (bool, error) {
+	ch := make(chan []byte, 1)
+	go func() {
+		m, _ := br.Peek(4)
+		ch <- m
+	}()
+	select {
+	case m := <-ch:
+		return string(m) == "PK\x03\x04", nil
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
+}
+
+// openZipStream reads a zip archive from a stream (stdin) into memory, up
+// to the replay bound (a zip needs its directory at the end, so it cannot
+// be read as it comes), and opens its entries like openZip.
+func openZipStream(ctx context.Context, name string, r io.Reader, lim Limits) ([]*File, error) {
+	max := replayMax(lim)
+	b, err := io.ReadAll(io.LimitReader(ContextReader(ctx, r), max+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if int64(len(b)) > max {
+		return nil, errT(ErrLimit, finding.T("%s: a zip archive larger than %s on standard input: give its path instead (a zip is read from its end)",
+			"%s：标准输入上的 zip 归档大于 %s：请改为给出其路径（zip 需从末尾读取）"), name, humanBytes(max))
+	}
+	ra := bytes.NewReader(b)
+	return openZipAt(ctx, name, int64(len(b)), lim, func() (io.ReaderAt, io.Closer, error) { return ra, io.NopCloser(nil), nil })
+}
+
 func openZip(ctx context.Context, path string, size int64, lim Limits) ([]*File, error) {
-	fd, err := os.Open(path)
+	return openZipAt(ctx, path, size, lim, func() (io.ReaderAt, io.Closer, error) {
+		fd, err := os.Open(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		return fd, fd, nil
+	})
+}
+
+// openZipAt opens the entries of the zip archive that open gives (a file,
+// or bytes read from a stream), each entry a File named path!entry.
+func openZipAt(ctx context.Context, path string, size int64, lim Limits, open func() (io.ReaderAt, io.Closer, error)) ([]*File, error) {
+	fd, fdc, err := open()
 	if err != nil {
 		return nil, err
 	}
-	defer fd.Close()
+	defer fdc.Close()
 	zr, err := zip.NewReader(fd, size)
 	if err != nil {
 		return nil, finding.Errorf(finding.T("%s: a damaged zip archive: %v", "%s：损坏的 zip 归档：%v"), path, err)
@@ -304,24 +363,24 @@ func openZip(ctx context.Context, path string, size int64, lim Limits) ([]*File,
 		idx := i
 		f := &File{Name: path + "!" + ze.Name, lim: lim}
 		f.raw = func() (io.ReadCloser, error) {
-			fd, err := os.Open(path)
+			fd, fdc, err := open()
 			if err != nil {
 				return nil, err
 			}
 			zr, err := zip.NewReader(fd, size)
 			if err != nil {
-				fd.Close()
+				fdc.Close()
 				return nil, err
 			}
 			er, err := zr.File[idx].Open()
 			if err != nil {
-				fd.Close()
+				fdc.Close()
 				return nil, err
 			}
 			return struct {
 				io.Reader
 				io.Closer
-			}{ctxReader{ctx, er}, closers{er, fd}}, nil
+			}{ctxReader{ctx, er}, closers{er, fdc}}, nil
 		}
 		if err := f.sniff(ctx); err != nil {
 			return nil, err

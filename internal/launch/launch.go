@@ -31,9 +31,13 @@ type Service struct {
 	// StopTimeout is how long Stop waits after SIGTERM before SIGKILL
 	// (DefaultStopTimeout when 0).
 	StopTimeout time.Duration
-	jvm         int // found by WaitJVM
-	done        chan struct{}
-	err         error
+	// Killed: Stop had to send SIGKILL, the service (its JVM, or its
+	// process) still running StopTimeout after SIGTERM, so its shutdown
+	// hooks may not have finished; KilledText says so.
+	Killed bool
+	jvm    int // found by WaitJVM
+	done   chan struct{}
+	err    error
 }
 
 // Start runs command with /bin/sh -c in its own process group; stdout and
@@ -124,12 +128,18 @@ func (s *Service) Stop() {
 	select {
 	case <-s.done:
 	case <-timer.C:
+		select {
+		case <-s.done:
+		default:
+			s.Killed = true // the process it started still ran
+		}
 	}
 	if jvm != 0 && jvm != pgid {
 		for alive(jvm) && time.Now().Before(end) {
 			time.Sleep(20 * time.Millisecond)
 		}
 		if alive(jvm) {
+			s.Killed = true
 			_ = syscall.Kill(jvm, syscall.SIGKILL)
 		}
 	}
@@ -142,6 +152,21 @@ func (s *Service) Stop() {
 		time.Sleep(10 * time.Millisecond)
 	}
 	RemoveStaleAttach(jvm)
+}
+
+// KilledText says that Stop killed the service, and what to do: nil when
+// it stopped on SIGTERM within its grace period.
+func (s *Service) KilledText() *finding.Text {
+	if !s.Killed {
+		return nil
+	}
+	grace := s.StopTimeout
+	if grace <= 0 {
+		grace = DefaultStopTimeout
+	}
+	t := finding.Tf(finding.T("the service still ran %s after SIGTERM and was killed with SIGKILL: its shutdown hooks (flushing logs, closing connections, deregistering) may not have finished; give it longer with --stop-timeout",
+		"服务在收到 SIGTERM %s 后仍在运行，已用 SIGKILL 杀死：其关闭钩子（刷新日志、关闭连接、注销服务）可能没有执行完；可用 --stop-timeout 给它更长时间"), grace)
+	return &t
 }
 
 // RemoveStaleAttach removes the attach socket of a JVM that is gone: one

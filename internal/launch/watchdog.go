@@ -57,7 +57,7 @@ const (
 	OpKeep    = "keep"    // --keep-service: do not stop it
 	OpGCLog   = "gclog"   // PID, Index, File: GC log output switched on
 	OpGCOff   = "gclog-off"
-	OpJFR     = "jfr" // PID, File: JFR recording "tuneloop" started
+	OpJFR     = "jfr" // PID, File, Name: the run's JFR recording started
 	OpJFROff  = "jfr-off"
 	// OpEngine: PGID: a load engine's process group (JMeter), stopped
 	// (SIGTERM, GraceMS, SIGKILL) when the run dies; OpEngineOff: it ended.
@@ -68,11 +68,14 @@ const (
 
 // Entry is one line of the journal.
 type Entry struct {
-	Op      string `json:"op"`
-	PID     int    `json:"pid,omitempty"`
-	PGID    int    `json:"pgid,omitempty"`
-	Index   int    `json:"index,omitempty"`
-	File    string `json:"file,omitempty"`
+	Op    string `json:"op"`
+	PID   int    `json:"pid,omitempty"`
+	PGID  int    `json:"pgid,omitempty"`
+	Index int    `json:"index,omitempty"`
+	File  string `json:"file,omitempty"`
+	// Name is the JFR recording's name (unique per run; "tuneloop" in
+	// journals written before names were).
+	Name    string `json:"name,omitempty"`
 	GraceMS int64  `json:"grace_ms,omitempty"`
 	// Started is the process's start time (/proc/PID/stat field 22): a pid
 	// reused by another process since is never signalled.
@@ -162,8 +165,12 @@ func undo(st *journalState) []string {
 	}
 	if e := st.jfr; e != nil {
 		if v := vmOf(e.PID); v != nil {
-			if _, err := v.Execute(ctx, "JFR.stop", "name=tuneloop"); err == nil {
-				did = append(did, "JFR recording tuneloop stopped")
+			name := e.Name
+			if name == "" {
+				name = "tuneloop"
+			}
+			if _, err := v.Execute(ctx, "JFR.stop", "name="+name); err == nil {
+				did = append(did, "JFR recording "+name+" stopped")
 			}
 		}
 	}

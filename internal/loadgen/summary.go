@@ -498,3 +498,65 @@ func (s *Summary) serverHeld() bool {
 	conns := int64(max(s.Connections, 1))
 	return 2*s.Aborted >= conns || s.ErrorKinds[KindTimeout.String()] > 0
 }
+
+// NoSuccess is not nil when no request of the load succeeded: nothing
+// completed (NoAnswer), or every completed request failed (garbage or bad
+// status lines, every connection reset, every request timed out, only
+// error statuses). The error names the failure classes, most frequent
+// first, so the user sees why; such a run measured no service.
+func (s *Summary) NoSuccess() error {
+	if err := s.NoAnswer(); err != nil {
+		return err
+	}
+	if s == nil || s.Requests == 0 || s.Errors < s.Requests {
+		return nil
+	}
+	return finding.Errorf(finding.T("0 succeeded of %d requests: %s", "%d 个请求中成功 0 个：%s"), s.Requests, s.errorClasses())
+}
+
+// kindWhy says what each error kind means, for NoSuccess.
+var kindWhy = [numKinds]finding.Text{
+	KindRefused:   finding.T("connection refused", "连接被拒绝"),
+	KindDNS:       finding.T("the host name did not resolve", "主机名无法解析"),
+	KindConnect:   finding.T("could not connect", "无法建立连接"),
+	KindTLS:       finding.T("TLS handshake or certificate failed", "TLS 握手或证书失败"),
+	KindTimeout:   finding.T("no complete response within the request timeout", "请求超时内未收到完整响应"),
+	KindReset:     finding.T("the connection was closed or reset", "连接被关闭或重置"),
+	KindProtocol:  finding.T("the answer is not valid HTTP/1.x", "响应不是合法的 HTTP/1.x"),
+	KindStatus:    finding.T("unexpected status", "非预期的状态码"),
+	KindAssertion: finding.T("the body assertion failed", "响应体断言失败"),
+	KindOther:     finding.T("other errors", "其他错误"),
+}
+
+// errorClasses lists the error kinds as "N kind (why)", most frequent
+// first; a status class names its codes.
+func (s *Summary) errorClasses() finding.Text {
+	keys := make([]string, 0, len(s.ErrorKinds))
+	for k := range s.ErrorKinds {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		a, b := s.ErrorKinds[keys[i]], s.ErrorKinds[keys[j]]
+		return a > b || a == b && keys[i] < keys[j]
+	})
+	var en, zh []string
+	for _, k := range keys {
+		n := s.ErrorKinds[k]
+		why := kindWhy[KindByName(k)]
+		if KindByName(k) == KindStatus && len(s.StatusCodes) > 0 {
+			codes := make([]string, 0, len(s.StatusCodes))
+			for c := range s.StatusCodes {
+				codes = append(codes, c)
+			}
+			sort.Strings(codes)
+			why = finding.Tf(finding.T("%s %s", "%s %s"), why, strings.Join(codes, ","))
+		}
+		k = finding.SafeLine(k)
+		en = append(en, fmt.Sprintf("%d %s (%s)", n, k, why.EN))
+		zh = append(zh, fmt.Sprintf("%d 个 %s（%s）", n, k, why.In(finding.ZH)))
+	}
+	if len(en) == 0 {
+		return finding.T("no error class was recorded", "未记录错误类别")
+	}
+	return finding.Text{EN: strings.Join(en, ", "), ZH: strings.Join(zh, "，")}
+}

@@ -54,9 +54,10 @@ func WriteText(w io.Writer, s *Summary, l finding.Lang) error {
 		fmt.Fprintf(b, t("  (excluded: %d warm-up, %d in flight at the end)", "（未计入：预热 %d 个，结束时仍在途 %d 个）"), s.Warmup, s.Aborted)
 	}
 	fmt.Fprintln(b)
-	if err := s.NoAnswer(); err != nil {
+	if err := s.NoSuccess(); err != nil {
 		fmt.Fprintf(b, "  %s %s\n", t("ERROR:", "错误："), finding.Localize(err, l))
-	} else if s.Aborted > 0 {
+	}
+	if s.Aborted > 0 && s.NoAnswer() == nil {
 		fmt.Fprintf(b, t("  never completed  %d of %d sent were still in flight at the end (%d without any response byte, %d inside an unfinished body)\n",
 			"  未完成    已发送 %[2]d 个中有 %[1]d 个到结束时仍在途（%[3]d 个没有任何响应字节，%[4]d 个响应体未结束）\n"),
 			s.Aborted, s.Sent(), s.Aborted-s.AbortedInBody, s.AbortedInBody)

@@ -201,7 +201,7 @@ func TestCaptureFallsBackToProfileSettings(t *testing.T) {
 	if len(res.Notes) != 1 || !strings.Contains(res.Notes[0].EN, "'profile' settings") || !strings.Contains(res.Notes[0].ZH, "profile 设置") {
 		t.Errorf("notes %v", res.Notes)
 	}
-	if res.Profile == nil || share(res.Profile, "Svc.burn") < 0.3 {
+	if f, _ := leader(res.Profile, "Svc.burn", "Svc.allocate", "Svc.holdGate"); res.Profile == nil || f != "Svc.burn" {
 		t.Errorf("the fallback recording's profile: %+v", res.Profile)
 	}
 	if left, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/root/tmp/" + RecordingName + "-*"); len(left) != 0 {

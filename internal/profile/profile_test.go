@@ -98,30 +98,50 @@ func share(p *stacks.Profile, frame string) float64 {
 	return float64(v) / float64(p.Total)
 }
 
+// leader is the frame of frames that holds the most of p, and its share.
+func leader(p *stacks.Profile, frames ...string) (string, float64) {
+	best, bs := "", -1.0
+	for _, f := range frames {
+		if v := share(p, f); v > bs {
+			best, bs = f, v
+		}
+	}
+	return best, bs
+}
+
+// TestCaptureEachKindNamesItsCulprit asserts what a user reads off each
+// capture: the kind's culprit is named first among the service's methods,
+// and the kinds rank them differently. A 2 s capture's shares swing with
+// the machine's load (wall: holdGate held 10% on a quiet fresh machine and
+// failed a 10% floor), so shares are asserted only where they have room:
+// the one contended monitor is most of the lock time.
 func TestCaptureEachKindNamesItsCulprit(t *testing.T) {
 	pid := startService(t, javaOnPath(t))
+	methods := []string{"Svc.burn", "Svc.allocate", "Svc.holdGate"}
+	got := map[stacks.Kind]*stacks.Profile{}
 	for _, c := range []struct {
 		kind  stacks.Kind
-		frame string
-		min   float64
+		frame string // named first among methods
 	}{
-		{stacks.CPU, "Svc.burn", 0.3},
-		{stacks.Alloc, "Svc.allocate", 0.3},
-		{stacks.Lock, "Svc.holdGate", 0.5},
-		{stacks.Wall, "Svc.holdGate", 0.1},
+		{stacks.CPU, "Svc.burn"},
+		{stacks.Alloc, "Svc.allocate"},
+		{stacks.Lock, "Svc.holdGate"},
+		{stacks.Wall, "Svc.holdGate"},
 	} {
 		res, err := Capture(context.Background(), pid, c.kind, 2*time.Second, Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", c.kind, err)
 		}
 		p := res.Profile
-		got := share(p, c.frame)
-		t.Logf("%s: %s holds %.0f%% of %d %s (%d events); %s", c.kind, c.frame, 100*got, p.Total, p.Unit, p.Events, res.Command)
-		if got < c.min {
-			t.Errorf("%s: %s holds %.0f%%, want at least %.0f%%", c.kind, c.frame, 100*got, 100*c.min)
+		got[c.kind] = p
+		first, fs := leader(p, methods...)
+		t.Logf("%s: %s first with %.0f%% of %d %s (%d events); %s", c.kind, first, 100*fs, p.Total, p.Unit, p.Events, res.Command)
+		if first != c.frame {
+			t.Errorf("%s: %s named first (%.0f%%), want %s (%.0f%%)", c.kind, first, 100*fs, c.frame, 100*share(p, c.frame))
 		}
-		if c.kind == stacks.Lock && share(p, "[lock] java.lang.Object") < c.min {
-			t.Errorf("lock: the lock class is not the leaf of the blocked time")
+		if c.kind == stacks.Lock && (share(p, "Svc.holdGate") < 0.5 || share(p, "[lock] java.lang.Object") < 0.5) {
+			t.Errorf("lock: holdGate %.0f%%, the monitor as leaf %.0f%%: the one contended lock should be most of the lock time",
+				100*share(p, "Svc.holdGate"), 100*share(p, "[lock] java.lang.Object"))
 		}
 		if res.Interrupted || res.Duration < 2*time.Second || len(res.JFR) == 0 {
 			t.Errorf("%s: interrupted %v after %v, %d bytes", c.kind, res.Interrupted, res.Duration, len(res.JFR))
@@ -138,6 +158,13 @@ func TestCaptureEachKindNamesItsCulprit(t *testing.T) {
 		case len(res.Notes) != 0:
 			t.Errorf("%s: notes on JDK 17: %v", c.kind, res.Notes)
 		}
+	}
+	// The kinds rank the frames differently: the burning thread leads CPU,
+	// the four waiters lead the wall view.
+	if cpu, wall := got[stacks.CPU], got[stacks.Wall]; cpu != nil && wall != nil &&
+		!(share(cpu, "Svc.burn") > share(cpu, "Svc.holdGate") && share(wall, "Svc.holdGate") > share(wall, "Svc.burn")) {
+		t.Errorf("cpu and wall rank burn and holdGate alike: cpu %.0f%%/%.0f%%, wall %.0f%%/%.0f%%", 100*share(cpu, "Svc.burn"),
+			100*share(cpu, "Svc.holdGate"), 100*share(wall, "Svc.burn"), 100*share(wall, "Svc.holdGate"))
 	}
 	// Nothing left in the JVM's /tmp, and no recording left running.
 	left, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/root/tmp/" + RecordingName + "-*")
@@ -160,8 +187,8 @@ func TestCaptureInterrupted(t *testing.T) {
 	if !res.Interrupted || time.Since(t0) > 30*time.Second {
 		t.Errorf("interrupted %v after %v", res.Interrupted, time.Since(t0))
 	}
-	if res.Profile.Events == 0 || share(res.Profile, "Svc.burn") < 0.3 {
-		t.Errorf("%d samples, burn %.0f%%", res.Profile.Events, 100*share(res.Profile, "Svc.burn"))
+	if f, _ := leader(res.Profile, "Svc.burn", "Svc.allocate", "Svc.holdGate"); res.Profile.Events == 0 || f != "Svc.burn" {
+		t.Errorf("%d samples, %s named first (burn %.0f%%)", res.Profile.Events, f, 100*share(res.Profile, "Svc.burn"))
 	}
 }
 

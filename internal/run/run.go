@@ -237,10 +237,19 @@ func Create(dir string, m Manifest) (*Writer, error) {
 	if ents, err := os.ReadDir(dir); err == nil && len(ents) > 0 {
 		return nil, fmt.Errorf("run folder %s already exists and is not empty", dir)
 	}
-	for _, d := range []string{dir, filepath.Join(dir, "raw"), filepath.Join(dir, "derived")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, fmt.Errorf("creating the run folder: %w", err)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("creating the run folder: %w", err)
+	}
+	// raw/ is made exclusively: of two runs given one folder at once, one
+	// gets it and the other is refused (both saw it empty above).
+	if err := os.Mkdir(filepath.Join(dir, "raw"), 0o755); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return nil, fmt.Errorf("run folder %s is being used by another run", dir)
 		}
+		return nil, fmt.Errorf("creating the run folder: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "derived"), 0o755); err != nil {
+		return nil, fmt.Errorf("creating the run folder: %w", err)
 	}
 	m.Schema = Schema
 	m.Status = Recording

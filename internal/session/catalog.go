@@ -5,13 +5,17 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/run"
 	"github.com/tuneloop/tuneloop/internal/run/catalog"
 )
 
-func addToCatalog(ctx context.Context, path string, getenv func(string) string, f *run.Folder, fs []finding.Finding, warn func(error)) error {
+// addToCatalog puts the run folder f in the catalog at path (the default
+// when ""), waiting up to maxWait for a busy catalog (0: the catalog's own
+// bound), saying so through warn.
+func addToCatalog(ctx context.Context, path string, getenv func(string) string, f *run.Folder, fs []finding.Finding, maxWait time.Duration, warn func(error)) error {
 	if path == "" {
 		if getenv == nil {
 			getenv = os.Getenv
@@ -27,6 +31,8 @@ func addToCatalog(ctx context.Context, path string, getenv func(string) string, 
 		return err
 	}
 	defer c.Close()
+	c.Waiting = func(t finding.Text) { warn(finding.Errorf(finding.T("%s", "%s"), t)) }
+	c.MaxWait = maxWait
 	if c.Recovered != nil {
 		// Found damaged and moved aside: fill the fresh one from the run
 		// folders next to this one, and say so.

@@ -146,8 +146,9 @@ func TestRunCostsOfARealRun(t *testing.T) {
 	in := c.InTarget
 	t.Logf("recorder %.2f%% of one core; generator %+v; in the service %+v", c.CPUPctOfCore, *c.Generator, *in)
 	jfr := slices.IndexFunc(in.Threads, func(n string) bool { return strings.HasPrefix(n, "JFR ") })
-	if jfr < 0 || !slices.Contains(in.Threads, "Attach Listener") || in.Samples < 6 || in.CPUMS <= 0 || in.PctOfCore <= 0 || in.PctOfCore > 100 {
-		t.Errorf("in the service: %+v, want JFR threads and the Attach Listener, >= 6 samples, some CPU", in)
+	// About 8 ticks of 500 ms; a busy machine delays some, so half is the floor.
+	if jfr < 0 || !slices.Contains(in.Threads, "Attach Listener") || in.Samples < 4 || in.CPUMS <= 0 || in.PctOfCore <= 0 || in.PctOfCore > 100 {
+		t.Errorf("in the service: %+v, want JFR threads and the Attach Listener, >= 4 samples, some CPU", in)
 	}
 	g := c.Generator
 	if g.Cores != runtime.GOMAXPROCS(0) || g.ProcessCPUPct <= 0 || g.CPUPct > g.ProcessCPUPct || g.CPUPct < g.ProcessCPUPct-c.CPUPctOfCore/float64(g.Cores)-0.001 {

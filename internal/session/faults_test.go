@@ -330,7 +330,7 @@ func ourSwitches(pid int) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if strings.Contains(out, "name=tuneloop ") || strings.Contains(out, "name=tuneloop\n") {
+	if strings.Contains(out, "name=tuneloop") {
 		on = append(on, "JFR: "+strings.TrimSpace(out))
 	}
 	outs, err := vm.LogOutputs(ctx)

@@ -105,7 +105,9 @@ func record(ctx context.Context, h hostfs.FS, facts *sysinfo.Facts, o RecordOpti
 	start := time.Now()
 	dir := o.Out
 	if dir == "" {
-		dir = DefaultDir(start, facts.Hostname.Value)
+		if dir, err = ClaimDefaultDir(start, facts.Hostname.Value); err != nil {
+			return nil, err
+		}
 	}
 	m := run.Manifest{Tool: run.Tool{Name: "tuneloop", Version: version.Version}, Host: orDefault(facts.Hostname.Value, "host"),
 		Argv: o.Argv, Start: start.UTC(), IntervalMS: o.Interval.Milliseconds(), DurationMS: o.Duration.Milliseconds(),
@@ -113,6 +115,12 @@ func record(ctx context.Context, h hostfs.FS, facts *sysinfo.Facts, o RecordOpti
 	w, err := run.Create(dir, m)
 	if err != nil {
 		return nil, err
+	}
+	if !o.NoCatalog {
+		// Listed from its start, as recording: a recorder killed with
+		// SIGKILL stays in `runs` as incomplete. Brief: a busy catalog does
+		// not hold up the recording (the entry is written again at the end).
+		_ = addToCatalog(context.WithoutCancel(ctx), o.Catalog, o.Getenv, &run.Folder{Dir: dir, Manifest: *w.Manifest()}, nil, 3*time.Second, func(err error) { warn(hooks, err) })
 	}
 	if hooks.OnStart != nil {
 		hooks.OnStart(dir)
@@ -158,6 +166,13 @@ func (r *recording) finish(ctx context.Context, o RecordOptions, hooks RecordHoo
 		// A full disk: what was measured is diagnosed and returned with
 		// the error; the folder keeps what was written, its manifest why.
 		L.Folder = &run.Folder{Dir: r.dir, Manifest: *r.w.Manifest()}
+		if !o.NoCatalog {
+			// Catalogued as it stands (incomplete when its manifest could
+			// not be finished), so `runs` shows it.
+			f := *L.Folder
+			f.Manifest.Status = run.Recording // listed as incomplete: its manifest may not say why
+			_ = addToCatalog(context.WithoutCancel(ctx), o.Catalog, o.Getenv, &f, d.Findings, 0, func(err error) { warn(hooks, err) })
+		}
 		return &RecordResult{Folder: L.Folder, Layers: L, Decision: d}, fmt.Errorf("%s: %w", r.dir, err)
 	}
 	folder, err := run.Open(r.dir)
@@ -166,7 +181,7 @@ func (r *recording) finish(ctx context.Context, o RecordOptions, hooks RecordHoo
 	}
 	L.Folder = folder
 	if !o.NoCatalog {
-		if err := addToCatalog(context.WithoutCancel(ctx), o.Catalog, o.Getenv, folder, d.Findings, func(err error) { warn(hooks, err) }); err != nil {
+		if err := addToCatalog(context.WithoutCancel(ctx), o.Catalog, o.Getenv, folder, d.Findings, 0, func(err error) { warn(hooks, err) }); err != nil {
 			warn(hooks, finding.Errorf(finding.T("warning: run not added to the catalog: %v", "警告：运行记录未加入目录：%v"), err))
 		}
 	}

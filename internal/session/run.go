@@ -14,6 +14,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/jtl"
+	"github.com/tuneloop/tuneloop/internal/jvm/attach"
 	"github.com/tuneloop/tuneloop/internal/launch"
 	"github.com/tuneloop/tuneloop/internal/loaddetail"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
@@ -121,7 +122,14 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 	dir := o.Out
 	if dir == "" {
 		host, _ := os.Hostname()
-		dir = DefaultDir(start, host)
+		if dir, err = ClaimDefaultDir(start, host); err != nil {
+			return nil, err
+		}
+		defer func() {
+			if err != nil {
+				_ = os.Remove(dir) // only while still empty: the run never started
+			}
+		}()
 	}
 	// Before anything is started or switched on: a folder that cannot be
 	// the run's is known now, not after the warm-up.
@@ -160,6 +168,13 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 
 	// 1. The service.
 	pid := o.PID
+	if pid != 0 {
+		// A stopped JVM (state T) answers nothing: say so now rather than
+		// after the start timeout.
+		if err := attach.CheckRunnable(pid); err != nil {
+			return nil, err
+		}
+	}
 	var svc *launch.Service
 	if o.Start != "" {
 		svc, err = launch.Start(o.Start, dir+".service.log")
@@ -178,6 +193,9 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 		defer func() {
 			if !o.KeepService {
 				svc.Stop()
+				if t := svc.KilledText(); t != nil {
+					hooks.note(finding.T("%s", "%s"), *t)
+				}
 			}
 			// The service log belongs in the run folder once it exists.
 			if _, err := os.Stat(filepath.Join(dir, "raw")); err == nil {
@@ -421,7 +439,15 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 	// it has, the JVM is left as it was found), within a bound of its own.
 	cctx, cancelCollect := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 	defer cancelCollect()
-	jvm.collect(cctx, dir, func(err error) { hooks.note(finding.T("%v", "%v"), err) })
+	_, lost := jvm.collect(cctx, dir, func(err error) { hooks.note(finding.T("%v", "%v"), err) })
+	if len(lost) > 0 {
+		lostErr := fmt.Errorf("not kept whole: %s", strings.Join(lost, "; "))
+		if writeErr == nil {
+			writeErr = lostErr
+		} else {
+			writeErr = fmt.Errorf("%w; %v", writeErr, lostErr)
+		}
+	}
 	// What could not be collected (a dead JVM, a failed attach) is still
 	// switched off, and its files in /tmp removed.
 	jvm.abandon(cctx)
@@ -435,7 +461,12 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 	done, err := rec.finish(ctx, ropts, RecordHooks{Warn: func(err error) { hooks.note(finding.T("%v", "%v"), err) }})
 	var we *run.WriteError
 	if errors.As(err, &we) && done != nil {
-		writeErr, err = we, nil
+		if writeErr != nil {
+			writeErr = fmt.Errorf("%w; %v", we, writeErr) // and what else was lost
+		} else {
+			writeErr = we
+		}
+		err = nil
 	}
 	if err != nil {
 		return nil, err

@@ -9,6 +9,8 @@ package session
 
 import (
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -43,6 +45,31 @@ func DefaultDir(start time.Time, host string) string {
 		host = "host"
 	}
 	return filepath.Join("runs", start.UTC().Format("20060102-150405")+"-"+unsafeName.ReplaceAllString(host, "_"))
+}
+
+// ClaimDefaultDir creates the default run folder and returns it: the
+// DefaultDir name, or with -2, -3 ... when another run started in the same
+// second took it (two `record` at once shared one folder). The folder is
+// claimed by creating it: no two runs get the same one.
+func ClaimDefaultDir(start time.Time, host string) (string, error) {
+	base := DefaultDir(start, host)
+	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
+		return "", err
+	}
+	for i := 1; i <= 1000; i++ {
+		dir := base
+		if i > 1 {
+			dir = fmt.Sprintf("%s-%d", base, i)
+		}
+		err := os.Mkdir(dir, 0o755)
+		if err == nil {
+			return dir, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", err
+		}
+	}
+	return "", finding.Errorf(finding.T("%s: 1000 run folders of this second exist: give --out", "%s：同一秒的运行目录已有 1000 个：请用 --out 指定"), base)
 }
 
 // CheckOut refuses a run folder that cannot be created fresh: a regular

@@ -58,10 +58,10 @@ func TestRecordTarget(t *testing.T) {
 	}
 	m := res.Folder.Manifest
 	if m.Status != run.Complete || m.Target == nil || m.Target.PID != c.PID || m.Target.How != "pid" ||
-		m.Samplers["threads"] != "on" || m.Ticks < 5 || m.Cost == nil {
+		m.Samplers["threads"] != "on" || m.Ticks < 3 || m.Cost == nil { // about 7 ticks; a busy machine delays some
 		t.Errorf("manifest: status %s target %+v samplers %v ticks %d cost %+v", m.Status, m.Target, m.Samplers, m.Ticks, m.Cost)
 	}
-	if n := ticks.Load(); n < 4 || int64(n) != m.Ticks-1 {
+	if n := ticks.Load(); n < 2 || int64(n) != m.Ticks-1 {
 		t.Errorf("OnTick heard %d times for %d ticks", n, m.Ticks)
 	}
 	if !sawThread.Load() {

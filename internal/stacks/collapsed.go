@@ -26,11 +26,15 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // MaxCollapsedLine is the longest line ReadCollapsed takes: 256 frames of
 // a few hundred bytes each fit many times over.
 const MaxCollapsedLine = 1 << 20
+
+// collapsedProbe: that many lines without one stack refuse the input.
+const collapsedProbe = 64
 
 // ErrNotCollapsed is returned when no line of the input is a stack with a count.
 var ErrNotCollapsed = errors.New("no collapsed stack (frame;frame;frame COUNT) in the input")
@@ -44,7 +48,7 @@ func ReadCollapsed(r io.Reader, kind Kind) (*Profile, error) {
 	sc.Buffer(make([]byte, 0, 64<<10), MaxCollapsedLine+1)
 	acc := map[string]int64{}
 	pr := &Profile{Kind: kind, Unit: "samples"}
-	var bad, line int
+	var bad, line, deep int
 	firstBad := 0
 	for sc.Scan() {
 		line++
@@ -58,7 +62,18 @@ func ReadCollapsed(r io.Reader, kind Kind) (*Profile, error) {
 				firstBad = line
 			}
 			bad++
+			if pr.Events == 0 && bad >= collapsedProbe {
+				// Not the format: refused before reading on.
+				return nil, fmt.Errorf("%w: the first %d lines are not a stack and a count (the first at line %d)", ErrNotCollapsed, bad, firstBad)
+			}
 			continue
+		}
+		if len(stack) > 1 {
+			deep++
+		} else if pr.Events+bad+1 >= collapsedProbe && deep == 0 {
+			// Lines of text that end in a number, none of them frames
+			// joined by ';': a log, not stacks.
+			return nil, fmt.Errorf("%w: none of the first %d lines is frames joined by ';' (line %d: one \"frame\" and a count)", ErrNotCollapsed, pr.Events+bad+1, line)
 		}
 		if v == 0 {
 			continue // a stack that was never sampled (async-profiler writes none, other tools may)
@@ -76,6 +91,11 @@ func ReadCollapsed(r io.Reader, kind Kind) (*Profile, error) {
 	}
 	if pr.Events == 0 {
 		return nil, ErrNotCollapsed
+	}
+	if bad > pr.Events {
+		// A few stacks among mostly other lines is not a profile (random
+		// bytes hold the odd line ending in a number).
+		return nil, fmt.Errorf("%w: %d lines are not a stack and a count, more than the %d that are (the first at line %d)", ErrNotCollapsed, bad, pr.Events, firstBad)
 	}
 	keys := make([]string, 0, len(acc))
 	for k := range acc {
@@ -101,6 +121,9 @@ func ReadCollapsed(r io.Reader, kind Kind) (*Profile, error) {
 // count is the last field; a frame may hold spaces ("[unknown Java]",
 // "[http-nio-8080-exec-1 tid=42]", C++ signatures).
 func parseCollapsedLine(l []byte) ([]string, int64, bool) {
+	if !utf8.Valid(l) || bytes.IndexByte(l, 0) >= 0 {
+		return nil, 0, false // binary, not text a profiler wrote (escapes in a name are the target's, sanitised on output)
+	}
 	sp := bytes.LastIndexAny(l, " \t")
 	if sp <= 0 {
 		return nil, 0, false

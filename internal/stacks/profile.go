@@ -2,6 +2,7 @@ package stacks
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -113,6 +114,15 @@ func JFRProfile(buf []byte, kind Kind) (*Profile, error) {
 // JFRProfiles is JFRProfile of several kinds read in one pass over the
 // recording (a run's report wants CPU, allocation and lock together).
 func JFRProfiles(buf []byte, kinds ...Kind) (map[Kind]*Profile, error) {
+	ps, _, err := JFRProfilesFrom(context.Background(), bytes.NewReader(buf), kinds...)
+	return ps, err
+}
+
+// JFRProfilesFrom is JFRProfiles read from r one chunk at a time (memory is
+// one chunk and the profiles, not the file; a header that is not JFR's is
+// refused before reading on), stopped once ctx is done; it also returns
+// what the chunk headers say of the recording.
+func JFRProfilesFrom(ctx context.Context, r io.Reader, kinds ...Kind) (map[Kind]*Profile, JFRInfo, error) {
 	type acc struct {
 		pr    *Profile
 		value map[string]int64
@@ -122,7 +132,7 @@ func JFRProfiles(buf []byte, kinds ...Kind) (map[Kind]*Profile, error) {
 	for _, k := range kinds {
 		accs[k] = &acc{pr: &Profile{Kind: k, Unit: k.unit()}, value: map[string]int64{}, count: map[string]int{}}
 	}
-	read, err := jfrEvents(buf, kinds, func(k Kind, stack []string, v int64) {
+	read, info, err := jfrEvents(ctx, r, kinds, func(k Kind, stack []string, v int64) {
 		a := accs[k]
 		key := strings.Join(stack, "\x00")
 		a.value[key] += v
@@ -131,7 +141,7 @@ func JFRProfiles(buf []byte, kinds ...Kind) (map[Kind]*Profile, error) {
 		a.pr.Total += v
 	})
 	if err != nil {
-		return nil, err
+		return nil, info, err
 	}
 	out := make(map[Kind]*Profile, len(accs))
 	for kind, a := range accs {
@@ -162,7 +172,7 @@ func JFRProfiles(buf []byte, kinds ...Kind) (map[Kind]*Profile, error) {
 		}
 		out[kind] = pr
 	}
-	return out, nil
+	return out, info, nil
 }
 
 // Tree merges the profile into a flame graph tree.
@@ -257,14 +267,9 @@ const nativeWindow = 1_000_000_000 // ns
 // samples (each its period times the threads then in native code) and the
 // time blocked on locks and parked. The parser is a third-party one: a panic
 // on corrupt input is turned into an error.
-func jfrEvents(buf []byte, kinds []Kind, fn func(k Kind, stack []string, v int64)) (read jfrRead, err error) {
-	if !bytes.HasPrefix(buf, []byte("FLR\x00")) {
-		return read, ErrNotJFR
-	}
-	chunks, err := scanJFR(buf) // before the library sizes anything from it
-	if err != nil && (!errors.Is(err, errJFRTruncated) || len(chunks) == 0) {
-		return read, err // (a recording cut short: its whole chunks stand)
-	}
+func jfrEvents(ctx context.Context, r io.Reader, kinds []Kind, fn func(k Kind, stack []string, v int64)) (read jfrRead, info JFRInfo, err error) {
+	src := &jfrChunks{ctx: ctx, r: r}
+	defer func() { info = src.info }()
 	n := 0
 	defer func() {
 		if r := recover(); r != nil {
@@ -301,10 +306,25 @@ func jfrEvents(buf []byte, kinds []Kind, fn func(k Kind, stack []string, v int64
 	// at the shortest of the running recordings' periods.
 	periods := map[string]int64{}
 chunks:
-	for _, ch := range chunks {
+	for {
+		chunk, off, cerr := src.next()
+		if cerr == io.EOF {
+			break
+		}
+		var natives []jfrNative
+		if cerr == nil {
+			// Checked before the library sizes anything from it.
+			natives, cerr = checkAt(chunk, off)
+		}
+		if cerr != nil {
+			if errors.Is(cerr, errJFRTruncated) && off > 0 {
+				break // a recording cut short: its whole chunks stand
+			}
+			return read, info, cerr
+		}
 		// A parser per chunk: a native sample's keys point into its own
 		// chunk's pools, which the library holds only while in that chunk.
-		p := parser.NewParser(buf[ch.start:ch.end], parser.Options{})
+		p := parser.NewParser(chunk, parser.Options{})
 		resolve := newResolver(p).stack
 		className := func(ref types.ClassRef) string {
 			if c := p.GetClass(ref); c != nil {
@@ -312,7 +332,12 @@ chunks:
 			}
 			return "?"
 		}
-		for {
+		for events := 0; ; events++ {
+			if events&4095 == 0 {
+				if err := ctx.Err(); err != nil {
+					return read, info, err
+				}
+			}
 			typ, perr := p.ParseEvent()
 			if perr == io.EOF {
 				break
@@ -321,7 +346,7 @@ chunks:
 				if errors.Is(perr, io.ErrUnexpectedEOF) && n > 0 {
 					break chunks // a recording cut short: what was read stands
 				}
-				return read, fmt.Errorf("JFR recording after %d events: %w", n, perr)
+				return read, info, fmt.Errorf("JFR recording after %d events: %w", n, perr)
 			}
 			switch {
 			case typ == p.TypeMap.T_ACTIVE_SETTING:
@@ -376,7 +401,7 @@ chunks:
 				}
 			}
 		}
-		if !want[Wall] || len(ch.natives) == 0 {
+		if !want[Wall] || len(natives) == 0 {
 			continue
 		}
 		// The chunk's pools are the parser's now: resolve its native samples.
@@ -386,14 +411,14 @@ chunks:
 		}
 		window := func(ticks uint64) uint64 { return ticks / max(1, tps*nativeWindow/1_000_000_000) }
 		threads := map[uint64]map[uint64]bool{} // window -> threads seen in native code
-		for _, s := range ch.natives {
+		for _, s := range natives {
 			w := window(s.ticks)
 			if threads[w] == nil {
 				threads[w] = map[uint64]bool{}
 			}
 			threads[w][s.thread] = true
 		}
-		for _, s := range ch.natives {
+		for _, s := range natives {
 			if keep(&other, resolve(types.StackTraceRef(s.stack), ""), int64(len(threads[window(s.ticks)])), "jdk.NativeMethodSample") {
 				read.natives++
 			}
@@ -416,7 +441,7 @@ chunks:
 		}
 		emit(Wall, h.st, v)
 	}
-	return read, nil
+	return read, info, nil
 }
 
 // parsePeriod reads a JFR period setting ("20 ms", "1 s"; JFR's units ns,

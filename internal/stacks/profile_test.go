@@ -92,31 +92,38 @@ func share(p *Profile, frame string) float64 {
 	return float64(v) / float64(p.Total)
 }
 
+// leader is the frame of frames that holds the most of p, and its share.
+func leader(p *Profile, frames ...string) (string, float64) {
+	best, bs := "", -1.0
+	for _, f := range frames {
+		if v := share(p, f); v > bs {
+			best, bs = f, v
+		}
+	}
+	return best, bs
+}
+
+// TestJFRProfileKindsFromRealJVM asserts what a user reads off each
+// profile of the workload: the kind's culprit is named first among the
+// workload's methods, and the kinds rank them differently (CPU: burn;
+// allocation: allocate; lock and wall: the waiters). Shares of a 3 s
+// recording swing with the machine's load (the source launcher's compile
+// takes most CPU samples on a busy host: burn held 5% once), so the only
+// share asserted is one with room: the waiters hold most of the lock time.
 func TestJFRProfileKindsFromRealJVM(t *testing.T) {
 	buf := realRecording(t)
+	methods := []string{"Work.burn", "Work.allocate", "Work.holdGate", "Work.holdPark"}
+	profiles := map[Kind]*Profile{}
 	for _, c := range []struct {
-		kind  Kind
-		frame string  // the culprit the kind must name
-		min   float64 // its least share of the profile
-		unit  string
-	}{
-		{CPU, "Work.burn", 0.3, "samples"},
-		{Alloc, "Work.allocate", 0.3, "bytes"},
-		{Lock, "[lock] java.lang.Object", 0.2, "nanoseconds"},
-		{Lock, "Work.holdGate", 0.2, "nanoseconds"},
-		{Wall, "Work.holdGate", 0.05, "nanoseconds"},
-	} {
+		kind Kind
+		unit string
+	}{{CPU, "samples"}, {Alloc, "bytes"}, {Lock, "nanoseconds"}, {Wall, "nanoseconds"}} {
 		p, err := JFRProfile(buf, c.kind)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if p.Events == 0 || p.Note != "" {
 			t.Fatalf("%s: %d events, note %q", c.kind, p.Events, p.Note)
-		}
-		got := share(p, c.frame)
-		t.Logf("%s: %s holds %.0f%% of %d %s (%d events)", c.kind, c.frame, 100*got, p.Total, p.Unit, p.Events)
-		if got < c.min {
-			t.Errorf("%s: %s holds %.0f%% of %d %s, want at least %.0f%%; top %v", c.kind, c.frame, 100*got, p.Total, p.Unit, 100*c.min, p.Samples[0].Stack)
 		}
 		if p.Unit != c.unit {
 			t.Errorf("%s: unit %s, want %s", c.kind, p.Unit, c.unit)
@@ -125,6 +132,32 @@ func TestJFRProfileKindsFromRealJVM(t *testing.T) {
 		if tr := p.Tree(); int64(tr.Value) != p.Total {
 			t.Errorf("%s: tree %d, profile %d", c.kind, tr.Value, p.Total)
 		}
+		for _, m := range methods {
+			t.Logf("%s: %s holds %.0f%% of %d %s (%d events)", c.kind, m, 100*share(p, m), p.Total, p.Unit, p.Events)
+		}
+		profiles[c.kind] = p
+	}
+	if f, _ := leader(profiles[CPU], methods...); f != "Work.burn" {
+		t.Errorf("cpu: %s named first, want Work.burn", f)
+	}
+	if f, _ := leader(profiles[Alloc], methods...); f != "Work.allocate" {
+		t.Errorf("alloc: %s named first, want Work.allocate", f)
+	}
+	lock := profiles[Lock]
+	if f, _ := leader(lock, methods...); f != "Work.holdGate" && f != "Work.holdPark" {
+		t.Errorf("lock: %s named first, want a waiter (Work.holdGate or Work.holdPark)", f)
+	}
+	if w := share(lock, "Work.holdGate") + share(lock, "Work.holdPark"); w < 0.5 {
+		t.Errorf("lock: the waiters hold %.0f%% of the lock time, want most of it", 100*w)
+	}
+	// Each lock is named as the leaf of its waits: the monitor and the parked lock.
+	if share(lock, "[lock] java.lang.Object") == 0 || share(lock, "[park] java.util.concurrent.locks.ReentrantLock") == 0 {
+		t.Errorf("lock: the monitor %.0f%%, the ReentrantLock %.0f%%: both should be leaves", 100*share(lock, "[lock] java.lang.Object"),
+			100*share(lock, "[park] java.util.concurrent.locks.ReentrantLock"))
+	}
+	wall := profiles[Wall]
+	if w, b := share(wall, "Work.holdGate")+share(wall, "Work.holdPark"), share(wall, "Work.burn"); w <= b {
+		t.Errorf("wall: the four waiters (%.0f%%) do not outrank the one burning thread (%.0f%%)", 100*w, 100*b)
 	}
 }
 

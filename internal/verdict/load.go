@@ -163,17 +163,21 @@ func FromFolderContext(ctx context.Context, f *run.Folder) (*Layers, error) {
 		if err := stopped(ctx, f.Dir, n); err != nil {
 			return nil, err
 		}
-		b, ok := L.readFile(n, maxDumpLen)
-		if !ok || len(b) == 0 {
+		st, err := os.Stat(filepath.Join(f.Dir, n))
+		if err == nil && st.Size() == 0 {
 			continue
 		}
-		inputs = append(inputs, threaddump.Input{Name: n, R: bytes.NewReader(b)})
-		if st, err := os.Stat(filepath.Join(f.Dir, n)); err == nil {
+		if err == nil {
 			mtime[n] = st.ModTime().UTC()
 		}
+		// Read when the set comes to it: one file in memory at a time.
+		inputs = append(inputs, threaddump.Input{Name: n, R: &lazyFile{L: L, name: n}})
 	}
 	if len(inputs) > 0 {
-		L.DumpSet = threaddump.ReadSet(inputs)
+		L.DumpSet = threaddump.ReadSetContext(ctx, inputs)
+		if err := stopped(ctx, f.Dir, run.ThreadDumpPrefix+"*"); err != nil {
+			return nil, err
+		}
 		L.Dumps, L.Reports = L.DumpSet.Dumps, L.DumpSet.Reports
 		for _, src := range L.DumpSet.Sources {
 			L.DumpTimes = append(L.DumpTimes, mtime[src])
@@ -282,19 +286,29 @@ func (L *Layers) loadGC(ctx context.Context) error {
 	return nil
 }
 
-// loadJFR reads the recording once: the execution samples into one stack
-// tree, and the allocation and lock profiles beside it. stacks has no
-// context: ctx is looked at before the read and after the parse (a
-// recording is capped at maxJFRLen); its error is only ctx's.
+// loadJFR reads the recording once, a chunk at a time (memory is one chunk
+// and the profiles): the execution samples into one stack tree, and the
+// allocation and lock profiles beside it. ctx stops the read between and
+// inside chunks; the error is only ctx's.
 func (L *Layers) loadJFR(ctx context.Context) error {
 	if err := stopped(ctx, L.Folder.Dir, JFRFile); err != nil {
 		return err
 	}
-	b, ok := L.readFile(JFRFile, maxJFRLen)
-	if !ok {
+	fh, err := run.OpenInside(L.Folder.Dir, JFRFile)
+	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
-	ps, err := stacks.JFRProfiles(b, stacks.CPU, stacks.Alloc, stacks.Lock, stacks.Wall)
+	if err != nil {
+		L.problem(JFRFile, err)
+		return nil
+	}
+	defer fh.Close()
+	if st, err := fh.Stat(); err == nil && st.Size() > maxJFRLen {
+		L.problem(JFRFile, finding.Errorf(finding.T("%s: over %d MB, larger than tuneloop reads: not a file tuneloop wrote, or a damaged one",
+			"%s：超过 %d MB，超出 tuneloop 读取的上限：不是 tuneloop 写的文件，或者已损坏"), filepath.Join(L.Folder.Dir, JFRFile), maxJFRLen>>20))
+		return nil
+	}
+	ps, _, err := stacks.JFRProfilesFrom(ctx, io.LimitReader(fh, maxJFRLen), stacks.CPU, stacks.Alloc, stacks.Lock, stacks.Wall)
 	if err := stopped(ctx, L.Folder.Dir, JFRFile); err != nil {
 		return err
 	}
@@ -353,6 +367,30 @@ func (L *Layers) readFile(name string, limit int64) ([]byte, bool) {
 		return nil, false
 	}
 	return b, true
+}
+
+// lazyFile reads a run file on its first Read (through readFile: inside
+// the folder, capped at maxDumpLen) and lets it go at the end.
+type lazyFile struct {
+	L    *Layers
+	name string
+	r    *bytes.Reader
+	done bool
+}
+
+func (z *lazyFile) Read(p []byte) (int, error) {
+	if z.r == nil {
+		if z.done {
+			return 0, io.EOF
+		}
+		b, _ := z.L.readFile(z.name, maxDumpLen) // a problem of the run when unreadable
+		z.r = bytes.NewReader(b)
+	}
+	n, err := z.r.Read(p)
+	if err == io.EOF {
+		z.r, z.done = nil, true
+	}
+	return n, err
 }
 
 func (L *Layers) unmarshal(name string, b []byte, v any) bool {

@@ -402,6 +402,9 @@ func (vm *VM) transportError(ctx context.Context, op string, err error) error {
 			Advice: finding.T("The JVM may be stuck at a safepoint (a long GC, a huge heap dump) or short of memory; retry with a longer timeout, or take `kill -3 PID` (printed to its stdout)",
 				"JVM 可能卡在安全点（长时间 GC、大堆转储）或内存不足；请加长超时重试，或使用 `kill -3 PID`（输出在其标准输出）")}
 	case errors.Is(err, errNoReply), errors.Is(err, syscall.ECONNRESET), errors.Is(err, syscall.EPIPE):
+		if exitedWithin(vm.PID, 300*time.Millisecond) {
+			return errExited(vm.PID, fmt.Errorf("%s: %w", op, err))
+		}
 		return &Error{PID: vm.PID, Kind: ErrPermission, Err: errRefused,
 			Detail: finding.Tf(finding.T("the JVM (user %s) closed the connection without a reply: its attach listener accepts only its own uid/gid, or root of its user namespace",
 				"JVM（用户 %s）未作任何回复即关闭了连接：其 attach 监听只接受相同 uid/gid 或其用户命名空间内的 root"), vm.User),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 )
 
@@ -60,6 +61,9 @@ type GCLog struct {
 	Outputs []LogOutput `json:"outputs,omitempty"`
 }
 
+// GCLogPrefix starts the name of every GC log file tuneloop switches on.
+const GCLogPrefix = "tuneloop-gc-"
+
 // EnableGCLog switches GC logging on, at run time, to path (absolute, as
 // the JVM sees it) with rotation, unless an output already writes GC to a
 // file: then it returns that file and changes nothing. It runs
@@ -80,7 +84,10 @@ func (vm *VM) EnableGCLog(ctx context.Context, path string) (GCLog, error) {
 		return GCLog{}, err
 	}
 	for _, o := range outs {
-		if o.File() != "" && o.LogsGC() {
+		// Another tuneloop run's output (tuneloop-gc-*) is not the JVM's
+		// own: that run switches it off and deletes it when it ends, so
+		// this one gets its own file.
+		if o.File() != "" && o.LogsGC() && !strings.HasPrefix(filepath.Base(o.File()), GCLogPrefix) {
 			return GCLog{File: o.File(), Index: o.Index, Outputs: outs}, nil
 		}
 	}

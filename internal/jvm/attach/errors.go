@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 )
@@ -92,7 +93,21 @@ func errNoProcess(pid int, err error) *Error {
 		Advice: finding.T("List the running JVMs with `tuneloop jvm` and use a pid from there", "用 `tuneloop jvm` 列出正在运行的 JVM，使用其中的 pid")}
 }
 
+// errExited: the JVM exited (was killed) while tuneloop spoke to it.
+func errExited(pid int, err error) *Error {
+	return &Error{PID: pid, Kind: ErrNoSuchProcess, Err: err,
+		Detail: finding.T("the JVM exited while tuneloop was talking to it (killed, crashed or stopped by its owner)",
+			"在 tuneloop 与 JVM 通信期间 JVM 退出了（被杀死、崩溃或被其所有者停止）"),
+		Advice: finding.T("Look at why it exited: its log, `dmesg` for the OOM killer, a core file (hs_err_pid*.log in its working directory)",
+			"请查明其退出原因：其日志、`dmesg` 中的 OOM killer 记录、崩溃文件（其工作目录下的 hs_err_pid*.log）")}
+}
+
 func errPermission(pid int, user string, err error) *Error {
+	if pid > 0 && exitedWithin(pid, 300*time.Millisecond) {
+		// A dying process refuses /proc reads and cuts connections: that
+		// is its exit, not a lack of rights (it was said "run as root" to root).
+		return errExited(pid, err)
+	}
 	if os.Geteuid() == 0 {
 		return &Error{PID: pid, Kind: ErrPermission, Err: err,
 			Detail: finding.Tf(finding.T("even root may not read this process's /proc entries (user %s): it is protected (not dumpable, an LSM such as SELinux or AppArmor, or a user namespace this one does not own)",

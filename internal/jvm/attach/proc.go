@@ -18,6 +18,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // procInfo is the part of /proc/PID that decides how to attach.
@@ -129,6 +130,22 @@ func exited(pid int) bool {
 	return err != nil && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ESRCH)) || err == nil && p.Zombie
 }
 
+// exitedWithin is exited, waited for up to d: a JVM killed while it answers
+// closes its sockets before its state turns Z, so a connection cut without
+// a reply, or a /proc file refused, is seen a moment before the exit is.
+func exitedWithin(pid int, d time.Duration) bool {
+	end := time.Now().Add(d)
+	for {
+		if exited(pid) {
+			return true
+		}
+		if time.Now().After(end) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // readProc reads status, maps and cmdline; errors are typed.
 func readProc(pid int) (procInfo, error) {
 	if pid <= 0 {
@@ -235,4 +252,23 @@ func hasArg(args []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// CheckRunnable says at once why pid cannot be attached to or answer
+// anything: it does not exist or has exited, or it is stopped (state T: a
+// stopped JVM answers nothing, so waiting for it only runs out a timeout).
+// nil when it runs.
+func CheckRunnable(pid int) error {
+	p, err := readStatus(pid)
+	switch {
+	case err != nil && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ESRCH)):
+		return errNoProcess(pid, nil)
+	case err != nil:
+		return nil // unreadable here: the attach says why, if it must
+	case p.Zombie:
+		return errNoProcess(pid, errors.New("the process has exited (zombie)"))
+	case p.Stopped:
+		return errStopped(pid)
+	}
+	return nil
 }

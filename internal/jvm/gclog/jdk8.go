@@ -151,10 +151,45 @@ var noisePrefixes = []string{
 	"Pacer for", "Reference processing:", "Soft Max Heap Size", "Trigger:", "Free:", "All times are", "all workers.", "under stop-the-world",
 	"tune GC heuristics", "to avoid Degenerated", "Allocation pacing accrued", "Cancelling GC", "Concurrent RS processed",
 	"Application time:", "/proc/meminfo", "CMSCollector", "Security", "uname:", "rlimit:", "load average:", "CPU:", "OS:",
+	// -XX:+PrintAdaptiveSizePolicy lines between a collection's first and last line
+	"AdaptiveSizeStart:", "AdaptiveSizeStop:", "avg_survived", "avg_promoted", "avg_young_live", "old_gen_capacity", "Live_space:",
+	"Base_footprint:", "Old eden_size:", "Minor_pause:", "minor pause:", "Do scavenge:",
+	// -XX:PrintFLSStatistics=2 census lines
+	"size[", "demand:",
+}
+
+// cutGlued drops what other flags print inside a collection's line:
+// -XX:+PrintAdaptiveSizePolicy (JDK 1.4-8) its decisions from
+// "AdaptiveSizePolicy::" to the end of the line ("0.153: [GCAdaptiveSizePolicy::old
+// generation size: collection: 1 (4194304) -> (8781824)"), and
+// -XX:PrintFLSStatistics=2 its census after "(concurrent mode
+// failure)size[3] : demand: 1693, ...". The event's own text before stays.
+func cutGlued(b []byte) []byte {
+	if i := bytes.Index(b, []byte("AdaptiveSizePolicy::")); i >= 0 {
+		if i >= 2 && string(b[i-2:i]) == "PS" {
+			i -= 2
+		}
+		return b[:i]
+	}
+	if i := bytes.Index(b, []byte(")size[")); i >= 0 {
+		return b[:i+1]
+	}
+	if i := bytes.Index(b, []byte("CMS: Large block")); i > 0 {
+		return b[:i] // "[CMSCMS: Large block 0x...": the statistics glued after "[CMS"
+	}
+	if bytes.Contains(b, []byte("[AS")) || bytes.Contains(b, []byte("[1 AS")) {
+		// JDK 6 CMS with -XX:+UseAdaptiveSizePolicy names its generations
+		// ASParNew and ASCMS: the same collections as ParNew and CMS.
+		b = bytes.ReplaceAll(b, []byte("[ASParNew"), []byte("[ParNew"))
+		b = bytes.ReplaceAll(b, []byte("[ASCMS"), []byte("[CMS"))
+		b = bytes.ReplaceAll(b, []byte("[1 ASCMS"), []byte("[1 CMS"))
+	}
+	return b
 }
 
 func (p *jdk8Parser) line(ln int, b []byte) {
 	st := p.st
+	b = cutGlued(b)
 	if p.accOn {
 		if noise(b) {
 			return
@@ -408,7 +443,7 @@ func (p *jdk8Parser) process(ln int, text []byte) {
 func (p *jdk8Parser) group(ln int, g []byte, wall time.Time, up float64, id int64, first bool, whole []byte) {
 	st := p.st
 	name := groupName(g)
-	if hasPrefix(name, "GCBefore GC") { // CMS -XX:PrintFLSStatistics: "[GCBefore GC: ..."
+	if hasPrefix(name, "GCBefore GC") || hasPrefix(name, "GC Before GC") { // CMS -XX:PrintFLSStatistics: "[GCBefore GC: ...", "[GC Before GC: ..."
 		name = name[:2]
 	}
 	switch {

@@ -71,7 +71,16 @@ func newJRockitParser(st *Stats, emit func(*Event)) *jrockitParser {
 func (p *jrockitParser) finish() {}
 
 func (p *jrockitParser) line(n int, b []byte) {
-	module, wall, rest, ok := jrockitHead(trimSpace(b))
+	t := trimSpace(b)
+	module, wall, rest, ok := jrockitHead(t)
+	if !ok && len(t) > 0 {
+		if f := Detect(t); f != FormatUnknown && f != FormatJRockit {
+			// Another JVM's log appended to this one (a HotSpot log after a
+			// JRockit log in one file): not read here, and said.
+			p.st.addIssue(n, "a "+f.String()+" GC log line inside a JRockit log (two logs in one file: give each its own file)", b)
+			return
+		}
+	}
 	if !ok || string(module) != "memory" {
 		return // [gcpause], [nursery], [alloc] details, heap-region dumps
 	}

@@ -420,7 +420,14 @@ func (s *Summariser) pause(e *Event, t float64, hasT bool) {
 		sm.HumongousGCs++
 	}
 	if hasT {
-		s.win = append(s.win, winItem{t, ms})
+		// Pauses at the same logged time are one item: the window holds at
+		// most one per distinct time in 60 s (a log of millions of pauses
+		// stamped alike held them all).
+		if n := len(s.win); n > s.winHead && s.win[n-1].t == t {
+			s.win[n-1].ms += ms
+		} else {
+			s.win = append(s.win, winItem{t, ms})
+		}
 		s.winSum += ms
 		for s.winHead < len(s.win) && s.win[s.winHead].t < t-60 {
 			s.winSum -= s.win[s.winHead].ms

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"io"
 	"strconv"
 	"strings"
@@ -55,6 +56,9 @@ type jsonThread struct {
 	} `json:"monitorsOwned"`
 }
 
+// maxJSONThreads bounds the threads one JSON dump keeps (as javacores').
+const maxJSONThreads = maxJavacoreThreads
+
 // ParseJSON reads one JSON thread dump, streaming thread by thread.
 func ParseJSON(r io.Reader) (*Dump, error) {
 	dec := json.NewDecoder(r)
@@ -92,6 +96,16 @@ func ParseJSON(r io.Reader) (*Dump, error) {
 							return skipValue(dec)
 						}
 						return walkArray(dec, func() error {
+							if len(d.Threads) >= maxJSONThreads {
+								// A JDK 21+ dump lists every virtual thread:
+								// millions are possible; past the bound they
+								// are counted, not kept.
+								d.Dropped++
+								if d.DroppedWhy.EN == "" {
+									d.DroppedWhy = finding.Tf(finding.T("more than %d threads", "线程多于 %d 个"), maxJSONThreads)
+								}
+								return skipValue(dec)
+							}
 							var jt jsonThread
 							if err := dec.Decode(&jt); err != nil {
 								return err
@@ -265,6 +279,15 @@ func skipValue(dec *json.Decoder) error {
 // Parse reads a thread dump file of any supported format: the JSON dump when
 // the first non-blank byte is '{', else HotSpot text. name is used in errors.
 func Parse(name string, r io.Reader) ([]*Dump, error) {
+	var ds []*Dump
+	err := ParseFunc(name, r, func(d *Dump) error { ds = append(ds, d); return nil })
+	return ds, err
+}
+
+// ParseFunc is Parse calling fn with each dump as soon as it ends (a long
+// log of many dumps in flat memory); an error from fn stops it and is
+// returned as it is.
+func ParseFunc(name string, r io.Reader, fn func(*Dump) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	first := byte(0)
 	for i := 0; ; i++ {
@@ -280,20 +303,22 @@ func Parse(name string, r io.Reader) ([]*Dump, error) {
 	if first == '{' {
 		d, err := ParseJSON(br)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return fmt.Errorf("%s: %w", name, err)
 		}
 		if len(d.Threads) == 0 {
-			return nil, fmt.Errorf("%s: %w: JSON thread dump with no threads", name, ErrNotThreadDump)
+			return fmt.Errorf("%s: %w: JSON thread dump with no threads", name, ErrNotThreadDump)
 		}
 		d.Source = name
-		return []*Dump{d}, nil
+		return fn(d)
 	}
-	ds, err := ParseText(br)
-	for _, d := range ds {
+	var fnErr error
+	err := ParseTextFunc(br, func(d *Dump) error {
 		d.Source = name
+		fnErr = fn(d)
+		return fnErr
+	})
+	if err != nil && fnErr == nil {
+		return fmt.Errorf("%s: %w", name, err)
 	}
-	if err != nil {
-		return ds, fmt.Errorf("%s: %w", name, err)
-	}
-	return ds, nil
+	return err
 }

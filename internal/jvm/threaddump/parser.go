@@ -30,6 +30,9 @@ import (
 // file cannot make the parser hold more than this per line.
 const maxLine = 64 << 10
 
+// maxTextThreads bounds the threads one text dump keeps (as javacores').
+const maxTextThreads = maxJavacoreThreads
+
 // ErrNotThreadDump is wrapped by the error returned for input holding no dump.
 var ErrNotThreadDump = finding.Errorf(finding.T("not a thread dump", "不是线程转储"))
 
@@ -104,6 +107,7 @@ type textParser struct {
 	intern     map[string]string
 	frames     []Frame // arena the threads' Frames are cut from
 	frameStart int
+	tDropped   bool // the current thread is past maxTextThreads: read, not kept
 }
 
 func newTextParser(r io.Reader, fn func(*Dump) error) *textParser {
@@ -506,7 +510,14 @@ func (p *textParser) addThread(t *Thread) error {
 	if p.cur.Format == FormatHotSpot && p.tiHeader && len(p.cur.Threads) == 0 {
 		p.cur.Format = FormatThreadInfo
 	}
-	p.cur.Threads = append(p.cur.Threads, t)
+	// Past the bound (a dump listing millions of virtual threads), a thread
+	// is read and let go: counted in Dropped, its frames not kept.
+	p.tDropped = len(p.cur.Threads) >= maxTextThreads
+	if p.tDropped {
+		p.drop(finding.Tf(finding.T("more than %d threads", "线程多于 %d 个"), maxTextThreads))
+	} else {
+		p.cur.Threads = append(p.cur.Threads, t)
+	}
 	p.t = t
 	p.sec = secThread
 	p.mounted = false
@@ -517,6 +528,10 @@ func (p *textParser) addThread(t *Thread) error {
 // closeFrames cuts the current thread's frames from the arena.
 func (p *textParser) closeFrames() {
 	if p.t == nil {
+		return
+	}
+	if p.tDropped {
+		p.frames = p.frames[:p.frameStart] // not kept: the arena is reused
 		return
 	}
 	fr := p.frames[p.frameStart:len(p.frames):len(p.frames)]

@@ -31,7 +31,15 @@ func WriteText(w io.Writer, s *Set, lang finding.Lang) error {
 		fmt.Fprintf(bw, "%s: %s:%d = %s\n", t("Identical dump counted once", "相同的转储只计一次"),
 			finding.SafeLine(d.Source), d.Line, finding.SafeLine(d.SameAs))
 	}
-	if len(s.Unreadable)+len(s.Duplicates) > 0 {
+	if s.DuplicatesMore > 0 {
+		fmt.Fprintf(bw, t("%d more identical dumps counted once\n", "另有 %d 个相同的转储只计一次\n"), s.DuplicatesMore)
+	}
+	if th := s.Thinned; th != nil {
+		fmt.Fprintf(bw, t("%d distinct dumps read; %d kept, one every %d in the order read, so they span the whole input (a set keeps at most %d dumps and %d threads): give a narrower slice of the log to see every dump\n",
+			"读取了 %d 个不同的转储；保留 %d 个，按读取顺序每 %d 个取一个，覆盖整个输入（一组最多保留 %d 个转储、%d 个线程）：如需查看每个转储，请给出日志中更小的一段\n"),
+			th.Read, th.Kept, th.Every, maxSetDumps, maxSetThreads)
+	}
+	if len(s.Unreadable)+len(s.Duplicates) > 0 || s.DuplicatesMore > 0 || s.Thinned != nil {
 		bw.WriteString("\n")
 	}
 	reports := s.Reports

@@ -1,6 +1,7 @@
 package threaddump
 
 import (
+	"context"
 	"crypto/sha256"
 	"fmt"
 	"io"
@@ -49,40 +50,122 @@ type Set struct {
 	Findings   []finding.Finding `json:"findings"`
 	Unreadable []SetError        `json:"unreadable,omitempty"`
 	Duplicates []Duplicate       `json:"duplicates,omitempty"`
+	// DuplicatesMore counts identical dumps past the first
+	// maxDuplicatesListed, which are listed.
+	DuplicatesMore int `json:"duplicates_more,omitempty"`
+	// Thinned is set when the inputs held more dumps than a set keeps.
+	Thinned *Thinning `json:"thinned,omitempty"`
 }
 
-// ReadSet parses and analyses inputs. An input that fails is recorded in
-// Unreadable and the others still count (dumps parsed before an error in
-// the middle of a file are kept); identical dumps are counted once and
-// listed in Duplicates; the dumps are ordered by time when all have one.
-func ReadSet(inputs []Input) *Set {
+// Thinning says that a set held more dumps than are kept: Kept of Read
+// distinct dumps, one every Every in the order read, so the kept ones still
+// span the whole input. Memory is what is kept, not the input.
+type Thinning struct {
+	Read  int `json:"read"`
+	Kept  int `json:"kept"`
+	Every int `json:"every"`
+}
+
+// The most a set keeps: dumps, and threads over all kept dumps (a dump of
+// 1,000 threads holds a few MB parsed). Past either, every other kept dump
+// is let go and the stride doubles.
+const (
+	maxSetDumps   = 256
+	maxSetThreads = 200_000
+	// maxDuplicatesListed: identical dumps past these are counted only.
+	maxDuplicatesListed = 100
+)
+
+// ReadSet is ReadSetContext without a context.
+func ReadSet(inputs []Input) *Set { return ReadSetContext(context.Background(), inputs) }
+
+// ReadSetContext parses and analyses inputs, each streamed a dump at a
+// time. An input that fails is recorded in Unreadable and the others still
+// count (dumps parsed before an error in the middle of a file are kept);
+// identical dumps are counted once and listed in Duplicates; past
+// maxSetDumps (or maxSetThreads) the dumps are thinned evenly (Thinned);
+// the dumps are ordered by time when all have one. Once ctx is done it
+// stops between dumps and returns what it has, without findings.
+func ReadSetContext(ctx context.Context, inputs []Input) *Set {
 	s := &Set{}
-	seen := map[[32]byte]string{}
+	// Where each distinct dump was first read: an input's index and a line,
+	// not a string per dump (a log of a million dumps keeps a million).
+	type at struct{ in, line int32 }
+	seen := map[[32]byte]at{}
 	var names []string
-	for _, in := range inputs {
-		ds, err := Parse(in.Name, in.R)
-		if err != nil || len(ds) == 0 {
+	type kept struct {
+		d      *Dump
+		source string
+		seq    int // index among the distinct dumps read
+	}
+	var keep []kept
+	threads, every, distinct := 0, 1, 0
+	for idx, in := range inputs {
+		if ctx.Err() != nil {
+			break
+		}
+		n, any := 0, false
+		err := ParseFunc(in.Name, in.R, func(d *Dump) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			n++
+			fp := fingerprint(d)
+			if first, dup := seen[fp]; dup {
+				if len(s.Duplicates) < maxDuplicatesListed {
+					s.Duplicates = append(s.Duplicates, Duplicate{Source: in.Name, Line: d.Line, SameAs: fmt.Sprintf("%s:%d", inputs[first.in].Name, first.line)})
+				} else {
+					s.DuplicatesMore++
+				}
+				return nil
+			}
+			seen[fp] = at{int32(idx), int32(d.Line)}
+			seq := distinct
+			distinct++
+			if seq%every != 0 {
+				return nil
+			}
+			keep = append(keep, kept{d, in.Name, seq})
+			threads += len(d.Threads)
+			any = true
+			for len(keep) > maxSetDumps || threads > maxSetThreads && len(keep) > 1 {
+				every *= 2
+				j := 0
+				threads = 0
+				for _, k := range keep {
+					if k.seq%every == 0 {
+						keep[j] = k
+						j++
+						threads += len(k.d.Threads)
+					}
+				}
+				clear(keep[j:])
+				keep = keep[:j]
+			}
+			return nil
+		})
+		if ctx.Err() != nil {
+			break
+		}
+		if err != nil || n == 0 {
 			if err == nil {
 				err = fmt.Errorf("%s: %w", in.Name, ErrNotThreadDump)
 			}
 			s.Unreadable = append(s.Unreadable, SetError{Name: in.Name, Message: err.Error(), Err: err})
 		}
-		kept := false
-		for _, d := range ds {
-			fp := fingerprint(d)
-			where := fmt.Sprintf("%s:%d", in.Name, d.Line)
-			if first, dup := seen[fp]; dup {
-				s.Duplicates = append(s.Duplicates, Duplicate{Source: in.Name, Line: d.Line, SameAs: first})
-				continue
-			}
-			seen[fp] = where
-			s.Dumps = append(s.Dumps, d)
-			s.Sources = append(s.Sources, in.Name)
-			kept = true
-		}
-		if kept && (len(names) == 0 || names[len(names)-1] != in.Name) {
+		if any && (len(names) == 0 || names[len(names)-1] != in.Name) {
 			names = append(names, in.Name)
 		}
+	}
+	for _, k := range keep {
+		s.Dumps = append(s.Dumps, k.d)
+		s.Sources = append(s.Sources, k.source)
+	}
+	if every > 1 {
+		s.Thinned = &Thinning{Read: distinct, Kept: len(keep), Every: every}
+	}
+	if ctx.Err() != nil {
+		return s
 	}
 	if idx := TimeOrder(s.Dumps); idx != nil {
 		d2, s2 := make([]*Dump, len(idx)), make([]string, len(idx))
@@ -93,6 +176,9 @@ func ReadSet(inputs []Input) *Set {
 	}
 	s.Reports = make([]*Report, len(s.Dumps))
 	for i, d := range s.Dumps {
+		if ctx.Err() != nil {
+			return s
+		}
 		s.Reports[i] = Analyze(d)
 	}
 	s.merge(names)

@@ -13,6 +13,7 @@ import (
 
 	_ "modernc.org/sqlite" // pure-Go SQLite driver "sqlite"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/run"
 )
 
@@ -40,6 +41,10 @@ type Catalog struct {
 	// Recovered is set when Open found the file damaged and moved it
 	// aside: the catalog is fresh until Rebuild fills it.
 	Recovered *Recovery
+	// Waiting, when set, hears once that a write waits for a catalog
+	// another tuneloop is writing; MaxWait bounds the wait (0: a minute).
+	Waiting func(finding.Text)
+	MaxWait time.Duration
 }
 
 // DefaultPath is $XDG_DATA_HOME/tuneloop/runs.db, else
@@ -102,7 +107,7 @@ func (c *Catalog) Put(ctx context.Context, e Entry) error {
 	if !e.End.IsZero() {
 		end = e.End.UnixNano()
 	}
-	_, err = c.db.ExecContext(ctx, `INSERT OR REPLACE INTO runs
+	_, err = c.exec(ctx, `INSERT OR REPLACE INTO runs
 		(id, dir, host, start_ns, end_ns, status, command, pid, comm, findings, top)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		e.ID, dir, e.Host, e.Start.UnixNano(), end, string(e.Status), e.Command, e.PID, e.Comm, e.Findings, e.Top)
@@ -118,7 +123,7 @@ func (c *Catalog) Remove(ctx context.Context, dir string) error {
 	if err != nil {
 		return err
 	}
-	_, err = c.db.ExecContext(ctx, `DELETE FROM runs WHERE dir = ?`, abs)
+	_, err = c.exec(ctx, `DELETE FROM runs WHERE dir = ?`, abs)
 	return err
 }
 

@@ -54,7 +54,7 @@ func (c *Catalog) migrateHeadline(ctx context.Context) error {
 	rows.Close()
 	for _, col := range headlineColumns {
 		if !have[col.name] {
-			if _, err := c.db.ExecContext(ctx, `ALTER TABLE runs ADD COLUMN `+col.name+` `+col.decl); err != nil {
+			if _, err := c.exec(ctx, `ALTER TABLE runs ADD COLUMN `+col.name+` `+col.decl); err != nil {
 				return fmt.Errorf("catalog %s: adding %s: %w", c.Path, col.name, err)
 			}
 		}
@@ -72,7 +72,7 @@ func (c *Catalog) PutHeadline(ctx context.Context, dir string, h Headline) error
 	if err != nil {
 		return err
 	}
-	_, err = c.db.ExecContext(ctx, `UPDATE runs SET service = ?, scenario = ?, tps = ?, p99_ms = ? WHERE dir = ?`, h.Service, h.Scenario, h.TPS, h.P99MS, abs)
+	_, err = c.exec(ctx, `UPDATE runs SET service = ?, scenario = ?, tps = ?, p99_ms = ? WHERE dir = ?`, h.Service, h.Scenario, h.TPS, h.P99MS, abs)
 	if err != nil {
 		return fmt.Errorf("catalog %s: %w", c.Path, err)
 	}
@@ -132,7 +132,7 @@ func (c *Catalog) RemoveDir(ctx context.Context, dir string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	res, err := c.db.ExecContext(ctx, `DELETE FROM runs WHERE dir = ?`, abs)
+	res, err := c.exec(ctx, `DELETE FROM runs WHERE dir = ?`, abs)
 	if err != nil {
 		return false, fmt.Errorf("catalog %s: %w", c.Path, err)
 	}

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -215,7 +216,7 @@ func openChecked(ctx context.Context, path string) (*sql.DB, *Recovery, error) {
 }
 
 func openDB(path string) (*sql.DB, error) {
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)&_pragma=journal_mode(WAL)")
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout("+strconv.Itoa(busyTimeoutMS)+")&_pragma=journal_mode(WAL)")
 	if err != nil {
 		return nil, err
 	}
