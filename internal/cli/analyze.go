@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -192,6 +193,9 @@ type analysis struct {
 	dumps     *threaddump.Set
 	// profilePages are the flame pages -o html wrote (analyze_profile.go).
 	profilePages []string
+	// jfrRead are the JFR recordings read whole as profiles (a refused one
+	// is not read again for the time account).
+	jfrRead []string
 }
 
 type mdSection struct {
@@ -806,7 +810,7 @@ const maxOfflineJFR = 256 << 20
 func (a *analysis) mechanisms(ctx context.Context, profs []*input.File, forced input.Format) error {
 	var jfr []byte
 	for _, f := range profs {
-		if f.Format != input.JFR && forced != input.JFR {
+		if (f.Format != input.JFR && forced != input.JFR) || !slices.Contains(a.jfrRead, f.Name) {
 			continue
 		}
 		rc, err := f.OpenBinary(ctx)

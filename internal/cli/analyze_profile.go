@@ -167,6 +167,9 @@ func (a *analysis) profileInputs(ctx context.Context, files []*input.File, force
 			page := report.NewFlamePage(p, report.FlameMeta{Target: f.Name, Start: span.start, Duration: span.d,
 				Notes: profileNotes(p, format), Files: map[string]string{}}, a.lang)
 			all = append(all, analyzedProfile{input: f.Name, prof: p, page: page})
+			if format == input.JFR {
+				a.jfrRead = append(a.jfrRead, f.Name) // read whole: the time account may read it again
+			}
 		}
 	}
 	// One profile takes the names given; several are told apart by kind
