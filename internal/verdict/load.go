@@ -189,10 +189,12 @@ func FromFolderContext(ctx context.Context, f *run.Folder) (*Layers, error) {
 	if err := L.loadGC(ctx); err != nil {
 		return nil, err
 	}
-	if err := L.loadJFR(ctx); err != nil {
+	// The per-thread events first: the recording's span is the time its
+	// lock waits are a share of.
+	if err := L.loadJFRThreads(ctx); err != nil {
 		return nil, err
 	}
-	if err := L.loadJFRThreads(ctx); err != nil {
+	if err := L.loadJFR(ctx); err != nil {
 		return nil, err
 	}
 	if err := stopped(ctx, f.Dir, SocketsPrefix+"*"); err != nil {
@@ -341,6 +343,11 @@ const maxJFRLen = 1 << 30
 func (L *Layers) threadNS() float64 {
 	m := L.Folder.Manifest
 	span := m.End.Sub(m.Start)
+	// The recording covers the warm-up too, and waits that began before
+	// the measured window: its span when longer.
+	if r := time.Duration(L.ThreadRead.End - L.ThreadRead.Start); L.ThreadRead.Start > 0 && r > span {
+		span = r
+	}
 	if len(L.Reports) == 0 || span <= 0 {
 		return 0
 	}

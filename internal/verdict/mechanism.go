@@ -305,7 +305,9 @@ func familiesOf(b Branch, root *finding.Finding) []mechanism.Family {
 	switch {
 	case strings.HasPrefix(root.ID, "gc."):
 		return []mechanism.Family{mechanism.GC}
-	case strings.HasPrefix(root.ID, "threaddump."):
+	case strings.HasPrefix(root.ID, "threaddump."), root.ID == IDServiceStalled, root.ID == IDHung:
+		// A cause read from the dumps, or none named yet: what the
+		// stalled threads wait on.
 		return []mechanism.Family{mechanism.Lock, mechanism.Logging, mechanism.Pool, mechanism.Wait, mechanism.EventLoop, mechanism.IO, mechanism.JVM}
 	}
 	return []mechanism.Family{"-"}
@@ -341,8 +343,15 @@ func withMechanism(v *finding.Finding, n *mechanism.Named, b Branch) {
 			ZH: v.Observed.ZH + "\n机制：" + f.Title.ZH + "：" + f.Observed.ZH}
 	}
 	v.Evidence = append(slices.Clip(v.Evidence), f.Evidence...)
-	if stalled || (factsOnly && f.EvidenceValue("fix_for") == "" && !n.Match.HasCode) {
+	uncaused := v.Subject == IDServiceStalled || strings.HasPrefix(v.Subject, IDServiceStalled+"/") || strings.HasPrefix(v.Subject, IDHung)
+	if (stalled && !uncaused) || (factsOnly && f.EvidenceValue("fix_for") == "" && !n.Match.HasCode) {
 		return // the root's own fix stands
+	}
+	if uncaused {
+		// The dumps named no culprit; the time account of them and of the
+		// recording names a mechanism: say so instead.
+		v.Observed.EN = strings.Replace(v.Observed.EN, "nothing in them names a culprit", "no dump finding names a culprit, the threads' time names the mechanism below", 1)
+		v.Observed.ZH = strings.Replace(v.Observed.ZH, "其中没有找到原因", "转储的诊断未指出原因，线程的时间账指向下面的机制", 1)
 	}
 	if !f.Recommended.IsZero() {
 		code := f.EvidenceValue("code")

@@ -101,3 +101,27 @@ func TestVerdictOnAServiceWrittenForTheTest(t *testing.T) {
 		t.Errorf("code line %q: the static synchronized method is TariffService.rate", code)
 	}
 }
+
+// TestStalledServiceGetsTheMechanismItsThreadsShow: a Spring Boot service
+// that stopped answering, whose dumps' findings named no culprit, gets the
+// mechanism its threads' time shows, with the code line and its fix.
+func TestStalledServiceGetsTheMechanismItsThreadsShow(t *testing.T) {
+	L, err := Load(filepath.Join("testdata", "runs", "spring-class-lock-stalled"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Decide(L)
+	if d.Branch != ServiceStalled || d.Verdict == nil {
+		t.Fatalf("branch %s", d.Branch)
+	}
+	v := d.Verdict
+	if got := v.EvidenceValue("mechanism"); got != "mech.lock.class-cpu" {
+		t.Fatalf("mechanism %q (%s)", got, v.Observed.EN)
+	}
+	if code := v.EvidenceValue("code"); code == "" || mechanism.IsLibrary(code) || !strings.Contains(v.Recommended.EN, code) {
+		t.Errorf("code %q, fix %q", code, v.Recommended.EN)
+	}
+	if !strings.Contains(v.Title.EN, "stopped answering") || strings.Contains(v.Observed.EN, "nothing in them names a culprit") {
+		t.Errorf("the headline says it stalled, the seen lines do not deny a culprit: %q / %q", v.Title.EN, v.Observed.EN)
+	}
+}
