@@ -131,3 +131,32 @@ func (r *Result) Costs(source string) *rules.Probe {
 	}
 	return p
 }
+
+// For is the probe that run and check cite for the host of facts: the one
+// at path when given (an error when it cannot be read; refused, with a
+// note saying why, when it is of another host), else the newest probe of
+// this host under root (none: nil and no note). The result's Origin is
+// the file it was read from.
+func For(path, root string, facts *sysinfo.Facts) (*Result, string, finding.Text, error) {
+	h := Identity(facts)
+	var r *Result
+	var file string
+	if path != "" {
+		var err error
+		if r, file, err = Read(path); err != nil {
+			return nil, "", finding.Text{}, err
+		}
+		if ok, why := SameHost(r.Host, h); !ok {
+			return nil, "", finding.Tf(finding.T("--probe %s is a probe of another host (%s): not used", "--probe %s 是另一台主机的探测结果（%s）：未使用"),
+				finding.SafeLine(path), why), nil
+		}
+	} else if r, file = Find(root, h); r == nil {
+		return nil, "", finding.Text{}, nil
+	}
+	if abs, err := filepath.Abs(file); err == nil {
+		file = abs
+	}
+	r.Origin = file
+	return r, file, finding.Tf(finding.T("platform figures from the probe %s (taken %s)", "平台指标来自探测结果 %s（测于 %s）"),
+		file, r.Start.UTC().Format("2006-01-02 15:04Z")), nil
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -59,15 +60,24 @@ func (p *Probe) evidence(id string) (finding.Evidence, bool) {
 // FigureString writes a measured figure with the evidence it rests on:
 // "412 ns (95% interval 398-440, 7 rounds)".
 func FigureString(median, lo, hi float64, unit string, rounds int, ok bool) string {
-	s := fmt.Sprintf("%.4g %s (", median, unit)
+	s := sig4(median) + " " + unit + " ("
 	if !math.IsNaN(lo) && !math.IsNaN(hi) {
-		s += fmt.Sprintf("interval %.4g-%.4g, ", lo, hi)
+		s += fmt.Sprintf("interval %s-%s, ", sig4(lo), sig4(hi))
 	}
 	s += fmt.Sprintf("%d rounds", rounds)
 	if !ok {
 		s += ", too few for a 95% interval"
 	}
 	return s + ")"
+}
+
+// sig4 writes x with 4 significant digits and no exponent: 22340, 235.5, 0.01234.
+func sig4(x float64) string {
+	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return fmt.Sprint(x)
+	}
+	v, _ := strconv.ParseFloat(fmt.Sprintf("%.4g", x), 64)
+	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
 // probeCite is a rule whose why is a platform cost the probe measures.
@@ -108,7 +118,7 @@ func figuresSay(p *Probe, ids []string, say finding.Text) (finding.Text, []findi
 		}
 		f, _ := p.figure(id)
 		ev = append(ev, e)
-		args = append(args, fmt.Sprintf("%.4g %s", f.Median, f.Unit))
+		args = append(args, sig4(f.Median)+" "+f.Unit)
 	}
 	return T(fmt.Sprintf(say.EN, args...), fmt.Sprintf(say.ZH, args...)), ev
 }
