@@ -54,7 +54,9 @@ func TestProbeCite(t *testing.T) {
 }
 
 func TestProbeCiteNUMANeedsSeveralNodes(t *testing.T) {
-	lat := func(v float64) ProbeFigure { return ProbeFigure{Median: v, Lo: v, Hi: v, Unit: "ns", Rounds: 7, OK: true} }
+	lat := func(v float64) ProbeFigure {
+		return ProbeFigure{Median: v, Lo: v, Hi: v, Unit: "ns", Rounds: 7, OK: true}
+	}
 	one := testProbe(map[string]ProbeFigure{"mem.lat": lat(90), "mem.read": {Median: 10, Unit: "GB/s", Rounds: 7}})
 	f := finding.Finding{ID: "numa.topology", Status: finding.Fail}
 	one.Cite(&f)
