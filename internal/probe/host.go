@@ -127,7 +127,7 @@ func (r *Result) Costs(source string) *rules.Probe {
 	}
 	p := &rules.Probe{Source: source, Taken: r.Start, Quick: r.Quick, Figures: make(map[string]rules.ProbeFigure, len(r.Figures))}
 	for _, f := range r.Figures {
-		p.Figures[f.ID] = rules.ProbeFigure{Median: f.Median, Lo: f.Lo, Hi: f.Hi, Unit: f.Unit, Rounds: len(f.Rounds), OK: f.OK}
+		p.Figures[f.ID] = rules.ProbeFigure{Median: f.Median, Lo: f.Lo, Hi: f.Hi, Unit: finding.SafeLine(f.Unit), Rounds: len(f.Rounds), OK: f.OK}
 	}
 	return p
 }
