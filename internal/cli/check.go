@@ -12,6 +12,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
+	"github.com/tuneloop/tuneloop/internal/probe"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/rules"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
@@ -35,6 +36,11 @@ type CheckOptions struct {
 	Now func() time.Time
 	// Remote is --host and how to reach it.
 	Remote hostOptions
+	// Probe is a probe folder of this host whose figures the findings
+	// cite; "" looks for the newest of this host under ProbeRoot
+	// (default probe.DefaultRoot).
+	Probe     string
+	ProbeRoot string
 }
 
 func newCheckCmd(env *Env) *cobra.Command {
@@ -74,6 +80,7 @@ usage.`,
 	f.BoolVar(&o.List, "list", false, "print every rule with its ID and what it checks, then exit")
 	f.BoolVar(&o.All, "all", false, "text output: show what each passed and skipped check saw; with --list: every rule set (GC logs, thread dumps, logging configurations, recorded runs), not only the host's")
 	f.StringVar(&o.OutFile, "out", "", "write the report to this file instead of standard output")
+	f.StringVar(&o.Probe, "probe", "", "a probe folder of this host ('tuneloop probe'): findings whose cause is a platform cost cite its figures (default: the newest probe of this host under ./probes)")
 	o.Remote.flags(cmd)
 	return cmd
 }
@@ -136,7 +143,14 @@ func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
 		now = o.Now
 	}
 	facts := sysinfo.Collect(h, sysinfo.Options{Now: now})
-	fs := rules.Evaluate(kb, facts, profile)
+	pr, prFile, note, err := probe.For(o.Probe, orDefaultStr(o.ProbeRoot, probe.DefaultRoot), facts)
+	if err != nil {
+		return usageErr(finding.T("--probe: %v", "--probe：%v"), err)
+	}
+	if !note.IsZero() {
+		fmt.Fprintln(env.Stderr, "tuneloop: "+note.In(lang))
+	}
+	fs := rules.EvaluateProbe(kb, facts, profile, pr.Costs(prFile))
 	if h.IsLive() && facts.JVMs.OK {
 		// Logging configurations named on each JVM's command line: only on
 		// the live host, where /proc/PID/root reaches the JVM's files.

@@ -18,10 +18,12 @@ var helpZH = map[string]string{
 	"output format: text or json":                                      "输出格式：text 或 json",
 	"output format: text, json or markdown":                            "输出格式：text、json 或 markdown",
 	"exit 3 if a finding is at least this severe: warning or critical": "存在至少达到该严重级别的发现时以退出码 3 退出：warning 或 critical",
-	"write the report to this file instead of standard output":         "把报告写入该文件，而不是标准输出",
-	"sampling interval":                                                "采样间隔",
-	"no live status line":                                              "不显示实时状态行",
-	"do not add the run to the catalog":                                "不把本次运行加入运行记录目录",
+	"a probe folder of this host ('tuneloop probe'): findings whose cause is a platform cost cite its figures (default: the newest probe of this host under ./probes)":             "本机的探测目录（'tuneloop probe'）：原因是平台开销的发现会引用其中的指标（默认：./probes 下本机最新的探测结果）",
+	"a probe folder of this host ('tuneloop probe'), copied into the run: the verdict and the host audit cite its figures (default: the newest probe of this host under ./probes)": "本机的探测目录（'tuneloop probe'），会复制进运行目录：结论与主机审计引用其中的指标（默认：./probes 下本机最新的探测结果）",
+	"write the report to this file instead of standard output": "把报告写入该文件，而不是标准输出",
+	"sampling interval":                 "采样间隔",
+	"no live status line":               "不显示实时状态行",
+	"do not add the run to the catalog": "不把本次运行加入运行记录目录",
 
 	// Prometheus (record, run) and runs export
 	"serve the live metrics for Prometheus on this address (e.g. 127.0.0.1:9464, path /metrics)": "在该地址为 Prometheus 提供实时指标（如 127.0.0.1:9464，路径 /metrics）",

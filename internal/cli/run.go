@@ -15,6 +15,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/compare"
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
+	"github.com/tuneloop/tuneloop/internal/probe"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/report/html"
 	"github.com/tuneloop/tuneloop/internal/rules"
@@ -58,6 +59,9 @@ type RunOptions struct {
 	Repeat       int // --repeat N: N runs into Out/run-1..N
 	Prom         promOptions
 	Remote       hostOptions // --host, --hosts: load here, record there
+	// Probe is a probe folder of this host (--probe); "" looks for the
+	// newest of this host under ProbeRoot (default probe.DefaultRoot).
+	Probe, ProbeRoot string
 
 	// --start-b / --target-b: a second variant, run interleaved with the
 	// first (a1 b1 a2 b2 ...) into Out/a and Out/b, then compared.
@@ -142,6 +146,7 @@ is still printed and kept. 2 on bad usage.`,
 	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
 	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), "workload profile for the host audit")
 	f.StringVar(&o.FailOn, "fail-on", "", "exit 3 if a finding is at least this severe: warning or critical")
+	f.StringVar(&o.Probe, "probe", "", "a probe folder of this host ('tuneloop probe'), copied into the run: the verdict and the host audit cite its figures (default: the newest probe of this host under ./probes)")
 	f.StringVar(&o.Catalog, "catalog", "", "catalog of runs (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)")
 	f.BoolVar(&o.NoCatalog, "no-catalog", false, "do not add the run to the catalog")
 	f.BoolVar(&o.NoGCLog, "no-gc-log", false, "do not switch GC logging on in the JVM")
@@ -246,6 +251,14 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	if o.DumpEvery > 0 {
 		dumps = max(1, int(o.Duration/o.DumpEvery))
 	}
+	if o.Probe != "" {
+		if o.Remote.File != "" || len(o.Remote.Hosts) > 0 {
+			return usageErr(finding.T("--probe is for a run on this host: not with --host/--hosts", "--probe 用于本机上的运行：不能与 --host/--hosts 同时使用"))
+		}
+		if _, _, err := probe.Read(o.Probe); err != nil {
+			return usageErr(finding.T("--probe: %v", "--probe：%v"), err)
+		}
+	}
 	if o.Remote.File != "" || len(o.Remote.Hosts) > 0 {
 		return runRunHosts(ctx, env, o, cfg, dumps, lang, failOn)
 	}
@@ -270,7 +283,7 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 		ThreadDumps: dumps, Start: o.Start, StartTimeout: o.StartTimeout, StopTimeout: o.StopTimeout, KeepService: o.KeepService, PID: o.PID,
 		JVMAuto: o.JVM == "auto", JTLWatch: o.JTLWatch, JMeter: jm, Out: o.Out, Profile: profile, Catalog: o.Catalog,
 		NoCatalog: o.NoCatalog, Getenv: env.Getenv, NoGCLog: o.NoGCLog, NoJFR: o.NoJFR, Argv: o.Argv,
-		Detail: report.NewLoadRecorder()}, hooks)
+		Probe: o.Probe, ProbeRoot: o.ProbeRoot, Detail: report.NewLoadRecorder()}, hooks)
 	if live {
 		fmt.Fprint(env.Stderr, "\r\033[K")
 	}

@@ -199,6 +199,9 @@ type Result struct {
 	PartSeconds []PartTime `json:"part_seconds"`
 	// Interrupted is set when the context ended the probe early.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// Origin is the probe folder this copy was taken from, when a run
+	// keeps it (RunFile).
+	Origin string `json:"origin,omitempty"`
 }
 
 // busyWarnPct is the CPU busy by others above which a probe says so.
@@ -369,7 +372,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		o.Facts = sysinfo.Collect(hostfs.FS{Proc: o.ProcRoot, Sys: o.SysRoot, Etc: "/etc"}, sysinfo.Options{NoEthtool: true})
 	}
 	p := &prober{o: &o, b: newBudget(&o), noise: newNoise(o.ProcRoot)}
-	p.res = &Result{Schema: Schema, Start: time.Now(), Quick: o.Quick, Parts: parts, Rounds: p.b.rounds, Host: hostOf(o.Facts), Facts: o.Facts}
+	p.res = &Result{Schema: Schema, Start: time.Now(), Quick: o.Quick, Parts: parts, Rounds: p.b.rounds, Host: HostOf(o.Facts), Facts: o.Facts}
 	if k := o.Facts.Kernel.Arch; k.OK && kernelArch(runtime.GOARCH) != "" && k.Value != kernelArch(runtime.GOARCH) {
 		p.res.Notes = append(p.res.Notes, finding.T(
 			fmt.Sprintf("this is the %s binary on a %s kernel: emulated (qemu-user), so the figures measure the emulator, not the CPU", runtime.GOARCH, k.Value),
@@ -466,8 +469,8 @@ func kernelArch(goarch string) string {
 	return ""
 }
 
-// hostOf sums up the facts that name the machine and move its figures.
-func hostOf(f *sysinfo.Facts) Host {
+// HostOf sums up the facts that name the machine and move its figures.
+func HostOf(f *sysinfo.Facts) Host {
 	h := Host{Arch: runtime.GOARCH, CPUs: runtime.NumCPU()}
 	h.Name, _ = os.Hostname()
 	if f.Hostname.OK {

@@ -40,6 +40,8 @@ func ParseProfile(s string) (Profile, error) {
 type Ctx struct {
 	F       *sysinfo.Facts
 	Profile Profile
+	// Probe is what a probe of this host measured (nil: none).
+	Probe *Probe
 }
 
 // RuleScope says which profile the audit is for and the host's architecture

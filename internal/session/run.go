@@ -18,6 +18,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/launch"
 	"github.com/tuneloop/tuneloop/internal/loaddetail"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
+	"github.com/tuneloop/tuneloop/internal/probe"
 	"github.com/tuneloop/tuneloop/internal/rules"
 	"github.com/tuneloop/tuneloop/internal/run"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
@@ -45,15 +46,20 @@ type RunOptions struct {
 	JTLWatch string
 	// JMeter, when set, sends the load instead of tuneloop's generator:
 	// Load.Duration is the window, the warm-up excluded the same way.
-	JMeter    *JMeterLoad
-	Out       string
-	Profile   rules.Profile // for the host audit
-	Catalog   string
-	NoCatalog bool
-	Getenv    func(string) string
-	NoGCLog   bool
-	NoJFR     bool
-	Argv      []string
+	JMeter  *JMeterLoad
+	Out     string
+	Profile rules.Profile // for the host audit
+	// Probe is a probe folder of this host whose figures the audit and the
+	// verdict cite (copied into the run as probe.RunFile); "" looks for
+	// the newest probe of this host under ProbeRoot (default
+	// probe.DefaultRoot). A probe of another host is not used (a note).
+	Probe, ProbeRoot string
+	Catalog          string
+	NoCatalog        bool
+	Getenv           func(string) string
+	NoGCLog          bool
+	NoJFR            bool
+	Argv             []string
 	// Detail, when set, sees every sample of the measured load (besides
 	// Load.Sink) and is kept in the folder as loaddetail.File when the load
 	// ends, also when it was cut short: the report's load over time.
@@ -242,7 +248,14 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 
 	// 2. The host audit, before any load.
 	facts := sysinfo.Collect(h, sysinfo.Options{})
-	check := rules.Evaluate(rules.All(), facts, o.Profile)
+	pr, _, note, perr := probe.For(o.Probe, orDefault(o.ProbeRoot, probe.DefaultRoot), facts)
+	if perr != nil {
+		note = finding.Tf(finding.T("--probe: %v: not used", "--probe：%v：未使用"), perr)
+	}
+	if !note.IsZero() {
+		hooks.note(finding.T("%s", "%s"), note)
+	}
+	check := rules.EvaluateProbe(rules.All(), facts, o.Profile, pr.Costs(probe.RunFile))
 
 	// 3. GC logging, switched on at run time when it is off.
 	if pid == 0 && o.JVMAuto {
@@ -425,6 +438,14 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 	}
 	if err := run.WriteJSONAtomic(filepath.Join(dir, verdict.CheckFile), check); err != nil && writeErr == nil {
 		writeErr = err
+	}
+	if pr != nil {
+		// The probe goes with the run: analyze reads it offline.
+		if err := run.WriteJSONAtomic(filepath.Join(dir, probe.RunFile), pr); err != nil && writeErr == nil {
+			writeErr = err
+		} else if err == nil {
+			rec.w.Manifest().Raw = append(rec.w.Manifest().Raw, probe.RunFile)
+		}
 	}
 	var detail *loaddetail.Detail
 	if o.Detail != nil && sum != nil {

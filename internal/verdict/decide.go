@@ -91,6 +91,7 @@ func Decide(L *Layers) *Decision {
 	d.Mechanisms = mechanism.Name(ev, familiesOf(branch, root)...)
 	if len(d.Mechanisms) > 0 {
 		withMechanism(v, &d.Mechanisms[0], branch)
+		probeCost(L, ev, v, &d.Mechanisms[0])
 	}
 	pointToEvidence(L, v)
 	if branch == LockMost || branch == LockCPURoom {

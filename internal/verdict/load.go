@@ -31,6 +31,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/loaddetail"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/mechanism"
+	"github.com/tuneloop/tuneloop/internal/probe"
 	"github.com/tuneloop/tuneloop/internal/run"
 	"github.com/tuneloop/tuneloop/internal/stacks"
 )
@@ -93,6 +94,9 @@ type Layers struct {
 	LoadDetail *loaddetail.Detail
 	// Check is the host audit taken at the start (nil: none).
 	Check []finding.Finding
+	// Probe is the platform measured by `tuneloop probe` on the run's host
+	// (probe.RunFile; nil: none, or of another host, then in Problems).
+	Probe *probe.Result
 	// Problems are the files of the folder that could not be read, as
 	// unavailable findings; the rest of the run is still diagnosed.
 	Problems []finding.Finding
@@ -224,6 +228,9 @@ func FromFolderContext(ctx context.Context, f *run.Folder) (*Layers, error) {
 		if L.unmarshal(CheckFile, b, &fs) {
 			L.Check = fs
 		}
+	}
+	if b, ok := L.readFile(probe.RunFile, probe.MaxFileBytes); ok && len(b) > 0 {
+		L.loadProbe(b)
 	}
 	return L, nil
 }
