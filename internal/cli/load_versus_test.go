@@ -29,7 +29,7 @@ func sleepy(t *testing.T, d time.Duration) string {
 func TestLoadVersus(t *testing.T) {
 	fast, slow := sleepy(t, 2*time.Millisecond), sleepy(t, 6*time.Millisecond)
 	args := func(b string, extra ...string) []string {
-		return append([]string{"load", fast, "--versus", b, "-c", "4", "--window", "1s", "-d", "8s", "--warm-up", "500ms", "-q"}, extra...)
+		return append([]string{"load", fast, "--versus", b, "-c", "4", "--window", "1s", "-d", "12s", "--warm-up", "500ms", "-q"}, extra...)
 	}
 	env, out, errb := testEnv()
 	if code := runRoot(t, env, args(slow, "--fail-on-regression", "5", "-o", "json")...); code != ExitFindings {
@@ -47,7 +47,7 @@ func TestLoadVersus(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &c); err != nil {
 		t.Fatal(err)
 	}
-	if c.Design != "windows" || c.Pairs != 4 || len(c.Stats) != 2 || c.Stats[0].Key != "tps" || c.Stats[0].Verdict != "worse" || c.Stats[0].ChangePct > -40 {
+	if c.Design != "windows" || c.Pairs != 6 || len(c.Stats) != 2 || c.Stats[0].Key != "tps" || c.Stats[0].Verdict != "worse" || c.Stats[0].ChangePct > -40 {
 		t.Errorf("3x slower: %+v", c)
 	}
 	// p99 is the pooled windows' (the load's p99): higher for the slow one,
