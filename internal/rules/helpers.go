@@ -553,19 +553,6 @@ func human(b int64) string {
 	return strconv.FormatInt(b, 10) + " B"
 }
 
-// jvmSize formats bytes as a JVM size argument: 4g, 512m, 256k.
-func jvmSize(b int64) string {
-	switch {
-	case b > 0 && b%(1<<30) == 0:
-		return fmt.Sprintf("%dg", b>>30)
-	case b > 0 && b%(1<<20) == 0:
-		return fmt.Sprintf("%dm", b>>20)
-	case b > 0 && b%(1<<10) == 0:
-		return fmt.Sprintf("%dk", b>>10)
-	}
-	return strconv.FormatInt(b, 10)
-}
-
 // pct formats a fraction as a percentage.
 func pct(f float64) string { return strconv.FormatFloat(f*100, 'f', 1, 64) + "%" }
 

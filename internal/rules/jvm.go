@@ -9,6 +9,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/jvm/jvmopts"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // JVM rules over Facts.JVMs: heap sizing vs limits, collector choice, GC
@@ -241,22 +242,22 @@ func jvmRules() []Rule {
 					}
 					xms := "(none)"
 					if o.XmsBytes > 0 {
-						xms = "-Xms" + jvmSize(o.XmsBytes)
+						xms = "-Xms" + units.FormatJVMSize(o.XmsBytes)
 					}
-					e := optsEv(j, "heap", fmt.Sprintf("%s -Xmx%s", xms, jvmSize(o.XmxBytes)))
+					e := optsEv(j, "heap", fmt.Sprintf("%s -Xmx%s", xms, units.FormatJVMSize(o.XmxBytes)))
 					if o.XmsBytes == o.XmxBytes {
-						return pass(Tf("-Xms = -Xmx = %s", "-Xms = -Xmx = %s", jvmSize(o.XmxBytes)), e)
+						return pass(Tf("-Xms = -Xmx = %s", "-Xms = -Xmx = %s", units.FormatJVMSize(o.XmxBytes)), e)
 					}
 					old := ""
 					if o.XmsBytes > 0 {
-						old = "-Xms" + jvmSize(o.XmsBytes)
+						old = "-Xms" + units.FormatJVMSize(o.XmsBytes)
 					}
-					obs := Tf("%s with -Xmx%s", "%s，-Xmx%s", xms, jvmSize(o.XmxBytes))
+					obs := Tf("%s with -Xmx%s", "%s，-Xmx%s", xms, units.FormatJVMSize(o.XmxBytes))
 					if o.XmsBytes == 0 {
-						obs = Tf("no -Xms with -Xmx%s: the heap starts at 1/64 of RAM and grows under load", "未设置 -Xms，-Xmx%s：堆从物理内存的 1/64 起步，负载上来后逐步扩容", jvmSize(o.XmxBytes))
+						obs = Tf("no -Xms with -Xmx%s: the heap starts at 1/64 of RAM and grows under load", "未设置 -Xms，-Xmx%s：堆从物理内存的 1/64 起步，负载上来后逐步扩容", units.FormatJVMSize(o.XmxBytes))
 					}
-					return fail(obs, Tf("-Xms%s (equal to -Xmx)", "-Xms%s（与 -Xmx 相等）", jvmSize(o.XmxBytes)),
-						jvmFlagFix(j.PID, "-Xms"+jvmSize(o.XmxBytes), old), e)
+					return fail(obs, Tf("-Xms%s (equal to -Xmx)", "-Xms%s（与 -Xmx 相等）", units.FormatJVMSize(o.XmxBytes)),
+						jvmFlagFix(j.PID, "-Xms"+units.FormatJVMSize(o.XmxBytes), old), e)
 				})
 			},
 		},
@@ -273,16 +274,16 @@ func jvmRules() []Rule {
 				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
 					o := j.Options
 					if o.XmxBytes > 0 || o.MaxRAMPercentage > 0 || o.Values["MaxRAMFraction"] != "" || o.Values["MaxRAM"] != "" {
-						return pass(T("maximum heap set explicitly", "已显式设置最大堆"), optsEv(j, "heap", fmt.Sprintf("Xmx=%s MaxRAMPercentage=%v", jvmSize(o.XmxBytes), o.MaxRAMPercentage)))
+						return pass(T("maximum heap set explicitly", "已显式设置最大堆"), optsEv(j, "heap", fmt.Sprintf("Xmx=%s MaxRAMPercentage=%v", units.FormatJVMSize(o.XmxBytes), o.MaxRAMPercentage)))
 					}
 					lim, el := jvmMemLimit(c, j)
 					if lim > 0 {
 						want := int64(float64(lim) * 0.75)
 						if aware, known := jdkContainerAware(jdkOf(j)); known && !aware {
 							// MaxRAMPercentage arrived with container support (8u191, 10).
-							x := "-Xmx" + jvmSize(roundMiB(want))
+							x := "-Xmx" + units.FormatJVMSize(roundMiB(want))
 							return fail(Tf("no -Xmx in a container with a %s limit on a JDK that sizes the heap from host RAM", "容器内存限额 %s，没有 -Xmx，而该 JDK 按宿主机内存确定堆大小", human(lim)),
-								Tf("%s (75%% of the limit)", "%s（限额的 75%%）", x), jvmFlagFix(j.PID, "-Xms"+jvmSize(roundMiB(want))+" "+x, ""), el, optsEv(j, "heap flags", "(none)"), jdkEv(j, jdkOf(j)))
+								Tf("%s (75%% of the limit)", "%s（限额的 75%%）", x), jvmFlagFix(j.PID, "-Xms"+units.FormatJVMSize(roundMiB(want))+" "+x, ""), el, optsEv(j, "heap flags", "(none)"), jdkEv(j, jdkOf(j)))
 						}
 						return fail(Tf("no -Xmx / MaxRAMPercentage in a container with a %s limit: default heap about %s", "容器内存限额 %s，但没有 -Xmx / MaxRAMPercentage：默认堆约 %s", human(lim), human(lim/4)),
 							Tf("-XX:MaxRAMPercentage=75.0 (about %s) or an explicit -Xmx", "-XX:MaxRAMPercentage=75.0（约 %s）或显式 -Xmx", human(want)),
@@ -295,7 +296,7 @@ func jvmRules() []Rule {
 					}
 					return fail(Tf("no -Xmx: heap defaults to 1/4 of %s", "没有 -Xmx：堆默认取 %s 的 1/4", human(mem)),
 						T("size the heap explicitly (-Xms = -Xmx) from a load test", "根据压测结果显式设置堆大小（-Xms = -Xmx）"),
-						jvmFlagFix(j.PID, fmt.Sprintf("-Xms%[1]s -Xmx%[1]s", jvmSize(roundGiB(mem/4))), ""), optsEv(j, "heap flags", "(none)")).WithSeverity(info)
+						jvmFlagFix(j.PID, fmt.Sprintf("-Xms%[1]s -Xmx%[1]s", units.FormatJVMSize(roundGiB(mem/4))), ""), optsEv(j, "heap flags", "(none)")).WithSeverity(info)
 				})
 			},
 		},
@@ -314,15 +315,15 @@ func jvmRules() []Rule {
 					if x == 0 {
 						return skip(T("no -Xmx on the command line", "命令行没有 -Xmx"))
 					}
-					ex := optsEv(j, "-Xmx", jvmSize(x))
+					ex := optsEv(j, "-Xmx", units.FormatJVMSize(x))
 					lim, el := jvmMemLimit(c, j)
 					if lim > 0 {
-						obs := Tf("-Xmx%s against a %s memory limit (%s)", "-Xmx%s，内存限额 %s（占 %s）", jvmSize(x), human(lim), pct(float64(x)/float64(lim)))
+						obs := Tf("-Xmx%s against a %s memory limit (%s)", "-Xmx%s，内存限额 %s（占 %s）", units.FormatJVMSize(x), human(lim), pct(float64(x)/float64(lim)))
 						if float64(x) <= 0.85*float64(lim) {
 							return pass(obs, ex, el)
 						}
 						want := roundMiB(int64(float64(lim) * 0.75))
-						f := fail(obs, Tf("-Xmx%s (75%% of the limit), or raise the limit", "-Xmx%s（限额的 75%%），或提高限额", jvmSize(want)), jvmFlagFix(j.PID, "-Xmx"+jvmSize(want), "-Xmx"+jvmSize(x)), ex, el)
+						f := fail(obs, Tf("-Xmx%s (75%% of the limit), or raise the limit", "-Xmx%s（限额的 75%%），或提高限额", units.FormatJVMSize(want)), jvmFlagFix(j.PID, "-Xmx"+units.FormatJVMSize(want), "-Xmx"+units.FormatJVMSize(x)), ex, el)
 						if x < lim {
 							f = f.WithSeverity(warning)
 						}
@@ -334,13 +335,13 @@ func jvmRules() []Rule {
 					}
 					avail, ea, _ := meminfo(c, "MemAvailable")
 					total, free := tot*1024, avail*1024+j.RSSKB*1024
-					obs := Tf("-Xmx%s on a host with %s RAM, %s available (+%s already resident in this JVM)", "-Xmx%s，主机内存 %s，可用 %s（该 JVM 已驻留 %s）", jvmSize(x), human(total), human(avail*1024), human(j.RSSKB*1024))
+					obs := Tf("-Xmx%s on a host with %s RAM, %s available (+%s already resident in this JVM)", "-Xmx%s，主机内存 %s，可用 %s（该 JVM 已驻留 %s）", units.FormatJVMSize(x), human(total), human(avail*1024), human(j.RSSKB*1024))
 					want := roundMiB(int64(float64(free) * 0.75))
 					switch {
 					case x >= total:
-						return fail(obs, Tf("-Xmx%s or less", "-Xmx%s 或更小", jvmSize(want)), jvmFlagFix(j.PID, "-Xmx"+jvmSize(want), "-Xmx"+jvmSize(x)), ex, et, ea)
+						return fail(obs, Tf("-Xmx%s or less", "-Xmx%s 或更小", units.FormatJVMSize(want)), jvmFlagFix(j.PID, "-Xmx"+units.FormatJVMSize(want), "-Xmx"+units.FormatJVMSize(x)), ex, et, ea)
 					case avail > 0 && x > free:
-						return fail(obs, Tf("-Xmx%s or less, or free memory on the host", "-Xmx%s 或更小，或释放主机内存", jvmSize(want)), jvmFlagFix(j.PID, "-Xmx"+jvmSize(want), "-Xmx"+jvmSize(x)), ex, et, ea).WithSeverity(warning)
+						return fail(obs, Tf("-Xmx%s or less, or free memory on the host", "-Xmx%s 或更小，或释放主机内存", units.FormatJVMSize(want)), jvmFlagFix(j.PID, "-Xmx"+units.FormatJVMSize(want), "-Xmx"+units.FormatJVMSize(x)), ex, et, ea).WithSeverity(warning)
 					}
 					return pass(obs, ex, et, ea)
 				})
@@ -446,7 +447,7 @@ func jvmRules() []Rule {
 					}
 					cpus := jvmCPUs(c, j)
 					x := j.Options.XmxBytes
-					e := optsEv(j, "gc", fmt.Sprintf("G1, %.1f CPUs, -Xmx%s", cpus, jvmSize(x)))
+					e := optsEv(j, "gc", fmt.Sprintf("G1, %.1f CPUs, -Xmx%s", cpus, units.FormatJVMSize(x)))
 					if (cpus > 0 && cpus < 2) || (x > 0 && x < 512<<20) {
 						return fail(Tf("G1 with %.1f CPUs and a %s max heap", "G1，%.1f 个 CPU，最大堆 %s", cpus, human(x)), T("-XX:+UseSerialGC", "-XX:+UseSerialGC"), gcFix(j, "-XX:+UseSerialGC"), e)
 					}
@@ -583,7 +584,7 @@ func jvmRules() []Rule {
 					}
 					old := ""
 					if j.Options.XssBytes > 0 {
-						old = "-Xss" + jvmSize(j.Options.XssBytes)
+						old = "-Xss" + units.FormatJVMSize(j.Options.XssBytes)
 					}
 					return fail(obs, T("-Xss512k (after testing deep call paths) and smaller thread pools", "-Xss512k（先验证深调用链），并缩小线程池"), jvmFlagFix(j.PID, "-Xss512k", old), e)
 				})
