@@ -50,7 +50,7 @@ func TestSafeCases(t *testing.T) {
 		// (no & or #, runs of space kept): now the union, runs folded.
 		{SafeMarkdown, "a|b*c_<x>", `a\|b\*c\_&lt;x&gt;`},
 		{SafeMarkdown, "x & y # z", `x &amp; y \# z`}, // mdCell; the old SafeMarkdown left both
-		{SafeMarkdown, "&lt;", "&amp;lt;"},          // shows as typed, not as "<"
+		{SafeMarkdown, "&lt;", "&amp;lt;"},            // shows as typed, not as "<"
 		{SafeMarkdown, "[a](http://x) `c` \\", "\\[a\\](http://x) \\`c\\` \\\\"},
 		{SafeMarkdown, "a  \n  b", "a b"},
 
