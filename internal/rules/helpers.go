@@ -540,19 +540,6 @@ func cpuMask(cpus []int) string {
 	return strings.Join(parts, ",")
 }
 
-// human formats bytes as GiB/MiB.
-func human(b int64) string {
-	switch {
-	case b >= 1<<30:
-		return strconv.FormatFloat(float64(b)/(1<<30), 'f', 1, 64) + " GiB"
-	case b >= 1<<20:
-		return strconv.FormatFloat(float64(b)/(1<<20), 'f', 0, 64) + " MiB"
-	case b >= 1<<10:
-		return strconv.FormatFloat(float64(b)/(1<<10), 'f', 0, 64) + " KiB"
-	}
-	return strconv.FormatInt(b, 10) + " B"
-}
-
 // pct formats a fraction as a percentage.
 func pct(f float64) string { return strconv.FormatFloat(f*100, 'f', 1, 64) + "%" }
 

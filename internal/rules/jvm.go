@@ -112,10 +112,10 @@ func jdkContainerAware(jdk jvmopts.JDK) (aware, known bool) {
 // jvmMemLimit is the cgroup memory limit that applies to the JVM (0: none).
 func jvmMemLimit(c *Ctx, j *sysinfo.JVM) (int64, finding.Evidence) {
 	if j.MemoryLimit > 0 {
-		return j.MemoryLimit, ev("memory limit", human(j.MemoryLimit), fmt.Sprintf("/proc/%d/cgroup -> memory.max", j.PID))
+		return j.MemoryLimit, ev("memory limit", units.FormatBytes(j.MemoryLimit), fmt.Sprintf("/proc/%d/cgroup -> memory.max", j.PID))
 	}
 	if m := c.F.Cgroup.MemoryLimit; m.OK && m.Value > 0 {
-		return m.Value, ev("memory limit", human(m.Value), m.Source)
+		return m.Value, ev("memory limit", units.FormatBytes(m.Value), m.Source)
 	}
 	return 0, finding.Evidence{}
 }
@@ -282,11 +282,11 @@ func jvmRules() []Rule {
 						if aware, known := jdkContainerAware(jdkOf(j)); known && !aware {
 							// MaxRAMPercentage arrived with container support (8u191, 10).
 							x := "-Xmx" + units.FormatJVMSize(roundMiB(want))
-							return fail(Tf("no -Xmx in a container with a %s limit on a JDK that sizes the heap from host RAM", "容器内存限额 %s，没有 -Xmx，而该 JDK 按宿主机内存确定堆大小", human(lim)),
+							return fail(Tf("no -Xmx in a container with a %s limit on a JDK that sizes the heap from host RAM", "容器内存限额 %s，没有 -Xmx，而该 JDK 按宿主机内存确定堆大小", units.FormatBytes(lim)),
 								Tf("%s (75%% of the limit)", "%s（限额的 75%%）", x), jvmFlagFix(j.PID, "-Xms"+units.FormatJVMSize(roundMiB(want))+" "+x, ""), el, optsEv(j, "heap flags", "(none)"), jdkEv(j, jdkOf(j)))
 						}
-						return fail(Tf("no -Xmx / MaxRAMPercentage in a container with a %s limit: default heap about %s", "容器内存限额 %s，但没有 -Xmx / MaxRAMPercentage：默认堆约 %s", human(lim), human(lim/4)),
-							Tf("-XX:MaxRAMPercentage=75.0 (about %s) or an explicit -Xmx", "-XX:MaxRAMPercentage=75.0（约 %s）或显式 -Xmx", human(want)),
+						return fail(Tf("no -Xmx / MaxRAMPercentage in a container with a %s limit: default heap about %s", "容器内存限额 %s，但没有 -Xmx / MaxRAMPercentage：默认堆约 %s", units.FormatBytes(lim), units.FormatBytes(lim/4)),
+							Tf("-XX:MaxRAMPercentage=75.0 (about %s) or an explicit -Xmx", "-XX:MaxRAMPercentage=75.0（约 %s）或显式 -Xmx", units.FormatBytes(want)),
 							jvmFlagFix(j.PID, "-XX:MaxRAMPercentage=75.0 -XX:InitialRAMPercentage=75.0", ""), el, optsEv(j, "heap flags", "(none)"))
 					}
 					mem := jvmMemory(c, j)
@@ -294,7 +294,7 @@ func jvmRules() []Rule {
 						return advice(T("no -Xmx: heap defaults to 1/4 of RAM", "没有 -Xmx：堆默认取物理内存的 1/4"),
 							T("size the heap explicitly (-Xms = -Xmx) from a load test", "根据压测结果显式设置堆大小（-Xms = -Xmx）"), optsEv(j, "heap flags", "(none)")).WithSeverity(info)
 					}
-					return fail(Tf("no -Xmx: heap defaults to 1/4 of %s", "没有 -Xmx：堆默认取 %s 的 1/4", human(mem)),
+					return fail(Tf("no -Xmx: heap defaults to 1/4 of %s", "没有 -Xmx：堆默认取 %s 的 1/4", units.FormatBytes(mem)),
 						T("size the heap explicitly (-Xms = -Xmx) from a load test", "根据压测结果显式设置堆大小（-Xms = -Xmx）"),
 						jvmFlagFix(j.PID, fmt.Sprintf("-Xms%[1]s -Xmx%[1]s", units.FormatJVMSize(roundGiB(mem/4))), ""), optsEv(j, "heap flags", "(none)")).WithSeverity(info)
 				})
@@ -318,7 +318,7 @@ func jvmRules() []Rule {
 					ex := optsEv(j, "-Xmx", units.FormatJVMSize(x))
 					lim, el := jvmMemLimit(c, j)
 					if lim > 0 {
-						obs := Tf("-Xmx%s against a %s memory limit (%s)", "-Xmx%s，内存限额 %s（占 %s）", units.FormatJVMSize(x), human(lim), pct(float64(x)/float64(lim)))
+						obs := Tf("-Xmx%s against a %s memory limit (%s)", "-Xmx%s，内存限额 %s（占 %s）", units.FormatJVMSize(x), units.FormatBytes(lim), pct(float64(x)/float64(lim)))
 						if float64(x) <= 0.85*float64(lim) {
 							return pass(obs, ex, el)
 						}
@@ -335,7 +335,7 @@ func jvmRules() []Rule {
 					}
 					avail, ea, _ := meminfo(c, "MemAvailable")
 					total, free := tot*1024, avail*1024+j.RSSKB*1024
-					obs := Tf("-Xmx%s on a host with %s RAM, %s available (+%s already resident in this JVM)", "-Xmx%s，主机内存 %s，可用 %s（该 JVM 已驻留 %s）", units.FormatJVMSize(x), human(total), human(avail*1024), human(j.RSSKB*1024))
+					obs := Tf("-Xmx%s on a host with %s RAM, %s available (+%s already resident in this JVM)", "-Xmx%s，主机内存 %s，可用 %s（该 JVM 已驻留 %s）", units.FormatJVMSize(x), units.FormatBytes(total), units.FormatBytes(avail*1024), units.FormatBytes(j.RSSKB*1024))
 					want := roundMiB(int64(float64(free) * 0.75))
 					switch {
 					case x >= total:
@@ -363,15 +363,15 @@ func jvmRules() []Rule {
 						return unavailable("the collector in use", "no explicit GC flag and JDK version unknown")
 					}
 					heap := heapMax(c, j)
-					e := optsEv(j, "gc", fmt.Sprintf("%s (ergonomic: %v), max heap %s", gc, ergo, human(heap)))
+					e := optsEv(j, "gc", fmt.Sprintf("%s (ergonomic: %v), max heap %s", gc, ergo, units.FormatBytes(heap)))
 					if gc != "Serial" || heap < 2<<30 {
-						return pass(Tf("%s GC, max heap %s", "%s GC，最大堆 %s", gc, human(heap)), e)
+						return pass(Tf("%s GC, max heap %s", "%s GC，最大堆 %s", gc, units.FormatBytes(heap)), e)
 					}
 					if ergo {
-						return fail(Tf("the JVM picked Serial GC by ergonomics (it sees %.1f CPUs / %s) for a %s heap", "JVM 自动选择了 Serial GC（可见 %.1f 个 CPU / %s），而最大堆为 %s", jvmCPUs(c, j), human(jvmMemory(c, j)), human(heap)),
+						return fail(Tf("the JVM picked Serial GC by ergonomics (it sees %.1f CPUs / %s) for a %s heap", "JVM 自动选择了 Serial GC（可见 %.1f 个 CPU / %s），而最大堆为 %s", jvmCPUs(c, j), units.FormatBytes(jvmMemory(c, j)), units.FormatBytes(heap)),
 							T("-XX:+UseG1GC (and at least 2 CPUs, or -XX:ActiveProcessorCount=2)", "-XX:+UseG1GC（并至少分配 2 个 CPU，或 -XX:ActiveProcessorCount=2）"), gcFix(j, "-XX:+UseG1GC"), e)
 					}
-					return fail(Tf("-XX:+UseSerialGC with a %s heap", "-XX:+UseSerialGC，最大堆 %s", human(heap)), T("-XX:+UseG1GC (or -XX:+UseParallelGC for batch throughput)", "-XX:+UseG1GC（批处理吞吐场景可用 -XX:+UseParallelGC）"), gcFix(j, "-XX:+UseG1GC"), e)
+					return fail(Tf("-XX:+UseSerialGC with a %s heap", "-XX:+UseSerialGC，最大堆 %s", units.FormatBytes(heap)), T("-XX:+UseG1GC (or -XX:+UseParallelGC for batch throughput)", "-XX:+UseG1GC（批处理吞吐场景可用 -XX:+UseParallelGC）"), gcFix(j, "-XX:+UseG1GC"), e)
 				})
 			},
 		},
@@ -449,7 +449,7 @@ func jvmRules() []Rule {
 					x := j.Options.XmxBytes
 					e := optsEv(j, "gc", fmt.Sprintf("G1, %.1f CPUs, -Xmx%s", cpus, units.FormatJVMSize(x)))
 					if (cpus > 0 && cpus < 2) || (x > 0 && x < 512<<20) {
-						return fail(Tf("G1 with %.1f CPUs and a %s max heap", "G1，%.1f 个 CPU，最大堆 %s", cpus, human(x)), T("-XX:+UseSerialGC", "-XX:+UseSerialGC"), gcFix(j, "-XX:+UseSerialGC"), e)
+						return fail(Tf("G1 with %.1f CPUs and a %s max heap", "G1，%.1f 个 CPU，最大堆 %s", cpus, units.FormatBytes(x)), T("-XX:+UseSerialGC", "-XX:+UseSerialGC"), gcFix(j, "-XX:+UseSerialGC"), e)
 					}
 					return pass(Tf("G1 with %.1f CPUs", "G1，%.1f 个 CPU", cpus), e)
 				})
@@ -573,8 +573,8 @@ func jvmRules() []Rule {
 						return unavailable("memory size", "no memory limit and MemTotal unknown")
 					}
 					reserve := stack * int64(j.Threads)
-					e := ev("threads x stack", fmt.Sprintf("%d x %s", j.Threads, human(stack)), fmt.Sprintf("/proc/%d/status Threads", j.PID))
-					obs := Tf("%d threads x %s stack = %s (%s of %s)", "%d 个线程 x %s 栈 = %s（占 %[5]s 的 %[4]s）", j.Threads, human(stack), human(reserve), pct(float64(reserve)/float64(mem)), human(mem))
+					e := ev("threads x stack", fmt.Sprintf("%d x %s", j.Threads, units.FormatBytes(stack)), fmt.Sprintf("/proc/%d/status Threads", j.PID))
+					obs := Tf("%d threads x %s stack = %s (%s of %s)", "%d 个线程 x %s 栈 = %s（占 %[5]s 的 %[4]s）", j.Threads, units.FormatBytes(stack), units.FormatBytes(reserve), pct(float64(reserve)/float64(mem)), units.FormatBytes(mem))
 					if reserve*4 <= mem {
 						return pass(obs, e)
 					}
@@ -849,7 +849,7 @@ func jvmRules() []Rule {
 					heap := heapMax(c, j)
 					pages := int64(math.Ceil(float64(heap)/float64(size*1024)*1.05)) + 1
 					return fail(T("-XX:+UseLargePages but HugePages_Total is 0: the JVM runs on small pages", "有 -XX:+UseLargePages 但 HugePages_Total 为 0：JVM 实际使用小页"),
-						Tf("vm.nr_hugepages = %d (%s heap + 5%%), or use -XX:+UseTransparentHugePages with THP madvise", "vm.nr_hugepages = %d（%s 堆 + 5%%），或改用 -XX:+UseTransparentHugePages 配合 THP madvise", pages, human(heap)),
+						Tf("vm.nr_hugepages = %d (%s heap + 5%%), or use -XX:+UseTransparentHugePages with THP madvise", "vm.nr_hugepages = %d（%s 堆 + 5%%），或改用 -XX:+UseTransparentHugePages 配合 THP madvise", pages, units.FormatBytes(heap)),
 						sysctlFix1("vm.nr_hugepages", pages, 0), et, optsEv(j, "UseLargePages", "true"))
 				})
 			},

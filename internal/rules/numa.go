@@ -7,6 +7,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // NUMA topology, balancing, zone reclaim and NIC locality
@@ -105,7 +106,7 @@ func numaRules() []Rule {
 				var total int64
 				maxDist := 0
 				for _, n := range nodes {
-					parts = append(parts, fmt.Sprintf("node%d: cpus %s, %s", n.ID, cpuList(n.CPUs), human(n.MemTotalKB*1024)))
+					parts = append(parts, fmt.Sprintf("node%d: cpus %s, %s", n.ID, cpuList(n.CPUs), units.FormatBytes(n.MemTotalKB*1024)))
 					total += n.MemTotalKB
 					for _, d := range n.Distances {
 						if d > maxDist {
@@ -118,11 +119,11 @@ func numaRules() []Rule {
 				var small []string
 				for _, n := range nodes {
 					if n.MemTotalKB*2 < avg {
-						small = append(small, fmt.Sprintf("node%d (%s)", n.ID, human(n.MemTotalKB*1024)))
+						small = append(small, fmt.Sprintf("node%d (%s)", n.ID, units.FormatBytes(n.MemTotalKB*1024)))
 					}
 				}
 				if len(small) > 0 {
-					return one(advice(Tf("%d NUMA nodes with unbalanced memory: %s below half the average %s", "%d 个 NUMA 节点内存不均衡：%s 低于平均值 %s 的一半", len(nodes), strings.Join(small, ", "), human(avg*1024)),
+					return one(advice(Tf("%d NUMA nodes with unbalanced memory: %s below half the average %s", "%d 个 NUMA 节点内存不均衡：%s 低于平均值 %s 的一半", len(nodes), strings.Join(small, ", "), units.FormatBytes(avg*1024)),
 						T("populate every memory channel with identical DIMMs (1 DIMM per channel, same speed and rank); until then do not bind JVMs to the small nodes",
 							"所有内存通道插满同规格内存条（每通道 1 根，速率和 Rank 一致）；在此之前不要把 JVM 绑定到内存少的节点"), e).WithSeverity(warning))
 				}
