@@ -6,40 +6,37 @@ package sysinfo
 //	cpu0 594 0 176 26416 6 0 2 0 0 0
 //	      user nice system idle iowait irq softirq steal guest guest_nice
 //
-// procfs parses this file exactly; we only turn its result into a percentage.
+// sample.ParseStat is the one parser of this file; here its aggregate
+// line becomes a percentage.
 
 import (
 	"errors"
 
-	"github.com/prometheus/procfs"
-
 	"github.com/tuneloop/tuneloop/internal/hostfs"
+	"github.com/tuneloop/tuneloop/internal/sample"
 )
 
 // stealPct is steal as a percentage of all CPU time (guest time is already
 // counted inside user, so it is not added again).
-func stealPct(c procfs.CPUStat) (float64, error) {
+func stealPct(c sample.CPUTimes) (float64, error) {
 	total := c.User + c.Nice + c.System + c.Idle + c.Iowait + c.IRQ + c.SoftIRQ + c.Steal
-	if !(total > 0) || c.Steal < 0 {
+	if total == 0 {
 		return 0, errors.New("no cpu time in aggregate cpu line")
 	}
-	return 100 * c.Steal / total, nil
+	return 100 * float64(c.Steal) / float64(total), nil
 }
 
 func collectSteal(h hostfs.FS) Field[float64] {
 	p := h.ProcPath("stat")
-	if _, err := h.ReadFile(p); err != nil {
+	b, err := h.ReadFile(p)
+	if err != nil {
 		return Missing[float64](err) // also the not-present/permission wording
 	}
-	fs, err := procfs.NewFS(h.Proc)
+	st, err := sample.ParseStat(b)
 	if err != nil {
 		return Missing[float64](fileErr(h, p, err))
 	}
-	st, err := fs.Stat()
-	if err != nil {
-		return Missing[float64](fileErr(h, p, err))
-	}
-	v, err := stealPct(st.CPUTotal)
+	v, err := stealPct(st.All)
 	if err != nil {
 		return Missing[float64](fileErr(h, p, err))
 	}
