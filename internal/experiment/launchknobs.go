@@ -72,46 +72,15 @@ type Binding struct {
 	Node  int   // -1: CPUs only; else memory bound to this node too
 }
 
-// parseCPUList reads "0-3,8" into sorted CPUs.
+// parseCPUList reads "0-3,8" into sorted CPUs with sysinfo.ParseCPUList
+// (the one CPU list parser: strides and spaces too); a binding needs at
+// least one CPU, and unix.CPUSet and the kernel stop far below 8192.
 func parseCPUList(v string) ([]int, error) {
-	set := map[int]bool{}
-	for _, part := range strings.Split(strings.TrimSpace(v), ",") {
-		a, b, rng := strings.Cut(part, "-")
-		lo, err := strconv.Atoi(a)
-		hi := lo
-		if err == nil && rng {
-			hi, err = strconv.Atoi(b)
-		}
-		if err != nil || lo < 0 || hi < lo || hi >= 8192 {
-			return nil, bad("%q is not a CPU list (e.g. 0-3,8)", "%q 不是 CPU 列表（例如 0-3,8）", v)
-		}
-		for c := lo; c <= hi; c++ {
-			set[c] = true
-		}
+	cpus, err := sysinfo.ParseCPUList(v)
+	if err != nil || len(cpus) == 0 || cpus[len(cpus)-1] >= 8192 {
+		return nil, bad("%q is not a CPU list (e.g. 0-3,8)", "%q 不是 CPU 列表（例如 0-3,8）", v)
 	}
-	out := make([]int, 0, len(set))
-	for c := range set {
-		out = append(out, c)
-	}
-	sort.Ints(out)
-	return out, nil
-}
-
-func cpuListText(cpus []int) string {
-	var parts []string
-	for i := 0; i < len(cpus); {
-		j := i
-		for j+1 < len(cpus) && cpus[j+1] == cpus[j]+1 {
-			j++
-		}
-		if j == i {
-			parts = append(parts, strconv.Itoa(cpus[i]))
-		} else {
-			parts = append(parts, fmt.Sprintf("%d-%d", cpus[i], cpus[j]))
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ",")
+	return cpus, nil
 }
 
 // checkBindingValue is the plan's check: "all", a CPU list, or node:N.
@@ -212,7 +181,7 @@ func setLaunch(pid int, limits []LimitSet, b *Binding) error {
 			set.Set(c)
 		}
 		if err := unix.SchedSetaffinity(pid, &set); err != nil {
-			return bad("binding %s (CPUs %s) could not be set: %v", "无法设置绑定 %s（CPU %s）：%v", b.Value, cpuListText(b.CPUs), err)
+			return bad("binding %s (CPUs %s) could not be set: %v", "无法设置绑定 %s（CPU %s）：%v", b.Value, sysinfo.FormatCPUList(b.CPUs), err)
 		}
 	}
 	return nil
@@ -258,9 +227,9 @@ func checkLaunch(procDir string, pid int, limits []LimitSet, b *Binding) (seen [
 		}
 		cpus, mems := statusField(string(raw), "Cpus_allowed_list"), statusField(string(raw), "Mems_allowed_list")
 		seen = append(seen, "Cpus_allowed_list "+cpus, "Mems_allowed_list "+mems)
-		if got, err := parseCPUList(cpus); err != nil || cpuListText(got) != cpuListText(b.CPUs) {
+		if got, err := parseCPUList(cpus); err != nil || sysinfo.FormatCPUList(got) != sysinfo.FormatCPUList(b.CPUs) {
 			bads = append(bads, finding.Tf(finding.T("binding %s did not take effect: pid %d may run on CPUs %s, want %s (/proc/%d/status)",
-				"绑定 %s 未生效：pid %d 可运行于 CPU %s，应为 %s（/proc/%d/status）"), b.Value, pid, cpus, cpuListText(b.CPUs), pid))
+				"绑定 %s 未生效：pid %d 可运行于 CPU %s，应为 %s（/proc/%d/status）"), b.Value, pid, cpus, sysinfo.FormatCPUList(b.CPUs), pid))
 		}
 		if b.Node >= 0 {
 			// numactl --membind sets the memory policy, shown per mapping

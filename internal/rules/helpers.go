@@ -488,36 +488,6 @@ func jvmSource(j *sysinfo.JVM) string { return fmt.Sprintf("/proc/%d/cmdline", j
 
 // ---- formatting ----
 
-// cpuList formats CPUs as a kernel list: 0-31,64-95.
-func cpuList(cpus []int) string {
-	if len(cpus) == 0 {
-		return ""
-	}
-	s := append([]int(nil), cpus...)
-	sort.Ints(s)
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		j := i
-		for j+1 < len(s) && s[j+1] == s[j]+1 {
-			j++
-		}
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		}
-		if j == i {
-			fmt.Fprintf(&b, "%d", s[i])
-		} else {
-			fmt.Fprintf(&b, "%d-%d", s[i], s[j])
-		}
-		// skip duplicates
-		for j+1 < len(s) && s[j+1] == s[j] {
-			j++
-		}
-		i = j + 1
-	}
-	return b.String()
-}
-
 // cpuMask formats CPUs as a kernel hex mask in 32-bit comma groups, as
 // rps_cpus and smp_affinity expect: 00000000,000000f0.
 func cpuMask(cpus []int) string {

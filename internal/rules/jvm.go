@@ -675,7 +675,7 @@ func jvmRules() []Rule {
 					if !known {
 						return unavailable(fmt.Sprintf("/proc/%d/status Cpus_allowed_list", j.PID), "not read")
 					}
-					e := ev("Cpus_allowed_list", cpuList(j.CPUsAllowed), fmt.Sprintf("/proc/%d/status", j.PID))
+					e := ev("Cpus_allowed_list", sysinfo.FormatCPUList(j.CPUsAllowed), fmt.Sprintf("/proc/%d/status", j.PID))
 					target := nodes[0]
 					if hasNIC {
 						if n, ok := nodeByID(nodes, nic.NUMANode); ok {
@@ -689,9 +689,9 @@ func jvmRules() []Rule {
 						}
 					}
 					fx := finding.Fix{
-						Apply:   fmt.Sprintf("taskset -apc %s %d && migratepages %d all %d", cpuList(target.CPUs), j.PID, j.PID, target.ID),
-						Revert:  fmt.Sprintf("taskset -apc %s %d   # pages moved by migratepages stay on node %d", cpuList(j.CPUsAllowed), j.PID, target.ID),
-						Persist: fmt.Sprintf("numactl --cpunodebind=%[1]d --membind=%[1]d java ...\n# systemd 243+ unit, [Service]:\nCPUAffinity=%[2]s\nNUMAPolicy=bind\nNUMAMask=%[1]d", target.ID, cpuList(target.CPUs)),
+						Apply:   fmt.Sprintf("taskset -apc %s %d && migratepages %d all %d", sysinfo.FormatCPUList(target.CPUs), j.PID, j.PID, target.ID),
+						Revert:  fmt.Sprintf("taskset -apc %s %d   # pages moved by migratepages stay on node %d", sysinfo.FormatCPUList(j.CPUsAllowed), j.PID, target.ID),
+						Persist: fmt.Sprintf("numactl --cpunodebind=%[1]d --membind=%[1]d java ...\n# systemd 243+ unit, [Service]:\nCPUAffinity=%[2]s\nNUMAPolicy=bind\nNUMAMask=%[1]d", target.ID, sysinfo.FormatCPUList(target.CPUs)),
 						Note: Tf("taskset moves the running threads; pages already allocated stay where they are (migratepages moves them). To keep the binding across restarts start the JVM under numactl, or set the systemd lines.",
 							"taskset 迁移正在运行的线程；已分配的内存页不会自动迁移（migratepages 负责迁移）。要在重启后保持绑定，请用 numactl 启动 JVM，或在 systemd 单元中加上述配置。"),
 					}
@@ -700,12 +700,12 @@ func jvmRules() []Rule {
 						nicNote = Tf(" (node of %s)", "（%s 所在节点）", nic.Name)
 					}
 					if !pinned {
-						return fail(Tf("JVM runs on CPUs %s spanning nodes %s", "JVM 运行在 CPU %s 上，跨节点 %s", cpuList(j.CPUsAllowed), intsString(spanned)),
-							T(fmt.Sprintf("bind to node %d%s: CPUs %s and its memory", target.ID, nicNote.EN, cpuList(target.CPUs)), fmt.Sprintf("绑定到节点 %d%s：CPU %s 及其内存", target.ID, nicNote.ZH, cpuList(target.CPUs))), fx, e)
+						return fail(Tf("JVM runs on CPUs %s spanning nodes %s", "JVM 运行在 CPU %s 上，跨节点 %s", sysinfo.FormatCPUList(j.CPUsAllowed), intsString(spanned)),
+							T(fmt.Sprintf("bind to node %d%s: CPUs %s and its memory", target.ID, nicNote.EN, sysinfo.FormatCPUList(target.CPUs)), fmt.Sprintf("绑定到节点 %d%s：CPU %s 及其内存", target.ID, nicNote.ZH, sysinfo.FormatCPUList(target.CPUs))), fx, e)
 					}
 					if hasNIC && spanned[0] != nic.NUMANode {
 						return fail(Tf("JVM bound to node %d but %s is on node %d", "JVM 绑定在节点 %d，而 %s 位于节点 %d", spanned[0], nic.Name, nic.NUMANode),
-							Tf("bind to node %d (CPUs %s) where the NIC is, or move the NIC IRQs to node %d", "绑定到网卡所在的节点 %d（CPU %s），或把网卡中断移到节点 %d", target.ID, cpuList(target.CPUs), spanned[0]), fx, e,
+							Tf("bind to node %d (CPUs %s) where the NIC is, or move the NIC IRQs to node %d", "绑定到网卡所在的节点 %d（CPU %s），或把网卡中断移到节点 %d", target.ID, sysinfo.FormatCPUList(target.CPUs), spanned[0]), fx, e,
 							ev(nic.Name+" numa_node", nic.NUMANode, nicSource(nic)+"/device/numa_node"))
 					}
 					return pass(Tf("JVM bound to node %d", "JVM 已绑定到节点 %d", spanned[0]), e)
@@ -729,7 +729,7 @@ func jvmRules() []Rule {
 				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
 					pinned, known, _ := jvmPinned(nodes, j)
 					if known && pinned {
-						return pass(T("bound to one node: UseNUMA not needed", "已绑定单个节点：无需 UseNUMA"), ev("Cpus_allowed_list", cpuList(j.CPUsAllowed), fmt.Sprintf("/proc/%d/status", j.PID)))
+						return pass(T("bound to one node: UseNUMA not needed", "已绑定单个节点：无需 UseNUMA"), ev("Cpus_allowed_list", sysinfo.FormatCPUList(j.CPUsAllowed), fmt.Sprintf("/proc/%d/status", j.PID)))
 					}
 					gc, _ := effectiveGC(c, j)
 					if !(gc == "Parallel" || (gc == "G1" && jdkOf(j).AtLeast(14))) {

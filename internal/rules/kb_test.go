@@ -246,7 +246,7 @@ func TestRevertRestoresObserved(t *testing.T) {
 }
 
 func TestHelpers(t *testing.T) {
-	if got := cpuList([]int{0, 1, 2, 3, 8, 10, 11}); got != "0-3,8,10-11" {
+	if got := sysinfo.FormatCPUList([]int{0, 1, 2, 3, 8, 10, 11}); got != "0-3,8,10-11" {
 		t.Errorf("cpuList %q", got)
 	}
 	if got := cpuMask([]int{4, 5, 6, 7}); got != "000000f0" {

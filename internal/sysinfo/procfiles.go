@@ -61,9 +61,9 @@ func parseProcStatus(s string) (procStatus, error) {
 		case "VmRSS":
 			st.RSSKB, err = strconv.ParseInt(strings.TrimSuffix(v, " kB"), 10, 64)
 		case "Cpus_allowed_list":
-			st.CPUsAllowed, err = parseCPUList(v)
+			st.CPUsAllowed, err = ParseCPUList(v)
 		case "Mems_allowed_list":
-			st.MemsAllowed, err = parseCPUList(v)
+			st.MemsAllowed, err = ParseCPUList(v)
 		}
 		if err != nil {
 			return st, lineErr(i+1, "bad %s %q", k, clipText(v))
