@@ -8,7 +8,7 @@ OUT ?= out
 
 include zoo/zoo.mk
 
-.PHONY: all build cross test test-e2e vet fmt-check docs docs-check bench bench-load bench-load-quick bench-gate bench-profile profile-zoo fuzz demo demo-tune jmeter-check clean
+.PHONY: all build cross test test-e2e vet fmt-check docs docs-check bench bench-load bench-load-quick bench-probe bench-gate bench-profile profile-zoo eval fuzz demo demo-tune jmeter-check test-jmeter bench-jmeter clean
 
 all: build
 
@@ -71,6 +71,10 @@ bench-load: build
 bench-load-quick: build
 	QUICK=1 scripts/bench-load.sh
 
+# tuneloop probe against qperf, iperf3, sysbench and fio, interleaved (about 5 min).
+bench-probe: build
+	scripts/bench-probe.sh
+
 # The compare gate measured: A/A false alarms and detection of 5%/10% slowdowns (~5 min on 2 idle cores);
 # MODE=windows: load --versus windows; MODE=sets: sequential sets of zoo launches (builds the zoo; hours).
 bench-gate: build $(if $(filter sets,$(MODE)),zoo)
@@ -83,6 +87,11 @@ bench-profile: build zoo
 # Every zoo scenario x cpu, alloc, lock, wall profiles: top frames (not in CI: ~1 min per scenario).
 profile-zoo: build zoo
 	scripts/profile-zoo.sh
+
+# The eval zoo (zoo/eval/services.tsv): each service under `tuneloop run`, one at a time, and the
+# confusion table of expected vs named mechanism and code frame (a few minutes; not in CI).
+eval: build zoo
+	scripts/eval.sh
 
 # Short coverage-guided fuzzing of every parser (FUZZTIME per target).
 FUZZTIME ?= 15s
@@ -106,6 +115,17 @@ demo-tune: build zoo
 # the same plans against one 127.0.0.1 server; their per-label counts must match.
 jmeter-check: build
 	scripts/jmeter-check.sh
+
+# JMeter as the load engine (run/load --engine jmeter, --jmeter-remote) against
+# real JMeter from the same cache: counts equal to JMeter alone's, two
+# jmeter-server engines, run --repeat + compare, kill -9 (~3 min; .ci/run).
+test-jmeter:
+	scripts/test-jmeter.sh
+
+# CPU per request of the built-in generator and of JMeter, same plan, same
+# nginx on 127.0.0.1, interleaved rounds (~2 min).
+bench-jmeter: build
+	scripts/bench-jmeter.sh
 
 clean: zoo-clean
 	rm -rf bin $(OUT)

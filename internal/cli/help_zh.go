@@ -189,6 +189,14 @@ still prints and saves the results. --jtl writes JMeter's CSV (for JMeter's
 HTML dashboard: jmeter -g results.jtl -o report/); --import reads a JTL (CSV or
 XML) from JMeter or from tuneloop and prints the same summary.
 
+--jmx PLAN runs a JMeter test plan. --engine auto (the default) sends it with
+the built-in generator when that runs every element of the plan, else with
+JMeter itself (--engine jmeter): non-GUI, found by --jmeter, $JMETER_HOME or
+PATH, alone or as the controller of running jmeter-server engines
+(--jmeter-remote host:port,...); its JTL is read as it is written into the
+same summary, and JMeter is stopped at the end, on Ctrl-C and when tuneloop
+is killed. Then the plan's bounds hold unless -d or -c are given.
+
 Exit status: 0 when the load ran; 1 on an error, and when no request
 completed (a server that accepts and never answers, or never ends a body:
 "0 completed of N sent", the requests still in flight counted as timeouts);
@@ -210,6 +218,13 @@ p50/p90/p95/p99/p99.9/max 时延、按类型分列的错误、逐秒序列，以
 jmeter -g results.jtl -o report/）；--import 读取 JMeter 或 tuneloop 写出的 JTL
 （CSV 或 XML），并输出同样的汇总。
 
+--jmx PLAN 运行 JMeter 测试计划。--engine auto（默认）在内置负载生成器能执行计划
+中每个元素时用它发送，否则由 JMeter 本身发送（--engine jmeter）：非 GUI 模式，
+按 --jmeter、$JMETER_HOME 或 PATH 查找，单独运行，或作为已运行的 jmeter-server
+引擎的控制端（--jmeter-remote host:port,...）；其 JTL 边写边读，汇总方式相同，
+运行结束、按 Ctrl-C 以及 tuneloop 被杀死时都会停止 JMeter。此时除非给出 -d 或
+-c，否则以计划自身的边界为准。
+
 退出码：负载运行完成时为 0；出错时为 1，没有任何请求完成时也为 1（服务器接受连接
 却从不应答，或响应体永不结束：“发出 N 个、完成 0 个”，仍在途的请求计为超时）；
 使用 --versus 时，第二个服务显著变慢且超过 --fail-on-regression 为 3，无法判断为 4。`,
@@ -218,23 +233,28 @@ jmeter -g results.jtl -o report/）；--import 读取 JMeter 或 tuneloop 写出
   tuneloop load -f scenario.yaml --jtl results.jtl -o json
   tuneloop load https://svc:8443/ -k -X POST -H 'Content-Type: application/json' --body '{"a":1}' -n 10000
   tuneloop load --jmx plan.jmx -J host=10.0.0.5 -J users=50
+  tuneloop load --jmx plan.jmx --engine jmeter --jmeter-remote 10.0.0.7:1099,10.0.0.8:1099 -d 5m
   tuneloop load --import results.jtl`: `  tuneloop load http://127.0.0.1:8080/api -c 60 -d 10m
   tuneloop load http://127.0.0.1:8080/api --rate 5000 -d 2m --warm-up 30s
   tuneloop load -f scenario.yaml --jtl results.jtl -o json
   tuneloop load https://svc:8443/ -k -X POST -H 'Content-Type: application/json' --body '{"a":1}' -n 10000
   tuneloop load --jmx plan.jmx -J host=10.0.0.5 -J users=50
+  tuneloop load --jmx plan.jmx --engine jmeter --jmeter-remote 10.0.0.7:1099,10.0.0.8:1099 -d 5m
   tuneloop load --import results.jtl`,
-	"closed model: concurrent users (default 10 when --rate is not set)":       "闭合模型：并发用户数（未设置 --rate 时默认 10）",
-	"open model: requests per second on a fixed schedule":                      "开放模型：按固定时间表每秒发送的请求数",
-	"open model: connections (default rate/10, kept within 100-10000)":         "开放模型：连接数（默认 rate/10，并限制在 100 到 10000 之间）",
-	"measured duration, after --warm-up (default 10s unless -n is given)":      "计入结果的测量时长，在 --warm-up 之后开始（未指定 -n 时默认 10s）",
-	"stop after this many measured requests":                                   "计入结果的请求数达到该值后停止",
-	"closed: start users evenly over this time; open: raise the rate linearly": "逐步加压：闭合模型在这段时间内均匀启动各用户；开放模型在这段时间内线性提升速率",
-	"run this long first and leave it out of the results":                      "预热：先运行这么长时间，且不计入结果",
-	"closed model: pause after each response":                                  "闭合模型：每次收到响应后的思考时间",
-	"per-request timeout, connect included (default 10s)":                      "单个请求的超时，含建立连接的时间（默认 10s）",
-	"HTTP method (default GET, POST with a body)":                              "HTTP 方法（默认 GET，带请求体时为 POST）",
-	"request header 'Name: value' (repeatable)":                                "请求头 'Name: value'（可重复指定）",
+	"what sends a --jmx plan's load: builtin (tuneloop's generator), jmeter (JMeter itself, non-GUI), or auto (builtin when it runs every element of the plan, else JMeter)": "由谁发送 --jmx 计划的负载：builtin（tuneloop 的负载生成器）、jmeter（JMeter 本身，非 GUI 模式）或 auto（内置生成器能执行计划中每个元素时用它，否则用 JMeter）",
+	"JMeter to run (its home, bin/jmeter or bin/ApacheJMeter.jar; default: $JMETER_HOME, else jmeter on PATH)":                                                               "要运行的 JMeter（其主目录、bin/jmeter 或 bin/ApacheJMeter.jar；默认：$JMETER_HOME，否则为 PATH 中的 jmeter）",
+	"distributed JMeter: running jmeter-server engines host:port,host:port that send the load (JMeter's -R); implies --engine jmeter":                                        "分布式 JMeter：由已运行的 jmeter-server 引擎 host:port,host:port 发送负载（JMeter 的 -R）；隐含 --engine jmeter",
+	"closed model: concurrent users (default 10 when --rate is not set)":                                                                                                     "闭合模型：并发用户数（未设置 --rate 时默认 10）",
+	"open model: requests per second on a fixed schedule":                                                                                                                    "开放模型：按固定时间表每秒发送的请求数",
+	"open model: connections (default rate/10, kept within 100-10000)":                                                                                                       "开放模型：连接数（默认 rate/10，并限制在 100 到 10000 之间）",
+	"measured duration, after --warm-up (default 10s unless -n is given)":                                                                                                    "计入结果的测量时长，在 --warm-up 之后开始（未指定 -n 时默认 10s）",
+	"stop after this many measured requests":                                                                                                                                 "计入结果的请求数达到该值后停止",
+	"closed: start users evenly over this time; open: raise the rate linearly":                                                                                               "逐步加压：闭合模型在这段时间内均匀启动各用户；开放模型在这段时间内线性提升速率",
+	"run this long first and leave it out of the results":                                                                                                                    "预热：先运行这么长时间，且不计入结果",
+	"closed model: pause after each response":                                                                                                                                "闭合模型：每次收到响应后的思考时间",
+	"per-request timeout, connect included (default 10s)":                                                                                                                    "单个请求的超时，含建立连接的时间（默认 10s）",
+	"HTTP method (default GET, POST with a body)":                                                                                                                            "HTTP 方法（默认 GET，带请求体时为 POST）",
+	"request header 'Name: value' (repeatable)":                                                                                                                              "请求头 'Name: value'（可重复指定）",
 	"request body":                                                                              "请求体",
 	"read the request body from this file":                                                      "从该文件读取请求体",
 	"accepted status codes (default: any below 400)":                                            "视为成功的状态码（默认：低于 400 的任意状态码）",
@@ -394,10 +414,12 @@ report.html（自包含）、report.md 和 report.json。
 	`  tuneloop run --target http://127.0.0.1:8080/api -c 60 -d 2m --jvm auto
   tuneloop run --target http://127.0.0.1:8080/api -c 50 -d 1m --start 'java -jar app.jar'
   tuneloop run --target http://127.0.0.1:8080/api --rate 2000 -d 5m --pid 4127 --lang zh
-  tuneloop run --target http://127.0.0.1:8080/api -d 10m --jtl-watch results.jtl --pid 4127  # JMeter drives the load`: `  tuneloop run --target http://127.0.0.1:8080/api -c 60 -d 2m --jvm auto
+  tuneloop run --target http://127.0.0.1:8080/api -d 10m --jtl-watch results.jtl --pid 4127  # JMeter drives the load
+  tuneloop run --target http://127.0.0.1:8080/api -d 10m --jmx plan.jmx --engine jmeter --pid 4127`: `  tuneloop run --target http://127.0.0.1:8080/api -c 60 -d 2m --jvm auto
   tuneloop run --target http://127.0.0.1:8080/api -c 50 -d 1m --start 'java -jar app.jar'
   tuneloop run --target http://127.0.0.1:8080/api --rate 2000 -d 5m --pid 4127 --lang zh
-  tuneloop run --target http://127.0.0.1:8080/api -d 10m --jtl-watch results.jtl --pid 4127  # 由 JMeter 施加负载`,
+  tuneloop run --target http://127.0.0.1:8080/api -d 10m --jtl-watch results.jtl --pid 4127  # 由 JMeter 施加负载
+  tuneloop run --target http://127.0.0.1:8080/api -d 10m --jmx plan.jmx --engine jmeter --pid 4127`,
 	"URL to load (and to poll until the service answers)":                         "施加负载的 URL（也用于轮询，直到服务应答）",
 	"closed model: concurrent users (default 50 unless --rate)":                   "闭合模型：并发用户数（未指定 --rate 时默认 50）",
 	"open model: requests per second":                                             "开放模型：每秒请求数",
@@ -753,8 +775,91 @@ report.md 和 report.json。`,
   tuneloop experiment plan.yaml --out runs/heap-gc -o json   # continue, JSON on stdout`: `  tuneloop experiment plan.yaml --out runs/heap-gc
   tuneloop experiment plan.yaml --out runs/heap-gc -o json   # 继续运行，JSON 输出到标准输出`,
 	"experiment folder (default runs/<time>-experiment); the same folder again continues it": "实验目录（默认 runs/<时间>-experiment）；再次使用同一目录即继续该实验",
-	"output format on stdout: text, markdown or json":                                        "标准输出的格式：text、markdown 或 json",
-	"do not add the trials' run folders to the catalog":                                      "不把各次试验的运行目录加入运行记录目录",
+
+	// probe
+	"Measure the platform itself: network, CPU and kernel, memory, disk, each with a 95% interval":       "测量平台本身：网络、CPU 与内核、内存、磁盘，每项带 95% 区间",
+	"output format: text, markdown or json":                                                              "输出格式：text、markdown 或 json",
+	"probe folder (default ./probes/<timestamp>-<host>; - for none)":                                     "探测目录（默认 ./probes/<时间戳>-<主机名>；- 表示不写）",
+	"a quick probe: about 10 s, shorter rounds":                                                          "快速探测：约 10 秒，每轮更短",
+	"the parts to measure, comma-separated: net, cpu, mem, disk (default all)":                           "要测量的部分，逗号分隔：net、cpu、mem、disk（默认全部）",
+	"network message sizes (bytes; k and m suffixes)":                                                    "网络消息大小（字节；可用 k、m 后缀）",
+	"rounds per figure (default 7, 6 with --quick)":                                                      "每个指标的轮数（默认 7，--quick 时为 6）",
+	"the directory the disk part measures":                                                               "磁盘部分测量的目录",
+	"the disk part's file size in MiB (default 256, 32 with --quick; at most a tenth of the free space)": "磁盘部分使用的文件大小，单位 MiB（默认 256，--quick 时 32；最多为可用空间的十分之一）",
+	"HOST:PORT of 'tuneloop probe --listen' for the network part (default: loopback)":                    "网络部分所连的 'tuneloop probe --listen' 的 HOST:PORT（默认：环回地址）",
+	"shared secret between --listen and --peer (default $TUNELOOP_PROBE_TOKEN)":                          "--listen 与 --peer 之间共享的口令（默认取 $TUNELOOP_PROBE_TOKEN）",
+	"serve probes on this address (HOST:PORT) instead of probing":                                        "在该地址（HOST:PORT）提供探测服务，而不是发起探测",
+	"with --listen: stop serving after this long":                                                        "与 --listen 一起使用：服务这么长时间后停止",
+	"start the other side on this host over SSH ([user@]host[:port] or a ~/.ssh/config alias; nothing is installed there) and measure the network to it": "通过 SSH 在该主机上启动另一端（[user@]host[:port] 或 ~/.ssh/config 中的别名；不在那里安装任何东西），并测量到它的网络",
+	"--peer-ssh: private key file to log in with (besides ssh-agent and ~/.ssh/config)":                                                                  "--peer-ssh：用于登录的私钥文件（ssh-agent 与 ~/.ssh/config 之外）",
+	"--peer-ssh: known_hosts file (default ~/.ssh/known_hosts); an unknown host key is refused":                                                          "--peer-ssh：known_hosts 文件（默认 ~/.ssh/known_hosts）；未知的主机密钥会被拒绝",
+	`Measure this host the way a kernel regression is proved before the application
+is blamed (qperf, lmbench, fio, in one binary):
+
+  net   TCP and UDP latency (ping-pong, half the round trip) and bandwidth at
+        message sizes 1 B, 64 B, 1 KiB, 64 KiB, and TCP connections per second,
+        over loopback or against 'tuneloop probe --listen' on another host
+  cpu   system call, context switch and clock read costs (what CPU
+        vulnerability mitigations move), single-core integer, floating-point,
+        CRC-32C and memcpy kernels, and the core-to-core cache-line latency
+        matrix (threads pinned to each pair of CPUs)
+  mem   memory read and copy bandwidth and random-load latency, per pair of
+        NUMA nodes (local and remote) when there are several
+  disk  fsync latency (median, p99, distribution), sequential and random
+        read and write with O_DIRECT where the filesystem allows it, on --dir
+
+Every figure is the median of its rounds (7, or 6 with --quick; the rounds
+of a part interleave its figures) with a 95% interval for the median, and
+the CPU others kept busy while it ran. The probe folder holds probe.json,
+probe.txt, probe.md and probe.html (the matrix as a heat map); 'tuneloop
+compare PROBE_A PROBE_B' says per figure whether the difference is
+significant. The disk part's file has no name (O_TMPFILE, or unlinked as
+soon as it is created): nothing is left behind, even after kill -9.
+
+The default probe takes under a minute, --quick about 10 s. --listen serves
+probes for --for (default 10 minutes) and then exits; with --token (or
+$TUNELOOP_PROBE_TOKEN) it refuses a prober that does not present the same.
+--peer-ssh HOST starts that listener on HOST over SSH (this binary copied
+there, run for at most 5 minutes with a fresh token, removed after).`: `测量本机平台本身，就像在怪罪应用之前先证明内核变慢了那样（qperf、lmbench、
+fio 合而为一）：
+
+  net   TCP 与 UDP 延迟（乒乓往返，取往返时间的一半）和带宽，消息大小为
+        1 B、64 B、1 KiB、64 KiB，以及每秒 TCP 连接数；走环回地址，或连到
+        另一台主机上的 'tuneloop probe --listen'
+  cpu   系统调用、上下文切换和读时钟的开销（CPU 漏洞缓解措施影响的正是这些），
+        单核整数、浮点、CRC-32C 与 memcpy 计算，以及核间缓存行延迟矩阵
+        （线程分别绑定到每一对 CPU 上）
+  mem   内存读、拷贝带宽与随机访问延迟；有多个 NUMA 节点时按节点对测量
+        （本地与远端）
+  disk  fsync 延迟（中位数、P99、分布），顺序与随机读写，文件系统允许时
+        使用 O_DIRECT，测量位置为 --dir
+
+每个指标都是各轮的中位数（7 轮，--quick 为 6 轮；同一部分的各指标交错进行），
+附带中位数的 95% 区间，以及测量期间其他进程占用的 CPU。探测目录包含
+probe.json、probe.txt、probe.md 与 probe.html（矩阵画成热力图）；
+'tuneloop compare PROBE_A PROBE_B' 逐项说明差异是否显著。磁盘部分使用的
+文件没有名字（O_TMPFILE，或创建后立即删除）：即使被 kill -9 也不会留下任何东西。
+
+默认探测不到一分钟，--quick 约 10 秒。--listen 在 --for 时长内（默认 10 分钟）
+提供探测服务，然后自行退出；设置 --token（或 $TUNELOOP_PROBE_TOKEN）后，
+拒绝未出示相同口令的探测方。
+--peer-ssh HOST 通过 SSH 在 HOST 上启动该监听端（把本程序复制过去，使用新生成的
+口令，最多运行 5 分钟，结束后删除）。`,
+	`  tuneloop probe
+  tuneloop probe --quick --only cpu,mem
+  tuneloop probe --only disk --dir /data
+  tuneloop probe --listen :7412 --token s3cret            # on host B
+  tuneloop probe --peer hostB:7412 --token s3cret --only net
+  tuneloop probe --peer-ssh admin@hostB --only net
+  tuneloop compare probes/before probes/after`: `  tuneloop probe
+  tuneloop probe --quick --only cpu,mem
+  tuneloop probe --only disk --dir /data
+  tuneloop probe --listen :7412 --token s3cret            # 在主机 B 上
+  tuneloop probe --peer hostB:7412 --token s3cret --only net
+  tuneloop probe --peer-ssh admin@hostB --only net
+  tuneloop compare probes/before probes/after`,
+	"output format on stdout: text, markdown or json":   "标准输出的格式：text、markdown 或 json",
+	"do not add the trials' run folders to the catalog": "不把各次试验的运行目录加入运行记录目录",
 }
 
 // samplerHelpZH is samplerHelp in Chinese: the sampler names stay as they

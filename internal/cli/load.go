@@ -60,6 +60,7 @@ type LoadOptions struct {
 	HTTP2        bool
 	Quiet        bool // no live status line
 	Lang         string
+	Engine       engineOptions // --engine, --jmeter, --jmeter-remote
 }
 
 // Defaults when neither flags nor the scenario say.
@@ -91,6 +92,14 @@ still prints and saves the results. --jtl writes JMeter's CSV (for JMeter's
 HTML dashboard: jmeter -g results.jtl -o report/); --import reads a JTL (CSV or
 XML) from JMeter or from tuneloop and prints the same summary.
 
+--jmx PLAN runs a JMeter test plan. --engine auto (the default) sends it with
+the built-in generator when that runs every element of the plan, else with
+JMeter itself (--engine jmeter): non-GUI, found by --jmeter, $JMETER_HOME or
+PATH, alone or as the controller of running jmeter-server engines
+(--jmeter-remote host:port,...); its JTL is read as it is written into the
+same summary, and JMeter is stopped at the end, on Ctrl-C and when tuneloop
+is killed. Then the plan's bounds hold unless -d or -c are given.
+
 Exit status: 0 when the load ran; 1 on an error, and when no request
 completed (a server that accepts and never answers, or never ends a body:
 "0 completed of N sent", the requests still in flight counted as timeouts);
@@ -101,6 +110,7 @@ with --versus, 3 when the second service is significantly slower beyond
   tuneloop load -f scenario.yaml --jtl results.jtl -o json
   tuneloop load https://svc:8443/ -k -X POST -H 'Content-Type: application/json' --body '{"a":1}' -n 10000
   tuneloop load --jmx plan.jmx -J host=10.0.0.5 -J users=50
+  tuneloop load --jmx plan.jmx --engine jmeter --jmeter-remote 10.0.0.7:1099,10.0.0.8:1099 -d 5m
   tuneloop load --import results.jtl`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -143,6 +153,7 @@ with --versus, 3 when the second service is significantly slower beyond
 	f.BoolVar(&o.HTTP2, "http2", false, "use HTTP/2 where the server offers it over TLS (Go net/http client: slower per request)")
 	f.BoolVarP(&o.Quiet, "quiet", "q", false, "no live status line")
 	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
+	o.Engine.flags(cmd)
 	return cmd
 }
 
@@ -159,6 +170,16 @@ func RunLoad(ctx context.Context, env *Env, o *LoadOptions) error {
 			return usageErr(finding.T("--import summarises a file: give no URL or scenario with it", "--import 用于汇总文件：不要同时给出 URL 或场景文件"))
 		}
 		return importJTL(env, o)
+	}
+	ec, err := chooseEngine(o.Engine, o.JMX, o.JProps, o.JMXSkip, env)
+	if err != nil {
+		return err
+	}
+	if ec.Install != nil {
+		if o.Versus != "" || o.FailOnRegPct != 0 {
+			return usageErr(finding.T("--versus runs on the built-in generator: give --engine builtin", "--versus 使用内置负载生成器：请给出 --engine builtin"))
+		}
+		return runLoadJMeter(ctx, env, o, ec)
 	}
 	if o.Versus != "" || o.FailOnRegPct != 0 {
 		return runVersus(ctx, env, o)
@@ -411,13 +432,9 @@ func fmtMS(ms float64) string {
 // measured as if it were the same) unless skip; notes say where the run
 // differs from JMeter's. Both go to stderr.
 func jmxConfig(path string, jprops []string, skip bool, env *Env) (loadgen.Config, error) {
-	props := map[string]string{}
-	for _, kv := range jprops {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || strings.TrimSpace(k) == "" {
-			return loadgen.Config{}, usageErr(finding.T("-J %q: want name=value", "-J %q：格式应为 name=value"), kv)
-		}
-		props[strings.TrimSpace(k)] = v
+	props, err := jpropMap(jprops)
+	if err != nil {
+		return loadgen.Config{}, err
 	}
 	lang := env.Lang()
 	plan, cfg, notes, err := jmx.Load(path, props)
@@ -431,8 +448,8 @@ func jmxConfig(path string, jprops []string, skip bool, env *Env) (loadgen.Confi
 			fmt.Fprintf(env.Stderr, "  %s: %s\n", it.String(), finding.SafeLine(it.Why.In(lang)))
 		}
 		if !skip && err == nil {
-			return cfg, usageErr(finding.T("the plan was not run: remove those elements, or give --jmx-skip-unsupported to run it without them",
-				"计划未执行：请删除这些元素，或使用 --jmx-skip-unsupported 在没有它们的情况下执行"))
+			return cfg, usageErr(finding.T("the plan was not run: run it with JMeter itself (--engine jmeter, or --engine auto), remove those elements, or give --jmx-skip-unsupported to run it without them",
+				"计划未执行：请用 JMeter 本身执行（--engine jmeter 或 --engine auto），删除这些元素，或使用 --jmx-skip-unsupported 在没有它们的情况下执行"))
 		}
 	}
 	if err != nil {

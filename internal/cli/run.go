@@ -43,6 +43,7 @@ type RunOptions struct {
 	JProps       []string
 	JMXSkip      bool
 	JTLWatch     string
+	Engine       engineOptions // --engine, --jmeter, --jmeter-remote
 	Out          string
 	Output       string // text, json or markdown on stdout
 	Lang         string
@@ -95,7 +96,8 @@ is still printed and kept. 2 on bad usage.`,
 		Example: `  tuneloop run --target http://127.0.0.1:8080/api -c 60 -d 2m --jvm auto
   tuneloop run --target http://127.0.0.1:8080/api -c 50 -d 1m --start 'java -jar app.jar'
   tuneloop run --target http://127.0.0.1:8080/api --rate 2000 -d 5m --pid 4127 --lang zh
-  tuneloop run --target http://127.0.0.1:8080/api -d 10m --jtl-watch results.jtl --pid 4127  # JMeter drives the load`,
+  tuneloop run --target http://127.0.0.1:8080/api -d 10m --jtl-watch results.jtl --pid 4127  # JMeter drives the load
+  tuneloop run --target http://127.0.0.1:8080/api -d 10m --jmx plan.jmx --engine jmeter --pid 4127`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if len(o.Argv) == 0 {
@@ -133,6 +135,7 @@ is still printed and kept. 2 on bad usage.`,
 	f.StringVar(&o.JMX, "jmx", "", "JMeter test plan for the load (see tuneloop load); the run's -d bounds it")
 	f.StringArrayVarP(&o.JProps, "jmeter-property", "J", nil, "JMeter property name=value for ${__P(name)} in --jmx (repeatable)")
 	f.BoolVar(&o.JMXSkip, "jmx-skip-unsupported", false, "run a --jmx plan without the elements tuneloop cannot run (listed) instead of refusing it")
+	o.Engine.flags(cmd)
 	f.StringVar(&o.JTLWatch, "jtl-watch", "", "an external load writes this JMeter JTL: no load is generated, its samples in the run window are the load result")
 	f.StringVar(&o.Out, "out", "", "run folder (default ./runs/<timestamp>-<host>)")
 	f.StringVarP(&o.Output, "output", "o", "text", "output format: text, json or markdown")
@@ -204,14 +207,39 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	case o.PID != 0 && (o.JVM != "" || o.Start != ""):
 		return usageErr(finding.T("--pid excludes --jvm and --start", "--pid 不能与 --jvm、--start 同时使用"))
 	}
+	usersGiven := o.Users > 0
 	if o.Users == 0 && o.Rate == 0 {
 		o.Users = 50
 	}
 	if o.WarmUp < 0 {
 		o.WarmUp = min(o.Duration/10, 30*time.Second)
 	}
-	cfg, err := runLoadConfig(o, env)
+	ec, err := chooseEngine(o.Engine, o.JMX, o.JProps, o.JMXSkip, env)
 	if err != nil {
+		return err
+	}
+	var jm *session.JMeterLoad
+	var cfg loadgen.Config
+	if ec.Install != nil {
+		switch {
+		case o.Rate > 0:
+			return usageErr(finding.T("--rate: with JMeter as the engine the plan sets the pace (a Constant Throughput Timer); give --engine builtin for --rate",
+				"--rate：以 JMeter 为引擎时由计划控制节奏（Constant Throughput Timer）；要用 --rate 请给出 --engine builtin"))
+		case o.JTLWatch != "":
+			return usageErr(finding.T("--jtl-watch reads a JMeter you started yourself: not with --engine jmeter", "--jtl-watch 读取你自己启动的 JMeter：不能与 --engine jmeter 同时使用"))
+		case o.Remote.File != "" || len(o.Remote.Hosts) > 0:
+			return usageErr(finding.T("--host/--hosts with --engine jmeter is not supported yet: run JMeter's engines with --jmeter-remote and record the hosts separately",
+				"--host/--hosts 暂不支持与 --engine jmeter 同时使用：请用 --jmeter-remote 运行 JMeter 引擎，并分别记录各主机"))
+		}
+		if ec.Why.EN != "" {
+			fmt.Fprintf(env.Stderr, "tuneloop: %s\n", ec.Why.In(lang))
+		}
+		jm = &session.JMeterLoad{Install: ec.Install, Plan: o.JMX, Props: o.JProps, Remote: ec.Remote}
+		if usersGiven {
+			jm.Users = o.Users
+		}
+		cfg = loadgen.Config{Duration: o.Duration, Users: o.Users}
+	} else if cfg, err = runLoadConfig(o, env); err != nil {
 		return err
 	}
 	dumps := 5
@@ -240,7 +268,7 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	hooks.OnLoad = prom.onLoad(hooks.OnLoad)
 	res, err := session.Run(ctx, session.RunOptions{Target: o.Target, Load: cfg, WarmUp: o.WarmUp, Interval: o.Interval,
 		ThreadDumps: dumps, Start: o.Start, StartTimeout: o.StartTimeout, StopTimeout: o.StopTimeout, KeepService: o.KeepService, PID: o.PID,
-		JVMAuto: o.JVM == "auto", JTLWatch: o.JTLWatch, Out: o.Out, Profile: profile, Catalog: o.Catalog,
+		JVMAuto: o.JVM == "auto", JTLWatch: o.JTLWatch, JMeter: jm, Out: o.Out, Profile: profile, Catalog: o.Catalog,
 		NoCatalog: o.NoCatalog, Getenv: env.Getenv, NoGCLog: o.NoGCLog, NoJFR: o.NoJFR, Argv: o.Argv,
 		Detail: report.NewLoadRecorder()}, hooks)
 	if live {

@@ -123,6 +123,7 @@ func ruleCPUSaturated(c *ctx) []finding.Outcome {
 	f.Recommended = finding.T("Profile the hottest threads (async-profiler, or `jstack` and match nid to the TIDs below); reduce the work per request or add CPU capacity.",
 		"对最热的线程做 profiling（async-profiler，或 jstack 并用 nid 对应下面的 TID）；减少每请求的计算量或增加 CPU 资源。")
 	if others {
+		f.Evidence = append(f.Evidence, ev(EvidenceByOthers, pct(procPct), fmt.Sprintf("/proc/%d/stat", c.pid())))
 		f.Recommended = finding.T("Find the processes that take the CPU (top, pidstat 1) and move them, or give the service cores of its own (cpuset, systemd CPUAffinity=, taskset); run the load generator on another host.",
 			"找出占用 CPU 的进程（top、pidstat 1）并迁走，或为服务分配独占 CPU（cpuset、systemd CPUAffinity=、taskset）；压测机与被测服务分开部署。")
 		return []finding.Outcome{f}
@@ -492,3 +493,7 @@ func (c *ctx) roleOf(t Thread) threadrole.Role {
 	}
 	return threadrole.ClassifyComm(t.Name)
 }
+
+// EvidenceByOthers is the evidence key of a CPU saturation the target did
+// not cause (its CPU, % of one core): other processes took the CPUs.
+const EvidenceByOthers = "target_cpu_pct_by_others"

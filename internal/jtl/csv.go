@@ -153,11 +153,11 @@ func sniffDelimiter(br *bufio.Reader) byte {
 
 // columns maps the fields we read to their index; -1 when absent.
 type columns struct {
-	ts, elapsed, label, rc, rm, success, fm, bytes, sent, latency, connect, url, threads int
+	ts, elapsed, label, rc, rm, success, fm, bytes, sent, latency, connect, url, threads, thread, grp int
 }
 
 func mapColumns(names []string) columns {
-	c := columns{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
+	c := columns{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1}
 	for i, n := range names {
 		switch strings.ToLower(strings.TrimSpace(strings.TrimPrefix(n, "\ufeff"))) {
 		case "timestamp":
@@ -186,6 +186,10 @@ func mapColumns(names []string) columns {
 			c.url = i
 		case "allthreads":
 			c.threads = i
+		case "threadname":
+			c.thread = i
+		case "grpthreads":
+			c.grp = i
 		}
 	}
 	return c
@@ -275,7 +279,9 @@ func sampleFromCSV(s *loadgen.Sample, f []string, c columns) string {
 	lat, _ := parseMS(strings.TrimSpace(field(f, c.latency)))
 	con, _ := parseMS(strings.TrimSpace(field(f, c.connect)))
 	*s = loadgen.Sample{Start: ts, Elapsed: el, Latency: lat, Connect: con, Label: field(f, c.label),
-		BytesIn: parseCount(field(f, c.bytes)), BytesOut: parseCount(field(f, c.sent)), URL: field(f, c.url)}
+		BytesIn: parseCount(field(f, c.bytes)), BytesOut: parseCount(field(f, c.sent)), URL: field(f, c.url),
+		ThreadName: field(f, c.thread), AllThreads: int(min(parseCount(field(f, c.threads)), 1<<30)),
+		GrpThreads: int(min(parseCount(field(f, c.grp)), 1<<30))}
 	rc := field(f, c.rc)
 	switch sv := strings.ToLower(strings.TrimSpace(field(f, c.success))); sv {
 	case "true":

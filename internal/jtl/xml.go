@@ -136,6 +136,12 @@ func sampleFromXML(s *loadgen.Sample, attrs []xml.Attr) (rc, rm, msg string) {
 			s.BytesIn = parseCount(v)
 		case "sby":
 			s.BytesOut = parseCount(v)
+		case "tn":
+			s.ThreadName = v
+		case "na":
+			s.AllThreads = int(min(parseCount(v), 1<<30))
+		case "ng":
+			s.GrpThreads = int(min(parseCount(v), 1<<30))
 		}
 		if !ok {
 			return "", "", a.Name.Local + "=" + quote(v) + " is not valid"

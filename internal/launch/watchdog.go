@@ -59,7 +59,11 @@ const (
 	OpGCOff   = "gclog-off"
 	OpJFR     = "jfr" // PID, File: JFR recording "tuneloop" started
 	OpJFROff  = "jfr-off"
-	OpDone    = "done" // the run ended cleanly: nothing to undo
+	// OpEngine: PGID: a load engine's process group (JMeter), stopped
+	// (SIGTERM, GraceMS, SIGKILL) when the run dies; OpEngineOff: it ended.
+	OpEngine    = "engine"
+	OpEngineOff = "engine-off"
+	OpDone      = "done" // the run ended cleanly: nothing to undo
 )
 
 // Entry is one line of the journal.
@@ -85,6 +89,7 @@ type journalState struct {
 	keep, done      bool
 	gc              *Entry
 	jfr             *Entry
+	engines         []Entry
 }
 
 func (s *journalState) apply(e Entry) {
@@ -107,6 +112,15 @@ func (s *journalState) apply(e Entry) {
 		s.jfr = &e
 	case OpJFROff:
 		s.jfr = nil
+	case OpEngine:
+		s.engines = append(s.engines, e)
+	case OpEngineOff:
+		for i, x := range s.engines {
+			if x.PGID == e.PGID {
+				s.engines = append(s.engines[:i], s.engines[i+1:]...)
+				break
+			}
+		}
 	case OpDone:
 		s.done = true
 	}
@@ -172,6 +186,12 @@ func undo(st *journalState) []string {
 			st.pgid = 0 // the leader's pid is another process's now
 		case now == 0 && st.jvm == 0:
 			st.pgid = 0 // the shell is gone and no JVM of ours is known in its group
+		}
+	}
+	// Load engines first: the load stops before the service does.
+	for _, e := range st.engines {
+		if stopEngine(e) {
+			did = append(did, fmt.Sprintf("load engine (process group %d) stopped", e.PGID))
 		}
 	}
 	if st.pgid > 0 && !st.keep {
@@ -246,6 +266,31 @@ func (s *Service) stopOrphan() {
 	for end := time.Now().Add(5 * time.Second); jvm != 0 && alive(jvm) && time.Now().Before(end); {
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// stopEngine ends a load engine's process group: SIGTERM, its grace (2 s
+// by default), SIGKILL. A group whose leader is another process now (a
+// reused pid) is left alone; it reports whether it signalled.
+func stopEngine(e Entry) bool {
+	if e.PGID <= 1 || !groupAlive(e.PGID) {
+		return false
+	}
+	if now := ProcStart(e.PGID); e.Started != 0 && now != 0 && now != e.Started {
+		return false
+	}
+	grace := time.Duration(e.GraceMS) * time.Millisecond
+	if grace <= 0 {
+		grace = 2 * time.Second
+	}
+	_ = syscall.Kill(-e.PGID, syscall.SIGTERM)
+	for end := time.Now().Add(grace); time.Now().Before(end) && groupAlive(e.PGID); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	_ = syscall.Kill(-e.PGID, syscall.SIGKILL)
+	for end := time.Now().Add(5 * time.Second); time.Now().Before(end) && groupAlive(e.PGID); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	return true
 }
 
 func groupAlive(pgid int) bool { return syscall.Kill(-pgid, 0) == nil }

@@ -225,3 +225,26 @@ func TestWatchdogGCLogOutputByItsFile(t *testing.T) {
 		t.Errorf("left: %v", m)
 	}
 }
+
+// TestWatchdogStopsLoadEngines: a load engine's group (JMeter) is stopped
+// when the run dies, also with --keep-service; one noted as ended
+// (engine-off) is not signalled.
+func TestWatchdogStopsLoadEngines(t *testing.T) {
+	eng, ended := startGroup(t), startGroup(t)
+	wd, err := StartWatchdog("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wd.Note(Entry{Op: OpKeep})
+	wd.Note(Entry{Op: OpEngine, PGID: eng.Process.Pid, GraceMS: 300, Started: ProcStart(eng.Process.Pid)})
+	wd.Note(Entry{Op: OpEngine, PGID: ended.Process.Pid, GraceMS: 300})
+	wd.Note(Entry{Op: OpEngineOff, PGID: ended.Process.Pid})
+	wd.pipe.Close()
+	if !waitGone(eng.Process.Pid, 5*time.Second) {
+		t.Fatal("the load engine outlived its run")
+	}
+	time.Sleep(300 * time.Millisecond)
+	if syscall.Kill(-ended.Process.Pid, 0) != nil {
+		t.Fatal("an engine noted as ended was stopped")
+	}
+}

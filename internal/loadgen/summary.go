@@ -204,7 +204,25 @@ type Summary struct {
 	Interrupted   bool  `json:"interrupted,omitempty"` // stopped by Ctrl-C/SIGTERM
 	// ClientCPU is this process's CPU use during the run, in % of the cores
 	// Go runs on; near 100 the generator, not the server, may set the pace.
+	// With JMeter as the engine it is JMeter's (the processes on this host).
 	ClientCPU float64 `json:"client_cpu_pct,omitempty"`
+	// Engine is what sent the load: "" (tuneloop's generator) or "jmeter".
+	Engine string `json:"engine,omitempty"`
+	// Engines are JMeter's engines (one, or each jmeter-server of a
+	// distributed run) with their share of the samples and their CPU.
+	Engines []EngineStats `json:"engines,omitempty"`
+}
+
+// EngineStats is one JMeter engine of a load.
+type EngineStats struct {
+	Name    string `json:"name"` // "local", or host:port of a jmeter-server
+	Samples int64  `json:"samples"`
+	Users   int    `json:"users,omitempty"` // the most threads it ran at once
+	PID     int    `json:"pid,omitempty"`   // its process, when on this host
+	// CPUPct is its process's CPU over the measured window in % of this
+	// host's Cores; -1 when it is not known (an engine on another host).
+	CPUPct float64 `json:"cpu_pct"`
+	Cores  int     `json:"cores,omitempty"`
 }
 
 // fill computes the totals of s from per-label accumulators.
@@ -270,6 +288,7 @@ type Sample struct {
 	GrpThreads     int
 	AllThreads     int
 	URL            string
+	ThreadName     string // imports: JMeter's threadName ("host:port-Group 1-3" from a remote engine)
 }
 
 // Aggregator builds a Summary from a stream of samples in one goroutine;
@@ -399,6 +418,28 @@ func (g *Aggregator) Summary(source string) *Summary {
 	for _, k := range keys {
 		d := g.done[k]
 		d.T = int(k - g.first.Unix())
+		s.Series = append(s.Series, d)
+	}
+	return s
+}
+
+// SummaryOver is Summary over a measured window that starts at from and
+// lasts secs (rates divide by it; the series counts seconds from from),
+// rather than from the first sample's start to the last one's end.
+func (g *Aggregator) SummaryOver(source string, from time.Time, secs float64) *Summary {
+	for k, a := range g.secs {
+		g.closeSecond(k, a)
+	}
+	s := &Summary{Source: source, Start: from, Duration: secs}
+	s.fill(g.order, g.accs, &g.kinds, g.codes, g.otherCodes)
+	keys := make([]int64, 0, len(g.done))
+	for k := range g.done {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+	for _, k := range keys {
+		d := g.done[k]
+		d.T = int(k - from.Unix())
 		s.Series = append(s.Series, d)
 	}
 	return s

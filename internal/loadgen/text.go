@@ -19,7 +19,10 @@ func WriteText(w io.Writer, s *Summary, l finding.Lang) error {
 	t := func(en, zh string) string { return finding.T(en, zh).In(l) }
 	b := &strings.Builder{}
 	title := t("Load", "负载")
-	if s.Source != "load" {
+	switch {
+	case s.Engine == "jmeter":
+		title = t("Load sent by JMeter", "负载（由 JMeter 发送）")
+	case s.Source != "load":
 		title = t("Imported ", "导入 ") + s.Source
 	}
 	if s.Model != "" {
@@ -88,7 +91,9 @@ func WriteText(w io.Writer, s *Summary, l finding.Lang) error {
 				"  注意：压测端落后于计划；上面的延迟包含了这段等待（增加 --connections，或降低 --rate）"))
 		}
 	}
-	if s.ClientCPU > 0 {
+	if s.Engine == "jmeter" {
+		writeEngines(b, s, t)
+	} else if s.ClientCPU > 0 {
 		fmt.Fprintf(b, t("  generator CPU %.0f%% of %d cores", "  压测端 CPU 占 %[2]d 个核的 %.0[1]f%%"), s.ClientCPU, runtime.GOMAXPROCS(0))
 		if s.ClientCPU >= 90 {
 			fmt.Fprint(b, t(": saturated, so throughput and latency may be the generator's limits, not the server's", "：已饱和，吞吐与延迟可能是压测端的极限，而不是服务端的"))
@@ -158,6 +163,23 @@ func ms(v float64) string {
 		return fmt.Sprintf("%.1fms", v)
 	default:
 		return fmt.Sprintf("%.3fms", v)
+	}
+}
+
+// writeEngines says how JMeter's engines shared the load and what CPU
+// each used, where it is known.
+func writeEngines(b *strings.Builder, s *Summary, t func(en, zh string) string) {
+	if s.ClientCPU > 0 {
+		fmt.Fprintf(b, t("  JMeter CPU %.0f%% of this host's %d cores (its processes here)\n", "  JMeter CPU 占本机 %[2]d 个核的 %.0[1]f%%（本机上的 JMeter 进程）\n"), s.ClientCPU, runtime.NumCPU())
+	}
+	for _, e := range s.Engines {
+		fmt.Fprintf(b, t("  engine %s: %d samples, %d threads", "  引擎 %s：%d 个样本，%d 个线程"), finding.SafeLine(e.Name), e.Samples, e.Users)
+		if e.CPUPct >= 0 {
+			fmt.Fprintf(b, t(", CPU %.0f%% of %d cores", "，CPU 占 %[2]d 个核的 %.0[1]f%%"), e.CPUPct, e.Cores)
+		} else {
+			fmt.Fprint(b, t(", CPU unknown (not on this host)", "，CPU 未知（不在本机）"))
+		}
+		fmt.Fprintln(b)
 	}
 }
 

@@ -1,12 +1,14 @@
 package mechanism
 
 // Catalogue lists every mechanism, family by family (one file each). The
-// order breaks ties: specific entries before the generic ones of a family.
+// order breaks ties: specific entries before the generic ones of a family,
+// and the network and host facts (delayed ACK, softirqs) before the waits
+// they cause (a socket read that takes the delayed-ACK timer).
 func Catalogue() []Entry {
 	var es []Entry
 	for _, fam := range [][]Entry{
 		loggingEntries(), eventLoopEntries(), cpuEntries(), gcEntries(), jvmEntries(),
-		poolEntries(), waitEntries(), lockEntries(), ioEntries(), hostEntries(),
+		ioEntries(), hostEntries(), poolEntries(), waitEntries(), lockEntries(),
 	} {
 		es = append(es, fam...)
 	}

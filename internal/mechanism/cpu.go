@@ -5,7 +5,7 @@ package mechanism
 // application method.
 func cpuEntries() []Entry {
 	run := []State{Running}
-	return []Entry{
+	es := []Entry{
 		{
 			ID: "mech.cpu.regex-backtracking", Family: CPU,
 			Name: T("Regular-expression matching on the request path (backtracking)", "请求路径上的正则表达式匹配（回溯）"),
@@ -14,7 +14,8 @@ func cpuEntries() []Entry {
 			Tradeoff: T("A rewritten pattern must accept the same inputs: test it on the production inputs; a length limit rejects long inputs that used to pass.",
 				"改写后的正则必须接受相同的输入：用生产输入测试；长度限制会拒绝原先能通过的长输入。"),
 			Sig: Signature{States: run, Frames: []string{"java.util.regex.Pattern$", "java.util.regex.Matcher."},
-				NotFrames: []string{"java.util.regex.Pattern.compile", "java.util.regex.Pattern.<init>"}},
+				// Patterns the JDK itself matches (Formatter before 17, the hosts-file name service) are not the application's.
+				NotFrames: join([]string{"java.util.regex.Pattern.compile", "java.util.regex.Pattern.<init>", "java.util.Formatter."}, dnsFrames)},
 			Fixes: []Fix{{Do: T("Rewrite the pattern at the code line so no two quantifiers can match the same characters (possessive quantifiers a++ or atomic groups (?>...)), anchor it, bound the input length before matching, and compile it once into a static final Pattern.",
 				"改写该代码行的正则，使两个量词不能匹配相同字符（占有量词 a++ 或原子组 (?>...)），加上锚点，匹配前限制输入长度，并只编译一次存为 static final Pattern。")}},
 			References: []string{refPattern},
@@ -26,7 +27,7 @@ func cpuEntries() []Entry {
 				"Pattern.compile（String.matches、replaceAll、带正则的 split 内部也会调用）每次都构建匹配节点图：为不变的结果消耗 CPU 并产生垃圾。"),
 			Tradeoff: T("None beyond the code change: a compiled Pattern is immutable and thread-safe (a Matcher is not).",
 				"除代码修改外无：编译后的 Pattern 不可变且线程安全（Matcher 不是）。"),
-			Sig: Signature{States: run, Frames: []string{"java.util.regex.Pattern.compile", "java.util.regex.Pattern.<init>"}},
+			Sig: Signature{States: run, Frames: []string{"java.util.regex.Pattern.compile", "java.util.regex.Pattern.<init>"}, NotFrames: dnsFrames},
 			Fixes: []Fix{{Do: T("Compile the pattern once (private static final Pattern P = Pattern.compile(...)) and call P.matcher(s) at the code line; replace String.matches/replaceAll/split(regex) there by the precompiled Pattern.",
 				"只编译一次（private static final Pattern P = Pattern.compile(...)），在该代码行调用 P.matcher(s)；把那里的 String.matches/replaceAll/split(regex) 换成预编译的 Pattern。")}},
 			References: []string{refPattern},
@@ -39,11 +40,163 @@ func cpuEntries() []Entry {
 			Tradeoff: T("Caching a digest is only correct while its input is unchanged; fewer rounds of a password hash weaken it (keep password hashing, move it off the hot path or rate-limit it).",
 				"缓存摘要仅在输入不变时正确；减少口令哈希的轮数会削弱其安全性（保留口令哈希，移出热路径或限流）。"),
 			Sig: Signature{States: run, Frames: []string{"sun.security.provider.DigestBase", "sun.security.provider.SHA", "sun.security.provider.MD5",
-				"java.security.MessageDigest", "sun.security.provider.ByteArrayAccess", "org.bouncycastle.crypto.digests.", "com.google.common.hash."}},
+				"java.security.MessageDigest", "sun.security.provider.ByteArrayAccess", "org.bouncycastle.crypto.digests.", "com.google.common.hash."},
+				// Digests inside a signature, TLS or a SecureRandom are those entries' time.
+				NotFrames: []string{"javax.crypto.", "com.sun.crypto.provider.", "sun.security.ssl.", "sun.security.rsa.", "sun.security.ec.", "java.security.Signature.",
+					"java.security.SecureRandom.", "sun.security.provider.SecureRandom", "sun.security.provider.NativePRNG", "sun.security.provider.DRBG",
+					"sun.security.provider.AbstractDrbg", "sun.security.provider.AbstractHashDrbg", "sun.security.provider.HashDrbg", "sun.security.provider.SeedGenerator"}},
 			Fixes: []Fix{{Do: T("Hash once and cache by input (or by a cheap key) at the code line, hash fewer bytes or rounds where the protocol allows, and reuse MessageDigest instances per thread (ThreadLocal) instead of MessageDigest.getInstance per call.",
 				"在该代码行按输入（或廉价的键）只哈希一次并缓存，在协议允许时减少字节数或轮数，并按线程复用 MessageDigest（ThreadLocal），不要每次调用 MessageDigest.getInstance。")}},
 			References: []string{"java.security.MessageDigest API docs (docs.oracle.com/en/java/javase/21/docs/api/java.base/java/security/MessageDigest.html)", refJMC},
 		},
+		{
+			ID: "mech.cpu.string-format", Family: CPU,
+			Name: T("String formatting on the request path (String.format, Formatter, MessageFormat)", "请求路径上的字符串格式化（String.format、Formatter、MessageFormat）"),
+			Mechanism: T("String.format parses its format string on every call (a regex over it before JDK 17), creates a Formatter and a StringBuilder, looks up the locale's DecimalFormatSymbols and boxes its arguments: tens of times the cost of concatenation or a StringBuilder, and garbage besides.",
+				"String.format 每次调用都要解析格式串（JDK 17 之前还要对其做正则匹配），创建 Formatter 与 StringBuilder，查询区域设置的 DecimalFormatSymbols 并对参数装箱：代价是字符串拼接或 StringBuilder 的数十倍，还会产生垃圾。"),
+			Tradeoff: T("Hand-written formatting must keep the same output (padding, decimals, the locale's separators): test it against the old output.",
+				"手写的格式化必须保持相同输出（补齐、小数位、区域分隔符）：用旧输出对照测试。"),
+			Sig: Signature{States: run, Frames: []string{"java.util.Formatter.", "java.util.Formatter$", "java.lang.String.format", "java.lang.String.formatted",
+				"java.text.MessageFormat.", "java.text.DecimalFormat.", "java.text.SimpleDateFormat.", "java.text.DecimalFormatSymbols.getInstance",
+				"org.apache.commons.lang3.StringUtils.leftPad", "org.apache.commons.lang3.time.FastDateFormat"}},
+			Fixes: []Fix{{Do: T("At the code line replace String.format by concatenation or a StringBuilder (Integer.toString, Long.toHexString, a precomputed padding), format numbers with a reused per-thread DecimalFormat, dates with a static java.time.format.DateTimeFormatter; keep String.format for rare paths.",
+				"在该代码行用字符串拼接或 StringBuilder（Integer.toString、Long.toHexString、预先计算的补齐）替换 String.format，数字用按线程复用的 DecimalFormat 格式化，日期用 static 的 java.time.format.DateTimeFormatter；String.format 只留给不常走的路径。")}},
+			References: []string{"java.util.Formatter and String.format API docs (docs.oracle.com/en/java/javase/21/docs/api/java.base/java/util/Formatter.html)", refJMC},
+		},
+		{
+			ID: "mech.cpu.crypto", Family: CPU,
+			Name: T("Encryption, signatures and TLS handshakes on the request path", "请求路径上的加解密、签名与 TLS 握手"),
+			Mechanism: T("Public-key operations (an RSA or EC signature, a TLS handshake's key exchange) cost milliseconds of CPU each; ciphers cost per byte. A new TLS connection per call, a new Cipher per request or signing every response makes them the request's cost.",
+				"公钥运算（RSA 或 EC 签名、TLS 握手的密钥交换）每次消耗毫秒级 CPU；对称加密按字节计费。每次调用都新建 TLS 连接、每个请求新建 Cipher 或对每个响应签名，都会使其成为请求的主要开销。"),
+			Tradeoff: T("Reusing connections keeps them open (file descriptors, idle timeouts at the peer); caching a signature is only correct while its input is unchanged; a smaller key or a weaker cipher trades security: prefer reuse and session resumption.",
+				"复用连接会使连接保持打开（文件描述符、对端空闲超时）；缓存签名仅在输入不变时正确；更短的密钥或更弱的算法会降低安全性：优先采用复用与会话恢复。"),
+			Sig: Signature{States: run, Frames: []string{"javax.crypto.", "com.sun.crypto.provider.", "sun.security.rsa.", "sun.security.ec.", "sun.security.ssl.",
+				"sun.security.util.math.", "java.security.Signature.", "java.security.KeyPairGenerator.", "java.math.BigInteger.modPow", "java.math.BigInteger.oddModPow",
+				"java.math.BigInteger.montgomery", "sun.security.pkcs11.", "org.bouncycastle.crypto.", "org.bouncycastle.jcajce.", "io.netty.handler.ssl.", "org.conscrypt.",
+				"io.jsonwebtoken.", "com.auth0.jwt.algorithms.", "com.nimbusds.jose.crypto."},
+				NotFrames: []string{"sun.security.provider.SecureRandom", "sun.security.provider.NativePRNG", "java.security.SecureRandom."}},
+			Fixes: []Fix{{Do: T("Reuse what is expensive to set up: pooled keep-alive connections (one HTTP client per target, not one per request) with TLS session resumption, Cipher/Signature/KeyFactory instances per thread and parsed keys cached; verify a token once and cache the result for its lifetime; on JDK 8 update to a release with the intrinsics (AES-NI, GHASH) enabled.",
+				"复用建立代价高的对象：使用连接池与长连接（每个目标一个 HTTP 客户端，而不是每个请求一个）并开启 TLS 会话恢复，按线程复用 Cipher/Signature/KeyFactory 实例并缓存解析后的密钥；令牌只验证一次并在有效期内缓存结果；JDK 8 请升级到启用了内建指令（AES-NI、GHASH）的版本。")}},
+			References: []string{"Java Security Standard Algorithm Names and JSSE Reference Guide: session resumption, SSLSessionContext (docs.oracle.com/en/java/javase/21/security)", refJMC},
+		},
+		{
+			ID: "mech.cpu.compression", Family: CPU,
+			Name: T("Compression on the request path (gzip, deflate, zip)", "请求路径上的压缩（gzip、deflate、zip）"),
+			Mechanism: T("Deflate at the default level costs about as much CPU per megabyte as the rest of a simple request; compressing every response (or re-compressing stored data) on the request thread, or inflating large payloads per call, puts it on every request.",
+				"默认级别的 Deflate 每兆字节的 CPU 开销与一次简单请求的其余部分相当；在请求线程上压缩每个响应（或重复压缩已存储的数据），或每次调用都解压大报文，会把这部分开销加到每个请求上。"),
+			Tradeoff: T("A lower level or no compression sends more bytes (bandwidth, latency on slow links); a size threshold leaves small responses uncompressed.",
+				"降低压缩级别或不压缩会发送更多字节（带宽、慢速链路上的延迟）；设置大小阈值会让小响应不压缩。"),
+			Sig: Signature{States: run, Frames: []string{"java.util.zip.Deflater", "java.util.zip.Inflater", "java.util.zip.GZIPOutputStream", "java.util.zip.GZIPInputStream",
+				"java.util.zip.DeflaterOutputStream", "java.util.zip.InflaterInputStream", "java.util.zip.ZipOutputStream", "java.util.zip.ZipInputStream",
+				"org.xerial.snappy.", "net.jpountz.lz4.", "com.github.luben.zstd.", "org.apache.commons.compress.", "org.brotli.", "com.aayushatharva.brotli4j.",
+				"io.netty.handler.codec.compression."},
+				NotFrames: []string{"java.util.zip.ZipFile", "java.util.jar.", "java.lang.ClassLoader.", "jdk.internal.loader."}},
+			Fixes: []Fix{
+				{Framework: "spring", Do: T("Compress only what is worth it: server.compression.min-response-size=2048 and only text types in server.compression.mime-types; compress static assets once at build time; or let the reverse proxy compress.",
+					"只压缩值得压缩的内容：server.compression.min-response-size=2048，server.compression.mime-types 只列文本类型；静态资源在构建时预压缩；或交给反向代理压缩。"),
+					Apply: "server.compression.min-response-size=2048"},
+				{Do: T("At the code line use a lower level (new Deflater(1) or GZIPOutputStream with a Deflater at BEST_SPEED), compress once and cache the compressed bytes, skip small payloads, and end() every Deflater/Inflater you create (or reuse them per thread).",
+					"在该代码行使用更低的级别（new Deflater(1)，或 GZIPOutputStream 配合 BEST_SPEED 的 Deflater），压缩一次并缓存压缩结果，跳过小报文，并对创建的每个 Deflater/Inflater 调用 end()（或按线程复用）。")},
+			},
+			References: []string{"java.util.zip.Deflater API docs: compression levels, end() (docs.oracle.com/en/java/javase/21/docs/api/java.base/java/util/zip/Deflater.html)",
+				"Spring Boot reference documentation: server.compression.* properties (docs.spring.io/spring-boot)"},
+		},
+		{
+			ID: "mech.cpu.json", Family: CPU,
+			Name: T("JSON (de)serialization on the request path", "请求路径上的 JSON 序列化与反序列化"),
+			Mechanism: T("Binding JSON to objects walks every field through reflection-built serializers; it costs CPU per byte and garbage per node. Creating an ObjectMapper (or a Gson) per request throws away its serializer caches, so every request pays the introspection again; tree models (JsonNode) and converting through Map double the work.",
+				"把 JSON 绑定到对象要通过反射构建的序列化器遍历每个字段，按字节消耗 CPU 并为每个节点产生垃圾。每个请求新建 ObjectMapper（或 Gson）会丢弃其序列化器缓存，使每个请求都重新内省；树模型（JsonNode）和经 Map 转换会使工作量翻倍。"),
+			Tradeoff: T("A shared ObjectMapper must be configured before first use and not reconfigured after; the Afterburner/Blackbird modules and streaming add code to maintain.",
+				"共享的 ObjectMapper 必须在首次使用前配置好，之后不再修改配置；Afterburner/Blackbird 模块与流式 API 会增加维护的代码。"),
+			Sig: Signature{States: run, Frames: []string{"com.fasterxml.jackson.", "com.google.gson.", "com.alibaba.fastjson", "org.json.", "jakarta.json.", "javax.json.",
+				"org.eclipse.yasson.", "com.jsoniter.", "net.minidev.json.", "com.squareup.moshi.", "kotlinx.serialization.json."},
+				NotFrames: []string{"com.fasterxml.jackson.dataformat.xml."}},
+			Fixes: []Fix{
+				{Framework: "spring", Do: T("Inject Spring's ObjectMapper bean instead of new ObjectMapper() at the code line; serialize to the response stream (not to a String then bytes); drop fields the client does not need with a dedicated DTO; consider the Blackbird module (jackson-module-blackbird).",
+					"在该代码行注入 Spring 的 ObjectMapper Bean，而不是 new ObjectMapper()；直接序列化到响应流（不要先转 String 再转字节）；用专门的 DTO 去掉客户端不需要的字段；可考虑 Blackbird 模块（jackson-module-blackbird）。")},
+				{Do: T("Create one ObjectMapper (or Gson) per application and share it (static final, or ObjectReader/ObjectWriter per type), stream instead of building trees, and bind only the fields needed.",
+					"整个应用只创建一个 ObjectMapper（或 Gson）并共享（static final，或按类型的 ObjectReader/ObjectWriter），用流式 API 代替构建树，只绑定需要的字段。"),
+					Apply: "private static final ObjectMapper MAPPER = new ObjectMapper();"},
+			},
+			References: []string{"Jackson databind README and ObjectMapper javadoc: ObjectMapper is thread-safe once configured; reuse it (github.com/FasterXML/jackson-databind)",
+				"JMC rule Method Profiling (MethodProfiling, openjdk/jmc): the hottest sampled methods"},
+		},
+		{
+			ID: "mech.cpu.java-serialization", Family: CPU,
+			Name: T("Java serialization (ObjectOutputStream/ObjectInputStream) on the request path", "请求路径上的 Java 序列化（ObjectOutputStream/ObjectInputStream）"),
+			Mechanism: T("Java serialization writes class descriptors and walks every field reflectively, and deserialization creates objects through reflection and checks each class; used for caching, sessions or deep copies it costs far more CPU and bytes than the data.",
+				"Java 序列化要写出类描述符并反射遍历每个字段，反序列化通过反射创建对象并检查每个类；用于缓存、会话或深拷贝时，其 CPU 和字节开销远大于数据本身。"),
+			Tradeoff: T("Another format changes what is stored: old entries (caches, sessions) must be migrated or expired; deserializing untrusted input is also a security risk that a schema-based format removes.",
+				"更换格式会改变存储的内容：旧条目（缓存、会话）需要迁移或过期；反序列化不可信输入本身也是安全风险，基于模式的格式可以消除它。"),
+			Sig: Signature{States: run, Frames: []string{"java.io.ObjectOutputStream", "java.io.ObjectInputStream", "java.io.ObjectStreamClass",
+				"org.apache.commons.lang3.SerializationUtils.", "org.springframework.util.SerializationUtils.", "org.springframework.core.serializer.",
+				"org.springframework.data.redis.serializer.JdkSerializationRedisSerializer"}},
+			Fixes: []Fix{
+				{Framework: "spring", Do: T("Replace JdkSerializationRedisSerializer (the RedisTemplate default) by GenericJackson2JsonRedisSerializer or a binary codec; for deep copies use copy constructors or a mapper.",
+					"将 JdkSerializationRedisSerializer（RedisTemplate 默认值）替换为 GenericJackson2JsonRedisSerializer 或二进制编解码器；深拷贝改用拷贝构造函数或映射器。")},
+				{Do: T("At the code line replace Java serialization with an explicit format (JSON, Protocol Buffers, Kryo with registered classes) or, for deep copies, copy constructors; cache the serialized bytes if the object does not change.",
+					"在该代码行用显式格式（JSON、Protocol Buffers、注册了类的 Kryo）替换 Java 序列化，深拷贝改用拷贝构造函数；对象不变时缓存序列化结果。")},
+			},
+			References: []string{"Java Object Serialization Specification and Secure Coding Guidelines for Java SE, section 8 Serialization and Deserialization (docs.oracle.com/en/java/javase/21/docs/specs/serialization, oracle.com/java/technologies/javase/seccodeguide.html)"},
+		},
+		{
+			ID: "mech.cpu.exceptions", Family: CPU,
+			Name: T("Exceptions as control flow: filling in stack traces on the request path", "把异常当控制流：请求路径上填充异常栈"),
+			Mechanism: T("Every new Throwable walks the thread's stack in fillInStackTrace (deep in a framework stack: hundreds of frames), and printing or getStackTrace materialises StackTraceElements; thrown and caught per request (validation, parsing numbers, lookups that miss), it costs more than the work it signals.",
+				"每创建一个 Throwable 都要在 fillInStackTrace 中遍历线程调用栈（在框架的深栈中有数百帧），打印或调用 getStackTrace 还要生成 StackTraceElement；每个请求都抛出并捕获（校验、解析数字、查找未命中）时，其开销超过它所表示的工作。"),
+			Tradeoff: T("An exception without a stack trace (writableStackTrace=false) is harder to debug when it does escape; -XX:-OmitStackTraceInFastThrow shows the hidden traces but costs CPU.",
+				"不带栈的异常（writableStackTrace=false）在真正抛出时更难排查；-XX:-OmitStackTraceInFastThrow 会显示被省略的栈，但消耗 CPU。"),
+			Sig: Signature{States: run, Frames: []string{"java.lang.Throwable.fillInStackTrace", "java.lang.Throwable.<init>", "java.lang.Throwable.getOurStackTrace",
+				"java.lang.Throwable.getStackTrace", "java.lang.Throwable.printStackTrace", "java.lang.StackTraceElement.", "java.lang.Exception.<init>",
+				"java.lang.RuntimeException.<init>", "java.lang.StackStreamFactory"},
+				NotFrames: callerDataFrames},
+			Fixes: []Fix{{Do: T("At the code line test before you throw (a check instead of catching NumberFormatException, Optional or a result instead of a not-found exception); where an exception per request is the design, reuse a preallocated one or create it without a stack trace (the protected Throwable(message, cause, false, false) constructor); never log stack traces on the request's normal path.",
+				"在该代码行先判断再抛出（用检查代替捕获 NumberFormatException，用 Optional 或结果对象代替未找到异常）；若设计上每个请求都要抛异常，复用预先分配的异常或创建不带栈的异常（protected 构造函数 Throwable(message, cause, false, false)）；不要在请求的正常路径上记录异常栈。")}},
+			References: []string{"java.lang.Throwable API docs: fillInStackTrace and the constructor with writableStackTrace (docs.oracle.com/en/java/javase/21/docs/api/java.base/java/lang/Throwable.html)",
+				"JMC rule Thrown Exceptions (Exceptions, openjdk/jmc core/org.openjdk.jmc.flightrecorder.rules.jdk): exceptions per second, info 5000/s"},
+		},
+		{
+			ID: "mech.cpu.reflection", Family: CPU,
+			Name: T("Reflection lookups on the request path", "请求路径上的反射查找"),
+			Mechanism: T("Class.getMethods, getDeclaredFields, getMethod and Introspector copy the class's member arrays on every call and search them by name; bean copying and mapping by reflection per request, or building a Proxy per call, repeat that work for a result that never changes.",
+				"Class.getMethods、getDeclaredFields、getMethod 和 Introspector 每次调用都会复制类的成员数组并按名字搜索；每个请求都用反射做 Bean 拷贝和映射，或每次调用都生成 Proxy，是在为不变的结果重复工作。"),
+			Tradeoff: T("Cached Method/Field/MethodHandle objects keep their classes reachable (a class-loader leak in redeployed web applications if held statically by a shared library).",
+				"缓存的 Method/Field/MethodHandle 会让其类保持可达（若由共享库静态持有，在重新部署的 Web 应用中会造成类加载器泄漏）。"),
+			Sig: Signature{States: run, Frames: []string{"java.lang.Class.getMethods", "java.lang.Class.getDeclaredMethods", "java.lang.Class.getMethod",
+				"java.lang.Class.getDeclaredMethod", "java.lang.Class.getFields", "java.lang.Class.getDeclaredFields", "java.lang.Class.getField", "java.lang.Class.getDeclaredField",
+				"java.lang.Class.getConstructors", "java.lang.Class.getDeclaredConstructors", "java.lang.Class.privateGetDeclared", "java.lang.Class.privateGetPublic",
+				"java.lang.Class.searchMethods", "java.lang.Class.getReflectionFactory", "java.lang.Class.copyMethods", "java.lang.Class.copyFields", "java.lang.reflect.Proxy.newProxyInstance",
+				"java.beans.Introspector.", "org.apache.commons.beanutils.", "org.springframework.beans.BeanUtils.copyProperties",
+				"org.modelmapper.", "org.dozer.", "com.github.dozermapper."}},
+			Fixes: []Fix{{Do: T("Look up the Method/Field once (a static final field, or a ClassValue/ConcurrentHashMap keyed by class) and invoke the cached one, or use a MethodHandle or generated mapper (MapStruct) instead of reflective bean copying; create proxies once.",
+				"只查找一次 Method/Field（static final 字段，或以类为键的 ClassValue/ConcurrentHashMap）并调用缓存的对象，或用 MethodHandle、编译期生成的映射器（MapStruct）代替反射式 Bean 拷贝；Proxy 只创建一次。")}},
+			References: []string{"java.lang.Class API docs (getMethods, getDeclaredFields return copies) and java.lang.ClassValue (docs.oracle.com/en/java/javase/21/docs/api/java.base/java/lang/Class.html)", refJMC},
+		},
+		{
+			ID: "mech.cpu.xml", Family: CPU,
+			Name: T("XML parsing, transformation or binding on the request path", "请求路径上的 XML 解析、转换或绑定"),
+			Mechanism: T("DOM parsing builds a node per element, XSLT and XPath compile their expressions, and DocumentBuilderFactory/TransformerFactory/JAXBContext.newInstance search the class path for an implementation on every call: done per request, the setup costs more than the document.",
+				"DOM 解析为每个元素创建节点，XSLT 与 XPath 要编译表达式，DocumentBuilderFactory/TransformerFactory/JAXBContext.newInstance 每次调用都在类路径上查找实现：每个请求都做时，准备工作比文档本身更贵。"),
+			Tradeoff: T("Factories and JAXBContext are thread-safe and cacheable, but DocumentBuilder, Transformer, Marshaller and Unmarshaller are not: cache those per thread; streaming (StAX) code is longer than DOM code.",
+				"工厂与 JAXBContext 线程安全可缓存，但 DocumentBuilder、Transformer、Marshaller、Unmarshaller 不是：应按线程缓存；流式（StAX）代码比 DOM 代码更长。"),
+			Sig: Signature{States: run, Frames: []string{"javax.xml.parsers.", "com.sun.org.apache.xerces.", "org.apache.xerces.", "com.sun.org.apache.xalan.", "org.apache.xalan.",
+				"javax.xml.transform.", "javax.xml.xpath.", "com.sun.org.apache.xpath.", "javax.xml.bind.", "jakarta.xml.bind.", "org.glassfish.jaxb.", "com.sun.xml.bind.",
+				"com.sun.xml.internal.bind.", "javax.xml.stream.", "com.ctc.wstx.", "com.fasterxml.jackson.dataformat.xml.", "org.dom4j.", "org.jdom2.", "net.sf.saxon.",
+				"com.thoughtworks.xstream.", "javax.xml.validation.", "javax.xml.datatype."}},
+			Fixes: []Fix{{Do: T("Create the factories and JAXBContext once (static final) and the builders, transformers and (un)marshallers once per thread; compile XPath expressions and XSLT Templates once; stream large documents with StAX instead of building a DOM.",
+				"工厂与 JAXBContext 只创建一次（static final），构建器、转换器与编组器按线程创建一次；XPath 表达式与 XSLT Templates 只编译一次；大文档用 StAX 流式处理，而不是构建 DOM。")}},
+			References: []string{"Java API for XML Processing (JAXP) and JAXBContext API docs: thread safety, Templates (docs.oracle.com/en/java/javase/21/docs/api/java.xml)"},
+		},
+	}
+	// The generic entry counts only the running time no specific entry
+	// explains, so a specific mechanism is never swallowed by it.
+	specific := randomFrames // the shared Random's CAS loop is the lock entry's
+	for _, e := range es {
+		if e.Sig.Depth == 0 { // a frame deeper than Depth is not that entry's time
+			specific = join(specific, e.Sig.Frames)
+		}
+	}
+	return append(es, []Entry{
 		{
 			ID: "mech.cpu.app-method", Family: CPU, Generic: true,
 			Name: T("CPU-bound request path: the time goes to one application method", "请求路径受 CPU 限制：时间花在一个应用方法上"),
@@ -51,10 +204,16 @@ func cpuEntries() []Entry {
 				"请求线程大部分时间在运行，CPU 采样集中在一个应用方法下：是该方法的计算而不是等待决定了吞吐量。"),
 			Tradeoff: T("Caching trades memory and staleness for CPU; more CPUs cost money: remove the work first.",
 				"缓存以内存和数据新鲜度换取 CPU；增加 CPU 需要成本：应先去掉不必要的计算。"),
-			Sig: Signature{States: run, MinShare: 0.4},
+			Sig: Signature{States: run, MinShare: 0.3, NotFrames: specific, NeedApp: true},
 			Fixes: []Fix{{Do: T("Remove or cache the repeated work under this code line; the frames above it (the report's CPU profile, or the running threads of its thread dumps) say which library call costs most.",
 				"去掉或缓存该代码行之下重复的计算；其上方的帧（报告的 CPU 剖析，或线程转储中运行的线程）说明哪个库调用最耗时。")}},
 			References: []string{refJMC, refJFR},
 		},
-	}
+	}...)
 }
+
+// callerDataFrames are the logging libraries' caller-data look-ups: their
+// Throwable and stack walks are the logging entry's, not exceptions'.
+var callerDataFrames = []string{"ch.qos.logback.classic.spi.CallerData.", "ch.qos.logback.classic.spi.LoggingEvent.getCallerData",
+	"org.apache.logging.log4j.util.StackLocator", "org.apache.logging.log4j.core.impl.Log4jLogEvent.getSource",
+	"java.util.logging.LogRecord.inferCaller", "org.apache.log4j.spi.LocationInfo.<init>", "org.jboss.logmanager.ExtLogRecord.calculateCaller"}

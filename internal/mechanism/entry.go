@@ -120,9 +120,11 @@ func (en Entry) eval(e *Evidence) []finding.Outcome {
 	if m.HasCode {
 		o.Evidence = append(o.Evidence, finding.Evidence{Key: "code", Value: m.Code.String(), Source: string(m.Source)})
 	}
-	o.Evidence = append(o.Evidence, finding.Evidence{Key: "share", Value: fmt.Sprintf("%.0f%%", 100*m.Share), Source: string(m.Source)})
 	if m.Of > 0 {
-		o.Evidence = append(o.Evidence, finding.Evidence{Key: "support", Value: fmt.Sprintf("%d of %d", m.Events, m.Of), Source: string(m.Source)})
+		o.Evidence = append(o.Evidence, finding.Evidence{Key: "share", Value: fmt.Sprintf("%.0f%%", 100*m.Share), Source: string(m.Source)},
+			finding.Evidence{Key: "support", Value: fmt.Sprintf("%d of %d", m.Events, m.Of), Source: string(m.Source)})
+	} else if m.Facts != "" {
+		o.Evidence = append(o.Evidence, finding.Evidence{Key: "facts", Value: m.Facts})
 	}
 	if m.Lock != "" {
 		o.Evidence = append(o.Evidence, finding.Evidence{Key: "lock", Value: m.Lock})
@@ -139,6 +141,9 @@ func (en Entry) eval(e *Evidence) []finding.Outcome {
 	}
 	o.Observed = observed(&en, m)
 	fx := en.fixFor(e)
+	if fx.Framework != "" {
+		o.Evidence = append(o.Evidence, finding.Evidence{Key: "fix_for", Value: fx.Framework})
+	}
 	o.Recommended = fx.Do
 	o.Fix = finding.Fix{Apply: fx.Apply, Revert: fx.Revert}
 	return []finding.Outcome{o}
@@ -164,22 +169,22 @@ func unitOf(src Source) (string, string) {
 
 func observed(en *Entry, m Match) finding.Text {
 	if m.Of == 0 {
-		t := finding.Tf(finding.T("%s: the signature's facts hold", "%s：特征条件成立"), en.Name)
+		t := finding.Tf(finding.T("Read from %s", "依据 %s"), m.Facts)
 		if m.HasCode {
-			t = finding.Tf(finding.T("%s; the application allocates most at %s (%.0f%% of %.0f MB sampled by JFR)", "%s；应用分配最多的位置是 %s（占 JFR 采样的 %.0f MB 中的 %.0f%%）"),
-				t, m.Code.String(), 100*m.CodeShare, m.AllocBytes/(1<<20))
-			t.ZH = fmt.Sprintf("%s；应用分配最多的位置是 %s（占 JFR 采样的 %.0f MB 中的 %.0f%%）", finding.Tf(finding.T("%s: the signature's facts hold", "%s：特征条件成立"), en.Name).ZH, m.Code.String(), m.AllocBytes/(1<<20), 100*m.CodeShare)
+			t.EN = fmt.Sprintf("%s; the application allocates most at %s (%.0f%% of %.0f MB sampled by JFR)", t.EN, m.Code.String(), 100*m.CodeShare, m.AllocBytes/(1<<20))
+			t.ZH = fmt.Sprintf("%s；应用分配最多的位置是 %s（占 JFR 采样的 %.0f MB 中的 %.0f%%）", t.ZH, m.Code.String(), m.AllocBytes/(1<<20), 100*m.CodeShare)
 		}
 		return finding.Tf(finding.T("%s.", "%s。"), t)
 	}
 	u, uz := unitOf(m.Source)
 	t := finding.Tf(finding.T("%.0f%% of the request threads' time (%d of %d %s)", "请求线程 %.0f%% 的时间（%d / %d %s）"),
 		100*m.Share, m.Events, m.Of, finding.T(u, uz))
-	if m.Site.Method != "" && !strings.EqualFold(m.Site.Method, m.Code.Method) && IsLibrary(m.Site.Method) {
+	if len(en.Sig.Frames) > 0 && m.Site.Method != "" && !strings.EqualFold(m.Site.Method, m.Code.Method) && IsLibrary(m.Site.Method) {
 		t = finding.Tf(finding.T("%s in %s", "%s 位于 %s"), t, m.Site.String())
 	}
 	if m.HasCode {
-		t = finding.Tf(finding.T("%s, from %s (%.0f%% of it)", "%s，来自 %s（占其中 %.0f%%）"), t, m.Code.String(), 100*m.CodeShare)
+		t = finding.Tf(finding.T("%s, from %s (%.0f%% of it; the line is on the stack in %.0f%% of all their time)", "%s，来自 %s（占其中 %.0f%%；该行出现在其全部时间的 %.0f%% 的调用栈上）"),
+			t, m.Code.String(), 100*m.CodeShare, 100*m.CodeTotal)
 	}
 	if m.Lock != "" {
 		t = finding.Tf(finding.T("%s; lock %s", "%s；锁 %s"), t, m.Lock)
@@ -257,6 +262,12 @@ func Name(e *Evidence, families ...Family) []Named {
 			if en.Generic {
 				n.Score *= 0.6
 			}
+			// Slices see the time between GC pauses; a GC entry's score is
+			// the pauses' share of the wall clock: on one scale, the threads'
+			// shares are of what the pauses left.
+			if m.Of > 0 && e.GC.PausePct > 0 {
+				n.Score *= 1 - min(e.GC.PausePct, 100)/100
+			}
 			if e.Saturated && en.Family != CPU && en.Family != GC && en.Family != Host && m.Of > 0 &&
 				!waitsOnCPU(en) && m.Share < running {
 				n.Score *= 0.3
@@ -290,7 +301,8 @@ func Validate(es []Entry) error {
 	for i := range es {
 		en := &es[i]
 		rs[i] = en.Rule()
-		if !strings.HasPrefix(en.ID, "mech."+string(en.Family)+".") && !(en.Family == EventLoop && strings.HasPrefix(en.ID, "mech.reactive.")) {
+		if !strings.HasPrefix(en.ID, "mech."+string(en.Family)+".") && !(en.Family == EventLoop && strings.HasPrefix(en.ID, "mech.reactive.")) &&
+			!(en.Family == IO && strings.HasPrefix(en.ID, "mech.net.")) {
 			errs = append(errs, en.ID+": ID must start with mech."+string(en.Family)+".")
 		}
 		if !en.Sig.sliceCriteria() && len(en.Sig.Needs) == 0 {

@@ -12,6 +12,7 @@
 package mechanism
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -84,6 +85,40 @@ type Slice struct {
 // RequestRoles are the roles whose time is the service's latency: the
 // threads that serve requests.
 var RequestRoles = []string{"request-worker", "event-loop", "virtual-carrier"}
+
+// AppRoles are every role that runs the application's code: what a
+// signature reads when no thread of a source is known to serve requests
+// (a batch job, a crawler, a pool named "pool-1-thread-N" with no server
+// frame in its stacks).
+var AppRoles = []string{"request-worker", "event-loop", "virtual-carrier", "background", "forkjoin", "main", "timer", "unknown"}
+
+// servingRoles are the roles whose time a signature without roles of its
+// own reads in src: the request roles when the source has enough of their
+// (non-idle) slices, else every application role.
+func (e *Evidence) servingRoles(src Source) []string {
+	if e.roles == nil {
+		e.roles = map[Source][]string{}
+	}
+	if r, ok := e.roles[src]; ok {
+		return r
+	}
+	n := 0
+	for i := range e.Slices {
+		if sl := &e.Slices[i]; sl.Source == src && sl.State != Idle && slices.Contains(RequestRoles, sl.Role) {
+			n += max(sl.Events, 1)
+		}
+	}
+	need := minJFREvents
+	if src == FromDumps {
+		need = minDumpEvents
+	}
+	r := RequestRoles
+	if n < need {
+		r = AppRoles
+	}
+	e.roles[src] = r
+	return r
+}
 
 // libraryPrefixes are frames of the JDK and of frameworks and libraries:
 // the application's code is the first frame past them.
@@ -179,6 +214,7 @@ type Evidence struct {
 
 	account *Account
 	facts   map[string]float64
+	roles   map[Source][]string
 	matches map[string]Match
 }
 

@@ -18,12 +18,21 @@ import (
 // (GC causes, JFR events, host findings); a signature with Needs and no
 // slice criteria is scored by its Score fact instead of a time share.
 type Signature struct {
-	States       []State
-	Frames       []string
-	Depth        int
-	NotFrames    []string
+	States    []State
+	Frames    []string
+	Depth     int
+	NotFrames []string
+	// NotCallers: the slice does not match when the first frame past the
+	// matched one that is not the JDK's starts with one of these (a socket
+	// read called by the server's connector is the server reading its
+	// client, not a downstream).
+	NotCallers   []string
 	Locks        []string
 	HolderFrames []string
+	// NotLeafward excludes a slice when one of these frames stands on the
+	// leaf side of its first application frame: the library's own work in
+	// progress (a server writing its response), not the application's call.
+	NotLeafward []string
 	// NeedApp: the slice's stack must hold an application frame (a wait
 	// inside a framework's own machinery, e.g. a selector's wake-up, is not
 	// the application's call).
@@ -60,6 +69,9 @@ type Match struct {
 	Code      Frame
 	CodeShare float64
 	HasCode   bool
+	// CodeTotal is the share of all the roles' time (any state) with Code
+	// anywhere on the stack: the line's total, beside its share of the match.
+	CodeTotal float64
 	// Site is the signature's frame most matched (the library method).
 	Site Frame
 	// Lock, Holder (the holder's first application frame), Peer: the most
@@ -73,6 +85,8 @@ type Match struct {
 	HoldingState State
 	// AllocBytes: the sampled bytes a GC match's code line was read from.
 	AllocBytes float64
+	// Facts says the facts a facts-only match read, with their values.
+	Facts string
 }
 
 func (s *Signature) roles() []string {
@@ -122,14 +136,44 @@ func (s *Signature) matches(sl *Slice) (int, bool) {
 			return 0, false
 		}
 	}
+	if len(s.NotLeafward) > 0 {
+		for _, f := range sl.Stack {
+			if !IsLibrary(f.Method) {
+				break
+			}
+			if matchAny(f.Method, s.NotLeafward) {
+				return 0, false
+			}
+		}
+	}
 	site := s.siteOf(sl.Stack)
-	return site, site >= 0
+	if site < 0 {
+		return site, false
+	}
+	if len(s.NotCallers) > 0 {
+		for _, f := range sl.Stack[site+1:] {
+			if matchAny(f.Method, jdkPrefixes) {
+				continue
+			}
+			if matchAny(f.Method, s.NotCallers) {
+				return site, false
+			}
+			break
+		}
+	}
+	return site, true
 }
+
+// jdkPrefixes are the JDK's own frames.
+var jdkPrefixes = []string{"java.", "javax.", "jdk.", "sun.", "com.sun."}
 
 // match measures the signature on one source's slices.
 func (s *Signature) match(e *Evidence, src Source) Match {
 	m := Match{Source: src}
 	roles := s.roles()
+	if s.Roles == nil {
+		roles = e.servingRoles(src)
+	}
 	var total, matched float64
 	code, site, lock, peer, holder := map[Frame]float64{}, map[Frame]float64{}, map[string]float64{}, map[string]float64{}, map[Frame]float64{}
 	holdCode, holdState := map[Frame]float64{}, map[State]float64{}
@@ -181,6 +225,17 @@ func (s *Signature) match(e *Evidence, src Source) Match {
 	m.Code, w = top(code)
 	m.HasCode = w > 0
 	m.CodeShare = w / matched
+	if m.HasCode {
+		// Total: the roles' time with the code line anywhere on the stack.
+		var on float64
+		for i := range e.Slices {
+			sl := &e.Slices[i]
+			if sl.Source == src && sl.State != Idle && slices.Contains(roles, sl.Role) && slices.Contains(sl.Stack, m.Code) {
+				on += sl.Weight
+			}
+		}
+		m.CodeTotal = on / total
+	}
 	m.Site, _ = top(site)
 	m.Lock, _ = top(lock)
 	m.Peer, _ = top(peer)
@@ -216,7 +271,7 @@ func top[K comparable](m map[K]float64) (K, float64) {
 // minEvents: a source needs this many slices of the roles to be judged.
 const (
 	minJFREvents  = 20
-	minDumpEvents = 3
+	minDumpEvents = 2
 )
 
 // Measure is the signature on the evidence: the source with the larger
@@ -231,8 +286,10 @@ func (s *Signature) Measure(e *Evidence) (Match, bool) {
 		if s.Scale > 0 {
 			f /= s.Scale
 		}
-		m := Match{Share: min(f, 1)}
-		allocSite(e, &m)
+		m := Match{Share: min(f, 1), Facts: s.factsSaid(e)}
+		if strings.HasPrefix(s.Score, "gc.") || slices.ContainsFunc(s.Needs, func(n Need) bool { return strings.HasPrefix(n.Fact, "gc.") }) {
+			allocSite(e, &m) // a collector's work: where the application allocates
+		}
 		return m, f > 0
 	}
 	var best Match
@@ -326,6 +383,10 @@ func (s *Signature) describe() finding.Text {
 		en = append(en, "in "+strings.Join(s.Frames, " | "))
 		zh = append(zh, "栈帧 "+strings.Join(s.Frames, " | "))
 	}
+	if len(s.NotCallers) > 0 {
+		en = append(en, "not called by "+strings.Join(s.NotCallers, " | "))
+		zh = append(zh, "调用者不是 "+strings.Join(s.NotCallers, " | "))
+	}
 	if len(s.Locks) > 0 {
 		en = append(en, "on lock "+strings.Join(s.Locks, " | "))
 		zh = append(zh, "锁 "+strings.Join(s.Locks, " | "))
@@ -371,4 +432,17 @@ func allocSite(e *Evidence, m *Match) {
 	var w float64
 	m.Code, w = top(code)
 	m.HasCode, m.CodeShare, m.AllocBytes = w > 0, w/total, total
+}
+
+// factsSaid lists the facts a facts-only signature read, with their values.
+func (s *Signature) factsSaid(e *Evidence) string {
+	facts := e.Facts()
+	var out []string
+	for _, n := range s.Needs {
+		out = append(out, fmt.Sprintf("%s = %g", n.Fact, facts[n.Fact]))
+	}
+	if s.Score != "" && !slices.ContainsFunc(s.Needs, func(n Need) bool { return n.Fact == s.Score }) {
+		out = append(out, fmt.Sprintf("%s = %.3g", s.Score, facts[s.Score]))
+	}
+	return strings.Join(out, ", ")
 }

@@ -142,7 +142,10 @@ type CostLine struct{ Label, Value finding.Text }
 // what JFR and attach cost inside the target, with the evidence behind it.
 func (r *Run) OtherCosts() []CostLine {
 	var out []CostLine
-	if g := r.CostGenerator; g != nil {
+	if g := r.CostGenerator; g != nil && g.Engine == "jmeter" {
+		out = append(out, CostLine{finding.T("JMeter's CPU (the load engine)", "JMeter 的 CPU（负载引擎）"),
+			finding.Tf(finding.T("%.1f%% of %d cores (its processes on this host, from /proc)", "%[2]d 个核的 %.1[1]f%%（其在本机上的进程，取自 /proc）"), g.CPUPct, g.Cores)})
+	} else if g != nil {
 		out = append(out, CostLine{finding.T("load generator's own CPU", "压测端自身 CPU"),
 			finding.Tf(finding.T("%.1f%% of %d cores (the process's %.1f%% less the recorder's %.2f%% of one core)",
 				"%[2]d 个核的 %.1[1]f%%（进程总计 %.1[3]f%% 减去记录器的 %.2[4]f%% 个核）"), g.CPUPct, g.Cores, g.ProcessCPUPct, r.CostCPUPct)})

@@ -155,6 +155,9 @@ type GeneratorCost struct {
 	CPUPct        float64 `json:"cpu_pct"`         // its own, % of Cores
 	ProcessCPUPct float64 `json:"process_cpu_pct"` // the whole process (getrusage), % of Cores
 	Cores         int     `json:"cores"`
+	// Engine is "jmeter" when JMeter sent the load: CPUPct is then its
+	// processes' on this host (/proc), the recorder not in it.
+	Engine string `json:"engine,omitempty"`
 }
 
 // TargetCost is what JFR and attach cost inside the target JVM, from the

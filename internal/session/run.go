@@ -41,7 +41,10 @@ type RunOptions struct {
 	JVMAuto     bool
 	// JTLWatch is a JMeter JTL an external load writes: no load is
 	// generated, its samples in the run window are the load result.
-	JTLWatch  string
+	JTLWatch string
+	// JMeter, when set, sends the load instead of tuneloop's generator:
+	// Load.Duration is the window, the warm-up excluded the same way.
+	JMeter    *JMeterLoad
 	Out       string
 	Profile   rules.Profile // for the host audit
 	Catalog   string
@@ -146,7 +149,7 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 		hooks.note(finding.T("%s", "%s"), t)
 	}
 	var wd *launch.Watchdog
-	if o.Start != "" || o.PID != 0 || o.JVMAuto {
+	if o.Start != "" || o.PID != 0 || o.JVMAuto || o.JMeter != nil {
 		wd, err = launch.StartWatchdog(journals)
 		if err != nil {
 			hooks.note(finding.T("no watchdog: %v (a kill of tuneloop would leave the service and its JFR running)",
@@ -214,6 +217,9 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 		}
 		o.Load.Duration, o.Load.Timeout = 4*time.Second, time.Second
 		o.Load.Users, o.Load.Rate = 2, 0
+		if o.JMeter != nil { // the probe is ours: JMeter's start would outlast it
+			o.JMeter, o.Load.Requests, o.Load.Sequence, o.Load.Groups = nil, []loadgen.Request{{URL: o.Target}}, false, nil
+		}
 	}
 
 	// 2. The host audit, before any load.
@@ -249,8 +255,24 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 		}
 	}
 
-	// 4. Warm-up, then load and record together.
-	if o.JTLWatch == "" && o.WarmUp > 0 {
+	// 4. Warm-up, then load and record together. JMeter starts now (a JVM
+	// takes seconds): its warm-up is the time after its first sample.
+	var engine *engineRun
+	if o.JMeter != nil {
+		engine, err = startEngine(runCtx, o, dir, wd, hooks)
+		if err != nil {
+			return nil, err
+		}
+		defer func() {
+			engine.stop()
+			engine.keep(dir)
+		}()
+		if se := watch.gone(); se != nil {
+			return nil, finding.Errorf(finding.T("during the warm-up, %s; its log ends with:\n%s", "预热期间，%s；其日志结尾：\n%s"),
+				serviceEndText(se), finding.Safe(strings.Join(se.LastLog, "\n")))
+		}
+	}
+	if o.JTLWatch == "" && o.JMeter == nil && o.WarmUp > 0 {
 		hooks.note(finding.T("warming up for %s", "预热 %s"), o.WarmUp)
 		wcfg := o.Load
 		wcfg.Duration, wcfg.OnSecond = o.WarmUp, nil
@@ -291,6 +313,11 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 			case <-time.After(o.Load.Duration):
 			}
 			return importWindow(o.JTLWatch, loadStart, time.Now())
+		}
+		if engine != nil {
+			// No stall watch: JMeter writes its JTL in buffered pieces, so
+			// a quiet second says little; the service watch still holds.
+			return engine.measure(ctx, o, hooks)
 		}
 		cfg := o.Load
 		if unready != nil {
@@ -361,9 +388,14 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 	// The generator's CPU is getrusage of this process, the recorder's
 	// samplers included: their measured cost is taken out, so load.json
 	// holds the generator's own (the manifest keeps the process's too).
+	// JMeter's CPU is its own processes' (/proc): nothing to take out.
 	if mc := rec.w.Manifest().Cost; sum != nil && sum.ClientCPU > 0 && mc != nil {
-		mc.Generator = generatorCost(sum.ClientCPU, runtime.GOMAXPROCS(0), mc)
-		sum.ClientCPU = math.Round(mc.Generator.CPUPct*1000) / 1000
+		if engine != nil {
+			mc.Generator = &run.GeneratorCost{CPUPct: sum.ClientCPU, ProcessCPUPct: sum.ClientCPU, Cores: runtime.NumCPU(), Engine: "jmeter"}
+		} else {
+			mc.Generator = generatorCost(sum.ClientCPU, runtime.GOMAXPROCS(0), mc)
+			sum.ClientCPU = math.Round(mc.Generator.CPUPct*1000) / 1000
+		}
 	}
 
 	// 5. Collect the layers into the folder. A write that fails (a full

@@ -100,8 +100,8 @@ func Compare(before, after [][]float64) (e Estimate, ok bool) {
 		if len(cmp.Warnings) > 0 {
 			e.UTestNote = cmp.Warnings[0].Error()
 		}
-	} else {
-		bootstrap(&e, b, a)
+	} else if !bootstrap(&e, b, a) {
+		return e, false
 	}
 	return e, true
 }
@@ -161,18 +161,27 @@ func pct(logRatio float64) float64 { return 100 * math.Expm1(logRatio) }
 // where there are several, and within each run its seconds in moving
 // blocks of about cbrt(n) seconds (Künsch; the usual rate for the mean),
 // so that autocorrelated neighbours stay together. Percentile interval of
-// the ratio of means.
-func bootstrap(e *Estimate, before, after [][]float64) {
+// the ratio of means. Seconds that are mostly 0 (a latency JMeter rounds
+// to 0 ms) can give resamples whose mean is 0: their ratio is undefined,
+// and when more than a tenth are, so is the interval (false).
+func bootstrap(e *Estimate, before, after [][]float64) bool {
 	r := rand.New(rand.NewPCG(Seed, Seed))
-	lr := make([]float64, bootstrapN)
-	for i := range lr {
-		lr[i] = math.Log(resampleMean(r, after) / resampleMean(r, before))
+	lr := make([]float64, 0, bootstrapN)
+	for range bootstrapN {
+		v := math.Log(resampleMean(r, after) / resampleMean(r, before))
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			lr = append(lr, v)
+		}
+	}
+	if len(lr) < bootstrapN*9/10 {
+		return false
 	}
 	slices.Sort(lr)
 	e.Method = MethodBootstrap
 	e.SELog, e.LogCentre = stat.StdDev(lr, nil), stat.Mean(lr, nil)
 	e.LoPct = pct(stat.Quantile((1-Confidence)/2, stat.Empirical, lr, nil))
 	e.HiPct = pct(stat.Quantile(1-(1-Confidence)/2, stat.Empirical, lr, nil))
+	return true
 }
 
 func resampleMean(r *rand.Rand, runs [][]float64) float64 {

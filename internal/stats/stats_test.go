@@ -339,3 +339,25 @@ func TestBeforeAfterAgreeWithChange(t *testing.T) {
 		}
 	}
 }
+
+func TestMedianCI(t *testing.T) {
+	med, lo, hi, cov, ok := MedianCI([]float64{5, 1, 4, 2, 3, 7, 6}, Confidence)
+	if med != 4 || lo != 1 || hi != 7 || !ok || cov < 0.98 || cov > 0.99 {
+		t.Fatalf("n=7: med %v [%v, %v] cov %v ok %v; want 4 [1, 7] 98.4%%", med, lo, hi, cov, ok)
+	}
+	v := make([]float64, 30)
+	for i := range v {
+		v[i] = float64(i)
+	}
+	// n=30: k=10 reaches 95.7% (k=11 only 90.1%).
+	med, lo, hi, cov, ok = MedianCI(v, Confidence)
+	if med != 14.5 || lo != 9 || hi != 20 || !ok || cov < 0.95 {
+		t.Fatalf("n=30: med %v [%v, %v] cov %v ok %v", med, lo, hi, cov, ok)
+	}
+	if _, lo, hi, cov, ok = MedianCI([]float64{3, 1, 2, 5, 4}, Confidence); ok || lo != 1 || hi != 5 || cov > 0.94 {
+		t.Fatalf("n=5 should fall short of 95%%: [%v, %v] cov %v ok %v", lo, hi, cov, ok)
+	}
+	if med, _, _, _, ok = MedianCI(nil, Confidence); ok || !math.IsNaN(med) {
+		t.Fatal("empty input must give NaN, not ok")
+	}
+}

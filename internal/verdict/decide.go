@@ -88,7 +88,7 @@ func Decide(L *Layers) *Decision {
 	}
 	v := verdictFinding(L, root, layers)
 	ev.Note(root.ID)
-	d.Mechanisms = mechanism.Name(ev, families(branch)...)
+	d.Mechanisms = mechanism.Name(ev, familiesOf(branch, root)...)
 	if len(d.Mechanisms) > 0 {
 		withMechanism(v, &d.Mechanisms[0], branch)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
+	"github.com/tuneloop/tuneloop/internal/loadgen"
 )
 
 // Where the time of a request went when no resource on this host is the
@@ -27,6 +28,9 @@ const generatorBusy = 70
 
 func generatorSaturated(L *Layers) *finding.Finding {
 	s := L.Load
+	if s != nil && s.Engine == "jmeter" && len(s.Engines) > 0 {
+		return engineSaturated(s)
+	}
 	if s == nil || s.ClientCPU < generatorBusy {
 		return nil
 	}
@@ -39,6 +43,52 @@ func generatorSaturated(L *Layers) *finding.Finding {
 		Recommended: finding.T("Run the load from another host (JMeter on its own machine, or tuneloop load there) or lower the connection count.",
 			"把压测放到另一台主机上（JMeter 单独部署，或在那台主机上运行 tuneloop load），或减少连接数。"),
 		Evidence: []finding.Evidence{{Key: "load_generator_cpu_pct", Value: fmt.Sprintf("%.0f", s.ClientCPU), Source: LoadFile}}}
+}
+
+// engineSaturated names the JMeter engines whose CPU was the limit: each
+// engine on this host (its process's CPU over the window, /proc) at
+// generatorBusy or more of the host's cores, or JMeter's processes here
+// together (the controller of remote engines shares the host too). An
+// engine on another host has no CPU known: it is listed as such, never
+// named the limit.
+func engineSaturated(s *loadgen.Summary) *finding.Finding {
+	var busy []string
+	var en, zh []string
+	var ev []finding.Evidence
+	for _, e := range s.Engines {
+		name := finding.SafeLine(e.Name)
+		if e.CPUPct < 0 {
+			en = append(en, fmt.Sprintf("engine %s: %d samples, CPU unknown (not on this host)", name, e.Samples))
+			zh = append(zh, fmt.Sprintf("引擎 %s：%d 个样本，CPU 未知（不在本机）", name, e.Samples))
+			continue
+		}
+		en = append(en, fmt.Sprintf("engine %s: %d samples, %d threads, CPU %.0f%% of %d cores", name, e.Samples, e.Users, e.CPUPct, e.Cores))
+		zh = append(zh, fmt.Sprintf("引擎 %s：%d 个样本，%d 个线程，CPU 占 %d 个核的 %.0f%%", name, e.Samples, e.Users, e.Cores, e.CPUPct))
+		ev = append(ev, finding.Evidence{Key: "engine_cpu_pct " + name, Value: fmt.Sprintf("%.0f", e.CPUPct), Source: LoadFile})
+		if e.CPUPct >= generatorBusy {
+			busy = append(busy, name)
+		}
+	}
+	if len(busy) == 0 && s.ClientCPU >= generatorBusy {
+		busy = append(busy, "JMeter")
+	}
+	if len(busy) == 0 {
+		return nil
+	}
+	ev = append(ev, finding.Evidence{Key: "jmeter_cpu_pct_this_host", Value: fmt.Sprintf("%.0f", s.ClientCPU), Source: LoadFile})
+	who := strings.Join(busy, ", ")
+	return &finding.Finding{ID: IDGeneratorSaturated, Category: "run", Status: finding.Fail, Severity: finding.Warning, Confidence: 0.7,
+		Subject: "load-generator",
+		Title: finding.Tf(finding.T("The JMeter engine (%s), not the service, was the limit: it saturated the CPUs it runs on",
+			"限制吞吐的是 JMeter 引擎（%s），而不是服务：它占满了所在主机的 CPU"), who),
+		Observed: finding.Tf(finding.T("At %.0f requests/s: %s; JMeter's processes on this host used %.0f%% of its cores.",
+			"每秒 %.0f 个请求时：%s；本机上 JMeter 的进程占用了 %.0f%% 的 CPU。"), s.TPS, finding.T(strings.Join(en, "; "), strings.Join(zh, "；")), s.ClientCPU),
+		Why: finding.T("A closed-model engine sends its next request only when its threads get the CPU: a saturated engine queues its own threads, and the latency and throughput measured are its own.",
+			"闭合模型的引擎只有在其线程拿到 CPU 时才会发出下一个请求：引擎饱和时排队的是它自己的线程，测得的延迟与吞吐属于引擎本身。"),
+		Recommended: finding.T("Add engines on other hosts (jmeter-server there, --jmeter-remote host:port,...), give each fewer threads, or move JMeter off the service's host.",
+			"在其他主机上增加引擎（在那里运行 jmeter-server，--jmeter-remote host:port,...），减少每个引擎的线程，或把 JMeter 移出服务所在主机。"),
+		References: []string{"https://jmeter.apache.org/usermanual/remote-test.html", "https://jmeter.apache.org/usermanual/best-practices.html"},
+		Evidence:   ev}
 }
 
 // delayedACK is latency quantised near the kernel's 40 ms minimum delayed

@@ -168,7 +168,7 @@ func culpritWait(L *Layers, c *finding.Finding) *LockWait {
 	if class == "" {
 		return nil
 	}
-	return L.LockWaitOf(class)
+	return L.LockWaitOf(monitorClass(class))
 }
 
 // waited is the verdict's line of what the JFR recording measured of the
@@ -220,4 +220,14 @@ func SharePct(pct float64) string {
 		return fmt.Sprintf("%.1f%%", pct)
 	}
 	return fmt.Sprintf("%.0f%%", pct)
+}
+
+// monitorClass is a dump's lock class as JFR names it: a static
+// synchronized method's monitor is "java.lang.Class for Foo" in a dump,
+// the class Class to JFR.
+func monitorClass(class string) string {
+	if strings.HasPrefix(class, "java.lang.Class for ") {
+		return "java.lang.Class"
+	}
+	return class
 }

@@ -53,8 +53,11 @@ func TestLockProfileNamesTheDumpsLock(t *testing.T) {
 			if topDump == "" || len(L.LockWaits) == 0 {
 				t.Fatalf("dump lock %q, %d JFR lock classes", topDump, len(L.LockWaits))
 			}
+			if most < 3 {
+				t.Skipf("no queue in the dumps to compare with (at most %d waiter on %s)", most, topDump)
+			}
 			top := L.LockWaits[0]
-			if top.Class != topDump {
+			if top.Class != monitorClass(topDump) {
 				t.Errorf("JFR's most waited lock %s (%d ms), the dumps' most queued %s (%d waiters)", top.Class, top.WaitNS/1e6, topDump, most)
 			}
 			if top.Thin() || top.Share <= 0 || top.Share > 1.5 || len(top.Sites) == 0 || strings.HasPrefix(top.Sites[0].Frame, "java.") {

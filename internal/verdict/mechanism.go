@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/tuneloop/tuneloop/internal/diagnose"
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
 	"github.com/tuneloop/tuneloop/internal/jvm/threadrole"
@@ -31,6 +32,14 @@ func Evidence(L *Layers) *mechanism.Evidence {
 		if f.Severity >= finding.Warning && strings.HasPrefix(f.ID, "run.") {
 			e.HostFindings = append(e.HostFindings, f.ID)
 		}
+	}
+	// The delayed-ACK finding is the verdict's own (from the load and the
+	// TCP counters), not a recorded one.
+	if f := delayedACK(L); f != nil && !slices.Contains(e.HostFindings, f.ID) {
+		e.HostFindings = append(e.HostFindings, f.ID)
+	}
+	if othersTakeCPU(L, e) {
+		e.HostFindings = append(e.HostFindings, IDCPUOthers)
 	}
 	for i, d := range L.Dumps {
 		if i < len(L.Reports) {
@@ -91,11 +100,44 @@ func gcFacts(L *Layers, e *mechanism.Evidence) {
 	}
 	e.GC.Full, e.GC.Humongous, e.GC.ToSpaceExhausted = s.FullGCs, s.HumongousGCs, s.ToSpaceExhausted
 	e.GC.Explicit, e.GC.Metadata, e.GC.PromotionFailed, e.GC.ConcurrentFailure = s.ExplicitGCs, s.MetadataGCs, s.PromotionFailed, s.ConcModeFailures
+	if s.AllocRateMBs > 0 {
+		e.GC.AllocMBs = s.AllocRateMBs
+	}
+	if s.HeapMaxKB > 0 {
+		e.GC.HeapMaxMB = float64(s.HeapMaxKB) / 1024
+		// The heap still used after old/full collections (the trend's
+		// fitted end), as a share of the heap: what a larger heap must hold.
+		if h := s.HeapAfter; h.Basis == "old" && h.Points >= minLivePoints && h.LastKB > 0 {
+			e.GC.LiveAfterFullPct = min(100, 100*h.LastKB/float64(s.HeapMaxKB))
+		}
+	}
 	for _, f := range L.GC.Findings {
 		if f.Severity >= finding.Warning {
 			e.GC.Findings = append(e.GC.Findings, f.ID)
 		}
 	}
+}
+
+// minLivePoints: old collections the live-after-full trend needs.
+const minLivePoints = 3
+
+// IDCPUOthers is the host fact the verdict derives for the catalogue (not
+// a finding of its own: run.cpu.saturated says it in words): the CPUs are
+// saturated and the service used under diagnose.OthersShare of the busy
+// cores, or the hypervisor steals them.
+const IDCPUOthers = "run.cpu.others"
+
+func othersTakeCPU(L *Layers, e *mechanism.Evidence) bool {
+	for _, h := range e.HostFindings {
+		if h == diagnose.IDSteal {
+			return true
+		}
+	}
+	if !e.Saturated || e.CPUs == 0 || L.Stats.ProcCPU < 0 {
+		return false
+	}
+	busyCores := L.Stats.Busy / 100 * float64(e.CPUs)
+	return L.Stats.ProcCPU/100 < diagnose.OthersShare*busyCores
 }
 
 // frameworkFrames name a framework by a frame prefix of any thread.
@@ -105,7 +147,7 @@ var frameworkFrames = []struct{ prefix, name string }{
 	{"org.eclipse.jetty.", "jetty"}, {"io.undertow.", "undertow"}, {"io.netty.", "netty"}, {"io.vertx.", "vertx"},
 	{"org.springframework.", "spring"}, {"com.zaxxer.hikari.", "hikari"}, {"org.apache.commons.dbcp2.", "dbcp2"},
 	{"com.mchange.v2.c3p0.", "c3p0"}, {"com.alibaba.druid.", "druid"}, {"sun.net.httpserver.", "jdk-httpserver"},
-	{"reactor.", "reactor"}, {"io.grpc.", "grpc"},
+	{"reactor.", "reactor"}, {"io.grpc.", "grpc"}, {"okhttp3.", "okhttp"}, {"org.apache.http.", "httpclient"}, {"org.apache.hc.client5.", "httpclient"},
 }
 
 func frameworks(e *mechanism.Evidence) {
@@ -143,7 +185,18 @@ func dumpSlices(d *threaddump.Dump, r *threaddump.Report) []mechanism.Slice {
 		role := threadrole.Classify(t.Name, methods)
 		s := mechanism.Slice{Thread: t.Name, Role: string(role.Kind), Pool: role.Pool, Stack: st, Weight: 1, Events: 1, Source: mechanism.FromDumps}
 		s.State = stateOf(t)
-		if r.IsIdle(t) {
+		switch {
+		case r.IsIdle(t):
+			s.State = mechanism.Idle
+		case len(st) == 0 && s.State == mechanism.Running:
+			// No frame says what it runs (an unmounted virtual thread, a
+			// VM thread): no time of the account.
+			s.State = mechanism.Idle
+		case role.Kind == threadrole.VirtualCarrier && slices.ContainsFunc(t.Frames, func(f threaddump.Frame) bool {
+			return strings.HasPrefix(f.Method, "jdk.internal.vm.Continuation.run")
+		}):
+			// A carrier's time is its mounted virtual thread's, which the
+			// dump lists on its own: counted there.
 			s.State = mechanism.Idle
 		}
 		var wait []threaddump.LockRef
@@ -236,6 +289,28 @@ func families(b Branch) []mechanism.Family {
 		mechanism.IO, mechanism.JVM, mechanism.GC}
 }
 
+// familiesOf narrows families for a service that stopped answering or got
+// no answer to what its cause was read from: the GC log (GC), the dumps
+// (locks, pools, waits, logging, event loops), its own log (none).
+func familiesOf(b Branch, root *finding.Finding) []mechanism.Family {
+	if b == CPUSaturated && root.EvidenceValue(diagnose.EvidenceByOthers) != "" {
+		// Other processes took the CPUs: the service's own mechanism is
+		// whatever its threads wait on, not its CPU work.
+		return []mechanism.Family{mechanism.Lock, mechanism.Logging, mechanism.Pool, mechanism.Wait, mechanism.EventLoop,
+			mechanism.IO, mechanism.JVM, mechanism.GC, mechanism.Host}
+	}
+	if b != ServiceStalled && b != Unanswered {
+		return families(b)
+	}
+	switch {
+	case strings.HasPrefix(root.ID, "gc."):
+		return []mechanism.Family{mechanism.GC}
+	case strings.HasPrefix(root.ID, "threaddump."):
+		return []mechanism.Family{mechanism.Lock, mechanism.Logging, mechanism.Pool, mechanism.Wait, mechanism.EventLoop, mechanism.IO, mechanism.JVM}
+	}
+	return []mechanism.Family{"-"}
+}
+
 // cpuIsTheCause: the CPUs are saturated and the catalogue's best
 // explanation over every family is CPU work (a queue's share, read against
 // the running share, ranked behind it).
@@ -252,15 +327,23 @@ func cpuIsTheCause(ev *mechanism.Evidence) bool {
 // seen, its evidence, and its fix for the framework in use.
 func withMechanism(v *finding.Finding, n *mechanism.Named, b Branch) {
 	f := &n.Finding
-	// A service that stopped answering or deadlocked keeps that headline:
-	// the mechanism says why, below it.
-	keepTitle := b == ServiceStalled || b == Unanswered || b == Deadlock
-	if !n.Entry.Generic && !keepTitle {
+	// A service that stopped answering or deadlocked keeps that headline,
+	// and so does a cause read from host facts alone (a NIC's interrupts,
+	// a delayed ACK): there the mechanism adds its evidence and, when the
+	// framework in use has a fix of its own, that fix.
+	stalled := b == ServiceStalled || b == Unanswered || b == Deadlock
+	factsOnly := n.Match.Of == 0
+	if !n.Entry.Generic && !stalled && !factsOnly {
 		v.Title = finding.Text{EN: "Root cause: " + f.Title.EN, ZH: "根因：" + f.Title.ZH}
 	}
-	v.Observed = finding.Text{EN: v.Observed.EN + "\nMechanism: " + f.Title.EN + ": " + f.Observed.EN,
-		ZH: v.Observed.ZH + "\n机制：" + f.Title.ZH + "：" + f.Observed.ZH}
+	if !factsOnly || n.Match.HasCode {
+		v.Observed = finding.Text{EN: v.Observed.EN + "\nMechanism: " + f.Title.EN + ": " + f.Observed.EN,
+			ZH: v.Observed.ZH + "\n机制：" + f.Title.ZH + "：" + f.Observed.ZH}
+	}
 	v.Evidence = append(slices.Clip(v.Evidence), f.Evidence...)
+	if stalled || (factsOnly && f.EvidenceValue("fix_for") == "" && !n.Match.HasCode) {
+		return // the root's own fix stands
+	}
 	if !f.Recommended.IsZero() {
 		code := f.EvidenceValue("code")
 		rec := f.Recommended
@@ -274,6 +357,9 @@ func withMechanism(v *finding.Finding, n *mechanism.Named, b Branch) {
 		if f.Fix.Apply != "" || v.Fix.Apply == "" || strings.HasPrefix(v.Fix.Apply, "tuneloop jvm") {
 			v.Fix = f.Fix
 		}
+	}
+	if factsOnly {
+		return // the root's why and risk say the same, with its numbers
 	}
 	v.Why = f.Why
 	if !f.Risk.IsZero() {

@@ -74,3 +74,30 @@ func TestVerdictNeverSendsToAToolWhoseEvidenceTheRunHolds(t *testing.T) {
 		}
 	}
 }
+
+// TestVerdictOnAServiceWrittenForTheTest: the JDK's own HTTP server,
+// written fresh (testdata/java/TariffService.java): the delayed ACK gets
+// the server's own property as its fix; with it set, the class-level lock
+// around CPU work is named at its line.
+func TestVerdictOnAServiceWrittenForTheTest(t *testing.T) {
+	L, err := Load(filepath.Join("testdata", "runs", "jdkhttp-delayed-ack"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Decide(L)
+	if d.Branch != DelayedACK || d.Verdict.EvidenceValue("mechanism") != "mech.net.delayed-ack" ||
+		!strings.Contains(d.Verdict.Fix.Apply, "sun.net.httpserver.nodelay") {
+		t.Errorf("delayed ACK on the JDK server: branch %s, %q, fix %q", d.Branch, d.Verdict.EvidenceValue("mechanism"), d.Verdict.Fix.Apply)
+	}
+	L, err = Load(filepath.Join("testdata", "runs", "jdkhttp-class-lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d = Decide(L)
+	if got := d.Verdict.EvidenceValue("mechanism"); got != "mech.lock.class-cpu" {
+		t.Fatalf("mechanism %s, want mech.lock.class-cpu (%s)", got, d.Verdict.Observed.EN)
+	}
+	if code := d.Verdict.EvidenceValue("code"); !strings.HasPrefix(code, "TariffService.rate") {
+		t.Errorf("code line %q: the static synchronized method is TariffService.rate", code)
+	}
+}

@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/jmeter"
+	"github.com/tuneloop/tuneloop/internal/jmx"
+)
+
+// engineOptions are the flags that choose what sends a --jmx plan's load
+// (run and load).
+type engineOptions struct {
+	Engine string // builtin, jmeter or auto
+	JMeter string // --jmeter PATH
+	Remote string // --jmeter-remote host:port,...
+}
+
+func (e *engineOptions) flags(cmd *cobra.Command) {
+	f := cmd.Flags()
+	f.StringVar(&e.Engine, "engine", "auto", "what sends a --jmx plan's load: builtin (tuneloop's generator), jmeter (JMeter itself, non-GUI), or auto (builtin when it runs every element of the plan, else JMeter)")
+	f.StringVar(&e.JMeter, "jmeter", "", "JMeter to run (its home, bin/jmeter or bin/ApacheJMeter.jar; default: $JMETER_HOME, else jmeter on PATH)")
+	f.StringVar(&e.Remote, "jmeter-remote", "", "distributed JMeter: running jmeter-server engines host:port,host:port that send the load (JMeter's -R); implies --engine jmeter")
+}
+
+// engineChoice is what sends the load: JMeter when Install is set.
+type engineChoice struct {
+	Install *jmeter.Install
+	Remote  []string
+	Why     finding.Text // auto: why JMeter
+}
+
+// chooseEngine decides between the built-in generator and JMeter for a
+// load of plan (""= no --jmx). auto takes JMeter only for a plan with
+// elements the generator cannot run, unless skip asks to run it without them.
+func chooseEngine(e engineOptions, plan string, jprops []string, skip bool, env *Env) (engineChoice, error) {
+	var c engineChoice
+	mode := strings.ToLower(strings.TrimSpace(e.Engine))
+	switch mode {
+	case "", "auto", "builtin", "jmeter":
+	default:
+		return c, usageErr(finding.T("--engine %q: want builtin, jmeter or auto", "--engine %q：应为 builtin、jmeter 或 auto"), e.Engine)
+	}
+	if e.Remote != "" {
+		if mode == "builtin" {
+			return c, usageErr(finding.T("--jmeter-remote needs --engine jmeter (the engines are JMeter's)", "--jmeter-remote 需要 --engine jmeter（这些引擎属于 JMeter）"))
+		}
+		mode = "jmeter"
+	}
+	if plan == "" {
+		if mode == "jmeter" {
+			return c, usageErr(finding.T("--engine jmeter runs a JMeter test plan: give --jmx PLAN", "--engine jmeter 运行 JMeter 测试计划：请给出 --jmx PLAN"))
+		}
+		return c, nil
+	}
+	if mode == "builtin" {
+		return c, nil
+	}
+	if mode == "" {
+		mode = "auto" // the flag's default
+	}
+	if mode == "auto" {
+		if skip {
+			return c, nil
+		}
+		props, err := jpropMap(jprops)
+		if err != nil {
+			return c, err
+		}
+		p, _, _, err := jmx.Load(plan, props)
+		if p == nil || len(p.Unsupported) == 0 && err == nil {
+			return c, nil // fully supported (or unreadable: the generator's reading says why)
+		}
+		var names []string
+		for _, it := range p.Unsupported {
+			names = append(names, it.String())
+			if len(names) == 4 {
+				break
+			}
+		}
+		if more := len(p.Unsupported) - len(names); more > 0 {
+			names = append(names, fmt.Sprintf("+%d", more))
+		}
+		if err != nil && len(p.Unsupported) == 0 {
+			names = append(names, finding.SafeLine(err.Error()))
+		}
+		c.Why = finding.Tf(finding.T("the built-in generator cannot run %s: JMeter runs the plan",
+			"内置负载生成器无法执行 %s：由 JMeter 执行该计划"), strings.Join(names, ", "))
+	}
+	install, err := jmeter.Find(e.JMeter, env.Getenv)
+	if err != nil {
+		if mode == "auto" {
+			// The generator's reading of the plan says what it cannot run.
+			fmt.Fprintf(env.Stderr, "tuneloop: %s\n", finding.Tf(finding.T("%v: the built-in generator reads the plan", "%v：由内置负载生成器读取计划"), err).In(env.Lang()))
+			return engineChoice{}, nil
+		}
+		return c, usageErr(finding.T("%v", "%v"), err)
+	}
+	c.Install = install
+	if e.Remote != "" {
+		if c.Remote, err = jmeter.ParseRemote(e.Remote); err != nil {
+			return c, usageErr(finding.T("%v", "%v"), err)
+		}
+	}
+	if _, err := os.Stat(plan); err != nil {
+		return c, usageErr(finding.T("--jmx: %v", "--jmx：%v"), err)
+	}
+	return c, nil
+}
+
+// jpropMap is -J name=value as a map.
+func jpropMap(jprops []string) (map[string]string, error) {
+	props := map[string]string{}
+	for _, kv := range jprops {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, usageErr(finding.T("-J %q: want name=value", "-J %q：格式应为 name=value"), kv)
+		}
+		props[strings.TrimSpace(k)] = v
+	}
+	return props, nil
+}

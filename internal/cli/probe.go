@@ -1,0 +1,395 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/hostfs"
+	"github.com/tuneloop/tuneloop/internal/probe"
+	"github.com/tuneloop/tuneloop/internal/remote"
+	"github.com/tuneloop/tuneloop/internal/report"
+	"github.com/tuneloop/tuneloop/internal/report/html"
+	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/session"
+	"github.com/tuneloop/tuneloop/internal/sysinfo"
+	"github.com/tuneloop/tuneloop/internal/version"
+)
+
+// probeTokenEnv holds the token when it should not show in ps.
+const probeTokenEnv = "TUNELOOP_PROBE_TOKEN"
+
+// ProbeOptions are the flags of `tuneloop probe`.
+type ProbeOptions struct {
+	Output string // text, markdown or json (standard output)
+	Lang   string
+	Out    string // the probe folder (default probes/<time>-<host>); "-": none
+	Quick  bool
+	Only   string
+	Sizes  string
+	Rounds int
+	Dir    string
+	DiskMB int64
+	Peer   string
+	Token  string
+	// Listen makes this process the other side, for For.
+	Listen string
+	For    time.Duration
+	// SSH is a host ([user@]host[:port] or a ~/.ssh/config alias) where
+	// the other side is started over SSH for the network part; Remote
+	// holds how to log in (Identity, KnownHosts; Exe in tests).
+	SSH    string
+	Remote hostOptions
+}
+
+func newProbeCmd(env *Env) *cobra.Command {
+	o := &ProbeOptions{}
+	cmd := &cobra.Command{
+		Use:   "probe",
+		Short: "Measure the platform itself: network, CPU and kernel, memory, disk, each with a 95% interval",
+		Long: `Measure this host the way a kernel regression is proved before the application
+is blamed (qperf, lmbench, fio, in one binary):
+
+  net   TCP and UDP latency (ping-pong, half the round trip) and bandwidth at
+        message sizes 1 B, 64 B, 1 KiB, 64 KiB, and TCP connections per second,
+        over loopback or against 'tuneloop probe --listen' on another host
+  cpu   system call, context switch and clock read costs (what CPU
+        vulnerability mitigations move), single-core integer, floating-point,
+        CRC-32C and memcpy kernels, and the core-to-core cache-line latency
+        matrix (threads pinned to each pair of CPUs)
+  mem   memory read and copy bandwidth and random-load latency, per pair of
+        NUMA nodes (local and remote) when there are several
+  disk  fsync latency (median, p99, distribution), sequential and random
+        read and write with O_DIRECT where the filesystem allows it, on --dir
+
+Every figure is the median of its rounds (7, or 6 with --quick; the rounds
+of a part interleave its figures) with a 95% interval for the median, and
+the CPU others kept busy while it ran. The probe folder holds probe.json,
+probe.txt, probe.md and probe.html (the matrix as a heat map); 'tuneloop
+compare PROBE_A PROBE_B' says per figure whether the difference is
+significant. The disk part's file has no name (O_TMPFILE, or unlinked as
+soon as it is created): nothing is left behind, even after kill -9.
+
+The default probe takes under a minute, --quick about 10 s. --listen serves
+probes for --for (default 10 minutes) and then exits; with --token (or
+$TUNELOOP_PROBE_TOKEN) it refuses a prober that does not present the same.
+--peer-ssh HOST starts that listener on HOST over SSH (this binary copied
+there, run for at most 5 minutes with a fresh token, removed after).`,
+		Example: `  tuneloop probe
+  tuneloop probe --quick --only cpu,mem
+  tuneloop probe --only disk --dir /data
+  tuneloop probe --listen :7412 --token s3cret            # on host B
+  tuneloop probe --peer hostB:7412 --token s3cret --only net
+  tuneloop probe --peer-ssh admin@hostB --only net
+  tuneloop compare probes/before probes/after`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return RunProbe(cmd.Context(), env, o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.Output, "output", "o", "text", "output format: text, markdown or json")
+	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
+	f.StringVar(&o.Out, "out", "", "probe folder (default ./probes/<timestamp>-<host>; - for none)")
+	f.BoolVar(&o.Quick, "quick", false, "a quick probe: about 10 s, shorter rounds")
+	f.StringVar(&o.Only, "only", "", "the parts to measure, comma-separated: net, cpu, mem, disk (default all)")
+	f.StringVar(&o.Sizes, "sizes", "1,64,1k,64k", "network message sizes (bytes; k and m suffixes)")
+	f.IntVar(&o.Rounds, "rounds", 0, "rounds per figure (default 7, 6 with --quick)")
+	f.StringVar(&o.Dir, "dir", ".", "the directory the disk part measures")
+	f.Int64Var(&o.DiskMB, "disk-size", 0, "the disk part's file size in MiB (default 256, 32 with --quick; at most a tenth of the free space)")
+	f.StringVar(&o.Peer, "peer", "", "HOST:PORT of 'tuneloop probe --listen' for the network part (default: loopback)")
+	f.StringVar(&o.Token, "token", "", "shared secret between --listen and --peer (default $"+probeTokenEnv+")")
+	f.StringVar(&o.Listen, "listen", "", "serve probes on this address (HOST:PORT) instead of probing")
+	f.DurationVar(&o.For, "for", 10*time.Minute, "with --listen: stop serving after this long")
+	f.StringVar(&o.SSH, "peer-ssh", "", "start the other side on this host over SSH ([user@]host[:port] or a ~/.ssh/config alias; nothing is installed there) and measure the network to it")
+	f.StringSliceVar(&o.Remote.Identity, "identity", nil, "--peer-ssh: private key file to log in with (besides ssh-agent and ~/.ssh/config)")
+	f.StringVar(&o.Remote.KnownHosts, "known-hosts", "", "--peer-ssh: known_hosts file (default ~/.ssh/known_hosts); an unknown host key is refused")
+	return cmd
+}
+
+// parseSizes reads --sizes: 1,64,1k,64k.
+func parseSizes(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		f = strings.ToLower(strings.TrimSpace(f))
+		mul := 1
+		switch {
+		case strings.HasSuffix(f, "k"):
+			mul, f = 1<<10, strings.TrimSuffix(f, "k")
+		case strings.HasSuffix(f, "m"):
+			mul, f = 1<<20, strings.TrimSuffix(f, "m")
+		}
+		n, err := strconv.Atoi(f)
+		if err != nil || n < 1 || n*mul > probe.MaxMsg {
+			return nil, usageErr(finding.T("--sizes: %q is not a size from 1 to 1m", "--sizes：%q 不是 1 到 1m 之间的大小"), f)
+		}
+		out = append(out, n*mul)
+	}
+	return out, nil
+}
+
+// RunProbe is the whole `probe` command; tests call it directly.
+func RunProbe(ctx context.Context, env *Env, o *ProbeOptions) error {
+	lang, err := langOpt(env, o.Lang)
+	if err != nil {
+		return err
+	}
+	switch o.Output {
+	case "text", "markdown", "md", "json":
+	default:
+		return usageErr(finding.T("--output: unknown format %q (want text, markdown or json)", "--output：未知格式 %q（应为 text、markdown 或 json）"), o.Output)
+	}
+	if o.Token == "" {
+		o.Token = env.Getenv(probeTokenEnv)
+	}
+	if o.Listen != "" {
+		if o.Peer != "" {
+			return usageErr(finding.T("--listen and --peer: one side is the listener, the other the prober", "--listen 与 --peer 不能同时使用：一端监听，另一端探测"))
+		}
+		return probe.Listen(ctx, probe.ListenOptions{Addr: o.Listen, Token: o.Token, For: o.For, Log: env.Stderr,
+			Ready: func(addr string) {
+				fmt.Fprintf(env.Stdout, "listening on %s until %s\n", addr, time.Now().Add(o.For).UTC().Format(time.RFC3339))
+				if o.Token == "" {
+					fmt.Fprintln(env.Stderr, finding.T("tuneloop: no --token: anyone who reaches this port may probe it", "tuneloop：未设置 --token：任何能连到此端口的人都可以探测").In(lang))
+				}
+			}})
+	}
+	parts, err := probe.ParseParts(o.Only)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Err: err}
+	}
+	sizes, err := parseSizes(o.Sizes)
+	if err != nil {
+		return err
+	}
+	if o.Rounds < 0 || o.Rounds > 100 {
+		return usageErr(finding.T("--rounds: want 1 to 100", "--rounds：应为 1 到 100"))
+	}
+	if o.DiskMB < 0 {
+		return usageErr(finding.T("--disk-size: %d is negative", "--disk-size：%d 为负数"), o.DiskMB)
+	}
+	if o.SSH != "" && (o.Peer != "" || !slices.Contains(parts, probe.PartNet)) {
+		return usageErr(finding.T("--peer-ssh starts the other side of the network part: not with --peer, and --only must include net", "--peer-ssh 用于启动网络部分的另一端：不能与 --peer 同用，且 --only 必须包含 net"))
+	}
+	facts := sysinfo.Collect(hostfs.Live(), sysinfo.Options{NoEthtool: true})
+	dir := o.Out
+	if dir == "" {
+		host := ""
+		if facts.Hostname.OK {
+			host = facts.Hostname.Value
+		}
+		dir = filepath.Join("probes", strings.TrimPrefix(session.DefaultDir(time.Now(), host), "runs"+string(filepath.Separator)))
+	}
+	if dir != "-" {
+		if err := session.CheckOut(dir); err != nil {
+			return &ExitError{Code: ExitUsage, Err: err}
+		}
+	}
+	peer, token := o.Peer, o.Token
+	if o.SSH != "" {
+		addr, tok, stop, err := startPeerSSH(ctx, env, o)
+		if err != nil {
+			return err
+		}
+		defer stop()
+		peer, token = addr, tok
+	}
+	r, err := probe.Run(ctx, probe.Options{Parts: parts, Quick: o.Quick, Rounds: o.Rounds, Peer: peer, Token: token,
+		Sizes: sizes, Dir: o.Dir, DiskBytes: o.DiskMB << 20, Log: env.Stderr, Facts: facts})
+	if err != nil {
+		return err
+	}
+	r.Tool = "tuneloop " + version.Version
+	if dir != "-" {
+		if err := writeProbeFolder(dir, r, lang); err != nil {
+			return err
+		}
+		fmt.Fprintln(env.Stderr, finding.T("probe folder: ", "探测目录：").In(lang)+dir)
+	}
+	switch o.Output {
+	case "json":
+		err = report.WriteJSON(env.Stdout, r)
+	case "markdown", "md":
+		err = report.WriteProbeMarkdown(env.Stdout, r, lang)
+	default:
+		err = report.WriteProbeText(env.Stdout, r, lang)
+	}
+	if err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		return finding.Errorf(finding.T("interrupted (%v): the figures measured until then are reported above", "已中断（%v）：上面报告的是中断前测得的指标"), ctx.Err())
+	}
+	return nil
+}
+
+// peerSSHFor bounds the listener started over SSH: the probe's network
+// part takes well under this; a lost connection ends it sooner.
+const peerSSHFor = 5 * time.Minute
+
+// startPeerSSH copies our binary to o.SSH and runs `probe --listen :0`
+// there with a fresh token, bounded in time; it returns the address to
+// probe (the SSH host, the port it bound), the token, and a stop that ends
+// the remote side and waits for the copy to be removed.
+func startPeerSSH(ctx context.Context, env *Env, o *ProbeOptions) (string, string, func(), error) {
+	c, bin, err := o.Remote.connectTo(ctx, env, o.SSH)
+	if err != nil {
+		return "", "", nil, err
+	}
+	tok := make([]byte, 16)
+	if _, err := rand.Read(tok); err != nil {
+		c.Close()
+		return "", "", nil, err
+	}
+	token := hex.EncodeToString(tok)
+	rctx, cancel := context.WithCancel(ctx)
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Run(rctx, remote.Job{Binary: bin, Args: []string{"probe", "--listen", ":0", "--for", peerSSHFor.String(), "--token", token},
+			Limit: peerSSHFor + 30*time.Second, Stdout: pw, Stderr: io.Discard})
+		pw.CloseWithError(fmt.Errorf("the remote listener ended: %v", err))
+		done <- err
+	}()
+	var addr string
+	stop := func() {
+		// Asked to quit, the listener exits and the remote shell removes
+		// its copy; cancelling the session is the fallback.
+		if addr != "" {
+			qctx, qcancel := context.WithTimeout(context.Background(), 5*time.Second)
+			probe.Quit(qctx, addr, token)
+			qcancel()
+		}
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cancel()
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+			}
+		}
+		cancel()
+		c.Close()
+	}
+	line := make(chan string, 1)
+	go func() {
+		s, _ := bufio.NewReader(pr).ReadString('\n')
+		line <- s
+		io.Copy(io.Discard, pr)
+	}()
+	var l string
+	select {
+	case l = <-line:
+	case <-time.After(2 * time.Minute):
+	case <-ctx.Done():
+	}
+	f := strings.Fields(l)
+	if len(f) < 3 || f[0] != "listening" {
+		stop()
+		return "", "", nil, finding.Errorf(finding.T("--peer-ssh %s: the remote probe listener did not start (%q)", "--peer-ssh %s：远端探测监听未能启动（%q）"), o.SSH, finding.SafeLine(l))
+	}
+	_, port, err := net.SplitHostPort(f[2])
+	if err != nil {
+		stop()
+		return "", "", nil, finding.Errorf(finding.T("--peer-ssh %s: the remote probe listener said %q", "--peer-ssh %s：远端探测监听返回了 %q"), o.SSH, finding.SafeLine(l))
+	}
+	addr = net.JoinHostPort(c.Target.Host, port)
+	return addr, token, stop, nil
+}
+
+// writeProbeFolder writes probe.json and its text, Markdown and HTML
+// renderings in lang (each whole or not at all).
+func writeProbeFolder(dir string, r *probe.Result, lang finding.Lang) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("creating the probe folder: %w", err)
+	}
+	if err := run.WriteJSONAtomic(filepath.Join(dir, probe.File), r); err != nil {
+		return err
+	}
+	for name, write := range map[string]func(*bytes.Buffer) error{
+		"probe.txt":  func(b *bytes.Buffer) error { return report.WriteProbeText(b, r, lang) },
+		"probe.md":   func(b *bytes.Buffer) error { return report.WriteProbeMarkdown(b, r, lang) },
+		"probe.html": func(b *bytes.Buffer) error { return html.WriteProbe(b, report.NewProbePage(r, lang)) },
+	} {
+		var b bytes.Buffer
+		if err := write(&b); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// probePath is the probe.json of a probe folder, or path itself when it
+// is a file.
+func probePath(path string) string {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return filepath.Join(path, probe.File)
+	}
+	return path
+}
+
+// isProbe: path is a probe folder or a probe.json (by its schema line).
+func isProbe(path string) bool {
+	f, err := os.Open(probePath(path))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 256)
+	n, _ := f.Read(head)
+	return bytes.Contains(head[:n], []byte(`"`+probe.Schema+`"`))
+}
+
+func loadProbe(path string) (*probe.Result, error) {
+	p := probePath(path)
+	f, err := os.Open(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", p)
+	}
+	return probe.Decode(f, p)
+}
+
+// compareProbes says per figure whether B differs from A significantly.
+func compareProbes(env *Env, o *CompareOptions, a, b string, lang finding.Lang) error {
+	if o.FailOnRegPct > 0 || o.FlameDiff != "" || o.Output == "junit" {
+		return usageErr(finding.T("comparing probes: --fail-on-regression, --flame-diff and junit are for runs", "比较探测结果时不支持 --fail-on-regression、--flame-diff 与 junit（它们用于运行）"))
+	}
+	ra, err := loadProbe(a)
+	if err != nil {
+		return err
+	}
+	rb, err := loadProbe(b)
+	if err != nil {
+		return err
+	}
+	c := probe.Compare(ra, rb, a, b)
+	switch o.Output {
+	case "json":
+		return report.WriteJSON(env.Stdout, c)
+	case "markdown":
+		return report.WriteProbeCompareMarkdown(env.Stdout, c, lang)
+	}
+	return report.WriteProbeCompareText(env.Stdout, c, lang)
+}

@@ -1,0 +1,308 @@
+package probe
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/rules"
+	"github.com/tuneloop/tuneloop/internal/stats"
+	"github.com/tuneloop/tuneloop/internal/sysinfo"
+)
+
+// Verdicts of a compared figure.
+const (
+	Better  = "better"
+	Worse   = "worse"
+	Same    = "no significant change"
+	TooFew  = "too few rounds"
+	NoValue = "no value"
+)
+
+// Comparison sets two probes side by side, figure by figure.
+type Comparison struct {
+	Schema string       `json:"schema"`
+	A      Side         `json:"a"`
+	B      Side         `json:"b"`
+	Rows   []CompareRow `json:"figures"`
+	// Differences are the host settings that differ between the two, and
+	// Explain ties figures that got significantly worse to the settings
+	// known to move them.
+	Differences []FactDiff     `json:"differences,omitempty"`
+	Explain     []finding.Text `json:"explain,omitempty"`
+	// Checks are the host-level `check` findings (java-web profile) that
+	// fail on one side only: what a slower side has that the other has not.
+	Checks []CheckDiff `json:"checks,omitempty"`
+}
+
+// CheckDiff is a check finding failing on one side of a comparison only.
+type CheckDiff struct {
+	Side     string           `json:"side"` // "a" or "b"
+	ID       string           `json:"id"`
+	Subject  string           `json:"subject,omitempty"`
+	Severity finding.Severity `json:"severity"`
+	Title    finding.Text     `json:"title"`
+}
+
+// Side is one probe of a comparison.
+type Side struct {
+	Label string `json:"label"` // the folder or file it came from
+	Host  Host   `json:"host"`
+	Start string `json:"start"`
+	Quick bool   `json:"quick"`
+}
+
+// CompareRow is one figure on both sides: B against A.
+type CompareRow struct {
+	ID     string       `json:"id"`
+	Name   finding.Text `json:"name"`
+	Unit   string       `json:"unit"`
+	Higher bool         `json:"higher_is_better"`
+	A      *Figure      `json:"a,omitempty"`
+	B      *Figure      `json:"b,omitempty"`
+	// ChangePct is B/A-1 of the rounds' geometric means, LoPct..HiPct its
+	// 95% interval (Welch's t on the logs of the rounds).
+	ChangePct float64 `json:"change_pct"`
+	LoPct     float64 `json:"lo_pct"`
+	HiPct     float64 `json:"hi_pct"`
+	Verdict   string  `json:"verdict"`
+}
+
+// FactDiff is one host setting that differs.
+type FactDiff struct {
+	What finding.Text `json:"what"`
+	A    string       `json:"a"`
+	B    string       `json:"b"`
+	// Moves lists the figure ID prefixes this setting is known to move.
+	Moves []string `json:"moves"`
+}
+
+// Compare sets probe b against probe a (a is the reference: "better"
+// means b is better).
+func Compare(a, b *Result, labelA, labelB string) *Comparison {
+	c := &Comparison{Schema: "tuneloop.probe-compare/v1",
+		A: Side{Label: labelA, Host: a.Host, Start: a.Start.UTC().Format("2006-01-02 15:04:05Z"), Quick: a.Quick},
+		B: Side{Label: labelB, Host: b.Host, Start: b.Start.UTC().Format("2006-01-02 15:04:05Z"), Quick: b.Quick}}
+	seen := map[string]bool{}
+	var ids []string
+	for _, r := range []*Result{a, b} {
+		for _, f := range r.Figures {
+			if !seen[f.ID] {
+				seen[f.ID] = true
+				ids = append(ids, f.ID)
+			}
+		}
+	}
+	for _, id := range ids {
+		fa, fb := a.Figure(id), b.Figure(id)
+		row := CompareRow{ID: id, A: fa, B: fb, ChangePct: math.NaN(), LoPct: math.NaN(), HiPct: math.NaN(), Verdict: NoValue}
+		ref := fa
+		if ref == nil {
+			ref = fb
+		}
+		row.Name, row.Unit, row.Higher = ref.Name, ref.Unit, ref.Higher
+		if fa != nil && fb != nil && len(fa.Rounds) > 0 && len(fb.Rounds) > 0 {
+			row.Verdict = TooFew
+			if e, ok := stats.Compare(each(fa.Rounds), each(fb.Rounds)); ok {
+				row.ChangePct = e.ChangePct
+				if len(fa.Rounds) >= 2 && len(fb.Rounds) >= 2 {
+					row.LoPct, row.HiPct = e.LoPct, e.HiPct
+					row.Verdict = Same
+					if e.Significant() {
+						row.Verdict = Worse
+						if (e.ChangePct > 0) == row.Higher {
+							row.Verdict = Better
+						}
+					}
+				}
+			}
+		}
+		c.Rows = append(c.Rows, row)
+	}
+	if a.Facts != nil && b.Facts != nil {
+		c.Differences = factDiffs(a.Facts, b.Facts)
+		c.Checks = checkDiffs(a.Facts, b.Facts)
+	}
+	c.Explain = explain(c)
+	if ba, bb := a.busy(), b.busy(); ba >= 0 && bb >= 0 && math.Abs(ba-bb) > busyWarnPct {
+		c.Explain = append(c.Explain, finding.T(
+			fmt.Sprintf("the two probes saw different noise: others kept %.0f%% of the CPUs busy during A and %.0f%% during B; a difference may be the neighbours'", ba, bb),
+			fmt.Sprintf("两次探测的噪声不同：A 期间其他进程占用 %.0f%% 的 CPU，B 期间 %.0f%%；差异可能来自邻居", ba, bb)))
+	}
+	return c
+}
+
+// platformRule: the check categories that move a probe's figures (the
+// JVMs, limits and security settings of a host do not).
+func platformRule(id string) bool {
+	for _, p := range []string{"cpu.", "mem.", "kernel.", "net.", "nic.", "numa.", "disk.", "virt.", "cgroup."} {
+		if strings.HasPrefix(id, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkDiffs evaluates the knowledge base on both hosts' facts and keeps
+// the platform findings that fail on one side only.
+func checkDiffs(a, b *sysinfo.Facts) []CheckDiff {
+	failing := func(f *sysinfo.Facts) map[string]finding.Finding {
+		m := map[string]finding.Finding{}
+		for _, x := range rules.Evaluate(rules.All(), f, rules.JavaWeb) {
+			if x.Status == finding.Fail && platformRule(x.ID) {
+				m[x.ID+"\x00"+x.Subject] = x
+			}
+		}
+		return m
+	}
+	fa, fb := failing(a), failing(b)
+	var out []CheckDiff
+	for _, side := range []struct {
+		name       string
+		this, that map[string]finding.Finding
+	}{{"a", fa, fb}, {"b", fb, fa}} {
+		for _, k := range slices.Sorted(maps.Keys(side.this)) {
+			if _, ok := side.that[k]; !ok {
+				x := side.this[k]
+				out = append(out, CheckDiff{Side: side.name, ID: x.ID, Subject: x.Subject, Severity: x.Severity, Title: x.Title})
+			}
+		}
+	}
+	return out
+}
+
+// each makes every round a "run" of one value: the interval is over rounds.
+func each(v []float64) [][]float64 {
+	out := make([][]float64, 0, len(v))
+	for _, x := range v {
+		if !math.IsNaN(x) {
+			out = append(out, []float64{x})
+		}
+	}
+	return out
+}
+
+// factDiffs lists the settings that differ and the figures each moves.
+func factDiffs(a, b *sysinfo.Facts) []FactDiff {
+	var out []FactDiff
+	add := func(what finding.Text, va, vb string, moves ...string) {
+		if va != vb {
+			out = append(out, FactDiff{What: what, A: va, B: vb, Moves: moves})
+		}
+	}
+	str := func(f sysinfo.Field[string]) string {
+		if !f.OK {
+			return "?"
+		}
+		return f.Value
+	}
+	add(finding.T("kernel", "内核"), str(a.Kernel.Release), str(b.Kernel.Release), "")
+	add(finding.T("CPU model", "CPU 型号"), str(a.CPU.Model), str(b.CPU.Model), "")
+	add(finding.T("CPU vulnerability mitigations", "CPU 漏洞缓解措施"), mitigations(a), mitigations(b),
+		"cpu.syscall", "cpu.ctxswitch", "net.tcp_lat", "net.udp_lat", "net.tcp_bw.1", "net.tcp_bw.64", "net.udp_bw.1", "net.udp_bw.64", "net.tcp_conn", "disk.fsync")
+	add(finding.T("kernel command line", "内核启动参数"), str(a.Kernel.Cmdline), str(b.Kernel.Cmdline), "")
+	add(finding.T("transparent huge pages", "透明大页"), str(a.Memory.THPEnabled), str(b.Memory.THPEnabled), "mem.lat", "mem.read", "mem.copy")
+	add(finding.T("clock source", "时钟源"), str(a.Clocksource.Current), str(b.Clocksource.Current), "cpu.clock")
+	add(finding.T("CPU frequency governor", "CPU 调频策略"), governors(a), governors(b), "cpu.", "net.", "mem.")
+	add(finding.T("idle states (C-states)", "空闲状态（C-states）"), idle(a), idle(b), "net.tcp_lat", "net.udp_lat", "cpu.ctxswitch", "cpu.c2c")
+	add(finding.T("hypervisor", "虚拟化"), str(a.CPU.Hypervisor), str(b.CPU.Hypervisor), "")
+	add(finding.T("NUMA nodes", "NUMA 节点数"), nodes(a), nodes(b), "mem.", "cpu.c2c")
+	return out
+}
+
+func mitigations(f *sysinfo.Facts) string {
+	if !f.CPU.Vulnerabilities.OK {
+		return "?"
+	}
+	var on, vuln []string
+	for _, k := range slices.Sorted(maps.Keys(f.CPU.Vulnerabilities.Value)) {
+		v := f.CPU.Vulnerabilities.Value[k]
+		switch {
+		case strings.HasPrefix(v, "Mitigation"):
+			on = append(on, k)
+		case strings.HasPrefix(v, "Vulnerable"):
+			vuln = append(vuln, k)
+		}
+	}
+	return fmt.Sprintf("mitigated: %s; vulnerable: %s", orNone(on), orNone(vuln))
+}
+
+func orNone(v []string) string {
+	if len(v) == 0 {
+		return "none"
+	}
+	return strings.Join(v, ",")
+}
+
+func governors(f *sysinfo.Facts) string {
+	if !f.CPU.Cpufreq.OK {
+		return "?"
+	}
+	var s []string
+	for _, g := range slices.Sorted(maps.Keys(f.CPU.Cpufreq.Value.Governors)) {
+		s = append(s, fmt.Sprintf("%s×%d", g, f.CPU.Cpufreq.Value.Governors[g]))
+	}
+	return f.CPU.Cpufreq.Value.Driver + " " + strings.Join(s, " ")
+}
+
+func idle(f *sysinfo.Facts) string {
+	if !f.CPU.Cpuidle.OK {
+		return "?"
+	}
+	var s []string
+	for _, st := range f.CPU.Cpuidle.Value.States {
+		if !st.Disabled {
+			s = append(s, fmt.Sprintf("%s(%dus)", st.Name, st.LatencyUS))
+		}
+	}
+	return f.CPU.Cpuidle.Value.Driver + " " + strings.Join(s, " ")
+}
+
+func nodes(f *sysinfo.Facts) string {
+	if !f.NUMA.Nodes.OK {
+		return "?"
+	}
+	return fmt.Sprint(len(f.NUMA.Nodes.Value))
+}
+
+// explain names, for every setting that differs, the figures it moves that
+// got significantly worse (or better) on B.
+func explain(c *Comparison) []finding.Text {
+	var out []finding.Text
+	for _, d := range c.Differences {
+		var worse, better []string
+		for _, r := range c.Rows {
+			if r.Verdict != Worse && r.Verdict != Better {
+				continue
+			}
+			for _, m := range d.Moves {
+				if m != "" && strings.HasPrefix(r.ID, m) {
+					if r.Verdict == Worse {
+						worse = append(worse, fmt.Sprintf("%s %+.0f%%", r.ID, r.ChangePct))
+					} else {
+						better = append(better, fmt.Sprintf("%s %+.0f%%", r.ID, r.ChangePct))
+					}
+					break
+				}
+			}
+		}
+		if len(worse) == 0 && len(better) == 0 {
+			continue
+		}
+		en := fmt.Sprintf("%s differs (A: %s; B: %s)", d.What.EN, d.A, d.B)
+		zh := fmt.Sprintf("%s不同（A：%s；B：%s）", d.What.ZH, d.A, d.B)
+		if len(worse) > 0 {
+			en += "; B is worse on what it moves: " + strings.Join(worse, ", ")
+			zh += "；B 在它影响的指标上更差：" + strings.Join(worse, "，")
+		}
+		if len(better) > 0 {
+			en += "; B is better on: " + strings.Join(better, ", ")
+			zh += "；B 更好的指标：" + strings.Join(better, "，")
+		}
+		out = append(out, finding.T(en, zh))
+	}
+	return out
+}

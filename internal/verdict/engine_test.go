@@ -1,0 +1,52 @@
+package verdict
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tuneloop/tuneloop/internal/loadgen"
+)
+
+// JMeter's engines: the one whose CPU on this host was saturated is named
+// the limit, an engine on another host is listed with its CPU unknown and
+// never named; engines with room name nothing.
+func TestEngineSaturated(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		s       loadgen.Summary
+		limit   string // "" = no finding
+		unknown bool
+	}{
+		{"local engine busy", loadgen.Summary{Engine: "jmeter", TPS: 900, ClientCPU: 88,
+			Engines: []loadgen.EngineStats{{Name: "local", Samples: 9000, Users: 50, CPUPct: 88, Cores: 2}}}, "local", false},
+		{"one of two busy", loadgen.Summary{Engine: "jmeter", TPS: 900, ClientCPU: 80,
+			Engines: []loadgen.EngineStats{{Name: "127.0.0.1:24101", Samples: 5000, CPUPct: 75, Cores: 2}, {Name: "10.0.0.9:1099", Samples: 4000, CPUPct: -1}}},
+			"127.0.0.1:24101", true},
+		{"remote only", loadgen.Summary{Engine: "jmeter", TPS: 900, ClientCPU: 3,
+			Engines: []loadgen.EngineStats{{Name: "10.0.0.8:1099", CPUPct: -1}, {Name: "10.0.0.9:1099", CPUPct: -1}}}, "", false},
+		{"room", loadgen.Summary{Engine: "jmeter", TPS: 900, ClientCPU: 30,
+			Engines: []loadgen.EngineStats{{Name: "127.0.0.1:24101", CPUPct: 20, Cores: 2}, {Name: "127.0.0.1:24102", CPUPct: 10, Cores: 2}}}, "", false},
+		{"engines with room, JMeter here busy", loadgen.Summary{Engine: "jmeter", TPS: 900, ClientCPU: 85,
+			Engines: []loadgen.EngineStats{{Name: "127.0.0.1:24101", CPUPct: 40, Cores: 2}, {Name: "127.0.0.1:24102", CPUPct: 40, Cores: 2}}}, "JMeter", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := tc.s
+			f := generatorSaturated(&Layers{Load: &s})
+			if tc.limit == "" {
+				if f != nil {
+					t.Fatalf("want none, got %s", f.Title.EN)
+				}
+				return
+			}
+			if f == nil || f.ID != IDGeneratorSaturated {
+				t.Fatalf("want the engine named, got %+v", f)
+			}
+			if !strings.Contains(f.Title.EN, "("+tc.limit+")") || !strings.Contains(f.Title.ZH, "（"+tc.limit+"）") {
+				t.Errorf("title %q / %q does not name %s", f.Title.EN, f.Title.ZH, tc.limit)
+			}
+			if got := strings.Contains(f.Observed.EN, "CPU unknown (not on this host)") && strings.Contains(f.Observed.ZH, "CPU 未知"); got != tc.unknown {
+				t.Errorf("unknown CPU said %v: %s", got, f.Observed.EN)
+			}
+		})
+	}
+}

@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# bench-probe.sh: tuneloop probe against the tools it stands in for, on this
+# machine, in one interleaved run: qperf (TCP/UDP latency and bandwidth at
+# message sizes 1 B, 64 B, 1 KiB, 64 KiB over loopback), iperf3 (TCP
+# bandwidth, 64 KiB writes), sysbench memory (single-thread read bandwidth
+# over a buffer past the last-level cache) and fio (4 KiB write + fdatasync
+# latency, appending and overwriting, 1 MiB sequential and 4 KiB random QD1
+# I/O with O_DIRECT) on DIR.
+# Round r runs tuneloop then the anchors, round r+1 the anchors first, so a
+# neighbour's burst hits both sides alike. Every round's numbers are printed,
+# then per figure the medians, the ratio tuneloop/anchor, and each side's
+# own run-to-run spread ((max-min)/median over the rounds): a ratio whose
+# distance from 1 is within the larger spread is "within noise".
+# The CPU figures (system call, context switch, kernels, core to core) have
+# no anchor installed from Debian that measures the same thing (lmbench and
+# netperf are not packaged); they are not compared here.
+#
+#   scripts/bench-probe.sh                 # 3 rounds, about 5 min
+#   QUICK=1 scripts/bench-probe.sh         # 2 rounds, tuneloop --quick, 1 s anchors
+#   ROUNDS=5 SECS=3 DIR=/data scripts/bench-probe.sh
+#
+# Environment: ROUNDS (3), SECS (seconds per anchor test, 2), DIR (the disk
+# part's directory, default /var/tmp), PARTS (net,mem,disk), TUNELOOP (the
+# binary, default bin/tuneloop). Installs qperf, iperf3, fio, sysbench and
+# jq when missing (as root).
+set -euo pipefail
+rounds=${ROUNDS:-3}
+secs=${SECS:-2}
+dir=${DIR:-/var/tmp}
+parts=${PARTS:-net,mem,disk}
+bin=${TUNELOOP:-bin/tuneloop}
+quick=""
+disksize=256M # tuneloop's disk part: 256 MiB, 32 MiB with --quick; fio gets the same file size
+if [ -n "${QUICK:-}" ]; then rounds=${ROUNDS:-2}; secs=${SECS:-1}; quick="--quick"; disksize=32M; fi
+qport=19765
+iport=19766
+
+NEED=""
+need() { command -v "$1" >/dev/null 2>&1 || NEED+=" $2"; }
+need qperf qperf; need iperf3 iperf3; need fio fio; need sysbench sysbench; need jq jq
+if [ -n "$NEED" ]; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $NEED >/dev/null
+  else
+    echo "bench-probe: missing$NEED (run as root to install them with apt-get)" >&2; exit 1
+  fi
+fi
+[ -x "$bin" ] || { echo "bench-probe: $bin not built (make build)" >&2; exit 1; }
+
+work=$(mktemp -d)
+fiofile="$dir/.bench-probe-fio.$$"
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  rm -rf "$work"; rm -f "$fiofile"
+}
+trap cleanup EXIT INT TERM
+
+qperf --listen_port $qport >/dev/null 2>&1 & pids+=($!)
+iperf3 -s -p $iport >/dev/null 2>&1 & pids+=($!)
+sleep 0.5
+
+# The memory buffer sysbench reads: what tuneloop's mem part used, once known.
+memblock=1G
+
+# rec FIGURE SIDE ROUND VALUE
+rec() { if [ -n "$4" ] && [ "$4" != "null" ]; then awk -v f="$1" -v s="$2" -v r="$3" -v x="$4" 'BEGIN { printf "%s %s %s %.4g\n", f, s, r, x }' >> "$work/values"; fi; }
+
+tuneloop_round() {
+  local r=$1 out="$work/tl.$1.json"
+  "$bin" probe $quick --only "$parts" --dir "$dir" --out - -o json > "$out" 2>/dev/null
+  jq -r '.figures[] | select(.median != null) | "\(.id) \(.median)"' "$out" | while read -r id v; do rec "$id" tuneloop "$r" "$v"; done
+  local mb; mb=$(jq -r '.mem_buffer_bytes // empty' "$out")
+  [ -n "$mb" ] && memblock="$((mb >> 20))M"
+  return 0
+}
+
+qperf_val() { # TEST FIELD file: the value in base units (-uu: ns, bytes/sec)
+  awk -v t="$1:" -v f="$2" '$1 == t {in_t=1; next} /^[a-z_]+:$/ {in_t=0} in_t && $1 == f {print $3; exit}' "$3"
+}
+
+anchor_round() {
+  local r=$1
+  if [[ $parts == *net* ]]; then
+    for s in 1 64 1024 65536; do
+      local f="$work/qperf.$r.$s"
+      qperf -lp $qport -uu -t "$secs" -oo "msg_size:$s" 127.0.0.1 tcp_lat tcp_bw udp_lat udp_bw > "$f" 2>&1 || true
+      rec "net.tcp_lat.$s" anchor "$r" "$(qperf_val tcp_lat latency "$f" | awk '{ if ($1 > 0) print $1 / 1000 }')"
+      rec "net.tcp_bw.$s" anchor "$r" "$(qperf_val tcp_bw bw "$f" | awk '{ if ($1 > 0) print $1 / 1e6 }')"
+      rec "net.udp_lat.$s" anchor "$r" "$(qperf_val udp_lat latency "$f" | awk '{ if ($1 > 0) print $1 / 1000 }')"
+      rec "net.udp_bw.$s" anchor "$r" "$(qperf_val udp_bw recv_bw "$f" | awk '{ if ($1 > 0) print $1 / 1e6 }')"
+    done
+    iperf3 -c 127.0.0.1 -p $iport -t "$secs" -l 64K -J > "$work/iperf.$r" 2>/dev/null || true
+    rec "net.tcp_bw.65536~iperf3" anchor "$r" "$(jq -r '.end.sum_received.bits_per_second / 8 / 1e6' "$work/iperf.$r" 2>/dev/null || true)"
+  fi
+  if [[ $parts == *mem* ]]; then
+    sysbench memory --threads=1 --memory-block-size="$memblock" --memory-total-size=10000G --memory-oper=read \
+      --time="$secs" run > "$work/sb.$r" 2>&1 || true
+    rec mem.read anchor "$r" "$(awk -F'[()]' '/MiB\/sec/ {split($2, a, " "); print a[1] * 1048576 / 1e9}' "$work/sb.$r")"
+  fi
+  if [[ $parts == *disk* ]]; then
+    # File states as tuneloop's: the fsync figure appends to a fresh file
+    # (a log: each fdatasync commits the size change), fsync_overwrite
+    # rewrites 1 MiB already written (the second of two runs), and the
+    # throughput jobs overwrite a file laid out before them (--overwrite=1).
+    local common=(--filename="$fiofile" --ioengine=psync --time_based --runtime="$secs" --output-format=json --fallocate=none)
+    rm -f "$fiofile"
+    fio --name=fsync "${common[@]}" --size=64M --rw=write --bs=4k --fdatasync=1 > "$work/fio.fs.$r" 2>/dev/null || true
+    rec disk.fsync anchor "$r" "$(jq -r '(.jobs[0].write.clat_ns.percentile["50.000000"] + .jobs[0].sync.lat_ns.percentile["50.000000"]) / 1000' "$work/fio.fs.$r" 2>/dev/null || true)"
+    rec disk.fsync_p99 anchor "$r" "$(jq -r '(.jobs[0].write.clat_ns.percentile["99.000000"] + .jobs[0].sync.lat_ns.percentile["99.000000"]) / 1000' "$work/fio.fs.$r" 2>/dev/null || true)"
+    rm -f "$fiofile"
+    for pass in 1 2; do
+      fio --name=fsyncow "${common[@]}" --size=1M --overwrite=1 --rw=write --bs=4k --fdatasync=1 > "$work/fio.fo.$r" 2>/dev/null || true
+    done
+    rec disk.fsync_overwrite anchor "$r" "$(jq -r '(.jobs[0].write.clat_ns.percentile["50.000000"] + .jobs[0].sync.lat_ns.percentile["50.000000"]) / 1000' "$work/fio.fo.$r" 2>/dev/null || true)"
+    rm -f "$fiofile"
+    fio --name=sw "${common[@]}" --size="$disksize" --overwrite=1 --rw=write --bs=1M --direct=1 > "$work/fio.sw.$r" 2>/dev/null || true
+    rec disk.seq_write anchor "$r" "$(jq -r '.jobs[0].write.bw_bytes / 1e6' "$work/fio.sw.$r" 2>/dev/null || true)"
+    fio --name=sr "${common[@]}" --size="$disksize" --rw=read --bs=1M --direct=1 > "$work/fio.sr.$r" 2>/dev/null || true
+    rec disk.seq_read anchor "$r" "$(jq -r '.jobs[0].read.bw_bytes / 1e6' "$work/fio.sr.$r" 2>/dev/null || true)"
+    fio --name=rr "${common[@]}" --size="$disksize" --rw=randread --bs=4k --direct=1 > "$work/fio.rr.$r" 2>/dev/null || true
+    rec disk.rand_read anchor "$r" "$(jq -r '.jobs[0].read.iops' "$work/fio.rr.$r" 2>/dev/null || true)"
+    fio --name=rw "${common[@]}" --size="$disksize" --overwrite=1 --rw=randwrite --bs=4k --direct=1 > "$work/fio.rw.$r" 2>/dev/null || true
+    rec disk.rand_write anchor "$r" "$(jq -r '.jobs[0].write.iops' "$work/fio.rw.$r" 2>/dev/null || true)"
+    rm -f "$fiofile"
+  fi
+}
+
+echo "bench-probe: $rounds rounds, anchors ${secs}s per test, parts $parts, disk $dir, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+touch "$work/values"
+for r in $(seq 1 "$rounds"); do
+  if [ $((r % 2)) = 1 ]; then tuneloop_round "$r"; anchor_round "$r"; order="tuneloop, anchors"
+  else anchor_round "$r"; tuneloop_round "$r"; order="anchors, tuneloop"; fi
+  echo "round $r ($order) done, load $(cut -d' ' -f1-3 /proc/loadavg)"
+done
+
+# The iperf3 row compares with tuneloop's 64 KiB TCP bandwidth.
+awk '$1 == "net.tcp_bw.65536" && $2 == "tuneloop" {print "net.tcp_bw.65536~iperf3", $2, $3, $4}' "$work/values" >> "$work/values"
+
+echo
+printf "%-28s %-34s %-34s %10s %8s %8s  %s\n" figure "tuneloop (each round)" "anchor (each round)" "ratio" spreadT spreadA verdict
+awk '
+function med(s,   n, a, i, j, t) { n = split(s, a, " "); for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
+  return n == 0 ? "" : (n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2) }
+function spread(s,   n, a, i, lo, hi, m) { n = split(s, a, " "); if (n < 2) return -1; lo = hi = a[1]
+  for (i = 2; i <= n; i++) { if (a[i] + 0 < lo + 0) lo = a[i]; if (a[i] + 0 > hi + 0) hi = a[i] }; m = med(s); return m > 0 ? (hi - lo) / m : -1 }
+{ v[$1 " " $2] = v[$1 " " $2] " " $4; seen[$1] = 1 }
+END {
+  for (id in seen) {
+    t = v[id " tuneloop"]; a = v[id " anchor"]
+    if (t == "" || a == "") continue
+    mt = med(t); ma = med(a); st = spread(t); sa = spread(a)
+    ratio = (ma > 0) ? mt / ma : 0
+    noise = (st > sa) ? st : sa
+    d = ratio - 1; if (d < 0) d = -d
+    verdict = (noise < 0) ? "one round" : (d <= noise ? "within noise" : "differs")
+    printf "%-28s %-34s %-34s %10.2f %7.0f%% %7.0f%%  %s\n", id, substr(t, 2), substr(a, 2), ratio, 100 * st, 100 * sa, verdict
+  }
+}' "$work/values" | sort
+echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
