@@ -933,12 +933,13 @@ func prlimitFix(pid int, resource, unitKey string, l sysinfo.Limit, want int64, 
 	}
 }
 
-// limitString writes a limit as prlimit takes it (-1 is unlimited).
+// limitString writes a /proc/PID/limits value (sysinfo.Limit: -1 is
+// unlimited) as units.FormatRlimit does.
 func limitString(v int64) string {
 	if v < 0 {
-		return "unlimited"
+		return units.FormatRlimit(units.RlimInfinity)
 	}
-	return fmt.Sprint(v)
+	return units.FormatRlimit(uint64(v))
 }
 
 // GC logging options: unified logging (JEP 158/271) for JDK 9+, the JDK 8
