@@ -63,7 +63,7 @@ func parseMeminfo(b []byte, m map[string]uint64, sc *scratch) (err error) {
 		// is a line cut short, another unit is not meminfo.
 		name = trimSpace(name)
 		if (len(f) == 2 && string(f[1]) != "kB") || (len(f) == 1 && !bytes.HasPrefix(name, []byte("HugePages_"))) {
-			firstErr(&err, badLine(l.n, l.line, "want value kB (truncated?)"))
+			firstErr(&err, badLine(l.n, l.line, "no kB unit (truncated?)"))
 			continue
 		}
 		v, ok := atou(f[0])

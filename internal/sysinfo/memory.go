@@ -30,7 +30,8 @@ func parseMeminfo(s string) (map[string]int64, error) {
 	}
 	u := map[string]uint64{}
 	if err := sample.ParseMeminfo([]byte(s), u); err != nil {
-		return nil, err
+		// Host facts cite "line N: ..." without sample's "malformed: ".
+		return nil, errors.New(strings.TrimPrefix(err.Error(), sample.ErrParse.Error()+": "))
 	}
 	m := make(map[string]int64, len(u))
 	for k, v := range u {

@@ -11,20 +11,27 @@ package sysinfo
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/sample"
 )
 
 // stealPct is steal as a percentage of all CPU time (guest time is already
-// counted inside user, so it is not added again).
+// counted inside user, so it is not added again). The ticks are summed as
+// seconds (USER_HZ 100), as procfs did before, so the figure is the same
+// to the last bit.
 func stealPct(c sample.CPUTimes) (float64, error) {
-	total := c.User + c.Nice + c.System + c.Idle + c.Iowait + c.IRQ + c.SoftIRQ + c.Steal
-	if total == 0 {
+	sec := func(v uint64) float64 { return float64(v) / userHZ }
+	total := sec(c.User) + sec(c.Nice) + sec(c.System) + sec(c.Idle) + sec(c.Iowait) + sec(c.IRQ) + sec(c.SoftIRQ) + sec(c.Steal)
+	if !(total > 0) {
 		return 0, errors.New("no cpu time in aggregate cpu line")
 	}
-	return 100 * float64(c.Steal) / float64(total), nil
+	return 100 * sec(c.Steal) / total, nil
 }
+
+// userHZ is the tick procfs divided by (Linux's fixed USER_HZ).
+const userHZ = 100
 
 func collectSteal(h hostfs.FS) Field[float64] {
 	p := h.ProcPath("stat")
@@ -34,7 +41,8 @@ func collectSteal(h hostfs.FS) Field[float64] {
 	}
 	st, err := sample.ParseStat(b)
 	if err != nil {
-		return Missing[float64](fileErr(h, p, err))
+		// Host facts cite "line N: ..." without sample's "malformed: ".
+		return Missing[float64](fileErr(h, p, errors.New(strings.TrimPrefix(err.Error(), sample.ErrParse.Error()+": "))))
 	}
 	v, err := stealPct(st.All)
 	if err != nil {
