@@ -16,6 +16,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // The test binary doubles as the processes these tests need: an apply (or
@@ -267,7 +268,7 @@ func TestPrlimitOnALiveProcess(t *testing.T) {
 	soft := l.Cur / 2 // lowering the soft limit needs no privilege
 	roots := hostfs.FS{Proc: "/proc", Sys: t.TempDir(), Etc: t.TempDir()}
 	key := fmt.Sprintf("%d/nofile", pid)
-	want := fmt.Sprintf("%d:%s", soft, limitString(l.Max))
+	want := fmt.Sprintf("%d:%s", soft, units.FormatRlimit(l.Max))
 	j := &Journal{Dir: t.TempDir()}
 	res, err := Apply(j, NewPlan(roots, []Group{{Finding: "jvm.limits.nofile/pid", Changes: []finding.Change{{Kind: finding.ChangePrlimit, Key: key, Value: want}}}}), Options{})
 	if err != nil || res.Applied() != 1 {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // KindFile is a whole file tuneloop owns (the sysctl.d persistence file):
@@ -262,7 +262,7 @@ func (k prlimitKnob) read() (string, bool, error) {
 	if err := unix.Prlimit(k.pid, k.res, nil, &l); err != nil {
 		return "", false, fmt.Errorf("prlimit pid %d: %w", k.pid, err)
 	}
-	return limitString(l.Cur) + ":" + limitString(l.Max), false, nil
+	return units.FormatRlimit(l.Cur) + ":" + units.FormatRlimit(l.Max), false, nil
 }
 
 func (k prlimitKnob) write(v string, _ bool) error {
@@ -279,38 +279,13 @@ func (k prlimitKnob) write(v string, _ bool) error {
 	return nil
 }
 
-func limitString(v uint64) string {
-	if v == unix.RLIM_INFINITY {
-		return "unlimited"
-	}
-	return strconv.FormatUint(v, 10)
-}
-
-// parseLimits reads "soft:hard" or "n" (both).
+// parseLimits reads "soft:hard" or "n" (both) as units.ParseRlimit does.
 func parseLimits(v string) (unix.Rlimit, error) {
-	soft, hard, ok := strings.Cut(strings.TrimSpace(v), ":")
-	if !ok {
-		hard = soft
-	}
-	one := func(s string) (uint64, error) {
-		if s == "unlimited" || s == "infinity" || s == "-1" {
-			return unix.RLIM_INFINITY, nil
-		}
-		n, err := strconv.ParseUint(s, 10, 64)
-		if err != nil || n == math.MaxUint64 {
-			return 0, fmt.Errorf("bad limit %q", s)
-		}
-		return n, nil
-	}
-	s, err := one(soft)
+	soft, hard, err := units.ParseRlimit(v)
 	if err != nil {
 		return unix.Rlimit{}, err
 	}
-	h, err := one(hard)
-	if err != nil {
-		return unix.Rlimit{}, err
-	}
-	return unix.Rlimit{Cur: s, Max: h}, nil
+	return unix.Rlimit{Cur: soft, Max: hard}, nil
 }
 
 // startTime is field 22 of /proc/PID/stat (after the comm in parentheses,

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
+	"github.com/tuneloop/tuneloop/internal/units"
 	"golang.org/x/sys/unix"
 )
 
@@ -51,7 +52,7 @@ func TestPersistLimitsAsDropin(t *testing.T) {
 	roots := hostfs.FS{Proc: "/proc", Sys: t.TempDir(), Etc: etc}
 	j := &Journal{Dir: t.TempDir()}
 	res, err := Apply(j, NewPlan(roots, []Group{{Finding: "jvm.limits.nofile/pid", Changes: []finding.Change{
-		{Kind: finding.ChangePrlimit, Key: fmt.Sprintf("%d/nofile", pid), Value: fmt.Sprintf("%d:%s", soft, limitString(l.Max))}}}}), Options{})
+		{Kind: finding.ChangePrlimit, Key: fmt.Sprintf("%d/nofile", pid), Value: fmt.Sprintf("%d:%s", soft, units.FormatRlimit(l.Max))}}}}), Options{})
 	if err != nil || res.Applied() != 1 {
 		t.Fatalf("apply: %v %+v", err, res)
 	}

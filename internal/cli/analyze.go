@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -25,6 +24,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/report/html"
 	"github.com/tuneloop/tuneloop/internal/rules"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
+	"github.com/tuneloop/tuneloop/internal/units"
 	"github.com/tuneloop/tuneloop/internal/verdict"
 	"github.com/tuneloop/tuneloop/internal/version"
 )
@@ -275,8 +275,8 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 	}
 	lim := input.DefaultLimits()
 	if o.MaxInput != "" {
-		n, ok := parseSize(o.MaxInput)
-		if !ok {
+		n, err := units.ParseBytes(o.MaxInput)
+		if err != nil || n <= 0 {
 			return usageErr(finding.T("--max-input: want a size such as 512M or 4G, got %q", "--max-input：应为 512M 或 4G 这样的大小，实际为 %q"), o.MaxInput)
 		}
 		lim.MaxBytes = n
@@ -440,29 +440,6 @@ func interrupted(ctx context.Context) error {
 func dirExists(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
-}
-
-// parseSize reads 512M, 4G, 4GiB, 100K or a byte count.
-func parseSize(s string) (int64, bool) {
-	s = strings.TrimSuffix(strings.TrimSuffix(strings.ToUpper(strings.TrimSpace(s)), "B"), "I")
-	mul := int64(1)
-	if n := len(s); n > 0 {
-		switch s[n-1] {
-		case 'K':
-			mul, s = 1<<10, s[:n-1]
-		case 'M':
-			mul, s = 1<<20, s[:n-1]
-		case 'G':
-			mul, s = 1<<30, s[:n-1]
-		case 'T':
-			mul, s = 1<<40, s[:n-1]
-		}
-	}
-	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || v <= 0 || v > (1<<62)/mul {
-		return 0, false
-	}
-	return v * mul, true
 }
 
 // threadDumps reads the dump inputs as one set; each input that holds no
@@ -747,7 +724,7 @@ func jvmRuleFindings(facts *sysinfo.Facts, p rules.Profile, subject string) []fi
 }
 
 func writeCmdlineText(w io.Writer, cmdline string, fs []finding.Finding, l finding.Lang) {
-	fmt.Fprintf(w, "%s: %s\n", finding.T("JVM command line", "JVM 命令行").In(l), oneLineCLI(cmdline))
+	fmt.Fprintf(w, "%s: %s\n", finding.T("JVM command line", "JVM 命令行").In(l), finding.SafeOneLine(cmdline))
 	writeJVMRuleText(w, fs, l)
 }
 
@@ -776,10 +753,6 @@ func writeJVMRuleText(w io.Writer, fs []finding.Finding, l finding.Lang) {
 		fmt.Fprintf(w, "%s\n", finding.T("No problem found in the JVM options.", "JVM 参数未发现问题。").In(l))
 	}
 }
-
-// oneLineCLI folds s to one line with its controls escaped (a command line
-// or a title holds target text).
-func oneLineCLI(s string) string { return strings.Join(strings.Fields(finding.SafeLine(s)), " ") }
 
 // writeAnalyzeHTML writes the GC logs' and the thread dumps' page: one
 // self-contained file, no network, in the report's language.
@@ -850,3 +823,7 @@ func (a *analysis) mechanisms(ctx context.Context, profs []*input.File, forced i
 		return nil
 	})
 }
+
+// oneLineCLI is finding.SafeOneLine; the name stays only for run.go, which
+// another branch is rewriting (use finding.SafeOneLine in new code).
+func oneLineCLI(s string) string { return finding.SafeOneLine(s) }

@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -27,6 +26,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/run"
 	"github.com/tuneloop/tuneloop/internal/session"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
+	"github.com/tuneloop/tuneloop/internal/units"
 	"github.com/tuneloop/tuneloop/internal/version"
 )
 
@@ -121,23 +121,16 @@ there, run for at most 5 minutes with a fresh token, removed after).`,
 	return cmd
 }
 
-// parseSizes reads --sizes: 1,64,1k,64k.
+// parseSizes reads --sizes: 1,64,1k,64k (each as units.ParseBytes reads a
+// size: 1K, 64KiB and 0x400 too), from 1 byte to probe.MaxMsg.
 func parseSizes(s string) ([]int, error) {
 	var out []int
 	for _, f := range strings.Split(s, ",") {
-		f = strings.ToLower(strings.TrimSpace(f))
-		mul := 1
-		switch {
-		case strings.HasSuffix(f, "k"):
-			mul, f = 1<<10, strings.TrimSuffix(f, "k")
-		case strings.HasSuffix(f, "m"):
-			mul, f = 1<<20, strings.TrimSuffix(f, "m")
+		n, err := units.ParseBytes(f)
+		if err != nil || n < 1 || n > int64(probe.MaxMsg) {
+			return nil, usageErr(finding.T("--sizes: %q is not a size from 1 to 1m", "--sizes：%q 不是 1 到 1m 之间的大小"), strings.TrimSpace(f))
 		}
-		n, err := strconv.Atoi(f)
-		if err != nil || n < 1 || n*mul > probe.MaxMsg {
-			return nil, usageErr(finding.T("--sizes: %q is not a size from 1 to 1m", "--sizes：%q 不是 1 到 1m 之间的大小"), f)
-		}
-		out = append(out, n*mul)
+		out = append(out, int(n))
 	}
 	return out, nil
 }

@@ -222,26 +222,12 @@ func runRows(c *Comparison, L labels) [][]string {
 	return rows
 }
 
-// writeTable aligns columns by display width (a Chinese character takes two).
+// writeTable aligns columns by display width (finding.Columns): text
+// (the first and last column) on the left, numbers on the right.
 func writeTable(w *bufio.Writer, rows [][]string) {
-	widths := make([]int, len(rows[0]))
-	for _, r := range rows {
-		for i, c := range r {
-			widths[i] = max(widths[i], finding.DisplayWidth(c))
-		}
-	}
-	for _, r := range rows {
-		w.WriteString(" ")
-		for i, c := range r {
-			pad := widths[i] - finding.DisplayWidth(c)
-			if i == 0 || i == len(r)-1 {
-				w.WriteString(" " + c + strings.Repeat(" ", pad)) // text: left
-			} else {
-				w.WriteString(" " + strings.Repeat(" ", pad) + c) // numbers: right
-			}
-			w.WriteString(" ")
-		}
-		w.WriteString("\n")
+	n := len(rows[0])
+	for _, l := range finding.Columns(rows, "  ", func(i int) bool { return i > 0 && i < n-1 }) {
+		w.WriteString("  " + l + " \n")
 	}
 }
 

@@ -72,7 +72,7 @@ func ruleSoftirq(c *ctx) []finding.Outcome {
 	f.Window = w.timeSpan()
 	f.Evidence = append(w.evidence(c.start), ev("cpu", strconv.Itoa(cpu), ""), ev("si_hi_pct", pct(si), "/proc/stat cpu"+strconv.Itoa(cpu)),
 		ev("others_si_hi_pct", pct(others), "/proc/stat"), ev("others_idle_pct", pct(othersIdle), "/proc/stat"),
-		ev("hot_cpus", cpuList(hot), "/proc/stat"), ev("softirq_type", typ, "/proc/softirqs"), ev("softirq_per_s_cpu", num(typRate), "/proc/softirqs"), ev("softirq_per_s_others", num(typOthers), "/proc/softirqs"))
+		ev("hot_cpus", sysinfo.FormatCPUList(hot), "/proc/stat"), ev("softirq_type", typ, "/proc/softirqs"), ev("softirq_per_s_cpu", num(typRate), "/proc/softirqs"), ev("softirq_per_s_others", num(typOthers), "/proc/softirqs"))
 	if net {
 		nicAdvice(c, &f, cpu)
 	} else {
@@ -179,7 +179,7 @@ func nicAdvice(c *ctx, f *finding.Outcome, cpu int) {
 		if len(aff) == 0 {
 			aff = q.Affinity
 		}
-		irqDesc = append(irqDesc, fmt.Sprintf("%d(%s)->cpu %s", q.Number, q.Name, cpuList(aff)))
+		irqDesc = append(irqDesc, fmt.Sprintf("%d(%s)->cpu %s", q.Number, q.Name, sysinfo.FormatCPUList(aff)))
 	}
 	f.Evidence = append(f.Evidence, ev("nic", n.Name, "/sys/class/net/"+n.Name),
 		ev("nic_queues", fmt.Sprintf("rx %d, tx %d, combined %d (max %d)", n.RxQueues, n.TxQueues, n.Combined, n.MaxCombined), "/sys/class/net/"+n.Name+"/queues, ethtool -l"),
@@ -209,7 +209,7 @@ func nicAdvice(c *ctx, f *finding.Outcome, cpu int) {
 			if len(old) == 0 {
 				old = pool
 			}
-			revert = append(revert, fmt.Sprintf("echo %s > /proc/irq/%d/smp_affinity_list", cpuList(old), q.Number))
+			revert = append(revert, fmt.Sprintf("echo %s > /proc/irq/%d/smp_affinity_list", sysinfo.FormatCPUList(old), q.Number))
 		}
 	}
 	// Spread the existing IRQs (one CPU each, round robin over the pool,
@@ -226,7 +226,7 @@ func nicAdvice(c *ctx, f *finding.Outcome, cpu int) {
 				old = pool
 			}
 			apply = append(apply, fmt.Sprintf("echo %d > /proc/irq/%d/smp_affinity_list", to, q.Number))
-			revert = append(revert, fmt.Sprintf("echo %s > /proc/irq/%d/smp_affinity_list", cpuList(old), q.Number))
+			revert = append(revert, fmt.Sprintf("echo %s > /proc/irq/%d/smp_affinity_list", sysinfo.FormatCPUList(old), q.Number))
 		}
 	}
 	// With a single queue (and no more to be had), RPS spreads the
@@ -247,7 +247,7 @@ func nicAdvice(c *ctx, f *finding.Outcome, cpu int) {
 	}
 	f.Recommended = finding.Tf(finding.T("%s has %d queue(s) and its interrupts land on CPU %d. Spread the receive work over CPUs %s (its NUMA node): more queues where the NIC allows (max %d), one IRQ per CPU, and RPS when only one queue exists.",
 		"%s 只有 %d 个队列，中断都落在 CPU %d。把收包处理分散到 CPU %s（网卡所在 NUMA 节点）：网卡允许时增加队列（最大 %d），每个中断绑一个 CPU，只有一个队列时开启 RPS。"),
-		n.Name, queues, cpu, cpuList(pool), n.MaxCombined)
+		n.Name, queues, cpu, sysinfo.FormatCPUList(pool), n.MaxCombined)
 	f.Fix = finding.Fix{Apply: strings.Join(apply, "\n"), Revert: strings.Join(revert, "\n"), Persist: strings.Join(persist, "\n"),
 		Note: finding.T("Run as root, then record again and compare (tuneloop record). If irqbalance runs it may move the IRQs back: add --banirq=N for them or stop it while testing.",
 			"以 root 执行，然后重新记录并对比（tuneloop record）。若 irqbalance 在运行，它可能把中断移回：为这些中断加 --banirq=N 或测试期间停用它。")}

@@ -368,7 +368,7 @@ func TestNUMANeedsTwoNodes(t *testing.T) {
 }
 
 func TestCPUListMask(t *testing.T) {
-	if got := cpuList([]int{0, 1, 2, 3, 8, 10, 11}); got != "0-3,8,10-11" {
+	if got := sysinfo.FormatCPUList([]int{0, 1, 2, 3, 8, 10, 11}); got != "0-3,8,10-11" {
 		t.Error(got)
 	}
 	if got := cpuMask([]int{1, 2, 3}); got != "e" {

@@ -119,27 +119,6 @@ func num(v float64) string {
 
 func ev(k, v, src string) finding.Evidence { return finding.Evidence{Key: k, Value: v, Source: src} }
 
-// cpuList formats CPU numbers compactly: 0-3,8,10-11.
-func cpuList(cpus []int) string {
-	var b strings.Builder
-	for i := 0; i < len(cpus); {
-		j := i
-		for j+1 < len(cpus) && cpus[j+1] == cpus[j]+1 {
-			j++
-		}
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.Itoa(cpus[i]))
-		if j > i {
-			b.WriteByte('-')
-			b.WriteString(strconv.Itoa(cpus[j]))
-		}
-		i = j + 1
-	}
-	return b.String()
-}
-
 // cpuMask formats CPUs as the kernel's hex mask (comma every 32 bits), as
 // rps_cpus and smp_affinity take it.
 func cpuMask(cpus []int) string {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +17,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/sysinfo"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // Launch knobs: what the service's launch gets besides JVM options. Limits
@@ -51,41 +52,17 @@ func limitNames() string {
 	return strings.Join(n, ", ")
 }
 
-// parseLimit reads "N" (soft and hard), "SOFT:HARD" or "unlimited".
+// parseLimit reads "N" (soft and hard), "SOFT:HARD", "unlimited" (or
+// "infinity", "-1") as units.ParseRlimit does.
 func parseLimit(v string) (unix.Rlimit, error) {
-	soft, hard, ok := strings.Cut(v, ":")
-	if !ok {
-		hard = soft
-	}
-	one := func(s string) (uint64, error) {
-		if s == "unlimited" {
-			return unix.RLIM_INFINITY, nil
-		}
-		n, err := strconv.ParseUint(s, 10, 64)
-		if err != nil || n == math.MaxUint64 {
-			return 0, bad("%q is not a limit (a number or unlimited)", "%q 不是限制值（数字或 unlimited）", s)
-		}
-		return n, nil
-	}
-	s, err := one(soft)
-	if err != nil {
-		return unix.Rlimit{}, err
-	}
-	h, err := one(hard)
-	if err != nil {
-		return unix.Rlimit{}, err
-	}
-	if s > h {
+	soft, hard, err := units.ParseRlimit(v)
+	switch {
+	case errors.Is(err, units.ErrSoftAboveHard):
 		return unix.Rlimit{}, bad("%q: the soft limit is above the hard one", "%q：软限制高于硬限制", v)
+	case err != nil:
+		return unix.Rlimit{}, bad("%q is not a limit (a number, unlimited, or SOFT:HARD)", "%q 不是限制值（数字、unlimited，或 SOFT:HARD）", v)
 	}
-	return unix.Rlimit{Cur: s, Max: h}, nil
-}
-
-func limitText(v uint64) string {
-	if v == unix.RLIM_INFINITY {
-		return "unlimited"
-	}
-	return strconv.FormatUint(v, 10)
+	return unix.Rlimit{Cur: soft, Max: hard}, nil
 }
 
 // Binding is where a binding knob's value puts the service.
@@ -95,46 +72,15 @@ type Binding struct {
 	Node  int   // -1: CPUs only; else memory bound to this node too
 }
 
-// parseCPUList reads "0-3,8" into sorted CPUs.
+// parseCPUList reads "0-3,8" into sorted CPUs with sysinfo.ParseCPUList
+// (the one CPU list parser: strides and spaces too); a binding needs at
+// least one CPU, and unix.CPUSet and the kernel stop far below 8192.
 func parseCPUList(v string) ([]int, error) {
-	set := map[int]bool{}
-	for _, part := range strings.Split(strings.TrimSpace(v), ",") {
-		a, b, rng := strings.Cut(part, "-")
-		lo, err := strconv.Atoi(a)
-		hi := lo
-		if err == nil && rng {
-			hi, err = strconv.Atoi(b)
-		}
-		if err != nil || lo < 0 || hi < lo || hi >= 8192 {
-			return nil, bad("%q is not a CPU list (e.g. 0-3,8)", "%q 不是 CPU 列表（例如 0-3,8）", v)
-		}
-		for c := lo; c <= hi; c++ {
-			set[c] = true
-		}
+	cpus, err := sysinfo.ParseCPUList(v)
+	if err != nil || len(cpus) == 0 || cpus[len(cpus)-1] >= 8192 {
+		return nil, bad("%q is not a CPU list (e.g. 0-3,8)", "%q 不是 CPU 列表（例如 0-3,8）", v)
 	}
-	out := make([]int, 0, len(set))
-	for c := range set {
-		out = append(out, c)
-	}
-	sort.Ints(out)
-	return out, nil
-}
-
-func cpuListText(cpus []int) string {
-	var parts []string
-	for i := 0; i < len(cpus); {
-		j := i
-		for j+1 < len(cpus) && cpus[j+1] == cpus[j]+1 {
-			j++
-		}
-		if j == i {
-			parts = append(parts, strconv.Itoa(cpus[i]))
-		} else {
-			parts = append(parts, fmt.Sprintf("%d-%d", cpus[i], cpus[j]))
-		}
-		i = j + 1
-	}
-	return strings.Join(parts, ",")
+	return cpus, nil
 }
 
 // checkBindingValue is the plan's check: "all", a CPU list, or node:N.
@@ -235,7 +181,7 @@ func setLaunch(pid int, limits []LimitSet, b *Binding) error {
 			set.Set(c)
 		}
 		if err := unix.SchedSetaffinity(pid, &set); err != nil {
-			return bad("binding %s (CPUs %s) could not be set: %v", "无法设置绑定 %s（CPU %s）：%v", b.Value, cpuListText(b.CPUs), err)
+			return bad("binding %s (CPUs %s) could not be set: %v", "无法设置绑定 %s（CPU %s）：%v", b.Value, sysinfo.FormatCPUList(b.CPUs), err)
 		}
 	}
 	return nil
@@ -249,10 +195,13 @@ func checkLaunch(procDir string, pid int, limits []LimitSet, b *Binding) (seen [
 		if err != nil {
 			return nil, []finding.Text{finding.Tf(finding.T("cannot read the service's limits back: %v", "无法读回服务的限制：%v"), err)}
 		}
-		got := parseProcLimits(string(raw))
+		got, err := procLimits(string(raw))
+		if err != nil {
+			return nil, []finding.Text{finding.Tf(finding.T("cannot read the service's limits back: /proc/%d/limits: %v", "无法读回服务的限制：/proc/%d/limits：%v"), pid, err)}
+		}
 		for _, l := range limits {
 			want, _ := parseLimit(l.Value)
-			w := limitText(want.Cur) + ":" + limitText(want.Max)
+			w := units.FormatRlimit(want.Cur) + ":" + units.FormatRlimit(want.Max)
 			g, ok := got[limitResources[l.Resource].label]
 			if !ok {
 				g = "(not listed)"
@@ -278,9 +227,9 @@ func checkLaunch(procDir string, pid int, limits []LimitSet, b *Binding) (seen [
 		}
 		cpus, mems := statusField(string(raw), "Cpus_allowed_list"), statusField(string(raw), "Mems_allowed_list")
 		seen = append(seen, "Cpus_allowed_list "+cpus, "Mems_allowed_list "+mems)
-		if got, err := parseCPUList(cpus); err != nil || cpuListText(got) != cpuListText(b.CPUs) {
+		if got, err := parseCPUList(cpus); err != nil || sysinfo.FormatCPUList(got) != sysinfo.FormatCPUList(b.CPUs) {
 			bads = append(bads, finding.Tf(finding.T("binding %s did not take effect: pid %d may run on CPUs %s, want %s (/proc/%d/status)",
-				"绑定 %s 未生效：pid %d 可运行于 CPU %s，应为 %s（/proc/%d/status）"), b.Value, pid, cpus, cpuListText(b.CPUs), pid))
+				"绑定 %s 未生效：pid %d 可运行于 CPU %s，应为 %s（/proc/%d/status）"), b.Value, pid, cpus, sysinfo.FormatCPUList(b.CPUs), pid))
 		}
 		if b.Node >= 0 {
 			// numactl --membind sets the memory policy, shown per mapping
@@ -300,24 +249,27 @@ func checkLaunch(procDir string, pid int, limits []LimitSet, b *Binding) (seen [
 func raisedSoft(got string, want unix.Rlimit) bool {
 	soft, hard, _ := strings.Cut(got, ":")
 	s, err := strconv.ParseUint(soft, 10, 64)
-	return err == nil && hard == limitText(want.Max) && s > want.Cur && s <= want.Max
+	return err == nil && hard == units.FormatRlimit(want.Max) && s > want.Cur && s <= want.Max
 }
 
-// parseProcLimits reads /proc/PID/limits into label -> "soft:hard".
-func parseProcLimits(s string) map[string]string {
-	m := map[string]string{}
-	for _, line := range strings.Split(s, "\n") {
-		for _, r := range limitResources {
-			rest, ok := strings.CutPrefix(line, r.label)
-			if !ok {
-				continue
-			}
-			if f := strings.Fields(rest); len(f) >= 2 {
-				m[r.label] = f[0] + ":" + f[1]
-			}
-		}
+// procLimits reads /proc/PID/limits (sysinfo's parser) into label ->
+// "soft:hard" written as FormatRlimit writes what was asked.
+func procLimits(s string) (map[string]string, error) {
+	lim, err := sysinfo.ParseProcLimits(s)
+	if err != nil {
+		return nil, err
 	}
-	return m
+	text := func(v int64) string {
+		if v < 0 {
+			return units.FormatRlimit(units.RlimInfinity)
+		}
+		return units.FormatRlimit(uint64(v))
+	}
+	m := make(map[string]string, len(lim))
+	for name, l := range lim {
+		m[name] = text(l.Soft) + ":" + text(l.Hard)
+	}
+	return m, nil
 }
 
 func statusField(s, name string) string {

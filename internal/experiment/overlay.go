@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // overlayVar carries an arm's JVM options and system properties. Every
@@ -125,49 +126,24 @@ func expectations(opts []string) (ex []Expect, unchecked []string) {
 			ex = append(ex, Expect{Option: o, Flag: o[5:], Want: strconv.FormatBool(o[4] == '+')})
 		case strings.HasPrefix(o, "-XX:") && strings.Contains(o, "="):
 			k, v, _ := strings.Cut(o[4:], "=")
-			if n, ok := parseSize(v); ok && strings.ContainsAny(v[len(v)-1:], "kKmMgGtT") {
-				v = strconv.FormatUint(n, 10)
+			// VM.flags prints a size in decimal bytes: "64m" and "0x40" read back as such.
+			if n, ok := units.ParseJVMSize(v); ok {
+				v = strconv.FormatInt(n, 10)
 			}
 			ex = append(ex, Expect{Option: o, Flag: k, Want: v})
 		case strings.HasPrefix(o, "-Xmx"), strings.HasPrefix(o, "-Xms"), strings.HasPrefix(o, "-Xmn"):
-			n, ok := parseSize(o[4:])
+			n, ok := units.ParseJVMSize(o[4:])
 			if !ok {
 				unchecked = append(unchecked, o)
 				continue
 			}
 			flag := map[string]string{"-Xmx": "MaxHeapSize", "-Xms": "InitialHeapSize", "-Xmn": "NewSize"}[o[:4]]
-			ex = append(ex, Expect{Option: o, Flag: flag, Want: strconv.FormatUint(n, 10), Size: true})
+			ex = append(ex, Expect{Option: o, Flag: flag, Want: strconv.FormatInt(n, 10), Size: true})
 		default:
 			unchecked = append(unchecked, o)
 		}
 	}
 	return ex, unchecked
-}
-
-// parseSize reads a JVM size: bytes, or with k/m/g/t.
-func parseSize(s string) (uint64, bool) {
-	if s == "" {
-		return 0, false
-	}
-	mul := uint64(1)
-	switch s[len(s)-1] {
-	case 'k', 'K':
-		mul = 1 << 10
-	case 'm', 'M':
-		mul = 1 << 20
-	case 'g', 'G':
-		mul = 1 << 30
-	case 't', 'T':
-		mul = 1 << 40
-	}
-	if mul != 1 {
-		s = s[:len(s)-1]
-	}
-	n, err := strconv.ParseUint(s, 10, 64)
-	if err != nil || n > (1<<63)/mul {
-		return 0, false
-	}
-	return n * mul, true
 }
 
 // parseFlagsAll reads `VM.flags -all`: lines such as

@@ -19,6 +19,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/session"
 	"github.com/tuneloop/tuneloop/internal/stats"
+	"github.com/tuneloop/tuneloop/internal/sysinfo"
 )
 
 // TrialSpec is one trial to run.
@@ -128,7 +129,7 @@ func (h *HostRunner) Trial(ctx context.Context, t TrialSpec, note func(Record) e
 			if b.Node >= 0 {
 				if numactl = findNumactl(); numactl == "" {
 					return m, refused(finding.T("%s: binding %s binds memory too, which only numactl can set for a process it starts, and numactl is not installed: install it, or give the node's CPUs (%s) to bind CPUs only",
-						"%s：绑定 %s 同时绑定内存，这只能由 numactl 为其启动的进程设置，而本机未安装 numactl：请安装，或只给出该节点的 CPU（%s）以仅绑定 CPU"), t.Arm.Label, b.Value, cpuListText(b.CPUs))
+						"%s：绑定 %s 同时绑定内存，这只能由 numactl 为其启动的进程设置，而本机未安装 numactl：请安装，或只给出该节点的 CPU（%s）以仅绑定 CPU"), t.Arm.Label, b.Value, sysinfo.FormatCPUList(b.CPUs))
 				}
 			}
 			bind = &b

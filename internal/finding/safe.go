@@ -31,16 +31,52 @@ func Safe(s string) string { return sanitize(s, false) }
 // SafeLine is Safe on one line: newlines and tabs become spaces.
 func SafeLine(s string) string { return sanitize(s, true) }
 
-// SafeMarkdown is SafeLine for a Markdown table cell or inline text: the
-// characters that would start markup (| ` * _ [ ] < > \) are escaped.
-func SafeMarkdown(s string) string { return mdEscaper.Replace(SafeLine(s)) }
+// SafeOneLine is SafeLine with runs of white space folded to one space:
+// for names, keys and table cells, so a hostile or multi-line value cannot
+// forge lines or stretch a column.
+func SafeOneLine(s string) string { return strings.Join(strings.Fields(SafeLine(s)), " ") }
+
+// SafeMarkdown is SafeOneLine for a Markdown table cell or inline text:
+// the characters that would start markup (\ ` * _ [ ] | # and the HTML
+// < > &) are escaped.
+func SafeMarkdown(s string) string { return markdown(SafeOneLine(s)) }
+
+// SafeMarkdownText is Safe for Markdown prose that may span lines: markup
+// is escaped as in SafeMarkdown and a newline becomes <br>, so a value
+// cannot open a heading, a list or a table of its own.
+func SafeMarkdownText(s string) string { return markdown(Safe(s)) }
 
 // SafeHTML is SafeLine escaped for HTML text or an attribute value (for
 // text written outside html/template, e.g. server-side SVG).
 func SafeHTML(s string) string { return html.EscapeString(SafeLine(s)) }
 
-var mdEscaper = strings.NewReplacer(`\`, `\\`, "|", `\|`, "`", "\\`", "*", `\*`, "_", `\_`,
-	"[", `\[`, "]", `\]`, "<", "&lt;", ">", "&gt;")
+// markdown escapes s (already made Safe) for Markdown: the one escaper.
+func markdown(s string) string {
+	if !strings.ContainsAny(s, "<>&\\`*_[]|#\n\r") {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for _, r := range s {
+		switch r {
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '&':
+			b.WriteString("&amp;")
+		case '\\', '`', '*', '_', '[', ']', '|', '#':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '\n':
+			b.WriteString("<br>")
+		case '\r':
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
 
 func sanitize(s string, fold bool) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")

@@ -115,13 +115,48 @@ func (t *Table) write(b *strings.Builder, lines [][]string, widths []int, line0,
 				b.WriteString(c)
 				continue
 			}
-			pad := strings.Repeat(" ", max(0, widths[j]-DisplayWidth(c)))
-			if t.right {
-				b.WriteString(pad + c)
-			} else {
-				b.WriteString(c + pad)
-			}
+			padCell(b, c, widths[j], t.right)
 		}
 		b.WriteByte('\n')
 	}
+}
+
+// padCell writes c padded with spaces to width terminal columns, the
+// spaces before it when right: the one cell layout of Table and Columns.
+func padCell(b *strings.Builder, c string, width int, right bool) {
+	pad := strings.Repeat(" ", max(0, width-DisplayWidth(c)))
+	if right {
+		b.WriteString(pad + c)
+	} else {
+		b.WriteString(c + pad)
+	}
+}
+
+// Columns lays out a grid that is already split into cells (Table takes
+// tab-separated text): each column as wide as its widest cell in terminal
+// columns, cells joined by sep, a cell padded on the left when right(col)
+// says so. Every cell is padded, the last too; rows may be ragged.
+func Columns(rows [][]string, sep string, right func(col int) bool) []string {
+	var widths []int
+	for _, r := range rows {
+		for i, c := range r {
+			if i == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], DisplayWidth(c))
+		}
+	}
+	out := make([]string, len(rows))
+	var b strings.Builder
+	for n, r := range rows {
+		b.Reset()
+		for i, c := range r {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			padCell(&b, c, widths[i], right != nil && right(i))
+		}
+		out[n] = b.String()
+	}
+	return out
 }

@@ -120,3 +120,32 @@ func equalInts(a, b []int) bool {
 	}
 	return true
 }
+
+// Columns replaces loadgen/text.go writeTable (every column right, "  "
+// apart) and compare/render.go writeTable (first and last column left,
+// the others right); both measured a Chinese cell as two columns.
+func TestColumns(t *testing.T) {
+	rows := [][]string{{"", "请求", "p99"}, {"GET /a", "12", "3.5"}, {"全部", "1200", "10"}}
+	all := func(int) bool { return true }
+	want := []string{"        请求  p99", "GET /a    12  3.5", "  全部  1200   10"}
+	if got := Columns(rows, "  ", all); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("right:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	mid := func(i int) bool { return i > 0 && i < 2 }
+	want = []string{"        请求  p99", "GET /a    12  3.5", "全部    1200  10 "}
+	if got := Columns(rows, "  ", mid); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("mixed:\n%q\nwant\n%q", got, want)
+	}
+	// Ragged rows and no rows.
+	if got := Columns([][]string{{"a", "b"}, {"ccc"}}, " ", nil); got[0] != "a   b" || got[1] != "ccc" {
+		t.Errorf("ragged: %q", got)
+	}
+	if got := Columns(nil, " ", nil); len(got) != 0 {
+		t.Errorf("empty: %q", got)
+	}
+	for _, l := range Columns(rows, "  ", all) {
+		if DisplayWidth(l) != DisplayWidth(Columns(rows, "  ", all)[0]) {
+			t.Errorf("line %q is not as wide as the others", l)
+		}
+	}
+}

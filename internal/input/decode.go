@@ -10,7 +10,6 @@ import (
 	"bufio"
 	"compress/gzip"
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -18,6 +17,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // decode returns the UTF-8 text of r and what was undone to get it.
@@ -237,7 +237,7 @@ func (rp *replay) open() (io.ReadCloser, error) {
 	defer rp.mu.Unlock()
 	if rp.full {
 		return nil, finding.Errorf(finding.T("more than %s arrived on a stream that has to be read twice: save it to a file first",
-			"流中的数据超过 %s 且需要读取两次：请先保存为文件"), humanBytes(rp.max))
+			"流中的数据超过 %s 且需要读取两次：请先保存为文件"), units.FormatBytesExact(rp.max))
 	}
 	rp.start.Do(func() { go rp.pump() })
 	rp.readers++
@@ -349,7 +349,7 @@ func (l *lineReader) fill() {
 	l.consumed += int64(len(chunk))
 	if l.consumed > l.lim.MaxBytes {
 		l.err = errT(ErrLimit, finding.T("%s: more than %s read; limit --max-input", "%s：读取超过 %s；上限见 --max-input"),
-			l.f.Name, humanBytes(l.lim.MaxBytes))
+			l.f.Name, units.FormatBytesExact(l.lim.MaxBytes))
 		return
 	}
 	if l.sniffing && l.consumed > sniffMax {
@@ -395,16 +395,4 @@ func (l *lineReader) fill() {
 			l.f.size = l.consumed
 		}
 	}
-}
-
-func humanBytes(n int64) string {
-	switch {
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return fmt.Sprintf("%d GiB", n>>30)
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }

@@ -11,6 +11,7 @@ import (
 	"io"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // collapsedLines is how many stack lines must agree before the head is
@@ -97,7 +98,7 @@ func (b *boundedReader) Read(p []byte) (int, error) {
 			return 0, io.EOF
 		}
 		return 0, errT(ErrLimit, finding.T("%s: more than %s read; limit --max-input", "%s：读取超过 %s；上限见 --max-input"),
-			b.f.Name, humanBytes(b.f.lim.MaxBytes))
+			b.f.Name, units.FormatBytesExact(b.f.lim.MaxBytes))
 	}
 	if int64(len(p)) > b.left {
 		p = p[:b.left]

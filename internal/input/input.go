@@ -23,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // Limits bound what one input may cost.
@@ -320,7 +321,7 @@ func openZipStream(ctx context.Context, name string, r io.Reader, lim Limits) ([
 	}
 	if int64(len(b)) > max {
 		return nil, errT(ErrLimit, finding.T("%s: a zip archive larger than %s on standard input: give its path instead (a zip is read from its end)",
-			"%s：标准输入上的 zip 归档大于 %s：请改为给出其路径（zip 需从末尾读取）"), name, humanBytes(max))
+			"%s：标准输入上的 zip 归档大于 %s：请改为给出其路径（zip 需从末尾读取）"), name, units.FormatBytesExact(max))
 	}
 	ra := bytes.NewReader(b)
 	return openZipAt(ctx, name, int64(len(b)), lim, func() (io.ReaderAt, io.Closer, error) { return ra, io.NopCloser(nil), nil })

@@ -17,6 +17,8 @@ import (
 	"errors"
 	"io"
 	"time"
+
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // Protocol errors; static values so the hot path does not allocate.
@@ -348,10 +350,12 @@ func (rr *respReader) chunkSize(resp *response) error {
 	if i := bytes.IndexByte(l, ';'); i >= 0 {
 		l = l[:i] // chunk extensions are ignored
 	}
-	size, ok := parseHex(bytes.TrimSpace(l))
-	if !ok {
+	// Leading zeros are allowed (RFC 9112); 60 bits is far beyond any body.
+	v, ok := units.ParseHex(bytes.TrimSpace(l))
+	if !ok || v >= 1<<60 {
 		return errBadChunk
 	}
+	size := int64(v)
 	if size == 0 {
 		rr.st = stTrailer
 	} else {
@@ -435,27 +439,6 @@ func parseDecimal(b []byte) (int64, bool) {
 			return 0, false
 		}
 		n = n*10 + int64(c-'0')
-	}
-	return n, true
-}
-
-func parseHex(b []byte) (int64, bool) {
-	if len(b) == 0 || len(b) > 15 {
-		return 0, false
-	}
-	var n int64
-	for _, c := range b {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c -= 'a' - 10
-		case c >= 'A' && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return 0, false
-		}
-		n = n<<4 | int64(c)
 	}
 	return n, true
 }

@@ -128,26 +128,11 @@ func WriteText(w io.Writer, s *Summary, l finding.Lang) error {
 	return err
 }
 
-// writeTable right-aligns columns two spaces apart, measuring Chinese
-// headers by their terminal width (text/tabwriter counts runes).
+// writeTable right-aligns columns two spaces apart (finding.Columns:
+// Chinese headers measured by their terminal width).
 func writeTable(b *strings.Builder, rows [][]string) {
-	var widths []int
-	for _, r := range rows {
-		for i, c := range r {
-			if i == len(widths) {
-				widths = append(widths, 0)
-			}
-			widths[i] = max(widths[i], finding.DisplayWidth(c))
-		}
-	}
-	for _, r := range rows {
-		for i, c := range r {
-			if i > 0 {
-				b.WriteString("  ")
-			}
-			b.WriteString(strings.Repeat(" ", widths[i]-finding.DisplayWidth(c)))
-			b.WriteString(c)
-		}
+	for _, l := range finding.Columns(rows, "  ", func(int) bool { return true }) {
+		b.WriteString(l)
 		b.WriteByte('\n')
 	}
 }

@@ -15,10 +15,10 @@ import (
 func WriteCheckMarkdown(w io.Writer, c *Check, l finding.Lang) error {
 	bw := bufio.NewWriter(w)
 	t := func(en, zh string) string { return finding.T(en, zh).In(l) }
-	fmt.Fprintf(bw, "# %s: %s\n\n", t("Host audit", "主机检查"), mdText(c.Host.Hostname))
-	fmt.Fprintf(bw, "%s\n\n", mdText(c.Host.Line(l)))
-	fmt.Fprintf(bw, "%s · tuneloop %s · %s\n\n", mdText(summaryLine(c.Summary, c.Profile, l)),
-		mdText(c.Tool.Version), c.GeneratedAt.Format("2006-01-02 15:04:05 MST"))
+	fmt.Fprintf(bw, "# %s: %s\n\n", t("Host audit", "主机检查"), finding.SafeMarkdownText(c.Host.Hostname))
+	fmt.Fprintf(bw, "%s\n\n", finding.SafeMarkdownText(c.Host.Line(l)))
+	fmt.Fprintf(bw, "%s · tuneloop %s · %s\n\n", finding.SafeMarkdownText(summaryLine(c.Summary, c.Profile, l)),
+		finding.SafeMarkdownText(c.Tool.Version), c.GeneratedAt.Format("2006-01-02 15:04:05 MST"))
 
 	var fails []*finding.Finding
 	for i := range c.Findings {
@@ -32,8 +32,8 @@ func WriteCheckMarkdown(w io.Writer, c *Check, l finding.Lang) error {
 		fmt.Fprintf(bw, "## %s\n\n| # | %s | %s | %s |\n|---|---|---|---|\n", t("Findings", "发现"),
 			t("severity", "级别"), t("check", "检查项"), t("what was seen", "现状"))
 		for i, f := range fails {
-			fmt.Fprintf(bw, "| %d | %s | [%s](#%s) | %s |\n", i+1, f.Severity.Label(l), mdCell(f.Key()),
-				Anchor(f.Key()), mdCell(f.Observed.In(l)))
+			fmt.Fprintf(bw, "| %d | %s | [%s](#%s) | %s |\n", i+1, f.Severity.Label(l), finding.SafeMarkdown(f.Key()),
+				Anchor(f.Key()), finding.SafeMarkdown(f.Observed.In(l)))
 		}
 		bw.WriteString("\n")
 		for _, f := range fails {
@@ -53,7 +53,7 @@ func WriteCheckMarkdown(w io.Writer, c *Check, l finding.Lang) error {
 		}
 		fmt.Fprintf(bw, "## %s (%d)\n\n| %s | %s |\n|---|---|\n", title.In(l), len(rows), t("check", "检查项"), t("detail", "说明"))
 		for _, f := range rows {
-			fmt.Fprintf(bw, "| %s | %s |\n", mdCell(f.Key()), mdCell(detail(f)))
+			fmt.Fprintf(bw, "| %s | %s |\n", finding.SafeMarkdown(f.Key()), finding.SafeMarkdown(detail(f)))
 		}
 		bw.WriteString("\n")
 	}
@@ -64,11 +64,11 @@ func WriteCheckMarkdown(w io.Writer, c *Check, l finding.Lang) error {
 }
 
 func writeFindingMarkdown(w *bufio.Writer, f *finding.Finding, l finding.Lang) {
-	fmt.Fprintf(w, "<a id=\"%s\"></a>\n### %s: %s\n\n", Anchor(f.Key()), mdText(f.Key()), mdText(f.Title.In(l)))
-	fmt.Fprintf(w, "**%s** · %s\n\n", f.Severity.Label(l), mdText(f.Category))
+	fmt.Fprintf(w, "<a id=\"%s\"></a>\n### %s: %s\n\n", Anchor(f.Key()), finding.SafeMarkdownText(f.Key()), finding.SafeMarkdownText(f.Title.In(l)))
+	fmt.Fprintf(w, "**%s** · %s\n\n", f.Severity.Label(l), finding.SafeMarkdownText(f.Category))
 	para := func(k, v string) {
 		if v = strings.TrimSpace(v); v != "" {
-			fmt.Fprintf(w, "- **%s**: %s\n", label(k, l), mdText(v))
+			fmt.Fprintf(w, "- **%s**: %s\n", label(k, l), finding.SafeMarkdownText(v))
 		}
 	}
 	para("seen", f.Observed.In(l))
@@ -98,41 +98,13 @@ func writeFindingMarkdown(w *bufio.Writer, f *finding.Finding, l finding.Lang) {
 		if f.Fix.Reboot {
 			note = strings.TrimSpace(label("reboot", l) + ". " + note)
 		}
-		fmt.Fprintf(w, "%s: %s\n\n", label("note", l), mdText(note))
+		fmt.Fprintf(w, "%s: %s\n\n", label("note", l), finding.SafeMarkdownText(note))
 	}
 }
-
-// mdText escapes text so host-supplied strings (thread names, paths, JVM
-// arguments) cannot inject HTML or Markdown structure.
-func mdText(s string) string {
-	var b strings.Builder
-	for _, r := range finding.Safe(s) {
-		switch r {
-		case '<':
-			b.WriteString("&lt;")
-		case '>':
-			b.WriteString("&gt;")
-		case '&':
-			b.WriteString("&amp;")
-		case '\\', '`', '*', '_', '[', ']', '|', '#':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case '\n':
-			b.WriteString("<br>")
-		case '\r':
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-// mdCell is mdText for a table cell (no line breaks at all).
-func mdCell(s string) string { return mdText(oneLine(s)) }
 
 // mdCode makes s safe inside a single-backtick code span.
 func mdCode(s string) string { // oneLine also neutralises control characters
-	return strings.ReplaceAll(oneLine(s), "`", "'")
+	return strings.ReplaceAll(finding.SafeOneLine(s), "`", "'")
 }
 
 // fenceFor returns a backtick fence longer than any run inside v.
@@ -165,6 +137,6 @@ func Anchor(key string) string {
 // OneLine, MarkdownCell and MarkdownCode make target-controlled text safe
 // for other packages' renderers: on a terminal, in a Markdown table or
 // paragraph, and inside a code span.
-func OneLine(s string) string      { return oneLine(s) }
-func MarkdownCell(s string) string { return mdCell(s) }
+func OneLine(s string) string      { return finding.SafeOneLine(s) }
+func MarkdownCell(s string) string { return finding.SafeMarkdown(s) }
 func MarkdownCode(s string) string { return mdCode(s) }

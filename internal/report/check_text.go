@@ -25,7 +25,7 @@ func WriteCheckText(w io.Writer, c *Check, o TextOptions) error {
 	if l == finding.ZH {
 		title = "tuneloop 主机检查"
 	}
-	fmt.Fprintf(bw, "%s — %s\n%s\n", title, oneLine(c.Host.Line(l)), summaryLine(c.Summary, c.Profile, l))
+	fmt.Fprintf(bw, "%s — %s\n%s\n", title, finding.SafeOneLine(c.Host.Line(l)), summaryLine(c.Summary, c.Profile, l))
 
 	var unavailable, passed, skipped []*finding.Finding
 	for i := range c.Findings {
@@ -47,7 +47,7 @@ func WriteCheckText(w io.Writer, c *Check, o TextOptions) error {
 	if len(unavailable) > 0 {
 		fmt.Fprintf(bw, "\n%s (%d):\n", finding.T("Could not check", "无法检查").In(l), len(unavailable))
 		for _, f := range unavailable {
-			fmt.Fprintf(bw, "  %s %s\n", padRight(oneLine(f.Key()), 34), oneLine(f.Reason.In(l)))
+			fmt.Fprintf(bw, "  %s %s\n", padRight(finding.SafeOneLine(f.Key()), 34), finding.SafeOneLine(f.Reason.In(l)))
 		}
 	}
 	for _, grp := range []struct {
@@ -63,11 +63,11 @@ func WriteCheckText(w io.Writer, c *Check, o TextOptions) error {
 		fmt.Fprintf(bw, "\n%s (%d):\n", grp.name.In(l), len(grp.fs))
 		if o.All {
 			for _, f := range grp.fs {
-				line := oneLine(f.Observed.In(l))
+				line := finding.SafeOneLine(f.Observed.In(l))
 				if f.Status == finding.Skipped {
-					line = oneLine(f.Reason.In(l))
+					line = finding.SafeOneLine(f.Reason.In(l))
 				}
-				fmt.Fprintf(bw, "  %s %s\n", padRight(oneLine(f.Key()), 34), line)
+				fmt.Fprintf(bw, "  %s %s\n", padRight(finding.SafeOneLine(f.Key()), 34), line)
 			}
 			continue
 		}
@@ -86,9 +86,9 @@ func writeFindingText(w *bufio.Writer, f *finding.Finding, l finding.Lang) {
 		head = fmt.Sprintf("[%s] %s", f.Severity.Label(l), f.ID)
 	}
 	if f.Subject != "" {
-		head += " (" + oneLine(f.Subject) + ")"
+		head += " (" + finding.SafeOneLine(f.Subject) + ")"
 	}
-	fmt.Fprintf(w, "\n%s  %s\n", head, oneLine(f.Title.In(l)))
+	fmt.Fprintf(w, "\n%s  %s\n", head, finding.SafeOneLine(f.Title.In(l)))
 	field := func(k, v string) {
 		if v = strings.TrimSpace(finding.Safe(v)); v == "" {
 			return
@@ -128,7 +128,7 @@ func writeFindingText(w *bufio.Writer, f *finding.Finding, l finding.Lang) {
 func keys(fs []*finding.Finding) []string {
 	out := make([]string, len(fs))
 	for i, f := range fs {
-		out[i] = oneLine(f.Key())
+		out[i] = finding.SafeOneLine(f.Key())
 	}
 	return out
 }
@@ -153,12 +153,6 @@ func writeWrapped(w *bufio.Writer, indent string, words []string, width int) {
 // padRight pads s to width terminal columns (finding.PadRight, the one
 // width helper), so Chinese labels line up.
 func padRight(s string, width int) string { return finding.PadRight(s, width) }
-
-// oneLine folds newlines so a hostile or multi-line value cannot forge
-// lines, and neutralises control characters (finding.SafeLine).
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(finding.SafeLine(s)), " ")
-}
 
 // WriteCheckJSON writes the versioned JSON document (both languages inside).
 func WriteCheckJSON(w io.Writer, c *Check) error { return WriteJSON(w, c) }

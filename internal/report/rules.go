@@ -36,7 +36,7 @@ func WriteRuleListText(w io.Writer, rs []RuleInfo, l finding.Lang) error {
 			cat = r.Category
 			fmt.Fprintf(bw, "\n%s\n", strings.ToUpper(cat))
 		}
-		fmt.Fprintf(bw, "  %-36s %s %s\n", r.ID, finding.PadRight(r.Severity.Label(l), 8), oneLine(r.Checks.In(l)))
+		fmt.Fprintf(bw, "  %-36s %s %s\n", r.ID, finding.PadRight(r.Severity.Label(l), 8), finding.SafeOneLine(r.Checks.In(l)))
 	}
 	fmt.Fprintf(bw, "\n%d %s\n", len(rs), finding.T("rules", "条规则").In(l))
 	return bw.Flush()
@@ -56,8 +56,8 @@ func WriteRuleListMarkdown(w io.Writer, rs []RuleInfo) error {
 	bw.WriteString("| ID | severity | applies to | checks | 检查内容 |\n|---|---|---|---|---|\n")
 	for i := range rs {
 		r := &rs[i]
-		fmt.Fprintf(bw, "| [%s](#%s) | %s | %s | %s | %s |\n", mdCell(r.ID), Anchor(r.ID), r.Severity, mdCell(scope(r)),
-			mdCell(r.Checks.EN), mdCell(r.Checks.ZH))
+		fmt.Fprintf(bw, "| [%s](#%s) | %s | %s | %s | %s |\n", finding.SafeMarkdown(r.ID), Anchor(r.ID), r.Severity, finding.SafeMarkdown(scope(r)),
+			finding.SafeMarkdown(r.Checks.EN), finding.SafeMarkdown(r.Checks.ZH))
 	}
 	bw.WriteString("\n")
 	writeRuleDetails(bw, rs, "##", true)
@@ -71,24 +71,24 @@ func WriteRuleListMarkdown(w io.Writer, rs []RuleInfo) error {
 func writeRuleDetails(bw *bufio.Writer, rs []RuleInfo, h string, scoped bool) {
 	for i := range rs {
 		r := &rs[i]
-		fmt.Fprintf(bw, "<a id=\"%s\"></a>\n%s %s: %s / %s\n\n", Anchor(r.ID), h, mdText(r.ID), mdText(r.Title.EN), mdText(r.Title.ZH))
+		fmt.Fprintf(bw, "<a id=\"%s\"></a>\n%s %s: %s / %s\n\n", Anchor(r.ID), h, finding.SafeMarkdownText(r.ID), finding.SafeMarkdownText(r.Title.EN), finding.SafeMarkdownText(r.Title.ZH))
 		if scoped {
-			fmt.Fprintf(bw, "- **category**: %s · **severity**: %s · **applies to**: %s\n", mdText(r.Category), r.Severity, mdText(scope(r)))
+			fmt.Fprintf(bw, "- **category**: %s · **severity**: %s · **applies to**: %s\n", finding.SafeMarkdownText(r.Category), r.Severity, finding.SafeMarkdownText(scope(r)))
 		} else {
-			fmt.Fprintf(bw, "- **category**: %s · **severity**: %s\n", mdText(r.Category), r.Severity)
+			fmt.Fprintf(bw, "- **category**: %s · **severity**: %s\n", finding.SafeMarkdownText(r.Category), r.Severity)
 		}
 		for _, p := range []struct {
 			k string
 			t finding.Text
 		}{{"checks", r.Checks}, {"why", r.Why}, {"risk", r.Risk}, {"workload", r.Workload}} {
-			fmt.Fprintf(bw, "- **%s**: %s<br>%s\n", p.k, mdText(p.t.EN), mdText(p.t.ZH))
+			fmt.Fprintf(bw, "- **%s**: %s<br>%s\n", p.k, finding.SafeMarkdownText(p.t.EN), finding.SafeMarkdownText(p.t.ZH))
 		}
 		if !r.Recommended.IsZero() {
-			fmt.Fprintf(bw, "- **do**: %s<br>%s\n", mdText(r.Recommended.EN), mdText(r.Recommended.ZH))
+			fmt.Fprintf(bw, "- **do**: %s<br>%s\n", finding.SafeMarkdownText(r.Recommended.EN), finding.SafeMarkdownText(r.Recommended.ZH))
 		}
 		if len(r.Reads) > 0 {
-			fmt.Fprintf(bw, "- **reads**: %s\n", mdText(strings.Join(r.Reads, ", ")))
+			fmt.Fprintf(bw, "- **reads**: %s\n", finding.SafeMarkdownText(strings.Join(r.Reads, ", ")))
 		}
-		fmt.Fprintf(bw, "- **references**: %s\n\n", mdText(strings.Join(r.References, "; ")))
+		fmt.Fprintf(bw, "- **references**: %s\n\n", finding.SafeMarkdownText(strings.Join(r.References, "; ")))
 	}
 }

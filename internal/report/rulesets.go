@@ -86,7 +86,7 @@ func WriteRuleSetsText(w io.Writer, sets []RuleSet, l finding.Lang) error {
 		if i > 0 {
 			io.WriteString(w, "\n")
 		}
-		fmt.Fprintf(w, "== %s (%s): %s\n", s.Title.In(l), s.Command, oneLine(s.Reads.In(l)))
+		fmt.Fprintf(w, "== %s (%s): %s\n", s.Title.In(l), s.Command, finding.SafeOneLine(s.Reads.In(l)))
 		if err := WriteRuleListText(w, s.Rules, l); err != nil {
 			return err
 		}
@@ -115,16 +115,16 @@ func WriteRuleSetsMarkdown(w io.Writer, sets []RuleSet) error {
 	fmt.Fprintf(bw, "%d rules in %d sets.\n\n", total, len(sets))
 	bw.WriteString("| set | evaluated by | reads | rules |\n|---|---|---|---|\n")
 	for _, s := range sets {
-		fmt.Fprintf(bw, "| [%s](#set-%s) | `%s` | %s<br>%s | %d |\n", mdCell(s.Title.EN), Anchor(s.Name), s.Command, mdCell(s.Reads.EN), mdCell(s.Reads.ZH), len(s.Rules))
+		fmt.Fprintf(bw, "| [%s](#set-%s) | `%s` | %s<br>%s | %d |\n", finding.SafeMarkdown(s.Title.EN), Anchor(s.Name), s.Command, finding.SafeMarkdown(s.Reads.EN), finding.SafeMarkdown(s.Reads.ZH), len(s.Rules))
 	}
 	for _, s := range sets {
-		fmt.Fprintf(bw, "\n<a id=\"set-%s\"></a>\n## %s / %s\n\n", Anchor(s.Name), mdText(s.Title.EN), mdText(s.Title.ZH))
-		fmt.Fprintf(bw, "Evaluated by `%s` on %s.<br>%s\n\n", s.Command, mdText(s.Reads.EN), mdText(s.Reads.ZH))
+		fmt.Fprintf(bw, "\n<a id=\"set-%s\"></a>\n## %s / %s\n\n", Anchor(s.Name), finding.SafeMarkdownText(s.Title.EN), finding.SafeMarkdownText(s.Title.ZH))
+		fmt.Fprintf(bw, "Evaluated by `%s` on %s.<br>%s\n\n", s.Command, finding.SafeMarkdownText(s.Reads.EN), finding.SafeMarkdownText(s.Reads.ZH))
 		bw.WriteString("| ID | severity | checks | 检查内容 | reads |\n|---|---|---|---|---|\n")
 		for i := range s.Rules {
 			r := &s.Rules[i]
-			fmt.Fprintf(bw, "| [%s](#%s) | %s | %s | %s | %s |\n", mdCell(r.ID), Anchor(r.ID), r.Severity,
-				mdCell(r.Checks.EN), mdCell(r.Checks.ZH), mdCell(strings.Join(r.Reads, "; ")))
+			fmt.Fprintf(bw, "| [%s](#%s) | %s | %s | %s | %s |\n", finding.SafeMarkdown(r.ID), Anchor(r.ID), r.Severity,
+				finding.SafeMarkdown(r.Checks.EN), finding.SafeMarkdown(r.Checks.ZH), finding.SafeMarkdown(strings.Join(r.Reads, "; ")))
 		}
 		bw.WriteString("\n")
 		writeRuleDetails(bw, s.Rules, "###", s.Name == "check")

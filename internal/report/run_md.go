@@ -14,8 +14,8 @@ import (
 func WriteRunMarkdown(w io.Writer, r *Run, l finding.Lang) error {
 	bw := bufio.NewWriter(w)
 	t := func(en, zh string) string { return finding.T(en, zh).In(l) }
-	fmt.Fprintf(bw, "# %s: %s\n\n", t("Run", "运行记录"), mdText(r.ID))
-	fmt.Fprintf(bw, "%s\n\n", mdText(r.Host.Line(l)))
+	fmt.Fprintf(bw, "# %s: %s\n\n", t("Run", "运行记录"), finding.SafeMarkdownText(r.ID))
+	fmt.Fprintf(bw, "%s\n\n", finding.SafeMarkdownText(r.Host.Line(l)))
 	end := ""
 	if !r.End.IsZero() {
 		end = " – " + r.End.UTC().Format("15:04:05")
@@ -26,7 +26,7 @@ func WriteRunMarkdown(w io.Writer, r *Run, l finding.Lang) error {
 		fmt.Fprintf(bw, "- %s: `%s`\n", t("command", "命令"), mdCode(r.Command))
 	}
 	if r.TargetPID != 0 {
-		fmt.Fprintf(bw, "- %s: %s (pid %d)\n", t("target", "目标"), mdText(r.TargetComm), r.TargetPID)
+		fmt.Fprintf(bw, "- %s: %s (pid %d)\n", t("target", "目标"), finding.SafeMarkdownText(r.TargetComm), r.TargetPID)
 	}
 	s := r.Stats
 	fmt.Fprintf(bw, "- CPU: %s %.1f%% (%s %.1f%%) · us %.1f%% · sy %.1f%% · si+hi %.1f%% · wa %.1f%% · st %.1f%%\n",
@@ -56,8 +56,8 @@ func WriteRunMarkdown(w io.Writer, r *Run, l finding.Lang) error {
 	fmt.Fprintf(bw, "## %s\n\n| # | %s | %s | %s | %s |\n|---|---|---|---|---|\n", t("Findings", "诊断"),
 		t("severity", "级别"), t("confidence", "置信度"), t("finding", "诊断项"), t("what was seen", "现状"))
 	for i, f := range fails {
-		fmt.Fprintf(bw, "| %d | %s | %.0f%% | [%s](#%s) | %s |\n", i+1, f.Severity.Label(l), 100*f.Confidence, mdCell(f.Key()),
-			Anchor(f.Key()), mdCell(f.Observed.In(l)))
+		fmt.Fprintf(bw, "| %d | %s | %.0f%% | [%s](#%s) | %s |\n", i+1, f.Severity.Label(l), 100*f.Confidence, finding.SafeMarkdown(f.Key()),
+			Anchor(f.Key()), finding.SafeMarkdown(f.Observed.In(l)))
 	}
 	bw.WriteString("\n")
 	for _, f := range fails {

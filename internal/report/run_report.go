@@ -66,7 +66,7 @@ func WriteRunJSON(w io.Writer, r *Run) error {
 func WriteRunText(w io.Writer, r *Run, l finding.Lang) error {
 	bw := bufio.NewWriter(w)
 	T := func(en, zh string) string { return finding.T(en, zh).In(l) }
-	fmt.Fprintf(bw, "%s %s — %s\n", T("tuneloop run", "tuneloop 运行记录"), oneLine(r.ID), oneLine(r.Host.Line(l)))
+	fmt.Fprintf(bw, "%s %s — %s\n", T("tuneloop run", "tuneloop 运行记录"), finding.SafeOneLine(r.ID), finding.SafeOneLine(r.Host.Line(l)))
 	span := r.Start.UTC().Format("2006-01-02 15:04:05")
 	if !r.End.IsZero() {
 		span += " – " + r.End.UTC().Format("15:04:05") + " UTC"
@@ -80,19 +80,19 @@ func WriteRunText(w io.Writer, r *Run, l finding.Lang) error {
 			status = r.Status
 		}
 	}
-	fmt.Fprintf(bw, "%s %s · %s · %s %s\n", T("folder", "目录"), oneLine(r.Dir), span, T("status", "状态"), oneLine(status))
+	fmt.Fprintf(bw, "%s %s · %s · %s %s\n", T("folder", "目录"), finding.SafeOneLine(r.Dir), span, T("status", "状态"), finding.SafeOneLine(status))
 	if r.Incomplete {
 		fmt.Fprintf(bw, "%s\n", T("INCOMPLETE: the recorder stopped without finishing (killed?); diagnosing the samples that were saved.",
 			"不完整：记录进程未正常结束（被杀？）；仅根据已保存的采样诊断。"))
 	}
 	if r.Reason != "" {
-		fmt.Fprintf(bw, "%s %s\n", T("ended early:", "提前结束："), oneLine(r.Reason))
+		fmt.Fprintf(bw, "%s %s\n", T("ended early:", "提前结束："), finding.SafeOneLine(r.Reason))
 	}
 	if r.Command != "" {
-		fmt.Fprintf(bw, "%s %s\n", T("command:", "命令："), oneLine(r.Command))
+		fmt.Fprintf(bw, "%s %s\n", T("command:", "命令："), finding.SafeOneLine(r.Command))
 	}
 	if r.TargetPID != 0 {
-		fmt.Fprintf(bw, "%s %s (pid %d)", T("target:", "目标："), oneLine(r.TargetComm), r.TargetPID)
+		fmt.Fprintf(bw, "%s %s (pid %d)", T("target:", "目标："), finding.SafeOneLine(r.TargetComm), r.TargetPID)
 		if r.Stats.ProcCPU >= 0 {
 			fmt.Fprintf(bw, T(", %.1f%% of a core on average", "，平均占 %.1f%% 个核"), r.Stats.ProcCPU)
 		}
@@ -124,7 +124,7 @@ func WriteRunText(w io.Writer, r *Run, l finding.Lang) error {
 				fmt.Fprintf(bw, "  %s %.0f%%\n", padRight(T("confidence", "置信度")+":", 10), 100*f.Confidence)
 			}
 		case finding.Unavailable:
-			fmt.Fprintf(bw, "\n%s: %s — %s\n", oneLine(f.ID), oneLine(f.Title.In(l)), oneLine(f.Reason.In(l)))
+			fmt.Fprintf(bw, "\n%s: %s — %s\n", finding.SafeOneLine(f.ID), finding.SafeOneLine(f.Title.In(l)), finding.SafeOneLine(f.Reason.In(l)))
 		}
 	}
 	if c.Fail == 0 {

@@ -15,21 +15,21 @@ func WriteRunPageMarkdown(w io.Writer, p *RunPage) error {
 	bw := bufio.NewWriter(w)
 	l := p.Lang
 	t := func(en, zh string) string { return finding.T(en, zh).In(l) }
-	fmt.Fprintf(bw, "# %s\n\n", mdText(p.Title))
+	fmt.Fprintf(bw, "# %s\n\n", finding.SafeMarkdownText(p.Title))
 	if v := p.Verdict; v != nil {
-		fmt.Fprintf(bw, "## %s %s\n\n", t("Verdict:", "结论："), mdText(v.Title.In(l)))
+		fmt.Fprintf(bw, "## %s %s\n\n", t("Verdict:", "结论："), finding.SafeMarkdownText(v.Title.In(l)))
 		for _, line := range strings.Split(v.Observed.In(l), "\n") {
-			fmt.Fprintf(bw, "- %s\n", mdText(line))
+			fmt.Fprintf(bw, "- %s\n", finding.SafeMarkdownText(line))
 		}
 		if rec := v.Recommended.In(l); rec != "" {
-			fmt.Fprintf(bw, "\n**%s** %s\n", t("Fix:", "修复："), mdText(rec))
+			fmt.Fprintf(bw, "\n**%s** %s\n", t("Fix:", "修复："), finding.SafeMarkdownText(rec))
 		}
 		if v.Fix.Apply != "" {
 			fence := fenceFor(v.Fix.Apply)
 			fmt.Fprintf(bw, "\n%s\n%s\n%s\n", fence, finding.Safe(v.Fix.Apply), fence)
 		}
 		if r := v.Risk.In(l); r != "" {
-			fmt.Fprintf(bw, "\n**%s** %s\n", t("Trade-off:", "代价："), mdText(r))
+			fmt.Fprintf(bw, "\n**%s** %s\n", t("Trade-off:", "代价："), finding.SafeMarkdownText(r))
 		}
 		bw.WriteString("\n")
 	} else {
@@ -45,14 +45,14 @@ func WriteRunPageMarkdown(w io.Writer, p *RunPage) error {
 		if g.ThroughputPct >= 0 {
 			tp = fmt.Sprintf("%.2f%%", g.ThroughputPct)
 		}
-		fmt.Fprintf(bw, "## GC\n\n%s %s, %s %s, %d %s, p99 %.1f ms, max %.1f ms, full GC %d. %s\n\n", t("collector", "收集器"), mdText(g.Collector),
-			t("throughput", "吞吐率"), tp, g.Pauses, t("pauses", "次停顿"), g.PauseP99MS, g.PauseMaxMS, g.FullGCs, mdText(g.Verdict.In(l)))
+		fmt.Fprintf(bw, "## GC\n\n%s %s, %s %s, %d %s, p99 %.1f ms, max %.1f ms, full GC %d. %s\n\n", t("collector", "收集器"), finding.SafeMarkdownText(g.Collector),
+			t("throughput", "吞吐率"), tp, g.Pauses, t("pauses", "次停顿"), g.PauseP99MS, g.PauseMaxMS, g.FullGCs, finding.SafeMarkdownText(g.Verdict.In(l)))
 	}
 	if len(p.Locks) > 0 {
 		fmt.Fprintf(bw, "## %s\n\n", t("Contended locks", "竞争的锁"))
 		// The recording's most waited locks first, one line each.
 		for _, line := range LockWaitLines(p) {
-			fmt.Fprintf(bw, "- %s\n", mdText(line.In(l)))
+			fmt.Fprintf(bw, "- %s\n", finding.SafeMarkdownText(line.In(l)))
 		}
 		if len(LockWaitLines(p)) > 0 {
 			bw.WriteString("\n")
@@ -64,14 +64,14 @@ func WriteRunPageMarkdown(w io.Writer, p *RunPage) error {
 		}
 		for _, r := range p.Locks {
 			if r.Source == "" {
-				fmt.Fprintf(bw, "| %d | %s %s | %s | %s |\n", r.Waiters, mdCell(r.Class), mdCell(r.Lock), mdCell(r.Owner), mdCell(r.OwnerFrame))
+				fmt.Fprintf(bw, "| %d | %s %s | %s | %s |\n", r.Waiters, finding.SafeMarkdown(r.Class), finding.SafeMarkdown(r.Lock), finding.SafeMarkdown(r.Owner), finding.SafeMarkdown(r.OwnerFrame))
 				continue
 			}
 			waited := "–"
 			if w := r.Wait; w != nil {
 				waited = fmt.Sprintf("%s, %d %s", waitedText(w.WaitedMS), w.Events, t("events", "个事件"))
 			}
-			fmt.Fprintf(bw, "| %d | %s | %s %s (%s) | %s | %s |\n", r.Waiters, waited, mdCell(r.Class), mdCell(r.Lock), sourceText(r.Source).In(l), mdCell(r.Owner), mdCell(r.OwnerFrame))
+			fmt.Fprintf(bw, "| %d | %s | %s %s (%s) | %s | %s |\n", r.Waiters, waited, finding.SafeMarkdown(r.Class), finding.SafeMarkdown(r.Lock), sourceText(r.Source).In(l), finding.SafeMarkdown(r.Owner), finding.SafeMarkdown(r.OwnerFrame))
 		}
 		bw.WriteString("\n")
 	}
@@ -86,7 +86,7 @@ func WriteRunPageMarkdown(w io.Writer, p *RunPage) error {
 	if len(p.Check) > 0 {
 		fmt.Fprintf(w, "\n## %s\n\n", t("Host audit (tuneloop check)", "主机检查（tuneloop check）"))
 		for _, f := range p.Check {
-			fmt.Fprintf(w, "- **%s** %s: %s\n", f.Severity.Label(l), mdText(f.Key()), mdText(oneLine(f.Observed.In(l))))
+			fmt.Fprintf(w, "- **%s** %s: %s\n", f.Severity.Label(l), finding.SafeMarkdownText(f.Key()), finding.SafeMarkdownText(finding.SafeOneLine(f.Observed.In(l))))
 		}
 	}
 	return nil
@@ -105,7 +105,7 @@ func writeAccountMarkdown(bw *bufio.Writer, p *RunPage, t func(en, zh string) st
 		for _, x := range r.Parts {
 			parts = append(parts, fmt.Sprintf("%s %.0f%%", x.State, x.Pct))
 		}
-		fmt.Fprintf(bw, "| %s %s | %d | %s | %s |\n", mdCell(r.Role), mdCell(r.Pool), r.Threads, mdCell(strings.Join(parts, ", ")), mdCell(r.Source))
+		fmt.Fprintf(bw, "| %s %s | %d | %s | %s |\n", finding.SafeMarkdown(r.Role), finding.SafeMarkdown(r.Pool), r.Threads, finding.SafeMarkdown(strings.Join(parts, ", ")), finding.SafeMarkdown(r.Source))
 	}
 	if len(p.Mechanisms) > 0 {
 		fmt.Fprintf(bw, "\n| %s | %s | %s | %s |\n|---|---|---|---|\n", t("mechanism", "机制"), t("share of time", "时间份额"), t("code line", "代码行"), t("rests on", "依据"))
@@ -114,7 +114,7 @@ func writeAccountMarkdown(bw *bufio.Writer, p *RunPage, t func(en, zh string) st
 			if m.Symptom {
 				name += " (" + t("symptom of saturated CPUs", "CPU 饱和的表现") + ")"
 			}
-			fmt.Fprintf(bw, "| %s `%s` | %.0f%% | `%s` | %s %s |\n", mdCell(name), m.ID, m.Share, strings.ReplaceAll(m.Code, "`", "'"), mdCell(m.Support), mdCell(m.Source))
+			fmt.Fprintf(bw, "| %s `%s` | %.0f%% | `%s` | %s %s |\n", finding.SafeMarkdown(name), m.ID, m.Share, strings.ReplaceAll(m.Code, "`", "'"), finding.SafeMarkdown(m.Support), finding.SafeMarkdown(m.Source))
 		}
 	}
 	bw.WriteString("\n")

@@ -62,7 +62,7 @@ func TestRunPageJoinsLockProfile(t *testing.T) {
 		t.Fatal(err)
 	}
 	line := top.Class + ": waited "
-	if !strings.Contains(md.String(), "- "+mdText(line)) || !strings.Contains(md.String(), "| dumps and JFR |") && !strings.Contains(md.String(), "(dumps and JFR)") {
+	if !strings.Contains(md.String(), "- "+finding.SafeMarkdownText(line)) || !strings.Contains(md.String(), "| dumps and JFR |") && !strings.Contains(md.String(), "(dumps and JFR)") {
 		t.Errorf("Markdown lacks the lock line %q or the source:\n%s", line, md.String())
 	}
 	lines := strings.Split(strings.TrimSpace(txt.String()), "\n")

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // isBisheng recognises Huawei's Bisheng JDK from the release file's
@@ -58,7 +59,7 @@ func bishengRules() []Rule {
 					o := j.Options
 					g1 := o.GC == "G1"
 					if g1 && o.XmsBytes > 0 && o.XmxBytes > o.XmsBytes && !o.Bools["G1Uncommit"] {
-						return fail(Tf("Bisheng JDK with G1, -Xms %s below -Xmx %s, no -XX:+G1Uncommit", "毕昇 JDK 使用 G1，-Xms %s 小于 -Xmx %s，未开启 -XX:+G1Uncommit", jvmSize(o.XmsBytes), jvmSize(o.XmxBytes)),
+						return fail(Tf("Bisheng JDK with G1, -Xms %s below -Xmx %s, no -XX:+G1Uncommit", "毕昇 JDK 使用 G1，-Xms %s 小于 -Xmx %s，未开启 -XX:+G1Uncommit", units.FormatJVMSize(o.XmsBytes), units.FormatJVMSize(o.XmxBytes)),
 							T("-XX:+G1Uncommit to return idle heap (or -Xms equal to -Xmx when memory is not scarce)", "-XX:+G1Uncommit 归还空闲堆（内存不紧张时也可令 -Xms 等于 -Xmx）"),
 							jvmFlagFix(j.PID, "-XX:+G1Uncommit", ""), optsEv(j, "gc", "G1"), optsEv(j, "G1Uncommit", "absent"))
 					}

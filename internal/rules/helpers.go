@@ -488,36 +488,6 @@ func jvmSource(j *sysinfo.JVM) string { return fmt.Sprintf("/proc/%d/cmdline", j
 
 // ---- formatting ----
 
-// cpuList formats CPUs as a kernel list: 0-31,64-95.
-func cpuList(cpus []int) string {
-	if len(cpus) == 0 {
-		return ""
-	}
-	s := append([]int(nil), cpus...)
-	sort.Ints(s)
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		j := i
-		for j+1 < len(s) && s[j+1] == s[j]+1 {
-			j++
-		}
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		}
-		if j == i {
-			fmt.Fprintf(&b, "%d", s[i])
-		} else {
-			fmt.Fprintf(&b, "%d-%d", s[i], s[j])
-		}
-		// skip duplicates
-		for j+1 < len(s) && s[j+1] == s[j] {
-			j++
-		}
-		i = j + 1
-	}
-	return b.String()
-}
-
 // cpuMask formats CPUs as a kernel hex mask in 32-bit comma groups, as
 // rps_cpus and smp_affinity expect: 00000000,000000f0.
 func cpuMask(cpus []int) string {
@@ -538,32 +508,6 @@ func cpuMask(cpus []int) string {
 		parts[len(groups)-1-i] = fmt.Sprintf("%08x", groups[i])
 	}
 	return strings.Join(parts, ",")
-}
-
-// human formats bytes as GiB/MiB.
-func human(b int64) string {
-	switch {
-	case b >= 1<<30:
-		return strconv.FormatFloat(float64(b)/(1<<30), 'f', 1, 64) + " GiB"
-	case b >= 1<<20:
-		return strconv.FormatFloat(float64(b)/(1<<20), 'f', 0, 64) + " MiB"
-	case b >= 1<<10:
-		return strconv.FormatFloat(float64(b)/(1<<10), 'f', 0, 64) + " KiB"
-	}
-	return strconv.FormatInt(b, 10) + " B"
-}
-
-// jvmSize formats bytes as a JVM size argument: 4g, 512m, 256k.
-func jvmSize(b int64) string {
-	switch {
-	case b > 0 && b%(1<<30) == 0:
-		return fmt.Sprintf("%dg", b>>30)
-	case b > 0 && b%(1<<20) == 0:
-		return fmt.Sprintf("%dm", b>>20)
-	case b > 0 && b%(1<<10) == 0:
-		return fmt.Sprintf("%dk", b>>10)
-	}
-	return strconv.FormatInt(b, 10)
 }
 
 // pct formats a fraction as a percentage.

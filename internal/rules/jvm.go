@@ -9,6 +9,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/jvm/jvmopts"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // JVM rules over Facts.JVMs: heap sizing vs limits, collector choice, GC
@@ -111,10 +112,10 @@ func jdkContainerAware(jdk jvmopts.JDK) (aware, known bool) {
 // jvmMemLimit is the cgroup memory limit that applies to the JVM (0: none).
 func jvmMemLimit(c *Ctx, j *sysinfo.JVM) (int64, finding.Evidence) {
 	if j.MemoryLimit > 0 {
-		return j.MemoryLimit, ev("memory limit", human(j.MemoryLimit), fmt.Sprintf("/proc/%d/cgroup -> memory.max", j.PID))
+		return j.MemoryLimit, ev("memory limit", units.FormatBytes(j.MemoryLimit), fmt.Sprintf("/proc/%d/cgroup -> memory.max", j.PID))
 	}
 	if m := c.F.Cgroup.MemoryLimit; m.OK && m.Value > 0 {
-		return m.Value, ev("memory limit", human(m.Value), m.Source)
+		return m.Value, ev("memory limit", units.FormatBytes(m.Value), m.Source)
 	}
 	return 0, finding.Evidence{}
 }
@@ -241,22 +242,22 @@ func jvmRules() []Rule {
 					}
 					xms := "(none)"
 					if o.XmsBytes > 0 {
-						xms = "-Xms" + jvmSize(o.XmsBytes)
+						xms = "-Xms" + units.FormatJVMSize(o.XmsBytes)
 					}
-					e := optsEv(j, "heap", fmt.Sprintf("%s -Xmx%s", xms, jvmSize(o.XmxBytes)))
+					e := optsEv(j, "heap", fmt.Sprintf("%s -Xmx%s", xms, units.FormatJVMSize(o.XmxBytes)))
 					if o.XmsBytes == o.XmxBytes {
-						return pass(Tf("-Xms = -Xmx = %s", "-Xms = -Xmx = %s", jvmSize(o.XmxBytes)), e)
+						return pass(Tf("-Xms = -Xmx = %s", "-Xms = -Xmx = %s", units.FormatJVMSize(o.XmxBytes)), e)
 					}
 					old := ""
 					if o.XmsBytes > 0 {
-						old = "-Xms" + jvmSize(o.XmsBytes)
+						old = "-Xms" + units.FormatJVMSize(o.XmsBytes)
 					}
-					obs := Tf("%s with -Xmx%s", "%s，-Xmx%s", xms, jvmSize(o.XmxBytes))
+					obs := Tf("%s with -Xmx%s", "%s，-Xmx%s", xms, units.FormatJVMSize(o.XmxBytes))
 					if o.XmsBytes == 0 {
-						obs = Tf("no -Xms with -Xmx%s: the heap starts at 1/64 of RAM and grows under load", "未设置 -Xms，-Xmx%s：堆从物理内存的 1/64 起步，负载上来后逐步扩容", jvmSize(o.XmxBytes))
+						obs = Tf("no -Xms with -Xmx%s: the heap starts at 1/64 of RAM and grows under load", "未设置 -Xms，-Xmx%s：堆从物理内存的 1/64 起步，负载上来后逐步扩容", units.FormatJVMSize(o.XmxBytes))
 					}
-					return fail(obs, Tf("-Xms%s (equal to -Xmx)", "-Xms%s（与 -Xmx 相等）", jvmSize(o.XmxBytes)),
-						jvmFlagFix(j.PID, "-Xms"+jvmSize(o.XmxBytes), old), e)
+					return fail(obs, Tf("-Xms%s (equal to -Xmx)", "-Xms%s（与 -Xmx 相等）", units.FormatJVMSize(o.XmxBytes)),
+						jvmFlagFix(j.PID, "-Xms"+units.FormatJVMSize(o.XmxBytes), old), e)
 				})
 			},
 		},
@@ -273,19 +274,19 @@ func jvmRules() []Rule {
 				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
 					o := j.Options
 					if o.XmxBytes > 0 || o.MaxRAMPercentage > 0 || o.Values["MaxRAMFraction"] != "" || o.Values["MaxRAM"] != "" {
-						return pass(T("maximum heap set explicitly", "已显式设置最大堆"), optsEv(j, "heap", fmt.Sprintf("Xmx=%s MaxRAMPercentage=%v", jvmSize(o.XmxBytes), o.MaxRAMPercentage)))
+						return pass(T("maximum heap set explicitly", "已显式设置最大堆"), optsEv(j, "heap", fmt.Sprintf("Xmx=%s MaxRAMPercentage=%v", units.FormatJVMSize(o.XmxBytes), o.MaxRAMPercentage)))
 					}
 					lim, el := jvmMemLimit(c, j)
 					if lim > 0 {
 						want := int64(float64(lim) * 0.75)
 						if aware, known := jdkContainerAware(jdkOf(j)); known && !aware {
 							// MaxRAMPercentage arrived with container support (8u191, 10).
-							x := "-Xmx" + jvmSize(roundMiB(want))
-							return fail(Tf("no -Xmx in a container with a %s limit on a JDK that sizes the heap from host RAM", "容器内存限额 %s，没有 -Xmx，而该 JDK 按宿主机内存确定堆大小", human(lim)),
-								Tf("%s (75%% of the limit)", "%s（限额的 75%%）", x), jvmFlagFix(j.PID, "-Xms"+jvmSize(roundMiB(want))+" "+x, ""), el, optsEv(j, "heap flags", "(none)"), jdkEv(j, jdkOf(j)))
+							x := "-Xmx" + units.FormatJVMSize(roundMiB(want))
+							return fail(Tf("no -Xmx in a container with a %s limit on a JDK that sizes the heap from host RAM", "容器内存限额 %s，没有 -Xmx，而该 JDK 按宿主机内存确定堆大小", units.FormatBytes(lim)),
+								Tf("%s (75%% of the limit)", "%s（限额的 75%%）", x), jvmFlagFix(j.PID, "-Xms"+units.FormatJVMSize(roundMiB(want))+" "+x, ""), el, optsEv(j, "heap flags", "(none)"), jdkEv(j, jdkOf(j)))
 						}
-						return fail(Tf("no -Xmx / MaxRAMPercentage in a container with a %s limit: default heap about %s", "容器内存限额 %s，但没有 -Xmx / MaxRAMPercentage：默认堆约 %s", human(lim), human(lim/4)),
-							Tf("-XX:MaxRAMPercentage=75.0 (about %s) or an explicit -Xmx", "-XX:MaxRAMPercentage=75.0（约 %s）或显式 -Xmx", human(want)),
+						return fail(Tf("no -Xmx / MaxRAMPercentage in a container with a %s limit: default heap about %s", "容器内存限额 %s，但没有 -Xmx / MaxRAMPercentage：默认堆约 %s", units.FormatBytes(lim), units.FormatBytes(lim/4)),
+							Tf("-XX:MaxRAMPercentage=75.0 (about %s) or an explicit -Xmx", "-XX:MaxRAMPercentage=75.0（约 %s）或显式 -Xmx", units.FormatBytes(want)),
 							jvmFlagFix(j.PID, "-XX:MaxRAMPercentage=75.0 -XX:InitialRAMPercentage=75.0", ""), el, optsEv(j, "heap flags", "(none)"))
 					}
 					mem := jvmMemory(c, j)
@@ -293,9 +294,9 @@ func jvmRules() []Rule {
 						return advice(T("no -Xmx: heap defaults to 1/4 of RAM", "没有 -Xmx：堆默认取物理内存的 1/4"),
 							T("size the heap explicitly (-Xms = -Xmx) from a load test", "根据压测结果显式设置堆大小（-Xms = -Xmx）"), optsEv(j, "heap flags", "(none)")).WithSeverity(info)
 					}
-					return fail(Tf("no -Xmx: heap defaults to 1/4 of %s", "没有 -Xmx：堆默认取 %s 的 1/4", human(mem)),
+					return fail(Tf("no -Xmx: heap defaults to 1/4 of %s", "没有 -Xmx：堆默认取 %s 的 1/4", units.FormatBytes(mem)),
 						T("size the heap explicitly (-Xms = -Xmx) from a load test", "根据压测结果显式设置堆大小（-Xms = -Xmx）"),
-						jvmFlagFix(j.PID, fmt.Sprintf("-Xms%[1]s -Xmx%[1]s", jvmSize(roundGiB(mem/4))), ""), optsEv(j, "heap flags", "(none)")).WithSeverity(info)
+						jvmFlagFix(j.PID, fmt.Sprintf("-Xms%[1]s -Xmx%[1]s", units.FormatJVMSize(roundGiB(mem/4))), ""), optsEv(j, "heap flags", "(none)")).WithSeverity(info)
 				})
 			},
 		},
@@ -314,15 +315,15 @@ func jvmRules() []Rule {
 					if x == 0 {
 						return skip(T("no -Xmx on the command line", "命令行没有 -Xmx"))
 					}
-					ex := optsEv(j, "-Xmx", jvmSize(x))
+					ex := optsEv(j, "-Xmx", units.FormatJVMSize(x))
 					lim, el := jvmMemLimit(c, j)
 					if lim > 0 {
-						obs := Tf("-Xmx%s against a %s memory limit (%s)", "-Xmx%s，内存限额 %s（占 %s）", jvmSize(x), human(lim), pct(float64(x)/float64(lim)))
+						obs := Tf("-Xmx%s against a %s memory limit (%s)", "-Xmx%s，内存限额 %s（占 %s）", units.FormatJVMSize(x), units.FormatBytes(lim), pct(float64(x)/float64(lim)))
 						if float64(x) <= 0.85*float64(lim) {
 							return pass(obs, ex, el)
 						}
 						want := roundMiB(int64(float64(lim) * 0.75))
-						f := fail(obs, Tf("-Xmx%s (75%% of the limit), or raise the limit", "-Xmx%s（限额的 75%%），或提高限额", jvmSize(want)), jvmFlagFix(j.PID, "-Xmx"+jvmSize(want), "-Xmx"+jvmSize(x)), ex, el)
+						f := fail(obs, Tf("-Xmx%s (75%% of the limit), or raise the limit", "-Xmx%s（限额的 75%%），或提高限额", units.FormatJVMSize(want)), jvmFlagFix(j.PID, "-Xmx"+units.FormatJVMSize(want), "-Xmx"+units.FormatJVMSize(x)), ex, el)
 						if x < lim {
 							f = f.WithSeverity(warning)
 						}
@@ -334,13 +335,13 @@ func jvmRules() []Rule {
 					}
 					avail, ea, _ := meminfo(c, "MemAvailable")
 					total, free := tot*1024, avail*1024+j.RSSKB*1024
-					obs := Tf("-Xmx%s on a host with %s RAM, %s available (+%s already resident in this JVM)", "-Xmx%s，主机内存 %s，可用 %s（该 JVM 已驻留 %s）", jvmSize(x), human(total), human(avail*1024), human(j.RSSKB*1024))
+					obs := Tf("-Xmx%s on a host with %s RAM, %s available (+%s already resident in this JVM)", "-Xmx%s，主机内存 %s，可用 %s（该 JVM 已驻留 %s）", units.FormatJVMSize(x), units.FormatBytes(total), units.FormatBytes(avail*1024), units.FormatBytes(j.RSSKB*1024))
 					want := roundMiB(int64(float64(free) * 0.75))
 					switch {
 					case x >= total:
-						return fail(obs, Tf("-Xmx%s or less", "-Xmx%s 或更小", jvmSize(want)), jvmFlagFix(j.PID, "-Xmx"+jvmSize(want), "-Xmx"+jvmSize(x)), ex, et, ea)
+						return fail(obs, Tf("-Xmx%s or less", "-Xmx%s 或更小", units.FormatJVMSize(want)), jvmFlagFix(j.PID, "-Xmx"+units.FormatJVMSize(want), "-Xmx"+units.FormatJVMSize(x)), ex, et, ea)
 					case avail > 0 && x > free:
-						return fail(obs, Tf("-Xmx%s or less, or free memory on the host", "-Xmx%s 或更小，或释放主机内存", jvmSize(want)), jvmFlagFix(j.PID, "-Xmx"+jvmSize(want), "-Xmx"+jvmSize(x)), ex, et, ea).WithSeverity(warning)
+						return fail(obs, Tf("-Xmx%s or less, or free memory on the host", "-Xmx%s 或更小，或释放主机内存", units.FormatJVMSize(want)), jvmFlagFix(j.PID, "-Xmx"+units.FormatJVMSize(want), "-Xmx"+units.FormatJVMSize(x)), ex, et, ea).WithSeverity(warning)
 					}
 					return pass(obs, ex, et, ea)
 				})
@@ -362,15 +363,15 @@ func jvmRules() []Rule {
 						return unavailable("the collector in use", "no explicit GC flag and JDK version unknown")
 					}
 					heap := heapMax(c, j)
-					e := optsEv(j, "gc", fmt.Sprintf("%s (ergonomic: %v), max heap %s", gc, ergo, human(heap)))
+					e := optsEv(j, "gc", fmt.Sprintf("%s (ergonomic: %v), max heap %s", gc, ergo, units.FormatBytes(heap)))
 					if gc != "Serial" || heap < 2<<30 {
-						return pass(Tf("%s GC, max heap %s", "%s GC，最大堆 %s", gc, human(heap)), e)
+						return pass(Tf("%s GC, max heap %s", "%s GC，最大堆 %s", gc, units.FormatBytes(heap)), e)
 					}
 					if ergo {
-						return fail(Tf("the JVM picked Serial GC by ergonomics (it sees %.1f CPUs / %s) for a %s heap", "JVM 自动选择了 Serial GC（可见 %.1f 个 CPU / %s），而最大堆为 %s", jvmCPUs(c, j), human(jvmMemory(c, j)), human(heap)),
+						return fail(Tf("the JVM picked Serial GC by ergonomics (it sees %.1f CPUs / %s) for a %s heap", "JVM 自动选择了 Serial GC（可见 %.1f 个 CPU / %s），而最大堆为 %s", jvmCPUs(c, j), units.FormatBytes(jvmMemory(c, j)), units.FormatBytes(heap)),
 							T("-XX:+UseG1GC (and at least 2 CPUs, or -XX:ActiveProcessorCount=2)", "-XX:+UseG1GC（并至少分配 2 个 CPU，或 -XX:ActiveProcessorCount=2）"), gcFix(j, "-XX:+UseG1GC"), e)
 					}
-					return fail(Tf("-XX:+UseSerialGC with a %s heap", "-XX:+UseSerialGC，最大堆 %s", human(heap)), T("-XX:+UseG1GC (or -XX:+UseParallelGC for batch throughput)", "-XX:+UseG1GC（批处理吞吐场景可用 -XX:+UseParallelGC）"), gcFix(j, "-XX:+UseG1GC"), e)
+					return fail(Tf("-XX:+UseSerialGC with a %s heap", "-XX:+UseSerialGC，最大堆 %s", units.FormatBytes(heap)), T("-XX:+UseG1GC (or -XX:+UseParallelGC for batch throughput)", "-XX:+UseG1GC（批处理吞吐场景可用 -XX:+UseParallelGC）"), gcFix(j, "-XX:+UseG1GC"), e)
 				})
 			},
 		},
@@ -446,9 +447,9 @@ func jvmRules() []Rule {
 					}
 					cpus := jvmCPUs(c, j)
 					x := j.Options.XmxBytes
-					e := optsEv(j, "gc", fmt.Sprintf("G1, %.1f CPUs, -Xmx%s", cpus, jvmSize(x)))
+					e := optsEv(j, "gc", fmt.Sprintf("G1, %.1f CPUs, -Xmx%s", cpus, units.FormatJVMSize(x)))
 					if (cpus > 0 && cpus < 2) || (x > 0 && x < 512<<20) {
-						return fail(Tf("G1 with %.1f CPUs and a %s max heap", "G1，%.1f 个 CPU，最大堆 %s", cpus, human(x)), T("-XX:+UseSerialGC", "-XX:+UseSerialGC"), gcFix(j, "-XX:+UseSerialGC"), e)
+						return fail(Tf("G1 with %.1f CPUs and a %s max heap", "G1，%.1f 个 CPU，最大堆 %s", cpus, units.FormatBytes(x)), T("-XX:+UseSerialGC", "-XX:+UseSerialGC"), gcFix(j, "-XX:+UseSerialGC"), e)
 					}
 					return pass(Tf("G1 with %.1f CPUs", "G1，%.1f 个 CPU", cpus), e)
 				})
@@ -572,8 +573,8 @@ func jvmRules() []Rule {
 						return unavailable("memory size", "no memory limit and MemTotal unknown")
 					}
 					reserve := stack * int64(j.Threads)
-					e := ev("threads x stack", fmt.Sprintf("%d x %s", j.Threads, human(stack)), fmt.Sprintf("/proc/%d/status Threads", j.PID))
-					obs := Tf("%d threads x %s stack = %s (%s of %s)", "%d 个线程 x %s 栈 = %s（占 %[5]s 的 %[4]s）", j.Threads, human(stack), human(reserve), pct(float64(reserve)/float64(mem)), human(mem))
+					e := ev("threads x stack", fmt.Sprintf("%d x %s", j.Threads, units.FormatBytes(stack)), fmt.Sprintf("/proc/%d/status Threads", j.PID))
+					obs := Tf("%d threads x %s stack = %s (%s of %s)", "%d 个线程 x %s 栈 = %s（占 %[5]s 的 %[4]s）", j.Threads, units.FormatBytes(stack), units.FormatBytes(reserve), pct(float64(reserve)/float64(mem)), units.FormatBytes(mem))
 					if reserve*4 <= mem {
 						return pass(obs, e)
 					}
@@ -583,7 +584,7 @@ func jvmRules() []Rule {
 					}
 					old := ""
 					if j.Options.XssBytes > 0 {
-						old = "-Xss" + jvmSize(j.Options.XssBytes)
+						old = "-Xss" + units.FormatJVMSize(j.Options.XssBytes)
 					}
 					return fail(obs, T("-Xss512k (after testing deep call paths) and smaller thread pools", "-Xss512k（先验证深调用链），并缩小线程池"), jvmFlagFix(j.PID, "-Xss512k", old), e)
 				})
@@ -674,7 +675,7 @@ func jvmRules() []Rule {
 					if !known {
 						return unavailable(fmt.Sprintf("/proc/%d/status Cpus_allowed_list", j.PID), "not read")
 					}
-					e := ev("Cpus_allowed_list", cpuList(j.CPUsAllowed), fmt.Sprintf("/proc/%d/status", j.PID))
+					e := ev("Cpus_allowed_list", sysinfo.FormatCPUList(j.CPUsAllowed), fmt.Sprintf("/proc/%d/status", j.PID))
 					target := nodes[0]
 					if hasNIC {
 						if n, ok := nodeByID(nodes, nic.NUMANode); ok {
@@ -688,9 +689,9 @@ func jvmRules() []Rule {
 						}
 					}
 					fx := finding.Fix{
-						Apply:   fmt.Sprintf("taskset -apc %s %d && migratepages %d all %d", cpuList(target.CPUs), j.PID, j.PID, target.ID),
-						Revert:  fmt.Sprintf("taskset -apc %s %d   # pages moved by migratepages stay on node %d", cpuList(j.CPUsAllowed), j.PID, target.ID),
-						Persist: fmt.Sprintf("numactl --cpunodebind=%[1]d --membind=%[1]d java ...\n# systemd 243+ unit, [Service]:\nCPUAffinity=%[2]s\nNUMAPolicy=bind\nNUMAMask=%[1]d", target.ID, cpuList(target.CPUs)),
+						Apply:   fmt.Sprintf("taskset -apc %s %d && migratepages %d all %d", sysinfo.FormatCPUList(target.CPUs), j.PID, j.PID, target.ID),
+						Revert:  fmt.Sprintf("taskset -apc %s %d   # pages moved by migratepages stay on node %d", sysinfo.FormatCPUList(j.CPUsAllowed), j.PID, target.ID),
+						Persist: fmt.Sprintf("numactl --cpunodebind=%[1]d --membind=%[1]d java ...\n# systemd 243+ unit, [Service]:\nCPUAffinity=%[2]s\nNUMAPolicy=bind\nNUMAMask=%[1]d", target.ID, sysinfo.FormatCPUList(target.CPUs)),
 						Note: Tf("taskset moves the running threads; pages already allocated stay where they are (migratepages moves them). To keep the binding across restarts start the JVM under numactl, or set the systemd lines.",
 							"taskset 迁移正在运行的线程；已分配的内存页不会自动迁移（migratepages 负责迁移）。要在重启后保持绑定，请用 numactl 启动 JVM，或在 systemd 单元中加上述配置。"),
 					}
@@ -699,12 +700,12 @@ func jvmRules() []Rule {
 						nicNote = Tf(" (node of %s)", "（%s 所在节点）", nic.Name)
 					}
 					if !pinned {
-						return fail(Tf("JVM runs on CPUs %s spanning nodes %s", "JVM 运行在 CPU %s 上，跨节点 %s", cpuList(j.CPUsAllowed), intsString(spanned)),
-							T(fmt.Sprintf("bind to node %d%s: CPUs %s and its memory", target.ID, nicNote.EN, cpuList(target.CPUs)), fmt.Sprintf("绑定到节点 %d%s：CPU %s 及其内存", target.ID, nicNote.ZH, cpuList(target.CPUs))), fx, e)
+						return fail(Tf("JVM runs on CPUs %s spanning nodes %s", "JVM 运行在 CPU %s 上，跨节点 %s", sysinfo.FormatCPUList(j.CPUsAllowed), intsString(spanned)),
+							T(fmt.Sprintf("bind to node %d%s: CPUs %s and its memory", target.ID, nicNote.EN, sysinfo.FormatCPUList(target.CPUs)), fmt.Sprintf("绑定到节点 %d%s：CPU %s 及其内存", target.ID, nicNote.ZH, sysinfo.FormatCPUList(target.CPUs))), fx, e)
 					}
 					if hasNIC && spanned[0] != nic.NUMANode {
 						return fail(Tf("JVM bound to node %d but %s is on node %d", "JVM 绑定在节点 %d，而 %s 位于节点 %d", spanned[0], nic.Name, nic.NUMANode),
-							Tf("bind to node %d (CPUs %s) where the NIC is, or move the NIC IRQs to node %d", "绑定到网卡所在的节点 %d（CPU %s），或把网卡中断移到节点 %d", target.ID, cpuList(target.CPUs), spanned[0]), fx, e,
+							Tf("bind to node %d (CPUs %s) where the NIC is, or move the NIC IRQs to node %d", "绑定到网卡所在的节点 %d（CPU %s），或把网卡中断移到节点 %d", target.ID, sysinfo.FormatCPUList(target.CPUs), spanned[0]), fx, e,
 							ev(nic.Name+" numa_node", nic.NUMANode, nicSource(nic)+"/device/numa_node"))
 					}
 					return pass(Tf("JVM bound to node %d", "JVM 已绑定到节点 %d", spanned[0]), e)
@@ -728,7 +729,7 @@ func jvmRules() []Rule {
 				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
 					pinned, known, _ := jvmPinned(nodes, j)
 					if known && pinned {
-						return pass(T("bound to one node: UseNUMA not needed", "已绑定单个节点：无需 UseNUMA"), ev("Cpus_allowed_list", cpuList(j.CPUsAllowed), fmt.Sprintf("/proc/%d/status", j.PID)))
+						return pass(T("bound to one node: UseNUMA not needed", "已绑定单个节点：无需 UseNUMA"), ev("Cpus_allowed_list", sysinfo.FormatCPUList(j.CPUsAllowed), fmt.Sprintf("/proc/%d/status", j.PID)))
 					}
 					gc, _ := effectiveGC(c, j)
 					if !(gc == "Parallel" || (gc == "G1" && jdkOf(j).AtLeast(14))) {
@@ -848,7 +849,7 @@ func jvmRules() []Rule {
 					heap := heapMax(c, j)
 					pages := int64(math.Ceil(float64(heap)/float64(size*1024)*1.05)) + 1
 					return fail(T("-XX:+UseLargePages but HugePages_Total is 0: the JVM runs on small pages", "有 -XX:+UseLargePages 但 HugePages_Total 为 0：JVM 实际使用小页"),
-						Tf("vm.nr_hugepages = %d (%s heap + 5%%), or use -XX:+UseTransparentHugePages with THP madvise", "vm.nr_hugepages = %d（%s 堆 + 5%%），或改用 -XX:+UseTransparentHugePages 配合 THP madvise", pages, human(heap)),
+						Tf("vm.nr_hugepages = %d (%s heap + 5%%), or use -XX:+UseTransparentHugePages with THP madvise", "vm.nr_hugepages = %d（%s 堆 + 5%%），或改用 -XX:+UseTransparentHugePages 配合 THP madvise", pages, units.FormatBytes(heap)),
 						sysctlFix1("vm.nr_hugepages", pages, 0), et, optsEv(j, "UseLargePages", "true"))
 				})
 			},
@@ -932,12 +933,13 @@ func prlimitFix(pid int, resource, unitKey string, l sysinfo.Limit, want int64, 
 	}
 }
 
-// limitString writes a limit as prlimit takes it (-1 is unlimited).
+// limitString writes a /proc/PID/limits value (sysinfo.Limit: -1 is
+// unlimited) as units.FormatRlimit does.
 func limitString(v int64) string {
 	if v < 0 {
-		return "unlimited"
+		return units.FormatRlimit(units.RlimInfinity)
 	}
-	return fmt.Sprint(v)
+	return units.FormatRlimit(uint64(v))
 }
 
 // GC logging options: unified logging (JEP 158/271) for JDK 9+, the JDK 8

@@ -6,6 +6,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 func TestValidateAll(t *testing.T) {
@@ -245,7 +246,7 @@ func TestRevertRestoresObserved(t *testing.T) {
 }
 
 func TestHelpers(t *testing.T) {
-	if got := cpuList([]int{0, 1, 2, 3, 8, 10, 11}); got != "0-3,8,10-11" {
+	if got := sysinfo.FormatCPUList([]int{0, 1, 2, 3, 8, 10, 11}); got != "0-3,8,10-11" {
 		t.Errorf("cpuList %q", got)
 	}
 	if got := cpuMask([]int{4, 5, 6, 7}); got != "000000f0" {
@@ -254,7 +255,7 @@ func TestHelpers(t *testing.T) {
 	if got := cpuMask(seq(32, 63)); got != "ffffffff,00000000" {
 		t.Errorf("cpuMask %q", got)
 	}
-	if got := jvmSize(4 * gib); got != "4g" {
+	if got := units.FormatJVMSize(4 * gib); got != "4g" {
 		t.Errorf("jvmSize %q", got)
 	}
 	for in, want := range map[string][2]int{"1.8.0_191": {8, 191}, "1.8.0": {8, 0}, "11.0.20": {11, 0}, "17": {17, 0}, "21.0.1+12": {21, 0}, "8u342": {8, 342}} {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // Memory: THP, huge pages, swap, headroom, writeback, reclaim, map count,
@@ -126,7 +127,7 @@ func memoryRules() []Rule {
 					}
 				}
 				obs := Tf("%d huge pages reserved (%s), %d free; %d JVM(s) use -XX:+UseLargePages", "预留 %d 个大页（%s），空闲 %d 个；%d 个 JVM 使用 -XX:+UseLargePages",
-					total, human(total*size*1024), free, users)
+					total, units.FormatBytes(total*size*1024), free, users)
 				if users > 0 || (free < total) {
 					return one(pass(obs, et, ef))
 				}
@@ -157,7 +158,7 @@ func memoryRules() []Rule {
 				}
 				free, ef, _ := meminfo(c, "SwapFree")
 				used := tot - free
-				obs := Tf("%s of %s swap in use", "已使用交换 %s / %s", human(used*1024), human(tot*1024))
+				obs := Tf("%s of %s swap in use", "已使用交换 %s / %s", units.FormatBytes(used*1024), units.FormatBytes(tot*1024))
 				if used <= 256*1024 {
 					return one(pass(obs, et, ef))
 				}
@@ -217,7 +218,7 @@ func memoryRules() []Rule {
 					return one(unavailable("/proc/meminfo MemTotal/MemAvailable", orDefault(c.F.Memory.Meminfo.Err, "MemAvailable missing (kernel < 3.14)")))
 				}
 				r := float64(avail) / float64(tot)
-				obs := Tf("MemAvailable %s of %s (%s)", "可用内存 %s / %s（%s）", human(avail*1024), human(tot*1024), pct(r))
+				obs := Tf("MemAvailable %s of %s (%s)", "可用内存 %s / %s（%s）", units.FormatBytes(avail*1024), units.FormatBytes(tot*1024), pct(r))
 				if r >= 0.10 {
 					return one(pass(obs, et, ea))
 				}
@@ -307,7 +308,7 @@ func memoryRules() []Rule {
 				if !ok {
 					return one(unavailableFrom("/proc/meminfo MemTotal", c.F.Memory.Meminfo))
 				}
-				obs := Tf("min_free_kbytes %d on %s RAM", "min_free_kbytes 为 %d，内存 %s", v, human(tot*1024))
+				obs := Tf("min_free_kbytes %d on %s RAM", "min_free_kbytes 为 %d，内存 %s", v, units.FormatBytes(tot*1024))
 				switch {
 				case v*20 > tot:
 					return one(fail(obs, T("vm.min_free_kbytes = 112640", "vm.min_free_kbytes = 112640"), sysctlFix1("vm.min_free_kbytes", 112640, v), e, et).WithSeverity(warning))

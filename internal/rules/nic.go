@@ -126,18 +126,18 @@ func nicRules() []Rule {
 						ids = append(ids, fmt.Sprint(q.Number))
 					}
 					evs := []finding.Evidence{ev("irqs", strings.Join(ids, ","), "/proc/interrupts"),
-						ev("cpus receiving interrupts", cpuList(targets), "/proc/interrupts")}
+						ev("cpus receiving interrupts", sysinfo.FormatCPUList(targets), "/proc/interrupts")}
 					for i, q := range n.IRQs {
 						if i >= 4 {
 							break
 						}
-						evs = append(evs, ev(fmt.Sprintf("irq %d smp_affinity_list", q.Number), cpuList(q.Affinity), fmt.Sprintf("/proc/irq/%d/smp_affinity_list", q.Number)))
+						evs = append(evs, ev(fmt.Sprintf("irq %d smp_affinity_list", q.Number), sysinfo.FormatCPUList(q.Affinity), fmt.Sprintf("/proc/irq/%d/smp_affinity_list", q.Number)))
 					}
 					if irqb.OK {
 						evs = append(evs, evf("irqbalance running", irqb))
 					}
 					if cpus < 4 || busiest < 0 || share < 0.8 {
-						out = append(out, pass(Tf("%s: %d IRQs over CPUs %s", "%s：%d 个中断分布在 CPU %s", n.Name, len(n.IRQs), cpuList(targets)), evs...).On(n.Name))
+						out = append(out, pass(Tf("%s: %d IRQs over CPUs %s", "%s：%d 个中断分布在 CPU %s", n.Name, len(n.IRQs), sysinfo.FormatCPUList(targets)), evs...).On(n.Name))
 						continue
 					}
 					local := nicLocalCPUs(c, n)
@@ -148,11 +148,11 @@ func nicRules() []Rule {
 						p := fmt.Sprintf("/proc/irq/%d/smp_affinity_list", q.Number)
 						target := fmt.Sprint(picks[i])
 						if len(n.IRQs) == 1 {
-							target = cpuList(local) // one IRQ: let it go anywhere on the local node
+							target = sysinfo.FormatCPUList(local) // one IRQ: let it go anywhere on the local node
 						}
 						apply = append(apply, fmt.Sprintf("echo %s > %s", target, p))
 						changes = append(changes, sysfsChange(p, target))
-						revert = append(revert, fmt.Sprintf("echo %s > %s", orDefault(cpuList(q.Affinity), fmt.Sprint(busiest)), p))
+						revert = append(revert, fmt.Sprintf("echo %s > %s", orDefault(sysinfo.FormatCPUList(q.Affinity), fmt.Sprint(busiest)), p))
 					}
 					irqbRunning := irqb.OK && irqb.Value
 					fx := finding.Fix{Apply: strings.Join(apply, "\n"), Revert: strings.Join(revert, "\n"),
@@ -165,9 +165,9 @@ func nicRules() []Rule {
 					}
 					q := queues(n)
 					rec := T(fmt.Sprintf("spread %[1]s's IRQs over the CPUs of its node%[2]s: %[3]s; with %[4]d queue(s) also add queues (`ethtool -L %[1]s combined N`, nic.queues) or enable RPS (nic.rps); or start irqbalance (`systemctl start irqbalance`)",
-						n.Name, node, cpuList(local), q),
+						n.Name, node, sysinfo.FormatCPUList(local), q),
 						fmt.Sprintf("把 %[1]s 的中断分散到网卡所在节点%[2]s的 CPU：%[3]s；当前只有 %[4]d 个队列，还应增加队列（`ethtool -L %[1]s combined N`，见 nic.queues）或开启 RPS（见 nic.rps）；或者启动 irqbalance（`systemctl start irqbalance`）",
-							n.Name, nodeZH, cpuList(local), q))
+							n.Name, nodeZH, sysinfo.FormatCPUList(local), q))
 					ien, izh := irqbState(irqb)
 					obs := T(fmt.Sprintf("%s: %d IRQ(s), %.0f%% of them on CPU %d of %d CPUs; irqbalance %s", n.Name, len(n.IRQs), share*100, busiest, cpus, ien),
 						fmt.Sprintf("%s：%d 个中断，其中 %.0f%% 落在 CPU %d 上（共 %d 个 CPU）；irqbalance %s", n.Name, len(n.IRQs), share*100, busiest, cpus, izh))
@@ -322,7 +322,7 @@ func nicRules() []Rule {
 						Note: T("rps_cpus and rps_flow_cnt are lost on reboot: write them from a udev rule or a boot-time unit; the sysctl persists through sysctl.d.",
 							"rps_cpus 和 rps_flow_cnt 重启后丢失：请由 udev 规则或开机单元写入；sysctl 部分通过 sysctl.d 持久化。")}
 					out = append(out, fail(Tf("%s: %d queue(s) for %d CPUs and RPS off on %d of %d rx queues", "%s：%d 个队列对应 %d 个 CPU，%d/%d 个 rx 队列未开启 RPS", n.Name, q, cpus, len(n.RPS)-on, len(n.RPS)),
-						Tf("RPS over CPUs %s (mask %s), RFS with rps_sock_flow_entries %d", "在 CPU %s（掩码 %s）上开启 RPS，并开启 RFS（rps_sock_flow_entries %d）", cpuList(local), mask, flows), fx, evs...).On(n.Name))
+						Tf("RPS over CPUs %s (mask %s), RFS with rps_sock_flow_entries %d", "在 CPU %s（掩码 %s）上开启 RPS，并开启 RFS（rps_sock_flow_entries %d）", sysinfo.FormatCPUList(local), mask, flows), fx, evs...).On(n.Name))
 				}
 				return out
 			},

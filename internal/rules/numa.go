@@ -7,6 +7,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // NUMA topology, balancing, zone reclaim and NIC locality
@@ -105,7 +106,7 @@ func numaRules() []Rule {
 				var total int64
 				maxDist := 0
 				for _, n := range nodes {
-					parts = append(parts, fmt.Sprintf("node%d: cpus %s, %s", n.ID, cpuList(n.CPUs), human(n.MemTotalKB*1024)))
+					parts = append(parts, fmt.Sprintf("node%d: cpus %s, %s", n.ID, sysinfo.FormatCPUList(n.CPUs), units.FormatBytes(n.MemTotalKB*1024)))
 					total += n.MemTotalKB
 					for _, d := range n.Distances {
 						if d > maxDist {
@@ -118,11 +119,11 @@ func numaRules() []Rule {
 				var small []string
 				for _, n := range nodes {
 					if n.MemTotalKB*2 < avg {
-						small = append(small, fmt.Sprintf("node%d (%s)", n.ID, human(n.MemTotalKB*1024)))
+						small = append(small, fmt.Sprintf("node%d (%s)", n.ID, units.FormatBytes(n.MemTotalKB*1024)))
 					}
 				}
 				if len(small) > 0 {
-					return one(advice(Tf("%d NUMA nodes with unbalanced memory: %s below half the average %s", "%d 个 NUMA 节点内存不均衡：%s 低于平均值 %s 的一半", len(nodes), strings.Join(small, ", "), human(avg*1024)),
+					return one(advice(Tf("%d NUMA nodes with unbalanced memory: %s below half the average %s", "%d 个 NUMA 节点内存不均衡：%s 低于平均值 %s 的一半", len(nodes), strings.Join(small, ", "), units.FormatBytes(avg*1024)),
 						T("populate every memory channel with identical DIMMs (1 DIMM per channel, same speed and rank); until then do not bind JVMs to the small nodes",
 							"所有内存通道插满同规格内存条（每通道 1 根，速率和 Rank 一致）；在此之前不要把 JVM 绑定到内存少的节点"), e).WithSeverity(warning))
 				}
@@ -261,20 +262,20 @@ func numaRules() []Rule {
 					evs = append(evs, en)
 					for _, q := range remote {
 						p := fmt.Sprintf("/proc/irq/%d/smp_affinity_list", q.Number)
-						apply = append(apply, fmt.Sprintf("echo %s > %s", cpuList(node.CPUs), p))
-						changes = append(changes, sysfsChange(p, cpuList(node.CPUs)))
-						revert = append(revert, fmt.Sprintf("echo %s > %s", cpuList(q.Affinity), p))
+						apply = append(apply, fmt.Sprintf("echo %s > %s", sysinfo.FormatCPUList(node.CPUs), p))
+						changes = append(changes, sysfsChange(p, sysinfo.FormatCPUList(node.CPUs)))
+						revert = append(revert, fmt.Sprintf("echo %s > %s", sysinfo.FormatCPUList(q.Affinity), p))
 						ids = append(ids, fmt.Sprint(q.Number))
 						if len(evs) < 6 {
-							evs = append(evs, ev(fmt.Sprintf("irq %d affinity", q.Number), cpuList(q.Affinity), p))
+							evs = append(evs, ev(fmt.Sprintf("irq %d affinity", q.Number), sysinfo.FormatCPUList(q.Affinity), p))
 						}
 					}
 					fx := finding.Fix{Apply: strings.Join(apply, "\n"), Revert: strings.Join(revert, "\n"), Changes: changes,
 						Note: Tf("irqbalance is NUMA-aware: starting it is the simplest persistent fix. Otherwise pin at boot from a unit or udev rule; if irqbalance runs, exclude these IRQs from it (--banirq=%s) or it moves them again.",
 							"irqbalance 能感知 NUMA：启动它是最简单的持久方案。否则请由开机单元或 udev 规则绑定；若 irqbalance 在运行，需用 --banirq=%s 排除这些中断，否则会被它再次迁移。", ids[0])}
 					out = append(out, fail(Tf("%s is on node %d (CPUs %s) but %d of %d IRQs may run on other nodes (IRQs %s)", "%s 位于节点 %d（CPU %s），但 %d/%d 个中断可能在其他节点处理（中断号 %s）",
-						n.Name, n.NUMANode, cpuList(node.CPUs), len(remote), len(n.IRQs), strings.Join(ids, ",")),
-						Tf("affinity of every %s IRQ within node %d (CPUs %s)", "%s 的所有中断亲和到节点 %d（CPU %s）", n.Name, n.NUMANode, cpuList(node.CPUs)), fx, evs...).On(n.Name))
+						n.Name, n.NUMANode, sysinfo.FormatCPUList(node.CPUs), len(remote), len(n.IRQs), strings.Join(ids, ",")),
+						Tf("affinity of every %s IRQ within node %d (CPUs %s)", "%s 的所有中断亲和到节点 %d（CPU %s）", n.Name, n.NUMANode, sysinfo.FormatCPUList(node.CPUs)), fx, evs...).On(n.Name))
 				}
 				sort.SliceStable(out, func(i, j int) bool { return out[i].Subject < out[j].Subject })
 				return out

@@ -1,5 +1,7 @@
 package sample
 
+import "bytes"
+
 // /proc/meminfo: memory gauges in kB (HugePages_* are page counts).
 // Sample:
 //
@@ -31,7 +33,17 @@ func (p *meminfoSampler) Sample(s *Snapshot) error {
 	return parseMeminfo(b, s.Mem, &p.sc)
 }
 
-// parseMeminfo adds every "Name: value [kB]" line to m.
+// ParseMeminfo adds every "Name: value [kB]" line of /proc/meminfo to m
+// (values in kB; HugePages_* are counts). It is the one /proc/meminfo
+// parser: sysinfo's host facts call it too. A bad line is an ErrParse
+// naming it; the lines after it are still read.
+func ParseMeminfo(b []byte, m map[string]uint64) error {
+	var sc scratch
+	return parseMeminfo(b, m, &sc)
+}
+
+// parseMeminfo is ParseMeminfo with the sampler's scratch (no allocation
+// per sample once the names are interned).
 func parseMeminfo(b []byte, m map[string]uint64, sc *scratch) (err error) {
 	l := lines{b: b}
 	for l.next() {
@@ -47,12 +59,19 @@ func parseMeminfo(b []byte, m map[string]uint64, sc *scratch) (err error) {
 			firstErr(&err, badLine(l.n, l.line, "want value [unit]"))
 			continue
 		}
+		// Only the HugePages_* counts have no unit; a missing kB elsewhere
+		// is a line cut short, another unit is not meminfo.
+		name = trimSpace(name)
+		if (len(f) == 2 && string(f[1]) != "kB") || (len(f) == 1 && !bytes.HasPrefix(name, []byte("HugePages_"))) {
+			firstErr(&err, badLine(l.n, l.line, "no kB unit (truncated?)"))
+			continue
+		}
 		v, ok := atou(f[0])
 		if !ok {
 			firstErr(&err, badLine(l.n, l.line, "bad value"))
 			continue
 		}
-		m[sc.intern(trimSpace(name))] = v
+		m[sc.intern(name)] = v
 	}
 	return err
 }

@@ -22,6 +22,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // Proc is the target process.
@@ -195,9 +197,12 @@ func parseLimits(b []byte, pr *Proc, sc *scratch) error {
 	return badLine(0, nil, "no Max open files line")
 }
 
+// limitValue reads a soft or hard column as units.ParseRlimitValue does
+// (no allocation); unlimited is 0 here (Proc's convention).
 func limitValue(b []byte) (uint64, bool) {
-	if string(b) == "unlimited" {
-		return 0, true
+	v, ok := units.ParseRlimitValue(b)
+	if v == units.RlimInfinity {
+		return 0, ok
 	}
-	return atou(b)
+	return v, ok
 }

@@ -71,6 +71,14 @@ func (p *statSampler) Sample(s *Snapshot) error {
 	return err
 }
 
+// ParseStat parses /proc/stat: the one parser of it (sysinfo's host facts
+// call it too). A bad line is an ErrParse naming it; the rest is kept.
+func ParseStat(b []byte) (*Stat, error) {
+	st := new(Stat)
+	var sc scratch
+	return st, parseStat(b, st, &sc)
+}
+
 // parseStat parses /proc/stat into st. Unknown lines are ignored; a bad
 // known line is skipped and the first one reported.
 func parseStat(b []byte, st *Stat, sc *scratch) (err error) {

@@ -14,7 +14,11 @@ package sample
 // 0C NEW_SYN_RECV. For a LISTEN socket rx_queue is the accept queue length
 // (connections the application has not accept()ed yet).
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/tuneloop/tuneloop/internal/units"
+)
 
 // TCPStates counts sockets per state (IPv4 and IPv6 together) and the
 // accept queue of every listening port.
@@ -90,7 +94,7 @@ func (c *tcpCounter) line(line []byte, ts *TCPStates, sc *scratch) {
 		firstErr(&c.err, badLine(c.n, line, "want sl local remote st queues"))
 		return
 	}
-	st, ok := hexu(f[3])
+	st, ok := units.ParseHex(f[3])
 	if !ok || st == 0 || int(st) >= len(tcpStateNames) {
 		firstErr(&c.err, badLine(c.n, line, "bad state"))
 		return
@@ -101,8 +105,8 @@ func (c *tcpCounter) line(line []byte, ts *TCPStates, sc *scratch) {
 	}
 	_, port, ok1 := cutLast(f[1], ':')
 	_, rxq, ok2 := cut(f[4], ':')
-	pv, ok3 := hexu(port)
-	qv, ok4 := hexu(rxq)
+	pv, ok3 := units.ParseHex(port)
+	qv, ok4 := units.ParseHex(rxq)
 	if !ok1 || !ok2 || !ok3 || !ok4 || pv > 65535 {
 		firstErr(&c.err, badLine(c.n, line, "bad listen address or queue"))
 		return
@@ -127,26 +131,4 @@ func cutLast(b []byte, sep byte) (before, after []byte, found bool) {
 		}
 	}
 	return b, nil, false
-}
-
-// hexu parses up to 16 hex digits.
-func hexu(b []byte) (uint64, bool) {
-	if len(b) == 0 || len(b) > 16 {
-		return 0, false
-	}
-	var v uint64
-	for _, c := range b {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c -= 'a' - 10
-		case c >= 'A' && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return 0, false
-		}
-		v = v<<4 | uint64(c)
-	}
-	return v, true
 }

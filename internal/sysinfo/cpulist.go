@@ -19,10 +19,10 @@ import (
 // allocate gigabytes. Linux NR_CPUS tops out at 8192 today.
 const maxCPU = 1 << 16
 
-// parseCPUList parses "0-3,8,10-11" (optionally with ":stride" groups as in
+// ParseCPUList parses "0-3,8,10-11" (optionally with ":stride" groups as in
 // isolcpus, "0-7:2") into sorted, distinct CPU numbers. Empty input is an
 // empty list (e.g. an unset rps_cpus or a memory-only NUMA node).
-func parseCPUList(s string) ([]int, error) {
+func ParseCPUList(s string) ([]int, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return []int{}, nil
@@ -55,6 +55,32 @@ func parseCPUList(s string) ([]int, error) {
 		}
 	}
 	return sortedKeys(seen), nil
+}
+
+// FormatCPUList writes CPU numbers as the kernel writes a list
+// ("0-3,8,10-11"): sorted, duplicates dropped, runs as ranges. It is
+// ParseCPUList's inverse and the one formatter of CPU lists.
+func FormatCPUList(cpus []int) string {
+	s := slices.Clone(cpus)
+	slices.Sort(s)
+	s = slices.Compact(s)
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		j := i
+		for j+1 < len(s) && s[j+1] == s[j]+1 {
+			j++
+		}
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(s[i]))
+		if j > i {
+			b.WriteByte('-')
+			b.WriteString(strconv.Itoa(s[j]))
+		}
+		i = j + 1
+	}
+	return b.String()
 }
 
 // parseHexMask parses a cpumask ("ff,00000001": comma-separated 32-bit hex

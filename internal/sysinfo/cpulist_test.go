@@ -22,11 +22,16 @@ func TestParseCPUList(t *testing.T) {
 		{"1,,2", nil, true},
 		{"0-4294967295", nil, true},
 		{"-1", nil, true},
+		// experiment/launchknobs.go parseCPUList (now calling this) took
+		// these; it refused "" and CPUs >= 8192 itself and still does.
+		{"0-3,8", []int{0, 1, 2, 3, 8}, false},
+		{" 2 , 4-5 ", []int{2, 4, 5}, false},
+		{"8191", []int{8191}, false},
 	}
 	for _, tt := range tests {
-		got, err := parseCPUList(tt.in)
+		got, err := ParseCPUList(tt.in)
 		if (err != nil) != tt.wantErr || !slices.Equal(got, tt.want) {
-			t.Errorf("parseCPUList(%q) = %v, %v; want %v, err %v", tt.in, got, err, tt.want, tt.wantErr)
+			t.Errorf("ParseCPUList(%q) = %v, %v; want %v, err %v", tt.in, got, err, tt.want, tt.wantErr)
 		}
 	}
 }
@@ -69,7 +74,7 @@ func FuzzParseCPUList(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		l, err := parseCPUList(s)
+		l, err := ParseCPUList(s)
 		if err != nil {
 			return
 		}
@@ -81,7 +86,33 @@ func FuzzParseCPUList(f *testing.F) {
 				t.Fatalf("cpu %d out of range", c)
 			}
 		}
+		// What FormatCPUList writes reads back the same.
+		if back, err := ParseCPUList(FormatCPUList(l)); err != nil || !slices.Equal(back, l) {
+			t.Fatalf("%q -> %v -> %q -> %v, %v", s, l, FormatCPUList(l), back, err)
+		}
 	})
+}
+
+// FormatCPUList replaces rules/helpers.go cpuList (sorted, deduplicated),
+// diagnose/window.go cpuList and experiment cpuListText (both assumed
+// sorted input); on sorted distinct CPUs all three wrote the same.
+func TestFormatCPUList(t *testing.T) {
+	for _, tt := range []struct {
+		in   []int
+		want string
+	}{
+		{nil, ""}, {[]int{3}, "3"}, {[]int{0, 1, 2, 3, 8, 10, 11}, "0-3,8,10-11"},
+		{[]int{0, 1, 64, 65, 66}, "0-1,64-66"}, {[]int{5, 1, 1, 2}, "1-2,5"}, {[]int{2, 4, 6}, "2,4,6"},
+	} {
+		if got := FormatCPUList(tt.in); got != tt.want {
+			t.Errorf("FormatCPUList(%v) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	in := []int{3, 1, 2}
+	FormatCPUList(in)
+	if !slices.Equal(in, []int{3, 1, 2}) {
+		t.Errorf("FormatCPUList changed its input: %v", in)
+	}
 }
 
 func FuzzParseHexMask(f *testing.F) {
@@ -100,6 +131,10 @@ func FuzzParseHexMask(f *testing.F) {
 			if c < 0 || c >= maxCPU {
 				t.Fatalf("cpu %d out of range", c)
 			}
+		}
+		// What FormatCPUList writes reads back the same.
+		if back, err := ParseCPUList(FormatCPUList(l)); err != nil || !slices.Equal(back, l) {
+			t.Fatalf("%q -> %v -> %q -> %v, %v", s, l, FormatCPUList(l), back, err)
 		}
 	})
 }

@@ -158,12 +158,12 @@ func readInterrupts(h hostfs.FS) (interruptTable, error) {
 // irqAffinity fills Affinity and Effective of q from /proc/irq/N.
 func irqAffinity(h hostfs.FS, q *IRQ) error {
 	dir := h.ProcPath("irq", strconv.Itoa(q.Number))
-	a := readField(h, dir+"/smp_affinity_list", parseCPUList)
+	a := readField(h, dir+"/smp_affinity_list", ParseCPUList)
 	if !a.OK {
 		return fmt.Errorf("%s", a.Err)
 	}
 	q.Affinity = a.Value
-	if e := readField(h, dir+"/effective_affinity_list", parseCPUList); e.OK {
+	if e := readField(h, dir+"/effective_affinity_list", ParseCPUList); e.OK {
 		q.Effective = e.Value
 	}
 	return nil

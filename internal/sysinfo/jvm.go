@@ -188,7 +188,7 @@ func readJVM(h hostfs.FS, p proc, args []string, exe string, users map[int]strin
 		}
 	}
 	if s, err := h.ReadString(h.ProcPath(ps, "limits")); err == nil {
-		j.Limits, _ = parseLimits(s)
+		j.Limits, _ = ParseProcLimits(s)
 	}
 	if fds, err := h.ReadDir(h.ProcPath(ps, "fd")); err == nil {
 		j.OpenFDs = len(fds)

@@ -13,39 +13,32 @@ package sysinfo
 import (
 	"errors"
 	"fmt"
-	"strconv"
+	"math"
 	"strings"
 
 	"github.com/prometheus/procfs"
 
 	"github.com/tuneloop/tuneloop/internal/hostfs"
+	"github.com/tuneloop/tuneloop/internal/sample"
 )
 
-// parseMeminfo parses "Key: value [kB]" lines into key -> value.
+// parseMeminfo reads /proc/meminfo with sample.ParseMeminfo (the one
+// parser of it) into key -> value; MemTotal must be there.
 func parseMeminfo(s string) (map[string]int64, error) {
 	if err := checkText(s); err != nil {
 		return nil, err
 	}
-	m := map[string]int64{}
-	for i, line := range strings.Split(s, "\n") {
-		if strings.TrimSpace(line) == "" {
-			continue
+	u := map[string]uint64{}
+	if err := sample.ParseMeminfo([]byte(s), u); err != nil {
+		// Host facts cite "line N: ..." without sample's "malformed: ".
+		return nil, errors.New(strings.TrimPrefix(err.Error(), sample.ErrParse.Error()+": "))
+	}
+	m := make(map[string]int64, len(u))
+	for k, v := range u {
+		if v > math.MaxInt64 {
+			return nil, fmt.Errorf("%s: value %d out of range", k, v)
 		}
-		k, rest, ok := strings.Cut(line, ":")
-		f := strings.Fields(rest)
-		if !ok || k == "" || len(f) == 0 || len(f) > 2 || (len(f) == 2 && f[1] != "kB") {
-			return nil, lineErr(i+1, "want \"Key: value [kB]\", got %q", clipText(line))
-		}
-		// Only the HugePages_* counts have no unit; a missing kB elsewhere
-		// is a line cut short.
-		if len(f) == 1 && !strings.HasPrefix(k, "HugePages_") {
-			return nil, lineErr(i+1, "no kB unit (truncated?): %q", clipText(line))
-		}
-		v, err := strconv.ParseInt(f[0], 10, 64)
-		if err != nil {
-			return nil, lineErr(i+1, "bad value %q", clipText(f[0]))
-		}
-		m[strings.TrimSpace(k)] = v
+		m[k] = int64(v)
 	}
 	if _, ok := m["MemTotal"]; !ok {
 		return nil, errors.New("no MemTotal")

@@ -81,7 +81,7 @@ func collectNUMA(h hostfs.FS) NUMA {
 			continue
 		}
 		nd := dir + "/" + n
-		cpus := readField(h, nd+"/cpulist", parseCPUList)
+		cpus := readField(h, nd+"/cpulist", ParseCPUList)
 		mem, merr := h.ReadString(nd + "/meminfo")
 		var total, free int64
 		if merr == nil {

@@ -18,7 +18,7 @@ Max realtime timeout      unlimited            unlimited            us
 `
 
 func TestParseLimits(t *testing.T) {
-	m, err := parseLimits(realLimits)
+	m, err := ParseProcLimits(realLimits)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,8 +34,8 @@ func TestParseLimits(t *testing.T) {
 		t.Errorf("got %v", m)
 	}
 	for _, bad := range []string{"", "Limit\nMax open files x y files\n", "garbage", "Limit Soft Hard\n"} {
-		if _, err := parseLimits(bad); err == nil {
-			t.Errorf("parseLimits(%q): want error", bad)
+		if _, err := ParseProcLimits(bad); err == nil {
+			t.Errorf("ParseProcLimits(%q): want error", bad)
 		}
 	}
 }
@@ -202,7 +202,7 @@ func TestCollectJVMsAndDaemons(t *testing.T) {
 func FuzzParseLimits(f *testing.F) {
 	f.Add(realLimits)
 	f.Fuzz(func(t *testing.T, s string) {
-		m, err := parseLimits(s)
+		m, err := ParseProcLimits(s)
 		if err != nil {
 			return
 		}

@@ -14,8 +14,11 @@ package sysinfo
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // procStatus is what tuneloop reads from /proc/PID/status.
@@ -58,9 +61,9 @@ func parseProcStatus(s string) (procStatus, error) {
 		case "VmRSS":
 			st.RSSKB, err = strconv.ParseInt(strings.TrimSuffix(v, " kB"), 10, 64)
 		case "Cpus_allowed_list":
-			st.CPUsAllowed, err = parseCPUList(v)
+			st.CPUsAllowed, err = ParseCPUList(v)
 		case "Mems_allowed_list":
-			st.MemsAllowed, err = parseCPUList(v)
+			st.MemsAllowed, err = ParseCPUList(v)
 		}
 		if err != nil {
 			return st, lineErr(i+1, "bad %s %q", k, clipText(v))
@@ -72,9 +75,11 @@ func parseProcStatus(s string) (procStatus, error) {
 	return st, nil
 }
 
-// parseLimits parses /proc/PID/limits into name -> limit; "unlimited" is -1.
+// ParseProcLimits parses /proc/PID/limits into name -> limit; "unlimited"
+// is -1. It is the one full reader of that file (sample reads only the
+// nofile line, allocation-free); the values go through units.ParseRlimitValue.
 // Names have spaces and Units may be empty, so fields are taken from the right.
-func parseLimits(s string) (map[string]Limit, error) {
+func ParseProcLimits(s string) (map[string]Limit, error) {
 	if err := checkText(s); err != nil {
 		return nil, err
 	}
@@ -108,12 +113,17 @@ func parseLimits(s string) (map[string]Limit, error) {
 	return m, nil
 }
 
+// limitValue reads a soft or hard column as units.ParseRlimitValue does;
+// unlimited is -1 here (Limit's convention).
 func limitValue(s string) (int64, bool) {
-	if s == "unlimited" {
+	v, ok := units.ParseRlimitValue(s)
+	switch {
+	case !ok || (v > math.MaxInt64 && v != units.RlimInfinity):
+		return 0, false
+	case v == units.RlimInfinity:
 		return -1, true
 	}
-	v, err := strconv.ParseInt(s, 10, 64)
-	return v, err == nil
+	return int64(v), true
 }
 
 // parsePasswd maps uid -> user name.

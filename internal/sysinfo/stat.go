@@ -6,40 +6,45 @@ package sysinfo
 //	cpu0 594 0 176 26416 6 0 2 0 0 0
 //	      user nice system idle iowait irq softirq steal guest guest_nice
 //
-// procfs parses this file exactly; we only turn its result into a percentage.
+// sample.ParseStat is the one parser of this file; here its aggregate
+// line becomes a percentage.
 
 import (
 	"errors"
-
-	"github.com/prometheus/procfs"
+	"strings"
 
 	"github.com/tuneloop/tuneloop/internal/hostfs"
+	"github.com/tuneloop/tuneloop/internal/sample"
 )
 
 // stealPct is steal as a percentage of all CPU time (guest time is already
-// counted inside user, so it is not added again).
-func stealPct(c procfs.CPUStat) (float64, error) {
-	total := c.User + c.Nice + c.System + c.Idle + c.Iowait + c.IRQ + c.SoftIRQ + c.Steal
-	if !(total > 0) || c.Steal < 0 {
+// counted inside user, so it is not added again). The ticks are summed as
+// seconds (USER_HZ 100), as procfs did before, so the figure is the same
+// to the last bit.
+func stealPct(c sample.CPUTimes) (float64, error) {
+	sec := func(v uint64) float64 { return float64(v) / userHZ }
+	total := sec(c.User) + sec(c.Nice) + sec(c.System) + sec(c.Idle) + sec(c.Iowait) + sec(c.IRQ) + sec(c.SoftIRQ) + sec(c.Steal)
+	if !(total > 0) {
 		return 0, errors.New("no cpu time in aggregate cpu line")
 	}
-	return 100 * c.Steal / total, nil
+	return 100 * sec(c.Steal) / total, nil
 }
+
+// userHZ is the tick procfs divided by (Linux's fixed USER_HZ).
+const userHZ = 100
 
 func collectSteal(h hostfs.FS) Field[float64] {
 	p := h.ProcPath("stat")
-	if _, err := h.ReadFile(p); err != nil {
+	b, err := h.ReadFile(p)
+	if err != nil {
 		return Missing[float64](err) // also the not-present/permission wording
 	}
-	fs, err := procfs.NewFS(h.Proc)
+	st, err := sample.ParseStat(b)
 	if err != nil {
-		return Missing[float64](fileErr(h, p, err))
+		// Host facts cite "line N: ..." without sample's "malformed: ".
+		return Missing[float64](fileErr(h, p, errors.New(strings.TrimPrefix(err.Error(), sample.ErrParse.Error()+": "))))
 	}
-	st, err := fs.Stat()
-	if err != nil {
-		return Missing[float64](fileErr(h, p, err))
-	}
-	v, err := stealPct(st.CPUTotal)
+	v, err := stealPct(st.All)
 	if err != nil {
 		return Missing[float64](fileErr(h, p, err))
 	}

@@ -125,7 +125,7 @@ func collectTopology(h hostfs.FS, c *CPU) {
 }
 
 func parseCPUListNonEmpty(s string) ([]int, error) {
-	l, err := parseCPUList(s)
+	l, err := ParseCPUList(s)
 	if err == nil && len(l) == 0 {
 		err = errEmpty
 	}

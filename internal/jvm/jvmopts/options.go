@@ -21,6 +21,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // Options is a JVM command line understood: heap, GC, and the flags the
@@ -290,7 +292,7 @@ func (o *Options) launcherValue(name, val string) {
 // size sets *dst from a HotSpot size ("512m"); scale multiplies (1024 for
 // flags given in KB). A malformed value goes to Unparsed and leaves *dst.
 func (o *Options) size(arg, val string, dst *int64, scale int64) {
-	n, ok := ParseSize(val)
+	n, ok := units.ParseJVMSize(val)
 	if ok && scale > 1 {
 		if n > math.MaxInt64/scale {
 			ok = false
@@ -303,44 +305,6 @@ func (o *Options) size(arg, val string, dst *int64, scale int64) {
 		return
 	}
 	*dst = n
-}
-
-// ParseSize reads a HotSpot memory size: decimal digits with an optional
-// k/m/g/t suffix in either case ("4g", "512M", "1048576"). Like HotSpot it
-// also takes a 0x hex number. It reports false for anything else,
-// negative numbers and overflow.
-func ParseSize(s string) (int64, bool) {
-	if s == "" {
-		return 0, false
-	}
-	mult := int64(1)
-	switch s[len(s)-1] {
-	case 'k', 'K':
-		mult = 1 << 10
-	case 'm', 'M':
-		mult = 1 << 20
-	case 'g', 'G':
-		mult = 1 << 30
-	case 't', 'T':
-		mult = 1 << 40
-	}
-	if mult > 1 {
-		s = s[:len(s)-1]
-	}
-	var n uint64
-	var err error
-	if len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
-		n, err = strconv.ParseUint(s[2:], 16, 63)
-	} else {
-		if s == "" || s[0] < '0' || s[0] > '9' {
-			return 0, false
-		}
-		n, err = strconv.ParseUint(s, 10, 63)
-	}
-	if err != nil || n > uint64(math.MaxInt64/mult) {
-		return 0, false
-	}
-	return int64(n) * mult, true
 }
 
 // xx handles one -XX: option.

@@ -180,27 +180,6 @@ func TestParseProcCmdline(t *testing.T) {
 	}
 }
 
-func TestParseSize(t *testing.T) {
-	tests := []struct {
-		in   string
-		want int64
-		ok   bool
-	}{
-		{"1", 1, true}, {"4g", 4 * g, true}, {"4G", 4 * g, true}, {"512m", 512 * m, true},
-		{"512M", 512 * m, true}, {"64k", 64 * k, true}, {"1t", 1 << 40, true}, {"0", 0, true},
-		{"0x100", 256, true}, {"0X1k", 1024, true},
-		{"", 0, false}, {"g", 0, false}, {"-1g", 0, false}, {"1.5g", 0, false}, {"1gb", 0, false},
-		{"+5", 0, false}, {" 5", 0, false}, {"8388608t", 0, false}, {"9223372036854775807", 1<<63 - 1, true},
-		{"9223372036854775808", 0, false},
-	}
-	for _, tt := range tests {
-		got, ok := ParseSize(tt.in)
-		if got != tt.want || ok != tt.ok {
-			t.Errorf("ParseSize(%q) = %d, %v; want %d, %v", tt.in, got, ok, tt.want, tt.ok)
-		}
-	}
-}
-
 func TestMajorVersion(t *testing.T) {
 	tests := map[string]int{
 		"1.8.0_342": 8, "17.0.15": 17, "21": 21, "11.0.2+9": 11, "25-ea": 25, "1.7.0_80": 7,

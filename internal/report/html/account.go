@@ -73,12 +73,12 @@ func accountSection(p *report.RunPage, l finding.Lang, L map[string]string) *acc
 		if src == "" {
 			src = r.Source
 		}
-		v.Rows = append(v.Rows, accountRowView{Role: oneLine(r.Role), Pool: oneLine(r.Pool), Source: oneLine(src), Threads: r.Threads,
+		v.Rows = append(v.Rows, accountRowView{Role: finding.SafeOneLine(r.Role), Pool: finding.SafeOneLine(r.Pool), Source: finding.SafeOneLine(src), Threads: r.Threads,
 			Bar: template.HTML(b.String())})
 	}
 	for _, m := range p.Mechanisms {
-		v.Mechs = append(v.Mechs, mechView{Name: oneLine(m.Name.In(l)), ID: oneLine(m.ID), Share: fmt.Sprintf("%.0f%%", m.Share),
-			Code: oneLine(m.Code), Support: oneLine(m.Support + " " + m.Source), Symptom: m.Symptom})
+		v.Mechs = append(v.Mechs, mechView{Name: finding.SafeOneLine(m.Name.In(l)), ID: finding.SafeOneLine(m.ID), Share: fmt.Sprintf("%.0f%%", m.Share),
+			Code: finding.SafeOneLine(m.Code), Support: finding.SafeOneLine(m.Support + " " + m.Source), Symptom: m.Symptom})
 	}
 	return v
 }

@@ -198,7 +198,7 @@ func TestWriteDumps(t *testing.T) {
 	}
 	// every failing finding of the set is on the page, with its key
 	for _, f := range p.Findings {
-		if f.Status == finding.Fail && !strings.Contains(s, oneLine(f.Key())) {
+		if f.Status == finding.Fail && !strings.Contains(s, finding.SafeOneLine(f.Key())) {
 			t.Errorf("finding %s not shown", f.Key())
 		}
 	}
@@ -369,7 +369,7 @@ func TestWriteDumpsDeadlock(t *testing.T) {
 	}
 	d := p.Deadlocks[0]
 	for i, th := range d.Threads {
-		if row := "<tr><td>" + oneLine(th) + "</td><td><code>" + template.HTMLEscapeString(d.Locks[i]) + "</code>"; !strings.Contains(s, row) {
+		if row := "<tr><td>" + finding.SafeOneLine(th) + "</td><td><code>" + template.HTMLEscapeString(d.Locks[i]) + "</code>"; !strings.Contains(s, row) {
 			t.Errorf("no row %q", row)
 		}
 	}

@@ -404,7 +404,7 @@ func gcScatter(tl []report.GCPause, L map[string]string, dom *gcDomain) (templat
 	kinds := map[string]string{}
 	var legend []legendItem
 	kindColor := func(k string) string {
-		k = oneLine(k)
+		k = finding.SafeOneLine(k)
 		if c, ok := kinds[k]; ok {
 			return c
 		}

@@ -78,10 +78,10 @@ func WriteDumps(w io.Writer, d *report.DumpPage) error {
 func dumpSection(d *report.DumpPage, L map[string]string, l finding.Lang) *dumpView {
 	v := &dumpView{L: L}
 	for _, u := range d.Unreadable {
-		v.Notice = append(v.Notice, L["unreadable"]+": "+oneLine(u.Message))
+		v.Notice = append(v.Notice, L["unreadable"]+": "+finding.SafeOneLine(u.Message))
 	}
 	for _, dup := range d.Duplicates {
-		v.Notice = append(v.Notice, fmt.Sprintf("%s:%d — %s %s", oneLine(dup.Source), dup.Line, L["duplicate"], oneLine(dup.SameAs)))
+		v.Notice = append(v.Notice, fmt.Sprintf("%s:%d — %s %s", finding.SafeOneLine(dup.Source), dup.Line, L["duplicate"], finding.SafeOneLine(dup.SameAs)))
 	}
 	// states in the run page's order, then any other, sorted
 	seen := map[string]bool{}
@@ -119,14 +119,14 @@ func dumpSection(d *report.DumpPage, L map[string]string, l finding.Lang) *dumpV
 		tr.t1 = s.T
 	}
 	for i, r := range d.Dumps {
-		row := dumpRowView{N: i + 1, Source: oneLine(r.Source), Line: r.Line, Time: oneLine(r.Time), Threads: r.Threads, Java: r.Java, VM: r.VMInternal, Idle: r.Idle}
+		row := dumpRowView{N: i + 1, Source: finding.SafeOneLine(r.Source), Line: r.Line, Time: finding.SafeOneLine(r.Time), Threads: r.Threads, Java: r.Java, VM: r.VMInternal, Idle: r.Idle}
 		for _, st := range v.StateCols {
 			row.Counts = append(row.Counts, d.ThreadStates[i].Counts[st])
 		}
 		v.Rows = append(v.Rows, row)
 		pv := dumpPoolsView{Title: fmt.Sprintf("#%d %s:%d %s", i+1, row.Source, r.Line, row.Time), Open: i == len(d.Dumps)-1}
 		for _, p := range r.Pools {
-			pv.Rows = append(pv.Rows, poolRow{oneLine(p.Name), p.Size, p.Busy, p.Idle, p.Runnable, p.Blocked, p.Waiting})
+			pv.Rows = append(pv.Rows, poolRow{finding.SafeOneLine(p.Name), p.Size, p.Busy, p.Idle, p.Runnable, p.Blocked, p.Waiting})
 		}
 		if len(pv.Rows) > 0 {
 			v.Pools = append(v.Pools, pv)
@@ -144,7 +144,7 @@ func dumpSection(d *report.DumpPage, L map[string]string, l finding.Lang) *dumpV
 	for i := range v.Locks {
 		lk := d.Locks[i]
 		for _, n := range lk.WaiterNames {
-			v.Locks[i].Names = append(v.Locks[i].Names, oneLine(n))
+			v.Locks[i].Names = append(v.Locks[i].Names, finding.SafeOneLine(n))
 		}
 		if lk.MoreWaiters > 0 {
 			v.Locks[i].Names = append(v.Locks[i].Names, fmt.Sprintf("+%d %s", lk.MoreWaiters, L["more"]))
@@ -153,21 +153,21 @@ func dumpSection(d *report.DumpPage, L map[string]string, l finding.Lang) *dumpV
 	for _, dl := range d.Deadlocks {
 		dv := deadlockView{Dumps: dl.Dumps}
 		for _, t := range dl.Threads {
-			dv.Threads = append(dv.Threads, oneLine(t))
+			dv.Threads = append(dv.Threads, finding.SafeOneLine(t))
 		}
 		for i := range dv.Threads {
 			lk := ""
 			if i < len(dl.Locks) {
-				lk = oneLine(dl.Locks[i])
+				lk = finding.SafeOneLine(dl.Locks[i])
 			}
 			dv.Locks = append(dv.Locks, lk)
 		}
 		v.Deadlocks = append(v.Deadlocks, dv)
 	}
 	for _, s := range d.Stuck {
-		v.Stuck = append(v.Stuck, stuckView{Name: oneLine(s.Name), State: oneLine(string(s.State)), Top: breakable(s.Top.String()), App: breakable(s.App.String()), Dumps: s.Dumps})
+		v.Stuck = append(v.Stuck, stuckView{Name: finding.SafeOneLine(s.Name), State: finding.SafeOneLine(string(s.State)), Top: breakable(s.Top.String()), App: breakable(s.App.String()), Dumps: s.Dumps})
 	}
-	v.Flame = flameSection(d.Flame, oneLine(d.FlameSource), L)
+	v.Flame = flameSection(d.Flame, finding.SafeOneLine(d.FlameSource), L)
 	v.Findings, v.Unavail = findingViews(d.Findings, l)
 	nav := func(ok bool, id, k string) { v.Nav.add(ok, id, L[k]) }
 	nav(true, "sec-dumps", "dumptable")

@@ -116,9 +116,9 @@ func WriteExperiment(w io.Writer, e *report.Experiment, l finding.Lang) error {
 	}
 	v := &experimentView{frame: newFrame(l, L)}
 	v.Title = L["report"]
-	v.Tool, v.HostLine = toolLine(e.Tool), oneLine(e.Service)
-	v.Meta = [][2]string{{L["target"], oneLine(e.Target)}, {L["load"], oneLine(e.Load.In(l))},
-		{L["search"], fmt.Sprintf("%s · %s %d · seed %d", report.ModeText(e.Mode, l), L["reps"], e.Repetitions, e.Seed)}, {L["overlay"], oneLine(e.Overlay.In(l))}}
+	v.Tool, v.HostLine = toolLine(e.Tool), finding.SafeOneLine(e.Service)
+	v.Meta = [][2]string{{L["target"], finding.SafeOneLine(e.Target)}, {L["load"], finding.SafeOneLine(e.Load.In(l))},
+		{L["search"], fmt.Sprintf("%s · %s %d · seed %d", report.ModeText(e.Mode, l), L["reps"], e.Repetitions, e.Seed)}, {L["overlay"], finding.SafeOneLine(e.Overlay.In(l))}}
 	if e.Stopped != nil {
 		v.Notice = append(v.Notice, finding.Safe(e.Stopped.In(l)))
 	}
@@ -131,22 +131,22 @@ func WriteExperiment(w io.Writer, e *report.Experiment, l finding.Lang) error {
 	v.Nav.add(true, "sec-trials", L["trialsh"])
 	v.Headline = finding.SafeLine(report.ConfirmLine(e, l))
 	if c := e.Confirm; c != nil && c.TPS != nil && c.P99 != nil {
-		v.Confirm = &confirmView{Arm: oneLine(c.Arm), Label: oneLine(c.Label), BaseTPS: report.FmtInterval(c.Base), WinTPS: report.FmtInterval(c.Win),
+		v.Confirm = &confirmView{Arm: finding.SafeOneLine(c.Arm), Label: finding.SafeOneLine(c.Label), BaseTPS: report.FmtInterval(c.Base), WinTPS: report.FmtInterval(c.Win),
 			BaseP99: report.FmtInterval(c.BaseP), WinP99: report.FmtInterval(c.WinP), TPS: report.FmtGain(c.TPS), P99: report.FmtGain(c.P99),
 			TPSVerdict: report.VerdictText(c.TPS, l), P99Verdict: report.VerdictText(c.P99, l)}
 	}
 	for _, a := range e.Arms {
-		v.Arms = append(v.Arms, armView{ID: oneLine(a.ID), Label: oneLine(a.Label), Trials: a.Trials, TPS: report.FmtInterval(a.TPS),
+		v.Arms = append(v.Arms, armView{ID: finding.SafeOneLine(a.ID), Label: finding.SafeOneLine(a.Label), Trials: a.Trials, TPS: report.FmtInterval(a.TPS),
 			P99: report.FmtInterval(a.P99MS), Errors: fmt.Sprintf("%.2f%%", finite(a.ErrorPct)), Gain: report.FmtGain(a.Gain),
 			Verdict: report.VerdictText(a.Gain, l), Status: report.ExperimentStatus(a.Status, l), Why: finding.SafeLine(a.Why.In(l))})
 	}
 	v.Chart = experimentChart(e)
 	for _, c := range e.Changes {
-		v.Changes = append(v.Changes, changeView{Arm: oneLine(c.Arm), What: oneLine(c.What), Undo: finding.SafeLine(c.Undo.In(l)), Undone: c.Undone})
+		v.Changes = append(v.Changes, changeView{Arm: finding.SafeOneLine(c.Arm), What: finding.SafeOneLine(c.What), Undo: finding.SafeLine(c.Undo.In(l)), Undone: c.Undone})
 	}
 	for _, t := range e.Trials {
-		v.Trials = append(v.Trials, trialView{Seq: t.Seq, Key: oneLine(t.Key), Arm: oneLine(t.Arm), TPS: fmt.Sprintf("%.1f", finite(t.TPS)),
-			P99: fmt.Sprintf("%.1f", finite(t.P99MS)), Status: oneLine(t.Status), Dir: oneLine(t.Dir)})
+		v.Trials = append(v.Trials, trialView{Seq: t.Seq, Key: finding.SafeOneLine(t.Key), Arm: finding.SafeOneLine(t.Arm), TPS: fmt.Sprintf("%.1f", finite(t.TPS)),
+			P99: fmt.Sprintf("%.1f", finite(t.P99MS)), Status: finding.SafeOneLine(t.Status), Dir: finding.SafeOneLine(t.Dir)})
 	}
 	return writePage(w, "experiment", experimentHTML, v)
 }

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/report"
 )
 
@@ -97,7 +98,7 @@ func flameSectionUnit(root *report.FlameNode, source, unit string, L map[string]
 	walk = func(n *report.FlameNode, x float64, depth int) {
 		maxDepth = max(maxDepth, depth)
 		w := float64(n.Value) / rv
-		name := oneLine(n.Name)
+		name := finding.SafeOneLine(n.Name)
 		if depth == 0 && name == "" {
 			name = "all"
 		}

@@ -108,9 +108,9 @@ func WriteFlameDiff(w io.Writer, p *report.FlameDiffPage) error {
 	}
 	L["report"] = L["dreport"]
 	v := &flameDiffView{frame: newFrame(l, L)}
-	v.Title = oneLine(p.Title)
+	v.Title = finding.SafeOneLine(p.Title)
 	v.Tool = toolLine(p.Tool)
-	v.HostLine = oneLine(p.Before.Name) + " → " + oneLine(p.After.Name)
+	v.HostLine = finding.SafeOneLine(p.Before.Name) + " → " + finding.SafeOneLine(p.After.Name)
 	val := func(x float64) string { return report.FlameDiffValue(x, p.Unit, p.Norm) }
 	side := func(s report.FlameDiffSide) string {
 		t := report.FlameValue(s.Total, p.Unit)
@@ -122,10 +122,10 @@ func WriteFlameDiff(w io.Writer, p *report.FlameDiffPage) error {
 		}
 		return t
 	}
-	v.Meta = [][2]string{{L["dkind"], oneLine(p.Kind)}, {L["dbefore"] + " · " + L["dtotal"], side(p.Before)},
-		{L["dafter"] + " · " + L["dtotal"], side(p.After)}, {L["dnorm"], oneLine(p.NormText.In(l))}}
+	v.Meta = [][2]string{{L["dkind"], finding.SafeOneLine(p.Kind)}, {L["dbefore"] + " · " + L["dtotal"], side(p.Before)},
+		{L["dafter"] + " · " + L["dtotal"], side(p.After)}, {L["dnorm"], finding.SafeOneLine(p.NormText.In(l))}}
 	for _, n := range p.Notes {
-		v.Notice = append(v.Notice, oneLine(n.In(l)))
+		v.Notice = append(v.Notice, finding.SafeOneLine(n.In(l)))
 	}
 	if f := diffFlameSection(p.Root, val, L); f != nil {
 		v.Flame = &diffFlameHTML{flameHTML: *f}
@@ -152,7 +152,7 @@ func WriteFlameDiff(w io.Writer, p *report.FlameDiffPage) error {
 			case f.Gone:
 				mark = L["dgone"]
 			}
-			out = append(out, [5]string{oneLine(f.Frame), val(f.Before), val(f.After), report.FlameDiffDelta(f.Delta, p.Unit, p.Norm), mark})
+			out = append(out, [5]string{finding.SafeOneLine(f.Frame), val(f.Before), val(f.After), report.FlameDiffDelta(f.Delta, p.Unit, p.Norm), mark})
 		}
 		return out
 	}
@@ -211,7 +211,7 @@ func diffFlameSection(root *stacks.DiffNode, val func(float64) string, L map[str
 	walk = func(n *stacks.DiffNode, x float64, depth int) {
 		maxDepth = max(maxDepth, depth)
 		w := weight(n) / rw
-		name := oneLine(n.Name)
+		name := finding.SafeOneLine(n.Name)
 		if depth == 0 && name == "" {
 			name = "all"
 		}

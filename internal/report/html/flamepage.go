@@ -83,27 +83,27 @@ func WriteFlame(w io.Writer, p *report.FlamePage) error {
 		L["samples"] = u // the flame piece's unit word
 	}
 	v := &flamePageView{frame: newFrame(l, L)}
-	v.Title = oneLine(p.Title)
+	v.Title = finding.SafeOneLine(p.Title)
 	if v.Title == "" {
 		v.Title = L["preport"]
 	}
 	v.Tool = "tuneloop"
 	if p.Tool.Name != "" {
-		v.Tool = oneLine(p.Tool.Name)
+		v.Tool = finding.SafeOneLine(p.Tool.Name)
 	}
 	if p.Tool.Version != "" {
-		v.Tool += " " + oneLine(p.Tool.Version)
+		v.Tool += " " + finding.SafeOneLine(p.Tool.Version)
 	}
 	if !p.Start.IsZero() {
 		v.Gen = p.Start.UTC().Format(time.RFC3339)
 	}
-	v.HostLine = oneLine(p.Target)
+	v.HostLine = finding.SafeOneLine(p.Target)
 	if p.Version != "" {
-		v.HostLine += " · " + oneLine(p.Version)
+		v.HostLine += " · " + finding.SafeOneLine(p.Version)
 	}
 	kind := L["p"+p.Kind]
 	if kind == "" {
-		kind = oneLine(p.Kind)
+		kind = finding.SafeOneLine(p.Kind)
 	}
 	dur := fmtDur(p.Duration.Seconds())
 	if p.Interrupted {
@@ -112,15 +112,15 @@ func WriteFlame(w io.Writer, p *report.FlamePage) error {
 	v.Meta = [][2]string{{L["pkind"], kind}, {L["pduration"], dur}, {L["pevents"], fmtInt(int64(p.Events))},
 		{L["ptotalv"], fmtValue(p.Total, p.Unit, L)}}
 	if p.Command != "" {
-		v.Meta = append(v.Meta, [2]string{L["precorded"], oneLine(p.Command)})
+		v.Meta = append(v.Meta, [2]string{L["precorded"], finding.SafeOneLine(p.Command)})
 	}
 	for _, role := range []string{"collapsed", "pprof", "jfr"} {
 		if f := p.Files[role]; f != "" {
-			v.Meta = append(v.Meta, [2]string{L["pfiles"] + " · " + role, oneLine(f)})
+			v.Meta = append(v.Meta, [2]string{L["pfiles"] + " · " + role, finding.SafeOneLine(f)})
 		}
 	}
 	for _, n := range p.Notes {
-		v.Notice = append(v.Notice, oneLine(n.In(l)))
+		v.Notice = append(v.Notice, finding.SafeOneLine(n.In(l)))
 	}
 	if p.Total == 0 {
 		v.Notice = append(v.Notice, L["pempty"])
@@ -139,11 +139,11 @@ func WriteFlame(w io.Writer, p *report.FlamePage) error {
 		var row [6]string
 		if i < len(p.BySelf) {
 			s := p.BySelf[i]
-			row[0], row[1], row[2] = fmtValue(s.Self, p.Unit, L), pct(s.Self), oneLine(s.Frame)
+			row[0], row[1], row[2] = fmtValue(s.Self, p.Unit, L), pct(s.Self), finding.SafeOneLine(s.Frame)
 		}
 		if i < len(p.ByTotal) {
 			s := p.ByTotal[i]
-			row[3], row[4], row[5] = fmtValue(s.Total, p.Unit, L), pct(s.Total), oneLine(s.Frame)
+			row[3], row[4], row[5] = fmtValue(s.Total, p.Unit, L), pct(s.Total), finding.SafeOneLine(s.Frame)
 		}
 		v.Top = append(v.Top, row)
 	}

@@ -88,7 +88,7 @@ func WriteAnalyze(w io.Writer, gc *report.GCPage, d *report.DumpPage) error {
 	}
 	v := &analyzeView{frame: newFrame(l, L)}
 	for _, t := range title {
-		if t = oneLine(t); t != "" && v.Title != "" {
+		if t = finding.SafeOneLine(t); t != "" && v.Title != "" {
 			v.Title += "; " + t
 		} else if t != "" {
 			v.Title = t
@@ -131,10 +131,10 @@ func gcJVM(j *report.GCJVM, i, n int, L map[string]string, l finding.Lang) *gcJV
 		if f.JVMVersion != "" {
 			desc += ", JDK " + f.JVMVersion
 		}
-		v.Files = append(v.Files, oneLine(fmt.Sprintf("%s (%s): "+L["filestats"], f.Name, desc, f.Lines, f.Events, f.Unparsed)))
+		v.Files = append(v.Files, finding.SafeOneLine(fmt.Sprintf("%s (%s): "+L["filestats"], f.Name, desc, f.Lines, f.Events, f.Unparsed)))
 	}
 	if j.Short.EN != "" {
-		v.Short = oneLine(j.Short.In(l))
+		v.Short = finding.SafeOneLine(j.Short.In(l))
 	}
 	// the run page's GC KPIs, then what a GC log alone adds
 	gv := &report.GCView{Collector: s.CollectorName, ThroughputPct: s.ThroughputPct, Pauses: s.Pauses,
@@ -199,7 +199,7 @@ func aggRows(as []report.GCAgg, limit int) [][4]string {
 		if i == limit {
 			break
 		}
-		out = append(out, [4]string{oneLine(a.Name), fmtInt(int64(a.Count)), fmtNum(a.TotalMs), fmtNum(a.MaxMs)})
+		out = append(out, [4]string{finding.SafeOneLine(a.Name), fmtInt(int64(a.Count)), fmtNum(a.TotalMs), fmtNum(a.MaxMs)})
 	}
 	return out
 }

@@ -89,13 +89,13 @@ func hostsSection(v *report.HostsView, tr timeRange, l finding.Lang) template.HT
 	}
 	for i := range v.Hosts {
 		h := &v.Hosts[i]
-		hh := hostHTML{ID: fmt.Sprint(i + 1), Name: oneLine(h.Name), Role: oneLine(h.Role), Address: oneLine(h.Address),
-			Arch: oneLine(h.Arch), Clock: oneLine(h.ClockLine(l)), Files: h.Files, Unreadable: oneLine(h.Unreadable)}
+		hh := hostHTML{ID: fmt.Sprint(i + 1), Name: finding.SafeOneLine(h.Name), Role: finding.SafeOneLine(h.Role), Address: finding.SafeOneLine(h.Address),
+			Arch: finding.SafeOneLine(h.Arch), Clock: finding.SafeOneLine(h.ClockLine(l)), Files: h.Files, Unreadable: finding.SafeOneLine(h.Unreadable)}
 		if h.Lost != nil {
-			hh.Lost = oneLine(h.Lost.In(l))
+			hh.Lost = finding.SafeOneLine(h.Lost.In(l))
 		}
 		if h.Verdict != nil {
-			hh.Verdict = oneLine(h.Verdict.Title.In(l))
+			hh.Verdict = finding.SafeOneLine(h.Verdict.Title.In(l))
 		}
 		for j := range h.Findings {
 			hh.Findings = append(hh.Findings, viewFinding(&h.Findings[j], 0, l))

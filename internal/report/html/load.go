@@ -134,7 +134,7 @@ func loadSectionsOf(p *report.LoadPage, L map[string]string, l finding.Lang) *lo
 		{L["errors"], fmtInt(s.Errors), fmt.Sprintf("(%.2f%%)", s.ErrorPct), errClass},
 	}
 	v.Facts = append(v.Facts, [2]string{L["target"], finding.SafeLine(s.Target)})
-	model := oneLine(report.ModelText(s.Model).In(l))
+	model := finding.SafeOneLine(report.ModelText(s.Model).In(l))
 	switch {
 	case s.Open != nil:
 		model += fmt.Sprintf(" · %s/s · %s %d", fmtNum(s.Open.Rate), L["connections"], s.Connections)
@@ -168,7 +168,7 @@ func loadSectionsOf(p *report.LoadPage, L map[string]string, l finding.Lang) *lo
 			ErrPct: fmt.Sprintf("%.2f", r.ErrorPct), TPS: fmtNum(r.TPS), Mean: fmtNum(r.Mean), P50: fmtNum(r.P50),
 			P90: fmtNum(r.P90), P99: fmtNum(r.P99), Max: fmtNum(r.Max), Recv: fmtNum(r.RecvKBps)})
 	}
-	v.Kinds = countRows(s.ErrorKinds, func(k string) string { return oneLine(report.LoadErrorKindText(k).In(l)) })
+	v.Kinds = countRows(s.ErrorKinds, func(k string) string { return finding.SafeOneLine(report.LoadErrorKindText(k).In(l)) })
 	v.Codes = countRows(s.StatusCodes, finding.SafeLine)
 	v.Dist = percentileChart(p.Percentiles, L)
 	if p.Series == "summary" {
@@ -277,7 +277,7 @@ func timeCharts(v *loadSections, p *report.LoadPage, L map[string]string, l find
 		lagged = lagged || s.Lagged > 0
 	}
 	v.ErrChart = countChart(tr, xs, p.Seconds, kinds, func(s report.LoadSecond) map[string]int64 { return s.Kinds },
-		func(k string) string { return oneLine(report.LoadErrorKindText(k).In(l)) }, L["errsaxis"])
+		func(k string) string { return finding.SafeOneLine(report.LoadErrorKindText(k).In(l)) }, L["errsaxis"])
 	if len(codes) > 1 || p.Summary.Errors > 0 {
 		v.CodeChart = countChart(tr, xs, p.Seconds, codes, func(s report.LoadSecond) map[string]int64 { return s.Codes }, finding.SafeLine, L["codesaxis"])
 	}

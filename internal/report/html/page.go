@@ -22,7 +22,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"strings"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/report"
@@ -109,10 +108,10 @@ func (n *navList) add(ok bool, id, heading string) {
 func toolLine(t report.Tool) string {
 	s := "tuneloop"
 	if t.Name != "" {
-		s = oneLine(t.Name)
+		s = finding.SafeOneLine(t.Name)
 	}
 	if t.Version != "" {
-		s += " " + oneLine(t.Version)
+		s += " " + finding.SafeOneLine(t.Version)
 	}
 	return s
 }
@@ -180,17 +179,17 @@ func buildView(p *report.RunPage) *htmlView {
 	l := pageLang(p.Lang)
 	L := labelsIn(l)
 	v := &htmlView{frame: newFrame(l, L)}
-	v.Title = oneLine(p.Title)
+	v.Title = finding.SafeOneLine(p.Title)
 	r := p.Run
 	if r == nil {
 		r = &report.Run{}
 	}
 	if v.Title == "" {
-		v.Title = oneLine(r.ID)
+		v.Title = finding.SafeOneLine(r.ID)
 	}
-	v.HostLine = oneLine(r.Host.Line(l))
+	v.HostLine = finding.SafeOneLine(r.Host.Line(l))
 	add := func(k, val string) {
-		if val = oneLine(val); val != "" {
+		if val = finding.SafeOneLine(val); val != "" {
 			v.Meta = append(v.Meta, [2]string{L[k], val})
 		}
 	}
@@ -211,13 +210,13 @@ func buildView(p *report.RunPage) *htmlView {
 		add("recordcost", fmt.Sprintf("%.2f%% CPU, %.1f MiB RSS", r.CostCPUPct, float64(r.CostMaxRSSKB)/1024))
 	}
 	for _, c := range r.OtherCosts() { // each cost for what it is
-		v.Meta = append(v.Meta, [2]string{c.Label.In(l), oneLine(c.Value.In(l))})
+		v.Meta = append(v.Meta, [2]string{c.Label.In(l), finding.SafeOneLine(c.Value.In(l))})
 	}
 	if r.Incomplete {
 		v.Notice = append(v.Notice, L["incomplete"])
 	}
 	if r.Reason != "" {
-		v.Notice = append(v.Notice, L["endedearly"]+": "+oneLine(r.Reason))
+		v.Notice = append(v.Notice, L["endedearly"]+": "+finding.SafeOneLine(r.Reason))
 	}
 	c := finding.Count(r.Findings)
 	v.Counts = fmt.Sprintf(L["counts"], c.Critical, c.Warning, c.Info)
@@ -239,7 +238,7 @@ func buildView(p *report.RunPage) *htmlView {
 		}
 	}
 	for _, f := range p.Facts {
-		if k, val := oneLine(f[0]), finding.Safe(f[1]); k != "" || val != "" {
+		if k, val := finding.SafeOneLine(f[0]), finding.Safe(f[1]); k != "" || val != "" {
 			v.Facts = append(v.Facts, [2]string{k, val})
 		}
 	}
@@ -264,7 +263,7 @@ func buildView(p *report.RunPage) *htmlView {
 	v.Threads = threadsSection(p.ThreadStates, tr, L)
 	v.Locks, v.LockMore = lockSection(p.Locks)
 	v.GC = gcSection(p.GC, L, l)
-	v.Flame = flameSection(p.Flame, oneLine(p.FlameSource), L)
+	v.Flame = flameSection(p.Flame, finding.SafeOneLine(p.FlameSource), L)
 	addRunProfileLabels(L, l)
 	v.LockJFR, _ = runLocksSection(p.Locks, L)
 	v.Flames = runFlames(p, L)
@@ -287,10 +286,4 @@ func buildView(p *report.RunPage) *htmlView {
 	}
 	v.Data = map[string]any{"lang": string(l), "title": v.Title, "samples": L["samples"], "reset": L["reset"]}
 	return v
-}
-
-// oneLine is finding.SafeLine with runs of spaces folded to one, for
-// names, keys and table cells.
-func oneLine(s string) string {
-	return strings.Join(strings.Fields(finding.SafeLine(s)), " ")
 }

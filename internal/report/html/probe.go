@@ -87,13 +87,13 @@ func WriteProbe(w io.Writer, p *report.ProbePage) error {
 		L[k] = t.In(l)
 	}
 	v := &probeView{frame: newFrame(l, L)}
-	v.Title, v.HostLine, v.Tool = L["report"], oneLine(p.HostLine), oneLine(p.Tool)
-	v.Meta = [][2]string{{L["when"], oneLine(p.Meta)}}
+	v.Title, v.HostLine, v.Tool = L["report"], finding.SafeOneLine(p.HostLine), finding.SafeOneLine(p.Tool)
+	v.Meta = [][2]string{{L["when"], finding.SafeOneLine(p.Meta)}}
 	for _, d := range p.Different {
-		v.Meta = append(v.Meta, [2]string{L["host"], oneLine(d)})
+		v.Meta = append(v.Meta, [2]string{L["host"], finding.SafeOneLine(d)})
 	}
 	v.Notice = append(v.Notice, p.Notes...)
-	v.PerCPU = oneLine(p.PerCPU)
+	v.PerCPU = finding.SafeOneLine(p.PerCPU)
 	for _, part := range p.Parts {
 		ph := probePartHTML{ID: part.ID, Title: part.Title}
 		for _, r := range part.Rows {

@@ -26,7 +26,7 @@ func runLoadSection(p *report.RunPage) template.HTML {
 	lp.Lang = pageLang(p.Lang)
 	var b bytes.Buffer
 	for _, n := range lp.Notes {
-		fmt.Fprintf(&b, "<p class=\"notice\">%s</p>\n", template.HTMLEscapeString(oneLine(n.In(lp.Lang))))
+		fmt.Fprintf(&b, "<p class=\"notice\">%s</p>\n", template.HTMLEscapeString(finding.SafeOneLine(n.In(lp.Lang))))
 	}
 	if err := WriteLoadSection(&b, &lp); err != nil {
 		return ""

@@ -139,13 +139,13 @@ func runFlames(p *report.RunPage, L map[string]string) []flameKindView {
 			Total: fmtValue(total, unit, L), Help: L["fkhelp"+kind], Reset: L["reset"]})
 	}
 	if p.Flame != nil {
-		add("cpu", "samples", oneLine(p.FlameSource), p.Flame, int64(p.Flame.Value))
+		add("cpu", "samples", finding.SafeOneLine(p.FlameSource), p.Flame, int64(p.Flame.Value))
 	}
 	for _, k := range p.Flames {
 		if _, ok := L["fk"+k.Kind]; !ok {
 			continue // a kind this page does not know
 		}
-		add(k.Kind, k.Unit, oneLine(k.Source), k.Tree, k.Total)
+		add(k.Kind, k.Unit, finding.SafeOneLine(k.Source), k.Tree, k.Total)
 	}
 	if len(out) < 2 {
 		return nil

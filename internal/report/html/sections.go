@@ -101,8 +101,8 @@ func lockSection(locks []report.LockRow) ([]lockView, int) {
 		if i == maxLockRows {
 			return rows, len(locks) - maxLockRows
 		}
-		rows = append(rows, lockView{Lock: oneLine(lk.Lock), Class: breakable(lk.Class), Kind: oneLine(lk.Kind),
-			Owner: oneLine(lk.Owner), OwnerState: oneLine(lk.OwnerState), OwnerFrame: breakable(lk.OwnerFrame),
+		rows = append(rows, lockView{Lock: finding.SafeOneLine(lk.Lock), Class: breakable(lk.Class), Kind: finding.SafeOneLine(lk.Kind),
+			Owner: finding.SafeOneLine(lk.Owner), OwnerState: finding.SafeOneLine(lk.OwnerState), OwnerFrame: breakable(lk.OwnerFrame),
 			Waiters: lk.Waiters, Dumps: lk.Dumps})
 	}
 	return rows, 0
@@ -111,7 +111,7 @@ func lockSection(locks []report.LockRow) ([]lockView, int) {
 // breakable cuts a Java name after '.', '$' and '(' so the page can wrap
 // it there (<wbr>) instead of in the middle of a word.
 func breakable(s string) []string {
-	s = oneLine(s)
+	s = finding.SafeOneLine(s)
 	var out []string
 	start := 0
 	for i := 0; i < len(s); i++ {
@@ -145,8 +145,8 @@ func viewFinding(f *finding.Finding, rank int, l finding.Lang) findingView {
 	lit := func(s string) string { return strings.TrimSpace(finding.Safe(s)) }
 	fv := findingView{
 		Rank: rank, Sev: f.Severity.String(), SevLabel: f.Severity.Label(l),
-		Key: oneLine(f.Key()), Anchor: "f-" + report.Anchor(f.Key()), Category: oneLine(f.Category),
-		Title: oneLine(f.Title.In(l)), Observed: txt(f.Observed), Why: txt(f.Why), Recommended: txt(f.Recommended),
+		Key: finding.SafeOneLine(f.Key()), Anchor: "f-" + report.Anchor(f.Key()), Category: finding.SafeOneLine(f.Category),
+		Title: finding.SafeOneLine(f.Title.In(l)), Observed: txt(f.Observed), Why: txt(f.Why), Recommended: txt(f.Recommended),
 		Apply: lit(f.Fix.Apply), Revert: lit(f.Fix.Revert), Persist: lit(f.Fix.Persist), Note: txt(f.Fix.Note),
 		Reboot: f.Fix.Reboot, Risk: txt(f.Risk), Workload: txt(f.Workload), Reason: txt(f.Reason),
 	}
@@ -157,10 +157,10 @@ func viewFinding(f *finding.Finding, rank int, l finding.Lang) findingView {
 		fv.Confidence = fmt.Sprintf("%.0f%%", 100*f.Confidence)
 	}
 	for _, e := range f.Evidence {
-		fv.Evidence = append(fv.Evidence, finding.Evidence{Key: oneLine(e.Key), Value: finding.Safe(e.Value), Source: oneLine(e.Source)})
+		fv.Evidence = append(fv.Evidence, finding.Evidence{Key: finding.SafeOneLine(e.Key), Value: finding.Safe(e.Value), Source: finding.SafeOneLine(e.Source)})
 	}
 	for _, r := range f.References {
-		fv.Refs = append(fv.Refs, oneLine(r))
+		fv.Refs = append(fv.Refs, finding.SafeOneLine(r))
 	}
 	return fv
 }
@@ -172,7 +172,7 @@ func loadSection(lv *report.LoadView, tr timeRange, L map[string]string, l findi
 	if lv == nil {
 		return nil, nil
 	}
-	h := &loadHTML{Source: oneLine(lv.Source), Model: oneLine(report.ModelText(lv.Model).In(l))}
+	h := &loadHTML{Source: finding.SafeOneLine(lv.Source), Model: finding.SafeOneLine(report.ModelText(lv.Model).In(l))}
 	errPct := 0.0
 	if lv.Requests > 0 {
 		errPct = 100 * float64(lv.Errors) / float64(lv.Requests)
@@ -382,7 +382,7 @@ func threadsSection(ss []report.ThreadStateSample, tr timeRange, L map[string]st
 	}
 	h := &threadsHTML{}
 	for i := range names {
-		h.Legend = append(h.Legend, legendItem{oneLine(names[i]), colors[i]})
+		h.Legend = append(h.Legend, legendItem{finding.SafeOneLine(names[i]), colors[i]})
 	}
 	h.Chart = stackedBars(tr, ss, names, colors, L["threadsaxis"])
 	return h
@@ -403,7 +403,7 @@ func gcSection(g *report.GCView, L map[string]string, l finding.Lang) *gcHTML {
 		fullClass = "bad"
 	}
 	h.KPIs = []kpi{
-		{L["collector"], oneLine(g.Collector), "", "text"},
+		{L["collector"], finding.SafeOneLine(g.Collector), "", "text"},
 		{L["throughput"], fmtPct(g.ThroughputPct), "%", tpClass},
 		{L["pauses"], fmtInt(int64(g.Pauses)), "", ""},
 		{"p50", fmtNum(g.PauseP50MS), "ms", ""},
