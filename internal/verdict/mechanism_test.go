@@ -125,3 +125,28 @@ func TestStalledServiceGetsTheMechanismItsThreadsShow(t *testing.T) {
 		t.Errorf("the headline says it stalled, the seen lines do not deny a culprit: %q / %q", v.Title.EN, v.Observed.EN)
 	}
 }
+
+// TestJVMThreadsAreNotTheHotThreadOfAUserBoundVerdict: on cpu-hot the C2
+// compiler is the busiest single thread by /proc, but fifty request
+// workers at a few percent each are the service's CPU: the saturated-CPU
+// finding names a request worker, with its role, and says nothing of
+// compiler threads as the cause.
+func TestJVMThreadsAreNotTheHotThreadOfAUserBoundVerdict(t *testing.T) {
+	L, err := Load(filepath.Join("testdata", "runs", "cpu-hot"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(L.Stats.Top) == 0 || !strings.Contains(L.Stats.Top[0].Name, "Compiler") {
+		t.Fatalf("the fixture's busiest thread should be a JIT compiler: %+v", L.Stats.Top)
+	}
+	d := Decide(L)
+	for _, f := range d.Findings {
+		if !strings.Contains(f.Observed.EN, "Hottest thread") {
+			continue
+		}
+		if strings.Contains(f.Observed.EN, "CompilerThre") || !strings.Contains(f.Observed.EN, "(request-worker)") ||
+			strings.Contains(f.Recommended.EN, "JIT compiler thread") {
+			t.Errorf("%s: %s / %s", f.ID, f.Observed.EN, f.Recommended.EN)
+		}
+	}
+}
