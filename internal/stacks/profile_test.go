@@ -150,10 +150,16 @@ func TestJFRProfileKindsFromRealJVM(t *testing.T) {
 	if w := share(lock, "Work.holdGate") + share(lock, "Work.holdPark"); w < 0.5 {
 		t.Errorf("lock: the waiters hold %.0f%% of the lock time, want most of it", 100*w)
 	}
-	// Each lock is named as the leaf of its waits: the monitor and the parked lock.
-	if share(lock, "[lock] java.lang.Object") == 0 || share(lock, "[park] java.util.concurrent.locks.ReentrantLock") == 0 {
-		t.Errorf("lock: the monitor %.0f%%, the ReentrantLock %.0f%%: both should be leaves", 100*share(lock, "[lock] java.lang.Object"),
-			100*share(lock, "[park] java.util.concurrent.locks.ReentrantLock"))
+	// Each lock is named as the leaf of its waits: the monitor and the
+	// parked lock. Which of the two waits outlasted JFR's threshold in a
+	// short recording is timing (a busy host caught monitor waits only):
+	// at least one, and every wait the waiters hold ends in its lock.
+	mon, park := share(lock, "[lock] java.lang.Object"), share(lock, "[park] java.util.concurrent.locks.ReentrantLock")
+	if mon == 0 && park == 0 {
+		t.Errorf("lock: neither the monitor nor the ReentrantLock is a leaf of the lock profile")
+	}
+	if w := share(lock, "Work.holdGate") + share(lock, "Work.holdPark"); w > mon+park+0.01 {
+		t.Errorf("lock: the waiters hold %.0f%%, their locks as leaves only %.0f%%", 100*w, 100*(mon+park))
 	}
 	wall := profiles[Wall]
 	if w, b := share(wall, "Work.holdGate")+share(wall, "Work.holdPark"), share(wall, "Work.burn"); w <= b {
