@@ -179,6 +179,10 @@ func observed(en *Entry, m Match) finding.Text {
 	u, uz := unitOf(m.Source)
 	t := finding.Tf(finding.T("%.0f%% of the request threads' time (%d of %d %s)", "请求线程 %.0f%% 的时间（%d / %d %s）"),
 		100*m.Share, m.Events, m.Of, finding.T(u, uz))
+	if m.OfCPU {
+		t = finding.Tf(finding.T("%.0f%% of the request threads' CPU time on saturated CPUs (%d of %d %s)", "CPU 饱和时请求线程 %.0f%% 的 CPU 时间（%d / %d %s）"),
+			100*m.Share, m.Events, m.Of, finding.T(u, uz))
+	}
 	if len(en.Sig.Frames) > 0 && m.Site.Method != "" && !strings.EqualFold(m.Site.Method, m.Code.Method) && IsLibrary(m.Site.Method) {
 		t = finding.Tf(finding.T("%s in %s", "%s 位于 %s"), t, m.Site.String())
 	}

@@ -93,7 +93,7 @@ func lockEntries() []Entry {
 				"请求线程等待进入应用在工作期间持有的监视器或锁：临界区的长度决定了吞吐量。"),
 			Tradeoff: T("Narrowing a lock is only safe when what it protected stays consistent: check every access to the shared state.",
 				"只有在被保护的状态仍保持一致时缩小锁才是安全的：检查对共享状态的每次访问。"),
-			Sig: Signature{States: []State{Blocked, Parked}, MinShare: 0.25, NotFrames: notAppLock, NeedApp: true},
+			Sig: Signature{States: []State{Blocked, Parked}, MinShare: 0.25, NotFrames: notAppLock, NeedApp: true, AppSite: true},
 			Fixes: []Fix{{Do: T("Shorten the critical section at the code line to the shared-state update (compute before taking the lock), split the lock by key (lock striping, ConcurrentHashMap.compute) or replace it with an atomic or concurrent structure.",
 				"把该代码行的临界区缩短为只更新共享状态（加锁前先计算），按键拆分锁（锁分段、ConcurrentHashMap.compute），或改用原子变量/并发数据结构。")}},
 			References: []string{refJLSLocks, refJMC},

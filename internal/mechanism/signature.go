@@ -33,6 +33,10 @@ type Signature struct {
 	// leaf side of its first application frame: the library's own work in
 	// progress (a server writing its response), not the application's call.
 	NotLeafward []string
+	// AppSite: the frame that waits (the leaf, past the JDK's lock and
+	// park machinery) must be the application's: a library's own lock
+	// reached from application code is that library's.
+	AppSite bool
 	// NeedApp: the slice's stack must hold an application frame (a wait
 	// inside a framework's own machinery, e.g. a selector's wake-up, is not
 	// the application's call).
@@ -87,6 +91,8 @@ type Match struct {
 	AllocBytes float64
 	// Facts says the facts a facts-only match read, with their values.
 	Facts string
+	// OfCPU: Share is of the roles' CPU time (CPU work on saturated CPUs).
+	OfCPU bool
 }
 
 func (s *Signature) roles() []string {
@@ -136,6 +142,9 @@ func (s *Signature) matches(sl *Slice) (int, bool) {
 			return 0, false
 		}
 	}
+	if s.AppSite && !appSite(sl.Stack) {
+		return 0, false
+	}
 	if len(s.NotLeafward) > 0 {
 		for _, f := range sl.Stack {
 			if !IsLibrary(f.Method) {
@@ -174,12 +183,17 @@ func (s *Signature) match(e *Evidence, src Source) Match {
 	if s.Roles == nil {
 		roles = e.servingRoles(src)
 	}
+	// CPU work on saturated CPUs is read as a share of the CPU time, not of
+	// the wall clock: where the CPU goes is the cause, the queues it
+	// makes are the symptom.
+	ofRunning := e.Saturated && len(s.States) == 1 && s.States[0] == Running
+	m.OfCPU = ofRunning
 	var total, matched float64
 	code, site, lock, peer, holder := map[Frame]float64{}, map[Frame]float64{}, map[string]float64{}, map[string]float64{}, map[Frame]float64{}
 	holdCode, holdState := map[Frame]float64{}, map[State]float64{}
 	for i := range e.Slices {
 		sl := &e.Slices[i]
-		if sl.Source != src || sl.State == Idle || !slices.Contains(roles, sl.Role) {
+		if sl.Source != src || sl.State == Idle || !slices.Contains(roles, sl.Role) || (ofRunning && sl.State != Running) {
 			continue
 		}
 		total += sl.Weight
@@ -445,4 +459,20 @@ func (s *Signature) factsSaid(e *Evidence) string {
 		out = append(out, fmt.Sprintf("%s = %.3g", s.Score, facts[s.Score]))
 	}
 	return strings.Join(out, ", ")
+}
+
+// lockMachinery are the JDK's frames between a wait and the code that
+// asked for the lock.
+var lockMachinery = []string{"java.util.concurrent.locks.", "jdk.internal.misc.Unsafe.park", "sun.misc.Unsafe.park",
+	"java.lang.Object.wait", "java.util.concurrent.locks.LockSupport."}
+
+// appSite: the first frame past the lock machinery is the application's.
+func appSite(st []Frame) bool {
+	for _, f := range st {
+		if matchAny(f.Method, lockMachinery) {
+			continue
+		}
+		return !IsLibrary(f.Method)
+	}
+	return false
 }

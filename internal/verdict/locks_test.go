@@ -57,6 +57,12 @@ func TestLockProfileNamesTheDumpsLock(t *testing.T) {
 				t.Skipf("no queue in the dumps to compare with (at most %d waiter on %s)", most, topDump)
 			}
 			top := L.LockWaits[0]
+			// Where the queues are symptoms (saturated CPUs, not a lock
+			// verdict), JFR's long waits and the dumps' instants may see
+			// different locks: the two are compared where a lock is the cause.
+			if b := Decide(L).Branch; b != LockMost && b != LockCPURoom {
+				t.Skipf("branch %s: the queues are not the cause", b)
+			}
 			if top.Class != monitorClass(topDump) {
 				t.Errorf("JFR's most waited lock %s (%d ms), the dumps' most queued %s (%d waiters)", top.Class, top.WaitNS/1e6, topDump, most)
 			}

@@ -150,3 +150,27 @@ func TestJVMThreadsAreNotTheHotThreadOfAUserBoundVerdict(t *testing.T) {
 		}
 	}
 }
+
+// TestQueueOnALibraryLockUnderSaturatedCPUsIsASymptom: workers of the JDK's
+// HTTP server queue on the server's own lock while the CPUs are saturated
+// by the handler's computation: the cause named is the CPU work at its
+// line, never an application lock.
+func TestQueueOnALibraryLockUnderSaturatedCPUsIsASymptom(t *testing.T) {
+	L, err := Load(filepath.Join("testdata", "runs", "jdkhttp-cpu-saturated"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := Decide(L)
+	if d.Branch != CPUSaturated {
+		t.Fatalf("branch %s: %s", d.Branch, d.Verdict.Title.EN)
+	}
+	if m := d.Verdict.EvidenceValue("mechanism"); !strings.HasPrefix(m, "mech.cpu.") {
+		t.Errorf("mechanism %q", m)
+	}
+	if code := d.Verdict.EvidenceValue("code"); !strings.HasPrefix(code, "QuoteEngine.price") {
+		t.Errorf("code %q: the CPU goes to QuoteEngine.price", code)
+	}
+	if strings.Contains(d.Verdict.Title.EN, "application lock") {
+		t.Errorf("title %q", d.Verdict.Title.EN)
+	}
+}
