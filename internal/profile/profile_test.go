@@ -126,7 +126,7 @@ func TestCaptureEachKindNamesItsCulprit(t *testing.T) {
 		{stacks.CPU, "Svc.burn"},
 		{stacks.Alloc, "Svc.allocate"},
 		{stacks.Lock, "Svc.holdGate"},
-		{stacks.Wall, "Svc.holdGate"},
+		{stacks.Wall, ""}, // who leads a 2 s wall view swings with the load: see below
 	} {
 		res, err := Capture(context.Background(), pid, c.kind, 2*time.Second, Options{})
 		if err != nil {
@@ -136,7 +136,7 @@ func TestCaptureEachKindNamesItsCulprit(t *testing.T) {
 		got[c.kind] = p
 		first, fs := leader(p, methods...)
 		t.Logf("%s: %s first with %.0f%% of %d %s (%d events); %s", c.kind, first, 100*fs, p.Total, p.Unit, p.Events, res.Command)
-		if first != c.frame {
+		if c.frame != "" && first != c.frame {
 			t.Errorf("%s: %s named first (%.0f%%), want %s (%.0f%%)", c.kind, first, 100*fs, c.frame, 100*share(p, c.frame))
 		}
 		if c.kind == stacks.Lock && (share(p, "Svc.holdGate") < 0.5 || share(p, "[lock] java.lang.Object") < 0.5) {
@@ -159,10 +159,14 @@ func TestCaptureEachKindNamesItsCulprit(t *testing.T) {
 			t.Errorf("%s: notes on JDK 17: %v", c.kind, res.Notes)
 		}
 	}
-	// The kinds rank the frames differently: the burning thread leads CPU,
-	// the four waiters lead the wall view.
+	// The kinds rank the frames differently: the burning thread leads CPU;
+	// the wall view holds the four waiters, which CPU does not see, so
+	// they weigh more against the burner there (on a quiet host they lead
+	// it; on a loaded one, CI saw 1% against 15%: the waits shorter than
+	// JFR's threshold are not in it).
+	ratio := func(p *stacks.Profile) float64 { return share(p, "Svc.holdGate") / max(share(p, "Svc.burn"), 1e-9) }
 	if cpu, wall := got[stacks.CPU], got[stacks.Wall]; cpu != nil && wall != nil &&
-		!(share(cpu, "Svc.burn") > share(cpu, "Svc.holdGate") && share(wall, "Svc.holdGate") > share(wall, "Svc.burn")) {
+		!(share(cpu, "Svc.burn") > share(cpu, "Svc.holdGate") && share(wall, "Svc.holdGate") > 0 && ratio(wall) > ratio(cpu)) {
 		t.Errorf("cpu and wall rank burn and holdGate alike: cpu %.0f%%/%.0f%%, wall %.0f%%/%.0f%%", 100*share(cpu, "Svc.burn"),
 			100*share(cpu, "Svc.holdGate"), 100*share(wall, "Svc.burn"), 100*share(wall, "Svc.holdGate"))
 	}
