@@ -57,9 +57,11 @@ func TestVersusWindowLatencies(t *testing.T) {
 	}
 	// The verdict on these pooled p99s is compare's (tested there on
 	// deterministic windows); on a host this busy 4 pairs may leave it
-	// inconclusive, but the slow service's pooled p99 is the higher.
+	// inconclusive, but the slow service's pooled p99 is the higher: its
+	// 30 ms sleep is a floor no scheduling delay removes, while a margin
+	// such as 1.5x is eaten by the delays both sides get on a loaded host.
 	e, ok := stats.ComparePooledQuantile(b, a, 0.99)
-	if !ok || e.NBefore != 4 || e.After < 1.5*e.Before {
+	if !ok || e.NBefore != 4 || e.After <= e.Before {
 		t.Errorf("3x slower: pooled p99 %.2f -> %.2f ms (%+.1f%%, [%+.1f, %+.1f])", e.Before, e.After, e.ChangePct, e.LoPct, e.HiPct)
 	}
 }
