@@ -26,9 +26,16 @@ func checkIDs(t *testing.T, b []byte) []string {
 	if err := json.Unmarshal(b, &doc); err != nil {
 		t.Fatalf("%v: %.300s", err, b)
 	}
+	// The jvm.* rules give a finding per running JVM, and JVMs of other
+	// tests come and go between the two audits: the host's own rules are
+	// what both audits must agree on, each ID once.
 	var ids []string
+	seen := map[string]bool{}
 	for _, f := range doc.Findings {
-		ids = append(ids, f.ID)
+		if !strings.HasPrefix(f.ID, "jvm.") && !seen[f.ID] {
+			seen[f.ID] = true
+			ids = append(ids, f.ID)
+		}
 	}
 	sort.Strings(ids)
 	return ids
