@@ -52,12 +52,19 @@ func parseInterrupts(s string) (interruptTable, error) {
 		return t, errors.New(strings.TrimPrefix(err.Error(), sample.ErrParse.Error()+": "))
 	}
 	t.CPUs = len(in.CPUs)
+	var cols []int // column -> CPU, when not the identity
+	for j, c := range in.CPUs {
+		if c != j {
+			cols = in.CPUs
+			break
+		}
+	}
 	for _, r := range in.Rows {
 		n, err := strconv.Atoi(r.IRQ)
 		if err != nil || n < 0 {
 			continue // NMI, LOC, IPI0 ...: architecture counters, not device IRQs
 		}
-		q := IRQ{Number: n, Counts: r.Counts}
+		q := IRQ{Number: n, Counts: r.Counts, CPUs: cols}
 		q.Chip, q.Name = sample.IRQDevice(r.Name)
 		for _, c := range r.Counts {
 			q.Total += c
