@@ -25,6 +25,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/rules"
 	"github.com/tuneloop/tuneloop/internal/stacks"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // JVMOptions are the flags of `tuneloop jvm`.
@@ -480,16 +481,10 @@ func flagSummary(f *jvmopts.Options, lang finding.Lang) string {
 }
 
 func jvmMiB(n int64) string {
-	switch {
-	case n <= 0:
+	if n <= 0 {
 		return "?"
-	case n >= 1<<30 && n%(1<<30) == 0:
-		return fmt.Sprintf("%d GiB", n>>30)
-	case n >= 1<<30:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-	default:
-		return fmt.Sprintf("%d MiB", n>>20)
 	}
+	return units.FormatBytesScaled(float64(n), 1)
 }
 
 func listJVMs(env *Env, output string, lang finding.Lang) error {

@@ -199,6 +199,20 @@ func bad(en, zh string, args ...any) error { return finding.Errorf(finding.T(en,
 
 // validate fills defaults and refuses what cannot be run.
 func (p *Plan) validate() error {
+	if err := p.validateService(); err != nil {
+		return err
+	}
+	if err := p.validateLoad(); err != nil {
+		return err
+	}
+	if err := p.validateObjective(); err != nil {
+		return err
+	}
+	return p.validateKnobs()
+}
+
+// validateService: a command or a pid, and an http(s) target.
+func (p *Plan) validateService() error {
 	s := &p.Service
 	switch {
 	case s.Start == "" && s.PID == 0:
@@ -215,6 +229,11 @@ func (p *Plan) validate() error {
 	if s.StartTimeout == 0 {
 		s.StartTimeout = 90 * time.Second
 	}
+	return nil
+}
+
+// validateLoad: the load, the repetitions and the halving's bounds.
+func (p *Plan) validateLoad() error {
 	l := &p.Load
 	switch {
 	case l.Users == 0 && l.Rate == 0:
@@ -252,6 +271,11 @@ func (p *Plan) validate() error {
 	if p.PowerPct < 0 {
 		return bad("power_pct: negative", "power_pct：不能为负")
 	}
+	return nil
+}
+
+// validateObjective: one metric to maximise or minimise, bounds not negative.
+func (p *Plan) validateObjective() error {
 	o := &p.Objective
 	if o.Maximize == "" && o.Minimize == "" {
 		o.Maximize = MetricTPS
@@ -266,11 +290,23 @@ func (p *Plan) validate() error {
 	case o.Constraints.P99MS < 0 || o.Constraints.ErrorPct < 0:
 		return bad("objective.constraints: negative bound", "objective.constraints：上限不能为负")
 	}
+	return nil
+}
+
+// knobCheck is what validateKnobs carries from one knob to the next.
+type knobCheck struct {
+	limits  map[string]bool // limit keys seen
+	binding bool            // a binding knob seen
+}
+
+// validateKnobs: each knob valid for its kind, unique, with values, and
+// more than one combination but at most maxArms.
+func (p *Plan) validateKnobs() error {
 	if len(p.Knobs) == 0 {
 		return bad("knobs: none (nothing to try)", "knobs：为空（没有可试的设置）")
 	}
-	names, limits := map[string]bool{}, map[string]bool{}
-	binding := false
+	names := map[string]bool{}
+	kc := &knobCheck{limits: map[string]bool{}}
 	arms := 1
 	for i := range p.Knobs {
 		k := &p.Knobs[i]
@@ -285,90 +321,16 @@ func (p *Plan) validate() error {
 			return bad("%s: name %q is not a simple unique name", "%s：name %q 不是唯一的简单名称", where, k.Name)
 		}
 		names[k.Name] = true
-		switch k.Kind {
-		case KindJVM:
-			if k.Key != "" {
-				return bad("%s (%s): a jvm knob has no key (its values are whole options)", "%s（%s）：jvm 类设置没有 key（其取值是完整的选项）", where, k.Name)
-			}
-			for _, v := range append([]string{k.Baseline}, k.Values...) {
-				if _, err := jvmOptions(v); err != nil {
-					return fmt.Errorf("%s (%s): %w", where, k.Name, err)
-				}
-			}
-		case KindProperty, KindEnv, KindSysctl:
-			if !keyRE.MatchString(k.Key) {
-				return bad("%s (%s): key %q is not a valid name", "%s（%s）：key %q 不是合法的名称", where, k.Name, k.Key)
-			}
-			if k.Kind == KindEnv && (k.Key == overlayVar || strings.HasPrefix(k.Key, "TUNELOOP_")) {
-				return bad("%s (%s): %s is the overlay's own variable", "%s（%s）：%s 是覆盖层自身使用的变量", where, k.Name, k.Key)
-			}
-		case KindSysfs:
-			if !strings.HasPrefix(k.Key, "/sys/") || strings.Contains(k.Key, "..") {
-				return bad("%s (%s): key %q is not a /sys attribute", "%s（%s）：key %q 不是 /sys 属性", where, k.Name, k.Key)
-			}
-		case KindLimit:
-			if _, ok := limitResources[k.Key]; !ok || limits[k.Key] {
-				return bad("%s (%s): key %q is not a limit, or a repeated one (want one of %s)", "%s（%s）：key %q 不是限制名或重复（应为 %s 之一）", where, k.Name, k.Key, limitNames())
-			}
-			limits[k.Key] = true
-			for _, v := range append([]string{k.Baseline}, k.Values...) {
-				if _, err := parseLimit(v); v != "" && err != nil {
-					return fmt.Errorf("%s (%s): %w", where, k.Name, err)
-				}
-			}
-		case KindBinding:
-			if k.Key != "" || binding {
-				return bad("%s (%s): a binding knob has no key, and a plan has one binding knob", "%s（%s）：binding 类设置没有 key，且一个计划只能有一个", where, k.Name)
-			}
-			binding = true
-			for _, v := range append([]string{k.Baseline}, k.Values...) {
-				if err := checkBindingValue(v); v != "" && err != nil {
-					return fmt.Errorf("%s (%s): %w", where, k.Name, err)
-				}
-			}
-		case KindConfigFile:
-			if !keyRE.MatchString(k.Key) {
-				return bad("%s (%s): key %q is not a system property name (e.g. logback.configurationFile)", "%s（%s）：key %q 不是系统属性名（例如 logback.configurationFile）", where, k.Name, k.Key)
-			}
-			for i, v := range k.Values {
-				if v != "" && !filepath.IsAbs(v) {
-					k.Values[i] = filepath.Join(p.dir, v)
-				}
-			}
-			if k.Baseline != "" && !filepath.IsAbs(k.Baseline) {
-				k.Baseline = filepath.Join(p.dir, k.Baseline)
-			}
-			for _, v := range append([]string{k.Baseline}, k.Values...) {
-				if v == "" {
-					continue
-				}
-				if fi, err := os.Stat(v); err != nil || !fi.Mode().IsRegular() {
-					return bad("%s (%s): %s is not a readable file", "%s（%s）：%s 不是可读的文件", where, k.Name, v)
-				}
-			}
-		default:
-			return bad("%s (%s): kind %q (want jvm, property, env, limit, binding, config-file, sysctl or sysfs)",
-				"%s（%s）：kind %q（应为 jvm、property、env、limit、binding、config-file、sysctl 或 sysfs）", where, k.Name, k.Kind)
+		if err := p.validateKind(k, where, kc); err != nil {
+			return err
 		}
-		if s.PID != 0 && !k.Host() {
+		if p.Service.PID != 0 && !k.Host() {
 			return bad("%s (%s): a %s knob needs service.start (a running service given by pid only takes host knobs)",
 				"%s（%s）：%s 类设置需要 service.start（以 pid 给出的运行中服务只接受主机设置）", where, k.Name, k.Kind)
 		}
-		if len(k.Values) == 0 {
-			return bad("%s (%s): no values", "%s（%s）：没有 values", where, k.Name)
-		}
-		seen := map[string]bool{}
-		for _, v := range k.Values {
-			if strings.ContainsAny(v, "\x00\n\r") || seen[v] {
-				return bad("%s (%s): value %q repeated or holds a line break", "%s（%s）：取值 %q 重复或包含换行", where, k.Name, v)
-			}
-			if k.Host() && v == "" {
-				return bad("%s (%s): a host knob's value cannot be empty", "%s（%s）：主机设置的取值不能为空", where, k.Name)
-			}
-			seen[v] = true
-		}
-		if strings.ContainsAny(k.Baseline, "\x00\n\r") {
-			return bad("%s (%s): the baseline holds a line break", "%s（%s）：baseline 包含换行", where, k.Name)
+		seen, err := knobValues(k, where)
+		if err != nil {
+			return err
 		}
 		n := len(k.Values)
 		if !seen[k.Baseline] {
@@ -383,4 +345,97 @@ func (p *Plan) validate() error {
 		return bad("knobs: every value is the baseline's: nothing to compare", "knobs：所有取值都等于基线：没有可比较的组合")
 	}
 	return nil
+}
+
+// validateKind checks a knob's key and values for its kind (config files
+// are made absolute, relative to the plan's folder).
+func (p *Plan) validateKind(k *Knob, where string, kc *knobCheck) error {
+	switch k.Kind {
+	case KindJVM:
+		if k.Key != "" {
+			return bad("%s (%s): a jvm knob has no key (its values are whole options)", "%s（%s）：jvm 类设置没有 key（其取值是完整的选项）", where, k.Name)
+		}
+		for _, v := range append([]string{k.Baseline}, k.Values...) {
+			if _, err := jvmOptions(v); err != nil {
+				return fmt.Errorf("%s (%s): %w", where, k.Name, err)
+			}
+		}
+	case KindProperty, KindEnv, KindSysctl:
+		if !keyRE.MatchString(k.Key) {
+			return bad("%s (%s): key %q is not a valid name", "%s（%s）：key %q 不是合法的名称", where, k.Name, k.Key)
+		}
+		if k.Kind == KindEnv && (k.Key == overlayVar || strings.HasPrefix(k.Key, "TUNELOOP_")) {
+			return bad("%s (%s): %s is the overlay's own variable", "%s（%s）：%s 是覆盖层自身使用的变量", where, k.Name, k.Key)
+		}
+	case KindSysfs:
+		if !strings.HasPrefix(k.Key, "/sys/") || strings.Contains(k.Key, "..") {
+			return bad("%s (%s): key %q is not a /sys attribute", "%s（%s）：key %q 不是 /sys 属性", where, k.Name, k.Key)
+		}
+	case KindLimit:
+		if _, ok := limitResources[k.Key]; !ok || kc.limits[k.Key] {
+			return bad("%s (%s): key %q is not a limit, or a repeated one (want one of %s)", "%s（%s）：key %q 不是限制名或重复（应为 %s 之一）", where, k.Name, k.Key, limitNames())
+		}
+		kc.limits[k.Key] = true
+		for _, v := range append([]string{k.Baseline}, k.Values...) {
+			if _, err := parseLimit(v); v != "" && err != nil {
+				return fmt.Errorf("%s (%s): %w", where, k.Name, err)
+			}
+		}
+	case KindBinding:
+		if k.Key != "" || kc.binding {
+			return bad("%s (%s): a binding knob has no key, and a plan has one binding knob", "%s（%s）：binding 类设置没有 key，且一个计划只能有一个", where, k.Name)
+		}
+		kc.binding = true
+		for _, v := range append([]string{k.Baseline}, k.Values...) {
+			if err := checkBindingValue(v); v != "" && err != nil {
+				return fmt.Errorf("%s (%s): %w", where, k.Name, err)
+			}
+		}
+	case KindConfigFile:
+		if !keyRE.MatchString(k.Key) {
+			return bad("%s (%s): key %q is not a system property name (e.g. logback.configurationFile)", "%s（%s）：key %q 不是系统属性名（例如 logback.configurationFile）", where, k.Name, k.Key)
+		}
+		for i, v := range k.Values {
+			if v != "" && !filepath.IsAbs(v) {
+				k.Values[i] = filepath.Join(p.dir, v)
+			}
+		}
+		if k.Baseline != "" && !filepath.IsAbs(k.Baseline) {
+			k.Baseline = filepath.Join(p.dir, k.Baseline)
+		}
+		for _, v := range append([]string{k.Baseline}, k.Values...) {
+			if v == "" {
+				continue
+			}
+			if fi, err := os.Stat(v); err != nil || !fi.Mode().IsRegular() {
+				return bad("%s (%s): %s is not a readable file", "%s（%s）：%s 不是可读的文件", where, k.Name, v)
+			}
+		}
+	default:
+		return bad("%s (%s): kind %q (want jvm, property, env, limit, binding, config-file, sysctl or sysfs)",
+			"%s（%s）：kind %q（应为 jvm、property、env、limit、binding、config-file、sysctl 或 sysfs）", where, k.Name, k.Kind)
+	}
+	return nil
+}
+
+// knobValues checks a knob's values: some, distinct, on one line, not
+// empty for a host knob; seen holds them.
+func knobValues(k *Knob, where string) (map[string]bool, error) {
+	if len(k.Values) == 0 {
+		return nil, bad("%s (%s): no values", "%s（%s）：没有 values", where, k.Name)
+	}
+	seen := map[string]bool{}
+	for _, v := range k.Values {
+		if strings.ContainsAny(v, "\x00\n\r") || seen[v] {
+			return nil, bad("%s (%s): value %q repeated or holds a line break", "%s（%s）：取值 %q 重复或包含换行", where, k.Name, v)
+		}
+		if k.Host() && v == "" {
+			return nil, bad("%s (%s): a host knob's value cannot be empty", "%s（%s）：主机设置的取值不能为空", where, k.Name)
+		}
+		seen[v] = true
+	}
+	if strings.ContainsAny(k.Baseline, "\x00\n\r") {
+		return nil, bad("%s (%s): the baseline holds a line break", "%s（%s）：baseline 包含换行", where, k.Name)
+	}
+	return seen, nil
 }

@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/jvm/threadrole"
 )
 
 // State is what a thread was doing in a slice of its time.
@@ -120,44 +122,18 @@ func (e *Evidence) servingRoles(src Source) []string {
 	return r
 }
 
-// libraryPrefixes are frames of the JDK and of frameworks and libraries:
-// the application's code is the first frame past them.
-var libraryPrefixes = []string{
-	"java.", "javax.", "jdk.", "sun.", "com.sun.", "jakarta.",
-	"org.apache.", "org.springframework.", "io.netty.", "io.vertx.", "reactor.", "io.grpc.",
-	"org.eclipse.jetty.", "io.undertow.", "org.jboss.", "org.glassfish.", "org.xnio.", "com.google.",
-	"ch.qos.logback.", "org.slf4j.", "com.zaxxer.hikari.", "com.alibaba.druid.", "com.mchange.", "org.h2.",
-	"com.fasterxml.", "org.hibernate.", "com.mysql.", "org.postgresql.", "oracle.jdbc.", "org.mariadb.",
-	"okhttp3.", "okio.", "io.micrometer.", "kotlin.", "kotlinx.", "scala.", "groovy.", "org.codehaus.",
-	"org.aspectj.", "net.bytebuddy.", "org.yaml.", "com.alibaba.fastjson", "io.lettuce.", "redis.clients.",
-	"org.mybatis.", "org.apache.ibatis.", "com.ibm.", "openj9.", "org.eclipse.openj9.", "io.reactivex.",
-	"io.opentelemetry.", "brave.", "org.jctools.", "com.lmax.", "feign.", "retrofit2.", "org.quartz.",
-}
-
-// IsLibrary says whether a frame is the JDK's or a library's (not the
-// application's). Generated frames (lambdas, proxies, accessors) count as
-// library frames: the code a user reads is their caller.
+// IsLibrary says whether a frame is the JDK's, a library's or generated
+// (lambdas, proxies, accessors), or has no name: not the application's.
+// threadrole.Library holds the one list of library frames.
 func IsLibrary(method string) bool {
-	if method == "" || strings.Contains(method, "$$Lambda") || strings.Contains(method, "$Proxy") ||
-		strings.HasPrefix(method, "jdk.internal.reflect.") || strings.Contains(method, "GeneratedMethodAccessor") ||
-		strings.Contains(method, "$$EnhancerBySpringCGLIB$$") || strings.Contains(method, "$$SpringCGLIB$$") {
-		return true
-	}
-	for _, p := range libraryPrefixes {
-		if strings.HasPrefix(method, p) {
-			return true
-		}
-	}
-	return false
+	return method == "" || threadrole.Library(method) != ""
 }
 
 // FirstApp is the first application frame of a stack (leaf first): the
 // code line a user changes. ok is false when every frame is a library's.
 func FirstApp(stack []Frame) (Frame, bool) {
-	for _, f := range stack {
-		if !IsLibrary(f.Method) {
-			return f, true
-		}
+	if i := threadrole.FirstAppFrameFunc(len(stack), func(i int) string { return stack[i].Method }); i >= 0 {
+		return stack[i], true
 	}
 	return Frame{}, false
 }

@@ -187,9 +187,63 @@ func (s *scan) splitFamilies(keys []string, families map[string][]*nativeFile) (
 	return ok, missing
 }
 
+// judgeJar judges one jar: which library it is, which native families it
+// (or its siblings) carries, and whether the target's build is among them.
 func (s *scan) judgeJar(j *jarState, families map[string][]*nativeFile) *Result {
+	id, lib, name := s.identify(j)
+	if lib != nil && lib.NotLinux {
+		return s.result(j.c.Path, "library", name, Pass, id.Version, "", finding.Tf(finding.T(
+			"%s: native code for macOS/BSD only; not used on Linux", "%s：仅含 macOS/BSD 原生代码，Linux 上不使用"), lib.Name),
+			nil, finding.Fix{}, nil)
+	}
+	if lib != nil && lib.LoaderOnly && len(j.natives) == 0 {
+		return nil
+	}
+	if lib == nil && len(j.natives) == 0 {
+		return s.judgeHints(j, families, name, id.Version)
+	}
+	var keys []string
+	keys, families = s.familiesOf(j, lib, families)
+	if lib == nil && len(keys) == 0 {
+		// Only natives for other OSes (or corrupt ones, reported apart).
+		return s.judgeHints(j, families, name, id.Version)
+	}
+	okKeys, missing := s.splitFamilies(keys, families)
+	var ev []finding.Evidence
+	if id.Version != "" {
+		ev = append(ev, finding.Evidence{Key: "version", Value: id.Version, Source: j.c.Path})
+	}
+	target := s.opts.Target.String()
+	for _, k := range missing {
+		ev = append(ev, finding.Evidence{Key: "no " + target + " build", Value: k})
+	}
+	for _, k := range keys {
+		ev = append(ev, s.memberEvidence(families[k])...)
+	}
+	if len(keys) > 0 && len(missing) == 0 {
+		if r := s.glibcCheck(j.c.Path, name, id.Version, okKeys, families, ev); r != nil {
+			return r
+		}
+		title := finding.Tf(finding.T("%s: native code for %s found", "%s：已找到 %s 原生代码"), name, target)
+		if lib != nil {
+			ev = append(ev, finding.Evidence{Key: "known library", Value: lib.Name, Source: lib.Source})
+		}
+		return s.result(j.c.Path, "library", name, Pass, id.Version, "", title, ev, finding.Fix{}, nil)
+	}
+	if lib != nil {
+		return s.judgeKnown(j, lib, id, name, keys, missing, ev)
+	}
+	return s.result(j.c.Path, "native", name, Blocker, id.Version, "",
+		finding.Tf(finding.T("%s ships native code with no %s build", "%s 含原生库但没有 %s 版本"), name, target), ev,
+		finding.Fix{Note: finding.Tf(finding.T("Get a version of this library that bundles linux %s binaries from its vendor, or rebuild the native part for %s (cross-compile with aarch64-linux-gnu-gcc) and repackage.",
+			"向供应商获取包含 Linux %s 二进制的版本，或为 %s 重新编译原生部分（aarch64-linux-gnu-gcc 交叉编译）后重新打包。"), target, target)}, nil)
+}
+
+// identify finds the jar's coordinates and known library (by Maven
+// coordinates, artifact, OSGi bundle or native file name) and the name a
+// result gives it.
+func (s *scan) identify(j *jarState) (id Coords, lib *Library, name string) {
 	id, classifier := j.primary()
-	var lib *Library
 	for _, c := range append([]Coords{id}, j.coords...) {
 		if lib = libraryByCoords(s.libs, c.GA()); lib != nil {
 			if c.Version != "" {
@@ -224,35 +278,29 @@ func (s *scan) judgeJar(j *jarState, families map[string][]*nativeFile) *Result 
 			}
 		}
 	}
-	name := id.String()
+	name = id.String()
 	if id.Group == "" {
 		name = baseName(j.c.Name)
 	}
 	if classifier != "" {
 		name += ":" + classifier
 	}
-	if lib != nil && lib.NotLinux {
-		return s.result(j.c.Path, "library", name, Pass, id.Version, "", finding.Tf(finding.T(
-			"%s: native code for macOS/BSD only; not used on Linux", "%s：仅含 macOS/BSD 原生代码，Linux 上不使用"), lib.Name),
-			nil, finding.Fix{}, nil)
-	}
-	if lib != nil && lib.LoaderOnly && len(j.natives) == 0 {
-		return nil
-	}
-	if lib == nil && len(j.natives) == 0 {
-		return s.judgeHints(j, families, name, id.Version)
-	}
+	return id, lib, name
+}
+
+// familiesOf returns the native families the jar is judged on, sorted,
+// and the files of each: a library that bundles its natives in its own jar
+// (JNA, snappy, sqlite-jdbc...) loads them from that jar, so it is judged
+// on its own files, and an old copy does not pass on a newer copy's
+// aarch64 build. Split artifacts (SideClassifier) and unknown jars are
+// judged with their siblings across the whole PATH.
+func (s *scan) familiesOf(j *jarState, lib *Library, families map[string][]*nativeFile) ([]string, map[string][]*nativeFile) {
 	keySet := map[string]bool{}
 	for _, n := range j.natives {
 		if n.err == nil && !n.otherOS {
 			keySet[n.family] = true
 		}
 	}
-	// A library that bundles its natives in its own jar (JNA, snappy,
-	// sqlite-jdbc...) loads them from that jar: judge it on its own files,
-	// so an old copy does not pass on a newer copy's aarch64 build.
-	// Split artifacts (SideClassifier) and unknown jars are judged with
-	// their siblings across the whole PATH.
 	if lib != nil && lib.SideClassifier == "" && len(j.natives) > 0 {
 		own := map[string][]*nativeFile{}
 		for _, n := range j.natives {
@@ -278,88 +326,63 @@ func (s *scan) judgeJar(j *jarState, families map[string][]*nativeFile) *Result 
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	if lib == nil && len(keys) == 0 {
-		// Only natives for other OSes (or corrupt ones, reported apart).
-		return s.judgeHints(j, families, name, id.Version)
-	}
-	okKeys, missing := s.splitFamilies(keys, families)
-	var ev []finding.Evidence
-	if id.Version != "" {
-		ev = append(ev, finding.Evidence{Key: "version", Value: id.Version, Source: j.c.Path})
-	}
+	return keys, families
+}
+
+// judgeKnown judges a known library whose target build is missing: an
+// unsupported one, an old version, a missing side jar, or a stripped copy.
+func (s *scan) judgeKnown(j *jarState, lib *Library, id Coords, name string, keys, missing []string, ev []finding.Evidence) *Result {
 	target := s.opts.Target.String()
-	for _, k := range missing {
-		ev = append(ev, finding.Evidence{Key: "no " + target + " build", Value: k})
+	ev = append(ev, finding.Evidence{Key: "known library", Value: lib.Name, Source: lib.Source})
+	fallback := finding.Text{}
+	if lib.Fallback {
+		fallback = finding.T(" It falls back to a slower pure-Java path without the native library.",
+			"缺少原生库时会退回较慢的纯 Java 实现。")
 	}
-	for _, k := range keys {
-		ev = append(ev, s.memberEvidence(families[k])...)
+	switch {
+	case lib.Unsupported:
+		r := s.result(j.c.Path, "library", name, Blocker, id.Version, lib.Replacement,
+			finding.Tf(finding.T("%s has no released %s build", "%s 没有发布 %s 版本"), lib.Name, target), ev,
+			finding.Fix{Note: finding.Tf(finding.T("Replace the dependency with %s, rebuild and retest on %s.",
+				"将该依赖替换为 %s，重新构建并在 %s 上回归测试。"), lib.Replacement, target)}, nil)
+		return r
+	case !lib.VersionOK(id.Version):
+		ga := id.GA()
+		if id.Group == "" {
+			ga = lib.Coords[0]
+		}
+		return s.result(j.c.Path, "library", name, Upgrade, id.Version, lib.Suggest,
+			finding.Tf(finding.T("%s %s predates %s support: upgrade to %s or later", "%s %s 早于 %s 支持版本：升级到 %s 或更高"),
+				lib.Name, id.Version, target, lib.Suggest),
+			ev, finding.Fix{Note: plus(finding.Tf(finding.T("Upgrade %s from %s to %s or later (first version that works on %s; source: %s), rebuild and retest.",
+				"将 %s 从 %s 升级到 %s 或更高（首个支持 %s 的版本；来源：%s），重新构建并回归测试。"),
+				ga, id.Version, lib.Suggest, target, lib.Source), fallback)}, nil)
+	case lib.SideClassifier != "" && len(keys) == 0:
+		return s.result(j.c.Path, "library", name, Confirm, id.Version, "",
+			finding.Tf(finding.T("%s: no native library packaged for any platform", "%s：未打包任何平台的原生库"), lib.Name),
+			ev, finding.Fix{Note: plus(finding.Tf(finding.T("If the application uses the native code, add %s:%s:%s next to it.",
+				"若应用使用原生实现，请同时加入 %s:%s:%s。"), lib.sideGA(id.GA()), id.Version, lib.SideClassifier), fallback)}, nil)
+	case lib.SideClassifier != "" && len(missing) > 0:
+		ga := id.GA()
+		if lib.SideArtifact != "" {
+			ga = lib.SideArtifact
+		}
+		add := ga + ":" + id.Version + ":" + lib.SideClassifier
+		return s.result(j.c.Path, "library", name, Upgrade, id.Version, add,
+			finding.Tf(finding.T("%s: the %s native jar is missing; add %s", "%s：缺少 %s 原生 jar，请加入 %s"), lib.Name, target, add),
+			ev, finding.Fix{Note: plus(finding.Tf(finding.T("Add the dependency %s (the same version, %s classifier) and repackage.",
+				"加入依赖 %s（同版本，%s classifier）并重新打包。"), add, lib.SideClassifier), fallback)}, nil)
+	case len(keys) == 0:
+		return s.result(j.c.Path, "library", name, Confirm, id.Version, "",
+			finding.Tf(finding.T("%s: no native library found in this jar", "%s：该 jar 中没有原生库"), lib.Name), ev,
+			finding.Fix{Note: finding.T("Check where the native library comes from on the target (java.library.path).",
+				"确认目标机上原生库的来源（java.library.path）。")}, nil)
 	}
-	if len(keys) > 0 && len(missing) == 0 {
-		if r := s.glibcCheck(j.c.Path, name, id.Version, okKeys, families, ev); r != nil {
-			return r
-		}
-		title := finding.Tf(finding.T("%s: native code for %s found", "%s：已找到 %s 原生代码"), name, target)
-		if lib != nil {
-			ev = append(ev, finding.Evidence{Key: "known library", Value: lib.Name, Source: lib.Source})
-		}
-		return s.result(j.c.Path, "library", name, Pass, id.Version, "", title, ev, finding.Fix{}, nil)
-	}
-	if lib != nil {
-		ev = append(ev, finding.Evidence{Key: "known library", Value: lib.Name, Source: lib.Source})
-		fallback := finding.Text{}
-		if lib.Fallback {
-			fallback = finding.T(" It falls back to a slower pure-Java path without the native library.",
-				"缺少原生库时会退回较慢的纯 Java 实现。")
-		}
-		switch {
-		case lib.Unsupported:
-			r := s.result(j.c.Path, "library", name, Blocker, id.Version, lib.Replacement,
-				finding.Tf(finding.T("%s has no released %s build", "%s 没有发布 %s 版本"), lib.Name, target), ev,
-				finding.Fix{Note: finding.Tf(finding.T("Replace the dependency with %s, rebuild and retest on %s.",
-					"将该依赖替换为 %s，重新构建并在 %s 上回归测试。"), lib.Replacement, target)}, nil)
-			return r
-		case !lib.VersionOK(id.Version):
-			ga := id.GA()
-			if id.Group == "" {
-				ga = lib.Coords[0]
-			}
-			return s.result(j.c.Path, "library", name, Upgrade, id.Version, lib.Suggest,
-				finding.Tf(finding.T("%s %s predates %s support: upgrade to %s or later", "%s %s 早于 %s 支持版本：升级到 %s 或更高"),
-					lib.Name, id.Version, target, lib.Suggest),
-				ev, finding.Fix{Note: plus(finding.Tf(finding.T("Upgrade %s from %s to %s or later (first version that works on %s; source: %s), rebuild and retest.",
-					"将 %s 从 %s 升级到 %s 或更高（首个支持 %s 的版本；来源：%s），重新构建并回归测试。"),
-					ga, id.Version, lib.Suggest, target, lib.Source), fallback)}, nil)
-		case lib.SideClassifier != "" && len(keys) == 0:
-			return s.result(j.c.Path, "library", name, Confirm, id.Version, "",
-				finding.Tf(finding.T("%s: no native library packaged for any platform", "%s：未打包任何平台的原生库"), lib.Name),
-				ev, finding.Fix{Note: plus(finding.Tf(finding.T("If the application uses the native code, add %s:%s:%s next to it.",
-					"若应用使用原生实现，请同时加入 %s:%s:%s。"), lib.sideGA(id.GA()), id.Version, lib.SideClassifier), fallback)}, nil)
-		case lib.SideClassifier != "" && len(missing) > 0:
-			ga := id.GA()
-			if lib.SideArtifact != "" {
-				ga = lib.SideArtifact
-			}
-			add := ga + ":" + id.Version + ":" + lib.SideClassifier
-			return s.result(j.c.Path, "library", name, Upgrade, id.Version, add,
-				finding.Tf(finding.T("%s: the %s native jar is missing; add %s", "%s：缺少 %s 原生 jar，请加入 %s"), lib.Name, target, add),
-				ev, finding.Fix{Note: plus(finding.Tf(finding.T("Add the dependency %s (the same version, %s classifier) and repackage.",
-					"加入依赖 %s（同版本，%s classifier）并重新打包。"), add, lib.SideClassifier), fallback)}, nil)
-		case len(keys) == 0:
-			return s.result(j.c.Path, "library", name, Confirm, id.Version, "",
-				finding.Tf(finding.T("%s: no native library found in this jar", "%s：该 jar 中没有原生库"), lib.Name), ev,
-				finding.Fix{Note: finding.T("Check where the native library comes from on the target (java.library.path).",
-					"确认目标机上原生库的来源（java.library.path）。")}, nil)
-		}
-		return s.result(j.c.Path, "library", name, Blocker, id.Version, "",
-			finding.Tf(finding.T("%s %s: this copy has no %s native library (repackaged or stripped?)",
-				"%s %s：该副本缺少 %s 原生库（被重新打包或裁剪？）"), lib.Name, id.Version, target), ev,
-			finding.Fix{Note: finding.Tf(finding.T("Use the official %s artifact of this version, which includes %s, or add the %s build.",
-				"使用该版本的官方 %s 制品（已包含 %s），或补充 %s 构建。"), lib.Coords[0], target, target)}, nil)
-	}
-	return s.result(j.c.Path, "native", name, Blocker, id.Version, "",
-		finding.Tf(finding.T("%s ships native code with no %s build", "%s 含原生库但没有 %s 版本"), name, target), ev,
-		finding.Fix{Note: finding.Tf(finding.T("Get a version of this library that bundles linux %s binaries from its vendor, or rebuild the native part for %s (cross-compile with aarch64-linux-gnu-gcc) and repackage.",
-			"向供应商获取包含 Linux %s 二进制的版本，或为 %s 重新编译原生部分（aarch64-linux-gnu-gcc 交叉编译）后重新打包。"), target, target)}, nil)
+	return s.result(j.c.Path, "library", name, Blocker, id.Version, "",
+		finding.Tf(finding.T("%s %s: this copy has no %s native library (repackaged or stripped?)",
+			"%s %s：该副本缺少 %s 原生库（被重新打包或裁剪？）"), lib.Name, id.Version, target), ev,
+		finding.Fix{Note: finding.Tf(finding.T("Use the official %s artifact of this version, which includes %s, or add the %s build.",
+			"使用该版本的官方 %s 制品（已包含 %s），或补充 %s 构建。"), lib.Coords[0], target, target)}, nil)
 }
 
 // plus appends a sentence in both languages.

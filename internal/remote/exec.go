@@ -213,50 +213,10 @@ func (c *Client) Run(ctx context.Context, j Job) (*Result, error) {
 	} else if mode != "" {
 		run = j.sudo() + " " + mode + run
 	}
-	script := copyScript(st.Size(), j.sudoClean())
-	if j.Gate != nil {
-		script += "read -r _ || exit 122\n"
-	}
-	if j.Fetch {
-		// Its report is rendered here from the folder: stdout is the tar.
-		out := "/dev/null"
-		if j.KeepStdout != "" {
-			out = `"$d/stdout"`
-		}
-		script += run + ` >` + out + `
-rc=$?
-`
-		if j.KeepStdout != "" {
-			script += `mkdir -p "$d/run" && mv "$d/stdout" "$d/run/"` + shellQuote(filepath.Base(j.KeepStdout)) + "\n"
-		}
-		script += `[ -d "$d/run" ] && tar -C "$d" -cf - run
-exit $rc
-`
-	} else {
-		script += run + "\n"
-	}
+	script := j.script(run, st.Size())
 	stderr := newSafeWriter(j.Stderr)
-	var remoteDir, copyErr, lastErr string
-	stderr.intercept = func(line string) bool {
-		if d, ok := strings.CutPrefix(line, dirMarker); ok && remoteDir == "" {
-			remoteDir = d
-			return true
-		}
-		if e, ok := strings.CutPrefix(line, errMarker); ok && copyErr == "" {
-			copyErr = e
-			return true
-		}
-		if line == startedMarker {
-			if j.Started != nil {
-				j.Started()
-			}
-			return true
-		}
-		if strings.TrimSpace(line) != "" {
-			lastErr = line
-		}
-		return false
-	}
+	said := &remoteSaid{started: j.Started}
+	stderr.intercept = said.intercept
 	s.Stderr = stderr
 	var stdout *safeWriter
 	var tarR *io.PipeReader
@@ -308,6 +268,78 @@ exit $rc
 	if stdout != nil {
 		stdout.Flush()
 	}
+	if err := c.outcome(ctx, &j, res, err, start, st.Size(), said); err != nil {
+		return res, err
+	}
+	if untarErr != nil {
+		return res, finding.Errorf(finding.T("%s: the run folder did not arrive whole: %v", "%s：运行目录未完整传回：%v"), c.Target.Addr(), untarErr)
+	}
+	return res, nil
+}
+
+// script is the remote shell script: copy the binary, wait for the gate
+// when there is one, run, and stream the run folder back as a tar when
+// fetched.
+func (j *Job) script(run string, size int64) string {
+	script := copyScript(size, j.sudoClean())
+	if j.Gate != nil {
+		script += "read -r _ || exit 122\n"
+	}
+	if j.Fetch {
+		// Its report is rendered here from the folder: stdout is the tar.
+		out := "/dev/null"
+		if j.KeepStdout != "" {
+			out = `"$d/stdout"`
+		}
+		script += run + ` >` + out + `
+rc=$?
+`
+		if j.KeepStdout != "" {
+			script += `mkdir -p "$d/run" && mv "$d/stdout" "$d/run/"` + shellQuote(filepath.Base(j.KeepStdout)) + "\n"
+		}
+		script += `[ -d "$d/run" ] && tar -C "$d" -cf - run
+exit $rc
+`
+	} else {
+		script += run + "\n"
+	}
+	return script
+}
+
+// remoteSaid is what the remote script says on stderr beside the run's
+// own lines: its folder, a copy error, that it started; last is the run's
+// last line.
+type remoteSaid struct {
+	dir, copyErr, last string
+	started            func()
+}
+
+// intercept takes the script's marker lines out of stderr.
+func (r *remoteSaid) intercept(line string) bool {
+	if d, ok := strings.CutPrefix(line, dirMarker); ok && r.dir == "" {
+		r.dir = d
+		return true
+	}
+	if e, ok := strings.CutPrefix(line, errMarker); ok && r.copyErr == "" {
+		r.copyErr = e
+		return true
+	}
+	if line == startedMarker {
+		if r.started != nil {
+			r.started()
+		}
+		return true
+	}
+	if strings.TrimSpace(line) != "" {
+		r.last = line
+	}
+	return false
+}
+
+// outcome turns how the remote shell ended into the run's error (nil: it
+// ran): a copy that failed, an overrun limit, a failing exit when that
+// counts, a lost connection (what the run had written is fetched again).
+func (c *Client) outcome(ctx context.Context, j *Job, res *Result, err error, start time.Time, size int64, said *remoteSaid) error {
 	var ee *ssh.ExitError
 	switch {
 	case err == nil:
@@ -315,33 +347,30 @@ exit $rc
 		res.ExitCode = ee.ExitStatus()
 		switch res.ExitCode {
 		case 120, 121:
-			return res, c.copyError(st.Size(), copyErr)
+			return c.copyError(size, said.copyErr)
 		case 124, 137:
 			if j.Limit > 0 {
-				return res, finding.Errorf(finding.T("%s: the remote tuneloop overran its limit of %s and was stopped", "%s：远端 tuneloop 超过时限 %s，已被终止"), c.Target.Addr(), j.Limit)
+				return finding.Errorf(finding.T("%s: the remote tuneloop overran its limit of %s and was stopped", "%s：远端 tuneloop 超过时限 %s，已被终止"), c.Target.Addr(), j.Limit)
 			}
 		}
 		if j.FailOnExit && res.ExitCode != 0 {
-			return res, &ExitedError{Host: c.Target.Addr(), Code: res.ExitCode, Said: lastErr, Arrived: res.Files, Into: j.Into}
+			return &ExitedError{Host: c.Target.Addr(), Code: res.ExitCode, Said: said.last, Arrived: res.Files, Into: j.Into}
 		}
 	default:
 		if ctx.Err() != nil {
-			return res, ctx.Err()
+			return ctx.Err()
 		}
 		le := c.lost(err, start, res.Files, j.Into)
-		if j.Fetch && strings.HasPrefix(remoteDir, "/tmp/tuneloop.") {
+		if j.Fetch && strings.HasPrefix(said.dir, "/tmp/tuneloop.") {
 			// The remote run goes on until its limit: what it has written
 			// so far (samples are flushed every tick) is fetched again over
 			// a new connection, if one can be made.
-			le.Arrived, le.Salvaged = c.salvage(ctx, remoteDir, j.Into, res.Files), true
+			le.Arrived, le.Salvaged = c.salvage(ctx, said.dir, j.Into, res.Files), true
 			res.Files = le.Arrived
 		}
-		return res, le
+		return le
 	}
-	if untarErr != nil {
-		return res, finding.Errorf(finding.T("%s: the run folder did not arrive whole: %v", "%s：运行目录未完整传回：%v"), c.Target.Addr(), untarErr)
-	}
-	return res, nil
+	return nil
 }
 
 // command is the remote command line of the job, dir the shell expression

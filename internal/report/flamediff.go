@@ -14,6 +14,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/stacks"
+	"github.com/tuneloop/tuneloop/internal/units"
 	"github.com/tuneloop/tuneloop/internal/version"
 )
 
@@ -75,14 +76,7 @@ func FlameDiffValue(v float64, unit string, norm stacks.Norm) string {
 	}
 	switch unit {
 	case "bytes":
-		f, u := v, "B"
-		for _, next := range []string{"KiB", "MiB", "GiB"} {
-			if math.Abs(f) < 1024 {
-				break
-			}
-			f, u = f/1024, next
-		}
-		return sig3(f) + " " + u + "/req"
+		return units.FormatBytesSig(v, 3) + "/req"
 	case "nanoseconds":
 		if math.Abs(v) >= 1e9 {
 			return sig3(v/1e9) + " s/req"

@@ -9,11 +9,11 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/stacks"
+	"github.com/tuneloop/tuneloop/internal/units"
 	"github.com/tuneloop/tuneloop/internal/version"
 )
 
@@ -163,13 +163,7 @@ func WriteFlameText(w io.Writer, p *FlamePage, n int) error {
 func FlameValue(v int64, unit string) string {
 	switch unit {
 	case "bytes":
-		f := float64(v)
-		for _, u := range []string{"B", "KiB", "MiB", "GiB"} {
-			if f < 1024 || u == "GiB" {
-				return strings.TrimSuffix(fmt.Sprintf("%.1f", f), ".0") + " " + u
-			}
-			f /= 1024
-		}
+		return units.FormatBytesScaled(float64(v), 1)
 	case "nanoseconds":
 		if v >= 1e9 {
 			return fmt.Sprintf("%.2f s", float64(v)/1e9)

@@ -20,7 +20,11 @@ func irqTargets(n sysinfo.NIC) (cpus []int, busiest int, share float64) {
 	per := map[int]uint64{}
 	var total uint64
 	for _, q := range n.IRQs {
-		for cpu, cnt := range q.Counts {
+		for col, cnt := range q.Counts {
+			cpu := col
+			if col < len(q.CPUs) {
+				cpu = q.CPUs[col] // a CPU offline: the columns skip it
+			}
 			if cnt > 0 {
 				per[cpu] += cnt
 				total += cnt

@@ -172,7 +172,7 @@ func BenchmarkParsers(b *testing.B) {
 	}{
 		{"stat", h + "proc/stat", func(d []byte) error { return parseStat(d, new(Stat), &sc) }},
 		{"softirqs", h + "proc/softirqs", func(d []byte) error { _, err := parseSoftirqs(d, &sc); return err }},
-		{"interrupts", h + "proc/interrupts", func(d []byte) error { _, err := parseInterrupts(d, &sc); return err }},
+		{"interrupts", h + "proc/interrupts", func(d []byte) error { _, err := parseInterrupts(d, &sc, false); return err }},
 		{"meminfo", h + "proc/meminfo", func(d []byte) error { return parseMeminfo(d, map[string]uint64{}, &sc) }},
 		{"vmstat", h + "proc/vmstat", func(d []byte) error { return parseVmstat(d, map[string]uint64{}, vmWanted, &sc) }},
 		{"diskstats", h + "proc/diskstats", func(d []byte) error { _, err := parseDiskstats(d, nil, &sc); return err }},

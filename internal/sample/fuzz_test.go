@@ -51,15 +51,27 @@ func FuzzParseSoftirqs(f *testing.F) {
 
 func FuzzParseInterrupts(f *testing.F) {
 	f.Add([]byte(irqSample))
+	f.Add([]byte(irqArm64Sample))
+	f.Add([]byte("   CPU0 CPU1 CPU2\n 40: 7 8 PCI-MSI eth0-rx\n 16: 5 0 1 IO-APIC 16-fasteoi ehci_hcd:usb1, uhci_hcd:usb2\nErr: 0\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var sc scratch
-		irq, err := parseInterrupts(b, &sc)
+		irq, err := parseInterrupts(b, &sc, false)
 		checkParseErr(t, err)
 		if irq != nil {
 			for _, r := range irq.Rows {
 				if len(r.Counts) != len(irq.CPUs) {
 					t.Fatalf("row %q: %d counts for %d CPUs", r.IRQ, len(r.Counts), len(irq.CPUs))
 				}
+			}
+		}
+		all, err := ParseInterrupts(b)
+		checkParseErr(t, err)
+		if all != nil {
+			for _, r := range all.Rows {
+				if len(r.Counts) == 0 || len(r.Counts) > len(all.CPUs) {
+					t.Fatalf("row %q: %d counts for %d CPUs", r.IRQ, len(r.Counts), len(all.CPUs))
+				}
+				IRQDevice(r.Name)
 			}
 		}
 	})

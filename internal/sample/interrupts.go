@@ -1,21 +1,34 @@
 package sample
 
 // /proc/interrupts: interrupts per IRQ per online CPU since boot, then the
-// chip, hardware IRQ and action names. Sample (2 vCPUs):
+// chip, hardware IRQ, trigger and action names. x86 (2 vCPUs) and arm64:
 //
 //	           CPU0       CPU1
 //	 36:          0      41192 PCI-MSIX-0000:00:02.0   1-edge      virtio1-req.0
-//	 41:       1998          0 PCI-MSIX-0000:00:04.0   1-edge      virtio3-rx
+//	 40:         12          0   IR-PCI-MSI-edge      eth0-TxRx-0
+//	 16:          5          0   IO-APIC  16-fasteoi   ehci_hcd:usb1, uhci_hcd:usb2
+//	NMI:          0          0   Non-maskable interrupts
 //	LOC:      52856      52104   Local timer interrupts
 //	ERR:          0
+//	 11:       4508       3322     GICv3  27 Level     arch_timer
+//	 63:          9          0   ITS-MSI 524288 Edge      hinic0_queue0
+//	IPI0:     30233      31054       Rescheduling interrupts
+//	Err:          0
 //
-// Rows whose counts are all zero are not kept (hosts have hundreds of unused
-// vectors); a row absent from one snapshot and present in the next counted
-// from zero in between. Rows with one count and no name are host-wide
-// (x86 ERR and MIS, arm64 Err). Mapping an
-// IRQ to a NIC queue or a disk is done later from its name and sysinfo.
+// This is the one parser of the file: the sampler keeps the rows with a
+// count on every CPU and drops all-zero rows (hosts have hundreds of unused
+// vectors; a row absent from one snapshot and present in the next counted
+// from zero in between); host facts (sysinfo) take every numbered row. Rows
+// with one count and no name are host-wide (x86 ERR and MIS, arm64 Err).
+// A row may hold fewer counts than the header has CPUs (a CPU taken offline
+// while the file was read): ParseInterrupts keeps its counts for the first
+// columns; the sampler, whose rates line columns up by CPU, reports it.
+// Mapping an IRQ to a NIC queue or a disk is done from its name (sysinfo).
 
-import "bytes"
+import (
+	"bytes"
+	"strings"
+)
 
 // Interrupts is /proc/interrupts: Rows[i].Counts[j] is for CPU CPUs[j].
 type Interrupts struct {
@@ -30,6 +43,47 @@ type IRQRow struct {
 	IRQ    string   `json:"irq"`
 	Name   string   `json:"name,omitempty"`
 	Counts []uint64 `json:"c"`
+}
+
+// IRQDevice splits a numbered row's description into the interrupt chip and the
+// action names (the device): "ITS-MSI 524288 Edge hinic0_queue0" ->
+// "ITS-MSI", "hinic0_queue0"; hardware IRQ numbers and trigger words
+// (1-edge, Level, fasteoi) between them are dropped. Action names may hold
+// spaces ("ehci_hcd:usb1, uhci_hcd:usb2").
+func IRQDevice(desc string) (chip, action string) {
+	chip, rest := nextWord(desc)
+	for {
+		w, r := nextWord(rest)
+		if w == "" || !isIRQTrigger(w) {
+			break
+		}
+		rest = r
+	}
+	return chip, strings.TrimSpace(rest)
+}
+
+// nextWord returns the first space-separated word of s and the rest.
+func nextWord(s string) (string, string) {
+	s = strings.TrimLeft(s, " \t")
+	i := strings.IndexAny(s, " \t")
+	if i < 0 {
+		return s, ""
+	}
+	return s[:i], s[i:]
+}
+
+// isIRQTrigger matches "1-edge", "Edge", "Level", "524288", "fasteoi" ...
+func isIRQTrigger(w string) bool {
+	for _, t := range []string{"edge", "level", "fasteoi"} {
+		if strings.EqualFold(w, t) {
+			return true
+		}
+		if n := len(w) - len(t) - 1; n >= 0 && w[n] == '-' && strings.EqualFold(w[n+1:], t) {
+			return true
+		}
+	}
+	_, ok := atou([]byte(w))
+	return ok
 }
 
 type irqSampler struct {
@@ -47,14 +101,24 @@ func (p *irqSampler) Sample(s *Snapshot) error {
 	if err != nil {
 		return err
 	}
-	irq, err := parseInterrupts(b, &p.sc)
+	irq, err := parseInterrupts(b, &p.sc, false)
 	if irq != nil && (len(irq.Rows) > 0 || err == nil) {
 		s.Interrupts = irq
 	}
 	return err
 }
 
-func parseInterrupts(b []byte, sc *scratch) (*Interrupts, error) {
+// ParseInterrupts parses the whole file: every row, all-zero ones too, a
+// row with fewer counts than CPUs with the counts it has. A bad line is
+// skipped and the first one reported (naming its line).
+func ParseInterrupts(b []byte) (*Interrupts, error) {
+	var sc scratch
+	return parseInterrupts(b, &sc, true)
+}
+
+// parseInterrupts is ParseInterrupts (all) or the sampler's view: only rows
+// with a count per CPU and at least one interrupt, a short row reported.
+func parseInterrupts(b []byte, sc *scratch, all bool) (*Interrupts, error) {
 	l := lines{b: b}
 	if !l.next() {
 		return nil, badLine(1, nil, "empty")
@@ -75,7 +139,7 @@ func parseInterrupts(b []byte, sc *scratch) (*Interrupts, error) {
 			continue
 		}
 		f := sc.fields(rest)
-		n := 0 // leading numeric fields
+		n := 0 // leading numeric fields: the counts
 		for n < len(f) && n < len(cpus) {
 			if _, ok := atou(f[n]); !ok {
 				break
@@ -89,9 +153,12 @@ func parseInterrupts(b []byte, sc *scratch) (*Interrupts, error) {
 			irq.Global[sc.intern(id)], _ = atou(f[0])
 			continue
 		}
-		if n != len(cpus) {
-			// Some arm64 rows (e.g. "IPI7:  0  0  CPU backtrace" on a
-			// kernel that prints fewer columns) are kept only if whole.
+		if n == 0 {
+			firstErr(&err, badLine(l.n, l.line, "no counts"))
+			continue
+		}
+		if n != len(cpus) && !all {
+			// Rates line columns up by CPU: a short row cannot be placed.
 			firstErr(&err, badLine(l.n, l.line, "fewer counts than CPUs"))
 			continue
 		}
@@ -101,7 +168,7 @@ func parseInterrupts(b []byte, sc *scratch) (*Interrupts, error) {
 			counts[i], _ = atou(f[i])
 			sum |= counts[i]
 		}
-		if sum == 0 {
+		if sum == 0 && !all {
 			continue
 		}
 		desc = desc[:0]

@@ -2,6 +2,7 @@ package sample
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -98,7 +99,7 @@ MIS:          7
 
 func TestParseInterrupts(t *testing.T) {
 	var sc scratch
-	irq, err := parseInterrupts([]byte(irqSample), &sc)
+	irq, err := parseInterrupts([]byte(irqSample), &sc, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +107,7 @@ func TestParseInterrupts(t *testing.T) {
 		irq.Rows[1].Counts[0] != 1998 || irq.Rows[2].IRQ != "LOC" || irq.Global["MIS"] != 7 || len(irq.Global) != 2 {
 		t.Errorf("%+v", irq)
 	}
-	_, err = parseInterrupts([]byte(irqSample+" 50:   3\n"), &sc)
+	_, err = parseInterrupts([]byte(irqSample+" 50:   3\n"), &sc, false)
 	if !errors.Is(err, ErrParse) || !strings.Contains(err.Error(), "line 8") {
 		t.Errorf("short row: %v", err)
 	}
@@ -125,7 +126,7 @@ Err:          0
 
 func TestParseInterruptsArm64(t *testing.T) {
 	var sc scratch
-	irq, err := parseInterrupts([]byte(irqArm64Sample), &sc)
+	irq, err := parseInterrupts([]byte(irqArm64Sample), &sc, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -348,5 +349,90 @@ func TestParseTCPStates(t *testing.T) {
 	err := parseTCPStates([]byte(tcpSample+"   3: 0:0 0:0 XY 0:0\n"), ts, &sc)
 	if !errors.Is(err, ErrParse) || !strings.Contains(err.Error(), "line 5") {
 		t.Errorf("%v", err)
+	}
+}
+
+// TestParseInterruptsForms covers every row form either former parser
+// (sample's sampler, sysinfo's host facts) accepted, in both views: the
+// whole file (ParseInterrupts, host facts) and the sampler's.
+func TestParseInterruptsForms(t *testing.T) {
+	type row struct {
+		irq, chip, action string
+		counts            []uint64
+	}
+	tests := []struct {
+		name   string
+		in     string
+		all    []row             // ParseInterrupts' rows
+		global map[string]uint64 // host-wide one-count rows
+		sample int               // rows the sampler keeps
+		sErr   string            // the sampler's error ("" none)
+	}{
+		{"x86 virtio msix", "           CPU0       CPU1       \n 38:          0        645 PCI-MSIX-0000:00:03.0   1-edge      virtio2-input.0\n",
+			[]row{{"38", "PCI-MSIX-0000:00:03.0", "virtio2-input.0", []uint64{0, 645}}}, nil, 1, ""},
+		{"centos7 chip with trigger", "           CPU0       CPU1       \n 40:   12   0   IR-PCI-MSI-edge      eth0-TxRx-0\n",
+			[]row{{"40", "IR-PCI-MSI-edge", "eth0-TxRx-0", []uint64{12, 0}}}, nil, 1, ""},
+		{"arm64 ITS hwirq Edge", "           CPU0       CPU1\n 63:          9          0   ITS-MSI 524288 Edge      hinic0_queue0\n",
+			[]row{{"63", "ITS-MSI", "hinic0_queue0", []uint64{9, 0}}}, nil, 1, ""},
+		{"arm64 GICv3 Level", "      CPU0  CPU1\n 11:  4508  3322  GICv3  27 Level     arch_timer\n",
+			[]row{{"11", "GICv3", "arch_timer", []uint64{4508, 3322}}}, nil, 1, ""},
+		{"arm64 GICv3 ppi, hns3 queue", "           CPU0       CPU1       CPU2       CPU3\n 76:          0          0        412          0   ITS-MSI 524288 Edge      hns3-0000:7d:00.0-TxRx-0\n",
+			[]row{{"76", "ITS-MSI", "hns3-0000:7d:00.0-TxRx-0", []uint64{0, 0, 412, 0}}}, nil, 1, ""},
+		{"names with spaces, fasteoi", "   CPU0\n 16:  5  IO-APIC  16-fasteoi   ehci_hcd:usb1, uhci_hcd:usb2\n",
+			[]row{{"16", "IO-APIC", "ehci_hcd:usb1, uhci_hcd:usb2", []uint64{5}}}, nil, 1, ""},
+		{"no action name, all zero", "   CPU0 CPU1\n  2:  0  0  XT-PIC-XT-PIC  \n",
+			[]row{{"2", "XT-PIC-XT-PIC", "", []uint64{0, 0}}}, nil, 0, ""},
+		{"NMI LOC named rows with spaces", "   CPU0 CPU1\nNMI:  0  0   Non-maskable interrupts\nLOC:  52856  52104   Local timer interrupts\n",
+			[]row{{"NMI", "", "Non-maskable interrupts", []uint64{0, 0}}, {"LOC", "", "Local timer interrupts", []uint64{52856, 52104}}}, nil, 1, ""},
+		{"arm64 IPI rows", "   CPU0 CPU1\nIPI0:  30233  31054   Rescheduling interrupts\n",
+			[]row{{"IPI0", "", "Rescheduling interrupts", []uint64{30233, 31054}}}, nil, 1, ""},
+		{"x86 ERR MIS host-wide", "   CPU0 CPU1\n 24: 1 0 IO-APIC 5-edge ACPI:Ged\nERR:  0\nMIS:  7\n",
+			[]row{{"24", "IO-APIC", "ACPI:Ged", []uint64{1, 0}}}, map[string]uint64{"ERR": 0, "MIS": 7}, 1, ""},
+		{"arm64 Err host-wide", "   CPU0 CPU1\nErr:  3\n", nil, map[string]uint64{"Err": 3}, 0, ""},
+		{"one CPU: ERR is a row", "   CPU0\nERR:  3\n", []row{{"ERR", "", "", []uint64{3}}}, nil, 1, ""},
+		{"fewer counts than CPUs (CPU went offline mid-read)", "   CPU0 CPU1 CPU2\n 40: 7 8 PCI-MSI eth0-rx\n 41: 1 2 3 PCI-MSI eth0-tx\n",
+			[]row{{"40", "PCI-MSI", "eth0-rx", []uint64{7, 8}}, {"41", "PCI-MSI", "eth0-tx", []uint64{1, 2, 3}}}, nil, 1, "line 2: fewer counts than CPUs"},
+		{"short row with no name", "           CPU0       CPU1\n  24:          1\n",
+			[]row{{"24", "", "", []uint64{1}}}, nil, 0, "line 2: fewer counts than CPUs"},
+		{"offline CPU in header", "   CPU0 CPU2\n 5: 1 2 chip dev\n", []row{{"5", "chip", "dev", []uint64{1, 2}}}, nil, 1, ""},
+		{"blank lines", "   CPU0\n\n 5: 1 chip dev\n\n", []row{{"5", "chip", "dev", []uint64{1}}}, nil, 1, ""},
+	}
+	for _, tt := range tests {
+		irq, err := ParseInterrupts([]byte(tt.in))
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		var got []row
+		for _, r := range irq.Rows {
+			chip, action := "", r.Name // NMI, LOC, IPI0: a description, no chip
+			if _, numeric := atou([]byte(r.IRQ)); numeric {
+				chip, action = IRQDevice(r.Name)
+			}
+			got = append(got, row{r.IRQ, chip, action, r.Counts})
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tt.all) || fmt.Sprint(irq.Global) != fmt.Sprint(tt.global) {
+			t.Errorf("%s: rows %v global %v, want %v %v", tt.name, got, irq.Global, tt.all, tt.global)
+		}
+		var sc scratch
+		s, err := parseInterrupts([]byte(tt.in), &sc, false)
+		if len(s.Rows) != tt.sample {
+			t.Errorf("%s: sampler kept %d rows, want %d", tt.name, len(s.Rows), tt.sample)
+		}
+		if (err == nil) != (tt.sErr == "") || (err != nil && !strings.Contains(err.Error(), tt.sErr)) {
+			t.Errorf("%s: sampler error %v, want %q", tt.name, err, tt.sErr)
+		}
+	}
+	for _, bad := range []struct{ in, err string }{
+		{"", "line 1: empty"},
+		{"garbage\n", "line 1: bad CPU header"},
+		{"  CPU0\n 1: x y\n", "line 2: no counts"},
+		{"  CPU0\n 1: 5 chip a\n 2: x\n", "line 3: no counts"},
+		{"  CPU0\n 1: 5 chip a\nno colon here\n", "line 3: no IRQ id"},
+		{"  CPU0\n : 5\n", "line 2: no IRQ id"},
+	} {
+		if _, err := ParseInterrupts([]byte(bad.in)); err == nil || !errors.Is(err, ErrParse) || !strings.Contains(err.Error(), bad.err) {
+			t.Errorf("ParseInterrupts(%q) = %v, want %q", bad.in, err, bad.err)
+		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/jvm/attach"
 	"github.com/tuneloop/tuneloop/internal/launch"
+	"github.com/tuneloop/tuneloop/internal/units"
 	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
@@ -140,19 +141,9 @@ func keepFile(dst, src string) (kept, total int64, err error) {
 	return kept, total, err
 }
 
-// lostText says how much of a file was kept: "raw/recording.jfr: 1.2 MB of 4.0 MB kept".
+// lostText says how much of a file was kept: "raw/recording.jfr: 1.2 MiB of 4 MiB kept".
 func lostText(name string, kept, total int64) string {
-	return fmt.Sprintf("%s: %s of %s kept", name, sizeText(kept), sizeText(total))
-}
-
-func sizeText(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%d KB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
+	return fmt.Sprintf("%s: %s of %s kept", name, units.FormatBytesScaled(float64(kept), 1), units.FormatBytesScaled(float64(total), 1))
 }
 
 // abandon switches off what run switched on when the run failed half way,

@@ -270,42 +270,15 @@ const nativeWindow = 1_000_000_000 // ns
 func jfrEvents(ctx context.Context, r io.Reader, kinds []Kind, fn func(k Kind, stack []string, v int64)) (read jfrRead, info JFRInfo, err error) {
 	src := &jfrChunks{ctx: ctx, r: r}
 	defer func() { info = src.info }()
-	n := 0
+	w := &jfrWalk{ctx: ctx, fn: fn, want: map[Kind]bool{}, periods: map[string]int64{}}
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("corrupt JFR recording after %d events: %v", n, r)
+			err = fmt.Errorf("corrupt JFR recording after %d events: %v", w.n, r)
 		}
 	}()
-	want := map[Kind]bool{}
 	for _, k := range kinds {
-		want[k] = true
+		w.want[k] = true
 	}
-	emit := func(k Kind, st []string, v int64) {
-		if st != nil && v > 0 {
-			fn(k, st, v)
-			n++
-		}
-	}
-	// The wall view is decided at the end: whether wall-clock samples exist
-	// is known only then, and so are the sampling periods (a sample's value
-	// is then v times its event's period; 0: v is the value).
-	type held struct {
-		st     []string
-		v      int64
-		period string // the sampling event whose period v counts
-	}
-	var wall, other []held
-	keep := func(to *[]held, st []string, v int64, period string) bool {
-		if st == nil || v <= 0 {
-			return false
-		}
-		*to = append(*to, held{append([]string(nil), st...), v, period})
-		return true
-	}
-	// The shortest period any recording in the file asked for: JFR samples
-	// at the shortest of the running recordings' periods.
-	periods := map[string]int64{}
-chunks:
 	for {
 		chunk, off, cerr := src.next()
 		if cerr == io.EOF {
@@ -320,128 +293,195 @@ chunks:
 			if errors.Is(cerr, errJFRTruncated) && off > 0 {
 				break // a recording cut short: its whole chunks stand
 			}
-			return read, info, cerr
+			return w.read, info, cerr
 		}
-		// A parser per chunk: a native sample's keys point into its own
-		// chunk's pools, which the library holds only while in that chunk.
-		p := parser.NewParser(chunk, parser.Options{})
-		resolve := newResolver(p).stack
-		className := func(ref types.ClassRef) string {
-			if c := p.GetClass(ref); c != nil {
-				return capName(javaTypeName(p.GetSymbolString(c.Name)))
-			}
-			return "?"
+		cut, err := w.chunk(chunk, natives)
+		if err != nil {
+			return w.read, info, err
 		}
-		for events := 0; ; events++ {
-			if events&4095 == 0 {
-				if err := ctx.Err(); err != nil {
-					return read, info, err
-				}
-			}
-			typ, perr := p.ParseEvent()
-			if perr == io.EOF {
-				break
-			}
-			if perr != nil {
-				if errors.Is(perr, io.ErrUnexpectedEOF) && n > 0 {
-					break chunks // a recording cut short: what was read stands
-				}
-				return read, info, fmt.Errorf("JFR recording after %d events: %w", n, perr)
-			}
-			switch {
-			case typ == p.TypeMap.T_ACTIVE_SETTING:
-				e := &p.ActiveSetting
-				c := p.TypeMap.IDMap[def.TypeID(e.Id)]
-				switch {
-				case c == nil:
-				case e.Name == "period":
-					if d, ok := parsePeriod(e.Value); ok && (periods[c.Name] == 0 || d < periods[c.Name]) {
-						periods[c.Name] = d
-					}
-				case e.Name == "enabled" && e.Value == "true" && c.Name == "jdk.NativeMethodSample":
-					read.nativeOn = true
-				}
-			case typ == p.TypeMap.T_EXECUTION_SAMPLE && (want[CPU] || want[Wall]):
-				st := resolve(p.ExecutionSample.StackTrace, "")
-				if want[CPU] {
-					emit(CPU, st, 1)
-				}
-				if want[Wall] {
-					// JFR samples up to a few threads running Java per period:
-					// on a machine of few cores, each stands for one period.
-					keep(&other, st, 1, "jdk.ExecutionSample")
-				}
-			case typ == p.TypeMap.T_WALL_CLOCK_SAMPLE && want[Wall]:
-				keep(&wall, resolve(p.WallClockSample.StackTrace, ""), 1, "")
-			case typ == p.TypeMap.T_ALLOC_SAMPLE && want[Alloc]:
-				emit(Alloc, resolve(p.ObjectAllocationSample.StackTrace, className(p.ObjectAllocationSample.ObjectClass)), int64(p.ObjectAllocationSample.Weight))
-			case typ == p.TypeMap.T_ALLOC_IN_NEW_TLAB && want[Alloc]:
-				e := &p.ObjectAllocationInNewTLAB
-				emit(Alloc, resolve(e.StackTrace, className(e.ObjectClass)), int64(e.TlabSize))
-			case typ == p.TypeMap.T_ALLOC_OUTSIDE_TLAB && want[Alloc]:
-				e := &p.ObjectAllocationOutsideTLAB
-				emit(Alloc, resolve(e.StackTrace, className(e.ObjectClass)), int64(e.AllocationSize))
-			case typ == p.TypeMap.T_MONITOR_ENTER && (want[Lock] || want[Wall]):
-				e := &p.JavaMonitorEnter
-				st := resolve(e.StackTrace, "[lock] "+className(e.MonitorClass))
-				if want[Lock] {
-					emit(Lock, st, int64(e.Duration))
-				}
-				if want[Wall] {
-					keep(&other, st, int64(e.Duration), "")
-				}
-			case typ == p.TypeMap.T_THREAD_PARK && (want[Lock] || want[Wall]):
-				e := &p.ThreadPark
-				st := resolve(e.StackTrace, "[park] "+className(e.ParkedClass))
-				if want[Lock] {
-					emit(Lock, st, int64(e.Duration))
-				}
-				if want[Wall] {
-					keep(&other, st, int64(e.Duration), "")
-				}
-			}
-		}
-		if !want[Wall] || len(natives) == 0 {
-			continue
-		}
-		// The chunk's pools are the parser's now: resolve its native samples.
-		tps := p.ChunkHeader().TicksPerSecond
-		if tps == 0 {
-			tps = 1_000_000_000
-		}
-		window := func(ticks uint64) uint64 { return ticks / max(1, tps*nativeWindow/1_000_000_000) }
-		threads := map[uint64]map[uint64]bool{} // window -> threads seen in native code
-		for _, s := range natives {
-			w := window(s.ticks)
-			if threads[w] == nil {
-				threads[w] = map[uint64]bool{}
-			}
-			threads[w][s.thread] = true
-		}
-		for _, s := range natives {
-			if keep(&other, resolve(types.StackTraceRef(s.stack), ""), int64(len(threads[window(s.ticks)])), "jdk.NativeMethodSample") {
-				read.natives++
-			}
+		if cut {
+			break // a recording cut short: what was read stands
 		}
 	}
-	use := other
-	if len(wall) > 0 {
-		use = wall
-		read.wallSamples = true
-		read.natives = 0
+	w.wallView()
+	return w.read, info, nil
+}
+
+// held is a wall sample kept until the wall view is decided: whether
+// wall-clock samples exist is known only at the end, and so are the
+// sampling periods (its value is then v times its event's period; "": v
+// is the value).
+type held struct {
+	st     []string
+	v      int64
+	period string // the sampling event whose period v counts
+}
+
+// jfrWalk is one jfrEvents: what is asked, what was read, the wall samples
+// held and the shortest period any recording in the file asked for (JFR
+// samples at the shortest of the running recordings' periods).
+type jfrWalk struct {
+	ctx         context.Context
+	fn          func(k Kind, stack []string, v int64)
+	want        map[Kind]bool
+	n           int // events given to fn
+	read        jfrRead
+	wall, other []held
+	periods     map[string]int64
+}
+
+func (w *jfrWalk) emit(k Kind, st []string, v int64) {
+	if st != nil && v > 0 {
+		w.fn(k, st, v)
+		w.n++
+	}
+}
+
+func (w *jfrWalk) keep(to *[]held, st []string, v int64, period string) bool {
+	if st == nil || v <= 0 {
+		return false
+	}
+	*to = append(*to, held{append([]string(nil), st...), v, period})
+	return true
+}
+
+// chunk reads one chunk's events, then its native samples; cut is true
+// when the chunk ends short after some events (what was read stands).
+func (w *jfrWalk) chunk(chunk []byte, natives []jfrNative) (cut bool, err error) {
+	// A parser per chunk: a native sample's keys point into its own
+	// chunk's pools, which the library holds only while in that chunk.
+	p := parser.NewParser(chunk, parser.Options{})
+	resolve := newResolver(p).stack
+	for events := 0; ; events++ {
+		if events&4095 == 0 {
+			if err := w.ctx.Err(); err != nil {
+				return false, err
+			}
+		}
+		typ, perr := p.ParseEvent()
+		if perr == io.EOF {
+			break
+		}
+		if perr != nil {
+			if errors.Is(perr, io.ErrUnexpectedEOF) && w.n > 0 {
+				return true, nil
+			}
+			return false, fmt.Errorf("JFR recording after %d events: %w", w.n, perr)
+		}
+		w.event(p, typ, resolve)
+	}
+	if w.want[Wall] && len(natives) > 0 {
+		w.natives(p, natives, resolve)
+	}
+	return false, nil
+}
+
+// event hands one parsed event to fn, or holds it for the wall view.
+func (w *jfrWalk) event(p *parser.Parser, typ def.TypeID, resolve func(types.StackTraceRef, string) []string) {
+	className := func(ref types.ClassRef) string {
+		if c := p.GetClass(ref); c != nil {
+			return capName(javaTypeName(p.GetSymbolString(c.Name)))
+		}
+		return "?"
+	}
+	switch {
+	case typ == p.TypeMap.T_ACTIVE_SETTING:
+		e := &p.ActiveSetting
+		c := p.TypeMap.IDMap[def.TypeID(e.Id)]
+		switch {
+		case c == nil:
+		case e.Name == "period":
+			if d, ok := parsePeriod(e.Value); ok && (w.periods[c.Name] == 0 || d < w.periods[c.Name]) {
+				w.periods[c.Name] = d
+			}
+		case e.Name == "enabled" && e.Value == "true" && c.Name == "jdk.NativeMethodSample":
+			w.read.nativeOn = true
+		}
+	case typ == p.TypeMap.T_EXECUTION_SAMPLE && (w.want[CPU] || w.want[Wall]):
+		st := resolve(p.ExecutionSample.StackTrace, "")
+		if w.want[CPU] {
+			w.emit(CPU, st, 1)
+		}
+		if w.want[Wall] {
+			// JFR samples up to a few threads running Java per period:
+			// on a machine of few cores, each stands for one period.
+			w.keep(&w.other, st, 1, "jdk.ExecutionSample")
+		}
+	case typ == p.TypeMap.T_WALL_CLOCK_SAMPLE && w.want[Wall]:
+		w.keep(&w.wall, resolve(p.WallClockSample.StackTrace, ""), 1, "")
+	case typ == p.TypeMap.T_ALLOC_SAMPLE && w.want[Alloc]:
+		w.emit(Alloc, resolve(p.ObjectAllocationSample.StackTrace, className(p.ObjectAllocationSample.ObjectClass)), int64(p.ObjectAllocationSample.Weight))
+	case typ == p.TypeMap.T_ALLOC_IN_NEW_TLAB && w.want[Alloc]:
+		e := &p.ObjectAllocationInNewTLAB
+		w.emit(Alloc, resolve(e.StackTrace, className(e.ObjectClass)), int64(e.TlabSize))
+	case typ == p.TypeMap.T_ALLOC_OUTSIDE_TLAB && w.want[Alloc]:
+		e := &p.ObjectAllocationOutsideTLAB
+		w.emit(Alloc, resolve(e.StackTrace, className(e.ObjectClass)), int64(e.AllocationSize))
+	case typ == p.TypeMap.T_MONITOR_ENTER && (w.want[Lock] || w.want[Wall]):
+		e := &p.JavaMonitorEnter
+		st := resolve(e.StackTrace, "[lock] "+className(e.MonitorClass))
+		if w.want[Lock] {
+			w.emit(Lock, st, int64(e.Duration))
+		}
+		if w.want[Wall] {
+			w.keep(&w.other, st, int64(e.Duration), "")
+		}
+	case typ == p.TypeMap.T_THREAD_PARK && (w.want[Lock] || w.want[Wall]):
+		e := &p.ThreadPark
+		st := resolve(e.StackTrace, "[park] "+className(e.ParkedClass))
+		if w.want[Lock] {
+			w.emit(Lock, st, int64(e.Duration))
+		}
+		if w.want[Wall] {
+			w.keep(&w.other, st, int64(e.Duration), "")
+		}
+	}
+}
+
+// natives holds a chunk's native-method samples for the wall view, each
+// weighing the threads in native code in its window; the chunk's pools are
+// the parser's now.
+func (w *jfrWalk) natives(p *parser.Parser, natives []jfrNative, resolve func(types.StackTraceRef, string) []string) {
+	tps := p.ChunkHeader().TicksPerSecond
+	if tps == 0 {
+		tps = 1_000_000_000
+	}
+	window := func(ticks uint64) uint64 { return ticks / max(1, tps*nativeWindow/1_000_000_000) }
+	threads := map[uint64]map[uint64]bool{} // window -> threads seen in native code
+	for _, s := range natives {
+		win := window(s.ticks)
+		if threads[win] == nil {
+			threads[win] = map[uint64]bool{}
+		}
+		threads[win][s.thread] = true
+	}
+	for _, s := range natives {
+		if w.keep(&w.other, resolve(types.StackTraceRef(s.stack), ""), int64(len(threads[window(s.ticks)])), "jdk.NativeMethodSample") {
+			w.read.natives++
+		}
+	}
+}
+
+// wallView gives fn the wall samples: async-profiler's wall-clock ones
+// when there are any, else JFR's own, each weighing its period.
+func (w *jfrWalk) wallView() {
+	use := w.other
+	if len(w.wall) > 0 {
+		use = w.wall
+		w.read.wallSamples = true
+		w.read.natives = 0
 	}
 	for _, h := range use {
 		v := h.v
 		if h.period != "" {
-			d := periods[h.period]
+			d := w.periods[h.period]
 			if d == 0 {
 				d = map[string]int64{"jdk.ExecutionSample": defaultJavaPeriod, "jdk.NativeMethodSample": defaultNativePeriod}[h.period]
 			}
 			v *= d
 		}
-		emit(Wall, h.st, v)
+		w.emit(Wall, h.st, v)
 	}
-	return read, info, nil
 }
 
 // parsePeriod reads a JFR period setting ("20 ms", "1 s"; JFR's units ns,

@@ -280,7 +280,10 @@ type IRQ struct {
 	Name   string   `json:"name"`           // last column of /proc/interrupts, e.g. "eth0-TxRx-3", "hinic0_queue1"
 	Chip   string   `json:"chip,omitempty"` // e.g. "PCI-MSI", "ITS-MSI"
 	Counts []uint64 `json:"counts"`         // per CPU, in /proc/interrupts column order
-	Total  uint64   `json:"total"`
+	// CPUs numbers the columns of Counts when they are not CPU 0, 1, 2 ...
+	// (a CPU offline: the header skips it).
+	CPUs  []int  `json:"cpus,omitempty"`
+	Total uint64 `json:"total"`
 	// Affinity from /proc/irq/N/smp_affinity_list; Effective from
 	// effective_affinity_list when present (the CPUs the IRQ actually hits).
 	Affinity  []int `json:"affinity"`

@@ -9,8 +9,10 @@ package sysinfo
 //	 63:   9   0   ITS-MSI 524288 Edge      hinic0_queue0
 //	NMI:          0          0   Non-maskable interrupts
 //
-// procfs' parser splits "Info" and "Devices" differently for each of these
-// layouts, so the name (last column) is parsed here.
+// sample.ParseInterrupts is the one parser of this file (procfs' splits
+// "Info" and "Devices" differently for each of these layouts); host facts
+// keep its numbered rows, zero counts included (a NIC's idle queues), and
+// name each by its action (sample.IRQDevice).
 
 import (
 	"errors"
@@ -19,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/tuneloop/tuneloop/internal/hostfs"
+	"github.com/tuneloop/tuneloop/internal/sample"
 )
 
 // interruptTable is /proc/interrupts' numbered rows.
@@ -36,106 +39,39 @@ func (t interruptTable) byNumber() map[int]int {
 	return m
 }
 
+// parseInterrupts keeps the numbered rows of sample.ParseInterrupts; any
+// bad line fails the whole table (host facts cite a file they could read).
 func parseInterrupts(s string) (interruptTable, error) {
 	var t interruptTable
 	if err := checkText(s); err != nil {
 		return t, err
 	}
-	lines := strings.Split(s, "\n")
-	hdr := strings.Fields(lines[0])
-	for _, c := range hdr {
-		if !strings.HasPrefix(c, "CPU") {
-			return t, lineErr(1, "want CPU header, got %q", clipText(lines[0]))
+	in, err := sample.ParseInterrupts([]byte(s))
+	if err != nil {
+		// Host facts cite "line N: ..." without sample's "malformed: ".
+		return t, errors.New(strings.TrimPrefix(err.Error(), sample.ErrParse.Error()+": "))
+	}
+	t.CPUs = len(in.CPUs)
+	var cols []int // column -> CPU, when not the identity
+	for j, c := range in.CPUs {
+		if c != j {
+			cols = in.CPUs
+			break
 		}
 	}
-	t.CPUs = len(hdr)
-	if t.CPUs == 0 {
-		return t, lineErr(1, "no CPU columns")
-	}
-	// One backing array for all counts: a 128-CPU host has hundreds of rows.
-	backing := make([]uint64, 0, (len(lines)-1)*t.CPUs)
-	for i, line := range lines[1:] {
-		id, rest, ok := strings.Cut(line, ":")
-		id = strings.TrimSpace(id)
-		if !ok {
-			if strings.TrimSpace(line) == "" {
-				continue
-			}
-			return t, lineErr(i+2, "no ':' in %q", clipText(line))
+	for _, r := range in.Rows {
+		n, err := strconv.Atoi(r.IRQ)
+		if err != nil || n < 0 {
+			continue // NMI, LOC, IPI0 ...: architecture counters, not device IRQs
 		}
-		n, err := strconv.Atoi(id)
-		if err != nil {
-			continue // NMI, LOC, ERR ...: architecture counters, not device IRQs
-		}
-		if n < 0 {
-			return t, lineErr(i+2, "negative IRQ %d", n)
-		}
-		q := IRQ{Number: n}
-		start := len(backing)
-		for len(q.Counts) < t.CPUs {
-			w, r := nextField(rest)
-			if w == "" {
-				break
-			}
-			if w[0] < '0' || w[0] > '9' {
-				break // not a count: the chip (checked first: ParseUint errors allocate)
-			}
-			v, err := strconv.ParseUint(w, 10, 64)
-			if err != nil {
-				break
-			}
-			rest = r
-			backing = append(backing, v)
-			q.Counts = backing[start:len(backing):len(backing)]
-			q.Total += v
-		}
-		if len(q.Counts) == 0 {
-			return t, lineErr(i+2, "IRQ %d has no counts", n)
-		}
-		q.Chip, rest = nextField(rest)
-		// Skip hardware IRQ numbers and trigger words before the name.
-		for {
-			w, r := nextField(rest)
-			if w == "" || !isIRQTrigger(w) {
-				break
-			}
-			rest = r
-		}
-		q.Name = strings.TrimSpace(rest)
-		if strings.Contains(q.Name, "  ") || strings.Contains(q.Name, "\t") {
-			q.Name = strings.Join(strings.Fields(q.Name), " ")
+		q := IRQ{Number: n, Counts: r.Counts, CPUs: cols}
+		q.Chip, q.Name = sample.IRQDevice(r.Name)
+		for _, c := range r.Counts {
+			q.Total += c
 		}
 		t.IRQs = append(t.IRQs, q)
 	}
 	return t, nil
-}
-
-// nextField returns the first space-separated word of s and the rest.
-func nextField(s string) (string, string) {
-	s = strings.TrimLeft(s, " \t")
-	i := strings.IndexAny(s, " \t")
-	if i < 0 {
-		return s, ""
-	}
-	return s[:i], s[i:]
-}
-
-// isIRQTrigger matches "1-edge", "Edge", "Level", "524288", "fasteoi" ...
-func isIRQTrigger(w string) bool {
-	for _, t := range []string{"edge", "level", "fasteoi"} {
-		if strings.EqualFold(w, t) {
-			return true
-		}
-		if n := len(w) - len(t) - 1; n >= 0 && w[n] == '-' && strings.EqualFold(w[n+1:], t) {
-			return true
-		}
-	}
-	for i := 0; i < len(w); i++ {
-		if w[i] < '0' || w[i] > '9' {
-			return false
-		}
-	}
-	return w != ""
 }
 
 // readInterrupts reads /proc/interrupts once per collection.

@@ -56,6 +56,16 @@ func TestParseInterrupts(t *testing.T) {
 			t.Errorf("%s: %+v", tt.name, q)
 		}
 	}
+	// CPU 1 offline: the header skips it, and the columns say which CPU
+	// each count is for; a row cut short by a CPU going offline mid-read
+	// keeps the counts it has.
+	tab, err = parseInterrupts("   CPU0 CPU2 CPU3\n 40: 7 0 9 PCI-MSI eth0-rx\n 41: 5 6 PCI-MSI eth0-tx\n")
+	if err != nil || len(tab.IRQs) != 2 || !slices.Equal(tab.IRQs[0].CPUs, []int{0, 2, 3}) || !slices.Equal(tab.IRQs[1].Counts, []uint64{5, 6}) || tab.IRQs[1].Total != 11 {
+		t.Errorf("offline CPU: %+v %v", tab, err)
+	}
+	if tab, _ := parseInterrupts("   CPU0 CPU1\n 40: 7 0 PCI-MSI eth0-rx\n"); tab.IRQs[0].CPUs != nil {
+		t.Errorf("contiguous CPUs numbered: %v", tab.IRQs[0].CPUs)
+	}
 	for _, bad := range []string{"", "garbage\n", "  CPU0\n 1: x y\n", "\x00\x01"} {
 		if _, err := parseInterrupts(bad); err == nil {
 			t.Errorf("parseInterrupts(%q): want error", bad)

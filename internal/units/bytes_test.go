@@ -1,6 +1,8 @@
 package units
 
 import (
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 )
@@ -167,6 +169,80 @@ func TestFormatBytes(t *testing.T) {
 		// What it writes reads back exactly ("bytes" aside).
 		if v, err := ParseBytes(strings.TrimSuffix(want, "bytes")); err != nil || v != in {
 			t.Errorf("ParseBytes(%q) = %d, %v; want %d", want, v, err, in)
+		}
+	}
+}
+
+// FormatBytesScaled is report.FlameValue's byte branch (profile totals, one
+// decimal) and session's sizeText and cli's jvmMiB, which differed: sizeText
+// wrote binary sizes as "MB"/"KB" and cut KB to whole, jvmMiB cut MiB to
+// whole and wrote a heap under 1 MiB as "0 MiB".
+const fk, fm, fg = float64(k), float64(m), float64(g)
+
+func TestFormatBytesScaled(t *testing.T) {
+	for _, c := range []struct {
+		in   float64
+		prec int
+		want string
+	}{
+		{0, 1, "0 B"}, {900, 1, "900 B"}, {1023, 1, "1023 B"}, {1024, 1, "1 KiB"}, {1536, 1, "1.5 KiB"},
+		{512 * fk, 1, "512 KiB"}, {1.25 * fm, 1, "1.2 MiB"}, {4 * fm, 1, "4 MiB"}, {768.5 * fm, 1, "768.5 MiB"},
+		{fg, 1, "1 GiB"}, {1.5 * fg, 1, "1.5 GiB"}, {5000 * fg, 1, "5000 GiB"}, {-2048, 1, "-2 KiB"},
+		{1536, 0, "2 KiB"}, {1.234 * fm, 2, "1.23 MiB"}, {-0.01, 1, "0 B"},
+	} {
+		if got := FormatBytesScaled(c.in, c.prec); got != c.want {
+			t.Errorf("FormatBytesScaled(%v, %d) = %q, want %q", c.in, c.prec, got, c.want)
+		}
+	}
+	// Byte for byte what FlameValue wrote (the profile goldens hold it).
+	flameValue := func(v int64) string {
+		f := float64(v)
+		for _, u := range []string{"B", "KiB", "MiB", "GiB"} {
+			if f < 1024 || u == "GiB" {
+				return strings.TrimSuffix(fmt.Sprintf("%.1f", f), ".0") + " " + u
+			}
+			f /= 1024
+		}
+		return ""
+	}
+	for v := int64(1); v < 1<<42; v = v*3 + v/7 + 1 {
+		if got, want := FormatBytesScaled(float64(v), 1), flameValue(v); got != want {
+			t.Errorf("FormatBytesScaled(%d, 1) = %q, FlameValue wrote %q", v, got, want)
+		}
+	}
+}
+
+// FormatBytesSig is report.FlameDiffValue's byte branch (bytes per request,
+// three significant digits), byte for byte.
+func TestFormatBytesSig(t *testing.T) {
+	for _, c := range []struct {
+		in   float64
+		want string
+	}{
+		{0, "0 B"}, {0.5, "0.5 B"}, {-512, "-512 B"}, {1536, "1.5 KiB"}, {1.2345 * fm, "1.23 MiB"}, {-3 * fg, "-3 GiB"}, {5000 * fg, "5e+03 GiB"},
+	} {
+		if got := FormatBytesSig(c.in, 3); got != c.want {
+			t.Errorf("FormatBytesSig(%v, 3) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	flameDiff := func(v float64) string {
+		f, u := v, "B"
+		for _, next := range []string{"KiB", "MiB", "GiB"} {
+			if math.Abs(f) < 1024 {
+				break
+			}
+			f, u = f/1024, next
+		}
+		if f == 0 {
+			return "0 " + u
+		}
+		return fmt.Sprintf("%.3g", f) + " " + u
+	}
+	for v := 0.001; v < 1<<42; v = v*2.7 + 0.3 {
+		for _, x := range []float64{v, -v} {
+			if got, want := FormatBytesSig(x, 3), flameDiff(x); got != want {
+				t.Errorf("FormatBytesSig(%v, 3) = %q, FlameDiffValue wrote %q", x, got, want)
+			}
 		}
 	}
 }

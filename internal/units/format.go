@@ -1,6 +1,10 @@
 package units
 
-import "strconv"
+import (
+	"math"
+	"strconv"
+	"strings"
+)
 
 // FormatJVMSize writes a byte count as the JVM option value that reads
 // back to it: the largest of g/m/k that divides it ("4g", "768m"), else
@@ -46,4 +50,43 @@ func FormatBytesExact(n int64) string {
 		}
 	}
 	return strconv.FormatInt(n, 10) + " bytes"
+}
+
+// FormatBytesScaled writes a byte count in the largest binary unit up to
+// GiB that leaves it at least 1 (B, KiB, MiB, GiB), with prec decimals and
+// the fraction's trailing zeros cut ("1.5 KiB", "4 MiB", "900 B"): a size
+// that is measured, not a limit, where one decimal tells 1.0 from 1.4 MiB
+// (profile totals, a file kept in part, a JVM's heap). A negative count
+// scales by its magnitude.
+func FormatBytesScaled(v float64, prec int) string {
+	f, u := scaleBytes(v)
+	s := strconv.FormatFloat(f, 'f', prec, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	if s == "-0" {
+		s = "0"
+	}
+	return s + " " + u
+}
+
+// FormatBytesSig is FormatBytesScaled with digits significant digits
+// instead of fixed decimals ("1.23 MiB", "-512 B", "0.5 B"): a figure per
+// request, which may be a fraction of a byte.
+func FormatBytesSig(v float64, digits int) string {
+	f, u := scaleBytes(v)
+	return strconv.FormatFloat(f, 'g', digits, 64) + " " + u
+}
+
+// scaleBytes divides v by 1024 until it is under 1024 in magnitude or in
+// GiB, and names the unit.
+func scaleBytes(v float64) (float64, string) {
+	u := "B"
+	for _, next := range [...]string{"KiB", "MiB", "GiB"} {
+		if math.Abs(v) < 1024 {
+			break
+		}
+		v, u = v/1024, next
+	}
+	return v, u
 }

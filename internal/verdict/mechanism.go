@@ -140,23 +140,19 @@ func othersTakeCPU(L *Layers, e *mechanism.Evidence) bool {
 	return L.Stats.ProcCPU/100 < diagnose.OthersShare*busyCores
 }
 
-// frameworkFrames name a framework by a frame prefix of any thread.
-var frameworkFrames = []struct{ prefix, name string }{
-	{"ch.qos.logback.", "logback"}, {"org.apache.logging.log4j.", "log4j2"}, {"org.apache.log4j.", "log4j1"},
-	{"java.util.logging.", "jul"}, {"org.apache.catalina.", "tomcat"}, {"org.apache.tomcat.", "tomcat"},
-	{"org.eclipse.jetty.", "jetty"}, {"io.undertow.", "undertow"}, {"io.netty.", "netty"}, {"io.vertx.", "vertx"},
-	{"org.springframework.", "spring"}, {"com.zaxxer.hikari.", "hikari"}, {"org.apache.commons.dbcp2.", "dbcp2"},
-	{"com.mchange.v2.c3p0.", "c3p0"}, {"com.alibaba.druid.", "druid"}, {"sun.net.httpserver.", "jdk-httpserver"},
-	{"reactor.", "reactor"}, {"io.grpc.", "grpc"}, {"okhttp3.", "okhttp"}, {"org.apache.http.", "httpclient"}, {"org.apache.hc.client5.", "httpclient"},
-}
-
+// frameworks names the frameworks and libraries the threads run, by
+// threadrole.Library (the one list of library frames): a fix is said for
+// the framework in use. The JDK's own frames and generated ones name none.
 func frameworks(e *mechanism.Evidence) {
+	seen := map[string]bool{}
 	for i := range e.Slices {
 		for _, f := range e.Slices[i].Stack {
-			for _, fw := range frameworkFrames {
-				if strings.HasPrefix(f.Method, fw.prefix) {
-					e.Frameworks[fw.name] = true
-				}
+			if seen[f.Method] {
+				continue
+			}
+			seen[f.Method] = true
+			if lib := threadrole.Library(f.Method); lib != "" && lib != "jdk" && lib != "generated" {
+				e.Frameworks[lib] = true
 			}
 		}
 	}

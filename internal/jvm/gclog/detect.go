@@ -121,159 +121,209 @@ func ParseContext(ctx context.Context, r io.Reader, name string, lim Limits, fn 
 	if err := ctx.Err(); err != nil {
 		return st, fmt.Errorf("%s: %w", name, err)
 	}
-	user := fn
-	tooMany := false
-	fn = func(e *Event) {
+	g := &gcReader{ctx: ctx, name: name, lim: lim, st: st, br: bufio.NewReaderSize(r, 256<<10), preStart: 1}
+	g.fn = func(e *Event) {
 		if st.Events > lim.MaxEvents {
-			tooMany = true
+			g.tooMany = true
 			return
 		}
-		if user != nil {
-			user(e)
+		if fn != nil {
+			fn(e)
 		}
 	}
-	br := bufio.NewReaderSize(r, 256<<10)
-	var lp lineParser
-	var pre [][]byte // lines before the format is known (headers), replayed
-	preStart := 1
-	ln := 0
-	nonEmpty, binary := 0, 0
-	var firstText []byte
-	var long []byte
-	var read, checked int64
-	cancelled := func() error {
-		if read-checked < ctxCheckBytes {
-			return nil
-		}
-		checked = read
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("%s: line %d: %w", name, ln+1, err)
-		}
+	if err := g.run(); err != nil {
+		return st, err
+	}
+	return st, g.end()
+}
+
+// gcReader is one ParseContext: the bounded line reader, then the parser
+// of the format its first lines show (lines before it are held, replayed).
+type gcReader struct {
+	ctx  context.Context
+	name string
+	lim  Limits
+	st   *Stats
+	fn   func(*Event)
+	br   *bufio.Reader
+
+	lp               lineParser
+	pre              [][]byte // lines before the format is known (headers), replayed
+	preStart, ln     int
+	nonEmpty, binary int
+	firstText, long  []byte
+	read, checked    int64
+	tooMany          bool
+}
+
+// cancelled polls ctx every ctxCheckBytes.
+func (g *gcReader) cancelled() error {
+	if g.read-g.checked < ctxCheckBytes {
 		return nil
 	}
-	tooLarge := func() error {
-		return fmt.Errorf("%s: line %d: %w: more than %d bytes (the limit per file)", name, ln+1, ErrTooLarge, lim.MaxBytes)
+	g.checked = g.read
+	if err := g.ctx.Err(); err != nil {
+		return fmt.Errorf("%s: line %d: %w", g.name, g.ln+1, err)
 	}
-	for {
-		b, err := br.ReadSlice('\n')
-		read += int64(len(b))
-		overlong := false
-		if err == bufio.ErrBufferFull {
-			// Keep the head of an overlong line and drop the rest, checking
-			// every bound on the way: /dev/zero is one line without end.
-			long = append(long[:0], b...)
-			for err == bufio.ErrBufferFull {
-				if e := cancelled(); e != nil {
-					return st, e
-				}
-				if read > lim.MaxBytes {
-					return st, tooLarge()
-				}
-				if lp == nil && read > sniffBytes {
-					return st, notGCLog(name, ln+1, "no GC line in the first %d MiB", sniffBytes>>20, long)
-				}
-				b, err = br.ReadSlice('\n')
-				read += int64(len(b))
-				if len(long) < lim.MaxLineBytes {
-					long = append(long, b[:min(len(b), lim.MaxLineBytes-len(long))]...)
-				} else {
-					overlong = true
-				}
+	return nil
+}
+
+func (g *gcReader) tooLarge() error {
+	return fmt.Errorf("%s: line %d: %w: more than %d bytes (the limit per file)", g.name, g.ln+1, ErrTooLarge, g.lim.MaxBytes)
+}
+
+func (g *gcReader) tooManyEvents(ln int) error {
+	return fmt.Errorf("%s: line %d: %w: more than %d events (the limit per file)", g.name, ln, ErrTooLarge, g.lim.MaxEvents)
+}
+
+// readLine reads one line (its head only when longer than MaxLineBytes:
+// overlong), checking every bound on the way: /dev/zero is one line
+// without end. err is the reader's (io.EOF at the end) with a line or not.
+func (g *gcReader) readLine() (b []byte, overlong bool, err error, stop error) {
+	b, err = g.br.ReadSlice('\n')
+	g.read += int64(len(b))
+	if err == bufio.ErrBufferFull {
+		g.long = append(g.long[:0], b...)
+		for err == bufio.ErrBufferFull {
+			if e := g.cancelled(); e != nil {
+				return nil, false, nil, e
 			}
-			b = long
+			if g.read > g.lim.MaxBytes {
+				return nil, false, nil, g.tooLarge()
+			}
+			if g.lp == nil && g.read > sniffBytes {
+				return nil, false, nil, notGCLog(g.name, g.ln+1, "no GC line in the first %d MiB", sniffBytes>>20, g.long)
+			}
+			b, err = g.br.ReadSlice('\n')
+			g.read += int64(len(b))
+			if len(g.long) < g.lim.MaxLineBytes {
+				g.long = append(g.long, b[:min(len(b), g.lim.MaxLineBytes-len(g.long))]...)
+			} else {
+				overlong = true
+			}
+		}
+		b = g.long
+	}
+	return b, overlong, err, nil
+}
+
+// run reads every line into the parser, or until the sniffing gives up.
+func (g *gcReader) run() error {
+	st := g.st
+	for {
+		b, overlong, err, stop := g.readLine()
+		if stop != nil {
+			return stop
 		}
 		if len(b) == 0 && err != nil {
 			if err != io.EOF {
-				return st, fmt.Errorf("%s: line %d: %w", name, ln+1, err)
+				return fmt.Errorf("%s: line %d: %w", g.name, g.ln+1, err)
 			}
-			break
+			return nil
 		}
-		if e := cancelled(); e != nil {
-			return st, e
+		if e := g.cancelled(); e != nil {
+			return e
 		}
-		if read > lim.MaxBytes {
-			return st, tooLarge()
+		if g.read > g.lim.MaxBytes {
+			return g.tooLarge()
 		}
-		if tooMany {
-			return st, fmt.Errorf("%s: line %d: %w: more than %d events (the limit per file)", name, ln, ErrTooLarge, lim.MaxEvents)
+		if g.tooMany {
+			return g.tooManyEvents(g.ln)
 		}
-		ln++
+		g.ln++
 		st.Lines++
 		b = bytes.TrimRight(b, "\r\n")
-		if overlong || len(b) >= lim.MaxLineBytes {
+		switch {
+		case overlong || len(b) >= g.lim.MaxLineBytes:
 			st.LongLines++
-			st.addIssue(ln, fmt.Sprintf("line longer than %d bytes, skipped", lim.MaxLineBytes), b[:min(len(b), 80)])
-		} else if isBinary(b) {
-			st.addIssue(ln, "binary data", b[:min(len(b), 80)])
-			if lp == nil {
-				if binary++; binary >= sniffBinary {
-					return st, notGCLog(name, ln, "binary data, not text", 0, b)
+			st.addIssue(g.ln, fmt.Sprintf("line longer than %d bytes, skipped", g.lim.MaxLineBytes), b[:min(len(b), 80)])
+		case isBinary(b):
+			st.addIssue(g.ln, "binary data", b[:min(len(b), 80)])
+			if g.lp == nil {
+				if g.binary++; g.binary >= sniffBinary {
+					return notGCLog(g.name, g.ln, "binary data, not text", 0, b)
 				}
 			}
-		} else if lp != nil {
-			lp.line(ln, b)
-		} else {
-			switch Detect(b) {
-			case FormatJDK8:
-				st.Format = FormatJDK8
-				lp = newJDK8Parser(st, fn)
-			case FormatUnified:
-				st.Format = FormatUnified
-				lp = newUnifiedParser(st, fn)
-			case FormatOpenJ9:
-				st.Format = FormatOpenJ9
-				lp = newOpenJ9Parser(st, fn)
-			case FormatJRockit:
-				st.Format = FormatJRockit
-				lp = newJRockitParser(st, fn)
-			}
-			if lp != nil {
-				for i, p := range pre {
-					lp.line(preStart+i, p)
-				}
-				pre = nil
-				lp.line(ln, b)
-			} else if len(trimSpace(b)) > 0 {
-				nonEmpty++
-				if firstText == nil {
-					firstText = append([]byte{}, b...)
-					preStart = ln
-				}
-				if len(pre) < 64 {
-					pre = append(pre, append([]byte(nil), b...))
-				} else {
-					st.addIssue(ln, "not a GC log line", b)
-				}
-				if nonEmpty > sniffLimit {
-					break
-				}
-			} else if pre != nil {
-				pre = append(pre, nil)
+		case g.lp != nil:
+			g.lp.line(g.ln, b)
+		default:
+			if g.sniff(b) {
+				return nil
 			}
 		}
-		if lp == nil && read > sniffBytes {
-			break
+		if g.lp == nil && g.read > sniffBytes {
+			return nil
 		}
 		if err != nil {
-			break
+			return nil
 		}
 	}
-	if tooMany {
-		return st, fmt.Errorf("%s: line %d: %w: more than %d events (the limit per file)", name, ln, ErrTooLarge, lim.MaxEvents)
+}
+
+// sniff detects the format from a line; until one shows, text lines are
+// held (headers) to be replayed. true: too many lines without a format.
+func (g *gcReader) sniff(b []byte) bool {
+	st, fn := g.st, g.fn
+	switch Detect(b) {
+	case FormatJDK8:
+		st.Format = FormatJDK8
+		g.lp = newJDK8Parser(st, fn)
+	case FormatUnified:
+		st.Format = FormatUnified
+		g.lp = newUnifiedParser(st, fn)
+	case FormatOpenJ9:
+		st.Format = FormatOpenJ9
+		g.lp = newOpenJ9Parser(st, fn)
+	case FormatJRockit:
+		st.Format = FormatJRockit
+		g.lp = newJRockitParser(st, fn)
 	}
-	if lp == nil {
-		st.Unparsed = nonEmpty + binary + st.LongLines
-		if firstText == nil {
-			if ln > 0 && (binary > 0 || st.LongLines > 0) {
-				return st, notGCLog(name, 1, "binary data or overlong lines only", 0, nil)
+	switch {
+	case g.lp != nil:
+		for i, p := range g.pre {
+			g.lp.line(g.preStart+i, p)
+		}
+		g.pre = nil
+		g.lp.line(g.ln, b)
+	case len(trimSpace(b)) > 0:
+		g.nonEmpty++
+		if g.firstText == nil {
+			g.firstText = append([]byte{}, b...)
+			g.preStart = g.ln
+		}
+		if len(g.pre) < 64 {
+			g.pre = append(g.pre, append([]byte(nil), b...))
+		} else {
+			st.addIssue(g.ln, "not a GC log line", b)
+		}
+		if g.nonEmpty > sniffLimit {
+			return true
+		}
+	case g.pre != nil:
+		g.pre = append(g.pre, nil)
+	}
+	return false
+}
+
+// end finishes the parse, or says why the input is no GC log.
+func (g *gcReader) end() error {
+	st := g.st
+	if g.tooMany {
+		return g.tooManyEvents(g.ln)
+	}
+	if g.lp == nil {
+		st.Unparsed = g.nonEmpty + g.binary + st.LongLines
+		if g.firstText == nil {
+			if g.ln > 0 && (g.binary > 0 || st.LongLines > 0) {
+				return notGCLog(g.name, 1, "binary data or overlong lines only", 0, nil)
 			}
-			return st, fmt.Errorf("%s: empty: %w", name, ErrNotGCLog)
+			return fmt.Errorf("%s: empty: %w", g.name, ErrNotGCLog)
 		}
-		return st, notGCLog(name, preStart, "no JDK 8, unified, OpenJ9 XML or JRockit GC lines; first line %q", 0, firstText)
+		return notGCLog(g.name, g.preStart, "no JDK 8, unified, OpenJ9 XML or JRockit GC lines; first line %q", 0, g.firstText)
 	}
-	lp.finish()
+	g.lp.finish()
 	st.Recognised = st.Lines - st.Unparsed
-	return st, nil
+	return nil
 }
 
 // notGCLog builds the ErrNotGCLog error naming the file and the line where

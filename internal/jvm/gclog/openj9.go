@@ -274,7 +274,21 @@ func policy(v []byte) Collector {
 	return CollectorUnknown
 }
 
+// open handles an element's opening tag: the header's, R26+'s
+// (exclusive-start ... exclusive-end) or J9 2.x's (<af>, <sys>, <con>).
 func (p *openj9Parser) open(ln int, name string, body []byte) {
+	switch name {
+	case "verbosegc", "initialized", "attribute":
+		p.openHeader(name, body)
+	case "af", "sys", "con", "gc", "nursery", "tenured", "time", "timesms":
+		p.openJ9x(ln, name, body)
+	default:
+		p.openR26(ln, name, body)
+	}
+}
+
+// openHeader reads the JVM's version, start and GC settings.
+func (p *openj9Parser) openHeader(name string, body []byte) {
 	switch name {
 	case "verbosegc":
 		if v, ok := attr(body, "version"); ok && p.st.JVMVersion == "" {
@@ -304,8 +318,12 @@ func (p *openj9Parser) open(ln int, name string, body []byte) {
 				p.st.CPUs = int(v)
 			}
 		}
+	}
+}
 
-	// R26+
+// openR26 handles the elements of OpenJ9 R26 and later.
+func (p *openj9Parser) openR26(ln int, name string, body []byte) {
+	switch name {
 	case "exclusive-start":
 		if p.inEx {
 			p.st.addIssue(p.exLine, "exclusive-start without exclusive-end", nil)
@@ -336,18 +354,7 @@ func (p *openj9Parser) open(ln int, name string, body []byte) {
 	case "gc-start":
 		p.gcStart(ln, body)
 	case "gc-end":
-		if !p.inEx {
-			return
-		}
-		if v, ok := attrNum(body, "durationms"); ok {
-			p.gcMs += v
-		}
-		if u, ok := attrNum(body, "usertimems"); ok {
-			s, _ := attrNum(body, "systemtimems")
-			p.userMs += u
-			p.sysMs += s
-			p.haveCPU = true
-		}
+		p.gcEnd(body)
 	case "mem-info":
 		switch {
 		case p.inEx && p.inside("gc-start") && p.nGC == 1:
@@ -360,49 +367,7 @@ func (p *openj9Parser) open(ln int, name string, body []byte) {
 			}
 		}
 	case "mem":
-		if !p.inEx {
-			return
-		}
-		used, _, ok := freeTotal(body, "free", "total")
-		if !ok {
-			return
-		}
-		t, _ := attr(body, "type")
-		before := p.inside("gc-start") && p.nGC == 1
-		after := p.inside("gc-end")
-		if p.depth == 0 || p.stack[p.depth-1] != "mem-info" {
-			// soa/loa, allocate/survivor: nested inside a generation. The
-			// survivor half of the nursery is a reserve logged as all used
-			// (free="0"): it is no heap in use, so it is taken out at the end.
-			if string(t) == "survivor" && p.depth > 0 && p.stack[p.depth-1] == "mem" {
-				if before {
-					p.survBefore = used
-				} else if after {
-					p.survAfter = used
-				}
-			}
-			return
-		}
-		switch string(t) {
-		case "nursery":
-			p.setCollector(OpenJ9Gencon)
-		case "eden":
-			p.setCollector(OpenJ9Balanced)
-		}
-		switch string(t) {
-		case "nursery", "eden":
-			if before {
-				p.ev.YoungBeforeKB = used
-			} else if after {
-				p.ev.YoungAfterKB = used
-			}
-		case "tenure":
-			if before {
-				p.ev.OldBeforeKB = used
-			} else if after {
-				p.ev.OldAfterKB = used
-			}
-		}
+		p.mem(body)
 	case "warning":
 		// "aborted collection due to insufficient free space": a scavenge that
 		// could not tenure its survivors, as HotSpot's promotion failure.
@@ -413,8 +378,77 @@ func (p *openj9Parser) open(ln int, name string, body []byte) {
 		if v, ok := attrNum(body, "durationms"); ok && p.inEx {
 			p.exDuration, p.haveExDuration = v, true
 		}
+	}
+}
 
-	// J9 2.x
+// gcEnd adds a collection's time and CPU to the exclusive section's.
+func (p *openj9Parser) gcEnd(body []byte) {
+	if !p.inEx {
+		return
+	}
+	if v, ok := attrNum(body, "durationms"); ok {
+		p.gcMs += v
+	}
+	if u, ok := attrNum(body, "usertimems"); ok {
+		s, _ := attrNum(body, "systemtimems")
+		p.userMs += u
+		p.sysMs += s
+		p.haveCPU = true
+	}
+}
+
+// mem reads one <mem> of a <mem-info>: a generation's use before or after
+// a collection, which also tells the policy (nursery: gencon, eden: balanced).
+func (p *openj9Parser) mem(body []byte) {
+	if !p.inEx {
+		return
+	}
+	used, _, ok := freeTotal(body, "free", "total")
+	if !ok {
+		return
+	}
+	t, _ := attr(body, "type")
+	before := p.inside("gc-start") && p.nGC == 1
+	after := p.inside("gc-end")
+	if p.depth == 0 || p.stack[p.depth-1] != "mem-info" {
+		// soa/loa, allocate/survivor: nested inside a generation. The
+		// survivor half of the nursery is a reserve logged as all used
+		// (free="0"): it is no heap in use, so it is taken out at the end.
+		if string(t) == "survivor" && p.depth > 0 && p.stack[p.depth-1] == "mem" {
+			if before {
+				p.survBefore = used
+			} else if after {
+				p.survAfter = used
+			}
+		}
+		return
+	}
+	switch string(t) {
+	case "nursery":
+		p.setCollector(OpenJ9Gencon)
+	case "eden":
+		p.setCollector(OpenJ9Balanced)
+	}
+	switch string(t) {
+	case "nursery", "eden":
+		if before {
+			p.ev.YoungBeforeKB = used
+		} else if after {
+			p.ev.YoungAfterKB = used
+		}
+	case "tenure":
+		if before {
+			p.ev.OldBeforeKB = used
+		} else if after {
+			p.ev.OldAfterKB = used
+		}
+	}
+}
+
+// openJ9x handles the records of J9 2.x (<af>, <sys>, <con> with <gc>,
+// <nursery>, <tenured>, <time>).
+func (p *openj9Parser) openJ9x(ln int, name string, body []byte) {
+	switch name {
 	case "af", "sys", "con":
 		if name == "con" {
 			ev, _ := attr(body, "event")

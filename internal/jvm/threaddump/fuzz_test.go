@@ -74,6 +74,11 @@ func FuzzParseText(f *testing.F) {
 func FuzzParseJSON(f *testing.F) {
 	addSeeds(f, "jdk25_contention_threaddump.json", "jdk25_virtual_threaddump.json")
 	f.Add([]byte(`{"threadDump":{"processId":"1","threadContainers":[{"container":"<root>","threads":[{"tid":"1","name":"a","state":"BLOCKED","blockedOn":"java.lang.Object@1","monitorsOwned":[{"depth":0,"locks":["java.lang.Object@2"]}],"parkBlocker":{"object":"x.Sync@3","owner":"1"},"carrier":"1"}]}]}}`))
+	// Cut short: the seeds above are cut at 16 KiB already; these mid-thread.
+	if b, err := os.ReadFile("testdata/jdk25_virtual_threaddump.json"); err == nil {
+		f.Add(b[:3000])
+		f.Add(b[:len(b)-40])
+	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		ds, err := Parse("f.json", bytes.NewReader(in))
 		if err != nil {
@@ -83,6 +88,21 @@ func FuzzParseJSON(f *testing.F) {
 			return
 		}
 		exercise(t, ds)
+		// The same input cut in half reads at most the threads of the
+		// whole, the first ones.
+		cut, err := Parse("f.json", bytes.NewReader(in[:len(in)/2]))
+		if err != nil || len(cut) == 0 {
+			return
+		}
+		if len(cut[0].Threads) > len(ds[0].Threads) {
+			t.Fatalf("cut: %d threads, whole %d", len(cut[0].Threads), len(ds[0].Threads))
+		}
+		for i, th := range cut[0].Threads {
+			if th.Name != ds[0].Threads[i].Name {
+				t.Fatalf("cut: thread %d %q, whole %q", i, th.Name, ds[0].Threads[i].Name)
+			}
+		}
+		exercise(t, cut)
 	})
 }
 

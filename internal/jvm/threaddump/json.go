@@ -59,9 +59,30 @@ type jsonThread struct {
 // maxJSONThreads bounds the threads one JSON dump keeps (as javacores').
 const maxJSONThreads = maxJavacoreThreads
 
-// ParseJSON reads one JSON thread dump, streaming thread by thread.
+// readErr remembers a reader's error other than EOF: a JSON dump that
+// stops there was not cut short, its reading failed.
+type readErr struct {
+	r   io.Reader
+	err error
+}
+
+func (e *readErr) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF && e.err == nil {
+		e.err = err
+	}
+	return n, err
+}
+
+// ParseJSON reads one JSON thread dump, streaming thread by thread. A dump
+// cut short (a file cut, an input cut at --max-input) keeps the threads
+// read whole before the cut and says where it was cut in Truncated; a
+// reader's error does the same and is returned with the dump, as the text
+// reader does. One cut before the first whole thread, or bad JSON, is
+// refused.
 func ParseJSON(r io.Reader) (*Dump, error) {
-	dec := json.NewDecoder(r)
+	re := &readErr{r: r}
+	dec := json.NewDecoder(re)
 	d := &Dump{Format: FormatJSON, Line: 1}
 	fail := func(err error) (*Dump, error) {
 		return nil, fmt.Errorf("%w: JSON thread dump: byte %d: %v", ErrNotThreadDump, dec.InputOffset(), err)
@@ -119,8 +140,21 @@ func ParseJSON(r io.Reader) (*Dump, error) {
 			return skipValue(dec)
 		})
 	})
+	var readFail error
 	if err != nil {
-		return fail(err)
+		cut := errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)
+		if !found || len(d.Threads) == 0 || (!cut && re.err == nil) {
+			return fail(err)
+		}
+		last := d.Threads[len(d.Threads)-1].Name
+		if re.err != nil {
+			readFail = fmt.Errorf("%w: JSON thread dump: byte %d: %v", ErrNotThreadDump, dec.InputOffset(), re.err)
+			d.Truncated = finding.Tf(finding.T("reading stopped at byte %d: %v: threads after %q are missing", "读取在第 %d 字节停止：%v：%q 之后的线程缺失"),
+				dec.InputOffset(), finding.Localize(re.err, finding.EN), last)
+		} else {
+			d.Truncated = finding.Tf(finding.T("the JSON dump is cut short at byte %d: %d threads read whole, up to %q; the threads after the cut are missing",
+				"JSON 转储在第 %d 字节处被截断：完整读取 %d 个线程，至 %q；截断之后的线程缺失"), dec.InputOffset(), len(d.Threads), last)
+		}
 	}
 	if !found && actuator {
 		return fail(errors.New(`looks like a Spring Boot actuator thread dump, which is not supported yet: take one with jcmd <pid> Thread.print -l`))
@@ -147,7 +181,7 @@ func ParseJSON(r io.Reader) (*Dump, error) {
 			}
 		}
 	}
-	return d, nil
+	return d, readFail
 }
 
 func (jt *jsonThread) thread() *Thread {
@@ -302,14 +336,20 @@ func ParseFunc(name string, r io.Reader, fn func(*Dump) error) error {
 	}
 	if first == '{' {
 		d, err := ParseJSON(br)
-		if err != nil {
+		if d == nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 		if len(d.Threads) == 0 {
 			return fmt.Errorf("%s: %w: JSON thread dump with no threads", name, ErrNotThreadDump)
 		}
 		d.Source = name
-		return fn(d)
+		if ferr := fn(d); ferr != nil {
+			return ferr
+		}
+		if err != nil { // a read error: the threads before it were kept
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		return nil
 	}
 	var fnErr error
 	err := ParseTextFunc(br, func(d *Dump) error {

@@ -3,11 +3,16 @@ package threadrole
 import "strings"
 
 // Library names the library a stack frame ("pkg.Class.method") belongs to:
-// "jdk" for the JDK's own, "tomcat", "spring", "jackson", "logback" ... for
-// the servers, frameworks and libraries of libraryRules; "" for the
+// "jdk" for the JDK's own ("jul" and "jdk-httpserver" for its logging and
+// HTTP server), "tomcat", "spring", "jackson", "logback" ... for the
+// servers, frameworks and libraries of libraryRules; "generated" for code
+// the JVM or a library generated (lambda forms, proxies, reflection
+// accessors: the code a user reads is their caller); "" for the
 // application's own code. A library shaded into another's package
 // ("io.grpc.netty.shaded.io.netty...", "com.alibaba.nacos.shaded.io.grpc...")
-// is the library of what follows "shaded.".
+// is the library of what follows "shaded.". It is the one list of library
+// frames: the time account (FirstAppFrame), the mechanism catalogue
+// (mechanism.IsLibrary) and the verdict's frameworks read it.
 func Library(method string) string {
 	if strings.IndexByte(method, '/') >= 0 { // OpenJ9 and JFR's internal form
 		method = strings.ReplaceAll(method, "/", ".")
@@ -27,12 +32,15 @@ func Library(method string) string {
 	if strings.Contains(method, "$$SpringCGLIB$$") || strings.Contains(method, "$$EnhancerBySpringCGLIB$$") || strings.Contains(method, "$$FastClassBySpringCGLIB$$") {
 		return "spring"
 	}
+	if strings.Contains(method, "$$Lambda") || strings.Contains(method, "$Proxy") || strings.Contains(method, "GeneratedMethodAccessor") {
+		return "generated"
+	}
 	return ""
 }
 
 // FirstAppFrame is the index in stack (leaf first) of the first frame of
-// the application's own code, past the JDK's and the libraries' frames
-// (Library), -1 when the stack holds none: where the application spends
+// the application's own code, past the JDK's, the libraries' and generated
+// frames and frames with no name (Library), -1 when the stack holds none: where the application spends
 // the time a sample of this stack stands for.
 func FirstAppFrame(stack []string) int {
 	return FirstAppFrameFunc(len(stack), func(i int) string { return stack[i] })
@@ -43,7 +51,7 @@ func FirstAppFrame(stack []string) int {
 // i-th frame's "pkg.Class.method", leaf first.
 func FirstAppFrameFunc(n int, method func(i int) string) int {
 	for i := 0; i < n; i++ {
-		if Library(method(i)) == "" {
+		if m := method(i); m != "" && Library(m) == "" {
 			return i
 		}
 	}

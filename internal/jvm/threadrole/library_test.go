@@ -77,6 +77,18 @@ func TestLibrary(t *testing.T) {
 		"com.example.OrderService$$SpringCGLIB$$0.place":                                      "spring",
 		"com.example.zoo.PriceCalculator.computeChecksum":                                     "",
 		"FrameworkZoo.lambda$main$6":                                                          "",
+		// Folded in from mechanism's list (issue 22): generated frames, the
+		// JDK's logging and HTTP server by name, whole vendor namespaces.
+		"com.example.Svc$$Lambda/0x000071b0c8003a58.run":       "generated",
+		"com.example.$Proxy12.call":                            "generated",
+		"jdk.internal.reflect.GeneratedMethodAccessor7.invoke": "jdk",
+		"java.util.logging.Logger.log":                         "jul",
+		"sun.net.httpserver.ServerImpl$Exchange.run":           "jdk-httpserver",
+		"org.apache.log4j.Category.callAppenders":              "log4j1",
+		"org.apache.lucene.index.IndexWriter.commit":           "apache",
+		"com.google.cloud.storage.Blob.reload":                 "google",
+		"io.reactivex.internal.operators.Foo.subscribe":        "rxjava",
+		"org.eclipse.openj9.criu.CRIUSupport.checkpoint":       "jdk",
 	} {
 		if got := threadrole.Library(m); got != want {
 			t.Errorf("Library(%q) = %q, want %q", m, got, want)
@@ -90,4 +102,15 @@ func allThreads(t *testing.T, p string) []*threaddump.Thread {
 		out = append(out, d.Threads...)
 	}
 	return out
+}
+
+// A frame with no name is no code line: FirstAppFrame passes it.
+func TestFirstAppFrameSkips(t *testing.T) {
+	st := []string{"", "com.example.Svc$$Lambda/0x000071b0c8003a58.run", "java.util.concurrent.FutureTask.run", "com.example.Svc.handle"}
+	if i := threadrole.FirstAppFrame(st); i != 3 {
+		t.Errorf("FirstAppFrame = %d, want 3", i)
+	}
+	if i := threadrole.FirstAppFrame(st[:3]); i != -1 {
+		t.Errorf("FirstAppFrame = %d, want -1", i)
+	}
 }

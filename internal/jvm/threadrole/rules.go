@@ -123,7 +123,7 @@ var nameRules = []nameRule{
 	// --- Logging: asynchronous appenders' and loggers' own threads.
 	{id: "logback-async", re: `^AsyncAppender-Worker-.*$`, kind: Logging, framework: "logback"},
 	{id: "logback-context", re: `^logback-\d+$`, kind: Logging, framework: "logback"},
-	{id: "log4j1-async", re: `^AsyncAppender-Dispatcher-Thread-\d+$`, kind: Logging, framework: "log4j"},
+	{id: "log4j1-async", re: `^AsyncAppender-Dispatcher-Thread-\d+$`, kind: Logging, framework: "log4j1"},
 	{id: "log4j2-async", re: `^Log4j2-TF-\d+-(?:AsyncLogger|AsyncLoggerConfig|AsyncAppender).*$`, kind: Logging, framework: "log4j2", pool: "Log4j2-AsyncLogger"},
 	{id: "log4j2-other", re: `^(?:Log4j2-TF-\d+-.*|AsyncAppender-\D.*)$`, kind: Logging, framework: "log4j2"},
 	// --- JDK HttpServer, JDK HttpClient, OkHttp, Apache HttpAsyncClient.
@@ -226,7 +226,7 @@ var stackRules = []stackRule{
 	{id: "mysql-cleanup", frames: []string{"com.mysql.cj.jdbc.AbandonedConnectionCleanupThread.run", "com.mysql.jdbc.AbandonedConnectionCleanupThread.run"}, kind: DBPool, framework: "mysql"},
 	// Asynchronous logging threads.
 	{id: "logback-async", frames: []string{"ch.qos.logback.core.AsyncAppenderBase$Worker.run"}, kind: Logging, framework: "logback"},
-	{id: "log4j1-async", frames: []string{"org.apache.log4j.AsyncAppender$Dispatcher.run"}, kind: Logging, framework: "log4j"},
+	{id: "log4j1-async", frames: []string{"org.apache.log4j.AsyncAppender$Dispatcher.run"}, kind: Logging, framework: "log4j1"},
 	{id: "log4j2-async", frames: []string{"org.apache.logging.log4j.core.appender.AsyncAppender$AsyncThread.run", "org.apache.logging.log4j.core.appender.AsyncAppenderEventDispatcher.run", "org.apache.logging.log4j.core.async.RingBufferLogEventHandler"}, kind: Logging, framework: "log4j2"},
 	// JMX over RMI.
 	{id: "jmx-rmi", frames: []string{"sun.rmi.transport.tcp.TCPTransport$ConnectionHandler.run", "sun.rmi.transport.tcp.TCPTransport$AcceptLoop.executeAcceptLoop"}, kind: Attach, framework: "jmx"},
@@ -255,7 +255,10 @@ type libraryRule struct {
 }
 
 var libraryRules = []libraryRule{
-	// The JDK (HotSpot and OpenJ9) and the Java EE / Jakarta APIs.
+	// The JDK (HotSpot and OpenJ9) and the Java EE / Jakarta APIs. Its
+	// logging and HTTP server are named apart: their fixes differ.
+	{"java.util.logging.", "jul"}, {"sun.net.httpserver.", "jdk-httpserver"}, {"com.sun.net.httpserver.", "jdk-httpserver"},
+	{"org.eclipse.openj9.", "jdk"},
 	{"java.", "jdk"}, {"javax.", "jdk"}, {"jdk.", "jdk"}, {"sun.", "jdk"}, {"com.sun.", "jdk"}, {"com.ibm.jit.", "jdk"},
 	{"com.ibm.oti.", "jdk"}, {"openj9.", "jdk"}, {"jakarta.", "jakarta"},
 	// Servers.
@@ -281,7 +284,7 @@ var libraryRules = []libraryRule{
 	{"com.mongodb.", "mongodb"}, {"org.bson.", "mongodb"}, {"com.datastax.", "cassandra"}, {"org.elasticsearch.", "elasticsearch"},
 	{"co.elastic.", "elasticsearch"}, {"org.apache.zookeeper.", "zookeeper"}, {"org.apache.curator.", "curator"},
 	// Logging.
-	{"ch.qos.logback.", "logback"}, {"org.apache.logging.log4j.", "log4j2"}, {"org.apache.log4j.", "log4j"}, {"org.slf4j.", "slf4j"},
+	{"ch.qos.logback.", "logback"}, {"org.apache.logging.log4j.", "log4j2"}, {"org.apache.log4j.", "log4j1"}, {"org.slf4j.", "slf4j"},
 	{"org.jboss.logging.", "jboss-logging"}, {"org.jboss.logmanager.", "jboss-logging"}, {"org.apache.commons.logging.", "commons-logging"},
 	{"com.lmax.disruptor.", "disruptor"},
 	// Serialisation, HTTP clients, common utilities, observability.
@@ -293,5 +296,9 @@ var libraryRules = []libraryRule{
 	{"com.github.benmanes.caffeine.", "caffeine"}, {"net.sf.ehcache.", "ehcache"}, {"org.ehcache.", "ehcache"}, {"org.quartz.", "quartz"},
 	{"com.google.inject.", "guice"}, {"org.codehaus.groovy.", "groovy"}, {"groovy.", "groovy"}, {"scala.", "scala"}, {"kotlin.", "kotlin"},
 	{"kotlinx.coroutines.", "kotlin"}, {"akka.", "akka"}, {"io.perfmark.", "perfmark"}, {"org.wildfly.", "wildfly"},
-	{"org.jboss.", "jboss"},
+	{"io.reactivex.", "rxjava"}, {"org.jctools.", "jctools"},
+	// Whole vendors' namespaces, after their named libraries above.
+	{"org.jboss.", "jboss"}, {"org.apache.", "apache"}, {"org.glassfish.", "glassfish"}, {"com.google.", "google"},
+	{"com.fasterxml.", "fasterxml"}, {"kotlinx.", "kotlin"}, {"reactor.", "reactor"}, {"org.codehaus.", "codehaus"},
+	{"org.yaml.", "snakeyaml"}, {"com.ibm.", "ibm"}, {"com.lmax.", "disruptor"},
 }

@@ -139,7 +139,7 @@ var realNames = []struct {
 	{"logback-1", Logging, "logback", "logback"},
 	{"Log4j2-TF-1-AsyncLogger[AsyncContext@18b4aac2]-1", Logging, "log4j2", "Log4j2-AsyncLogger"},
 	{"Log4j2-TF-1-AsyncLoggerConfig-1", Logging, "log4j2", "Log4j2-AsyncLogger"},
-	{"AsyncAppender-Dispatcher-Thread-1", Logging, "log4j", "AsyncAppender-Dispatcher-Thread"},
+	{"AsyncAppender-Dispatcher-Thread-1", Logging, "log4j1", "AsyncAppender-Dispatcher-Thread"},
 	// JDK HttpServer and HttpClient.
 	{"HTTP-Dispatcher", EventLoop, "jdk-httpserver", "HTTP-Dispatcher"},
 	{"idle-timeout-task", Timer, "jdk-httpserver", "idle-timeout-task"},
