@@ -31,6 +31,10 @@ type MeasureOptions struct {
 	Sink     loadgen.SampleSink
 	OnSecond func(loadgen.Progress)
 	Proc     string // /proc root; "" = /proc
+	// Watch are the engines started over SSH, by name (host:port): their
+	// clock offsets move their samples onto this host's timeline, and
+	// their CPU and connections come from what they report.
+	Watch map[string]*EngineWatch
 }
 
 // Measure follows JMeter's JTL from its start as JMeter writes it, into the
@@ -142,6 +146,7 @@ type cpuProc struct {
 	t0, t1     uint64
 	at0, at1   time.Time
 	ok0, alive bool
+	conns      int // the most load connections seen
 }
 
 func newMeter(e *Engine, mo MeasureOptions) *meter {
@@ -210,6 +215,20 @@ func (m *meter) read() {
 }
 
 func (m *meter) emit(s *loadgen.Sample) {
+	name := "local"
+	if len(m.e.Remote) > 0 {
+		name = "other"
+		for _, r := range m.e.Remote {
+			if strings.HasPrefix(s.ThreadName, r+"-") {
+				name = r
+				break
+			}
+		}
+	}
+	// An engine's timestamps are its host's clock: onto this one's.
+	if w := m.mo.Watch[name]; w != nil && w.Offset != 0 {
+		s.Start = s.Start.Add(-w.Offset)
+	}
 	end := s.Start.Add(s.Elapsed)
 	switch {
 	case s.Start.Before(m.mo.From):
@@ -235,27 +254,37 @@ func (m *meter) emit(s *loadgen.Sample) {
 	if end.After(m.lastEnd) {
 		m.lastEnd = end
 	}
-	name := "local"
-	if len(m.e.Remote) > 0 {
-		name = "other"
-		for _, r := range m.e.Remote {
-			if strings.HasPrefix(s.ThreadName, r+"-") {
-				name = r
-				break
-			}
-		}
-	}
 	st := m.byName[name]
 	if st == nil {
 		st = &loadgen.EngineStats{Name: name, CPUPct: -1}
 		m.byName[name] = st
 	}
 	st.Samples++
+	if !s.Success {
+		st.Errors++
+	}
 	st.Users = max(st.Users, s.AllThreads)
+}
+
+// countConns keeps the most load connections each engine process on this
+// host held: its RMI sockets (to ports it or the controller listens on)
+// are not load.
+func (m *meter) countConns() {
+	var skip []int
+	if len(m.e.Remote) > 0 {
+		skip = ListenPorts(m.mo.Proc, m.e.PID())
+	}
+	for _, p := range m.procs {
+		if p.engine == "" || !p.alive {
+			continue
+		}
+		p.conns = max(p.conns, LoadConns(m.mo.Proc, p.pid, skip))
+	}
 }
 
 // second reports the samples read in the last second to OnSecond.
 func (m *meter) second(now time.Time) {
+	m.countConns()
 	if m.mo.OnSecond != nil {
 		p := loadgen.Progress{Elapsed: now.Sub(m.mo.From), Remaining: -1, Requests: m.n, Errors: m.errs,
 			Last: loadgen.Second{Requests: m.secN, Errors: m.secErr}}
@@ -287,13 +316,42 @@ func (m *meter) engines() ([]loadgen.EngineStats, float64) {
 		pct = float64(int64(pct*10+0.5)) / 10
 		total += pct
 		if st := m.byName[p.engine]; st != nil && p.engine != "" {
-			st.CPUPct, st.Cores = pct, m.cores
+			st.CPUPct, st.Cores, st.Connections = pct, m.cores, p.conns
 		}
+	}
+	to := m.to
+	if to.IsZero() || time.Now().Before(to) {
+		to = time.Now()
+	}
+	for name, w := range m.mo.Watch {
+		st := m.byName[name]
+		if st == nil {
+			continue
+		}
+		cpu, conns, ok := w.Window(m.mo.From, to)
+		if ok {
+			st.CPUPct, st.Cores = cpu, w.Cores
+		}
+		st.Connections, st.PID = conns, w.PID
+		off := float64(w.Offset) / float64(time.Millisecond)
+		st.ClockOffsetMS, st.ClockBoundMS = &off, float64(w.Bound)/float64(time.Millisecond)
 	}
 	out := make([]loadgen.EngineStats, 0, len(m.byName))
 	for _, st := range m.byName {
+		st.ConnCapped = connCapped(st)
 		out = append(out, *st)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, total
+}
+
+// connCapped: an engine whose threads did not all hold a connection while
+// at least 1% of its samples failed; its threads could not connect (out of
+// descriptors or ports, or refused), so it sent less than its threads
+// would have. Keep-alive threads hold one connection each; without
+// keep-alive a thread between requests holds none, which is why failures
+// must come with it.
+func connCapped(st *loadgen.EngineStats) bool {
+	return st.Connections > 0 && st.Users > 0 && float64(st.Connections) < 0.9*float64(st.Users) &&
+		st.Samples > 0 && float64(st.Errors) >= 0.01*float64(st.Samples)
 }
