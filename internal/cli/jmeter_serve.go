@@ -47,7 +47,7 @@ func newJMeterServeCmd(env *Env) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&home, "jmeter", "", "JMETER_HOME (default: $JMETER_HOME, else jmeter on PATH)")
 	f.IntVar(&o.Port, "port", 1099, "RMI registry port (server_port)")
-	f.IntVar(&o.ObjPort, "obj-port", 0, "RMI object port (server.rmi.localport; default port+1)")
+	f.IntVar(&o.ObjPort, "obj-port", 0, "RMI object port (server.rmi.localport; default a free port)")
 	f.StringVar(&o.Hostname, "hostname", "", "java.rmi.server.hostname")
 	f.StringArrayVarP(&o.Props, "jmeter-property", "J", nil, "JMeter property name=value")
 	f.IntSliceVar(&o.SkipRemotePorts, "skip-remote-port", nil, "connections to these remote ports are not load")

@@ -132,3 +132,47 @@ func TestMeasureInterrupted(t *testing.T) {
 type countSink struct{ n int64 }
 
 func (c *countSink) Record(*loadgen.Sample) { c.n++ }
+
+// An engine whose clock runs 3 s ahead: its JTL times are 3 s late on this
+// host's timeline, so without the shift its warm-up samples would be in the
+// window and its window's last ones after it. With its offset, exactly the
+// samples sent in the window (this host's clock) are the load; the
+// engine's CPU and connections come from what it reported, and an engine
+// with fewer connections than threads while 1 in 5 of its samples fails is
+// capped.
+func TestMeasureRemoteClockOffset(t *testing.T) {
+	const eng = "10.9.9.9:1099"
+	skew := 3 * time.Second
+	now := time.Now()
+	from := now.Add(-4 * time.Second)
+	to := now.Add(300 * time.Millisecond)
+	lines := []string{loadgen.JTLHeader}
+	want := int64(0)
+	for i := range 50 { // every 100 ms (this host's clock) from 5 s ago
+		at := now.Add(-5*time.Second + time.Duration(i)*100*time.Millisecond)
+		if !at.Before(from) && at.Add(5*time.Millisecond).Before(to) {
+			want++
+		}
+		lines = append(lines, jtlLine(at.Add(skew).UnixMilli(), 5, "home", eng+"-Users 1-1", i%5 != 0, 40))
+	}
+	e := startFake(t, strings.Join(lines, "\n"), []string{eng})
+	w := &EngineWatch{Offset: skew, Bound: 2 * time.Millisecond, Cores: 4, PID: 777}
+	for i := range 8 {
+		w.Add(ServeLine{Kind: "stat", Ticks: uint64(200 * i), Conns: 12}, from.Add(time.Duration(i)*600*time.Millisecond))
+	}
+	s, err := e.Measure(context.Background(), MeasureOptions{From: from, Duration: to.Sub(from), Grace: 100 * time.Millisecond, Watch: map[string]*EngineWatch{eng: w}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Requests != want || s.Warmup != 10 {
+		t.Fatalf("%d requests (want %d), %d warm-up (want 10)", s.Requests, want, s.Warmup)
+	}
+	if len(s.Engines) != 1 {
+		t.Fatalf("engines %+v", s.Engines)
+	}
+	en := s.Engines[0]
+	// 200 ticks per 0.6 s = 3.33 cores of 4.
+	if en.CPUPct < 80 || en.CPUPct > 86 || en.Cores != 4 || en.PID != 777 || en.Connections != 12 || en.ClockOffsetMS == nil || *en.ClockOffsetMS != 3000 || !en.ConnCapped {
+		t.Errorf("engine %+v", en)
+	}
+}

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,7 +34,7 @@ import (
 type ServeOptions struct {
 	Install *Install
 	Port    int // its RMI registry (server_port)
-	ObjPort int // its remote object (server.rmi.localport); 0 = Port+1
+	ObjPort int // its remote object (server.rmi.localport); 0 = a free port
 	// Hostname is the address the controller reaches it at
 	// (java.rmi.server.hostname), "" = JMeter's own guess.
 	Hostname string
@@ -46,7 +47,8 @@ type ServeOptions struct {
 
 // Serve starts the engine in a process group of its own, says "ready"
 // once its registry listens, then every second its CPU and connections,
-// until in ends (the SSH session closed: the controller is done, or gone)
+// until in ends (the SSH session closed: the controller is done, or gone;
+// a line "skip PORT ..." before names more of the controller's ports)
 // or ctx ends; then the engine is stopped (SIGTERM, 5 s, SIGKILL). It
 // returns once the engine has exited.
 func Serve(ctx context.Context, o ServeOptions, in io.Reader, out io.Writer) error {
@@ -54,7 +56,12 @@ func Serve(ctx context.Context, o ServeOptions, in io.Reader, out io.Writer) err
 		o.Proc = "/proc"
 	}
 	if o.ObjPort == 0 {
-		o.ObjPort = o.Port + 1
+		ln, err := net.Listen("tcp", ":0")
+		if err != nil {
+			return err
+		}
+		o.ObjPort = ln.Addr().(*net.TCPAddr).Port
+		ln.Close()
 	}
 	w := bufio.NewWriter(out)
 	say := func(format string, a ...any) {
@@ -102,9 +109,25 @@ func Serve(ctx context.Context, o ServeOptions, in io.Reader, out io.Writer) err
 			<-done
 		}
 	}
-	// The controller's end: our input ends.
+	// The controller's end: our input ends. Until then it may name its
+	// RMI ports ("skip PORT ..."), whose connections are not load.
+	var mu sync.Mutex
+	skip := append([]int(nil), o.SkipRemotePorts...)
 	eof := make(chan struct{})
 	go func() {
+		sc := bufio.NewScanner(in)
+		for sc.Scan() {
+			f := strings.Fields(sc.Text())
+			if len(f) > 1 && f[0] == "skip" {
+				mu.Lock()
+				for _, v := range f[1:] {
+					if p, err := strconv.Atoi(v); err == nil && p > 0 && p < 65536 {
+						skip = append(skip, p)
+					}
+				}
+				mu.Unlock()
+			}
+		}
 		_, _ = io.Copy(io.Discard, in)
 		close(eof)
 	}()
@@ -131,7 +154,10 @@ func Serve(ctx context.Context, o ServeOptions, in io.Reader, out io.Writer) err
 	defer sec.Stop()
 	for {
 		t, _ := cpuTicks(o.Proc, pid)
-		say("stat %d %d %d", time.Now().UnixMilli(), t, LoadConns(o.Proc, pid, o.SkipRemotePorts))
+		mu.Lock()
+		sk := append([]int(nil), skip...)
+		mu.Unlock()
+		say("stat %d %d %d", time.Now().UnixMilli(), t, LoadConns(o.Proc, pid, sk))
 		select {
 		case <-done:
 			say("error jmeter-server exited")

@@ -95,6 +95,12 @@ func (c *Client) StartServed(ctx context.Context, bin string, args []string, lim
 	return p, nil
 }
 
+// Send writes one line to its input.
+func (p *Served) Send(line string) error {
+	_, err := p.in.Write([]byte(line + "\n"))
+	return err
+}
+
 // Close ends its input (the subcommand stops what it started), waits up to
 // grace for it to exit, then closes the session.
 func (p *Served) Close(grace time.Duration) error {
