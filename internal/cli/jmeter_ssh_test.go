@@ -283,3 +283,12 @@ func TestJMeterEngineRate(t *testing.T) {
 		t.Fatalf("--rate 60: %.1f samples/s (%d requests, engine %q)\n%s", s.TPS, s.Requests, s.Engine, stderr)
 	}
 }
+
+// TestMain removes the shared build (build tag jmeter only).
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if tuneloopExe != "" {
+		os.RemoveAll(filepath.Dir(tuneloopExe))
+	}
+	os.Exit(code)
+}
