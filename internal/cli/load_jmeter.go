@@ -112,7 +112,13 @@ func runLoadJMeter(ctx context.Context, env *Env, o *LoadOptions, ec engineChoic
 	if err := eng.WaitFirst(ctx, jmeterStartTimeout); err != nil {
 		return fail(err)
 	}
+	// A plan bounded by itself counts from JMeter's start; a window of -d
+	// starts at the first sample (JMeter's start-up, seconds of a JVM and
+	// for remote engines their handshake, is not the window's).
 	from := eng.Started
+	if o.Duration > 0 {
+		from = time.Now()
+	}
 	if o.WarmUp > 0 {
 		select {
 		case <-ctx.Done():
