@@ -198,8 +198,9 @@ func TestJMeterEngineSSH(t *testing.T) {
 		t.Logf("engine %s: %d samples, %d threads, CPU %.1f%% of %d cores, %d connections, clock offset %v ±%.3f ms", e.Name, e.Samples, e.Users, e.CPUPct, e.Cores, e.Connections, deref(e.ClockOffsetMS), e.ClockBoundMS)
 		sum += e.Samples
 		// Engines are sorted by name, not in the order given.
-		want := "127.0.0.1:" + strconv.Itoa(ports[0]) + " or 127.0.0.1:" + strconv.Itoa(ports[1])
-		if !strings.Contains(want, e.Name) || e.Name == s.Engines[1-i].Name || e.Samples == 0 || e.CPUPct <= 0 || e.Cores <= 0 || e.PID <= 0 || e.Connections < 1 || e.ConnCapped {
+		a, b := "127.0.0.1:"+strconv.Itoa(ports[0]), "127.0.0.1:"+strconv.Itoa(ports[1])
+		want := a + " or " + b
+		if e.Name != a && e.Name != b || e.Name == s.Engines[1-i].Name || e.Samples == 0 || e.CPUPct <= 0 || e.Cores <= 0 || e.PID <= 0 || e.Connections < 1 || e.ConnCapped {
 			t.Errorf("engine %d: %+v, want %s with its samples, CPU, pid and connections", i, e, want)
 		}
 		if e.ClockOffsetMS == nil || math.Abs(*e.ClockOffsetMS) > math.Max(e.ClockBoundMS, 50) {
