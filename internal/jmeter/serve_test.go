@@ -1,9 +1,14 @@
 package jmeter
 
 import (
+	"bufio"
+	"context"
+	"io"
 	"net"
 	"os"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -111,4 +116,86 @@ func FuzzParseTCP(f *testing.F) {
 			}
 		}
 	})
+}
+
+// With TUNELOOP_TEST_FAKE_SERVER=PORT the test binary is a stand-in
+// jmeter-server: it listens on PORT (its registry), dials it twice (its
+// "load"), and waits to be stopped.
+func init() {
+	port := os.Getenv("TUNELOOP_TEST_FAKE_SERVER")
+	if port == "" {
+		return
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:"+port)
+	if err != nil {
+		os.Exit(3)
+	}
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close()
+		}
+	}()
+	for range 2 {
+		if _, err := net.Dial("tcp", ln.Addr().String()); err != nil {
+			os.Exit(4)
+		}
+	}
+	select {}
+}
+
+// Serve: "ready" with the engine's pid once its port listens, then a stat
+// line a second (its CPU ticks, its 2 load connections: the accepted ends
+// are to its own port and not counted); the input's end stops the engine.
+func TestServeStandIn(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	t.Setenv("TUNELOOP_TEST_FAKE_SERVER", strconv.Itoa(port))
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		done <- Serve(context.Background(), ServeOptions{Install: &Install{Java: exe, Jar: "ApacheJMeter.jar"}, Port: port}, inR, outW)
+		outW.Close()
+	}()
+	sc := bufio.NewScanner(outR)
+	var lines []ServeLine
+	for len(lines) < 3 && sc.Scan() {
+		l, err := ParseServeLine(sc.Text())
+		if err != nil {
+			t.Fatalf("%q: %v", sc.Text(), err)
+		}
+		if l.Kind == "error" {
+			t.Fatalf("error line: %s", l.Text)
+		}
+		lines = append(lines, l)
+	}
+	if len(lines) < 3 || lines[0].Kind != "ready" || lines[0].PID <= 0 || lines[1].Kind != "stat" || lines[2].Conns != 2 {
+		t.Fatalf("lines %+v", lines)
+	}
+	pid := lines[0].PID
+	if ListenerPID("/proc", port) != pid {
+		t.Fatalf("pid %d does not listen on %d", pid, port)
+	}
+	inW.Close()
+	go io.Copy(io.Discard, outR)
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("Serve did not return after its input ended")
+	}
+	if syscall.Kill(pid, 0) == nil {
+		t.Errorf("the engine (pid %d) outlived Serve", pid)
+	}
 }
