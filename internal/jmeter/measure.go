@@ -133,6 +133,7 @@ type meter struct {
 	lastEnd time.Time
 	// per engine: samples and most threads; processes on this host: CPU
 	byName map[string]*loadgen.EngineStats
+	noResp map[string]int64 // per engine: failures without any response
 	procs  []*cpuProc
 	cores  int
 	// the second in progress, for the live line
@@ -146,12 +147,13 @@ type cpuProc struct {
 	t0, t1     uint64
 	at0, at1   time.Time
 	ok0, alive bool
-	conns      int // the most load connections seen
+	conns      int  // the most load connections seen
+	counted    bool // conns was read at least once
 }
 
 func newMeter(e *Engine, mo MeasureOptions) *meter {
 	m := &meter{e: e, mo: mo, f: jtl.NewFollower(), buf: make([]byte, 256<<10), agg: loadgen.NewAggregator(),
-		byName: map[string]*loadgen.EngineStats{}, cores: runtime.NumCPU()}
+		byName: map[string]*loadgen.EngineStats{}, noResp: map[string]int64{}, cores: runtime.NumCPU()}
 	if mo.Duration > 0 {
 		m.to = mo.From.Add(mo.Duration)
 	}
@@ -262,6 +264,9 @@ func (m *meter) emit(s *loadgen.Sample) {
 	st.Samples++
 	if !s.Success {
 		st.Errors++
+		if s.Code == 0 && strings.HasPrefix(s.CodeText, loadgen.NonHTTPCodePrefix) {
+			m.noResp[name]++ // an HTTP sampler got no response: connect refused, no descriptor, reset
+		}
 	}
 	st.Users = max(st.Users, s.AllThreads)
 }
@@ -278,7 +283,7 @@ func (m *meter) countConns() {
 		if p.engine == "" || !p.alive {
 			continue
 		}
-		p.conns = max(p.conns, LoadConns(m.mo.Proc, p.pid, skip))
+		p.conns, p.counted = max(p.conns, LoadConns(m.mo.Proc, p.pid, skip)), true
 	}
 }
 
@@ -336,22 +341,30 @@ func (m *meter) engines() ([]loadgen.EngineStats, float64) {
 		off := float64(w.Offset) / float64(time.Millisecond)
 		st.ClockOffsetMS, st.ClockBoundMS = &off, float64(w.Bound)/float64(time.Millisecond)
 	}
+	counted := map[string]bool{}
+	for _, p := range m.procs {
+		counted[p.engine] = counted[p.engine] || p.counted
+	}
+	for name, w := range m.mo.Watch {
+		counted[name] = counted[name] || w.counted(m.mo.From, to)
+	}
 	out := make([]loadgen.EngineStats, 0, len(m.byName))
-	for _, st := range m.byName {
-		st.ConnCapped = connCapped(st)
+	for name, st := range m.byName {
+		st.ConnCapped = counted[name] && connCapped(st, m.noResp[name])
 		out = append(out, *st)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, total
 }
 
-// connCapped: an engine whose threads did not all hold a connection while
-// at least 1% of its samples failed; its threads could not connect (out of
-// descriptors or ports, or refused), so it sent less than its threads
-// would have. Keep-alive threads hold one connection each; without
-// keep-alive a thread between requests holds none, which is why failures
-// must come with it.
-func connCapped(st *loadgen.EngineStats) bool {
-	return st.Connections > 0 && st.Users > 0 && float64(st.Connections) < 0.9*float64(st.Users) &&
-		st.Samples > 0 && float64(st.Errors) >= 0.01*float64(st.Samples)
+// connCapped: an engine (its connections counted) whose threads did not
+// all hold a connection while at least 1% of its samples got no response
+// at all: its threads could not connect (out of descriptors or ports, or
+// refused), so it sent less than its threads would have. Keep-alive
+// threads hold one connection each; without keep-alive a thread between
+// requests holds none, which is why the failures must come with it (and
+// failures with an HTTP status are the service's answers, not these).
+func connCapped(st *loadgen.EngineStats, noResp int64) bool {
+	return st.Users > 0 && float64(st.Connections) < 0.9*float64(st.Users) &&
+		st.Samples > 0 && float64(noResp) >= 0.01*float64(st.Samples)
 }

@@ -284,3 +284,16 @@ func (w *EngineWatch) Window(from, to time.Time) (cpuPct float64, conns int, ok 
 	pct := 100 * float64(last.ticks-first.ticks) / userHZ / wall / float64(w.Cores)
 	return float64(int64(pct*10+0.5)) / 10, conns, true
 }
+
+// counted reports a stat line in [from-1s, to+1s]: the engine's
+// connections were counted there.
+func (w *EngineWatch) counted(from, to time.Time) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, p := range w.pts {
+		if !p.at.Before(from.Add(-time.Second)) && !p.at.After(to.Add(time.Second)) {
+			return true
+		}
+	}
+	return false
+}
