@@ -82,6 +82,10 @@ func runJMeterHosts(ctx context.Context, env *Env, o *RunOptions, ec engineChoic
 	if o.Output == "text" {
 		note = func(t finding.Text) { fmt.Fprintf(env.Stderr, "tuneloop: %s\n", t.In(lang)) }
 	}
+	if multihost.App(hosts) < 0 {
+		note(finding.T("no app host (--host app=...): the load is kept in load.json, but no host's verdict weighs it, the engines' included",
+			"没有 app 主机（--host app=...）：负载保存在 load.json 中，但没有主机的结论会参考它，包括对引擎的判断"))
+	}
 	// RMI over SSL needs a keystore on every host: engines tuneloop
 	// starts run without, as does the controller then, unless the
 	// plan's properties say otherwise.
