@@ -17,14 +17,17 @@ import (
 type engineOptions struct {
 	Engine string // builtin, jmeter or auto
 	JMeter string // --jmeter PATH
-	Remote string // --jmeter-remote host:port,...
+	Remote string // --jmeter-remote host:port[=JMETER_HOME],...
+	// hosts: the run has --host/--hosts, where engines may be started
+	// over SSH (then an engine may name its JMETER_HOME).
+	hosts bool
 }
 
 func (e *engineOptions) flags(cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&e.Engine, "engine", "auto", "what sends a --jmx plan's load: builtin (tuneloop's generator), jmeter (JMeter itself, non-GUI), or auto (builtin when it runs every element of the plan, else JMeter)")
 	f.StringVar(&e.JMeter, "jmeter", "", "JMeter to run (its home, bin/jmeter or bin/ApacheJMeter.jar; default: $JMETER_HOME, else jmeter on PATH)")
-	f.StringVar(&e.Remote, "jmeter-remote", "", "distributed JMeter: running jmeter-server engines host:port,host:port that send the load (JMeter's -R); implies --engine jmeter")
+	f.StringVar(&e.Remote, "jmeter-remote", "", "distributed JMeter: jmeter-server engines host:port,host:port that send the load (JMeter's -R); an engine on a --host host is started there over SSH (host[:port][=JMETER_HOME]), the others must be running; implies --engine jmeter")
 }
 
 // engineChoice is what sends the load: JMeter when Install is set.
@@ -102,8 +105,16 @@ func chooseEngine(e engineOptions, plan string, jprops []string, skip bool, env 
 	}
 	c.Install = install
 	if e.Remote != "" {
-		if c.Remote, err = jmeter.ParseRemote(e.Remote); err != nil {
+		specs, err := jmeter.ParseRemoteSpecs(e.Remote)
+		if err != nil {
 			return c, usageErr(finding.T("%v", "%v"), err)
+		}
+		for _, s := range specs {
+			if s.Home != "" && !e.hosts {
+				return c, usageErr(finding.T("--jmeter-remote %s=%s: a JMETER_HOME is for an engine tuneloop starts over SSH (run --host naming its host)",
+					"--jmeter-remote %s=%s：JMETER_HOME 只用于 tuneloop 通过 SSH 启动的引擎（run --host 指定其主机）"), s.Addr, s.Home)
+			}
+			c.Remote = append(c.Remote, s.Addr)
 		}
 	}
 	if _, err := os.Stat(plan); err != nil {

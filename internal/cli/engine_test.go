@@ -49,6 +49,9 @@ func TestChooseEngine(t *testing.T) {
 		{name: "jmeter not found", eo: engineOptions{Engine: "jmeter"}, plan: supported, noJMeter: true, usage: "JMeter not found"},
 		{name: "bad engine", eo: engineOptions{Engine: "wrk"}, plan: supported, usage: `--engine "wrk"`},
 		{name: "bad remote", eo: engineOptions{Remote: "a/b:1"}, plan: supported, usage: "want host:port"},
+		{name: "remote home without --host", eo: engineOptions{Remote: "h1:1099=/opt/jmeter,h2"}, plan: supported, usage: "starts over SSH"},
+		{name: "remote home with --host", eo: engineOptions{Remote: "h1:1099=/opt/jmeter,h2", hosts: true}, plan: supported, jmeter: true},
+		{name: "remote relative home", eo: engineOptions{Remote: "h1:1099=opt/jmeter", hosts: true}, plan: supported, usage: "absolute path"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			env, _, errb := testEnv()

@@ -32,6 +32,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/tuneloop/tuneloop/internal/jtl"
 	"github.com/tuneloop/tuneloop/internal/loaddetail"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
@@ -238,9 +240,39 @@ func TestJMeterEngineCounts(t *testing.T) {
 		t.Fatalf("engines %+v, users %d", d.Engines, d.Users)
 	}
 	for i, e := range d.Engines {
-		if e.Name != remote[i] && e.Name != remote[1-i] || e.Samples != d.Requests/2 || e.PID == 0 || e.CPUPct < 0 {
+		if e.Name != remote[i] && e.Name != remote[1-i] || e.Samples != d.Requests/2 || e.PID == 0 || e.CPUPct < 0 || e.ConnCapped {
 			t.Errorf("engine %+v (of %v): want half the samples and its CPU from its process", e, remote)
 		}
+	}
+
+	// The first engine out of file descriptors: the few it has left after
+	// its start (and the controller's calls) are all its 20 threads can
+	// connect with; the others fail. It is named capped by its connections.
+	engPID := d.Engines[0].PID
+	if d.Engines[0].Name != remote[0] {
+		engPID = d.Engines[1].PID
+	}
+	fds, err := os.ReadDir(filepath.Join("/proc", strconv.Itoa(engPID), "fd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lim unix.Rlimit
+	if err := unix.Prlimit(engPID, unix.RLIMIT_NOFILE, nil, &lim); err != nil {
+		t.Fatalf("prlimit: %v", err)
+	}
+	if err := unix.Prlimit(engPID, unix.RLIMIT_NOFILE, &unix.Rlimit{Cur: uint64(len(fds) + 12), Max: lim.Max}, nil); err != nil {
+		t.Fatalf("prlimit: %v", err)
+	}
+	t0 = time.Now()
+	c, _ := loadJSON(t, &LoadOptions{JMX: plan, JProps: rprops, Users: 20, Duration: 3 * time.Second, Engine: engineOptions{Remote: remote[0]}})
+	t.Logf("engine out of descriptors (%d open, limit +12): %.1f s", len(fds), time.Since(t0).Seconds())
+	if len(c.Engines) != 1 {
+		t.Fatalf("engines %+v", c.Engines)
+	}
+	e := c.Engines[0]
+	t.Logf("engine %s: %d threads, %d connections at most, %d samples, %d failed", e.Name, e.Users, e.Connections, e.Samples, e.Errors)
+	if !e.ConnCapped || e.Connections >= 18 || e.Errors == 0 {
+		t.Errorf("engine out of descriptors not capped: %+v", e)
 	}
 }
 

@@ -30,7 +30,7 @@ func runLoadJMeter(ctx context.Context, env *Env, o *LoadOptions, ec engineChoic
 	for _, bad := range []struct {
 		set  bool
 		flag string
-	}{{o.Rate > 0, "--rate"}, {o.Requests > 0, "-n"}, {o.Connections > 0, "--connections"}, {o.RampUp > 0, "--ramp-up"},
+	}{{o.Requests > 0, "-n"}, {o.Connections > 0, "--connections"}, {o.RampUp > 0, "--ramp-up"},
 		{o.Think > 0, "--think"}, {o.Timeout > 0, "--timeout"}, {len(o.Headers) > 0, "-H"}, {o.NoKeepAlive, "--no-keepalive"},
 		{o.Insecure, "-k"}, {o.HTTP2, "--http2"}, {o.ExpectBody != "" || len(o.ExpectStatus) > 0, "--expect-*"}} {
 		if bad.set {
@@ -60,12 +60,15 @@ func runLoadJMeter(ctx context.Context, env *Env, o *LoadOptions, ec engineChoic
 		}
 	}()
 	plan := o.JMX
-	if o.Duration > 0 || o.Users > 0 {
+	if o.Duration > 0 || o.Users > 0 || o.Rate > 0 {
 		b, err := os.ReadFile(o.JMX)
 		if err != nil {
 			return usageErr(finding.T("--jmx: %v", "--jmx：%v"), err)
 		}
-		rp := jmeter.RunPlan{Users: o.Users}
+		rp := jmeter.RunPlan{Users: o.Users, Rate: o.Rate}
+		if len(ec.Remote) > 0 {
+			rp.Rate /= float64(len(ec.Remote)) // each engine runs the whole plan
+		}
 		if o.Duration > 0 {
 			rp.Seconds = int((o.WarmUp+o.Duration+jmeterStartTimeout)/time.Second) + 30
 		}
@@ -109,7 +112,13 @@ func runLoadJMeter(ctx context.Context, env *Env, o *LoadOptions, ec engineChoic
 	if err := eng.WaitFirst(ctx, jmeterStartTimeout); err != nil {
 		return fail(err)
 	}
+	// A plan bounded by itself counts from JMeter's start; a window of -d
+	// starts at the first sample (JMeter's start-up, seconds of a JVM and
+	// for remote engines their handshake, is not the window's).
 	from := eng.Started
+	if o.Duration > 0 {
+		from = time.Now()
+	}
 	if o.WarmUp > 0 {
 		select {
 		case <-ctx.Done():

@@ -93,7 +93,7 @@ func NewRoot(env *Env) *cobra.Command {
 	root.SetErr(env.Stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return flagError(err) })
 	root.AddCommand(newCheckCmd(env), newAnalyzeCmd(env), newLoadCmd(env), newJVMCmd(env), newRecordCmd(env), newRunsCmd(env), newPortingCmd(env), newRunCmd(env), newCompareCmd(env),
-		newApplyCmd(env), newRevertCmd(env), newWatchdogCmd(env), newClockCmd(env), newExperimentCmd(env), newProbeCmd(env))
+		newApplyCmd(env), newRevertCmd(env), newWatchdogCmd(env), newClockCmd(env), newJMeterServeCmd(env), newExperimentCmd(env), newProbeCmd(env))
 	installHelp(root, env)
 	return root
 }

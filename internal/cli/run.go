@@ -219,6 +219,7 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	if o.WarmUp < 0 {
 		o.WarmUp = min(o.Duration/10, 30*time.Second)
 	}
+	o.Engine.hosts = o.Remote.File != "" || len(o.Remote.Hosts) > 0
 	ec, err := chooseEngine(o.Engine, o.JMX, o.JProps, o.JMXSkip, env)
 	if err != nil {
 		return err
@@ -226,24 +227,20 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	var jm *session.JMeterLoad
 	var cfg loadgen.Config
 	if ec.Install != nil {
-		switch {
-		case o.Rate > 0:
-			return usageErr(finding.T("--rate: with JMeter as the engine the plan sets the pace (a Constant Throughput Timer); give --engine builtin for --rate",
-				"--rate：以 JMeter 为引擎时由计划控制节奏（Constant Throughput Timer）；要用 --rate 请给出 --engine builtin"))
-		case o.JTLWatch != "":
+		if o.JTLWatch != "" {
 			return usageErr(finding.T("--jtl-watch reads a JMeter you started yourself: not with --engine jmeter", "--jtl-watch 读取你自己启动的 JMeter：不能与 --engine jmeter 同时使用"))
-		case o.Remote.File != "" || len(o.Remote.Hosts) > 0:
-			return usageErr(finding.T("--host/--hosts with --engine jmeter is not supported yet: run JMeter's engines with --jmeter-remote and record the hosts separately",
-				"--host/--hosts 暂不支持与 --engine jmeter 同时使用：请用 --jmeter-remote 运行 JMeter 引擎，并分别记录各主机"))
 		}
 		if ec.Why.EN != "" {
 			fmt.Fprintf(env.Stderr, "tuneloop: %s\n", ec.Why.In(lang))
 		}
-		jm = &session.JMeterLoad{Install: ec.Install, Plan: o.JMX, Props: o.JProps, Remote: ec.Remote}
+		jm = &session.JMeterLoad{Install: ec.Install, Plan: o.JMX, Props: o.JProps, Remote: ec.Remote, Rate: o.Rate}
 		if usersGiven {
 			jm.Users = o.Users
 		}
 		cfg = loadgen.Config{Duration: o.Duration, Users: o.Users}
+		if o.Remote.File != "" || len(o.Remote.Hosts) > 0 {
+			return runJMeterHosts(ctx, env, o, ec, jm, lang, failOn)
+		}
 	} else if cfg, err = runLoadConfig(o, env); err != nil {
 		return err
 	}

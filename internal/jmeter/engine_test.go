@@ -46,6 +46,14 @@ func TestParseRemote(t *testing.T) {
 			t.Errorf("%q accepted", bad)
 		}
 	}
+	specs, err := ParseRemoteSpecs("eng1:2000=/opt/apache-jmeter-5.6.3, eng2")
+	if err != nil || len(specs) != 2 || specs[0] != (RemoteSpec{Addr: "eng1:2000", Host: "eng1", Home: "/opt/apache-jmeter-5.6.3"}) ||
+		specs[1] != (RemoteSpec{Addr: "eng2:1099", Host: "eng2"}) {
+		t.Fatalf("%+v %v", specs, err)
+	}
+	if _, err := ParseRemoteSpecs("eng1=jmeter"); err == nil {
+		t.Error("a relative JMETER_HOME accepted")
+	}
 }
 
 // Find: --jmeter as a home, its jar or its bin/jmeter; JMETER_HOME; a

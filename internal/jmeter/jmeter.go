@@ -129,14 +129,36 @@ func isExec(p string) bool {
 	return err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0
 }
 
+// RemoteSpec is one engine of --jmeter-remote: host:port, and the
+// JMETER_HOME to start it from when tuneloop starts it over SSH.
+type RemoteSpec struct {
+	Addr string // host:port
+	Host string
+	Home string // "" = $JMETER_HOME there, else jmeter on its PATH
+}
+
 // ParseRemote splits --jmeter-remote's list (host:port,host:port); a host
 // without a port gets JMeter's default server port, 1099.
 func ParseRemote(list string) ([]string, error) {
+	specs, err := ParseRemoteSpecs(list)
 	var out []string
+	for _, s := range specs {
+		out = append(out, s.Addr)
+	}
+	return out, err
+}
+
+// ParseRemoteSpecs reads host[:port][=JMETER_HOME],...
+func ParseRemoteSpecs(list string) ([]RemoteSpec, error) {
+	var out []RemoteSpec
 	for _, h := range strings.Split(list, ",") {
 		h = strings.TrimSpace(h)
 		if h == "" {
 			continue
+		}
+		h, home, _ := strings.Cut(h, "=")
+		if home = strings.TrimSpace(home); strings.ContainsAny(home, "\x00\n") || (home != "" && !strings.HasPrefix(home, "/")) {
+			return nil, finding.Errorf(finding.T("--jmeter-remote %q: JMETER_HOME must be an absolute path", "--jmeter-remote %q：JMETER_HOME 必须是绝对路径"), h)
 		}
 		host, port, err := net.SplitHostPort(h)
 		if err != nil {
@@ -145,7 +167,7 @@ func ParseRemote(list string) ([]string, error) {
 		if n, perr := strconv.Atoi(port); err != nil || perr != nil || n <= 0 || n > 65535 || host == "" || strings.ContainsAny(host, " \t/@,") {
 			return nil, finding.Errorf(finding.T("--jmeter-remote %q: want host:port", "--jmeter-remote %q：格式应为 host:port"), h)
 		}
-		out = append(out, net.JoinHostPort(host, port))
+		out = append(out, RemoteSpec{Addr: net.JoinHostPort(host, port), Host: host, Home: home})
 	}
 	if len(out) == 0 {
 		return nil, finding.Errorf(finding.T("--jmeter-remote: no engine given", "--jmeter-remote：没有给出任何引擎"))

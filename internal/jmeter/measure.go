@@ -31,6 +31,10 @@ type MeasureOptions struct {
 	Sink     loadgen.SampleSink
 	OnSecond func(loadgen.Progress)
 	Proc     string // /proc root; "" = /proc
+	// Watch are the engines started over SSH, by name (host:port): their
+	// clock offsets move their samples onto this host's timeline, and
+	// their CPU and connections come from what they report.
+	Watch map[string]*EngineWatch
 }
 
 // Measure follows JMeter's JTL from its start as JMeter writes it, into the
@@ -129,6 +133,7 @@ type meter struct {
 	lastEnd time.Time
 	// per engine: samples and most threads; processes on this host: CPU
 	byName map[string]*loadgen.EngineStats
+	noResp map[string]int64 // per engine: failures without any response
 	procs  []*cpuProc
 	cores  int
 	// the second in progress, for the live line
@@ -142,11 +147,13 @@ type cpuProc struct {
 	t0, t1     uint64
 	at0, at1   time.Time
 	ok0, alive bool
+	conns      int  // the most load connections seen
+	counted    bool // conns was read at least once
 }
 
 func newMeter(e *Engine, mo MeasureOptions) *meter {
 	m := &meter{e: e, mo: mo, f: jtl.NewFollower(), buf: make([]byte, 256<<10), agg: loadgen.NewAggregator(),
-		byName: map[string]*loadgen.EngineStats{}, cores: runtime.NumCPU()}
+		byName: map[string]*loadgen.EngineStats{}, noResp: map[string]int64{}, cores: runtime.NumCPU()}
 	if mo.Duration > 0 {
 		m.to = mo.From.Add(mo.Duration)
 	}
@@ -210,6 +217,20 @@ func (m *meter) read() {
 }
 
 func (m *meter) emit(s *loadgen.Sample) {
+	name := "local"
+	if len(m.e.Remote) > 0 {
+		name = "other"
+		for _, r := range m.e.Remote {
+			if strings.HasPrefix(s.ThreadName, r+"-") {
+				name = r
+				break
+			}
+		}
+	}
+	// An engine's timestamps are its host's clock: onto this one's.
+	if w := m.mo.Watch[name]; w != nil && w.Offset != 0 {
+		s.Start = s.Start.Add(-w.Offset)
+	}
 	end := s.Start.Add(s.Elapsed)
 	switch {
 	case s.Start.Before(m.mo.From):
@@ -235,27 +256,40 @@ func (m *meter) emit(s *loadgen.Sample) {
 	if end.After(m.lastEnd) {
 		m.lastEnd = end
 	}
-	name := "local"
-	if len(m.e.Remote) > 0 {
-		name = "other"
-		for _, r := range m.e.Remote {
-			if strings.HasPrefix(s.ThreadName, r+"-") {
-				name = r
-				break
-			}
-		}
-	}
 	st := m.byName[name]
 	if st == nil {
 		st = &loadgen.EngineStats{Name: name, CPUPct: -1}
 		m.byName[name] = st
 	}
 	st.Samples++
+	if !s.Success {
+		st.Errors++
+		if s.Code == 0 && strings.HasPrefix(s.CodeText, loadgen.NonHTTPCodePrefix) {
+			m.noResp[name]++ // an HTTP sampler got no response: connect refused, no descriptor, reset
+		}
+	}
 	st.Users = max(st.Users, s.AllThreads)
+}
+
+// countConns keeps the most load connections each engine process on this
+// host held: its RMI sockets (to ports it or the controller listens on)
+// are not load.
+func (m *meter) countConns() {
+	var skip []int
+	if len(m.e.Remote) > 0 {
+		skip = ListenPorts(m.mo.Proc, m.e.PID())
+	}
+	for _, p := range m.procs {
+		if p.engine == "" || !p.alive {
+			continue
+		}
+		p.conns, p.counted = max(p.conns, LoadConns(m.mo.Proc, p.pid, skip)), true
+	}
 }
 
 // second reports the samples read in the last second to OnSecond.
 func (m *meter) second(now time.Time) {
+	m.countConns()
 	if m.mo.OnSecond != nil {
 		p := loadgen.Progress{Elapsed: now.Sub(m.mo.From), Remaining: -1, Requests: m.n, Errors: m.errs,
 			Last: loadgen.Second{Requests: m.secN, Errors: m.secErr}}
@@ -287,13 +321,50 @@ func (m *meter) engines() ([]loadgen.EngineStats, float64) {
 		pct = float64(int64(pct*10+0.5)) / 10
 		total += pct
 		if st := m.byName[p.engine]; st != nil && p.engine != "" {
-			st.CPUPct, st.Cores = pct, m.cores
+			st.CPUPct, st.Cores, st.Connections = pct, m.cores, p.conns
 		}
 	}
+	to := m.to
+	if to.IsZero() || time.Now().Before(to) {
+		to = time.Now()
+	}
+	for name, w := range m.mo.Watch {
+		st := m.byName[name]
+		if st == nil {
+			continue
+		}
+		cpu, conns, ok := w.Window(m.mo.From, to)
+		if ok {
+			st.CPUPct, st.Cores = cpu, w.Cores
+		}
+		st.Connections, st.PID = conns, w.PID
+		off := float64(w.Offset) / float64(time.Millisecond)
+		st.ClockOffsetMS, st.ClockBoundMS = &off, float64(w.Bound)/float64(time.Millisecond)
+	}
+	counted := map[string]bool{}
+	for _, p := range m.procs {
+		counted[p.engine] = counted[p.engine] || p.counted
+	}
+	for name, w := range m.mo.Watch {
+		counted[name] = counted[name] || w.counted(m.mo.From, to)
+	}
 	out := make([]loadgen.EngineStats, 0, len(m.byName))
-	for _, st := range m.byName {
+	for name, st := range m.byName {
+		st.ConnCapped = counted[name] && connCapped(st, m.noResp[name])
 		out = append(out, *st)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, total
+}
+
+// connCapped: an engine (its connections counted) whose threads did not
+// all hold a connection while at least 1% of its samples got no response
+// at all: its threads could not connect (out of descriptors or ports, or
+// refused), so it sent less than its threads would have. Keep-alive
+// threads hold one connection each; without keep-alive a thread between
+// requests holds none, which is why the failures must come with it (and
+// failures with an HTTP status are the service's answers, not these).
+func connCapped(st *loadgen.EngineStats, noResp int64) bool {
+	return st.Users > 0 && float64(st.Connections) < 0.9*float64(st.Users) &&
+		st.Samples > 0 && float64(noResp) >= 0.01*float64(st.Samples)
 }

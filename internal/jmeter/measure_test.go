@@ -132,3 +132,57 @@ func TestMeasureInterrupted(t *testing.T) {
 type countSink struct{ n int64 }
 
 func (c *countSink) Record(*loadgen.Sample) { c.n++ }
+
+// An engine whose clock runs 3 s ahead: its JTL times are 3 s late on this
+// host's timeline, so without the shift its warm-up samples would be in the
+// window and its window's last ones after it. With its offset, exactly the
+// samples sent in the window (this host's clock) are the load; the
+// engine's CPU and connections come from what it reported, and an engine
+// with fewer connections than threads while 1 in 5 of its samples got no
+// response is capped (one whose failures are HTTP 500s is not).
+func TestMeasureRemoteClockOffset(t *testing.T) {
+	const eng = "10.9.9.9:1099"
+	skew := 3 * time.Second
+	now := time.Now()
+	from := now.Add(-4 * time.Second)
+	to := now.Add(300 * time.Millisecond)
+	lines := []string{loadgen.JTLHeader}
+	want := int64(0)
+	for i := range 50 { // every 100 ms (this host's clock) from 5 s ago
+		at := now.Add(-5*time.Second + time.Duration(i)*100*time.Millisecond)
+		if !at.Before(from) && at.Add(5*time.Millisecond).Before(to) {
+			want++
+		}
+		line := jtlLine(at.Add(skew).UnixMilli(), 5, "home", eng+"-Users 1-1", i%5 != 0, 40)
+		if i%5 == 0 { // no response at all: JMeter's code for a failed connect
+			line = strings.Replace(line, ",500,", ",Non HTTP response code: java.net.SocketException,", 1)
+		}
+		lines = append(lines, line)
+		// A second engine, on this host's clock, whose failures are the
+		// service's answers (HTTP 500): not capped.
+		lines = append(lines, jtlLine(at.UnixMilli(), 5, "home", "10.9.9.8:1099-Users 1-1", i%5 != 0, 40))
+	}
+	e := startFake(t, strings.Join(lines, "\n"), []string{eng, "10.9.9.8:1099"})
+	w := &EngineWatch{Offset: skew, Bound: 2 * time.Millisecond, Cores: 4, PID: 777}
+	w2 := &EngineWatch{Cores: 4, PID: 778}
+	for i := range 8 {
+		w.Add(ServeLine{Kind: "stat", Ticks: uint64(200 * i), Conns: 12}, from.Add(time.Duration(i)*600*time.Millisecond))
+		w2.Add(ServeLine{Kind: "stat", Ticks: uint64(20 * i), Conns: 12}, from.Add(time.Duration(i)*600*time.Millisecond))
+	}
+	s, err := e.Measure(context.Background(), MeasureOptions{From: from, Duration: to.Sub(from), Grace: 100 * time.Millisecond,
+		Watch: map[string]*EngineWatch{eng: w, "10.9.9.8:1099": w2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Requests != 2*want || s.Warmup != 20 {
+		t.Fatalf("%d requests (want %d), %d warm-up (want 20)", s.Requests, 2*want, s.Warmup)
+	}
+	if len(s.Engines) != 2 || s.Engines[0].ConnCapped || s.Engines[0].Errors == 0 {
+		t.Fatalf("engines %+v: the one answered HTTP 500 is not capped", s.Engines)
+	}
+	en := s.Engines[1]
+	// 200 ticks per 0.6 s = 3.33 cores of 4.
+	if en.CPUPct < 80 || en.CPUPct > 86 || en.Cores != 4 || en.PID != 777 || en.Connections != 12 || en.ClockOffsetMS == nil || *en.ClockOffsetMS != 3000 || !en.ConnCapped {
+		t.Errorf("engine %+v", en)
+	}
+}

@@ -35,6 +35,18 @@ type RunPlan struct {
 	// (the original plan's folder); empty for remote engines, which
 	// resolve file names on their own hosts.
 	BaseDir string
+	// Rate > 0: a Constant Throughput Timer at the plan's top paces every
+	// sampler of the plan to this many samples per second in all (its
+	// threads share one schedule: calcMode 3); with remote engines, each
+	// runs the plan, so the caller gives each its share.
+	Rate float64
+}
+
+// RateTimer is the timer ForRun inserts for RunPlan.Rate.
+func RateTimer(perSecond float64) string {
+	return `<ConstantThroughputTimer guiclass="TestBeanGUI" testclass="ConstantThroughputTimer" testname="tuneloop --rate" enabled="true">` +
+		`<intProp name="calcMode">3</intProp><doubleProp><name>throughput</name><value>` +
+		strconv.FormatFloat(perSecond*60, 'f', -1, 64) + `</value><savedValue>0.0</savedValue></doubleProp></ConstantThroughputTimer><hashTree/>`
 }
 
 // maxPlanBytes bounds a plan read for rewriting.
@@ -66,6 +78,8 @@ func ForRun(plan []byte, rp RunPlan) ([]byte, int, error) {
 	var stack []frame
 	var patches []patch
 	groups := 0
+	// The rate timer goes first into the hashTree after the TestPlan.
+	afterPlan, rated := false, false
 	for {
 		off := int(dec.InputOffset())
 		tok, err := dec.Token()
@@ -97,6 +111,15 @@ func ForRun(plan []byte, rp RunPlan) ([]byte, int, error) {
 			if f.class == "ThreadGroup" && f.name == "ThreadGroup" {
 				f.tg = &group{}
 			}
+			if afterPlan && t.Name.Local == "hashTree" && rp.Rate > 0 && !rated {
+				rated = true
+				if bytes.HasSuffix(plan[off:f.afterStart], []byte("/>")) {
+					patches = append(patches, patch{off, f.afterStart, "<hashTree>" + RateTimer(rp.Rate) + "</hashTree>"})
+				} else {
+					patches = append(patches, patch{f.afterStart, f.afterStart, RateTimer(rp.Rate)})
+				}
+			}
+			afterPlan = false
 			stack = append(stack, f)
 		case xml.EndElement:
 			if len(stack) == 0 {
@@ -105,6 +128,9 @@ func ForRun(plan []byte, rp RunPlan) ([]byte, int, error) {
 			f := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
 			end := int(dec.InputOffset())
+			if f.name == "TestPlan" {
+				afterPlan = true
+			}
 			if f.tg != nil {
 				groups++
 				patches = append(patches, f.tg.patches(f.afterStart, rp)...)
@@ -131,6 +157,9 @@ func ForRun(plan []byte, rp RunPlan) ([]byte, int, error) {
 				}
 			}
 		}
+	}
+	if rp.Rate > 0 && !rated {
+		return nil, 0, errors.New("no TestPlan element followed by its hashTree: nowhere to put the --rate timer")
 	}
 	sort.SliceStable(patches, func(i, j int) bool { return patches[i].from < patches[j].from })
 	var out bytes.Buffer

@@ -140,3 +140,62 @@ func FuzzForRun(f *testing.F) {
 		}
 	})
 }
+
+// --rate: every public plan gets one Constant Throughput Timer, the first
+// element of the test plan's own tree (so it paces every sampler), with the
+// rate per minute; the rest of the plan reads back the same.
+func TestForRunRateTimer(t *testing.T) {
+	files, _ := filepath.Glob("../jmx/testdata/*.jmx")
+	for _, f := range files {
+		in, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, _, err := ForRun(in, RunPlan{Seconds: 30, Rate: 12.5})
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if n := bytes.Count(out, []byte(`testclass="ConstantThroughputTimer" testname="tuneloop --rate"`)); n != 1 {
+			t.Fatalf("%s: %d rate timers", f, n)
+		}
+		if !bytes.Contains(out, []byte("<value>750</value>")) || !bytes.Contains(out, []byte(`<intProp name="calcMode">3</intProp>`)) {
+			t.Errorf("%s: timer %s", f, out[bytes.Index(out, []byte("tuneloop --rate")):][:300])
+		}
+		// Where: right after the TestPlan element's end and its tree's start.
+		d := xml.NewDecoder(bytes.NewReader(out))
+		var path []string
+		planEnded, next := false, ""
+		for {
+			tok, err := d.Token()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%s: the rewritten plan is not XML: %v", f, err)
+			}
+			switch e := tok.(type) {
+			case xml.StartElement:
+				if planEnded && next == "" && e.Name.Local != "hashTree" {
+					next = e.Name.Local
+				}
+				path = append(path, e.Name.Local)
+			case xml.EndElement:
+				path = path[:len(path)-1]
+				if e.Name.Local == "TestPlan" {
+					planEnded = true
+				}
+			}
+		}
+		if next != "ConstantThroughputTimer" {
+			t.Errorf("%s: the first element of the test plan's tree is %s", f, next)
+		}
+		before, _ := jmx.Read(bytes.NewReader(in), nil)
+		after, err := jmx.Read(bytes.NewReader(out), nil)
+		if err != nil || before == nil || len(after.Groups) != len(before.Groups) {
+			t.Errorf("%s: reads back as %v, %v", f, after, err)
+		}
+	}
+	if _, _, err := ForRun([]byte(`<jmeterTestPlan><hashTree/></jmeterTestPlan>`), RunPlan{Rate: 1}); err == nil {
+		t.Error("a plan without a TestPlan got a rate timer somewhere")
+	}
+}

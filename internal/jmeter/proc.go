@@ -136,3 +136,112 @@ func listenInodes(r interface{ Read([]byte) (int, error) }, port int) []string {
 	}
 	return out
 }
+
+// LoadConns counts the established TCP connections of process pid that
+// are its load: not those to a port it listens on itself (RMI calls in
+// from the controller) nor those to a port in skip (its calls back to the
+// controller). Read from /proc/PID/net/tcp{,6} (its network namespace) and
+// its descriptors; 0 when unreadable.
+func LoadConns(proc string, pid int, skip []int) int {
+	mine := socketInodes(proc, pid)
+	if len(mine) == 0 {
+		return 0
+	}
+	var rows []tcpRow
+	for _, name := range []string{"net/tcp", "net/tcp6"} {
+		f, err := os.Open(filepath.Join(proc, strconv.Itoa(pid), name))
+		if err != nil {
+			continue
+		}
+		rows = append(rows, parseTCP(f)...)
+		f.Close()
+	}
+	listening := map[int]bool{}
+	for _, r := range rows {
+		if r.state == "0A" && mine[r.inode] {
+			listening[r.local] = true
+		}
+	}
+	for _, p := range skip {
+		listening[-p] = true // remote ports, kept apart by sign
+	}
+	n := 0
+	for _, r := range rows {
+		if r.state == "01" && mine[r.inode] && !listening[r.local] && !listening[-r.remote] {
+			n++
+		}
+	}
+	return n
+}
+
+// socketInodes are the inodes of the sockets process pid holds.
+func socketInodes(proc string, pid int) map[string]bool {
+	fdDir := filepath.Join(proc, strconv.Itoa(pid), "fd")
+	fds, err := os.ReadDir(fdDir)
+	if err != nil {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, fd := range fds {
+		l, err := os.Readlink(filepath.Join(fdDir, fd.Name()))
+		if err == nil && strings.HasPrefix(l, "socket:[") {
+			out[strings.TrimSuffix(strings.TrimPrefix(l, "socket:["), "]")] = true
+		}
+	}
+	return out
+}
+
+// tcpRow is one socket of a /proc/net/tcp{,6} table.
+type tcpRow struct {
+	local, remote int // ports
+	state         string
+	inode         string
+}
+
+// parseTCP reads a /proc/net/tcp{,6} table (header and bad lines skipped).
+func parseTCP(r interface{ Read([]byte) (int, error) }) []tcpRow {
+	var out []tcpRow
+	sc := bufio.NewScanner(r)
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 10 {
+			continue
+		}
+		lp, ok1 := hexPort(f[1])
+		rp, ok2 := hexPort(f[2])
+		if !ok1 || !ok2 || len(f[3]) != 2 {
+			continue
+		}
+		out = append(out, tcpRow{local: lp, remote: rp, state: f[3], inode: f[9]})
+	}
+	return out
+}
+
+// hexPort is the port of an address:port in hex ("0100007F:1F90").
+func hexPort(s string) (int, bool) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return 0, false
+	}
+	p, err := strconv.ParseUint(s[i+1:], 16, 16)
+	return int(p), err == nil
+}
+
+// ListenPorts are the TCP ports process pid listens on.
+func ListenPorts(proc string, pid int) []int {
+	mine := socketInodes(proc, pid)
+	var out []int
+	for _, name := range []string{"net/tcp", "net/tcp6"} {
+		f, err := os.Open(filepath.Join(proc, strconv.Itoa(pid), name))
+		if err != nil {
+			continue
+		}
+		for _, r := range parseTCP(f) {
+			if r.state == "0A" && mine[r.inode] {
+				out = append(out, r.local)
+			}
+		}
+		f.Close()
+	}
+	return out
+}

@@ -223,6 +223,18 @@ type EngineStats struct {
 	// host's Cores; -1 when it is not known (an engine on another host).
 	CPUPct float64 `json:"cpu_pct"`
 	Cores  int     `json:"cores,omitempty"`
+	Errors int64   `json:"errors,omitempty"`
+	// Connections is the most established load connections it held at
+	// once (its process's sockets, read each second; 0: not known).
+	Connections int `json:"connections,omitempty"`
+	// ConnCapped: fewer connections than threads while its samples failed
+	// (a thread that cannot connect: descriptors, ports, a refusing peer).
+	ConnCapped bool `json:"connections_capped,omitempty"`
+	// ClockOffsetMS is its host's clock minus this one's (its samples'
+	// times were moved back by it), within ±ClockBoundMS; engines started
+	// over SSH only.
+	ClockOffsetMS *float64 `json:"clock_offset_ms,omitempty"`
+	ClockBoundMS  float64  `json:"clock_bound_ms,omitempty"`
 }
 
 // fill computes the totals of s from per-label accumulators.

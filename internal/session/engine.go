@@ -21,6 +21,7 @@ type JMeterLoad struct {
 	Props   []string // -J name=value
 	Remote  []string // jmeter-server engines (host:port); none: JMeter sends the load itself
 	Users   int      // > 0: every thread group runs this many users
+	Rate    float64  // > 0: samples/s in all, paced by a timer in the plan copy (jmeter.RunPlan.Rate)
 }
 
 // EngineDir is where a run keeps JMeter's plan, JTL and logs in its folder.
@@ -54,7 +55,11 @@ func startEngine(ctx context.Context, o RunOptions, dir string, wd *launch.Watch
 		}
 	}
 	secs := int((o.WarmUp+o.Load.Duration+o.StartTimeout)/time.Second) + 30
-	plan, groups, err := jmeter.ForRun(b, jmeter.RunPlan{Users: j.Users, Seconds: secs, BaseDir: base})
+	rate := j.Rate
+	if len(j.Remote) > 0 {
+		rate /= float64(len(j.Remote)) // each engine runs the whole plan
+	}
+	plan, groups, err := jmeter.ForRun(b, jmeter.RunPlan{Users: j.Users, Seconds: secs, BaseDir: base, Rate: rate})
 	if err != nil {
 		return nil, finding.Errorf(finding.T("--jmx %s: %v", "--jmx %s：%v"), j.Plan, err)
 	}

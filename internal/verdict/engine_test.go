@@ -28,6 +28,11 @@ func TestEngineSaturated(t *testing.T) {
 			Engines: []loadgen.EngineStats{{Name: "127.0.0.1:24101", CPUPct: 20, Cores: 2}, {Name: "127.0.0.1:24102", CPUPct: 10, Cores: 2}}}, "", false},
 		{"engines with room, JMeter here busy", loadgen.Summary{Engine: "jmeter", TPS: 900, ClientCPU: 85,
 			Engines: []loadgen.EngineStats{{Name: "127.0.0.1:24101", CPUPct: 40, Cores: 2}, {Name: "127.0.0.1:24102", CPUPct: 40, Cores: 2}}}, "JMeter", false},
+		// Started over SSH: its CPU reported from its host, its threads
+		// short of connections while they fail.
+		{"remote engine out of connections", loadgen.Summary{Engine: "jmeter", TPS: 900, ClientCPU: 5,
+			Engines: []loadgen.EngineStats{{Name: "10.0.0.8:1099", Samples: 4000, Errors: 900, Users: 200, Connections: 120, ConnCapped: true, CPUPct: 30, Cores: 4},
+				{Name: "10.0.0.9:1099", Samples: 5000, Users: 200, Connections: 200, CPUPct: 35, Cores: 4}}}, "10.0.0.8:1099", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := tc.s

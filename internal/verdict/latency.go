@@ -52,7 +52,7 @@ func generatorSaturated(L *Layers) *finding.Finding {
 // engine on another host has no CPU known: it is listed as such, never
 // named the limit.
 func engineSaturated(s *loadgen.Summary) *finding.Finding {
-	var busy []string
+	var busy, capped []string
 	var en, zh []string
 	var ev []finding.Evidence
 	for _, e := range s.Engines {
@@ -62,18 +62,30 @@ func engineSaturated(s *loadgen.Summary) *finding.Finding {
 			zh = append(zh, fmt.Sprintf("引擎 %s：%d 个样本，CPU 未知（不在本机）", name, e.Samples))
 			continue
 		}
-		en = append(en, fmt.Sprintf("engine %s: %d samples, %d threads, CPU %.0f%% of %d cores", name, e.Samples, e.Users, e.CPUPct, e.Cores))
-		zh = append(zh, fmt.Sprintf("引擎 %s：%d 个样本，%d 个线程，CPU 占 %d 个核的 %.0f%%", name, e.Samples, e.Users, e.Cores, e.CPUPct))
+		conns, connsZH := "", ""
+		if e.Connections > 0 {
+			conns = fmt.Sprintf(", %d connections at most", e.Connections)
+			connsZH = fmt.Sprintf("，最多 %d 个连接", e.Connections)
+			ev = append(ev, finding.Evidence{Key: "engine_connections " + name, Value: fmt.Sprint(e.Connections), Source: LoadFile})
+		}
+		en = append(en, fmt.Sprintf("engine %s: %d samples (%d failed), %d threads%s, CPU %.0f%% of %d cores", name, e.Samples, e.Errors, e.Users, conns, e.CPUPct, e.Cores))
+		zh = append(zh, fmt.Sprintf("引擎 %s：%d 个样本（%d 个失败），%d 个线程%s，CPU 占 %d 个核的 %.0f%%", name, e.Samples, e.Errors, e.Users, connsZH, e.Cores, e.CPUPct))
 		ev = append(ev, finding.Evidence{Key: "engine_cpu_pct " + name, Value: fmt.Sprintf("%.0f", e.CPUPct), Source: LoadFile})
 		if e.CPUPct >= generatorBusy {
 			busy = append(busy, name)
+		}
+		if e.ConnCapped {
+			capped = append(capped, name)
 		}
 	}
 	if len(busy) == 0 && s.ClientCPU >= generatorBusy {
 		busy = append(busy, "JMeter")
 	}
-	if len(busy) == 0 {
+	if len(busy) == 0 && len(capped) == 0 {
 		return nil
+	}
+	if len(busy) == 0 {
+		return engineConnCapped(s, capped, en, zh, ev)
 	}
 	ev = append(ev, finding.Evidence{Key: "jmeter_cpu_pct_this_host", Value: fmt.Sprintf("%.0f", s.ClientCPU), Source: LoadFile})
 	who := strings.Join(busy, ", ")
@@ -87,6 +99,25 @@ func engineSaturated(s *loadgen.Summary) *finding.Finding {
 			"闭合模型的引擎只有在其线程拿到 CPU 时才会发出下一个请求：引擎饱和时排队的是它自己的线程，测得的延迟与吞吐属于引擎本身。"),
 		Recommended: finding.T("Add engines on other hosts (jmeter-server there, --jmeter-remote host:port,...), give each fewer threads, or move JMeter off the service's host.",
 			"在其他主机上增加引擎（在那里运行 jmeter-server，--jmeter-remote host:port,...），减少每个引擎的线程，或把 JMeter 移出服务所在主机。"),
+		References: []string{"https://jmeter.apache.org/usermanual/remote-test.html", "https://jmeter.apache.org/usermanual/best-practices.html"},
+		Evidence:   ev}
+}
+
+// engineConnCapped names the JMeter engines whose threads could not open
+// their connections (fewer established than threads, with failures).
+func engineConnCapped(s *loadgen.Summary, capped, en, zh []string, ev []finding.Evidence) *finding.Finding {
+	who := strings.Join(capped, ", ")
+	return &finding.Finding{ID: IDGeneratorSaturated, Category: "run", Status: finding.Fail, Severity: finding.Warning, Confidence: 0.6,
+		Subject: "load-generator",
+		Title: finding.Tf(finding.T("The JMeter engine (%s), not the service, was the limit: its threads could not open more connections",
+			"限制吞吐的是 JMeter 引擎（%s），而不是服务：它的线程无法打开更多连接"), who),
+		Observed: finding.Tf(finding.T("At %.0f requests/s: %s.", "每秒 %.0f 个请求时：%s。"), s.TPS, finding.T(strings.Join(en, "; "), strings.Join(zh, "；"))),
+		Why: finding.T("Each JMeter thread holds its own connection: an engine with fewer established connections than threads while its requests get no response at all cannot open connections (file descriptors, local ports, a connection limit), so part of its threads send nothing and the load is lower than planned.",
+			"JMeter 的每个线程各自持有一个连接：已建立连接数少于线程数且请求完全得不到响应，说明引擎建不了连接（文件描述符、本地端口、连接上限），部分线程没有发出请求，负载低于计划。"),
+		Recommended: finding.T("On the engine's host raise the limits (ulimit -n 65536 for jmeter-server; sysctl net.ipv4.ip_local_port_range=\"1024 65000\"), read the failures' messages in the JTL, or spread the threads over more engines (--jmeter-remote).",
+			"在引擎所在主机上提高限制（为 jmeter-server 设置 ulimit -n 65536；sysctl net.ipv4.ip_local_port_range=\"1024 65000\"），查看 JTL 中失败样本的信息，或把线程分散到更多引擎（--jmeter-remote）。"),
+		Risk: finding.T("Raising descriptor and port limits only changes the engine's host; undo by restoring the previous ulimit and sysctl values.",
+			"提高描述符与端口限制只影响引擎所在主机；恢复原来的 ulimit 与 sysctl 值即可撤销。"),
 		References: []string{"https://jmeter.apache.org/usermanual/remote-test.html", "https://jmeter.apache.org/usermanual/best-practices.html"},
 		Evidence:   ev}
 }
