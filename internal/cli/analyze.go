@@ -417,12 +417,7 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 		return &ExitError{Code: ExitFailure, Err: finding.Errorf(finding.T("%d of %d inputs could not be read (the others are reported above)",
 			"%d 个输入（共 %d 个）无法读取（其余的结果见上）"), len(a.failed), a.inputs)}
 	}
-	if failOn != nil {
-		if worst, any := finding.Worst(res.Findings); any && worst >= *failOn {
-			return &ExitError{Code: ExitFindings}
-		}
-	}
-	return nil
+	return failOnGate(failOn, res.Findings)
 }
 
 // profileErr is an unknown --profile, said whole in each language.

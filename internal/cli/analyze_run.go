@@ -68,10 +68,8 @@ func RunAnalyzeRun(ctx context.Context, env *Env, dir string, o AnalyzeRunOption
 		fmt.Fprintf(env.Stderr, "tuneloop: %s %s\n", dir, finding.T("is incomplete (recorder killed): diagnosed what was saved",
 			"不完整（记录进程被杀）：已诊断保存下来的部分").In(lang))
 	}
-	if failOn != nil {
-		if worst, any := finding.Worst(d.Findings); any && worst >= *failOn {
-			return &ExitError{Code: ExitFindings}
-		}
+	if err := failOnGate(failOn, d.Findings); err != nil {
+		return err
 	}
 	return ctx.Err()
 }

@@ -108,13 +108,9 @@ func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
 			return err
 		}
 	}
-	var failOn *finding.Severity
-	if o.FailOn != "" {
-		s, err := finding.ParseSeverity(o.FailOn)
-		if err != nil || s == finding.Info {
-			return usageErr(finding.T("--fail-on: want warning or critical, got %q", "--fail-on：应为 warning 或 critical，实际为 %q"), o.FailOn)
-		}
-		failOn = &s
+	failOn, err := failOnOpt(o.FailOn)
+	if err != nil {
+		return err
 	}
 	kb := rules.All()
 	if err := rules.Validate(kb); err != nil {
@@ -186,10 +182,8 @@ func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
 		}
 		fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("report written to", "报告已写入").In(lang), o.OutFile)
 	}
-	if failOn != nil {
-		if worst, any := finding.Worst(fs); any && worst >= *failOn {
-			return &ExitError{Code: ExitFindings}
-		}
+	if err := failOnGate(failOn, fs); err != nil {
+		return err
 	}
 	return ctx.Err()
 }

@@ -221,12 +221,7 @@ func runRecordRemote(ctx context.Context, env *Env, o *RecordOptions, lang findi
 	if o.Output == "text" {
 		fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("run folder:", "运行目录：").In(lang), finding.SafeLine(into))
 	}
-	if failOn != nil {
-		if worst, any := finding.Worst(d.Findings); any && worst >= *failOn {
-			return &ExitError{Code: ExitFindings}
-		}
-	}
-	return nil
+	return failOnGate(failOn, d.Findings)
 }
 
 // jvmStdout is the file of a fetched `jvm --host` folder holding what the

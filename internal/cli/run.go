@@ -325,12 +325,7 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	case res.Load != nil && res.Load.NoSuccess() != nil:
 		return &ExitError{Code: ExitFailure, Err: res.Load.NoSuccess()}
 	}
-	if failOn != nil {
-		if worst, any := finding.Worst(all); any && worst >= *failOn {
-			return &ExitError{Code: ExitFindings}
-		}
-	}
-	return nil
+	return failOnGate(failOn, all)
 }
 
 func orDefaultStr(s, d string) string {

@@ -486,12 +486,7 @@ func reportHosts(ctx context.Context, env *Env, dir string, sum *loadgen.Summary
 		return &ExitError{Code: ExitFailure, Err: finding.Errorf(finding.T("lost during the run, the report covers what arrived (%s):%s",
 			"运行中丢失，报告只包含已收到的内容（%s）：%s"), finding.SafeLine(dir), lost)}
 	}
-	if failOn != nil {
-		if worst, any := finding.Worst(all); any && worst >= *failOn {
-			return &ExitError{Code: ExitFindings}
-		}
-	}
-	return nil
+	return failOnGate(failOn, all)
 }
 
 // hostNames lists the hosts with their roles: "app1 (app), db1 (db)".
