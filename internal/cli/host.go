@@ -95,28 +95,12 @@ func (h *hostOptions) connect(ctx context.Context, env *Env) (*remote.Client, st
 // connectTo dials spec with these options and picks the binary for its
 // architecture.
 func (h *hostOptions) connectTo(ctx context.Context, env *Env, spec string) (*remote.Client, string, error) {
-	c, err := remote.Dial(ctx, spec, remote.Options{Identities: h.Identity, KnownHosts: h.KnownHosts, Getenv: env.Getenv})
-	if err != nil {
-		return nil, "", err
-	}
-	arch, err := c.Arch()
-	if err != nil {
-		c.Close()
-		return nil, "", err
-	}
-	self := h.Exe
-	if self == "" {
-		if self, err = os.Executable(); err != nil {
-			c.Close()
-			return nil, "", err
-		}
-	}
-	bin, err := remote.BinaryFor(arch, self)
-	if err != nil {
-		c.Close()
-		return nil, "", err
-	}
-	return c, bin, nil
+	return remote.Connect(ctx, spec, h.remoteOptions(env), h.Exe)
+}
+
+// remoteOptions are how to log in: the keys and known_hosts given.
+func (h *hostOptions) remoteOptions(env *Env) remote.Options {
+	return remote.Options{Identities: h.Identity, KnownHosts: h.KnownHosts, Getenv: env.Getenv}
 }
 
 // runCheckRemote is `check --host`: the audit runs there and prints here as

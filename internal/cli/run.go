@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -17,7 +16,6 @@ import (
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/probe"
 	"github.com/tuneloop/tuneloop/internal/report"
-	"github.com/tuneloop/tuneloop/internal/report/html"
 	"github.com/tuneloop/tuneloop/internal/rules"
 	"github.com/tuneloop/tuneloop/internal/run"
 	"github.com/tuneloop/tuneloop/internal/session"
@@ -296,7 +294,7 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	// measured: it is printed below and the manifest says why.
 	writeErr := res.WriteErr
 	if writeErr == nil {
-		if err := writeRunReports(dir, page); err != nil {
+		if err := session.WriteReports(dir, page); err != nil {
 			writeErr = err
 			run.MarkFailed(dir, &res.Folder.Manifest, err)
 		}
@@ -359,27 +357,6 @@ func runLoadConfig(o *RunOptions, env *Env) (loadgen.Config, error) {
 
 // jfrRecording is the run's JFR file in its raw/ folder.
 const jfrRecording = session.JFRFile
-
-// writeRunReports writes report.html, report.md and report.json into dir.
-func writeRunReports(dir string, p *report.RunPage) error {
-	for _, r := range []struct {
-		name  string
-		write func(io.Writer, *report.RunPage) error
-	}{
-		{"report.html", html.WriteRun},
-		{"report.md", report.WriteRunPageMarkdown},
-		{"report.json", func(w io.Writer, p *report.RunPage) error { return report.WriteJSON(w, p) }},
-	} {
-		var b bytes.Buffer
-		if err := r.write(&b, p); err != nil {
-			return fmt.Errorf("%s: %w", r.name, err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, r.name), b.Bytes(), 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // writeRunSummaryText is what `run` prints: the verdict, the load, the top
 // findings and where the reports are.
