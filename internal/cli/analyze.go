@@ -16,6 +16,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/input"
 	"github.com/tuneloop/tuneloop/internal/jvm/gclog"
+	"github.com/tuneloop/tuneloop/internal/jvm/inspect"
 	"github.com/tuneloop/tuneloop/internal/jvm/jvmopts"
 	"github.com/tuneloop/tuneloop/internal/jvm/logconf"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
@@ -290,7 +291,7 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 			if len(args) > 1 || o.Cmdline != "" {
 				return usageErr(finding.T("a run folder is analysed on its own: tuneloop analyze %s", "运行目录需要单独分析：tuneloop analyze %s"), path)
 			}
-			return RunAnalyzeRun(ctx, env, path, AnalyzeRunOptions{Output: o.Output, Lang: o.Lang, FailOn: o.FailOn})
+			return analyzeRunDir(ctx, env, path, AnalyzeRunOptions{Output: o.Output, Lang: o.Lang, FailOn: o.FailOn})
 		}
 	}
 	now := time.Now
@@ -694,26 +695,7 @@ func analyzeCmdline(cmdline, profile string, jdk int) ([]finding.Finding, error)
 	facts := &sysinfo.Facts{SchemaVersion: sysinfo.SchemaVersion}
 	facts.JVMs = sysinfo.Got([]sysinfo.JVM{{PID: 0, Args: args, Options: opts, OpenFDs: -1}}, "--cmdline")
 	// Only what the command line itself decides; the rest needs a live host (use check).
-	return jvmRuleFindings(facts, p, "cmdline"), nil
-}
-
-// jvmRuleFindings runs the knowledge base's jvm.* rules on facts and keeps
-// the checks that could decide (fail or pass), each named after subject.
-func jvmRuleFindings(facts *sysinfo.Facts, p rules.Profile, subject string) []finding.Finding {
-	var jvmRules []rules.Rule
-	for _, r := range rules.All() {
-		if r.Category == "jvm" {
-			jvmRules = append(jvmRules, r)
-		}
-	}
-	var out []finding.Finding
-	for _, f := range rules.Evaluate(jvmRules, facts, p) {
-		if f.Status == finding.Fail || f.Status == finding.Pass {
-			f.Subject = subject
-			out = append(out, f)
-		}
-	}
-	return out
+	return inspect.JVMRules(facts, p, "cmdline"), nil
 }
 
 func writeCmdlineText(w io.Writer, cmdline string, fs []finding.Finding, l finding.Lang) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
+	"github.com/tuneloop/tuneloop/internal/jvm/inspect"
 	"github.com/tuneloop/tuneloop/internal/probe"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/rules"
@@ -154,7 +155,7 @@ func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
 			if len(j.Args) < 2 {
 				continue
 			}
-			for _, l := range jvmLoggingConfigs(j.PID, j.Args) {
+			for _, l := range inspect.LoggingConfigs(j.PID, j.Args) {
 				for _, f := range l.Findings {
 					f.Subject = fmt.Sprintf("pid %d %s", j.PID, f.Subject)
 					fs = append(fs, f)
