@@ -227,8 +227,11 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 			return usageErr(finding.T("--probe: %v", "--probe：%v"), err)
 		}
 	}
+	var hosts *session.HostsOptions
 	if o.Remote.File != "" || len(o.Remote.Hosts) > 0 {
-		return runRunHosts(ctx, env, o, cfg, dumps, lang, failOn)
+		if hosts, err = runHostsOptions(env, o, cfg, dumps, lang); err != nil {
+			return err
+		}
 	}
 	var hooks session.RunHooks
 	if o.Output == "text" {
@@ -268,6 +271,8 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 			so.B.Load = &cfgB
 		}
 	}
+	so.Hosts = hosts
+	so.DoneHosts = func(r *session.HostsResult) error { return writeHosts(out, r, o.Output, lang, failOn) }
 	so.Done = func(r *session.Reported) error {
 		if live {
 			fmt.Fprint(env.Stderr, "\r\033[K")

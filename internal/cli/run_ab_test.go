@@ -68,3 +68,30 @@ func TestRunAB(t *testing.T) {
 		t.Errorf("no p50 row in %+v", c.Rows)
 	}
 }
+
+// run --host app=H --repeat 2: each run of the series is a run over the
+// hosts, into out/run-1 and out/run-2, each with its hosts.json and its
+// report, and its summary printed.
+func TestRunHostsRepeat(t *testing.T) {
+	app, _, ho := twoHosts(t)
+	ho.Hosts = []string{"app=" + app.Spec()}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok")) }))
+	defer srv.Close()
+	out := filepath.Join(t.TempDir(), "rep")
+	env, stdout, stderr := testEnv()
+	err := RunRun(context.Background(), env, &RunOptions{Target: srv.URL + "/", Users: 2, Duration: 2 * time.Second,
+		Interval: 500 * time.Millisecond, Out: out, Output: "text", NoCatalog: true, Repeat: 2, Remote: ho})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	for _, r := range []string{"run-1", "run-2"} {
+		for _, f := range []string{"hosts.json", "report.html", "load.json"} {
+			if _, err := os.Stat(filepath.Join(out, r, f)); err != nil {
+				t.Errorf("%s lacks %s: %v", r, f, err)
+			}
+		}
+	}
+	if n := strings.Count(stdout.String(), " [app]"); n != 2 {
+		t.Errorf("%d host sections printed, want one per run:\n%s", n, stdout.String())
+	}
+}

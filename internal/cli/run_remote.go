@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
@@ -51,32 +52,29 @@ func (h *hostOptions) hostsOptions(env *Env, output string, lang finding.Lang) (
 	return o, nil
 }
 
-// runRunHosts is `run --host ...`: the load is generated here, every host
-// records over the run's window (the app host its JVM), clocks aligned;
-// the app host's folder gives the verdict, each host its own section.
-func runRunHosts(ctx context.Context, env *Env, o *RunOptions, cfg loadgen.Config, dumps int, lang finding.Lang, failOn *finding.Severity) error {
+// runHostsOptions are `run --host ...`'s: the load is generated here,
+// every host records over the run's window (the app host its JVM), clocks
+// aligned; the app host's folder gives the verdict, each host its own
+// section.
+func runHostsOptions(env *Env, o *RunOptions, cfg loadgen.Config, dumps int, lang finding.Lang) (*session.HostsOptions, error) {
 	switch {
-	case o.Start != "":
-		return usageErr(finding.T("--host: --start starts a service here; start it on its host and give --jvm auto or --pid", "--host：--start 在本机启动服务；请在其主机上启动，并用 --jvm auto 或 --pid"))
+	case o.Start != "" || o.StartB != "":
+		return nil, usageErr(finding.T("--host: --start starts a service here; start it on its host and give --jvm auto or --pid", "--host：--start 在本机启动服务；请在其主机上启动，并用 --jvm auto 或 --pid"))
 	case o.JTLWatch != "":
-		return usageErr(finding.T("--host: --jtl-watch is not available with remote hosts yet", "--host：远端主机暂不支持 --jtl-watch"))
+		return nil, usageErr(finding.T("--host: --jtl-watch is not available with remote hosts yet", "--host：远端主机暂不支持 --jtl-watch"))
 	case o.Target == "":
-		return usageErr(finding.T("--host needs --target: the load is generated here", "--host 需要 --target：负载由本机产生"))
+		return nil, usageErr(finding.T("--host needs --target: the load is generated here", "--host 需要 --target：负载由本机产生"))
 	case o.Prom.Listen != "" || o.Prom.Textfile != "":
-		return usageErr(finding.T("--host: --prometheus-listen and --prometheus-textfile are not available for a remote host yet", "--host：远端主机暂不支持 --prometheus-listen 与 --prometheus-textfile"))
+		return nil, usageErr(finding.T("--host: --prometheus-listen and --prometheus-textfile are not available for a remote host yet", "--host：远端主机暂不支持 --prometheus-listen 与 --prometheus-textfile"))
 	}
 	ho, err := o.Remote.hostsOptions(env, o.Output, lang)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	ho.Out, ho.Duration, ho.Interval, ho.WarmUp = o.Out, o.Duration, o.Interval, o.WarmUp
 	ho.PID, ho.JVM, ho.ThreadDumps = o.PID, o.JVM, dumps
 	ho.Load, ho.Target = &cfg, o.Target
-	res, err := session.RecordHosts(ctx, ho)
-	if err != nil {
-		return sessionErr(err)
-	}
-	return writeHosts(env, res, o.Output, lang, failOn)
+	return &ho, nil
 }
 
 // runRecordHosts is `record --host A --host B` (or --hosts): every host
@@ -99,26 +97,26 @@ func runRecordHosts(ctx context.Context, env *Env, o *RecordOptions, lang findin
 	if err != nil {
 		return sessionErr(err)
 	}
-	return writeHosts(env, res, o.Output, lang, failOn)
+	return writeHosts(env.Stdout, res, o.Output, lang, failOn)
 }
 
 // writeHosts prints a multi-host run's page and every host's section; a
 // lost host makes the exit status 1 after the report.
-func writeHosts(env *Env, res *session.HostsResult, output string, lang finding.Lang, failOn *finding.Severity) error {
+func writeHosts(w io.Writer, res *session.HostsResult, output string, lang finding.Lang, failOn *finding.Severity) error {
 	if page := res.Page; page != nil {
 		var err error
 		switch output {
 		case "json":
-			err = report.WriteJSON(env.Stdout, page)
+			err = report.WriteJSON(w, page)
 		case "markdown":
-			err = report.WriteRunPageMarkdown(env.Stdout, page)
+			err = report.WriteRunPageMarkdown(w, page)
 			if err == nil {
-				err = report.WriteHostsMarkdown(env.Stdout, page.Hosts, lang)
+				err = report.WriteHostsMarkdown(w, page.Hosts, lang)
 			}
 		default:
-			err = writeRunSummaryText(env.Stdout, page, res.Dir, lang)
+			err = writeRunSummaryText(w, page, res.Dir, lang)
 			if err == nil {
-				err = report.WriteHostsText(env.Stdout, page.Hosts, lang)
+				err = report.WriteHostsText(w, page.Hosts, lang)
 			}
 		}
 		if err != nil {

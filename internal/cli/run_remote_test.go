@@ -363,7 +363,7 @@ func TestRunHosts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := writeHosts(env, res, "text", finding.ZH, nil); err != nil {
+	if err := writeHosts(env.Stdout, res, "text", finding.ZH, nil); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("text summary:\n%s", out.String())

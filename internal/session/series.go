@@ -71,9 +71,13 @@ type SeriesOptions struct {
 	B      *Variant // A/B: variant B ("" fields and a nil Load keep A's)
 	// FailOnRegPct is the A/B comparison's gate (compare --fail-on-regression).
 	FailOnRegPct float64
-	// Done is given each finished run (its writer and gate): an error it
-	// returns ends the series with that error.
-	Done func(*Reported) error
+	// Hosts, when set, makes each run a run over several hosts
+	// (RecordHosts; its Out, Target and Load are each run's).
+	Hosts *HostsOptions
+	// Done (DoneHosts with Hosts) is given each finished run (its writer
+	// and gate): an error it returns ends the series with that error.
+	Done      func(*Reported) error
+	DoneHosts func(*HostsResult) error
 }
 
 // SeriesResult is what the series leaves: the A/B comparison (nil
@@ -90,6 +94,9 @@ func Series(ctx context.Context, o SeriesOptions) (*SeriesResult, error) {
 		done = func(*Reported) error { return nil }
 	}
 	one := func(ctx context.Context, v Variant, dir string) error {
+		if o.Hosts != nil {
+			return o.hostsRun(ctx, v, dir)
+		}
 		ro := o.Run
 		ro.Out, ro.Start, ro.Target = dir, v.Start, v.Target
 		if v.Load != nil {
@@ -119,6 +126,23 @@ func Series(ctx context.Context, o SeriesOptions) (*SeriesResult, error) {
 		return &SeriesResult{}, err
 	}
 	return &SeriesResult{}, one(ctx, a, o.Run.Out)
+}
+
+// hostsRun is one run of the series over several hosts.
+func (o SeriesOptions) hostsRun(ctx context.Context, v Variant, dir string) error {
+	ho := *o.Hosts
+	ho.Out, ho.Target = dir, v.Target
+	if v.Load != nil {
+		ho.Load = v.Load
+	}
+	r, err := RecordHosts(ctx, ho)
+	if err != nil {
+		return err
+	}
+	if o.DoneHosts == nil {
+		return nil
+	}
+	return o.DoneHosts(r)
 }
 
 // ComparePaired compares the runs of an A/B repeat's arms, B against A,
