@@ -16,6 +16,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/input"
 	"github.com/tuneloop/tuneloop/internal/jvm/gclog"
+	"github.com/tuneloop/tuneloop/internal/jvm/inspect"
 	"github.com/tuneloop/tuneloop/internal/jvm/jvmopts"
 	"github.com/tuneloop/tuneloop/internal/jvm/logconf"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
@@ -290,7 +291,7 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 			if len(args) > 1 || o.Cmdline != "" {
 				return usageErr(finding.T("a run folder is analysed on its own: tuneloop analyze %s", "运行目录需要单独分析：tuneloop analyze %s"), path)
 			}
-			return RunAnalyzeRun(ctx, env, path, AnalyzeRunOptions{Output: o.Output, Lang: o.Lang, FailOn: o.FailOn})
+			return analyzeRunDir(ctx, env, path, AnalyzeRunOptions{Output: o.Output, Lang: o.Lang, FailOn: o.FailOn})
 		}
 	}
 	now := time.Now
@@ -299,56 +300,16 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 	}
 	a := &analysis{lang: lang, res: &AnalyzeResult{Schema: "tuneloop.analyze/v1", Tool: "tuneloop " + version.Version, GeneratedAt: now().UTC(), Inputs: args}}
 
-	var dumps, gcs, confs, profs []*input.File
-	stdinUsed := false
-	for _, path := range args {
-		var files []*input.File
-		var err error
-		switch {
-		case path == "-" && stdinUsed:
-			return usageErr(finding.T("- (standard input) is given twice", "- （标准输入）给出了两次"))
-		case path == "-":
-			stdinUsed = true
-			files, err = input.OpenStream(ctx, "stdin", env.Stdin, lim)
-		default:
-			files, err = input.OpenAll(ctx, path, lim)
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				return interrupted(ctx)
-			}
-			if errors.Is(err, input.ErrNotFile) && dirExists(path) {
-				err = finding.Errorf(finding.T("%s: a directory, but not a run folder (no manifest.json from 'tuneloop record')",
-					"%s：是一个目录，但不是运行目录（没有 'tuneloop record' 写出的 manifest.json）"), path)
-			}
-			a.inputs++
-			a.refuse(path, err)
-			continue
-		}
-		a.inputs += len(files)
-		for _, f := range files {
+	in, err := a.open(ctx, env, args, forced, lim)
+	for _, fs := range in {
+		for _, f := range fs {
 			defer f.Close()
-			format := f.Format
-			if forced != "" {
-				format = forced
-			}
-			switch format.Kind() {
-			case input.KindThreadDump:
-				dumps = append(dumps, f)
-			case input.KindGCLog:
-				gcs = append(gcs, f)
-			case input.KindLogConfig:
-				confs = append(confs, f)
-			case input.KindProfile:
-				profs = append(profs, f)
-			default:
-				d := input.Describe(format, f.Head)
-				a.refuse(f.Name, finding.Errorf(finding.T("%s: %s", "%s：%s"), f.Name, d))
-				continue
-			}
-			a.res.Read = append(a.res.Read, InputRead{Name: f.Name, Format: string(format), Encoding: f.Encoding})
 		}
 	}
+	if err != nil {
+		return err
+	}
+	dumps, gcs, confs, profs := in[input.KindThreadDump], in[input.KindGCLog], in[input.KindLogConfig], in[input.KindProfile]
 	if err := a.threadDumps(ctx, dumps); err != nil {
 		return err
 	}
@@ -417,12 +378,59 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 		return &ExitError{Code: ExitFailure, Err: finding.Errorf(finding.T("%d of %d inputs could not be read (the others are reported above)",
 			"%d 个输入（共 %d 个）无法读取（其余的结果见上）"), len(a.failed), a.inputs)}
 	}
-	if failOn != nil {
-		if worst, any := finding.Worst(res.Findings); any && worst >= *failOn {
-			return &ExitError{Code: ExitFindings}
+	return failOnGate(failOn, res.Findings)
+}
+
+// open opens every input (a zip: each entry; - : standard input) and
+// sorts them by kind (forced: every input read as that format); an input
+// that cannot be opened or is no kind analyze reads is refused on its own.
+// The caller closes the files.
+func (a *analysis) open(ctx context.Context, env *Env, args []string, forced input.Format, lim input.Limits) (map[input.Kind][]*input.File, error) {
+	in := map[input.Kind][]*input.File{}
+	stdinUsed := false
+	for _, path := range args {
+		var files []*input.File
+		var err error
+		switch {
+		case path == "-" && stdinUsed:
+			return in, usageErr(finding.T("- (standard input) is given twice", "- （标准输入）给出了两次"))
+		case path == "-":
+			stdinUsed = true
+			files, err = input.OpenStream(ctx, "stdin", env.Stdin, lim)
+		default:
+			files, err = input.OpenAll(ctx, path, lim)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return in, interrupted(ctx)
+			}
+			if errors.Is(err, input.ErrNotFile) && dirExists(path) {
+				err = finding.Errorf(finding.T("%s: a directory, but not a run folder (no manifest.json from 'tuneloop record')",
+					"%s：是一个目录，但不是运行目录（没有 'tuneloop record' 写出的 manifest.json）"), path)
+			}
+			a.inputs++
+			a.refuse(path, err)
+			continue
+		}
+		a.inputs += len(files)
+		for _, f := range files {
+			format := f.Format
+			if forced != "" {
+				format = forced
+			}
+			switch k := format.Kind(); k {
+			case input.KindThreadDump, input.KindGCLog, input.KindLogConfig, input.KindProfile:
+				in[k] = append(in[k], f)
+			default:
+				f.Close()
+				d := input.Describe(format, f.Head)
+				a.refuse(f.Name, finding.Errorf(finding.T("%s: %s", "%s：%s"), f.Name, d))
+				continue
+			}
+			a.res.Read = append(a.res.Read, InputRead{Name: f.Name, Format: string(format), Encoding: f.Encoding})
 		}
 	}
-	return nil
+	return in, nil
 }
 
 // profileErr is an unknown --profile, said whole in each language.
@@ -699,26 +707,7 @@ func analyzeCmdline(cmdline, profile string, jdk int) ([]finding.Finding, error)
 	facts := &sysinfo.Facts{SchemaVersion: sysinfo.SchemaVersion}
 	facts.JVMs = sysinfo.Got([]sysinfo.JVM{{PID: 0, Args: args, Options: opts, OpenFDs: -1}}, "--cmdline")
 	// Only what the command line itself decides; the rest needs a live host (use check).
-	return jvmRuleFindings(facts, p, "cmdline"), nil
-}
-
-// jvmRuleFindings runs the knowledge base's jvm.* rules on facts and keeps
-// the checks that could decide (fail or pass), each named after subject.
-func jvmRuleFindings(facts *sysinfo.Facts, p rules.Profile, subject string) []finding.Finding {
-	var jvmRules []rules.Rule
-	for _, r := range rules.All() {
-		if r.Category == "jvm" {
-			jvmRules = append(jvmRules, r)
-		}
-	}
-	var out []finding.Finding
-	for _, f := range rules.Evaluate(jvmRules, facts, p) {
-		if f.Status == finding.Fail || f.Status == finding.Pass {
-			f.Subject = subject
-			out = append(out, f)
-		}
-	}
-	return out
+	return inspect.JVMRules(facts, p, "cmdline"), nil
 }
 
 func writeCmdlineText(w io.Writer, cmdline string, fs []finding.Finding, l finding.Lang) {

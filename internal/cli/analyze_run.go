@@ -3,12 +3,11 @@ package cli
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/run"
-	"github.com/tuneloop/tuneloop/internal/verdict"
+	"github.com/tuneloop/tuneloop/internal/session"
 )
 
 // AnalyzeRunOptions tune `tuneloop analyze RUN_DIR`.
@@ -24,11 +23,15 @@ type AnalyzeRunOptions struct {
 // IsRunDir reports whether path is a run folder (for the analyze command).
 func IsRunDir(path string) bool { return run.IsRunDir(path) }
 
-// RunAnalyzeRun diagnoses a saved run folder offline: host facts from its
-// manifest, series replayed from its raw samples. A folder whose recorder
-// was killed (manifest still "recording") is read as far as it goes and
-// reported as incomplete.
+// RunAnalyzeRun is `analyze RUN_DIR` (tests call it directly).
 func RunAnalyzeRun(ctx context.Context, env *Env, dir string, o AnalyzeRunOptions) error {
+	return analyzeRunDir(ctx, env, dir, o)
+}
+
+// analyzeRunDir diagnoses a saved run folder offline (session.Reanalyze)
+// and writes its report; a folder whose recorder was killed (manifest
+// still "recording") is reported as incomplete.
+func analyzeRunDir(ctx context.Context, env *Env, dir string, o AnalyzeRunOptions) error {
 	lang, err := langOpt(env, o.Lang)
 	if err != nil {
 		return err
@@ -45,21 +48,9 @@ func RunAnalyzeRun(ctx context.Context, env *Env, dir string, o AnalyzeRunOption
 	default:
 		return usageErr(finding.T("--output: unknown format %q for a run folder (want text, json or markdown)", "--output：运行目录不支持格式 %q（应为 text、json 或 markdown）"), o.Output)
 	}
-	L, err := verdict.LoadContext(ctx, dir)
-	if err != nil && ctx.Err() != nil {
-		return interrupted(ctx)
-	}
+	L, d, err := session.Reanalyze(ctx, dir, o.Save)
 	if err != nil {
 		return err
-	}
-	d := verdict.Decide(L)
-	if o.Save {
-		if err := run.WriteJSONAtomic(filepath.Join(dir, run.SeriesFile), L.Series); err != nil {
-			return err
-		}
-		if err := run.WriteJSONAtomic(filepath.Join(dir, run.FindingsFile), d.Findings); err != nil {
-			return err
-		}
 	}
 	if err := writeRunReport(env.Stdout, report.NewRun(L, d), o.Output, lang); err != nil {
 		return err
@@ -68,10 +59,8 @@ func RunAnalyzeRun(ctx context.Context, env *Env, dir string, o AnalyzeRunOption
 		fmt.Fprintf(env.Stderr, "tuneloop: %s %s\n", dir, finding.T("is incomplete (recorder killed): diagnosed what was saved",
 			"不完整（记录进程被杀）：已诊断保存下来的部分").In(lang))
 	}
-	if failOn != nil {
-		if worst, any := finding.Worst(d.Findings); any && worst >= *failOn {
-			return &ExitError{Code: ExitFindings}
-		}
+	if err := failOnGate(failOn, d.Findings); err != nil {
+		return err
 	}
 	return ctx.Err()
 }

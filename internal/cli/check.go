@@ -12,6 +12,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
+	"github.com/tuneloop/tuneloop/internal/jvm/inspect"
 	"github.com/tuneloop/tuneloop/internal/probe"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/rules"
@@ -108,13 +109,9 @@ func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
 			return err
 		}
 	}
-	var failOn *finding.Severity
-	if o.FailOn != "" {
-		s, err := finding.ParseSeverity(o.FailOn)
-		if err != nil || s == finding.Info {
-			return usageErr(finding.T("--fail-on: want warning or critical, got %q", "--fail-on：应为 warning 或 critical，实际为 %q"), o.FailOn)
-		}
-		failOn = &s
+	failOn, err := failOnOpt(o.FailOn)
+	if err != nil {
+		return err
 	}
 	kb := rules.All()
 	if err := rules.Validate(kb); err != nil {
@@ -158,7 +155,7 @@ func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
 			if len(j.Args) < 2 {
 				continue
 			}
-			for _, l := range jvmLoggingConfigs(j.PID, j.Args) {
+			for _, l := range inspect.LoggingConfigs(j.PID, j.Args) {
 				for _, f := range l.Findings {
 					f.Subject = fmt.Sprintf("pid %d %s", j.PID, f.Subject)
 					fs = append(fs, f)
@@ -186,10 +183,8 @@ func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
 		}
 		fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("report written to", "报告已写入").In(lang), o.OutFile)
 	}
-	if failOn != nil {
-		if worst, any := finding.Worst(fs); any && worst >= *failOn {
-			return &ExitError{Code: ExitFindings}
-		}
+	if err := failOnGate(failOn, fs); err != nil {
+		return err
 	}
 	return ctx.Err()
 }

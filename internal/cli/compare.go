@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -11,8 +10,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/compare"
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/report"
-	"github.com/tuneloop/tuneloop/internal/run"
-	"github.com/tuneloop/tuneloop/internal/verdict"
+	"github.com/tuneloop/tuneloop/internal/session"
 )
 
 // CompareOptions are the flags of `tuneloop compare`.
@@ -153,11 +151,11 @@ func RunCompareArgs(ctx context.Context, env *Env, o *CompareOptions, args []str
 	if o.FlameDiff != "" && allProfileFiles(ctx, args) {
 		return compareProfileFiles(ctx, env, o, bArgs, aArgs, lang)
 	}
-	b, err := loadInputs(ctx, bArgs, lang)
+	b, err := session.LoadInputs(ctx, bArgs, lang)
 	if err != nil {
 		return err
 	}
-	a, err := loadInputs(ctx, aArgs, lang)
+	a, err := session.LoadInputs(ctx, aArgs, lang)
 	if err != nil {
 		return err
 	}
@@ -167,38 +165,52 @@ func RunCompareArgs(ctx context.Context, env *Env, o *CompareOptions, args []str
 	if err != nil {
 		return err
 	}
+	if err := writeComparison(env, c, fd, o.Output, o.FailOnRegPct, lang); err != nil {
+		return err
+	}
+	if err := comparisonExit(c, o.FailOnRegPct, regressed); err != nil {
+		return err
+	}
+	return ctx.Err()
+}
+
+// writeComparison prints a comparison (and its flame diff, nil: none).
+func writeComparison(env *Env, c *compare.Comparison, fd *report.FlameDiffPage, output string, gatePct float64, lang finding.Lang) error {
+	var err error
 	switch {
-	case o.Output == "json" && fd != nil:
+	case output == "json" && fd != nil:
 		err = report.WriteJSON(env.Stdout, compare.WithFlameDiff{Comparison: c, FlameDiff: compare.FlameDiffJSON(fd)})
-	case o.Output == "json":
+	case output == "json":
 		err = report.WriteJSON(env.Stdout, c)
-	case o.Output == "markdown":
-		if err = compare.WriteMarkdown(env.Stdout, c, lang, o.FailOnRegPct); err == nil {
+	case output == "markdown":
+		if err = compare.WriteMarkdown(env.Stdout, c, lang, gatePct); err == nil {
 			err = compare.WriteFlameMarkdown(env.Stdout, fd, lang)
 		}
-	case o.Output == "junit":
-		err = compare.WriteJUnit(env.Stdout, c, lang, o.FailOnRegPct)
+	case output == "junit":
+		err = compare.WriteJUnit(env.Stdout, c, lang, gatePct)
 	default:
-		if err = compare.WriteText(env.Stdout, c, lang, o.FailOnRegPct); err == nil {
+		if err = compare.WriteText(env.Stdout, c, lang, gatePct); err == nil {
 			err = compare.WriteFlameText(env.Stdout, fd, lang)
 		}
 	}
-	if err != nil {
-		return err
-	}
+	return err
+}
+
+// comparisonExit is the regression gate's exit: 3 regressed, 4 inconclusive.
+func comparisonExit(c *compare.Comparison, gatePct float64, regressed bool) error {
 	if regressed {
 		return &ExitError{Code: ExitFindings}
 	}
-	if o.FailOnRegPct > 0 && len(c.Inconclusive) > 0 {
+	if gatePct > 0 && len(c.Inconclusive) > 0 {
 		return &ExitError{Code: ExitInconclusive}
 	}
-	return ctx.Err()
+	return nil
 }
 
 func compareSteps(ctx context.Context, env *Env, o *CompareOptions, args []string, lang finding.Lang) error {
 	var steps [][]compare.Input
 	for _, p := range args {
-		in, err := loadInputs(ctx, []string{p}, lang)
+		in, err := session.LoadInputs(ctx, []string{p}, lang)
 		if err != nil {
 			return err
 		}
@@ -212,46 +224,4 @@ func compareSteps(ctx context.Context, env *Env, o *CompareOptions, args []strin
 		return compare.WriteStepsMarkdown(env.Stdout, s, lang)
 	}
 	return compare.WriteStepsText(env.Stdout, s, lang)
-}
-
-// loadInputs pages every run the paths stand for (a --repeat folder
-// stands for its run-1..N), each named by the path as the user gave it,
-// with its launch's environment from the manifest beside it.
-func loadInputs(ctx context.Context, paths []string, lang finding.Lang) ([]compare.Input, error) {
-	var out []compare.Input
-	for _, p := range paths {
-		for _, d := range compare.ExpandRuns(p) {
-			if ctx.Err() != nil {
-				return nil, interrupted(ctx)
-			}
-			page, err := loadRunPage(ctx, d, lang)
-			if err != nil {
-				return nil, err
-			}
-			in := compare.Input{Path: d, Page: page}
-			if env, ok := compare.LoadEnv(d); ok {
-				in.Env = &env
-			}
-			out = append(out, in)
-		}
-	}
-	return out, nil
-}
-
-// loadRunPage reads a run's report.json; a run folder without one (made by
-// `tuneloop record`, with or without a load.json beside it) is diagnosed
-// and paged the way `run` does.
-func loadRunPage(ctx context.Context, path string, lang finding.Lang) (*report.RunPage, error) {
-	if _, err := os.Stat(filepath.Join(path, "report.json")); err == nil || !run.IsRunDir(path) {
-		return compare.Load(path)
-	}
-	L, err := verdict.LoadContext(ctx, path)
-	if err != nil && ctx.Err() != nil {
-		return nil, interrupted(ctx)
-	}
-	if err != nil {
-		return nil, err
-	}
-	p := report.NewRunPage(L, verdict.Decide(L), lang)
-	return p, nil
 }

@@ -14,10 +14,11 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/multihost"
 	"github.com/tuneloop/tuneloop/internal/remote"
 	"github.com/tuneloop/tuneloop/internal/report"
+	"github.com/tuneloop/tuneloop/internal/session"
 	"github.com/tuneloop/tuneloop/internal/stacks"
-	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
 // hostOptions are --host and how to reach it (check, record, run).
@@ -95,28 +96,12 @@ func (h *hostOptions) connect(ctx context.Context, env *Env) (*remote.Client, st
 // connectTo dials spec with these options and picks the binary for its
 // architecture.
 func (h *hostOptions) connectTo(ctx context.Context, env *Env, spec string) (*remote.Client, string, error) {
-	c, err := remote.Dial(ctx, spec, remote.Options{Identities: h.Identity, KnownHosts: h.KnownHosts, Getenv: env.Getenv})
-	if err != nil {
-		return nil, "", err
-	}
-	arch, err := c.Arch()
-	if err != nil {
-		c.Close()
-		return nil, "", err
-	}
-	self := h.Exe
-	if self == "" {
-		if self, err = os.Executable(); err != nil {
-			c.Close()
-			return nil, "", err
-		}
-	}
-	bin, err := remote.BinaryFor(arch, self)
-	if err != nil {
-		c.Close()
-		return nil, "", err
-	}
-	return c, bin, nil
+	return remote.Connect(ctx, spec, h.remoteOptions(env), h.Exe)
+}
+
+// remoteOptions are how to log in: the keys and known_hosts given.
+func (h *hostOptions) remoteOptions(env *Env) remote.Options {
+	return remote.Options{Identities: h.Identity, KnownHosts: h.KnownHosts, Getenv: env.Getenv}
 }
 
 // runCheckRemote is `check --host`: the audit runs there and prints here as
@@ -171,62 +156,19 @@ func runRecordRemote(ctx context.Context, env *Env, o *RecordOptions, lang findi
 	if o.Prom.Listen != "" || o.Prom.Textfile != "" {
 		return usageErr(finding.T("--host: --prometheus-listen and --prometheus-textfile are not available for a remote host yet", "--host：远端主机暂不支持 --prometheus-listen 与 --prometheus-textfile"))
 	}
-	args := []string{"record", "--out", remote.FetchDir, "--no-catalog", "--quiet", "--output", "json",
-		"--duration", o.Duration.String(), "--interval", o.Interval.String()}
-	if o.PID != 0 {
-		args = append(args, "--pid", strconv.Itoa(o.PID))
-	}
-	if o.JVM != "" {
-		args = append(args, "--jvm", o.JVM)
-	}
-	if o.ThreadDumps > 0 {
-		args = append(args, "--thread-dumps", strconv.Itoa(o.ThreadDumps))
-	}
-	for _, e := range o.Enable {
-		args = append(args, "--enable", e)
-	}
-	for _, d := range o.Disable {
-		args = append(args, "--disable", d)
-	}
-	into := o.Out
-	if into == "" {
-		into = filepath.Join("runs", time.Now().Format("20060102-150405")+"-"+o.Remote.Host)
-	}
-	if ents, err := os.ReadDir(into); err == nil && len(ents) > 0 {
-		return usageErr(finding.T("--out %s: the folder exists and is not empty", "--out %s：该目录已存在且非空"), finding.SafeLine(into))
-	}
-	if err := os.MkdirAll(into, 0o755); err != nil {
-		return err
-	}
-	c, bin, err := o.Remote.connect(ctx, env)
+	res, err := session.RecordRemote(ctx, session.RemoteRecordOptions{Host: o.Remote.Host, Out: o.Out,
+		Conn:     multihost.Conn{Options: o.Remote.remoteOptions(env), Exe: o.Remote.Exe, Sudo: o.Remote.Sudo, Stderr: env.Stderr},
+		Duration: o.Duration, Interval: o.Interval, PID: o.PID, JVM: o.JVM, ThreadDumps: o.ThreadDumps, Enable: o.Enable, Disable: o.Disable})
 	if err != nil {
-		return err
+		return sessionErr(err)
 	}
-	defer c.Close()
-	// The recorder finishes its folder (diagnosis, manifest) after the
-	// duration: two minutes more before the remote side stops it.
-	// A lost connection is a LostError saying what arrived in into.
-	if _, err := c.Run(ctx, remote.Job{Binary: bin, Args: args, Limit: o.Duration + 2*time.Minute, Fetch: true, Into: into, Stderr: env.Stderr,
-		Sudo: o.Remote.Sudo, FailOnExit: true}); err != nil {
-		return err
-	}
-	L, err := verdict.LoadContext(ctx, into)
-	if err != nil {
-		return err
-	}
-	d := verdict.Decide(L)
-	if err := writeRunReport(env.Stdout, report.NewRun(L, d), o.Output, lang); err != nil {
+	if err := writeRunReport(env.Stdout, report.NewRun(res.Layers, res.Decision), o.Output, lang); err != nil {
 		return err
 	}
 	if o.Output == "text" {
-		fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("run folder:", "运行目录：").In(lang), finding.SafeLine(into))
+		fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("run folder:", "运行目录：").In(lang), finding.SafeLine(res.Dir))
 	}
-	if failOn != nil {
-		if worst, any := finding.Worst(d.Findings); any && worst >= *failOn {
-			return &ExitError{Code: ExitFindings}
-		}
-	}
-	return nil
+	return failOnGate(failOn, res.Decision.Findings)
 }
 
 // jvmStdout is the file of a fetched `jvm --host` folder holding what the

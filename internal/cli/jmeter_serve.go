@@ -7,11 +7,8 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/jmeter"
+	"github.com/tuneloop/tuneloop/internal/session"
 )
-
-// jmeterServeCommand is the hidden subcommand that keeps a jmeter-server
-// engine on its host for a run (started there over SSH: runJMeterHosts).
-const jmeterServeCommand = "jmeter-serve"
 
 // newJMeterServeCmd is `tuneloop jmeter-serve`: start jmeter-server here,
 // report its CPU and connections each second on stdout, stop it when stdin
@@ -20,7 +17,7 @@ func newJMeterServeCmd(env *Env) *cobra.Command {
 	var o jmeter.ServeOptions
 	var home string
 	cmd := &cobra.Command{
-		Use:    jmeterServeCommand,
+		Use:    session.JMeterServeCommand,
 		Short:  "Internal: keep a jmeter-server engine for a run on this host",
 		Hidden: true,
 		Args:   cobra.NoArgs,

@@ -30,6 +30,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/multihost"
 	"github.com/tuneloop/tuneloop/internal/remote/sshdtest"
+	"github.com/tuneloop/tuneloop/internal/session"
 )
 
 // pathInstall is a JMeter installation whose bin/ holds a jmeter script
@@ -158,7 +159,7 @@ func keepers(ports [2]int) []int {
 		}
 		b, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
 		args := strings.Split(string(b), "\x00")
-		if len(args) < 2 || !strings.Contains(string(b), jmeterServeCommand) || strings.Contains(args[0], ".test") {
+		if len(args) < 2 || !strings.Contains(string(b), session.JMeterServeCommand) || strings.Contains(args[0], ".test") {
 			continue
 		}
 		for _, p := range ports {
@@ -227,7 +228,7 @@ func TestJMeterEngineSSH(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "report.json")); err != nil {
 		t.Error(err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, JMeterDir, jmeter.JTLFile)); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, session.JMeterDir, jmeter.JTLFile)); err != nil {
 		t.Error(err)
 	}
 	enginesGone(t, ports, 20*time.Second)

@@ -14,8 +14,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
-	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/jvm/attach"
+	"github.com/tuneloop/tuneloop/internal/jvm/inspect"
 	"github.com/tuneloop/tuneloop/internal/jvm/jvmopts"
 	"github.com/tuneloop/tuneloop/internal/jvm/logconf"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
@@ -24,7 +24,6 @@ import (
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/rules"
 	"github.com/tuneloop/tuneloop/internal/stacks"
-	"github.com/tuneloop/tuneloop/internal/sysinfo"
 	"github.com/tuneloop/tuneloop/internal/units"
 )
 
@@ -107,35 +106,6 @@ JVM could not be attached or a command failed, 2 on bad usage.`,
 	return cmd
 }
 
-// jvmResult is the JSON document of `tuneloop jvm PID`.
-type jvmResult struct {
-	PID      int                  `json:"pid"`
-	NSPID    int                  `json:"nspid,omitempty"`
-	User     string               `json:"user"`
-	Version  string               `json:"version"`
-	Via      string               `json:"via"`
-	AttachMS float64              `json:"attach_ms"`
-	Started  bool                 `json:"listener_started"`
-	Flags    *jvmopts.Options     `json:"flags,omitempty"`
-	FlagLine string               `json:"flags_raw,omitempty"`
-	Dumps    []*threaddump.Report `json:"dumps,omitempty"`
-	Series   *threaddump.Series   `json:"series,omitempty"`
-	// DumpDuplicates are dumps identical to an earlier one, counted once.
-	DumpDuplicates []threaddump.Duplicate `json:"dump_duplicates,omitempty"`
-	set            *threaddump.Set        // what the text renders
-	Findings       []finding.Finding      `json:"findings"`
-	Config         []finding.Finding      `json:"-"` // the jvm.* checks, also in Findings
-	Logging        []jvmLogConfig         `json:"logging_configs,omitempty"`
-	Props          string                 `json:"system_properties,omitempty"`
-	Heap           string                 `json:"heap_info,omitempty"`
-	GCLog          *attach.GCLog          `json:"gc_log,omitempty"`
-	GCLogAt        string                 `json:"gc_log_from_host,omitempty"`
-	JCmd           string                 `json:"jcmd,omitempty"`
-	JCmdOut        string                 `json:"jcmd_output,omitempty"`
-	Raw            map[string]string      `json:"raw_files,omitempty"`
-	Errors         []string               `json:"errors,omitempty"`
-}
-
 // RunJVM is the whole `jvm` command; tests call it directly.
 func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 	if ctx == nil {
@@ -180,197 +150,40 @@ func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 	if o.GCLog != "" && !filepath.IsAbs(o.GCLog) {
 		return usageErr(finding.T("--gc-log: want an absolute path as the JVM sees it, got %q", "--gc-log：应为 JVM 视角下的绝对路径，实际为 %q"), o.GCLog)
 	}
-	if o.Raw != "" {
-		if err := os.MkdirAll(o.Raw, 0o700); err != nil { // properties may hold passwords
-			return fmt.Errorf("--raw: %w", err)
-		}
-	}
-
-	vm, err := attach.AttachContext(ctx, o.PID, attach.Options{Timeout: o.Timeout, Method: method})
-	if err != nil {
-		return localizeAttachErr(err, lang)
-	}
-	res := &jvmResult{PID: vm.PID, User: vm.User, Version: vm.Version, Via: vm.Via,
-		AttachMS: float64(vm.Latency.Microseconds()) / 1000, Started: vm.Started, Raw: map[string]string{}}
-	if vm.NSPID != vm.PID {
-		res.NSPID = vm.NSPID
-	}
-	// save keeps the raw output before anything parses it.
-	save := func(name, out string) error {
-		if o.Raw == "" {
-			return nil
-		}
-		p := filepath.Join(o.Raw, name)
-		if err := os.WriteFile(p, []byte(out), 0o600); err != nil {
-			return fmt.Errorf("--raw: %w", err)
-		}
-		res.Raw[name] = p
-		return nil
-	}
-	if err := save("vm-version.txt", vm.Version+"\n"); err != nil {
-		return err
-	}
-
-	flags, err := vm.Flags(ctx)
-	if err != nil {
-		return localizeAttachErr(err, lang)
-	}
-	if err := save("vm-flags.txt", flags); err != nil {
-		return err
-	}
-	res.FlagLine = strings.TrimSpace(flags)
-	fo := jvmopts.Parse(strings.Fields(flags))
-	res.Flags = &fo
-
-	if o.JCmd != "" {
-		out, err := vm.Execute(ctx, o.JCmd)
-		if serr := save("jcmd.txt", out); serr != nil {
-			return serr
-		}
-		if err != nil {
-			return localizeAttachErr(err, lang)
-		}
-		res.JCmd, res.JCmdOut = o.JCmd, out
-	}
-
-	// Dumps on a fixed schedule (start + i*interval), so a slow dump does not
-	// stretch the series.
-	first := time.Now()
-	var dumpIn []threaddump.Input
-	var gone error // the JVM left mid-series: what was taken is still reported
-	for i := 1; i <= o.Dumps; i++ {
-		if i > 1 {
-			wait := time.NewTimer(time.Until(first.Add(time.Duration(i-1) * o.Interval)))
-			select {
-			case <-ctx.Done():
-				wait.Stop()
-				return ctx.Err()
-			case <-wait.C:
-			}
-		}
-		out, err := vm.ThreadPrint(ctx)
-		if err != nil && len(dumpIn) > 0 {
-			// The JVM went away (or stopped) mid-series: the dumps already
-			// taken are evidence; keep and analyse them, and say why the
-			// series is short.
-			gone = localizeAttachErr(err, lang)
-			res.Errors = append(res.Errors, finding.SafeLine(fmt.Sprintf("%s %d/%d: %v",
-				finding.T("thread dump", "线程转储").In(lang), i, o.Dumps, gone)))
-			break
-		}
-		if err != nil {
-			return localizeAttachErr(err, lang)
-		}
-		name := fmt.Sprintf("thread-print-%d.txt", i)
-		if err := save(name, out); err != nil {
-			return err
-		}
-		dumpIn = append(dumpIn, threaddump.Input{Name: name, R: strings.NewReader(out)})
-		if o.Output == "text" && env.Terminal && o.Dumps > 1 {
-			fmt.Fprintf(env.Stderr, "%s %d/%d\n", finding.T("thread dump", "线程转储").In(lang), i, o.Dumps)
-		}
-	}
-	// The knowledge base's JVM checks on this process as check sees it
-	// (command line, limits, the host's THP mode and cgroup limits).
 	if o.Profile == "" {
 		o.Profile = string(rules.JavaWeb)
 	}
-	if p, err := rules.ParseProfile(o.Profile); err == nil {
-		facts := sysinfo.Collect(hostfs.Live(), sysinfo.Options{NoEthtool: true})
-		if facts.JVMs.OK {
-			var mine []sysinfo.JVM
-			for _, j := range facts.JVMs.Value {
-				if j.PID == vm.PID {
-					mine = append(mine, j)
-				}
-			}
-			if len(mine) == 1 {
-				facts.JVMs.Value = mine
-				res.Config = jvmRuleFindings(facts, p, fmt.Sprintf("pid %d", vm.PID))
-				res.Findings = append(res.Findings, res.Config...)
-				res.Logging = jvmLoggingConfigs(vm.PID, mine[0].Args)
-				for _, l := range res.Logging {
-					res.Findings = append(res.Findings, l.Findings...)
-				}
-			}
-		}
-	} else {
+	profile, err := rules.ParseProfile(o.Profile)
+	if err != nil {
 		return usageErr(finding.T("--profile: %v", "--profile:%v"), err)
 	}
-	// Several dumps: each problem once, from the dump that shows it best.
-	if len(dumpIn) > 0 {
-		set := threaddump.ReadSet(dumpIn)
-		res.set = set
-		res.Dumps, res.Series, res.DumpDuplicates = set.Reports, set.Series, set.Duplicates
-		res.Findings = append(res.Findings, set.Findings...)
-		for _, u := range set.Unreadable {
-			res.Errors = append(res.Errors, u.Message)
+	in := inspect.Options{PID: o.PID, Attach: attach.Options{Timeout: o.Timeout, Method: method}, Dumps: o.Dumps, Interval: o.Interval,
+		Props: o.Props, Heap: o.Heap, GCLog: o.GCLog, Raw: o.Raw, JCmd: o.JCmd, Profile: profile, Lang: lang}
+	if o.Output == "text" && env.Terminal && o.Dumps > 1 {
+		in.OnDump = func(i, n int) {
+			fmt.Fprintf(env.Stderr, "%s %d/%d\n", finding.T("thread dump", "线程转储").In(lang), i, n)
 		}
 	}
-
-	if gone != nil {
-		// Nothing more can be asked of it; report what was taken, exit 1.
-		if res.Findings == nil {
-			res.Findings = []finding.Finding{}
-		}
-		if len(res.Raw) == 0 {
-			res.Raw = nil
-		}
-		var werr error
-		if o.Output == "json" {
-			werr = report.WriteJSON(env.Stdout, res)
-		} else {
-			werr = writeJVMText(env.Stdout, res, o, lang)
-		}
-		if werr != nil {
-			return werr
-		}
-		return &ExitError{Code: 1, Err: gone}
+	res, err := inspect.Inspect(ctx, in)
+	if err != nil {
+		return err
 	}
-	if o.Props {
-		out, err := vm.SystemProperties(ctx)
-		if err != nil {
-			return localizeAttachErr(err, lang)
-		}
-		if err := save("vm-system-properties.txt", out); err != nil {
-			return err
-		}
-		res.Props = out
-	}
-	if o.Heap {
-		out, err := vm.HeapInfo(ctx)
-		if err != nil {
-			return localizeAttachErr(err, lang)
-		}
-		if err := save("gc-heap-info.txt", out); err != nil {
-			return err
-		}
-		res.Heap = out
-	}
-	if o.GCLog != "" {
-		g, err := vm.EnableGCLog(ctx, o.GCLog)
-		if err != nil {
-			return localizeAttachErr(err, lang)
-		}
-		res.GCLog = &g
-		if g.File != "" {
-			res.GCLogAt = fmt.Sprintf("/proc/%d/root%s", vm.PID, g.File)
-		}
-	}
-	if res.Findings == nil {
-		res.Findings = []finding.Finding{}
-	}
-	if len(res.Raw) == 0 {
-		res.Raw = nil
-	}
-
 	if o.Output == "json" {
-		return report.WriteJSON(env.Stdout, res)
+		err = report.WriteJSON(env.Stdout, res)
+	} else {
+		err = writeJVMText(env.Stdout, res, o, lang)
 	}
-	return writeJVMText(env.Stdout, res, o, lang)
+	if err != nil {
+		return err
+	}
+	if res.Gone != nil {
+		// Nothing more could be asked of it: what was taken is reported, exit 1.
+		return &ExitError{Code: 1, Err: res.Gone}
+	}
+	return nil
 }
 
-func writeJVMText(w io.Writer, res *jvmResult, o *JVMOptions, lang finding.Lang) error {
+func writeJVMText(w io.Writer, res *inspect.Result, o *JVMOptions, lang finding.Lang) error {
 	t := func(en, zh string) string { return finding.T(en, zh).In(lang) }
 	fmt.Fprintf(w, "JVM %d", res.PID)
 	if res.NSPID != 0 {
@@ -416,9 +229,9 @@ func writeJVMText(w io.Writer, res *jvmResult, o *JVMOptions, lang finding.Lang)
 			}
 		}
 	}
-	if res.set != nil && len(res.set.Reports)+len(res.set.Unreadable) > 0 {
+	if res.Set != nil && len(res.Set.Reports)+len(res.Set.Unreadable) > 0 {
 		fmt.Fprintln(w)
-		if err := threaddump.WriteText(w, res.set, lang); err != nil {
+		if err := threaddump.WriteText(w, res.Set, lang); err != nil {
 			return err
 		}
 	}
@@ -535,63 +348,7 @@ func jvmDash(s string) string {
 	return s
 }
 
-// localizedAttachError prints an attach error in the user's language and keeps
-// the typed error for errors.Is.
-type localizedAttachError struct {
-	msg string
-	err error
-}
-
-func (e *localizedAttachError) Error() string { return e.msg }
-func (e *localizedAttachError) Unwrap() error { return e.err }
-
-func localizeAttachErr(err error, lang finding.Lang) error {
-	var ae *attach.Error
-	if errors.As(err, &ae) {
-		return &localizedAttachError{msg: ae.Message(lang), err: err}
-	}
-	return err
-}
-
-// jvmLogConfig is one logging configuration named by the JVM's command line.
-type jvmLogConfig struct {
-	Path     string            `json:"path"` // as the JVM sees it
-	From     string            `json:"from"` // the option that named it
-	Error    string            `json:"error,omitempty"`
-	Findings []finding.Finding `json:"findings,omitempty"`
-}
-
-// jvmLoggingConfigs finds the logging configurations the JVM's command line
-// names and analyses those that are files, read through /proc/PID/root so a
-// JVM in a container is read in its own mount namespace. Classpath resources
-// inside the jar are reported, not opened.
-func jvmLoggingConfigs(pid int, args []string) []jvmLogConfig {
-	root := fmt.Sprintf("/proc/%d/root", pid)
-	cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid))
-	if err != nil {
-		cwd = "/"
-	}
-	var out []jvmLogConfig
-	for _, c := range logconf.Discover(args[1:], cwd) {
-		if c.Remote || c.Default || c.Path == "" {
-			continue
-		}
-		l := jvmLogConfig{Path: c.Path, From: c.From}
-		if c.InJar {
-			l.Error = c.Note.EN
-			out = append(out, l)
-			continue
-		}
-		cfg, err := logconf.LoadFile(root + c.Path)
-		if err != nil {
-			l.Error = strings.ReplaceAll(err.Error(), root, "")
-		} else {
-			l.Findings = logconf.AnalyzeWith(cfg, logconf.OptionsFromArgs(args))
-		}
-		out = append(out, l)
-	}
-	return out
-}
+func localizeAttachErr(err error, lang finding.Lang) error { return inspect.Localize(err, lang) }
 
 // runJVMProfile is `jvm PID --profile KIND`: record, then write the
 // recording, the collapsed stacks, pprof and the flame graph page into

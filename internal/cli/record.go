@@ -131,17 +131,6 @@ func langOpt(env *Env, s string) (finding.Lang, error) {
 	return l, nil
 }
 
-func failOnOpt(s string) (*finding.Severity, error) {
-	if s == "" {
-		return nil, nil
-	}
-	v, err := finding.ParseSeverity(s)
-	if err != nil || v == finding.Info {
-		return nil, usageErr(finding.T("--fail-on: want warning or critical, got %q", "--fail-on：应为 warning 或 critical，实际为 %q"), s)
-	}
-	return &v, nil
-}
-
 // RunRecord is the whole `record` command; tests call it directly.
 func RunRecord(ctx context.Context, env *Env, o *RecordOptions) error {
 	lang, err := langOpt(env, o.Lang)
@@ -212,12 +201,7 @@ func RunRecord(ctx context.Context, env *Env, o *RecordOptions) error {
 	if o.Output == "text" {
 		fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("run folder:", "运行目录：").In(lang), rec.Folder.Dir)
 	}
-	if failOn != nil {
-		if worst, any := finding.Worst(rec.Decision.Findings); any && worst >= *failOn {
-			return &ExitError{Code: ExitFindings}
-		}
-	}
-	return nil
+	return failOnGate(failOn, rec.Decision.Findings)
 }
 
 // sessionErr gives a usage error of the session its exit code.

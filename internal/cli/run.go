@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -12,14 +11,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tuneloop/tuneloop/internal/compare"
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/probe"
 	"github.com/tuneloop/tuneloop/internal/report"
-	"github.com/tuneloop/tuneloop/internal/report/html"
 	"github.com/tuneloop/tuneloop/internal/rules"
-	"github.com/tuneloop/tuneloop/internal/run"
 	"github.com/tuneloop/tuneloop/internal/session"
 	"github.com/tuneloop/tuneloop/internal/verdict"
 )
@@ -107,17 +103,6 @@ is still printed and kept. 2 on bad usage.`,
 			if len(o.Argv) == 0 {
 				o.Argv = os.Args
 			}
-			if o.StartB != "" || o.TargetB != "" {
-				return runAB(cmd.Context(), env, o)
-			}
-			if o.Repeat > 1 {
-				_, err := session.Repeat(cmd.Context(), session.RepeatOptions{N: o.Repeat, Out: o.Out}, func(ctx context.Context, _, dir string) error {
-					one := *o
-					one.Out = dir
-					return RunRun(ctx, env, &one)
-				})
-				return err
-			}
 			return RunRun(cmd.Context(), env, o)
 		},
 	}
@@ -161,30 +146,13 @@ is still printed and kept. 2 on bad usage.`,
 	return cmd
 }
 
-// runAB runs variants A and B in turn, --repeat pairs (session.RepeatAB),
-// each run's summary on stderr, then prints their comparison, judged pair
-// by pair, on stdout with compare's gate and exit codes.
-func runAB(ctx context.Context, env *Env, o *RunOptions) error {
-	if o.Repeat < 2 {
+// RunRun is the whole `run` command (one run, --repeat N, or A and B
+// interleaved then compared); tests call it directly.
+func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
+	ab := o.StartB != "" || o.TargetB != ""
+	if ab && o.Repeat < 2 {
 		return usageErr(finding.T("--start-b/--target-b need --repeat N with N >= 2 (pairs of runs; 3 or more recommended)", "--start-b/--target-b 需要 --repeat N 且 N >= 2（成对运行；建议 3 次及以上）"))
 	}
-	quiet := *env
-	quiet.Stdout = env.Stderr
-	dirA, dirB, err := session.RepeatAB(ctx, session.RepeatOptions{N: o.Repeat, Out: o.Out}, session.Variant{Start: o.Start, Target: o.Target},
-		session.Variant{Start: orDefaultStr(o.StartB, o.Start), Target: orDefaultStr(o.TargetB, o.Target)},
-		func(ctx context.Context, v session.Variant, dir string) error {
-			one := *o
-			one.Out, one.Start, one.Target = dir, v.Start, v.Target
-			return RunRun(ctx, &quiet, &one)
-		})
-	if err != nil {
-		return err
-	}
-	return RunCompareArgs(ctx, env, &CompareOptions{Output: o.Output, Lang: o.Lang, FailOnRegPct: o.FailOnRegPct, Design: compare.DesignPaired}, []string{dirA, dirB}, -1)
-}
-
-// RunRun is the whole `run` command; tests call it directly.
-func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	lang, err := langOpt(env, o.Lang)
 	if err != nil {
 		return err
@@ -209,7 +177,7 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 		return usageErr(finding.T("--duration %s: too short for --interval %s", "--duration %s：对 --interval %s 来说太短"), o.Duration, o.Interval)
 	case o.Output != "text" && o.Output != "json" && o.Output != "markdown":
 		return usageErr(finding.T("--output: want text, json or markdown", "--output：应为 text、json 或 markdown"))
-	case o.PID != 0 && (o.JVM != "" || o.Start != ""):
+	case o.PID != 0 && (o.JVM != "" || o.Start != "" || o.StartB != ""):
 		return usageErr(finding.T("--pid excludes --jvm and --start", "--pid 不能与 --jvm、--start 同时使用"))
 	}
 	usersGiven := o.Users > 0
@@ -239,7 +207,7 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 		}
 		cfg = loadgen.Config{Duration: o.Duration, Users: o.Users}
 		if o.Remote.File != "" || len(o.Remote.Hosts) > 0 {
-			return runJMeterHosts(ctx, env, o, ec, jm, lang, failOn)
+			return runJMeterHosts(ctx, env, o, jm, lang, failOn)
 		}
 	} else if cfg, err = runLoadConfig(o, env); err != nil {
 		return err
@@ -256,8 +224,11 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 			return usageErr(finding.T("--probe: %v", "--probe：%v"), err)
 		}
 	}
+	var hosts *session.HostsOptions
 	if o.Remote.File != "" || len(o.Remote.Hosts) > 0 {
-		return runRunHosts(ctx, env, o, cfg, dumps, lang, failOn)
+		if hosts, err = runHostsOptions(env, o, cfg, dumps, lang); err != nil {
+			return err
+		}
 	}
 	var hooks session.RunHooks
 	if o.Output == "text" {
@@ -276,58 +247,75 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	}
 	defer prom.stop()
 	hooks.OnLoad = prom.onLoad(hooks.OnLoad)
-	res, err := session.Run(ctx, session.RunOptions{Target: o.Target, Load: cfg, WarmUp: o.WarmUp, Interval: o.Interval,
+	so := session.SeriesOptions{Run: session.RunOptions{Target: o.Target, Load: cfg, WarmUp: o.WarmUp, Interval: o.Interval,
 		ThreadDumps: dumps, Start: o.Start, StartTimeout: o.StartTimeout, StopTimeout: o.StopTimeout, KeepService: o.KeepService, PID: o.PID,
 		JVMAuto: o.JVM == "auto", JTLWatch: o.JTLWatch, JMeter: jm, Out: o.Out, Profile: profile, Catalog: o.Catalog,
 		NoCatalog: o.NoCatalog, Getenv: env.Getenv, NoGCLog: o.NoGCLog, NoJFR: o.NoJFR, Argv: o.Argv,
-		Probe: o.Probe, ProbeRoot: o.ProbeRoot, Detail: report.NewLoadRecorder()}, hooks)
-	if live {
-		fmt.Fprint(env.Stderr, "\r\033[K")
-	}
-	if err != nil {
-		return sessionErr(err)
-	}
-	dir := res.Folder.Dir
-	page, all := report.NewRunPage(res.Layers, res.Decision, lang), res.Decision.Findings
-	// A report that cannot be written (a full disk) does not hide what was
-	// measured: it is printed below and the manifest says why.
-	writeErr := res.WriteErr
-	if writeErr == nil {
-		if err := writeRunReports(dir, page); err != nil {
-			writeErr = err
-			run.MarkFailed(dir, &res.Folder.Manifest, err)
+		Probe: o.Probe, ProbeRoot: o.ProbeRoot}, Hooks: hooks, Lang: lang, Repeat: o.Repeat}
+	// Each run's summary: on stdout, or on stderr when the A/B comparison
+	// is what stdout gets.
+	out := env.Stdout
+	if ab {
+		so.B, so.FailOnRegPct, out = &session.Variant{Start: o.StartB, Target: o.TargetB}, o.FailOnRegPct, env.Stderr
+		if ec.Install == nil && o.TargetB != "" {
+			// B's load goes to B's URL (a plan or scenario keeps its own).
+			ob := *o
+			ob.Target = o.TargetB
+			cfgB, err := runLoadConfig(&ob, env)
+			if err != nil {
+				return err
+			}
+			so.B.Load = &cfgB
 		}
 	}
-	switch o.Output {
+	so.Hosts = hosts
+	so.DoneHosts = func(r *session.HostsResult) error { return writeHosts(out, r, o.Output, lang, failOn) }
+	so.Done = func(r *session.Reported) error {
+		if live {
+			fmt.Fprint(env.Stderr, "\r\033[K")
+		}
+		return writeRunDone(out, r, o.Output, lang, failOn)
+	}
+	res, err := session.Series(ctx, so)
+	if err != nil {
+		if live {
+			fmt.Fprint(env.Stderr, "\r\033[K")
+		}
+		return sessionErr(err)
+	}
+	if c := res.Comparison; c != nil {
+		regressed := o.FailOnRegPct > 0 && c.Gate(o.FailOnRegPct)
+		if err := writeComparison(env, c, nil, o.Output, o.FailOnRegPct, lang); err != nil {
+			return err
+		}
+		if err := comparisonExit(c, o.FailOnRegPct, regressed); err != nil {
+			return err
+		}
+		return ctx.Err()
+	}
+	return nil
+}
+
+// writeRunDone prints one finished run's summary; a run that failed
+// (service ended, never answered, folder incomplete, no answer to the
+// load) exits 1 after it, else --fail-on decides.
+func writeRunDone(w io.Writer, r *session.Reported, output string, lang finding.Lang, failOn *finding.Severity) error {
+	var err error
+	switch output {
 	case "json":
-		err = report.WriteJSON(env.Stdout, page)
+		err = report.WriteJSON(w, r.Page)
 	case "markdown":
-		err = report.WriteRunPageMarkdown(env.Stdout, page)
+		err = report.WriteRunPageMarkdown(w, r.Page)
 	default:
-		err = writeRunSummaryText(env.Stdout, page, dir, lang)
+		err = writeRunSummaryText(w, r.Page, r.Folder.Dir, lang)
 	}
 	if err != nil {
 		return err
 	}
-	switch {
-	case res.Service != nil:
-		return &ExitError{Code: ExitFailure, Err: finding.Errorf(finding.T("%s: the run stopped then; the report covers the run until that moment",
-			"%s：运行随即停止；报告只覆盖到这一刻"), session.ServiceEndText(res.Service))}
-	case res.Unready != nil:
-		return &ExitError{Code: ExitFailure, Err: finding.Errorf(finding.T("%v: the report above says what the JVM was doing instead (thread dumps, GC)",
-			"%v：上面的报告说明了 JVM 当时在做什么（线程转储、GC）"), res.Unready)}
-	case writeErr != nil:
-		return &ExitError{Code: ExitFailure, Err: finding.Errorf(finding.T("the run folder %s could not be completed (%v): the summary above is what was measured; the folder keeps what was written and its manifest says why",
-			"运行目录 %s 未能写完整（%v）：上面的摘要就是测得的结果；目录保留了已写入的内容，其 manifest 记录了原因"), dir, writeErr)}
-	case res.Load != nil && res.Load.NoSuccess() != nil:
-		return &ExitError{Code: ExitFailure, Err: res.Load.NoSuccess()}
+	if ferr := r.Failure(); ferr != nil {
+		return &ExitError{Code: ExitFailure, Err: ferr}
 	}
-	if failOn != nil {
-		if worst, any := finding.Worst(all); any && worst >= *failOn {
-			return &ExitError{Code: ExitFindings}
-		}
-	}
-	return nil
+	return failOnGate(failOn, r.Decision.Findings)
 }
 
 func orDefaultStr(s, d string) string {
@@ -361,27 +349,6 @@ func runLoadConfig(o *RunOptions, env *Env) (loadgen.Config, error) {
 
 // jfrRecording is the run's JFR file in its raw/ folder.
 const jfrRecording = session.JFRFile
-
-// writeRunReports writes report.html, report.md and report.json into dir.
-func writeRunReports(dir string, p *report.RunPage) error {
-	for _, r := range []struct {
-		name  string
-		write func(io.Writer, *report.RunPage) error
-	}{
-		{"report.html", html.WriteRun},
-		{"report.md", report.WriteRunPageMarkdown},
-		{"report.json", func(w io.Writer, p *report.RunPage) error { return report.WriteJSON(w, p) }},
-	} {
-		var b bytes.Buffer
-		if err := r.write(&b, p); err != nil {
-			return fmt.Errorf("%s: %w", r.name, err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, r.name), b.Bytes(), 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // writeRunSummaryText is what `run` prints: the verdict, the load, the top
 // findings and where the reports are.

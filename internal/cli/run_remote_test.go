@@ -20,6 +20,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/multihost"
 	"github.com/tuneloop/tuneloop/internal/remote/sshdtest"
+	"github.com/tuneloop/tuneloop/internal/session"
 	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
@@ -285,7 +286,7 @@ func TestRunHosts(t *testing.T) {
 				t.Fatalf("%s: clock not measured before and after: %+v", e.Name, e)
 			}
 			off, bound := time.Duration(c.OffsetNS), time.Duration(c.BoundNS)
-			if d := off - want; d < -bound || d > bound || bound > 100*time.Millisecond || c.Trips != clockTrips {
+			if d := off - want; d < -bound || d > bound || bound > 100*time.Millisecond || c.Trips != multihost.ClockTrips {
 				t.Errorf("%s: offset %v ±%v, want %v", e.Name, off, bound, want)
 			}
 		}
@@ -358,7 +359,11 @@ func TestRunHosts(t *testing.T) {
 	}
 	// The summary in Chinese: each host, its clock and the bound.
 	env, out, _ = testEnv()
-	if err := reportHosts(context.Background(), env, dir, nil, "text", finding.ZH, nil); err != nil {
+	res, err := session.ReportHosts(context.Background(), dir, nil, finding.ZH)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := writeHosts(env.Stdout, res, "text", finding.ZH, nil); err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("text summary:\n%s", out.String())

@@ -12,6 +12,8 @@ package profile
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -26,7 +28,9 @@ import (
 	"github.com/tuneloop/tuneloop/internal/stacks"
 )
 
-// RecordingName is the JFR recording's name inside the JVM.
+// RecordingName starts the JFR recording's name inside the JVM and its
+// files' names in the JVM's /tmp; each capture adds a random tag, so two
+// captures of one JVM at once do not stop each other's recording.
 const RecordingName = "tuneloop-profile"
 
 // MaxRecording caps the recording read back (JFR's own default maxsize is
@@ -91,12 +95,15 @@ func Capture(ctx context.Context, pid int, kind stacks.Kind, d time.Duration, o 
 	}
 	res := &Result{Kind: kind, PID: pid, Version: vm.Version}
 	// The files as the JVM sees them, in its /tmp; reached from here through its root.
-	stem := fmt.Sprintf("/tmp/%s-%d-%d", RecordingName, vm.NSPID, time.Now().UnixNano())
+	var tag [4]byte
+	_, _ = rand.Read(tag[:])
+	name := RecordingName + "-" + hex.EncodeToString(tag[:])
+	stem := fmt.Sprintf("/tmp/%s-%d-%d", name, vm.NSPID, time.Now().UnixNano())
 	file, settings := stem+".jfr", stem+".jfc"
 	root := "/proc/" + strconv.Itoa(pid) + "/root"
 	// First the kind's own events only; a JVM that refuses the file (or a
 	// /tmp it cannot be written to) records with the profile settings.
-	args := append(append([]string{"name=" + RecordingName, "settings=" + settings}, o.Extra...), "filename="+file)
+	args := append(append([]string{"name=" + name, "settings=" + settings}, o.Extra...), "filename="+file)
 	var out string
 	body := o.jfc
 	if body == nil {
@@ -117,7 +124,7 @@ func Capture(ctx context.Context, pid int, kind stacks.Kind, d time.Duration, o 
 		res.Notes = append(res.Notes, finding.T(
 			fmt.Sprintf("tuneloop's settings of the %s events only were not taken (%s): recorded with JFR's 'profile' settings, which record more and cost the JVM more", kind, why),
 			fmt.Sprintf("未能使用 tuneloop 仅含 %s 所需事件的设置（%s）：改用 JFR 的 profile 设置记录，记录更多事件，对 JVM 的开销更大", kind, why)))
-		base := []string{"name=" + RecordingName, "settings=profile"}
+		base := []string{"name=" + name, "settings=profile"}
 		args = append(append(append(append([]string(nil), base...), kindOptions(kind)...), o.Extra...), "filename="+file)
 		out, err = vm.Execute(ctx, "JFR.start", args...)
 		if err != nil && len(kindOptions(kind)) > 0 && unknownOption(err, out) {
@@ -154,8 +161,8 @@ func Capture(ctx context.Context, pid int, kind stacks.Kind, d time.Duration, o 
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
 	defer os.Remove(inJVM) // ours: leave nothing behind in the JVM's /tmp
-	if _, err := vm.Execute(sctx, "JFR.stop", "name="+RecordingName); err != nil {
-		return nil, fmt.Errorf("pid %d: JFR.stop name=%s: %w", pid, RecordingName, err)
+	if _, err := vm.Execute(sctx, "JFR.stop", "name="+name); err != nil {
+		return nil, fmt.Errorf("pid %d: JFR.stop name=%s: %w", pid, name, err)
 	}
 	buf, err := readCapped(inJVM)
 	if err != nil {

@@ -107,19 +107,9 @@ func NewHosts(r *multihost.Run, lang finding.Lang) *HostsView {
 
 func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
-// ClockMS says a clock offset, bound or drift in milliseconds readably:
-// under a millisecond in whole microseconds (a LAN round trip), else in
-// ms with one decimal; sign forces the + of a positive value.
-func ClockMS(ms float64, sign bool) string {
-	f := "%"
-	if sign {
-		f += "+"
-	}
-	if ms > -1 && ms < 1 {
-		return fmt.Sprintf(f+".0f µs", ms*1000)
-	}
-	return fmt.Sprintf(f+".1f ms", ms)
-}
+// ClockMS says a clock offset, bound or drift in milliseconds readably
+// (multihost.ClockMS, the one formatter of it).
+func ClockMS(ms float64, sign bool) string { return multihost.ClockMS(ms, sign) }
 
 // ClockLine says a host's alignment: "clock +3000.2 ms ±300 µs (shifted
 // ...), drift +10 µs over the run" or that it was not measured.

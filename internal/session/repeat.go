@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/tuneloop/tuneloop/internal/loadgen"
 )
 
 // RepeatOptions say how `tuneloop run --repeat N` repeats a run.
@@ -63,9 +65,12 @@ func Repeat(ctx context.Context, o RepeatOptions, run func(ctx context.Context, 
 
 // Variant is what differs between the two arms of an A/B repeat: the
 // command that starts the service and the URL loaded ("" keeps the run's
-// own).
+// own), with the load that goes to it.
 type Variant struct {
 	Start, Target string
+	// Load is the variant's load (its requests go to its Target); nil
+	// keeps the run's own.
+	Load *loadgen.Config
 }
 
 // The folders of an A/B repeat's arms under its Out.

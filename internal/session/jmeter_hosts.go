@@ -1,8 +1,7 @@
-package cli
+package session
 
 import (
 	"context"
-	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -17,9 +16,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/multihost"
 	"github.com/tuneloop/tuneloop/internal/remote"
-	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/run"
-	"github.com/tuneloop/tuneloop/internal/session"
 	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
@@ -43,28 +40,35 @@ type sshEngine struct {
 // JTL and logs.
 const JMeterDir = "jmeter"
 
-// runJMeterHosts is `run --engine jmeter --host ...`: every engine of
-// --jmeter-remote on a --host host is started there over SSH (the others
-// are running already), every host records as with `run --host`, and
-// JMeter's controller here drives the engines; the engines' samples are
-// moved onto this host's clock, their CPU and connections kept per engine.
-func runJMeterHosts(ctx context.Context, env *Env, o *RunOptions, ec engineChoice, jm *session.JMeterLoad, lang finding.Lang, failOn *finding.Severity) error {
-	switch {
-	case o.Start != "":
-		return usageErr(finding.T("--host: --start starts a service here; start it on its host and give --jvm auto or --pid", "--host：--start 在本机启动服务；请在其主机上启动，并用 --jvm auto 或 --pid"))
-	case o.Prom.Listen != "" || o.Prom.Textfile != "":
-		return usageErr(finding.T("--host: --prometheus-listen and --prometheus-textfile are not available for a remote host yet", "--host：远端主机暂不支持 --prometheus-listen 与 --prometheus-textfile"))
+// JMeterHostsOptions are `run --engine jmeter --host ...`: the hosts'
+// run (o.Load unused: JMeter drives the load) and JMeter's.
+type JMeterHostsOptions struct {
+	HostsOptions
+	JMeter  JMeterLoad
+	Engines []jmeter.RemoteSpec // --jmeter-remote; those on a --host host are started there
+}
+
+// JMeterServeCommand is the hidden command that keeps a jmeter-server
+// engine on its host for a run (started there over SSH).
+const JMeterServeCommand = "jmeter-serve"
+
+// jmeterStartTimeout bounds JMeter's start (its JVM, the engines' handshake).
+const jmeterStartTimeout = 2 * time.Minute
+
+// JMeterHosts is `run --engine jmeter --host ...`: every engine on a
+// --host host is started there over SSH (the others are running already),
+// every host records as with `run --host`, and JMeter's controller here
+// drives the engines; the engines' samples are moved onto this host's
+// clock, their CPU and connections kept per engine.
+func JMeterHosts(ctx context.Context, jo JMeterHostsOptions) (*HostsResult, error) {
+	o := &jo.HostsOptions
+	jm := &jo.JMeter
+	hosts := o.Hosts
+	if o.Note == nil {
+		o.Note = func(finding.Text) {}
 	}
-	hosts, err := o.Remote.hostList()
-	if err != nil {
-		return err
-	}
-	var specs []jmeter.RemoteSpec
-	if o.Engine.Remote != "" {
-		if specs, err = jmeter.ParseRemoteSpecs(o.Engine.Remote); err != nil {
-			return usageErr(finding.T("%v", "%v"), err)
-		}
-	}
+	note := o.Note
+	specs := jo.Engines
 	var engines []*sshEngine
 	var running []string
 	for _, sp := range specs {
@@ -74,13 +78,9 @@ func runJMeterHosts(ctx context.Context, env *Env, o *RunOptions, ec engineChoic
 			running = append(running, sp.Addr)
 		}
 	}
-	dir, err := multiOut(o.Out)
+	dir, err := hostsOut(o.Out)
 	if err != nil {
-		return err
-	}
-	note := func(finding.Text) {}
-	if o.Output == "text" {
-		note = func(t finding.Text) { fmt.Fprintf(env.Stderr, "tuneloop: %s\n", t.In(lang)) }
+		return nil, err
 	}
 	if multihost.App(hosts) < 0 {
 		note(finding.T("no app host (--host app=...): the load is kept in load.json, but no host's verdict weighs it, the engines' included",
@@ -95,8 +95,8 @@ func runJMeterHosts(ctx context.Context, env *Env, o *RunOptions, ec engineChoic
 	}
 	limit := o.WarmUp + o.Duration + jmeterStartTimeout + 5*time.Minute
 	defer stopSSHEngines(engines)
-	if err := startSSHEngines(ctx, env, o, engines, props, limit, note); err != nil {
-		return err
+	if err := startSSHEngines(ctx, o.Conn, engines, props, limit, note); err != nil {
+		return nil, err
 	}
 	watch := map[string]*jmeter.EngineWatch{}
 	var addrs []string
@@ -112,7 +112,7 @@ func runJMeterHosts(ctx context.Context, env *Env, o *RunOptions, ec engineChoic
 	jdir := filepath.Join(dir, JMeterDir)
 	b, err := os.ReadFile(jm.Plan)
 	if err != nil {
-		return usageErr(finding.T("--jmx: %v", "--jmx：%v"), err)
+		return nil, usageErr(finding.T("--jmx: %v", "--jmx：%v"), err)
 	}
 	rp := jmeter.RunPlan{Users: jm.Users, Seconds: int(limit / time.Second), Rate: jm.Rate}
 	if len(addrs) > 0 {
@@ -122,22 +122,26 @@ func runJMeterHosts(ctx context.Context, env *Env, o *RunOptions, ec engineChoic
 	}
 	planCopy, _, err := jmeter.ForRun(b, rp)
 	if err != nil {
-		return usageErr(finding.T("--jmx %s: %v", "--jmx %s：%v"), jm.Plan, err)
+		return nil, usageErr(finding.T("--jmx %s: %v", "--jmx %s：%v"), jm.Plan, err)
 	}
 	if err := os.MkdirAll(jdir, 0o755); err != nil {
-		return err
+		return nil, err
 	}
 	if err := os.WriteFile(filepath.Join(jdir, "plan.jmx"), planCopy, 0o644); err != nil {
-		return err
+		return nil, err
 	}
-	wd, err := launch.StartWatchdog(launch.JournalDir(env.Getenv))
+	getenv := o.Conn.Options.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	wd, err := launch.StartWatchdog(launch.JournalDir(getenv))
 	if err != nil {
 		note(finding.Tf(finding.T("no watchdog: %v (a kill of tuneloop would leave JMeter running)", "没有看护进程：%v（杀死 tuneloop 会让 JMeter 继续运行）"), err))
 	}
 	defer wd.Done()
-	eng, err := jmeter.Start(jmeter.Options{Install: ec.Install, Plan: filepath.Join(jdir, "plan.jmx"), Dir: jdir, Props: props, Remote: addrs})
+	eng, err := jmeter.Start(jmeter.Options{Install: jm.Install, Plan: filepath.Join(jdir, "plan.jmx"), Dir: jdir, Props: props, Remote: addrs})
 	if err != nil {
-		return &ExitError{Code: ExitFailure, Err: err}
+		return nil, err
 	}
 	wd.Note(launch.Entry{Op: launch.OpEngine, PGID: eng.PID(), GraceMS: 2000, Started: launch.ProcStart(eng.PID())})
 	defer func() {
@@ -146,7 +150,7 @@ func runJMeterHosts(ctx context.Context, env *Env, o *RunOptions, ec engineChoic
 	}()
 	note(finding.Tf(finding.T("JMeter started (pid %d) as the controller of %d engines", "JMeter 已启动（pid %d），作为 %d 个引擎的控制端"), eng.PID(), len(addrs)))
 	if err := eng.WaitFirst(ctx, jmeterStartTimeout); err != nil {
-		return &ExitError{Code: ExitFailure, Err: finding.Errorf(finding.T("%v\n(JMeter's files are kept in %s)", "%v\n（JMeter 的文件保留在 %s）"), err, jdir)}
+		return nil, finding.Errorf(finding.T("%v\n(JMeter's files are kept in %s)", "%v\n（JMeter 的文件保留在 %s）"), err, jdir)
 	}
 	// The controller's RMI ports: the engines' calls back are not load.
 	if ports := jmeter.ListenPorts("/proc", eng.PID()); len(ports) > 0 {
@@ -179,7 +183,7 @@ func runJMeterHosts(ctx context.Context, env *Env, o *RunOptions, ec engineChoic
 		wd.Note(launch.Entry{Op: launch.OpEngineOff, PGID: eng.PID()})
 		return nil
 	}
-	recDur := recordLead + o.WarmUp + o.Duration + 2*o.Interval + time.Second
+	recDur := multihost.RecordLead + o.WarmUp + o.Duration + 2*o.Interval + time.Second
 	var appArgs []string
 	if o.PID != 0 {
 		appArgs = append(appArgs, "--pid", strconv.Itoa(o.PID))
@@ -187,10 +191,10 @@ func runJMeterHosts(ctx context.Context, env *Env, o *RunOptions, ec engineChoic
 	if o.JVM != "" {
 		appArgs = append(appArgs, "--jvm", o.JVM)
 	}
-	m, err := recordOnHosts(ctx, env, &o.Remote, hostsPlan{Dir: dir, Hosts: hosts, Duration: recDur, Interval: o.Interval,
-		AppArgs: appArgs, During: during, Note: note})
+	m, err := multihost.Record(ctx, multihost.Plan{Dir: dir, Hosts: hosts, Conn: o.Conn, Duration: recDur, Interval: o.Interval,
+		AppArgs: appArgs, Enable: o.Enable, Disable: o.Disable, During: during, Note: note})
 	if err != nil && m == nil {
-		return err
+		return nil, err
 	}
 	// The clocks again: the offset's bound takes the drift over the run.
 	clockAfter(ctx, engines, sum, note)
@@ -206,9 +210,9 @@ func runJMeterHosts(ctx context.Context, env *Env, o *RunOptions, ec engineChoic
 		}
 	}
 	if loadErr != nil && sum == nil {
-		return finding.Errorf(finding.T("the load: %v (the hosts' recordings are kept in %s)", "负载：%v（各主机的记录保存在 %s）"), loadErr, finding.SafeLine(dir))
+		return nil, finding.Errorf(finding.T("the load: %v (the hosts' recordings are kept in %s)", "负载：%v（各主机的记录保存在 %s）"), loadErr, finding.SafeLine(dir))
 	}
-	return reportHosts(ctx, env, dir, sum, o.Output, lang, failOn)
+	return ReportHosts(ctx, dir, sum, o.Lang)
 }
 
 // engineHost is the --host entry an engine's host names: its name, or
@@ -238,24 +242,24 @@ func hasProp(props []string, name string) bool {
 
 // startSSHEngines connects to each engine's host, measures its clock,
 // starts the engine there and waits until it serves (all at once).
-func startSSHEngines(ctx context.Context, env *Env, o *RunOptions, engines []*sshEngine, props []string, limit time.Duration, note func(finding.Text)) error {
+func startSSHEngines(ctx context.Context, conn multihost.Conn, engines []*sshEngine, props []string, limit time.Duration, note func(finding.Text)) error {
 	var wg sync.WaitGroup
 	for _, e := range engines {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			e.err = startSSHEngine(ctx, env, o, e, props, limit)
+			e.err = startSSHEngine(ctx, conn, e, props, limit)
 		}()
 	}
 	wg.Wait()
 	for _, e := range engines {
 		if e.err != nil {
-			return &ExitError{Code: ExitFailure, Err: finding.Errorf(finding.T("JMeter engine %s on host %s: %v", "主机 %[2]s 上的 JMeter 引擎 %[1]s：%[3]v"),
-				e.spec.Addr, finding.SafeLine(e.host.Name), e.err)}
+			return finding.Errorf(finding.T("JMeter engine %s on host %s: %v", "主机 %[2]s 上的 JMeter 引擎 %[1]s：%[3]v"),
+				e.spec.Addr, finding.SafeLine(e.host.Name), e.err)
 		}
 		if e.before != nil {
 			note(finding.Tf(finding.T("engine %s (pid %d there) serves; its clock offset %s ±%s", "引擎 %s（该主机上的 pid %d）已就绪；其时钟偏差 %s ±%s"), e.addr, e.watch.PID,
-				report.ClockMS(ms(e.watch.Offset), true), report.ClockMS(ms(e.watch.Bound), false)))
+				multihost.ClockMS(msOf(e.watch.Offset), true), multihost.ClockMS(msOf(e.watch.Bound), false)))
 		} else {
 			note(finding.Tf(finding.T("engine %s (pid %d there) serves; its clock not measured: its samples keep its host's times", "引擎 %s（该主机上的 pid %d）已就绪；未能测量其时钟：其样本保留该主机的时间"),
 				e.addr, e.watch.PID))
@@ -264,8 +268,8 @@ func startSSHEngines(ctx context.Context, env *Env, o *RunOptions, engines []*ss
 	return nil
 }
 
-func startSSHEngine(ctx context.Context, env *Env, o *RunOptions, e *sshEngine, props []string, limit time.Duration) error {
-	c, bin, err := o.Remote.connectTo(ctx, env, e.host.Address)
+func startSSHEngine(ctx context.Context, conn multihost.Conn, e *sshEngine, props []string, limit time.Duration) error {
+	c, bin, err := remote.Connect(ctx, e.host.Address, conn.Options, conn.Exe)
 	if err != nil {
 		return err
 	}
@@ -274,11 +278,11 @@ func startSSHEngine(ctx context.Context, env *Env, o *RunOptions, e *sshEngine, 
 	e.addr = net.JoinHostPort(c.Target.Host, port)
 	if pr, err := c.StartClock(ctx, bin, limit); err == nil {
 		e.probe = pr
-		if e.before = measureClock(ctx, pr); e.before != nil {
+		if e.before = multihost.MeasureClock(ctx, pr); e.before != nil {
 			e.watch.Offset, e.watch.Bound = time.Duration(e.before.OffsetNS), time.Duration(e.before.BoundNS)
 		}
 	}
-	args := []string{jmeterServeCommand, "--port", port, "--hostname", c.Target.Host}
+	args := []string{JMeterServeCommand, "--port", port, "--hostname", c.Target.Host}
 	if e.spec.Home != "" {
 		args = append(args, "--jmeter", e.spec.Home)
 	}
@@ -330,23 +334,25 @@ func clockAfter(ctx context.Context, engines []*sshEngine, sum *loadgen.Summary,
 		if e.probe == nil || e.before == nil {
 			continue
 		}
-		after := measureClock(ctx, e.probe)
+		after := multihost.MeasureClock(ctx, e.probe)
 		if after == nil {
 			continue
 		}
 		drift := time.Duration(after.OffsetNS - e.before.OffsetNS)
 		bound := time.Duration(max(after.BoundNS, e.before.BoundNS)) + absDur(drift)/2
-		note(finding.Tf(finding.T("engine %s: clock drift over the run %s", "引擎 %s：运行期间时钟漂移 %s"), e.addr, report.ClockMS(ms(drift), true)))
+		note(finding.Tf(finding.T("engine %s: clock drift over the run %s", "引擎 %s：运行期间时钟漂移 %s"), e.addr, multihost.ClockMS(msOf(drift), true)))
 		if sum == nil {
 			continue
 		}
 		for i := range sum.Engines {
 			if sum.Engines[i].Name == e.addr {
-				sum.Engines[i].ClockBoundMS = ms(bound)
+				sum.Engines[i].ClockBoundMS = msOf(bound)
 			}
 		}
 	}
 }
+
+func msOf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 func absDur(d time.Duration) time.Duration {
 	if d < 0 {
