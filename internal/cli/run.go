@@ -146,7 +146,7 @@ is still printed and kept. 2 on bad usage.`,
 	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
 	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), "workload profile for the host audit")
 	f.StringVar(&o.FailOn, "fail-on", "", "exit 3 if a finding is at least this severe: warning or critical")
-	f.StringVar(&o.Probe, "probe", "", "a probe folder of this host ('tuneloop probe'), copied into the run: the verdict and the host audit cite its figures (default: the newest probe of this host under ./probes)")
+	f.StringVar(&o.Probe, "probe", "", "a probe folder of this host ('tuneloop probe'), copied into the run: the verdict and the host audit cite its figures (default: the newest finished probe of this host in the catalog, unless --no-catalog, or under ./probes)")
 	f.StringVar(&o.Catalog, "catalog", "", "catalog of runs (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)")
 	f.BoolVar(&o.NoCatalog, "no-catalog", false, "do not add the run to the catalog")
 	f.BoolVar(&o.NoGCLog, "no-gc-log", false, "do not switch GC logging on in the JVM")

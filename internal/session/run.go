@@ -51,8 +51,9 @@ type RunOptions struct {
 	Profile rules.Profile // for the host audit
 	// Probe is a probe folder of this host whose figures the audit and the
 	// verdict cite (copied into the run as probe.RunFile); "" looks for
-	// the newest probe of this host under ProbeRoot (default
-	// probe.DefaultRoot). A probe of another host is not used (a note).
+	// the newest finished probe of this host in the catalog (not with
+	// NoCatalog) or under ProbeRoot (default probe.DefaultRoot). A probe
+	// of another host is not used (a note).
 	Probe, ProbeRoot string
 	Catalog          string
 	NoCatalog        bool
@@ -248,7 +249,7 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 
 	// 2. The host audit, before any load.
 	facts := sysinfo.Collect(h, sysinfo.Options{})
-	pr, _, note, perr := probe.For(o.Probe, orDefault(o.ProbeRoot, probe.DefaultRoot), facts)
+	pr, _, note, perr := probe.For(o.Probe, orDefault(o.ProbeRoot, probe.DefaultRoot), ProbeLookup(ctx, o.Catalog, o.NoCatalog, getenv), facts)
 	if perr != nil {
 		note = finding.Tf(finding.T("--probe: %v: not used", "--probe：%v：未使用"), perr)
 	}
