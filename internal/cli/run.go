@@ -166,7 +166,7 @@ is still printed and kept. 2 on bad usage.`,
 // by pair, on stdout with compare's gate and exit codes.
 func runAB(ctx context.Context, env *Env, o *RunOptions) error {
 	if o.Repeat < 2 {
-		return usageErr(finding.T("--start-b/--target-b need --repeat N with N >= 2 (pairs of runs; 3 or more recommended)", "--start-b/--target-b 需要 --repeat N 且 N >= 2（成对运行；建议 3 次及以上）"))
+		return usageErr(finding.T("--start-b/--target-b need --repeat N with N >= 2 (pairs of runs; 6 or more for a verdict at 95%%, 8 for --fail-on-regression)", "--start-b/--target-b 需要 --repeat N 且 N >= 2（成对运行；95%% 水平的结论至少需要 6 对，--fail-on-regression 至少需要 8 对）"))
 	}
 	quiet := *env
 	quiet.Stdout = env.Stderr
