@@ -2,10 +2,11 @@
 # demo.sh: the README's main job, measured so that it can be trusted. The
 # zoo's synchronous-logging service (before) and its fixed variant (after:
 # AsyncAppender, the fix the first report recommends) are compared twice:
-#  1. by runs, in turn, before1 after1 before2 after2 before3 after3, by one
-#     `tuneloop run --repeat 3 --start BEFORE --start-b AFTER`, which writes
+#  1. by runs, in turn, before1 after1 ... before6 after6, by one
+#     `tuneloop run --repeat 6 --start BEFORE --start-b AFTER`, which writes
 #     each run's report and prints the before/after with 95% intervals
-#     judged pair by pair (and the lock flame diff of the runs);
+#     judged pair by pair (a paired t and the exact signed-rank test, which
+#     needs 6 pairs to reach 5%) and the lock flame diff of the runs;
 #  2. with both up at once on two ports, by `tuneloop load BEFORE --versus
 #     AFTER`: one load alternating between them in 1 s windows (A B B A ...),
 #     so that a neighbour's noise hits both sides of each pair of windows.
@@ -15,7 +16,8 @@
 # the slowest 1% of each side's requests: at the gate's 10% it is often
 # "inconclusive: run K more" (exit 4), which the demo prints and accepts
 # unless DEMO_REQUIRE_P99=1. Everything stays on 127.0.0.1 and stops by
-# itself; about 5 minutes on 2 cores.
+# itself; about 5 minutes on 2 cores with 3 pairs (6 pairs, now the
+# default, add a minute or two: not re-measured).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${BIN:-bin/tuneloop}
@@ -47,19 +49,20 @@ rm -rf "$out" && mkdir -p "$out"
 zoo() { # LOG-DIR EXTRA-FLAGS: the service's start command
 	echo "exec java -jar $jar --scenario sync-logging --port $port --log-dir $out/$1 ${2:-}"
 }
-ab() { # NAME START-A START-B EXTRA-RUN-FLAGS...: 3 interleaved pairs, compare on stdout
+pairs=${DEMO_PAIRS:-6}
+ab() { # NAME START-A START-B EXTRA-RUN-FLAGS...: $pairs interleaved pairs, compare on stdout
 	local name=$1 a=$2 b=$3
 	shift 3
 	"$bin" run --target "http://127.0.0.1:$port/api" -c "$users" -d "${secs}s" --warm-up "${warm}s" \
-		--repeat 3 --start "$a" --start-b "$b" --out "$out/$name" --no-catalog -q "$@"
+		--repeat "$pairs" --start "$a" --start-b "$b" --out "$out/$name" --no-catalog -q "$@"
 }
 
-echo "== before/after: sync logging (a) and AsyncAppender (b) in turn, 3 pairs, $users users for ${secs}s each" >&2
+echo "== before/after: sync logging (a) and AsyncAppender (b) in turn, $pairs pairs, $users users for ${secs}s each" >&2
 ab fix "$(zoo logs-before)" "$(zoo logs-after --fixed)" 2>"$out/fix-runs.txt" | tee "$out/compare.txt"
 # Flags before the runs: after "--" everything is a run folder.
 "$bin" compare --output markdown "$out/fix/a" -- "$out/fix/b" >"$out/compare.md"
 "$bin" compare --output json "$out/fix/a" -- "$out/fix/b" >"$out/compare.json"
-# The lock flame graph of the three before runs against the three after, per request.
+# The lock flame graph of the before runs against the after runs, per request.
 "$bin" compare --flame-kind lock --flame-diff "$out/flame-diff.html" "$out/fix/a" -- "$out/fix/b" >"$out/flame-diff.txt"
 
 # Both services up at once for load --versus: started here, stopped by the

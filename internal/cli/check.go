@@ -16,6 +16,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/probe"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/rules"
+	"github.com/tuneloop/tuneloop/internal/session"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
 	"github.com/tuneloop/tuneloop/internal/version"
 )
@@ -38,10 +39,13 @@ type CheckOptions struct {
 	// Remote is --host and how to reach it.
 	Remote hostOptions
 	// Probe is a probe folder of this host whose figures the findings
-	// cite; "" looks for the newest of this host under ProbeRoot
-	// (default probe.DefaultRoot).
+	// cite; "" looks for the newest finished probe of this host in the
+	// catalog (Catalog, default the runs' catalog; not with NoCatalog)
+	// and under ProbeRoot (default probe.DefaultRoot).
 	Probe     string
 	ProbeRoot string
+	Catalog   string
+	NoCatalog bool
 }
 
 func newCheckCmd(env *Env) *cobra.Command {
@@ -81,7 +85,9 @@ usage.`,
 	f.BoolVar(&o.List, "list", false, "print every rule with its ID and what it checks, then exit")
 	f.BoolVar(&o.All, "all", false, "text output: show what each passed and skipped check saw; with --list: every rule set (GC logs, thread dumps, logging configurations, recorded runs), not only the host's")
 	f.StringVar(&o.OutFile, "out", "", "write the report to this file instead of standard output")
-	f.StringVar(&o.Probe, "probe", "", "a probe folder of this host ('tuneloop probe'): findings whose cause is a platform cost cite its figures (default: the newest probe of this host under ./probes)")
+	f.StringVar(&o.Catalog, "catalog", "", "catalog whose probes of this host are looked up (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)")
+	f.BoolVar(&o.NoCatalog, "no-catalog", false, "do not look up probes in the catalog (only under ./probes)")
+	f.StringVar(&o.Probe, "probe", "", "a probe folder of this host ('tuneloop probe'): findings whose cause is a platform cost cite its figures (default: the newest finished probe of this host in the catalog, unless --no-catalog, or under ./probes)")
 	o.Remote.flags(cmd)
 	return cmd
 }
@@ -140,7 +146,7 @@ func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
 		now = o.Now
 	}
 	facts := sysinfo.Collect(h, sysinfo.Options{Now: now})
-	pr, prFile, note, err := probe.For(o.Probe, orDefaultStr(o.ProbeRoot, probe.DefaultRoot), facts)
+	pr, prFile, note, err := probe.For(o.Probe, orDefaultStr(o.ProbeRoot, probe.DefaultRoot), session.ProbeLookup(ctx, o.Catalog, o.NoCatalog, env.Getenv), facts)
 	if err != nil {
 		return usageErr(finding.T("--probe: %v", "--probe：%v"), err)
 	}

@@ -18,8 +18,8 @@ var helpZH = map[string]string{
 	"output format: text or json":                                      "输出格式：text 或 json",
 	"output format: text, json or markdown":                            "输出格式：text、json 或 markdown",
 	"exit 3 if a finding is at least this severe: warning or critical": "存在至少达到该严重级别的发现时以退出码 3 退出：warning 或 critical",
-	"a probe folder of this host ('tuneloop probe'): findings whose cause is a platform cost cite its figures (default: the newest probe of this host under ./probes)":             "本机的探测目录（'tuneloop probe'）：原因是平台开销的发现会引用其中的指标（默认：./probes 下本机最新的探测结果）",
-	"a probe folder of this host ('tuneloop probe'), copied into the run: the verdict and the host audit cite its figures (default: the newest probe of this host under ./probes)": "本机的探测目录（'tuneloop probe'），会复制进运行目录：结论与主机审计引用其中的指标（默认：./probes 下本机最新的探测结果）",
+	"a probe folder of this host ('tuneloop probe'): findings whose cause is a platform cost cite its figures (default: the newest finished probe of this host in the catalog, unless --no-catalog, or under ./probes)":             "本机的探测目录（'tuneloop probe'）：原因是平台开销的发现会引用其中的指标（默认：运行记录目录中（除非 --no-catalog）或 ./probes 下本机最新的已完成探测结果）",
+	"a probe folder of this host ('tuneloop probe'), copied into the run: the verdict and the host audit cite its figures (default: the newest finished probe of this host in the catalog, unless --no-catalog, or under ./probes)": "本机的探测目录（'tuneloop probe'），会复制进运行目录：结论与主机审计引用其中的指标（默认：运行记录目录中（除非 --no-catalog）或 ./probes 下本机最新的已完成探测结果）",
 	"write the report to this file instead of standard output": "把报告写入该文件，而不是标准输出",
 	"sampling interval":                 "采样间隔",
 	"no live status line":               "不显示实时状态行",
@@ -445,37 +445,53 @@ report.html（自包含）、report.md 和 report.json。
 	"--start: leave the service running at the end":                          "--start：结束时让服务继续运行",
 
 	// runs rebuild
-	"Add back every run folder found in DIR (default ./runs) and, after damage, those the old catalog named": "把在 DIR（默认 ./runs）中找到的每个运行目录重新加入运行记录目录；目录损坏后，还会加入旧目录中记载的运行目录",
-	`Scan each DIR (a run folder, or a folder of run folders; default ./runs)
-and add every run folder found to the catalog. A catalog found damaged
-("database disk image is malformed", "file is not a database") is moved
-aside as runs.db.corrupt-<time> and rebuilt automatically; the folders the
-damaged file still names are added back too.`: `扫描每个 DIR（一个运行目录，或包含运行目录的目录；默认 ./runs），把找到的每个运行
-目录加入运行记录目录。发现运行记录目录损坏（"database disk image is malformed"、
+	"Add back every run and probe folder found in DIR (default ./runs and ./probes) and, after damage, those the old catalog named": "把在 DIR（默认 ./runs 与 ./probes）中找到的每个运行目录和探测目录重新加入运行记录目录；目录损坏后，还会加入旧目录中记载的目录",
+	`Scan each DIR (a run or probe folder, or a folder of them; default ./runs
+and ./probes) and add every run folder and probe folder found to the
+catalog (a probe killed before its end as incomplete, as its probe.json
+says). A catalog found damaged ("database disk image is malformed", "file
+is not a database") is moved aside as runs.db.corrupt-<time> and rebuilt
+automatically; the folders the damaged file still names are added back too.`: `扫描每个 DIR（一个运行目录或探测目录，或包含它们的目录；默认 ./runs 与 ./probes），
+把找到的每个运行目录和探测目录加入运行记录目录（在结束前被终止的探测按其 probe.json
+记为不完整）。发现运行记录目录损坏（"database disk image is malformed"、
 "file is not a database"）时，会把它移到 runs.db.corrupt-<时间> 并自动重建；损坏
-文件中仍能读出的运行目录也会重新加入。`,
+文件中仍能读出的目录也会重新加入。`,
 	"  tuneloop runs rebuild\n  tuneloop runs rebuild /data/tuneloop/runs /tmp/from-prod": "  tuneloop runs rebuild\n  tuneloop runs rebuild /data/tuneloop/runs /tmp/from-prod",
 	// runs
-	"List recorded runs (the catalog), or add and remove run folders": "列出已记录的运行（运行记录目录），或在其中添加、移除运行目录",
-	`List the runs 'tuneloop record' saved, newest first, from the catalog
-($XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db; --catalog
-to use another). A run folder copied from another machine is added with
-'tuneloop runs add DIR'. The catalog is an index only: each run folder is
-complete on its own ('tuneloop analyze DIR').`: `从运行记录目录（$XDG_DATA_HOME/tuneloop/runs.db 或
+	"List recorded runs and probes (the catalog), or add and remove their folders": "列出已记录的运行与探测（运行记录目录），或在其中添加、移除它们的目录",
+	`List the runs 'tuneloop record' and 'tuneloop run' saved, newest first, from
+the catalog ($XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db;
+--catalog to use another); --probes lists the probes 'tuneloop probe' took
+instead (host, kernel, CPU model, parts, time, folder). Both are listed from
+their start: one killed before its end shows as incomplete. A run or probe
+folder copied from another machine is added with 'tuneloop runs add DIR'.
+'run' and 'check' cite the newest finished probe of their host found in the
+catalog or under ./probes. The catalog is an index only: each folder is
+complete on its own ('tuneloop analyze DIR', 'tuneloop compare PROBE_A PROBE_B').`: `从运行记录目录（$XDG_DATA_HOME/tuneloop/runs.db 或
 ~/.local/share/tuneloop/runs.db；用 --catalog 指定其他位置）中列出
-'tuneloop record' 保存的运行，最新的在前。从其他机器复制来的运行目录用
-'tuneloop runs add DIR' 加入。运行记录目录只是索引：每个运行目录本身都是完整的
-（'tuneloop analyze DIR'）。`,
+'tuneloop record' 与 'tuneloop run' 保存的运行，最新的在前；--probes 改为列出
+'tuneloop probe' 做过的探测（主机、内核、CPU 型号、部分、时间、目录）。两者都从开始时
+就被记录：在结束前被终止的显示为不完整。从其他机器复制来的运行目录或探测目录用
+'tuneloop runs add DIR' 加入。'run' 与 'check' 引用运行记录目录中或 ./probes 下
+本机最新的已完成探测。运行记录目录只是索引：每个目录本身都是完整的
+（'tuneloop analyze DIR'、'tuneloop compare PROBE_A PROBE_B'）。`,
 	`  tuneloop runs
+  tuneloop runs --probes
   tuneloop runs --output json
   tuneloop runs add /tmp/from-prod/20261121-090001-kp920-app01
   tuneloop runs rm runs/20261121-090001-kp920-app01`: `  tuneloop runs
+  tuneloop runs --probes
   tuneloop runs --output json
   tuneloop runs add /tmp/from-prod/20261121-090001-kp920-app01
   tuneloop runs rm runs/20261121-090001-kp920-app01`,
-	"Add run folders to the catalog (e.g. copied from another machine)":           "把运行目录加入运行记录目录（例如从其他机器复制来的）",
-	"Remove run folders from the catalog (the folders are left alone)":            "从运行记录目录中移除运行目录（运行目录本身不会被删除）",
-	"TPS and p99 of a service over its runs, with the run where a change entered": "某个服务历次运行的 TPS 与 p99，并标出变化开始的那次运行",
+	"list the catalogued probes (tuneloop probe) instead of the runs":                                                              "列出运行记录目录中的探测（tuneloop probe），而不是运行",
+	"catalog whose probes of this host are looked up (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)": "在该运行记录目录中查找本机的探测结果（默认 $XDG_DATA_HOME/tuneloop/runs.db 或 ~/.local/share/tuneloop/runs.db）",
+	"do not look up probes in the catalog (only under ./probes)":                                                                   "不在运行记录目录中查找探测结果（只在 ./probes 下查找）",
+	"catalog the probe folder is added to (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)":            "探测目录要加入的运行记录目录（默认 $XDG_DATA_HOME/tuneloop/runs.db 或 ~/.local/share/tuneloop/runs.db）",
+	"do not add the probe folder to the catalog":                                                                                   "不把探测目录加入运行记录目录",
+	"Add run or probe folders to the catalog (e.g. copied from another machine)":                                                   "把运行目录或探测目录加入运行记录目录（例如从其他机器复制来的）",
+	"Remove run or probe folders from the catalog (the folders are left alone)":                                                    "从运行记录目录中移除运行目录或探测目录（目录本身不会被删除）",
+	"TPS and p99 of a service over its runs, with the run where a change entered":                                                  "某个服务历次运行的 TPS 与 p99，并标出变化开始的那次运行",
 	`Show throughput and p99 latency over the catalog's runs, oldest first, per
 service (target URL) and scenario (load model), and mark change points: the
 run where the level changed, found by E-divisive means with a permutation

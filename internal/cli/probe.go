@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -24,6 +25,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/report/html"
 	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/run/catalog"
 	"github.com/tuneloop/tuneloop/internal/session"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
 	"github.com/tuneloop/tuneloop/internal/units"
@@ -54,6 +56,10 @@ type ProbeOptions struct {
 	// holds how to log in (Identity, KnownHosts; Exe in tests).
 	SSH    string
 	Remote hostOptions
+	// Catalog is the catalog the probe folder is put in (default: the
+	// runs' catalog); NoCatalog leaves it out.
+	Catalog   string
+	NoCatalog bool
 }
 
 func newProbeCmd(env *Env) *cobra.Command {
@@ -116,6 +122,8 @@ there, run for at most 5 minutes with a fresh token, removed after).`,
 	f.StringVar(&o.Listen, "listen", "", "serve probes on this address (HOST:PORT) instead of probing")
 	f.DurationVar(&o.For, "for", 10*time.Minute, "with --listen: stop serving after this long")
 	f.StringVar(&o.SSH, "peer-ssh", "", "start the other side on this host over SSH ([user@]host[:port] or a ~/.ssh/config alias; nothing is installed there) and measure the network to it")
+	f.StringVar(&o.Catalog, "catalog", "", "catalog the probe folder is added to (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)")
+	f.BoolVar(&o.NoCatalog, "no-catalog", false, "do not add the probe folder to the catalog")
 	f.StringSliceVar(&o.Remote.Identity, "identity", nil, "--peer-ssh: private key file to log in with (besides ssh-agent and ~/.ssh/config)")
 	f.StringVar(&o.Remote.KnownHosts, "known-hosts", "", "--peer-ssh: known_hosts file (default ~/.ssh/known_hosts); an unknown host key is refused")
 	return cmd
@@ -201,9 +209,21 @@ func RunProbe(ctx context.Context, env *Env, o *ProbeOptions) error {
 		defer stop()
 		peer, token = addr, tok
 	}
+	var started func(error)
+	if dir != "-" {
+		// The folder and its catalog line exist from the start, as a
+		// run's do: a probe killed before its end stays listed as
+		// incomplete (its probe.json says probing).
+		if started, err = startProbeFolder(ctx, env, o, dir, facts, parts); err != nil {
+			return err
+		}
+	}
 	r, err := probe.Run(ctx, probe.Options{Parts: parts, Quick: o.Quick, Rounds: o.Rounds, Peer: peer, Token: token,
 		Sizes: sizes, Dir: o.Dir, DiskBytes: o.DiskMB << 20, Log: env.Stderr, Facts: facts})
 	if err != nil {
+		if started != nil {
+			started(err)
+		}
 		return err
 	}
 	r.Tool = "tuneloop " + version.Version
@@ -212,6 +232,12 @@ func RunProbe(ctx context.Context, env *Env, o *ProbeOptions) error {
 			return err
 		}
 		fmt.Fprintln(env.Stderr, finding.T("probe folder: ", "探测目录：").In(lang)+dir)
+		if !o.NoCatalog {
+			if err := catalogProbe(ctx, env, o, dir, r, 0); err != nil {
+				fmt.Fprintln(env.Stderr, "tuneloop: "+finding.Tf(finding.T("warning: probe not added to the catalog: %v (add it later with tuneloop runs add %s)",
+					"警告：探测结果未加入运行记录目录：%v（稍后可用 tuneloop runs add %s 加入）"), err, dir).In(lang))
+			}
+		}
 	}
 	switch o.Output {
 	case "json":
@@ -305,6 +331,71 @@ func startPeerSSH(ctx context.Context, env *Env, o *ProbeOptions) (string, strin
 	return addr, token, stop, nil
 }
 
+// startProbeFolder creates the probe folder with a probe.json that says
+// the probe is running (status probing: what a probe killed before its
+// end leaves) and catalogs it, a busy catalog waited for 3 s at most (the
+// line is written again at the end). The returned func undoes both when
+// the probe fails before measuring anything: nothing is left of it.
+func startProbeFolder(ctx context.Context, env *Env, o *ProbeOptions, dir string, facts *sysinfo.Facts, parts []string) (func(error), error) {
+	created := false
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		created = true
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("creating the probe folder: %w", err)
+	}
+	stub := &probe.Result{Schema: probe.Schema, Tool: "tuneloop " + version.Version, Start: time.Now(), Quick: o.Quick, Parts: parts,
+		Host: probe.HostOf(facts), Status: probe.StatusProbing, Figures: []probe.Figure{}}
+	if err := run.WriteJSONAtomic(filepath.Join(dir, probe.File), stub); err != nil {
+		return nil, err
+	}
+	if !o.NoCatalog {
+		_ = catalogProbe(ctx, env, o, dir, stub, 3*time.Second)
+	}
+	return func(error) {
+		_ = os.Remove(filepath.Join(dir, probe.File))
+		if created {
+			_ = os.Remove(dir) // only when empty: never what was there before
+		}
+		if !o.NoCatalog {
+			if p, err := catalogPath(env, o.Catalog); err == nil {
+				if c, err := catalog.Open(context.WithoutCancel(ctx), p); err == nil {
+					_, _ = c.RemoveDir(context.WithoutCancel(ctx), dir)
+					c.Close()
+				}
+			}
+		}
+	}, nil
+}
+
+// catalogProbe puts the probe r of folder dir in the catalog (waiting up to
+// maxWait for a busy one; 0: the catalog's own bound). A catalog found
+// damaged is rebuilt from the folders next to dir first, and said so.
+func catalogProbe(ctx context.Context, env *Env, o *ProbeOptions, dir string, r *probe.Result, maxWait time.Duration) error {
+	p, err := catalogPath(env, o.Catalog)
+	if err != nil {
+		return err
+	}
+	ctx = context.WithoutCancel(ctx) // a Ctrl-C'd probe is still catalogued
+	c, err := catalog.Open(ctx, p)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	c.MaxWait = maxWait
+	lang := env.Lang()
+	c.Waiting = func(t finding.Text) { fmt.Fprintln(env.Stderr, "tuneloop: "+t.In(lang)) }
+	if c.Recovered != nil {
+		rb, _ := session.RebuildCatalog(ctx, c, []string{filepath.Dir(dir)})
+		fmt.Fprintln(env.Stderr, "tuneloop: "+session.CatalogRecovered(c, rb).In(lang))
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	return c.PutProbe(ctx, catalog.ProbeEntryOf(abs, r))
+}
+
 // writeProbeFolder writes probe.json and its text, Markdown and HTML
 // renderings in lang (each whole or not at all).
 func writeProbeFolder(dir string, r *probe.Result, lang finding.Lang) error {
@@ -376,6 +467,14 @@ func compareProbes(env *Env, o *CompareOptions, a, b string, lang finding.Lang) 
 	rb, err := loadProbe(b)
 	if err != nil {
 		return err
+	}
+	for _, x := range []struct {
+		path string
+		r    *probe.Result
+	}{{a, ra}, {b, rb}} {
+		if x.r.State() == probe.StatusProbing {
+			return finding.Errorf(finding.T("%s is a probe that never finished (killed, or still running): nothing to compare", "%s 是未完成的探测（被终止或仍在运行）：没有可比较的内容"), finding.SafeLine(x.path))
+		}
 	}
 	c := probe.Compare(ra, rb, a, b)
 	switch o.Output {

@@ -23,7 +23,7 @@ import (
 func TestProbeFolderAndCompare(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "p")
 	env, out, _ := testEnv()
-	if err := RunProbe(context.Background(), env, &ProbeOptions{Output: "text", Out: dir, Quick: true, Only: "cpu", Sizes: "1"}); err != nil {
+	if err := RunProbe(context.Background(), env, &ProbeOptions{Output: "text", Out: dir, Quick: true, Only: "cpu", Sizes: "1", NoCatalog: true}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "system call (getppid)") || !strings.Contains(out.String(), "95% interval") {
@@ -70,7 +70,7 @@ func TestProbeFolderAndCompare(t *testing.T) {
 func TestProbeChinese(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "p")
 	env, out, _ := testEnv()
-	if err := RunProbe(context.Background(), env, &ProbeOptions{Output: "markdown", Lang: "zh", Out: dir, Quick: true, Only: "disk", Dir: t.TempDir(), DiskMB: 8, Sizes: "1"}); err != nil {
+	if err := RunProbe(context.Background(), env, &ProbeOptions{Output: "markdown", Lang: "zh", Out: dir, Quick: true, Only: "disk", Dir: t.TempDir(), DiskMB: 8, Sizes: "1", NoCatalog: true}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "## 磁盘") || !strings.Contains(out.String(), "fsync 延迟中位数") {

@@ -34,7 +34,7 @@ func realProbe(t *testing.T, root, parts string) string {
 	env, _, errb := testEnv()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if err := RunProbe(ctx, env, &ProbeOptions{Output: "json", Out: dir, Quick: true, Only: parts, Sizes: "1", Dir: t.TempDir()}); err != nil {
+	if err := RunProbe(ctx, env, &ProbeOptions{Output: "json", Out: dir, Quick: true, Only: parts, Sizes: "1", Dir: t.TempDir(), NoCatalog: true}); err != nil {
 		t.Fatalf("probe: %v\n%s", err, errb.String())
 	}
 	return dir
@@ -44,6 +44,9 @@ func checkFindings(t *testing.T, o CheckOptions) ([]finding.Finding, string) {
 	t.Helper()
 	env, out, errb := testEnv()
 	o.Output, o.Now, o.Profile = "json", fixedNow, "java-web"
+	if o.Catalog == "" {
+		o.Catalog = filepath.Join(t.TempDir(), "runs.db") // never the user's catalog
+	}
 	if o.Root == "" {
 		o.ProcRoot, o.SysRoot, o.EtcRoot = "/proc", "/sys", "/etc"
 	}

@@ -131,7 +131,7 @@ is still printed and kept. 2 on bad usage.`,
 	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
 	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), "workload profile for the host audit")
 	f.StringVar(&o.FailOn, "fail-on", "", "exit 3 if a finding is at least this severe: warning or critical")
-	f.StringVar(&o.Probe, "probe", "", "a probe folder of this host ('tuneloop probe'), copied into the run: the verdict and the host audit cite its figures (default: the newest probe of this host under ./probes)")
+	f.StringVar(&o.Probe, "probe", "", "a probe folder of this host ('tuneloop probe'), copied into the run: the verdict and the host audit cite its figures (default: the newest finished probe of this host in the catalog, unless --no-catalog, or under ./probes)")
 	f.StringVar(&o.Catalog, "catalog", "", "catalog of runs (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)")
 	f.BoolVar(&o.NoCatalog, "no-catalog", false, "do not add the run to the catalog")
 	f.BoolVar(&o.NoGCLog, "no-gc-log", false, "do not switch GC logging on in the JVM")
@@ -151,7 +151,7 @@ is still printed and kept. 2 on bad usage.`,
 func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	ab := o.StartB != "" || o.TargetB != ""
 	if ab && o.Repeat < 2 {
-		return usageErr(finding.T("--start-b/--target-b need --repeat N with N >= 2 (pairs of runs; 3 or more recommended)", "--start-b/--target-b 需要 --repeat N 且 N >= 2（成对运行；建议 3 次及以上）"))
+		return usageErr(finding.T("--start-b/--target-b need --repeat N with N >= 2 (pairs of runs; 6 or more for a verdict at 95%%, 8 for --fail-on-regression)", "--start-b/--target-b 需要 --repeat N 且 N >= 2（成对运行；95%% 水平的结论至少需要 6 对，--fail-on-regression 至少需要 8 对）"))
 	}
 	lang, err := langOpt(env, o.Lang)
 	if err != nil {

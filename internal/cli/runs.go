@@ -9,6 +9,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/compare"
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/probe"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/run"
 	"github.com/tuneloop/tuneloop/internal/run/catalog"
@@ -21,19 +22,26 @@ type RunsOptions struct {
 	Catalog string
 	Output  string // text or json
 	Lang    string
+	// Probes lists the catalog's probe folders instead of its runs.
+	Probes bool
 }
 
 func newRunsCmd(env *Env) *cobra.Command {
 	o := &RunsOptions{}
 	cmd := &cobra.Command{
 		Use:   "runs",
-		Short: "List recorded runs (the catalog), or add and remove run folders",
-		Long: `List the runs 'tuneloop record' saved, newest first, from the catalog
-($XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db; --catalog
-to use another). A run folder copied from another machine is added with
-'tuneloop runs add DIR'. The catalog is an index only: each run folder is
-complete on its own ('tuneloop analyze DIR').`,
+		Short: "List recorded runs and probes (the catalog), or add and remove their folders",
+		Long: `List the runs 'tuneloop record' and 'tuneloop run' saved, newest first, from
+the catalog ($XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db;
+--catalog to use another); --probes lists the probes 'tuneloop probe' took
+instead (host, kernel, CPU model, parts, time, folder). Both are listed from
+their start: one killed before its end shows as incomplete. A run or probe
+folder copied from another machine is added with 'tuneloop runs add DIR'.
+'run' and 'check' cite the newest finished probe of their host found in the
+catalog or under ./probes. The catalog is an index only: each folder is
+complete on its own ('tuneloop analyze DIR', 'tuneloop compare PROBE_A PROBE_B').`,
 		Example: `  tuneloop runs
+  tuneloop runs --probes
   tuneloop runs --output json
   tuneloop runs add /tmp/from-prod/20261121-090001-kp920-app01
   tuneloop runs rm runs/20261121-090001-kp920-app01`,
@@ -43,10 +51,11 @@ complete on its own ('tuneloop analyze DIR').`,
 	pf := cmd.PersistentFlags()
 	pf.StringVar(&o.Catalog, "catalog", "", "catalog of runs (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)")
 	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", "output format: text or json")
+	cmd.Flags().BoolVar(&o.Probes, "probes", false, "list the catalogued probes (tuneloop probe) instead of the runs")
 	pf.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
 	cmd.AddCommand(&cobra.Command{
 		Use:   "add DIR...",
-		Short: "Add run folders to the catalog (e.g. copied from another machine)",
+		Short: "Add run or probe folders to the catalog (e.g. copied from another machine)",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRunsAdd(cmd.Context(), env, o, args)
@@ -54,7 +63,7 @@ complete on its own ('tuneloop analyze DIR').`,
 	})
 	cmd.AddCommand(&cobra.Command{
 		Use:   "rm DIR...",
-		Short: "Remove run folders from the catalog (the folders are left alone)",
+		Short: "Remove run or probe folders from the catalog (the folders are left alone)",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRunsRemove(cmd.Context(), env, o, args)
@@ -100,6 +109,9 @@ func RunRuns(ctx context.Context, env *Env, o *RunsOptions) error {
 		return err
 	}
 	defer c.Close()
+	if o.Probes {
+		return listProbes(ctx, env, c, o.Output, lang)
+	}
 	es, err := c.List(ctx)
 	if err != nil {
 		return err
@@ -112,7 +124,7 @@ func RunRuns(ctx context.Context, env *Env, o *RunsOptions) error {
 	}
 	if len(es) == 0 {
 		fmt.Fprintf(env.Stdout, "%s (%s)\n", finding.T("No runs recorded yet.", "还没有运行记录。").In(lang), c.Path)
-		return nil
+		return probesHint(ctx, env, c, lang)
 	}
 	tw := finding.NewTable(env.Stdout, 2, false) // by display width: zh headers, names
 	hdr := finding.T("ID\tSTART (UTC)\tLENGTH\tSTATUS\tTARGET\tFINDINGS\tTOP\tFOLDER", "ID\t开始 (UTC)\t时长\t状态\t目标\t诊断数\t首要\t目录").In(lang)
@@ -143,7 +155,84 @@ func RunRuns(ctx context.Context, env *Env, o *RunsOptions) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", finding.SafeLine(e.ID), e.Start.UTC().Format("2006-01-02 15:04:05"), length,
 			finding.SafeLine(status), finding.SafeLine(target), e.Findings, finding.SafeLine(top), finding.SafeLine(dir))
 	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return probesHint(ctx, env, c, lang)
+}
+
+// probesHint says, under the runs, how many probes the catalog holds and
+// how to list them (nothing when none).
+func probesHint(ctx context.Context, env *Env, c *catalog.Catalog, lang finding.Lang) error {
+	ps, err := c.ListProbes(ctx)
+	if err != nil || len(ps) == 0 {
+		return err
+	}
+	_, err = fmt.Fprintf(env.Stdout, "\n%s\n", finding.Tf(finding.T("and %d probes: tuneloop runs --probes", "另有 %d 次探测：tuneloop runs --probes"), len(ps)).In(lang))
+	return err
+}
+
+// listProbes lists the catalog's probes, newest first.
+func listProbes(ctx context.Context, env *Env, c *catalog.Catalog, output string, lang finding.Lang) error {
+	ps, err := c.ListProbes(ctx)
+	if err != nil {
+		return err
+	}
+	if output == "json" {
+		if ps == nil {
+			ps = []catalog.ProbeEntry{}
+		}
+		return report.WriteJSON(env.Stdout, ps)
+	}
+	if len(ps) == 0 {
+		fmt.Fprintf(env.Stdout, "%s (%s)\n", finding.T("No probes catalogued yet (tuneloop probe takes one).", "还没有探测记录（用 tuneloop probe 进行一次探测）。").In(lang), c.Path)
+		return nil
+	}
+	tw := finding.NewTable(env.Stdout, 2, false)
+	fmt.Fprintln(tw, finding.T("ID\tSTART (UTC)\tLENGTH\tSTATUS\tHOST\tKERNEL\tCPU\tPARTS\tFIGURES\tFOLDER", "ID\t开始 (UTC)\t时长\t状态\t主机\t内核\tCPU\t部分\t指标数\t目录").In(lang))
+	for _, e := range ps {
+		length := "-"
+		if !e.End.IsZero() {
+			length = clock(e.End.Sub(e.Start))
+		}
+		dir := e.Dir
+		if e.Missing {
+			dir += finding.T(" (missing)", "（已不存在）").In(lang)
+		}
+		cpu := orDash(e.CPUModel)
+		if e.CPUs > 0 {
+			cpu = fmt.Sprintf("%s x%d", cpu, e.CPUs)
+		}
+		parts := strings.Join(e.Parts, ",")
+		if e.Quick {
+			parts += " (quick)"
+		}
+		// From probe.json, which may come from anywhere: one line each.
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", finding.SafeLine(e.ID), e.Start.UTC().Format("2006-01-02 15:04:05"), length,
+			probeStatusText(e.Status).In(lang), finding.SafeLine(orDash(e.Host)), finding.SafeLine(orDash(e.Kernel)), finding.SafeLine(cpu),
+			finding.SafeLine(orDash(parts)), e.Figures, finding.SafeLine(dir))
+	}
 	return tw.Flush()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// probeStatusText is a probe's status in both languages.
+func probeStatusText(s string) finding.Text {
+	switch s {
+	case probe.StatusComplete:
+		return finding.T("complete", "完成")
+	case probe.StatusInterrupted:
+		return finding.T("interrupted", "已中断")
+	case probe.StatusProbing:
+		return finding.T("probing (incomplete)", "探测中（不完整）")
+	}
+	return finding.T(s, s)
 }
 
 // statusText is a run status in both languages.
@@ -176,6 +265,13 @@ func runRunsAdd(ctx context.Context, env *Env, o *RunsOptions, dirs []string) er
 	}
 	defer c.Close()
 	for _, d := range dirs {
+		if !run.IsRunDir(d) && probe.IsDir(d) {
+			if _, err := c.AddProbe(ctx, d); err != nil {
+				return err
+			}
+			fmt.Fprintf(env.Stdout, "%s %s\n", finding.T("added probe", "已添加探测").In(lang), finding.SafeLine(d))
+			continue
+		}
 		f, err := run.Open(d)
 		if err != nil {
 			return err

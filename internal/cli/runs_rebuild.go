@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/probe"
 	"github.com/tuneloop/tuneloop/internal/session"
 )
 
@@ -16,12 +17,13 @@ import (
 func newRunsRebuildCmd(env *Env, o *RunsOptions) *cobra.Command {
 	return &cobra.Command{
 		Use:   "rebuild [DIR...]",
-		Short: "Add back every run folder found in DIR (default ./runs) and, after damage, those the old catalog named",
-		Long: `Scan each DIR (a run folder, or a folder of run folders; default ./runs)
-and add every run folder found to the catalog. A catalog found damaged
-("database disk image is malformed", "file is not a database") is moved
-aside as runs.db.corrupt-<time> and rebuilt automatically; the folders the
-damaged file still names are added back too.`,
+		Short: "Add back every run and probe folder found in DIR (default ./runs and ./probes) and, after damage, those the old catalog named",
+		Long: `Scan each DIR (a run or probe folder, or a folder of them; default ./runs
+and ./probes) and add every run folder and probe folder found to the
+catalog (a probe killed before its end as incomplete, as its probe.json
+says). A catalog found damaged ("database disk image is malformed", "file
+is not a database") is moved aside as runs.db.corrupt-<time> and rebuilt
+automatically; the folders the damaged file still names are added back too.`,
 		Example: `  tuneloop runs rebuild
   tuneloop runs rebuild /data/tuneloop/runs /tmp/from-prod`,
 		RunE: func(cmd *cobra.Command, args []string) error { return RunRunsRebuild(cmd.Context(), env, o, args) },
@@ -35,7 +37,7 @@ func RunRunsRebuild(ctx context.Context, env *Env, o *RunsOptions, dirs []string
 		return err
 	}
 	if len(dirs) == 0 {
-		dirs = []string{"runs"}
+		dirs = []string{"runs", probe.DefaultRoot}
 	}
 	c, err := openCatalog(ctx, env, o.Catalog)
 	if err != nil {
@@ -47,11 +49,14 @@ func RunRunsRebuild(ctx context.Context, env *Env, o *RunsOptions, dirs []string
 		for _, d := range r.Added {
 			fmt.Fprintf(env.Stdout, "%s %s\n", finding.T("added", "已添加").In(lang), finding.SafeLine(d))
 		}
+		for _, d := range r.Probes {
+			fmt.Fprintf(env.Stdout, "%s %s\n", finding.T("added probe", "已添加探测").In(lang), finding.SafeLine(d))
+		}
 		for _, s := range r.Skipped {
 			fmt.Fprintf(env.Stderr, "tuneloop: %s %s\n", finding.T("skipped", "已跳过").In(lang), finding.SafeLine(s))
 		}
-		fmt.Fprintf(env.Stdout, "%s\n", finding.Tf(finding.T("%d run folders in the catalog %s", "运行记录目录 %[2]s 中加入了 %[1]d 个运行目录"),
-			len(r.Added), finding.SafeLine(c.Path)).In(lang))
+		fmt.Fprintf(env.Stdout, "%s\n", finding.Tf(finding.T("%d run folders and %d probe folders in the catalog %s", "运行记录目录 %[3]s 中加入了 %[1]d 个运行目录和 %[2]d 个探测目录"),
+			len(r.Added), len(r.Probes), finding.SafeLine(c.Path)).In(lang))
 	}
 	return err
 }

@@ -70,7 +70,7 @@ func TestRunsCorruptCatalog(t *testing.T) {
 	if err := RunRunsRebuild(context.Background(), env, &RunsOptions{}, []string{runsDir}); err != nil {
 		t.Fatal(err)
 	}
-	if s := out.String(); !strings.Contains(s, "2 run folders in the catalog") {
+	if s := out.String(); !strings.Contains(s, "2 run folders and 0 probe folders in the catalog") {
 		t.Errorf("rebuild:\n%s", s)
 	}
 	out.Reset()

@@ -39,8 +39,8 @@ const GateConfidence = 0.99
 func (c *Comparison) Gate(pct float64) bool {
 	c.Regressions, c.RegressedKeys, c.Inconclusive, c.InconclusiveKeys = nil, nil, nil, nil
 	if c.EnvRefused {
-		c.Inconclusive = append(c.Inconclusive, finding.Tf(finding.T("refused: the sides' launches ran in different environments (%s), so no interval over launches can tell the change from the environment's; re-run the baseline build interleaved with the candidate on one host: tuneloop run --start OLD --start-b NEW --repeat 5 --fail-on-regression %.0f",
-			"拒绝判断：两侧的启动运行在不同环境中（%s），任何基于启动的区间都无法把改动与环境的影响分开；请在同一主机上将基线版本与候选版本交替重跑：tuneloop run --start 旧版本 --start-b 新版本 --repeat 5 --fail-on-regression %.0f"),
+		c.Inconclusive = append(c.Inconclusive, finding.Tf(finding.T("refused: the sides' launches ran in different environments (%s), so no interval over launches can tell the change from the environment's; re-run the baseline build interleaved with the candidate on one host: tuneloop run --start OLD --start-b NEW --repeat 8 --fail-on-regression %.0f",
+			"拒绝判断：两侧的启动运行在不同环境中（%s），任何基于启动的区间都无法把改动与环境的影响分开；请在同一主机上将基线版本与候选版本交替重跑：tuneloop run --start 旧版本 --start-b 新版本 --repeat 8 --fail-on-regression %.0f"),
 			joinTexts(c.EnvDiffs, "; "), pct))
 		c.InconclusiveKeys = append(c.InconclusiveKeys, "")
 		return false
@@ -54,7 +54,7 @@ func (c *Comparison) Gate(pct float64) bool {
 		worse := (s.Better == Higher && s.GateHiPct < 0) || (s.Better == Lower && s.GateLoPct > 0)
 		beyond := (s.Better == Higher && s.GateLoPct < -pct) || (s.Better == Lower && s.GateHiPct > pct)
 		more := s.MoreRuns
-		if s.Method == stats.MethodLaunches {
+		if overLaunches(s.Method) {
 			more = max(more, s.GateMoreRuns)
 		}
 		switch {
@@ -68,10 +68,14 @@ func (c *Comparison) Gate(pct float64) bool {
 				s.Label, s.ChangePct, n, 100*GateConfidence, n-min(s.NBefore, s.NAfter)))
 			c.InconclusiveKeys = append(c.InconclusiveKeys, s.Key)
 			continue
-		case s.Method == stats.MethodLaunches && worse && beyond && s.GateAgreement != "" && s.GateWhy != nil:
-			c.Inconclusive = append(c.Inconclusive, finding.Tf(finding.T("%s: %+.1f%% (99%% CI %+.1f%% to %+.1f%%, U-test over launches p = %s) is not a verdict: %s: run %s more per side",
-				"%s：%+.1f%%（99%% 置信区间 %+.1f%% 至 %+.1f%%，基于启动的 U 检验 p = %s）不能作为结论：%s：每侧再运行 %s 次"),
-				s.Label, s.ChangePct, s.GateLoPct, s.GateHiPct, pText(s.UTestP), *s.GateWhy, stats.MoreRuns(more)))
+		case overLaunches(s.Method) && worse && beyond && s.GateAgreement != "" && s.GateWhy != nil:
+			rank, p := finding.T("U-test over launches", "基于启动的 U 检验"), s.UTestP
+			if s.Method == stats.MethodPairedLaunches {
+				rank, p = finding.T("signed-rank test over the pairs", "基于配对的符号秩检验"), s.RankP
+			}
+			c.Inconclusive = append(c.Inconclusive, finding.Tf(finding.T("%s: %+.1f%% (99%% CI %+.1f%% to %+.1f%%, %s p = %s) is not a verdict: %s: run %s more per side",
+				"%s：%+.1f%%（99%% 置信区间 %+.1f%% 至 %+.1f%%，%s p = %s）不能作为结论：%s：每侧再运行 %s 次"),
+				s.Label, s.ChangePct, s.GateLoPct, s.GateHiPct, rank, pText(p), *s.GateWhy, stats.MoreRuns(more)))
 			c.InconclusiveKeys = append(c.InconclusiveKeys, s.Key)
 			continue
 		}
@@ -123,6 +127,12 @@ func (c *Comparison) Gate(pct float64) bool {
 		}
 	}
 	return len(c.Regressions) > 0
+}
+
+// overLaunches: a Stat's method judged by an interval and the exact U-test
+// over launches together.
+func overLaunches(method string) bool {
+	return stats.Estimate{Method: method}.OverLaunches()
 }
 
 func pText(p *float64) string {

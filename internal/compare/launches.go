@@ -387,28 +387,54 @@ func launchHints(gs []LaunchGroup, byDir map[string]Input) []finding.Text {
 	return hints
 }
 
+// Judgement is the verdict on one metric at one confidence (stats.Decide,
+// the one place it is decided) with, when the interval and the rank test
+// over launches disagree, why.
+type Judgement struct {
+	stats.Decision
+	Why *finding.Text
+}
+
+// Judge decides the change e at confidence conf for compare's table and
+// gate, an A/B run and an experiment alike: stats.Decide (higher: +1 when
+// more is better), and why the tests disagree from the launch means b and
+// a (before and after, in the order of e's launches).
+func Judge(e stats.Estimate, higher int, powerPct, conf float64, b, a []float64) Judgement {
+	j := Judgement{Decision: stats.Decide(e, higher, powerPct, conf)}
+	if j.Agreement != stats.Agree {
+		w := whyText(j.Agreement, e, conf, b, a)
+		j.Why = &w
+	}
+	return j
+}
+
 // whyText says why the interval and the rank test over launches disagree
 // (ag at confidence conf), with what the launches of the metric show.
-func whyText(ag stats.Agreement, s Stat, conf float64, b, a []float64) finding.Text {
+func whyText(ag stats.Agreement, s stats.Estimate, conf float64, b, a []float64) finding.Text {
 	level := fmt.Sprintf("%.0f%%", 100*conf)
 	p := 1.0
-	if s.UTestP != nil {
-		p = *s.UTestP
+	if rp := s.RankTestP(); !math.IsNaN(rp) {
+		p = rp
 	}
 	var t finding.Text
-	switch ag {
-	case stats.RankUnreachable:
+	switch {
+	case s.Method == stats.MethodPairedLaunches:
+		t = pairedWhy(ag, s, level, p)
+	case ag == stats.RankUnreachable:
 		t = finding.Tf(finding.T("%d against %d launches: no rank test over launches can reach %s (its smallest p is %.3f), and the t interval alone takes the launches' spread for a normal one",
 			"%d 对 %d 次启动：任何基于启动的秩检验都无法达到 %s（最小 p 值为 %.3f），仅凭 t 区间则是把启动间的波动当作正态分布"),
 			s.NBefore, s.NAfter, level, stats.RankMinP(s.NBefore, s.NAfter))
-	case stats.RankNotSignificant:
+	case ag == stats.RankNotSignificant:
 		t = finding.Tf(finding.T("the t interval excludes 0 at %s but the U-test over launches does not agree (p = %.3f): the launches overlap more than a normal spread would",
 			"t 区间在 %s 水平下不含 0，但基于启动的 U 检验不一致（p = %.3f）：各次启动的重叠超出正态分布的预期"), level, p)
-	case stats.IntervalNotSignificant:
+	case ag == stats.IntervalNotSignificant:
 		t = finding.Tf(finding.T("the U-test over launches is significant at %s (p = %.3f) but the t interval is not: the launches' spread widens the t more than their order says",
 			"基于启动的 U 检验在 %s 水平下显著（p = %.3f），但 t 区间不显著：启动间的波动使 t 区间变宽的程度超过了它们的排序所显示的差异"), level, p)
 	default:
 		return finding.Text{}
+	}
+	if t.IsZero() {
+		return t
 	}
 	gs := stats.Groups(slices.Concat(b, a))
 	// Groups that are the two sides are what a change gives too: only
@@ -443,4 +469,22 @@ func whyText(ag stats.Agreement, s Stat, conf float64, b, a []float64) finding.T
 		return finding.Tf(finding.T("%s; the launches fall into %d groups (%s)", "%s；各次启动分成 %d 组（%s）"), t, len(gs), strings.Join(ranges, ", "))
 	}
 	return t
+}
+
+// pairedWhy is whyText's first clause for interleaved pairs of launches,
+// judged by the paired t and the exact signed-rank test on the same pairs.
+func pairedWhy(ag stats.Agreement, s stats.Estimate, level string, p float64) finding.Text {
+	switch ag {
+	case stats.RankUnreachable:
+		return finding.Tf(finding.T("%d pairs of launches: no signed-rank test over the pairs can reach %s (its smallest p is %.3f, all pairs the same way), and the paired t alone takes the pairs' spread for a normal one",
+			"%d 对启动：任何基于配对的符号秩检验都无法达到 %s（最小 p 值为 %.3f，即所有配对方向一致），仅凭配对 t 区间则是把配对间的波动当作正态分布"),
+			min(s.NBefore, s.NAfter), level, s.RankMin())
+	case stats.RankNotSignificant:
+		return finding.Tf(finding.T("the paired t interval excludes 0 at %s but the signed-rank test over the same pairs does not agree (p = %.3f): the pairs' ratios are not one tight spread (a pair went the other way, or launches fell into modes)",
+			"配对 t 区间在 %s 水平下不含 0，但同样配对上的符号秩检验不一致（p = %.3f）：各配对之比并非集中的单一分布（有配对方向相反，或启动落入不同模态）"), level, p)
+	case stats.IntervalNotSignificant:
+		return finding.Tf(finding.T("the signed-rank test over the pairs is significant at %s (p = %.3f) but the paired t interval is not: one pair far from the others widens the t more than the pairs' signs say",
+			"配对上的符号秩检验在 %s 水平下显著（p = %.3f），但配对 t 区间不显著：某一配对远离其余配对，使 t 区间变宽的程度超过了各配对的符号所显示的差异"), level, p)
+	}
+	return finding.Text{}
 }

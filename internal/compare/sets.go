@@ -81,7 +81,11 @@ type Stat struct {
 	// at 95% and at the gate's 99% ("" they do, else agreementKey's
 	// values), Why and GateWhy why not; GateMoreRuns is the launches a side to add
 	// before the gate can judge this metric.
-	RankShiftPct  *float64      `json:"rank_shift_pct,omitempty"`
+	RankShiftPct *float64 `json:"rank_shift_pct,omitempty"`
+	// RankP is the exact signed-rank p over the pairs' log ratios, for
+	// interleaved pairs of launches (their rank test; UTestP is then
+	// shown only).
+	RankP         *float64      `json:"rank_p,omitempty"`
 	Agreement     string        `json:"agreement,omitempty"`
 	GateAgreement string        `json:"gate_agreement,omitempty"`
 	Why           *finding.Text `json:"why,omitempty"`
@@ -135,7 +139,7 @@ func CompareSetsWith(before, after []Input, o Options) *Comparison {
 	for _, d := range statDefs {
 		e, ok := stats.CompareLaunches(bs.metric(d.key), as.metric(d.key))
 		if paired {
-			e, ok = stats.ComparePaired(bs.metric(d.key), as.metric(d.key))
+			e, ok = stats.ComparePairedLaunches(bs.metric(d.key), as.metric(d.key))
 		}
 		if !ok {
 			continue
@@ -145,8 +149,11 @@ func CompareSetsWith(before, after []Input, o Options) *Comparison {
 			// A stored baseline: one more draw of a set's level.
 			e.Widen(launchVar(lb, la))
 		}
+		if paired {
+			lb, la = pairedMeans(bs.metric(d.key), as.metric(d.key))
+		}
 		st := estimateStat(d, e, powerPct)
-		if e.Method == stats.MethodLaunches {
+		if e.OverLaunches() {
 			launchStat(&st, e, powerPct, lb, la)
 		}
 		c.Stats = append(c.Stats, st)
@@ -171,7 +178,8 @@ func estimateStat(d metricDef, e stats.Estimate, powerPct float64) Stat {
 		st.UTestP = &p
 	}
 	st.GateLoPct, st.GateHiPct = e.Interval(GateConfidence)
-	st.Verdict, st.MoreRuns = stats.Judge(e, int(d.better), powerPct)
+	dec := stats.Decide(e, int(d.better), powerPct, stats.Confidence)
+	st.Verdict, st.MoreRuns = dec.Verdict, dec.More
 	return st
 }
 
@@ -181,29 +189,23 @@ func estimateStat(d metricDef, e stats.Estimate, powerPct float64) Stat {
 // and a), and the launches to add before the gate can judge.
 func launchStat(st *Stat, e stats.Estimate, powerPct float64, b, a []float64) {
 	st.RankShiftPct = ptr(e.RankShiftPct)
-	ag, gag := e.LaunchAgreement(stats.Confidence), e.LaunchAgreement(GateConfidence)
-	st.Agreement, st.GateAgreement = agreementKey[ag], agreementKey[gag]
-	if ag != stats.Agree {
-		w := whyText(ag, *st, stats.Confidence, b, a)
-		st.Why = &w
+	if e.Method == stats.MethodPairedLaunches {
+		st.RankP = ptr(e.RankP)
 	}
-	if gag != stats.Agree {
-		w := whyText(gag, *st, GateConfidence, b, a)
-		st.GateWhy = &w
+	t, g := Judge(e, int(st.Better), powerPct, stats.Confidence, b, a), Judge(e, int(st.Better), powerPct, GateConfidence, b, a)
+	st.Agreement, st.GateAgreement = agreementKey[t.Agreement], agreementKey[g.Agreement]
+	st.Why, st.GateWhy, st.GateMoreRuns = t.Why, g.Why, g.More
+}
+
+// pairedMeans are the launch means of the pairs with both sides measured,
+// in pair order (as ComparePairedLaunches takes them).
+func pairedMeans(before, after [][]float64) (b, a []float64) {
+	for i := range min(len(before), len(after)) {
+		if len(before[i]) > 0 && len(after[i]) > 0 {
+			b, a = append(b, mean(before[i])), append(a, mean(after[i]))
+		}
 	}
-	have := min(e.NBefore, e.NAfter)
-	need := stats.LaunchesNeeded(e, powerPct, GateConfidence)
-	if gag == stats.RankUnreachable {
-		need = max(need, stats.RankRunsFor(1-GateConfidence))
-	}
-	switch {
-	case need >= stats.MaxRuns:
-		st.GateMoreRuns = stats.MaxRuns
-	case need > have:
-		st.GateMoreRuns = need - have
-	case gag != stats.Agree:
-		st.GateMoreRuns = have
-	}
+	return b, a
 }
 
 // launchMeans is each run's mean (runs without values left out).
@@ -257,15 +259,15 @@ func oneJVM(in []Input) bool {
 func (c *Comparison) launchWarnings() {
 	switch {
 	case c.EnvRefused:
-		c.Warnings = append(c.Warnings, finding.Tf(finding.T("the sides' launches ran in different environments (%s): the difference mixes the change with the environment's; compare builds on one host, interleaved: tuneloop run --start OLD --start-b NEW --repeat 5",
-			"两侧的启动运行在不同环境中（%s）：差异中混有环境的影响；请在同一主机上交替比较两个版本：tuneloop run --start 旧版本 --start-b 新版本 --repeat 5"), joinTexts(c.EnvDiffs, "; ")))
+		c.Warnings = append(c.Warnings, finding.Tf(finding.T("the sides' launches ran in different environments (%s): the difference mixes the change with the environment's; compare builds on one host, interleaved: tuneloop run --start OLD --start-b NEW --repeat 8",
+			"两侧的启动运行在不同环境中（%s）：差异中混有环境的影响；请在同一主机上交替比较两个版本：tuneloop run --start 旧版本 --start-b 新版本 --repeat 8"), joinTexts(c.EnvDiffs, "; ")))
 	case len(c.EnvDiffs) > 0:
 		c.Warnings = append(c.Warnings, finding.Tf(finding.T("the sides' JVMs ran with different flags (%s): unless the flags are the change under test, the difference is partly theirs",
 			"两侧 JVM 的启动参数不同（%s）：除非这些参数正是要比较的改动，否则差异中有一部分来自参数"), joinTexts(c.EnvDiffs, "; ")))
 	}
 	if c.ApartHours > 0 {
-		c.Warnings = append(c.Warnings, finding.Tf(finding.T("the sides were recorded %.1f h apart (a stored baseline): whatever changed on the host in between is in the difference, so the interval is widened by one launch's spread; to gate a build, run it interleaved with the baseline build (tuneloop run --start OLD --start-b NEW --repeat 5)",
-			"两侧相隔 %.1f 小时记录（存储的基线）：期间主机上的任何变化都混在差异里，因此区间按一次启动的波动加宽；要对版本设门禁，请与基线版本交替运行（tuneloop run --start 旧版本 --start-b 新版本 --repeat 5）"), c.ApartHours))
+		c.Warnings = append(c.Warnings, finding.Tf(finding.T("the sides were recorded %.1f h apart (a stored baseline): whatever changed on the host in between is in the difference, so the interval is widened by one launch's spread; to gate a build, run it interleaved with the baseline build (tuneloop run --start OLD --start-b NEW --repeat 8)",
+			"两侧相隔 %.1f 小时记录（存储的基线）：期间主机上的任何变化都混在差异里，因此区间按一次启动的波动加宽；要对版本设门禁，请与基线版本交替运行（tuneloop run --start 旧版本 --start-b 新版本 --repeat 8）"), c.ApartHours))
 	}
 	if len(c.LaunchGroups) > 0 {
 		c.Warnings = append(c.Warnings, groupsText(c.LaunchGroups))

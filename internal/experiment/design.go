@@ -193,10 +193,15 @@ func Rank(data []*ArmData, metric string, dir int, c Constraints) []*ArmData {
 	return out
 }
 
+// haltPct sizes nothing Halve uses (Decide's "run K more"): only its
+// better/worse verdict counts there.
+const haltPct = 5.0
+
 // Halve decides one round of successive halving over the candidates (the
 // baseline is not among them: it is measured in every round as the
-// reference). An arm is dropped when it breaks a constraint or its
-// interval against the leader excludes 0 the wrong way; then, if more than
+// reference). An arm is dropped when it breaks a constraint or the one
+// decision over launches (stats.Decide: the interval and the exact U-test
+// over the trials agreeing) calls it worse than the leader; then, if more than
 // half remain, the worse by the mean go too until half remain (rounded
 // up), so every round at least halves the field.
 func Halve(cands []*ArmData, metric string, dir int, c Constraints) (keep []int, drops []Drop) {
@@ -216,7 +221,9 @@ func Halve(cands []*ArmData, metric string, dir int, c Constraints) (keep []int,
 			drops = append(drops, Drop{Arm: d.Arm, Reason: *v})
 			continue
 		}
-		if e, ok := stats.Compare(leader.runs(metric), d.runs(metric)); ok && e.Significant() && (e.ChangePct > 0) != (dir > 0) {
+		// The trials are launches: the one decision over launches says
+		// worse only when the t interval and the exact U-test agree.
+		if e, ok := stats.CompareLaunches(leader.runs(metric), d.runs(metric)); ok && stats.Decide(e, dir, haltPct, stats.Confidence).Verdict == stats.Worse {
 			drops = append(drops, Drop{Arm: d.Arm, Reason: finding.Tf(finding.T("significantly worse than the leader: %+.1f%% [%+.1f%%, %+.1f%%]",
 				"显著差于领先者：%+.1f%% [%+.1f%%, %+.1f%%]"), e.ChangePct, e.LoPct, e.HiPct)})
 			continue

@@ -13,6 +13,7 @@ import (
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/tuneloop/tuneloop/internal/compare"
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/stats"
@@ -392,18 +393,29 @@ func tInterval(v []float64) report.Interval {
 }
 
 // gain compares after with before on metric (dir: +1 higher is better).
+// Each trial started its own JVM: the trials are launches, judged as
+// compare judges two sets of launches (compare.Judge, the one decision:
+// Welch's t and the exact U-test over the trials must agree, else
+// inconclusive with why and the trials to add).
 func gain(before, after *ArmData, metric string, dir int, powerPct float64) *report.Gain {
-	e, ok := stats.Compare(before.runs(metric), after.runs(metric))
+	b, a := before.runs(metric), after.runs(metric)
+	e, ok := stats.CompareLaunches(b, a)
 	if !ok {
 		return nil
 	}
-	v, more := stats.Judge(e, dir, powerPct)
-	if v == stats.Inconclusive && math.Abs(e.ChangePct) > powerPct {
-		// "Run K more" sized for the change seen: confirming +100% takes
-		// far fewer trials than detecting powerPct.
-		more = max(1, stats.RunsNeeded(e, math.Abs(e.ChangePct))-min(e.NBefore, e.NAfter))
+	j := compare.Judge(e, dir, powerPct, stats.Confidence, trialMeans(b), trialMeans(a))
+	return &report.Gain{Pct: e.ChangePct, LoPct: e.LoPct, HiPct: e.HiPct, Method: e.Method, Verdict: j.Verdict, MoreRuns: j.More, Why: j.Why}
+}
+
+// trialMeans is each measured trial's mean, in trial order.
+func trialMeans(runs [][]float64) []float64 {
+	var out []float64
+	for _, r := range runs {
+		if len(r) > 0 {
+			out = append(out, stat.Mean(r, nil))
+		}
 	}
-	return &report.Gain{Pct: e.ChangePct, LoPct: e.LoPct, HiPct: e.HiPct, Method: e.Method, Verdict: v, MoreRuns: more}
+	return out
 }
 
 // fill writes the table, the confirmation and the changes into the document.

@@ -79,18 +79,27 @@ func TestGridFindsTheFasterArm(t *testing.T) {
 	if g := doc.Confirm.Objective; g.Verdict != "better" || g.Pct < 40 || g.Pct > 60 {
 		t.Errorf("confirmed gain %+v, want about +50%% better", g)
 	}
-	// 3 arms x 2 blocks + 2 x 3 confirmation trials (at least stats.MinRuns a side).
-	if len(doc.Trials) != 12 || doc.Confirm.Trials != 3 {
+	// 3 arms x 2 blocks + 2 x 4 confirmation trials (4 a side: the fewest
+	// an exact rank test over launches can judge at 95%).
+	if len(doc.Trials) != 14 || doc.Confirm.Trials != 4 {
 		t.Errorf("%d trials", len(doc.Trials))
 	}
-	if doc.Arms[0].ID != "base" || doc.Arms[1].ID != "arm1" || doc.Arms[1].Status != "winner" || doc.Arms[2].Gain.Verdict != "worse" {
+	if doc.Arms[0].ID != "base" || doc.Arms[1].ID != "arm1" || doc.Arms[1].Status != "winner" {
 		t.Errorf("table: %+v", doc.Arms)
+	}
+	// Two screening trials a side: the t interval sees arm2 20% slower,
+	// but no rank test over 2 against 2 launches can reach 5% (its
+	// smallest p is 1/3): inconclusive, 2 more a side, and why.
+	if g := doc.Arms[2].Gain; g == nil || g.Verdict != "inconclusive" || g.HiPct >= 0 || g.MoreRuns != 2 || g.Why == nil ||
+		!strings.Contains(g.Why.EN, "2 against 2 launches: no rank test over launches can reach 95% (its smallest p is 0.333)") || g.Why.ZH == "" {
+		t.Errorf("arm2's gain over 2 trials a side: %+v why %v", g, g.Why)
 	}
 	var b bytes.Buffer
 	if err := report.WriteExperimentText(&b, doc, finding.EN); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "Gain of arm1 (speed=1.5) over the baseline") || !strings.Contains(b.String(), "better") {
+	if !strings.Contains(b.String(), "Gain of arm1 (speed=1.5) over the baseline") || !strings.Contains(b.String(), "better") ||
+		!strings.Contains(b.String(), "inconclusive: run 2 more (2 against 2 launches: no rank test") {
 		t.Errorf("text:\n%s", b.String())
 	}
 }

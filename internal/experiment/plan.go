@@ -71,9 +71,9 @@ type Plan struct {
 	Load        Load    `yaml:"load"`
 	Repetitions int     `yaml:"repetitions"`
 	// ConfirmRepetitions are the trials per side of the winner's
-	// re-measurement against the baseline: at least stats.MinRuns by
-	// default (fewer leave the run-to-run spread on one degree of freedom,
-	// and no verdict but "inconclusive" is possible).
+	// re-measurement against the baseline: by default at least the 4 an
+	// exact rank test over launches needs to reach 5% (fewer, and no
+	// verdict but "inconclusive" is possible).
 	ConfirmRepetitions int       `yaml:"confirm_repetitions"`
 	Seed               uint64    `yaml:"seed"`
 	Objective          Objective `yaml:"objective"`
@@ -254,7 +254,7 @@ func (p *Plan) validateLoad() error {
 		return bad("repetitions: %d (want 1 to 100)", "repetitions：%d（应为 1 到 100）", p.Repetitions)
 	}
 	if p.ConfirmRepetitions == 0 {
-		p.ConfirmRepetitions = max(p.Repetitions, stats.MinRuns)
+		p.ConfirmRepetitions = max(p.Repetitions, stats.RankRunsFor(1-stats.Confidence)) // the fewest a rank test over launches can judge
 	}
 	if p.ConfirmRepetitions < 1 || p.ConfirmRepetitions > 100 {
 		return bad("confirm_repetitions: %d (want 1 to 100)", "confirm_repetitions：%d（应为 1 到 100）", p.ConfirmRepetitions)

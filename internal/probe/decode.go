@@ -50,6 +50,11 @@ func Decode(r io.Reader, name string) (*Result, error) {
 	if res.Schema != Schema {
 		return nil, fmt.Errorf("%s: schema %.40q, want %q", name, res.Schema, Schema)
 	}
+	switch res.Status {
+	case "", StatusProbing, StatusComplete, StatusInterrupted:
+	default:
+		return nil, fmt.Errorf("%s: status %.40q unknown (want %s, %s or %s)", name, res.Status, StatusProbing, StatusComplete, StatusInterrupted)
+	}
 	if len(res.Figures) > maxFigures {
 		return nil, fmt.Errorf("%s: %d figures (at most %d)", name, len(res.Figures), maxFigures)
 	}

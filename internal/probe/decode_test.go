@@ -46,6 +46,7 @@ func TestDecodeRefuses(t *testing.T) {
 		"ragged matrix": `{"schema": "tuneloop.probe/v1", "core_to_core": {"cpus": [0, 1], "ns": [[null, 1], [1]]}}`,
 		"short matrix":  `{"schema": "tuneloop.probe/v1", "core_to_core": {"cpus": [0, 1, 2], "ns": [[null]]}}`,
 		"no id":         `{"schema": "tuneloop.probe/v1", "figures": [{"median": 1}]}`,
+		"odd status":    `{"schema": "tuneloop.probe/v1", "status": "\u001b[31mdone"}`,
 	} {
 		if _, err := Decode(strings.NewReader(in), "x/probe.json"); err == nil || !strings.Contains(err.Error(), "x/probe.json") {
 			t.Errorf("%s: want an error naming the file, got %v", name, err)

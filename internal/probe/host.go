@@ -84,6 +84,25 @@ func Read(path string) (*Result, string, error) {
 	return r, p, err
 }
 
+// IsDir says whether dir is a probe folder: it holds a regular probe.json.
+func IsDir(dir string) bool {
+	st, err := os.Lstat(filepath.Join(dir, File))
+	return err == nil && st.Mode().IsRegular()
+}
+
+// usable reads the probe at dir and keeps it when it ended (complete, not
+// interrupted or killed) and is of host h.
+func usable(dir string, h Host) (*Result, string) {
+	r, p, err := Read(dir)
+	if err != nil || r.State() != StatusComplete {
+		return nil, ""
+	}
+	if ok, _ := SameHost(r.Host, h); !ok {
+		return nil, ""
+	}
+	return r, p
+}
+
 // Find is the newest probe under root (root/*/probe.json) of host h, and
 // its file; nil when there is none. Folders that are not probes, or not
 // readable, are passed over: root is where probes are kept, not evidence.
@@ -102,18 +121,40 @@ func Find(root string, h Host) (*Result, string) {
 			continue
 		}
 		n++
-		r, p, err := Read(filepath.Join(root, e.Name()))
-		if err != nil || r.Interrupted {
-			continue
-		}
-		if ok, _ := SameHost(r.Host, h); !ok {
-			continue
-		}
-		if best == nil || r.Start.After(best.Start) {
+		r, p := usable(filepath.Join(root, e.Name()), h)
+		if r != nil && (best == nil || r.Start.After(best.Start)) {
 			best, bestPath = r, p
 		}
 	}
 	return best, bestPath
+}
+
+// Lookup lists the probe folders an index (the run catalog) holds for the
+// host named name, newest first. For reads each one again: the index is
+// only where to look.
+type Lookup func(name string) ([]string, error)
+
+// findIn is the newest usable probe of h among the folders lookup names.
+func findIn(lookup Lookup, h Host) (*Result, string, error) {
+	if lookup == nil || h.Name == "" {
+		return nil, "", nil
+	}
+	dirs, err := lookup(h.Name)
+	if err != nil {
+		return nil, "", err
+	}
+	var best *Result
+	var bestPath string
+	for i, d := range dirs {
+		if i >= maxFound {
+			break
+		}
+		r, p := usable(d, h)
+		if r != nil && (best == nil || r.Start.After(best.Start)) {
+			best, bestPath = r, p
+		}
+	}
+	return best, bestPath, nil
 }
 
 // Costs are the figures of r as the audit's rules cite them; source is
@@ -134,13 +175,17 @@ func (r *Result) Costs(source string) *rules.Probe {
 
 // For is the probe that run and check cite for the host of facts: the one
 // at path when given (an error when it cannot be read; refused, with a
-// note saying why, when it is of another host), else the newest probe of
-// this host under root (none: nil and no note). The result's Origin is
-// the file it was read from.
-func For(path, root string, facts *sysinfo.Facts) (*Result, string, finding.Text, error) {
+// note saying why, when it is of another host or never finished), else
+// the newest finished probe of this host that the catalog (lookup, nil:
+// none) names or that lies under root, the catalog's first on a tie; none:
+// nil and no note (or a note that the catalog could not be read). The
+// result's Origin is the file it was read from.
+func For(path, root string, lookup Lookup, facts *sysinfo.Facts) (*Result, string, finding.Text, error) {
 	h := Identity(facts)
 	var r *Result
 	var file string
+	var notes []finding.Text
+	where := finding.Text{}
 	if path != "" {
 		var err error
 		if r, file, err = Read(path); err != nil {
@@ -150,13 +195,41 @@ func For(path, root string, facts *sysinfo.Facts) (*Result, string, finding.Text
 			return nil, "", finding.Tf(finding.T("--probe %s is a probe of another host (%s): not used", "--probe %s 是另一台主机的探测结果（%s）：未使用"),
 				finding.SafeLine(path), why), nil
 		}
-	} else if r, file = Find(root, h); r == nil {
-		return nil, "", finding.Text{}, nil
+		if r.State() == StatusProbing {
+			return nil, "", finding.Tf(finding.T("--probe %s never finished (killed, or still running): not used", "--probe %s 未完成（被终止或仍在运行）：未使用"),
+				finding.SafeLine(path)), nil
+		}
+	} else {
+		cr, cf, err := findIn(lookup, h)
+		if err != nil {
+			notes = append(notes, finding.Tf(finding.T("the catalog could not be read for probes (%v): looked under %s only", "无法从运行记录目录读取探测结果（%v）：只在 %s 下查找"), err, root))
+		}
+		fr, ff := Find(root, h)
+		switch {
+		case cr != nil && (fr == nil || !fr.Start.After(cr.Start)):
+			r, file = cr, cf
+			where = finding.T("; the newest of this host in the catalog", "；运行记录目录中本机最新的一次")
+		case fr != nil:
+			r, file = fr, ff
+			where = finding.Tf(finding.T("; the newest of this host under %s", "；%s 下本机最新的一次"), root)
+		default:
+			return nil, "", joinNotes(notes), nil
+		}
 	}
 	if abs, err := filepath.Abs(file); err == nil {
 		file = abs
 	}
 	r.Origin = file
-	return r, file, finding.Tf(finding.T("platform figures from the probe %s (taken %s)", "平台指标来自探测结果 %s（测于 %s）"),
-		file, r.Start.UTC().Format("2006-01-02 15:04Z")), nil
+	notes = append(notes, finding.Tf(finding.T("platform figures from the probe %s (taken %s%s)", "平台指标来自探测结果 %s（测于 %s%s）"),
+		file, r.Start.UTC().Format("2006-01-02 15:04Z"), where))
+	return r, file, joinNotes(notes), nil
+}
+
+// joinNotes joins notes language by language ("" when none).
+func joinNotes(ts []finding.Text) finding.Text {
+	var en, zh []string
+	for _, t := range ts {
+		en, zh = append(en, t.EN), append(zh, t.ZH)
+	}
+	return finding.T(strings.Join(en, "; "), strings.Join(zh, "；"))
 }

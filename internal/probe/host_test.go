@@ -81,15 +81,49 @@ func TestFindNewestOfHost(t *testing.T) {
 	facts.Hostname = sysinfo.Field[string]{Value: "vm", OK: true}
 	facts.Kernel.Release = sysinfo.Field[string]{Value: "6.18", OK: true}
 	facts.CPU.Model = sysinfo.Field[string]{Value: "Xeon", OK: true}
-	r, file, note, err := For("", root, facts)
+	r, file, note, err := For("", root, nil, facts)
 	if err != nil || r == nil || r.Origin != file || !filepath.IsAbs(file) || !strings.Contains(note.EN, file) {
 		t.Errorf("For: %v %q %q %v", r != nil, file, note.EN, err)
 	}
-	r, _, note, err = For(filepath.Join(root, "20261103-000000-other"), root, facts)
+	r, _, note, err = For(filepath.Join(root, "20261103-000000-other"), root, nil, facts)
 	if err != nil || r != nil || !strings.Contains(note.EN, "another host") || !strings.Contains(note.ZH, "另一台主机") {
 		t.Errorf("another host's probe: %v %q %v", r != nil, note.EN, err)
 	}
-	if _, _, _, err := For(filepath.Join(root, "20261106-broken"), root, facts); err == nil || !strings.Contains(err.Error(), "probe.json:1") {
+	if _, _, _, err := For(filepath.Join(root, "20261106-broken"), root, nil, facts); err == nil || !strings.Contains(err.Error(), "probe.json:1") {
 		t.Errorf("a broken --probe: %v", err)
+	}
+
+	// The catalog (a lookup) names probes kept elsewhere: its newest
+	// finished one of this host wins over an older one under the root;
+	// one still probing (a killed probe) is passed over, also as --probe.
+	elsewhere := t.TempDir()
+	mkAt := func(dir string, at time.Duration, status string) string {
+		d := filepath.Join(elsewhere, dir)
+		writeProbe(t, d, &Result{Schema: Schema, Host: me, Start: t0.Add(at), Status: status,
+			Figures: []Figure{{ID: "cpu.syscall", Median: 1, Rounds: []float64{1}}}})
+		return d
+	}
+	newer := mkAt("newer", 10*time.Hour, StatusComplete)
+	killed := mkAt("killed", 20*time.Hour, StatusProbing)
+	older := mkAt("older", time.Minute, StatusComplete)
+	asked := ""
+	lookup := func(name string) ([]string, error) { asked = name; return []string{killed, newer, older}, nil }
+	r, file, note, err = For("", root, lookup, facts)
+	if err != nil || r == nil || asked != "vm" || !strings.Contains(file, "newer") || !strings.Contains(note.EN, "in the catalog") || !strings.Contains(note.ZH, "运行记录目录") {
+		t.Errorf("through the catalog: %q %q %v (asked %q)", file, note.EN, err, asked)
+	}
+	// An older one in the catalog loses to a newer one under the root.
+	r, file, note, _ = For("", root, func(string) ([]string, error) { return []string{older}, nil }, facts)
+	if r == nil || !strings.Contains(file, "20261102-000000-vm") || !strings.Contains(note.EN, "under "+root) {
+		t.Errorf("the root's newer probe: %q %q", file, note.EN)
+	}
+	// A catalog that cannot be read: said, and the root still used.
+	r, file, note, err = For("", root, func(string) ([]string, error) { return nil, os.ErrPermission }, facts)
+	if err != nil || r == nil || !strings.Contains(file, "20261102-000000-vm") || !strings.Contains(note.EN, "could not be read") {
+		t.Errorf("unreadable catalog: %q %q %v", file, note.EN, err)
+	}
+	r, _, note, err = For(killed, root, nil, facts)
+	if err != nil || r != nil || !strings.Contains(note.EN, "never finished") || !strings.Contains(note.ZH, "未完成") {
+		t.Errorf("--probe of a killed probe: %v %q %v", r != nil, note.EN, err)
 	}
 }

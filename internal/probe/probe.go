@@ -199,9 +199,33 @@ type Result struct {
 	PartSeconds []PartTime `json:"part_seconds"`
 	// Interrupted is set when the context ended the probe early.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// Status is StatusProbing in the probe.json written when a probe
+	// starts (so a probe killed before its end is seen as incomplete, as
+	// a run's manifest is), StatusComplete or StatusInterrupted once it
+	// ended; "" in probes written before it existed (see State).
+	Status string `json:"status,omitempty"`
 	// Origin is the probe folder this copy was taken from, when a run
 	// keeps it (RunFile).
 	Origin string `json:"origin,omitempty"`
+}
+
+// Statuses of a probe folder.
+const (
+	StatusProbing     = "probing" // running, or killed before its end
+	StatusComplete    = "complete"
+	StatusInterrupted = "interrupted" // ended early (Ctrl-C), what was measured kept
+)
+
+// State is r's status, also for a probe.json written before Status was:
+// interrupted when it says so, else complete.
+func (r *Result) State() string {
+	switch {
+	case r.Status != "":
+		return r.Status
+	case r.Interrupted:
+		return StatusInterrupted
+	}
+	return StatusComplete
 }
 
 // busyWarnPct is the CPU busy by others above which a probe says so.
@@ -408,8 +432,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			fmt.Sprintf("others kept %.0f%% of the CPUs busy while the figures were measured (median): this is a shared machine's capacity, compare it only with probes taken under similar noise", busy),
 			fmt.Sprintf("测量期间其他进程占用了 %.0f%% 的 CPU（中位数）：这是共享机器的能力，只能与噪声相近的探测结果比较", busy)))
 	}
+	p.res.Status = StatusComplete
 	if ctx.Err() != nil {
-		p.res.Interrupted = true
+		p.res.Interrupted, p.res.Status = true, StatusInterrupted
 		if len(p.res.Figures) == 0 {
 			return nil, ctx.Err()
 		}

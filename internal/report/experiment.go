@@ -75,6 +75,9 @@ type Gain struct {
 	Verdict string  `json:"verdict"` // better, worse, no significant change, inconclusive
 	// MoreRuns is the trials per side to add when inconclusive.
 	MoreRuns int `json:"more_runs,omitempty"`
+	// Why says why the interval and the rank test over the trials'
+	// launches disagree (inconclusive), when they do.
+	Why *finding.Text `json:"why,omitempty"`
 }
 
 // ExperimentArm is one row of the table.

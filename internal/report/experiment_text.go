@@ -26,6 +26,9 @@ func VerdictText(g *Gain, l finding.Lang) string {
 		t = finding.T("no significant change", "无显著变化")
 	case "inconclusive":
 		t = finding.Tf(finding.T("inconclusive: run %s more", "尚无定论：再运行 %s 次"), stats.MoreRuns(g.MoreRuns))
+		if g.Why != nil {
+			t = finding.Tf(finding.T("%s (%s)", "%s（%s）"), t, *g.Why)
+		}
 	default:
 		return finding.SafeLine(g.Verdict)
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/probe"
 	"github.com/tuneloop/tuneloop/internal/run"
 	"github.com/tuneloop/tuneloop/internal/run/catalog"
 )
@@ -82,4 +83,23 @@ func CatalogEntry(f *run.Folder, fs []finding.Finding) catalog.Entry {
 		}
 	}
 	return e
+}
+
+// ProbeLookup is probe.For's lookup in the catalog at path (the default
+// when ""), read only; nil with noCatalog (the catalog left alone).
+func ProbeLookup(ctx context.Context, path string, noCatalog bool, getenv func(string) string) probe.Lookup {
+	if noCatalog {
+		return nil
+	}
+	if path == "" {
+		if getenv == nil {
+			getenv = os.Getenv
+		}
+		p, err := catalog.DefaultPath(getenv)
+		if err != nil {
+			return func(string) ([]string, error) { return nil, err }
+		}
+		path = p
+	}
+	return catalog.ProbeLookup(ctx, path)
 }

@@ -44,8 +44,9 @@ type RunOptions struct {
 	Profile rules.Profile // for the host audit
 	// Probe is a probe folder of this host whose figures the audit and the
 	// verdict cite (copied into the run as probe.RunFile); "" looks for
-	// the newest probe of this host under ProbeRoot (default
-	// probe.DefaultRoot). A probe of another host is not used (a note).
+	// the newest finished probe of this host in the catalog (not with
+	// NoCatalog) or under ProbeRoot (default probe.DefaultRoot). A probe
+	// of another host is not used (a note).
 	Probe, ProbeRoot string
 	Catalog          string
 	NoCatalog        bool
@@ -145,7 +146,7 @@ func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err
 		return nil, err
 	}
 	// 2. The host audit, before any load.
-	r.audit()
+	r.audit(ctx)
 	// 3. GC logging, switched on at run time when it is off.
 	r.findJVM()
 	defer func() {

@@ -195,9 +195,9 @@ func (r *runner) awaitService(ctx context.Context) error {
 
 // audit collects the host facts and evaluates the knowledge base on them
 // (with the probe of this host, when there is one).
-func (r *runner) audit() {
+func (r *runner) audit(ctx context.Context) {
 	r.facts = sysinfo.Collect(r.h, sysinfo.Options{})
-	pr, _, note, perr := probe.For(r.o.Probe, orDefault(r.o.ProbeRoot, probe.DefaultRoot), r.facts)
+	pr, _, note, perr := probe.For(r.o.Probe, orDefault(r.o.ProbeRoot, probe.DefaultRoot), ProbeLookup(ctx, r.o.Catalog, r.o.NoCatalog, r.o.Getenv), r.facts)
 	if perr != nil {
 		note = finding.Tf(finding.T("--probe: %v: not used", "--probe：%v：未使用"), perr)
 	}

@@ -58,8 +58,12 @@ type Estimate struct {
 	UTestNote string
 	// RankShiftPct is the Hodges-Lehmann shift of MethodLaunches: the
 	// median of the pairwise after/before ratios of launch means, in
-	// percent; its sign is the rank test's direction.
+	// percent; its sign is the rank test's direction. With
+	// MethodPairedLaunches: the median of the pairs' Walsh averages.
 	RankShiftPct float64
+	// RankP is the exact signed-rank p over the pairs' log ratios
+	// (MethodPairedLaunches only).
+	RankP float64
 }
 
 // Interval is the change's interval, in percent, at confidence conf: t
@@ -235,7 +239,7 @@ func runsNeededAt(e Estimate, pct, conf float64) int {
 	zb := distuv.UnitNormal.Quantile(Power)
 	enough := func(m int) bool {
 		df := float64(2*m - 2)
-		if e.Method == MethodPaired || e.Method == MethodPooledBootstrap {
+		if e.Method == MethodPaired || e.Method == MethodPairedLaunches || e.Method == MethodPooledBootstrap {
 			df = float64(m - 1)
 		}
 		t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(1 - (1-conf)/2)
@@ -283,30 +287,56 @@ const (
 	Inconclusive = "inconclusive"
 )
 
-// Judge turns an estimate into a verdict: better or worse when the interval
-// excludes 0 (higher says which way is better: +1 or -1); else "no
-// significant change" when enough runs were made to detect a change of pct
-// percent with Power; else inconclusive, with more = the runs per side to
-// add.
+// Judge is Decide at Confidence: the verdict and the runs per side to add.
 func Judge(e Estimate, higher int, pct float64) (verdict string, more int) {
-	if e.Method == MethodLaunches {
-		return judgeLaunches(e, higher, pct)
+	d := Decide(e, higher, pct, Confidence)
+	return d.Verdict, d.More
+}
+
+// Decision is Decide's answer.
+type Decision struct {
+	// Verdict: Better, Worse, NoChange or Inconclusive.
+	Verdict string
+	// More is the runs (launches, pairs) per side to add when Inconclusive.
+	More int
+	// Agreement: over launches, why an interval that excludes 0 (or a
+	// significant rank test) is not a verdict; Agree otherwise.
+	Agreement Agreement
+}
+
+// Decide is the one place a change is called significant or not, for the
+// compare table (conf = Confidence), the regression gate (its 99%), an
+// A/B run and an experiment: better or worse when the interval at conf
+// excludes 0 (higher says which way is better: +1 or -1) and, for an
+// estimate over launches (unpaired sets or interleaved pairs of launches),
+// the exact U-test over the same launches agrees at 1-conf; else "no
+// significant change" when enough runs were made to detect a change of pct
+// percent with Power; else inconclusive, with the runs per side to add
+// (over launches: LaunchesNeeded, and as many again when the two tests
+// disagree with enough for power).
+func Decide(e Estimate, higher int, pct, conf float64) Decision {
+	if e.OverLaunches() {
+		return judgeLaunches(e, higher, pct, conf)
 	}
-	if e.Significant() {
+	lo, hi := e.LoPct, e.HiPct
+	if conf != Confidence {
+		lo, hi = e.Interval(conf)
+	}
+	if lo > 0 || hi < 0 {
 		if (e.ChangePct > 0) == (higher > 0) {
-			return Better, 0
+			return Decision{Verdict: Better}
 		}
-		return Worse, 0
+		return Decision{Verdict: Worse}
 	}
-	need := RunsNeeded(e, pct)
+	need := runsNeededAt(e, pct, conf)
 	have := min(e.NBefore, e.NAfter)
 	if (e.Method == MethodWelch || e.Method == MethodPaired || e.Method == MethodPooledBootstrap) && have >= need {
-		return NoChange, 0
+		return Decision{Verdict: NoChange}
 	}
 	if need >= MaxRuns {
-		return Inconclusive, MaxRuns
+		return Decision{Verdict: Inconclusive, More: MaxRuns}
 	}
-	return Inconclusive, max(1, need-have)
+	return Decision{Verdict: Inconclusive, More: max(1, need-have)}
 }
 
 // ComparePaired estimates the change from interleaved runs: before[i] and

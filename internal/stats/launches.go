@@ -24,6 +24,27 @@ import (
 // internal/compare/launches_sim_test.go.
 const MethodLaunches = "welch-t-and-exact-u-over-launches"
 
+// MethodPairedLaunches: interleaved pairs of JVM launches (A1 B1 A2 B2 ...,
+// `run --start-b`): the interval is the paired t on the per-pair log
+// ratios (what drifts between pairs cancels), and the exact Wilcoxon
+// signed-rank test on the same ratios must agree, as the U-test must for
+// unpaired sets. Pairing removes drift, not the launches' modes: two
+// launches of one build a pair apart still land in different modes, and
+// pairs whose B happened to land slow give the paired t a narrow interval
+// away from 0. The signed-rank test is exact whatever the ratios' shape as
+// long as, under no change, A and B are exchangeable within a pair (the
+// order alternates), and it keeps the pairing (a U-test over the launches
+// would lose to the drift the pairs cancel). Its price: with n pairs its
+// smallest two-sided p is 2/2^n, so 6 pairs are the fewest that can reach
+// 5% and 8 the gate's 1%.
+const MethodPairedLaunches = "paired-t-and-exact-signed-rank-over-launches"
+
+// OverLaunches: e is judged by an interval and the exact U-test over
+// launches together (LaunchAgreement).
+func (e Estimate) OverLaunches() bool {
+	return e.Method == MethodLaunches || e.Method == MethodPairedLaunches
+}
+
 // areRankMin is the least asymptotic relative efficiency of the
 // Mann-Whitney test to the t-test over all continuous distributions,
 // 108/125 = 0.864 (Hodges and Lehmann 1956): a rank test needs at most
@@ -43,7 +64,159 @@ func CompareLaunches(before, after [][]float64) (e Estimate, ok bool) {
 		return e, ok
 	}
 	e.Method = MethodLaunches
-	mb, ma := runMeans(nonEmpty(before)), runMeans(nonEmpty(after))
+	e.RankShiftPct = hlShift(runMeans(nonEmpty(before)), runMeans(nonEmpty(after)))
+	return e, true
+}
+
+// ComparePairedLaunches is ComparePaired over interleaved pairs of JVM
+// launches, with the Hodges-Lehmann shift of the launch means and
+// MethodPairedLaunches, so that Judge asks the rank test to agree. With
+// fewer than 2 pairs it is CompareLaunches.
+func ComparePairedLaunches(before, after [][]float64) (e Estimate, ok bool) {
+	e, ok = ComparePaired(before, after)
+	if !ok {
+		return e, ok
+	}
+	if e.Method != MethodPaired {
+		return CompareLaunches(before, after)
+	}
+	var b, a [][]float64
+	for i := range min(len(before), len(after)) {
+		if len(before[i]) > 0 && len(after[i]) > 0 {
+			b, a = append(b, before[i]), append(a, after[i])
+		}
+	}
+	mb, ma := runMeans(b), runMeans(a)
+	d := make([]float64, len(mb))
+	for i := range d {
+		d[i] = math.Log(ma[i] / mb[i])
+	}
+	e.Method, e.RankP = MethodPairedLaunches, SignedRankP(d)
+	// The direction of the rank test: the Hodges-Lehmann estimate of the
+	// pairs, the median of the Walsh averages.
+	var w []float64
+	for i := range d {
+		for j := i; j < len(d); j++ {
+			w = append(w, (d[i]+d[j])/2)
+		}
+	}
+	slices.Sort(w)
+	e.RankShiftPct = pct(stat.Quantile(0.5, stat.LinInterp, w, nil))
+	return e, true
+}
+
+// SignedRankP is the exact two-sided p of the Wilcoxon signed-rank test
+// that d is centred on 0: zeros dropped, ties given their mid-rank, the
+// null distribution of the positive rank sum counted over all 2^n signs
+// (by dynamic programming over doubled ranks, so mid-ranks stay integers).
+// 1 when nothing is left.
+func SignedRankP(d []float64) float64 {
+	var nz []float64
+	for _, x := range d {
+		if x != 0 && !math.IsNaN(x) {
+			nz = append(nz, x)
+		}
+	}
+	n := len(nz)
+	if n == 0 {
+		return 1
+	}
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int { return cmpFloat(math.Abs(nz[a]), math.Abs(nz[b])) })
+	r2 := make([]int, n) // doubled mid-ranks
+	for i := 0; i < n; {
+		j := i
+		for j+1 < n && math.Abs(nz[idx[j+1]]) == math.Abs(nz[idx[i]]) {
+			j++
+		}
+		for k := i; k <= j; k++ {
+			r2[idx[k]] = i + j + 2 // 2 * (mid-rank (i+1 + j+1)/2)
+		}
+		i = j + 1
+	}
+	total, w := 0, 0
+	for i, r := range r2 {
+		total += r
+		if nz[i] > 0 {
+			w += r
+		}
+	}
+	// count[s]: sign patterns whose positive doubled-rank sum is s.
+	count := make([]float64, total+1)
+	count[0] = 1
+	for _, r := range r2 {
+		for s := total; s >= r; s-- {
+			count[s] += count[s-r]
+		}
+	}
+	all := math.Pow(2, float64(n))
+	var lo, hi float64
+	for s, c := range count {
+		if s <= w {
+			lo += c
+		}
+		if s >= w {
+			hi += c
+		}
+	}
+	return math.Min(1, 2*math.Min(lo, hi)/all)
+}
+
+// PairedRankMinP is the smallest two-sided p the signed-rank test can give
+// over n pairs: 2/2^n (every pair the same way).
+func PairedRankMinP(n int) float64 {
+	if n < 1 {
+		return 1
+	}
+	return math.Min(1, 2/math.Pow(2, float64(n)))
+}
+
+// rankMinP is the smallest p e's rank test can give with its launches.
+func (e Estimate) rankMinP() float64 {
+	if e.Method == MethodPairedLaunches {
+		return PairedRankMinP(min(e.NBefore, e.NAfter))
+	}
+	return RankMinP(e.NBefore, e.NAfter)
+}
+
+// rankP is e's rank test's p: the signed-rank test's for pairs, the
+// U-test's for sets.
+func (e Estimate) rankP() float64 {
+	if e.Method == MethodPairedLaunches {
+		return e.RankP
+	}
+	return e.UTestP
+}
+
+// rankRunsFor is the fewest launches a side (pairs) e's rank test needs
+// to reach alpha at all.
+func (e Estimate) rankRunsFor(alpha float64) int {
+	if e.Method != MethodPairedLaunches {
+		return RankRunsFor(alpha)
+	}
+	n := 1
+	for PairedRankMinP(n) > alpha*(1+1e-9) {
+		n++
+	}
+	return n
+}
+
+// RankRunsNeeded is rankRunsFor for e's method: the fewest launches a side
+// (pairs, for pairs of launches) its rank test needs to reach alpha at all.
+func (e Estimate) RankRunsNeeded(alpha float64) int { return e.rankRunsFor(alpha) }
+
+// RankMin is the smallest p e's rank test can give with its launches.
+func (e Estimate) RankMin() float64 { return e.rankMinP() }
+
+// RankTestP is the p of e's rank test (NaN when it has none).
+func (e Estimate) RankTestP() float64 { return e.rankP() }
+
+// hlShift is the Hodges-Lehmann shift in percent: the median of the
+// pairwise after/before ratios of the launch means.
+func hlShift(mb, ma []float64) float64 {
 	var d []float64
 	for _, a := range ma {
 		for _, b := range mb {
@@ -51,8 +224,7 @@ func CompareLaunches(before, after [][]float64) (e Estimate, ok bool) {
 		}
 	}
 	slices.Sort(d)
-	e.RankShiftPct = pct(stat.Quantile(0.5, stat.LinInterp, d, nil))
-	return e, true
+	return pct(stat.Quantile(0.5, stat.LinInterp, d, nil))
 }
 
 // RankMinP is the smallest two-sided p an exact rank test over n1 and n2
@@ -104,19 +276,19 @@ const (
 )
 
 // LaunchAgreement says whether e's interval at conf and its exact rank
-// test at 1-conf agree (Agree for any other method than MethodLaunches).
+// test at 1-conf agree (Agree for a method not over launches).
 func (e Estimate) LaunchAgreement(conf float64) Agreement {
-	if e.Method != MethodLaunches {
+	if !e.OverLaunches() {
 		return Agree
 	}
 	lo, hi := e.Interval(conf)
 	sigT := lo > 0 || hi < 0
 	alpha := 1 - conf
-	sigR := e.UTestP <= alpha*(1+1e-9) && e.RankShiftPct != 0
+	sigR := e.rankP() <= alpha*(1+1e-9) && e.RankShiftPct != 0
 	switch {
 	case sigT && sigR && (e.RankShiftPct > 0) == (e.LogCentre > 0):
 		return Agree
-	case sigT && RankMinP(e.NBefore, e.NAfter) > alpha*(1+1e-9):
+	case sigT && e.rankMinP() > alpha*(1+1e-9):
 		return RankUnreachable
 	case sigT:
 		return RankNotSignificant
@@ -136,38 +308,48 @@ func LaunchesNeeded(e Estimate, pct, conf float64) int {
 	if t >= MaxRuns {
 		return MaxRuns
 	}
-	return min(MaxRuns, max(int(math.Ceil(float64(t)/areRankMin)), RankRunsFor(1-conf)))
+	return min(MaxRuns, max(int(math.Ceil(float64(t)/areRankMin)), e.rankRunsFor(1-conf)))
 }
 
-// judgeLaunches is Judge for MethodLaunches at Confidence: better or worse
-// only when the interval and the rank test agree; when they disagree,
-// inconclusive with the launches to add (at least as many again as there
-// are, when the count for power is already reached: more of the same
-// launches is what tells a mode from a change).
-func judgeLaunches(e Estimate, higher int, pct float64) (string, int) {
+// judgeLaunches is Decide over launches at conf: better or worse only when
+// the interval and the rank test agree; when they disagree, inconclusive
+// with the launches to add (at least as many again as there are, when the
+// count for power is already reached: more of the same launches is what
+// tells a mode from a change).
+func judgeLaunches(e Estimate, higher int, pct, conf float64) Decision {
 	have := min(e.NBefore, e.NAfter)
-	need := LaunchesNeeded(e, pct, Confidence)
-	switch e.LaunchAgreement(Confidence) {
+	ag := e.LaunchAgreement(conf)
+	if lo, hi := e.Interval(conf); (lo > 0 || hi < 0) && math.Abs(e.ChangePct) > pct {
+		// The interval already sees a change larger than pct: the
+		// launches to add are those that confirm the change seen (a
+		// +100% needs far fewer than detecting pct would).
+		pct = math.Abs(e.ChangePct)
+	}
+	need := LaunchesNeeded(e, pct, conf)
+	switch ag {
 	case Agree:
-		if e.Significant() {
+		if lo, hi := e.Interval(conf); lo > 0 || hi < 0 {
 			if (e.ChangePct > 0) == (higher > 0) {
-				return Better, 0
+				return Decision{Verdict: Better}
 			}
-			return Worse, 0
+			return Decision{Verdict: Worse}
 		}
 		if have >= need {
-			return NoChange, 0
+			return Decision{Verdict: NoChange}
 		}
 	case RankUnreachable:
-		need = max(need, RankRunsFor(1-Confidence))
+		need = max(need, e.rankRunsFor(1-conf))
 	}
-	if need >= MaxRuns {
-		return Inconclusive, MaxRuns
+	d := Decision{Verdict: Inconclusive, Agreement: ag}
+	switch {
+	case need >= MaxRuns:
+		d.More = MaxRuns
+	case need <= have:
+		d.More = have
+	default:
+		d.More = need - have
 	}
-	if need <= have {
-		return Inconclusive, have
-	}
-	return Inconclusive, need - have
+	return d
 }
 
 // Group is launches whose means lie close together: the values' range and

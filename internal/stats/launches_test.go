@@ -174,3 +174,77 @@ func mean(x []float64) float64 {
 	}
 	return s / float64(len(x))
 }
+
+// SignedRankP against counts done by hand: all of n pairs one way is
+// 2/2^n; one pair of 5 the other way with the smallest |d| is 2*2/32;
+// zeros are dropped and tied |d| share their mid-rank.
+func TestSignedRankP(t *testing.T) {
+	for _, c := range []struct {
+		d    []float64
+		want float64
+	}{
+		{[]float64{1, 2, 3, 4, 5, 6}, 2.0 / 64},
+		{[]float64{-1, -2, -3}, 2.0 / 8},
+		{[]float64{-0.5, 2, 3, 4, 5}, 4.0 / 32},
+		{[]float64{0, 0, 1, 2}, 2.0 / 4},
+		{[]float64{1, -1}, 1},
+		// |d| tied: ranks 1.5, 1.5, 3; W+ = 1.5 + 3 = 4.5; doubled, the 8
+		// sign patterns sum to 0,3,3,6,6,9,9,12: P(>=9) = 3/8, p = 2*3/8.
+		{[]float64{1, -1, 2}, 0.75},
+		{[]float64{1, 1, 2}, 2.0 / 8},
+		{nil, 1},
+	} {
+		if got := SignedRankP(c.d); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("SignedRankP(%v) = %v, want %v", c.d, got, c.want)
+		}
+	}
+}
+
+// The false alarms of the interleaved A/B design (ComparePairedLaunches
+// through Decide at the gate's 99%), measured on launches like issue 26's:
+// each launch lands in one of two modes 21% apart at random (whatever its
+// side), 2% spread within a mode, and the host drifts ±15% from pair to
+// pair. 4000 A/A comparisons per size: with the paired t alone, pairs
+// whose B landed slow by chance are called regressions; with the
+// signed-rank test agreeing, the rate stays within the 1% the gate
+// promises (its exact level), and below 8 pairs no verdict is possible.
+func TestPairedLaunchesFalseAlarms(t *testing.T) {
+	r := rand.New(rand.NewPCG(26, 26))
+	launch := func(level float64) []float64 {
+		v := level * (1 + 0.02*r.NormFloat64())
+		if r.IntN(2) == 0 {
+			v *= 1.21
+		}
+		return []float64{v}
+	}
+	const trials = 4000
+	for _, n := range []int{3, 5, 8, 10} {
+		alarms, tAlone := 0, 0
+		for range trials {
+			var a, b [][]float64
+			for range n {
+				level := 47000 * (1 + 0.15*(2*r.Float64()-1))
+				a, b = append(a, launch(level)), append(b, launch(level))
+			}
+			e, ok := ComparePairedLaunches(a, b)
+			if !ok || e.Method != MethodPairedLaunches {
+				t.Fatalf("%d pairs: method %q", n, e.Method)
+			}
+			if d := Decide(e, 1, 5, 0.99); d.Verdict == Worse || d.Verdict == Better {
+				alarms++
+			}
+			if lo, hi := e.Interval(0.99); lo > 0 || hi < 0 {
+				tAlone++
+			}
+		}
+		rate := float64(alarms) / trials
+		t.Logf("%2d pairs: %d of %d A/A judged a change at 99%% (%.2f%%); the paired t alone: %d (%.2f%%)", n, alarms, trials, 100*rate, tAlone, 100*float64(tAlone)/trials)
+		if n < 8 && alarms != 0 {
+			t.Errorf("%d pairs: %d verdicts where no signed-rank test can reach 1%%", n, alarms)
+		}
+		// The exact level is 1%; 4000 trials: a margin of 3 standard errors.
+		if rate > 0.01+3*math.Sqrt(0.01*0.99/trials) {
+			t.Errorf("%d pairs: %.2f%% false alarms, over the gate's 1%%", n, 100*rate)
+		}
+	}
+}

@@ -1,6 +1,7 @@
-// Package catalog indexes run folders in an embedded SQLite database (pure
-// Go, modernc.org/sqlite) so `tuneloop runs` can list them. It is an index
-// only: each run folder is complete on its own.
+// Package catalog indexes run folders and probe folders in an embedded
+// SQLite database (pure Go, modernc.org/sqlite) so `tuneloop runs` can list
+// them and run and check can find this host's newest probe (probes.go). It
+// is an index only: each folder is complete on its own.
 package catalog
 
 import (

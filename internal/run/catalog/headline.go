@@ -126,16 +126,24 @@ func (c *Catalog) History(ctx context.Context, service string) ([]Point, error) 
 	return out, rows.Err()
 }
 
-// RemoveDir drops the entry for dir and says whether there was one.
+// RemoveDir drops the entry for dir (a run or a probe) and says whether
+// there was one.
 func (c *Catalog) RemoveDir(ctx context.Context, dir string) (bool, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return false, err
 	}
-	res, err := c.exec(ctx, `DELETE FROM runs WHERE dir = ?`, abs)
-	if err != nil {
-		return false, fmt.Errorf("catalog %s: %w", c.Path, err)
+	var n int64
+	for _, table := range []string{"runs", "probes"} {
+		res, err := c.exec(ctx, `DELETE FROM `+table+` WHERE dir = ?`, abs)
+		if err != nil {
+			return false, fmt.Errorf("catalog %s: %w", c.Path, err)
+		}
+		k, err := res.RowsAffected()
+		if err != nil {
+			return false, err
+		}
+		n += k
 	}
-	n, err := res.RowsAffected()
-	return n > 0, err
+	return n > 0, nil
 }

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/probe"
 	"github.com/tuneloop/tuneloop/internal/run"
 )
 
@@ -48,7 +49,7 @@ func corrupt(err error) bool {
 // check proves the database readable: the schema is applied, and a quick
 // integrity check and a read of the runs table pass.
 func check(ctx context.Context, db *sql.DB) error {
-	if _, err := db.ExecContext(ctx, catalogSchema); err != nil {
+	if _, err := db.ExecContext(ctx, catalogSchema+probesSchema); err != nil {
 		return err
 	}
 	var res string
@@ -92,7 +93,10 @@ func salvageDirs(ctx context.Context, path string) []string {
 		return nil
 	}
 	defer db.Close()
-	rows, err := db.QueryContext(ctx, `SELECT dir FROM runs`)
+	rows, err := db.QueryContext(ctx, `SELECT dir FROM runs UNION SELECT dir FROM probes`)
+	if err != nil { // a catalog from before probes were catalogued
+		rows, err = db.QueryContext(ctx, `SELECT dir FROM runs`)
+	}
 	if err != nil {
 		return nil
 	}
@@ -110,26 +114,35 @@ func salvageDirs(ctx context.Context, path string) []string {
 // Rebuilt is what Rebuild added.
 type Rebuilt struct {
 	Added   []string // run folders put in the catalog
+	Probes  []string // probe folders put in the catalog
 	Skipped []string // folders found that could not be read (with why)
 }
 
-// Rebuild adds every run folder found in roots (a run folder itself, or a
-// folder of run folders one level down), in the folders the moved-aside
-// catalog of the last Open still names, and in their parent folders. entry
-// makes a folder's line (the caller knows how its findings count).
+// Rebuild adds every run folder and probe folder found in roots (such a
+// folder itself, or a folder of them one level down), in the folders the
+// moved-aside catalog of the last Open still names, and in their parent
+// folders. entry makes a run folder's line (the caller knows how its
+// findings count); a probe folder's line is what its probe.json says.
 func (c *Catalog) Rebuild(ctx context.Context, roots []string, entry func(*run.Folder) (Entry, error)) (*Rebuilt, error) {
 	seen := map[string]bool{}
-	var dirs []string
+	var dirs, probes []string
 	add := func(d string) {
 		abs, err := filepath.Abs(d)
-		if err != nil || seen[abs] || !run.IsRunDir(abs) {
+		if err != nil || seen[abs] {
+			return
+		}
+		switch {
+		case run.IsRunDir(abs):
+			dirs = append(dirs, abs)
+		case probe.IsDir(abs):
+			probes = append(probes, abs)
+		default:
 			return
 		}
 		seen[abs] = true
-		dirs = append(dirs, abs)
 	}
 	scan := func(root string) {
-		if run.IsRunDir(root) {
+		if run.IsRunDir(root) || probe.IsDir(root) {
 			add(root)
 			return
 		}
@@ -159,6 +172,7 @@ func (c *Catalog) Rebuild(ctx context.Context, roots []string, entry func(*run.F
 		scan(p)
 	}
 	sort.Strings(dirs)
+	sort.Strings(probes)
 	res := &Rebuilt{}
 	for _, d := range dirs {
 		if err := ctx.Err(); err != nil {
@@ -180,6 +194,19 @@ func (c *Catalog) Rebuild(ctx context.Context, roots []string, entry func(*run.F
 			continue
 		}
 		res.Added = append(res.Added, d)
+	}
+	for _, d := range probes {
+		if err := ctx.Err(); err != nil {
+			return res, err
+		}
+		if _, err := c.AddProbe(ctx, d); err != nil {
+			if corrupt(err) {
+				return res, err
+			}
+			res.Skipped = append(res.Skipped, fmt.Sprintf("%s: %v", d, err))
+			continue
+		}
+		res.Probes = append(res.Probes, d)
 	}
 	return res, nil
 }
