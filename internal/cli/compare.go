@@ -106,11 +106,6 @@ func RunCompareArgs(ctx context.Context, env *Env, o *CompareOptions, args []str
 	if err != nil {
 		return err
 	}
-	switch o.Output {
-	case "text", "markdown", "json", "junit":
-	default:
-		return usageErr(finding.T("--output: unknown format %q (want text, markdown, json or junit)", "--output：未知格式 %q（应为 text、markdown、json 或 junit）"), o.Output)
-	}
 	if o.Design != compare.DesignAuto && o.Design != compare.DesignPaired && o.Design != compare.DesignUnpaired {
 		return usageErr(finding.T("--design: want paired or unpaired", "--design：应为 paired 或 unpaired"))
 	}
@@ -124,7 +119,11 @@ func RunCompareArgs(ctx context.Context, env *Env, o *CompareOptions, args []str
 		case o.FailOnRegPct > 0 || o.Output == "junit":
 			return usageErr(finding.T("--steps prints the tuning table: gate with two sides (BEFORE -- AFTER) instead", "--steps 只输出调优表：门禁请使用两侧比较（BEFORE -- AFTER）"))
 		}
-		return compareSteps(ctx, env, o, args, lang)
+		format, err := outputFormat(o.Output, compare.StepsFormats())
+		if err != nil {
+			return err
+		}
+		return compareSteps(ctx, env, args, format, lang)
 	}
 	if pa, pb := isProbe(args[0]), len(args) > 1 && isProbe(args[1]); pa || pb {
 		if !pa || !pb || len(args) != 2 || dash >= 0 || o.Steps {
@@ -132,6 +131,11 @@ func RunCompareArgs(ctx context.Context, env *Env, o *CompareOptions, args []str
 		}
 		return compareProbes(env, o, args[0], args[1], lang)
 	}
+	format, err := outputFormat(o.Output, compare.Formats())
+	if err != nil {
+		return err
+	}
+	o.Output = string(format) // "md" is markdown
 	// After "--" cobra passes flags through as arguments: one that is no
 	// file was meant as a flag.
 	for _, a := range args[max(dash, 0):] {
@@ -167,23 +171,7 @@ func RunCompareArgs(ctx context.Context, env *Env, o *CompareOptions, args []str
 	if err != nil {
 		return err
 	}
-	switch {
-	case o.Output == "json" && fd != nil:
-		err = report.WriteJSON(env.Stdout, compare.WithFlameDiff{Comparison: c, FlameDiff: compare.FlameDiffJSON(fd)})
-	case o.Output == "json":
-		err = report.WriteJSON(env.Stdout, c)
-	case o.Output == "markdown":
-		if err = compare.WriteMarkdown(env.Stdout, c, lang, o.FailOnRegPct); err == nil {
-			err = compare.WriteFlameMarkdown(env.Stdout, fd, lang)
-		}
-	case o.Output == "junit":
-		err = compare.WriteJUnit(env.Stdout, c, lang, o.FailOnRegPct)
-	default:
-		if err = compare.WriteText(env.Stdout, c, lang, o.FailOnRegPct); err == nil {
-			err = compare.WriteFlameText(env.Stdout, fd, lang)
-		}
-	}
-	if err != nil {
+	if err := compare.Write(env.Stdout, c, fd, format, lang, o.FailOnRegPct); err != nil {
 		return err
 	}
 	if regressed {
@@ -195,7 +183,7 @@ func RunCompareArgs(ctx context.Context, env *Env, o *CompareOptions, args []str
 	return ctx.Err()
 }
 
-func compareSteps(ctx context.Context, env *Env, o *CompareOptions, args []string, lang finding.Lang) error {
+func compareSteps(ctx context.Context, env *Env, args []string, format report.Format, lang finding.Lang) error {
 	var steps [][]compare.Input
 	for _, p := range args {
 		in, err := loadInputs(ctx, []string{p}, lang)
@@ -204,14 +192,7 @@ func compareSteps(ctx context.Context, env *Env, o *CompareOptions, args []strin
 		}
 		steps = append(steps, in)
 	}
-	s := compare.CompareSteps(args, steps, 0)
-	switch o.Output {
-	case "json":
-		return report.WriteJSON(env.Stdout, s)
-	case "markdown":
-		return compare.WriteStepsMarkdown(env.Stdout, s, lang)
-	}
-	return compare.WriteStepsText(env.Stdout, s, lang)
+	return compare.WriteSteps(env.Stdout, compare.CompareSteps(args, steps, 0), format, lang)
 }
 
 // loadInputs pages every run the paths stand for (a --repeat folder

@@ -215,7 +215,7 @@ func runRecordRemote(ctx context.Context, env *Env, o *RecordOptions, lang findi
 		return err
 	}
 	d := verdict.Decide(L)
-	if err := writeRunReport(env.Stdout, report.NewRun(L, d), o.Output, lang); err != nil {
+	if err := writeRunReport(env.Stdout, report.NewRunBrief(L, d, lang), o.Output); err != nil {
 		return err
 	}
 	if o.Output == "text" {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -21,7 +20,6 @@ import (
 	"github.com/tuneloop/tuneloop/internal/rules"
 	"github.com/tuneloop/tuneloop/internal/run"
 	"github.com/tuneloop/tuneloop/internal/session"
-	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
 // RunOptions are the flags of `tuneloop run`.
@@ -207,8 +205,9 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 			"--fail-on-regression 用于 A/B 运行：请给出 --start-b 或 --target-b（或用 tuneloop compare 对两个运行目录做门禁）"))
 	case o.Duration < 2*o.Interval:
 		return usageErr(finding.T("--duration %s: too short for --interval %s", "--duration %s：对 --interval %s 来说太短"), o.Duration, o.Interval)
-	case o.Output != "text" && o.Output != "json" && o.Output != "markdown":
-		return usageErr(finding.T("--output: want text, json or markdown", "--output：应为 text、json 或 markdown"))
+	case !report.RunFormats().Has(report.Format(o.Output)):
+		_, err := outputFormat(o.Output, report.RunFormats())
+		return err
 	case o.PID != 0 && (o.JVM != "" || o.Start != ""):
 		return usageErr(finding.T("--pid excludes --jvm and --start", "--pid 不能与 --jvm、--start 同时使用"))
 	}
@@ -292,6 +291,7 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	}
 	dir := res.Folder.Dir
 	page, all := report.NewRunPage(res.Layers, res.Decision, lang), res.Decision.Findings
+	page.Folder = dir
 	// A report that cannot be written (a full disk) does not hide what was
 	// measured: it is printed below and the manifest says why.
 	writeErr := res.WriteErr
@@ -301,15 +301,7 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 			run.MarkFailed(dir, &res.Folder.Manifest, err)
 		}
 	}
-	switch o.Output {
-	case "json":
-		err = report.WriteJSON(env.Stdout, page)
-	case "markdown":
-		err = report.WriteRunPageMarkdown(env.Stdout, page)
-	default:
-		err = writeRunSummaryText(env.Stdout, page, dir, lang)
-	}
-	if err != nil {
+	if err = writeRunReport(env.Stdout, page, o.Output); err != nil {
 		return err
 	}
 	switch {
@@ -372,8 +364,8 @@ func writeRunReports(dir string, p *report.RunPage) error {
 		write func(io.Writer, *report.RunPage) error
 	}{
 		{"report.html", html.WriteRun},
-		{"report.md", report.WriteRunPageMarkdown},
-		{"report.json", func(w io.Writer, p *report.RunPage) error { return report.WriteJSON(w, p) }},
+		{"report.md", func(w io.Writer, p *report.RunPage) error { return report.WriteRun(w, p, report.Markdown) }},
+		{"report.json", func(w io.Writer, p *report.RunPage) error { return report.WriteRun(w, p, report.JSON) }},
 	} {
 		var b bytes.Buffer
 		if err := r.write(&b, p); err != nil {
@@ -383,61 +375,5 @@ func writeRunReports(dir string, p *report.RunPage) error {
 			return err
 		}
 	}
-	return nil
-}
-
-// writeRunSummaryText is what `run` prints: the verdict, the load, the top
-// findings and where the reports are.
-func writeRunSummaryText(w io.Writer, p *report.RunPage, dir string, l finding.Lang) error {
-	t := func(en, zh string) string { return finding.T(en, zh).In(l) }
-	fmt.Fprintf(w, "%s\n", p.Title)
-	if p.Load != nil {
-		fmt.Fprintf(w, "%s: %.1f TPS, p50 %.1f ms, p99 %.1f ms, %s %d/%d (%s)\n", t("load", "负载"), p.Load.TPS, p.Load.P50MS, p.Load.P99MS,
-			t("errors", "错误"), p.Load.Errors, p.Load.Requests, report.ModelText(p.Load.Model).In(l))
-	}
-	if v := p.Verdict; v != nil {
-		fmt.Fprintf(w, "\n%s %s\n", t("VERDICT:", "结论："), v.Title.In(l))
-		for _, line := range strings.Split(v.Observed.In(l), "\n") {
-			fmt.Fprintf(w, "  %s\n", line)
-		}
-		if rec := v.Recommended.In(l); rec != "" {
-			fmt.Fprintf(w, "  %s %s\n", t("fix:", "修复："), rec)
-		}
-		if v.Fix.Apply != "" {
-			for _, line := range strings.Split(v.Fix.Apply, "\n") {
-				fmt.Fprintf(w, "    %s\n", line)
-			}
-		}
-		if r := v.Risk.In(l); r != "" {
-			fmt.Fprintf(w, "  %s %s\n", t("trade-off:", "代价："), r)
-		}
-	} else {
-		fmt.Fprintf(w, "\n%s\n", t("VERDICT: no bottleneck found in this run.", "结论：本次运行未发现瓶颈。"))
-	}
-	n := 0
-	for _, f := range p.Run.Findings {
-		if f.Status != finding.Fail || f.ID == verdict.ID {
-			continue
-		}
-		if n == 0 {
-			fmt.Fprintf(w, "\n%s\n", t("Findings (ranked):", "发现（按优先级）："))
-		}
-		if n++; n > 8 {
-			fmt.Fprintf(w, "  ... %s\n", t("see the report for the rest", "其余见报告"))
-			break
-		}
-		fmt.Fprintf(w, "  [%s] %s  %s\n", f.Severity.Label(l), finding.SafeLine(f.Key()), oneLineCLI(f.Title.In(l)))
-	}
-	// The recording's most waited locks, one line each (none without JFR).
-	if err := report.WriteLockWaitsText(w, p); err != nil {
-		return err
-	}
-	// Each cost of measuring for what it is: the recorder's, the load
-	// generator's own, JFR and attach in the service.
-	fmt.Fprintln(w)
-	if err := report.WriteCostsText(w, p.Run, l); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "%s %s\n", t("report:", "报告："), filepath.Join(dir, "report.html"))
 	return nil
 }

@@ -429,37 +429,14 @@ func reportHosts(ctx context.Context, env *Env, dir string, sum *loadgen.Summary
 			page.Title += " @ " + sum.Target
 		}
 		page.Title += " · " + hostNames(mr)
+		page.Folder = dir
 		if mr.Cross != nil {
 			page.Run.Findings = append([]finding.Finding{*mr.Cross}, page.Run.Findings...)
 		}
 		if err := writeRunReports(dir, page); err != nil {
 			return err
 		}
-		// report.md gets the hosts' section after the run page's.
-		if f, err := os.OpenFile(filepath.Join(dir, "report.md"), os.O_APPEND|os.O_WRONLY, 0); err == nil {
-			err = report.WriteHostsMarkdown(f, page.Hosts, lang)
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				return err
-			}
-		}
-		switch output {
-		case "json":
-			err = report.WriteJSON(env.Stdout, page)
-		case "markdown":
-			err = report.WriteRunPageMarkdown(env.Stdout, page)
-			if err == nil {
-				err = report.WriteHostsMarkdown(env.Stdout, page.Hosts, lang)
-			}
-		default:
-			err = writeRunSummaryText(env.Stdout, page, dir, lang)
-			if err == nil {
-				err = report.WriteHostsText(env.Stdout, page.Hosts, lang)
-			}
-		}
-		if err != nil {
+		if err := writeRunReport(env.Stdout, page, output); err != nil {
 			return err
 		}
 		for _, h := range mr.Hosts {

@@ -12,12 +12,12 @@ import (
 )
 
 func TestWriteRunIncompleteNoFindings(t *testing.T) {
-	r := &Run{Schema: RunSchema, ID: "20261122-010000-h", Dir: "runs/x", Status: "recording", Incomplete: true,
+	r := &RunSummary{Schema: RunSchema, ID: "20261122-010000-h", Dir: "runs/x", Status: "recording", Incomplete: true,
 		Start: time.Date(2026, 11, 22, 1, 0, 0, 0, time.UTC), TargetPID: 42, TargetComm: "java",
 		Host: Host{Hostname: "h"}, BadLines: 1, Stats: diagnose.Stats{Ticks: 3, Seconds: 3, ProcCPU: 12.5}}
 	for _, l := range []finding.Lang{finding.EN, finding.ZH} {
 		var b bytes.Buffer
-		if err := WriteRunText(&b, r, l); err != nil {
+		if err := WriteRun(&b, &RunPage{Brief: true, Lang: l, Run: r}, Text); err != nil {
 			t.Fatal(err)
 		}
 		s := b.String()
@@ -30,12 +30,12 @@ func TestWriteRunIncompleteNoFindings(t *testing.T) {
 			}
 		}
 		b.Reset()
-		if err := WriteRunMarkdown(&b, r, l); err != nil || !strings.Contains(b.String(), "# ") {
+		if err := WriteRun(&b, &RunPage{Brief: true, Lang: l, Run: r}, Markdown); err != nil || !strings.Contains(b.String(), "# ") {
 			t.Errorf("markdown: %v\n%s", err, b.String())
 		}
 	}
 	var b bytes.Buffer
-	if err := WriteRunJSON(&b, r); err != nil {
+	if err := WriteRun(&b, &RunPage{Brief: true, Run: r}, JSON); err != nil {
 		t.Fatal(err)
 	}
 	var back map[string]any
