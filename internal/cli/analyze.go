@@ -251,9 +251,11 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 	if err != nil {
 		return err
 	}
-	if o.Output != "text" && o.Output != "json" && o.Output != "markdown" && o.Output != "html" {
-		return usageErr(finding.T("--output: unknown format %q (want text, json, markdown or html)", "--output：未知格式 %q（应为 text、json、markdown 或 html）"), o.Output)
+	format, err := outputFormat(o.Output, analyzeFormats())
+	if err != nil {
+		return err
 	}
+	o.Output = string(format) // "md" is markdown
 	if (o.Output == "html") != (o.Out != "") {
 		return usageErr(finding.T("-o html writes a page: give both -o html and --out FILE", "-o html 会写出一个页面：请同时给出 -o html 与 --out FILE"))
 	}

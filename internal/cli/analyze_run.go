@@ -43,16 +43,16 @@ func analyzeRunDir(ctx context.Context, env *Env, dir string, o AnalyzeRunOption
 	if o.Output == "" {
 		o.Output = "text"
 	}
-	switch o.Output {
-	case "text", "json", "markdown", "md":
-	default:
-		return usageErr(finding.T("--output: unknown format %q for a run folder (want text, json or markdown)", "--output：运行目录不支持格式 %q（应为 text、json 或 markdown）"), o.Output)
+	format, err := outputFormat(o.Output, report.RunFormats())
+	if err != nil {
+		return err
 	}
+	o.Output = string(format)
 	L, d, err := session.Reanalyze(ctx, dir, o.Save)
 	if err != nil {
 		return err
 	}
-	if err := writeRunReport(env.Stdout, report.NewRun(L, d), o.Output, lang); err != nil {
+	if err := writeRunReport(env.Stdout, report.NewRunBrief(L, d, lang), o.Output); err != nil {
 		return err
 	}
 	if L.Folder.Manifest.Incomplete() && o.Output == "text" {

@@ -147,8 +147,8 @@ func RunApply(ctx context.Context, env *Env, o *ApplyOptions) error {
 		return err
 	}
 	env.useLang(lang)
-	if o.Output != "text" && o.Output != "json" {
-		return usageErr(finding.T("--output: unknown format %q (want text or json)", "--output：未知格式 %q（应为 text 或 json）"), o.Output)
+	if _, err := outputFormat(o.Output, report.TextJSON()); err != nil {
+		return err
 	}
 	j := journalOf(env, o.Journal)
 	modes := 0

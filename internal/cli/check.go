@@ -98,10 +98,9 @@ func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
 	if err != nil {
 		return err
 	}
-	switch o.Output {
-	case "text", "json", "markdown", "md":
-	default:
-		return usageErr(finding.T("--output: unknown format %q (want text, json or markdown)", "--output：未知格式 %q（应为 text、json 或 markdown）"), o.Output)
+	format, err := outputFormat(o.Output, report.CheckFormats())
+	if err != nil {
+		return err
 	}
 	profile, err := rules.ParseProfile(o.Profile)
 	if err != nil {
@@ -134,10 +133,10 @@ func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
 		w = fw
 	}
 	if o.List && o.All {
-		return writeRuleSets(w, o.Output, lang)
+		return writeRuleSets(w, format, lang)
 	}
 	if o.List {
-		return writeRuleList(w, kb, o.Output, lang)
+		return report.WriteRuleList(w, finding.Infos(kb), format, lang)
 	}
 
 	h, source := o.roots()
@@ -172,15 +171,7 @@ func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
 	}
 	doc := report.NewCheck(version.Version, now(), string(profile), report.HostOf(facts, source), fs)
 
-	switch o.Output {
-	case "json":
-		err = report.WriteCheckJSON(w, doc)
-	case "markdown", "md":
-		err = report.WriteCheckMarkdown(w, doc, lang)
-	default:
-		err = report.WriteCheckText(w, doc, report.TextOptions{Lang: lang, All: o.All})
-	}
-	if err != nil {
+	if err = report.WriteCheck(w, doc, format, report.TextOptions{Lang: lang, All: o.All}); err != nil {
 		return fmt.Errorf("writing the report: %w", err)
 	}
 	if o.OutFile != "" {
@@ -250,27 +241,10 @@ func (o *CheckOptions) roots() (hostfs.FS, string) {
 }
 
 // writeRuleSets lists every rule of every set (`check --list --all`).
-func writeRuleSets(w io.Writer, output string, lang finding.Lang) error {
+func writeRuleSets(w io.Writer, f report.Format, lang finding.Lang) error {
 	sets, err := report.RuleSets()
 	if err != nil {
 		return err // an invalid rule set is a bug; say so rather than document it
 	}
-	switch output {
-	case "json":
-		return report.WriteRuleSetsJSON(w, sets)
-	case "markdown", "md":
-		return report.WriteRuleSetsMarkdown(w, sets)
-	}
-	return report.WriteRuleSetsText(w, sets, lang)
-}
-
-func writeRuleList(w io.Writer, kb []rules.Rule, output string, lang finding.Lang) error {
-	infos := finding.Infos(kb)
-	switch output {
-	case "json":
-		return report.WriteRuleListJSON(w, infos)
-	case "markdown", "md":
-		return report.WriteRuleListMarkdown(w, infos)
-	}
-	return report.WriteRuleListText(w, infos, lang)
+	return report.WriteRuleSets(w, sets, f, lang)
 }

@@ -104,11 +104,6 @@ func RunCompareArgs(ctx context.Context, env *Env, o *CompareOptions, args []str
 	if err != nil {
 		return err
 	}
-	switch o.Output {
-	case "text", "markdown", "json", "junit":
-	default:
-		return usageErr(finding.T("--output: unknown format %q (want text, markdown, json or junit)", "--output：未知格式 %q（应为 text、markdown、json 或 junit）"), o.Output)
-	}
 	if o.Design != compare.DesignAuto && o.Design != compare.DesignPaired && o.Design != compare.DesignUnpaired {
 		return usageErr(finding.T("--design: want paired or unpaired", "--design：应为 paired 或 unpaired"))
 	}
@@ -122,7 +117,11 @@ func RunCompareArgs(ctx context.Context, env *Env, o *CompareOptions, args []str
 		case o.FailOnRegPct > 0 || o.Output == "junit":
 			return usageErr(finding.T("--steps prints the tuning table: gate with two sides (BEFORE -- AFTER) instead", "--steps 只输出调优表：门禁请使用两侧比较（BEFORE -- AFTER）"))
 		}
-		return compareSteps(ctx, env, o, args, lang)
+		format, err := outputFormat(o.Output, compare.StepsFormats())
+		if err != nil {
+			return err
+		}
+		return compareSteps(ctx, env, args, format, lang)
 	}
 	if pa, pb := isProbe(args[0]), len(args) > 1 && isProbe(args[1]); pa || pb {
 		if !pa || !pb || len(args) != 2 || dash >= 0 || o.Steps {
@@ -130,6 +129,11 @@ func RunCompareArgs(ctx context.Context, env *Env, o *CompareOptions, args []str
 		}
 		return compareProbes(env, o, args[0], args[1], lang)
 	}
+	format, err := outputFormat(o.Output, compare.Formats())
+	if err != nil {
+		return err
+	}
+	o.Output = string(format) // "md" is markdown
 	// After "--" cobra passes flags through as arguments: one that is no
 	// file was meant as a flag.
 	for _, a := range args[max(dash, 0):] {
@@ -165,35 +169,13 @@ func RunCompareArgs(ctx context.Context, env *Env, o *CompareOptions, args []str
 	if err != nil {
 		return err
 	}
-	if err := writeComparison(env, c, fd, o.Output, o.FailOnRegPct, lang); err != nil {
+	if err := compare.Write(env.Stdout, c, fd, format, lang, o.FailOnRegPct); err != nil {
 		return err
 	}
 	if err := comparisonExit(c, o.FailOnRegPct, regressed); err != nil {
 		return err
 	}
 	return ctx.Err()
-}
-
-// writeComparison prints a comparison (and its flame diff, nil: none).
-func writeComparison(env *Env, c *compare.Comparison, fd *report.FlameDiffPage, output string, gatePct float64, lang finding.Lang) error {
-	var err error
-	switch {
-	case output == "json" && fd != nil:
-		err = report.WriteJSON(env.Stdout, compare.WithFlameDiff{Comparison: c, FlameDiff: compare.FlameDiffJSON(fd)})
-	case output == "json":
-		err = report.WriteJSON(env.Stdout, c)
-	case output == "markdown":
-		if err = compare.WriteMarkdown(env.Stdout, c, lang, gatePct); err == nil {
-			err = compare.WriteFlameMarkdown(env.Stdout, fd, lang)
-		}
-	case output == "junit":
-		err = compare.WriteJUnit(env.Stdout, c, lang, gatePct)
-	default:
-		if err = compare.WriteText(env.Stdout, c, lang, gatePct); err == nil {
-			err = compare.WriteFlameText(env.Stdout, fd, lang)
-		}
-	}
-	return err
 }
 
 // comparisonExit is the regression gate's exit: 3 regressed, 4 inconclusive.
@@ -207,7 +189,7 @@ func comparisonExit(c *compare.Comparison, gatePct float64, regressed bool) erro
 	return nil
 }
 
-func compareSteps(ctx context.Context, env *Env, o *CompareOptions, args []string, lang finding.Lang) error {
+func compareSteps(ctx context.Context, env *Env, args []string, format report.Format, lang finding.Lang) error {
 	var steps [][]compare.Input
 	for _, p := range args {
 		in, err := session.LoadInputs(ctx, []string{p}, lang)
@@ -216,12 +198,5 @@ func compareSteps(ctx context.Context, env *Env, o *CompareOptions, args []strin
 		}
 		steps = append(steps, in)
 	}
-	s := compare.CompareSteps(args, steps, 0)
-	switch o.Output {
-	case "json":
-		return report.WriteJSON(env.Stdout, s)
-	case "markdown":
-		return compare.WriteStepsMarkdown(env.Stdout, s, lang)
-	}
-	return compare.WriteStepsText(env.Stdout, s, lang)
+	return compare.WriteSteps(env.Stdout, compare.CompareSteps(args, steps, 0), format, lang)
 }

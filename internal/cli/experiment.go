@@ -84,10 +84,9 @@ func RunExperiment(ctx context.Context, env *Env, o *ExperimentOptions) error {
 	if err != nil {
 		return err
 	}
-	switch o.Output {
-	case "text", "markdown", "md", "json":
-	default:
-		return usageErr(finding.T("--output %q: want text, markdown or json", "--output %q：应为 text、markdown 或 json"), o.Output)
+	format, err := outputFormat(o.Output, report.ExperimentFormats())
+	if err != nil {
+		return err
 	}
 	plan, err := experiment.ReadPlanFile(o.Plan)
 	if err != nil {
@@ -111,14 +110,8 @@ func RunExperiment(ctx context.Context, env *Env, o *ExperimentOptions) error {
 		if err := writeExperimentFiles(out, doc, lang); err != nil {
 			note(finding.Tf(finding.T("the reports could not be written: %v", "无法写入报告：%v"), err))
 		}
-		var werr error
-		switch o.Output {
-		case "json":
-			werr = report.WriteJSON(env.Stdout, doc)
-		case "markdown", "md":
-			werr = report.WriteExperimentMarkdown(env.Stdout, doc, lang)
-		default:
-			werr = report.WriteExperimentText(env.Stdout, doc, lang)
+		werr := report.WriteExperiment(env.Stdout, doc, format, lang)
+		if format == report.Text {
 			fmt.Fprintf(env.Stdout, "\n%s %s\n", finding.T("Report:", "报告：").In(lang), finding.SafeLine(filepath.Join(out, "report.html")))
 		}
 		if werr != nil && runErr == nil {
@@ -143,8 +136,8 @@ func writeExperimentFiles(dir string, doc *report.Experiment, l finding.Lang) er
 		write func(*bytes.Buffer) error
 	}{
 		{"report.html", func(b *bytes.Buffer) error { return html.WriteExperiment(b, doc, l) }},
-		{"report.md", func(b *bytes.Buffer) error { return report.WriteExperimentMarkdown(b, doc, l) }},
-		{"report.json", func(b *bytes.Buffer) error { return report.WriteJSON(b, doc) }},
+		{"report.md", func(b *bytes.Buffer) error { return report.WriteExperiment(b, doc, report.Markdown, l) }},
+		{"report.json", func(b *bytes.Buffer) error { return report.WriteExperiment(b, doc, report.JSON, l) }},
 	}
 	var errs []error
 	for _, f := range files {

@@ -162,7 +162,7 @@ func runRecordRemote(ctx context.Context, env *Env, o *RecordOptions, lang findi
 	if err != nil {
 		return sessionErr(err)
 	}
-	if err := writeRunReport(env.Stdout, report.NewRun(res.Layers, res.Decision), o.Output, lang); err != nil {
+	if err := writeRunReport(env.Stdout, report.NewRunBrief(res.Layers, res.Decision, lang), o.Output); err != nil {
 		return err
 	}
 	if o.Output == "text" {

@@ -115,8 +115,8 @@ func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.Output != "text" && o.Output != "json" {
-		return usageErr(finding.T("--output: unknown format %q (want text or json)", "--output：未知格式 %q（应为 text 或 json）"), o.Output)
+	if _, err := outputFormat(o.Output, report.TextJSON()); err != nil {
+		return err
 	}
 	method := attach.Method("")
 	switch o.Via {

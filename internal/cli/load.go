@@ -163,8 +163,8 @@ func RunLoad(ctx context.Context, env *Env, o *LoadOptions) error {
 	if _, err := langOpt(env, o.Lang); err != nil {
 		return err
 	}
-	if o.Output != "text" && o.Output != "json" {
-		return usageErr(finding.T("--output must be text or json, not %q", "--output 应为 text 或 json，而不是 %q"), o.Output)
+	if _, err := outputFormat(o.Output, report.TextJSON()); err != nil {
+		return err
 	}
 	if o.Import != "" {
 		if o.URL != "" || o.Scenario != "" || o.JMX != "" {

@@ -111,10 +111,9 @@ func RunPorting(ctx context.Context, env *Env, o *PortingOptions) error {
 	if err != nil {
 		return usageErr(finding.T("--target: %v", "--target:%v"), err)
 	}
-	switch o.Output {
-	case "text", "json", "markdown", "md", "junit", "xml":
-	default:
-		return usageErr(finding.T("--output: unknown format %q (want text, json, markdown or junit)", "--output：未知格式 %q（应为 text、json、markdown 或 junit）"), o.Output)
+	format, err := outputFormat(o.Output, porting.Formats())
+	if err != nil {
+		return err
 	}
 	failOn := porting.Verdict("")
 	switch strings.ToLower(o.FailOn) {
@@ -160,17 +159,7 @@ func RunPorting(ctx context.Context, env *Env, o *PortingOptions) error {
 		defer fw.Close()
 		w = fw
 	}
-	switch o.Output {
-	case "json":
-		err = porting.WriteJSON(w, rep)
-	case "markdown", "md":
-		err = porting.WriteMarkdown(w, rep, lang)
-	case "junit", "xml":
-		err = porting.WriteJUnit(w, rep, lang)
-	default:
-		err = porting.WriteText(w, rep, lang, o.All)
-	}
-	if err != nil {
+	if err = porting.Write(w, rep, format, lang, o.All); err != nil {
 		return fmt.Errorf("writing the report: %w", err)
 	}
 	if o.OutFile != "" {

@@ -149,10 +149,9 @@ func RunProbe(ctx context.Context, env *Env, o *ProbeOptions) error {
 	if err != nil {
 		return err
 	}
-	switch o.Output {
-	case "text", "markdown", "md", "json":
-	default:
-		return usageErr(finding.T("--output: unknown format %q (want text, markdown or json)", "--output：未知格式 %q（应为 text、markdown 或 json）"), o.Output)
+	format, err := outputFormat(o.Output, report.ProbeFormats())
+	if err != nil {
+		return err
 	}
 	if o.Token == "" {
 		o.Token = env.Getenv(probeTokenEnv)
@@ -239,15 +238,7 @@ func RunProbe(ctx context.Context, env *Env, o *ProbeOptions) error {
 			}
 		}
 	}
-	switch o.Output {
-	case "json":
-		err = report.WriteJSON(env.Stdout, r)
-	case "markdown", "md":
-		err = report.WriteProbeMarkdown(env.Stdout, r, lang)
-	default:
-		err = report.WriteProbeText(env.Stdout, r, lang)
-	}
-	if err != nil {
+	if err = report.WriteProbe(env.Stdout, r, format, lang); err != nil {
 		return err
 	}
 	if ctx.Err() != nil {
@@ -406,8 +397,8 @@ func writeProbeFolder(dir string, r *probe.Result, lang finding.Lang) error {
 		return err
 	}
 	for name, write := range map[string]func(*bytes.Buffer) error{
-		"probe.txt":  func(b *bytes.Buffer) error { return report.WriteProbeText(b, r, lang) },
-		"probe.md":   func(b *bytes.Buffer) error { return report.WriteProbeMarkdown(b, r, lang) },
+		"probe.txt":  func(b *bytes.Buffer) error { return report.WriteProbe(b, r, report.Text, lang) },
+		"probe.md":   func(b *bytes.Buffer) error { return report.WriteProbe(b, r, report.Markdown, lang) },
 		"probe.html": func(b *bytes.Buffer) error { return html.WriteProbe(b, report.NewProbePage(r, lang)) },
 	} {
 		var b bytes.Buffer
@@ -460,6 +451,10 @@ func compareProbes(env *Env, o *CompareOptions, a, b string, lang finding.Lang) 
 	if o.FailOnRegPct > 0 || o.FlameDiff != "" || o.Output == "junit" {
 		return usageErr(finding.T("comparing probes: --fail-on-regression, --flame-diff and junit are for runs", "比较探测结果时不支持 --fail-on-regression、--flame-diff 与 junit（它们用于运行）"))
 	}
+	format, err := outputFormat(o.Output, report.ProbeCompareFormats())
+	if err != nil {
+		return err
+	}
 	ra, err := loadProbe(a)
 	if err != nil {
 		return err
@@ -477,11 +472,8 @@ func compareProbes(env *Env, o *CompareOptions, a, b string, lang finding.Lang) 
 		}
 	}
 	c := probe.Compare(ra, rb, a, b)
-	switch o.Output {
-	case "json":
-		return report.WriteJSON(env.Stdout, c)
-	case "markdown":
-		return report.WriteProbeCompareMarkdown(env.Stdout, c, lang)
+	if format == report.HTML {
+		return html.WriteProbeCompare(env.Stdout, report.NewProbeComparePage(c, "tuneloop "+version.Version, lang))
 	}
-	return report.WriteProbeCompareText(env.Stdout, c, lang)
+	return report.WriteProbeCompare(env.Stdout, c, format, lang)
 }

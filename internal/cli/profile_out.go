@@ -178,11 +178,5 @@ func compareProfileFiles(ctx context.Context, env *Env, o *CompareOptions, bArgs
 	if err != nil {
 		return err
 	}
-	switch o.Output {
-	case "json":
-		return report.WriteJSON(env.Stdout, compare.FlameDiffJSON(page))
-	case "markdown":
-		return compare.WriteFlameMarkdown(env.Stdout, page, lang)
-	}
-	return compare.WriteFlameText(env.Stdout, page, lang)
+	return compare.WriteFlame(env.Stdout, page, report.Format(o.Output), lang)
 }

@@ -142,8 +142,9 @@ func RunRecord(ctx context.Context, env *Env, o *RecordOptions) error {
 		return err
 	}
 	switch {
-	case o.Output != "text" && o.Output != "json" && o.Output != "markdown" && o.Output != "md":
-		return usageErr(finding.T("--output: unknown format %q (want text, json or markdown)", "--output：未知格式 %q（应为 text、json 或 markdown）"), o.Output)
+	case !report.RunFormats().Has(report.Format(o.Output)):
+		_, err := outputFormat(o.Output, report.RunFormats())
+		return err
 	case o.Interval < 10*time.Millisecond:
 		return usageErr(finding.T("--interval: %s is too short (at least 10ms)", "--interval:%s 太短（至少 10ms）"), o.Interval)
 	case o.Duration < 0:
@@ -191,7 +192,7 @@ func RunRecord(ctx context.Context, env *Env, o *RecordOptions) error {
 	}
 	// With an error here the folder could not be completed (a full disk):
 	// what was measured is still reported, then the error.
-	if werr := writeRunReport(env.Stdout, report.NewRun(rec.Layers, rec.Decision), o.Output, lang); werr != nil {
+	if werr := writeRunReport(env.Stdout, report.NewRunBrief(rec.Layers, rec.Decision, lang), o.Output); werr != nil {
 		return werr
 	}
 	if err != nil {
@@ -251,18 +252,14 @@ func catalogPath(env *Env, flag string) (string, error) {
 
 func entryOf(f *run.Folder, fs []finding.Finding) catalog.Entry { return session.CatalogEntry(f, fs) }
 
-// writeRunReport renders a run's report (record, analyze RUN_DIR).
-func writeRunReport(w io.Writer, r *report.Run, output string, lang finding.Lang) error {
-	var err error
-	switch output {
-	case "json":
-		err = report.WriteRunJSON(w, r)
-	case "markdown", "md":
-		err = report.WriteRunMarkdown(w, r, lang)
-	default:
-		err = report.WriteRunText(w, r, lang)
+// writeRunReport writes a run's brief (record, analyze RUN_DIR) in the
+// --output format (validated before; text otherwise).
+func writeRunReport(w io.Writer, p *report.RunPage, output string) error {
+	f, ok := report.RunFormats().Parse(output)
+	if !ok {
+		f = report.Text
 	}
-	if err != nil {
+	if err := report.WriteRun(w, p, f); err != nil {
 		return fmt.Errorf("writing the report: %w", err)
 	}
 	return nil

@@ -32,7 +32,7 @@ func recEnv(t *testing.T) (*Env, *bytes.Buffer, *bytes.Buffer) {
 }
 
 // recordJSON records the target for d at 250 ms and returns the report.
-func recordJSON(t *testing.T, pid int, d time.Duration, opts ...func(*RecordOptions)) (*report.Run, string) {
+func recordJSON(t *testing.T, pid int, d time.Duration, opts ...func(*RecordOptions)) (*report.RunSummary, string) {
 	t.Helper()
 	env, out, errb := recEnv(t)
 	dir := filepath.Join(t.TempDir(), "run")
@@ -45,7 +45,7 @@ func recordJSON(t *testing.T, pid int, d time.Duration, opts ...func(*RecordOpti
 		t.Fatalf("record: %v\n%s", err, errb.String())
 	}
 	validateJSON(t, compileSchema(t, "run-report-v1.schema.json"), "run-report-v1.schema.json", out.Bytes())
-	var r report.Run
+	var r report.RunSummary
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil {
 		t.Fatalf("report: %v\n%s", err, out.String())
 	}
@@ -135,7 +135,7 @@ func TestRecordCPUBurner(t *testing.T) {
 	if err := RunAnalyzeRun(context.Background(), env, dir, AnalyzeRunOptions{Output: "json"}); err != nil {
 		t.Fatal(err)
 	}
-	var again report.Run
+	var again report.RunSummary
 	if err := json.Unmarshal(out.Bytes(), &again); err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +263,7 @@ func TestRecordKilled(t *testing.T) {
 	if err := RunAnalyzeRun(context.Background(), env, dir, AnalyzeRunOptions{Output: "json"}); err != nil {
 		t.Fatal(err)
 	}
-	var r report.Run
+	var r report.RunSummary
 	if err := json.Unmarshal(out.Bytes(), &r); err != nil || !r.Incomplete || r.Stats.Ticks < 5 {
 		t.Fatalf("%v incomplete=%v ticks=%d", err, r.Incomplete, r.Stats.Ticks)
 	}

@@ -5,19 +5,17 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/tuneloop/tuneloop/internal/compare"
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/probe"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/rules"
 	"github.com/tuneloop/tuneloop/internal/session"
-	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
 // RunOptions are the flags of `tuneloop run`.
@@ -165,6 +163,11 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	if err != nil {
 		return usageErr(finding.T("--profile: %v", "--profile:%v"), err)
 	}
+	format, err := outputFormat(o.Output, report.RunFormats())
+	if err != nil {
+		return err
+	}
+	o.Output = string(format)
 	switch {
 	case o.Target == "" && o.JTLWatch == "":
 		return usageErr(finding.T("--target URL is required (or --jtl-watch for an external load)", "需要 --target URL（外部压测时用 --jtl-watch）"))
@@ -175,8 +178,6 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 			"--fail-on-regression 用于 A/B 运行：请给出 --start-b 或 --target-b（或用 tuneloop compare 对两个运行目录做门禁）"))
 	case o.Duration < 2*o.Interval:
 		return usageErr(finding.T("--duration %s: too short for --interval %s", "--duration %s：对 --interval %s 来说太短"), o.Duration, o.Interval)
-	case o.Output != "text" && o.Output != "json" && o.Output != "markdown":
-		return usageErr(finding.T("--output: want text, json or markdown", "--output：应为 text、json 或 markdown"))
 	case o.PID != 0 && (o.JVM != "" || o.Start != "" || o.StartB != ""):
 		return usageErr(finding.T("--pid excludes --jvm and --start", "--pid 不能与 --jvm、--start 同时使用"))
 	}
@@ -285,7 +286,7 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	}
 	if c := res.Comparison; c != nil {
 		regressed := o.FailOnRegPct > 0 && c.Gate(o.FailOnRegPct)
-		if err := writeComparison(env, c, nil, o.Output, o.FailOnRegPct, lang); err != nil {
+		if err := compare.Write(env.Stdout, c, nil, report.Format(o.Output), lang, o.FailOnRegPct); err != nil {
 			return err
 		}
 		if err := comparisonExit(c, o.FailOnRegPct, regressed); err != nil {
@@ -300,16 +301,10 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 // (service ended, never answered, folder incomplete, no answer to the
 // load) exits 1 after it, else --fail-on decides.
 func writeRunDone(w io.Writer, r *session.Reported, output string, lang finding.Lang, failOn *finding.Severity) error {
-	var err error
-	switch output {
-	case "json":
-		err = report.WriteJSON(w, r.Page)
-	case "markdown":
-		err = report.WriteRunPageMarkdown(w, r.Page)
-	default:
-		err = writeRunSummaryText(w, r.Page, r.Folder.Dir, lang)
+	if r.Page.Folder == "" {
+		r.Page.Folder = r.Folder.Dir
 	}
-	if err != nil {
+	if err := writeRunReport(w, r.Page, output); err != nil {
 		return err
 	}
 	if ferr := r.Failure(); ferr != nil {
@@ -349,59 +344,3 @@ func runLoadConfig(o *RunOptions, env *Env) (loadgen.Config, error) {
 
 // jfrRecording is the run's JFR file in its raw/ folder.
 const jfrRecording = session.JFRFile
-
-// writeRunSummaryText is what `run` prints: the verdict, the load, the top
-// findings and where the reports are.
-func writeRunSummaryText(w io.Writer, p *report.RunPage, dir string, l finding.Lang) error {
-	t := func(en, zh string) string { return finding.T(en, zh).In(l) }
-	fmt.Fprintf(w, "%s\n", p.Title)
-	if p.Load != nil {
-		fmt.Fprintf(w, "%s: %.1f TPS, p50 %.1f ms, p99 %.1f ms, %s %d/%d (%s)\n", t("load", "负载"), p.Load.TPS, p.Load.P50MS, p.Load.P99MS,
-			t("errors", "错误"), p.Load.Errors, p.Load.Requests, report.ModelText(p.Load.Model).In(l))
-	}
-	if v := p.Verdict; v != nil {
-		fmt.Fprintf(w, "\n%s %s\n", t("VERDICT:", "结论："), v.Title.In(l))
-		for _, line := range strings.Split(v.Observed.In(l), "\n") {
-			fmt.Fprintf(w, "  %s\n", line)
-		}
-		if rec := v.Recommended.In(l); rec != "" {
-			fmt.Fprintf(w, "  %s %s\n", t("fix:", "修复："), rec)
-		}
-		if v.Fix.Apply != "" {
-			for _, line := range strings.Split(v.Fix.Apply, "\n") {
-				fmt.Fprintf(w, "    %s\n", line)
-			}
-		}
-		if r := v.Risk.In(l); r != "" {
-			fmt.Fprintf(w, "  %s %s\n", t("trade-off:", "代价："), r)
-		}
-	} else {
-		fmt.Fprintf(w, "\n%s\n", t("VERDICT: no bottleneck found in this run.", "结论：本次运行未发现瓶颈。"))
-	}
-	n := 0
-	for _, f := range p.Run.Findings {
-		if f.Status != finding.Fail || f.ID == verdict.ID {
-			continue
-		}
-		if n == 0 {
-			fmt.Fprintf(w, "\n%s\n", t("Findings (ranked):", "发现（按优先级）："))
-		}
-		if n++; n > 8 {
-			fmt.Fprintf(w, "  ... %s\n", t("see the report for the rest", "其余见报告"))
-			break
-		}
-		fmt.Fprintf(w, "  [%s] %s  %s\n", f.Severity.Label(l), finding.SafeLine(f.Key()), oneLineCLI(f.Title.In(l)))
-	}
-	// The recording's most waited locks, one line each (none without JFR).
-	if err := report.WriteLockWaitsText(w, p); err != nil {
-		return err
-	}
-	// Each cost of measuring for what it is: the recorder's, the load
-	// generator's own, JFR and attach in the service.
-	fmt.Fprintln(w)
-	if err := report.WriteCostsText(w, p.Run, l); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "%s %s\n", t("report:", "报告："), filepath.Join(dir, "report.html"))
-	return nil
-}

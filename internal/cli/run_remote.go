@@ -10,7 +10,6 @@ import (
 	"github.com/tuneloop/tuneloop/internal/jmeter"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/multihost"
-	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/session"
 )
 
@@ -133,22 +132,10 @@ func runRecordHosts(ctx context.Context, env *Env, o *RecordOptions, lang findin
 // lost host makes the exit status 1 after the report.
 func writeHosts(w io.Writer, res *session.HostsResult, output string, lang finding.Lang, failOn *finding.Severity) error {
 	if page := res.Page; page != nil {
-		var err error
-		switch output {
-		case "json":
-			err = report.WriteJSON(w, page)
-		case "markdown":
-			err = report.WriteRunPageMarkdown(w, page)
-			if err == nil {
-				err = report.WriteHostsMarkdown(w, page.Hosts, lang)
-			}
-		default:
-			err = writeRunSummaryText(w, page, res.Dir, lang)
-			if err == nil {
-				err = report.WriteHostsText(w, page.Hosts, lang)
-			}
+		if page.Folder == "" {
+			page.Folder = res.Dir
 		}
-		if err != nil {
+		if err := writeRunReport(w, page, output); err != nil {
 			return err
 		}
 	}

@@ -101,8 +101,8 @@ func RunRuns(ctx context.Context, env *Env, o *RunsOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.Output != "text" && o.Output != "json" {
-		return usageErr(finding.T("--output: unknown format %q (want text or json)", "--output：未知格式 %q（应为 text 或 json）"), o.Output)
+	if _, err := outputFormat(o.Output, report.TextJSON()); err != nil {
+		return err
 	}
 	c, err := openCatalog(ctx, env, o.Catalog)
 	if err != nil {
@@ -360,8 +360,8 @@ func RunRunsTrend(ctx context.Context, env *Env, o *RunsOptions, t *TrendOptions
 	if err != nil {
 		return err
 	}
-	if t.Output != "text" && t.Output != "json" {
-		return usageErr(finding.T("--output: unknown format %q (want text or json)", "--output：未知格式 %q（应为 text 或 json）"), t.Output)
+	if _, err := outputFormat(t.Output, report.TextJSON()); err != nil {
+		return err
 	}
 	c, err := openCatalog(ctx, env, o.Catalog)
 	if err != nil {

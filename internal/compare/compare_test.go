@@ -94,10 +94,10 @@ func TestRender(t *testing.T) {
 	c.Gate(5)
 	for _, lang := range []finding.Lang{finding.EN, finding.ZH} {
 		var txt, md bytes.Buffer
-		if err := WriteText(&txt, c, lang, 5); err != nil {
+		if err := writeText(&txt, c, lang, 5); err != nil {
 			t.Fatal(err)
 		}
-		if err := WriteMarkdown(&md, c, lang, 5); err != nil {
+		if err := writeMarkdown(&md, c, lang, 5); err != nil {
 			t.Fatal(err)
 		}
 		tps := row(c, "tps")
@@ -162,8 +162,8 @@ func FuzzCompare(f *testing.F) {
 			t.Fatalf("json: %v", err)
 		}
 		for _, l := range []finding.Lang{finding.EN, finding.ZH} {
-			_ = WriteText(io.Discard, c, l, 5)
-			_ = WriteMarkdown(io.Discard, c, l, 5)
+			_ = writeText(io.Discard, c, l, 5)
+			_ = writeMarkdown(io.Discard, c, l, 5)
 		}
 	})
 }

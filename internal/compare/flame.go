@@ -145,9 +145,9 @@ func FlameDiffJSON(p *report.FlameDiffPage) *report.FlameDiffPage {
 	return &c
 }
 
-// WriteFlameText prints the frames that grew and shrank most (nothing
+// writeFlameText prints the frames that grew and shrank most (nothing
 // for a nil page).
-func WriteFlameText(w io.Writer, p *report.FlameDiffPage, lang finding.Lang) error {
+func writeFlameText(w io.Writer, p *report.FlameDiffPage, lang finding.Lang) error {
 	if p == nil {
 		return nil
 	}
@@ -172,8 +172,8 @@ func WriteFlameText(w io.Writer, p *report.FlameDiffPage, lang finding.Lang) err
 	return bw.Flush()
 }
 
-// WriteFlameMarkdown is WriteFlameText as Markdown tables.
-func WriteFlameMarkdown(w io.Writer, p *report.FlameDiffPage, lang finding.Lang) error {
+// writeFlameMarkdown is WriteFlameText as Markdown tables.
+func writeFlameMarkdown(w io.Writer, p *report.FlameDiffPage, lang finding.Lang) error {
 	if p == nil {
 		return nil
 	}
@@ -208,4 +208,17 @@ func flameMark(f stacks.FrameDelta, lang finding.Lang) string {
 		return " (" + finding.T("gone", "已消失").In(lang) + ")"
 	}
 	return ""
+}
+
+// WriteFlame writes the differential flame graph's summary alone (two
+// profile files compared) in f: text, Markdown or JSON (its page is
+// html.WriteFlameDiff).
+func WriteFlame(w io.Writer, p *report.FlameDiffPage, f report.Format, lang finding.Lang) error {
+	switch f {
+	case report.JSON:
+		return report.WriteJSON(w, FlameDiffJSON(p))
+	case report.Markdown:
+		return writeFlameMarkdown(w, p, lang)
+	}
+	return writeFlameText(w, p, lang)
 }

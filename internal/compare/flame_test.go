@@ -35,7 +35,7 @@ func TestFlameDiffTextAndMarkdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := WriteFlameText(&b, page, finding.EN); err != nil {
+	if err := writeFlameText(&b, page, finding.EN); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -43,14 +43,14 @@ func TestFlameDiffTextAndMarkdown(t *testing.T) {
 		t.Errorf("text:\n%s", out)
 	}
 	b.Reset()
-	if err := WriteFlameMarkdown(&b, page, finding.ZH); err != nil {
+	if err := writeFlameMarkdown(&b, page, finding.ZH); err != nil {
 		t.Fatal(err)
 	}
 	if md := b.String(); !strings.Contains(md, "## 差分火焰图 (cpu)") || !strings.Contains(md, "| +0.1 samples/req | 0.1 samples/req | 0.2 samples/req | `scoreA` |") {
 		t.Errorf("markdown:\n%s", md)
 	}
 	b.Reset()
-	if WriteFlameText(&b, nil, finding.EN) != nil || b.Len() != 0 {
+	if writeFlameText(&b, nil, finding.EN) != nil || b.Len() != 0 {
 		t.Error("a nil page printed something")
 	}
 }

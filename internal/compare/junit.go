@@ -36,11 +36,11 @@ type junitMessage struct {
 	Text    string `xml:",chardata"`
 }
 
-// WriteJUnit renders c as JUnit XML for Jenkins and GitLab: one testcase
+// writeJUnit renders c as JUnit XML for Jenkins and GitLab: one testcase
 // per metric with an interval (and the error rate), failed when the gate
 // (pct > 0) or, without a gate, a significant regression says so; an
 // inconclusive metric is skipped with the runs to add. Run c.Gate first.
-func WriteJUnit(w io.Writer, c *Comparison, lang finding.Lang, pct float64) error {
+func writeJUnit(w io.Writer, c *Comparison, lang finding.Lang, pct float64) error {
 	L := labelsFor(lang)
 	s := junitSuite{Name: "tuneloop.compare"}
 	failed := map[string]string{}

@@ -64,7 +64,7 @@ func simSide(r *rand.Rand, pop []simLaunch, k int, slow float64, start time.Time
 		for range 4 {
 			v.Series = append(v.Series, report.LoadPoint{TPS: tps, P99MS: p99})
 		}
-		out[i] = Input{Path: fmt.Sprintf("run-%d", i+1), Page: &report.RunPage{Run: &report.Run{Start: start.Add(time.Duration(i) * time.Minute)}, Load: v}}
+		out[i] = Input{Path: fmt.Sprintf("run-%d", i+1), Page: &report.RunPage{Run: &report.RunSummary{Start: start.Add(time.Duration(i) * time.Minute)}, Load: v}}
 	}
 	return out
 }

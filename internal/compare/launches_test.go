@@ -20,7 +20,7 @@ func launch(dir string, start time.Time, tps, cpuPerReq float64) Input {
 		x := tps * (1 + 0.004*float64(i%3-1))
 		l.Series = append(l.Series, report.LoadPoint{TPS: x, P50MS: 20000 / x, P99MS: 50000 / x})
 	}
-	run := &report.Run{Start: start, Host: report.Host{Hostname: "ci-1", Kernel: "6.1.0", Logical: 2}}
+	run := &report.RunSummary{Start: start, Host: report.Host{Hostname: "ci-1", Kernel: "6.1.0", Logical: 2}}
 	run.Stats.Ticks = 12
 	run.Stats.ProcCPU = cpuPerReq * tps / 10 // % of one core: ms/req * req/s / 1000 * 100
 	run.Stats.Busy = run.Stats.ProcCPU/2 + 5 // other processes: 5% of the CPUs
@@ -73,7 +73,7 @@ func TestGateIssue26Case(t *testing.T) {
 		t.Errorf("groups claimed where the sides are the groups: %+v", c.LaunchGroups)
 	}
 	var txt bytes.Buffer
-	if err := WriteText(&txt, c, finding.EN, 5); err != nil {
+	if err := writeText(&txt, c, finding.EN, 5); err != nil {
 		t.Fatal(err)
 	}
 	for _, w := range []string{"the unit of replication is the JVM launch", "Throughput (steady state): 3 against 3 launches", "INCONCLUSIVE"} {

@@ -20,7 +20,7 @@ func page(r *rand.Rand, start time.Time, tps float64) Input {
 		x := tps * (1 + 0.01*r.NormFloat64())
 		l.Series = append(l.Series, report.LoadPoint{TPS: x, P50MS: 500 / x, P99MS: 1000 / x})
 	}
-	return Input{Path: start.Format("15:04:05"), Page: &report.RunPage{Title: "w @ http://127.0.0.1:1/", Run: &report.Run{Start: start}, Load: l}}
+	return Input{Path: start.Format("15:04:05"), Page: &report.RunPage{Title: "w @ http://127.0.0.1:1/", Run: &report.RunSummary{Start: start}, Load: l}}
 }
 
 // abab is n pairs on a host whose speed halves and doubles from pair to
@@ -104,14 +104,14 @@ func TestCompareSetsPaired(t *testing.T) {
 	}
 	for lang, want := range map[finding.Lang]string{finding.EN: "Design: 8 interleaved pairs", finding.ZH: "设计：8 组交替运行的配对"} {
 		var txt, md bytes.Buffer
-		_ = WriteText(&txt, c, lang, 5)
-		_ = WriteMarkdown(&md, c, lang, 5)
+		_ = writeText(&txt, c, lang, 5)
+		_ = writeMarkdown(&md, c, lang, 5)
 		if !strings.Contains(txt.String(), want) || !strings.Contains(md.String(), want) {
 			t.Errorf("%s: %q missing:\n%s", lang, want, txt.String())
 		}
 	}
 	var txt bytes.Buffer
-	_ = WriteText(&txt, u, finding.EN, 5)
+	_ = writeText(&txt, u, finding.EN, 5)
 	if !strings.Contains(txt.String(), "Design: two unpaired sets") {
 		t.Errorf("unpaired design not said:\n%s", txt.String())
 	}

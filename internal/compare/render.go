@@ -94,9 +94,9 @@ func value(v float64, unit string) string {
 	return num(v) + " " + unit
 }
 
-// WriteText renders c as a terminal table in lang; gate is the
+// writeText renders c as a terminal table in lang; gate is the
 // --fail-on-regression percentage (0: none).
-func WriteText(w io.Writer, c *Comparison, lang finding.Lang, gate float64) error {
+func writeText(w io.Writer, c *Comparison, lang finding.Lang, gate float64) error {
 	L := labelsFor(lang)
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%s\n", L.title)
@@ -231,8 +231,8 @@ func writeTable(w *bufio.Writer, rows [][]string) {
 	}
 }
 
-// WriteMarkdown renders c as Markdown, for a report or a pull request.
-func WriteMarkdown(w io.Writer, c *Comparison, lang finding.Lang, gate float64) error {
+// writeMarkdown renders c as Markdown, for a report or a pull request.
+func writeMarkdown(w io.Writer, c *Comparison, lang finding.Lang, gate float64) error {
 	L := labelsFor(lang)
 	bw := bufio.NewWriter(w)
 	md, code := report.MarkdownCell, report.MarkdownCode
@@ -296,4 +296,34 @@ func WriteMarkdown(w io.Writer, c *Comparison, lang finding.Lang, gate float64) 
 		}
 	}
 	return bw.Flush()
+}
+
+// Formats are what Write writes a comparison of runs as.
+func Formats() report.Formats {
+	return report.Formats{report.Text, report.Markdown, report.JSON, report.JUnit}
+}
+
+// Write writes c in f (Formats), the one switch every format of a
+// comparison of runs comes from; fd, when not nil, is the differential
+// flame graph's summary (text and Markdown after the table, JSON beside
+// it); gate is --fail-on-regression.
+func Write(w io.Writer, c *Comparison, fd *report.FlameDiffPage, f report.Format, lang finding.Lang, gate float64) error {
+	switch f {
+	case report.JSON:
+		if fd != nil {
+			return report.WriteJSON(w, WithFlameDiff{Comparison: c, FlameDiff: FlameDiffJSON(fd)})
+		}
+		return report.WriteJSON(w, c)
+	case report.Markdown:
+		if err := writeMarkdown(w, c, lang, gate); err != nil {
+			return err
+		}
+		return writeFlameMarkdown(w, fd, lang)
+	case report.JUnit:
+		return writeJUnit(w, c, lang, gate)
+	}
+	if err := writeText(w, c, lang, gate); err != nil {
+		return err
+	}
+	return writeFlameText(w, fd, lang)
 }

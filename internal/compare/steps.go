@@ -121,8 +121,8 @@ func meanOf(rs []RunInfo, f func(RunInfo) *float64) (float64, bool) {
 	return sum / float64(max(n, 1)), n > 0
 }
 
-// WriteStepsText renders the tuning table for a terminal.
-func WriteStepsText(w io.Writer, s *Steps, lang finding.Lang) error {
+// writeStepsText renders the tuning table for a terminal.
+func writeStepsText(w io.Writer, s *Steps, lang finding.Lang) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%s\n\n", stepLabels[lang][0])
 	writeTable(bw, s.table(lang))
@@ -136,8 +136,8 @@ func WriteStepsText(w io.Writer, s *Steps, lang finding.Lang) error {
 	return bw.Flush()
 }
 
-// WriteStepsMarkdown renders the tuning table as Markdown.
-func WriteStepsMarkdown(w io.Writer, s *Steps, lang finding.Lang) error {
+// writeStepsMarkdown renders the tuning table as Markdown.
+func writeStepsMarkdown(w io.Writer, s *Steps, lang finding.Lang) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "## %s\n\n", stepLabels[lang][0])
 	rows := s.table(lang)
@@ -154,4 +154,18 @@ func WriteStepsMarkdown(w io.Writer, s *Steps, lang finding.Lang) error {
 		}
 	}
 	return bw.Flush()
+}
+
+// StepsFormats are what WriteSteps writes the tuning table as.
+func StepsFormats() report.Formats { return report.Formats{report.Text, report.Markdown, report.JSON} }
+
+// WriteSteps writes s in f (StepsFormats), its one switch.
+func WriteSteps(w io.Writer, s *Steps, f report.Format, lang finding.Lang) error {
+	switch f {
+	case report.JSON:
+		return report.WriteJSON(w, s)
+	case report.Markdown:
+		return writeStepsMarkdown(w, s, lang)
+	}
+	return writeStepsText(w, s, lang)
 }

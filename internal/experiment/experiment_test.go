@@ -95,7 +95,7 @@ func TestGridFindsTheFasterArm(t *testing.T) {
 		t.Errorf("arm2's gain over 2 trials a side: %+v why %v", g, g.Why)
 	}
 	var b bytes.Buffer
-	if err := report.WriteExperimentText(&b, doc, finding.EN); err != nil {
+	if err := report.WriteExperiment(&b, doc, report.Text, finding.EN); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "Gain of arm1 (speed=1.5) over the baseline") || !strings.Contains(b.String(), "better") ||

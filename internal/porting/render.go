@@ -37,8 +37,8 @@ func (r *Report) Worst() Verdict {
 	return w
 }
 
-// WriteJSON writes the versioned JSON document.
-func WriteJSON(w io.Writer, r *Report) error {
+// writeJSON writes the versioned JSON document.
+func writeJSON(w io.Writer, r *Report) error {
 	return report.WriteJSON(w, r)
 }
 
@@ -52,9 +52,9 @@ func countsLine(p *PathReport, l finding.Lang) string {
 		c[Blocker], c[Upgrade], c[Confirm], c[Pass], p.Archives, p.Jars, p.Classes, p.Natives)
 }
 
-// WriteText writes a terminal report; all=false hides passing components'
+// writeText writes a terminal report; all=false hides passing components'
 // evidence.
-func WriteText(w io.Writer, r *Report, l finding.Lang, all bool) error {
+func writeText(w io.Writer, r *Report, l finding.Lang, all bool) error {
 	bw := &errWriter{w: w}
 	head := finding.T("tuneloop porting scan, target", "tuneloop 迁移扫描，目标平台").In(l)
 	bw.printf("%s %s\n", head, finding.SafeLine(r.Target))
@@ -91,8 +91,8 @@ func WriteText(w io.Writer, r *Report, l finding.Lang, all bool) error {
 	return bw.err
 }
 
-// WriteMarkdown writes one table per PATH and the details below it.
-func WriteMarkdown(w io.Writer, r *Report, l finding.Lang) error {
+// writeMarkdown writes one table per PATH and the details below it.
+func writeMarkdown(w io.Writer, r *Report, l finding.Lang) error {
 	bw := &errWriter{w: w}
 	bw.printf("# %s %s\n", finding.T("Porting scan for", "迁移扫描：").In(l), finding.SafeMarkdown(r.Target))
 	for _, p := range r.Paths {
@@ -175,8 +175,8 @@ type junitFailure struct {
 	Body    string `xml:",chardata"`
 }
 
-// WriteJUnit writes JUnit XML.
-func WriteJUnit(w io.Writer, r *Report, l finding.Lang) error {
+// writeJUnit writes JUnit XML.
+func writeJUnit(w io.Writer, r *Report, l finding.Lang) error {
 	doc := junitSuites{Name: "tuneloop porting " + r.Target}
 	for _, p := range r.Paths {
 		// Names and paths come from the scanned files: through the sanitiser
@@ -253,4 +253,23 @@ func (e *errWriter) printf(format string, args ...any) {
 	if e.err == nil {
 		_, e.err = fmt.Fprintf(e.w, format, args...)
 	}
+}
+
+// Formats are what Write writes a porting report as.
+func Formats() report.Formats {
+	return report.Formats{report.Text, report.JSON, report.Markdown, report.JUnit}
+}
+
+// Write writes r in f (Formats), the one switch every format of the
+// report comes from; all shows passing components' evidence in text.
+func Write(w io.Writer, r *Report, f report.Format, l finding.Lang, all bool) error {
+	switch f {
+	case report.JSON:
+		return writeJSON(w, r)
+	case report.Markdown:
+		return writeMarkdown(w, r, l)
+	case report.JUnit:
+		return writeJUnit(w, r, l)
+	}
+	return writeText(w, r, l, all)
 }

@@ -9,10 +9,10 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
-// WriteCheckMarkdown renders a check as a Markdown document: a summary
+// writeCheckMarkdown renders a check as a Markdown document: a summary
 // table, every failure with its fix in a shell block, then what could not
 // be checked, what passed and what did not apply.
-func WriteCheckMarkdown(w io.Writer, c *Check, l finding.Lang) error {
+func writeCheckMarkdown(w io.Writer, c *Check, l finding.Lang) error {
 	bw := bufio.NewWriter(w)
 	t := func(en, zh string) string { return finding.T(en, zh).In(l) }
 	fmt.Fprintf(bw, "# %s: %s\n\n", t("Host audit", "主机检查"), finding.SafeMarkdownText(c.Host.Hostname))

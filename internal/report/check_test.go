@@ -30,7 +30,7 @@ func hostileCheck() *Check {
 
 func TestMarkdownEscapesHostileStrings(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteCheckMarkdown(&b, hostileCheck(), finding.EN); err != nil {
+	if err := writeCheckMarkdown(&b, hostileCheck(), finding.EN); err != nil {
 		t.Fatal(err)
 	}
 	md := b.String()
@@ -71,7 +71,7 @@ func TestMarkdownEscapesHostileStrings(t *testing.T) {
 
 func TestTextFoldsHostileNewlines(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteCheckText(&b, hostileCheck(), TextOptions{Lang: finding.EN, All: true}); err != nil {
+	if err := writeCheckText(&b, hostileCheck(), TextOptions{Lang: finding.EN, All: true}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(b.String(), "\x1b") {
@@ -89,7 +89,7 @@ func TestTextFoldsHostileNewlines(t *testing.T) {
 
 func TestJSONStaysValidWithInvalidUTF8(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteCheckJSON(&b, hostileCheck()); err != nil {
+	if err := writeCheckJSON(&b, hostileCheck()); err != nil {
 		t.Fatal(err)
 	}
 	var back Check
@@ -135,7 +135,7 @@ func TestCheckJSONIsWriteJSON(t *testing.T) {
 	c := hostileCheck()
 	c.Findings[0].Fix.Persist = "echo 'vm.swappiness = 10' >> /etc/sysctl.d/90-tuneloop.conf && sysctl --system"
 	var got, want bytes.Buffer
-	if err := WriteCheckJSON(&got, c); err != nil {
+	if err := writeCheckJSON(&got, c); err != nil {
 		t.Fatal(err)
 	}
 	if err := WriteJSON(&want, c); err != nil {
@@ -151,7 +151,7 @@ func TestCheckJSONIsWriteJSON(t *testing.T) {
 	rs := []RuleInfo{{ID: "mem.x", Title: finding.T("a < b & c", "a < b & c"), References: []string{"man 5 proc"}}}
 	got.Reset()
 	want.Reset()
-	if err := WriteRuleListJSON(&got, rs); err != nil {
+	if err := writeRuleListJSON(&got, rs); err != nil {
 		t.Fatal(err)
 	}
 	if err := WriteJSON(&want, rs); err != nil {
@@ -166,7 +166,7 @@ func TestCheckJSONIsWriteJSON(t *testing.T) {
 // is shown, not executed, and a newline cannot forge a finding line.
 func TestCheckTextNeutralisesControls(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteCheckText(&b, hostileCheck(), TextOptions{Lang: finding.EN}); err != nil {
+	if err := writeCheckText(&b, hostileCheck(), TextOptions{Lang: finding.EN}); err != nil {
 		t.Fatal(err)
 	}
 	s := b.String()
@@ -190,10 +190,10 @@ func TestRuleCatalogueCitesPublicSourcesOnly(t *testing.T) {
 			Why: r.Why, Risk: r.Risk, Workload: r.Workload, References: r.References, Arch: r.Arch}
 	}
 	var b bytes.Buffer
-	if err := WriteRuleListMarkdown(&b, infos); err != nil {
+	if err := writeRuleListMarkdown(&b, infos); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteRuleListJSON(&b, infos); err != nil {
+	if err := writeRuleListJSON(&b, infos); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "transhuge.rst") {
@@ -217,7 +217,7 @@ func TestRuleSetsDocumentEveryRule(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := WriteRuleSetsMarkdown(&b, sets); err != nil {
+	if err := writeRuleSetsMarkdown(&b, sets); err != nil {
 		t.Fatal(err)
 	}
 	doc := b.String()

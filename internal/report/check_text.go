@@ -16,9 +16,9 @@ type TextOptions struct {
 	All bool
 }
 
-// WriteCheckText renders a check for a terminal: failures in full (ranked),
+// writeCheckText renders a check for a terminal: failures in full (ranked),
 // then what could not be read and why, then the passed and skipped IDs.
-func WriteCheckText(w io.Writer, c *Check, o TextOptions) error {
+func writeCheckText(w io.Writer, c *Check, o TextOptions) error {
 	bw := bufio.NewWriter(w)
 	l := o.Lang
 	title := "tuneloop check"
@@ -154,5 +154,17 @@ func writeWrapped(w *bufio.Writer, indent string, words []string, width int) {
 // width helper), so Chinese labels line up.
 func padRight(s string, width int) string { return finding.PadRight(s, width) }
 
-// WriteCheckJSON writes the versioned JSON document (both languages inside).
-func WriteCheckJSON(w io.Writer, c *Check) error { return WriteJSON(w, c) }
+// writeCheckJSON writes the versioned JSON document (both languages inside).
+func writeCheckJSON(w io.Writer, c *Check) error { return WriteJSON(w, c) }
+
+// WriteCheck writes the check document in f (CheckFormats), the one switch
+// every format of it comes from.
+func WriteCheck(w io.Writer, c *Check, f Format, o TextOptions) error {
+	switch f {
+	case JSON:
+		return writeCheckJSON(w, c)
+	case Markdown:
+		return writeCheckMarkdown(w, c, o.Lang)
+	}
+	return writeCheckText(w, c, o)
+}

@@ -28,13 +28,13 @@ func experimentFixture() *Experiment {
 func TestExperimentWriters(t *testing.T) {
 	e := experimentFixture()
 	var txt, md, zh, js bytes.Buffer
-	if err := WriteExperimentText(&txt, e, finding.EN); err != nil {
+	if err := writeExperimentText(&txt, e, finding.EN); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteExperimentMarkdown(&md, e, finding.EN); err != nil {
+	if err := writeExperimentMarkdown(&md, e, finding.EN); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteExperimentText(&zh, e, finding.ZH); err != nil {
+	if err := writeExperimentText(&zh, e, finding.ZH); err != nil {
 		t.Fatal(err)
 	}
 	if err := WriteJSON(&js, e); err != nil {

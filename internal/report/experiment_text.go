@@ -131,8 +131,8 @@ func ConfirmLine(e *Experiment, l finding.Lang) string {
 		c.Arm, finding.SafeLine(c.Label), c.Trials, e.Metric, FmtGain(c.Objective), VerdictText(c.Objective, l)).In(l)
 }
 
-// WriteExperimentText writes the experiment's table for a terminal.
-func WriteExperimentText(w io.Writer, e *Experiment, l finding.Lang) error {
+// writeExperimentText writes the experiment's table for a terminal.
+func writeExperimentText(w io.Writer, e *Experiment, l finding.Lang) error {
 	b := bufio.NewWriter(w)
 	for _, s := range experimentHead(e, l) {
 		fmt.Fprintln(b, s)
@@ -190,8 +190,8 @@ func nan0(v float64) float64 {
 	return v
 }
 
-// WriteExperimentMarkdown writes the experiment as a Markdown page.
-func WriteExperimentMarkdown(w io.Writer, e *Experiment, l finding.Lang) error {
+// writeExperimentMarkdown writes the experiment as a Markdown page.
+func writeExperimentMarkdown(w io.Writer, e *Experiment, l finding.Lang) error {
 	b := bufio.NewWriter(w)
 	fmt.Fprintf(b, "# %s\n\n", finding.T("tuneloop experiment", "tuneloop 调优实验").In(l))
 	for _, s := range experimentHead(e, l) {
@@ -236,4 +236,19 @@ func WriteExperimentMarkdown(w io.Writer, e *Experiment, l finding.Lang) error {
 		fmt.Fprintf(b, "\n> %s\n", finding.SafeMarkdown(e.Stopped.In(l)))
 	}
 	return b.Flush()
+}
+
+// ExperimentFormats are WriteExperiment's; the page is html.WriteExperiment.
+func ExperimentFormats() Formats { return Formats{Text, Markdown, JSON} }
+
+// WriteExperiment writes the experiment document in f (ExperimentFormats),
+// its one switch.
+func WriteExperiment(w io.Writer, e *Experiment, f Format, l finding.Lang) error {
+	switch f {
+	case JSON:
+		return WriteJSON(w, e)
+	case Markdown:
+		return writeExperimentMarkdown(w, e, l)
+	}
+	return writeExperimentText(w, e, l)
 }

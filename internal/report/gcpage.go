@@ -10,6 +10,7 @@ package report
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -390,4 +391,30 @@ func AnalyzeGC(ctx context.Context, srcs []gclog.Source, th gclog.Thresholds) ([
 		}
 	}
 	return reports, evs, nil
+}
+
+// NewGCView is the GC KPIs of a log's summary and findings, the one place
+// the run page's GC section and each JVM of the GC page take them from
+// (the pauses over time are the caller's).
+func NewGCView(s gclog.Summary, fs []finding.Finding) *GCView {
+	v := &GCView{Collector: s.CollectorName, ThroughputPct: s.ThroughputPct, Pauses: s.Pauses,
+		PauseP50MS: s.PauseP50Ms, PauseP99MS: s.PauseP99Ms, PauseMaxMS: s.PauseMaxMs, FullGCs: s.FullGCs}
+	for _, f := range fs {
+		if f.ID == "gc.not-the-bottleneck" {
+			v.Verdict = f.Title
+		}
+	}
+	return v
+}
+
+// Line is the GC summary in one sentence, as the run's text and Markdown
+// say it: collector, throughput, pauses, p99, max, full GCs, verdict.
+func (g *GCView) Line(l finding.Lang) string {
+	tp := "–" // -1: not measurable (no timestamps, or no pause yet)
+	if g.ThroughputPct >= 0 {
+		tp = fmt.Sprintf("%.2f%%", g.ThroughputPct)
+	}
+	t := func(en, zh string) string { return finding.T(en, zh).In(l) }
+	return fmt.Sprintf("%s %s, %s %s, %d %s, p99 %.1f ms, max %.1f ms, full GC %d. %s", t("collector", "收集器"), g.Collector,
+		t("throughput", "吞吐率"), tp, g.Pauses, t("pauses", "次停顿"), g.PauseP99MS, g.PauseMaxMS, g.FullGCs, g.Verdict.In(l))
 }

@@ -124,8 +124,8 @@ func (h *HostView) ClockLine(l finding.Lang) string {
 	return s
 }
 
-// WriteHostsText prints the hosts of a multi-host run after the run summary.
-func WriteHostsText(w io.Writer, v *HostsView, l finding.Lang) error {
+// writeHostsText prints the hosts of a multi-host run after the run summary.
+func writeHostsText(w io.Writer, v *HostsView, l finding.Lang) error {
 	if v == nil {
 		return nil
 	}
@@ -160,9 +160,9 @@ func WriteHostsText(w io.Writer, v *HostsView, l finding.Lang) error {
 	return nil
 }
 
-// WriteHostsMarkdown writes the hosts of a multi-host run as a Markdown
+// writeHostsMarkdown writes the hosts of a multi-host run as a Markdown
 // section (appended to the run page's report.md).
-func WriteHostsMarkdown(w io.Writer, v *HostsView, l finding.Lang) error {
+func writeHostsMarkdown(w io.Writer, v *HostsView, l finding.Lang) error {
 	if v == nil {
 		return nil
 	}

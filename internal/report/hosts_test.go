@@ -38,8 +38,8 @@ func TestHostsView(t *testing.T) {
 		t.Errorf("db host: %+v", db)
 	}
 	var txt, md bytes.Buffer
-	WriteHostsText(&txt, v, finding.ZH)
-	WriteHostsMarkdown(&md, v, finding.EN)
+	writeHostsText(&txt, v, finding.ZH)
+	writeHostsMarkdown(&md, v, finding.EN)
 	for _, want := range []string{"db|1 [db] db1", "时钟偏差 +3001.0 ms ±1.5 ms", "运行期间漂移 +2.0 ms", "丢失： 连接中断", "结论： 磁盘 sdb 饱和", "其结论与发现即上面"} {
 		if !strings.Contains(txt.String(), want) {
 			t.Errorf("text lacks %q:\n%s", want, txt.String())

@@ -112,8 +112,8 @@ func probeNotes(r *probe.Result, l finding.Lang) []string {
 	return out
 }
 
-// WriteProbeText writes a probe as aligned text.
-func WriteProbeText(w io.Writer, r *probe.Result, l finding.Lang) error {
+// writeProbeText writes a probe as aligned text.
+func writeProbeText(w io.Writer, r *probe.Result, l finding.Lang) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "tuneloop probe · %s\n%s\n", ProbeHostLine(r.Host), ProbeMeta(r, l))
 	t := finding.NewTable(&b, 2, false)
@@ -203,8 +203,8 @@ func fmtUS(us float64) string {
 	return fmt.Sprintf("%.0f µs", us)
 }
 
-// WriteProbeMarkdown writes a probe as Markdown tables.
-func WriteProbeMarkdown(w io.Writer, r *probe.Result, l finding.Lang) error {
+// writeProbeMarkdown writes a probe as Markdown tables.
+func writeProbeMarkdown(w io.Writer, r *probe.Result, l finding.Lang) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# tuneloop probe\n\n%s  \n%s\n", finding.SafeMarkdown(ProbeHostLine(r.Host)), finding.SafeMarkdown(ProbeMeta(r, l)))
 	for _, part := range r.Parts {
@@ -303,8 +303,8 @@ func sideValue(f *probe.Figure) string {
 	return FmtProbeValue(f.Median)
 }
 
-// WriteProbeCompareText writes a comparison of two probes as text.
-func WriteProbeCompareText(w io.Writer, c *probe.Comparison, l finding.Lang) error {
+// writeProbeCompareText writes a comparison of two probes as text.
+func writeProbeCompareText(w io.Writer, c *probe.Comparison, l finding.Lang) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "tuneloop compare (probes)\nA: %s\n   %s · %s\nB: %s\n   %s · %s\n\n", finding.SafeLine(c.A.Label), ProbeHostLine(c.A.Host), c.A.Start,
 		finding.SafeLine(c.B.Label), ProbeHostLine(c.B.Host), c.B.Start)
@@ -342,8 +342,8 @@ func WriteProbeCompareText(w io.Writer, c *probe.Comparison, l finding.Lang) err
 	return err
 }
 
-// WriteProbeCompareMarkdown writes a comparison of two probes as Markdown.
-func WriteProbeCompareMarkdown(w io.Writer, c *probe.Comparison, l finding.Lang) error {
+// writeProbeCompareMarkdown writes a comparison of two probes as Markdown.
+func writeProbeCompareMarkdown(w io.Writer, c *probe.Comparison, l finding.Lang) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# tuneloop compare (probes)\n\n- A: %s — %s\n- B: %s — %s\n\n| %s | %s | A | B | %s | %s |\n|---|---|--:|--:|--:|---|\n",
 		finding.SafeMarkdown(c.A.Label), finding.SafeMarkdown(ProbeHostLine(c.A.Host)), finding.SafeMarkdown(c.B.Label), finding.SafeMarkdown(ProbeHostLine(c.B.Host)),

@@ -15,7 +15,7 @@ import (
 // the service with its evidence; a thread name from the target is
 // sanitised.
 func TestRunCosts(t *testing.T) {
-	r := &Run{Schema: RunSchema, ID: "x", Status: "complete", CostCPUPct: 0.94, CostMaxRSSKB: 32516,
+	r := &RunSummary{Schema: RunSchema, ID: "x", Status: "complete", CostCPUPct: 0.94, CostMaxRSSKB: 32516,
 		CostGenerator: &run.GeneratorCost{CPUPct: 27.53, ProcessCPUPct: 28, Cores: 2},
 		CostInTarget: &run.TargetCost{CPUMS: 58, PctOfCore: 0.69, Seconds: 8.5, Samples: 18,
 			Threads: []string{"Attach Listener", "JFR Thread Samp", "evil\x1b[2Jname"}}}
@@ -33,12 +33,10 @@ func TestRunCosts(t *testing.T) {
 	}
 	for _, l := range []finding.Lang{finding.EN, finding.ZH} {
 		var whole, costs bytes.Buffer
-		if err := WriteRunText(&whole, r, l); err != nil {
+		if err := WriteRun(&whole, &RunPage{Brief: true, Lang: l, Run: r}, Text); err != nil {
 			t.Fatal(err)
 		}
-		if err := WriteCostsText(&costs, r, l); err != nil {
-			t.Fatal(err)
-		}
+		writeCosts(&costs, r, l)
 		for _, w := range want[l] {
 			if !strings.Contains(costs.String(), w) || !strings.Contains(whole.String(), w) {
 				t.Errorf("%s: missing %q in\n%s", l, w, costs.String())
@@ -49,7 +47,7 @@ func TestRunCosts(t *testing.T) {
 		}
 	}
 	var none bytes.Buffer
-	if err := WriteCostsText(&none, &Run{}, finding.EN); err != nil || none.Len() != 0 {
-		t.Errorf("a run without costs: %q %v", none.String(), err)
+	if writeCosts(&none, &RunSummary{}, finding.EN); none.Len() != 0 {
+		t.Errorf("a run without costs: %q", none.String())
 	}
 }

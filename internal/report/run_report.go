@@ -16,8 +16,8 @@ import (
 // print with --output json.
 const RunSchema = "tuneloop.run-report/v1"
 
-// Run is the report of one recorded run.
-type Run struct {
+// RunSummary is the report of one recorded run.
+type RunSummary struct {
 	Schema      string    `json:"schema"`
 	Tool        Tool      `json:"tool"`
 	GeneratedAt time.Time `json:"generated_at"`
@@ -50,8 +50,9 @@ type Run struct {
 	CostInTarget  *run.TargetCost    `json:"cost_in_target,omitempty"`
 }
 
-// WriteRunJSON writes the run report as indented JSON.
-func WriteRunJSON(w io.Writer, r *Run) error {
+// writeRunSummaryJSON writes the run's summary as indented JSON (the
+// run-report/v1 document of a brief).
+func writeRunSummaryJSON(w io.Writer, r *RunSummary) error {
 	if r.Findings == nil {
 		r.Findings = []finding.Finding{}
 	}
@@ -59,11 +60,12 @@ func WriteRunJSON(w io.Writer, r *Run) error {
 	return WriteJSON(w, r)
 }
 
-// WriteRunText renders the run for a terminal: what was recorded, the
-// run-wide CPU split and hottest threads, then the ranked findings.
+// writeRunSummaryText renders the run's summary for a terminal (a brief's
+// text): what was recorded, the run-wide CPU split and hottest threads,
+// then the ranked findings.
 // Strings from the manifest (ID, command line, target comm, thread names)
 // pass finding.SafeLine (oneLine) before they reach the terminal.
-func WriteRunText(w io.Writer, r *Run, l finding.Lang) error {
+func writeRunSummaryText(w io.Writer, r *RunSummary, l finding.Lang) error {
 	bw := bufio.NewWriter(w)
 	T := func(en, zh string) string { return finding.T(en, zh).In(l) }
 	fmt.Fprintf(bw, "%s %s — %s\n", T("tuneloop run", "tuneloop 运行记录"), finding.SafeOneLine(r.ID), finding.SafeOneLine(r.Host.Line(l)))
@@ -140,7 +142,7 @@ type CostLine struct{ Label, Value finding.Text }
 // OtherCosts are the costs of measuring besides the recorder's own: the
 // load generator's own CPU (the recorder's taken out of the process's) and
 // what JFR and attach cost inside the target, with the evidence behind it.
-func (r *Run) OtherCosts() []CostLine {
+func (r *RunSummary) OtherCosts() []CostLine {
 	var out []CostLine
 	if g := r.CostGenerator; g != nil && g.Engine == "jmeter" {
 		out = append(out, CostLine{finding.T("JMeter's CPU (the load engine)", "JMeter 的 CPU（负载引擎）"),
@@ -161,7 +163,7 @@ func (r *Run) OtherCosts() []CostLine {
 
 // writeCosts writes each cost of measuring on a line of its own: the
 // recorder's, the load generator's, JFR and attach in the target.
-func writeCosts(w io.Writer, r *Run, l finding.Lang) {
+func writeCosts(w io.Writer, r *RunSummary, l finding.Lang) {
 	if r.CostCPUPct > 0 || r.CostMaxRSSKB > 0 {
 		fmt.Fprintf(w, finding.T("recording cost: %.2f%% of one core, %.1f MiB peak RSS\n", "记录开销：%.2f%% 个核，峰值 RSS %.1f MiB\n").In(l),
 			r.CostCPUPct, float64(r.CostMaxRSSKB)/1024)
@@ -169,12 +171,4 @@ func writeCosts(w io.Writer, r *Run, l finding.Lang) {
 	for _, c := range r.OtherCosts() {
 		fmt.Fprintf(w, "%s%s%s\n", c.Label.In(l), finding.T(": ", "：").In(l), c.Value.In(l))
 	}
-}
-
-// WriteCostsText writes the run's costs of measuring, one line each (the
-// run summary's tail).
-func WriteCostsText(w io.Writer, r *Run, l finding.Lang) error {
-	bw := bufio.NewWriter(w)
-	writeCosts(bw, r, l)
-	return bw.Flush()
 }

@@ -3,21 +3,23 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/diagnose"
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
 func TestWriteRunIncompleteNoFindings(t *testing.T) {
-	r := &Run{Schema: RunSchema, ID: "20261122-010000-h", Dir: "runs/x", Status: "recording", Incomplete: true,
+	r := &RunSummary{Schema: RunSchema, ID: "20261122-010000-h", Dir: "runs/x", Status: "recording", Incomplete: true,
 		Start: time.Date(2026, 11, 22, 1, 0, 0, 0, time.UTC), TargetPID: 42, TargetComm: "java",
 		Host: Host{Hostname: "h"}, BadLines: 1, Stats: diagnose.Stats{Ticks: 3, Seconds: 3, ProcCPU: 12.5}}
 	for _, l := range []finding.Lang{finding.EN, finding.ZH} {
 		var b bytes.Buffer
-		if err := WriteRunText(&b, r, l); err != nil {
+		if err := WriteRun(&b, &RunPage{Brief: true, Lang: l, Run: r}, Text); err != nil {
 			t.Fatal(err)
 		}
 		s := b.String()
@@ -30,12 +32,12 @@ func TestWriteRunIncompleteNoFindings(t *testing.T) {
 			}
 		}
 		b.Reset()
-		if err := WriteRunMarkdown(&b, r, l); err != nil || !strings.Contains(b.String(), "# ") {
+		if err := WriteRun(&b, &RunPage{Brief: true, Lang: l, Run: r}, Markdown); err != nil || !strings.Contains(b.String(), "# ") {
 			t.Errorf("markdown: %v\n%s", err, b.String())
 		}
 	}
 	var b bytes.Buffer
-	if err := WriteRunJSON(&b, r); err != nil {
+	if err := WriteRun(&b, &RunPage{Brief: true, Run: r}, JSON); err != nil {
 		t.Fatal(err)
 	}
 	var back map[string]any
@@ -44,5 +46,36 @@ func TestWriteRunIncompleteNoFindings(t *testing.T) {
 	}
 	if fs, ok := back["findings"].([]any); !ok || len(fs) != 0 {
 		t.Errorf("findings not an empty list: %v", back["findings"])
+	}
+}
+
+// TestRunBriefIsThePageSummary: the run document has one Markdown and
+// one text writer: on real run folders the brief `record` and `analyze
+// RUN_DIR` print is, byte for byte, the summary section of the page `run`
+// writes, in both languages, and a brief's JSON is the run-report/v1.
+func TestRunBriefIsThePageSummary(t *testing.T) {
+	for _, name := range []string{"sync-logging", "gc-pressure", "healthy"} {
+		L, err := verdict.Load(filepath.Join("..", "verdict", "testdata", "runs", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := verdict.Decide(L)
+		for _, l := range []finding.Lang{finding.EN, finding.ZH} {
+			brief, page := NewRunBrief(L, d, l), NewRunPage(L, d, l)
+			page.Run.GeneratedAt = brief.Run.GeneratedAt
+			var bm, pm, bj bytes.Buffer
+			if err := WriteRun(&bm, brief, Markdown); err != nil {
+				t.Fatal(err)
+			}
+			if err := WriteRun(&pm, page, Markdown); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(pm.String(), "# "+page.Title) || !strings.Contains(pm.String(), bm.String()) || pm.Len() <= bm.Len() {
+				t.Errorf("%s %s: the page's Markdown does not hold the brief's summary", name, l)
+			}
+			if err := WriteRun(&bj, brief, JSON); err != nil || !strings.Contains(bj.String(), `"schema": "`+RunSchema+`"`) {
+				t.Errorf("%s: brief JSON %v\n%.300s", name, err, bj.String())
+			}
+		}
 	}
 }

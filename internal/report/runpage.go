@@ -13,8 +13,8 @@ const RunPageSchema = "tuneloop.run-page/v1"
 
 // RunPage is everything the report of one `tuneloop run` shows, already
 // reduced to what the charts and tables draw. The run command builds it
-// from the run folder; WriteRunHTML, WriteRunPageMarkdown and JSON render
-// it. Every string in it may come from the target (thread names, URLs,
+// from the run folder; WriteRun (text, Markdown, JSON) and html.WriteRun
+// render it. Every string in it may come from the target (thread names, URLs,
 // lock classes) and must be escaped by the renderer.
 type RunPage struct {
 	Schema string       `json:"schema"` // tuneloop.run-page/v1
@@ -23,7 +23,7 @@ type RunPage struct {
 	Title string `json:"title"`
 	// Run is the header (host, times, command, status) and every finding,
 	// ranked, root cause first.
-	Run *Run `json:"run"`
+	Run *RunSummary `json:"run"`
 	// Verdict is the one-paragraph conclusion at the top: the root cause
 	// with the evidence of each layer that supports it (nil: nothing found).
 	Verdict *finding.Finding `json:"verdict,omitempty"`
@@ -60,6 +60,13 @@ type RunPage struct {
 	Facts [][2]string `json:"facts,omitempty"`
 	// Hosts are the hosts of a multi-host run (hosts.go; nil: one host).
 	Hosts *HostsView `json:"hosts,omitempty"`
+
+	// Brief is the run's summary alone (NewRunBrief: `record`, `analyze
+	// RUN_DIR`): its header and findings, JSON as run-report/v1.
+	Brief bool `json:"-"`
+	// Folder is where the page's report.html is (the run folder, or the
+	// folder of a multi-host run), said at the end of the text.
+	Folder string `json:"-"`
 }
 
 // LoadView is the load generator's result (ours or an imported JMeter JTL).

@@ -15,11 +15,11 @@ import (
 	"github.com/tuneloop/tuneloop/internal/version"
 )
 
-// NewRun is the report of a recorded run: its header and every finding of
+// NewRunSummary is the report of a recorded run: its header and every finding of
 // the decision, ranked, the verdict first.
-func NewRun(L *verdict.Layers, d *verdict.Decision) *Run {
+func NewRunSummary(L *verdict.Layers, d *verdict.Decision) *RunSummary {
 	m := &L.Folder.Manifest
-	r := &Run{Schema: RunSchema, Tool: Tool{Name: "tuneloop", Version: version.Version},
+	r := &RunSummary{Schema: RunSchema, Tool: Tool{Name: "tuneloop", Version: version.Version},
 		GeneratedAt: time.Now().UTC(), Dir: L.Folder.Dir, ID: m.ID, Status: string(m.Status), Incomplete: m.Incomplete(), Reason: m.Reason,
 		Start: m.Start, End: m.End, Command: strings.Join(m.Argv, " "), IntervalMS: m.IntervalMS,
 		Host: HostOf(m.Facts, "run "+m.ID), BadLines: L.Series.BadLines, Stats: L.Stats, Findings: d.Findings}
@@ -37,8 +37,8 @@ func NewRun(L *verdict.Layers, d *verdict.Decision) *Run {
 // NewRunPage reduces a run's layers and its decision to what the report
 // page draws. It decides nothing and reads no file.
 func NewRunPage(L *verdict.Layers, d *verdict.Decision, lang finding.Lang) *RunPage {
-	r := NewRun(L, d)
-	p := &RunPage{Schema: RunPageSchema, Lang: lang, Run: r, Verdict: d.Verdict, Title: "tuneloop run " + r.ID,
+	r := NewRunSummary(L, d)
+	p := &RunPage{Schema: RunPageSchema, Lang: lang, Run: r, Verdict: d.Verdict, Title: "tuneloop run " + r.ID, Folder: r.Dir,
 		Account: accountRows(d), Mechanisms: mechanismRows(d)}
 	if s := L.Load; s != nil {
 		if s.Target != "" {
@@ -192,14 +192,7 @@ func flameFromDumps(dumps []*threaddump.Dump) (*FlameNode, int) {
 }
 
 func gcView(L *verdict.Layers) *GCView {
-	s := L.GC.Summary
-	v := &GCView{Collector: s.CollectorName, ThroughputPct: s.ThroughputPct, Pauses: s.Pauses,
-		PauseP50MS: s.PauseP50Ms, PauseP99MS: s.PauseP99Ms, PauseMaxMS: s.PauseMaxMs, FullGCs: s.FullGCs}
-	for _, f := range L.GC.Findings {
-		if f.ID == "gc.not-the-bottleneck" {
-			v.Verdict = f.Title
-		}
-	}
+	v := NewGCView(L.GC.Summary, L.GC.Findings)
 	for _, p := range L.GCPauses {
 		v.Timeline = append(v.Timeline, GCPause{UptimeS: p.UptimeS, MS: p.MS, Kind: p.Kind})
 	}

@@ -146,9 +146,9 @@ func LockWaitLines(p *RunPage) []finding.Text {
 	return out
 }
 
-// WriteLockWaitsText writes LockWaitLines for a terminal under a heading;
+// writeLockWaitsText writes LockWaitLines for a terminal under a heading;
 // nothing when there are none.
-func WriteLockWaitsText(w io.Writer, p *RunPage) error {
+func writeLockWaitsText(w io.Writer, p *RunPage) error {
 	lines := LockWaitLines(p)
 	if len(lines) == 0 {
 		return nil

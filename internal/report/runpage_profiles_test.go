@@ -55,10 +55,10 @@ func TestRunPageJoinsLockProfile(t *testing.T) {
 		t.Errorf("graphs %v, CPU %v", kinds, p.Flame != nil)
 	}
 	var md, txt bytes.Buffer
-	if err := WriteRunPageMarkdown(&md, p); err != nil {
+	if err := WriteRun(&md, p, Markdown); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteLockWaitsText(&txt, p); err != nil {
+	if err := writeLockWaitsText(&txt, p); err != nil {
 		t.Fatal(err)
 	}
 	line := top.Class + ": waited "
@@ -73,7 +73,7 @@ func TestRunPageJoinsLockProfile(t *testing.T) {
 	// Chinese: the same lines said in Chinese.
 	p.Lang = finding.ZH
 	txt.Reset()
-	if err := WriteLockWaitsText(&txt, p); err != nil || !strings.Contains(txt.String(), "锁等待（JFR）") || !strings.Contains(txt.String(), "：等待 ") {
+	if err := writeLockWaitsText(&txt, p); err != nil || !strings.Contains(txt.String(), "锁等待（JFR）") || !strings.Contains(txt.String(), "：等待 ") {
 		t.Errorf("zh text (%v):\n%s", err, txt.String())
 	}
 }

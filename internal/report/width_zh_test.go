@@ -30,7 +30,7 @@ func TestTextTablesAlignedInChinese(t *testing.T) {
 			{ID: "mem.thp", Category: "cpu", Severity: finding.Info, Checks: finding.T("c", "检查C")},
 		}
 		var b bytes.Buffer
-		WriteRuleListText(&b, rs, finding.ZH)
+		writeRuleListText(&b, rs, finding.ZH)
 		for _, c := range []string{"检查A", "检查B", "检查C"} {
 			for _, l := range strings.Split(b.String(), "\n") {
 				if strings.Contains(l, c) && displayCol(l, c) != 2+36+1+8+1 {
@@ -46,7 +46,7 @@ func TestTextTablesAlignedInChinese(t *testing.T) {
 		}
 		c := NewCheck("test", time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC), "", Host{}, fs)
 		var b bytes.Buffer
-		if err := WriteCheckText(&b, c, TextOptions{Lang: finding.ZH}); err != nil {
+		if err := writeCheckText(&b, c, TextOptions{Lang: finding.ZH}); err != nil {
 			t.Fatal(err)
 		}
 		a, z := -1, -1
@@ -69,7 +69,7 @@ func TestTextTablesAlignedInChinese(t *testing.T) {
 			{ID: "a2-long-id", Label: "x", Trials: 12, Status: "dropped"},
 		}}
 		var b bytes.Buffer
-		if err := WriteExperimentText(&b, e, finding.ZH); err != nil {
+		if err := writeExperimentText(&b, e, finding.ZH); err != nil {
 			t.Fatal(err)
 		}
 		lines := strings.Split(b.String(), "\n")

@@ -170,18 +170,9 @@ func ReportHosts(ctx context.Context, dir string, sum *loadgen.Summary, lang fin
 		if mr.Cross != nil {
 			page.Run.Findings = append([]finding.Finding{*mr.Cross}, page.Run.Findings...)
 		}
+		page.Folder = dir
 		if err := WriteReports(dir, page); err != nil {
 			return nil, err
-		}
-		// report.md gets the hosts' section after the run page's.
-		if f, err := os.OpenFile(filepath.Join(dir, "report.md"), os.O_APPEND|os.O_WRONLY, 0); err == nil {
-			err = report.WriteHostsMarkdown(f, page.Hosts, lang)
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
-			if err != nil {
-				return nil, err
-			}
 		}
 		res.Page = page
 		for _, h := range mr.Hosts {

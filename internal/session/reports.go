@@ -19,8 +19,8 @@ func WriteReports(dir string, p *report.RunPage) error {
 		write func(io.Writer, *report.RunPage) error
 	}{
 		{"report.html", html.WriteRun},
-		{"report.md", report.WriteRunPageMarkdown},
-		{"report.json", func(w io.Writer, p *report.RunPage) error { return report.WriteJSON(w, p) }},
+		{"report.md", func(w io.Writer, p *report.RunPage) error { return report.WriteRun(w, p, report.Markdown) }},
+		{"report.json", func(w io.Writer, p *report.RunPage) error { return report.WriteRun(w, p, report.JSON) }},
 	} {
 		var b bytes.Buffer
 		if err := r.write(&b, p); err != nil {

@@ -75,7 +75,7 @@ func htmlFixture(ncpu int, l finding.Lang) *report.RunPage {
 	}
 	unavail := finding.Finding{ID: "run.disk.latency", Status: finding.Unavailable, Title: finding.T("Disk latency", "磁盘延迟"),
 		Reason: finding.T("/proc/diskstats: not present", "/proc/diskstats：不存在")}
-	r := &report.Run{
+	r := &report.RunSummary{
 		Schema: report.RunSchema, Tool: report.Tool{Name: "tuneloop", Version: "v0.9.0-test"}, GeneratedAt: t0.Add(125 * time.Second),
 		Dir: "runs/20261122-010000-app01", ID: "20261122-010000-app01", Status: "complete", Start: t0, End: t0.Add(120 * time.Second),
 		Command: "tuneloop run --duration 120s --url http://127.0.0.1:8080/api/orders", IntervalMS: 1000, TargetPID: 4242, TargetComm: "java",

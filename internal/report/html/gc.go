@@ -137,14 +137,7 @@ func gcJVM(j *report.GCJVM, i, n int, L map[string]string, l finding.Lang) *gcJV
 		v.Short = finding.SafeOneLine(j.Short.In(l))
 	}
 	// the run page's GC KPIs, then what a GC log alone adds
-	gv := &report.GCView{Collector: s.CollectorName, ThroughputPct: s.ThroughputPct, Pauses: s.Pauses,
-		PauseP50MS: s.PauseP50Ms, PauseP99MS: s.PauseP99Ms, PauseMaxMS: s.PauseMaxMs, FullGCs: s.FullGCs}
-	for _, f := range j.Findings {
-		if f.ID == "gc.not-the-bottleneck" {
-			gv.Verdict = f.Title
-		}
-	}
-	g := gcSection(gv, L, l)
+	g := gcSection(report.NewGCView(*s, j.Findings), L, l)
 	v.KPIs, v.Verdict = g.KPIs, g.Verdict
 	unjudged := func(k *kpi) {
 		if v.Short != "" {

@@ -38,7 +38,7 @@ func demoPage(t *testing.T, l finding.Lang) *report.RunPage {
 func minimalPage() *report.RunPage {
 	t0 := time.Date(2026, 11, 22, 1, 0, 0, 0, time.UTC)
 	return &report.RunPage{Schema: report.RunPageSchema, Lang: finding.EN, Title: "minimal",
-		Run: &report.Run{Schema: report.RunSchema, Tool: report.Tool{Name: "tuneloop", Version: "v0.9.0-test"}, ID: "20261122-010000-min",
+		Run: &report.RunSummary{Schema: report.RunSchema, Tool: report.Tool{Name: "tuneloop", Version: "v0.9.0-test"}, ID: "20261122-010000-min",
 			Status: "interrupted", Incomplete: true, Reason: "killed by SIGKILL", Start: t0, End: t0.Add(2 * time.Second), GeneratedAt: t0.Add(3 * time.Second),
 			Findings: []finding.Finding{{ID: "run.cpu", Status: finding.Unavailable, Title: finding.T("CPU saturation", "CPU 饱和"),
 				Reason: finding.T("fewer than 2 samples", "采样少于 2 个")}}}}

@@ -26,7 +26,7 @@ func hostsPage(l finding.Lang) *report.RunPage {
 	cross := finding.Finding{ID: "hosts.db_saturated_app_waits", Status: finding.Fail, Severity: finding.Warning, Subject: "db1",
 		Title:    finding.T("the db host's disk is saturated while app threads wait in socket reads to it", "数据库主机的磁盘已饱和，而应用线程正在等待对它的 Socket 读取"),
 		Evidence: []finding.Evidence{{Key: "at 12:00:12.500", Value: "6 app threads in socket reads; db1 host disk sdb util 97%", Source: "app1 thread dump 3"}}}
-	return &report.RunPage{Schema: report.RunPageSchema, Lang: l, Title: "tuneloop run multi", Run: &report.Run{ID: "multi"},
+	return &report.RunPage{Schema: report.RunPageSchema, Lang: l, Title: "tuneloop run multi", Run: &report.RunSummary{ID: "multi"},
 		Hosts: &report.HostsView{Cross: &cross, Hosts: []report.HostView{
 			{Name: "app1", Role: "app", Address: "deploy@10.0.0.5", Arch: "arm64", Aligned: true, OffsetMS: 0.1, BoundMS: 0.2, DriftMS: &drift, Files: 12, Main: true, Series: app},
 			{Name: "db1<script>", Role: "db", Address: "10.0.0.9", Arch: "amd64", Aligned: true, OffsetMS: 3000.1, BoundMS: 0.3, Files: 3, Lost: &lost, Series: db},

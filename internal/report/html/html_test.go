@@ -157,7 +157,7 @@ func TestHTMLHelpers(t *testing.T) {
 func TestWriteRunDegenerate(t *testing.T) {
 	t0 := time.Date(2026, 11, 22, 1, 0, 0, 0, time.UTC)
 	nan, inf := math.NaN(), math.Inf(1)
-	p := &report.RunPage{Lang: finding.ZH, Run: &report.Run{Incomplete: true, Reason: "SIGKILL", Findings: []finding.Finding{{ID: "x", Status: finding.Fail, Severity: finding.Severity(7)}}},
+	p := &report.RunPage{Lang: finding.ZH, Run: &report.RunSummary{Incomplete: true, Reason: "SIGKILL", Findings: []finding.Finding{{ID: "x", Status: finding.Fail, Severity: finding.Severity(7)}}},
 		Load:         &report.LoadView{TPS: nan, P99MS: inf, Series: []report.LoadPoint{{T: t0, TPS: nan, P99MS: inf}, {T: t0.Add(time.Second), TPS: -5}}},
 		CPU:          []report.CPUTick{{T: t0, PerCPU: nil}, {T: t0.Add(time.Second), PerCPU: []report.CPUShare{{Us: nan, Sy: inf}, {Us: -3}}}},
 		Softirq:      []report.SoftirqTick{{T: t0, All: []float64{1}, NetRx: []float64{nan, 2, 3}}, {T: t0, All: nil, NetRx: []float64{inf}}},

@@ -182,7 +182,7 @@ func buildView(p *report.RunPage) *htmlView {
 	v.Title = finding.SafeOneLine(p.Title)
 	r := p.Run
 	if r == nil {
-		r = &report.Run{}
+		r = &report.RunSummary{}
 	}
 	if v.Title == "" {
 		v.Title = finding.SafeOneLine(r.ID)
