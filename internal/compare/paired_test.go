@@ -188,7 +188,9 @@ func TestPairedLaunchesDisagree(t *testing.T) {
 		t.Errorf("a disagreement failed the gate: %v", c.Regressions)
 	}
 	var txt bytes.Buffer
-	_ = WriteText(&txt, c, finding.EN, 5)
+	if err := Write(&txt, c, nil, report.Text, finding.EN, 5); err != nil {
+		t.Fatal(err)
+	}
 	if !strings.Contains(txt.String(), "the unit of replication is the JVM launch") || !strings.Contains(txt.String(), "signed-rank") {
 		t.Errorf("the design is not said:\n%s", txt.String())
 	}
