@@ -11,41 +11,66 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
-// helpTexts lists every English help text of the tree: what helpZH must cover.
-func helpTexts(root *cobra.Command) []string {
-	var out []string
-	visitHelp(root, func(s *string) { out = append(out, *s) })
-	return out
-}
-
-// Every help text of the tree has its Chinese, and the table holds nothing
-// the tree no longer has.
+// Every help text of the tree (each command's Short, Long and Example, each
+// flag's usage) has its Chinese: written with it through helpText where the
+// command or flag is defined, or one of cobra's own (cobraHelp). No pair is
+// left unsplit, and cobraHelp holds nothing cobra no longer shows.
 func TestHelpAllTranslated(t *testing.T) {
 	env, _, _ := testEnv()
 	seen := map[string]bool{}
 	var missing []string
-	for _, s := range helpTexts(NewRoot(env)) {
-		seen[s] = true
-		if _, ok := helpZH[s]; !ok && !helpForRE.MatchString(s) && !seen["missing\x00"+s] {
-			seen["missing\x00"+s] = true
-			missing = append(missing, s)
+	visitHelp(NewRoot(env), func(s *string, zh string, ok bool) {
+		seen[*s] = true
+		switch {
+		case strings.Contains(*s, helpMark) || strings.Contains(zh, helpMark):
+			t.Errorf("help text not split: %q", *s)
+		case !ok:
+			missing = append(missing, *s)
+		case strings.TrimSpace(zh) == "":
+			t.Errorf("empty Chinese for %q", *s)
 		}
-	}
+	})
 	if len(missing) > 0 {
-		t.Errorf("%d help texts have no Chinese in helpZH (help_zh.go):\n%q", len(missing), missing)
+		t.Errorf("%d help texts have no Chinese: write them as helpText(finding.T(en, zh)) where the command or flag is defined:\n%q", len(missing), missing)
 	}
 	var stale []string
-	for en, zh := range helpZH {
-		if !seen[en] {
-			stale = append(stale, en)
-		}
-		if strings.TrimSpace(zh) == "" {
-			t.Errorf("empty Chinese for %q", en)
+	for _, h := range cobraHelp {
+		if !seen[h.EN] {
+			stale = append(stale, h.EN)
 		}
 	}
 	sort.Strings(stale)
 	if len(stale) > 0 {
-		t.Errorf("helpZH has texts no command uses any more:\n%q", stale)
+		t.Errorf("cobraHelp has texts cobra no longer shows:\n%q", stale)
+	}
+}
+
+// helpText's pair reaches cobra as the English, the Chinese kept by the
+// command or flag; splitting twice changes nothing.
+func TestHelpTextSplit(t *testing.T) {
+	var v bool
+	c := &cobra.Command{Use: "x", Short: helpText(finding.T("short", "短")), Long: helpText(finding.T("long\ntext", "长\n文本"))}
+	c.Flags().BoolVar(&v, "flag", false, helpText(finding.T("a flag", "一个参数")))
+	c.PersistentFlags().BoolVar(&v, "pflag", false, helpText(finding.T("inherited", "继承的")))
+	sub := &cobra.Command{Use: "sub", Example: helpText(finding.T("  x sub", "  x sub # 示例"))}
+	c.AddCommand(sub)
+	for range 2 {
+		splitHelp(c)
+	}
+	if c.Short != "short" || c.Long != "long\ntext" || sub.Example != "  x sub" {
+		t.Errorf("English: %q %q %q", c.Short, c.Long, sub.Example)
+	}
+	if c.Annotations[zhFieldKeys[0]] != "短" || c.Annotations[zhFieldKeys[1]] != "长\n文本" || sub.Annotations[zhFieldKeys[2]] != "  x sub # 示例" {
+		t.Errorf("Chinese: %q %q", c.Annotations, sub.Annotations)
+	}
+	for name, want := range map[string][2]string{"flag": {"a flag", "一个参数"}, "pflag": {"inherited", "继承的"}} {
+		f := c.Flags().Lookup(name)
+		if f == nil {
+			f = c.PersistentFlags().Lookup(name)
+		}
+		if f.Usage != want[0] || len(f.Annotations[zhFlagKey]) != 1 || f.Annotations[zhFlagKey][0] != want[1] {
+			t.Errorf("--%s: %q %q", name, f.Usage, f.Annotations)
+		}
 	}
 }
 
@@ -62,8 +87,8 @@ func TestHelpFollowsTheLanguage(t *testing.T) {
 		args      []string
 		want, not []string
 	}{
-		{"zh_CN.UTF-8", []string{"--help"}, []string{"用法：", "可用命令：", helpZH["Load an HTTP service (closed or open model) and report TPS, latency percentiles and errors"]}, []string{"Available Commands:"}},
-		{"", []string{"load", "--help", "--lang", "zh"}, []string{"参数：", "-c, --users", helpZH["closed model: concurrent users (default 10 when --rate is not set)"], "显示 load 的帮助", "tuneloop load [URL] [参数]", `json（默认 "text"）`}, []string{"Flags:"}},
+		{"zh_CN.UTF-8", []string{"--help"}, []string{"用法：", "可用命令：", "对 HTTP 服务施加负载（闭合或开放模型），报告 TPS、时延百分位和错误"}, []string{"Available Commands:"}},
+		{"", []string{"load", "--help", "--lang", "zh"}, []string{"参数：", "-c, --users", "闭合模型：并发用户数（未设置 --rate 时默认 10）", "显示 load 的帮助", "tuneloop load [URL] [参数]", `json（默认 "text"）`}, []string{"Flags:"}},
 		{"zh_CN.UTF-8", []string{"check", "--help", "--lang", "en"}, []string{"Usage:", "Flags:"}, []string{"用法："}},
 		{"", []string{"run", "--help"}, []string{"Usage:", "--target"}, []string{"用法："}},
 	}
