@@ -53,8 +53,9 @@ func newAnalyzeCmd(env *Env) *cobra.Command {
 	o := &AnalyzeOptions{}
 	cmd := &cobra.Command{
 		Use:   "analyze FILE... | - | RUN_DIR | --cmdline 'java ...'",
-		Short: "Analyse thread dumps, GC logs and JVM command lines offline",
-		Long: `Analyse evidence offline. A RUN_DIR written by 'tuneloop record' is diagnosed
+		Short: helpText(finding.T("Analyse thread dumps, GC logs and JVM command lines offline", "离线分析线程转储、GC 日志和 JVM 命令行")),
+		Long: helpText(finding.T(
+			`Analyse evidence offline. A RUN_DIR written by 'tuneloop record' is diagnosed
 again from its raw samples (a folder copied from another machine analyses the
 same). Each FILE (or - for standard input) is recognised by its content, also
 gzip-compressed, inside a zip archive (each entry an input), in UTF-16 or with
@@ -85,29 +86,67 @@ dumps...) on a pasted command line, e.g. from a start script or 'ps'.
 Exit status: 0 when every input was read and analysed, 1 when some input could
 not be read (the others are still reported), 3 when all were read and --fail-on
 is met, 2 on bad usage.`,
-		Example: `  tuneloop analyze dump1.txt dump2.txt dump3.txt
+			`离线分析证据。'tuneloop record' 写出的 RUN_DIR 会根据其原始样本重新诊断
+（从其他机器复制来的运行目录，分析结果相同）。每个 FILE（或用 - 表示标准输入）
+按其内容识别，也可以是 gzip 压缩的、zip 归档中的（每个条目是一个输入）、
+UTF-16 编码的或带 Windows 换行符的：
+
+  线程转储       jstack / jcmd Thread.print / SIGQUIT 的输出（也可以夹在应用
+                 日志中，一个文件可含多份）、JDK 21+ 的 JSON 转储、
+                 VisualVM/JMX 转储、HP-UX JDK 转储、OpenJ9/IBM javacore。
+                 多份转储还会按时间对比（卡住的线程、热点栈帧）。
+  GC 日志        各种收集器的 JDK 8（-XX:+PrintGCDetails）和 JDK 9+ 统一日志
+                 （-Xlog:gc*）、OpenJ9/IBM verbose GC XML 和 JRockit；多个文件
+                 合并为同一组滚动日志。
+  日志配置       logback.xml、log4j2.xml / .properties、log4j.properties / log4j.xml：
+                 请求路径上的同步文件 Appender、刷盘与缓冲设置、控制台
+                 Appender、异步队列大小、调用者信息（caller data）。
+  剖析           JFR 记录（其中的每种剖析：cpu、alloc、lock、wall；或用
+                 --profile KIND 指定）和 async-profiler 折叠调用栈：按自身与总计
+                 排序的热点帧；-o html --out F 绘制与 'jvm --profile' 相同的火焰图
+                 页面，--collapsed F 与 --pprof F 写出调用栈。
+
+每个输入各自分析或拒绝：无法读取的文件会说明它是什么（空文件、二进制、JFR
+记录……），其余输入照常输出结果。--format 为所有 FILE 指定格式。
+
+--cmdline 对粘贴进来的命令行（例如取自启动脚本或 'ps'）运行 'check' 的 JVM
+规则（堆、GC 选择、GC 日志、堆转储……）。
+
+退出码：所有输入都已读取并分析时为 0；有输入无法读取时为 1（其余结果照常
+输出）；全部读取且达到 --fail-on 时为 3；用法错误时为 2。`,
+		)),
+		Example: helpText(finding.T(
+			`  tuneloop analyze dump1.txt dump2.txt dump3.txt
   tuneloop analyze gc.log gc.log.0 gc.log.1.gz --lang zh
   jstack 1234 | tuneloop analyze -
   tuneloop analyze javacore.20261125.txt -o markdown > report.md
   tuneloop analyze --cmdline 'java -Xms2g -Xmx8g -XX:+UseParallelGC -jar app.jar'
   tuneloop analyze /opt/app/conf/logback.xml
   tuneloop analyze recording.jfr --profile lock -o html --out lock.html`,
+			`  tuneloop analyze dump1.txt dump2.txt dump3.txt
+  tuneloop analyze gc.log gc.log.0 gc.log.1.gz --lang zh
+  jstack 1234 | tuneloop analyze -
+  tuneloop analyze javacore.20261125.txt -o markdown > report.md
+  tuneloop analyze --cmdline 'java -Xms2g -Xmx8g -XX:+UseParallelGC -jar app.jar'
+  tuneloop analyze /opt/app/conf/logback.xml
+  tuneloop analyze recording.jfr --profile lock -o html --out lock.html`,
+		)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return RunAnalyze(cmd.Context(), env, args, o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.Output, "output", "o", "text", "output format: text, json, markdown, or html (a self-contained page of the GC logs and thread dumps, with --out FILE)")
-	f.StringVar(&o.Out, "out", "", "with -o html: the page to write")
-	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
-	f.StringVar(&o.Cmdline, "cmdline", "", "a JVM command line to check (quote it)")
-	f.IntVar(&o.JDK, "jdk", 0, "the JDK feature release the --cmdline runs on (8, 11, 17, 21, 25); default: inferred from the options")
-	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), "cpu, alloc, lock or wall: the profile kind of a JFR recording (default: every kind it holds); java-web, database or latency: workload profile for --cmdline")
-	f.StringVar(&o.Collapsed, "collapsed", "", "write a profile input's stacks as collapsed stacks to this file (FlameGraph, speedscope)")
-	f.StringVar(&o.Pprof, "pprof", "", "write a profile input's stacks in pprof's format to this file (go tool pprof)")
-	f.StringVar(&o.FailOn, "fail-on", "", "exit 3 if a finding is at least this severe: warning or critical")
-	f.StringVar(&o.Format, "format", "", "read every FILE as this format instead of recognising it: "+formatNames())
-	f.StringVar(&o.MaxInput, "max-input", "", "the most text read from one input, e.g. 512M or 4G (default 2G)")
+	f.StringVarP(&o.Output, "output", "o", "text", helpText(finding.T("output format: text, json, markdown, or html (a self-contained page of the GC logs and thread dumps, with --out FILE)", "输出格式：text、json、markdown，或 html（GC 日志与线程转储的自包含页面，需配合 --out FILE）")))
+	f.StringVar(&o.Out, "out", "", helpText(finding.T("with -o html: the page to write", "与 -o html 一起使用：要写出的页面文件")))
+	f.StringVar(&o.Lang, "lang", "", helpText(finding.T("language: en or zh (default from LANG)", "语言：en 或 zh（默认取自 LANG）")))
+	f.StringVar(&o.Cmdline, "cmdline", "", helpText(finding.T("a JVM command line to check (quote it)", "要检查的 JVM 命令行（请用引号括起来）")))
+	f.IntVar(&o.JDK, "jdk", 0, helpText(finding.T("the JDK feature release the --cmdline runs on (8, 11, 17, 21, 25); default: inferred from the options", "--cmdline 所运行的 JDK 版本（8、11、17、21、25）；默认从参数推断")))
+	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), helpText(finding.T("cpu, alloc, lock or wall: the profile kind of a JFR recording (default: every kind it holds); java-web, database or latency: workload profile for --cmdline", "cpu、alloc、lock 或 wall：JFR 记录中要分析的剖析类型（默认：记录中有的每一种）；java-web、database 或 latency：--cmdline 使用的负载配置档")))
+	f.StringVar(&o.Collapsed, "collapsed", "", helpText(finding.T("write a profile input's stacks as collapsed stacks to this file (FlameGraph, speedscope)", "把剖析输入的调用栈以折叠调用栈格式写入该文件（FlameGraph、speedscope）")))
+	f.StringVar(&o.Pprof, "pprof", "", helpText(finding.T("write a profile input's stacks in pprof's format to this file (go tool pprof)", "把剖析输入的调用栈以 pprof 格式写入该文件（go tool pprof）")))
+	f.StringVar(&o.FailOn, "fail-on", "", helpText(finding.T("exit 3 if a finding is at least this severe: warning or critical", "存在至少达到该严重级别的发现时以退出码 3 退出：warning 或 critical")))
+	f.StringVar(&o.Format, "format", "", helpText(finding.T("read every FILE as this format instead of recognising it: "+formatNames(), "不按内容识别，而把每个 FILE 都按该格式读取："+strings.ReplaceAll(formatNames(), ", ", "、"))))
+	f.StringVar(&o.MaxInput, "max-input", "", helpText(finding.T("the most text read from one input, e.g. 512M or 4G (default 2G)", "单个输入最多读取的文本量，例如 512M 或 4G（默认 2G）")))
 	return cmd
 }
 

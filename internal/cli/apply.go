@@ -52,8 +52,9 @@ func newApplyCmd(env *Env) *cobra.Command {
 	o := &ApplyOptions{}
 	cmd := &cobra.Command{
 		Use:   "apply [FINDING-ID...]",
-		Short: "Apply the fixes of findings through a crash-safe journal (dry run unless --yes)",
-		Long: `Apply the fix of each named finding (a rule ID, or ID/subject for one NIC, disk
+		Short: helpText(finding.T("Apply the fixes of findings through a crash-safe journal (dry run unless --yes)", "通过防崩溃的日志应用发现的修复（不加 --yes 时只演练）")),
+		Long: helpText(finding.T(
+			`Apply the fix of each named finding (a rule ID, or ID/subject for one NIC, disk
 or JVM) from a live audit of this host, or from a run folder's check.json with
 --from. --all-safe takes every failing finding whose fix is a runtime knob
 (sysctl, sysfs, process limit). Without --yes nothing changes: the command
@@ -68,32 +69,51 @@ service's systemd unit (the process's cgroup names it, or --unit), as a
 transaction of its own; systemd reads the drop-in at the service's next start.
 --confirm-within starts a detached timer that reverts the transaction unless
 tuneloop apply --confirm TX-ID arrives in time.`,
-		Example: `  tuneloop apply net.socket-buffers mem.thp.enabled          # dry run
+			`应用每个指定发现的修复（规则 ID，或用 ID/对象 指定某块网卡、某个磁盘或某个 JVM），
+发现来自对本机的实时审计，或用 --from 取自运行目录中的 check.json。--all-safe 选取
+所有修复方式为运行时参数（sysctl、sysfs、进程资源限制）的未通过发现。不加 --yes
+时不做任何修改：只列出每个参数的当前值和新值。
+
+每个参数在写入前先记入日志（原值、要写入的值、写入后回读的值）；回读与写入不一致
+的修改会立即撤销。一起应用的发现构成一个事务：tuneloop revert TX-ID 可将其撤销。
+--persist TX-ID 把该事务的 sysctl 写入 /etc/sysctl.d/90-tuneloop.conf，把进程资源限制
+写入该服务 systemd 单元的 drop-in（单元取自进程的 cgroup，或用 --unit 指定），作为一个
+独立的事务；systemd 在服务下次启动时读取 drop-in。--confirm-within 启动一个独立运行的计时器：除非及时收到
+tuneloop apply --confirm TX-ID，否则自动回退该事务。`,
+		)),
+		Example: helpText(finding.T(
+			`  tuneloop apply net.socket-buffers mem.thp.enabled          # dry run
   tuneloop apply --all-safe --yes --confirm-within 2m
   tuneloop apply --confirm 20261125-174831-3f2a
   tuneloop apply --from runs/20261125-1200 nic.irq.concentration --yes
   tuneloop apply --persist 20261125-174831-3f2a`,
+			`  tuneloop apply net.socket-buffers mem.thp.enabled          # 演练
+  tuneloop apply --all-safe --yes --confirm-within 2m
+  tuneloop apply --confirm 20261125-174831-3f2a
+  tuneloop apply --from runs/20261125-1200 nic.irq.concentration --yes
+  tuneloop apply --persist 20261125-174831-3f2a`,
+		)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.IDs = args
 			return RunApply(cmd.Context(), env, o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.From, "from", "", "take the findings from this run folder's check.json")
-	f.BoolVar(&o.AllSafe, "all-safe", false, "apply every failing finding whose fix is a runtime knob (sysctl, sysfs, process limit)")
-	f.BoolVar(&o.Yes, "yes", false, "apply (without it: a dry run)")
-	f.StringVar(&o.Journal, "journal", "", "journal directory (default /var/lib/tuneloop/journal, or $XDG_STATE_HOME/tuneloop/journal when not root)")
-	f.StringVar(&o.Persist, "persist", "", "write the sysctls of transaction TX-ID to /etc/sysctl.d/90-tuneloop.conf and its process limits to a systemd drop-in (its own transaction)")
-	f.StringVar(&o.Unit, "unit", "", "--persist: the systemd service whose drop-in gets the process limits (default: the one in the process's cgroup)")
-	f.StringVar(&o.Confirm, "confirm", "", "keep transaction TX-ID: stop its dead-man timer")
-	f.DurationVar(&o.ConfirmWithin, "confirm-within", 0, "revert by itself unless confirmed within this time (e.g. 2m)")
-	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), "workload profile: java-web, database or latency")
-	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
-	f.StringVarP(&o.Output, "output", "o", "text", "output format: text or json")
-	f.StringVar(&o.ProcRoot, "proc-root", "/proc", "where /proc is mounted (a captured tree in tests)")
-	f.StringVar(&o.SysRoot, "sys-root", "/sys", "where /sys is mounted")
-	f.StringVar(&o.EtcRoot, "etc-root", "/etc", "where /etc is")
-	f.StringVar(&o.Root, "root", "", "a captured host tree holding proc/, sys/ and etc/ (overrides the three roots)")
+	f.StringVar(&o.From, "from", "", helpText(finding.T("take the findings from this run folder's check.json", "从该运行目录的 check.json 中读取发现")))
+	f.BoolVar(&o.AllSafe, "all-safe", false, helpText(finding.T("apply every failing finding whose fix is a runtime knob (sysctl, sysfs, process limit)", "应用所有修复方式为运行时参数（sysctl、sysfs、进程资源限制）的未通过发现")))
+	f.BoolVar(&o.Yes, "yes", false, helpText(finding.T("apply (without it: a dry run)", "执行修改（不加时只演练）")))
+	f.StringVar(&o.Journal, "journal", "", helpText(finding.T("journal directory (default /var/lib/tuneloop/journal, or $XDG_STATE_HOME/tuneloop/journal when not root)", "日志目录（默认 /var/lib/tuneloop/journal；非 root 用户为 $XDG_STATE_HOME/tuneloop/journal）")))
+	f.StringVar(&o.Persist, "persist", "", helpText(finding.T("write the sysctls of transaction TX-ID to /etc/sysctl.d/90-tuneloop.conf and its process limits to a systemd drop-in (its own transaction)", "把事务 TX-ID 的 sysctl 写入 /etc/sysctl.d/90-tuneloop.conf，进程资源限制写入 systemd drop-in（作为独立事务）")))
+	f.StringVar(&o.Unit, "unit", "", helpText(finding.T("--persist: the systemd service whose drop-in gets the process limits (default: the one in the process's cgroup)", "--persist：写入进程资源限制 drop-in 的 systemd 服务（默认取进程 cgroup 中的服务）")))
+	f.StringVar(&o.Confirm, "confirm", "", helpText(finding.T("keep transaction TX-ID: stop its dead-man timer", "保留事务 TX-ID：停止其自动回退计时器")))
+	f.DurationVar(&o.ConfirmWithin, "confirm-within", 0, helpText(finding.T("revert by itself unless confirmed within this time (e.g. 2m)", "除非在该时间内确认，否则自动回退（例如 2m）")))
+	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), helpText(finding.T("workload profile: java-web, database or latency", "负载配置档：java-web、database 或 latency")))
+	f.StringVar(&o.Lang, "lang", "", helpText(finding.T("language: en or zh (default from LANG)", "语言：en 或 zh（默认取自 LANG）")))
+	f.StringVarP(&o.Output, "output", "o", "text", helpText(finding.T("output format: text or json", "输出格式：text 或 json")))
+	f.StringVar(&o.ProcRoot, "proc-root", "/proc", helpText(finding.T("where /proc is mounted (a captured tree in tests)", "/proc 的挂载位置（测试中为采集下来的目录树）")))
+	f.StringVar(&o.SysRoot, "sys-root", "/sys", helpText(finding.T("where /sys is mounted", "/sys 的挂载位置")))
+	f.StringVar(&o.EtcRoot, "etc-root", "/etc", helpText(finding.T("where /etc is", "/etc 所在位置")))
+	f.StringVar(&o.Root, "root", "", helpText(finding.T("a captured host tree holding proc/, sys/ and etc/ (overrides the three roots)", "采集下来的主机目录树，内含 proc/、sys/ 和 etc/（覆盖上面三个根目录）")))
 	return cmd
 }
 
@@ -380,14 +400,24 @@ func newRevertCmd(env *Env) *cobra.Command {
 	o := &RevertOptions{}
 	cmd := &cobra.Command{
 		Use:   "revert [TX-ID | --all]",
-		Short: "Undo the changes of tuneloop apply from its journal",
-		Long: `Put back the value each key had before tuneloop apply changed it, newest
+		Short: helpText(finding.T("Undo the changes of tuneloop apply from its journal", "根据日志撤销 tuneloop apply 所做的修改")),
+		Long: helpText(finding.T(
+			`Put back the value each key had before tuneloop apply changed it, newest
 transaction first. A key already back is left alone, so a second revert changes
 nothing. A key someone else changed since tuneloop wrote it is not touched
 (it is named, with what tuneloop wrote and what it is now) unless --force.`,
-		Example: `  tuneloop revert --list
+			`把每个参数恢复为 tuneloop apply 修改之前的值，最新的事务最先回退。已恢复的参数
+保持不动，因此再次回退不会做任何修改。tuneloop 写入之后又被他人修改的参数不会被
+触碰（会列出该参数、tuneloop 写入的值及当前值），除非指定 --force。`,
+		)),
+		Example: helpText(finding.T(
+			`  tuneloop revert --list
   tuneloop revert 20261125-174831-3f2a
   tuneloop revert --all --force`,
+			`  tuneloop revert --list
+  tuneloop revert 20261125-174831-3f2a
+  tuneloop revert --all --force`,
+		)),
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
@@ -397,11 +427,11 @@ nothing. A key someone else changed since tuneloop wrote it is not touched
 		},
 	}
 	f := cmd.Flags()
-	f.BoolVar(&o.All, "all", false, "revert every transaction still in effect")
-	f.BoolVar(&o.Force, "force", false, "also put back keys someone else changed since")
-	f.BoolVar(&o.List, "list", false, "list the transactions of the journal and what is still in effect")
-	f.StringVar(&o.Journal, "journal", "", "journal directory (default /var/lib/tuneloop/journal, or $XDG_STATE_HOME/tuneloop/journal when not root)")
-	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
+	f.BoolVar(&o.All, "all", false, helpText(finding.T("revert every transaction still in effect", "回退所有仍在生效的事务")))
+	f.BoolVar(&o.Force, "force", false, helpText(finding.T("also put back keys someone else changed since", "连同此后被他人修改过的参数一并恢复")))
+	f.BoolVar(&o.List, "list", false, helpText(finding.T("list the transactions of the journal and what is still in effect", "列出日志中的事务及仍在生效的修改")))
+	f.StringVar(&o.Journal, "journal", "", helpText(finding.T("journal directory (default /var/lib/tuneloop/journal, or $XDG_STATE_HOME/tuneloop/journal when not root)", "日志目录（默认 /var/lib/tuneloop/journal；非 root 用户为 $XDG_STATE_HOME/tuneloop/journal）")))
+	f.StringVar(&o.Lang, "lang", "", helpText(finding.T("language: en or zh (default from LANG)", "语言：en 或 zh（默认取自 LANG）")))
 	return cmd
 }
 
@@ -496,7 +526,7 @@ func RunRevert(ctx context.Context, env *Env, o *RevertOptions) error {
 func newWatchdogCmd(env *Env) *cobra.Command {
 	return &cobra.Command{
 		Use:    watchdogCmd + " JOURNAL TX-ID DEADLINE",
-		Short:  "Internal: the dead-man timer of apply --confirm-within",
+		Short:  helpText(finding.T("Internal: the dead-man timer of apply --confirm-within", "内部命令：apply --confirm-within 的自动回退计时器")),
 		Hidden: true,
 		Args:   cobra.ExactArgs(3),
 		RunE: func(cmd *cobra.Command, args []string) error {

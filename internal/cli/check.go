@@ -52,8 +52,9 @@ func newCheckCmd(env *Env) *cobra.Command {
 	o := &CheckOptions{}
 	cmd := &cobra.Command{
 		Use:   "check",
-		Short: "Audit this host's setup for a Java service against the knowledge base",
-		Long: `Audit the host (CPU, power, NUMA, memory, THP, kernel, sysctls, cgroups, NIC
+		Short: helpText(finding.T("Audit this host's setup for a Java service against the knowledge base", "对照知识库审计本机运行 Java 服务的配置")),
+		Long: helpText(finding.T(
+			`Audit the host (CPU, power, NUMA, memory, THP, kernel, sysctls, cgroups, NIC
 queues and IRQs, disks, limits, running JVMs and their logging configurations)
 and print ranked findings, each with what was seen and where, why it matters,
 the exact fix, how to revert it and the risk. Read-only: check never changes
@@ -62,32 +63,48 @@ the host.
 Exit status: 0 when the audit ran (whatever it found), 3 when --fail-on is
 given and a finding at or above that severity exists, 1 on error, 2 on bad
 usage.`,
-		Example: `  tuneloop check
+			`审计主机（CPU、电源管理、NUMA、内存、THP、内核、sysctl、cgroup、网卡队列与
+中断、磁盘、资源限制、运行中的 JVM 及其日志配置），按优先级输出发现：每条发现
+都说明看到了什么、在哪里看到、为什么重要、确切的修复方法、如何回退以及风险。
+只读：check 从不修改主机。
+
+退出码：审计完成时为 0（无论有何发现）；指定了 --fail-on 且存在达到或高于该
+严重级别的发现时为 3；出错时为 1；用法错误时为 2。`,
+		)),
+		Example: helpText(finding.T(
+			`  tuneloop check
   tuneloop check --profile latency --lang zh
   tuneloop check --output json --fail-on critical
   tuneloop check --root testdata/hosts/kunpeng920-2s4n     # a captured tree
   tuneloop check --list --output markdown                  # the knowledge base
   tuneloop check --list --all --output markdown            # every rule set`,
+			`  tuneloop check
+  tuneloop check --profile latency --lang zh
+  tuneloop check --output json --fail-on critical
+  tuneloop check --root testdata/hosts/kunpeng920-2s4n     # 采集下来的主机目录树
+  tuneloop check --list --output markdown                  # 知识库
+  tuneloop check --list --all --output markdown            # 所有规则集`,
+		)),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return RunCheck(cmd.Context(), env, o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.Output, "output", "o", "text", "output format: text, json or markdown")
-	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
-	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), "workload profile: java-web, database or latency")
-	f.StringVar(&o.FailOn, "fail-on", "", "exit 3 if a finding is at least this severe: warning or critical")
-	f.StringVar(&o.ProcRoot, "proc-root", "/proc", "where /proc is mounted (a captured tree in tests)")
-	f.StringVar(&o.SysRoot, "sys-root", "/sys", "where /sys is mounted")
-	f.StringVar(&o.EtcRoot, "etc-root", "/etc", "where /etc is")
-	f.StringVar(&o.Root, "root", "", "a captured host tree holding proc/, sys/ and etc/ (overrides the three roots)")
-	f.BoolVar(&o.List, "list", false, "print every rule with its ID and what it checks, then exit")
-	f.BoolVar(&o.All, "all", false, "text output: show what each passed and skipped check saw; with --list: every rule set (GC logs, thread dumps, logging configurations, recorded runs), not only the host's")
-	f.StringVar(&o.OutFile, "out", "", "write the report to this file instead of standard output")
-	f.StringVar(&o.Catalog, "catalog", "", "catalog whose probes of this host are looked up (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)")
-	f.BoolVar(&o.NoCatalog, "no-catalog", false, "do not look up probes in the catalog (only under ./probes)")
-	f.StringVar(&o.Probe, "probe", "", "a probe folder of this host ('tuneloop probe'): findings whose cause is a platform cost cite its figures (default: the newest finished probe of this host in the catalog, unless --no-catalog, or under ./probes)")
+	f.StringVarP(&o.Output, "output", "o", "text", helpText(finding.T("output format: text, json or markdown", "输出格式：text、json 或 markdown")))
+	f.StringVar(&o.Lang, "lang", "", helpText(finding.T("language: en or zh (default from LANG)", "语言：en 或 zh（默认取自 LANG）")))
+	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), helpText(finding.T("workload profile: java-web, database or latency", "负载配置档：java-web、database 或 latency")))
+	f.StringVar(&o.FailOn, "fail-on", "", helpText(finding.T("exit 3 if a finding is at least this severe: warning or critical", "存在至少达到该严重级别的发现时以退出码 3 退出：warning 或 critical")))
+	f.StringVar(&o.ProcRoot, "proc-root", "/proc", helpText(finding.T("where /proc is mounted (a captured tree in tests)", "/proc 的挂载位置（测试中为采集下来的目录树）")))
+	f.StringVar(&o.SysRoot, "sys-root", "/sys", helpText(finding.T("where /sys is mounted", "/sys 的挂载位置")))
+	f.StringVar(&o.EtcRoot, "etc-root", "/etc", helpText(finding.T("where /etc is", "/etc 所在位置")))
+	f.StringVar(&o.Root, "root", "", helpText(finding.T("a captured host tree holding proc/, sys/ and etc/ (overrides the three roots)", "采集下来的主机目录树，内含 proc/、sys/ 和 etc/（覆盖上面三个根目录）")))
+	f.BoolVar(&o.List, "list", false, helpText(finding.T("print every rule with its ID and what it checks, then exit", "列出每条规则的 ID 及其检查内容，然后退出")))
+	f.BoolVar(&o.All, "all", false, helpText(finding.T("text output: show what each passed and skipped check saw; with --list: every rule set (GC logs, thread dumps, logging configurations, recorded runs), not only the host's", "文本输出：同时显示每项通过和跳过的检查所看到的内容；与 --list 同用时：列出所有规则集（GC 日志、线程转储、日志配置、录制运行），而不只是主机的")))
+	f.StringVar(&o.OutFile, "out", "", helpText(finding.T("write the report to this file instead of standard output", "把报告写入该文件，而不是标准输出")))
+	f.StringVar(&o.Catalog, "catalog", "", helpText(finding.T("catalog whose probes of this host are looked up (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)", "在该运行记录目录中查找本机的探测结果（默认 $XDG_DATA_HOME/tuneloop/runs.db 或 ~/.local/share/tuneloop/runs.db）")))
+	f.BoolVar(&o.NoCatalog, "no-catalog", false, helpText(finding.T("do not look up probes in the catalog (only under ./probes)", "不在运行记录目录中查找探测结果（只在 ./probes 下查找）")))
+	f.StringVar(&o.Probe, "probe", "", helpText(finding.T("a probe folder of this host ('tuneloop probe'): findings whose cause is a platform cost cite its figures (default: the newest finished probe of this host in the catalog, unless --no-catalog, or under ./probes)", "本机的探测目录（'tuneloop probe'）：原因是平台开销的发现会引用其中的指标（默认：运行记录目录中（除非 --no-catalog）或 ./probes 下本机最新的已完成探测结果）")))
 	o.Remote.flags(cmd)
 	return cmd
 }

@@ -21,7 +21,7 @@ const testClockSkewEnv = "TUNELOOP_TEST_CLOCK_SKEW"
 func newClockCmd(env *Env) *cobra.Command {
 	return &cobra.Command{
 		Use:    remote.ClockCommand,
-		Short:  "Internal: answer the clock probe of a multi-host run",
+		Short:  helpText(finding.T("Internal: answer the clock probe of a multi-host run", "内部命令：回应多主机运行的时钟探测")),
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -32,8 +32,9 @@ func newCompareCmd(env *Env) *cobra.Command {
 	o := &CompareOptions{}
 	cmd := &cobra.Command{
 		Use:   "compare BEFORE AFTER | BEFORE... -- AFTER... | --steps BASE STEP...",
-		Short: "Set two runs side by side: TPS, latency, CPU, threads, GC and findings, before and after a change",
-		Long: `Compare run folders of 'tuneloop run' or 'tuneloop record' (or run's report.json):
+		Short: helpText(finding.T("Set two runs side by side: TPS, latency, CPU, threads, GC and findings, before and after a change", "对比两次运行：改动前后的 TPS、时延、CPU、线程、GC 与发现")),
+		Long: helpText(finding.T(
+			`Compare run folders of 'tuneloop run' or 'tuneloop record' (or run's report.json):
 throughput and latency p50/p99 over each run's steady state (warm-up seconds
 detected and dropped) with a 95% confidence interval and a verdict (better,
 worse, no significant change, or inconclusive: run K more), then the
@@ -69,26 +70,61 @@ a side is the fewest that can) and that interval's far bound is beyond PCT
 error rate rose by more than 0.1 point. Exit status: 0 passed, 3
 regression, 4 inconclusive (a gated metric cannot be told from noise at
 PCT: run N more a side), 1 error, 2 bad usage.`,
-		Example: `  tuneloop compare runs/before runs/after
+			`对比 'tuneloop run' 或 'tuneloop record' 的运行目录（或 run 写出的 report.json）：
+每次运行稳态（自动识别并去掉预热秒数）的吞吐量与时延 p50/p99，给出 95% 置信区间和
+结论（变好、变差、无显著变化，或无法判断：再运行 K 次）；然后是读数（整次运行的
+TPS、百分位、错误、CPU、每个请求的 JVM CPU 时间、阻塞或等待的线程、GC）、每次运行
+的主机负载与 CPU 窃取、各次运行的结论，以及本次改动消除了哪些发现、引入了哪些、
+哪些仍然存在。
+
+每侧多次运行：BEFORE... -- AFTER...，或把 'tuneloop run --repeat N' 的目录（其中的
+run-1..N）作为 BEFORE 或 AFTER。交替进行的运行（A B A B ...，即 'run --start-b' 的
+做法；由开始时间识别，或用 --design paired 指定）逐对判断：对各对比值的对数做配对 t
+区间，邻居负载的漂移因此抵消。否则重复单位是 JVM 启动（每次运行一次启动）：每侧 2 次
+及以上启动时，对各次启动均值（取对数）做 Welch t 区间，并对同样的启动做精确
+Mann-Whitney U 检验，两者一致才下结论（否则判为无法判断并说明原因：启动次数不足以让
+秩检验达到水平、各次启动分成几组、有一次偏离很远）；每侧一次启动时为其逐秒数据的分块
+自助法，不含启动之间的波动。吞吐量分成几组的启动会被报告，并给出运行目录中区分它们的
+数据。一侧来自不同的主机、内核、JDK 或 CPU 数（取自 manifest）时给出警告，门禁拒绝
+判断（仅 JVM 参数不同时只警告，参数可能正是要比较的改动）；两侧相隔一小时以上记录时，
+区间按一次启动的波动加宽。
+--steps BASE STEP1 STEP2... 输出调优表：每一步相对上一步和相对基线的提升及其区间。
+
+--fail-on-regression PCT 按区间而不是按点值做 CI 门禁：吞吐量或 p99 显著变差（其 99%
+区间不含 0，且基于启动时 U 检验在 1% 水平下一致：每侧至少 5 次启动才可能做到）且该区间
+远端超过 PCT（吞吐量下界低于 -PCT，p99 上界高于 +PCT），或错误率上升超过 0.1 个百分点时
+失败。退出码：0 通过，3 回退，4 无法判断（门禁指标在 PCT 精度下无法与噪声区分：每侧再
+运行 N 次），1 出错，2 用法错误。`,
+		)),
+		Example: helpText(finding.T(
+			`  tuneloop compare runs/before runs/after
   tuneloop compare runs/a1 runs/a2 runs/a3 -- runs/b1 runs/b2 runs/b3 --fail-on-regression 5
   tuneloop compare runs/before runs/after --output markdown > tuning.md
   tuneloop compare --steps runs/base runs/heap runs/gc runs/async-log
   tuneloop compare baseline/report.json runs/candidate --fail-on-regression 5 -o junit > compare.xml
   tuneloop compare runs/before runs/after --flame-diff diff.html --flame-kind lock
   tuneloop compare before.jfr after.jfr --flame-diff diff.html`,
+			`  tuneloop compare runs/before runs/after
+  tuneloop compare runs/a1 runs/a2 runs/a3 -- runs/b1 runs/b2 runs/b3 --fail-on-regression 5
+  tuneloop compare runs/before runs/after --output markdown > tuning.md
+  tuneloop compare --steps runs/base runs/heap runs/gc runs/async-log
+  tuneloop compare baseline/report.json runs/candidate --fail-on-regression 5 -o junit > compare.xml
+  tuneloop compare runs/before runs/after --flame-diff diff.html --flame-kind lock
+  tuneloop compare before.jfr after.jfr --flame-diff diff.html`,
+		)),
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return RunCompareArgs(cmd.Context(), env, o, args, cmd.ArgsLenAtDash())
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.Output, "output", "o", "text", "output format: text, markdown, json or junit")
-	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
-	f.Float64Var(&o.FailOnRegPct, "fail-on-regression", 0, "exit 3 when throughput or p99 regressed significantly with the interval's far bound beyond this percent, or the error rate rose")
-	f.StringVar(&o.Design, "design", "", "paired: the i-th runs of the sides are a pair; unpaired: two sets (default: paired when the start times show the runs interleaved)")
-	f.BoolVar(&o.Steps, "steps", false, "the arguments are a baseline and tuning steps in order: print each step's gain")
-	f.StringVar(&o.FlameDiff, "flame-diff", "", "write the differential flame graph of the runs' JFR recordings (or of two .jfr or collapsed files given as BEFORE AFTER) to this page, and list the frames that grew and shrank most")
-	f.StringVar(&o.FlameKind, "flame-kind", "cpu", "the profile --flame-diff compares: cpu, alloc, lock or wall")
+	f.StringVarP(&o.Output, "output", "o", "text", helpText(finding.T("output format: text, markdown, json or junit", "输出格式：text、markdown、json 或 junit")))
+	f.StringVar(&o.Lang, "lang", "", helpText(finding.T("language: en or zh (default from LANG)", "语言：en 或 zh（默认取自 LANG）")))
+	f.Float64Var(&o.FailOnRegPct, "fail-on-regression", 0, helpText(finding.T("exit 3 when throughput or p99 regressed significantly with the interval's far bound beyond this percent, or the error rate rose", "吞吐量或 p99 显著变差且区间远端超过该百分比，或错误率上升时，以退出码 3 结束")))
+	f.StringVar(&o.Design, "design", "", helpText(finding.T("paired: the i-th runs of the sides are a pair; unpaired: two sets (default: paired when the start times show the runs interleaved)", "paired：两侧的第 i 次运行为一对；unpaired：两组独立运行（默认：开始时间显示交替进行时按配对处理）")))
+	f.BoolVar(&o.Steps, "steps", false, helpText(finding.T("the arguments are a baseline and tuning steps in order: print each step's gain", "参数依次为基线与各调优步骤：输出每一步的提升")))
+	f.StringVar(&o.FlameDiff, "flame-diff", "", helpText(finding.T("write the differential flame graph of the runs' JFR recordings (or of two .jfr or collapsed files given as BEFORE AFTER) to this page, and list the frames that grew and shrank most", "把各运行 JFR 记录的差分火焰图（或以 BEFORE AFTER 给出的两个 .jfr 或折叠调用栈文件的差分火焰图）写入该页面，并列出增长与减少最多的帧")))
+	f.StringVar(&o.FlameKind, "flame-kind", "cpu", helpText(finding.T("the profile --flame-diff compares: cpu, alloc, lock or wall", "--flame-diff 比较的剖析类型：cpu、alloc、lock 或 wall")))
 	return cmd
 }
 

@@ -35,8 +35,9 @@ func newExperimentCmd(env *Env) *cobra.Command {
 	o := &ExperimentOptions{}
 	cmd := &cobra.Command{
 		Use:   "experiment PLAN.yaml [--out DIR]",
-		Short: "Try knobs (JVM options, properties, env, limits, CPU/NUMA binding, config files, sysctl/sysfs) in interleaved trials and report the gain with its interval",
-		Long: `Run the experiment a plan describes: a service (a start command, or the pid of
+		Short: helpText(finding.T("Try knobs (JVM options, properties, env, limits, CPU/NUMA binding, config files, sysctl/sysfs) in interleaved trials and report the gain with its interval", "在交错试验中尝试各项设置（JVM 选项、系统属性、环境变量、资源限制、CPU/NUMA 绑定、配置文件、sysctl/sysfs），并报告收益及其区间")),
+		Long: helpText(finding.T(
+			`Run the experiment a plan describes: a service (a start command, or the pid of
 a running one for host knobs only), a load, and knobs with candidate values.
 Every combination is an arm; the baseline is each knob at its baseline value.
 
@@ -60,8 +61,30 @@ baseline in a fresh interleaved block: that comparison alone is the gain.
 The trial log DIR/trials.jsonl is fsync'd per step: run the same command with
 the same --out to continue after Ctrl-C or a crash (what a killed run left
 applied is reverted first). DIR gets report.html, report.md and report.json.`,
-		Example: `  tuneloop experiment plan.yaml --out runs/heap-gc
+			`运行计划所描述的实验：一个服务（启动命令，或仅用于主机设置的运行中进程的 pid）、
+一种负载，以及带候选值的各项设置。每种组合是一个试验组；基线是各设置取其基线值。
+
+每次试验：通过 apply 日志应用该组的主机设置，用 JAVA_TOOL_OPTIONS 传入该组的 JVM
+选项与系统属性并设置其环境变量后启动服务（不修改用户的任何文件），在启动命令运行前
+为其设置进程资源限制与 CPU 集合或 NUMA 节点（从 /proc/PID/limits 与 /proc/PID/status
+回读核对），把配置文件复制到该试验的目录并以设置所指定的系统属性传给服务（原文件只读，
+事后核对其哈希），在运行中的 JVM 里核对（VM.flags -all、VM.system_properties）每个选项都已生效（启动命令上的标志
+优先于 JAVA_TOOL_OPTIONS：这样的试验会被拒绝，并指出冲突的标志），预热，用 run
+流程测量（每次试验一个运行目录，除非 --no-catalog 否则加入运行记录目录），停止服务
+并撤销主机设置。各组按交错区组运行，每个区组用新的带种子的顺序。5 个组起使用逐次
+减半：每轮后淘汰较差的一半（依据相对领先者的 95% 区间，否则依据均值），幸存者的
+试验次数加倍。最后胜出组在新的交错区组中与基线重新对比：只有这一对比才作为收益。
+
+试验日志 DIR/trials.jsonl 每一步都 fsync：Ctrl-C 或崩溃后用同一个 --out 运行同一
+命令即可继续（被杀死的运行遗留的设置会先被撤销）。DIR 中会生成 report.html、
+report.md 和 report.json。`,
+		)),
+		Example: helpText(finding.T(
+			`  tuneloop experiment plan.yaml --out runs/heap-gc
   tuneloop experiment plan.yaml --out runs/heap-gc -o json   # continue, JSON on stdout`,
+			`  tuneloop experiment plan.yaml --out runs/heap-gc
+  tuneloop experiment plan.yaml --out runs/heap-gc -o json   # 继续运行，JSON 输出到标准输出`,
+		)),
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Plan = args[0]
@@ -69,12 +92,12 @@ applied is reverted first). DIR gets report.html, report.md and report.json.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.Out, "out", "", "experiment folder (default runs/<time>-experiment); the same folder again continues it")
-	f.StringVarP(&o.Output, "output", "o", "text", "output format on stdout: text, markdown or json")
-	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
-	f.StringVar(&o.Journal, "journal", "", "journal directory (default /var/lib/tuneloop/journal, or $XDG_STATE_HOME/tuneloop/journal when not root)")
-	f.StringVar(&o.Catalog, "catalog", "", "catalog of runs (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)")
-	f.BoolVar(&o.NoCatalog, "no-catalog", false, "do not add the trials' run folders to the catalog")
+	f.StringVar(&o.Out, "out", "", helpText(finding.T("experiment folder (default runs/<time>-experiment); the same folder again continues it", "实验目录（默认 runs/<时间>-experiment）；再次使用同一目录即继续该实验")))
+	f.StringVarP(&o.Output, "output", "o", "text", helpText(finding.T("output format on stdout: text, markdown or json", "标准输出的格式：text、markdown 或 json")))
+	f.StringVar(&o.Lang, "lang", "", helpText(finding.T("language: en or zh (default from LANG)", "语言：en 或 zh（默认取自 LANG）")))
+	f.StringVar(&o.Journal, "journal", "", helpText(finding.T("journal directory (default /var/lib/tuneloop/journal, or $XDG_STATE_HOME/tuneloop/journal when not root)", "日志目录（默认 /var/lib/tuneloop/journal；非 root 用户为 $XDG_STATE_HOME/tuneloop/journal）")))
+	f.StringVar(&o.Catalog, "catalog", "", helpText(finding.T("catalog of runs (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)", "运行记录目录（默认 $XDG_DATA_HOME/tuneloop/runs.db 或 ~/.local/share/tuneloop/runs.db）")))
+	f.BoolVar(&o.NoCatalog, "no-catalog", false, helpText(finding.T("do not add the trials' run folders to the catalog", "不把各次试验的运行目录加入运行记录目录")))
 	return cmd
 }
 

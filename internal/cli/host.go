@@ -38,19 +38,19 @@ type hostOptions struct {
 }
 
 func (h *hostOptions) flags(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&h.Host, "host", "", "run on this host over SSH ([user@]host[:port] or a ~/.ssh/config alias); nothing is installed there")
-	cmd.Flags().StringSliceVar(&h.Identity, "identity", nil, "--host: private key file to log in with (besides ssh-agent and ~/.ssh/config)")
-	cmd.Flags().StringVar(&h.KnownHosts, "known-hosts", "", "--host: known_hosts file (default ~/.ssh/known_hosts); an unknown host key is refused")
-	cmd.Flags().BoolVar(&h.Sudo, "sudo", false, "--host: run tuneloop there through sudo (a password is asked here, on the terminal, only if sudo wants one)")
+	cmd.Flags().StringVar(&h.Host, "host", "", helpText(finding.T("run on this host over SSH ([user@]host[:port] or a ~/.ssh/config alias); nothing is installed there", "通过 SSH 在该主机上运行（[user@]host[:port] 或 ~/.ssh/config 中的别名）；不在该主机上安装任何东西")))
+	cmd.Flags().StringSliceVar(&h.Identity, "identity", nil, helpText(finding.T("--host: private key file to log in with (besides ssh-agent and ~/.ssh/config)", "--host：登录所用的私钥文件（ssh-agent 与 ~/.ssh/config 之外）")))
+	cmd.Flags().StringVar(&h.KnownHosts, "known-hosts", "", helpText(finding.T("--host: known_hosts file (default ~/.ssh/known_hosts); an unknown host key is refused", "--host：known_hosts 文件（默认 ~/.ssh/known_hosts）；未知的主机密钥会被拒绝")))
+	cmd.Flags().BoolVar(&h.Sudo, "sudo", false, helpText(finding.T("--host: run tuneloop there through sudo (a password is asked here, on the terminal, only if sudo wants one)", "--host：在该主机上通过 sudo 运行 tuneloop（仅当 sudo 需要时才在本地终端询问密码）")))
 }
 
 // flagsMulti are the flags of record and run: --host repeatable, --hosts.
 func (h *hostOptions) flagsMulti(cmd *cobra.Command) {
-	cmd.Flags().StringArrayVar(&h.Hosts, "host", nil, "record on this host over SSH ([ROLE=][user@]host[:port] or a ~/.ssh/config alias; ROLE app, db, lb or other); repeat it for several hosts on one timeline")
-	cmd.Flags().StringVar(&h.File, "hosts", "", "hosts file: one host a line, \"role name [user@]host[:port]\" (or YAML: hosts: [{name, role, address}])")
-	cmd.Flags().StringSliceVar(&h.Identity, "identity", nil, "--host: private key file to log in with (besides ssh-agent and ~/.ssh/config)")
-	cmd.Flags().StringVar(&h.KnownHosts, "known-hosts", "", "--host: known_hosts file (default ~/.ssh/known_hosts); an unknown host key is refused")
-	cmd.Flags().BoolVar(&h.Sudo, "sudo", false, "--host: run tuneloop there through sudo (a password is asked here, on the terminal, only if sudo wants one)")
+	cmd.Flags().StringArrayVar(&h.Hosts, "host", nil, helpText(finding.T("record on this host over SSH ([ROLE=][user@]host[:port] or a ~/.ssh/config alias; ROLE app, db, lb or other); repeat it for several hosts on one timeline", "通过 SSH 在该主机上记录（[ROLE=][user@]host[:port] 或 ~/.ssh/config 中的别名；ROLE 为 app、db、lb 或 other）；可重复使用，多台主机在同一时间轴上")))
+	cmd.Flags().StringVar(&h.File, "hosts", "", helpText(finding.T("hosts file: one host a line, \"role name [user@]host[:port]\" (or YAML: hosts: [{name, role, address}])", "主机文件：每行一台主机，\"role name [user@]host[:port]\"（或 YAML：hosts: [{name, role, address}]）")))
+	cmd.Flags().StringSliceVar(&h.Identity, "identity", nil, helpText(finding.T("--host: private key file to log in with (besides ssh-agent and ~/.ssh/config)", "--host：登录所用的私钥文件（ssh-agent 与 ~/.ssh/config 之外）")))
+	cmd.Flags().StringVar(&h.KnownHosts, "known-hosts", "", helpText(finding.T("--host: known_hosts file (default ~/.ssh/known_hosts); an unknown host key is refused", "--host：known_hosts 文件（默认 ~/.ssh/known_hosts）；未知的主机密钥会被拒绝")))
+	cmd.Flags().BoolVar(&h.Sudo, "sudo", false, helpText(finding.T("--host: run tuneloop there through sudo (a password is asked here, on the terminal, only if sudo wants one)", "--host：在该主机上通过 sudo 运行 tuneloop（仅当 sudo 需要时才在本地终端询问密码）")))
 }
 
 // multi says whether the hosts make a multi-host run (several --host, a

@@ -18,7 +18,7 @@ func newJMeterServeCmd(env *Env) *cobra.Command {
 	var home string
 	cmd := &cobra.Command{
 		Use:    session.JMeterServeCommand,
-		Short:  "Internal: keep a jmeter-server engine for a run on this host",
+		Short:  helpText(finding.T("Internal: keep a jmeter-server engine for a run on this host", "内部命令：为一次运行在本机维持一个 jmeter-server 引擎")),
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -42,11 +42,11 @@ func newJMeterServeCmd(env *Env) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&home, "jmeter", "", "JMETER_HOME (default: $JMETER_HOME, else jmeter on PATH)")
-	f.IntVar(&o.Port, "port", 1099, "RMI registry port (server_port)")
-	f.IntVar(&o.ObjPort, "obj-port", 0, "RMI object port (server.rmi.localport; default a free port)")
-	f.StringVar(&o.Hostname, "hostname", "", "java.rmi.server.hostname")
-	f.StringArrayVarP(&o.Props, "jmeter-property", "J", nil, "JMeter property name=value")
-	f.IntSliceVar(&o.SkipRemotePorts, "skip-remote-port", nil, "connections to these remote ports are not load")
+	f.StringVar(&home, "jmeter", "", helpText(finding.T("JMETER_HOME (default: $JMETER_HOME, else jmeter on PATH)", "JMETER_HOME（默认：$JMETER_HOME，否则用 PATH 上的 jmeter）")))
+	f.IntVar(&o.Port, "port", 1099, helpText(finding.T("RMI registry port (server_port)", "RMI 注册端口（server_port）")))
+	f.IntVar(&o.ObjPort, "obj-port", 0, helpText(finding.T("RMI object port (server.rmi.localport; default a free port)", "RMI 对象端口（server.rmi.localport；默认取一个空闲端口）")))
+	f.StringVar(&o.Hostname, "hostname", "", helpText(finding.T("java.rmi.server.hostname", "java.rmi.server.hostname")))
+	f.StringArrayVarP(&o.Props, "jmeter-property", "J", nil, helpText(finding.T("JMeter property name=value", "JMeter 属性 name=value")))
+	f.IntSliceVar(&o.SkipRemotePorts, "skip-remote-port", nil, helpText(finding.T("connections to these remote ports are not load", "到这些远端端口的连接不算负载")))
 	return cmd
 }

@@ -52,8 +52,9 @@ func newJVMCmd(env *Env) *cobra.Command {
 	o := &JVMOptions{}
 	cmd := &cobra.Command{
 		Use:   "jvm [PID]",
-		Short: "Attach to a running JVM: thread dumps, flags, properties, heap, GC logging",
-		Long: `Attach to a running HotSpot JVM without any JDK tool next to it (tuneloop speaks
+		Short: helpText(finding.T("Attach to a running JVM: thread dumps, flags, properties, heap, GC logging", "attach 到运行中的 JVM：线程转储、参数、系统属性、堆、GC 日志")),
+		Long: helpText(finding.T(
+			`Attach to a running HotSpot JVM without any JDK tool next to it (tuneloop speaks
 the attach protocol itself, also into containers and to JVMs of other users
 when run as root), take thread dumps and analyse them, summarise the JVM's
 flags, and on request print its system properties and heap, or switch GC
@@ -63,7 +64,17 @@ Without a PID, list the JVMs on this host.
 
 Read-only unless --gc-log is given. Exit status: 0 when it ran, 1 when the
 JVM could not be attached or a command failed, 2 on bad usage.`,
-		Example: `  tuneloop jvm                                   # list the JVMs on this host
+			`无需本机安装任何 JDK 工具即可 attach 到运行中的 HotSpot JVM（tuneloop 自行实现
+attach 协议；以 root 运行时也能进入容器，以及连接其他用户的 JVM），采集并分析
+线程转储，汇总 JVM 参数；按需输出其系统属性和堆信息，或在运行时开启 GC 日志。
+
+不指定 PID 时，列出本机上的 JVM。
+
+除非指定 --gc-log，否则只读。退出码：执行完成时为 0；无法 attach 到 JVM 或
+命令执行失败时为 1；用法错误时为 2。`,
+		)),
+		Example: helpText(finding.T(
+			`  tuneloop jvm                                   # list the JVMs on this host
   tuneloop jvm 4242                              # one thread dump, analysed, and the flags
   tuneloop jvm 4242 --dump 3 --interval 5s       # three dumps: stuck threads, hot frames
   tuneloop jvm 4242 --heap --props --raw ./evidence
@@ -71,6 +82,15 @@ JVM could not be attached or a command failed, 2 on bad usage.`,
   tuneloop jvm 4242 --jcmd 'GC.class_histogram'  # any diagnostic command, no jcmd needed
   tuneloop jvm 4242 --profile lock -d 30s        # a 30 s lock profile: flame graph, collapsed, pprof, JFR
   tuneloop jvm 4242 --output json --lang zh`,
+			`  tuneloop jvm                                   # 列出本机上的 JVM
+  tuneloop jvm 4242                              # 采集并分析一次线程转储，并汇总参数
+  tuneloop jvm 4242 --dump 3 --interval 5s       # 三次转储：卡住的线程、热点栈帧
+  tuneloop jvm 4242 --heap --props --raw ./evidence
+  tuneloop jvm 4242 --gc-log /tmp/gc.log         # GC 日志未开启时将其开启
+  tuneloop jvm 4242 --jcmd 'GC.class_histogram'  # 执行任意诊断命令，无需 jcmd
+  tuneloop jvm 4242 --profile lock -d 30s        # 30 秒锁剖析：火焰图、折叠栈、pprof、JFR
+  tuneloop jvm 4242 --output json --lang zh`,
+		)),
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 1 {
@@ -87,21 +107,21 @@ JVM could not be attached or a command failed, 2 on bad usage.`,
 		},
 	}
 	f := cmd.Flags()
-	f.IntVar(&o.Dumps, "dump", 1, "thread dumps to take (Thread.print -l -e); 0 for none")
-	f.DurationVar(&o.Interval, "interval", 5*time.Second, "time between thread dumps")
-	f.BoolVar(&o.Flags, "flags", false, "print every flag from VM.flags (a summary is always printed)")
-	f.BoolVar(&o.Props, "props", false, "print the system properties (VM.system_properties)")
-	f.BoolVar(&o.Heap, "heap", false, "print the heap (GC.heap_info)")
-	f.StringVar(&o.GCLog, "gc-log", "", "switch GC logging on at run time, to this absolute path (as the JVM sees it), unless GC is already logged to a file")
-	f.StringVar(&o.Raw, "raw", "", "save the raw outputs in this directory (before they are parsed)")
-	f.StringVarP(&o.Output, "output", "o", "text", "output format: text or json")
-	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
-	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), "cpu, alloc, lock or wall: record that profile through JFR; native: sample Java, native and kernel stacks with perf_event_open (any process; see -d, --out); java-web, database or latency: workload profile for the configuration checks")
-	f.DurationVarP(&o.Duration, "duration", "d", 30*time.Second, "how long --profile cpu|alloc|lock|wall records (Ctrl-C stops early and keeps what was recorded)")
-	f.StringVar(&o.Out, "out", "", "directory for the profile's files (profile.html, profile.collapsed, profile.pb.gz, recording.jfr); default tuneloop-profile-PID-KIND")
-	f.DurationVar(&o.Timeout, "timeout", 5*time.Second, "how long to wait for the JVM's attach listener to start")
-	f.StringVar(&o.JCmd, "jcmd", "", "run this diagnostic command, as jcmd PID CMD would (e.g. 'GC.class_histogram'), and print its output")
-	f.StringVar(&o.Via, "via", "auto", "how to reach the JVM: auto (the attach socket, then the jcmd on this host), socket or jcmd")
+	f.IntVar(&o.Dumps, "dump", 1, helpText(finding.T("thread dumps to take (Thread.print -l -e); 0 for none", "要采集的线程转储次数（Thread.print -l -e）；0 表示不采集")))
+	f.DurationVar(&o.Interval, "interval", 5*time.Second, helpText(finding.T("time between thread dumps", "两次线程转储之间的间隔")))
+	f.BoolVar(&o.Flags, "flags", false, helpText(finding.T("print every flag from VM.flags (a summary is always printed)", "输出 VM.flags 中的全部参数（摘要总会输出）")))
+	f.BoolVar(&o.Props, "props", false, helpText(finding.T("print the system properties (VM.system_properties)", "输出系统属性（VM.system_properties）")))
+	f.BoolVar(&o.Heap, "heap", false, helpText(finding.T("print the heap (GC.heap_info)", "输出堆信息（GC.heap_info）")))
+	f.StringVar(&o.GCLog, "gc-log", "", helpText(finding.T("switch GC logging on at run time, to this absolute path (as the JVM sees it), unless GC is already logged to a file", "若 GC 日志尚未写入任何文件，则在运行时开启 GC 日志并写到该绝对路径（按 JVM 所见的路径）")))
+	f.StringVar(&o.Raw, "raw", "", helpText(finding.T("save the raw outputs in this directory (before they are parsed)", "把原始输出（解析之前）保存到该目录")))
+	f.StringVarP(&o.Output, "output", "o", "text", helpText(finding.T("output format: text or json", "输出格式：text 或 json")))
+	f.StringVar(&o.Lang, "lang", "", helpText(finding.T("language: en or zh (default from LANG)", "语言：en 或 zh（默认取自 LANG）")))
+	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), helpText(finding.T("cpu, alloc, lock or wall: record that profile through JFR; native: sample Java, native and kernel stacks with perf_event_open (any process; see -d, --out); java-web, database or latency: workload profile for the configuration checks", "cpu、alloc、lock 或 wall：通过 JFR 记录该类剖析；native：用 perf_event_open 采样 Java、原生与内核调用栈（任意进程；见 -d、--out）；java-web、database 或 latency：配置检查使用的负载配置档")))
+	f.DurationVarP(&o.Duration, "duration", "d", 30*time.Second, helpText(finding.T("how long --profile cpu|alloc|lock|wall records (Ctrl-C stops early and keeps what was recorded)", "--profile cpu|alloc|lock|wall 的记录时长（Ctrl-C 可提前停止并保留已记录的内容）")))
+	f.StringVar(&o.Out, "out", "", helpText(finding.T("directory for the profile's files (profile.html, profile.collapsed, profile.pb.gz, recording.jfr); default tuneloop-profile-PID-KIND", "剖析文件（profile.html、profile.collapsed、profile.pb.gz、recording.jfr）的目录；默认 tuneloop-profile-PID-KIND")))
+	f.DurationVar(&o.Timeout, "timeout", 5*time.Second, helpText(finding.T("how long to wait for the JVM's attach listener to start", "等待 JVM 的 attach 监听启动的最长时间")))
+	f.StringVar(&o.JCmd, "jcmd", "", helpText(finding.T("run this diagnostic command, as jcmd PID CMD would (e.g. 'GC.class_histogram'), and print its output", "像 jcmd PID CMD 一样执行该诊断命令（例如 'GC.class_histogram'），并输出其结果")))
+	f.StringVar(&o.Via, "via", "auto", helpText(finding.T("how to reach the JVM: auto (the attach socket, then the jcmd on this host), socket or jcmd", "连接 JVM 的方式：auto（先用 attach 套接字，再用本机的 jcmd）、socket 或 jcmd")))
 	o.Remote.flags(cmd)
 	return cmd
 }

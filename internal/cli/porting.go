@@ -42,8 +42,9 @@ func newPortingCmd(env *Env) *cobra.Command {
 	o := &PortingOptions{}
 	cmd := &cobra.Command{
 		Use:   "porting PATH...",
-		Short: "Scan an install tree or Java archives for what blocks running on ARM64",
-		Long: `Scan each PATH — a directory (an install tree), a .jar/.war/.ear, a Spring
+		Short: helpText(finding.T("Scan an install tree or Java archives for what blocks running on ARM64", "扫描安装目录或 Java 归档，找出阻碍在 ARM64 上运行的问题")),
+		Long: helpText(finding.T(
+			`Scan each PATH — a directory (an install tree), a .jar/.war/.ear, a Spring
 Boot fat jar, a .zip, a .tar(.gz) bundle or a saved container image — for
 what stops it from running on the target (linux/arm64 by default). Nested
 archives are read in place, never extracted to disk; entry size, total size
@@ -71,10 +72,43 @@ Exit status:
   4  upgrades suggested (only with --fail-on upgrade)
   5  blockers found (with --fail-on blocker, the default, or upgrade)
   1  error (a PATH could not be read), 2 bad usage`,
-		Example: `  tuneloop porting app.jar
+			`扫描每个 PATH（目录即安装目录树、.jar/.war/.ear、Spring Boot fat jar、.zip、
+.tar(.gz) 包或保存下来的容器镜像），找出阻碍其在目标平台（默认 linux/arm64）
+上运行的问题。嵌套归档原地读取，从不解压到磁盘；单个条目大小、总大小和嵌套
+深度都有上限（会报告 zip 炸弹和不安全的文件名）。
+
+在任意深度找到的每个本地（native）文件都按其 ELF 头（class、machine、glibc
+符号版本）判定，并在整个 PATH 范围内与其面向其他平台的构建归为一组（JNA
+linux-aarch64、Netty aarch_64、snappy Linux/aarch64、RocksDB linux64……），
+因此同时提供 x86-64 和 aarch64 版本的库判为通过，Netty 式的 classifier jar 也会
+合并判定。已知库（取自 pom.properties 的 Maven 坐标）会与首个支持 aarch64 的
+版本比较。此外还会报告：加载了未随包提供的本地代码的 class 文件
+（System.loadLibrary、JNA、JNR）；脚本、unit 文件、Dockerfile 和选项文件中仅适用
+于 x86 的 -XX 选项；固定为 amd64 的基础镜像；x86 JDK 以及 8u292 之前的 JDK 8
+构建；对 docker save / OCI-layout 的 tar 包，还检查镜像配置中的架构和每一层。
+随包提供的本地库默认按运行在 glibc 上判定（仅支持 musl 的构建不算数）；
+--glibc 还会检查它们所需的 GLIBC_x.y。
+
+判定结果：通过（pass）、需升级（upgrade，附所需版本）、阻断（blocker）、
+待确认（to confirm）；每条都附证据（归档内的路径、读取到的 ELF machine）和
+修复方法，以英文或中文输出（--lang）。
+
+退出码：
+  0  没有达到或高于 --fail-on 的发现（通过和待确认从不导致失败）
+  4  建议升级（仅在 --fail-on upgrade 时）
+  5  发现阻断项（--fail-on blocker（默认）或 upgrade 时）
+  1  出错（某个 PATH 无法读取），2 用法错误`,
+		)),
+		Example: helpText(finding.T(
+			`  tuneloop porting app.jar
   tuneloop porting /opt/myapp --output junit --out porting.xml --fail-on upgrade
   tuneloop porting release.tar.gz --output markdown --lang zh
   tuneloop porting app.war --glibc 2.28        # also check bundled libraries' glibc needs`,
+			`  tuneloop porting app.jar
+  tuneloop porting /opt/myapp --output junit --out porting.xml --fail-on upgrade
+  tuneloop porting release.tar.gz --output markdown --lang zh
+  tuneloop porting app.war --glibc 2.28        # 同时检查随包库对 glibc 版本的要求`,
+		)),
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.Paths = args
@@ -82,16 +116,16 @@ Exit status:
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.Target, "target", "linux/arm64", "platform to check for: linux/arm64 or linux/amd64")
-	f.StringVarP(&o.Output, "output", "o", "text", "output format: text, json, markdown or junit")
-	f.StringVar(&o.FailOn, "fail-on", "blocker", "exit non-zero at this verdict or worse: blocker, upgrade or none")
-	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
-	f.StringVar(&o.Glibc, "glibc", "", "the target's glibc version (e.g. 2.28): flag bundled libraries that need a newer one")
-	f.BoolVar(&o.All, "all", false, "text output: show the evidence of passing components too")
-	f.StringVar(&o.OutFile, "out", "", "write the report to this file instead of standard output")
-	f.Int64Var(&o.MaxEntry, "max-entry-bytes", 0, "largest nested archive to inflate into memory (default 256 MiB)")
-	f.Int64Var(&o.MaxTotal, "max-total-bytes", 0, "most bytes to inflate per PATH (default 8 GiB)")
-	f.IntVar(&o.MaxDepth, "max-depth", 0, "deepest archive nesting to open (default 6)")
+	f.StringVar(&o.Target, "target", "linux/arm64", helpText(finding.T("platform to check for: linux/arm64 or linux/amd64", "要检查的目标平台：linux/arm64 或 linux/amd64")))
+	f.StringVarP(&o.Output, "output", "o", "text", helpText(finding.T("output format: text, json, markdown or junit", "输出格式：text、json、markdown 或 junit")))
+	f.StringVar(&o.FailOn, "fail-on", "blocker", helpText(finding.T("exit non-zero at this verdict or worse: blocker, upgrade or none", "判定结果达到该级别或更严重时以非零退出码退出：blocker、upgrade 或 none")))
+	f.StringVar(&o.Lang, "lang", "", helpText(finding.T("language: en or zh (default from LANG)", "语言：en 或 zh（默认取自 LANG）")))
+	f.StringVar(&o.Glibc, "glibc", "", helpText(finding.T("the target's glibc version (e.g. 2.28): flag bundled libraries that need a newer one", "目标环境的 glibc 版本（例如 2.28）：标出需要更高版本的随包库")))
+	f.BoolVar(&o.All, "all", false, helpText(finding.T("text output: show the evidence of passing components too", "文本输出：同时显示通过的组件的证据")))
+	f.StringVar(&o.OutFile, "out", "", helpText(finding.T("write the report to this file instead of standard output", "把报告写入该文件，而不是标准输出")))
+	f.Int64Var(&o.MaxEntry, "max-entry-bytes", 0, helpText(finding.T("largest nested archive to inflate into memory (default 256 MiB)", "解压到内存中的嵌套归档的最大大小（默认 256 MiB）")))
+	f.Int64Var(&o.MaxTotal, "max-total-bytes", 0, helpText(finding.T("most bytes to inflate per PATH (default 8 GiB)", "每个 PATH 最多解压的字节数（默认 8 GiB）")))
+	f.IntVar(&o.MaxDepth, "max-depth", 0, helpText(finding.T("deepest archive nesting to open (default 6)", "打开归档的最大嵌套深度（默认 6）")))
 	return cmd
 }
 

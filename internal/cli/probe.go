@@ -66,8 +66,9 @@ func newProbeCmd(env *Env) *cobra.Command {
 	o := &ProbeOptions{}
 	cmd := &cobra.Command{
 		Use:   "probe",
-		Short: "Measure the platform itself: network, CPU and kernel, memory, disk, each with a 95% interval",
-		Long: `Measure this host the way a kernel regression is proved before the application
+		Short: helpText(finding.T("Measure the platform itself: network, CPU and kernel, memory, disk, each with a 95% interval", "测量平台本身：网络、CPU 与内核、内存、磁盘，每项带 95% 区间")),
+		Long: helpText(finding.T(
+			`Measure this host the way a kernel regression is proved before the application
 is blamed (qperf, lmbench, fio, in one binary):
 
   net   TCP and UDP latency (ping-pong, half the round trip) and bandwidth at
@@ -95,37 +96,72 @@ probes for --for (default 10 minutes) and then exits; with --token (or
 $TUNELOOP_PROBE_TOKEN) it refuses a prober that does not present the same.
 --peer-ssh HOST starts that listener on HOST over SSH (this binary copied
 there, run for at most 5 minutes with a fresh token, removed after).`,
-		Example: `  tuneloop probe
+			`测量本机平台本身，就像在怪罪应用之前先证明内核变慢了那样（qperf、lmbench、
+fio 合而为一）：
+
+  net   TCP 与 UDP 延迟（乒乓往返，取往返时间的一半）和带宽，消息大小为
+        1 B、64 B、1 KiB、64 KiB，以及每秒 TCP 连接数；走环回地址，或连到
+        另一台主机上的 'tuneloop probe --listen'
+  cpu   系统调用、上下文切换和读时钟的开销（CPU 漏洞缓解措施影响的正是这些），
+        单核整数、浮点、CRC-32C 与 memcpy 计算，以及核间缓存行延迟矩阵
+        （线程分别绑定到每一对 CPU 上）
+  mem   内存读、拷贝带宽与随机访问延迟；有多个 NUMA 节点时按节点对测量
+        （本地与远端）
+  disk  fsync 延迟（中位数、P99、分布），顺序与随机读写，文件系统允许时
+        使用 O_DIRECT，测量位置为 --dir
+
+每个指标都是各轮的中位数（7 轮，--quick 为 6 轮；同一部分的各指标交错进行），
+附带中位数的 95% 区间，以及测量期间其他进程占用的 CPU。探测目录包含
+probe.json、probe.txt、probe.md 与 probe.html（矩阵画成热力图）；
+'tuneloop compare PROBE_A PROBE_B' 逐项说明差异是否显著。磁盘部分使用的
+文件没有名字（O_TMPFILE，或创建后立即删除）：即使被 kill -9 也不会留下任何东西。
+
+默认探测不到一分钟，--quick 约 10 秒。--listen 在 --for 时长内（默认 10 分钟）
+提供探测服务，然后自行退出；设置 --token（或 $TUNELOOP_PROBE_TOKEN）后，
+拒绝未出示相同口令的探测方。
+--peer-ssh HOST 通过 SSH 在 HOST 上启动该监听端（把本程序复制过去，使用新生成的
+口令，最多运行 5 分钟，结束后删除）。`,
+		)),
+		Example: helpText(finding.T(
+			`  tuneloop probe
   tuneloop probe --quick --only cpu,mem
   tuneloop probe --only disk --dir /data
   tuneloop probe --listen :7412 --token s3cret            # on host B
   tuneloop probe --peer hostB:7412 --token s3cret --only net
   tuneloop probe --peer-ssh admin@hostB --only net
   tuneloop compare probes/before probes/after`,
+			`  tuneloop probe
+  tuneloop probe --quick --only cpu,mem
+  tuneloop probe --only disk --dir /data
+  tuneloop probe --listen :7412 --token s3cret            # 在主机 B 上
+  tuneloop probe --peer hostB:7412 --token s3cret --only net
+  tuneloop probe --peer-ssh admin@hostB --only net
+  tuneloop compare probes/before probes/after`,
+		)),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return RunProbe(cmd.Context(), env, o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.Output, "output", "o", "text", "output format: text, markdown or json")
-	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
-	f.StringVar(&o.Out, "out", "", "probe folder (default ./probes/<timestamp>-<host>; - for none)")
-	f.BoolVar(&o.Quick, "quick", false, "a quick probe: about 10 s, shorter rounds")
-	f.StringVar(&o.Only, "only", "", "the parts to measure, comma-separated: net, cpu, mem, disk (default all)")
-	f.StringVar(&o.Sizes, "sizes", "1,64,1k,64k", "network message sizes (bytes; k and m suffixes)")
-	f.IntVar(&o.Rounds, "rounds", 0, "rounds per figure (default 7, 6 with --quick)")
-	f.StringVar(&o.Dir, "dir", ".", "the directory the disk part measures")
-	f.Int64Var(&o.DiskMB, "disk-size", 0, "the disk part's file size in MiB (default 256, 32 with --quick; at most a tenth of the free space)")
-	f.StringVar(&o.Peer, "peer", "", "HOST:PORT of 'tuneloop probe --listen' for the network part (default: loopback)")
-	f.StringVar(&o.Token, "token", "", "shared secret between --listen and --peer (default $"+probeTokenEnv+")")
-	f.StringVar(&o.Listen, "listen", "", "serve probes on this address (HOST:PORT) instead of probing")
-	f.DurationVar(&o.For, "for", 10*time.Minute, "with --listen: stop serving after this long")
-	f.StringVar(&o.SSH, "peer-ssh", "", "start the other side on this host over SSH ([user@]host[:port] or a ~/.ssh/config alias; nothing is installed there) and measure the network to it")
-	f.StringVar(&o.Catalog, "catalog", "", "catalog the probe folder is added to (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)")
-	f.BoolVar(&o.NoCatalog, "no-catalog", false, "do not add the probe folder to the catalog")
-	f.StringSliceVar(&o.Remote.Identity, "identity", nil, "--peer-ssh: private key file to log in with (besides ssh-agent and ~/.ssh/config)")
-	f.StringVar(&o.Remote.KnownHosts, "known-hosts", "", "--peer-ssh: known_hosts file (default ~/.ssh/known_hosts); an unknown host key is refused")
+	f.StringVarP(&o.Output, "output", "o", "text", helpText(finding.T("output format: text, markdown or json", "输出格式：text、markdown 或 json")))
+	f.StringVar(&o.Lang, "lang", "", helpText(finding.T("language: en or zh (default from LANG)", "语言：en 或 zh（默认取自 LANG）")))
+	f.StringVar(&o.Out, "out", "", helpText(finding.T("probe folder (default ./probes/<timestamp>-<host>; - for none)", "探测目录（默认 ./probes/<时间戳>-<主机名>；- 表示不写）")))
+	f.BoolVar(&o.Quick, "quick", false, helpText(finding.T("a quick probe: about 10 s, shorter rounds", "快速探测：约 10 秒，每轮更短")))
+	f.StringVar(&o.Only, "only", "", helpText(finding.T("the parts to measure, comma-separated: net, cpu, mem, disk (default all)", "要测量的部分，逗号分隔：net、cpu、mem、disk（默认全部）")))
+	f.StringVar(&o.Sizes, "sizes", "1,64,1k,64k", helpText(finding.T("network message sizes (bytes; k and m suffixes)", "网络消息大小（字节；可用 k、m 后缀）")))
+	f.IntVar(&o.Rounds, "rounds", 0, helpText(finding.T("rounds per figure (default 7, 6 with --quick)", "每个指标的轮数（默认 7，--quick 时为 6）")))
+	f.StringVar(&o.Dir, "dir", ".", helpText(finding.T("the directory the disk part measures", "磁盘部分测量的目录")))
+	f.Int64Var(&o.DiskMB, "disk-size", 0, helpText(finding.T("the disk part's file size in MiB (default 256, 32 with --quick; at most a tenth of the free space)", "磁盘部分使用的文件大小，单位 MiB（默认 256，--quick 时 32；最多为可用空间的十分之一）")))
+	f.StringVar(&o.Peer, "peer", "", helpText(finding.T("HOST:PORT of 'tuneloop probe --listen' for the network part (default: loopback)", "网络部分所连的 'tuneloop probe --listen' 的 HOST:PORT（默认：环回地址）")))
+	f.StringVar(&o.Token, "token", "", helpText(finding.T("shared secret between --listen and --peer (default $"+probeTokenEnv+")", "--listen 与 --peer 之间共享的口令（默认取 $"+probeTokenEnv+"）")))
+	f.StringVar(&o.Listen, "listen", "", helpText(finding.T("serve probes on this address (HOST:PORT) instead of probing", "在该地址（HOST:PORT）提供探测服务，而不是发起探测")))
+	f.DurationVar(&o.For, "for", 10*time.Minute, helpText(finding.T("with --listen: stop serving after this long", "与 --listen 一起使用：服务这么长时间后停止")))
+	f.StringVar(&o.SSH, "peer-ssh", "", helpText(finding.T("start the other side on this host over SSH ([user@]host[:port] or a ~/.ssh/config alias; nothing is installed there) and measure the network to it", "通过 SSH 在该主机上启动另一端（[user@]host[:port] 或 ~/.ssh/config 中的别名；不在那里安装任何东西），并测量到它的网络")))
+	f.StringVar(&o.Catalog, "catalog", "", helpText(finding.T("catalog the probe folder is added to (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)", "探测目录要加入的运行记录目录（默认 $XDG_DATA_HOME/tuneloop/runs.db 或 ~/.local/share/tuneloop/runs.db）")))
+	f.BoolVar(&o.NoCatalog, "no-catalog", false, helpText(finding.T("do not add the probe folder to the catalog", "不把探测目录加入运行记录目录")))
+	f.StringSliceVar(&o.Remote.Identity, "identity", nil, helpText(finding.T("--peer-ssh: private key file to log in with (besides ssh-agent and ~/.ssh/config)", "--peer-ssh：用于登录的私钥文件（ssh-agent 与 ~/.ssh/config 之外）")))
+	f.StringVar(&o.Remote.KnownHosts, "known-hosts", "", helpText(finding.T("--peer-ssh: known_hosts file (default ~/.ssh/known_hosts); an unknown host key is refused", "--peer-ssh：known_hosts 文件（默认 ~/.ssh/known_hosts）；未知的主机密钥会被拒绝")))
 	return cmd
 }
 

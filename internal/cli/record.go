@@ -57,8 +57,9 @@ func newRecordCmd(env *Env) *cobra.Command {
 	o := &RecordOptions{}
 	cmd := &cobra.Command{
 		Use:   "record",
-		Short: "Record host and process evidence under load, then diagnose the bottleneck",
-		Long: `Sample the host (per-CPU time, softirqs, interrupts, memory, NUMA, disks,
+		Short: helpText(finding.T("Record host and process evidence under load, then diagnose the bottleneck", "在负载下记录主机和进程的证据，然后诊断瓶颈")),
+		Long: helpText(finding.T(
+			`Sample the host (per-CPU time, softirqs, interrupts, memory, NUMA, disks,
 network, TCP, PSI) and optionally a target process and each of its threads,
 every --interval, while your own load runs. Stop after --duration or on Ctrl-C.
 
@@ -68,15 +69,36 @@ command line, raw/samples.jsonl.gz, derived/series.json, findings.json) that
 machine, and is listed by 'tuneloop runs'. The ranked findings are printed at
 the end: the likely root cause first, with the numbers and the time window.
 
-Samplers (--enable/--disable): ` + samplerHelp() + `.
+Samplers (--enable/--disable): `+samplerHelp()+`.
 
 Exit status: 0 when the run was recorded, 3 with --fail-on when a finding at
 or above that severity exists, 1 on error, 2 on bad usage.`,
-		Example: `  tuneloop record --duration 10m --jvm auto
+			`在你自己的负载运行期间，每隔 --interval 采样一次主机（逐 CPU 时间、软中断、
+中断、内存、NUMA、磁盘、网络、TCP、PSI），并可选地采样一个目标进程及其每个
+线程。到达 --duration 或按下 Ctrl-C 时停止。
+
+本次运行保存为一个运行目录（manifest.json 含主机信息和完整的命令行，以及
+raw/samples.jsonl.gz、derived/series.json、findings.json），可在本机或其他
+机器上用 'tuneloop analyze RUN_DIR' 离线重新诊断，并由 'tuneloop runs' 列出。
+结束时输出按优先级排列的发现：最可能的根因排在最前，并附数值和时间窗口。
+
+采样器（--enable/--disable）：`+samplerHelpZH()+`。
+
+退出码：运行记录完成时为 0；指定了 --fail-on 且存在达到或高于该严重级别的
+发现时为 3；出错时为 1；用法错误时为 2。`,
+		)),
+		Example: helpText(finding.T(
+			`  tuneloop record --duration 10m --jvm auto
   tuneloop record --duration 5m --interval 1s --pid 12345
   tuneloop record --pid 12345                      # until Ctrl-C
   tuneloop record --duration 5m --jvm auto --thread-dumps 3   # join hot threads to their stacks
   tuneloop record --duration 2m --out /data/runs/before-tuning`,
+			`  tuneloop record --duration 10m --jvm auto
+  tuneloop record --duration 5m --interval 1s --pid 12345
+  tuneloop record --pid 12345                      # 一直记录到按下 Ctrl-C
+  tuneloop record --duration 5m --jvm auto --thread-dumps 3   # 把热点线程对应到其调用栈
+  tuneloop record --duration 2m --out /data/runs/before-tuning`,
+		)),
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.Argv == nil {
@@ -86,20 +108,20 @@ or above that severity exists, 1 on error, 2 on bad usage.`,
 		},
 	}
 	f := cmd.Flags()
-	f.DurationVarP(&o.Duration, "duration", "d", 0, "how long to record (e.g. 10m); 0 = until Ctrl-C")
-	f.DurationVarP(&o.Interval, "interval", "i", time.Second, "sampling interval")
-	f.IntVarP(&o.PID, "pid", "p", 0, "target process: sample it and each of its threads")
-	f.StringVar(&o.JVM, "jvm", "", `"auto": target the running JVM (the largest when several)`)
-	f.StringVar(&o.Out, "out", "", "run folder (default ./runs/<timestamp>-<host>)")
-	f.StringVar(&o.Catalog, "catalog", "", "catalog of runs (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)")
-	f.BoolVar(&o.NoCatalog, "no-catalog", false, "do not add the run to the catalog")
-	f.StringSliceVar(&o.Enable, "enable", nil, "samplers to turn on (e.g. tcpstates)")
-	f.StringSliceVar(&o.Disable, "disable", nil, "samplers to turn off")
-	f.StringVarP(&o.Output, "output", "o", "text", "output format: text, json or markdown")
-	f.StringVar(&o.Lang, "lang", "", "language: en or zh (default from LANG)")
-	f.StringVar(&o.FailOn, "fail-on", "", "exit 3 if a finding is at least this severe: warning or critical")
-	f.IntVar(&o.ThreadDumps, "thread-dumps", 0, "take N thread dumps of the JVM target during the run (attaches to it; joins hot threads to their stacks)")
-	f.BoolVarP(&o.Quiet, "quiet", "q", false, "no live status line")
+	f.DurationVarP(&o.Duration, "duration", "d", 0, helpText(finding.T("how long to record (e.g. 10m); 0 = until Ctrl-C", "记录时长（例如 10m）；0 表示一直记录到按下 Ctrl-C")))
+	f.DurationVarP(&o.Interval, "interval", "i", time.Second, helpText(finding.T("sampling interval", "采样间隔")))
+	f.IntVarP(&o.PID, "pid", "p", 0, helpText(finding.T("target process: sample it and each of its threads", "目标进程：采样该进程及其每个线程")))
+	f.StringVar(&o.JVM, "jvm", "", helpText(finding.T(`"auto": target the running JVM (the largest when several)`, `"auto"：以运行中的 JVM 为目标（有多个时取最大的）`)))
+	f.StringVar(&o.Out, "out", "", helpText(finding.T("run folder (default ./runs/<timestamp>-<host>)", "运行目录（默认 ./runs/<timestamp>-<host>）")))
+	f.StringVar(&o.Catalog, "catalog", "", helpText(finding.T("catalog of runs (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)", "运行记录目录（默认 $XDG_DATA_HOME/tuneloop/runs.db 或 ~/.local/share/tuneloop/runs.db）")))
+	f.BoolVar(&o.NoCatalog, "no-catalog", false, helpText(finding.T("do not add the run to the catalog", "不把本次运行加入运行记录目录")))
+	f.StringSliceVar(&o.Enable, "enable", nil, helpText(finding.T("samplers to turn on (e.g. tcpstates)", "要开启的采样器（例如 tcpstates）")))
+	f.StringSliceVar(&o.Disable, "disable", nil, helpText(finding.T("samplers to turn off", "要关闭的采样器")))
+	f.StringVarP(&o.Output, "output", "o", "text", helpText(finding.T("output format: text, json or markdown", "输出格式：text、json 或 markdown")))
+	f.StringVar(&o.Lang, "lang", "", helpText(finding.T("language: en or zh (default from LANG)", "语言：en 或 zh（默认取自 LANG）")))
+	f.StringVar(&o.FailOn, "fail-on", "", helpText(finding.T("exit 3 if a finding is at least this severe: warning or critical", "存在至少达到该严重级别的发现时以退出码 3 退出：warning 或 critical")))
+	f.IntVar(&o.ThreadDumps, "thread-dumps", 0, helpText(finding.T("take N thread dumps of the JVM target during the run (attaches to it; joins hot threads to their stacks)", "运行期间对目标 JVM 采集 N 次线程转储（会 attach 到该 JVM；把热点线程对应到其调用栈）")))
+	f.BoolVarP(&o.Quiet, "quiet", "q", false, helpText(finding.T("no live status line", "不显示实时状态行")))
 	o.Prom.flags(cmd)
 	o.Remote.flagsMulti(cmd)
 	return cmd
@@ -263,4 +285,10 @@ func writeRunReport(w io.Writer, p *report.RunPage, output string) error {
 		return fmt.Errorf("writing the report: %w", err)
 	}
 	return nil
+}
+
+// samplerHelpZH is samplerHelp in Chinese: the sampler names stay as they
+// are typed on the command line.
+func samplerHelpZH() string {
+	return strings.NewReplacer(" (off by default)", "（默认关闭）", ", ", "、").Replace(samplerHelp())
 }

@@ -82,9 +82,13 @@ func usageErr(t finding.Text, args ...any) error {
 func NewRoot(env *Env) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "tuneloop",
-		Short: "Performance diagnosis and tuning for Java services on Linux",
-		Long: "tuneloop audits the host, records a run under load, diagnoses the bottleneck\n" +
-			"and reports the fix (x86-64 and ARM64/Kunpeng, JDK 8-25).",
+		Short: helpText(finding.T("Performance diagnosis and tuning for Java services on Linux", "Linux 上 Java 服务的性能诊断与调优")),
+		Long: helpText(finding.T(
+			"tuneloop audits the host, records a run under load, diagnoses the bottleneck\n"+
+				"and reports the fix (x86-64 and ARM64/Kunpeng, JDK 8-25).",
+			"tuneloop 审计主机，在负载下记录一次运行，诊断瓶颈并给出修复方法\n"+
+				"（支持 x86-64 与 ARM64/鲲鹏，JDK 8-25）。",
+		)),
 		Version:       version.Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,

@@ -27,15 +27,25 @@ func newRunsExportCmd(env *Env, ro *RunsOptions) *cobra.Command {
 	o := &RunsExportOptions{}
 	cmd := &cobra.Command{
 		Use:   "export --openmetrics RUN_DIR [-o FILE]",
-		Short: "Write a finished run's series as OpenMetrics, to load into Prometheus",
-		Long: `Write the per-tick series of a run folder (CPU, softirqs, load, memory,
+		Short: helpText(finding.T("Write a finished run's series as OpenMetrics, to load into Prometheus", "把已完成运行的时间序列写成 OpenMetrics，以便导入 Prometheus")),
+		Long: helpText(finding.T(
+			`Write the per-tick series of a run folder (CPU, softirqs, load, memory,
 disks, TCP, the target process and its top threads, the load's requests and
 latency) as an OpenMetrics file with a timestamp on every sample, ending
 with "# EOF". Load it into an existing Prometheus with
 'promtool tsdb create-blocks-from openmetrics FILE DIR' and move the blocks
 into its data folder. The metric names are those of --prometheus-listen.`,
-		Example: `  tuneloop runs export --openmetrics runs/20261125-1000-app1 -o run.om
+			`把运行目录中逐周期的时间序列（CPU、软中断、负载、内存、磁盘、TCP、目标进程
+及其最忙的线程、负载的请求数与延迟）写成 OpenMetrics 文件，每个样本带时间戳，
+以 "# EOF" 结尾。用 'promtool tsdb create-blocks-from openmetrics FILE DIR'
+导入已有的 Prometheus，再把生成的块移入其数据目录。指标名与 --prometheus-listen 相同。`,
+		)),
+		Example: helpText(finding.T(
+			`  tuneloop runs export --openmetrics runs/20261125-1000-app1 -o run.om
   promtool tsdb create-blocks-from openmetrics run.om ./blocks`,
+			`  tuneloop runs export --openmetrics runs/20261125-1000-app1 -o run.om
+  promtool tsdb create-blocks-from openmetrics run.om ./blocks`,
+		)),
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if _, err := langOpt(env, ro.Lang); err != nil { // runs' --lang
@@ -44,8 +54,8 @@ into its data folder. The metric names are those of --prometheus-listen.`,
 			return RunRunsExport(cmd.Context(), env, o, args[0])
 		},
 	}
-	cmd.Flags().BoolVar(&o.OpenMetrics, "openmetrics", false, "write OpenMetrics text with timestamps (the only format so far)")
-	cmd.Flags().StringVarP(&o.Out, "out", "o", "", "write to this file instead of standard output")
+	cmd.Flags().BoolVar(&o.OpenMetrics, "openmetrics", false, helpText(finding.T("write OpenMetrics text with timestamps (the only format so far)", "写出带时间戳的 OpenMetrics 文本（目前唯一的格式）")))
+	cmd.Flags().StringVarP(&o.Out, "out", "o", "", helpText(finding.T("write to this file instead of standard output", "写入该文件，而不是标准输出")))
 	return cmd
 }
 
@@ -90,8 +100,8 @@ type promOptions struct {
 }
 
 func (p *promOptions) flags(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&p.Listen, "prometheus-listen", "", "serve the live metrics for Prometheus on this address (e.g. 127.0.0.1:9464, path /metrics)")
-	cmd.Flags().StringVar(&p.Textfile, "prometheus-textfile", "", "write the live metrics each tick into this folder for the node_exporter textfile collector")
+	cmd.Flags().StringVar(&p.Listen, "prometheus-listen", "", helpText(finding.T("serve the live metrics for Prometheus on this address (e.g. 127.0.0.1:9464, path /metrics)", "在该地址为 Prometheus 提供实时指标（如 127.0.0.1:9464，路径 /metrics）")))
+	cmd.Flags().StringVar(&p.Textfile, "prometheus-textfile", "", helpText(finding.T("write the live metrics each tick into this folder for the node_exporter textfile collector", "每个采样周期把实时指标写入该目录，供 node_exporter 的 textfile collector 读取")))
 }
 
 // promLive is a started exporter; nil when neither flag was given.

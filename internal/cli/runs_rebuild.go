@@ -17,15 +17,25 @@ import (
 func newRunsRebuildCmd(env *Env, o *RunsOptions) *cobra.Command {
 	return &cobra.Command{
 		Use:   "rebuild [DIR...]",
-		Short: "Add back every run and probe folder found in DIR (default ./runs and ./probes) and, after damage, those the old catalog named",
-		Long: `Scan each DIR (a run or probe folder, or a folder of them; default ./runs
+		Short: helpText(finding.T("Add back every run and probe folder found in DIR (default ./runs and ./probes) and, after damage, those the old catalog named", "把在 DIR（默认 ./runs 与 ./probes）中找到的每个运行目录和探测目录重新加入运行记录目录；目录损坏后，还会加入旧目录中记载的目录")),
+		Long: helpText(finding.T(
+			`Scan each DIR (a run or probe folder, or a folder of them; default ./runs
 and ./probes) and add every run folder and probe folder found to the
 catalog (a probe killed before its end as incomplete, as its probe.json
 says). A catalog found damaged ("database disk image is malformed", "file
 is not a database") is moved aside as runs.db.corrupt-<time> and rebuilt
 automatically; the folders the damaged file still names are added back too.`,
-		Example: `  tuneloop runs rebuild
+			`扫描每个 DIR（一个运行目录或探测目录，或包含它们的目录；默认 ./runs 与 ./probes），
+把找到的每个运行目录和探测目录加入运行记录目录（在结束前被终止的探测按其 probe.json
+记为不完整）。发现运行记录目录损坏（"database disk image is malformed"、
+"file is not a database"）时，会把它移到 runs.db.corrupt-<时间> 并自动重建；损坏
+文件中仍能读出的目录也会重新加入。`,
+		)),
+		Example: helpText(finding.T(
+			`  tuneloop runs rebuild
   tuneloop runs rebuild /data/tuneloop/runs /tmp/from-prod`,
+			"  tuneloop runs rebuild\n  tuneloop runs rebuild /data/tuneloop/runs /tmp/from-prod",
+		)),
 		RunE: func(cmd *cobra.Command, args []string) error { return RunRunsRebuild(cmd.Context(), env, o, args) },
 	}
 }
