@@ -1,7 +1,7 @@
 #!/bin/sh
 # help-compare.sh: capture every command's --help in English and Chinese, or
 # compare a capture with the current tree byte for byte. Used to check that a
-# change to how help text is written (tools/helpgen) changes no output.
+# change to how help text is written or built changes no output.
 #
 #   scripts/help-compare.sh capture DIR   # before the change
 #   scripts/help-compare.sh diff DIR      # after: exit 1 on any difference
