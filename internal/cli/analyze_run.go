@@ -6,7 +6,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/report"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/session"
 )
 
@@ -21,7 +21,7 @@ type AnalyzeRunOptions struct {
 }
 
 // IsRunDir reports whether path is a run folder (for the analyze command).
-func IsRunDir(path string) bool { return run.IsRunDir(path) }
+func IsRunDir(path string) bool { return runfolder.IsRunDir(path) }
 
 // RunAnalyzeRun is `analyze RUN_DIR` (tests call it directly).
 func RunAnalyzeRun(ctx context.Context, env *Env, dir string, o AnalyzeRunOptions) error {

@@ -18,7 +18,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/rules"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
 	"github.com/tuneloop/tuneloop/internal/verdict"
 )
@@ -303,9 +303,9 @@ const maxCheckJSON = 64 << 20
 // link followed, no FIFO or device, a size cap), as verdict reads it.
 func (o *ApplyOptions) findings(ctx context.Context) ([]finding.Finding, error) {
 	if o.From != "" {
-		b, err := run.ReadInside(o.From, verdict.CheckFile, maxCheckJSON)
+		b, err := runfolder.ReadInside(o.From, verdict.CheckFile, maxCheckJSON)
 		if err != nil {
-			return nil, fmt.Errorf("--from: %w", run.Refusal(err))
+			return nil, fmt.Errorf("--from: %w", runfolder.Refusal(err))
 		}
 		var fs []finding.Finding
 		if err := json.Unmarshal(b, &fs); err != nil {

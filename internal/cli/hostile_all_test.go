@@ -18,8 +18,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
-	"github.com/tuneloop/tuneloop/internal/run"
-	"github.com/tuneloop/tuneloop/internal/run/catalog"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
+	"github.com/tuneloop/tuneloop/internal/runfolder/catalog"
 )
 
 // Issue 12: every control character and escape a target or a file can hold,
@@ -386,12 +386,12 @@ func TestHostileRuns(t *testing.T) {
 	t0 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	for i := range 3 {
 		dir := filepath.Join(tmp, fmt.Sprintf("%s-%d", hostileName, i))
-		if _, err := run.Create(dir, run.Manifest{ID: hostileText}); err != nil {
+		if _, err := runfolder.Create(dir, runfolder.Manifest{ID: hostileText}); err != nil {
 			t.Fatal(err)
 		}
 		hostileReport(t, demoAfter, filepath.Join(dir, "report.json"))
 		e := catalog.Entry{ID: fmt.Sprintf("%s%d", hostileText, i), Dir: dir, Start: t0.Add(time.Duration(i) * time.Hour), End: t0.Add(time.Duration(i)*time.Hour + time.Minute),
-			Status: run.Complete, PID: 7, Comm: hostileText, Findings: 1, Top: hostileText, Host: hostileText, Command: hostileText}
+			Status: runfolder.Complete, PID: 7, Comm: hostileText, Findings: 1, Top: hostileText, Host: hostileText, Command: hostileText}
 		if err := c.Put(ctx, e); err != nil {
 			t.Fatal(err)
 		}

@@ -12,7 +12,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/porting"
 	"github.com/tuneloop/tuneloop/internal/probe"
 	"github.com/tuneloop/tuneloop/internal/report"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 )
 
 // TestOutputRefusedByOneHelper: every command refuses an unknown --output
@@ -109,7 +109,7 @@ func TestCompareProbesHTML(t *testing.T) {
 		if err := os.MkdirAll(p, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := run.WriteJSONAtomic(filepath.Join(p, probe.File), r); err != nil {
+		if err := runfolder.WriteJSONAtomic(filepath.Join(p, probe.File), r); err != nil {
 			t.Fatal(err)
 		}
 		return p

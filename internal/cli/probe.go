@@ -24,8 +24,8 @@ import (
 	"github.com/tuneloop/tuneloop/internal/remote"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/report/html"
-	"github.com/tuneloop/tuneloop/internal/run"
-	"github.com/tuneloop/tuneloop/internal/run/catalog"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
+	"github.com/tuneloop/tuneloop/internal/runfolder/catalog"
 	"github.com/tuneloop/tuneloop/internal/session"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
 	"github.com/tuneloop/tuneloop/internal/units"
@@ -373,7 +373,7 @@ func startProbeFolder(ctx context.Context, env *Env, o *ProbeOptions, dir string
 	}
 	stub := &probe.Result{Schema: probe.Schema, Tool: "tuneloop " + version.Version, Start: time.Now(), Quick: o.Quick, Parts: parts,
 		Host: probe.HostOf(facts), Status: probe.StatusProbing, Figures: []probe.Figure{}}
-	if err := run.WriteJSONAtomic(filepath.Join(dir, probe.File), stub); err != nil {
+	if err := runfolder.WriteJSONAtomic(filepath.Join(dir, probe.File), stub); err != nil {
 		return nil, err
 	}
 	if !o.NoCatalog {
@@ -429,7 +429,7 @@ func writeProbeFolder(dir string, r *probe.Result, lang finding.Lang) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("creating the probe folder: %w", err)
 	}
-	if err := run.WriteJSONAtomic(filepath.Join(dir, probe.File), r); err != nil {
+	if err := runfolder.WriteJSONAtomic(filepath.Join(dir, probe.File), r); err != nil {
 		return err
 	}
 	for name, write := range map[string]func(*bytes.Buffer) error{

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/probe"
-	"github.com/tuneloop/tuneloop/internal/run/catalog"
+	"github.com/tuneloop/tuneloop/internal/runfolder/catalog"
 )
 
 // With TUNELOOP_TEST_PROBE=DIR and TUNELOOP_TEST_PROBE_CATALOG=DB the test

@@ -18,7 +18,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/probe"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
 	"github.com/tuneloop/tuneloop/internal/verdict"
 )
@@ -117,7 +117,7 @@ func TestCheckCitesProbe(t *testing.T) {
 	if err := os.MkdirAll(other, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := run.WriteJSONAtomic(filepath.Join(other, probe.File), r); err != nil {
+	if err := runfolder.WriteJSONAtomic(filepath.Join(other, probe.File), r); err != nil {
 		t.Fatal(err)
 	}
 	fs, stderr := checkFindings(t, CheckOptions{Probe: other, ProbeRoot: t.TempDir()})
@@ -165,7 +165,7 @@ func TestCheckNUMACitesProbe(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := run.WriteJSONAtomic(filepath.Join(dir, probe.File), r); err != nil {
+	if err := runfolder.WriteJSONAtomic(filepath.Join(dir, probe.File), r); err != nil {
 		t.Fatal(err)
 	}
 	fs, _ := checkFindings(t, CheckOptions{Root: tree, Probe: dir, ProbeRoot: t.TempDir()})

@@ -14,8 +14,8 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/report"
-	"github.com/tuneloop/tuneloop/internal/run"
-	"github.com/tuneloop/tuneloop/internal/run/catalog"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
+	"github.com/tuneloop/tuneloop/internal/runfolder/catalog"
 	"github.com/tuneloop/tuneloop/internal/sample"
 	"github.com/tuneloop/tuneloop/internal/session"
 )
@@ -272,7 +272,9 @@ func catalogPath(env *Env, flag string) (string, error) {
 	return catalog.DefaultPath(env.Getenv)
 }
 
-func entryOf(f *run.Folder, fs []finding.Finding) catalog.Entry { return session.CatalogEntry(f, fs) }
+func entryOf(f *runfolder.Folder, fs []finding.Finding) catalog.Entry {
+	return session.CatalogEntry(f, fs)
+}
 
 // writeRunReport writes a run's brief (record, analyze RUN_DIR) in the
 // --output format (validated before; text otherwise).

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 )
 
 // BenchmarkRecordCost measures what `record` costs at a 1 s interval with a
@@ -52,12 +52,12 @@ func BenchmarkRecordCost(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	f, err := run.Open(dir)
+	f, err := runfolder.Open(dir)
 	if err != nil {
 		b.Fatal(err)
 	}
 	cost := f.Manifest.Cost
-	st, _ := os.Stat(filepath.Join(dir, run.SamplesFile))
+	st, _ := os.Stat(filepath.Join(dir, runfolder.SamplesFile))
 	b.ReportMetric(cost.CPUPctOfCore, "cpu%/core")
 	b.ReportMetric(float64(cost.MaxRSSKB)/1024, "maxrss-MiB")
 	b.ReportMetric(float64(st.Size())/float64(f.Manifest.Ticks)/1024, "KiB/tick")

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/diagnose"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 )
 
 const busyJava = `public class Busy {
@@ -97,7 +97,7 @@ func TestRecordJavaSerialThread(t *testing.T) {
 		t.Errorf("Java thread not named: %s / %s", f.Observed.EN, f.Fix.Apply)
 	}
 	// The thread dump taken during the run joins the thread to its stack.
-	m, err := run.Open(dir)
+	m, err := runfolder.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,8 +19,8 @@ import (
 	"github.com/tuneloop/tuneloop/internal/diagnose"
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/report"
-	"github.com/tuneloop/tuneloop/internal/run"
-	"github.com/tuneloop/tuneloop/internal/run/catalog"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
+	"github.com/tuneloop/tuneloop/internal/runfolder/catalog"
 	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
@@ -54,11 +54,11 @@ func recordJSON(t *testing.T, pid int, d time.Duration, opts ...func(*RecordOpti
 
 // sampleLines counts the ticks a recorder has flushed so far.
 func sampleLines(dir string) int {
-	fh, err := os.Open(filepath.Join(dir, run.SamplesFile))
+	fh, err := os.Open(filepath.Join(dir, runfolder.SamplesFile))
 	if err != nil {
 		return 0
 	}
-	r, err := run.OpenSamples(fh)
+	r, err := runfolder.OpenSamples(fh)
 	if err != nil {
 		return 0
 	}
@@ -122,11 +122,11 @@ func TestRecordCPUBurner(t *testing.T) {
 	if !named {
 		t.Errorf("hottest thread is not one of the burner's %v: %v", c.Busy, f.Evidence)
 	}
-	if r.Status != string(run.Complete) || r.Incomplete || r.TargetPID != c.PID {
+	if r.Status != string(runfolder.Complete) || r.Incomplete || r.TargetPID != c.PID {
 		t.Errorf("status %s incomplete %v pid %d", r.Status, r.Incomplete, r.TargetPID)
 	}
 	// The folder is whole, in the catalog, and analyses the same offline.
-	for _, p := range []string{run.ManifestFile, run.SamplesFile, run.SeriesFile, run.FindingsFile, run.NUMAMapsFile} {
+	for _, p := range []string{runfolder.ManifestFile, runfolder.SamplesFile, runfolder.SeriesFile, runfolder.FindingsFile, runfolder.NUMAMapsFile} {
 		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
 			t.Error(err)
 		}
@@ -185,11 +185,11 @@ func TestRecordInterruptAndRuns(t *testing.T) {
 	if err := RunRecord(ctx, env, o); err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
 	}
-	f, err := run.Open(dir)
+	f, err := runfolder.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Manifest.Status != run.Interrupted || f.Manifest.Ticks < 3 || f.Manifest.End.IsZero() || f.Manifest.Cost == nil {
+	if f.Manifest.Status != runfolder.Interrupted || f.Manifest.Ticks < 3 || f.Manifest.End.IsZero() || f.Manifest.Cost == nil {
 		t.Fatalf("manifest %+v", f.Manifest)
 	}
 	if !strings.Contains(out.String(), "tuneloop run run") || !strings.Contains(errb.String(), "run folder:") {
@@ -217,7 +217,7 @@ func TestRecordInterruptAndRuns(t *testing.T) {
 	out.Reset()
 	RunRuns(context.Background(), env, &RunsOptions{Output: "json"})
 	var es []catalog.Entry
-	if err := json.Unmarshal(out.Bytes(), &es); err != nil || len(es) != 1 || es[0].Status != run.Interrupted {
+	if err := json.Unmarshal(out.Bytes(), &es); err != nil || len(es) != 1 || es[0].Status != runfolder.Interrupted {
 		t.Errorf("after add: %v %s", err, out.String())
 	}
 }
@@ -326,7 +326,7 @@ func TestRecordUsage(t *testing.T) {
 			t.Errorf("%+v: want usage error, got %v", o, err)
 		}
 	}
-	if err := RunAnalyzeRun(context.Background(), env, t.TempDir(), AnalyzeRunOptions{}); err == nil || !errors.Is(err, run.ErrNotRun) {
+	if err := RunAnalyzeRun(context.Background(), env, t.TempDir(), AnalyzeRunOptions{}); err == nil || !errors.Is(err, runfolder.ErrNotRun) {
 		t.Errorf("not a run folder: %v", err)
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/sample"
 )
 
@@ -51,11 +51,11 @@ func TestRecordTargetExits(t *testing.T) {
 	if time.Since(start) > 10*time.Second {
 		t.Error("did not stop when the target exited")
 	}
-	f, err := run.Open(dir)
+	f, err := runfolder.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Manifest.Status != run.Interrupted || !strings.Contains(f.Manifest.Reason, "exited") {
+	if f.Manifest.Status != runfolder.Interrupted || !strings.Contains(f.Manifest.Reason, "exited") {
 		t.Errorf("manifest: %s %q", f.Manifest.Status, f.Manifest.Reason)
 	}
 	if s := out.String(); !strings.Contains(s, "\r\033[K● ") || !strings.Contains(s, "ended early: target process") {
@@ -73,11 +73,11 @@ func TestRecordAndRunsCommands(t *testing.T) {
 	if err := cmd.ExecuteContext(context.Background()); err != nil {
 		t.Fatalf("%v\n%s", err, errb.String())
 	}
-	f, err := run.Open(dir)
+	f, err := runfolder.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Manifest.Status != run.Complete || f.Manifest.IntervalMS != 100 || f.Manifest.Samplers["tcp"] != "off" ||
+	if f.Manifest.Status != runfolder.Complete || f.Manifest.IntervalMS != 100 || f.Manifest.Samplers["tcp"] != "off" ||
 		f.Manifest.Samplers["threads"] != "n/a (no target)" || len(f.Manifest.Argv) == 0 {
 		t.Errorf("manifest: %+v", f.Manifest)
 	}

@@ -11,8 +11,8 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/probe"
 	"github.com/tuneloop/tuneloop/internal/report"
-	"github.com/tuneloop/tuneloop/internal/run"
-	"github.com/tuneloop/tuneloop/internal/run/catalog"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
+	"github.com/tuneloop/tuneloop/internal/runfolder/catalog"
 	"github.com/tuneloop/tuneloop/internal/session"
 	"github.com/tuneloop/tuneloop/internal/stats"
 )
@@ -163,7 +163,7 @@ func RunRuns(ctx context.Context, env *Env, o *RunsOptions) error {
 			length = clock(e.End.Sub(e.Start))
 		}
 		status := statusText(e.Status).In(lang)
-		if e.Status == run.Recording {
+		if e.Status == runfolder.Recording {
 			status += finding.T(" (incomplete)", "（不完整）").In(lang)
 		}
 		dir := e.Dir
@@ -264,13 +264,13 @@ func probeStatusText(s string) finding.Text {
 }
 
 // statusText is a run status in both languages.
-func statusText(s run.Status) finding.Text {
+func statusText(s runfolder.Status) finding.Text {
 	switch s {
-	case run.Complete:
+	case runfolder.Complete:
 		return finding.T("complete", "完成")
-	case run.Interrupted:
+	case runfolder.Interrupted:
 		return finding.T("interrupted", "已中断")
-	case run.Recording:
+	case runfolder.Recording:
 		return finding.T("recording", "记录中")
 	}
 	return finding.T(string(s), string(s))
@@ -293,14 +293,14 @@ func runRunsAdd(ctx context.Context, env *Env, o *RunsOptions, dirs []string) er
 	}
 	defer c.Close()
 	for _, d := range dirs {
-		if !run.IsRunDir(d) && probe.IsDir(d) {
+		if !runfolder.IsRunDir(d) && probe.IsDir(d) {
 			if _, err := c.AddProbe(ctx, d); err != nil {
 				return err
 			}
 			fmt.Fprintf(env.Stdout, "%s %s\n", finding.T("added probe", "已添加探测").In(lang), finding.SafeLine(d))
 			continue
 		}
-		f, err := run.Open(d)
+		f, err := runfolder.Open(d)
 		if err != nil {
 			return err
 		}

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tuneloop/tuneloop/internal/run"
-	"github.com/tuneloop/tuneloop/internal/run/catalog"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
+	"github.com/tuneloop/tuneloop/internal/runfolder/catalog"
 )
 
 // A history of 12 runs of one service whose throughput fell by a fifth at
@@ -40,7 +40,7 @@ func TestRunsTrend(t *testing.T) {
 		}
 		page["load"].(map[string]any)["tps"] = tps
 		dir := filepath.Join(tmp, fmt.Sprintf("r%02d", i))
-		if _, err := run.Create(dir, run.Manifest{}); err != nil {
+		if _, err := runfolder.Create(dir, runfolder.Manifest{}); err != nil {
 			t.Fatal(err)
 		}
 		out, _ := json.Marshal(page)
@@ -48,7 +48,7 @@ func TestRunsTrend(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Catalogued as an old binary would: no headline; trend reads it.
-		if err := c.Put(ctx, catalog.Entry{ID: filepath.Base(dir), Dir: dir, Start: t0.Add(time.Duration(i) * time.Hour), Status: run.Complete}); err != nil {
+		if err := c.Put(ctx, catalog.Entry{ID: filepath.Base(dir), Dir: dir, Start: t0.Add(time.Duration(i) * time.Hour), Status: runfolder.Complete}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -98,7 +98,7 @@ func TestRunsRemoveMissingAndChinese(t *testing.T) {
 	tmp := t.TempDir()
 	db := filepath.Join(tmp, "runs.db")
 	dir := filepath.Join(tmp, "r1")
-	if _, err := run.Create(dir, run.Manifest{ID: "r1"}); err != nil {
+	if _, err := runfolder.Create(dir, runfolder.Manifest{ID: "r1"}); err != nil {
 		t.Fatal(err)
 	}
 	env, out, errb := testEnv()

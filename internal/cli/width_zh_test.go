@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
-	"github.com/tuneloop/tuneloop/internal/run"
-	"github.com/tuneloop/tuneloop/internal/run/catalog"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
+	"github.com/tuneloop/tuneloop/internal/runfolder/catalog"
 )
 
 // tableStarts is the display column of each cell of a table line, cells
@@ -69,16 +69,16 @@ func TestRunsTablesAlignedInChinese(t *testing.T) {
 	}
 	t0 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 	for i, e := range []catalog.Entry{
-		{ID: "r1", Status: run.Recording, PID: 4242, Comm: "订单服务"},
-		{ID: "run-with-a-long-id-2", Status: run.Complete, PID: 7, Comm: "java", Findings: 3, Top: "cpu.governor"},
-		{ID: "r3", Status: run.Interrupted},
+		{ID: "r1", Status: runfolder.Recording, PID: 4242, Comm: "订单服务"},
+		{ID: "run-with-a-long-id-2", Status: runfolder.Complete, PID: 7, Comm: "java", Findings: 3, Top: "cpu.governor"},
+		{ID: "r3", Status: runfolder.Interrupted},
 	} {
 		e.Dir = filepath.Join(tmp, e.ID)
 		e.Start = t0.Add(time.Duration(i) * time.Hour)
-		if e.Status != run.Recording {
+		if e.Status != runfolder.Recording {
 			e.End = e.Start.Add(90 * time.Second)
 		}
-		if _, err := run.Create(e.Dir, run.Manifest{ID: e.ID}); err != nil {
+		if _, err := runfolder.Create(e.Dir, runfolder.Manifest{ID: e.ID}); err != nil {
 			t.Fatal(err)
 		}
 		var p map[string]any

@@ -22,7 +22,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/report"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 )
 
 // Schema of Comparison in JSON.
@@ -145,7 +145,7 @@ type Comparison struct {
 
 // Load reads a run's report.json: path is the run folder or the file.
 // Errors name path as given. A run folder may come from anyone: its
-// report.json is read as untrusted (run.ReadInside: no link followed, no
+// report.json is read as untrusted (runfolder.ReadInside: no link followed, no
 // FIFO or device read, a size cap). A file named on the command line is the
 // user's own path and may be a link, but is read only as a regular file
 // under the same cap.
@@ -158,13 +158,13 @@ func Load(path string) (*report.RunPage, error) {
 		}
 		dir, name = filepath.Split(real)
 	}
-	b, err := run.ReadInside(dir, name, maxPageLen)
+	b, err := runfolder.ReadInside(dir, name, maxPageLen)
 	if errors.Is(err, fs.ErrNotExist) && dir == path {
 		return nil, finding.Errorf(finding.T("%s is not a run folder (no manifest.json / report.json)",
 			"%s 不是运行目录（没有 manifest.json / report.json）"), finding.SafeLine(path))
 	}
 	if err != nil {
-		return nil, run.Refusal(err)
+		return nil, runfolder.Refusal(err)
 	}
 	var p report.RunPage
 	if err := json.Unmarshal(b, &p); err != nil {
@@ -404,4 +404,4 @@ func num(v float64) string {
 
 // maxPageLen caps a report.json read by compare: a run page is a few MiB; a
 // runaway file is refused, not read into memory.
-const maxPageLen = run.MaxFindings
+const maxPageLen = runfolder.MaxFindings

@@ -15,7 +15,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/report"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/stacks"
 	runverdict "github.com/tuneloop/tuneloop/internal/verdict"
 )
@@ -44,7 +44,7 @@ func RunFlameSide(ins []Input, kind stacks.Kind) (FlameSide, error) {
 	known := true
 	for _, in := range ins {
 		s.Names = append(s.Names, in.Path)
-		b, err := run.ReadInside(in.Path, runverdict.JFRFile, maxRecording)
+		b, err := runfolder.ReadInside(in.Path, runverdict.JFRFile, maxRecording)
 		if err != nil {
 			return s, finding.Errorf(finding.T("--flame-diff: %s has no readable JFR recording (%s): %v",
 				"--flame-diff：%s 没有可读的 JFR 记录（%s）：%v"), finding.SafeLine(in.Path), runverdict.JFRFile, err)

@@ -11,7 +11,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/report"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/stats"
 )
 
@@ -36,7 +36,7 @@ func LoadEnv(path string) (env LaunchEnv, ok bool) {
 	if st, err := os.Stat(path); err != nil || !st.IsDir() {
 		dir = filepath.Dir(path)
 	}
-	f, err := run.Open(dir)
+	f, err := runfolder.Open(dir)
 	if err != nil {
 		return env, false
 	}

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 )
 
 // demoPage is a real run page, written where the test says.
@@ -57,7 +57,7 @@ func TestLoadRunFolderUntrusted(t *testing.T) {
 			t.Fatal(err)
 		}
 		p, err := Load(dir)
-		if p != nil || !errors.Is(err, run.ErrNotRegular) {
+		if p != nil || !errors.Is(err, runfolder.ErrNotRegular) {
 			t.Fatalf("Load returned a page: %t, %v; want refused (ErrNotRegular)", p != nil, err)
 		}
 		want := filepath.Join(dir, "report.json")
@@ -95,7 +95,7 @@ func TestLoadRunFolderUntrusted(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer w.Close()
-		if err := loadWithin(t, dir); !errors.Is(err, run.ErrNotRegular) || !strings.Contains(err.Error(), fifo) {
+		if err := loadWithin(t, dir); !errors.Is(err, runfolder.ErrNotRegular) || !strings.Contains(err.Error(), fifo) {
 			t.Fatalf("Load = %v; want refused, naming %s", err, fifo)
 		}
 	})
@@ -105,7 +105,7 @@ func TestLoadRunFolderUntrusted(t *testing.T) {
 		if err := os.Symlink("/dev/zero", filepath.Join(dir, "report.json")); err != nil {
 			t.Fatal(err)
 		}
-		if err := loadWithin(t, dir); !errors.Is(err, run.ErrNotRegular) {
+		if err := loadWithin(t, dir); !errors.Is(err, runfolder.ErrNotRegular) {
 			t.Fatalf("Load = %v; want refused", err)
 		}
 	})
@@ -118,7 +118,7 @@ func TestLoadRunFolderUntrusted(t *testing.T) {
 		if err := os.Truncate(big, maxPageLen+1); err != nil {
 			t.Fatal(err)
 		}
-		if err := loadWithin(t, dir); !errors.Is(err, run.ErrTooLarge) || !strings.Contains(err.Error(), big) {
+		if err := loadWithin(t, dir); !errors.Is(err, runfolder.ErrTooLarge) || !strings.Contains(err.Error(), big) {
 			t.Fatalf("Load = %v; want ErrTooLarge naming %s", err, big)
 		}
 	})
@@ -142,7 +142,7 @@ func TestLoadRunFolderUntrusted(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer w.Close()
-		if err := loadWithin(t, fifo); !errors.Is(err, run.ErrNotRegular) {
+		if err := loadWithin(t, fifo); !errors.Is(err, runfolder.ErrNotRegular) {
 			t.Fatalf("Load of a named FIFO = %v; want refused", err)
 		}
 	})

@@ -8,7 +8,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
 )
 
@@ -16,7 +16,7 @@ import (
 // run manifest, and the series replayed from its samples.
 type Input struct {
 	Facts  *sysinfo.Facts
-	Target *run.Target
+	Target *runfolder.Target
 	Series *Series
 	Start  time.Time // run start, for relative times; first tick when zero
 	// NUMAMaps is the target's /proc/PID/numa_maps at the end of the run

@@ -13,7 +13,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/diagnose"
 	"github.com/tuneloop/tuneloop/internal/finding"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
@@ -28,10 +28,10 @@ func TestGenerateSoftirqFixture(t *testing.T) {
 	}
 	os.RemoveAll(SoftirqFixture)
 	snaps := diagnose.SoftirqSnapshots(10)
-	m := run.Manifest{Tool: run.Tool{Name: "tuneloop", Version: "fixture"}, Host: "kp920-app01",
+	m := runfolder.Manifest{Tool: runfolder.Tool{Name: "tuneloop", Version: "fixture"}, Host: "kp920-app01",
 		Argv: []string{"tuneloop", "record", "--duration", "10s"}, Start: snaps[0].Time, IntervalMS: 1000, DurationMS: 10000,
 		Samplers: map[string]string{"cpu": "on", "softirqs": "on", "interrupts": "on"}, Facts: diagnose.KunpengFacts()}
-	w, err := run.Create(SoftirqFixture, m)
+	w, err := runfolder.Create(SoftirqFixture, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,19 +40,19 @@ func TestGenerateSoftirqFixture(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	f, _ := run.Open(SoftirqFixture)
+	f, _ := runfolder.Open(SoftirqFixture)
 	f.Manifest = *w.Manifest()
 	res, err := verdict.FromFolder(f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Finish(run.Complete, snaps[len(snaps)-1].Time, res.Series, res.Recorded); err != nil {
+	if err := w.Finish(runfolder.Complete, snaps[len(snaps)-1].Time, res.Series, res.Recorded); err != nil {
 		t.Fatal(err)
 	}
 }
 
 func TestSoftirqFixture(t *testing.T) {
-	f, err := run.Open(SoftirqFixture)
+	f, err := runfolder.Open(SoftirqFixture)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestSoftirqFixture(t *testing.T) {
 	// A copy elsewhere analyses the same.
 	dst := filepath.Join(t.TempDir(), "copy")
 	diagnose.CopyDir(t, SoftirqFixture, dst)
-	g, err := run.Open(dst)
+	g, err := runfolder.Open(dst)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func healthyWithDumps(t *testing.T, src string) string {
 	t.Helper()
 	dir := t.TempDir()
 	diagnose.CopyDir(t, filepath.Join(runsDir, "healthy"), dir)
-	old, _ := filepath.Glob(filepath.Join(dir, run.ThreadDumpPrefix+"*"))
+	old, _ := filepath.Glob(filepath.Join(dir, runfolder.ThreadDumpPrefix+"*"))
 	for _, p := range old {
 		if err := os.Remove(p); err != nil {
 			t.Fatal(err)
@@ -137,7 +137,7 @@ func healthyWithDumps(t *testing.T, src string) string {
 	if src == "" {
 		return dir
 	}
-	dumps, _ := filepath.Glob(filepath.Join(runsDir, src, run.ThreadDumpPrefix+"*"))
+	dumps, _ := filepath.Glob(filepath.Join(runsDir, src, runfolder.ThreadDumpPrefix+"*"))
 	if len(dumps) == 0 {
 		t.Fatalf("%s has no thread dumps", src)
 	}

@@ -5,7 +5,7 @@ import (
 	"io"
 	"testing"
 
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 )
 
 // FuzzDiagnose feeds arbitrary samples.jsonl content through Build and
@@ -49,7 +49,7 @@ func BenchmarkAnalyzeFixture(b *testing.B) {
 // fixtureSamples is the softirq fixture's samples stream, decompressed.
 func fixtureSamples(tb testing.TB) []byte {
 	tb.Helper()
-	f, err := run.Open(SoftirqFixture)
+	f, err := runfolder.Open(SoftirqFixture)
 	if err != nil {
 		tb.Fatal(err)
 	}

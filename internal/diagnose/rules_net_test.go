@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
 )
 
@@ -225,7 +225,7 @@ func withSpeeds(t *testing.T, f *sysinfo.Facts, speeds map[string]int) *sysinfo.
 // facts (a link mis-negotiated at 10 Mb/s), saturates it; the same traffic
 // on loopback, on a NIC of unknown speed, or on a 100 Mb/s link does not.
 func TestNICSaturatedOnRecordedRun(t *testing.T) {
-	f, err := run.Open(recordedRun)
+	f, err := runfolder.Open(recordedRun)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,14 +7,14 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/sample"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
 )
 
 var (
 	t0         = time.Date(2026, 11, 22, 1, 0, 0, 0, time.UTC)
-	diagTarget = &run.Target{PID: 4242, Comm: "java"}
+	diagTarget = &runfolder.Target{PID: 4242, Comm: "java"}
 )
 
 // series builds n idle ticks on ncpu CPUs and applies mut to each.

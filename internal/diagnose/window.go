@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 )
 
 // A condition must hold in at least MinTicks ticks and MinFrac of the run
@@ -88,7 +88,7 @@ func (w window) timeSpan() *finding.Window {
 func (w window) evidence(start time.Time) []finding.Evidence {
 	return []finding.Evidence{
 		{Key: "window", Value: fmt.Sprintf("%s – %s UTC (+%s – +%s)", w.from.UTC().Format("15:04:05"), w.to.UTC().Format("15:04:05"),
-			rel(w.from.Sub(start)), rel(w.to.Sub(start))), Source: run.SamplesFile},
+			rel(w.from.Sub(start)), rel(w.to.Sub(start))), Source: runfolder.SamplesFile},
 		{Key: "ticks", Value: fmt.Sprintf("%d of %d (%.0f%%)", len(w.hits), w.total, 100*w.frac())},
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 )
 
 // The layout of a multi-host run folder:
@@ -105,12 +105,12 @@ func Write(dir string, m *Manifest) error {
 			e.OffsetNS, e.BoundNS = new(int64(off)), new(int64(bound))
 		}
 	}
-	return run.WriteJSONAtomic(filepath.Join(dir, ManifestFile), m)
+	return runfolder.WriteJSONAtomic(filepath.Join(dir, ManifestFile), m)
 }
 
 // Read reads dir/hosts.json (as untrusted: no link followed, size capped).
 func Read(dir string) (*Manifest, error) {
-	b, err := run.ReadInside(dir, ManifestFile, 4<<20)
+	b, err := runfolder.ReadInside(dir, ManifestFile, 4<<20)
 	if err != nil {
 		return nil, err
 	}

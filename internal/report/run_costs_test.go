@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 )
 
 // TestRunCosts: the three costs of measuring, each for what it is, in
@@ -16,8 +16,8 @@ import (
 // sanitised.
 func TestRunCosts(t *testing.T) {
 	r := &RunSummary{Schema: RunSchema, ID: "x", Status: "complete", CostCPUPct: 0.94, CostMaxRSSKB: 32516,
-		CostGenerator: &run.GeneratorCost{CPUPct: 27.53, ProcessCPUPct: 28, Cores: 2},
-		CostInTarget: &run.TargetCost{CPUMS: 58, PctOfCore: 0.69, Seconds: 8.5, Samples: 18,
+		CostGenerator: &runfolder.GeneratorCost{CPUPct: 27.53, ProcessCPUPct: 28, Cores: 2},
+		CostInTarget: &runfolder.TargetCost{CPUMS: 58, PctOfCore: 0.69, Seconds: 8.5, Samples: 18,
 			Threads: []string{"Attach Listener", "JFR Thread Samp", "evil\x1b[2Jname"}}}
 	want := map[finding.Lang][]string{
 		finding.EN: {

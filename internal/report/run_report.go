@@ -9,7 +9,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/diagnose"
 	"github.com/tuneloop/tuneloop/internal/finding"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 )
 
 // RunSchema names the JSON document `tuneloop record` / `analyze RUN_DIR`
@@ -46,8 +46,8 @@ type RunSummary struct {
 
 	// CostGenerator is the load generator's own CPU (run only);
 	// CostInTarget what JFR and attach cost inside the target JVM.
-	CostGenerator *run.GeneratorCost `json:"cost_generator,omitempty"`
-	CostInTarget  *run.TargetCost    `json:"cost_in_target,omitempty"`
+	CostGenerator *runfolder.GeneratorCost `json:"cost_generator,omitempty"`
+	CostInTarget  *runfolder.TargetCost    `json:"cost_in_target,omitempty"`
 }
 
 // writeRunSummaryJSON writes the run's summary as indented JSON (the

@@ -9,14 +9,14 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/probe"
-	"github.com/tuneloop/tuneloop/internal/run"
-	"github.com/tuneloop/tuneloop/internal/run/catalog"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
+	"github.com/tuneloop/tuneloop/internal/runfolder/catalog"
 )
 
 // addToCatalog puts the run folder f in the catalog at path (the default
 // when ""), waiting up to maxWait for a busy catalog (0: the catalog's own
 // bound), saying so through warn.
-func addToCatalog(ctx context.Context, path string, getenv func(string) string, f *run.Folder, fs []finding.Finding, maxWait time.Duration, warn func(error)) error {
+func addToCatalog(ctx context.Context, path string, getenv func(string) string, f *runfolder.Folder, fs []finding.Finding, maxWait time.Duration, warn func(error)) error {
 	if path == "" {
 		if getenv == nil {
 			getenv = os.Getenv
@@ -46,7 +46,7 @@ func addToCatalog(ctx context.Context, path string, getenv func(string) string, 
 // RebuildCatalog adds the run folders found under roots (and those a
 // damaged catalog moved aside still names) to c.
 func RebuildCatalog(ctx context.Context, c *catalog.Catalog, roots []string) (*catalog.Rebuilt, error) {
-	return c.Rebuild(ctx, roots, func(f *run.Folder) (catalog.Entry, error) {
+	return c.Rebuild(ctx, roots, func(f *runfolder.Folder) (catalog.Entry, error) {
 		fs, err := f.Findings()
 		if err != nil {
 			return catalog.Entry{}, err
@@ -68,7 +68,7 @@ func CatalogRecovered(c *catalog.Catalog, r *catalog.Rebuilt) finding.Text {
 
 // CatalogEntry is a finished run folder's line in the catalog: its failing
 // findings counted, the first (the ranked top) named.
-func CatalogEntry(f *run.Folder, fs []finding.Finding) catalog.Entry {
+func CatalogEntry(f *runfolder.Folder, fs []finding.Finding) catalog.Entry {
 	m := &f.Manifest
 	e := catalog.Entry{ID: m.ID, Dir: f.Dir, Host: m.Host, Start: m.Start, End: m.End, Status: m.Status, Command: strings.Join(m.Argv, " ")}
 	if m.Target != nil {

@@ -15,8 +15,8 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/launch"
-	"github.com/tuneloop/tuneloop/internal/run"
-	"github.com/tuneloop/tuneloop/internal/run/catalog"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
+	"github.com/tuneloop/tuneloop/internal/runfolder/catalog"
 	"github.com/tuneloop/tuneloop/internal/testchild"
 )
 
@@ -117,8 +117,8 @@ func TestTwoRecordsSameSecond(t *testing.T) {
 		t.Fatalf("both records wrote %s", dirs[0])
 	}
 	for _, d := range dirs {
-		f, err := run.Open(d)
-		if err != nil || f.Manifest.Status != run.Complete {
+		f, err := runfolder.Open(d)
+		if err != nil || f.Manifest.Status != runfolder.Complete {
 			t.Errorf("%s: %v", d, err)
 		}
 	}
@@ -173,7 +173,7 @@ func TestKilledRecordIsCatalogued(t *testing.T) {
 	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
 	// Killed once it ticks.
 	for end := time.Now().Add(30 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if st, err := os.Stat(filepath.Join(dir, run.SamplesFile)); err == nil && st.Size() > 0 {
+		if st, err := os.Stat(filepath.Join(dir, runfolder.SamplesFile)); err == nil && st.Size() > 0 {
 			break
 		}
 		if time.Now().After(end) {
@@ -191,7 +191,7 @@ func TestKilledRecordIsCatalogued(t *testing.T) {
 	}
 	defer cat.Close()
 	es, err := cat.List(context.Background())
-	if err != nil || len(es) != 1 || es[0].Dir != dir || es[0].Status != run.Recording {
+	if err != nil || len(es) != 1 || es[0].Dir != dir || es[0].Status != runfolder.Recording {
 		t.Fatalf("catalog after SIGKILL: %v %+v, want the run as recording (incomplete)", err, es)
 	}
 	if !strings.HasPrefix(es[0].Command, "") || es[0].PID != c.PID {

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/loadgen"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/sample"
 	"github.com/tuneloop/tuneloop/internal/verdict"
 )
@@ -27,7 +27,7 @@ import (
 // The application's threads ("java", "GC Thread#0", the pool) count for
 // nothing.
 func TestTargetCostOfARecordedRun(t *testing.T) {
-	f, err := run.Open(filepath.Join("..", "verdict", "testdata", "runs", "sync-logging-jfr"))
+	f, err := runfolder.Open(filepath.Join("..", "verdict", "testdata", "runs", "sync-logging-jfr"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,11 +108,11 @@ func TestTargetCostThreads(t *testing.T) {
 // recorder's samplers: 30% of the cores less 4% of one core is 28%; a
 // recorder that measured more than the process used leaves 0, not less.
 func TestGeneratorCost(t *testing.T) {
-	g := generatorCost(30, 2, &run.Cost{CPUPctOfCore: 4})
+	g := generatorCost(30, 2, &runfolder.Cost{CPUPctOfCore: 4})
 	if g.CPUPct != 28 || g.ProcessCPUPct != 30 || g.Cores != 2 {
 		t.Errorf("%+v, want 28%% own of the process's 30%% of 2 cores", g)
 	}
-	if g := generatorCost(1, 2, &run.Cost{CPUPctOfCore: 5}); g.CPUPct != 0 {
+	if g := generatorCost(1, 2, &runfolder.Cost{CPUPctOfCore: 5}); g.CPUPct != 0 {
 		t.Errorf("own %.2f%%, want 0", g.CPUPct)
 	}
 	if g := generatorCost(12, 4, nil); g.CPUPct != 12 {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
-	"github.com/tuneloop/tuneloop/internal/run"
-	"github.com/tuneloop/tuneloop/internal/run/catalog"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
+	"github.com/tuneloop/tuneloop/internal/runfolder/catalog"
 )
 
 // TestRunDiskFullKeepsAndSays: the run folder's disk (a small tmpfs the
@@ -66,7 +66,7 @@ func TestRunDiskFullKeepsAndSays(t *testing.T) {
 	}
 	defer cat.Close()
 	es, err := cat.List(context.Background())
-	if err != nil || len(es) != 1 || es[0].Dir != dir || es[0].Status != run.Recording {
+	if err != nil || len(es) != 1 || es[0].Dir != dir || es[0].Status != runfolder.Recording {
 		t.Errorf("catalog: %v %+v, want the run listed as incomplete", err, es)
 	}
 }

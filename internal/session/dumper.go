@@ -9,7 +9,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/jvm/attach"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
 	"github.com/tuneloop/tuneloop/internal/verdict"
 )
@@ -31,7 +31,7 @@ type dumper struct {
 	n     int
 	every time.Duration
 	next  time.Time
-	w     *run.Writer
+	w     *runfolder.Writer
 	taken int
 
 	busy atomic.Bool // a dump is in progress
@@ -96,7 +96,7 @@ func (d *dumper) take(ctx context.Context, k int) error {
 		}
 		out += "\n" + last
 	}
-	name := run.ThreadDumpPrefix + strconv.Itoa(k) + ".txt"
+	name := runfolder.ThreadDumpPrefix + strconv.Itoa(k) + ".txt"
 	if err := d.w.SaveRaw(name, []byte(out)); err != nil {
 		return err
 	}
@@ -117,7 +117,7 @@ func (d *dumper) take(ctx context.Context, k int) error {
 
 // finish waits for a dump in progress and notes the files (or why there
 // are none) in the manifest.
-func (d *dumper) finish(m *run.Manifest) {
+func (d *dumper) finish(m *runfolder.Manifest) {
 	d.wg.Wait()
 	d.mu.Lock()
 	defer d.mu.Unlock()

@@ -21,7 +21,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/jvm/attach"
 	"github.com/tuneloop/tuneloop/internal/launch"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
@@ -148,11 +148,11 @@ func TestRunServiceDiesMidRun(t *testing.T) {
 	if res.Decision.Branch != verdict.ServiceExited || !strings.Contains(res.Decision.Verdict.Title.EN, "The service exited with code 137 (SIGKILL) at +") {
 		t.Errorf("verdict %q (%s)", res.Decision.Verdict.Title.EN, res.Decision.Branch)
 	}
-	f, err := run.Open(dir)
+	f, err := runfolder.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Manifest.Service == nil || f.Manifest.Status != run.Interrupted || !strings.Contains(f.Manifest.Reason, "code 137") {
+	if f.Manifest.Service == nil || f.Manifest.Status != runfolder.Interrupted || !strings.Contains(f.Manifest.Reason, "code 137") {
 		t.Errorf("manifest: %s %q %+v", f.Manifest.Status, f.Manifest.Reason, f.Manifest.Service)
 	}
 	if res.Load == nil || res.Load.Requests == 0 {
@@ -465,7 +465,7 @@ func TestRunInterruptedStopsGracefully(t *testing.T) {
 	if l := leftovers(jvm); len(l) > 0 {
 		t.Errorf("left behind: %v", l)
 	}
-	if res.Folder.Manifest.Status != run.Interrupted {
+	if res.Folder.Manifest.Status != runfolder.Interrupted {
 		t.Errorf("status %s", res.Folder.Manifest.Status)
 	}
 }
@@ -524,11 +524,11 @@ func TestRunDiskFull(t *testing.T) {
 		t.Fatalf("what was measured is not returned: %+v", res)
 	}
 	os.Remove(filepath.Join(mnt, "filler")) // read it back as a user would, after freeing space
-	f, err := run.Open(dir)
+	f, err := runfolder.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Manifest.Status != run.Interrupted || !strings.Contains(f.Manifest.Reason, "no space left on device") || f.Manifest.Ticks == 0 {
+	if f.Manifest.Status != runfolder.Interrupted || !strings.Contains(f.Manifest.Reason, "no space left on device") || f.Manifest.Ticks == 0 {
 		t.Errorf("manifest %s %q ticks %d", f.Manifest.Status, f.Manifest.Reason, f.Manifest.Ticks)
 	}
 }

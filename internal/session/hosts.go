@@ -13,7 +13,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/multihost"
 	"github.com/tuneloop/tuneloop/internal/report"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
@@ -91,14 +91,14 @@ func RecordHosts(ctx context.Context, o HostsOptions) (*HostsResult, error) {
 		return nil, err
 	}
 	if sum != nil {
-		if werr := run.WriteJSONAtomic(filepath.Join(dir, verdict.LoadFile), sum); werr != nil && err == nil {
+		if werr := runfolder.WriteJSONAtomic(filepath.Join(dir, verdict.LoadFile), sum); werr != nil && err == nil {
 			err = werr
 		}
 		// The app host's folder is then a whole run folder (analyze it alone).
 		if i := multihost.App(o.Hosts); i >= 0 {
 			app := multihost.Dir(dir, o.Hosts[i].Name)
-			if _, serr := os.Stat(filepath.Join(app, run.ManifestFile)); serr == nil {
-				run.WriteJSONAtomic(filepath.Join(app, verdict.LoadFile), sum)
+			if _, serr := os.Stat(filepath.Join(app, runfolder.ManifestFile)); serr == nil {
+				runfolder.WriteJSONAtomic(filepath.Join(app, verdict.LoadFile), sum)
 			}
 		}
 	}

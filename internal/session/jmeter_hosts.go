@@ -16,7 +16,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/multihost"
 	"github.com/tuneloop/tuneloop/internal/remote"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
@@ -199,13 +199,13 @@ func JMeterHosts(ctx context.Context, jo JMeterHostsOptions) (*HostsResult, erro
 	// The clocks again: the offset's bound takes the drift over the run.
 	clockAfter(ctx, engines, sum, note)
 	if sum != nil {
-		if werr := run.WriteJSONAtomic(filepath.Join(dir, verdict.LoadFile), sum); werr != nil && err == nil {
+		if werr := runfolder.WriteJSONAtomic(filepath.Join(dir, verdict.LoadFile), sum); werr != nil && err == nil {
 			err = werr
 		}
 		if i := multihost.App(hosts); i >= 0 {
 			app := multihost.Dir(dir, hosts[i].Name)
-			if _, serr := os.Stat(filepath.Join(app, run.ManifestFile)); serr == nil {
-				run.WriteJSONAtomic(filepath.Join(app, verdict.LoadFile), sum)
+			if _, serr := os.Stat(filepath.Join(app, runfolder.ManifestFile)); serr == nil {
+				runfolder.WriteJSONAtomic(filepath.Join(app, verdict.LoadFile), sum)
 			}
 		}
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"path/filepath"
 
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
@@ -23,10 +23,10 @@ func Reanalyze(ctx context.Context, dir string, save bool) (*verdict.Layers, *ve
 	}
 	d := verdict.Decide(L)
 	if save {
-		if err := run.WriteJSONAtomic(filepath.Join(dir, run.SeriesFile), L.Series); err != nil {
+		if err := runfolder.WriteJSONAtomic(filepath.Join(dir, runfolder.SeriesFile), L.Series); err != nil {
 			return nil, nil, err
 		}
-		if err := run.WriteJSONAtomic(filepath.Join(dir, run.FindingsFile), d.Findings); err != nil {
+		if err := runfolder.WriteJSONAtomic(filepath.Join(dir, runfolder.FindingsFile), d.Findings); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/sample"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
 	"github.com/tuneloop/tuneloop/internal/verdict"
@@ -55,7 +55,7 @@ type RecordHooks struct {
 // RecordResult is a finished run folder, its layers parsed once and its
 // root cause decided.
 type RecordResult struct {
-	Folder   *run.Folder
+	Folder   *runfolder.Folder
 	Layers   *verdict.Layers
 	Decision *verdict.Decision
 }
@@ -80,9 +80,9 @@ func Record(ctx context.Context, o RecordOptions, hooks RecordHooks) (*RecordRes
 // recording is a run folder whose sampling has ended and that is not yet
 // diagnosed: run adds the load and the JVM's layers before it is.
 type recording struct {
-	w      *run.Writer
+	w      *runfolder.Writer
 	dir    string
-	status run.Status
+	status runfolder.Status
 	reason string
 	end    time.Time
 }
@@ -109,10 +109,10 @@ func record(ctx context.Context, h hostfs.FS, facts *sysinfo.Facts, o RecordOpti
 			return nil, err
 		}
 	}
-	m := run.Manifest{Tool: run.Tool{Name: "tuneloop", Version: version.Version}, Host: orDefault(facts.Hostname.Value, "host"),
+	m := runfolder.Manifest{Tool: runfolder.Tool{Name: "tuneloop", Version: version.Version}, Host: orDefault(facts.Hostname.Value, "host"),
 		Argv: o.Argv, Start: start.UTC(), IntervalMS: o.Interval.Milliseconds(), DurationMS: o.Duration.Milliseconds(),
 		Target: target, Samplers: samplerStates(coll, pid, o.Disable), Facts: facts}
-	w, err := run.Create(dir, m)
+	w, err := runfolder.Create(dir, m)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +120,7 @@ func record(ctx context.Context, h hostfs.FS, facts *sysinfo.Facts, o RecordOpti
 		// Listed from its start, as recording: a recorder killed with
 		// SIGKILL stays in `runs` as incomplete. Brief: a busy catalog does
 		// not hold up the recording (the entry is written again at the end).
-		_ = addToCatalog(context.WithoutCancel(ctx), o.Catalog, o.Getenv, &run.Folder{Dir: dir, Manifest: *w.Manifest()}, nil, 3*time.Second, func(err error) { warn(hooks, err) })
+		_ = addToCatalog(context.WithoutCancel(ctx), o.Catalog, o.Getenv, &runfolder.Folder{Dir: dir, Manifest: *w.Manifest()}, nil, 3*time.Second, func(err error) { warn(hooks, err) })
 	}
 	if hooks.OnStart != nil {
 		hooks.OnStart(dir)
@@ -136,10 +136,10 @@ func record(ctx context.Context, h hostfs.FS, facts *sysinfo.Facts, o RecordOpti
 		// Where the target's memory lives, per NUMA node (once: reading it
 		// walks the page tables). A target that exited has none.
 		if b, err := os.ReadFile(h.ProcPath(strconv.Itoa(pid), "numa_maps")); err == nil && len(b) > 0 {
-			if err := w.SaveRaw(run.NUMAMapsFile, b); err != nil {
+			if err := w.SaveRaw(runfolder.NUMAMapsFile, b); err != nil {
 				warn(hooks, err)
 			} else {
-				w.Manifest().Raw = append(w.Manifest().Raw, run.NUMAMapsFile)
+				w.Manifest().Raw = append(w.Manifest().Raw, runfolder.NUMAMapsFile)
 			}
 		}
 	}
@@ -152,30 +152,30 @@ func record(ctx context.Context, h hostfs.FS, facts *sysinfo.Facts, o RecordOpti
 func (r *recording) finish(ctx context.Context, o RecordOptions, hooks RecordHooks) (*RecordResult, error) {
 	mf := r.w.Manifest()
 	mf.Reason = r.reason
-	L, err := verdict.FromFolder(&run.Folder{Dir: r.dir, Manifest: *mf})
+	L, err := verdict.FromFolder(&runfolder.Folder{Dir: r.dir, Manifest: *mf})
 	if err != nil {
 		r.w.Abort()
 		return nil, err
 	}
 	d := verdict.Decide(L)
 	if err := r.w.Finish(r.status, r.end, L.Series, d.Findings); err != nil {
-		var we *run.WriteError
+		var we *runfolder.WriteError
 		if !errors.As(err, &we) {
 			return nil, err
 		}
 		// A full disk: what was measured is diagnosed and returned with
 		// the error; the folder keeps what was written, its manifest why.
-		L.Folder = &run.Folder{Dir: r.dir, Manifest: *r.w.Manifest()}
+		L.Folder = &runfolder.Folder{Dir: r.dir, Manifest: *r.w.Manifest()}
 		if !o.NoCatalog {
 			// Catalogued as it stands (incomplete when its manifest could
 			// not be finished), so `runs` shows it.
 			f := *L.Folder
-			f.Manifest.Status = run.Recording // listed as incomplete: its manifest may not say why
+			f.Manifest.Status = runfolder.Recording // listed as incomplete: its manifest may not say why
 			_ = addToCatalog(context.WithoutCancel(ctx), o.Catalog, o.Getenv, &f, d.Findings, 0, func(err error) { warn(hooks, err) })
 		}
 		return &RecordResult{Folder: L.Folder, Layers: L, Decision: d}, fmt.Errorf("%s: %w", r.dir, err)
 	}
-	folder, err := run.Open(r.dir)
+	folder, err := runfolder.Open(r.dir)
 	if err != nil {
 		return nil, err
 	}
@@ -228,14 +228,14 @@ type loop struct {
 	o     RecordOptions
 	hooks RecordHooks
 	coll  *sample.Collector
-	w     *run.Writer
+	w     *runfolder.Writer
 	start time.Time
 	pid   int
 	dumps *dumper // nil: no thread dumps
 }
 
 // run samples until the duration, ctx or the target ends.
-func (l *loop) run(ctx context.Context) (run.Status, string, error) {
+func (l *loop) run(ctx context.Context) (runfolder.Status, string, error) {
 	var snaps [2]sample.Snapshot
 	if l.o.ThreadDumps > 0 && l.pid != 0 {
 		every := 10 * time.Second
@@ -262,7 +262,7 @@ func (l *loop) run(ctx context.Context) (run.Status, string, error) {
 		if err := l.w.Append(cur); err != nil {
 			// A full disk ends the recording, not the run: what was written
 			// is whole and is diagnosed; the manifest will say why.
-			return run.Interrupted, "writing the samples failed: " + err.Error(), nil
+			return runfolder.Interrupted, "writing the samples failed: " + err.Error(), nil
 		}
 		if l.dumps != nil {
 			l.dumps.maybe(ctx, time.Now())
@@ -286,10 +286,10 @@ func (l *loop) run(ctx context.Context) (run.Status, string, error) {
 			}
 		}
 		if l.pid != 0 && cur.Proc == nil && !cur.OK("process") && n > 1 {
-			return run.Interrupted, fmt.Sprintf("target process %d exited", l.pid), nil
+			return runfolder.Interrupted, fmt.Sprintf("target process %d exited", l.pid), nil
 		}
 		if l.o.Duration > 0 && time.Since(l.start) >= l.o.Duration {
-			return run.Complete, "", nil
+			return runfolder.Complete, "", nil
 		}
 		select {
 		case <-ctx.Done():
@@ -297,7 +297,7 @@ func (l *loop) run(ctx context.Context) (run.Status, string, error) {
 			if cause := context.Cause(ctx); !errors.Is(cause, context.Canceled) {
 				reason = "stopped: " + cause.Error()
 			}
-			return run.Interrupted, reason, nil
+			return runfolder.Interrupted, reason, nil
 		case <-tick.C:
 		}
 	}
@@ -307,8 +307,8 @@ func (l *loop) run(ctx context.Context) (run.Status, string, error) {
 // time over the elapsed time, as a percentage of one core. It is not
 // getrusage of the whole process, which under `run` also holds the load
 // generator.
-func recordingCost(costUS int64, ticks int, elapsed time.Duration, maxRSSKB int64) *run.Cost {
-	return &run.Cost{CPUPctOfCore: 100 * float64(costUS) / float64(elapsed.Microseconds()),
+func recordingCost(costUS int64, ticks int, elapsed time.Duration, maxRSSKB int64) *runfolder.Cost {
+	return &runfolder.Cost{CPUPctOfCore: 100 * float64(costUS) / float64(elapsed.Microseconds()),
 		MaxRSSKB: maxRSSKB, AvgTickUS: costUS / int64(ticks)}
 }
 
@@ -376,7 +376,7 @@ func (c *targetCost) add(s *sample.Snapshot) {
 
 // cost is the sum so far; nil before two samples and for a target with
 // no JFR or attach thread (not a JVM, or one never attached to).
-func (c *targetCost) cost() *run.TargetCost {
+func (c *targetCost) cost() *runfolder.TargetCost {
 	el := c.end.Sub(c.first)
 	if c.samples < 2 || el <= 0 || len(c.names) == 0 {
 		return nil
@@ -387,15 +387,15 @@ func (c *targetCost) cost() *run.TargetCost {
 			ns += v - b
 		}
 	}
-	return &run.TargetCost{CPUMS: int64(ns / 1e6), PctOfCore: 100 * float64(ns) / float64(el.Nanoseconds()),
+	return &runfolder.TargetCost{CPUMS: int64(ns / 1e6), PctOfCore: 100 * float64(ns) / float64(el.Nanoseconds()),
 		Seconds: el.Seconds(), Samples: c.samples, Threads: slices.Sorted(slices.Values(c.names))}
 }
 
 // generatorCost is the load generator's own CPU: under run, getrusage of
 // the process (loadgen's ClientCPU, % of cores) also holds the recorder's
 // samplers, whose measured cost (% of one core) is taken out here.
-func generatorCost(processPct float64, cores int, rec *run.Cost) *run.GeneratorCost {
-	g := &run.GeneratorCost{CPUPct: processPct, ProcessCPUPct: processPct, Cores: max(cores, 1)}
+func generatorCost(processPct float64, cores int, rec *runfolder.Cost) *runfolder.GeneratorCost {
+	g := &runfolder.GeneratorCost{CPUPct: processPct, ProcessCPUPct: processPct, Cores: max(cores, 1)}
 	if rec != nil {
 		g.CPUPct = max(0, processPct-rec.CPUPctOfCore/float64(g.Cores))
 	}

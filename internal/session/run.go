@@ -14,7 +14,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/loaddetail"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/rules"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
@@ -79,14 +79,14 @@ type RunHooks struct {
 // RunResult is a finished run: its folder, every layer parsed once and the
 // decision, for the cli to page and print.
 type RunResult struct {
-	Folder   *run.Folder
+	Folder   *runfolder.Folder
 	Layers   *verdict.Layers
 	Decision *verdict.Decision
-	JFR      string    // JFRFile when a recording was collected
-	Recorder *run.Cost // what the recorder cost (not the load generator)
+	JFR      string          // JFRFile when a recording was collected
+	Recorder *runfolder.Cost // what the recorder cost (not the load generator)
 	// Service is set when the service ended during the run: the run
 	// stopped then, and what it holds covers the time until then.
-	Service *run.ServiceEnd
+	Service *runfolder.ServiceEnd
 	// Unready is set when the service did not answer in time: the run was
 	// then a short diagnosis of why (thread dumps, GC, a probe load).
 	Unready error
@@ -100,7 +100,7 @@ type RunResult struct {
 
 // ServiceEndText is how the service ended, in one line, for the caller's
 // message.
-func ServiceEndText(se *run.ServiceEnd) finding.Text { return serviceEndText(se) }
+func ServiceEndText(se *runfolder.ServiceEnd) finding.Text { return serviceEndText(se) }
 
 func (h RunHooks) note(t finding.Text, args ...any) {
 	if h.Note != nil {

@@ -12,7 +12,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/rules"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
@@ -46,7 +46,7 @@ func TestRunKeepsLoadDetail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Folder.Manifest.Status != run.Interrupted || res.Load == nil || !res.Load.Interrupted {
+	if res.Folder.Manifest.Status != runfolder.Interrupted || res.Load == nil || !res.Load.Interrupted {
 		t.Fatalf("status %s, load %+v", res.Folder.Manifest.Status, res.Load)
 	}
 	L, err := verdict.Load(dir)

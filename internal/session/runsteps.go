@@ -19,7 +19,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/probe"
 	"github.com/tuneloop/tuneloop/internal/rules"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
 	"github.com/tuneloop/tuneloop/internal/verdict"
 )
@@ -326,7 +326,7 @@ func probeLoad(ctx context.Context, cfg loadgen.Config, target string) (*loadgen
 // serviceEnd is how the service ended during the window (nil: it did
 // not): exited, or stopped answering (then its threads say why). The
 // evidence up to that moment is the run's, analysed as such.
-func (r *runner) serviceEnd(ctx, runCtx context.Context, rec *recording, sum *loadgen.Summary) *run.ServiceEnd {
+func (r *runner) serviceEnd(ctx, runCtx context.Context, rec *recording, sum *loadgen.Summary) *runfolder.ServiceEnd {
 	se := r.watch.close()
 	var stalled *errStalled
 	if se == nil && errors.As(context.Cause(runCtx), &stalled) {
@@ -335,7 +335,7 @@ func (r *runner) serviceEnd(ctx, runCtx context.Context, rec *recording, sum *lo
 		if r.pid != 0 {
 			dumpStalled(context.WithoutCancel(ctx), rec, r.pid)
 		}
-		se = &run.ServiceEnd{PID: r.pid, ExitCode: -1, AtS: stalled.at.Seconds(), Hung: true}
+		se = &runfolder.ServiceEnd{PID: r.pid, ExitCode: -1, AtS: stalled.at.Seconds(), Hung: true}
 		if r.svc != nil {
 			se.LastLog = r.svc.LogLines(10)
 		}
@@ -343,7 +343,7 @@ func (r *runner) serviceEnd(ctx, runCtx context.Context, rec *recording, sum *lo
 	if se != nil {
 		rec.w.Manifest().Service = se
 		rec.reason = serviceEndText(se).EN
-		rec.status = run.Interrupted
+		rec.status = runfolder.Interrupted
 		if sum != nil {
 			sum.Interrupted = true
 		}
@@ -361,7 +361,7 @@ func (r *runner) generatorCost(rec *recording, sum *loadgen.Summary) {
 		return
 	}
 	if r.engine != nil {
-		mc.Generator = &run.GeneratorCost{CPUPct: sum.ClientCPU, ProcessCPUPct: sum.ClientCPU, Cores: runtime.NumCPU(), Engine: "jmeter"}
+		mc.Generator = &runfolder.GeneratorCost{CPUPct: sum.ClientCPU, ProcessCPUPct: sum.ClientCPU, Cores: runtime.NumCPU(), Engine: "jmeter"}
 		return
 	}
 	mc.Generator = generatorCost(sum.ClientCPU, runtime.GOMAXPROCS(0), mc)
@@ -373,15 +373,15 @@ func (r *runner) generatorCost(rec *recording, sum *loadgen.Summary) {
 // first error is returned and the rest still written.
 func (r *runner) writeLayers(rec *recording, sum *loadgen.Summary) (*loaddetail.Detail, error) {
 	var writeErr error
-	if err := run.WriteJSONAtomic(filepath.Join(r.dir, verdict.LoadFile), sum); err != nil {
+	if err := runfolder.WriteJSONAtomic(filepath.Join(r.dir, verdict.LoadFile), sum); err != nil {
 		writeErr = err
 	}
-	if err := run.WriteJSONAtomic(filepath.Join(r.dir, verdict.CheckFile), r.check); err != nil && writeErr == nil {
+	if err := runfolder.WriteJSONAtomic(filepath.Join(r.dir, verdict.CheckFile), r.check); err != nil && writeErr == nil {
 		writeErr = err
 	}
 	if r.pr != nil {
 		// The probe goes with the run: analyze reads it offline.
-		if err := run.WriteJSONAtomic(filepath.Join(r.dir, probe.RunFile), r.pr); err != nil && writeErr == nil {
+		if err := runfolder.WriteJSONAtomic(filepath.Join(r.dir, probe.RunFile), r.pr); err != nil && writeErr == nil {
 			writeErr = err
 		} else if err == nil {
 			rec.w.Manifest().Raw = append(rec.w.Manifest().Raw, probe.RunFile)
@@ -390,7 +390,7 @@ func (r *runner) writeLayers(rec *recording, sum *loadgen.Summary) (*loaddetail.
 	var detail *loaddetail.Detail
 	if r.o.Detail != nil && sum != nil {
 		if detail = r.o.Detail.Detail(sum); detail != nil {
-			if err := run.WriteJSONAtomic(filepath.Join(r.dir, loaddetail.File), detail); err != nil && writeErr == nil {
+			if err := runfolder.WriteJSONAtomic(filepath.Join(r.dir, loaddetail.File), detail); err != nil && writeErr == nil {
 				writeErr = err
 			}
 		}
@@ -402,7 +402,7 @@ func (r *runner) writeLayers(rec *recording, sum *loadgen.Summary) (*loaddetail.
 // from the JVM (switched off again), and finishes the recording: the
 // verdict, once. What was measured is still diagnosed, printed and kept
 // when the folder cannot be completed; the manifest says why.
-func (r *runner) collect(ctx context.Context, rec *recording, sum *loadgen.Summary, se *run.ServiceEnd) (*RunResult, error) {
+func (r *runner) collect(ctx context.Context, rec *recording, sum *loadgen.Summary, se *runfolder.ServiceEnd) (*RunResult, error) {
 	detail, writeErr := r.writeLayers(rec, sum)
 	jfrOn := r.jvm.jfr != ""
 	// Collected and switched off also after Ctrl-C (the run ends with what
@@ -426,10 +426,10 @@ func (r *runner) collect(ctx context.Context, rec *recording, sum *loadgen.Summa
 	}
 	if writeErr != nil {
 		rec.reason = strings.TrimPrefix(rec.reason+"; ", "; ") + "the run folder could not be completed: " + writeErr.Error()
-		rec.status = run.Interrupted
+		rec.status = runfolder.Interrupted
 	}
 	done, err := rec.finish(ctx, r.ropts, RecordHooks{Warn: func(err error) { r.hooks.note(finding.T("%v", "%v"), err) }})
-	var we *run.WriteError
+	var we *runfolder.WriteError
 	if errors.As(err, &we) && done != nil {
 		if writeErr != nil {
 			writeErr = fmt.Errorf("%w; %v", we, writeErr) // and what else was lost

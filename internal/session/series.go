@@ -8,7 +8,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/compare"
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/report"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
@@ -55,7 +55,7 @@ func RunReported(ctx context.Context, o RunOptions, hooks RunHooks, lang finding
 	if r.WriteErr == nil {
 		if err := WriteReports(res.Folder.Dir, r.Page); err != nil {
 			r.WriteErr = err
-			run.MarkFailed(res.Folder.Dir, &res.Folder.Manifest, err)
+			runfolder.MarkFailed(res.Folder.Dir, &res.Folder.Manifest, err)
 		}
 	}
 	return r, nil
@@ -187,7 +187,7 @@ func LoadInputs(ctx context.Context, paths []string, lang finding.Lang) ([]compa
 // `tuneloop record`, with or without a load.json beside it) is diagnosed
 // and paged the way `run` does.
 func LoadRunPage(ctx context.Context, path string, lang finding.Lang) (*report.RunPage, error) {
-	if _, err := os.Stat(filepath.Join(path, "report.json")); err == nil || !run.IsRunDir(path) {
+	if _, err := os.Stat(filepath.Join(path, "report.json")); err == nil || !runfolder.IsRunDir(path) {
 		return compare.Load(path)
 	}
 	L, err := verdict.LoadContext(ctx, path)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/launch"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 )
 
 // serviceWatch notices the service under test ending during a run and
@@ -20,18 +20,18 @@ type serviceWatch struct {
 	// counted from it.
 	mu        sync.Mutex
 	loadStart time.Time
-	end       *run.ServiceEnd
+	end       *runfolder.ServiceEnd
 	stop      chan struct{}
 	done      chan struct{}
 }
 
 // errServiceEnded is the cause the run's context is cancelled with.
-type errServiceEnded struct{ end *run.ServiceEnd }
+type errServiceEnded struct{ end *runfolder.ServiceEnd }
 
 func (e *errServiceEnded) Error() string { return serviceEndText(e.end).EN }
 
 // serviceEndText is how the service ended, in one line.
-func serviceEndText(se *run.ServiceEnd) finding.Text {
+func serviceEndText(se *runfolder.ServiceEnd) finding.Text {
 	switch {
 	case se.Hung:
 		return finding.Tf(finding.T("the service stopped answering at %+.1f s of the load", "服务在负载的第 %+.1f 秒停止应答"), se.AtS)
@@ -76,9 +76,9 @@ func watchService(svc *launch.Service, pid int, cancel context.CancelCauseFunc) 
 // ended builds the record of the service's end: the shell's status (a
 // shell that waited for its JVM reports 128+N for its death by signal N),
 // when, and the last lines of its log.
-func (w *serviceWatch) ended() *run.ServiceEnd {
+func (w *serviceWatch) ended() *runfolder.ServiceEnd {
 	now := time.Now()
-	se := &run.ServiceEnd{PID: w.pid, ExitCode: -1}
+	se := &runfolder.ServiceEnd{PID: w.pid, ExitCode: -1}
 	if w.svc != nil {
 		// The shell ends right after its JVM: wait a moment for its status.
 		select {
@@ -109,7 +109,7 @@ func (w *serviceWatch) loadStarted(t time.Time) {
 }
 
 // close stops watching and returns how the service ended (nil: it did not).
-func (w *serviceWatch) close() *run.ServiceEnd {
+func (w *serviceWatch) close() *runfolder.ServiceEnd {
 	if w == nil {
 		return nil
 	}
@@ -125,7 +125,7 @@ func (w *serviceWatch) close() *run.ServiceEnd {
 }
 
 // gone reports whether the service has ended (without stopping the watch).
-func (w *serviceWatch) gone() *run.ServiceEnd {
+func (w *serviceWatch) gone() *runfolder.ServiceEnd {
 	if w == nil {
 		return nil
 	}

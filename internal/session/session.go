@@ -21,7 +21,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
 )
 
@@ -99,13 +99,13 @@ func CheckOut(dir string) error {
 
 // pickTarget resolves --pid or --jvm auto (the JVM with the largest RSS);
 // neither is no target.
-func pickTarget(h hostfs.FS, facts *sysinfo.Facts, pid int, jvmAuto bool) (*run.Target, error) {
+func pickTarget(h hostfs.FS, facts *sysinfo.Facts, pid int, jvmAuto bool) (*runfolder.Target, error) {
 	if pid > 0 {
 		b, err := os.ReadFile(h.ProcPath(strconv.Itoa(pid), "comm"))
 		if err != nil {
 			return nil, usageErr(finding.T("--pid %d: no such process", "--pid %d：没有这个进程"), pid)
 		}
-		return &run.Target{PID: pid, Comm: strings.TrimSpace(string(b)), How: "pid"}, nil
+		return &runfolder.Target{PID: pid, Comm: strings.TrimSpace(string(b)), How: "pid"}, nil
 	}
 	if !jvmAuto {
 		return nil, nil
@@ -120,5 +120,5 @@ func pickTarget(h hostfs.FS, facts *sysinfo.Facts, pid int, jvmAuto bool) (*run.
 	if j.MainClass != "" {
 		comm = "java " + j.MainClass
 	}
-	return &run.Target{PID: j.PID, Comm: comm, How: "jvm-auto"}, nil
+	return &runfolder.Target{PID: j.PID, Comm: comm, How: "jvm-auto"}, nil
 }

@@ -16,8 +16,8 @@ import (
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/rules"
-	"github.com/tuneloop/tuneloop/internal/run"
-	"github.com/tuneloop/tuneloop/internal/run/catalog"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
+	"github.com/tuneloop/tuneloop/internal/runfolder/catalog"
 	"github.com/tuneloop/tuneloop/internal/sample"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
 	"github.com/tuneloop/tuneloop/internal/testchild"
@@ -57,7 +57,7 @@ func TestRecordTarget(t *testing.T) {
 		t.Errorf("OnStart %q, folder %q, want %q", started, res.Folder.Dir, dir)
 	}
 	m := res.Folder.Manifest
-	if m.Status != run.Complete || m.Target == nil || m.Target.PID != c.PID || m.Target.How != "pid" ||
+	if m.Status != runfolder.Complete || m.Target == nil || m.Target.PID != c.PID || m.Target.How != "pid" ||
 		m.Samplers["threads"] != "on" || m.Ticks < 3 || m.Cost == nil { // about 7 ticks; a busy machine delays some
 		t.Errorf("manifest: status %s target %+v samplers %v ticks %d cost %+v", m.Status, m.Target, m.Samplers, m.Ticks, m.Cost)
 	}
@@ -67,7 +67,7 @@ func TestRecordTarget(t *testing.T) {
 	if !sawThread.Load() {
 		t.Error("the spinning thread was never the top thread of a tick")
 	}
-	for _, p := range []string{run.SamplesFile, run.SeriesFile, run.FindingsFile, run.NUMAMapsFile} {
+	for _, p := range []string{runfolder.SamplesFile, runfolder.SeriesFile, runfolder.FindingsFile, runfolder.NUMAMapsFile} {
 		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
 			t.Error(err)
 		}
@@ -81,7 +81,7 @@ func TestRecordTarget(t *testing.T) {
 	}
 	defer cat.Close()
 	es, err := cat.List(context.Background())
-	if err != nil || len(es) != 1 || es[0].Dir != dir || es[0].PID != c.PID || es[0].Status != run.Complete {
+	if err != nil || len(es) != 1 || es[0].Dir != dir || es[0].PID != c.PID || es[0].Status != runfolder.Complete {
 		t.Errorf("catalog: %v %+v", err, es)
 	}
 }
@@ -251,7 +251,7 @@ func TestRunWithoutJVM(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Folder.Dir != dir || res.Folder.Manifest.Status != run.Complete || res.Folder.Manifest.Target != nil {
+	if res.Folder.Dir != dir || res.Folder.Manifest.Status != runfolder.Complete || res.Folder.Manifest.Target != nil {
 		t.Errorf("folder %s status %s target %+v", res.Folder.Dir, res.Folder.Manifest.Status, res.Folder.Manifest.Target)
 	}
 	if L := res.Layers; L.Load == nil || L.Load.Requests < 30 || L.Load.Errors != 0 {
@@ -260,7 +260,7 @@ func TestRunWithoutJVM(t *testing.T) {
 	if L := res.Layers; len(L.Check) == 0 || res.Decision == nil || L.GCFiles != nil || res.JFR != "" || res.Recorder == nil {
 		t.Errorf("result: check %d decision %v gc %v jfr %q cost %+v", len(L.Check), res.Decision != nil, L.GCFiles, res.JFR, res.Recorder)
 	}
-	for _, p := range []string{"load.json", "check.json", run.SamplesFile, run.FindingsFile} {
+	for _, p := range []string{"load.json", "check.json", runfolder.SamplesFile, runfolder.FindingsFile} {
 		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
 			t.Error(err)
 		}

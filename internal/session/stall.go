@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/loadgen"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 )
 
 // stallAfter is how long without one completed request (a response of
@@ -61,7 +61,7 @@ func dumpStalled(ctx context.Context, rec *recording, pid int) {
 	m := rec.w.Manifest()
 	k := 0
 	for _, r := range m.Raw {
-		if strings.HasPrefix(r, run.ThreadDumpPrefix) {
+		if strings.HasPrefix(r, runfolder.ThreadDumpPrefix) {
 			k++
 		}
 	}

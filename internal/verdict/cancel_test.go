@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 )
 
 // loadCancelled runs LoadContext on dir, cancels it after delay and fails
@@ -95,7 +95,7 @@ func TestLoadContextCancelStopsEndlessSamples(t *testing.T) {
 	zw, _ := gzip.NewWriterLevel(&member, gzip.BestCompression)
 	zw.Write(bytes.Repeat([]byte("{}\n"), 1<<20/3))
 	zw.Close()
-	f, err := os.Create(filepath.Join(dir, run.SamplesFile))
+	f, err := os.Create(filepath.Join(dir, runfolder.SamplesFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,8 +108,8 @@ func TestLoadContextCancelStopsEndlessSamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	err = loadCancelled(t, dir, 300*time.Millisecond)
-	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), run.SamplesFile) {
-		t.Fatalf("err = %v; want context.Canceled naming %s", err, run.SamplesFile)
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), runfolder.SamplesFile) {
+		t.Fatalf("err = %v; want context.Canceled naming %s", err, runfolder.SamplesFile)
 	}
 }
 

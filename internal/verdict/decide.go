@@ -10,7 +10,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/mechanism"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 )
 
 // ID is the finding that states a run's root cause across layers.
@@ -389,7 +389,7 @@ const IDServiceExited = "run.service-exited"
 
 // serviceExited says how and when the service ended, with the last lines of
 // its log (the service's own text: sanitised here, once, for every writer).
-func serviceExited(se *run.ServiceEnd) *finding.Finding {
+func serviceExited(se *runfolder.ServiceEnd) *finding.Finding {
 	how := finding.T("the service exited", "服务退出")
 	switch {
 	case se.ExitCode >= 0 && se.Signal != "":
@@ -419,8 +419,8 @@ func serviceExited(se *run.ServiceEnd) *finding.Finding {
 			"服务（pid %d）在测量负载开始后 %+.1f 秒结束；负载随即停止，本次运行的证据只覆盖到这一刻。其日志结尾：\n%s"), se.PID, se.AtS, strings.Join(lines, "\n")),
 		Recommended: finding.T("Read the whole service log (raw/service.log in the run folder): an exit code of 137 is SIGKILL (the kernel's OOM killer: dmesg; a container memory limit; an operator), 143 SIGTERM, 134 an abort (hs_err_pid*.log in the working directory), 1 an exception at the top of main.",
 			"阅读完整的服务日志（运行目录中的 raw/service.log）：退出码 137 表示 SIGKILL（内核 OOM killer：查看 dmesg；容器内存限制；或被人为杀死），143 表示 SIGTERM，134 表示 abort（工作目录中的 hs_err_pid*.log），1 表示 main 抛出了异常。"),
-		Evidence: []finding.Evidence{{Key: "exit_code", Value: fmt.Sprint(se.ExitCode), Source: run.ManifestFile},
-			{Key: "at_s", Value: fmt.Sprintf("%.1f", se.AtS), Source: run.ManifestFile}}}
+		Evidence: []finding.Evidence{{Key: "exit_code", Value: fmt.Sprint(se.ExitCode), Source: runfolder.ManifestFile},
+			{Key: "at_s", Value: fmt.Sprintf("%.1f", se.AtS), Source: runfolder.ManifestFile}}}
 	return f
 }
 
@@ -444,7 +444,7 @@ var (
 
 // serviceStalled says when the service stopped answering and, when its
 // thread dumps, its log or its GC log (from) name one, why.
-func serviceStalled(se *run.ServiceEnd, cause *finding.Finding, from finding.Text) *finding.Finding {
+func serviceStalled(se *runfolder.ServiceEnd, cause *finding.Finding, from finding.Text) *finding.Finding {
 	f := &finding.Finding{ID: IDServiceStalled, Category: "run", Status: finding.Fail, Severity: finding.Critical, Confidence: 0.7,
 		Subject: fmt.Sprintf("pid %d", se.PID),
 		Title:   finding.Tf(finding.T("The service stopped answering at %+.1f s of the load", "服务在负载的第 %+.1f 秒停止应答"), se.AtS),
@@ -452,7 +452,7 @@ func serviceStalled(se *run.ServiceEnd, cause *finding.Finding, from finding.Tex
 			"第 %+.1f 秒之后没有请求成功；负载随即停止，并间隔一秒抓取了三次线程转储；其中没有找到原因。"), se.AtS),
 		Recommended: finding.T("Read the thread dumps in raw/ (tuneloop analyze RUN_DIR) and the service log, and take more while it does not answer (tuneloop jvm PID --dump 3).",
 			"阅读 raw/ 中的线程转储（tuneloop analyze RUN_DIR）和服务日志，并在其无响应时继续抓取（tuneloop jvm PID --dump 3）。"),
-		Evidence: []finding.Evidence{{Key: "at_s", Value: fmt.Sprintf("%.1f", se.AtS), Source: run.ManifestFile}}}
+		Evidence: []finding.Evidence{{Key: "at_s", Value: fmt.Sprintf("%.1f", se.AtS), Source: runfolder.ManifestFile}}}
 	if cause != nil {
 		f.Title = finding.Tf(finding.T("The service stopped answering at %+.1f s of the load: %s", "服务在负载的第 %+.1f 秒停止应答：%s"), se.AtS, cause.Title)
 		f.Observed = finding.Tf(finding.T("No request succeeded after %+.1f s; %s: %s",

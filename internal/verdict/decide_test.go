@@ -19,7 +19,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
 )
 
@@ -93,7 +93,7 @@ func unansweredLoad(t *testing.T, dir string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := run.WriteJSONAtomic(filepath.Join(dir, LoadFile), sum); err != nil {
+	if err := runfolder.WriteJSONAtomic(filepath.Join(dir, LoadFile), sum); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -254,13 +254,13 @@ func keys(fs []finding.Finding) []string {
 // killed (kill -9) 5.2 s into the load, its log ending with a hostile line.
 func serviceKilled(t *testing.T, dir string) {
 	t.Helper()
-	f, err := run.Open(dir)
+	f, err := runfolder.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.Manifest.Service = &run.ServiceEnd{PID: 4242, ExitCode: 137, Signal: "SIGKILL", AtS: 5.2,
+	f.Manifest.Service = &runfolder.ServiceEnd{PID: 4242, ExitCode: 137, Signal: "SIGKILL", AtS: 5.2,
 		LastLog: []string{"INFO started", "WARN \x1b]0;PWN\x07heap almost full"}}
-	if err := run.WriteJSONAtomic(filepath.Join(dir, run.ManifestFile), f.Manifest); err != nil {
+	if err := runfolder.WriteJSONAtomic(filepath.Join(dir, runfolder.ManifestFile), f.Manifest); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -349,12 +349,12 @@ func TestDownstreamEndpointsFromSockets(t *testing.T) {
 // answering 3.1 s into the load (its dumps show a deadlock).
 func serviceHung(t *testing.T, dir string) {
 	t.Helper()
-	f, err := run.Open(dir)
+	f, err := runfolder.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.Manifest.Service = &run.ServiceEnd{PID: 4242, ExitCode: -1, AtS: 3.1, Hung: true}
-	if err := run.WriteJSONAtomic(filepath.Join(dir, run.ManifestFile), f.Manifest); err != nil {
+	f.Manifest.Service = &runfolder.ServiceEnd{PID: 4242, ExitCode: -1, AtS: 3.1, Hung: true}
+	if err := runfolder.WriteJSONAtomic(filepath.Join(dir, runfolder.ManifestFile), f.Manifest); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -366,7 +366,7 @@ func serviceHung(t *testing.T, dir string) {
 func nicAt10Mbps(t *testing.T, dir string) {
 	t.Helper()
 	dumpsOf()(t, dir)
-	name := filepath.Join(dir, run.SamplesFile)
+	name := filepath.Join(dir, runfolder.SamplesFile)
 	raw, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
@@ -416,7 +416,7 @@ func nicAt10Mbps(t *testing.T, dir string) {
 	if err := os.WriteFile(name, out.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f, err := run.Open(dir)
+	f, err := runfolder.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -425,7 +425,7 @@ func nicAt10Mbps(t *testing.T, dir string) {
 			f.Manifest.Facts.NICs.Value[i].SpeedMbps = 10
 		}
 	}
-	if err := run.WriteJSONAtomic(filepath.Join(dir, run.ManifestFile), f.Manifest); err != nil {
+	if err := runfolder.WriteJSONAtomic(filepath.Join(dir, runfolder.ManifestFile), f.Manifest); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -532,7 +532,7 @@ func TestSerialStageCost(t *testing.T) {
 // is its GC log, which ends in full GCs back to back.
 func logWithoutOOM(t *testing.T, dir string) {
 	t.Helper()
-	f, err := run.Open(dir)
+	f, err := runfolder.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -547,7 +547,7 @@ func logWithoutOOM(t *testing.T, dir string) {
 		t.Fatal("the service-oom fixture's log has no OutOfMemoryError")
 	}
 	se.LastLog = kept
-	if err := run.WriteJSONAtomic(filepath.Join(dir, run.ManifestFile), f.Manifest); err != nil {
+	if err := runfolder.WriteJSONAtomic(filepath.Join(dir, runfolder.ManifestFile), f.Manifest); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -605,7 +605,7 @@ func TestHungCausesNeedTheirEvidence(t *testing.T) {
 	if g := gcAtEnd(L); g != nil {
 		t.Errorf("a busy GC log read as back-to-back full GCs: %s", g.Observed.EN)
 	}
-	se := &run.ServiceEnd{LastLog: []string{"INFO started", "WARN slow request 812 ms", "ERROR java.net.SocketTimeoutException: Read timed out"}}
+	se := &runfolder.ServiceEnd{LastLog: []string{"INFO started", "WARN slow request 812 ms", "ERROR java.net.SocketTimeoutException: Read timed out"}}
 	if f := outOfMemory(se); f != nil {
 		t.Errorf("out of memory read in %q", se.LastLog)
 	}
@@ -673,12 +673,12 @@ func TestGeneratorSaturatedVerdict(t *testing.T) {
 // service's end: what is left to say why is its GC log.
 func neverAnswered(t *testing.T, dir string) {
 	t.Helper()
-	f, err := run.Open(dir)
+	f, err := runfolder.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.Manifest.Service = nil
-	if err := run.WriteJSONAtomic(filepath.Join(dir, run.ManifestFile), f.Manifest); err != nil {
+	if err := runfolder.WriteJSONAtomic(filepath.Join(dir, runfolder.ManifestFile), f.Manifest); err != nil {
 		t.Fatal(err)
 	}
 	unansweredLoad(t, dir)

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 )
 
 // Why a service that stopped answering is hung, besides what its thread
@@ -30,7 +30,7 @@ const maxLogLine = 200
 // outOfMemory is the out-of-memory error in the last lines of the service's
 // log (the manifest keeps them when the service stopped answering), nil
 // when they show none.
-func outOfMemory(se *run.ServiceEnd) *finding.Finding {
+func outOfMemory(se *runfolder.ServiceEnd) *finding.Finding {
 	var line string
 	n := 0
 	for _, l := range se.LastLog {
@@ -61,8 +61,8 @@ func outOfMemory(se *run.ServiceEnd) *finding.Finding {
 			"查明是什么占满了堆：类直方图（jcmd PID GC.class_histogram）或堆转储（-XX:+HeapDumpOnOutOfMemoryError -XX:HeapDumpPath=...），然后限制保留的数据（无界缓存或列表、内存泄漏）；只有存活数据确实需要时才增大 -Xmx。加上 -XX:+ExitOnOutOfMemoryError，让因 OOM 失去线程的 JVM 退出并被重启，而不是挂起。"),
 		Risk: finding.T("A larger heap only postpones an unbounded retention; ExitOnOutOfMemoryError needs a supervisor that restarts the service.",
 			"更大的堆只会推迟无界保留的问题；ExitOnOutOfMemoryError 需要有守护进程重启服务。"),
-		Evidence: []finding.Evidence{{Key: "oom_log_line", Value: line, Source: run.ManifestFile + " service.last_log"},
-			{Key: "oom_log_lines", Value: fmt.Sprintf("%d of %d", n, len(se.LastLog)), Source: run.ManifestFile + " service.last_log"}}}
+		Evidence: []finding.Evidence{{Key: "oom_log_line", Value: line, Source: runfolder.ManifestFile + " service.last_log"},
+			{Key: "oom_log_lines", Value: fmt.Sprintf("%d of %d", n, len(se.LastLog)), Source: runfolder.ManifestFile + " service.last_log"}}}
 }
 
 // gcOutOfMemory is the GC log's own out-of-memory finding (ZGC's "Out Of

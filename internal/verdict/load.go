@@ -32,7 +32,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/mechanism"
 	"github.com/tuneloop/tuneloop/internal/probe"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/stacks"
 )
 
@@ -48,7 +48,7 @@ const (
 
 // Layers is everything one run produced, parsed once.
 type Layers struct {
-	Folder *run.Folder
+	Folder *runfolder.Folder
 	Series *diagnose.Series
 	Stats  diagnose.Stats
 	// Recorded are the host and process findings over the series (their
@@ -128,7 +128,7 @@ func LoadContext(ctx context.Context, dir string) (*Layers, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
-	f, err := run.Open(dir)
+	f, err := runfolder.Open(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -138,11 +138,13 @@ func LoadContext(ctx context.Context, dir string) (*Layers, error) {
 // FromFolder is Load of a folder already opened (its manifest may carry
 // a reason not yet written, as at the end of a recording). It cannot be
 // interrupted: a recording ended by Ctrl-C is still diagnosed.
-func FromFolder(f *run.Folder) (*Layers, error) { return FromFolderContext(context.Background(), f) }
+func FromFolder(f *runfolder.Folder) (*Layers, error) {
+	return FromFolderContext(context.Background(), f)
+}
 
 // FromFolderContext is FromFolder that stops when ctx is done, as
 // LoadContext does.
-func FromFolderContext(ctx context.Context, f *run.Folder) (*Layers, error) {
+func FromFolderContext(ctx context.Context, f *runfolder.Folder) (*Layers, error) {
 	L := &Layers{Folder: f}
 	rc, err := f.Samples()
 	if err != nil {
@@ -151,10 +153,10 @@ func FromFolderContext(ctx context.Context, f *run.Folder) (*Layers, error) {
 	L.Series, err = diagnose.Build(input.ContextReader(ctx, rc))
 	rc.Close()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(f.Dir, run.SamplesFile), err)
+		return nil, fmt.Errorf("%s: %w", filepath.Join(f.Dir, runfolder.SamplesFile), err)
 	}
 	L.Stats = L.Series.Summarize()
-	nm, err := f.Raw(run.NUMAMapsFile)
+	nm, err := f.Raw(runfolder.NUMAMapsFile)
 	if err != nil {
 		nm = nil // unreadable: that rule is skipped
 	}
@@ -162,7 +164,7 @@ func FromFolderContext(ctx context.Context, f *run.Folder) (*Layers, error) {
 	// counted once; diagnose joins its hot threads to the last one.
 	var inputs []threaddump.Input
 	mtime := map[string]time.Time{}
-	names, _ := f.RawFiles(run.ThreadDumpPrefix)
+	names, _ := f.RawFiles(runfolder.ThreadDumpPrefix)
 	for _, n := range names {
 		if err := stopped(ctx, f.Dir, n); err != nil {
 			return nil, err
@@ -179,7 +181,7 @@ func FromFolderContext(ctx context.Context, f *run.Folder) (*Layers, error) {
 	}
 	if len(inputs) > 0 {
 		L.DumpSet = threaddump.ReadSetContext(ctx, inputs)
-		if err := stopped(ctx, f.Dir, run.ThreadDumpPrefix+"*"); err != nil {
+		if err := stopped(ctx, f.Dir, runfolder.ThreadDumpPrefix+"*"); err != nil {
 			return nil, err
 		}
 		L.Dumps, L.Reports = L.DumpSet.Dumps, L.DumpSet.Reports
@@ -258,13 +260,13 @@ func (L *Layers) loadGC(ctx context.Context) error {
 	srcs := make([]gclog.Source, 0, len(files))
 	for _, path := range files {
 		rel, _ := filepath.Rel(L.Folder.Dir, path)
-		fh, err := run.OpenInside(L.Folder.Dir, rel)
+		fh, err := runfolder.OpenInside(L.Folder.Dir, rel)
 		if err != nil {
 			L.problem(rel, err)
 			continue
 		}
 		fh.Close()
-		srcs = append(srcs, gclog.Source{Name: rel, Open: func() (io.ReadCloser, error) { return run.OpenInside(L.Folder.Dir, rel) }})
+		srcs = append(srcs, gclog.Source{Name: rel, Open: func() (io.ReadCloser, error) { return runfolder.OpenInside(L.Folder.Dir, rel) }})
 	}
 	if len(srcs) == 0 {
 		return nil
@@ -303,7 +305,7 @@ func (L *Layers) loadJFR(ctx context.Context) error {
 	if err := stopped(ctx, L.Folder.Dir, JFRFile); err != nil {
 		return err
 	}
-	fh, err := run.OpenInside(L.Folder.Dir, JFRFile)
+	fh, err := runfolder.OpenInside(L.Folder.Dir, JFRFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}
@@ -368,11 +370,11 @@ func (L *Layers) threadNS() float64 {
 func (L *Layers) readJSON(name string) ([]byte, bool) { return L.readFile(name, maxJSONLen) }
 
 // readFile reads a regular file of the folder, at most limit bytes, as
-// untrusted (run.ReadInside: no link followed, raw/ itself included, no
+// untrusted (runfolder.ReadInside: no link followed, raw/ itself included, no
 // device or FIFO read); a missing file is not a problem, anything else is
 // said.
 func (L *Layers) readFile(name string, limit int64) ([]byte, bool) {
-	b, err := run.ReadInside(L.Folder.Dir, name, limit)
+	b, err := runfolder.ReadInside(L.Folder.Dir, name, limit)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, false
 	}

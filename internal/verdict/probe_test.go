@@ -11,7 +11,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/probe"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
 )
 
@@ -40,7 +40,7 @@ func realDiskProbe(t *testing.T) *probe.Result {
 func withProbe(t *testing.T, src string, r *probe.Result, host *probe.Host) string {
 	t.Helper()
 	dir := copyRun(t, src)
-	f, err := run.Open(dir)
+	f, err := runfolder.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +52,7 @@ func withProbe(t *testing.T, src string, r *probe.Result, host *probe.Host) stri
 		c.Host.Name, c.Host.Kernel, c.Host.CPUModel = id.Name, id.Kernel, id.CPUModel
 	}
 	c.Origin = "probes/20261128T070000Z-vm"
-	if err := run.WriteJSONAtomic(filepath.Join(dir, probe.RunFile), &c); err != nil {
+	if err := runfolder.WriteJSONAtomic(filepath.Join(dir, probe.RunFile), &c); err != nil {
 		t.Fatal(err)
 	}
 	return dir

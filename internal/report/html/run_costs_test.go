@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 )
 
 // TestWriteRunCosts: the run page's header shows each cost of measuring
@@ -18,8 +18,8 @@ func TestWriteRunCosts(t *testing.T) {
 		finding.ZH: {"压测端自身 CPU", "2 个核的 27.5%", "服务内的 JFR 与 attach", "0.69% 个核（8 秒内 CPU 58 ms；18 次逐线程采样"},
 	} {
 		p := htmlFixture(2, l)
-		p.Run.CostGenerator = &run.GeneratorCost{CPUPct: 27.53, ProcessCPUPct: 28, Cores: 2}
-		p.Run.CostInTarget = &run.TargetCost{CPUMS: 58, PctOfCore: 0.69, Seconds: 8.5, Samples: 18, Threads: []string{"Attach Listener", "<b>JFR"}}
+		p.Run.CostGenerator = &runfolder.GeneratorCost{CPUPct: 27.53, ProcessCPUPct: 28, Cores: 2}
+		p.Run.CostInTarget = &runfolder.TargetCost{CPUMS: 58, PctOfCore: 0.69, Seconds: 8.5, Samples: 18, Threads: []string{"Attach Listener", "<b>JFR"}}
 		s := renderHTML(t, p)
 		for _, w := range want {
 			if !strings.Contains(s, w) {

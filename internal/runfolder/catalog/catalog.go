@@ -15,22 +15,22 @@ import (
 	_ "modernc.org/sqlite" // pure-Go SQLite driver "sqlite"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 )
 
 // Entry is one run in the catalog.
 type Entry struct {
-	ID       string     `json:"id"`
-	Dir      string     `json:"dir"` // absolute path of the run folder
-	Host     string     `json:"host"`
-	Start    time.Time  `json:"start"`
-	End      time.Time  `json:"end,omitzero"`
-	Status   run.Status `json:"status"`
-	Command  string     `json:"command"`
-	PID      int        `json:"pid,omitempty"`
-	Comm     string     `json:"comm,omitempty"`
-	Findings int        `json:"findings"`
-	Top      string     `json:"top,omitempty"` // ID of the first-ranked finding
+	ID       string           `json:"id"`
+	Dir      string           `json:"dir"` // absolute path of the run folder
+	Host     string           `json:"host"`
+	Start    time.Time        `json:"start"`
+	End      time.Time        `json:"end,omitzero"`
+	Status   runfolder.Status `json:"status"`
+	Command  string           `json:"command"`
+	PID      int              `json:"pid,omitempty"`
+	Comm     string           `json:"comm,omitempty"`
+	Findings int              `json:"findings"`
+	Top      string           `json:"top,omitempty"` // ID of the first-ranked finding
 	// Missing is set by List when the folder is no longer there.
 	Missing bool `json:"missing,omitempty"`
 }
@@ -148,8 +148,8 @@ func (c *Catalog) List(ctx context.Context) ([]Entry, error) {
 		if end != 0 {
 			e.End = time.Unix(0, end).UTC()
 		}
-		e.Status = run.Status(status)
-		e.Missing = !run.IsRunDir(e.Dir)
+		e.Status = runfolder.Status(status)
+		e.Missing = !runfolder.IsRunDir(e.Dir)
 		out = append(out, e)
 	}
 	return out, rows.Err()

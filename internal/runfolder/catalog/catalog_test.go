@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 )
 
 func TestCatalog(t *testing.T) {
@@ -19,17 +19,17 @@ func TestCatalog(t *testing.T) {
 	}
 	t0 := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
 	d1, d2 := filepath.Join(tmp, "a"), filepath.Join(tmp, "b")
-	if _, err := run.Create(d1, run.Manifest{}); err != nil {
+	if _, err := runfolder.Create(d1, runfolder.Manifest{}); err != nil {
 		t.Fatal(err)
 	}
 	for i, d := range []string{d1, d2} {
 		if err := c.Put(ctx, Entry{ID: filepath.Base(d), Dir: d, Host: "h", Start: t0.Add(time.Duration(i) * time.Hour),
-			Status: run.Complete, Command: "tuneloop record", Findings: i, Top: "cpu.saturated"}); err != nil {
+			Status: runfolder.Complete, Command: "tuneloop record", Findings: i, Top: "cpu.saturated"}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// Replacing keeps one row per folder.
-	if err := c.Put(ctx, Entry{ID: "a", Dir: d1, Start: t0, Status: run.Interrupted}); err != nil {
+	if err := c.Put(ctx, Entry{ID: "a", Dir: d1, Start: t0, Status: runfolder.Interrupted}); err != nil {
 		t.Fatal(err)
 	}
 	c.Close()
@@ -42,7 +42,7 @@ func TestCatalog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(es) != 2 || es[0].ID != "b" || !es[0].Missing || es[1].Missing || es[1].Status != run.Interrupted {
+	if len(es) != 2 || es[0].ID != "b" || !es[0].Missing || es[1].Missing || es[1].Status != runfolder.Interrupted {
 		t.Fatalf("list: %+v", es)
 	}
 	if err := c.Remove(ctx, d2); err != nil {

@@ -20,7 +20,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/probe"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 )
 
 // Recovery says that Open found the catalog damaged and moved it aside.
@@ -123,7 +123,7 @@ type Rebuilt struct {
 // moved-aside catalog of the last Open still names, and in their parent
 // folders. entry makes a run folder's line (the caller knows how its
 // findings count); a probe folder's line is what its probe.json says.
-func (c *Catalog) Rebuild(ctx context.Context, roots []string, entry func(*run.Folder) (Entry, error)) (*Rebuilt, error) {
+func (c *Catalog) Rebuild(ctx context.Context, roots []string, entry func(*runfolder.Folder) (Entry, error)) (*Rebuilt, error) {
 	seen := map[string]bool{}
 	var dirs, probes []string
 	add := func(d string) {
@@ -132,7 +132,7 @@ func (c *Catalog) Rebuild(ctx context.Context, roots []string, entry func(*run.F
 			return
 		}
 		switch {
-		case run.IsRunDir(abs):
+		case runfolder.IsRunDir(abs):
 			dirs = append(dirs, abs)
 		case probe.IsDir(abs):
 			probes = append(probes, abs)
@@ -142,7 +142,7 @@ func (c *Catalog) Rebuild(ctx context.Context, roots []string, entry func(*run.F
 		seen[abs] = true
 	}
 	scan := func(root string) {
-		if run.IsRunDir(root) || probe.IsDir(root) {
+		if runfolder.IsRunDir(root) || probe.IsDir(root) {
 			add(root)
 			return
 		}
@@ -178,7 +178,7 @@ func (c *Catalog) Rebuild(ctx context.Context, roots []string, entry func(*run.F
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
-		f, err := run.Open(d)
+		f, err := runfolder.Open(d)
 		var e Entry
 		if err == nil {
 			e, err = entry(f)

@@ -1,4 +1,4 @@
-// Package run is a run folder: the raw evidence `tuneloop record` saves so
+// Package runfolder is a run folder: the raw evidence `tuneloop record` saves so
 // that diagnosis can be re-run offline, on this machine or another one.
 //
 //	RUN_DIR/
@@ -16,7 +16,7 @@
 //
 // The catalog of runs (catalog.go) is a SQLite database; it is an index
 // only: a run folder is complete without it.
-package run
+package runfolder
 
 import (
 	"bytes"

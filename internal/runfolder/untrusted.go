@@ -1,4 +1,4 @@
-package run
+package runfolder
 
 // A run folder may come from anyone (an archive handed over, a shared
 // disk): every file in it is read as untrusted. No symbolic link is

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 )
 
 // holdWrite takes the catalog's write lock from another connection (as a
@@ -48,7 +48,7 @@ func TestPutWaitsForBusyCatalog(t *testing.T) {
 	c.Waiting = func(m finding.Text) { said = append(said, m.EN) }
 	release := holdWrite(t, path)
 	go func() { time.Sleep(2500 * time.Millisecond); release() }()
-	e := Entry{ID: "r1", Dir: filepath.Join(t.TempDir(), "r1"), Start: time.Now(), Status: run.Recording}
+	e := Entry{ID: "r1", Dir: filepath.Join(t.TempDir(), "r1"), Start: time.Now(), Status: runfolder.Recording}
 	if err := c.Put(context.Background(), e); err != nil {
 		t.Fatalf("Put: %v", err)
 	}
@@ -72,7 +72,7 @@ func TestPutGivesUpOnBusyCatalog(t *testing.T) {
 	c.MaxWait = 1500 * time.Millisecond
 	release := holdWrite(t, path)
 	defer release()
-	err = c.Put(context.Background(), Entry{ID: "r1", Dir: "/tmp/r1", Start: time.Now(), Status: run.Complete})
+	err = c.Put(context.Background(), Entry{ID: "r1", Dir: "/tmp/r1", Start: time.Now(), Status: runfolder.Complete})
 	if !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), "runs add") || !strings.Contains(err.Error(), path) {
 		t.Fatalf("err %v", err)
 	}

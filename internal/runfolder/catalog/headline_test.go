@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 )
 
 // A catalog made before the headline columns: still listed, then migrated.
@@ -33,7 +33,7 @@ func TestHeadlineMigratesOldCatalog(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if es, err := c.List(ctx); err != nil || len(es) != 3 || es[0].Status != run.Complete {
+	if es, err := c.List(ctx); err != nil || len(es) != 3 || es[0].Status != runfolder.Complete {
 		t.Fatalf("old catalog: %v %+v", err, es)
 	}
 	missing, err := c.MissingHeadline(ctx)

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/probe"
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 )
 
 // realProbe measures this machine's CPU part (--quick) into dir/probe.json,
@@ -28,7 +28,7 @@ func realProbe(t *testing.T, dir string) *probe.Result {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := run.WriteJSONAtomic(filepath.Join(dir, probe.File), r); err != nil {
+	if err := runfolder.WriteJSONAtomic(filepath.Join(dir, probe.File), r); err != nil {
 		t.Fatal(err)
 	}
 	return r
@@ -54,11 +54,11 @@ func TestProbesCatalogued(t *testing.T) {
 	if err := os.MkdirAll(killed, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := run.WriteJSONAtomic(filepath.Join(killed, probe.File), &stub); err != nil {
+	if err := runfolder.WriteJSONAtomic(filepath.Join(killed, probe.File), &stub); err != nil {
 		t.Fatal(err)
 	}
 	runDir := filepath.Join(tmp, "runs", "r1")
-	if _, err := run.Create(runDir, run.Manifest{ID: "r1"}); err != nil {
+	if _, err := runfolder.Create(runDir, runfolder.Manifest{ID: "r1"}); err != nil {
 		t.Fatal(err)
 	}
 	// Not a probe: a folder with a probe.json that is a directory.
@@ -76,7 +76,7 @@ func TestProbesCatalogued(t *testing.T) {
 	if dirs, err := ProbeLookup(ctx, path)(r.Host.Name); err != nil || len(dirs) != 0 {
 		t.Fatalf("empty catalog lookup: %v %v", dirs, err)
 	}
-	res, err := c.Rebuild(ctx, []string{filepath.Join(tmp, "runs"), probes}, func(f *run.Folder) (Entry, error) {
+	res, err := c.Rebuild(ctx, []string{filepath.Join(tmp, "runs"), probes}, func(f *runfolder.Folder) (Entry, error) {
 		return Entry{ID: f.Manifest.ID, Dir: f.Dir, Start: f.Manifest.Start, Status: f.Manifest.Status}, nil
 	})
 	if err != nil {

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tuneloop/tuneloop/internal/run"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 )
 
-func entryFor(f *run.Folder) (Entry, error) {
+func entryFor(f *runfolder.Folder) (Entry, error) {
 	m := f.Manifest
 	return Entry{ID: m.ID, Dir: f.Dir, Host: m.Host, Start: m.Start, Status: m.Status}, nil
 }
@@ -32,14 +32,14 @@ func catalogWithRuns(t *testing.T) (path, runsDir string, dirs []string) {
 	}
 	defer c.Close()
 	for i, d := range dirs {
-		w, err := run.Create(d, run.Manifest{ID: filepath.Base(d), Host: "h", Start: time.Unix(int64(1e9+i), 0)})
+		w, err := runfolder.Create(d, runfolder.Manifest{ID: filepath.Base(d), Host: "h", Start: time.Unix(int64(1e9+i), 0)})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := w.Finish(run.Complete, time.Now(), nil, nil); err != nil {
+		if err := w.Finish(runfolder.Complete, time.Now(), nil, nil); err != nil {
 			t.Fatal(err)
 		}
-		f, _ := run.Open(d)
+		f, _ := runfolder.Open(d)
 		e, _ := entryFor(f)
 		if err := c.Put(ctx, e); err != nil {
 			t.Fatal(err)
