@@ -126,7 +126,7 @@ func RunExperiment(ctx context.Context, env *Env, o *ExperimentOptions) error {
 	note := func(t finding.Text) { fmt.Fprintln(env.Stderr, finding.Safe(t.In(lang))) }
 	runner := &experiment.HostRunner{Plan: plan, Roots: hostfs.Live(), Journal: journal, Owner: "experiment:" + out,
 		Catalog: o.Catalog, NoCatalog: o.NoCatalog, Getenv: env.Getenv, Argv: o.Argv, Note: note}
-	doc, runErr := experiment.Run(ctx, experiment.Options{Plan: plan, Out: out, Runner: runner, Note: note,
+	doc, runErr := experiment.Conduct(ctx, experiment.Options{Plan: plan, Out: out, Runner: runner, Note: note,
 		LeftOpen: func() ([]string, error) { return experiment.RevertLeftOpen(journal, runner.Owner) },
 		Tool:     report.Tool{Name: "tuneloop", Version: version.Version}})
 	if doc != nil {

@@ -135,7 +135,7 @@ func runCheckRemote(ctx context.Context, env *Env, o *CheckOptions, lang finding
 		defer f.Close()
 		out = f
 	}
-	res, err := c.Run(ctx, remote.Job{Binary: bin, Args: args, Limit: 10 * time.Minute, Stdout: out, Stderr: env.Stderr,
+	res, err := c.Exec(ctx, remote.Job{Binary: bin, Args: args, Limit: 10 * time.Minute, Stdout: out, Stderr: env.Stderr,
 		Sudo: o.Remote.Sudo, Password: o.Remote.password(env, lang)})
 	if err != nil {
 		return err
@@ -227,7 +227,7 @@ func runJVMRemote(ctx context.Context, env *Env, o *JVMOptions, lang finding.Lan
 		}
 		job.Fetch, job.Into, job.KeepStdout = true, into, jvmStdout
 	}
-	res, err := c.Run(ctx, job)
+	res, err := c.Exec(ctx, job)
 	if err != nil {
 		return err
 	}

@@ -248,7 +248,7 @@ func RunLoad(ctx context.Context, env *Env, o *LoadOptions) error {
 		lang := env.Lang()
 		cfg.OnSecond = func(p loadgen.Progress) { fmt.Fprint(env.Stderr, "\r\033[K"+liveLine(p, lang)) }
 	}
-	sum, err := loadgen.Run(ctx, cfg)
+	sum, err := loadgen.Generate(ctx, cfg)
 	if live {
 		fmt.Fprint(env.Stderr, "\r\033[K")
 	}

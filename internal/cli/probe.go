@@ -253,7 +253,7 @@ func RunProbe(ctx context.Context, env *Env, o *ProbeOptions) error {
 			return err
 		}
 	}
-	r, err := probe.Run(ctx, probe.Options{Parts: parts, Quick: o.Quick, Rounds: o.Rounds, Peer: peer, Token: token,
+	r, err := probe.Measure(ctx, probe.Options{Parts: parts, Quick: o.Quick, Rounds: o.Rounds, Peer: peer, Token: token,
 		Sizes: sizes, Dir: o.Dir, DiskBytes: o.DiskMB << 20, Log: env.Stderr, Facts: facts})
 	if err != nil {
 		if started != nil {
@@ -306,7 +306,7 @@ func startPeerSSH(ctx context.Context, env *Env, o *ProbeOptions) (string, strin
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		_, err := c.Run(rctx, remote.Job{Binary: bin, Args: []string{"probe", "--listen", ":0", "--for", peerSSHFor.String(), "--token", token},
+		_, err := c.Exec(rctx, remote.Job{Binary: bin, Args: []string{"probe", "--listen", ":0", "--for", peerSSHFor.String(), "--token", token},
 			Limit: peerSSHFor + 30*time.Second, Stdout: pw, Stderr: io.Discard})
 		pw.CloseWithError(fmt.Errorf("the remote listener ended: %v", err))
 		done <- err

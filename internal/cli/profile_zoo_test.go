@@ -93,7 +93,7 @@ func profileZoo(t *testing.T, scenario, javaOpts string, users int, kind string,
 	lctx, stopLoad := context.WithCancel(ctx)
 	done := make(chan *loadgen.Summary, 1)
 	go func() {
-		s, err := loadgen.Run(lctx, loadgen.Config{Requests: []loadgen.Request{{URL: url}}, Users: users, Duration: time.Minute})
+		s, err := loadgen.Generate(lctx, loadgen.Config{Requests: []loadgen.Request{{URL: url}}, Users: users, Duration: time.Minute})
 		if err != nil {
 			t.Errorf("%s: load: %v", scenario, err)
 		}

@@ -480,7 +480,7 @@ func interleavedTPS(t *testing.T, z zooRun, window time.Duration) (unfixed, fixe
 	}
 	load := func(url string, d time.Duration) float64 {
 		cfg := loadgen.Config{Requests: []loadgen.Request{{URL: url}}, Users: z.users, Rate: z.rate, Duration: d}
-		sum, err := loadgen.Run(ctx, cfg)
+		sum, err := loadgen.Generate(ctx, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -569,7 +569,7 @@ func TestRunJTLWatch(t *testing.T) {
 			loadDone <- err
 			return
 		}
-		_, err := loadgen.Run(ctx, loadgen.Config{Requests: []loadgen.Request{{URL: url}}, Rate: 300, Duration: 12 * time.Second, Sink: jw})
+		_, err := loadgen.Generate(ctx, loadgen.Config{Requests: []loadgen.Request{{URL: url}}, Rate: 300, Duration: 12 * time.Second, Sink: jw})
 		if ferr := jw.Flush(); err == nil {
 			err = ferr
 		}

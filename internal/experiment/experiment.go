@@ -53,10 +53,10 @@ func (f *flow) note(t finding.Text, args ...any) {
 	}
 }
 
-// Run runs (or continues) the experiment in o.Out and returns its
+// Conduct runs (or continues) the experiment in o.Out and returns its
 // document; with an interruption the document holds what was measured and
 // the error wraps ErrStopped.
-func Run(ctx context.Context, o Options) (*report.Experiment, error) {
+func Conduct(ctx context.Context, o Options) (*report.Experiment, error) {
 	p := o.Plan
 	log, err := OpenLog(o.Out)
 	if err != nil {

@@ -69,7 +69,7 @@ func fakePlan(values ...string) *Plan {
 
 func TestGridFindsTheFasterArm(t *testing.T) {
 	p := fakePlan("1", "1.5", "0.8")
-	doc, err := Run(context.Background(), Options{Plan: p, Out: t.TempDir(), Runner: &fakeRunner{}})
+	doc, err := Conduct(context.Background(), Options{Plan: p, Out: t.TempDir(), Runner: &fakeRunner{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestHalvingNarrowsThenConfirms(t *testing.T) {
 	// 1.3 and 1.29 cannot be told apart in one round: they go on.
 	p := fakePlan("1", "1.29", "0.5", "0.6", "0.7", "1.3", "0.8")
 	r := &fakeRunner{}
-	doc, err := Run(context.Background(), Options{Plan: p, Out: t.TempDir(), Runner: r})
+	doc, err := Conduct(context.Background(), Options{Plan: p, Out: t.TempDir(), Runner: r})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestHalvingNarrowsThenConfirms(t *testing.T) {
 func TestRefusedArmIsOutNotMeasured(t *testing.T) {
 	p := fakePlan("1", "2", "1.5")
 	r := &fakeRunner{refuse: "arm1"}
-	doc, err := Run(context.Background(), Options{Plan: p, Out: t.TempDir(), Runner: r})
+	doc, err := Conduct(context.Background(), Options{Plan: p, Out: t.TempDir(), Runner: r})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,14 +162,14 @@ func TestRefusedArmIsOutNotMeasured(t *testing.T) {
 func TestResumeAfterStopAndTornLog(t *testing.T) {
 	p := fakePlan("1", "1.5")
 	// The whole experiment in one go: the reference.
-	ref, err := Run(context.Background(), Options{Plan: p, Out: t.TempDir(), Runner: &fakeRunner{}})
+	ref, err := Conduct(context.Background(), Options{Plan: p, Out: t.TempDir(), Runner: &fakeRunner{}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	r1 := &fakeRunner{cancel: cancel, stopAt: 4}
-	doc, err := Run(ctx, Options{Plan: p, Out: out, Runner: r1})
+	doc, err := Conduct(ctx, Options{Plan: p, Out: out, Runner: r1})
 	if !errors.Is(err, ErrStopped) || doc.Stopped == nil || !strings.Contains(doc.Stopped.EN, "trial 4") {
 		t.Fatalf("stop: err %v stopped %v", err, doc.Stopped)
 	}
@@ -185,7 +185,7 @@ func TestResumeAfterStopAndTornLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	r2 := &fakeRunner{}
-	doc, err = Run(context.Background(), Options{Plan: p, Out: out, Runner: r2})
+	doc, err = Conduct(context.Background(), Options{Plan: p, Out: out, Runner: r2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,11 +198,11 @@ func TestResumeAfterStopAndTornLog(t *testing.T) {
 	}
 	// A third run finds it all done: nothing measured again.
 	r3 := &fakeRunner{}
-	if _, err := Run(context.Background(), Options{Plan: p, Out: out, Runner: r3}); err != nil || len(r3.calls) != 0 {
+	if _, err := Conduct(context.Background(), Options{Plan: p, Out: out, Runner: r3}); err != nil || len(r3.calls) != 0 {
 		t.Errorf("third run: %v, %d calls", err, len(r3.calls))
 	}
 	// Another plan in the same folder is refused.
-	if _, err := Run(context.Background(), Options{Plan: fakePlan("1", "3"), Out: out, Runner: r3}); err == nil || !strings.Contains(err.Error(), "another plan") {
+	if _, err := Conduct(context.Background(), Options{Plan: fakePlan("1", "3"), Out: out, Runner: r3}); err == nil || !strings.Contains(err.Error(), "another plan") {
 		t.Errorf("other plan: %v", err)
 	}
 }

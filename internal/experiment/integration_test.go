@@ -100,7 +100,7 @@ func TestExperimentOnAServiceWithAKnob(t *testing.T) {
 	}
 	p := childPlan(t, 2, 4, Knob{Name: "delay", Kind: KindEnv, Key: "DELAY_MS", Values: []string{"20", "2"}, Baseline: "20"})
 	out := t.TempDir()
-	doc, err := Run(context.Background(), Options{Plan: p, Out: out, Runner: hostRunner(t, p, hostfs.Live(), out, nil)})
+	doc, err := Conduct(context.Background(), Options{Plan: p, Out: out, Runner: hostRunner(t, p, hostfs.Live(), out, nil)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestCancelRevertsThenResumes(t *testing.T) {
 		}
 	}
 	r := hostRunner(t, p, roots, out, note)
-	doc, err := Run(ctx, Options{Plan: p, Out: out, Runner: r, LeftOpen: func() ([]string, error) { return RevertLeftOpen(r.Journal, r.Owner) }})
+	doc, err := Conduct(ctx, Options{Plan: p, Out: out, Runner: r, LeftOpen: func() ([]string, error) { return RevertLeftOpen(r.Journal, r.Owner) }})
 	if !errors.Is(err, ErrStopped) || doc == nil || doc.Stopped == nil {
 		t.Fatalf("err %v", err)
 	}
@@ -184,7 +184,7 @@ func TestCancelRevertsThenResumes(t *testing.T) {
 	// The rerun continues: the stopped trial again, then the rest.
 	r2 := hostRunner(t, p, roots, out, nil)
 	r2.Journal = r.Journal
-	doc, err = Run(context.Background(), Options{Plan: p, Out: out, Runner: r2, LeftOpen: func() ([]string, error) { return RevertLeftOpen(r2.Journal, r2.Owner) }})
+	doc, err = Conduct(context.Background(), Options{Plan: p, Out: out, Runner: r2, LeftOpen: func() ([]string, error) { return RevertLeftOpen(r2.Journal, r2.Owner) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +227,7 @@ func TestHostKnobsOnARunningService(t *testing.T) {
 	}
 	out := t.TempDir()
 	r := hostRunner(t, p, roots, out, nil)
-	doc, err := Run(context.Background(), Options{Plan: p, Out: out, Runner: r})
+	doc, err := Conduct(context.Background(), Options{Plan: p, Out: out, Runner: r})
 	if err != nil {
 		t.Fatal(err)
 	}

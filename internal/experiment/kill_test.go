@@ -94,7 +94,7 @@ func killChildMain(a []string) int {
 	if op, ok := strings.CutPrefix(point, "log:"); ok {
 		runner = killAfter{Runner: r, op: op, die: die}
 	}
-	if _, err := Run(context.Background(), Options{Plan: p, Out: out, Runner: runner,
+	if _, err := Conduct(context.Background(), Options{Plan: p, Out: out, Runner: runner,
 		LeftOpen: func() ([]string, error) { return RevertLeftOpen(j, r.Owner) }}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
@@ -200,7 +200,7 @@ func TestExperimentKilledAtEveryStep(t *testing.T) {
 		case point == "load":
 			how = "experiment resumed"
 			r := &HostRunner{Plan: killPlan(addr), Roots: roots, Journal: j, Owner: owner, NoCatalog: true, Getenv: stateGetenv(state)}
-			doc, err := Run(context.Background(), Options{Plan: r.Plan, Out: out, Runner: r,
+			doc, err := Conduct(context.Background(), Options{Plan: r.Plan, Out: out, Runner: r,
 				LeftOpen: func() ([]string, error) { return RevertLeftOpen(j, owner) }})
 			if err != nil || doc.Winner == "" || doc.Stopped != nil {
 				t.Fatalf("load: resume: %v %+v", err, doc)

@@ -101,7 +101,7 @@ func TestExperimentLimitAndBindingKnobs(t *testing.T) {
 	}
 	p := childPlan(t, 1, 1, Knob{Name: "files", Kind: KindLimit, Key: "nofile", Values: []string{"unlimited", "8192", "4096:8192"}})
 	out := t.TempDir()
-	doc, err := Run(context.Background(), Options{Plan: p, Out: out, Runner: hostRunner(t, p, hostfs.Live(), out, note)})
+	doc, err := Conduct(context.Background(), Options{Plan: p, Out: out, Runner: hostRunner(t, p, hostfs.Live(), out, note)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestExperimentLimitAndBindingKnobs(t *testing.T) {
 	p = childPlan(t, 1, 1, Knob{Name: "cpus", Kind: KindBinding, Values: []string{"0", "node:0"}})
 	out = t.TempDir()
 	notes = nil
-	doc, err = Run(context.Background(), Options{Plan: p, Out: out, Runner: hostRunner(t, p, hostfs.Live(), out, note)})
+	doc, err = Conduct(context.Background(), Options{Plan: p, Out: out, Runner: hostRunner(t, p, hostfs.Live(), out, note)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +246,7 @@ knobs:
 		t.Fatalf("config file resolved to %q, want it next to the plan", got)
 	}
 	out := t.TempDir()
-	doc, err := Run(context.Background(), Options{Plan: p, Out: out, Runner: hostRunner(t, p, hostfs.Live(), out, nil)})
+	doc, err := Conduct(context.Background(), Options{Plan: p, Out: out, Runner: hostRunner(t, p, hostfs.Live(), out, nil)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,7 +53,7 @@ func refused(t finding.Text, args ...any) error {
 
 // HostRunner runs trials on this host: host knobs through the apply
 // journal, the service started with the arm's overlay, the load and
-// recording by session.Run.
+// recording by session.LoadAndRecord.
 type HostRunner struct {
 	Plan    *Plan
 	Roots   hostfs.FS // where host knobs are written (hostfs.Live() but in tests)
@@ -205,7 +205,7 @@ func (h *HostRunner) Trial(ctx context.Context, t TrialSpec, note func(Record) e
 	}
 	cfg := loadgen.Config{Requests: []loadgen.Request{{URL: p.Service.Target}}, Users: p.Load.Users, Rate: p.Load.Rate,
 		Duration: p.Load.Duration, Timeout: p.Load.Timeout}
-	res, err := session.Run(ctx, session.RunOptions{Target: p.Service.Target, Load: cfg, WarmUp: p.Load.WarmUp, Interval: time.Second,
+	res, err := session.LoadAndRecord(ctx, session.RunOptions{Target: p.Service.Target, Load: cfg, WarmUp: p.Load.WarmUp, Interval: time.Second,
 		PID: pid, Out: t.Dir, Catalog: h.Catalog, NoCatalog: h.NoCatalog, Getenv: h.Getenv, NoJFR: true, Argv: h.Argv,
 		StartTimeout: p.Service.StartTimeout, Detail: report.NewLoadRecorder()},
 		session.RunHooks{Note: func(msg finding.Text) { h.note(finding.T("  %s", "  %s"), msg) }})

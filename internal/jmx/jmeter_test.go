@@ -115,7 +115,7 @@ func TestJMeterCounts(t *testing.T) {
 			}
 			jw := loadgen.NewJTLWriter(f)
 			cfg.Sink = jw
-			if _, err := loadgen.Run(context.Background(), cfg); err != nil {
+			if _, err := loadgen.Generate(context.Background(), cfg); err != nil {
 				t.Fatal(err)
 			}
 			if err := jw.Flush(); err != nil {

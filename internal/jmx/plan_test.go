@@ -199,7 +199,7 @@ func TestLocalPlanRunsExactCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := loadgen.Run(context.Background(), cfg)
+	s, err := loadgen.Generate(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func TestSeveralGroupsInPlanOrder(t *testing.T) {
 	if cfg.Users != 8 || cfg.MaxRequests != 6*10*2+2*5 {
 		t.Errorf("users %d requests %d", cfg.Users, cfg.MaxRequests)
 	}
-	s, err := loadgen.Run(context.Background(), cfg)
+	s, err := loadgen.Generate(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -423,7 +423,7 @@ func TestLoopControllerOrder(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := loadgen.Run(context.Background(), cfg); err != nil {
+		if _, err := loadgen.Generate(context.Background(), cfg); err != nil {
 			t.Fatal(err)
 		}
 		mu.Lock()

@@ -132,7 +132,7 @@ func TestRoundTrip(t *testing.T) {
 	defer srv.Close()
 	var buf bytes.Buffer
 	jw := loadgen.NewJTLWriter(&buf)
-	run, err := loadgen.Run(context.Background(), loadgen.Config{
+	run, err := loadgen.Generate(context.Background(), loadgen.Config{
 		Requests: []loadgen.Request{{URL: srv.URL + "/ok", Label: "ok, \"quoted\"", Weight: 3}, {URL: srv.URL + "/bad", Label: "bad"}},
 		Users:    4, MaxRequests: 300, Sink: jw})
 	if err != nil {

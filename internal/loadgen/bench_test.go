@@ -114,7 +114,7 @@ func benchClosed(b *testing.B, goroutines bool) {
 	url := rawServer(b, okResp)
 	b.ReportAllocs()
 	b.ResetTimer()
-	s, err := Run(context.Background(), Config{Requests: []Request{{URL: url}}, Users: 50, MaxRequests: int64(b.N), noEvloop: goroutines})
+	s, err := Generate(context.Background(), Config{Requests: []Request{{URL: url}}, Users: 50, MaxRequests: int64(b.N), noEvloop: goroutines})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestEventLoopAllocsPerRequest(t *testing.T) {
 	mallocs := func(n int64) uint64 {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		s, err := Run(context.Background(), Config{Requests: []Request{{URL: url}}, Users: 8, MaxRequests: n})
+		s, err := Generate(context.Background(), Config{Requests: []Request{{URL: url}}, Users: 8, MaxRequests: n})
 		runtime.ReadMemStats(&after)
 		if err != nil || s.Requests != n {
 			t.Fatalf("%v %+v", err, s)
@@ -157,7 +157,7 @@ func BenchmarkExternal(b *testing.B) {
 	syscall.Getrusage(syscall.RUSAGE_SELF, &before)
 	b.ReportAllocs()
 	b.ResetTimer()
-	s, err := Run(context.Background(), Config{Requests: []Request{{URL: url}}, Users: 50, MaxRequests: int64(b.N)})
+	s, err := Generate(context.Background(), Config{Requests: []Request{{URL: url}}, Users: 50, MaxRequests: int64(b.N)})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -175,7 +175,7 @@ func BenchmarkOpenRun(b *testing.B) {
 	url := rawServer(b, okResp)
 	b.ReportAllocs()
 	b.ResetTimer()
-	s, err := Run(context.Background(), Config{Requests: []Request{{URL: url}}, Rate: 1e6, Connections: 50, MaxRequests: int64(b.N)})
+	s, err := Generate(context.Background(), Config{Requests: []Request{{URL: url}}, Rate: 1e6, Connections: 50, MaxRequests: int64(b.N)})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -252,7 +252,7 @@ func TestEventLoopNoKeepAlive(t *testing.T) {
 	}
 	var sink connectSink
 	cfg.Sink = &sink
-	s, err := Run(context.Background(), cfg)
+	s, err := Generate(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +267,7 @@ func TestEventLoopNoKeepAlive(t *testing.T) {
 	mallocs := func(n int64) uint64 {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		s, err := Run(context.Background(), Config{Requests: []Request{{URL: url}}, Users: 4, MaxRequests: n, DisableKeepAlive: true})
+		s, err := Generate(context.Background(), Config{Requests: []Request{{URL: url}}, Users: 4, MaxRequests: n, DisableKeepAlive: true})
 		runtime.ReadMemStats(&after)
 		if err != nil || s.Requests != n || s.Errors != 0 {
 			t.Fatalf("%v %+v", err, s)
@@ -309,7 +309,7 @@ func TestEventLoopPreconnects(t *testing.T) {
 	}
 	var sink connectSink
 	cfg.Sink = &sink
-	s, err := Run(context.Background(), cfg)
+	s, err := Generate(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

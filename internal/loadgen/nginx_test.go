@@ -96,7 +96,7 @@ func testClosedCountMatchesNginx(t *testing.T, engine func(*Config)) {
 	cfg := Config{Requests: []Request{{URL: url + "/a"}, {URL: url + "/slow", Label: "503", ExpectStatus: []int{503}}},
 		Users: 8, MaxRequests: 12000, Timeout: 5 * time.Second} // 1,500 per connection
 	engine(&cfg)
-	s, err := Run(context.Background(), cfg)
+	s, err := Generate(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func testClosedCountMatchesNginx(t *testing.T, engine func(*Config)) {
 // The open model against nginx: every scheduled send is sent and logged.
 func TestOpenCountMatchesNginx(t *testing.T) {
 	url, log := nginxServer(t)
-	s, err := Run(context.Background(), Config{Requests: []Request{{URL: url + "/"}}, Rate: 2000, Connections: 20, MaxRequests: 3000})
+	s, err := Generate(context.Background(), Config{Requests: []Request{{URL: url + "/"}}, Rate: 2000, Connections: 20, MaxRequests: 3000})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -107,7 +107,7 @@ func TestNoAnswerIsAnError(t *testing.T) {
 				url := stallServer(t, tc.serve)
 				cfg := Config{Users: 4, Duration: time.Second, Requests: []Request{{URL: url}}}
 				engine(&cfg)
-				s, err := Run(context.Background(), cfg)
+				s, err := Generate(context.Background(), cfg)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -141,7 +141,7 @@ func TestOpenModelBlamesTheServer(t *testing.T) {
 		url := stallServer(t, silent)
 		cfg := Config{Rate: 200, Connections: 4, Duration: time.Second, Requests: []Request{{URL: url}}}
 		engine(&cfg)
-		s, err := Run(context.Background(), cfg)
+		s, err := Generate(context.Background(), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -173,7 +173,7 @@ func TestPartialAnswerCountsInFlight(t *testing.T) {
 		}
 		silent(c)
 	})
-	s, err := Run(context.Background(), Config{Users: 2, Duration: time.Second, Requests: []Request{{URL: url}}})
+	s, err := Generate(context.Background(), Config{Users: 2, Duration: time.Second, Requests: []Request{{URL: url}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,7 +62,7 @@ func TestNoSuccessIsAnError(t *testing.T) {
 				url := stallServer(t, tc.serve)
 				cfg := Config{Users: 2, Duration: 700 * time.Millisecond, Timeout: tc.timeout, Requests: []Request{{URL: url}}}
 				engine(&cfg)
-				s, err := Run(context.Background(), cfg)
+				s, err := Generate(context.Background(), cfg)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -103,7 +103,7 @@ func TestSomeSuccessIsNotAnError(t *testing.T) {
 		}
 		garbageAnswer(c)
 	})
-	s, err := Run(context.Background(), Config{Users: 1, Duration: 500 * time.Millisecond, Requests: []Request{{URL: url}}})
+	s, err := Generate(context.Background(), Config{Users: 1, Duration: 500 * time.Millisecond, Requests: []Request{{URL: url}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -180,10 +180,10 @@ type shard struct {
 	h2            int64 // responses over HTTP/2 (Config.HTTP2)
 }
 
-// Run executes the load and returns its summary. It returns an error without
+// Generate executes the load and returns its summary. It returns an error without
 // a summary for a bad Config or an unreachable target; when ctx is
 // cancelled it stops, and the summary so far is returned with Interrupted.
-func Run(ctx context.Context, cfg Config) (*Summary, error) {
+func Generate(ctx context.Context, cfg Config) (*Summary, error) {
 	r, err := newRunner(cfg)
 	if err != nil {
 		return nil, err

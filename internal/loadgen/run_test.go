@@ -82,7 +82,7 @@ func testClosedCountMatchesServer(t *testing.T, engine func(*Config)) {
 	cs := newCountingServer(t, nil)
 	cfg := Config{Requests: []Request{{URL: cs.URL + "/x"}}, Users: 4, MaxRequests: 500}
 	engine(&cfg)
-	s, err := Run(context.Background(), cfg)
+	s, err := Generate(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func testClosedHoldsExactlyNInFlight(t *testing.T, engine func(*Config)) {
 	const users = 7
 	cfg := Config{Requests: []Request{{URL: cs.URL}}, Users: users, Duration: 600 * time.Millisecond}
 	engine(&cfg)
-	s, err := Run(context.Background(), cfg)
+	s, err := Generate(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestConnectionsBeyondFileLimit(t *testing.T) {
 		t.Skip(err)
 	}
 	users := int(min(lim.Cur, 1<<30)) // plus the process's own files: over the limit
-	_, err := Run(context.Background(), Config{Requests: []Request{{URL: "http://127.0.0.1:9/"}}, Users: users, MaxRequests: 1})
+	_, err := Generate(context.Background(), Config{Requests: []Request{{URL: "http://127.0.0.1:9/"}}, Users: users, MaxRequests: 1})
 	if err == nil || !strings.Contains(err.Error(), "ulimit -n") || !strings.Contains(err.Error(), strconv.FormatUint(lim.Cur, 10)) {
 		t.Fatalf("err = %v", err)
 	}
@@ -137,7 +137,7 @@ func TestRefusedIsClearError(t *testing.T) {
 	l, _ := net.Listen("tcp", "127.0.0.1:0")
 	addr := l.Addr().String()
 	l.Close()
-	_, err := Run(context.Background(), Config{Requests: []Request{{URL: "http://" + addr}}, Users: 1, MaxRequests: 1})
+	_, err := Generate(context.Background(), Config{Requests: []Request{{URL: "http://" + addr}}, Users: 1, MaxRequests: 1})
 	te, ok := err.(*TargetError)
 	if !ok || te.Kind != KindRefused || !strings.Contains(err.Error(), "refused") {
 		t.Fatalf("err = %v", err)
@@ -155,7 +155,7 @@ func testOpenKeepsRateAgainstSlowServer(t *testing.T, engine func(*Config)) {
 	cfg := Config{Requests: []Request{{URL: cs.URL}}, Rate: 100, Connections: 2,
 		Duration: 1500 * time.Millisecond}
 	engine(&cfg)
-	s, err := Run(context.Background(), cfg)
+	s, err := Generate(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func testOpenRateWithEnoughConnections(t *testing.T, engine func(*Config)) {
 	cfg := Config{Requests: []Request{{URL: cs.URL}}, Rate: 200, Connections: 50,
 		Duration: 1500 * time.Millisecond}
 	engine(&cfg)
-	s, err := Run(context.Background(), cfg)
+	s, err := Generate(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +213,7 @@ func testOpenP99ReflectsStall(t *testing.T, engine func(*Config)) {
 	cfg := Config{Requests: []Request{{URL: cs.URL}}, Rate: 200, Connections: 10,
 		Duration: 2500 * time.Millisecond}
 	engine(&cfg)
-	s, err := Run(context.Background(), cfg)
+	s, err := Generate(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,7 +261,7 @@ func testErrorKinds(t *testing.T, engine func(*Config)) {
 		{URL: cs.URL + "/big", Label: "big", ExpectBody: "needle", ExpectStatus: []int{200}},
 	}, Users: 4, MaxRequests: 80, Timeout: 250 * time.Millisecond}
 	engine(&cfg)
-	s, err := Run(context.Background(), cfg)
+	s, err := Generate(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,7 +294,7 @@ func testWarmupExcludedAndSeries(t *testing.T, engine func(*Config)) {
 	cfg := Config{Requests: []Request{{URL: cs.URL}}, Rate: 100, Connections: 10,
 		WarmUp: 500 * time.Millisecond, Duration: 2 * time.Second}
 	engine(&cfg)
-	s, err := Run(context.Background(), cfg)
+	s, err := Generate(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -333,7 +333,7 @@ func TestRampUpAndThink(t *testing.T) {
 	})
 	var ticks []Progress
 	before := time.Now()
-	s, err := Run(context.Background(), Config{Requests: []Request{{URL: cs.URL}}, Users: 5,
+	s, err := Generate(context.Background(), Config{Requests: []Request{{URL: cs.URL}}, Users: 5,
 		RampUp: time.Second, Think: 50 * time.Millisecond, Duration: 2 * time.Second,
 		OnSecond: func(p Progress) { ticks = append(ticks, p) }})
 	if err != nil {
@@ -367,7 +367,7 @@ func testOpenCountBound(t *testing.T, engine func(*Config)) {
 	cs := newCountingServer(t, nil)
 	cfg := Config{Requests: []Request{{URL: cs.URL}}, Rate: 1000, Connections: 5, MaxRequests: 300}
 	engine(&cfg)
-	s, err := Run(context.Background(), cfg)
+	s, err := Generate(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -379,18 +379,18 @@ func testOpenCountBound(t *testing.T, engine func(*Config)) {
 func TestTLS(t *testing.T) {
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, "tls") }))
 	defer srv.Close()
-	_, err := Run(context.Background(), Config{Requests: []Request{{URL: srv.URL}}, Users: 1, MaxRequests: 1})
+	_, err := Generate(context.Background(), Config{Requests: []Request{{URL: srv.URL}}, Users: 1, MaxRequests: 1})
 	var te *TargetError
 	if !errors.As(err, &te) || te.Kind != KindTLS || !strings.Contains(err.Error(), "--insecure") {
 		t.Fatalf("untrusted certificate: %v", err)
 	}
-	s, err := Run(context.Background(), Config{Requests: []Request{{URL: srv.URL, ExpectBody: "tls"}}, Users: 2, MaxRequests: 50, Insecure: true})
+	s, err := Generate(context.Background(), Config{Requests: []Request{{URL: srv.URL, ExpectBody: "tls"}}, Users: 2, MaxRequests: 50, Insecure: true})
 	if err != nil || s.Requests != 50 || s.Errors != 0 {
 		t.Fatalf("insecure: %v %+v", err, s)
 	}
 	// Plain HTTP to a TLS port, and TLS to a plain port.
 	plain := newCountingServer(t, nil)
-	_, err = Run(context.Background(), Config{Requests: []Request{{URL: strings.Replace(plain.URL, "http:", "https:", 1)}},
+	_, err = Generate(context.Background(), Config{Requests: []Request{{URL: strings.Replace(plain.URL, "http:", "https:", 1)}},
 		Users: 1, MaxRequests: 1, Timeout: 2 * time.Second})
 	if !errors.As(err, &te) || te.Kind != KindTLS {
 		t.Fatalf("https to http port: %v", err)
@@ -398,7 +398,7 @@ func TestTLS(t *testing.T) {
 }
 
 func TestDNSFailure(t *testing.T) {
-	_, err := Run(context.Background(), Config{Requests: []Request{{URL: "http://no-such-host.invalid/"}}, Users: 1,
+	_, err := Generate(context.Background(), Config{Requests: []Request{{URL: "http://no-such-host.invalid/"}}, Users: 1,
 		MaxRequests: 1, Timeout: 3 * time.Second})
 	var te *TargetError
 	if !errors.As(err, &te) || (te.Kind != KindDNS && te.Kind != KindConnect) {
@@ -415,7 +415,7 @@ func TestConfigErrors(t *testing.T) {
 		"bad method":  {Requests: []Request{{URL: "http://h/", Method: "GE T"}}, Users: 1, Duration: time.Second},
 		"unknown var": {Requests: []Request{{URL: "http://h/${nope}"}}, Users: 1, Duration: time.Second, Vars: &Vars{Names: []string{"a"}, Rows: [][]string{{"1"}}}},
 	} {
-		if _, err := Run(context.Background(), c); err == nil {
+		if _, err := Generate(context.Background(), c); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
@@ -431,7 +431,7 @@ func testInterruptReturnsSummary(t *testing.T, engine func(*Config)) {
 	start := time.Now()
 	cfg := Config{Requests: []Request{{URL: cs.URL}}, Users: 3, Duration: time.Minute}
 	engine(&cfg)
-	s, err := Run(ctx, cfg)
+	s, err := Generate(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -475,7 +475,7 @@ func TestHTTP2WhereOffered(t *testing.T) {
 	srv.EnableHTTP2 = true
 	srv.StartTLS()
 	defer srv.Close()
-	s, err := Run(context.Background(), Config{Requests: []Request{{URL: srv.URL + "/echo", Method: "POST", Body: []byte("ping"),
+	s, err := Generate(context.Background(), Config{Requests: []Request{{URL: srv.URL + "/echo", Method: "POST", Body: []byte("ping"),
 		ExpectBody: "ping"}}, Users: 3, MaxRequests: 60, HTTP2: true, Insecure: true})
 	if err != nil {
 		t.Fatal(err)
@@ -485,7 +485,7 @@ func TestHTTP2WhereOffered(t *testing.T) {
 	}
 	// A plain-HTTP server: the same path falls back to HTTP/1.1.
 	plain := newCountingServer(t, nil)
-	s, err = Run(context.Background(), Config{Requests: []Request{{URL: plain.URL}}, Users: 2, MaxRequests: 20, HTTP2: true})
+	s, err = Generate(context.Background(), Config{Requests: []Request{{URL: plain.URL}}, Users: 2, MaxRequests: 20, HTTP2: true})
 	if err != nil || s.Requests != 20 || s.Errors != 0 || s.HTTP2Requests != 0 || plain.hits.Load() != 20 {
 		t.Fatalf("plain: %v %+v", err, s)
 	}
@@ -523,7 +523,7 @@ func testStaleKeepAliveRetried(t *testing.T, engine func(*Config)) {
 	}()
 	cfg := Config{Requests: []Request{{URL: "http://" + l.Addr().String() + "/"}}, Users: 1, MaxRequests: 20}
 	engine(&cfg)
-	s, err := Run(context.Background(), cfg)
+	s, err := Generate(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -556,7 +556,7 @@ func testServiceGoneMidRun(t *testing.T, engine func(*Config)) {
 		Users: 2, Duration: 2 * time.Second, Timeout: 2 * time.Second}
 	engine(&cfg)
 	start := time.Now()
-	s, err := Run(context.Background(), cfg)
+	s, err := Generate(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -577,7 +577,7 @@ func testRampUp(t *testing.T, engine func(*Config)) {
 	cs.delay.Store(int64(10 * time.Millisecond))
 	cfg := Config{Requests: []Request{{URL: cs.URL}}, Users: 4, RampUp: 2 * time.Second, Duration: 2 * time.Second}
 	engine(&cfg)
-	s, err := Run(context.Background(), cfg)
+	s, err := Generate(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -624,7 +624,7 @@ func testBackoffWhileTheServiceIsDown(t *testing.T, engine func(*Config)) {
 		go srv2.Serve(ln2)
 		t.Cleanup(func() { srv2.Close() })
 	}()
-	s, err := Run(context.Background(), cfg)
+	s, err := Generate(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

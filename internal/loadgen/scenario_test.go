@@ -43,7 +43,7 @@ requests:
 	if err := LoadScenario(filepath.Join(dir, "s.yaml"), &cfg); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Run(context.Background(), cfg)
+	s, err := Generate(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

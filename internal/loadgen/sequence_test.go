@@ -46,7 +46,7 @@ func TestSequenceLoopsSendExactCounts(t *testing.T) {
 		{Label: "b", URL: cs.URL + "/b", Weight: 2}, // a loop controller of 2 around it
 		{Label: "c", URL: cs.URL + "/c"},
 	}}
-	s, err := Run(context.Background(), cfg)
+	s, err := Generate(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestSequenceThreadGroups(t *testing.T) {
 		{Label: "b", URL: cs.URL + "/b"},
 		{Label: "c", URL: cs.URL + "/c"},
 	}, Groups: []UserGroup{{Users: 2, Requests: 1, Loops: 3}, {Users: 1, Requests: 2, Loops: 4}}}
-	s, err := Run(context.Background(), cfg)
+	s, err := Generate(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func testSequenceByDuration(t *testing.T, engine func(*Config)) {
 		{Label: "b", URL: cs.URL + "/b", Weight: 3},
 	}}
 	engine(&cfg)
-	s, err := Run(context.Background(), cfg)
+	s, err := Generate(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestScenarioSequence(t *testing.T) {
 	if !cfg.BoundedByLoops() {
 		t.Fatal("a scenario with loops is bounded by them")
 	}
-	s, err := Run(context.Background(), cfg)
+	s, err := Generate(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestSequenceRowPerPass(t *testing.T) {
 	})
 	cfg := Config{Users: 2, Sequence: true, Loops: 3, Vars: &Vars{Names: []string{"u"}, Rows: [][]string{{"alice"}, {"bob"}, {"carol"}}},
 		Requests: []Request{{Label: "login", URL: cs.URL + "/login?u=${u}"}, {Label: "balance", URL: cs.URL + "/balance?u=${u}", Weight: 2}}}
-	if _, err := Run(context.Background(), cfg); err != nil {
+	if _, err := Generate(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
 	mu.Lock()

@@ -9,9 +9,9 @@ import (
 	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
-// Run is a multi-host run folder read once: every host's layers on the
+// Loaded is a multi-host run folder read once: every host's layers on the
 // local timeline, each decided as its own record folder.
-type Run struct {
+type Loaded struct {
 	Dir      string
 	Manifest *Manifest
 	Hosts    []*HostRun
@@ -36,18 +36,18 @@ type HostRun struct {
 // Load reads a multi-host run folder: hosts.json, each host's record folder
 // (verdict.Load) moved onto the local timeline, load as the app host's
 // load (nil: record without load), each host decided.
-func Load(dir string, load *loadgen.Summary) (*Run, error) {
+func Load(dir string, load *loadgen.Summary) (*Loaded, error) {
 	return LoadContext(context.Background(), dir, load)
 }
 
 // LoadContext is Load that stops when ctx is done (verdict.LoadContext):
 // then no Run, and an error wrapping ctx.Err().
-func LoadContext(ctx context.Context, dir string, load *loadgen.Summary) (*Run, error) {
+func LoadContext(ctx context.Context, dir string, load *loadgen.Summary) (*Loaded, error) {
 	m, err := Read(dir)
 	if err != nil {
 		return nil, err
 	}
-	r := &Run{Dir: dir, Manifest: m}
+	r := &Loaded{Dir: dir, Manifest: m}
 	for _, e := range m.Hosts {
 		h := &HostRun{Entry: e}
 		r.Hosts = append(r.Hosts, h)

@@ -198,7 +198,7 @@ func recordAll(ctx context.Context, p Plan, jobs []*job) (duringErr error, err e
 		go func() {
 			defer close(j.done)
 			defer once.Do(func() { close(j.started) }) // ended before it started
-			j.res, j.err = j.client.Run(ctx, rj)
+			j.res, j.err = j.client.Exec(ctx, rj)
 		}()
 	}
 	// The copies can take a while over a slow link: the recorders start

@@ -366,11 +366,11 @@ type prober struct {
 	noise *noise
 }
 
-// Run measures the parts o asks for and returns the result; a part that
+// Measure measures the parts o asks for and returns the result; a part that
 // cannot run here is listed in Skipped with the reason, not an error. The
 // error is for options that make no sense (an unknown part, an unreachable
 // peer, a refused token) or the context ending before anything was measured.
-func Run(ctx context.Context, o Options) (*Result, error) {
+func Measure(ctx context.Context, o Options) (*Result, error) {
 	if o.ProcRoot == "" {
 		o.ProcRoot = "/proc"
 	}

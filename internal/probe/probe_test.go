@@ -51,7 +51,7 @@ func figures(r *Result, part string) []*Figure {
 }
 
 func TestLoopbackNetwork(t *testing.T) {
-	r, err := Run(context.Background(), Options{Parts: []string{PartNet}, Quick: true, Sizes: []int{1, 1024, 70000}})
+	r, err := Measure(context.Background(), Options{Parts: []string{PartNet}, Quick: true, Sizes: []int{1, 1024, 70000}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestPeerTokenRefusesStrangers(t *testing.T) {
 	o := Options{Parts: []string{PartNet}, Quick: true, Rounds: 2, Sizes: []int{64}, Peer: addr}
 	for _, tok := range []string{"", "wrong", "s3cret-and-more"} {
 		o.Token = tok
-		r, err := Run(context.Background(), o)
+		r, err := Measure(context.Background(), o)
 		if !errors.Is(err, errRefused) {
 			t.Errorf("token %q: want the refusal, got %v (result %v)", tok, err, r != nil)
 		}
@@ -112,7 +112,7 @@ func TestPeerTokenRefusesStrangers(t *testing.T) {
 		}
 	}
 	o.Token = "s3cret"
-	r, err := Run(context.Background(), o)
+	r, err := Measure(context.Background(), o)
 	if err != nil {
 		t.Fatalf("the right token: %v", err)
 	}
@@ -139,13 +139,13 @@ func TestListenerEndsItsDeadline(t *testing.T) {
 		t.Fatal("--for 300ms: the listener still serves after 10 s")
 	}
 	// And the port is closed.
-	if _, err := Run(context.Background(), Options{Parts: []string{PartNet}, Rounds: 1, Sizes: []int{1}, Peer: addr}); err == nil {
+	if _, err := Measure(context.Background(), Options{Parts: []string{PartNet}, Rounds: 1, Sizes: []int{1}, Peer: addr}); err == nil {
 		t.Error("a stopped listener still answered")
 	}
 }
 
 func TestCPU(t *testing.T) {
-	r, err := Run(context.Background(), Options{Parts: []string{PartCPU}, Quick: true})
+	r, err := Measure(context.Background(), Options{Parts: []string{PartCPU}, Quick: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestCPU(t *testing.T) {
 }
 
 func TestMemory(t *testing.T) {
-	r, err := Run(context.Background(), Options{Parts: []string{PartMem}, Quick: true})
+	r, err := Measure(context.Background(), Options{Parts: []string{PartMem}, Quick: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +236,7 @@ func TestMemoryPerNode(t *testing.T) {
 	f.NUMA.Nodes.Value = f.NUMA.Nodes.Value[:1]
 	// Two entries for the same node would measure "remote" on node 0; one
 	// entry is the honest single-node case through the per-node code.
-	r, err := Run(context.Background(), Options{Parts: []string{PartMem}, Quick: true, Rounds: 2, Facts: f})
+	r, err := Measure(context.Background(), Options{Parts: []string{PartMem}, Quick: true, Rounds: 2, Facts: f})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +260,7 @@ func dirEntries(t *testing.T, dir string) []string {
 
 func TestDiskLeavesNothing(t *testing.T) {
 	dir := t.TempDir()
-	r, err := Run(context.Background(), Options{Parts: []string{PartDisk}, Quick: true, Dir: dir, DiskBytes: 8 << 20})
+	r, err := Measure(context.Background(), Options{Parts: []string{PartDisk}, Quick: true, Dir: dir, DiskBytes: 8 << 20})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,7 +295,7 @@ func TestDiskCancelledMidwayLeavesNothing(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan *Result, 1)
 	go func() {
-		r, _ := Run(ctx, Options{Parts: []string{PartDisk}, Dir: dir, DiskBytes: 64 << 20})
+		r, _ := Measure(ctx, Options{Parts: []string{PartDisk}, Dir: dir, DiskBytes: 64 << 20})
 		done <- r
 	}()
 	// While it runs, its file has no name: nothing shows in the folder.
@@ -322,7 +322,7 @@ func TestDiskCancelledMidwayLeavesNothing(t *testing.T) {
 }
 
 func TestDiskBadDir(t *testing.T) {
-	r, err := Run(context.Background(), Options{Parts: []string{PartDisk}, Quick: true, Dir: "/nonexistent/probe"})
+	r, err := Measure(context.Background(), Options{Parts: []string{PartDisk}, Quick: true, Dir: "/nonexistent/probe"})
 	if err != nil {
 		t.Fatal(err)
 	}

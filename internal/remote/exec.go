@@ -181,12 +181,12 @@ func (e *LostError) Localize(l finding.Lang) string {
 		e.Host, e.After.Round(time.Second), e.Err, where).In(l)
 }
 
-// Run copies the binary to a temporary folder on the target, runs it and
+// Exec copies the binary to a temporary folder on the target, runs it and
 // removes the folder, all in one remote shell whose EXIT trap cleans up
 // even when the connection is gone. The binary goes over stdin (head -c),
 // so nothing but sh, mktemp, head, chmod (and timeout, tar when asked) is
 // needed there.
-func (c *Client) Run(ctx context.Context, j Job) (*Result, error) {
+func (c *Client) Exec(ctx context.Context, j Job) (*Result, error) {
 	f, err := os.Open(j.Binary)
 	if err != nil {
 		return nil, err

@@ -71,7 +71,7 @@ exit 1
 			if tc.fetch {
 				j.Args, j.Fetch, j.Into, j.FailOnExit = []string{"record", "--out", FetchDir}, true, t.TempDir(), true
 			}
-			_, err := c.Run(context.Background(), j)
+			_, err := c.Exec(context.Background(), j)
 			if err == nil {
 				t.Fatal("ran with --sudo")
 			}
@@ -122,7 +122,7 @@ func TestDiskFull(t *testing.T) {
 	big := script(t, "exit 0\n#"+strings.Repeat("x", 3<<20)+"\n")
 	into := filepath.Join(t.TempDir(), "run")
 	os.MkdirAll(into, 0o755)
-	_, err = c.Run(context.Background(), Job{Binary: big, Args: []string{"record", "--out", FetchDir}, Fetch: true, Into: into, FailOnExit: true})
+	_, err = c.Exec(context.Background(), Job{Binary: big, Args: []string{"record", "--out", FetchDir}, Fetch: true, Into: into, FailOnExit: true})
 	en, zh := finding.Localize(err, finding.EN), finding.Localize(err, finding.ZH)
 	if err == nil || !strings.Contains(en, host+": no space left on /tmp there: tuneloop needs 4 MiB") || !strings.Contains(en, "No space left on device") ||
 		!strings.Contains(en, "tuneloop-test-tmp") || !strings.Contains(zh, host+"：该主机 /tmp 空间不足") {
@@ -146,7 +146,7 @@ func TestDiskFull(t *testing.T) {
 	bin := script(t, `mkdir -p "$3/raw" && echo '{"status":"recording"}' > "$3/manifest.json" || exit 9
 dd if=/dev/zero of="$3/raw/samples.jsonl.gz" bs=64k count=64 2>/dev/null || { echo "tuneloop: write $3/raw/samples.jsonl.gz: no space left on device" >&2; exit 1; }
 `)
-	res, err := c.Run(context.Background(), Job{Binary: bin, Args: []string{"record", "--out", FetchDir}, Fetch: true, Into: into, FailOnExit: true})
+	res, err := c.Exec(context.Background(), Job{Binary: bin, Args: []string{"record", "--out", FetchDir}, Fetch: true, Into: into, FailOnExit: true})
 	var xe *ExitedError
 	if !errors.As(err, &xe) || xe.Code != 1 {
 		t.Fatalf("run folder too big: %v", err)
@@ -181,7 +181,7 @@ exit 2
 `)
 	into := t.TempDir()
 	j := Job{Binary: bin, Args: []string{"record", "--out", FetchDir}, Fetch: true, Into: into, FailOnExit: true}
-	res, err := c.Run(context.Background(), j)
+	res, err := c.Exec(context.Background(), j)
 	var xe *ExitedError
 	if !errors.As(err, &xe) || res.ExitCode != 2 {
 		t.Fatalf("%v %+v", err, res)
@@ -191,7 +191,7 @@ exit 2
 		t.Errorf("messages:\n%s\n%s", en, zh)
 	}
 	j.FailOnExit, j.Into = false, t.TempDir()
-	if res, err := c.Run(context.Background(), j); err != nil || res.ExitCode != 2 {
+	if res, err := c.Exec(context.Background(), j); err != nil || res.ExitCode != 2 {
 		t.Errorf("without FailOnExit: %v %+v", err, res)
 	}
 }

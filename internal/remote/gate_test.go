@@ -25,7 +25,7 @@ func TestGate(t *testing.T) {
 	started := make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
-		_, err := c.Run(context.Background(), Job{Binary: bin, Limit: 30 * time.Second, Gate: gate, Started: func() { close(started) }})
+		_, err := c.Exec(context.Background(), Job{Binary: bin, Limit: 30 * time.Second, Gate: gate, Started: func() { close(started) }})
 		done <- err
 	}()
 	select {

@@ -56,7 +56,7 @@ echo "to stderr" >&2
 exit 3
 `)
 	var out, errb bytes.Buffer
-	res, err := c.Run(context.Background(), Job{Binary: bin, Args: []string{"check", "--lang", "it's"}, Stdout: &out, Stderr: &errb})
+	res, err := c.Exec(context.Background(), Job{Binary: bin, Args: []string{"check", "--lang", "it's"}, Stdout: &out, Stderr: &errb})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +96,7 @@ echo "a warning" >&2
 `)
 	into := filepath.Join(t.TempDir(), "run")
 	var errb bytes.Buffer
-	res, err := c.Run(context.Background(), Job{Binary: bin, Args: []string{"record", "--out", FetchDir}, Limit: 30 * time.Second,
+	res, err := c.Exec(context.Background(), Job{Binary: bin, Args: []string{"record", "--out", FetchDir}, Limit: 30 * time.Second,
 		Fetch: true, Into: into, Stderr: &errb})
 	if err != nil {
 		t.Fatalf("%v (stderr %s)", err, errb.String())
@@ -187,7 +187,7 @@ sleep 60
 	}()
 	into := filepath.Join(t.TempDir(), "run")
 	start := time.Now()
-	_, err = c.Run(context.Background(), Job{Binary: bin, Args: []string{"record", "--out", FetchDir}, Limit: 3 * time.Second,
+	_, err = c.Exec(context.Background(), Job{Binary: bin, Args: []string{"record", "--out", FetchDir}, Limit: 3 * time.Second,
 		Fetch: true, Into: into})
 	var le *LostError
 	if !errors.As(err, &le) {
@@ -323,7 +323,7 @@ echo "privileged work $*"
 	var out, errb bytes.Buffer
 	asked := 0
 	pw := func(string) (string, error) { asked++; return "s3cret", nil }
-	if _, err := c.Run(context.Background(), Job{Binary: bin, Args: []string{"check"}, Sudo: true, SudoCmd: fakeSudo(t, ""), Password: pw,
+	if _, err := c.Exec(context.Background(), Job{Binary: bin, Args: []string{"check"}, Sudo: true, SudoCmd: fakeSudo(t, ""), Password: pw,
 		Stdout: &out, Stderr: &errb}); err != nil {
 		t.Fatal(err)
 	}
@@ -335,7 +335,7 @@ echo "privileged work $*"
 	// sudo that asks: answered on a PTY, the prompt and password never shown.
 	out.Reset()
 	withPW := fakeSudo(t, "s3cret")
-	res, err := c.Run(context.Background(), Job{Binary: bin, Args: []string{"check", "--all"}, Sudo: true, SudoCmd: withPW, Password: pw, Stdout: &out})
+	res, err := c.Exec(context.Background(), Job{Binary: bin, Args: []string{"check", "--all"}, Sudo: true, SudoCmd: withPW, Password: pw, Stdout: &out})
 	if err != nil || res.ExitCode != 0 {
 		t.Fatalf("%v %+v (out %q)", err, res, out.String())
 	}
@@ -346,14 +346,14 @@ echo "privileged work $*"
 
 	// A wrong password is said so.
 	out.Reset()
-	_, err = c.Run(context.Background(), Job{Binary: bin, Args: []string{"check"}, Sudo: true, SudoCmd: withPW,
+	_, err = c.Exec(context.Background(), Job{Binary: bin, Args: []string{"check"}, Sudo: true, SudoCmd: withPW,
 		Password: func(string) (string, error) { return "wrong", nil }, Stdout: &out})
 	if err == nil || !strings.Contains(err.Error(), "sudo refused the password") || strings.Contains(out.String(), "wrong") {
 		t.Errorf("wrong password: %v, output %q", err, out.String())
 	}
 
 	// Fetching a run folder with a password-asking sudo is refused up front.
-	_, err = c.Run(context.Background(), Job{Binary: bin, Args: []string{"record"}, Sudo: true, SudoCmd: withPW, Password: pw, Fetch: true, Into: t.TempDir()})
+	_, err = c.Exec(context.Background(), Job{Binary: bin, Args: []string{"record"}, Sudo: true, SudoCmd: withPW, Password: pw, Fetch: true, Into: t.TempDir()})
 	if err == nil || !strings.Contains(finding.Localize(err, finding.ZH), "免密 sudo") {
 		t.Errorf("fetch with password sudo: %v", err)
 	}

@@ -58,7 +58,7 @@ type HostPoint struct {
 const maxHostFindings = 8
 
 // NewHosts builds the hosts view of a loaded multi-host run.
-func NewHosts(r *multihost.Run, lang finding.Lang) *HostsView {
+func NewHosts(r *multihost.Loaded, lang finding.Lang) *HostsView {
 	v := &HostsView{Cross: r.Cross}
 	for _, h := range r.Hosts {
 		e := h.Entry

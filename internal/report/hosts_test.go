@@ -21,7 +21,7 @@ func TestHostsView(t *testing.T) {
 	lost := finding.T("connection lost | *bold*", "连接中断")
 	app := &multihost.HostRun{Entry: multihost.Entry{Host: multihost.Host{Name: "app1", Role: "app", Address: "app1"}},
 		Layers: &verdict.Layers{}, Decision: &verdict.Decision{Findings: []finding.Finding{disk}}, Aligned: true}
-	r := &multihost.Run{Hosts: []*multihost.HostRun{
+	r := &multihost.Loaded{Hosts: []*multihost.HostRun{
 		{Entry: multihost.Entry{Host: multihost.Host{Name: "db|1", Role: "db", Address: "db1"}, Lost: &lost,
 			Before: &multihost.Clock{OffsetNS: 3e9}, After: &multihost.Clock{OffsetNS: 3e9 + 2e6}},
 			Layers: &verdict.Layers{Series: series}, Decision: &verdict.Decision{Verdict: &disk, Findings: []finding.Finding{disk}},

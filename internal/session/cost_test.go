@@ -128,7 +128,7 @@ func TestGeneratorCost(t *testing.T) {
 func TestRunCostsOfARealRun(t *testing.T) {
 	start, url, _ := tinyService(t)
 	dir := filepath.Join(t.TempDir(), "run")
-	res, err := Run(context.Background(), RunOptions{Target: url, Start: start, StartTimeout: 60 * time.Second, StopTimeout: 2 * time.Second,
+	res, err := LoadAndRecord(context.Background(), RunOptions{Target: url, Start: start, StartTimeout: 60 * time.Second, StopTimeout: 2 * time.Second,
 		Load: loadgen.Config{Users: 2, Duration: 3 * time.Second, Requests: []loadgen.Request{{URL: url}}}, Interval: 500 * time.Millisecond,
 		ThreadDumps: 2, Out: dir, NoCatalog: true, Getenv: func(k string) string {
 			if k == "XDG_STATE_HOME" {

@@ -39,7 +39,7 @@ func TestRunDiskFullKeepsAndSays(t *testing.T) {
 		},
 		Note: func(t finding.Text) { mu.Lock(); notes = append(notes, t.EN); mu.Unlock() },
 	}
-	res, err := Run(context.Background(), RunOptions{Target: url, Start: start, StartTimeout: 60 * time.Second, StopTimeout: 2 * time.Second,
+	res, err := LoadAndRecord(context.Background(), RunOptions{Target: url, Start: start, StartTimeout: 60 * time.Second, StopTimeout: 2 * time.Second,
 		WarmUp: time.Second, Load: loadgen.Config{Users: 2, Duration: 3 * time.Second, Requests: []loadgen.Request{{URL: url}}},
 		Interval: 250 * time.Millisecond, Out: dir, Catalog: db, Getenv: func(k string) string {
 			if k == "XDG_STATE_HOME" {

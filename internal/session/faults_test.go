@@ -25,7 +25,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
-// runChildEnv makes the test binary a `tuneloop run` (session.Run with the
+// runChildEnv makes the test binary a `tuneloop run` (session.LoadAndRecord with the
 // options in the variable, JSON), for tests that kill it with SIGKILL.
 const runChildEnv = "TUNELOOP_TEST_RUN_CHILD"
 
@@ -57,7 +57,7 @@ func init() {
 	o := RunOptions{Target: c.URL, Start: c.Start, PID: c.PID, KeepService: c.Keep, StartTimeout: 60 * time.Second, StopTimeout: 2 * time.Second,
 		WarmUp: 2 * time.Second, Load: loadgen.Config{Users: 2, Duration: secs, Requests: []loadgen.Request{{URL: c.URL}}},
 		Interval: 500 * time.Millisecond, Out: c.Out, NoCatalog: true, Getenv: os.Getenv}
-	_, err := Run(context.Background(), o, RunHooks{
+	_, err := LoadAndRecord(context.Background(), o, RunHooks{
 		Note:   func(t finding.Text) { fmt.Fprintln(os.Stderr, "NOTE", t.EN) },
 		OnLoad: func(p loadgen.Progress) { fmt.Fprintln(os.Stderr, "LOAD", p.Elapsed.Seconds()) },
 	})
@@ -124,7 +124,7 @@ func TestRunServiceDiesMidRun(t *testing.T) {
 		}
 	}}
 	t0 := time.Now()
-	res, err := Run(context.Background(), RunOptions{Target: url, Start: start, StartTimeout: 60 * time.Second, StopTimeout: 2 * time.Second,
+	res, err := LoadAndRecord(context.Background(), RunOptions{Target: url, Start: start, StartTimeout: 60 * time.Second, StopTimeout: 2 * time.Second,
 		Load: loadgen.Config{Users: 2, Duration: 6 * time.Second, Requests: []loadgen.Request{{URL: url}}}, Interval: 500 * time.Millisecond,
 		Out: dir, NoCatalog: true, NoJFR: true, Getenv: func(k string) string {
 			if k == "XDG_STATE_HOME" {
@@ -440,7 +440,7 @@ func TestRunInterruptedStopsGracefully(t *testing.T) {
 			cancel()
 		}
 	}}
-	res, err := Run(ctx, RunOptions{Target: url, Start: start, StartTimeout: 60 * time.Second, StopTimeout: 5 * time.Second,
+	res, err := LoadAndRecord(ctx, RunOptions{Target: url, Start: start, StartTimeout: 60 * time.Second, StopTimeout: 5 * time.Second,
 		Load: loadgen.Config{Users: 2, Duration: 10 * time.Second, Requests: []loadgen.Request{{URL: url}}}, Interval: 500 * time.Millisecond,
 		Out: dir, NoCatalog: true, Getenv: func(k string) string {
 			if k == "XDG_STATE_HOME" {
@@ -511,7 +511,7 @@ func TestRunDiskFull(t *testing.T) {
 			fill()
 		}
 	}}
-	res, err := Run(context.Background(), RunOptions{Target: srv, StartTimeout: 10 * time.Second,
+	res, err := LoadAndRecord(context.Background(), RunOptions{Target: srv, StartTimeout: 10 * time.Second,
 		Load: loadgen.Config{Users: 2, Duration: 3 * time.Second, Requests: []loadgen.Request{{URL: srv}}}, Interval: 250 * time.Millisecond,
 		Out: dir, NoCatalog: true}, hooks)
 	if err != nil {
@@ -553,7 +553,7 @@ func TestRunHungServiceIsDiagnosed(t *testing.T) {
 	start, url, pidFile := tinyService(t)
 	start += " deadlock"
 	dir := filepath.Join(t.TempDir(), "run")
-	res, err := Run(context.Background(), RunOptions{Target: url, Start: start, StartTimeout: 8 * time.Second, StopTimeout: 2 * time.Second,
+	res, err := LoadAndRecord(context.Background(), RunOptions{Target: url, Start: start, StartTimeout: 8 * time.Second, StopTimeout: 2 * time.Second,
 		Load: loadgen.Config{Users: 2, Duration: 30 * time.Second, Requests: []loadgen.Request{{URL: url}}}, Interval: time.Second,
 		Out: dir, NoCatalog: true, ThreadDumps: 5, Getenv: func(k string) string {
 			if k == "XDG_STATE_HOME" {
@@ -598,7 +598,7 @@ func TestRunServiceStopsAnswering(t *testing.T) {
 		}
 	}}
 	t0 := time.Now()
-	res, err := Run(context.Background(), RunOptions{Target: url, Start: start, StartTimeout: 60 * time.Second, StopTimeout: 2 * time.Second,
+	res, err := LoadAndRecord(context.Background(), RunOptions{Target: url, Start: start, StartTimeout: 60 * time.Second, StopTimeout: 2 * time.Second,
 		Load: loadgen.Config{Users: 2, Duration: 30 * time.Second, Requests: []loadgen.Request{{URL: url}}}, Interval: 500 * time.Millisecond,
 		Out: dir, NoCatalog: true, NoJFR: true, Getenv: func(k string) string {
 			if k == "XDG_STATE_HOME" {
@@ -635,13 +635,13 @@ func TestRunServiceStopsAnswering(t *testing.T) {
 func TestRunPreconditions(t *testing.T) {
 	mnt, _ := smallDisk(t, "2m")
 	marker := filepath.Join(t.TempDir(), "started")
-	_, err := Run(context.Background(), RunOptions{Target: "http://127.0.0.1:1/", Start: "touch " + marker,
+	_, err := LoadAndRecord(context.Background(), RunOptions{Target: "http://127.0.0.1:1/", Start: "touch " + marker,
 		Load: loadgen.Config{Users: 1, Duration: time.Minute}, Out: filepath.Join(mnt, "run"), NoCatalog: true}, RunHooks{})
 	if err == nil || !strings.Contains(err.Error(), "MB free") {
 		t.Errorf("a 2 MB file system for a 1 min run: %v", err)
 	}
 	srv := httptestServer(t)
-	_, err = Run(context.Background(), RunOptions{Target: srv, Start: "touch " + marker,
+	_, err = LoadAndRecord(context.Background(), RunOptions{Target: srv, Start: "touch " + marker,
 		Load: loadgen.Config{Users: 1, Duration: time.Second}, Out: filepath.Join(t.TempDir(), "run"), NoCatalog: true}, RunHooks{})
 	if err == nil || !strings.Contains(err.Error(), "already listens on 127.0.0.1:") {
 		t.Errorf("a port already in use: %v", err)

@@ -115,12 +115,12 @@ func hostsLoad(ctx context.Context, o HostsOptions) (*loadgen.Summary, error) {
 		o.Note(finding.Tf(finding.T("warming up for %s", "预热 %s"), o.WarmUp))
 		w := *o.Load
 		w.Duration, w.OnSecond = o.WarmUp, nil
-		if _, err := loadgen.Run(ctx, w); err != nil {
+		if _, err := loadgen.Generate(ctx, w); err != nil {
 			return nil, fmt.Errorf("warm-up: %w", err)
 		}
 	}
 	o.Note(finding.Tf(finding.T("loading %s for %s", "对 %s 施加负载 %s"), finding.SafeLine(o.Target), o.Duration))
-	return loadgen.Run(ctx, *o.Load)
+	return loadgen.Generate(ctx, *o.Load)
 }
 
 // hostsOut is the run folder of a multi-host run: out, or
@@ -187,7 +187,7 @@ func ReportHosts(ctx context.Context, dir string, sum *loadgen.Summary, lang fin
 
 // lostError says what was lost, per host in each language (nil: nothing,
 // and a host's folder arrived).
-func lostError(mr *multihost.Run, dir string, none bool) error {
+func lostError(mr *multihost.Loaded, dir string, none bool) error {
 	var lost finding.Text
 	for _, h := range mr.Hosts {
 		var t *finding.Text
@@ -209,7 +209,7 @@ func lostError(mr *multihost.Run, dir string, none bool) error {
 }
 
 // hostNames lists the hosts with their roles: "app1 (app), db1 (db)".
-func hostNames(r *multihost.Run) string {
+func hostNames(r *multihost.Loaded) string {
 	var b strings.Builder
 	for i, h := range r.Hosts {
 		if i > 0 {

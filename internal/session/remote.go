@@ -74,7 +74,7 @@ func RecordRemote(ctx context.Context, o RemoteRecordOptions) (*RemoteRecordResu
 	// The recorder finishes its folder (diagnosis, manifest) after the
 	// duration: two minutes more before the remote side stops it.
 	// A lost connection is a LostError saying what arrived in into.
-	if _, err := c.Run(ctx, remote.Job{Binary: bin, Args: args, Limit: o.Duration + 2*time.Minute, Fetch: true, Into: into, Stderr: o.Conn.Stderr,
+	if _, err := c.Exec(ctx, remote.Job{Binary: bin, Args: args, Limit: o.Duration + 2*time.Minute, Fetch: true, Into: into, Stderr: o.Conn.Stderr,
 		Sudo: o.Conn.Sudo, FailOnExit: true}); err != nil {
 		return nil, err
 	}

@@ -108,12 +108,12 @@ func (h RunHooks) note(t finding.Text, args ...any) {
 	}
 }
 
-// Run launches the service (when asked), waits until it answers, finds its
+// LoadAndRecord launches the service (when asked), waits until it answers, finds its
 // JVM, audits the host, switches GC logging and JFR on, warms up, then runs
 // the measured load and the recorder side by side and collects every layer
 // into the run folder, diagnosed. Each step is a method of runner
 // (runsteps.go); what a step starts is undone here, last first.
-func Run(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err error) {
+func LoadAndRecord(ctx context.Context, o RunOptions, hooks RunHooks) (res *RunResult, err error) {
 	r := &runner{o: o, hooks: hooks, h: hostfs.Live(), start: time.Now()}
 	if r.o.StartTimeout <= 0 {
 		r.o.StartTimeout = 90 * time.Second

@@ -39,7 +39,7 @@ func TestRunKeepsLoadDetail(t *testing.T) {
 			cancel()
 		}
 	}}
-	res, err := Run(ctx, RunOptions{Target: srv.URL, Load: loadgen.Config{Rate: 100, Duration: 20 * time.Second,
+	res, err := LoadAndRecord(ctx, RunOptions{Target: srv.URL, Load: loadgen.Config{Rate: 100, Duration: 20 * time.Second,
 		Requests: []loadgen.Request{{URL: srv.URL, Label: "home"}, {URL: srv.URL + "/missing", Label: "missing"}}},
 		WarmUp: 300 * time.Millisecond, Interval: 250 * time.Millisecond, Out: dir, Profile: rules.JavaWeb, NoCatalog: true,
 		Detail: report.NewLoadRecorder()}, hooks)

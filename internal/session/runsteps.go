@@ -229,7 +229,7 @@ func (r *runner) warmUp(ctx context.Context) error {
 		r.hooks.note(finding.T("warming up for %s", "预热 %s"), r.o.WarmUp)
 		wcfg := r.o.Load
 		wcfg.Duration, wcfg.OnSecond = r.o.WarmUp, nil
-		if _, err := loadgen.Run(ctx, wcfg); err != nil {
+		if _, err := loadgen.Generate(ctx, wcfg); err != nil {
 			return fmt.Errorf("warm-up: %w", err)
 		}
 	} else if r.engine == nil {
@@ -302,7 +302,7 @@ func (r *runner) load(cancelRun context.CancelCauseFunc) func(ctx context.Contex
 				cancelRun(&errStalled{at: stall.last})
 			}
 		}
-		return loadgen.Run(ctx, cfg)
+		return loadgen.Generate(ctx, cfg)
 	}
 }
 
@@ -310,7 +310,7 @@ func (r *runner) load(cancelRun context.CancelCauseFunc) func(ctx context.Contex
 // never opened (it hung before listening) is what the probe found, not a
 // failure of the run.
 func probeLoad(ctx context.Context, cfg loadgen.Config, target string) (*loadgen.Summary, error) {
-	sum, err := loadgen.Run(ctx, cfg)
+	sum, err := loadgen.Generate(ctx, cfg)
 	var te *loadgen.TargetError
 	if errors.As(err, &te) {
 		select { // the recorder's dumps and samples go on over the probe's time

@@ -45,7 +45,7 @@ func (r *Reported) Failure() error {
 // RunReported is one run (Run) with its page built and its report files
 // written.
 func RunReported(ctx context.Context, o RunOptions, hooks RunHooks, lang finding.Lang) (*Reported, error) {
-	res, err := Run(ctx, o, hooks)
+	res, err := LoadAndRecord(ctx, o, hooks)
 	if err != nil {
 		return nil, err
 	}

@@ -170,7 +170,7 @@ func TestRunRefusesOutFirst(t *testing.T) {
 	}
 	for _, out := range []string{full, file} {
 		start := time.Now()
-		_, err := Run(context.Background(), RunOptions{Target: "http://127.0.0.1:9/", Start: "touch " + marker,
+		_, err := LoadAndRecord(context.Background(), RunOptions{Target: "http://127.0.0.1:9/", Start: "touch " + marker,
 			Load: loadgen.Config{Users: 1, Duration: time.Second}, Interval: 100 * time.Millisecond, Out: out,
 			StartTimeout: 30 * time.Second, Profile: rules.JavaWeb}, RunHooks{})
 		if err == nil || !strings.Contains(err.Error(), "--out "+out) {
@@ -244,7 +244,7 @@ func TestRunWithoutJVM(t *testing.T) {
 	defer srv.Close()
 	dir := filepath.Join(t.TempDir(), "run")
 	var notes []string
-	res, err := Run(context.Background(), RunOptions{Target: srv.URL, Load: loadgen.Config{Rate: 40, Duration: 1500 * time.Millisecond,
+	res, err := LoadAndRecord(context.Background(), RunOptions{Target: srv.URL, Load: loadgen.Config{Rate: 40, Duration: 1500 * time.Millisecond,
 		Requests: []loadgen.Request{{URL: srv.URL}}}, WarmUp: 300 * time.Millisecond, Interval: 250 * time.Millisecond,
 		ThreadDumps: 3, Out: dir, Profile: rules.JavaWeb, NoCatalog: true, Argv: []string{"tuneloop", "run"}},
 		RunHooks{Note: func(m finding.Text) { notes = append(notes, m.EN) }})

@@ -37,7 +37,7 @@ func TestRunPIDStopped(t *testing.T) {
 	defer ln.Close()
 	url := "http://" + ln.Addr().String() + "/"
 	start := time.Now()
-	_, err = Run(context.Background(), RunOptions{Target: url, PID: cmd.Process.Pid, StartTimeout: 30 * time.Second,
+	_, err = LoadAndRecord(context.Background(), RunOptions{Target: url, PID: cmd.Process.Pid, StartTimeout: 30 * time.Second,
 		Load: loadgen.Config{Users: 1, Duration: time.Second, Requests: []loadgen.Request{{URL: url}}}, Interval: 500 * time.Millisecond,
 		Out: filepath.Join(t.TempDir(), "run"), NoCatalog: true, Getenv: func(string) string { return "" }}, RunHooks{})
 	if !errors.Is(err, attach.ErrStopped) || !strings.Contains(err.Error(), "state is T") || !strings.Contains(err.Error(), "kill -CONT") {

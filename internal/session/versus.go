@@ -48,7 +48,7 @@ func Versus(ctx context.Context, a, b loadgen.Config, o VersusOptions) (pairs []
 	if o.WarmUp > 0 {
 		for _, cfg := range []loadgen.Config{a, b} {
 			cfg.Duration, cfg.WarmUp, cfg.MaxRequests, cfg.Sink, cfg.OnSecond = o.WarmUp, 0, 0, nil, nil
-			if _, err := loadgen.Run(ctx, cfg); err != nil {
+			if _, err := loadgen.Generate(ctx, cfg); err != nil {
 				return nil, err
 			}
 		}
@@ -66,7 +66,7 @@ func Versus(ctx context.Context, a, b loadgen.Config, o VersusOptions) (pairs []
 			h := &histSink{h: hdr.New(1, int64(10*time.Minute/time.Microsecond), 3)}
 			cfg.Sink = loadgen.Tee(cfg.Sink, h)
 			start := time.Now()
-			sum, err := loadgen.Run(ctx, cfg)
+			sum, err := loadgen.Generate(ctx, cfg)
 			if err != nil {
 				return pairs, err
 			}

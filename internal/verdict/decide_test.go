@@ -88,7 +88,7 @@ func unansweredLoad(t *testing.T, dir string) {
 	url := "http://" + ln.Addr().String() + "/api"
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	sum, err := loadgen.Run(ctx, loadgen.Config{Requests: []loadgen.Request{{URL: url}}, Users: 4,
+	sum, err := loadgen.Generate(ctx, loadgen.Config{Requests: []loadgen.Request{{URL: url}}, Users: 4,
 		Duration: 1500 * time.Millisecond, Timeout: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)

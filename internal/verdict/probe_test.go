@@ -25,7 +25,7 @@ func realDiskProbe(t *testing.T) *probe.Result {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	facts := sysinfo.Collect(hostfs.Live(), sysinfo.Options{NoEthtool: true})
-	r, err := probe.Run(ctx, probe.Options{Parts: []string{probe.PartDisk}, Quick: true, Dir: t.TempDir(), Facts: facts})
+	r, err := probe.Measure(ctx, probe.Options{Parts: []string{probe.PartDisk}, Quick: true, Dir: t.TempDir(), Facts: facts})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ func realProbe(t *testing.T, dir string) *probe.Result {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	r, err := probe.Run(ctx, probe.Options{Parts: []string{probe.PartCPU}, Quick: true, Rounds: 3})
+	r, err := probe.Measure(ctx, probe.Options{Parts: []string{probe.PartCPU}, Quick: true, Rounds: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
