@@ -152,16 +152,7 @@ func JMeterHosts(ctx context.Context, jo JMeterHostsOptions) (*HostsResult, erro
 	if err := eng.WaitFirst(ctx, jmeterStartTimeout); err != nil {
 		return nil, finding.Errorf(finding.T("%v\n(JMeter's files are kept in %s)", "%v\n（JMeter 的文件保留在 %s）"), err, jdir)
 	}
-	// The controller's RMI ports: the engines' calls back are not load.
-	if ports := jmeter.ListenPorts("/proc", eng.PID()); len(ports) > 0 {
-		line := "skip"
-		for _, p := range ports {
-			line += " " + strconv.Itoa(p)
-		}
-		for _, e := range engines {
-			e.served.Send(line)
-		}
-	}
+	skipControllerPorts(eng.PID(), engines)
 
 	var sum *loadgen.Summary
 	var loadErr error
@@ -213,6 +204,22 @@ func JMeterHosts(ctx context.Context, jo JMeterHostsOptions) (*HostsResult, erro
 		return nil, finding.Errorf(finding.T("the load: %v (the hosts' recordings are kept in %s)", "负载：%v（各主机的记录保存在 %s）"), loadErr, finding.SafeLine(dir))
 	}
 	return ReportHosts(ctx, dir, sum, o.Lang)
+}
+
+// skipControllerPorts tells each engine the controller's RMI ports: the
+// engines' calls back are not load.
+func skipControllerPorts(pid int, engines []*sshEngine) {
+	ports := jmeter.ListenPorts("/proc", pid)
+	if len(ports) == 0 {
+		return
+	}
+	line := "skip"
+	for _, p := range ports {
+		line += " " + strconv.Itoa(p)
+	}
+	for _, e := range engines {
+		e.served.Send(line)
+	}
 }
 
 // engineHost is the --host entry an engine's host names: its name, or
