@@ -403,14 +403,17 @@ func TestCheckBadRoot(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "host.txt")
 	os.WriteFile(file, []byte("x"), 0o644)
 	empty := t.TempDir()
+	// A path made missing here: a fixed one such as /nonexistent can exist
+	// on a shared machine (a root process may have made it).
+	missing := filepath.Join(t.TempDir(), "nonexistent")
 	for _, c := range []struct {
 		o      CheckOptions
 		en, zh string
 	}{
-		{CheckOptions{Root: "/nonexistent"}, "--root: stat /nonexistent: no such file or directory", "--root：stat /nonexistent: 没有那个文件或目录"},
+		{CheckOptions{Root: missing}, "--root: stat " + missing + ": no such file or directory", "--root：stat " + missing + ": 没有那个文件或目录"},
 		{CheckOptions{Root: file}, "--root " + file + ": not a directory", "--root " + file + "：不是目录"},
 		{CheckOptions{Root: empty}, "--root " + empty + ": holds none of proc/, sys/ and etc/", "不是采集下来的主机目录树"},
-		{CheckOptions{ProcRoot: "/nonexistent/proc", SysRoot: "/sys", EtcRoot: "/etc"}, "--proc-root: stat /nonexistent/proc", "--proc-root：stat"},
+		{CheckOptions{ProcRoot: missing + "/proc", SysRoot: "/sys", EtcRoot: "/etc"}, "--proc-root: stat " + missing + "/proc", "--proc-root：stat"},
 	} {
 		out, err := runCheck(t, c.o)
 		var ee *ExitError
