@@ -22,28 +22,12 @@ import (
 
 // writeFlameHTML writes the flame page of one profile to path.
 func writeFlameHTML(path string, page *report.FlamePage) error {
-	f, err := createOut(path)
-	if err != nil {
-		return err
-	}
-	if err := html.WriteFlame(f, page); err != nil {
-		f.Close()
-		return err
-	}
-	return closeOut(f)
+	return report.WriteFile(path, func(w io.Writer) error { return html.WriteFlame(w, page) })
 }
 
 // writeProfileFile writes one form of p (p.WriteCollapsed, p.WritePprof) to path.
 func writeProfileFile(path string, write func(io.Writer) error) error {
-	f, err := createOut(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return closeOut(f)
+	return report.WriteFile(path, write)
 }
 
 // printFlamePage prints the page as JSON (output "json") or as the text
