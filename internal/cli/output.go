@@ -13,10 +13,3 @@ func outputFormat(s string, fs report.Formats) (report.Format, error) {
 	}
 	return "", usageErr(report.UnknownFormat(), "--output", s, fs.Text())
 }
-
-// analyzeFormats are what `analyze FILE...` writes (RunAnalyze's switch:
-// the text and Markdown of its sections, the result's JSON, the GC and
-// thread-dump page).
-func analyzeFormats() report.Formats {
-	return report.Formats{report.Text, report.JSON, report.Markdown, report.HTML}
-}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tuneloop/tuneloop/internal/analysis"
 	"github.com/tuneloop/tuneloop/internal/compare"
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/porting"
@@ -35,8 +36,8 @@ func TestOutputRefusedByOneHelper(t *testing.T) {
 		{[]string{"compare", demoBefore, demoAfter}, compare.Formats(), ""},
 		{[]string{"compare", "--steps", demoBefore, demoAfter}, compare.StepsFormats(), ""},
 		{[]string{"probe", "--out", filepath.Join(dir, "p")}, report.ProbeFormats(), ""},
-		{[]string{"analyze", gc}, analyzeFormats(), ""},
-		{[]string{"analyze", "../verdict/testdata/runs/cpu-hot"}, analyzeFormats(), ""},
+		{[]string{"analyze", gc}, analysis.Formats(), ""},
+		{[]string{"analyze", "../verdict/testdata/runs/cpu-hot"}, analysis.Formats(), ""},
 		// A run folder has no HTML page of its own: analyze's list lets
 		// html through, the run's refuses it.
 		{[]string{"analyze", "../verdict/testdata/runs/cpu-hot", "--out", filepath.Join(dir, "p.html")}, report.RunFormats(), "html"},
@@ -78,7 +79,7 @@ func TestOutputAliases(t *testing.T) {
 	if code := runRoot(t, env, "compare", demoBefore, demoAfter, "-o", "md"); code != 0 || !strings.Contains(out.String(), "| metric") {
 		t.Errorf("compare -o md: exit %d\n%.200s", code, out.String())
 	}
-	for _, fs := range []report.Formats{report.CheckFormats(), porting.Formats(), compare.Formats(), report.ProbeCompareFormats(), analyzeFormats()} {
+	for _, fs := range []report.Formats{report.CheckFormats(), porting.Formats(), compare.Formats(), report.ProbeCompareFormats(), analysis.Formats()} {
 		for _, f := range fs {
 			if !strings.Contains(fs.Text().EN, string(f)) || !strings.Contains(fs.Text().ZH, string(f)) {
 				t.Errorf("%v: %q is not in the message %q / %q", fs, f, fs.Text().EN, fs.Text().ZH)

@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/tuneloop/tuneloop/internal/analysis"
 	"github.com/tuneloop/tuneloop/internal/compare"
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/input"
@@ -22,28 +23,12 @@ import (
 
 // writeFlameHTML writes the flame page of one profile to path.
 func writeFlameHTML(path string, page *report.FlamePage) error {
-	f, err := createOut(path)
-	if err != nil {
-		return err
-	}
-	if err := html.WriteFlame(f, page); err != nil {
-		f.Close()
-		return err
-	}
-	return closeOut(f)
+	return report.WriteFile(path, func(w io.Writer) error { return html.WriteFlame(w, page) })
 }
 
 // writeProfileFile writes one form of p (p.WriteCollapsed, p.WritePprof) to path.
 func writeProfileFile(path string, write func(io.Writer) error) error {
-	f, err := createOut(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return closeOut(f)
+	return report.WriteFile(path, write)
 }
 
 // printFlamePage prints the page as JSON (output "json") or as the text
@@ -53,11 +38,6 @@ func printFlamePage(w io.Writer, output string, page *report.FlamePage, n int) e
 		return report.WriteJSON(w, page)
 	}
 	return report.WriteFlameText(w, page, n)
-}
-
-// profileForms are the files a profile can be written as, by role.
-func profileForms(p *stacks.Profile) map[string]func(io.Writer) error {
-	return map[string]func(io.Writer) error{"collapsed": p.WriteCollapsed, "pprof": p.WritePprof}
 }
 
 // flameKind reads compare's --flame-kind.
@@ -153,7 +133,7 @@ func compareProfileFiles(ctx context.Context, env *Env, o *CompareOptions, bArgs
 			if err != nil {
 				return s, err
 			}
-			got, _, err := readProfiles(ctx, f, f.Format, []stacks.Kind{kind}, true)
+			got, _, err := analysis.ReadProfiles(ctx, f, f.Format, []stacks.Kind{kind}, true)
 			f.Close()
 			if err != nil {
 				return s, err

@@ -1,4 +1,4 @@
-package cli
+package analysis
 
 // `analyze FILE.jfr` and `analyze FILE.collapsed`: a JFR recording (every
 // profile kind it holds, one section each, or the --profile kind) or
@@ -18,6 +18,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/input"
 	"github.com/tuneloop/tuneloop/internal/report"
+	"github.com/tuneloop/tuneloop/internal/report/html"
 	"github.com/tuneloop/tuneloop/internal/stacks"
 )
 
@@ -37,11 +38,11 @@ func profileKinds(flag string) (kinds []stacks.Kind, asked bool) {
 	return []stacks.Kind{stacks.CPU, stacks.Alloc, stacks.Lock, stacks.Wall}, false
 }
 
-// readProfiles reads one profile input into its profiles: every kind asked
+// ReadProfiles reads one profile input into its profiles: every kind asked
 // that the file holds (all asked when one was named; the CPU one, empty,
 // with its note when the recording holds none).
-func readProfiles(ctx context.Context, f *input.File, format input.Format, kinds []stacks.Kind, asked bool) ([]*stacks.Profile, recSpan, error) {
-	var span recSpan
+func ReadProfiles(ctx context.Context, f *input.File, format input.Format, kinds []stacks.Kind, asked bool) ([]*stacks.Profile, Span, error) {
+	var span Span
 	if format == input.Collapsed {
 		rc, err := f.Open(ctx)
 		if err != nil {
@@ -66,7 +67,7 @@ func readProfiles(ctx context.Context, f *input.File, format input.Format, kinds
 	var empty *stacks.Profile
 	// One pass over the recording for every kind, a chunk at a time.
 	all, info, err := stacks.JFRProfilesFrom(ctx, rc, kinds...)
-	span = recSpan{start: info.Start, d: info.Duration, cut: rc.err}
+	span = Span{Start: info.Start, Duration: info.Duration, cut: rc.err}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, span, ctx.Err()
@@ -96,11 +97,11 @@ func readProfiles(ctx context.Context, f *input.File, format input.Format, kinds
 	return out, span, nil
 }
 
-// recSpan is when a recording started and how long it ran.
-type recSpan struct {
-	start time.Time
-	d     time.Duration
-	cut   error // the input was cut at --max-input (read in part)
+// Span is when a recording started and how long it ran.
+type Span struct {
+	Start    time.Time
+	Duration time.Duration
+	cut      error // the input was cut at --max-input (read in part)
 }
 
 // profileNotes says in both languages what a profile lacks or left out.
@@ -137,10 +138,10 @@ func profileNotes(p *stacks.Profile, format input.Format) []finding.Text {
 
 // profileInputs analyses the profile inputs: a section each, and the
 // files asked for (--collapsed, --pprof, and with -o html the flame pages).
-func (a *analysis) profileInputs(ctx context.Context, files []*input.File, forced input.Format, o *AnalyzeOptions) error {
+func (r *Result) profileInputs(ctx context.Context, files []*input.File, o Options) error {
 	if len(files) == 0 {
 		if o.Collapsed != "" || o.Pprof != "" {
-			return usageErr(finding.T("--collapsed and --pprof write a profile: none of the inputs is a JFR recording or collapsed stacks",
+			return usage(finding.T("--collapsed and --pprof write a profile: none of the inputs is a JFR recording or collapsed stacks",
 				"--collapsed 与 --pprof 用于写出剖析：输入中没有 JFR 记录或折叠调用栈"))
 		}
 		return nil
@@ -149,34 +150,44 @@ func (a *analysis) profileInputs(ctx context.Context, files []*input.File, force
 	var all []analyzedProfile
 	for _, f := range files {
 		format := f.Format
-		if forced != "" {
-			format = forced
+		if o.Forced != "" {
+			format = o.Forced
 		}
-		ps, span, err := readProfiles(ctx, f, format, kinds, asked)
+		ps, span, err := ReadProfiles(ctx, f, format, kinds, asked)
 		if ctx.Err() != nil {
-			return interrupted(ctx)
+			return Interrupted(ctx)
 		}
 		if err != nil {
-			a.refuse(f.Name, err)
+			r.refuse(f.Name, err)
 			continue
 		}
 		if span.cut != nil {
-			a.partial(f.Name, span.cut)
+			r.partial(f.Name, span.cut)
 		}
 		for _, p := range ps {
-			page := report.NewFlamePage(p, report.FlameMeta{Target: f.Name, Start: span.start, Duration: span.d,
-				Notes: profileNotes(p, format), Files: map[string]string{}}, a.lang)
+			page := report.NewFlamePage(p, report.FlameMeta{Target: f.Name, Start: span.Start, Duration: span.Duration,
+				Notes: profileNotes(p, format), Files: map[string]string{}}, r.lang)
 			all = append(all, analyzedProfile{input: f.Name, prof: p, page: page})
 			if format == input.JFR {
-				a.jfrRead = append(a.jfrRead, f.Name) // read whole: the time account may read it again
+				r.jfrRead = append(r.jfrRead, f.Name) // read whole: the time account may read it again
 			}
 		}
 	}
 	// One profile takes the names given; several are told apart by kind
 	// (and input, when there are several inputs).
-	many := len(all) > 1 || (o.Output == "html" && (len(a.gcReports) > 0 || a.dumps != nil))
-	manyInputs := len(files) > 1
-	name := func(path string, ap analyzedProfile) string {
+	many := len(all) > 1 || (o.Output == report.HTML && (len(r.gcReports) > 0 || r.dumps != nil))
+	for _, ap := range all {
+		if err := r.writeProfile(ap, o, many, len(files) > 1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeProfile writes the files asked of one profile and adds its page
+// and section.
+func (r *Result) writeProfile(ap analyzedProfile, o Options, many, manyInputs bool) error {
+	name := func(path string) string {
 		if !many || path == "" {
 			return path
 		}
@@ -190,52 +201,26 @@ func (a *analysis) profileInputs(ctx context.Context, files []*input.File, force
 		}
 		return strings.TrimSuffix(path, ext) + "." + tag + ext
 	}
-	for _, ap := range all {
-		forms := profileForms(ap.prof)
-		for role, path := range map[string]string{"collapsed": o.Collapsed, "pprof": o.Pprof} {
-			if path == "" {
-				continue
-			}
-			p := name(path, ap)
-			if err := writeProfileFile(p, forms[role]); err != nil {
-				return err
-			}
-			ap.page.Files[role] = p
+	forms := map[string]func(io.Writer) error{"collapsed": ap.prof.WriteCollapsed, "pprof": ap.prof.WritePprof}
+	for role, path := range map[string]string{"collapsed": o.Collapsed, "pprof": o.Pprof} {
+		if path == "" {
+			continue
 		}
-		if o.Output == "html" {
-			p := name(o.Out, ap)
-			if err := writeFlameHTML(p, ap.page); err != nil {
-				return err
-			}
-			ap.page.Files["html"] = p
-			a.profilePages = append(a.profilePages, p)
-		}
-		a.res.Profiles = append(a.res.Profiles, ap.page)
-		title := finding.T("Profile", "剖析")
-		if err := a.section(title, func(w io.Writer) error { return report.WriteFlameText(w, ap.page, 10) }); err != nil {
+		p := name(path)
+		if err := report.WriteFile(p, forms[role]); err != nil {
 			return err
 		}
+		ap.page.Files[role] = p
 	}
-	return nil
-}
-
-// writeAnalyzeHTMLAll writes the GC and thread dump page when there is
-// one; the profiles' flame pages were written with the profiles.
-func writeAnalyzeHTMLAll(env *Env, path string, a *analysis, lang finding.Lang) error {
-	for _, p := range a.profilePages {
-		if p != path {
-			fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("page:", "页面：").In(lang), finding.SafeLine(p))
+	if o.Output == report.HTML {
+		p := name(o.Out)
+		if err := report.WriteFile(p, func(w io.Writer) error { return html.WriteFlame(w, ap.page) }); err != nil {
+			return err
 		}
+		ap.page.Files["html"] = p
+		r.ProfilePages = append(r.ProfilePages, p)
 	}
-	if len(a.profilePages) > 0 && len(a.gcReports) == 0 && (a.dumps == nil || len(a.dumps.Dumps) == 0) {
-		if a.profilePages[0] == path {
-			fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("page:", "页面：").In(lang), finding.SafeLine(path))
-		}
-		return nil
-	}
-	if err := writeAnalyzeHTML(path, a, lang); err != nil {
-		return err
-	}
-	fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("page:", "页面：").In(lang), finding.SafeLine(path))
+	r.Profiles = append(r.Profiles, ap.page)
+	r.section(finding.T("Profile", "剖析"), func(w io.Writer) error { return report.WriteFlameText(w, ap.page, 10) })
 	return nil
 }

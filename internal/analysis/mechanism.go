@@ -1,4 +1,4 @@
-package cli
+package analysis
 
 import (
 	"context"
@@ -16,10 +16,10 @@ const maxOfflineJFR = 256 << 20
 
 // mechanisms names, from the dumps, GC logs and JFR recording given, the mechanism the
 // same catalogue names for a recorded run (verdict.NameOffline).
-func (a *analysis) mechanisms(ctx context.Context, profs []*input.File, forced input.Format) error {
+func (r *Result) mechanisms(ctx context.Context, profs []*input.File, forced input.Format) {
 	var jfr []byte
 	for _, f := range profs {
-		if (f.Format != input.JFR && forced != input.JFR) || !slices.Contains(a.jfrRead, f.Name) {
+		if (f.Format != input.JFR && forced != input.JFR) || !slices.Contains(r.jfrRead, f.Name) {
 			continue
 		}
 		rc, err := f.OpenBinary(ctx)
@@ -34,26 +34,26 @@ func (a *analysis) mechanisms(ctx context.Context, profs []*input.File, forced i
 		}
 		break // the first recording: one JVM's time account
 	}
-	if a.dumps == nil && len(a.gcReports) == 0 && len(jfr) == 0 {
-		return nil
+	if r.dumps == nil && len(r.gcReports) == 0 && len(jfr) == 0 {
+		return
 	}
-	o := verdict.Offline{Dumps: a.dumps, JFR: jfr}
-	if len(a.gcReports) == 1 {
-		o.GC = a.gcReports[0]
+	o := verdict.Offline{Dumps: r.dumps, JFR: jfr}
+	if len(r.gcReports) == 1 {
+		o.GC = r.gcReports[0]
 	}
 	fs := verdict.NameOffline(o)
 	if len(fs) == 0 {
-		return nil
+		return
 	}
-	a.res.Findings = append(a.res.Findings, fs...)
-	return a.section(finding.T("Mechanism", "机制"), func(w io.Writer) error {
+	r.Findings = append(r.Findings, fs...)
+	r.section(finding.T("Mechanism", "机制"), func(w io.Writer) error {
 		for i, f := range fs {
 			if i == 3 {
 				break
 			}
-			fmt.Fprintf(w, "%s [%s] %s\n  %s\n", f.Severity.Label(a.lang), f.ID, f.Title.In(a.lang), finding.SafeLine(f.Observed.In(a.lang)))
-			if r := f.Recommended.In(a.lang); r != "" {
-				fmt.Fprintf(w, "  %s %s\n", finding.T("fix:", "建议：").In(a.lang), finding.SafeLine(r))
+			fmt.Fprintf(w, "%s [%s] %s\n  %s\n", f.Severity.Label(r.lang), f.ID, f.Title.In(r.lang), finding.SafeLine(f.Observed.In(r.lang)))
+			if rec := f.Recommended.In(r.lang); rec != "" {
+				fmt.Fprintf(w, "  %s %s\n", finding.T("fix:", "建议：").In(r.lang), finding.SafeLine(rec))
 			}
 		}
 		return nil
