@@ -5,10 +5,8 @@ import (
 	"context"
 	"errors"
 	"io"
-	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
@@ -74,61 +72,17 @@ type ClockProbe struct {
 // StartClock copies bin to the target and starts the clock answerer there,
 // bounded by limit (it ends by itself if the connection is lost).
 func (c *Client) StartClock(ctx context.Context, bin string, limit time.Duration) (*ClockProbe, error) {
-	f, err := os.Open(bin)
+	cp, err := c.startCopied(bin, []string{ClockCommand}, limit)
 	if err != nil {
 		return nil, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	s, err := c.ssh.NewSession()
-	if err != nil {
-		f.Close()
-		return nil, c.lost(err, time.Now(), nil, "")
-	}
-	pr, pw := io.Pipe()
-	// The binary first (head -c reads exactly its size), then our requests.
-	s.Stdin = io.MultiReader(f, pr)
-	stdout, err := s.StdoutPipe()
-	if err != nil {
-		s.Close()
-		f.Close()
-		return nil, err
-	}
-	// Only why a copy failed is kept of its stderr.
-	var mu sync.Mutex
-	var copyErr string
-	caught := newSafeWriter(io.Discard)
-	caught.intercept = func(line string) bool {
-		if e, ok := strings.CutPrefix(line, errMarker); ok {
-			mu.Lock()
-			copyErr = e
-			mu.Unlock()
-		}
-		return true
-	}
-	s.Stderr = caught
-	j := Job{Args: []string{ClockCommand}, Limit: limit}
-	// No exec: the shell waits, so its EXIT trap removes the copy.
-	script := copyScript(st.Size(), "") + j.command(`"$d"`) + "\n"
-	if err := s.Start("sh -c " + shellQuote(script)); err != nil {
-		s.Close()
-		f.Close()
-		return nil, c.lost(err, time.Now(), nil, "")
-	}
-	p := &ClockProbe{host: c.Target.Addr(), in: pw, out: bufio.NewReader(stdout), wait: make(chan error, 1),
-		closer: func() error { f.Close(); return s.Close() }}
-	go func() { p.wait <- s.Wait() }()
+	p := &ClockProbe{host: c.Target.Addr(), in: cp.in, out: bufio.NewReader(cp.out), wait: make(chan error, 1), closer: cp.close}
+	go func() { p.wait <- cp.s.Wait() }()
 	line, err := p.readLine(ctx, 2*time.Minute) // the copy of the binary
 	if err != nil || line != "ready" {
 		p.Close()
-		mu.Lock()
-		detail := copyErr
-		mu.Unlock()
-		if detail != "" {
-			return nil, c.copyError(st.Size(), detail)
+		if detail := cp.copyErr(); detail != "" {
+			return nil, c.copyError(cp.size, detail)
 		}
 		if err == nil {
 			err = errors.New("unexpected answer " + strconv.Quote(finding.SafeLine(line)))

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+
+	"golang.org/x/crypto/ssh"
 )
 
 // Served is our binary running a long-lived subcommand on the target (a
@@ -31,65 +33,24 @@ type Served struct {
 // bounded by limit (timeout -k 10s), its stdin held open. The copy is
 // removed when it ends (the remote shell's EXIT trap).
 func (c *Client) StartServed(ctx context.Context, bin string, args []string, limit time.Duration) (*Served, error) {
-	f, err := os.Open(bin)
+	cp, err := c.startCopied(bin, args, limit)
 	if err != nil {
 		return nil, err
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	s, err := c.ssh.NewSession()
-	if err != nil {
-		f.Close()
-		return nil, c.lost(err, time.Now(), nil, "")
-	}
-	pr, pw := io.Pipe()
-	s.Stdin = io.MultiReader(f, pr)
-	stdout, err := s.StdoutPipe()
-	if err != nil {
-		s.Close()
-		f.Close()
-		return nil, err
-	}
-	var mu sync.Mutex
-	var copyErr string
-	caught := newSafeWriter(io.Discard)
-	caught.intercept = func(line string) bool {
-		if e, ok := strings.CutPrefix(line, errMarker); ok {
-			mu.Lock()
-			copyErr = e
-			mu.Unlock()
-		}
-		return true
-	}
-	s.Stderr = caught
-	j := Job{Args: args, Limit: limit}
-	// No exec: the shell waits, so its EXIT trap removes the copy.
-	script := copyScript(st.Size(), "") + j.command(`"$d"`) + "\n"
-	if err := s.Start("sh -c " + shellQuote(script)); err != nil {
-		s.Close()
-		f.Close()
-		return nil, c.lost(err, time.Now(), nil, "")
 	}
 	lines := make(chan string, 64)
-	p := &Served{Host: c.Target.Addr(), Lines: lines, in: pw, wait: make(chan error, 1),
-		closer: func() error { f.Close(); return s.Close() }}
+	p := &Served{Host: c.Target.Addr(), Lines: lines, in: cp.in, wait: make(chan error, 1), closer: cp.close}
 	go func() {
-		sc := bufio.NewScanner(stdout)
+		sc := bufio.NewScanner(cp.out)
 		for sc.Scan() {
 			lines <- finding.SafeLine(sc.Text())
 		}
 		close(lines)
 	}()
 	go func() {
-		err := s.Wait()
-		mu.Lock()
-		if copyErr != "" {
-			err = c.copyError(st.Size(), copyErr)
+		err := cp.s.Wait()
+		if detail := cp.copyErr(); detail != "" {
+			err = c.copyError(cp.size, detail)
 		}
-		mu.Unlock()
 		p.wait <- err
 	}()
 	return p, nil
@@ -113,4 +74,71 @@ func (p *Served) Close(grace time.Duration) error {
 		p.closer()
 	})
 	return p.err
+}
+
+// copied is our binary copied to the target over stdin (head -c reads
+// exactly its size) and started there with args, its stdin then held open.
+type copied struct {
+	s    *ssh.Session
+	f    *os.File
+	size int64
+	in   *io.PipeWriter
+	out  io.Reader
+	mu   sync.Mutex
+	err  string // why the copy failed, from its stderr
+}
+
+// startCopied copies bin and starts it with args, bounded by limit; the
+// remote shell waits for it, so its EXIT trap removes the copy.
+func (c *Client) startCopied(bin string, args []string, limit time.Duration) (*copied, error) {
+	f, err := os.Open(bin)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	s, err := c.ssh.NewSession()
+	if err != nil {
+		f.Close()
+		return nil, c.lost(err, time.Now(), nil, "")
+	}
+	cp := &copied{s: s, f: f, size: st.Size()}
+	pr, pw := io.Pipe()
+	s.Stdin = io.MultiReader(f, pr)
+	stdout, err := s.StdoutPipe()
+	if err != nil {
+		cp.close()
+		return nil, err
+	}
+	cp.in, cp.out = pw, stdout
+	// Only why a copy failed is kept of its stderr.
+	caught := newSafeWriter(io.Discard)
+	caught.intercept = func(line string) bool {
+		if e, ok := strings.CutPrefix(line, errMarker); ok {
+			cp.mu.Lock()
+			cp.err = e
+			cp.mu.Unlock()
+		}
+		return true
+	}
+	s.Stderr = caught
+	j := Job{Args: args, Limit: limit}
+	// No exec: the shell waits, so its EXIT trap removes the copy.
+	script := copyScript(st.Size(), "") + j.command(`"$d"`) + "\n"
+	if err := s.Start("sh -c " + shellQuote(script)); err != nil {
+		cp.close()
+		return nil, c.lost(err, time.Now(), nil, "")
+	}
+	return cp, nil
+}
+
+func (cp *copied) close() error { cp.f.Close(); return cp.s.Close() }
+
+func (cp *copied) copyErr() string {
+	cp.mu.Lock()
+	defer cp.mu.Unlock()
+	return cp.err
 }
