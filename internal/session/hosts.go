@@ -170,6 +170,14 @@ func ReportHosts(ctx context.Context, dir string, sum *loadgen.Summary, lang fin
 		if mr.Cross != nil {
 			page.Run.Findings = append([]finding.Finding{*mr.Cross}, page.Run.Findings...)
 		}
+		// No app host: no host's verdict read the load, but an engine that
+		// limited it is still said, first.
+		if mr.App == nil {
+			if f := verdict.EngineLimit(sum); f != nil {
+				page.Run.Findings = append([]finding.Finding{*f}, page.Run.Findings...)
+				res.Findings = append(res.Findings, *f)
+			}
+		}
 		page.Folder = dir
 		if err := WriteReports(dir, page); err != nil {
 			return nil, err

@@ -37,6 +37,11 @@ func TestEngineSaturated(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s := tc.s
 			f := generatorSaturated(&Layers{Load: &s})
+			// From the load alone (a multi-host run without an app host):
+			// the same finding.
+			if g := EngineLimit(&s); (g == nil) != (f == nil) || (g != nil && g.Title != f.Title) {
+				t.Errorf("EngineLimit %+v, the run's %+v", g, f)
+			}
 			if tc.limit == "" {
 				if f != nil {
 					t.Fatalf("want none, got %s", f.Title.EN)
@@ -53,5 +58,16 @@ func TestEngineSaturated(t *testing.T) {
 				t.Errorf("unknown CPU said %v: %s", got, f.Observed.EN)
 			}
 		})
+	}
+}
+
+// A built-in load names no engine from the load alone, however busy the
+// generator was: that is the host's verdict to give.
+func TestEngineLimitBuiltin(t *testing.T) {
+	if f := EngineLimit(&loadgen.Summary{TPS: 900, ClientCPU: 95}); f != nil {
+		t.Errorf("built-in load: %s", f.Title.EN)
+	}
+	if f := EngineLimit(nil); f != nil {
+		t.Errorf("no load: %s", f.Title.EN)
 	}
 }

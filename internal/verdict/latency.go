@@ -26,6 +26,18 @@ const (
 // generatorBusy: the load generator used this share of the host's cores.
 const generatorBusy = 70
 
+// EngineLimit is the finding that a JMeter engine, not the service, was
+// the limit (its CPU saturated or its connections capped), from the load
+// alone: a multi-host run without an app host has no host whose verdict
+// reads the load, and still says which engine limited it. nil: none did,
+// or the load was not JMeter's.
+func EngineLimit(s *loadgen.Summary) *finding.Finding {
+	if s == nil || s.Engine != "jmeter" || len(s.Engines) == 0 {
+		return nil
+	}
+	return engineSaturated(s)
+}
+
 func generatorSaturated(L *Layers) *finding.Finding {
 	s := L.Load
 	if s != nil && s.Engine == "jmeter" && len(s.Engines) > 0 {
