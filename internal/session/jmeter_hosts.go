@@ -83,8 +83,8 @@ func JMeterHosts(ctx context.Context, jo JMeterHostsOptions) (*HostsResult, erro
 		return nil, err
 	}
 	if multihost.App(hosts) < 0 {
-		note(finding.T("no app host (--host app=...): the load is kept in load.json, but no host's verdict weighs it, the engines' included",
-			"没有 app 主机（--host app=...）：负载保存在 load.json 中，但没有主机的结论会参考它，包括对引擎的判断"))
+		note(finding.T("no app host (--host app=...): the load is kept in load.json and an engine that limited it is named, but no host's verdict weighs it",
+			"没有 app 主机（--host app=...）：负载保存在 load.json 中，限制了负载的引擎会被指出，但没有主机的结论会参考它"))
 	}
 	// RMI over SSL needs a keystore on every host: engines tuneloop
 	// starts run without, as does the controller then, unless the
