@@ -2,7 +2,6 @@ package apply
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,10 +10,6 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
-	"github.com/tuneloop/tuneloop/internal/rules"
-	"github.com/tuneloop/tuneloop/internal/runfolder"
-	"github.com/tuneloop/tuneloop/internal/sysinfo"
-	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
 // WatchdogCmd is the hidden subcommand the dead-man timer runs detached:
@@ -70,18 +65,19 @@ func (d *Doc) Undone() bool {
 	return false
 }
 
-// Request is one `apply`: the findings to apply (IDs or AllSafe, from a
-// run folder's check.json or a live audit of Roots), or the transaction
-// Persist makes lasting; Yes writes, else a dry run.
+// Request is one `apply`: the findings to apply (IDs or AllSafe among
+// Findings' on Roots), or the transaction Persist makes lasting; Yes
+// writes, else a dry run.
 type Request struct {
 	IDs     []string
 	AllSafe bool
-	From    string // a run folder: its check.json instead of a live audit
-	Profile rules.Profile
-	Roots   hostfs.FS
-	Persist string // TX-ID
-	Unit    string // Persist: the systemd unit of the limits' drop-in
-	Yes     bool
+	// Findings are those the IDs name (session.ApplyFindings: a live
+	// audit of Roots or a run folder's check.json); not called for Persist.
+	Findings func(context.Context) ([]finding.Finding, error)
+	Roots    hostfs.FS
+	Persist  string // TX-ID
+	Unit     string // Persist: the systemd unit of the limits' drop-in
+	Yes      bool
 	// ConfirmWithin > 0 arms a dead-man timer (Exe WatchdogCmd ...; Exe
 	// "" is os.Executable) that reverts unless confirmed in time.
 	ConfirmWithin time.Duration
@@ -101,7 +97,7 @@ func Execute(ctx context.Context, j *Journal, r Request) (*Doc, error) {
 		}
 		plan = p
 	} else {
-		fs, err := Findings(ctx, r.From, r.Profile, r.Roots)
+		fs, err := r.Findings(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -201,31 +197,4 @@ func (d *Doc) arm(j *Journal, id string, r Request) error {
 	}
 	d.Confirm = deadline.UTC().Format(time.RFC3339)
 	return nil
-}
-
-// maxCheckJSON caps a run's check.json (the host audit: tens of KB).
-const maxCheckJSON = 64 << 20
-
-// Findings come from a live audit of roots (as `check` runs it) or, with
-// from, a run folder's check.json. The run folder may come from anyone:
-// check.json is read as untrusted (no link followed, no FIFO or device, a
-// size cap), as verdict reads it.
-func Findings(ctx context.Context, from string, profile rules.Profile, roots hostfs.FS) ([]finding.Finding, error) {
-	if from != "" {
-		b, err := runfolder.ReadInside(from, verdict.CheckFile, maxCheckJSON)
-		if err != nil {
-			return nil, fmt.Errorf("--from: %w", runfolder.Refusal(err))
-		}
-		var fs []finding.Finding
-		if err := json.Unmarshal(b, &fs); err != nil {
-			return nil, fmt.Errorf("--from: %s: %w", filepath.Join(from, verdict.CheckFile), err)
-		}
-		return fs, nil
-	}
-	kb := rules.All()
-	if err := rules.Validate(kb); err != nil {
-		return nil, err
-	}
-	facts := sysinfo.Collect(roots, sysinfo.Options{Now: time.Now})
-	return rules.Evaluate(kb, facts, profile), ctx.Err()
 }

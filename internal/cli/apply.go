@@ -13,6 +13,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/rules"
+	"github.com/tuneloop/tuneloop/internal/session"
 )
 
 // ApplyOptions are the flags of `tuneloop apply`.
@@ -151,13 +152,14 @@ func RunApply(ctx context.Context, env *Env, o *ApplyOptions) error {
 	if o.ConfirmWithin < 0 || (o.ConfirmWithin > 0 && o.ConfirmWithin < time.Second) {
 		return usageErr(finding.T("--confirm-within: want at least 1s, got %s", "--confirm-within：至少 1s，实际为 %s"), o.ConfirmWithin)
 	}
-	req := apply.Request{IDs: o.IDs, AllSafe: o.AllSafe, From: o.From, Roots: o.roots(), Persist: o.Persist, Unit: o.Unit,
-		Yes: o.Yes, ConfirmWithin: o.ConfirmWithin, Exe: o.Exe}
+	var profile rules.Profile
 	if o.Persist == "" && o.From == "" { // a live audit
-		if req.Profile, err = rules.ParseProfile(o.Profile); err != nil {
+		if profile, err = rules.ParseProfile(o.Profile); err != nil {
 			return usageErr(finding.T("--profile: %v", "--profile：%v"), err)
 		}
 	}
+	req := apply.Request{IDs: o.IDs, AllSafe: o.AllSafe, Findings: session.ApplyFindings(o.From, profile, o.roots()), Roots: o.roots(),
+		Persist: o.Persist, Unit: o.Unit, Yes: o.Yes, ConfirmWithin: o.ConfirmWithin, Exe: o.Exe}
 	doc, applyErr := apply.Execute(ctx, j, req)
 	if doc == nil {
 		return applyErr
