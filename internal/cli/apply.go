@@ -2,13 +2,8 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -18,13 +13,8 @@ import (
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/rules"
-	"github.com/tuneloop/tuneloop/internal/runfolder"
-	"github.com/tuneloop/tuneloop/internal/sysinfo"
-	"github.com/tuneloop/tuneloop/internal/verdict"
+	"github.com/tuneloop/tuneloop/internal/session"
 )
-
-// watchdogCmd is the hidden subcommand the dead-man timer runs detached.
-const watchdogCmd = "__apply-watchdog"
 
 // ApplyOptions are the flags of `tuneloop apply`.
 type ApplyOptions struct {
@@ -131,35 +121,6 @@ func journalOf(env *Env, dir string) *apply.Journal {
 	return &apply.Journal{Dir: dir}
 }
 
-// applyDoc is the JSON answer of apply.
-type applyDoc struct {
-	DryRun  bool            `json:"dry_run"`
-	TxID    string          `json:"tx,omitempty"`
-	Journal string          `json:"journal"`
-	Groups  []applyGroupDoc `json:"groups"`
-	Refused []apply.Refusal `json:"refused,omitempty"`
-	Confirm string          `json:"confirm_by,omitempty"`
-}
-
-type applyGroupDoc struct {
-	Finding string        `json:"finding"`
-	Keys    []applyKeyDoc `json:"keys"`
-	Same    int           `json:"unchanged,omitempty"`
-	Error   string        `json:"error,omitempty"`
-	State   string        `json:"state"` // planned, verified, undone, refused, unchanged
-	// Conflicts: who else sets these keys (sysctl.d, TuneD).
-	Conflicts []finding.Text `json:"conflicts,omitempty"`
-}
-
-type applyKeyDoc struct {
-	Kind   string `json:"kind"`
-	Key    string `json:"key"`
-	Before string `json:"before"`
-	Want   string `json:"value"`
-	After  string `json:"after,omitempty"`
-	State  string `json:"state,omitempty"`
-}
-
 // RunApply is the whole `apply` command; tests call it directly.
 func RunApply(ctx context.Context, env *Env, o *ApplyOptions) error {
 	lang, err := langOpt(env, o.Lang)
@@ -167,7 +128,8 @@ func RunApply(ctx context.Context, env *Env, o *ApplyOptions) error {
 		return err
 	}
 	env.useLang(lang)
-	if _, err := outputFormat(o.Output, report.TextJSON()); err != nil {
+	format, err := outputFormat(o.Output, report.ApplyFormats())
+	if err != nil {
 		return err
 	}
 	j := journalOf(env, o.Journal)
@@ -190,200 +152,28 @@ func RunApply(ctx context.Context, env *Env, o *ApplyOptions) error {
 	if o.ConfirmWithin < 0 || (o.ConfirmWithin > 0 && o.ConfirmWithin < time.Second) {
 		return usageErr(finding.T("--confirm-within: want at least 1s, got %s", "--confirm-within：至少 1s，实际为 %s"), o.ConfirmWithin)
 	}
-
-	var plan *apply.Plan
-	var refused []apply.Refusal
-	if o.Persist != "" {
-		plan, err = apply.PersistPlan(j, o.Persist, o.Unit)
-		if err != nil {
-			return err
-		}
-	} else {
-		fs, err := o.findings(ctx)
-		if err != nil {
-			return err
-		}
-		var groups []apply.Group
-		groups, refused = apply.Select(fs, o.IDs, o.AllSafe)
-		plan = apply.NewPlan(o.roots(), groups)
-	}
-	doc := &applyDoc{DryRun: !o.Yes, Journal: j.Dir, Refused: refused}
-	for _, g := range plan.Groups {
-		gd := applyGroupDoc{Finding: g.Finding, Same: len(g.Same), State: "planned", Conflicts: g.Conflicts}
-		for _, s := range g.Steps {
-			gd.Keys = append(gd.Keys, applyKeyDoc{Kind: s.Kind, Key: s.Key, Before: s.Before, Want: s.Want})
-		}
-		if g.Err != nil {
-			gd.Error, gd.State = g.Err.Error(), "refused"
-		}
-		doc.Groups = append(doc.Groups, gd)
-	}
-	work := 0
-	for i, g := range plan.Groups {
-		if g.Err == nil && len(g.Steps) > 0 {
-			work++
-		} else if g.Err == nil {
-			doc.Groups[i].State = "unchanged"
+	var profile rules.Profile
+	if o.Persist == "" && o.From == "" { // a live audit
+		if profile, err = rules.ParseProfile(o.Profile); err != nil {
+			return usageErr(finding.T("--profile: %v", "--profile：%v"), err)
 		}
 	}
-	var applyErr error
-	if o.Yes && work > 0 {
-		res, err := apply.Apply(j, plan, apply.Options{})
-		if err != nil && res == nil {
-			applyErr = err
-		} else {
-			applyErr = err
-			doc.TxID = res.TxID
-			for i, g := range res.Groups {
-				gd := &doc.Groups[i]
-				switch {
-				case g.Err != nil && len(g.Steps) > 0:
-					gd.State, gd.Error = apply.OpUndone, g.Err.Error()
-				case g.Err != nil:
-					gd.State, gd.Error = "refused", g.Err.Error()
-				case len(g.Steps) > 0:
-					gd.State = apply.OpVerified
-				default:
-					gd.State = "unchanged"
-				}
-				if len(g.Steps) > 0 {
-					gd.Keys = gd.Keys[:0]
-					for _, s := range g.Steps {
-						gd.Keys = append(gd.Keys, applyKeyDoc{Kind: s.Kind, Key: s.Key, Before: s.Before, Want: s.Want, After: s.After, State: s.State})
-					}
-				}
-			}
-			if o.ConfirmWithin > 0 && res.TxID != "" && res.Applied() > 0 {
-				deadline := time.Now().Add(o.ConfirmWithin)
-				exe := o.Exe
-				if exe == "" {
-					if exe, err = os.Executable(); err != nil {
-						return fmt.Errorf("dead-man timer: %w", err)
-					}
-				}
-				jdir, _ := filepath.Abs(j.Dir)
-				argv := []string{exe, watchdogCmd, jdir, res.TxID, strconv.FormatInt(deadline.UnixNano(), 10)}
-				if err := apply.Arm(j, res.TxID, deadline, func() (int, error) { return apply.StartWatchdog(argv) }); err != nil {
-					// The changes are in; without a timer they must not stay unguarded.
-					rr, rerr := apply.Revert(j, apply.RevertOptions{TxID: res.TxID})
-					if rerr == nil && len(rr.Errs) == 0 {
-						return fmt.Errorf("dead-man timer could not start (%v): transaction %s reverted", err, res.TxID)
-					}
-					return fmt.Errorf("dead-man timer could not start (%v): run tuneloop revert %s", err, res.TxID)
-				}
-				doc.Confirm = deadline.UTC().Format(time.RFC3339)
-			}
-		}
+	req := apply.Request{IDs: o.IDs, AllSafe: o.AllSafe, Findings: session.ApplyFindings(o.From, profile, o.roots()), Roots: o.roots(),
+		Persist: o.Persist, Unit: o.Unit, Yes: o.Yes, ConfirmWithin: o.ConfirmWithin, Exe: o.Exe}
+	doc, applyErr := apply.Execute(ctx, j, req)
+	if doc == nil {
+		return applyErr
 	}
-	if o.Output == "json" {
-		if err := report.WriteJSON(env.Stdout, doc); err != nil {
-			return err
-		}
-	} else {
-		writeApplyText(env.Stdout, doc, lang)
+	if err := report.WriteApply(env.Stdout, doc, format, lang); err != nil {
+		return err
 	}
 	if applyErr != nil {
 		return applyErr
 	}
-	if o.Yes {
-		for _, g := range doc.Groups {
-			if g.State == apply.OpUndone {
-				return &ExitError{Code: ExitFailure, Err: finding.Errorf(finding.T("some changes did not hold and were undone", "部分修改未生效，已撤销"))}
-			}
-		}
+	if o.Yes && doc.Undone() {
+		return &ExitError{Code: ExitFailure, Err: finding.Errorf(finding.T("some changes did not hold and were undone", "部分修改未生效，已撤销"))}
 	}
 	return ctx.Err()
-}
-
-// maxCheckJSON caps a run's check.json (the host audit: tens of KB).
-const maxCheckJSON = 64 << 20
-
-// findings come from a live audit (as `check` runs it) or a run's check.json.
-// The run folder may come from anyone: check.json is read as untrusted (no
-// link followed, no FIFO or device, a size cap), as verdict reads it.
-func (o *ApplyOptions) findings(ctx context.Context) ([]finding.Finding, error) {
-	if o.From != "" {
-		b, err := runfolder.ReadInside(o.From, verdict.CheckFile, maxCheckJSON)
-		if err != nil {
-			return nil, fmt.Errorf("--from: %w", runfolder.Refusal(err))
-		}
-		var fs []finding.Finding
-		if err := json.Unmarshal(b, &fs); err != nil {
-			return nil, fmt.Errorf("--from: %s: %w", filepath.Join(o.From, verdict.CheckFile), err)
-		}
-		return fs, nil
-	}
-	profile, err := rules.ParseProfile(o.Profile)
-	if err != nil {
-		return nil, usageErr(finding.T("--profile: %v", "--profile：%v"), err)
-	}
-	kb := rules.All()
-	if err := rules.Validate(kb); err != nil {
-		return nil, err
-	}
-	facts := sysinfo.Collect(o.roots(), sysinfo.Options{Now: time.Now})
-	return rules.Evaluate(kb, facts, profile), ctx.Err()
-}
-
-func writeApplyText(w io.Writer, d *applyDoc, l finding.Lang) {
-	t := func(en, zh string) string { return finding.T(en, zh).In(l) }
-	if d.DryRun {
-		fmt.Fprintln(w, t("Dry run: nothing was changed. Add --yes to apply.", "演练：未做任何修改。加 --yes 才会执行。"))
-	} else if d.TxID == "" {
-		fmt.Fprintln(w, t("Nothing to change.", "没有需要修改的内容。"))
-	} else {
-		fmt.Fprintf(w, "%s %s (%s %s)\n", t("Transaction", "事务"), d.TxID, t("journal", "日志目录"), finding.SafeLine(d.Journal))
-	}
-	width := 0
-	for _, g := range d.Groups {
-		for _, k := range g.Keys {
-			width = max(width, finding.DisplayWidth(finding.SafeLine(k.Key)))
-		}
-	}
-	width = min(width, 60)
-	for _, g := range d.Groups {
-		state := map[string]finding.Text{
-			"planned": finding.T("would change", "将修改"), apply.OpVerified: finding.T("applied, read back", "已应用并回读确认"),
-			apply.OpUndone: finding.T("did not hold: undone", "未生效：已撤销"), "refused": finding.T("cannot be applied", "无法应用"),
-			"unchanged": finding.T("already set", "已是目标值"),
-		}[g.State]
-		fmt.Fprintf(w, "\n%s  [%s]\n", finding.SafeLine(g.Finding), state.In(l))
-		for _, k := range g.Keys {
-			if k.Kind == apply.KindFile || k.Kind == apply.KindDropin {
-				writeFileChange(w, k)
-				continue
-			}
-			line := fmt.Sprintf("  %s  %s -> %s", finding.PadRight(finding.SafeLine(k.Key), width), finding.SafeLine(strings.TrimSpace(k.Before)), finding.SafeLine(k.Want))
-			if k.After != "" && strings.TrimSpace(k.After) != strings.TrimSpace(k.Want) {
-				line += fmt.Sprintf("  (%s %s)", t("reads", "回读"), finding.SafeLine(k.After))
-			}
-			fmt.Fprintln(w, line)
-		}
-		if g.Same > 0 {
-			fmt.Fprintf(w, "  %s\n", finding.Tf(finding.T("(%d more already at the value)", "（另有 %d 项已是目标值）"), g.Same).In(l))
-		}
-		if g.Error != "" {
-			fmt.Fprintf(w, "  %s\n", finding.SafeLine(g.Error))
-		}
-		for _, c := range g.Conflicts {
-			fmt.Fprintf(w, "  %s %s\n", t("note:", "注意："), c.In(l))
-		}
-	}
-	for _, r := range d.Refused {
-		label := t("cannot be applied", "无法应用")
-		if r.Nothing {
-			label = t("nothing to do", "无需处理")
-		}
-		fmt.Fprintf(w, "\n%s  [%s]\n  %s\n", finding.SafeLine(r.Finding), label, r.Why.In(l))
-	}
-	writeDropinNext(w, d, l)
-	if d.TxID != "" {
-		fmt.Fprintf(w, "\n%s tuneloop revert %s\n", t("Undo with:", "撤销："), d.TxID)
-		fmt.Fprintf(w, "%s tuneloop apply --persist %s\n", t("Keep sysctls and limits across restarts:", "重启后保留 sysctl 与资源限制："), d.TxID)
-	}
-	if d.Confirm != "" {
-		fmt.Fprintf(w, "%s tuneloop apply --confirm %s  (%s %s)\n", t("Keep the changes:", "保留修改："), d.TxID, t("else reverted at", "否则将于此时回退："), d.Confirm)
-	}
 }
 
 // RevertOptions are the flags of `tuneloop revert`.
@@ -442,44 +232,13 @@ func RunRevert(ctx context.Context, env *Env, o *RevertOptions) error {
 		return err
 	}
 	env.useLang(lang)
-	t := func(en, zh string) string { return finding.T(en, zh).In(lang) }
 	j := journalOf(env, o.Journal)
 	if o.List {
 		txs, err := apply.Status(j)
 		if err != nil {
 			return err
 		}
-		if len(txs) == 0 {
-			fmt.Fprintln(env.Stdout, t("no transactions in", "日志中没有事务："), finding.SafeLine(j.Dir))
-		}
-		for _, tx := range txs {
-			open := 0
-			for i := range tx.Keys {
-				if tx.Keys[i].Open() {
-					open++
-				}
-			}
-			state := t("reverted", "已回退")
-			if open > 0 {
-				state = finding.Tf(finding.T("in effect: %d of %d keys", "生效中：%d/%d 项"), open, len(tx.Keys)).In(lang)
-			}
-			switch {
-			case tx.Deadline.IsZero():
-			case tx.Expired:
-				state += "; " + t("timer fired: reverted", "计时结束：已回退")
-			case tx.Confirmed:
-				state += "; " + t("confirmed", "已确认")
-			default:
-				state += "; " + finding.Tf(finding.T("reverts at %s unless confirmed", "除非确认，将于 %s 回退"), tx.Deadline.Local().Format("15:04:05")).In(lang)
-			}
-			if tx.Persist {
-				state += "; " + t("persistence", "持久化")
-			}
-			if tx.Broken != nil {
-				state += "; " + t("journal edited or damaged", "日志被修改或已损坏")
-			}
-			fmt.Fprintf(env.Stdout, "%s  %s  %s  %s\n", tx.ID, tx.Began.Local().Format("2006-01-02 15:04:05"), state, finding.SafeLine(strings.Join(tx.Findings, ", ")))
-		}
+		report.WriteTransactions(env.Stdout, j.Dir, txs, lang)
 		return nil
 	}
 	if (o.TxID == "") == !o.All {
@@ -489,33 +248,7 @@ func RunRevert(ctx context.Context, env *Env, o *RevertOptions) error {
 	if err != nil {
 		return err
 	}
-	changed := 0
-	for _, r := range res.Reverted {
-		if line, ok := dropinRevertLine(r, lang); ok {
-			if !r.Already {
-				changed++
-			}
-			fmt.Fprintln(env.Stdout, line)
-			continue
-		}
-		if r.Already {
-			fmt.Fprintf(env.Stdout, "%s  %s  %s (%s)\n", r.Tx, finding.SafeLine(r.Key.Key), finding.SafeLine(strings.TrimSpace(r.Key.Before)), t("already back", "已是原值"))
-			continue
-		}
-		changed++
-		fmt.Fprintf(env.Stdout, "%s  %s  %s -> %s\n", r.Tx, finding.SafeLine(r.Key.Key), finding.SafeLine(strings.TrimSpace(r.Now)), finding.SafeLine(strings.TrimSpace(r.To)))
-	}
-	writeDropinRevertNext(env.Stdout, res, lang)
-	if len(res.Reverted) == 0 && len(res.Errs) == 0 {
-		fmt.Fprintln(env.Stdout, t("nothing to revert: every change is already undone", "无需回退：所有修改均已撤销"))
-	}
-	for _, e := range res.Errs {
-		msg := e.Error()
-		if de, ok := e.(*apply.DriftError); ok {
-			msg = de.Text().In(lang)
-		}
-		fmt.Fprintln(env.Stderr, finding.SafeLine(msg))
-	}
+	report.WriteReverted(env.Stdout, env.Stderr, res, lang)
 	if len(res.Errs) > 0 {
 		return &ExitError{Code: ExitFailure, Err: finding.Errorf(finding.T("%d key(s) not reverted", "%d 项未回退"), len(res.Errs))}
 	}
@@ -525,7 +258,7 @@ func RunRevert(ctx context.Context, env *Env, o *RevertOptions) error {
 // newWatchdogCmd is the dead-man timer's body, started detached by apply.
 func newWatchdogCmd(env *Env) *cobra.Command {
 	return &cobra.Command{
-		Use:    watchdogCmd + " JOURNAL TX-ID DEADLINE",
+		Use:    apply.WatchdogCmd + " JOURNAL TX-ID DEADLINE",
 		Short:  helpText(finding.T("Internal: the dead-man timer of apply --confirm-within", "内部命令：apply --confirm-within 的自动回退计时器")),
 		Hidden: true,
 		Args:   cobra.ExactArgs(3),
@@ -539,19 +272,5 @@ func newWatchdogCmd(env *Env) *cobra.Command {
 			_, err = apply.Watch(context.Background(), &apply.Journal{Dir: args[0]}, args[1], time.Unix(0, ns))
 			return err
 		},
-	}
-}
-
-// writeFileChange shows a file tuneloop writes as the lines it adds.
-func writeFileChange(w io.Writer, k applyKeyDoc) {
-	fmt.Fprintf(w, "  %s:\n", finding.SafeLine(k.Key))
-	had := map[string]bool{}
-	for _, line := range strings.Split(k.Before, "\n") {
-		had[line] = true
-	}
-	for _, line := range strings.Split(strings.TrimRight(k.Want, "\n"), "\n") {
-		if !had[line] {
-			fmt.Fprintf(w, "    + %s\n", finding.SafeLine(line))
-		}
 	}
 }

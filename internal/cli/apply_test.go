@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	applypkg "github.com/tuneloop/tuneloop/internal/apply"
 	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
@@ -193,7 +194,7 @@ func TestApplyConfirmWithinAndWatchdogCommand(t *testing.T) {
 	}
 	watchdog := func(tx string) {
 		env, _, _ := testEnv()
-		if code := runRoot(t, env, watchdogCmd, journal, tx, strconv.FormatInt(time.Now().UnixNano(), 10)); code != ExitOK {
+		if code := runRoot(t, env, applypkg.WatchdogCmd, journal, tx, strconv.FormatInt(time.Now().UnixNano(), 10)); code != ExitOK {
 			t.Fatalf("watchdog exit %d", code)
 		}
 	}

@@ -1,25 +1,19 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
-	"github.com/tuneloop/tuneloop/internal/jmx"
-	"github.com/tuneloop/tuneloop/internal/jtl"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/report"
-	"github.com/tuneloop/tuneloop/internal/report/html"
-	"github.com/tuneloop/tuneloop/internal/version"
+	"github.com/tuneloop/tuneloop/internal/session"
 )
 
 // LoadOptions are the flags of `tuneloop load`. Zero values mean "not
@@ -62,12 +56,6 @@ type LoadOptions struct {
 	Lang         string
 	Engine       engineOptions // --engine, --jmeter, --jmeter-remote
 }
-
-// Defaults when neither flags nor the scenario say.
-const (
-	defaultLoadDuration = 10 * time.Second
-	defaultLoadUsers    = 10
-)
 
 func newLoadCmd(env *Env) *cobra.Command {
 	o := &LoadOptions{}
@@ -202,7 +190,7 @@ func RunLoad(ctx context.Context, env *Env, o *LoadOptions) error {
 	if _, err := langOpt(env, o.Lang); err != nil {
 		return err
 	}
-	if _, err := outputFormat(o.Output, report.TextJSON()); err != nil {
+	if _, err := outputFormat(o.Output, report.LoadFormats()); err != nil {
 		return err
 	}
 	if o.Import != "" {
@@ -228,48 +216,18 @@ func RunLoad(ctx context.Context, env *Env, o *LoadOptions) error {
 	if err != nil {
 		return err
 	}
-	var jw *loadgen.JTLWriter
-	var jtlFile *os.File
-	if o.JTL != "" {
-		if jtlFile, err = os.Create(o.JTL); err != nil {
-			return &ExitError{Code: ExitFailure, Err: err}
-		}
-		defer jtlFile.Close()
-		jw = loadgen.NewJTLWriter(jtlFile)
-		cfg.Sink = jw
-	}
-	var rec *report.LoadRecorder
-	if o.HTML != "" {
-		rec = report.NewLoadRecorder()
-		cfg.Sink = loadgen.Tee(cfg.Sink, rec)
-	}
+	var onSecond func(loadgen.Progress)
 	live := env.Terminal && !o.Quiet
 	if live {
 		lang := env.Lang()
-		cfg.OnSecond = func(p loadgen.Progress) { fmt.Fprint(env.Stderr, "\r\033[K"+liveLine(p, lang)) }
+		onSecond = func(p loadgen.Progress) { fmt.Fprint(env.Stderr, "\r\033[K"+report.LoadLiveLine(p, lang)) }
 	}
-	sum, err := loadgen.Generate(ctx, cfg)
+	sum, rec, err := session.Load(ctx, cfg, o.files(env), onSecond)
 	if live {
 		fmt.Fprint(env.Stderr, "\r\033[K")
 	}
 	if err != nil {
-		if jtlFile != nil {
-			jtlFile.Close()
-			os.Remove(o.JTL)
-		}
-		if ctx.Err() != nil {
-			return &ExitError{Code: ExitFailure, Err: errors.New("interrupted before the load started")}
-		}
-		var te *loadgen.TargetError
-		if errors.As(err, &te) {
-			return &ExitError{Code: ExitFailure, Err: err}
-		}
-		return usageErr(finding.T("%v", "%v"), err)
-	}
-	if jw != nil {
-		if err := jw.Flush(); err != nil {
-			return &ExitError{Code: ExitFailure, Err: fmt.Errorf("writing %s: %w", o.JTL, err)}
-		}
+		return loadErr(sessionErr(err))
 	}
 	return emitSummary(env, o, sum, rec)
 }
@@ -313,190 +271,58 @@ func loadConfig(o *LoadOptions, env *Env) (loadgen.Config, error) {
 		}
 		cfg.Requests = []loadgen.Request{req}
 	}
-	for _, h := range o.Headers {
-		name, value, ok := strings.Cut(h, ":")
-		if !ok || strings.TrimSpace(name) == "" {
-			return cfg, usageErr(finding.T("--header %q: want 'Name: value'", "--header %q：格式应为 'Name: value'"), h)
-		}
-		for i := range cfg.Requests {
-			cfg.Requests[i].Headers = append(cfg.Requests[i].Headers,
-				loadgen.Header{Name: strings.TrimSpace(name), Value: strings.TrimSpace(value)})
-		}
+	ov := loadgen.Overrides{Headers: o.Headers, Users: o.Users, Rate: o.Rate, Connections: o.Connections, Duration: o.Duration,
+		Requests: o.Requests, RampUp: o.RampUp, WarmUp: o.WarmUp, Think: o.Think, Timeout: o.Timeout,
+		NoKeepAlive: o.NoKeepAlive, Insecure: o.Insecure, HTTP2: o.HTTP2}
+	if err := ov.Apply(&cfg); err != nil {
+		return cfg, &ExitError{Code: ExitUsage, Err: err}
 	}
-	if o.Users < 0 || o.Rate < 0 || o.Connections < 0 || o.Requests < 0 || o.Duration < 0 || o.RampUp < 0 ||
-		o.WarmUp < 0 || o.Think < 0 || o.Timeout < 0 {
-		return cfg, usageErr(finding.T("counts and durations must not be negative", "数量和时长不能为负数"))
-	}
-	switch {
-	case o.Users > 0 && o.Rate > 0:
-		return cfg, usageErr(finding.T("-c (closed model) and --rate (open model) exclude each other", "-c（闭合模型）与 --rate（开放模型）不能同时使用"))
-	case o.Users > 0 && len(cfg.Groups) > 1:
-		return cfg, usageErr(finding.T("-c with a plan of several thread groups: set each group's users in the plan (e.g. with ${__P(users)} and -J)",
-			"计划有多个线程组时不能使用 -c：请在计划中设置各线程组的用户数（例如用 ${__P(users)} 和 -J）"))
-	case o.Users > 0:
-		cfg.Users, cfg.Rate = o.Users, 0
-		if len(cfg.Groups) == 1 {
-			cfg.Groups[0].Users = o.Users
-			if cfg.BoundedByLoops() {
-				cfg.MaxRequests = 0 // the plan's count was for its users; the loops bound it
-			}
-		}
-	case o.Rate > 0:
-		// The open model sends on a schedule, not user by user: requests
-		// are picked by weight (the plan's order gives their shares).
-		cfg.Rate, cfg.Users = o.Rate, 0
-		cfg.Sequence, cfg.Loops, cfg.Groups = false, 0, nil
-	}
-	if cfg.Users == 0 && cfg.Rate == 0 {
-		cfg.Users = defaultLoadUsers
-	}
-	if o.Think > 0 && cfg.Rate > 0 {
-		return cfg, usageErr(finding.T("--think applies to the closed model (-c), not to --rate", "--think 只适用于闭合模型（-c），不适用于 --rate"))
-	}
-	setPositive(&cfg.Connections, o.Connections)
-	setPositive(&cfg.Duration, o.Duration)
-	setPositive(&cfg.MaxRequests, o.Requests)
-	setPositive(&cfg.RampUp, o.RampUp)
-	setPositive(&cfg.WarmUp, o.WarmUp)
-	setPositive(&cfg.Think, o.Think)
-	setPositive(&cfg.Timeout, o.Timeout)
-	if cfg.Duration == 0 && cfg.MaxRequests == 0 && !cfg.BoundedByLoops() {
-		cfg.Duration = defaultLoadDuration
-	}
-	cfg.DisableKeepAlive = cfg.DisableKeepAlive || o.NoKeepAlive
-	cfg.Insecure = cfg.Insecure || o.Insecure
-	cfg.HTTP2 = cfg.HTTP2 || o.HTTP2
 	return cfg, nil
 }
 
-func setPositive[T int | int64 | time.Duration](dst *T, v T) {
-	if v > 0 {
-		*dst = v
-	}
+// files are where the summary and samples go besides standard output.
+func (o *LoadOptions) files(env *Env) session.LoadFiles {
+	return session.LoadFiles{JTL: o.JTL, HTML: o.HTML, Save: o.Save, Lang: env.Lang()}
 }
 
 func importJTL(env *Env, o *LoadOptions) error {
-	f, err := os.Open(o.Import)
+	sum, err := session.ImportJTL(o.Import, func(line string) { fmt.Fprintln(env.Stderr, line) })
 	if err != nil {
-		return &ExitError{Code: ExitFailure, Err: err}
+		return loadErr(err)
 	}
-	defer f.Close()
-	res, err := jtl.Import(f)
-	if res != nil {
-		for _, p := range res.Problems {
-			fmt.Fprintf(env.Stderr, "%s:%d: skipped: %s\n", o.Import, p.Line, p.Msg)
-		}
-		if extra := res.Skipped - int64(len(res.Problems)); extra > 0 {
-			fmt.Fprintf(env.Stderr, "%s: %d more lines skipped\n", o.Import, extra)
-		}
-	}
-	if err != nil {
-		return &ExitError{Code: ExitFailure, Err: fmt.Errorf("%s: %w", o.Import, err)}
-	}
-	res.Summary.Target = o.Import
-	return emitSummary(env, o, res.Summary, nil)
+	return emitSummary(env, o, sum, nil)
 }
 
 // emitSummary writes the summary (text or JSON, and the --save and --html
 // files); rec, when the samples were recorded, gives the page its series.
 func emitSummary(env *Env, o *LoadOptions, s *loadgen.Summary, rec *report.LoadRecorder) error {
-	if o.Save != "" {
-		var b bytes.Buffer
-		err := report.WriteJSON(&b, s)
-		if err == nil {
-			err = os.WriteFile(o.Save, b.Bytes(), 0o644)
-		}
-		if err != nil {
-			return &ExitError{Code: ExitFailure, Err: fmt.Errorf("--save: %w", err)}
-		}
+	if err := session.SaveLoad(s, rec, o.files(env)); err != nil {
+		return loadErr(err)
 	}
-	if o.HTML != "" {
-		page := report.NewLoadPage(s, rec, env.Lang(), report.Tool{Name: "tuneloop", Version: version.Version})
-		var b bytes.Buffer
-		err := html.WriteLoad(&b, page)
-		if err == nil {
-			err = os.WriteFile(o.HTML, b.Bytes(), 0o644)
-		}
-		if err != nil {
-			return &ExitError{Code: ExitFailure, Err: fmt.Errorf("--html: %w", err)}
-		}
+	format, _ := report.LoadFormats().Parse(o.Output) // validated by RunLoad
+	if err := report.WriteLoad(env.Stdout, s, format, env.Lang()); err != nil && !errors.Is(err, io.ErrClosedPipe) {
+		return loadErr(err)
 	}
-	var err error
-	if o.Output == "json" {
-		err = report.WriteJSON(env.Stdout, s)
-	} else {
-		err = loadgen.WriteText(env.Stdout, s, env.Lang())
-	}
-	if err != nil && !errors.Is(err, io.ErrClosedPipe) {
-		return &ExitError{Code: ExitFailure, Err: err}
-	}
-	if err := s.NoSuccess(); err != nil { // nothing succeeded: not a measurement
-		return &ExitError{Code: ExitFailure, Err: err}
-	}
-	return nil
+	return loadErr(s.NoSuccess()) // nothing succeeded: not a measurement
 }
 
-// liveLine is the status line shown once a second on a terminal.
-func liveLine(p loadgen.Progress, l finding.Lang) string {
-	t := func(en, zh string) string { return finding.T(en, zh).In(l) }
-	var b strings.Builder
-	b.WriteString(fmtSecs(p.Elapsed))
-	if p.Warmup {
-		b.WriteString(t(" warm-up", " 预热"))
+// loadErr is a load that failed (exit 1), unless err already carries its
+// exit code.
+func loadErr(err error) error {
+	var ee *ExitError
+	if err == nil || errors.As(err, &ee) {
+		return err
 	}
-	fmt.Fprintf(&b, t("  TPS %d  p50 %s  p99 %s  requests %d  errors %d", "  TPS %d  p50 %s  p99 %s  请求 %d  错误 %d"), p.Last.Requests,
-		fmtMS(p.Last.P50), fmtMS(p.Last.P99), p.Requests, p.Errors)
-	if p.Remaining >= 0 {
-		b.WriteString(t("  remaining ", "  剩余 ") + fmtSecs(p.Remaining))
-	}
-	return b.String()
+	return &ExitError{Code: ExitFailure, Err: err}
 }
 
-func fmtSecs(d time.Duration) string {
-	d = d.Round(time.Second)
-	if d < time.Minute {
-		return strconv.Itoa(int(d/time.Second)) + "s"
-	}
-	return d.String()
-}
-
-func fmtMS(ms float64) string {
-	if ms >= 100 {
-		return strconv.FormatFloat(ms, 'f', 0, 64) + "ms"
-	}
-	return strconv.FormatFloat(ms, 'f', 2, 64) + "ms"
-}
-
-// jmxConfig reads a JMeter plan into a load config. Unsupported elements
-// refuse the plan (a workload silently different from the plan would be
-// measured as if it were the same) unless skip; notes say where the run
-// differs from JMeter's. Both go to stderr.
+// jmxConfig reads a JMeter plan into a load config (session.JMXConfig);
+// what cannot be run and the notes go to stderr.
 func jmxConfig(path string, jprops []string, skip bool, env *Env) (loadgen.Config, error) {
 	props, err := jpropMap(jprops)
 	if err != nil {
 		return loadgen.Config{}, err
 	}
-	lang := env.Lang()
-	plan, cfg, notes, err := jmx.Load(path, props)
-	if plan != nil && len(plan.Unsupported) > 0 {
-		head := finding.T("%s: %d element(s) of the plan cannot be run by tuneloop:", "%s：计划中有 %d 个元素 tuneloop 无法执行：")
-		if skip {
-			head = finding.T("%s: skipping %d element(s) tuneloop cannot run:", "%s：跳过 %d 个 tuneloop 无法执行的元素：")
-		}
-		fmt.Fprintln(env.Stderr, finding.Tf(head, finding.SafeLine(path), len(plan.Unsupported)).In(lang))
-		for _, it := range plan.Unsupported {
-			fmt.Fprintf(env.Stderr, "  %s: %s\n", it.String(), finding.SafeLine(it.Why.In(lang)))
-		}
-		if !skip && err == nil {
-			return cfg, usageErr(finding.T("the plan was not run: run it with JMeter itself (--engine jmeter, or --engine auto), remove those elements, or give --jmx-skip-unsupported to run it without them",
-				"计划未执行：请用 JMeter 本身执行（--engine jmeter 或 --engine auto），删除这些元素，或使用 --jmx-skip-unsupported 在没有它们的情况下执行"))
-		}
-	}
-	if err != nil {
-		return cfg, usageErr(finding.T("--jmx: %s", "--jmx：%s"), finding.SafeLine(err.Error()))
-	}
-	for _, n := range notes {
-		fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("note:", "注意：").In(lang), finding.SafeLine(n.In(lang)))
-	}
-	return cfg, nil
+	cfg, err := session.JMXConfig(path, props, skip, env.Lang(), func(line string) { fmt.Fprintln(env.Stderr, line) })
+	return cfg, sessionErr(err)
 }

@@ -46,7 +46,7 @@ func runLoadJMeter(ctx context.Context, env *Env, o *LoadOptions, ec engineChoic
 	}
 	// A load is always bounded: a plan that loops forever runs -d (10 s by default).
 	if o.Duration == 0 && !planBounded(o.JMX, o.JProps) {
-		o.Duration = defaultLoadDuration
+		o.Duration = loadgen.DefaultDuration
 		fmt.Fprintf(env.Stderr, "tuneloop: %s\n", finding.Tf(finding.T("the plan loops until stopped: running it for %s (-d)", "计划会一直循环直到被停止：运行 %s（-d）"), o.Duration).In(lang))
 	}
 	tmp, err := os.MkdirTemp("", "tuneloop-jmeter-")
@@ -137,7 +137,7 @@ func runLoadJMeter(ctx context.Context, env *Env, o *LoadOptions, ec engineChoic
 	live := env.Terminal && !o.Quiet
 	var onSecond func(loadgen.Progress)
 	if live {
-		onSecond = func(p loadgen.Progress) { fmt.Fprint(env.Stderr, "\r\033[K"+liveLine(p, lang)) }
+		onSecond = func(p loadgen.Progress) { fmt.Fprint(env.Stderr, "\r\033[K"+report.LoadLiveLine(p, lang)) }
 	}
 	sum, err := eng.Measure(ctx, jmeter.MeasureOptions{From: from, Duration: o.Duration, Target: o.JMX, Sink: sink, OnSecond: onSecond})
 	if live {

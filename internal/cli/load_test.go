@@ -18,6 +18,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
+	"github.com/tuneloop/tuneloop/internal/report"
 )
 
 func loadEnv() (*Env, *bytes.Buffer, *bytes.Buffer) {
@@ -152,10 +153,10 @@ func TestLoadInterruptStillReports(t *testing.T) {
 func TestLiveLine(t *testing.T) {
 	p := loadgen.Progress{Elapsed: 12 * time.Second, Remaining: 48 * time.Second,
 		Last: loadgen.Second{Requests: 1234, P50: 1.5, P99: 250}, Requests: 5000, Errors: 2}
-	if l := liveLine(p, finding.EN); l != "12s  TPS 1234  p50 1.50ms  p99 250ms  requests 5000  errors 2  remaining 48s" {
+	if l := report.LoadLiveLine(p, finding.EN); l != "12s  TPS 1234  p50 1.50ms  p99 250ms  requests 5000  errors 2  remaining 48s" {
 		t.Fatalf("%q", l)
 	}
-	if l := liveLine(p, finding.ZH); l != "12s  TPS 1234  p50 1.50ms  p99 250ms  请求 5000  错误 2  剩余 48s" {
+	if l := report.LoadLiveLine(p, finding.ZH); l != "12s  TPS 1234  p50 1.50ms  p99 250ms  请求 5000  错误 2  剩余 48s" {
 		t.Fatalf("%q", l)
 	}
 }

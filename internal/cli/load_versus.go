@@ -66,31 +66,11 @@ func runVersus(ctx context.Context, env *Env, o *LoadOptions) error {
 	if err != nil {
 		return &ExitError{Code: ExitFailure, Err: err}
 	}
-	var wp []compare.WindowPair
-	var errs, reqs int64
-	var sideReqs, sideErrs [2]int64
-	for _, p := range got {
-		wp = append(wp, compare.WindowPair{BeforeTPS: p[0].TPS, AfterTPS: p[1].TPS, BeforeP99: p[0].P99, AfterP99: p[1].P99,
-			BeforeLatency: p[0].Latency, AfterLatency: p[1].Latency})
-		errs += p[0].Errors + p[1].Errors
-		reqs += p[0].Requests + p[1].Requests
-		for i := range 2 {
-			sideReqs[i] += p[i].Requests
-			sideErrs[i] += p[i].Errors
-		}
+	c, err := session.VersusCompare(got, o.URL, o.Versus, o.Window, o.FailOnRegPct)
+	if err != nil {
+		return &ExitError{Code: ExitFailure, Err: err}
 	}
-	// A side on which no request succeeded was not measured: no comparison.
-	for i, url := range []string{o.URL, o.Versus} {
-		if sideReqs[i] > 0 && sideErrs[i] >= sideReqs[i] {
-			return &ExitError{Code: ExitFailure, Err: finding.Errorf(finding.T("%s: 0 succeeded of %d requests: nothing to compare (tuneloop load %s alone names the errors)",
-				"%s：%d 个请求中成功 0 个：无从比较（单独运行 tuneloop load %s 可列出错误）"), finding.SafeLine(url), sideReqs[i], finding.SafeLine(url))}
-		}
-	}
-	c := compare.FromWindows(o.URL, o.Versus, wp, o.Window.String(), o.FailOnRegPct)
 	regressed := o.FailOnRegPct > 0 && c.Gate(o.FailOnRegPct)
-	if errs > 0 {
-		c.Warnings = append(c.Warnings, finding.Tf(finding.T("%d of %d requests failed", "%d / %d 个请求失败"), errs, reqs))
-	}
 	if o.Save != "" { // the comparison's JSON too, beside the text (the demo keeps both)
 		var buf bytes.Buffer
 		err := report.WriteJSON(&buf, c)

@@ -1,15 +1,9 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"errors"
 	"fmt"
-	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,15 +13,10 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
-	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/probe"
-	"github.com/tuneloop/tuneloop/internal/remote"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/report/html"
-	"github.com/tuneloop/tuneloop/internal/runfolder"
-	"github.com/tuneloop/tuneloop/internal/runfolder/catalog"
 	"github.com/tuneloop/tuneloop/internal/session"
-	"github.com/tuneloop/tuneloop/internal/sysinfo"
 	"github.com/tuneloop/tuneloop/internal/units"
 	"github.com/tuneloop/tuneloop/internal/version"
 )
@@ -221,229 +210,21 @@ func RunProbe(ctx context.Context, env *Env, o *ProbeOptions) error {
 	if o.SSH != "" && (o.Peer != "" || !slices.Contains(parts, probe.PartNet)) {
 		return usageErr(finding.T("--peer-ssh starts the other side of the network part: not with --peer, and --only must include net", "--peer-ssh 用于启动网络部分的另一端：不能与 --peer 同用，且 --only 必须包含 net"))
 	}
-	facts := sysinfo.Collect(hostfs.Live(), sysinfo.Options{NoEthtool: true})
-	dir := o.Out
-	if dir == "" {
-		host := ""
-		if facts.Hostname.OK {
-			host = facts.Hostname.Value
-		}
-		dir = filepath.Join("probes", strings.TrimPrefix(session.DefaultDir(time.Now(), host), "runs"+string(filepath.Separator)))
-	}
-	if dir != "-" {
-		if err := session.CheckOut(dir); err != nil {
-			return &ExitError{Code: ExitUsage, Err: err}
-		}
-	}
-	peer, token := o.Peer, o.Token
-	if o.SSH != "" {
-		addr, tok, stop, err := startPeerSSH(ctx, env, o)
-		if err != nil {
-			return err
-		}
-		defer stop()
-		peer, token = addr, tok
-	}
-	var started func(error)
-	if dir != "-" {
-		// The folder and its catalog line exist from the start, as a
-		// run's do: a probe killed before its end stays listed as
-		// incomplete (its probe.json says probing).
-		if started, err = startProbeFolder(ctx, env, o, dir, facts, parts); err != nil {
-			return err
-		}
-	}
-	r, err := probe.Measure(ctx, probe.Options{Parts: parts, Quick: o.Quick, Rounds: o.Rounds, Peer: peer, Token: token,
-		Sizes: sizes, Dir: o.Dir, DiskBytes: o.DiskMB << 20, Log: env.Stderr, Facts: facts})
+	r, err := session.Probe(ctx, session.ProbeOptions{
+		Measure: probe.Options{Parts: parts, Quick: o.Quick, Rounds: o.Rounds, Peer: o.Peer, Token: o.Token,
+			Sizes: sizes, Dir: o.Dir, DiskBytes: o.DiskMB << 20, Log: env.Stderr},
+		Out: o.Out, PeerSSH: o.SSH, Remote: o.Remote.remoteOptions(env), Exe: o.Remote.Exe,
+		Catalog: o.Catalog, NoCatalog: o.NoCatalog, Getenv: env.Getenv, Lang: lang,
+		Note: func(t finding.Text) { fmt.Fprintln(env.Stderr, t.In(lang)) },
+	})
 	if err != nil {
-		if started != nil {
-			started(err)
-		}
-		return err
-	}
-	r.Tool = "tuneloop " + version.Version
-	if dir != "-" {
-		if err := writeProbeFolder(dir, r, lang); err != nil {
-			return err
-		}
-		fmt.Fprintln(env.Stderr, finding.T("probe folder: ", "探测目录：").In(lang)+dir)
-		if !o.NoCatalog {
-			if err := catalogProbe(ctx, env, o, dir, r, 0); err != nil {
-				fmt.Fprintln(env.Stderr, "tuneloop: "+finding.Tf(finding.T("warning: probe not added to the catalog: %v (add it later with tuneloop runs add %s)",
-					"警告：探测结果未加入运行记录目录：%v（稍后可用 tuneloop runs add %s 加入）"), err, dir).In(lang))
-			}
-		}
+		return sessionErr(err)
 	}
 	if err = report.WriteProbe(env.Stdout, r, format, lang); err != nil {
 		return err
 	}
 	if ctx.Err() != nil {
 		return finding.Errorf(finding.T("interrupted (%v): the figures measured until then are reported above", "已中断（%v）：上面报告的是中断前测得的指标"), ctx.Err())
-	}
-	return nil
-}
-
-// peerSSHFor bounds the listener started over SSH: the probe's network
-// part takes well under this; a lost connection ends it sooner.
-const peerSSHFor = 5 * time.Minute
-
-// startPeerSSH copies our binary to o.SSH and runs `probe --listen :0`
-// there with a fresh token, bounded in time; it returns the address to
-// probe (the SSH host, the port it bound), the token, and a stop that ends
-// the remote side and waits for the copy to be removed.
-func startPeerSSH(ctx context.Context, env *Env, o *ProbeOptions) (string, string, func(), error) {
-	c, bin, err := o.Remote.connectTo(ctx, env, o.SSH)
-	if err != nil {
-		return "", "", nil, err
-	}
-	tok := make([]byte, 16)
-	if _, err := rand.Read(tok); err != nil {
-		c.Close()
-		return "", "", nil, err
-	}
-	token := hex.EncodeToString(tok)
-	rctx, cancel := context.WithCancel(ctx)
-	pr, pw := io.Pipe()
-	done := make(chan error, 1)
-	go func() {
-		_, err := c.Exec(rctx, remote.Job{Binary: bin, Args: []string{"probe", "--listen", ":0", "--for", peerSSHFor.String(), "--token", token},
-			Limit: peerSSHFor + 30*time.Second, Stdout: pw, Stderr: io.Discard})
-		pw.CloseWithError(fmt.Errorf("the remote listener ended: %v", err))
-		done <- err
-	}()
-	var addr string
-	stop := func() {
-		// Asked to quit, the listener exits and the remote shell removes
-		// its copy; cancelling the session is the fallback.
-		if addr != "" {
-			qctx, qcancel := context.WithTimeout(context.Background(), 5*time.Second)
-			probe.Quit(qctx, addr, token)
-			qcancel()
-		}
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			cancel()
-			select {
-			case <-done:
-			case <-time.After(5 * time.Second):
-			}
-		}
-		cancel()
-		c.Close()
-	}
-	line := make(chan string, 1)
-	go func() {
-		s, _ := bufio.NewReader(pr).ReadString('\n')
-		line <- s
-		io.Copy(io.Discard, pr)
-	}()
-	var l string
-	select {
-	case l = <-line:
-	case <-time.After(2 * time.Minute):
-	case <-ctx.Done():
-	}
-	f := strings.Fields(l)
-	if len(f) < 3 || f[0] != "listening" {
-		stop()
-		return "", "", nil, finding.Errorf(finding.T("--peer-ssh %s: the remote probe listener did not start (%q)", "--peer-ssh %s：远端探测监听未能启动（%q）"), o.SSH, finding.SafeLine(l))
-	}
-	_, port, err := net.SplitHostPort(f[2])
-	if err != nil {
-		stop()
-		return "", "", nil, finding.Errorf(finding.T("--peer-ssh %s: the remote probe listener said %q", "--peer-ssh %s：远端探测监听返回了 %q"), o.SSH, finding.SafeLine(l))
-	}
-	addr = net.JoinHostPort(c.Target.Host, port)
-	return addr, token, stop, nil
-}
-
-// startProbeFolder creates the probe folder with a probe.json that says
-// the probe is running (status probing: what a probe killed before its
-// end leaves) and catalogs it, a busy catalog waited for 3 s at most (the
-// line is written again at the end). The returned func undoes both when
-// the probe fails before measuring anything: nothing is left of it.
-func startProbeFolder(ctx context.Context, env *Env, o *ProbeOptions, dir string, facts *sysinfo.Facts, parts []string) (func(error), error) {
-	created := false
-	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
-		created = true
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("creating the probe folder: %w", err)
-	}
-	stub := &probe.Result{Schema: probe.Schema, Tool: "tuneloop " + version.Version, Start: time.Now(), Quick: o.Quick, Parts: parts,
-		Host: probe.HostOf(facts), Status: probe.StatusProbing, Figures: []probe.Figure{}}
-	if err := runfolder.WriteJSONAtomic(filepath.Join(dir, probe.File), stub); err != nil {
-		return nil, err
-	}
-	if !o.NoCatalog {
-		_ = catalogProbe(ctx, env, o, dir, stub, 3*time.Second)
-	}
-	return func(error) {
-		_ = os.Remove(filepath.Join(dir, probe.File))
-		if created {
-			_ = os.Remove(dir) // only when empty: never what was there before
-		}
-		if !o.NoCatalog {
-			if p, err := catalogPath(env, o.Catalog); err == nil {
-				if c, err := catalog.Open(context.WithoutCancel(ctx), p); err == nil {
-					_, _ = c.RemoveDir(context.WithoutCancel(ctx), dir)
-					c.Close()
-				}
-			}
-		}
-	}, nil
-}
-
-// catalogProbe puts the probe r of folder dir in the catalog (waiting up to
-// maxWait for a busy one; 0: the catalog's own bound). A catalog found
-// damaged is rebuilt from the folders next to dir first, and said so.
-func catalogProbe(ctx context.Context, env *Env, o *ProbeOptions, dir string, r *probe.Result, maxWait time.Duration) error {
-	p, err := catalogPath(env, o.Catalog)
-	if err != nil {
-		return err
-	}
-	ctx = context.WithoutCancel(ctx) // a Ctrl-C'd probe is still catalogued
-	c, err := catalog.Open(ctx, p)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	c.MaxWait = maxWait
-	lang := env.Lang()
-	c.Waiting = func(t finding.Text) { fmt.Fprintln(env.Stderr, "tuneloop: "+t.In(lang)) }
-	if c.Recovered != nil {
-		rb, _ := session.RebuildCatalog(ctx, c, []string{filepath.Dir(dir)})
-		fmt.Fprintln(env.Stderr, "tuneloop: "+session.CatalogRecovered(c, rb).In(lang))
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return err
-	}
-	return c.PutProbe(ctx, catalog.ProbeEntryOf(abs, r))
-}
-
-// writeProbeFolder writes probe.json and its text, Markdown and HTML
-// renderings in lang (each whole or not at all).
-func writeProbeFolder(dir string, r *probe.Result, lang finding.Lang) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("creating the probe folder: %w", err)
-	}
-	if err := runfolder.WriteJSONAtomic(filepath.Join(dir, probe.File), r); err != nil {
-		return err
-	}
-	for name, write := range map[string]func(*bytes.Buffer) error{
-		"probe.txt":  func(b *bytes.Buffer) error { return report.WriteProbe(b, r, report.Text, lang) },
-		"probe.md":   func(b *bytes.Buffer) error { return report.WriteProbe(b, r, report.Markdown, lang) },
-		"probe.html": func(b *bytes.Buffer) error { return html.WriteProbe(b, report.NewProbePage(r, lang)) },
-	} {
-		var b bytes.Buffer
-		if err := write(&b); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), b.Bytes(), 0o644); err != nil {
-			return err
-		}
 	}
 	return nil
 }

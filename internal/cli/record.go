@@ -257,13 +257,7 @@ func statusLine(w io.Writer, r *sample.Rates, el, total time.Duration, lang find
 	io.WriteString(w, b.String())
 }
 
-func clock(d time.Duration) string {
-	s := int(d.Round(time.Second).Seconds())
-	if s >= 3600 {
-		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
-	}
-	return fmt.Sprintf("%02d:%02d", s/60, s%60)
-}
+func clock(d time.Duration) string { return report.Clock(d) }
 
 func catalogPath(env *Env, flag string) (string, error) {
 	if flag != "" {

@@ -7,14 +7,10 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tuneloop/tuneloop/internal/compare"
 	"github.com/tuneloop/tuneloop/internal/finding"
-	"github.com/tuneloop/tuneloop/internal/probe"
 	"github.com/tuneloop/tuneloop/internal/report"
-	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/runfolder/catalog"
 	"github.com/tuneloop/tuneloop/internal/session"
-	"github.com/tuneloop/tuneloop/internal/stats"
 )
 
 // RunsOptions are the flags of `tuneloop runs`.
@@ -129,7 +125,8 @@ func RunRuns(ctx context.Context, env *Env, o *RunsOptions) error {
 	if err != nil {
 		return err
 	}
-	if _, err := outputFormat(o.Output, report.TextJSON()); err != nil {
+	format, err := outputFormat(o.Output, report.RunsFormats())
+	if err != nil {
 		return err
 	}
 	c, err := openCatalog(ctx, env, o.Catalog)
@@ -138,142 +135,17 @@ func RunRuns(ctx context.Context, env *Env, o *RunsOptions) error {
 	}
 	defer c.Close()
 	if o.Probes {
-		return listProbes(ctx, env, c, o.Output, lang)
+		d, err := session.ProbeList(ctx, c)
+		if err != nil {
+			return err
+		}
+		return report.WriteProbeList(env.Stdout, d, format, lang)
 	}
-	es, err := c.List(ctx)
+	d, err := session.RunList(ctx, c)
 	if err != nil {
 		return err
 	}
-	if o.Output == "json" {
-		if es == nil {
-			es = []catalog.Entry{}
-		}
-		return report.WriteJSON(env.Stdout, es)
-	}
-	if len(es) == 0 {
-		fmt.Fprintf(env.Stdout, "%s (%s)\n", finding.T("No runs recorded yet.", "还没有运行记录。").In(lang), c.Path)
-		return probesHint(ctx, env, c, lang)
-	}
-	tw := finding.NewTable(env.Stdout, 2, false) // by display width: zh headers, names
-	hdr := finding.T("ID\tSTART (UTC)\tLENGTH\tSTATUS\tTARGET\tFINDINGS\tTOP\tFOLDER", "ID\t开始 (UTC)\t时长\t状态\t目标\t诊断数\t首要\t目录").In(lang)
-	fmt.Fprintln(tw, hdr)
-	for _, e := range es {
-		length := "-"
-		if !e.End.IsZero() {
-			length = clock(e.End.Sub(e.Start))
-		}
-		status := statusText(e.Status).In(lang)
-		if e.Status == runfolder.Recording {
-			status += finding.T(" (incomplete)", "（不完整）").In(lang)
-		}
-		dir := e.Dir
-		if e.Missing {
-			dir += finding.T(" (missing)", "（已不存在）").In(lang)
-		}
-		target := "-"
-		if e.PID != 0 {
-			target = fmt.Sprintf("%s/%d", e.Comm, e.PID)
-		}
-		top := e.Top
-		if top == "" {
-			top = "-"
-		}
-		// The catalog's strings come from manifests (the target's comm, the
-		// ID): one line each, harmless on a terminal, no tab to break columns.
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n", finding.SafeLine(e.ID), e.Start.UTC().Format("2006-01-02 15:04:05"), length,
-			finding.SafeLine(status), finding.SafeLine(target), e.Findings, finding.SafeLine(top), finding.SafeLine(dir))
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	return probesHint(ctx, env, c, lang)
-}
-
-// probesHint says, under the runs, how many probes the catalog holds and
-// how to list them (nothing when none).
-func probesHint(ctx context.Context, env *Env, c *catalog.Catalog, lang finding.Lang) error {
-	ps, err := c.ListProbes(ctx)
-	if err != nil || len(ps) == 0 {
-		return err
-	}
-	_, err = fmt.Fprintf(env.Stdout, "\n%s\n", finding.Tf(finding.T("and %d probes: tuneloop runs --probes", "另有 %d 次探测：tuneloop runs --probes"), len(ps)).In(lang))
-	return err
-}
-
-// listProbes lists the catalog's probes, newest first.
-func listProbes(ctx context.Context, env *Env, c *catalog.Catalog, output string, lang finding.Lang) error {
-	ps, err := c.ListProbes(ctx)
-	if err != nil {
-		return err
-	}
-	if output == "json" {
-		if ps == nil {
-			ps = []catalog.ProbeEntry{}
-		}
-		return report.WriteJSON(env.Stdout, ps)
-	}
-	if len(ps) == 0 {
-		fmt.Fprintf(env.Stdout, "%s (%s)\n", finding.T("No probes catalogued yet (tuneloop probe takes one).", "还没有探测记录（用 tuneloop probe 进行一次探测）。").In(lang), c.Path)
-		return nil
-	}
-	tw := finding.NewTable(env.Stdout, 2, false)
-	fmt.Fprintln(tw, finding.T("ID\tSTART (UTC)\tLENGTH\tSTATUS\tHOST\tKERNEL\tCPU\tPARTS\tFIGURES\tFOLDER", "ID\t开始 (UTC)\t时长\t状态\t主机\t内核\tCPU\t部分\t指标数\t目录").In(lang))
-	for _, e := range ps {
-		length := "-"
-		if !e.End.IsZero() {
-			length = clock(e.End.Sub(e.Start))
-		}
-		dir := e.Dir
-		if e.Missing {
-			dir += finding.T(" (missing)", "（已不存在）").In(lang)
-		}
-		cpu := orDash(e.CPUModel)
-		if e.CPUs > 0 {
-			cpu = fmt.Sprintf("%s x%d", cpu, e.CPUs)
-		}
-		parts := strings.Join(e.Parts, ",")
-		if e.Quick {
-			parts += " (quick)"
-		}
-		// From probe.json, which may come from anywhere: one line each.
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", finding.SafeLine(e.ID), e.Start.UTC().Format("2006-01-02 15:04:05"), length,
-			probeStatusText(e.Status).In(lang), finding.SafeLine(orDash(e.Host)), finding.SafeLine(orDash(e.Kernel)), finding.SafeLine(cpu),
-			finding.SafeLine(orDash(parts)), e.Figures, finding.SafeLine(dir))
-	}
-	return tw.Flush()
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
-// probeStatusText is a probe's status in both languages.
-func probeStatusText(s string) finding.Text {
-	switch s {
-	case probe.StatusComplete:
-		return finding.T("complete", "完成")
-	case probe.StatusInterrupted:
-		return finding.T("interrupted", "已中断")
-	case probe.StatusProbing:
-		return finding.T("probing (incomplete)", "探测中（不完整）")
-	}
-	return finding.T(s, s)
-}
-
-// statusText is a run status in both languages.
-func statusText(s runfolder.Status) finding.Text {
-	switch s {
-	case runfolder.Complete:
-		return finding.T("complete", "完成")
-	case runfolder.Interrupted:
-		return finding.T("interrupted", "已中断")
-	case runfolder.Recording:
-		return finding.T("recording", "记录中")
-	}
-	return finding.T(string(s), string(s))
+	return report.WriteRunList(env.Stdout, d, format, lang)
 }
 
 // RunRunsAdd adds run folders to the catalog, with their saved findings
@@ -293,41 +165,17 @@ func runRunsAdd(ctx context.Context, env *Env, o *RunsOptions, dirs []string) er
 	}
 	defer c.Close()
 	for _, d := range dirs {
-		if !runfolder.IsRunDir(d) && probe.IsDir(d) {
-			if _, err := c.AddProbe(ctx, d); err != nil {
-				return err
-			}
-			fmt.Fprintf(env.Stdout, "%s %s\n", finding.T("added probe", "已添加探测").In(lang), finding.SafeLine(d))
-			continue
-		}
-		f, err := runfolder.Open(d)
+		isProbe, err := session.AddToCatalog(ctx, c, d)
 		if err != nil {
 			return err
 		}
-		fs, err := f.Findings()
-		if err != nil {
-			return err
+		what := finding.T("added", "已添加")
+		if isProbe {
+			what = finding.T("added probe", "已添加探测")
 		}
-		if err := c.Put(ctx, entryOf(f, fs)); err != nil {
-			return err
-		}
-		if h, ok := headlineOf(d); ok {
-			if err := c.PutHeadline(ctx, d, h); err != nil {
-				return err
-			}
-		}
-		fmt.Fprintf(env.Stdout, "%s %s\n", finding.T("added", "已添加").In(lang), finding.SafeLine(d))
+		fmt.Fprintf(env.Stdout, "%s %s\n", what.In(lang), finding.SafeLine(d))
 	}
 	return nil
-}
-
-// headlineOf reads a run folder's report.json for the history.
-func headlineOf(dir string) (catalog.Headline, bool) {
-	p, err := compare.Load(dir)
-	if err != nil || p.Load == nil || p.Load.TPS <= 0 {
-		return catalog.Headline{}, false
-	}
-	return catalog.Headline{Service: compare.Service(p), Scenario: p.Load.Model, TPS: p.Load.TPS, P99MS: p.Load.P99MS}, true
 }
 
 // RunRunsRemove drops run folders from the catalog; a folder it does not
@@ -370,25 +218,14 @@ type TrendOptions struct {
 	Output  string
 }
 
-// Series is one service and scenario over its runs, with its change points.
-type trendSeries struct {
-	Service  string              `json:"service"`
-	Scenario string              `json:"scenario"`
-	Runs     []catalog.Point     `json:"runs"`
-	TPSCP    []stats.ChangePoint `json:"tps_change_points"`
-	P99CP    []stats.ChangePoint `json:"p99_change_points"`
-}
-
-// trendP is the significance of a change point.
-const trendP = 0.05
-
 // RunRunsTrend prints TPS and p99 over runs with their change points.
 func RunRunsTrend(ctx context.Context, env *Env, o *RunsOptions, t *TrendOptions) error {
 	lang, err := langOpt(env, o.Lang)
 	if err != nil {
 		return err
 	}
-	if _, err := outputFormat(t.Output, report.TextJSON()); err != nil {
+	format, err := outputFormat(t.Output, report.RunsFormats())
+	if err != nil {
 		return err
 	}
 	c, err := openCatalog(ctx, env, o.Catalog)
@@ -396,82 +233,11 @@ func RunRunsTrend(ctx context.Context, env *Env, o *RunsOptions, t *TrendOptions
 		return err
 	}
 	defer c.Close()
-	// Runs catalogued before the history: their report.json, if any.
-	missing, err := c.MissingHeadline(ctx)
+	d, err := session.Trend(ctx, c, t.Service)
 	if err != nil {
 		return err
 	}
-	for _, d := range missing {
-		if h, ok := headlineOf(d); ok {
-			if err := c.PutHeadline(ctx, d, h); err != nil {
-				return err
-			}
-		}
-	}
-	pts, err := c.History(ctx, t.Service)
-	if err != nil {
-		return err
-	}
-	var series []trendSeries
-	for _, p := range pts {
-		if n := len(series); n == 0 || series[n-1].Service != p.Service || series[n-1].Scenario != p.Scenario {
-			series = append(series, trendSeries{Service: p.Service, Scenario: p.Scenario})
-		}
-		s := &series[len(series)-1]
-		s.Runs = append(s.Runs, p)
-	}
-	for i := range series {
-		s := &series[i]
-		tps, p99 := make([]float64, len(s.Runs)), make([]float64, len(s.Runs))
-		for j, r := range s.Runs {
-			tps[j], p99[j] = r.TPS, r.P99MS
-		}
-		s.TPSCP, s.P99CP = stats.ChangePoints(tps, trendP), stats.ChangePoints(p99, trendP)
-		if s.TPSCP == nil {
-			s.TPSCP = []stats.ChangePoint{}
-		}
-		if s.P99CP == nil {
-			s.P99CP = []stats.ChangePoint{}
-		}
-	}
-	if t.Output == "json" {
-		if series == nil {
-			series = []trendSeries{}
-		}
-		return report.WriteJSON(env.Stdout, series)
-	}
-	if len(series) == 0 {
-		fmt.Fprintf(env.Stdout, "%s (%s)\n", finding.T("No runs with a load in the catalog.", "运行记录目录中没有带负载的运行。").In(lang), c.Path)
-		return nil
-	}
-	for _, s := range series {
-		fmt.Fprintf(env.Stdout, "%s  %s\n", finding.SafeLine(s.Service), finding.SafeLine(report.ModelText(s.Scenario).In(lang)))
-		marks := map[int][]string{}
-		mark := func(cps []stats.ChangePoint, name string, higher bool) {
-			for _, cp := range cps {
-				word := finding.T("improvement", "改善")
-				if (cp.ChangePct() < 0) == higher {
-					word = finding.T("REGRESSION entered here", "从这里开始回退")
-				}
-				marks[cp.Index] = append(marks[cp.Index], fmt.Sprintf("<- %s %+.1f%% (p=%.3f) %s", name, cp.ChangePct(), cp.P, word.In(lang)))
-			}
-		}
-		mark(s.TPSCP, "TPS", true)
-		mark(s.P99CP, "p99", false)
-		tw := finding.NewTable(env.Stdout, 2, false) // by display width: zh headers, names
-		fmt.Fprintln(tw, finding.T("#\tSTART (UTC)\tRUN\tTPS\tP99 MS\t", "#\t开始 (UTC)\t运行\tTPS\tP99 MS\t").In(lang))
-		for j, r := range s.Runs {
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%.0f\t%.2f\t%s\n", j+1, r.Start.Format("2006-01-02 15:04:05"), finding.SafeLine(r.ID), r.TPS, r.P99MS, strings.Join(marks[j], "; "))
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		if len(s.Runs) < 2*stats.MinSegment {
-			fmt.Fprintf(env.Stdout, "  %s\n", finding.Tf(finding.T("%d runs: change points need at least %d", "%d 次运行：检测变化点至少需要 %d 次"), len(s.Runs), 2*stats.MinSegment).In(lang))
-		}
-		fmt.Fprintln(env.Stdout)
-	}
-	return nil
+	return report.WriteTrend(env.Stdout, d, format, lang)
 }
 
 func openCatalog(ctx context.Context, env *Env, flag string) (*catalog.Catalog, error) {

@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tuneloop/tuneloop/internal/apply"
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/runfolder/catalog"
 )
@@ -125,13 +127,15 @@ func TestRunsTablesAlignedInChinese(t *testing.T) {
 // apply's key column: a key as printed (escapes made visible) sets the
 // width, so the values after it line up.
 func TestApplyKeysAligned(t *testing.T) {
-	d := &applyDoc{DryRun: true, Groups: []applyGroupDoc{{Finding: "net.x", State: "planned", Keys: []applyKeyDoc{
+	d := &apply.Doc{DryRun: true, Groups: []apply.GroupDoc{{Finding: "net.x", State: "planned", Keys: []apply.KeyDoc{
 		{Kind: "sysctl", Key: "net.core.somaxconn", Before: "128", Want: "4096"},
 		{Kind: "sysctl", Key: "net.\x1b[31m", Before: "1", Want: "2"},
 		{Kind: "sysctl", Key: "网络.队列", Before: "1", Want: "2"},
 	}}}}
 	var b bytes.Buffer
-	writeApplyText(&b, d, finding.ZH)
+	if err := report.WriteApply(&b, d, report.Text, finding.ZH); err != nil {
+		t.Fatal(err)
+	}
 	var cols []int
 	for _, l := range strings.Split(b.String(), "\n") {
 		if i := strings.Index(l, " -> "); i > 0 {

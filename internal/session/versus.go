@@ -7,6 +7,8 @@ import (
 
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/tuneloop/tuneloop/internal/compare"
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/stats"
 )
@@ -108,4 +110,35 @@ func (s *histSink) dist() stats.Dist {
 		}
 	}
 	return d
+}
+
+// VersusCompare judges the pairs of Versus as pairs of adjacent windows
+// (compare.FromWindows) of urlA against urlB, with the failed requests as
+// a warning. A side on which no request succeeded was not measured: that
+// is an error, not a comparison.
+func VersusCompare(pairs [][2]Window, urlA, urlB string, window time.Duration, powerPct float64) (*compare.Comparison, error) {
+	var wp []compare.WindowPair
+	var errs, reqs int64
+	var sideReqs, sideErrs [2]int64
+	for _, p := range pairs {
+		wp = append(wp, compare.WindowPair{BeforeTPS: p[0].TPS, AfterTPS: p[1].TPS, BeforeP99: p[0].P99, AfterP99: p[1].P99,
+			BeforeLatency: p[0].Latency, AfterLatency: p[1].Latency})
+		errs += p[0].Errors + p[1].Errors
+		reqs += p[0].Requests + p[1].Requests
+		for i := range 2 {
+			sideReqs[i] += p[i].Requests
+			sideErrs[i] += p[i].Errors
+		}
+	}
+	for i, url := range []string{urlA, urlB} {
+		if sideReqs[i] > 0 && sideErrs[i] >= sideReqs[i] {
+			return nil, finding.Errorf(finding.T("%s: 0 succeeded of %d requests: nothing to compare (tuneloop load %s alone names the errors)",
+				"%s：%d 个请求中成功 0 个：无从比较（单独运行 tuneloop load %s 可列出错误）"), finding.SafeLine(url), sideReqs[i], finding.SafeLine(url))
+		}
+	}
+	c := compare.FromWindows(urlA, urlB, wp, window.String(), powerPct)
+	if errs > 0 {
+		c.Warnings = append(c.Warnings, finding.Tf(finding.T("%d of %d requests failed", "%d / %d 个请求失败"), errs, reqs))
+	}
+	return c, nil
 }

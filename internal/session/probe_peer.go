@@ -1,0 +1,102 @@
+package session
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/probe"
+	"github.com/tuneloop/tuneloop/internal/remote"
+)
+
+// peerSSHFor bounds the listener started over SSH: the probe's network
+// part takes well under this; a lost connection ends it sooner.
+const peerSSHFor = 5 * time.Minute
+
+// sshPeer is the listener started over SSH: where to probe, with what.
+type sshPeer struct{ addr, token string }
+
+// startPeerSSH copies our binary to o.PeerSSH and runs `probe --listen :0`
+// there with a fresh token, bounded in time; it returns the address to
+// probe (the SSH host, the port it bound), the token, and a stop that ends
+// the remote side and waits for the copy to be removed.
+func startPeerSSH(ctx context.Context, o ProbeOptions) (sshPeer, func(), error) {
+	c, bin, err := remote.Connect(ctx, o.PeerSSH, o.Remote, o.Exe)
+	if err != nil {
+		return sshPeer{}, nil, err
+	}
+	tok := make([]byte, 16)
+	if _, err := rand.Read(tok); err != nil {
+		c.Close()
+		return sshPeer{}, nil, err
+	}
+	token := hex.EncodeToString(tok)
+	rctx, cancel := context.WithCancel(ctx)
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Exec(rctx, remote.Job{Binary: bin, Args: []string{"probe", "--listen", ":0", "--for", peerSSHFor.String(), "--token", token},
+			Limit: peerSSHFor + 30*time.Second, Stdout: pw, Stderr: io.Discard})
+		pw.CloseWithError(fmt.Errorf("the remote listener ended: %v", err))
+		done <- err
+	}()
+	var addr string
+	stop := func() {
+		// Asked to quit, the listener exits and the remote shell removes
+		// its copy; cancelling the session is the fallback.
+		if addr != "" {
+			qctx, qcancel := context.WithTimeout(context.Background(), 5*time.Second)
+			probe.Quit(qctx, addr, token)
+			qcancel()
+		}
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			cancel()
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+			}
+		}
+		cancel()
+		c.Close()
+	}
+	l := firstLine(ctx, pr)
+	f := strings.Fields(l)
+	if len(f) < 3 || f[0] != "listening" {
+		stop()
+		return sshPeer{}, nil, finding.Errorf(finding.T("--peer-ssh %s: the remote probe listener did not start (%q)", "--peer-ssh %s：远端探测监听未能启动（%q）"), o.PeerSSH, finding.SafeLine(l))
+	}
+	_, port, err := net.SplitHostPort(f[2])
+	if err != nil {
+		stop()
+		return sshPeer{}, nil, finding.Errorf(finding.T("--peer-ssh %s: the remote probe listener said %q", "--peer-ssh %s：远端探测监听返回了 %q"), o.PeerSSH, finding.SafeLine(l))
+	}
+	addr = net.JoinHostPort(c.Target.Host, port)
+	return sshPeer{addr: addr, token: token}, stop, nil
+}
+
+// firstLine is the listener's first line ("listening on ADDR until ..."),
+// waited for 2 minutes at most; the rest of its output is drained.
+func firstLine(ctx context.Context, r io.Reader) string {
+	line := make(chan string, 1)
+	go func() {
+		s, _ := bufio.NewReader(r).ReadString('\n')
+		line <- s
+		io.Copy(io.Discard, r)
+	}()
+	select {
+	case l := <-line:
+		return l
+	case <-time.After(2 * time.Minute):
+	case <-ctx.Done():
+	}
+	return ""
+}
