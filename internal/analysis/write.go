@@ -179,31 +179,5 @@ func writeHTML(w io.Writer, r *Result) error {
 
 func writeCmdlineText(w io.Writer, cmdline string, fs []finding.Finding, l finding.Lang) {
 	fmt.Fprintf(w, "%s: %s\n", finding.T("JVM command line", "JVM 命令行").In(l), finding.SafeOneLine(cmdline))
-	WriteJVMRuleText(w, fs, l)
-}
-
-// WriteJVMRuleText prints the failed jvm.* checks compactly: what was seen,
-// what to do, the literal change.
-func WriteJVMRuleText(w io.Writer, fs []finding.Finding, l finding.Lang) {
-	fails := 0
-	for i := range fs {
-		f := &fs[i]
-		if f.Status != finding.Fail {
-			continue
-		}
-		fails++
-		fmt.Fprintf(w, "\n[%s] %s  %s\n", strings.ToUpper(f.Severity.Label(l)), f.ID, f.Title.In(l))
-		fmt.Fprintf(w, "  %s\n", f.Observed.In(l))
-		if rec := f.Recommended.In(l); rec != "" {
-			fmt.Fprintf(w, "  -> %s\n", rec)
-		}
-		for _, line := range strings.Split(f.Fix.Apply, "\n") {
-			if line != "" {
-				fmt.Fprintf(w, "     %s\n", finding.SafeLine(line))
-			}
-		}
-	}
-	if fails == 0 {
-		fmt.Fprintf(w, "%s\n", finding.T("No problem found in the JVM options.", "JVM 参数未发现问题。").In(l))
-	}
+	report.WriteJVMChecks(w, fs, l)
 }

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
@@ -275,12 +274,6 @@ func analysisErr(err error) error {
 func profileErr(p string) error { return analysisErr(analysis.ProfileError(p)) }
 
 func interrupted(ctx context.Context) error { return analysis.Interrupted(ctx) }
-
-// writeJVMRuleText prints the failed jvm.* checks compactly (jvm PID's
-// configuration section, the same as analyze --cmdline's).
-func writeJVMRuleText(w io.Writer, fs []finding.Finding, l finding.Lang) {
-	analysis.WriteJVMRuleText(w, fs, l)
-}
 
 // oneLineCLI is finding.SafeOneLine; the name stays only for run.go, which
 // another branch is rewriting (use finding.SafeOneLine in new code).

@@ -68,7 +68,7 @@ func writeJVMText(w io.Writer, d *JVM, lang finding.Lang) error {
 	}
 	if len(res.Config) > 0 {
 		fmt.Fprintf(w, "\n== %s\n", t("Configuration checks (tuneloop check, jvm.*)", "配置检查（tuneloop check 的 jvm.* 规则）"))
-		writeJVMConfigChecks(w, res.Config, lang)
+		WriteJVMChecks(w, res.Config, lang)
 	}
 	for _, l := range res.Logging {
 		fmt.Fprintf(w, "\n== %s: %s (%s)\n", t("Logging configuration", "日志配置"), l.Path, l.From)
@@ -200,9 +200,9 @@ func jvmDash(s string) string {
 	return s
 }
 
-// writeJVMConfigChecks prints the failed jvm.* checks compactly: what was
+// WriteJVMChecks prints the failed jvm.* checks compactly: what was
 // seen, what to do, the literal change.
-func writeJVMConfigChecks(w io.Writer, fs []finding.Finding, l finding.Lang) {
+func WriteJVMChecks(w io.Writer, fs []finding.Finding, l finding.Lang) {
 	fails := 0
 	for i := range fs {
 		f := &fs[i]
