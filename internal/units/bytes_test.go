@@ -246,3 +246,17 @@ func TestFormatBytesSig(t *testing.T) {
 		}
 	}
 }
+
+// FormatMiB keeps one unit (the GC reports: a log's sizes read against
+// each other); it was gclog's "%.0f MB", which named MiB "MB".
+func TestFormatMiB(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		prec int
+		want string
+	}{{495.4, 0, "495 MiB"}, {4096, 0, "4096 MiB"}, {23.64, 1, "23.6 MiB"}, {0.04, 1, "0.0 MiB"}, {-28.1, 1, "-28.1 MiB"}} {
+		if got := FormatMiB(c.v, c.prec); got != c.want {
+			t.Errorf("FormatMiB(%v, %d) = %q, want %q", c.v, c.prec, got, c.want)
+		}
+	}
+}

@@ -70,6 +70,13 @@ func FormatBytesScaled(v float64, prec int) string {
 	return s + " " + u
 }
 
+// FormatMiB writes a size already in MiB with prec decimals ("4096 MiB"):
+// the GC reports keep one unit through a log, as the logs' own "M" (MiB)
+// does, so sizes read against each other without rescaling.
+func FormatMiB(mib float64, prec int) string {
+	return strconv.FormatFloat(mib, 'f', prec, 64) + " MiB"
+}
+
 // FormatBytesSig is FormatBytesScaled with digits significant digits
 // instead of fixed decimals ("1.23 MiB", "-512 B", "0.5 B"): a figure per
 // request, which may be a fraction of a byte.

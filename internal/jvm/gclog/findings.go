@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // Thresholds for the GC findings. Defaults cite where each comes from.
@@ -67,7 +68,7 @@ func ms(v float64) string {
 	return fmt.Sprintf("%.3f ms", v)
 }
 
-func mb(kb float64) string { return fmt.Sprintf("%.0f MB", kb/1024) }
+func mb(kb float64) string { return units.FormatMiB(kb/1024, 0) }
 
 // base starts a finding built outside the rule list: only sets.go's
 // gc.separate-jvms, a note about how the files given were grouped.
@@ -646,8 +647,8 @@ func leakRule(th Thresholds) finding.Rule[*Input] {
 				o = in.fail(finding.Warning)
 				o.Confidence = h.R2
 			}
-			o.Observed = finding.Tf(finding.T("Heap after GC (%s) went from %s to %s over %.0f min (%+.0f MB/h, R² %.2f, %d points, heap %s).",
-				"GC 后堆占用（%s）从 %s 变为 %s，历时 %.0f 分钟（%+.0f MB/小时，R² %.2f，%d 个点，堆 %s）。"),
+			o.Observed = finding.Tf(finding.T("Heap after GC (%s) went from %s to %s over %.0f min (%+.0f MiB/h, R² %.2f, %d points, heap %s).",
+				"GC 后堆占用（%s）从 %s 变为 %s，历时 %.0f 分钟（%+.0f MiB/小时，R² %.2f，%d 个点，堆 %s）。"),
 				h.Basis, mb(h.FirstKB), mb(h.LastKB), h.SpanS/60, h.SlopeKBPerH/1024, h.R2, h.Points, mb(heap))
 			o.Evidence = []finding.Evidence{in.ev("slope_mb_per_h", fmt.Sprintf("%.1f", h.SlopeKBPerH/1024)), in.ev("r2", fmt.Sprintf("%.2f", h.R2))}
 			return one(o)

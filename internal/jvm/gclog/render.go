@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 var (
@@ -80,7 +81,7 @@ func rate(v float64, na string) string {
 	if v < 0 {
 		return na
 	}
-	return fmt.Sprintf("%.1f MB/s", v)
+	return units.FormatMiB(v, 1) + "/s"
 }
 
 func kb(v int64, na string) string {
@@ -126,7 +127,7 @@ func WriteText(w io.Writer, s Summary, fs []finding.Finding, lang finding.Lang) 
 	row(lPromo, rate(s.PromotionRateMBs, short))
 	row(lHeap, fmt.Sprintf(lHeapLine.In(lang), kb(s.HeapMaxKB, na), kb(s.HeapAfter.MinKB, na), kb(s.HeapAfter.MaxKB, na)))
 	if h := s.HeapAfter; h.Basis != "" {
-		row(lTrend, fmt.Sprintf("%s: %s -> %s, %+.1f MB/h, R² %.2f (%d)", h.Basis, mb(h.FirstKB), mb(h.LastKB), h.SlopeKBPerH/1024, h.R2, h.Points))
+		row(lTrend, fmt.Sprintf("%s: %s -> %s, %+.1f MiB/h, R² %.2f (%d)", h.Basis, mb(h.FirstKB), mb(h.LastKB), h.SlopeKBPerH/1024, h.R2, h.Points))
 	}
 	if s.Safepoints > 0 {
 		row(lSafepoints, fmt.Sprintf("%d, %s, max %s, TTSP max %s", s.Safepoints, ms(s.SafepointTotalMs), ms(s.SafepointMaxMs), ms(s.TTSPMaxMs)))

@@ -146,7 +146,7 @@ func gcJVM(j *report.GCJVM, i, n int, L map[string]string, l finding.Lang) *gcJV
 	}
 	unjudged(&v.KPIs[1])
 	rate := func(label string, mbs float64) kpi {
-		k := kpi{label, fmtNum(mbs), "MB/s", ""}
+		k := kpi{label, fmtNum(mbs), "MiB/s", ""}
 		if mbs < 0 {
 			k.Value, k.Unit = "–", ""
 			unjudged(&k)
@@ -283,7 +283,7 @@ func gcCharts(v *gcJVMView, j *report.GCJVM, L map[string]string) {
 		if len(promo.X) > 0 {
 			ss = append(ss, promo)
 		}
-		v.Rates = lineChart(tr, 180, "MB/s", ss, false, nil)
+		v.Rates = lineChart(tr, 180, "MiB/s", ss, false, nil)
 	}
 }
 
