@@ -274,7 +274,3 @@ func analysisErr(err error) error {
 func profileErr(p string) error { return analysisErr(analysis.ProfileError(p)) }
 
 func interrupted(ctx context.Context) error { return analysis.Interrupted(ctx) }
-
-// oneLineCLI is finding.SafeOneLine; the name stays only for run.go, which
-// another branch is rewriting (use finding.SafeOneLine in new code).
-func oneLineCLI(s string) string { return finding.SafeOneLine(s) }

@@ -40,7 +40,7 @@ func TestSafeCases(t *testing.T) {
 		{SafeHTML, `<script>"x"</script>`, "&lt;script&gt;&#34;x&#34;&lt;/script&gt;"},
 
 		// SafeOneLine replaces report/check_text.go oneLine, report/html
-		// page.go oneLine and cli oneLineCLI (the three were the same).
+		// page.go oneLine and cli oneLineCLI (the three were the same; all gone).
 		{SafeOneLine, "  a \n\t b\r\n c  ", "a b\\x0d c"},
 		{SafeOneLine, "线程 \x1b[31m 名", `线程 \x1b[31m 名`},
 		{SafeOneLine, "", ""},
