@@ -110,10 +110,7 @@ func WriteExperiment(w io.Writer, e *report.Experiment, l finding.Lang) error {
 		return fmt.Errorf("html: nil experiment")
 	}
 	l = pageLang(l)
-	L := map[string]string{}
-	for k, t := range experimentLabels() {
-		L[k] = t.In(l)
-	}
+	L := localized(experimentLabels(), l)
 	v := &experimentView{frame: newFrame(l, L)}
 	v.Title = L["report"]
 	v.Tool, v.HostLine = toolLine(e.Tool), finding.SafeOneLine(e.Service)

@@ -111,8 +111,10 @@ func labels() map[string]finding.Text {
 }
 
 // labelsIn is the label table in one language.
-func labelsIn(l finding.Lang) map[string]string {
-	t := labels()
+func labelsIn(l finding.Lang) map[string]string { return localized(labels(), l) }
+
+// localized is a page's label table in one language.
+func localized(t map[string]finding.Text, l finding.Lang) map[string]string {
 	L := make(map[string]string, len(t))
 	for k, v := range t {
 		L[k] = v.In(l)

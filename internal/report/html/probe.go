@@ -82,10 +82,7 @@ func WriteProbe(w io.Writer, p *report.ProbePage) error {
 		return fmt.Errorf("html: nil probe page")
 	}
 	l := pageLang(p.Lang)
-	L := map[string]string{}
-	for k, t := range probeLabels() {
-		L[k] = t.In(l)
-	}
+	L := localized(probeLabels(), l)
 	v := &probeView{frame: newFrame(l, L)}
 	v.Title, v.HostLine, v.Tool = L["report"], finding.SafeOneLine(p.HostLine), finding.SafeOneLine(p.Tool)
 	v.Meta = [][2]string{{L["when"], finding.SafeOneLine(p.Meta)}}

@@ -98,10 +98,7 @@ func WriteProbeCompare(w io.Writer, p *report.ProbeComparePage) error {
 		return fmt.Errorf("html: nil probe comparison page")
 	}
 	l := pageLang(p.Lang)
-	L := map[string]string{}
-	for k, t := range probeCompareLabels() {
-		L[k] = t.In(l)
-	}
+	L := localized(probeCompareLabels(), l)
 	v := &probeCompareView{frame: newFrame(l, L), Differences: p.Differences, Explain: p.Explain, Checks: p.Checks}
 	v.Title, v.Tool = L["title"], finding.SafeOneLine(p.Tool)
 	v.HostLine = finding.SafeOneLine("A: " + p.A.HostLine + "  ·  B: " + p.B.HostLine)
