@@ -19,7 +19,11 @@ import (
 // Service burns CPU in one method, allocates in another and makes four
 // threads queue on a monitor whose holder sleeps, until killed: each
 // profile kind must name its own culprit. A scheduled pool's idle workers
-// wait for work (parked in getTask): not a lock.
+// wait for work (parked in getTask): not a lock. A waiter pauses 5 ms after
+// it lets go of the monitor: monitors are unfair, and on a loaded machine
+// the thread that just let go took it straight back for seconds, so the
+// other waiters' waits outlasted a 2 s capture and JFR, which writes a
+// wait when it ends, held none of them (CI: wall holdGate 0%).
 const service = `import java.util.concurrent.locks.*;
 public class Svc {
   static final Object gate = new Object();
@@ -29,7 +33,7 @@ public class Svc {
   static void holdGate() throws Exception { synchronized (gate) { Thread.sleep(20); } }
   public static void main(String[] a) throws Exception {
     for (int t = 0; t < 4; t++) {
-      new Thread(() -> { try { while (true) holdGate(); } catch (Exception e) {} }, "waiter-" + t).start();
+      new Thread(() -> { try { while (true) { holdGate(); Thread.sleep(5); } } catch (Exception e) {} }, "waiter-" + t).start();
     }
     java.util.concurrent.Executors.newScheduledThreadPool(4).scheduleAtFixedRate(() -> {}, 0, 30, java.util.concurrent.TimeUnit.MILLISECONDS);
     System.out.println("ready");
