@@ -85,8 +85,16 @@ func targetTmp(t *testing.T, d *sshdtest.SSHD) []string {
 // the host (and the user), nothing left there, nothing recorded.
 func TestRecordHostNoSudo(t *testing.T) {
 	// The target's PATH holds only what it names: no sudo, or a sudo
-	// that refuses the user.
-	bare, refusing := t.TempDir(), t.TempDir()
+	// that refuses the user. Outside /tmp: the target has a /tmp of its own.
+	var bare, refusing string
+	for _, dir := range []*string{&bare, &refusing} {
+		d, err := os.MkdirTemp("/var/tmp", "tuneloop-test-path-")
+		if err != nil {
+			t.Skip(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(d) })
+		*dir = d
+	}
 	for _, dir := range []string{bare, refusing} {
 		for _, tool := range []string{"sh", "mktemp", "head", "wc", "chmod", "rm", "tail", "df", "tr", "timeout", "tar", "uname", "ls"} {
 			p, err := exec.LookPath(tool)
@@ -111,7 +119,9 @@ func TestRecordHostNoSudo(t *testing.T) {
 			if tc.sudo != "" {
 				os.WriteFile(filepath.Join(tc.path, "sudo"), []byte(tc.sudo), 0o755)
 			}
-			d := sshdtest.StartEnv(t, "PATH="+tc.path)
+			// A private /tmp: what is left there is this test's, whatever
+			// the other SSH tests leave in this machine's /tmp meanwhile.
+			d := sshdtest.StartWith(t, sshdtest.Config{Env: []string{"PATH=" + tc.path}, TmpSize: "64m"})
 			dir := filepath.Join(t.TempDir(), "rec")
 			ho := oneHost(d, exe)
 			ho.Sudo = true
