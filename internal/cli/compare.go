@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"io"
 	"os"
 	"strings"
 
@@ -200,18 +201,24 @@ func RunCompareArgs(ctx context.Context, env *Env, o *CompareOptions, args []str
 		return err
 	}
 	c := compare.CompareSetsWith(b, a, compare.Options{PowerPct: o.FailOnRegPct, Design: o.Design})
-	regressed := o.FailOnRegPct > 0 && c.Gate(o.FailOnRegPct)
 	fd, err := flameDiffRuns(env, o, b, a, lang)
 	if err != nil {
 		return err
 	}
-	if err := compare.Write(env.Stdout, c, fd, format, lang, o.FailOnRegPct); err != nil {
-		return err
-	}
-	if err := comparisonExit(c, o.FailOnRegPct, regressed); err != nil {
+	if err := writeComparison(env.Stdout, c, fd, format, lang, o.FailOnRegPct); err != nil {
 		return err
 	}
 	return ctx.Err()
+}
+
+// writeComparison writes c, then gives the regression gate's exit when
+// gatePct is set (compare, and run's A/B series).
+func writeComparison(w io.Writer, c *compare.Comparison, fd *report.FlameDiffPage, format report.Format, lang finding.Lang, gatePct float64) error {
+	regressed := gatePct > 0 && c.Gate(gatePct)
+	if err := compare.Write(w, c, fd, format, lang, gatePct); err != nil {
+		return err
+	}
+	return comparisonExit(c, gatePct, regressed)
 }
 
 // comparisonExit is the regression gate's exit: 3 regressed, 4 inconclusive.

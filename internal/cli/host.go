@@ -60,8 +60,11 @@ func (h *hostOptions) multi() bool {
 		h.Host = h.Hosts[0]
 		return false
 	}
-	return h.File != "" || len(h.Hosts) > 0
+	return h.any()
 }
+
+// any says whether hosts were named at all (--host or --hosts).
+func (h *hostOptions) any() bool { return h.File != "" || len(h.Hosts) > 0 }
 
 // password asks for sudo's password on the terminal, echo off; nil when
 // standard input is not a terminal.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -216,68 +215,17 @@ func RunLoad(ctx context.Context, env *Env, o *LoadOptions) error {
 	if err != nil {
 		return err
 	}
+	live := newLiveStatus(env, env.Stderr, o.Quiet)
 	var onSecond func(loadgen.Progress)
-	live := env.Terminal && !o.Quiet
-	if live {
-		lang := env.Lang()
-		onSecond = func(p loadgen.Progress) { fmt.Fprint(env.Stderr, "\r\033[K"+report.LoadLiveLine(p, lang)) }
+	if live.on {
+		onSecond = func(p loadgen.Progress) { live.show(report.LoadLiveLine(p, env.Lang())) }
 	}
 	sum, rec, err := session.Load(ctx, cfg, o.files(env), onSecond)
-	if live {
-		fmt.Fprint(env.Stderr, "\r\033[K")
-	}
+	live.clear()
 	if err != nil {
 		return loadErr(sessionErr(err))
 	}
 	return emitSummary(env, o, sum, rec)
-}
-
-// loadConfig turns the options (and the scenario file) into a run Config.
-func loadConfig(o *LoadOptions, env *Env) (loadgen.Config, error) {
-	var cfg loadgen.Config
-	if o.JMX != "" {
-		if o.URL != "" || o.Scenario != "" || o.Body != "" || o.BodyFile != "" || o.Method != "" {
-			return cfg, usageErr(finding.T("--jmx runs a test plan: give no URL, --scenario, -X or --body with it", "--jmx 运行测试计划：不要同时给出 URL、--scenario、-X 或 --body"))
-		}
-		c, err := jmxConfig(o.JMX, o.JProps, o.JMXSkip, env)
-		if err != nil {
-			return cfg, err
-		}
-		cfg = c
-	} else if len(o.JProps) > 0 || o.JMXSkip {
-		return cfg, usageErr(finding.T("-J and --jmx-skip-unsupported apply to --jmx", "-J 与 --jmx-skip-unsupported 只用于 --jmx"))
-	} else if o.Scenario != "" {
-		if o.URL != "" || o.Body != "" || o.BodyFile != "" || o.Method != "" {
-			return cfg, usageErr(finding.T("give either a URL (with -X/--body) or --scenario, not both", "URL（配合 -X/--body）与 --scenario 只能二选一"))
-		}
-		if err := loadgen.LoadScenario(o.Scenario, &cfg); err != nil {
-			return cfg, usageErr(finding.T("%v", "%v"), err)
-		}
-	} else {
-		if o.URL == "" {
-			return cfg, usageErr(finding.T("give a URL, --scenario FILE or --import FILE", "请给出 URL、--scenario FILE 或 --import FILE"))
-		}
-		req := loadgen.Request{URL: o.URL, Method: o.Method, Body: []byte(o.Body),
-			ExpectStatus: o.ExpectStatus, ExpectBody: o.ExpectBody}
-		if o.BodyFile != "" {
-			if o.Body != "" {
-				return cfg, usageErr(finding.T("--body and --body-file exclude each other", "--body 与 --body-file 不能同时使用"))
-			}
-			b, err := os.ReadFile(o.BodyFile)
-			if err != nil {
-				return cfg, usageErr(finding.T("--body-file: %v", "--body-file:%v"), err)
-			}
-			req.Body = b
-		}
-		cfg.Requests = []loadgen.Request{req}
-	}
-	ov := loadgen.Overrides{Headers: o.Headers, Users: o.Users, Rate: o.Rate, Connections: o.Connections, Duration: o.Duration,
-		Requests: o.Requests, RampUp: o.RampUp, WarmUp: o.WarmUp, Think: o.Think, Timeout: o.Timeout,
-		NoKeepAlive: o.NoKeepAlive, Insecure: o.Insecure, HTTP2: o.HTTP2}
-	if err := ov.Apply(&cfg); err != nil {
-		return cfg, &ExitError{Code: ExitUsage, Err: err}
-	}
-	return cfg, nil
 }
 
 // files are where the summary and samples go besides standard output.
@@ -314,15 +262,4 @@ func loadErr(err error) error {
 		return err
 	}
 	return &ExitError{Code: ExitFailure, Err: err}
-}
-
-// jmxConfig reads a JMeter plan into a load config (session.JMXConfig);
-// what cannot be run and the notes go to stderr.
-func jmxConfig(path string, jprops []string, skip bool, env *Env) (loadgen.Config, error) {
-	props, err := jpropMap(jprops)
-	if err != nil {
-		return loadgen.Config{}, err
-	}
-	cfg, err := session.JMXConfig(path, props, skip, env.Lang(), func(line string) { fmt.Fprintln(env.Stderr, line) })
-	return cfg, sessionErr(err)
 }

@@ -134,15 +134,13 @@ func runLoadJMeter(ctx context.Context, env *Env, o *LoadOptions, ec engineChoic
 		rec = report.NewLoadRecorder()
 		sink = rec
 	}
-	live := env.Terminal && !o.Quiet
+	live := newLiveStatus(env, env.Stderr, o.Quiet)
 	var onSecond func(loadgen.Progress)
-	if live {
-		onSecond = func(p loadgen.Progress) { fmt.Fprint(env.Stderr, "\r\033[K"+report.LoadLiveLine(p, lang)) }
+	if live.on {
+		onSecond = func(p loadgen.Progress) { live.show(report.LoadLiveLine(p, lang)) }
 	}
 	sum, err := eng.Measure(ctx, jmeter.MeasureOptions{From: from, Duration: o.Duration, Target: o.JMX, Sink: sink, OnSecond: onSecond})
-	if live {
-		fmt.Fprint(env.Stderr, "\r\033[K")
-	}
+	live.clear()
 	if err != nil {
 		return fail(err)
 	}

@@ -52,17 +52,15 @@ func runVersus(ctx context.Context, env *Env, o *LoadOptions) error {
 	if err != nil {
 		return err
 	}
-	live := env.Terminal && !o.Quiet
+	live := newLiveStatus(env, env.Stderr, o.Quiet)
 	vo := session.VersusOptions{Window: o.Window, Pairs: pairs, WarmUp: warm}
-	if live {
+	if live.on {
 		vo.OnWindow = func(i, n int, w session.Window) {
-			fmt.Fprintf(env.Stderr, "\r\033[K%s %d/%d  %s  %.0f TPS  p99 %.1f ms", finding.T("window", "窗口").In(lang), i, n, w.Side, w.TPS, w.P99)
+			live.show(fmt.Sprintf("%s %d/%d  %s  %.0f TPS  p99 %.1f ms", finding.T("window", "窗口").In(lang), i, n, w.Side, w.TPS, w.P99))
 		}
 	}
 	got, err := session.Versus(ctx, a, b, vo)
-	if live {
-		fmt.Fprint(env.Stderr, "\r\033[K")
-	}
+	live.clear()
 	if err != nil {
 		return &ExitError{Code: ExitFailure, Err: err}
 	}
@@ -93,11 +91,5 @@ func runVersus(ctx context.Context, env *Env, o *LoadOptions) error {
 			fmt.Fprintf(env.Stdout, "%s: %s\n", finding.T("Warning", "警告").In(lang), w.In(lang))
 		}
 	}
-	switch {
-	case regressed:
-		return &ExitError{Code: ExitFindings}
-	case o.FailOnRegPct > 0 && len(c.Inconclusive) > 0:
-		return &ExitError{Code: ExitInconclusive}
-	}
-	return nil
+	return comparisonExit(c, o.FailOnRegPct, regressed)
 }

@@ -193,9 +193,9 @@ func RunRecord(ctx context.Context, env *Env, o *RecordOptions) error {
 	hooks := session.RecordHooks{OnStart: o.OnStart, Warn: func(err error) {
 		fmt.Fprintf(env.Stderr, "tuneloop: %s\n", finding.Localize(err, lang))
 	}}
-	live := env.Terminal && !o.Quiet && o.Output == "text"
-	if live {
-		hooks.OnTick = func(r *sample.Rates, el time.Duration) { statusLine(env.Stdout, r, el, o.Duration, lang) }
+	live := newLiveStatus(env, env.Stdout, o.Quiet || o.Output != "text")
+	if live.on {
+		hooks.OnTick = func(r *sample.Rates, el time.Duration) { live.show(report.RecordLiveLine(r, el, o.Duration, lang)) }
 	}
 	prom, err := o.Prom.start(env, lang)
 	if err != nil {
@@ -206,9 +206,7 @@ func RunRecord(ctx context.Context, env *Env, o *RecordOptions) error {
 	rec, err := session.Record(ctx, session.RecordOptions{Duration: o.Duration, Interval: o.Interval, PID: o.PID,
 		JVMAuto: o.JVM == "auto", Out: o.Out, Catalog: o.Catalog, NoCatalog: o.NoCatalog, Getenv: env.Getenv,
 		Enable: o.Enable, Disable: o.Disable, Argv: o.Argv, ThreadDumps: o.ThreadDumps}, hooks)
-	if live {
-		fmt.Fprint(env.Stdout, "\r\033[K")
-	}
+	live.clear()
 	if err != nil && (rec == nil || rec.Layers == nil) {
 		return sessionErr(err)
 	}
@@ -234,27 +232,6 @@ func sessionErr(err error) error {
 		return &ExitError{Code: ExitUsage, Err: err}
 	}
 	return err
-}
-
-// statusLine redraws the one-line live status.
-func statusLine(w io.Writer, r *sample.Rates, el, total time.Duration, lang finding.Lang) {
-	var b strings.Builder
-	b.WriteString("\r\033[K● ")
-	b.WriteString(clock(el))
-	if total > 0 {
-		b.WriteString(" / " + clock(total) + " (" + finding.T("left ", "剩余 ").In(lang) + clock(max(total-el, 0)) + ")")
-	}
-	if c := r.CPU; c != nil {
-		fmt.Fprintf(&b, "  CPU us %.1f sy %.1f si %.1f id %.1f", c.All.User+c.All.Nice, c.All.System, c.All.SoftIRQ+c.All.IRQ, c.All.Idle)
-	}
-	if p := r.Proc; p != nil {
-		fmt.Fprintf(&b, "  proc %.0f%%", p.CPUPct)
-	}
-	if t := r.Threads; t != nil && len(t.Threads) > 0 {
-		top := t.Threads[0]
-		fmt.Fprintf(&b, "  top \"%s\" tid=%d %.0f%%", finding.SafeLine(top.Name), top.TID, top.CPUPct) // the name is the target's
-	}
-	io.WriteString(w, b.String())
 }
 
 func clock(d time.Duration) string { return report.Clock(d) }

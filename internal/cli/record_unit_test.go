@@ -10,29 +10,21 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/runfolder"
-	"github.com/tuneloop/tuneloop/internal/sample"
 )
 
-func TestStatusLine(t *testing.T) {
-	var b bytes.Buffer
-	r := &sample.Rates{CPU: &sample.CPURates{All: sample.CPUPct{User: 40, Nice: 2, System: 5, SoftIRQ: 3, IRQ: 1, Idle: 49}},
-		Proc:    &sample.ProcRate{CPUPct: 98},
-		Threads: &sample.ThreadRates{Threads: []sample.ThreadRate{{TID: 77, Name: "worker-1", CPUPct: 97.4}}}}
-	statusLine(&b, r, 75*time.Second, 10*time.Minute, "en")
-	want := "\r\033[K● 01:15 / 10:00 (left 08:45)  CPU us 42.0 sy 5.0 si 4.0 id 49.0  proc 98%  top \"worker-1\" tid=77 97%"
-	if b.String() != want {
-		t.Errorf("got  %q\nwant %q", b.String(), want)
-	}
-	b.Reset()
-	statusLine(&b, &sample.Rates{}, 3725*time.Second, 0, "zh")
-	if b.String() != "\r\033[K● 1:02:05" {
-		t.Errorf("%q", b.String())
-	}
-	// A thread name is the target's text: no escape sequence reaches the terminal.
-	b.Reset()
-	statusLine(&b, &sample.Rates{Threads: &sample.ThreadRates{Threads: []sample.ThreadRate{{TID: 5, Name: "x\033[2J\ny", CPUPct: 50}}}}, time.Second, 0, "en")
-	if s := b.String(); strings.Count(s, "\033") != 1 || strings.Contains(s, "\n") || !strings.Contains(s, `top "x`) {
-		t.Errorf("%q", s)
+// The live line is drawn and wiped on a terminal only.
+func TestLiveStatus(t *testing.T) {
+	for _, c := range []struct {
+		terminal, quiet bool
+		want            string
+	}{{true, false, "\r\033[K● 1\r\033[K"}, {true, true, ""}, {false, false, ""}} {
+		var b bytes.Buffer
+		s := newLiveStatus(&Env{Terminal: c.terminal}, &b, c.quiet)
+		s.show("● 1")
+		s.clear()
+		if b.String() != c.want {
+			t.Errorf("terminal %v quiet %v: %q, want %q", c.terminal, c.quiet, b.String(), c.want)
+		}
 	}
 }
 

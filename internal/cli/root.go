@@ -73,11 +73,6 @@ func (e *ExitError) Error() string {
 
 func (e *ExitError) Unwrap() error { return e.Err }
 
-// usageErr is a bad command line (exit 2), said in both languages.
-func usageErr(t finding.Text, args ...any) error {
-	return &ExitError{Code: ExitUsage, Err: finding.Errorf(t, args...)}
-}
-
 // NewRoot builds the command tree.
 func NewRoot(env *Env) *cobra.Command {
 	root := &cobra.Command{

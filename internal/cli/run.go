@@ -9,59 +9,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tuneloop/tuneloop/internal/compare"
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
-	"github.com/tuneloop/tuneloop/internal/probe"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/rules"
 	"github.com/tuneloop/tuneloop/internal/session"
 )
-
-// RunOptions are the flags of `tuneloop run`.
-type RunOptions struct {
-	Target       string
-	Users        int
-	Rate         float64
-	Duration     time.Duration
-	WarmUp       time.Duration
-	Interval     time.Duration
-	DumpEvery    time.Duration
-	Start        string
-	StartTimeout time.Duration
-	StopTimeout  time.Duration
-	KeepService  bool
-	PID          int
-	JVM          string
-	Scenario     string
-	JMX          string
-	JProps       []string
-	JMXSkip      bool
-	JTLWatch     string
-	Engine       engineOptions // --engine, --jmeter, --jmeter-remote
-	Out          string
-	Output       string // text, json or markdown on stdout
-	Lang         string
-	Profile      string
-	FailOn       string
-	Catalog      string
-	NoCatalog    bool
-	NoGCLog      bool
-	NoJFR        bool
-	Quiet        bool
-	Argv         []string
-	Repeat       int // --repeat N: N runs into Out/run-1..N
-	Prom         promOptions
-	Remote       hostOptions // --host, --hosts: load here, record there
-	// Probe is a probe folder of this host (--probe); "" looks for the
-	// newest of this host under ProbeRoot (default probe.DefaultRoot).
-	Probe, ProbeRoot string
-
-	// --start-b / --target-b: a second variant, run interleaved with the
-	// first (a1 b1 a2 b2 ...) into Out/a and Out/b, then compared.
-	StartB, TargetB string
-	FailOnRegPct    float64 // the A/B comparison's gate (compare --fail-on-regression)
-}
 
 func newRunCmd(env *Env) *cobra.Command {
 	o := &RunOptions{}
@@ -172,10 +125,6 @@ report.html（自包含）、report.md 和 report.json。
 // RunRun is the whole `run` command (one run, --repeat N, or A and B
 // interleaved then compared); tests call it directly.
 func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
-	ab := o.StartB != "" || o.TargetB != ""
-	if ab && o.Repeat < 2 {
-		return usageErr(finding.T("--start-b/--target-b need --repeat N with N >= 2 (pairs of runs; 6 or more for a verdict at 95%%, 8 for --fail-on-regression)", "--start-b/--target-b 需要 --repeat N 且 N >= 2（成对运行；95%% 水平的结论至少需要 6 对，--fail-on-regression 至少需要 8 对）"))
-	}
 	lang, err := langOpt(env, o.Lang)
 	if err != nil {
 		return err
@@ -193,65 +142,20 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 		return err
 	}
 	o.Output = string(format)
-	switch {
-	case o.Target == "" && o.JTLWatch == "":
-		return usageErr(finding.T("--target URL is required (or --jtl-watch for an external load)", "需要 --target URL（外部压测时用 --jtl-watch）"))
-	case o.Users > 0 && o.Rate > 0:
-		return usageErr(finding.T("-c/--users and --rate are exclusive", "-c/--users 与 --rate 不能同时使用"))
-	case o.FailOnRegPct != 0 && o.StartB == "" && o.TargetB == "":
-		return usageErr(finding.T("--fail-on-regression gates an A/B run: give --start-b or --target-b (or gate two run folders with tuneloop compare)",
-			"--fail-on-regression 用于 A/B 运行：请给出 --start-b 或 --target-b（或用 tuneloop compare 对两个运行目录做门禁）"))
-	case o.Duration < 2*o.Interval:
-		return usageErr(finding.T("--duration %s: too short for --interval %s", "--duration %s：对 --interval %s 来说太短"), o.Duration, o.Interval)
-	case o.PID != 0 && (o.JVM != "" || o.Start != "" || o.StartB != ""):
-		return usageErr(finding.T("--pid excludes --jvm and --start", "--pid 不能与 --jvm、--start 同时使用"))
+	if err := o.check(); err != nil {
+		return err
 	}
-	usersGiven := o.Users > 0
-	if o.Users == 0 && o.Rate == 0 {
-		o.Users = 50
-	}
-	if o.WarmUp < 0 {
-		o.WarmUp = min(o.Duration/10, 30*time.Second)
-	}
-	o.Engine.hosts = o.Remote.File != "" || len(o.Remote.Hosts) > 0
-	ec, err := chooseEngine(o.Engine, o.JMX, o.JProps, o.JMXSkip, env)
+	usersGiven, dumps := o.fillDefaults()
+	o.Engine.hosts = o.Remote.any()
+	jm, cfg, err := runLoad(o, env, lang, usersGiven)
 	if err != nil {
 		return err
 	}
-	var jm *session.JMeterLoad
-	var cfg loadgen.Config
-	if ec.Install != nil {
-		if o.JTLWatch != "" {
-			return usageErr(finding.T("--jtl-watch reads a JMeter you started yourself: not with --engine jmeter", "--jtl-watch 读取你自己启动的 JMeter：不能与 --engine jmeter 同时使用"))
-		}
-		if ec.Why.EN != "" {
-			fmt.Fprintf(env.Stderr, "tuneloop: %s\n", ec.Why.In(lang))
-		}
-		jm = &session.JMeterLoad{Install: ec.Install, Plan: o.JMX, Props: o.JProps, Remote: ec.Remote, Rate: o.Rate}
-		if usersGiven {
-			jm.Users = o.Users
-		}
-		cfg = loadgen.Config{Duration: o.Duration, Users: o.Users}
-		if o.Remote.File != "" || len(o.Remote.Hosts) > 0 {
-			return runJMeterHosts(ctx, env, o, jm, lang, failOn)
-		}
-	} else if cfg, err = runLoadConfig(o, env); err != nil {
-		return err
-	}
-	dumps := 5
-	if o.DumpEvery > 0 {
-		dumps = max(1, int(o.Duration/o.DumpEvery))
-	}
-	if o.Probe != "" {
-		if o.Remote.File != "" || len(o.Remote.Hosts) > 0 {
-			return usageErr(finding.T("--probe is for a run on this host: not with --host/--hosts", "--probe 用于本机上的运行：不能与 --host/--hosts 同时使用"))
-		}
-		if _, _, err := probe.Read(o.Probe); err != nil {
-			return usageErr(finding.T("--probe: %v", "--probe：%v"), err)
-		}
+	if jm != nil && o.Engine.hosts {
+		return runJMeterHosts(ctx, env, o, jm, lang, failOn)
 	}
 	var hosts *session.HostsOptions
-	if o.Remote.File != "" || len(o.Remote.Hosts) > 0 {
+	if o.Remote.any() {
 		if hosts, err = runHostsOptions(env, o, cfg, dumps, lang); err != nil {
 			return err
 		}
@@ -260,12 +164,9 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	if o.Output == "text" {
 		hooks.Note = func(msg finding.Text) { fmt.Fprintf(env.Stderr, "tuneloop: %s\n", msg.In(lang)) }
 	}
-	live := o.Output == "text" && !o.Quiet && env.Terminal
-	if live {
-		hooks.OnLoad = func(p loadgen.Progress) {
-			fmt.Fprintf(env.Stderr, "\r\033[K● %s / %s  TPS %.0f  p99 %.1f ms  %s %d", clock(p.Elapsed), clock(o.Duration),
-				float64(p.Last.Requests), p.Last.P99, finding.T("errors", "错误").In(lang), p.Errors)
-		}
+	live := newLiveStatus(env, env.Stderr, o.Quiet || o.Output != "text")
+	if live.on {
+		hooks.OnLoad = func(p loadgen.Progress) { live.show(report.RunLiveLine(p, o.Duration, lang)) }
 	}
 	prom, err := o.Prom.start(env, lang)
 	if err != nil {
@@ -281,40 +182,25 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	// Each run's summary: on stdout, or on stderr when the A/B comparison
 	// is what stdout gets.
 	out := env.Stdout
-	if ab {
-		so.B, so.FailOnRegPct, out = &session.Variant{Start: o.StartB, Target: o.TargetB}, o.FailOnRegPct, env.Stderr
-		if ec.Install == nil && o.TargetB != "" {
-			// B's load goes to B's URL (a plan or scenario keeps its own).
-			ob := *o
-			ob.Target = o.TargetB
-			cfgB, err := runLoadConfig(&ob, env)
-			if err != nil {
-				return err
-			}
-			so.B.Load = &cfgB
+	if ab := o.StartB != "" || o.TargetB != ""; ab {
+		if so.B, err = variantB(o, env, jm == nil); err != nil {
+			return err
 		}
+		so.FailOnRegPct, out = o.FailOnRegPct, env.Stderr
 	}
 	so.Hosts = hosts
 	so.DoneHosts = func(r *session.HostsResult) error { return writeHosts(out, r, o.Output, lang, failOn) }
 	so.Done = func(r *session.Reported) error {
-		if live {
-			fmt.Fprint(env.Stderr, "\r\033[K")
-		}
+		live.clear()
 		return writeRunDone(out, r, o.Output, lang, failOn)
 	}
 	res, err := session.Series(ctx, so)
 	if err != nil {
-		if live {
-			fmt.Fprint(env.Stderr, "\r\033[K")
-		}
+		live.clear()
 		return sessionErr(err)
 	}
 	if c := res.Comparison; c != nil {
-		regressed := o.FailOnRegPct > 0 && c.Gate(o.FailOnRegPct)
-		if err := compare.Write(env.Stdout, c, nil, report.Format(o.Output), lang, o.FailOnRegPct); err != nil {
-			return err
-		}
-		if err := comparisonExit(c, o.FailOnRegPct, regressed); err != nil {
+		if err := writeComparison(env.Stdout, c, nil, report.Format(o.Output), lang, o.FailOnRegPct); err != nil {
 			return err
 		}
 		return ctx.Err()
@@ -336,35 +222,6 @@ func writeRunDone(w io.Writer, r *session.Reported, output string, lang finding.
 		return &ExitError{Code: ExitFailure, Err: ferr}
 	}
 	return failOnGate(failOn, r.Decision.Findings)
-}
-
-func orDefaultStr(s, d string) string {
-	if s == "" {
-		return d
-	}
-	return s
-}
-
-// runLoadConfig turns the flags (and the scenario) into a load config.
-func runLoadConfig(o *RunOptions, env *Env) (loadgen.Config, error) {
-	if o.JMX != "" {
-		// The plan's users, requests and pauses; the run's duration bounds it.
-		cfg, err := jmxConfig(o.JMX, o.JProps, o.JMXSkip, env)
-		cfg.Duration, cfg.MaxRequests = o.Duration, 0
-		cfg.Unloop()
-		return cfg, err
-	}
-	cfg := loadgen.Config{Users: o.Users, Rate: o.Rate, Duration: o.Duration}
-	if o.Target != "" {
-		cfg.Requests = []loadgen.Request{{URL: o.Target}}
-	}
-	if o.Scenario != "" {
-		if err := loadgen.LoadScenario(o.Scenario, &cfg); err != nil {
-			return cfg, err
-		}
-		cfg.Duration = o.Duration
-	}
-	return cfg, nil
 }
 
 // jfrRecording is the run's JFR file in its raw/ folder.
