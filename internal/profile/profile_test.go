@@ -4,10 +4,10 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -78,6 +78,14 @@ func startService(t *testing.T, java string) int {
 		t.Fatal("the service did not start")
 	}
 	return cmd.Process.Pid
+}
+
+// leftBehind are the capture files of the JVM pid still in its /tmp. The
+// files carry the JVM's pid: /tmp is shared with other tests' JVMs (other
+// packages' tests run at the same time), whose captures are not this one's.
+func leftBehind(pid int) []string {
+	left, _ := filepath.Glob(fmt.Sprintf("/proc/%d/root/tmp/%s-*-%d-*", pid, RecordingName, pid))
+	return left
 }
 
 func javaOnPath(t *testing.T) string {
@@ -175,7 +183,7 @@ func TestCaptureEachKindNamesItsCulprit(t *testing.T) {
 			100*share(cpu, "Svc.holdGate"), 100*share(wall, "Svc.burn"), 100*share(wall, "Svc.holdGate"))
 	}
 	// Nothing left in the JVM's /tmp, and no recording left running.
-	left, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/root/tmp/" + RecordingName + "-*")
+	left := leftBehind(pid)
 	if len(left) != 0 {
 		t.Errorf("left behind: %v", left)
 	}
