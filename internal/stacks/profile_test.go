@@ -16,7 +16,9 @@ import (
 
 // workload burns CPU in one method, allocates in another and makes four
 // threads queue on a monitor whose holder sleeps: each profile kind must
-// name its own culprit.
+// name its own culprit. burn does ten times the work of one allocate
+// call's zeroing: with equal work, a loaded machine's page faults and GC
+// once gave allocate more CPU samples than burn.
 const workload = `import java.util.concurrent.locks.*;
 public class Work {
   static final Object gate = new Object();
@@ -32,7 +34,7 @@ public class Work {
       new Thread(() -> { try { while (System.currentTimeMillis() < end) { holdGate(); holdPark(); } } catch (Exception e) {} }, "waiter-" + t).start();
     }
     double s = 0;
-    while (System.currentTimeMillis() < end) { s += burn(100000); allocate(); }
+    while (System.currentTimeMillis() < end) { s += burn(1000000); allocate(); }
     System.out.println(s > 0);
   } }`
 
