@@ -399,11 +399,12 @@ func (r *runner) run(ctx context.Context) *Summary {
 	collector := newIntervalAcc()
 	var reqs, errs int64
 	collect := func(t int) {
-		for _, s := range r.shards {
-			s.mu.Lock()
-			collector.merge(s.interval)
-			s.interval.reset()
-			s.mu.Unlock()
+		// The intervals hold measured samples only. A warm-up tick leaves
+		// them for the first measured second: on a starved machine the last
+		// warm-up tick fires late, after the first measured answers, and
+		// took them out of the series (which then fell short of Requests).
+		if t >= 0 {
+			r.drainIntervals(collector)
 		}
 		sec := collector.second(t)
 		collector.reset()
@@ -456,12 +457,7 @@ loop:
 		finish = r.end
 	}
 	if k >= 0 { // the last partial second, if anything landed in it
-		for _, s := range r.shards {
-			s.mu.Lock()
-			collector.merge(s.interval)
-			s.interval.reset()
-			s.mu.Unlock()
-		}
+		r.drainIntervals(collector)
 		if collector.n > 0 {
 			series = append(series, collector.second(k))
 		}
@@ -471,6 +467,17 @@ loop:
 		s.ClientCPU = round3(100 * (processCPU() - cpu0) / wall / float64(runtime.GOMAXPROCS(0)))
 	}
 	return s
+}
+
+// drainIntervals moves the samples the shards measured since the last
+// tick into into.
+func (r *runner) drainIntervals(into *acc) {
+	for _, s := range r.shards {
+		s.mu.Lock()
+		into.merge(s.interval)
+		s.interval.reset()
+		s.mu.Unlock()
+	}
 }
 
 // preconnect opens every worker's connections before the clock starts, as
