@@ -2,8 +2,6 @@ package profile
 
 import (
 	"context"
-	"path/filepath"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -53,7 +51,7 @@ func TestCaptureTwoAtOnce(t *testing.T) {
 	if share(res[1].Profile, "Svc.holdGate") < 0.5 {
 		t.Errorf("lock: holdGate %.0f%% of the lock time", 100*share(res[1].Profile, "Svc.holdGate"))
 	}
-	if left, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/root/tmp/" + RecordingName + "-*"); len(left) != 0 {
+	if left := leftBehind(pid); len(left) != 0 {
 		t.Errorf("left behind: %v", left)
 	}
 }

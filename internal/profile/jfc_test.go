@@ -180,7 +180,7 @@ func TestCaptureRecordsOnlyTheKindsEvents(t *testing.T) {
 			}
 		}
 		// The settings file and the recording are gone from the JVM's /tmp.
-		if left, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/root/tmp/" + RecordingName + "-*"); len(left) != 0 {
+		if left := leftBehind(pid); len(left) != 0 {
 			t.Errorf("left behind: %v", left)
 		}
 	}
@@ -204,7 +204,7 @@ func TestCaptureFallsBackToProfileSettings(t *testing.T) {
 	if f, _ := leader(res.Profile, "Svc.burn", "Svc.allocate", "Svc.holdGate"); res.Profile == nil || f != "Svc.burn" {
 		t.Errorf("the fallback recording's profile: %+v", res.Profile)
 	}
-	if left, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/root/tmp/" + RecordingName + "-*"); len(left) != 0 {
+	if left := leftBehind(pid); len(left) != 0 {
 		t.Errorf("left behind: %v", left)
 	}
 }
