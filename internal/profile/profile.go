@@ -159,7 +159,7 @@ func Capture(ctx context.Context, pid int, kind stacks.Kind, d time.Duration, o 
 	// find the waits the recording will not hold (wholewait.go).
 	var w waitDumps
 	if kind == stacks.Lock || kind == stacks.Wall {
-		w.first, w.firstAt, w.err = takeDump(ctx, vm)
+		w.first, w.firstAt, w.err = takeDump(ctx, vm, pid)
 	}
 	select {
 	case <-ctx.Done():
@@ -174,7 +174,7 @@ func Capture(ctx context.Context, pid int, kind stacks.Kind, d time.Duration, o 
 	defer cancel()
 	defer os.Remove(inJVM) // ours: leave nothing behind in the JVM's /tmp
 	if w.err == nil && w.first != nil {
-		w.last, _, w.err = takeDump(sctx, vm)
+		w.last, _, w.err = takeDump(sctx, vm, pid)
 	}
 	w.stopAt = time.Now()
 	res.Duration = w.stopAt.Sub(res.Start)

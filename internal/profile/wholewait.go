@@ -24,7 +24,9 @@ package profile
 import (
 	"context"
 	"fmt"
+	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -268,10 +270,12 @@ func owner(d *threaddump.Dump, w lockWait) string {
 	return ""
 }
 
-// takeDump is one Thread.print of the JVM, parsed, and when it was
-// answered. Without -l: listing the j.u.c. locks' owners walks the heap in
-// a safepoint on older JDKs, a pause the service would feel twice a capture.
-func takeDump(ctx context.Context, vm *attach.VM) (*threaddump.Dump, time.Time, error) {
+// takeDump is one Thread.print of the JVM pid, parsed, and when it was
+// answered; a dump without cpu= (JDK 8) gets its waiting threads' CPU time
+// from the kernel. Without -l: listing the j.u.c. locks' owners walks the
+// heap in a safepoint on older JDKs, a pause the service would feel twice a
+// capture.
+func takeDump(ctx context.Context, vm *attach.VM, pid int) (*threaddump.Dump, time.Time, error) {
 	out, err := vm.Execute(ctx, "Thread.print")
 	at := time.Now()
 	if err != nil {
@@ -284,7 +288,66 @@ func takeDump(ctx context.Context, vm *attach.VM) (*threaddump.Dump, time.Time, 
 	if len(ds) == 0 || len(ds[0].Threads) == 0 {
 		return nil, at, fmt.Errorf("no thread dump in Thread.print's answer (%d bytes)", len(out))
 	}
+	fillCPU(ds[0], "/proc/"+strconv.Itoa(pid))
 	return ds[0], at, nil
+}
+
+// fillCPU sets the CPU time of the waiting threads of a dump that does not
+// print it (JDK 8), from proc (/proc/PID): the nanoseconds each thread ran
+// (task/TID/schedstat's first field, what cpu= prints on JDK 9+), the
+// thread found by its nid, the id it has in the JVM's own pid namespace
+// (the last of NSpid in task/TID/status). A thread not found keeps -1.
+func fillCPU(d *threaddump.Dump, proc string) {
+	want := map[int64]*threaddump.Thread{}
+	for _, t := range d.Threads {
+		if _, ok := waitOf(t); ok && t.CPUMillis < 0 && t.NativeID > 0 {
+			want[t.NativeID] = t
+		}
+	}
+	if len(want) == 0 {
+		return
+	}
+	// tid is the thread's id in the JVM's namespace, or 0.
+	nsTID := func(task string) int64 {
+		b, err := os.ReadFile(proc + "/task/" + task + "/status")
+		if err != nil {
+			return 0
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if f := strings.Fields(l); len(f) > 1 && f[0] == "NSpid:" {
+				n, _ := strconv.ParseInt(f[len(f)-1], 10, 64)
+				return n
+			}
+		}
+		return 0
+	}
+	set := func(task string, t *threaddump.Thread) {
+		b, err := os.ReadFile(proc + "/task/" + task + "/schedstat")
+		if f := strings.Fields(string(b)); err == nil && len(f) == 3 {
+			if ns, err := strconv.ParseInt(f[0], 10, 64); err == nil && ns >= 0 {
+				t.CPUMillis = float64(ns) / 1e6
+			}
+		}
+	}
+	// The JVM in this pid namespace: the task's directory is its nid.
+	missing := 0
+	for nid, t := range want {
+		if task := strconv.FormatInt(nid, 10); nsTID(task) == nid {
+			set(task, t)
+		} else {
+			missing++
+		}
+	}
+	if missing == 0 {
+		return
+	}
+	// In a container: find each by its NSpid.
+	tasks, _ := os.ReadDir(proc + "/task")
+	for _, e := range tasks {
+		if t := want[nsTID(e.Name())]; t != nil && t.CPUMillis < 0 {
+			set(e.Name(), t)
+		}
+	}
 }
 
 // addWholeWaits puts the whole-capture waiters into p (the lock view

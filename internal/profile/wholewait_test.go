@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/tuneloop/tuneloop/internal/jvm/attach"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
 	"github.com/tuneloop/tuneloop/internal/stacks"
 )
@@ -83,6 +85,31 @@ func TestCaptureWaitsLongerThanTheCapture(t *testing.T) {
 
 func checkWholeWaits(t *testing.T, java string) {
 	pid := startJava(t, java, "Stuck", stuckService)
+	// A JDK 8 dump prints no cpu=: the kernel's count for the waiting
+	// threads is the one this JVM's dump prints.
+	vm, err := attach.AttachContext(context.Background(), pid, attach.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _, err := takeDump(context.Background(), vm, pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	printed := map[*threaddump.Thread]float64{}
+	for _, th := range d.Threads {
+		if _, ok := waitOf(th); ok {
+			printed[th], th.CPUMillis = th.CPUMillis, -1
+		}
+	}
+	fillCPU(d, "/proc/"+strconv.Itoa(pid))
+	for th, ms := range printed {
+		if th.CPUMillis < 0 || th.CPUMillis-ms > 1 || ms-th.CPUMillis > 0.1 {
+			t.Errorf("%s: cpu=%.2fms printed, %.2f ms from /proc", th.Name, ms, th.CPUMillis)
+		}
+	}
+	if len(printed) < 5 {
+		t.Errorf("%d waiting threads in the dump", len(printed))
+	}
 	for _, kind := range []stacks.Kind{stacks.Lock, stacks.Wall} {
 		res, err := Capture(context.Background(), pid, kind, 2*time.Second, Options{})
 		if err != nil {
@@ -277,6 +304,46 @@ func TestHiddenKey(t *testing.T) {
 		if hiddenKey(f) != f {
 			t.Errorf("%s -> %s", f, hiddenKey(f))
 		}
+	}
+}
+
+// In a container the JVM's nids are its own namespace's ids: fillCPU finds
+// each thread by the last id of NSpid (a /proc tree laid out as the
+// kernel's: task/HOSTTID/status and schedstat).
+func TestFillCPUFindsThreadsByNSpid(t *testing.T) {
+	proc := t.TempDir()
+	for _, task := range []struct{ host, ns, ran string }{{"4100", "1", "5"}, {"4121", "33", "2500000 100 4"}, {"4122", "36", "7000000 5 1"}, {"4123", "21", "123 4 5"}} {
+		dir := filepath.Join(proc, "task", task.host)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, "status"), []byte("Name:\tjava\nTgid:\t4100\nNSpid:\t"+task.host+"\t"+task.ns+"\nPPid:\t1\n"), 0o644)
+		os.WriteFile(filepath.Join(dir, "schedstat"), []byte(task.ran+"\n"), 0o644)
+	}
+	_, b := matchDumps(true)
+	d := parseDump(t, b)
+	fillCPU(d, proc)
+	got := map[string]float64{}
+	for _, th := range d.Threads {
+		got[th.Name] = th.CPUMillis
+	}
+	// The fixture's nids (0x1000+id) are no task's: every time stays
+	// unknown, and a thread not waiting (other) is not looked up.
+	for name, want := range map[string]float64{"other": -1, "deadlocked": -1} {
+		if got[name] != want {
+			t.Errorf("%s: %.3f ms, want %.3f", name, got[name], want)
+		}
+	}
+	// The fixture's threads by their nid: rewrite two to nids the tree has.
+	d = parseDump(t, strings.Replace(strings.Replace(b, "nid=0x1015", "nid=0x21", 1), "nid=0x1017", "nid=0x24", 1))
+	fillCPU(d, proc)
+	for _, th := range d.Threads {
+		got[th.Name] = th.CPUMillis
+	}
+	// deadlocked (#21) is nid 33 in its namespace: 2.5 ms; queued (#23),
+	// nid 36: 7 ms; one without a task stays unknown.
+	if got["deadlocked"] != 2.5 || got["queued"] != 7 || got["ran"] != -1 {
+		t.Errorf("deadlocked %.3f, queued %.3f, ran %.3f", got["deadlocked"], got["queued"], got["ran"])
 	}
 }
 
