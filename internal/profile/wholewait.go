@@ -359,8 +359,8 @@ func addWholeWaits(p *stacks.Profile, ws []wholeWait, waited time.Duration, dead
 		return finding.Text{}, false
 	}
 	type lockUse struct {
-		name    string
-		threads int
+		name, zh string
+		threads  int
 	}
 	var locks []*lockUse
 	byLock := map[string]*lockUse{}
@@ -385,9 +385,10 @@ func addWholeWaits(p *stacks.Profile, ws []wholeWait, waited time.Duration, dead
 		key := w.Lock.Class + " <" + w.Lock.Addr + ">"
 		u := byLock[key]
 		if u == nil {
-			u = &lockUse{name: finding.SafeLine(key)}
+			u = &lockUse{name: finding.SafeLine(key), zh: finding.SafeLine(key)}
 			if w.Owner != "" {
 				u.name += fmt.Sprintf(" (held by %q)", finding.SafeLine(w.Owner))
+				u.zh += fmt.Sprintf("（持有者 %q）", finding.SafeLine(w.Owner))
 			}
 			byLock[key] = u
 			locks = append(locks, u)
@@ -398,19 +399,21 @@ func addWholeWaits(p *stacks.Profile, ws []wholeWait, waited time.Duration, dead
 		return finding.Text{}, false
 	}
 	sort.SliceStable(locks, func(i, j int) bool { return locks[i].threads > locks[j].threads })
-	var on []string
+	var on, onZH []string
 	for i, u := range locks {
 		if i == 3 {
-			on = append(on, fmt.Sprintf("+%d", len(locks)-3))
+			on = append(on, fmt.Sprintf("and %d more", len(locks)-3))
+			onZH = append(onZH, fmt.Sprintf("另有 %d 把", len(locks)-3))
 			break
 		}
 		on = append(on, fmt.Sprintf("%s ×%d", u.name, u.threads))
+		onZH = append(onZH, fmt.Sprintf("%s ×%d", u.zh, u.threads))
 	}
 	sec := waited.Seconds()
 	var en, zh strings.Builder
 	if threads > 0 {
 		fmt.Fprintf(&en, "%d thread(s) waited on a lock the whole capture, at least %.1f s each, on %s", threads, sec, strings.Join(on, ", "))
-		fmt.Fprintf(&zh, "%d 个线程在整个采集期间一直等待锁，每个至少 %.1f 秒，等待的锁：%s", threads, sec, strings.Join(on, "，"))
+		fmt.Fprintf(&zh, "%d 个线程在整个采集期间一直等待锁，每个至少 %.1f 秒，等待的锁：%s", threads, sec, strings.Join(onZH, "，"))
 		if deadlocks > 0 {
 			fmt.Fprintf(&en, "; the thread dump reports %d Java-level deadlock(s)", deadlocks)
 			fmt.Fprintf(&zh, "；线程转储报告了 %d 个 Java 级死锁", deadlocks)

@@ -419,7 +419,7 @@ func TestWholeWaitsMatching(t *testing.T) {
 					t.Errorf("EN note lacks %q: %s", want, note.EN)
 				}
 			}
-			for _, want := range []string{"3 个线程", "至少 2.0 秒", "下限", "线程转储"} {
+			for _, want := range []string{"3 个线程", "至少 2.0 秒", `（持有者 "other"）`, "下限", "线程转储"} {
 				if !strings.Contains(note.ZH, want) {
 					t.Errorf("ZH note lacks %q: %s", want, note.ZH)
 				}
@@ -474,4 +474,22 @@ func FuzzWholeWaits(f *testing.F) {
 			t.Fatalf("%d waiters, total %d", len(ws), p.Total)
 		}
 	})
+}
+
+// A note names three locks at most, the most waited on first, and counts
+// the rest.
+func TestWholeWaitsNoteNamesThreeLocks(t *testing.T) {
+	var ws []wholeWait
+	for i, n := range []int{1, 3, 1, 2, 1} {
+		for range n {
+			ws = append(ws, wholeWait{Thread: "t", Lock: threaddump.LockRef{Addr: fmt.Sprintf("0x%x", i), Class: "L"},
+				Stack: []string{fmt.Sprintf("m%d", i), "[lock] L"}})
+		}
+	}
+	p := &stacks.Profile{Kind: stacks.Lock, Unit: "nanoseconds"}
+	note, ok := addWholeWaits(p, ws, 1500*time.Millisecond, 0)
+	if !ok || !strings.Contains(note.EN, "8 thread(s) waited on a lock the whole capture, at least 1.5 s each, on L <0x1> ×3, L <0x3> ×2, L <0x0> ×1, and 2 more.") ||
+		!strings.Contains(note.ZH, "另有 2 把") || len(p.Samples) != 5 || p.Samples[0].Value != 3*1.5e9 {
+		t.Errorf("%v\n%s\n%s", p.Samples, note.EN, note.ZH)
+	}
 }
