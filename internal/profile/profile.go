@@ -168,16 +168,16 @@ func Capture(ctx context.Context, pid int, kind stacks.Kind, d time.Duration, o 
 	}
 	t.Stop()
 
+	defer os.Remove(inJVM) // ours: leave nothing behind in the JVM's /tmp
+	if w.err == nil && w.first != nil {
+		w.last, _, w.err = takeDump(context.WithoutCancel(ctx), vm, pid)
+	}
+	w.stopAt = time.Now()
+	res.Duration = w.stopAt.Sub(res.Start)
 	// Stop even when ctx is cancelled: the recording must not keep running
 	// in the JVM, and what it holds is the result.
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
-	defer os.Remove(inJVM) // ours: leave nothing behind in the JVM's /tmp
-	if w.err == nil && w.first != nil {
-		w.last, _, w.err = takeDump(sctx, vm, pid)
-	}
-	w.stopAt = time.Now()
-	res.Duration = w.stopAt.Sub(res.Start)
 	if _, err := vm.Execute(sctx, "JFR.stop", "name="+name); err != nil {
 		return nil, fmt.Errorf("pid %d: JFR.stop name=%s: %w", pid, name, err)
 	}

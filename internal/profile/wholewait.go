@@ -270,12 +270,19 @@ func owner(d *threaddump.Dump, w lockWait) string {
 	return ""
 }
 
+// dumpTimeout bounds a thread dump: one slower than this (a JVM of tens of
+// thousands of threads, or stuck) must not stretch the capture nor leave
+// JFR.stop no time; the view then says the dumps are missing.
+const dumpTimeout = 15 * time.Second
+
 // takeDump is one Thread.print of the JVM pid, parsed, and when it was
 // answered; a dump without cpu= (JDK 8) gets its waiting threads' CPU time
 // from the kernel. Without -l: listing the j.u.c. locks' owners walks the
 // heap in a safepoint on older JDKs, a pause the service would feel twice a
 // capture.
 func takeDump(ctx context.Context, vm *attach.VM, pid int) (*threaddump.Dump, time.Time, error) {
+	ctx, cancel := context.WithTimeout(ctx, dumpTimeout)
+	defer cancel()
 	out, err := vm.Execute(ctx, "Thread.print")
 	at := time.Now()
 	if err != nil {

@@ -436,7 +436,15 @@ func TestWholeWaitsMatching(t *testing.T) {
 			}
 		})
 	}
-	// Without the dumps, the note says what the view may miss.
+	// Without the dumps, or a recording to read the threads of, the note
+	// says what the view may miss.
+	a, b := matchDumps(false)
+	for _, w := range []waitDumps{{err: fmt.Errorf("pid 42: Thread.print: timed out")}, {first: parseDump(t, a), last: parseDump(t, b)}} {
+		p := &stacks.Profile{Kind: stacks.Lock, Unit: "nanoseconds"}
+		if n, ok := w.add(p, []byte("not JFR")); !ok || !strings.Contains(n.EN, "may be missing from this view") || p.Total != 0 {
+			t.Errorf("%v: %v %+v", w.err, ok, n)
+		}
+	}
 	if n := dumpsMissing("pid 42: the JVM answered 1\nmore"); !strings.Contains(n.EN, "longer than the capture") || !strings.Contains(n.ZH, "超过") || strings.Contains(n.EN, "more") {
 		t.Errorf("%+v", n)
 	}
