@@ -8,6 +8,13 @@
 // JVM in a container works the same) and removes it from the JVM's /tmp. A
 // cancelled context (Ctrl-C) stops the recording early and still returns
 // what was recorded.
+//
+// JFR writes a lock wait or park only when it ends, so for the lock and
+// wall kinds Capture also takes a thread dump when the recording has
+// started and one before it stops: a thread waiting on the same lock with
+// the same stack in both, with no event in the recording, waited through
+// the capture and is added to the view with that time, a lower bound, and
+// a note says so (wholewait.go).
 package profile
 
 import (
@@ -148,19 +155,29 @@ func Capture(ctx context.Context, pid int, kind stacks.Kind, d time.Duration, o 
 	inJVM := root + file
 
 	t := time.NewTimer(d)
+	// A wait is written when it ends: a thread dump now and one at the end
+	// find the waits the recording will not hold (wholewait.go).
+	var w waitDumps
+	if kind == stacks.Lock || kind == stacks.Wall {
+		w.first, w.firstAt, w.err = takeDump(ctx, vm, pid)
+	}
 	select {
 	case <-ctx.Done():
 		res.Interrupted = true
 	case <-t.C:
 	}
 	t.Stop()
-	res.Duration = time.Since(res.Start)
 
+	defer os.Remove(inJVM) // ours: leave nothing behind in the JVM's /tmp
+	if w.err == nil && w.first != nil {
+		w.last, _, w.err = takeDump(context.WithoutCancel(ctx), vm, pid)
+	}
+	w.stopAt = time.Now()
+	res.Duration = w.stopAt.Sub(res.Start)
 	// Stop even when ctx is cancelled: the recording must not keep running
 	// in the JVM, and what it holds is the result.
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
-	defer os.Remove(inJVM) // ours: leave nothing behind in the JVM's /tmp
 	if _, err := vm.Execute(sctx, "JFR.stop", "name="+name); err != nil {
 		return nil, fmt.Errorf("pid %d: JFR.stop name=%s: %w", pid, name, err)
 	}
@@ -179,6 +196,11 @@ func Capture(ctx context.Context, pid int, kind stacks.Kind, d time.Duration, o 
 			res.Notes = append(res.Notes, finding.T(
 				fmt.Sprintf("%.1f s of pool threads waiting for work (ThreadPoolExecutor.getTask, ForkJoinPool.awaitWork) left out: idle, not blocked (the wall profile keeps them)", float64(d)/1e9),
 				fmt.Sprintf("已略去线程池线程等待任务的 %.1f 秒（ThreadPoolExecutor.getTask、ForkJoinPool.awaitWork）：属于空闲而非阻塞（wall 剖析保留这些时间）", float64(d)/1e9)))
+		}
+	}
+	if kind == stacks.Lock || kind == stacks.Wall {
+		if n, ok := w.add(p, buf); ok {
+			res.Notes = append(res.Notes, n)
 		}
 	}
 	if p.Note != "" {

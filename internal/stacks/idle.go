@@ -21,19 +21,23 @@ func isIdleWait(frame string) bool {
 	return false
 }
 
+// IdleStack says whether a stack (any order) is a thread waiting for work,
+// not for a lock: a frame of it is one isIdleWait knows.
+func IdleStack(stack []string) bool {
+	for _, f := range stack {
+		if isIdleWait(f) {
+			return true
+		}
+	}
+	return false
+}
+
 // DropIdleWaits removes the stacks of threads waiting for work (see
 // isIdleWait) and returns the value removed.
 func (p *Profile) DropIdleWaits() (dropped int64) {
 	kept := p.Samples[:0]
 	for _, s := range p.Samples {
-		idle := false
-		for _, f := range s.Stack {
-			if isIdleWait(f) {
-				idle = true
-				break
-			}
-		}
-		if idle {
+		if IdleStack(s.Stack) {
 			dropped += s.Value
 			continue
 		}

@@ -175,6 +175,34 @@ func JFRProfilesFrom(ctx context.Context, r io.Reader, kinds ...Kind) (map[Kind]
 	return out, info, nil
 }
 
+// Add merges a stack (root first) of value v that did not come from the
+// profile's own events (Events is left as it is): into the sample of the
+// same stack when there is one, else as a sample of its own, the samples
+// kept most value first.
+func (p *Profile) Add(stack []string, v int64) {
+	if len(stack) == 0 || v <= 0 {
+		return
+	}
+	p.Total += v
+	key := strings.Join(stack, "\x00")
+	i := 0
+	for ; i < len(p.Samples); i++ {
+		if strings.Join(p.Samples[i].Stack, "\x00") == key {
+			break
+		}
+	}
+	if i == len(p.Samples) {
+		p.Samples = append(p.Samples, Sample{Stack: append([]string(nil), stack...)})
+	}
+	p.Samples[i].Value += v
+	sort.SliceStable(p.Samples, func(i, j int) bool {
+		if p.Samples[i].Value != p.Samples[j].Value {
+			return p.Samples[i].Value > p.Samples[j].Value
+		}
+		return strings.Join(p.Samples[i].Stack, ";") < strings.Join(p.Samples[j].Stack, ";")
+	})
+}
+
 // Tree merges the profile into a flame graph tree.
 func (p *Profile) Tree() *Node {
 	root := &Node{Name: "all"}

@@ -39,3 +39,7 @@ var primitiveDescriptors = map[string]string{
 	"B": "byte", "C": "char", "D": "double", "F": "float",
 	"I": "int", "J": "long", "S": "short", "Z": "boolean",
 }
+
+// TypeName is javaTypeName for a class named elsewhere (a thread dump's
+// lock class), so it reads as the same class JFR's events name.
+func TypeName(s string) string { return javaTypeName(s) }
