@@ -1,0 +1,164 @@
+package probe
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Both ends of a TCP figure stream with Nagle on, as qperf and iperf3 do
+// (Go turns it off on every connection): with it off, small writes are
+// each sent at once and the 1 B to 1 KiB bandwidths measure another thing.
+func TestDataSocketsKeepNagleOn(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	dialed, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dialed.Close()
+	accepted, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer accepted.Close()
+	for side, c := range map[string]net.Conn{"prober": dialed, "listener": accepted} {
+		fd, f, err := blockingFD(c)
+		if err != nil {
+			t.Fatalf("%s: %v", side, err)
+		}
+		v, err := unix.GetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY)
+		f.Close()
+		if err != nil || v != 0 {
+			t.Errorf("%s's socket: TCP_NODELAY %d (%v), want 0 (Nagle on, as qperf)", side, v, err)
+		}
+	}
+}
+
+// threadsIn counts this process's threads blocked in system call nr.
+func threadsIn(t *testing.T, nr uintptr) int {
+	t.Helper()
+	tasks, err := filepath.Glob("/proc/self/task/*/syscall")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, p := range tasks {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue // the thread ended
+		}
+		if f := strings.Fields(string(b)); len(f) > 0 && f[0] == strconv.FormatUint(uint64(nr), 10) {
+			n++
+		}
+	}
+	return n
+}
+
+// The listener answers UDP datagrams as qperf's server does, from a
+// thread blocked in recvfrom, not through Go's poller (which adds a
+// wake-up and a goroutine handoff to every datagram).
+func TestUDPListenerReceivesOnABlockingThread(t *testing.T) {
+	if _, err := os.ReadFile("/proc/self/task/" + strconv.Itoa(unix.Gettid()) + "/syscall"); err != nil {
+		t.Skipf("no /proc/self/task/*/syscall here: %v", err)
+	}
+	addr, stop := listen(t, "", time.Minute)
+	defer stop()
+	before := threadsIn(t, unix.SYS_RECVFROM)
+	for _, mode := range []string{"udplat", "udpbw"} {
+		c, _, f, err := (&client{addr: addr}).udpPeer(context.Background(), mode, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+			if n = threadsIn(t, unix.SYS_RECVFROM); n > before {
+				break
+			}
+		}
+		if n <= before {
+			t.Errorf("%s: no listener thread blocked in recvfrom within 5 s (%d before, %d now)", mode, before, n)
+		}
+		c.Close()
+		f.Close()
+		// The session ends with its line: its thread leaves recvfrom.
+		for end := time.Now().Add(5 * time.Second); n > before && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+			n = threadsIn(t, unix.SYS_RECVFROM)
+		}
+		if n > before {
+			t.Errorf("%s: the session's thread is still in recvfrom 5 s after the prober left", mode)
+		}
+	}
+}
+
+// A UDP bandwidth is the bytes received over the sending window: a
+// listener slow to send its count (here 300 ms, as a far peer's round trip
+// or its wait for queued datagrams) does not lower it.
+func TestUDPBandwidthIsOverTheSendingWindow(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var bytes atomic.Int64
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		br := bufio.NewReader(c)
+		if _, err := br.ReadString('\n'); err != nil {
+			return
+		}
+		u, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+		if err != nil {
+			return
+		}
+		defer u.Close()
+		go func() {
+			buf := make([]byte, 65536)
+			for {
+				n, err := u.Read(buf)
+				if err != nil {
+					return
+				}
+				bytes.Add(int64(n))
+			}
+		}()
+		fmt.Fprintf(c, "ok %d\n", u.LocalAddr().(*net.UDPAddr).Port)
+		if _, err := br.ReadString('\n'); err != nil {
+			return
+		}
+		time.Sleep(300 * time.Millisecond)
+		fmt.Fprintf(c, "%d 1\n", bytes.Load())
+	}()
+	const window = 50 * time.Millisecond
+	v, err := (&client{addr: ln.Addr().String()}).udpBW(context.Background(), 1024, window, new(atomic.Int64), new(atomic.Int64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := bytes.Load()
+	if got == 0 {
+		t.Fatal("no datagram arrived")
+	}
+	// Over the 50 ms window the figure is got/50ms; with the 300 ms wait
+	// in its time base it would be under got/350ms. 200 ms leaves room for
+	// a busy machine's late time check.
+	if floor := float64(got) / 0.2 / 1e6; v < floor {
+		t.Errorf("%.2f MB/s for %d bytes in a %v window: the time base includes the listener's answer (want at least %.2f)", v, got, window, floor)
+	}
+}
