@@ -15,6 +15,31 @@
 # no anchor installed from Debian that measures the same thing (lmbench and
 # netperf are not packaged); they are not compared here.
 #
+# What each side measures (qperf src/socket.c, iperf3 src/iperf_tcp.c, and
+# internal/probe/net.go, disk.go), so that a ratio compares like with like:
+#  - a message is one write of msg_size bytes, read whole by the peer
+#    (qperf send_full/recv_full); latency is half the mean round trip of
+#    msg_size each way; bandwidth is the bytes the receiver read (qperf's
+#    recv_bw, iperf3's sum_received) per second.
+#  - TCP with Nagle on on both sides (neither qperf nor iperf3 sets
+#    TCP_NODELAY without -N; tuneloop turns Go's default off), default
+#    socket buffers (the kernel's autotuning takes the sender's to 4 MiB
+#    and the receiver's to ~2 MiB within 20 ms over loopback here), one
+#    stream, blocking read/write on one thread per side.
+#  - UDP: blocking recvfrom/sendto on both sides; 65507 B datagrams at
+#    "64 KiB" (the UDP maximum; qperf refuses 65536) on both sides.
+#  - Still different: qperf runs one 2 s test on one connection per figure
+#    (SECS), tuneloop takes the median of 7 windows of 120 ms (6 of 20 ms
+#    with QUICK), each on a new connection; tuneloop is a Go program (a
+#    runtime thread, sysmon, wakes beside the two measuring threads).
+#  - fsync: both write 4 KiB and fdatasync, the overwrite within a 1 MiB
+#    file already written and synced, its pages in the cache (fio
+#    --invalidate=0); tuneloop's files have no name (O_TMPFILE); fio's
+#    figure is median(write) + median(fdatasync), tuneloop's the median of
+#    the two together. On a virtual disk each fdatasync's cache flush waits
+#    for whatever others wrote before it: the two modes (~0.1 ms and 1-4
+#    ms) seen here are the disk's, on both sides.
+#
 #   scripts/bench-probe.sh                 # 3 rounds, about 5 min
 #   QUICK=1 scripts/bench-probe.sh         # 2 rounds, tuneloop --quick, 1 s anchors
 #   ROUNDS=5 SECS=3 DIR=/data scripts/bench-probe.sh
@@ -83,8 +108,11 @@ anchor_round() {
   local r=$1
   if [[ $parts == *net* ]]; then
     for s in 1 64 1024 65536; do
-      local f="$work/qperf.$r.$s"
-      qperf -lp $qport -uu -t "$secs" -oo "msg_size:$s" 127.0.0.1 tcp_lat tcp_bw udp_lat udp_bw > "$f" 2>&1 || true
+      local f="$work/qperf.$r.$s" us=$((s > 65507 ? 65507 : s))
+      # UDP over 65507 B is refused (qperf prints 0): tuneloop sends 65507
+      # B datagrams at that size and says so, qperf gets the same.
+      qperf -lp $qport -uu -t "$secs" -oo "msg_size:$s" 127.0.0.1 tcp_lat tcp_bw > "$f" 2>&1 || true
+      qperf -lp $qport -uu -t "$secs" -oo "msg_size:$us" 127.0.0.1 udp_lat udp_bw >> "$f" 2>&1 || true
       rec "net.tcp_lat.$s" anchor "$r" "$(qperf_val tcp_lat latency "$f" | awk '{ if ($1 > 0) print $1 / 1000 }')"
       rec "net.tcp_bw.$s" anchor "$r" "$(qperf_val tcp_bw bw "$f" | awk '{ if ($1 > 0) print $1 / 1e6 }')"
       rec "net.udp_lat.$s" anchor "$r" "$(qperf_val udp_lat latency "$f" | awk '{ if ($1 > 0) print $1 / 1000 }')"
@@ -110,7 +138,7 @@ anchor_round() {
     rec disk.fsync_p99 anchor "$r" "$(jq -r '(.jobs[0].write.clat_ns.percentile["99.000000"] + .jobs[0].sync.lat_ns.percentile["99.000000"]) / 1000' "$work/fio.fs.$r" 2>/dev/null || true)"
     rm -f "$fiofile"
     for pass in 1 2; do
-      fio --name=fsyncow "${common[@]}" --size=1M --overwrite=1 --rw=write --bs=4k --fdatasync=1 > "$work/fio.fo.$r" 2>/dev/null || true
+      fio --name=fsyncow "${common[@]}" --size=1M --overwrite=1 --invalidate=0 --rw=write --bs=4k --fdatasync=1 > "$work/fio.fo.$r" 2>/dev/null || true
     done
     rec disk.fsync_overwrite anchor "$r" "$(jq -r '(.jobs[0].write.clat_ns.percentile["50.000000"] + .jobs[0].sync.lat_ns.percentile["50.000000"]) / 1000' "$work/fio.fo.$r" 2>/dev/null || true)"
     rm -f "$fiofile"
