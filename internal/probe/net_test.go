@@ -162,3 +162,27 @@ func TestUDPBandwidthIsOverTheSendingWindow(t *testing.T) {
 		t.Errorf("%.2f MB/s for %d bytes in a %v window: the time base includes the listener's answer (want at least %.2f)", v, got, window, floor)
 	}
 }
+
+// --window makes each round of a network figure as long as asked (here
+// 300 ms, where --quick's is 20 ms), so a round can be set to one of an
+// anchor's runs; the probe says so.
+func TestWindowSetsTheRoundLength(t *testing.T) {
+	if _, err := Measure(context.Background(), Options{Parts: []string{PartNet}, Window: 5 * time.Millisecond}); err == nil {
+		t.Error("a 5 ms window was taken")
+	}
+	r, err := Measure(context.Background(), Options{Parts: []string{PartNet}, Quick: true, Rounds: 2, Sizes: []int{64}, Window: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 5 figures, 2 rounds and a quarter-window warm-up each: 3.4 s.
+	if len(r.PartSeconds) != 1 || r.PartSeconds[0].Seconds < 3.3 {
+		t.Errorf("net part took %+v, want at least 3.3 s of 300 ms windows", r.PartSeconds)
+	}
+	said := false
+	for _, n := range r.Notes {
+		said = said || strings.Contains(n.EN, "300ms (--window)")
+	}
+	if !said {
+		t.Errorf("the probe does not say its window: %v", r.Notes)
+	}
+}
