@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -264,10 +265,7 @@ func udpSession(ctx context.Context, c net.Conn, mode string, conns *sync.Map) e
 	// The datagrams are answered or counted by blocking recvfrom/sendto on
 	// one locked thread, as qperf's server does: through Go's poller every
 	// datagram would also wake a poller thread and hand a goroutine over.
-	// Closing u takes the socket out of the poller; fd, its blocking
-	// duplicate, stays.
 	fd, f, err := blockingFD(u)
-	u.Close()
 	if err != nil {
 		return err
 	}
@@ -335,8 +333,12 @@ func fromClient(from unix.Sockaddr, ip net.IP) bool {
 // blockingSock is a session's blocking socket in the listener's set.
 type blockingSock int
 
-// blockingFD is a blocking duplicate of c's socket (the original is left
-// to the caller to close), so reads and writes are plain system calls.
+// blockingFD is a blocking duplicate of c's socket, so reads and writes
+// are plain system calls, and closes c: that takes the socket out of Go's
+// poller, where every segment arriving would also wake a thread blocked
+// in epoll_wait (measured: 25,131 epoll_pwait for 15,243 reads in a 1 s
+// ping-pong against a listener in another process); c must not be used
+// after, the duplicate keeps the connection.
 func blockingFD(c net.Conn) (int, *os.File, error) {
 	if tc, ok := c.(*net.TCPConn); ok {
 		// Nagle on, as qperf and iperf3 leave it (neither sets TCP_NODELAY;
@@ -347,20 +349,30 @@ func blockingFD(c net.Conn) (int, *os.File, error) {
 			return 0, nil, err
 		}
 	}
-	type filer interface{ File() (*os.File, error) }
-	fc, ok := c.(filer)
+	// Not c.File(): os.NewFile puts a non-blocking descriptor into the
+	// poller too. A plain dup, made blocking before it becomes a File, is
+	// in no epoll set once c is closed.
+	sc, ok := c.(syscall.Conn)
 	if !ok {
 		return 0, nil, fmt.Errorf("not a socket")
 	}
-	f, err := fc.File()
+	raw, err := sc.SyscallConn()
 	if err != nil {
 		return 0, nil, err
 	}
-	fd := int(f.Fd())
-	if err := unix.SetNonblock(fd, false); err != nil {
-		f.Close()
+	fd, derr := -1, error(nil)
+	if err := raw.Control(func(s uintptr) { fd, derr = unix.FcntlInt(s, unix.F_DUPFD_CLOEXEC, 0) }); err != nil {
 		return 0, nil, err
 	}
+	c.Close()
+	if derr != nil {
+		return 0, nil, derr
+	}
+	if err := unix.SetNonblock(fd, false); err != nil {
+		unix.Close(fd)
+		return 0, nil, err
+	}
+	f := os.NewFile(uintptr(fd), "probe socket")
 	tv := unix.NsecToTimeval(int64(10 * time.Second))
 	unix.SetsockoptTimeval(fd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &tv)
 	unix.SetsockoptTimeval(fd, unix.SOL_SOCKET, unix.SO_SNDTIMEO, &tv)
@@ -594,7 +606,6 @@ func (cl *client) udpPeer(ctx context.Context, mode string, size int) (net.Conn,
 		return nil, 0, nil, err
 	}
 	fd, f, err := blockingFD(u)
-	u.Close()
 	if err != nil {
 		c.Close()
 		return nil, 0, nil, err
