@@ -44,9 +44,12 @@ import (
 // socket buffers; one connection per figure and round. A latency is half
 // the mean round trip of size-byte messages each way, each read whole
 // before the answer; a bandwidth is the bytes the receiver read (qperf's
-// recv_bw) over the sender's window. Unlike qperf (one 2 s run on one
-// connection per figure), a figure is the median of several short
-// windows (120 ms, 20 ms with --quick), each on a new connection.
+// recv_bw) per second: TCP from the first write until the count arrives
+// after the sender shut down (the receiver has read everything); UDP the
+// sending window (all the receiver counts was sent in it). Unlike
+// qperf (one 2 s run on one connection per figure), a figure is the median
+// of several short windows (120 ms, 20 ms with --quick; --window), each on
+// a new connection.
 const (
 	magic = "TLPROBE/1"
 	// MaxMsg is the largest message size either side accepts.
