@@ -15,14 +15,49 @@
 # no anchor installed from Debian that measures the same thing (lmbench and
 # netperf are not packaged); they are not compared here.
 #
+# What each side measures (qperf src/socket.c, iperf3 src/iperf_tcp.c, and
+# internal/probe/net.go, disk.go), so that a ratio compares like with like:
+#  - a message is one write of msg_size bytes, read whole by the peer
+#    (qperf send_full/recv_full); latency is half the mean round trip of
+#    msg_size each way; bandwidth is the bytes the receiver read (qperf's
+#    recv_bw, iperf3's sum_received) per second.
+#  - TCP with Nagle on on both sides (neither qperf nor iperf3 sets
+#    TCP_NODELAY without -N; tuneloop turns Go's default off), default
+#    socket buffers (the kernel's autotuning takes the sender's to 4 MiB
+#    and the receiver's to ~2 MiB within 20 ms over loopback here), one
+#    stream, blocking read/write on one thread per side.
+#  - UDP: blocking recvfrom/sendto on both sides; 65507 B datagrams at
+#    "64 KiB" (the UDP maximum; qperf refuses 65536) on both sides.
+#  - Still different by default: qperf runs one 2 s test on one connection
+#    per figure (SECS), tuneloop takes the median of 7 windows of 120 ms (6
+#    of 20 ms with QUICK), each on a new connection. On a quiet machine the
+#    two agree; on a busy one they are different statistics: the median of
+#    short windows skips the windows others took the CPUs in (or, when they
+#    took most, keeps only those), one long run averages them in. The same
+#    Go loop (blocking calls, Nagle on), load 14-18 on 2 CPUs: 1 KiB TCP
+#    bandwidth, median of six 20 ms windows / one 1 s window = 4.55, 6.32,
+#    1.42; 1 B latency 0.31, 0.04, 8.76. LIKE=1 gives tuneloop the
+#    anchors' window (--window SECS --rounds 1): each side is then the
+#    median over the bench's rounds of one run of SECS per round.
+#  - tuneloop is a Go program: beside its two measuring threads a runtime
+#    thread (sysmon) wakes a few thousand times a second (~5% of a CPU).
+#  - fsync: both write 4 KiB and fdatasync, the overwrite within a 1 MiB
+#    file already written and synced, its pages in the cache (fio
+#    --invalidate=0); tuneloop's files have no name (O_TMPFILE); fio's
+#    figure is median(write) + median(fdatasync), tuneloop's the median of
+#    the two together. On a virtual disk each fdatasync's cache flush waits
+#    for whatever others wrote before it: the two modes (~0.1 ms and 1-4
+#    ms) seen here are the disk's, on both sides.
+#
 #   scripts/bench-probe.sh                 # 3 rounds, about 5 min
 #   QUICK=1 scripts/bench-probe.sh         # 2 rounds, tuneloop --quick, 1 s anchors
 #   ROUNDS=5 SECS=3 DIR=/data scripts/bench-probe.sh
+#   LIKE=1 scripts/bench-probe.sh          # tuneloop rounds as long as the anchors' runs
 #
 # Environment: ROUNDS (3), SECS (seconds per anchor test, 2), DIR (the disk
 # part's directory, default /var/tmp), PARTS (net,mem,disk), TUNELOOP (the
-# binary, default bin/tuneloop). Installs qperf, iperf3, fio, sysbench and
-# jq when missing (as root).
+# binary, default bin/tuneloop), LIKE (see above). Installs qperf, iperf3,
+# fio, sysbench and jq when missing (as root).
 set -euo pipefail
 rounds=${ROUNDS:-3}
 secs=${SECS:-2}
@@ -32,6 +67,8 @@ bin=${TUNELOOP:-bin/tuneloop}
 quick=""
 disksize=256M # tuneloop's disk part: 256 MiB, 32 MiB with --quick; fio gets the same file size
 if [ -n "${QUICK:-}" ]; then rounds=${ROUNDS:-2}; secs=${SECS:-1}; quick="--quick"; disksize=32M; fi
+like=()
+if [ -n "${LIKE:-}" ]; then like=(--window "${secs}s" --rounds 1); fi
 qport=19765
 iport=19766
 
@@ -68,8 +105,9 @@ rec() { if [ -n "$4" ] && [ "$4" != "null" ]; then awk -v f="$1" -v s="$2" -v r=
 
 tuneloop_round() {
   local r=$1 out="$work/tl.$1.json"
-  "$bin" probe $quick --only "$parts" --dir "$dir" --out - -o json > "$out" 2>/dev/null
+  "$bin" probe $quick "${like[@]}" --only "$parts" --dir "$dir" --out - -o json > "$out" 2>/dev/null
   jq -r '.figures[] | select(.median != null) | "\(.id) \(.median)"' "$out" | while read -r id v; do rec "$id" tuneloop "$r" "$v"; done
+  busy=$(jq -r '[.figures[].others_busy_pct | select(. >= 0)] | sort | if length > 0 then .[length / 2 | floor] | round else "?" end' "$out")
   local mb; mb=$(jq -r '.mem_buffer_bytes // empty' "$out")
   [ -n "$mb" ] && memblock="$((mb >> 20))M"
   return 0
@@ -83,8 +121,11 @@ anchor_round() {
   local r=$1
   if [[ $parts == *net* ]]; then
     for s in 1 64 1024 65536; do
-      local f="$work/qperf.$r.$s"
-      qperf -lp $qport -uu -t "$secs" -oo "msg_size:$s" 127.0.0.1 tcp_lat tcp_bw udp_lat udp_bw > "$f" 2>&1 || true
+      local f="$work/qperf.$r.$s" us=$((s > 65507 ? 65507 : s))
+      # UDP over 65507 B is refused (qperf prints 0): tuneloop sends 65507
+      # B datagrams at that size and says so, qperf gets the same.
+      qperf -lp $qport -uu -t "$secs" -oo "msg_size:$s" 127.0.0.1 tcp_lat tcp_bw > "$f" 2>&1 || true
+      qperf -lp $qport -uu -t "$secs" -oo "msg_size:$us" 127.0.0.1 udp_lat udp_bw >> "$f" 2>&1 || true
       rec "net.tcp_lat.$s" anchor "$r" "$(qperf_val tcp_lat latency "$f" | awk '{ if ($1 > 0) print $1 / 1000 }')"
       rec "net.tcp_bw.$s" anchor "$r" "$(qperf_val tcp_bw bw "$f" | awk '{ if ($1 > 0) print $1 / 1e6 }')"
       rec "net.udp_lat.$s" anchor "$r" "$(qperf_val udp_lat latency "$f" | awk '{ if ($1 > 0) print $1 / 1000 }')"
@@ -110,7 +151,7 @@ anchor_round() {
     rec disk.fsync_p99 anchor "$r" "$(jq -r '(.jobs[0].write.clat_ns.percentile["99.000000"] + .jobs[0].sync.lat_ns.percentile["99.000000"]) / 1000' "$work/fio.fs.$r" 2>/dev/null || true)"
     rm -f "$fiofile"
     for pass in 1 2; do
-      fio --name=fsyncow "${common[@]}" --size=1M --overwrite=1 --rw=write --bs=4k --fdatasync=1 > "$work/fio.fo.$r" 2>/dev/null || true
+      fio --name=fsyncow "${common[@]}" --size=1M --overwrite=1 --invalidate=0 --rw=write --bs=4k --fdatasync=1 > "$work/fio.fo.$r" 2>/dev/null || true
     done
     rec disk.fsync_overwrite anchor "$r" "$(jq -r '(.jobs[0].write.clat_ns.percentile["50.000000"] + .jobs[0].sync.lat_ns.percentile["50.000000"]) / 1000' "$work/fio.fo.$r" 2>/dev/null || true)"
     rm -f "$fiofile"
@@ -126,13 +167,21 @@ anchor_round() {
   fi
 }
 
-echo "bench-probe: $rounds rounds, anchors ${secs}s per test, parts $parts, disk $dir, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "bench-probe: $rounds rounds, anchors ${secs}s per test, tuneloop ${like[*]:-with its default windows}, parts $parts, disk $dir, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 touch "$work/values"
+busy="?"
 for r in $(seq 1 "$rounds"); do
   if [ $((r % 2)) = 1 ]; then tuneloop_round "$r"; anchor_round "$r"; order="tuneloop, anchors"
   else anchor_round "$r"; tuneloop_round "$r"; order="anchors, tuneloop"; fi
-  echo "round $r ($order) done, load $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "round $r ($order) done, load $(cut -d' ' -f1-3 /proc/loadavg), others kept ${busy}% of the CPUs busy during tuneloop's figures (median)"
 done
+if awk -v l="$(cut -d' ' -f1 /proc/loadavg)" -v n="$(nproc)" 'BEGIN { exit !(l > n / 2) }' || { [ "$busy" != "?" ] && [ "$busy" -gt 25 ]; }; then
+  if [ ${#like[@]} = 0 ]; then
+    echo "bench-probe: a busy machine: tuneloop's short windows and the anchors' long runs are different statistics here (see the header); rerun quiet, or with LIKE=1"
+  else
+    echo "bench-probe: a busy machine: each run's value depends on what others took while it ran; rerun quiet before reading a ratio as a difference of method"
+  fi
+fi
 
 # The iperf3 row compares with tuneloop's 64 KiB TCP bandwidth.
 awk '$1 == "net.tcp_bw.65536" && $2 == "tuneloop" {print "net.tcp_bw.65536~iperf3", $2, $3, $4}' "$work/values" >> "$work/values"

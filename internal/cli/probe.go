@@ -33,6 +33,7 @@ type ProbeOptions struct {
 	Only   string
 	Sizes  string
 	Rounds int
+	Window time.Duration
 	Dir    string
 	DiskMB int64
 	Peer   string
@@ -140,6 +141,7 @@ probe.json、probe.txt、probe.md 与 probe.html（矩阵画成热力图）；
 	f.StringVar(&o.Only, "only", "", helpText(finding.T("the parts to measure, comma-separated: net, cpu, mem, disk (default all)", "要测量的部分，逗号分隔：net、cpu、mem、disk（默认全部）")))
 	f.StringVar(&o.Sizes, "sizes", "1,64,1k,64k", helpText(finding.T("network message sizes (bytes; k and m suffixes)", "网络消息大小（字节；可用 k、m 后缀）")))
 	f.IntVar(&o.Rounds, "rounds", 0, helpText(finding.T("rounds per figure (default 7, 6 with --quick)", "每个指标的轮数（默认 7，--quick 时为 6）")))
+	f.DurationVar(&o.Window, "window", 0, helpText(finding.T("how long one round of a network, memory or disk figure lasts (default 120, 250, 300 ms; with 1s or 2s a round is one qperf/fio run, to compare with them)", "网络、内存、磁盘指标每一轮的时长（默认 120、250、300 毫秒；设为 1s 或 2s 时每轮相当于 qperf/fio 的一次运行，便于与它们比较）")))
 	f.StringVar(&o.Dir, "dir", ".", helpText(finding.T("the directory the disk part measures", "磁盘部分测量的目录")))
 	f.Int64Var(&o.DiskMB, "disk-size", 0, helpText(finding.T("the disk part's file size in MiB (default 256, 32 with --quick; at most a tenth of the free space)", "磁盘部分使用的文件大小，单位 MiB（默认 256，--quick 时 32；最多为可用空间的十分之一）")))
 	f.StringVar(&o.Peer, "peer", "", helpText(finding.T("HOST:PORT of 'tuneloop probe --listen' for the network part (default: loopback)", "网络部分所连的 'tuneloop probe --listen' 的 HOST:PORT（默认：环回地址）")))
@@ -211,7 +213,7 @@ func RunProbe(ctx context.Context, env *Env, o *ProbeOptions) error {
 		return usageErr(finding.T("--peer-ssh starts the other side of the network part: not with --peer, and --only must include net", "--peer-ssh 用于启动网络部分的另一端：不能与 --peer 同用，且 --only 必须包含 net"))
 	}
 	r, err := session.Probe(ctx, session.ProbeOptions{
-		Measure: probe.Options{Parts: parts, Quick: o.Quick, Rounds: o.Rounds, Peer: o.Peer, Token: o.Token,
+		Measure: probe.Options{Parts: parts, Quick: o.Quick, Rounds: o.Rounds, Window: o.Window, Peer: o.Peer, Token: o.Token,
 			Sizes: sizes, Dir: o.Dir, DiskBytes: o.DiskMB << 20, Log: env.Stderr},
 		Out: o.Out, PeerSSH: o.SSH, Remote: o.Remote.remoteOptions(env), Exe: o.Remote.Exe,
 		Catalog: o.Catalog, NoCatalog: o.NoCatalog, Getenv: env.Getenv, Lang: lang,

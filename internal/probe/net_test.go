@@ -1,0 +1,279 @@
+package probe
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Both ends of a TCP figure stream with Nagle on, as qperf and iperf3 do
+// (Go turns it off on every connection): with it off, small writes are
+// each sent at once and the 1 B to 1 KiB bandwidths measure another thing.
+func TestDataSocketsKeepNagleOn(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	dialed, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dialed.Close()
+	accepted, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer accepted.Close()
+	for side, c := range map[string]net.Conn{"prober": dialed, "listener": accepted} {
+		fd, f, err := blockingFD(c)
+		if err != nil {
+			t.Fatalf("%s: %v", side, err)
+		}
+		v, err := unix.GetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY)
+		f.Close()
+		if err != nil || v != 0 {
+			t.Errorf("%s's socket: TCP_NODELAY %d (%v), want 0 (Nagle on, as qperf)", side, v, err)
+		}
+	}
+}
+
+// threadsIn counts this process's threads blocked in system call nr.
+func threadsIn(t *testing.T, nr uintptr) int {
+	t.Helper()
+	tasks, err := filepath.Glob("/proc/self/task/*/syscall")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, p := range tasks {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			continue // the thread ended
+		}
+		if f := strings.Fields(string(b)); len(f) > 0 && f[0] == strconv.FormatUint(uint64(nr), 10) {
+			n++
+		}
+	}
+	return n
+}
+
+// The listener answers UDP datagrams as qperf's server does, from a
+// thread blocked in recvfrom, not through Go's poller (which adds a
+// wake-up and a goroutine handoff to every datagram).
+func TestUDPListenerReceivesOnABlockingThread(t *testing.T) {
+	if _, err := os.ReadFile("/proc/self/task/" + strconv.Itoa(unix.Gettid()) + "/syscall"); err != nil {
+		t.Skipf("no /proc/self/task/*/syscall here: %v", err)
+	}
+	addr, stop := listen(t, "", time.Minute)
+	defer stop()
+	before := threadsIn(t, unix.SYS_RECVFROM)
+	for _, mode := range []string{"udplat", "udpbw"} {
+		c, _, f, err := (&client{addr: addr}).udpPeer(context.Background(), mode, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+			if n = threadsIn(t, unix.SYS_RECVFROM); n > before {
+				break
+			}
+		}
+		if n <= before {
+			t.Errorf("%s: no listener thread blocked in recvfrom within 5 s (%d before, %d now)", mode, before, n)
+		}
+		c.Close()
+		f.Close()
+		// The session ends with its line: its thread leaves recvfrom.
+		for end := time.Now().Add(5 * time.Second); n > before && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+			n = threadsIn(t, unix.SYS_RECVFROM)
+		}
+		if n > before {
+			t.Errorf("%s: the session's thread is still in recvfrom 5 s after the prober left", mode)
+		}
+	}
+}
+
+// A UDP bandwidth is the bytes received over the sending window: a
+// listener slow to send its count (here 300 ms, as a far peer's round trip
+// or its wait for queued datagrams) does not lower it.
+func TestUDPBandwidthIsOverTheSendingWindow(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var bytes atomic.Int64
+	go func() {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		br := bufio.NewReader(c)
+		if _, err := br.ReadString('\n'); err != nil {
+			return
+		}
+		u, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+		if err != nil {
+			return
+		}
+		defer u.Close()
+		go func() {
+			buf := make([]byte, 65536)
+			for {
+				n, err := u.Read(buf)
+				if err != nil {
+					return
+				}
+				bytes.Add(int64(n))
+			}
+		}()
+		fmt.Fprintf(c, "ok %d\n", u.LocalAddr().(*net.UDPAddr).Port)
+		if _, err := br.ReadString('\n'); err != nil {
+			return
+		}
+		time.Sleep(300 * time.Millisecond)
+		fmt.Fprintf(c, "%d 1\n", bytes.Load())
+	}()
+	const window = 50 * time.Millisecond
+	v, err := (&client{addr: ln.Addr().String()}).udpBW(context.Background(), 1024, window, new(atomic.Int64), new(atomic.Int64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := bytes.Load()
+	if got == 0 {
+		t.Fatal("no datagram arrived")
+	}
+	// Over the 50 ms window the figure is got/50ms; with the 300 ms wait
+	// in its time base it would be under got/350ms. 200 ms leaves room for
+	// a busy machine's late time check.
+	if floor := float64(got) / 0.2 / 1e6; v < floor {
+		t.Errorf("%.2f MB/s for %d bytes in a %v window: the time base includes the listener's answer (want at least %.2f)", v, got, window, floor)
+	}
+}
+
+// --window makes each round of a network figure as long as asked (here
+// 300 ms, where --quick's is 20 ms), so a round can be set to one of an
+// anchor's runs; the probe says so.
+func TestWindowSetsTheRoundLength(t *testing.T) {
+	if _, err := Measure(context.Background(), Options{Parts: []string{PartNet}, Window: 5 * time.Millisecond}); err == nil {
+		t.Error("a 5 ms window was taken")
+	}
+	r, err := Measure(context.Background(), Options{Parts: []string{PartNet}, Quick: true, Rounds: 2, Sizes: []int{64}, Window: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 5 figures, 2 rounds and a quarter-window warm-up each: 3.4 s.
+	if len(r.PartSeconds) != 1 || r.PartSeconds[0].Seconds < 3.3 {
+		t.Errorf("net part took %+v, want at least 3.3 s of 300 ms windows", r.PartSeconds)
+	}
+	said := false
+	for _, n := range r.Notes {
+		said = said || strings.Contains(n.EN, "300ms (--window)")
+	}
+	if !said {
+		t.Errorf("the probe does not say its window: %v", r.Notes)
+	}
+}
+
+// polledInodes lists the inodes of the files this process's epoll sets
+// watch (/proc/self/fdinfo of each eventpoll descriptor, lines as
+// "tfd:        7 events:    80002019 data:   7f0c... pos:0 ino:1b2f3 sdev:8").
+func polledInodes(t *testing.T) map[uint64]bool {
+	t.Helper()
+	out := map[uint64]bool{}
+	links, _ := filepath.Glob("/proc/self/fd/*")
+	for _, l := range links {
+		if target, err := os.Readlink(l); err != nil || target != "anon_inode:[eventpoll]" {
+			continue
+		}
+		b, err := os.ReadFile("/proc/self/fdinfo/" + filepath.Base(l))
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			f := strings.Fields(line)
+			if len(f) == 0 || f[0] != "tfd:" {
+				continue
+			}
+			for _, w := range f {
+				if v, ok := strings.CutPrefix(w, "ino:"); ok {
+					if ino, err := strconv.ParseUint(v, 16, 64); err == nil {
+						out[ino] = true
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// A socket a figure measures with blocking calls is out of Go's poller:
+// left in it (edge-triggered, shared with the duplicate), every arriving
+// segment also woke a thread blocked in epoll_wait, 1.65 epoll_pwait per
+// read in a ping-pong against another process.
+func TestMeasuredSocketsLeaveGosPoller(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	dialed, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dialed.Close()
+	accepted, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer accepted.Close()
+	udp, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer udp.Close()
+	for side, c := range map[string]net.Conn{"TCP prober": dialed, "TCP listener": accepted, "UDP": udp} {
+		fd, f, err := blockingFD(c)
+		if err != nil {
+			t.Fatalf("%s: %v", side, err)
+		}
+		var st unix.Stat_t
+		if err := unix.Fstat(fd, &st); err != nil {
+			t.Fatal(err)
+		}
+		if polledInodes(t)[st.Ino] {
+			t.Errorf("%s: socket inode %d is still in Go's epoll set", side, st.Ino)
+		}
+		f.Close()
+	}
+	// The check itself sees a socket Go polls.
+	{
+		c2, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c2.Close()
+		raw, _ := c2.(*net.TCPConn).SyscallConn()
+		var ino uint64
+		raw.Control(func(fd uintptr) {
+			var st unix.Stat_t
+			unix.Fstat(int(fd), &st)
+			ino = st.Ino
+		})
+		if !polledInodes(t)[ino] {
+			t.Skip("this kernel's fdinfo does not list epoll's files; the check cannot see them")
+		}
+	}
+}
