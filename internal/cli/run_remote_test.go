@@ -482,7 +482,11 @@ func spinService(t *testing.T) string {
 }
 
 // TestRunHostSameVerdict: the same service and load, recorded here by a
-// local run and through sshd by run --host: the same verdict.
+// local run and through sshd by run --host: the same verdict, to its family
+// (run.cpu.*): the two runs are seconds apart on a shared machine, and
+// whether others' load made the CPUs "saturated" or "near saturation or
+// oversubscribed" is the machine's doing, not the transport's (CI saw one
+// of each).
 func TestRunHostSameVerdict(t *testing.T) {
 	app, _, ho := twoHosts(t)
 	ho.Hosts = []string{"app=" + app.Spec()}
@@ -514,9 +518,17 @@ func TestRunHostSameVerdict(t *testing.T) {
 		}
 		return doc.Verdict.Subject + ": " + doc.Verdict.Title.EN
 	}
+	// family is a verdict's id up to its second dot: run.cpu of run.cpu.saturated.
+	family := func(v string) string {
+		id, _, _ := strings.Cut(v, "/")
+		if parts := strings.SplitN(id, ".", 3); len(parts) == 3 {
+			return parts[0] + "." + parts[1]
+		}
+		return id
+	}
 	local, remote := verdictOf(false), verdictOf(true)
 	t.Logf("local %s, --host %s", local, remote)
-	if local != remote {
+	if family(local) != family(remote) || family(local) == "none" {
 		t.Errorf("verdict of a local run %q, of run --host %q", local, remote)
 	}
 }
