@@ -19,7 +19,8 @@ const ID = "run.verdict"
 // Branch names which rule of Decide named the root cause.
 type Branch string
 
-// The branches, most specific first (the order Decide tries them).
+// The branches; which one wins when several hold is the order of the
+// decision table's rows (decision.go), most specific first.
 const (
 	Deadlock     Branch = "deadlock"       // threads deadlocked in a dump
 	Unanswered   Branch = "service-hung"   // the load got no answer at all
@@ -392,7 +393,7 @@ const ServiceStalled Branch = "service-stalled"
 // IDServiceStalled is the root cause when the service stopped answering.
 const IDServiceStalled = "run.service-stalled"
 
-// Where a hung service's cause was read, as serviceStalled says it.
+// Where a hung service's cause was read, as evalServiceStalled says it.
 var (
 	fromDumps = finding.T("in the thread dumps taken then", "当时抓取的线程转储显示")
 	fromLog   = finding.T("in its log", "其日志显示")
