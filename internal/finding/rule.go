@@ -50,7 +50,12 @@ type Rule[E any] struct {
 // Subject is ""). Fields left zero are taken from the Rule.
 type Outcome struct {
 	Subject string
-	Status  Status
+	// ID, when set, is the ID of another finding the outcome restates under
+	// the rule's headline (a hung service's cause, read in its dumps or its
+	// log): what matches on the cause (a CI gate, a comparison of runs)
+	// still matches. Empty: the rule's ID.
+	ID     string
+	Status Status
 	// Severity overrides Rule.Severity for a Fail when SevSet is true (a
 	// rule may escalate: swap in use is critical, swappiness 60 a warning).
 	Severity Severity
@@ -147,6 +152,9 @@ func (r *Rule[E]) Finding(o Outcome) Finding {
 		Subject: o.Subject, Title: pick(o.Title, r.Title), Observed: o.Observed, Evidence: o.Evidence,
 		Why: pick(o.Why, r.Why), Recommended: o.Recommended, Fix: o.Fix, Risk: pick(o.Risk, r.Risk),
 		Workload: r.Workload, Reason: o.Reason, References: r.References, Confidence: o.Confidence, Window: o.Window,
+	}
+	if o.ID != "" {
+		f.ID = o.ID
 	}
 	if f.Confidence == 0 {
 		f.Confidence = 1

@@ -15,7 +15,8 @@ func TestRuleEngineFillsScopesAndSurvivesPanics(t *testing.T) {
 			Fix: Fix{Apply: "sysctl -w a=1", Revert: "sysctl -w a=0"}, Recommended: T("do", "做"), References: []string{"doc"},
 			Eval: func(scoped) []Outcome {
 				return []Outcome{{Status: Fail, Subject: "eth0"}, {Status: Fail, Subject: "eth1", Severity: Critical, SevSet: true,
-					Why: T("seen", "所见"), Fix: Fix{Apply: "own"}, References: []string{"other doc"}}, {Status: Pass, Severity: Critical, SevSet: true}}
+					Why: T("seen", "所见"), Fix: Fix{Apply: "own"}, References: []string{"other doc"}}, {Status: Pass, Severity: Critical, SevSet: true},
+					{Status: Fail, Subject: "eth2", ID: "y.cause"}}
 			}},
 		{ID: "x.latency", Category: "x", Profiles: []string{"latency"}, Eval: func(scoped) []Outcome { t.Fatal("ran out of scope"); return nil }},
 		{ID: "x.arm", Category: "x", Arch: "aarch64", Eval: func(scoped) []Outcome { t.Fatal("ran on the wrong arch"); return nil }},
@@ -32,6 +33,9 @@ func TestRuleEngineFillsScopesAndSurvivesPanics(t *testing.T) {
 	}
 	if f := by["x.fail/eth1"]; f.Severity != Critical || f.Fix.Apply != "own" || f.Why.EN != "seen" || f.References[0] != "other doc" {
 		t.Errorf("eth1: the outcome's overrides expected, got %+v", f)
+	}
+	if f := by["y.cause/eth2"]; f.Status != Fail || f.Category != "x" || f.Why.EN != "why" {
+		t.Errorf("an outcome restating another finding keeps its ID and the rule's texts: %+v", f)
 	}
 	if f := by["x.fail"]; f.Status != Pass || f.Severity != Info || f.Fix.Apply != "" || !f.Recommended.IsZero() {
 		t.Errorf("a pass is info whatever it asked, with nothing to fix: %+v", f)

@@ -23,6 +23,27 @@ const (
 	minSocketWait = 2
 )
 
+// CrossInput is what the cross-host rule reads: the app host's run and the
+// db host's, each on the local timeline.
+type CrossInput struct{ App, DB *HostRun }
+
+// CrossRules is the cross-host rule set: one rule, of the app host's dumps
+// against the db host's ticks.
+func CrossRules() []finding.Rule[*CrossInput] {
+	return []finding.Rule[*CrossInput]{{
+		ID: CrossID, Category: "hosts", Severity: finding.Warning,
+		Title:       finding.T("the db host's disk or CPU is saturated while app threads wait in socket reads to it", "数据库主机的磁盘或 CPU 已饱和，而应用线程正在等待对它的 Socket 读取"),
+		Checks:      finding.Tf(finding.T("At the moment of at least one app thread dump with %d or more threads in socket reads (and of at least half of such dumps), the db host's tick covering it shows a disk at %.0f%% util or more, or CPUs %.0f%% busy or more; both clocks measured, the moments matched within their bounds.", "在至少一次（且不少于一半）出现 %d 个以上 Socket 读取线程的应用线程转储时刻，数据库主机覆盖该时刻的采样显示磁盘 util 不低于 %.0f%% 或 CPU 繁忙不低于 %.0f%%；两台主机的时钟均已测量，时刻在误差范围内对齐。"), minSocketWait, diskUtilSat, cpuBusySat),
+		Why:         finding.T("Threads in a socket read hold a worker while the database answers; a database host out of disk or CPU answers slowly, so the app's latency is the db host's saturation.", "处于 Socket 读取中的线程在等待数据库应答时占用着工作线程；数据库主机的磁盘或 CPU 饱和时应答变慢，应用的延迟来自数据库主机的饱和。"),
+		Recommended: finding.T("Look at the db host's section: the queries that read or write most (slow query log), its disk (iostat -x 1) and its indexes; the app's connection pool only hides this wait.", "查看数据库主机一节：读写最多的查询（慢查询日志）、磁盘（iostat -x 1）与索引；应用的连接池只会掩盖这一等待。"),
+		Risk:        finding.T("None: this is a diagnosis.", "无：这是诊断结论。"),
+		Workload:    finding.T("an app tier in front of a database, recorded together (tuneloop run --host APP --host DB)", "数据库前的应用层，一起录制（tuneloop run --host APP --host DB）"),
+		Reads:       []string{"the app host's raw/threaddump-*.txt and their times", "the db host's raw/samples.jsonl.gz (/proc/diskstats, /proc/stat)", ManifestFile + " (clock offsets and bounds)"},
+		References:  []string{"The USE Method (Brendan Gregg, brendangregg.com)", "iostat(1) manual page (%util, r_await, w_await, aqu-sz)"},
+		Eval:        evalCross,
+	}}
+}
+
 // CrossHost says "the db host's disk is saturated while app threads wait in
 // socket reads to it" when, at the time of at least one app thread dump
 // (and of at least half of the dumps that show socket reads), the db host's
@@ -30,9 +51,18 @@ const (
 // bounds, so both clocks measured) shows a saturated disk or CPU. It holds
 // only when both do, and carries the numbers of each matching moment.
 func CrossHost(app, db *HostRun) (finding.Finding, bool) {
+	fs := finding.Evaluate(CrossRules(), &CrossInput{App: app, DB: db})
+	if len(fs) == 0 || fs[0].Status != finding.Fail {
+		return finding.Finding{}, false
+	}
+	return fs[0], true
+}
+
+func evalCross(in *CrossInput) []finding.Outcome {
+	app, db := in.App, in.DB
 	// Moments compared across hosts need both clocks measured.
 	if app == nil || db == nil || app.Layers == nil || db.Layers == nil || db.Layers.Series == nil || !app.Aligned || !db.Aligned {
-		return finding.Finding{}, false
+		return nil
 	}
 	A, D := app.Layers, db.Layers
 	slack := app.Bound + db.Bound
@@ -73,7 +103,7 @@ func CrossHost(app, db *HostRun) (finding.Finding, bool) {
 			Source: fmt.Sprintf("%s thread dump %d, %s tick ending %s", app.Entry.Name, i+1, db.Entry.Name, tk.T.UTC().Format("15:04:05"))})
 	}
 	if hits == 0 || hits*2 < waits {
-		return finding.Finding{}, false
+		return nil
 	}
 	ev = append(ev, finding.Evidence{Key: "clock_bound_ms", Value: fmt.Sprintf("±%.1f", float64(slack)/float64(time.Millisecond)),
 		Source: ManifestFile})
@@ -84,19 +114,15 @@ func CrossHost(app, db *HostRun) (finding.Finding, bool) {
 	if what == "cpu" {
 		res = finding.T("CPU", "CPU")
 	}
-	f := finding.Finding{
-		ID: CrossID, Category: "hosts", Status: finding.Fail, Severity: finding.Warning, Subject: db.Entry.Name,
+	return []finding.Outcome{{Status: finding.Fail, Subject: db.Entry.Name,
 		Title: finding.Tf(finding.T("the db host's %s is saturated while app threads wait in socket reads to it", "数据库主机的%s已饱和，而应用线程正在等待对它的 Socket 读取"), res),
 		Observed: finding.Tf(finding.T("In %d of %d app thread dumps with threads in socket reads, the db host %s was saturated at the same moment (clocks aligned within ±%s).",
 			"在 %[2]d 次出现 Socket 读取等待的应用线程转储中，有 %[1]d 次数据库主机 %[3]s 在同一时刻已饱和（时钟对齐误差 ±%[4]s）。"),
 			hits, waits, finding.SafeLine(db.Entry.Name), slack.Round(time.Microsecond)),
-		Evidence:    ev,
-		Why:         finding.T("Threads in a socket read hold a worker while the database answers; a database host out of disk or CPU answers slowly, so the app's latency is the db host's saturation.", "处于 Socket 读取中的线程在等待数据库应答时占用着工作线程；数据库主机的磁盘或 CPU 饱和时应答变慢，应用的延迟来自数据库主机的饱和。"),
-		Recommended: finding.T("Look at the db host's section: the queries that read or write most (slow query log), its disk (iostat -x 1) and its indexes; the app's connection pool only hides this wait.", "查看数据库主机一节：读写最多的查询（慢查询日志）、磁盘（iostat -x 1）与索引；应用的连接池只会掩盖这一等待。"),
-		Confidence:  float64(hits) / float64(waits),
-		Window:      &finding.Window{From: from, To: to},
-	}
-	return f, true
+		Evidence:   ev,
+		Confidence: float64(hits) / float64(waits),
+		Window:     &finding.Window{From: from, To: to},
+	}}
 }
 
 // socketReads counts the threads of a dump inside a socket read.

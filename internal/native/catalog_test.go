@@ -155,3 +155,10 @@ func FuzzParseSample(f *testing.F) {
 	f.Add(make([]byte, 40))
 	f.Fuzz(func(t *testing.T, b []byte) { parseSample(b) })
 }
+
+// The catalogue's rules validate: both languages, a reference, unique IDs.
+func TestCatalogueRulesValidate(t *testing.T) {
+	if err := finding.ValidateRules(Rules()); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -699,29 +699,11 @@ func (s *scan) judgeProblems() {
 	}
 }
 
-// result builds a Result and its Finding.
+// result builds a Result and its Finding, the finding by the rule of its
+// kind (Rules).
 func (s *scan) result(where, kind, component string, v Verdict, version, suggest string, title finding.Text,
 	ev []finding.Evidence, fix finding.Fix, refs []string) *Result {
-	f := finding.Finding{
-		ID: "porting." + kind, Category: "porting", Subject: component, Title: title, Evidence: ev, Fix: fix,
-		References: refs, Confidence: 1,
-	}
-	switch v {
-	case Pass:
-		f.Status, f.Severity = finding.Pass, finding.Info
-	case Upgrade:
-		f.Status, f.Severity = finding.Fail, finding.Warning
-	case Blocker:
-		f.Status, f.Severity = finding.Fail, finding.Critical
-	case Confirm:
-		f.Status, f.Severity = finding.Fail, finding.Info
-		if kind == "archive" || kind == "jni" {
-			f.Severity = finding.Warning
-		}
-	}
-	f.Observed = observed(ev)
-	f.Why = whyText(kind, v)
-	f.Recommended = fix.Note
+	f := portingRules["porting."+kind].Evaluate(&Judged{Kind: kind, Component: component, Verdict: v, Title: title, Evidence: ev, Fix: fix, References: refs})[0]
 	return &Result{Component: component, Kind: kind, Path: where, Verdict: v, Version: version, Suggest: suggest, Finding: f}
 }
 

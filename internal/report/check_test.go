@@ -221,11 +221,24 @@ func TestRuleSetsDocumentEveryRule(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := b.String()
+	seen := map[string]string{}
 	for _, s := range sets {
 		if len(s.Rules) == 0 || s.Title.ZH == "" || s.Reads.ZH == "" {
 			t.Errorf("set %s: %d rules, title %q, reads %q", s.Name, len(s.Rules), s.Title.ZH, s.Reads.ZH)
 		}
 		for _, r := range s.Rules {
+			if other, dup := seen[r.ID]; dup {
+				t.Errorf("%s is in the sets %s and %s", r.ID, other, s.Name)
+			}
+			seen[r.ID] = s.Name
+			for name, x := range map[string]finding.Text{"title": r.Title, "checks": r.Checks, "why": r.Why, "risk": r.Risk, "workload": r.Workload} {
+				if x.EN == "" || x.ZH == "" {
+					t.Errorf("%s (set %s): its %s is not in both languages: %+v", r.ID, s.Name, name, x)
+				}
+			}
+			if len(r.References) == 0 {
+				t.Errorf("%s (set %s): no reference", r.ID, s.Name)
+			}
 			if len(r.Reads) == 0 {
 				t.Errorf("%s: says nothing of what it reads", r.ID)
 			}

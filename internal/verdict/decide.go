@@ -19,7 +19,8 @@ const ID = "run.verdict"
 // Branch names which rule of Decide named the root cause.
 type Branch string
 
-// The branches, most specific first (the order Decide tries them).
+// The branches; which one wins when several hold is the order of the
+// decision table's rows (decision.go), most specific first.
 const (
 	Deadlock     Branch = "deadlock"       // threads deadlocked in a dump
 	Unanswered   Branch = "service-hung"   // the load got no answer at all
@@ -105,112 +106,47 @@ func Decide(L *Layers) *Decision {
 	return d
 }
 
-// decide picks the root cause and the layer lines that support it.
+// decide picks the root cause and the layer lines that support it: the
+// first row of the decision table that names one.
 func decide(L *Layers, recorded []finding.Finding, ev *mechanism.Evidence) (*finding.Finding, Branch, []finding.Text) {
-	var dumpFindings []finding.Finding
-	for _, f := range recorded {
-		if strings.HasPrefix(f.ID, "threaddump.") {
-			dumpFindings = append(dumpFindings, f)
+	in := newInput(L, recorded, ev)
+	for _, s := range decision {
+		if root := s.Root(in); root != nil {
+			return root, s.Branch, s.Layers(evidence{L: L, dumps: in.Dumps}, root)
 		}
-	}
-	finding.Sort(dumpFindings)
-	e := evidence{L: L}
-	culprit := func(min finding.Severity) *finding.Finding {
-		return find(dumpFindings, func(f *finding.Finding) bool { return !culpritExclude[f.ID] && f.Severity >= min })
-	}
-	var gcCause *finding.Finding
-	if L.GC != nil {
-		gcCause = find(L.GC.Findings, func(f *finding.Finding) bool { return f.Severity >= finding.Warning && f.ID != "gc.unparsed-lines" })
-	}
-	ioCause := func(f *finding.Finding) bool {
-		return f.Severity >= finding.Warning && (strings.HasPrefix(f.ID, "run.disk") || strings.HasPrefix(f.ID, "run.mem") ||
-			strings.HasPrefix(f.ID, "run.io") || strings.HasPrefix(f.ID, "run.net."))
-	}
-	busy := L.Stats.Busy
-	// Each computed once: the switch tests and returns them.
-	delayed, generator, waiting := delayedACK(L), generatorSaturated(L), latencyBound(L)
-	switch {
-	case L.Folder != nil && L.Folder.Manifest.Service != nil && L.Folder.Manifest.Service.Hung:
-		// It stopped answering: a deadlock in its dumps, an
-		// OutOfMemoryError in its log, a GC log ending in full GCs back to
-		// back, or what its working threads wait on, in that order (each
-		// explains the ones after it).
-		se := L.Folder.Manifest.Service
-		if c := find(dumpFindings, id("threaddump.deadlock")); c != nil {
-			return serviceStalled(se, c, fromDumps), ServiceStalled, e.lines(e.load, e.blocked)
-		}
-		if c := outOfMemory(se); c != nil {
-			return serviceStalled(se, c, fromLog), ServiceStalled, e.lines(e.load, e.gcAtEndLine, e.blocked)
-		}
-		if c := gcOutOfMemory(L); c != nil {
-			return serviceStalled(se, c, fromGCLog), ServiceStalled, e.lines(e.load, e.gcAtEndLine, e.blocked)
-		}
-		if c := gcAtEnd(L); c != nil {
-			return serviceStalled(se, c, fromGCLog), ServiceStalled, e.lines(e.load, e.blocked)
-		}
-		return serviceStalled(se, culprit(finding.Warning), fromDumps), ServiceStalled, e.lines(e.load, e.blocked)
-	case L.Folder != nil && L.Folder.Manifest.Service != nil:
-		// Nothing measured after it means anything: said first.
-		return serviceExited(L.Folder.Manifest.Service), ServiceExited, e.lines(e.load, e.cpu)
-	case find(dumpFindings, id("threaddump.deadlock")) != nil:
-		return find(dumpFindings, id("threaddump.deadlock")), Deadlock, e.lines(e.load, e.blocked)
-	case unanswered(L.Load):
-		if c := gcOutOfMemory(L); c != nil {
-			return unansweredBecause(L.Load, c, fromGCLog), Unanswered, e.lines(e.load, e.gcAtEndLine, e.blocked)
-		}
-		if c := gcAtEnd(L); c != nil {
-			// Collecting back to back stops every thread: it explains
-			// whatever the dumps show them waiting on.
-			return unansweredBecause(L.Load, c, fromGCLog), Unanswered, e.lines(e.load, e.blocked)
-		}
-		if c := culprit(finding.Warning); c != nil {
-			return c, Unanswered, e.lines(e.load, e.blocked)
-		}
-		return hung(L.Load), Unanswered, e.lines(e.load, e.cpu, e.blocked)
-	case find(recorded, id("run.irq.")) != nil:
-		return find(recorded, id("run.irq.")), Softirq, e.lines(e.load, e.cpu)
-	case delayed != nil:
-		// Specific and measured (latency at the kernel's 40 ms with a
-		// delayed ACK per request): it outranks the threads it leaves
-		// waiting in socket reads.
-		return delayed, DelayedACK, e.lines(e.load, e.cpu)
-	case find(recorded, id(diagnose.IDSerialThread)) != nil:
-		return find(recorded, id(diagnose.IDSerialThread)), SerialStage, e.lines(e.load, e.cpu)
-	case gcCause != nil && gcCause.Severity == finding.Critical:
-		// GC eating a large share of the time stalls every thread, lock
-		// holders included: the queues behind locks are its symptom.
-		return gcCause, GCCritical, e.lines(e.load, e.cpu, e.blocked)
-	case culprit(finding.Warning) != nil && cpuIsTheCause(ev):
-		// A queue while the CPUs are saturated and the request threads'
-		// largest share is running: the queue is the saturation's symptom.
-		if c := find(recorded, id(diagnose.IDCPUSaturated)); c != nil {
-			return c, CPUSaturated, e.lines(e.load, e.jvmCPU, e.blocked)
-		}
-		return hostTooSmall(L), CPUSaturated, e.lines(e.load, e.jvmCPU, e.blocked)
-	case culprit(finding.Critical) != nil:
-		c := culprit(finding.Critical)
-		return c, LockMost, e.lines(e.load, e.cpu, e.blocked, e.waited(c), e.ifDownstream(c), e.servers(c), e.stageCost(c))
-	case busy < lockNeedsRoom && culprit(finding.Warning) != nil:
-		c := culprit(finding.Warning)
-		return c, LockCPURoom, e.lines(e.load, e.cpu, e.blocked, e.waited(c), e.ifDownstream(c), e.servers(c), e.stageCost(c))
-	case gcCause != nil:
-		return gcCause, GC, e.lines(e.load, e.cpu)
-	case generator != nil:
-		return generator, GeneratorSaturated, e.lines(e.load, e.cpu)
-	case find(recorded, id(diagnose.IDCPUSaturated)) != nil:
-		ls := e.lines(e.load, e.jvmCPU)
-		if hf := find(dumpFindings, id("threaddump.hot-frames")); hf != nil {
-			ls = append(ls, hf.Observed)
-		}
-		return find(recorded, id(diagnose.IDCPUSaturated)), CPUSaturated, ls
-	case find(recorded, ioCause) != nil:
-		return find(recorded, ioCause), IO, e.lines(e.load, e.cpu)
-	case busy >= nearSaturated || find(recorded, runQueue) != nil:
-		return hostTooSmall(L), HostTooSmall, e.lines(e.load, e.jvmCPU)
-	case waiting != nil:
-		return waiting, LatencyBound, e.lines(e.load, e.blocked)
 	}
 	return nil, None, nil
+}
+
+// newInput is the verdict rules' input: the layers and the findings made
+// of them so far.
+func newInput(L *Layers, recorded []finding.Finding, ev *mechanism.Evidence) *Input {
+	in := &Input{L: L, Recorded: recorded, Ev: ev}
+	if L.Folder != nil {
+		in.Service = L.Folder.Manifest.Service
+	}
+	for _, f := range recorded {
+		if strings.HasPrefix(f.ID, "threaddump.") {
+			in.Dumps = append(in.Dumps, f)
+		}
+	}
+	finding.Sort(in.Dumps)
+	if L.GC != nil {
+		in.GCCause = find(L.GC.Findings, func(f *finding.Finding) bool { return f.Severity >= finding.Warning && f.ID != "gc.unparsed-lines" })
+	}
+	return in
+}
+
+// culprit is the first thread-dump finding that names a cause (not a
+// reading) at min or above.
+func (in *Input) culprit(min finding.Severity) *finding.Finding {
+	return find(in.Dumps, func(f *finding.Finding) bool { return !culpritExclude[f.ID] && f.Severity >= min })
+}
+
+// ioCause is a disk, memory, I/O or network finding at warning level.
+func ioCause(f *finding.Finding) bool {
+	return f.Severity >= finding.Warning && (strings.HasPrefix(f.ID, "run.disk") || strings.HasPrefix(f.ID, "run.mem") ||
+		strings.HasPrefix(f.ID, "run.io") || strings.HasPrefix(f.ID, "run.net."))
 }
 
 // runQueue is a run queue longer than the CPUs at warning level.
@@ -228,27 +164,42 @@ func unanswered(s *loadgen.Summary) bool {
 // dumps name no culprit.
 const IDHung = "run.service-unanswered"
 
-func hung(s *loadgen.Summary) *finding.Finding {
-	return &finding.Finding{ID: IDHung, Category: "run", Status: finding.Fail, Severity: finding.Critical, Confidence: 0.6,
-		Subject: s.Target,
-		Title:   finding.T("The service answered none of the requests", "服务没有应答任何请求"),
-		Observed: finding.Tf(finding.T("%d of %d requests failed and %d were still unanswered at the end; no thread dump names a culprit.",
-			"%d/%d 个请求失败，结束时仍有 %d 个未得到应答；线程转储中没有找到原因。"), s.Errors, s.Requests, s.Aborted),
-		Recommended: finding.T("Check the service log and take thread dumps while it does not answer (tuneloop jvm PID --dump 3).",
-			"查看服务日志，并在其无响应时抓取线程转储（tuneloop jvm PID --dump 3）。")}
+// evalUnanswered: a load that got no answer at all, and why when the GC
+// log says so (its own out-of-memory, then full GCs back to back at its
+// end: collecting back to back stops every thread, so it explains whatever
+// the dumps show them waiting on). A culprit in the dumps, and no such GC
+// log, leaves the dumps' finding to name it.
+func evalUnanswered(in *Input) []finding.Outcome {
+	s := in.L.Load
+	if !unanswered(s) {
+		return nil
+	}
+	cause := gcOutOfMemory(in.L)
+	if cause == nil {
+		cause = in.cause(IDServiceInGC)
+	}
+	if cause == nil {
+		if in.culprit(finding.Warning) != nil {
+			return nil
+		}
+		return []finding.Outcome{{Status: finding.Fail, Confidence: 0.6, Subject: s.Target,
+			Observed: finding.Tf(finding.T("%d of %d requests failed and %d were still unanswered at the end; no thread dump names a culprit.",
+				"%d/%d 个请求失败，结束时仍有 %d 个未得到应答；线程转储中没有找到原因。"), s.Errors, s.Requests, s.Aborted)}}
+	}
+	o := restate(cause, finding.Tf(finding.T("The service answered none of the requests: %s", "服务没有应答任何请求：%s"), cause.Title))
+	o.Severity, o.SevSet = cause.Severity, true
+	o.Observed = finding.Tf(finding.T("%d of %d requests failed and %d were still unanswered at the end; %s: %s",
+		"%d/%d 个请求失败，结束时仍有 %d 个未得到应答；%s：%s"), s.Errors, s.Requests, s.Aborted, fromGCLog, cause.Observed)
+	o.Evidence = append([]finding.Evidence(nil), cause.Evidence...)
+	return []finding.Outcome{o}
 }
 
-// unansweredBecause is hung's finding with a cause read outside the
-// dumps (from): named by the cause's ID, as serviceStalled does.
-func unansweredBecause(s *loadgen.Summary, cause *finding.Finding, from finding.Text) *finding.Finding {
-	f := hung(s)
-	f.ID, f.Subject, f.Severity, f.Confidence = cause.ID, cause.Subject, cause.Severity, cause.Confidence
-	f.Title = finding.Tf(finding.T("The service answered none of the requests: %s", "服务没有应答任何请求：%s"), cause.Title)
-	f.Observed = finding.Tf(finding.T("%d of %d requests failed and %d were still unanswered at the end; %s: %s",
-		"%d/%d 个请求失败，结束时仍有 %d 个未得到应答；%s：%s"), s.Errors, s.Requests, s.Aborted, from, cause.Observed)
-	f.Why, f.Recommended, f.Risk, f.Fix = cause.Why, cause.Recommended, cause.Risk, cause.Fix
-	f.Evidence = append(slices.Clip(f.Evidence), cause.Evidence...)
-	return f
+// restate is an outcome that names cause (what a CI gate or compare
+// matches on) under title: its ID, subject, confidence, why, advice, fix,
+// risk and references.
+func restate(cause *finding.Finding, title finding.Text) finding.Outcome {
+	return finding.Outcome{ID: cause.ID, Subject: cause.Subject, Status: finding.Fail, Confidence: cause.Confidence, Title: title,
+		Why: cause.Why, Recommended: cause.Recommended, Fix: cause.Fix, Risk: cause.Risk, References: cause.References}
 }
 
 func find(fs []finding.Finding, pred func(*finding.Finding) bool) *finding.Finding {
@@ -264,8 +215,12 @@ func id(prefix string) func(*finding.Finding) bool {
 	return func(f *finding.Finding) bool { return strings.HasPrefix(f.ID, prefix) }
 }
 
-// evidence writes one line per layer for the verdict.
-type evidence struct{ L *Layers }
+// evidence writes one line per layer for the verdict; dumps are the
+// thread dumps' findings, ranked.
+type evidence struct {
+	L     *Layers
+	dumps []finding.Finding
+}
 
 func (e evidence) lines(fs ...func() (finding.Text, bool)) []finding.Text {
 	var out []finding.Text
@@ -363,33 +318,40 @@ func verdictFinding(L *Layers, root *finding.Finding, layers []finding.Text) *fi
 // nothing more specific explains it.
 const IDHostTooSmall = "run.cpu.near-saturated"
 
-func hostTooSmall(L *Layers) *finding.Finding {
-	st := L.Stats
-	f := &finding.Finding{ID: IDHostTooSmall, Category: "run", Status: finding.Fail, Severity: finding.Warning, Confidence: 0.5,
-		Subject: "all-cpus",
-		Title:   finding.T("The CPUs are near saturation or oversubscribed: the host is small for this load", "CPU 接近饱和或超额：对这个负载来说主机偏小"),
+// evalNearSaturated: the CPUs near saturation (busy on average, or a run
+// queue longer than the CPUs at warning level), whatever else is named.
+func evalNearSaturated(in *Input) []finding.Outcome {
+	L, st := in.L, in.L.Stats
+	rq := find(L.Recorded, runQueue)
+	if st.Busy < nearSaturated && rq == nil {
+		return nil
+	}
+	o := finding.Outcome{Status: finding.Fail, Confidence: 0.5, Subject: "all-cpus",
 		Observed: finding.Tf(finding.T("CPU %.0f%% busy on average (us %.0f%%, sy %.0f%%, si+hi %.0f%%); no single thread, lock or GC explains it.",
-			"CPU 平均繁忙 %.0f%%（us %.0f%%，sy %.0f%%，si+hi %.0f%%）；没有单个线程、锁或 GC 能解释。"), st.Busy, st.User, st.System, st.Soft),
-		Recommended: finding.T("Profile the hot code (JFR or async-profiler), give the service more cores, or run the load generator on another host.",
-			"对热点代码做剖析（JFR 或 async-profiler），给服务更多 CPU 核，或把压测机放到另一台主机上。")}
+			"CPU 平均繁忙 %.0f%%（us %.0f%%，sy %.0f%%，si+hi %.0f%%）；没有单个线程、锁或 GC 能解释。"), st.Busy, st.User, st.System, st.Soft)}
 	if L.Load != nil && L.Load.ClientCPU > 0 {
-		f.Observed = finding.Tf(finding.T("%s The load generator itself used %.0f%% of the cores.", "%s 压测工具自身占用了 %.0f%% 的 CPU。"), f.Observed, L.Load.ClientCPU)
-		f.Evidence = append(f.Evidence, finding.Evidence{Key: "load_generator_cpu_pct", Value: fmt.Sprintf("%.0f", L.Load.ClientCPU), Source: LoadFile})
+		o.Observed = finding.Tf(finding.T("%s The load generator itself used %.0f%% of the cores.", "%s 压测工具自身占用了 %.0f%% 的 CPU。"), o.Observed, L.Load.ClientCPU)
+		o.Evidence = append(o.Evidence, finding.Evidence{Key: "load_generator_cpu_pct", Value: fmt.Sprintf("%.0f", L.Load.ClientCPU), Source: LoadFile})
 	}
-	f.Evidence = append(f.Evidence, finding.Evidence{Key: "cpu_busy_pct", Value: fmt.Sprintf("%.1f", st.Busy), Source: "raw/samples.jsonl.gz"})
-	if rq := find(L.Recorded, runQueue); rq != nil {
-		f.Observed = finding.Tf(finding.T("%s %s", "%s%s"), f.Observed, rq.Observed)
-		f.Evidence = append(f.Evidence, finding.Evidence{Key: "see_also", Value: rq.Key()})
+	o.Evidence = append(o.Evidence, finding.Evidence{Key: "cpu_busy_pct", Value: fmt.Sprintf("%.1f", st.Busy), Source: "raw/samples.jsonl.gz"})
+	if rq != nil {
+		o.Observed = finding.Tf(finding.T("%s %s", "%s%s"), o.Observed, rq.Observed)
+		o.Evidence = append(o.Evidence, finding.Evidence{Key: "see_also", Value: rq.Key()})
 	}
-	return f
+	return []finding.Outcome{o}
 }
 
 // IDServiceExited is the root cause when the service ended during the run.
 const IDServiceExited = "run.service-exited"
 
-// serviceExited says how and when the service ended, with the last lines of
-// its log (the service's own text: sanitised here, once, for every writer).
-func serviceExited(se *runfolder.ServiceEnd) *finding.Finding {
+// evalServiceExited: the service ended during the run (it did not hang);
+// says how and when, with the last lines of its log (the service's own
+// text: sanitised here, once, for every writer).
+func evalServiceExited(in *Input) []finding.Outcome {
+	se := in.Service
+	if se == nil || se.Hung {
+		return nil
+	}
 	how := finding.T("the service exited", "服务退出")
 	switch {
 	case se.ExitCode >= 0 && se.Signal != "":
@@ -411,17 +373,13 @@ func serviceExited(se *runfolder.ServiceEnd) *finding.Finding {
 		}
 		last = finding.Tf(finding.T("last log lines: %s", "日志最后几行：%s"), l)
 	}
-	f := &finding.Finding{ID: IDServiceExited, Category: "run", Status: finding.Fail, Severity: finding.Critical, Confidence: 1,
-		Subject: fmt.Sprintf("pid %d", se.PID),
+	return []finding.Outcome{{Status: finding.Fail, Confidence: 1, Subject: fmt.Sprintf("pid %d", se.PID),
 		Title: finding.Tf(finding.T("%s at %+.1f s of the load; %s", "%s，发生在负载的第 %+.1f 秒；%s"), finding.Text{
 			EN: strings.ToUpper(how.EN[:1]) + how.EN[1:], ZH: how.ZH}, se.AtS, last),
 		Observed: finding.Tf(finding.T("The service (pid %d) ended %+.1f s into the measured load; the load was stopped then, and what this run shows covers the time until then. Its log ends with:\n%s",
 			"服务（pid %d）在测量负载开始后 %+.1f 秒结束；负载随即停止，本次运行的证据只覆盖到这一刻。其日志结尾：\n%s"), se.PID, se.AtS, strings.Join(lines, "\n")),
-		Recommended: finding.T("Read the whole service log (raw/service.log in the run folder): an exit code of 137 is SIGKILL (the kernel's OOM killer: dmesg; a container memory limit; an operator), 143 SIGTERM, 134 an abort (hs_err_pid*.log in the working directory), 1 an exception at the top of main.",
-			"阅读完整的服务日志（运行目录中的 raw/service.log）：退出码 137 表示 SIGKILL（内核 OOM killer：查看 dmesg；容器内存限制；或被人为杀死），143 表示 SIGTERM，134 表示 abort（工作目录中的 hs_err_pid*.log），1 表示 main 抛出了异常。"),
 		Evidence: []finding.Evidence{{Key: "exit_code", Value: fmt.Sprint(se.ExitCode), Source: runfolder.ManifestFile},
-			{Key: "at_s", Value: fmt.Sprintf("%.1f", se.AtS), Source: runfolder.ManifestFile}}}
-	return f
+			{Key: "at_s", Value: fmt.Sprintf("%.1f", se.AtS), Source: runfolder.ManifestFile}}}}
 }
 
 // ServiceExited is the branch of a service that ended during the run
@@ -435,39 +393,63 @@ const ServiceStalled Branch = "service-stalled"
 // IDServiceStalled is the root cause when the service stopped answering.
 const IDServiceStalled = "run.service-stalled"
 
-// Where a hung service's cause was read, as serviceStalled says it.
+// Where a hung service's cause was read, as evalServiceStalled says it.
 var (
 	fromDumps = finding.T("in the thread dumps taken then", "当时抓取的线程转储显示")
 	fromLog   = finding.T("in its log", "其日志显示")
 	fromGCLog = finding.T("in its GC log", "其 GC 日志显示")
 )
 
-// serviceStalled says when the service stopped answering and, when its
-// thread dumps, its log or its GC log (from) name one, why.
-func serviceStalled(se *runfolder.ServiceEnd, cause *finding.Finding, from finding.Text) *finding.Finding {
-	f := &finding.Finding{ID: IDServiceStalled, Category: "run", Status: finding.Fail, Severity: finding.Critical, Confidence: 0.7,
-		Subject: fmt.Sprintf("pid %d", se.PID),
-		Title:   finding.Tf(finding.T("The service stopped answering at %+.1f s of the load", "服务在负载的第 %+.1f 秒停止应答"), se.AtS),
+// evalServiceStalled says when the service stopped answering and, when
+// its thread dumps, its log or its GC log name one, why: a deadlock in its
+// dumps, an OutOfMemoryError in its log, a GC log ending in its own
+// out-of-memory or in full GCs back to back, or what its working threads
+// wait on, in that order (each explains the ones after it).
+func evalServiceStalled(in *Input) []finding.Outcome {
+	se := in.Service
+	if se == nil || !se.Hung {
+		return nil
+	}
+	o := finding.Outcome{Status: finding.Fail, Confidence: 0.7, Subject: fmt.Sprintf("pid %d", se.PID),
+		Title: finding.Tf(finding.T("The service stopped answering at %+.1f s of the load", "服务在负载的第 %+.1f 秒停止应答"), se.AtS),
 		Observed: finding.Tf(finding.T("No request succeeded after %+.1f s; the load was stopped and three thread dumps taken a second apart; nothing in them names a culprit.",
 			"第 %+.1f 秒之后没有请求成功；负载随即停止，并间隔一秒抓取了三次线程转储；其中没有找到原因。"), se.AtS),
-		Recommended: finding.T("Read the thread dumps in raw/ (tuneloop analyze RUN_DIR) and the service log, and take more while it does not answer (tuneloop jvm PID --dump 3).",
-			"阅读 raw/ 中的线程转储（tuneloop analyze RUN_DIR）和服务日志，并在其无响应时继续抓取（tuneloop jvm PID --dump 3）。"),
 		Evidence: []finding.Evidence{{Key: "at_s", Value: fmt.Sprintf("%.1f", se.AtS), Source: runfolder.ManifestFile}}}
-	if cause != nil {
-		f.Title = finding.Tf(finding.T("The service stopped answering at %+.1f s of the load: %s", "服务在负载的第 %+.1f 秒停止应答：%s"), se.AtS, cause.Title)
-		f.Observed = finding.Tf(finding.T("No request succeeded after %+.1f s; %s: %s",
-			"第 %+.1f 秒之后没有请求成功；%s：%s"), se.AtS, from, cause.Observed)
-		f.Recommended, f.Fix = cause.Recommended, cause.Fix
-		f.Why, f.Risk = cause.Why, cause.Risk
-		if from == fromDumps {
-			f.Evidence = append(f.Evidence, finding.Evidence{Key: "see_also", Value: cause.Key()})
-		} else {
-			// Read from the log or the GC log here, listed nowhere else.
-			f.Evidence = append(f.Evidence, cause.Evidence...)
-		}
-		// The verdict names the cause (what a CI gate or compare matches
-		// on); its title says the service stopped answering because of it.
-		f.ID, f.Subject = cause.ID, cause.Subject
+	cause, from := in.stalledBy()
+	if cause == nil {
+		return []finding.Outcome{o}
 	}
-	return f
+	// The verdict names the cause (what a CI gate or compare matches on);
+	// its title says the service stopped answering because of it.
+	c := restate(cause, finding.Tf(finding.T("The service stopped answering at %+.1f s of the load: %s", "服务在负载的第 %+.1f 秒停止应答：%s"), se.AtS, cause.Title))
+	c.Confidence = o.Confidence
+	c.Observed = finding.Tf(finding.T("No request succeeded after %+.1f s; %s: %s", "第 %+.1f 秒之后没有请求成功；%s：%s"), se.AtS, from, cause.Observed)
+	if from == fromDumps {
+		c.Evidence = append(o.Evidence, finding.Evidence{Key: "see_also", Value: cause.Key()})
+	} else {
+		// Read from the log or the GC log here, listed nowhere else.
+		c.Evidence = append(o.Evidence, cause.Evidence...)
+	}
+	return []finding.Outcome{c}
+}
+
+// stalledBy is why a hung service stopped answering, and where that was
+// read (nil: nothing says).
+func (in *Input) stalledBy() (*finding.Finding, finding.Text) {
+	if c := find(in.Dumps, id("threaddump.deadlock")); c != nil {
+		return c, fromDumps
+	}
+	if c := in.cause(IDServiceOOM); c != nil {
+		return c, fromLog
+	}
+	if c := gcOutOfMemory(in.L); c != nil {
+		return c, fromGCLog
+	}
+	if c := in.cause(IDServiceInGC); c != nil {
+		return c, fromGCLog
+	}
+	if c := in.culprit(finding.Warning); c != nil {
+		return c, fromDumps
+	}
+	return nil, fromDumps
 }

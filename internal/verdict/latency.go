@@ -35,26 +35,24 @@ func EngineLimit(s *loadgen.Summary) *finding.Finding {
 	if s == nil || s.Engine != "jmeter" || len(s.Engines) == 0 {
 		return nil
 	}
-	return engineSaturated(s)
+	return generatorSaturated(&Layers{Load: s})
 }
 
-func generatorSaturated(L *Layers) *finding.Finding {
-	s := L.Load
+func generatorSaturated(L *Layers) *finding.Finding { return one(IDGeneratorSaturated, L) }
+
+func evalGenerator(in *Input) []finding.Outcome {
+	s := in.L.Load
 	if s != nil && s.Engine == "jmeter" && len(s.Engines) > 0 {
 		return engineSaturated(s)
 	}
 	if s == nil || s.ClientCPU < generatorBusy {
 		return nil
 	}
-	return &finding.Finding{ID: IDGeneratorSaturated, Category: "run", Status: finding.Fail, Severity: finding.Warning, Confidence: 0.7,
-		Subject: "load-generator",
-		Title:   finding.T("The load generator itself saturated the CPUs: the result measures it, not the service", "压测工具自身占满了 CPU：结果反映的是压测工具，而不是服务"),
+	return []finding.Outcome{{Status: finding.Fail, Confidence: 0.7, Subject: "load-generator",
 		// The Chinese sentence names the rate first: indexed verbs.
 		Observed: finding.Tf(finding.T("The load generator used %.0f%% of the cores it runs on while it sent %.0f requests/s.", "压测工具在每秒发送 %.0[2]f 个请求时占用了其可用 CPU 核的 %.0[1]f%%。"),
 			s.ClientCPU, s.TPS),
-		Recommended: finding.T("Run the load from another host (JMeter on its own machine, or tuneloop load there) or lower the connection count.",
-			"把压测放到另一台主机上（JMeter 单独部署，或在那台主机上运行 tuneloop load），或减少连接数。"),
-		Evidence: []finding.Evidence{{Key: "load_generator_cpu_pct", Value: fmt.Sprintf("%.0f", s.ClientCPU), Source: LoadFile}}}
+		Evidence: []finding.Evidence{{Key: "load_generator_cpu_pct", Value: fmt.Sprintf("%.0f", s.ClientCPU), Source: LoadFile}}}}
 }
 
 // engineSaturated names the JMeter engines whose CPU was the limit: each
@@ -63,7 +61,7 @@ func generatorSaturated(L *Layers) *finding.Finding {
 // together (the controller of remote engines shares the host too). An
 // engine on another host has no CPU known: it is listed as such, never
 // named the limit.
-func engineSaturated(s *loadgen.Summary) *finding.Finding {
+func engineSaturated(s *loadgen.Summary) []finding.Outcome {
 	var busy, capped []string
 	var en, zh []string
 	var ev []finding.Evidence
@@ -101,8 +99,7 @@ func engineSaturated(s *loadgen.Summary) *finding.Finding {
 	}
 	ev = append(ev, finding.Evidence{Key: "jmeter_cpu_pct_this_host", Value: fmt.Sprintf("%.0f", s.ClientCPU), Source: LoadFile})
 	who := strings.Join(busy, ", ")
-	return &finding.Finding{ID: IDGeneratorSaturated, Category: "run", Status: finding.Fail, Severity: finding.Warning, Confidence: 0.7,
-		Subject: "load-generator",
+	return []finding.Outcome{{Status: finding.Fail, Confidence: 0.7, Subject: "load-generator",
 		Title: finding.Tf(finding.T("The JMeter engine (%s), not the service, was the limit: it saturated the CPUs it runs on",
 			"限制吞吐的是 JMeter 引擎（%s），而不是服务：它占满了所在主机的 CPU"), who),
 		Observed: finding.Tf(finding.T("At %.0f requests/s: %s; JMeter's processes on this host used %.0f%% of its cores.",
@@ -112,15 +109,14 @@ func engineSaturated(s *loadgen.Summary) *finding.Finding {
 		Recommended: finding.T("Add engines on other hosts (jmeter-server there, --jmeter-remote host:port,...), give each fewer threads, or move JMeter off the service's host.",
 			"在其他主机上增加引擎（在那里运行 jmeter-server，--jmeter-remote host:port,...），减少每个引擎的线程，或把 JMeter 移出服务所在主机。"),
 		References: []string{"https://jmeter.apache.org/usermanual/remote-test.html", "https://jmeter.apache.org/usermanual/best-practices.html"},
-		Evidence:   ev}
+		Evidence:   ev}}
 }
 
 // engineConnCapped names the JMeter engines whose threads could not open
 // their connections (fewer established than threads, with failures).
-func engineConnCapped(s *loadgen.Summary, capped, en, zh []string, ev []finding.Evidence) *finding.Finding {
+func engineConnCapped(s *loadgen.Summary, capped, en, zh []string, ev []finding.Evidence) []finding.Outcome {
 	who := strings.Join(capped, ", ")
-	return &finding.Finding{ID: IDGeneratorSaturated, Category: "run", Status: finding.Fail, Severity: finding.Warning, Confidence: 0.6,
-		Subject: "load-generator",
+	return []finding.Outcome{{Status: finding.Fail, Confidence: 0.6, Subject: "load-generator",
 		Title: finding.Tf(finding.T("The JMeter engine (%s), not the service, was the limit: its threads could not open more connections",
 			"限制吞吐的是 JMeter 引擎（%s），而不是服务：它的线程无法打开更多连接"), who),
 		Observed: finding.Tf(finding.T("At %.0f requests/s: %s.", "每秒 %.0f 个请求时：%s。"), s.TPS, finding.T(strings.Join(en, "; "), strings.Join(zh, "；"))),
@@ -131,14 +127,16 @@ func engineConnCapped(s *loadgen.Summary, capped, en, zh []string, ev []finding.
 		Risk: finding.T("Raising descriptor and port limits only changes the engine's host; undo by restoring the previous ulimit and sysctl values.",
 			"提高描述符与端口限制只影响引擎所在主机；恢复原来的 ulimit 与 sysctl 值即可撤销。"),
 		References: []string{"https://jmeter.apache.org/usermanual/remote-test.html", "https://jmeter.apache.org/usermanual/best-practices.html"},
-		Evidence:   ev}
+		Evidence:   ev}}
 }
 
 // delayedACK is latency quantised near the kernel's 40 ms minimum delayed
 // ACK with about one delayed ACK sent per request: a response written in
 // two pieces under Nagle waits for the peer's delayed ACK.
-func delayedACK(L *Layers) *finding.Finding {
-	s := L.Load
+func delayedACK(L *Layers) *finding.Finding { return one(IDDelayedACK, L) }
+
+func evalDelayedACK(in *Input) []finding.Outcome {
+	L, s := in.L, in.L.Load
 	if s == nil || s.TPS <= 0 || s.Latency.P50 < 36 || s.Latency.P50 > 48 {
 		return nil
 	}
@@ -156,19 +154,12 @@ func delayedACK(L *Layers) *finding.Finding {
 	if perReq < 0.5 {
 		return nil
 	}
-	return &finding.Finding{ID: IDDelayedACK, Category: "run", Status: finding.Fail, Severity: finding.Critical, Confidence: 0.8,
-		Subject: "tcp",
-		Title:   finding.T("Responses wait for TCP's delayed ACK (Nagle): latency quantised near 40 ms", "响应在等待 TCP 延迟确认（Nagle）：延迟集中在 40 ms 附近"),
+	return []finding.Outcome{{Status: finding.Fail, Confidence: 0.8, Subject: "tcp",
 		Observed: finding.Tf(finding.T("p50 latency %.1f ms (the kernel's delayed ACK is 40 ms) with %.1f delayed ACKs sent per request (TcpExt DelayedACKs %.0f/s at %.0f requests/s).",
 			"p50 延迟 %.1f ms（内核延迟确认为 40 ms），每个请求发送 %.1f 个延迟 ACK（TcpExt DelayedACKs %.0f/秒，请求 %.0f/秒）。"),
 			s.Latency.P50, perReq, acks/n, s.TPS),
-		Why: finding.T("A response written in two small writes on a socket with Nagle's algorithm on: the second write waits until the first is acknowledged, and the peer delays its ACK by up to 40 ms.",
-			"响应分两次小写入，且 Socket 开着 Nagle 算法：第二次写入要等第一次被确认，而对端把 ACK 最多延迟 40 ms。"),
-		Recommended: finding.T("Set TCP_NODELAY on the server's sockets (Netty: ChannelOption.TCP_NODELAY; a plain Socket: setTcpNoDelay(true)) and write each response in one write (buffer headers and body).",
-			"在服务端 Socket 上开启 TCP_NODELAY（Netty：ChannelOption.TCP_NODELAY；普通 Socket：setTcpNoDelay(true)），并一次写出整个响应（把头和体缓冲在一起）。"),
-		References: []string{"RFC 1122 4.2.3.2 (delayed ACK)", "RFC 896 (Nagle's algorithm)", "man 7 tcp: TCP_NODELAY, TCP_QUICKACK"},
 		Evidence: []finding.Evidence{{Key: "p50_ms", Value: fmt.Sprintf("%.1f", s.Latency.P50), Source: LoadFile},
-			{Key: "delayed_acks_per_request", Value: fmt.Sprintf("%.2f", perReq), Source: "/proc/net/netstat TcpExt DelayedACKs"}}}
+			{Key: "delayed_acks_per_request", Value: fmt.Sprintf("%.2f", perReq), Source: "/proc/net/netstat TcpExt DelayedACKs"}}}}
 }
 
 // A closed-model request counts as waiting when it takes at least
@@ -182,8 +173,10 @@ const (
 // host's CPUs had room and nothing else was named: the working threads'
 // activities in the dumps (socket reads, sleeps, waits), or, without dumps,
 // only that the time was spent off this host's CPUs.
-func latencyBound(L *Layers) *finding.Finding {
-	s := L.Load
+func latencyBound(L *Layers) *finding.Finding { return one(IDLatencyBound, L) }
+
+func evalLatencyBound(in *Input) []finding.Outcome {
+	L, s := in.L, in.L.Load
 	if s == nil || s.Users == 0 || s.TPS <= 0 || s.Latency.Mean < minWaitMS {
 		return nil
 	}
@@ -196,11 +189,7 @@ func latencyBound(L *Layers) *finding.Finding {
 			return nil
 		}
 	}
-	f := &finding.Finding{ID: IDLatencyBound, Category: "run", Status: finding.Fail, Severity: finding.Warning, Confidence: 0.4,
-		Subject: "latency",
-		Title:   finding.T("Throughput is bound by the time each request waits, not by this host's CPUs", "吞吐受每个请求的等待时间限制，而不是本机 CPU"),
-		Recommended: finding.T("Find what the requests wait for: take thread dumps during the load (tuneloop jvm PID --dump 3), look at downstream latency, pool sizes and sleeps; raising the users raises throughput only while nothing saturates.",
-			"查明请求在等什么：在加压期间抓线程转储（tuneloop jvm PID --dump 3），检查下游延迟、池大小和 sleep；只要没有资源饱和，增加并发用户就能提高吞吐。")}
+	f := finding.Outcome{Status: finding.Fail, Confidence: 0.4, Subject: "latency"}
 	// Little's law: in a closed model TPS = users / (latency + think).
 	little := float64(s.Users) / (s.Latency.Mean / 1000)
 	observed := finding.Tf(finding.T("%d users at %.1f ms mean latency allow %.0f requests/s (measured %.0f); the CPUs were %.0f%% busy.",
@@ -225,7 +214,7 @@ func latencyBound(L *Layers) *finding.Finding {
 	if cpuMS >= 0 {
 		f.Evidence = append(f.Evidence, finding.Evidence{Key: "jvm_cpu_ms_per_request", Value: fmt.Sprintf("%.2f", cpuMS), Source: "raw/samples.jsonl.gz"})
 	}
-	return f
+	return []finding.Outcome{f}
 }
 
 // workingActivities counts what the working (not idle) threads of the

@@ -421,7 +421,6 @@ func (L *Layers) unmarshal(name string, b []byte, v any) bool {
 const IDUnreadable = "run.file-unreadable"
 
 func (L *Layers) problem(name string, err error) {
-	L.Problems = append(L.Problems, finding.Finding{ID: IDUnreadable, Category: "run", Status: finding.Unavailable, Subject: name,
-		Title:  finding.T("A file of the run folder could not be read", "运行目录中的文件无法读取"),
-		Reason: finding.Tf(finding.T("%s: %v", "%s：%v"), name, err)})
+	u := &Unused{File: name, Why: finding.Tf(finding.T("%s: %v", "%s：%v"), name, err)}
+	L.Problems = append(L.Problems, verdictRules[IDUnreadable].Evaluate(&Input{L: L, Unreadable: u})...)
 }

@@ -26,9 +26,8 @@ func (L *Layers) loadProbe(b []byte) {
 		return
 	}
 	if ok, why := probe.SameHost(r.Host, probe.Identity(L.Folder.Manifest.Facts)); !ok {
-		L.Problems = append(L.Problems, finding.Finding{ID: IDProbeRefused, Category: "run", Status: finding.Unavailable, Subject: probe.RunFile,
-			Title:  finding.T("The run folder's probe is of another host: not used", "运行目录中的探测结果来自另一台主机：未使用"),
-			Reason: finding.Tf(finding.T("%s: %s", "%s：%s"), probe.RunFile, why)})
+		u := &Unused{File: probe.RunFile, Why: finding.Tf(finding.T("%s: %s", "%s：%s"), probe.RunFile, why)}
+		L.Problems = append(L.Problems, verdictRules[IDProbeRefused].Evaluate(&Input{L: L, OtherHost: u})...)
 		return
 	}
 	L.Probe = r

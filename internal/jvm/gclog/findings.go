@@ -70,12 +70,6 @@ func ms(v float64) string {
 
 func mb(kb float64) string { return units.FormatMiB(kb/1024, 0) }
 
-// base starts a finding built outside the rule list: only sets.go's
-// gc.separate-jvms, a note about how the files given were grouped.
-func base(id string, subject string) finding.Finding {
-	return finding.Finding{ID: id, Category: "gc", Subject: subject, Confidence: 1}
-}
-
 // tooShort says why a ratio or pause statistic gets no severity.
 func tooShort(s Summary) finding.Text {
 	return finding.Tf(finding.T("Too short to judge (%d pauses over %.1f s): a severity needs at least %d pauses over %d s of log.",
@@ -91,6 +85,15 @@ type Input struct {
 	// Found holds the findings of the other rules; only the verdict rule
 	// gc.not-the-bottleneck reads it (GC is fine only when nothing failed).
 	Found []finding.Finding
+	// Separate is how the files given were grouped by JVM, when they came
+	// from more than one (only the grouping rule gc.separate-jvms reads it).
+	Separate *Separation
+}
+
+// Separation is one JVM's files among the files given, and the other JVMs'.
+type Separation struct {
+	// Others names each other JVM's files.
+	Others []string
 }
 
 // on starts an outcome about the log.
@@ -142,9 +145,39 @@ func Findings(s Summary, th Thresholds, subject string) []finding.Finding {
 }
 
 // Rules lists every GC rule: the checks, then the verdict that reads their
-// findings (lists, docs and validation).
+// findings, then the note on files of several JVMs (lists, docs and
+// validation).
 func Rules(th Thresholds) []finding.Rule[*Input] {
-	return append(checkRules(th), verdictRules(th)...)
+	return append(append(checkRules(th), verdictRules(th)...), groupingRules()...)
+}
+
+// groupingRules are evaluated where the files given are grouped by JVM
+// (AnalyzeSets), on each JVM's report.
+func groupingRules() []finding.Rule[*Input] {
+	return []finding.Rule[*Input]{{
+		ID: "gc.separate-jvms", Category: "gc", Severity: finding.Info,
+		Title: finding.T("GC logs of several JVMs: analysed separately", "多个 JVM 的 GC 日志：分别分析"),
+		Checks: finding.T("The files given are grouped by JVM (collector, JVM start time, pid, heap size, overlapping uptimes); with more than one JVM each report says which other files were analysed apart.",
+			"给出的文件按 JVM 分组（收集器、JVM 启动时间、进程号、堆大小、运行时间重叠）；多于一个 JVM 时，每份报告说明哪些其他文件被单独分析。"),
+		Why: finding.T("Pauses, throughput and heap trends of different JVMs added together describe no real JVM.",
+			"把不同 JVM 的停顿、吞吐量与堆趋势加在一起，得到的结果不对应任何真实的 JVM。"),
+		Recommended: finding.T("Compare the reports side by side; give one JVM's rotated files (gc.log, gc.log.0 ...) together to join them.",
+			"并排比较各份报告；同一 JVM 的轮转文件（gc.log、gc.log.0 …）一起给出即可合并分析。"),
+		Risk:       finding.T("None: a note on how the files were read.", "无：仅说明文件的读取方式。"),
+		Workload:   allServices,
+		Reads:      []string{"every GC log given: its header (JVM version, collector, pid, start time, heap) and uptimes"},
+		References: []string{"HotSpot -Xlog file rotation (filecount, filesize) and -XX:+UseGCLogFileRotation"},
+		Eval: func(in *Input) []finding.Outcome {
+			if in.Separate == nil || len(in.Separate.Others) == 0 {
+				return nil
+			}
+			o := in.on(finding.Fail)
+			o.Observed = finding.Tf(finding.T("This report covers %s; the other files given (%s) were written by %d other JVM(s) and are analysed on their own.",
+				"本报告只包含 %s；同时给出的其他文件（%s）来自另外 %d 个 JVM，已单独分析。"),
+				in.Subject, strings.Join(in.Separate.Others, "; "), len(in.Separate.Others))
+			return []finding.Outcome{o}
+		},
+	}}
 }
 
 func checkRules(th Thresholds) []finding.Rule[*Input] {

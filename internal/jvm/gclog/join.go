@@ -250,7 +250,7 @@ func AnalyzeSetsContext(ctx context.Context, srcs []Source, th Thresholds) ([]*R
 			return nil, err
 		}
 		if len(sets) > 1 {
-			r.Findings = append(r.Findings, separateFinding(set, sets))
+			r.Findings = append(r.Findings, separateFinding(set, sets)...)
 			finding.Sort(r.Findings)
 		}
 		out = append(out, r)

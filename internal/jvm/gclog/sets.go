@@ -223,24 +223,13 @@ func whyZH(why string) string {
 }
 
 // separateFinding tells the reader of one JVM's report that the files given
-// were split, and which other files are another JVM.
-func separateFinding(set *jvmSet, all []*jvmSet) finding.Finding {
+// were split, and which other files are another JVM (rule gc.separate-jvms).
+func separateFinding(set *jvmSet, all []*jvmSet) []finding.Finding {
 	var others []string
 	for _, s := range all {
 		if s != set {
 			others = append(others, s.names())
 		}
 	}
-	f := base("gc.separate-jvms", set.names())
-	f.Status, f.Severity = finding.Fail, finding.Info
-	f.Title = finding.T("GC logs of several JVMs: analysed separately", "多个 JVM 的 GC 日志：分别分析")
-	f.Observed = finding.Tf(finding.T("This report covers %s; the other files given (%s) were written by %d other JVM(s) and are analysed on their own.",
-		"本报告只包含 %s；同时给出的其他文件（%s）来自另外 %d 个 JVM，已单独分析。"),
-		set.names(), strings.Join(others, "; "), len(all)-1)
-	f.Why = finding.T("Pauses, throughput and heap trends of different JVMs added together describe no real JVM.",
-		"把不同 JVM 的停顿、吞吐量与堆趋势加在一起，得到的结果不对应任何真实的 JVM。")
-	f.Recommended = finding.T("Compare the reports side by side; give one JVM's rotated files (gc.log, gc.log.0 ...) together to join them.",
-		"并排比较各份报告；同一 JVM 的轮转文件（gc.log、gc.log.0 …）一起给出即可合并分析。")
-	f.References = []string{"HotSpot -Xlog file rotation (filecount, filesize) and -XX:+UseGCLogFileRotation"}
-	return f
+	return finding.Evaluate(groupingRules(), &Input{Subject: set.names(), Separate: &Separation{Others: others}})
 }
