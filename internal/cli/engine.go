@@ -10,6 +10,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/jmeter"
 	"github.com/tuneloop/tuneloop/internal/jmx"
+	"github.com/tuneloop/tuneloop/internal/session"
 )
 
 // engineOptions are the flags that choose what sends a --jmx plan's load
@@ -123,15 +124,8 @@ func chooseEngine(e engineOptions, plan string, jprops []string, skip bool, env 
 	return c, nil
 }
 
-// jpropMap is -J name=value as a map.
+// jpropMap is -J name=value as a map (exit 2 on a malformed one).
 func jpropMap(jprops []string) (map[string]string, error) {
-	props := map[string]string{}
-	for _, kv := range jprops {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || strings.TrimSpace(k) == "" {
-			return nil, usageErr(finding.T("-J %q: want name=value", "-J %q：格式应为 name=value"), kv)
-		}
-		props[strings.TrimSpace(k)] = v
-	}
-	return props, nil
+	props, err := session.JProps(jprops)
+	return props, sessionErr(err)
 }
