@@ -12,13 +12,9 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
-	"github.com/tuneloop/tuneloop/internal/jvm/inspect"
-	"github.com/tuneloop/tuneloop/internal/probe"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/rules"
 	"github.com/tuneloop/tuneloop/internal/session"
-	"github.com/tuneloop/tuneloop/internal/sysinfo"
-	"github.com/tuneloop/tuneloop/internal/version"
 )
 
 // CheckOptions are the flags of `tuneloop check`.
@@ -135,11 +131,6 @@ func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
 	if err != nil {
 		return err
 	}
-	kb := rules.All()
-	if err := rules.Validate(kb); err != nil {
-		return err // a broken knowledge base is a bug; say so rather than audit with it
-	}
-
 	w := env.Stdout
 	if o.OutFile != "" {
 		fw, err := createOut(o.OutFile)
@@ -153,41 +144,19 @@ func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
 		return writeRuleSets(w, format, lang)
 	}
 	if o.List {
+		kb := rules.All()
+		if err := rules.Validate(kb); err != nil {
+			return err // a broken knowledge base is a bug; say so rather than list it
+		}
 		return report.WriteRuleList(w, finding.Infos(kb), format, lang)
 	}
-
 	h, source := o.roots()
-	now := time.Now
-	if o.Now != nil {
-		now = o.Now
-	}
-	facts := sysinfo.Collect(h, sysinfo.Options{Now: now})
-	pr, prFile, note, err := probe.For(o.Probe, orDefaultStr(o.ProbeRoot, probe.DefaultRoot), session.ProbeLookup(ctx, o.Catalog, o.NoCatalog, env.Getenv), facts)
+	doc, err := session.Check(ctx, session.CheckOptions{FS: h, Source: source, Now: o.Now, Profile: profile,
+		Probe: o.Probe, ProbeRoot: o.ProbeRoot, Catalog: o.Catalog, NoCatalog: o.NoCatalog, Getenv: env.Getenv,
+		Note: func(t finding.Text) { fmt.Fprintln(env.Stderr, "tuneloop: "+t.In(lang)) }})
 	if err != nil {
-		return usageErr(finding.T("--probe: %v", "--probe：%v"), err)
+		return sessionErr(err)
 	}
-	if !note.IsZero() {
-		fmt.Fprintln(env.Stderr, "tuneloop: "+note.In(lang))
-	}
-	fs := rules.EvaluateProbe(kb, facts, profile, pr.Costs(prFile))
-	if h.IsLive() && facts.JVMs.OK {
-		// Logging configurations named on each JVM's command line: only on
-		// the live host, where /proc/PID/root reaches the JVM's files.
-		for _, j := range facts.JVMs.Value {
-			if len(j.Args) < 2 {
-				continue
-			}
-			for _, l := range inspect.LoggingConfigs(j.PID, j.Args) {
-				for _, f := range l.Findings {
-					f.Subject = fmt.Sprintf("pid %d %s", j.PID, f.Subject)
-					fs = append(fs, f)
-				}
-			}
-		}
-		finding.Sort(fs)
-	}
-	doc := report.NewCheck(version.Version, now(), string(profile), report.HostOf(facts, source), fs)
-
 	if err = report.WriteCheck(w, doc, format, report.TextOptions{Lang: lang, All: o.All}); err != nil {
 		return fmt.Errorf("writing the report: %w", err)
 	}
@@ -197,7 +166,7 @@ func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
 		}
 		fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("report written to", "报告已写入").In(lang), o.OutFile)
 	}
-	if err := failOnGate(failOn, fs); err != nil {
+	if err := failOnGate(failOn, doc.Findings); err != nil {
 		return err
 	}
 	return ctx.Err()
