@@ -160,7 +160,7 @@ func RunCompareArgs(ctx context.Context, env *Env, o *CompareOptions, args []str
 		}
 		return compareSteps(ctx, env, args, format, lang)
 	}
-	if pa, pb := isProbe(args[0]), len(args) > 1 && isProbe(args[1]); pa || pb {
+	if pa, pb := compare.IsProbe(args[0]), len(args) > 1 && compare.IsProbe(args[1]); pa || pb {
 		if !pa || !pb || len(args) != 2 || dash >= 0 || o.Steps {
 			return usageErr(finding.T("a probe compares with one other probe: tuneloop compare PROBE_A PROBE_B", "探测结果只能与另一个探测结果比较：tuneloop compare PROBE_A PROBE_B"))
 		}
