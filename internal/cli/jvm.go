@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/tuneloop/tuneloop/internal/analysis"
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/jvm/attach"
 	"github.com/tuneloop/tuneloop/internal/jvm/inspect"
@@ -238,11 +240,12 @@ func runJVMProfile(ctx context.Context, env *Env, o *JVMOptions, kind stacks.Kin
 // text or JSON.
 func writeProfilePage(env *Env, o *JVMOptions, dir string, page *report.FlamePage) error {
 	hp := filepath.Join(dir, profile.FileHTML)
-	if err := writeFlameHTML(hp, page); err != nil {
+	if err := report.WriteFile(hp, func(w io.Writer) error { return analysis.WriteFlame(w, page, report.HTML) }); err != nil {
 		return err
 	}
 	page.Files["html"] = hp
-	return printFlamePage(env.Stdout, o.Output, page, 10)
+	format, _ := report.JVMFormats().Parse(o.Output) // validated by RunJVM
+	return analysis.WriteFlame(env.Stdout, page, format)
 }
 
 // runNativeProfile is `jvm PID --profile native`: the process's stacks on

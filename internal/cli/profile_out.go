@@ -9,7 +9,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/tuneloop/tuneloop/internal/analysis"
@@ -20,25 +19,6 @@ import (
 	"github.com/tuneloop/tuneloop/internal/report/html"
 	"github.com/tuneloop/tuneloop/internal/stacks"
 )
-
-// writeFlameHTML writes the flame page of one profile to path.
-func writeFlameHTML(path string, page *report.FlamePage) error {
-	return report.WriteFile(path, func(w io.Writer) error { return html.WriteFlame(w, page) })
-}
-
-// writeProfileFile writes one form of p (p.WriteCollapsed, p.WritePprof) to path.
-func writeProfileFile(path string, write func(io.Writer) error) error {
-	return report.WriteFile(path, write)
-}
-
-// printFlamePage prints the page as JSON (output "json") or as the text
-// summary with the top n frames.
-func printFlamePage(w io.Writer, output string, page *report.FlamePage, n int) error {
-	if output == "json" {
-		return report.WriteJSON(w, page)
-	}
-	return report.WriteFlameText(w, page, n)
-}
 
 // flameKind reads compare's --flame-kind.
 func flameKind(o *CompareOptions) (stacks.Kind, error) {
