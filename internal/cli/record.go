@@ -201,8 +201,8 @@ func RunRecord(ctx context.Context, env *Env, o *RecordOptions) error {
 	if err != nil {
 		return err
 	}
-	defer prom.stop()
-	hooks.OnTick = prom.onTick(hooks.OnTick)
+	defer prom.Stop()
+	hooks.OnTick = prom.OnTick(hooks.OnTick)
 	rec, err := session.Record(ctx, session.RecordOptions{Duration: o.Duration, Interval: o.Interval, PID: o.PID,
 		JVMAuto: o.JVM == "auto", Out: o.Out, Catalog: o.Catalog, NoCatalog: o.NoCatalog, Getenv: env.Getenv,
 		Enable: o.Enable, Disable: o.Disable, Argv: o.Argv, ThreadDumps: o.ThreadDumps}, hooks)

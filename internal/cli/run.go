@@ -172,8 +172,8 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	if err != nil {
 		return err
 	}
-	defer prom.stop()
-	hooks.OnLoad = prom.onLoad(hooks.OnLoad)
+	defer prom.Stop()
+	hooks.OnLoad = prom.OnLoad(hooks.OnLoad)
 	so := session.SeriesOptions{Run: session.RunOptions{Target: o.Target, Load: cfg, WarmUp: o.WarmUp, Interval: o.Interval,
 		ThreadDumps: dumps, Start: o.Start, StartTimeout: o.StartTimeout, StopTimeout: o.StopTimeout, KeepService: o.KeepService, PID: o.PID,
 		JVMAuto: o.JVM == "auto", JTLWatch: o.JTLWatch, JMeter: jm, Out: o.Out, Profile: profile, Catalog: o.Catalog,
