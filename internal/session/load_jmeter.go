@@ -199,3 +199,34 @@ func JProps(jprops []string) (map[string]string, error) {
 	}
 	return props, nil
 }
+
+// PlanNeedsJMeter says why the built-in generator cannot run the plan at
+// path (up to four of the elements it cannot run, and how many more), or
+// nothing when it runs every element (or cannot read the plan: its own
+// reading then says why). jprops are the plan's -J name=value; a malformed
+// one is a UsageError.
+func PlanNeedsJMeter(path string, jprops []string) (finding.Text, error) {
+	props, err := JProps(jprops)
+	if err != nil {
+		return finding.Text{}, err
+	}
+	p, _, _, err := jmx.Load(path, props)
+	if p == nil || len(p.Unsupported) == 0 && err == nil {
+		return finding.Text{}, nil
+	}
+	var names []string
+	for _, it := range p.Unsupported {
+		names = append(names, it.String())
+		if len(names) == 4 {
+			break
+		}
+	}
+	if more := len(p.Unsupported) - len(names); more > 0 {
+		names = append(names, fmt.Sprintf("+%d", more))
+	}
+	if err != nil && len(p.Unsupported) == 0 {
+		names = append(names, finding.SafeLine(err.Error()))
+	}
+	return finding.Tf(finding.T("the built-in generator cannot run %s: JMeter runs the plan",
+		"内置负载生成器无法执行 %s：由 JMeter 执行该计划"), strings.Join(names, ", ")), nil
+}
