@@ -168,22 +168,10 @@ func RunPorting(ctx context.Context, env *Env, o *PortingOptions) error {
 	}
 	opts := porting.Options{Target: target, Glibc: o.Glibc,
 		Limits: archive.Limits{MaxEntry: o.MaxEntry, MaxTotal: o.MaxTotal, MaxDepth: o.MaxDepth}}
-	rep := &porting.Report{Schema: porting.SchemaID, Tool: "tuneloop", Version: version.Version, Time: now().UTC(), Target: target.String()}
-	var failed []string
-	for _, p := range o.Paths {
-		pr, err := porting.Scan(ctx, p, opts)
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			pr = &porting.PathReport{Path: p, Error: err.Error()}
-		}
-		if pr.Error != "" {
-			failed = append(failed, fmt.Sprintf("%s: %s", p, pr.Error))
-		}
-		rep.Paths = append(rep.Paths, pr)
+	rep, err := porting.ScanAll(ctx, o.Paths, opts, version.Version, now())
+	if err != nil {
+		return err
 	}
-
 	w := env.Stdout
 	if o.OutFile != "" {
 		fw, err := createOut(o.OutFile)
@@ -202,7 +190,7 @@ func RunPorting(ctx context.Context, env *Env, o *PortingOptions) error {
 		}
 		fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("report written to", "报告已写入").In(lang), o.OutFile)
 	}
-	if len(failed) > 0 {
+	if failed := rep.Unreadable(); len(failed) > 0 {
 		return &ExitError{Code: ExitFailure, Err: errors.New("cannot read " + strings.Join(failed, "; "))}
 	}
 	switch worst := rep.Worst(); {
