@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -15,7 +13,6 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/report"
-	"github.com/tuneloop/tuneloop/internal/report/html"
 	"github.com/tuneloop/tuneloop/internal/version"
 )
 
@@ -130,10 +127,10 @@ func RunExperiment(ctx context.Context, env *Env, o *ExperimentOptions) error {
 		LeftOpen: func() ([]string, error) { return experiment.RevertLeftOpen(journal, runner.Owner) },
 		Tool:     report.Tool{Name: "tuneloop", Version: version.Version}})
 	if doc != nil {
-		if err := writeExperimentFiles(out, doc, lang); err != nil {
+		if err := experiment.WriteFiles(out, doc, lang); err != nil {
 			note(finding.Tf(finding.T("the reports could not be written: %v", "无法写入报告：%v"), err))
 		}
-		werr := report.WriteExperiment(env.Stdout, doc, format, lang)
+		werr := experiment.Write(env.Stdout, doc, format, lang)
 		if format == report.Text {
 			fmt.Fprintf(env.Stdout, "\n%s %s\n", finding.T("Report:", "报告：").In(lang), finding.SafeLine(filepath.Join(out, "report.html")))
 		}
@@ -149,32 +146,4 @@ func RunExperiment(ctx context.Context, env *Env, o *ExperimentOptions) error {
 		return &ExitError{Code: ExitFailure, Err: runErr}
 	}
 	return nil
-}
-
-// writeExperimentFiles writes report.html, report.md and report.json into
-// the experiment folder (each whole, or not at all).
-func writeExperimentFiles(dir string, doc *report.Experiment, l finding.Lang) error {
-	files := []struct {
-		name  string
-		write func(*bytes.Buffer) error
-	}{
-		{"report.html", func(b *bytes.Buffer) error { return html.WriteExperiment(b, doc, l) }},
-		{"report.md", func(b *bytes.Buffer) error { return report.WriteExperiment(b, doc, report.Markdown, l) }},
-		{"report.json", func(b *bytes.Buffer) error { return report.WriteExperiment(b, doc, report.JSON, l) }},
-	}
-	var errs []error
-	for _, f := range files {
-		var b bytes.Buffer
-		if err := f.write(&b); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		p := filepath.Join(dir, f.name)
-		if err := os.WriteFile(p+".tmp", b.Bytes(), 0o644); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		errs = append(errs, os.Rename(p+".tmp", p))
-	}
-	return errors.Join(errs...)
 }
