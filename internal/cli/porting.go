@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -191,7 +190,7 @@ func RunPorting(ctx context.Context, env *Env, o *PortingOptions) error {
 		fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("report written to", "报告已写入").In(lang), o.OutFile)
 	}
 	if failed := rep.Unreadable(); len(failed) > 0 {
-		return &ExitError{Code: ExitFailure, Err: errors.New("cannot read " + strings.Join(failed, "; "))}
+		return &ExitError{Code: ExitFailure, Err: finding.Errorf(finding.T("cannot read %s", "无法读取 %s"), strings.Join(failed, "; "))}
 	}
 	switch worst := rep.Worst(); {
 	case failOn == "":

@@ -183,7 +183,8 @@ func RunProbe(ctx context.Context, env *Env, o *ProbeOptions) error {
 		}
 		return probe.Listen(ctx, probe.ListenOptions{Addr: o.Listen, Token: o.Token, For: o.For, Log: env.Stderr,
 			Ready: func(addr string) {
-				fmt.Fprintf(env.Stdout, "listening on %s until %s\n", addr, time.Now().Add(o.For).UTC().Format(time.RFC3339))
+				// --peer-ssh reads this line (its listener is started with --lang en).
+				fmt.Fprintln(env.Stdout, finding.Tf(finding.T("listening on %s until %s", "正在监听 %s，直到 %s"), addr, time.Now().Add(o.For).UTC().Format(time.RFC3339)).In(lang))
 				if o.Token == "" {
 					fmt.Fprintln(env.Stderr, finding.T("tuneloop: no --token: anyone who reaches this port may probe it", "tuneloop：未设置 --token：任何能连到此端口的人都可以探测").In(lang))
 				}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/probe"
@@ -87,4 +88,19 @@ func loadProbe(path string) (*probe.Result, error) {
 		return nil, fmt.Errorf("%s: not a regular file", p)
 	}
 	return probe.Decode(f, p)
+}
+
+// CommandFormats are every format `compare` accepts, over what each kind
+// of input takes (Formats for runs, StepsFormats, ProbeFormats), in that
+// order, each once.
+func CommandFormats() report.Formats {
+	var out report.Formats
+	for _, fs := range []report.Formats{Formats(), StepsFormats(), ProbeFormats()} {
+		for _, f := range fs {
+			if !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
 }
