@@ -191,7 +191,7 @@ func RunCompareArgs(ctx context.Context, env *Env, o *CompareOptions, args []str
 	default:
 		return usageErr(finding.T("%d run folders: separate the runs before from the runs after with --, or use --steps", "%d 个运行目录：请用 -- 分隔改动前与改动后的运行，或使用 --steps"), len(args))
 	}
-	if o.FlameDiff != "" && allProfileFiles(ctx, args) {
+	if o.FlameDiff != "" && session.AllProfileFiles(ctx, args) {
 		return compareProfileFiles(ctx, env, o, bArgs, aArgs, lang)
 	}
 	b, err := session.LoadInputs(ctx, bArgs, lang)
