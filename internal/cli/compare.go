@@ -122,7 +122,7 @@ Mann-Whitney U 检验，两者一致才下结论（否则判为无法判断并�
 	formats := compare.CommandFormats().Text()
 	f.StringVarP(&o.Output, "output", "o", "text", helpText(finding.T("output format: "+formats.EN+" (junit gates runs; html draws probes)",
 		"输出格式："+formats.ZH+"（junit 用于运行的门禁；html 用于探测结果的页面）")))
-	f.StringVar(&o.Lang, "lang", "", helpText(finding.T("language: en or zh (default from LANG)", "语言：en 或 zh（默认取自 LANG）")))
+	langFlag(f, &o.Lang)
 	f.Float64Var(&o.FailOnRegPct, "fail-on-regression", 0, helpText(finding.T("exit 3 when throughput or p99 regressed significantly with the interval's far bound beyond this percent, or the error rate rose", "吞吐量或 p99 显著变差且区间远端超过该百分比，或错误率上升时，以退出码 3 结束")))
 	f.StringVar(&o.Design, "design", "", helpText(finding.T("paired: the i-th runs of the sides are a pair; unpaired: two sets (default: paired when the start times show the runs interleaved)", "paired：两侧的第 i 次运行为一对；unpaired：两组独立运行（默认：开始时间显示交替进行时按配对处理）")))
 	f.BoolVar(&o.Steps, "steps", false, helpText(finding.T("the arguments are a baseline and tuning steps in order: print each step's gain", "参数依次为基线与各调优步骤：输出每一步的提升")))

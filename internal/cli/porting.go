@@ -116,9 +116,9 @@ linux-aarch64、Netty aarch_64、snappy Linux/aarch64、RocksDB linux64……）
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Target, "target", "linux/arm64", helpText(finding.T("platform to check for: linux/arm64 or linux/amd64", "要检查的目标平台：linux/arm64 或 linux/amd64")))
-	f.StringVarP(&o.Output, "output", "o", "text", helpText(finding.T("output format: text, json, markdown or junit", "输出格式：text、json、markdown 或 junit")))
+	outputFlag(f, &o.Output, porting.Formats())
 	f.StringVar(&o.FailOn, "fail-on", "blocker", helpText(finding.T("exit non-zero at this verdict or worse: blocker, upgrade or none", "判定结果达到该级别或更严重时以非零退出码退出：blocker、upgrade 或 none")))
-	f.StringVar(&o.Lang, "lang", "", helpText(finding.T("language: en or zh (default from LANG)", "语言：en 或 zh（默认取自 LANG）")))
+	langFlag(f, &o.Lang)
 	f.StringVar(&o.Glibc, "glibc", "", helpText(finding.T("the target's glibc version (e.g. 2.28): flag bundled libraries that need a newer one", "目标环境的 glibc 版本（例如 2.28）：标出需要更高版本的随包库")))
 	f.BoolVar(&o.All, "all", false, helpText(finding.T("text output: show the evidence of passing components too", "文本输出：同时显示通过的组件的证据")))
 	f.StringVar(&o.OutFile, "out", "", helpText(finding.T("write the report to this file instead of standard output", "把报告写入该文件，而不是标准输出")))

@@ -129,8 +129,8 @@ probe.json、probe.txt、probe.md 与 probe.html（矩阵画成热力图）；
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.Output, "output", "o", "text", helpText(finding.T("output format: text, markdown or json", "输出格式：text、markdown 或 json")))
-	f.StringVar(&o.Lang, "lang", "", helpText(finding.T("language: en or zh (default from LANG)", "语言：en 或 zh（默认取自 LANG）")))
+	outputFlag(f, &o.Output, report.ProbeFormats())
+	langFlag(f, &o.Lang)
 	f.StringVar(&o.Out, "out", "", helpText(finding.T("probe folder (default ./probes/<timestamp>-<host>; - for none)", "探测目录（默认 ./probes/<时间戳>-<主机名>；- 表示不写）")))
 	f.BoolVar(&o.Quick, "quick", false, helpText(finding.T("a quick probe: about 10 s, shorter rounds", "快速探测：约 10 秒，每轮更短")))
 	f.StringVar(&o.Only, "only", "", helpText(finding.T("the parts to measure, comma-separated: net, cpu, mem, disk (default all)", "要测量的部分，逗号分隔：net、cpu、mem、disk（默认全部）")))

@@ -62,9 +62,9 @@ complete on its own ('tuneloop analyze DIR', 'tuneloop compare PROBE_A PROBE_B')
 	}
 	pf := cmd.PersistentFlags()
 	pf.StringVar(&o.Catalog, "catalog", "", helpText(finding.T("catalog of runs (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)", "运行记录目录（默认 $XDG_DATA_HOME/tuneloop/runs.db 或 ~/.local/share/tuneloop/runs.db）")))
-	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", helpText(finding.T("output format: text or json", "输出格式：text 或 json")))
+	outputFlag(cmd.Flags(), &o.Output, report.RunsFormats())
 	cmd.Flags().BoolVar(&o.Probes, "probes", false, helpText(finding.T("list the catalogued probes (tuneloop probe) instead of the runs", "列出运行记录目录中的探测（tuneloop probe），而不是运行")))
-	pf.StringVar(&o.Lang, "lang", "", helpText(finding.T("language: en or zh (default from LANG)", "语言：en 或 zh（默认取自 LANG）")))
+	langFlag(pf, &o.Lang)
 	cmd.AddCommand(&cobra.Command{
 		Use:   "add DIR...",
 		Short: helpText(finding.T("Add run or probe folders to the catalog (e.g. copied from another machine)", "把运行目录或探测目录加入运行记录目录（例如从其他机器复制来的）")),
@@ -113,7 +113,7 @@ history existed are read from their report.json.`,
 		},
 	}
 	tc.Flags().StringVar(&trend.Service, "service", "", helpText(finding.T("only this service (the target URL as the runs used it)", "只看该服务（运行时使用的目标 URL）")))
-	tc.Flags().StringVarP(&trend.Output, "output", "o", "text", helpText(finding.T("output format: text or json", "输出格式：text 或 json")))
+	outputFlag(tc.Flags(), &trend.Output, report.RunsFormats())
 	cmd.AddCommand(tc)
 	return cmd
 }
