@@ -18,7 +18,6 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/input"
 	"github.com/tuneloop/tuneloop/internal/report"
-	"github.com/tuneloop/tuneloop/internal/report/html"
 	"github.com/tuneloop/tuneloop/internal/stacks"
 )
 
@@ -214,13 +213,13 @@ func (r *Result) writeProfile(ap analyzedProfile, o Options, many, manyInputs bo
 	}
 	if o.Output == report.HTML {
 		p := name(o.Out)
-		if err := report.WriteFile(p, func(w io.Writer) error { return html.WriteFlame(w, ap.page) }); err != nil {
+		if err := report.WriteFile(p, func(w io.Writer) error { return WriteFlame(w, ap.page, report.HTML) }); err != nil {
 			return err
 		}
 		ap.page.Files["html"] = p
 		r.ProfilePages = append(r.ProfilePages, p)
 	}
 	r.Profiles = append(r.Profiles, ap.page)
-	r.section(finding.T("Profile", "剖析"), func(w io.Writer) error { return report.WriteFlameText(w, ap.page, 10) })
+	r.section(finding.T("Profile", "剖析"), func(w io.Writer) error { return WriteFlame(w, ap.page, report.Text) })
 	return nil
 }

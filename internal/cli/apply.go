@@ -98,8 +98,8 @@ tuneloop apply --confirm TX-ID，否则自动回退该事务。`,
 	f.StringVar(&o.Confirm, "confirm", "", helpText(finding.T("keep transaction TX-ID: stop its dead-man timer", "保留事务 TX-ID：停止其自动回退计时器")))
 	f.DurationVar(&o.ConfirmWithin, "confirm-within", 0, helpText(finding.T("revert by itself unless confirmed within this time (e.g. 2m)", "除非在该时间内确认，否则自动回退（例如 2m）")))
 	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), helpText(finding.T("workload profile: java-web, database or latency", "负载配置档：java-web、database 或 latency")))
-	f.StringVar(&o.Lang, "lang", "", helpText(finding.T("language: en or zh (default from LANG)", "语言：en 或 zh（默认取自 LANG）")))
-	f.StringVarP(&o.Output, "output", "o", "text", helpText(finding.T("output format: text or json", "输出格式：text 或 json")))
+	langFlag(f, &o.Lang)
+	outputFlag(f, &o.Output, report.ApplyFormats())
 	f.StringVar(&o.ProcRoot, "proc-root", "/proc", helpText(finding.T("where /proc is mounted (a captured tree in tests)", "/proc 的挂载位置（测试中为采集下来的目录树）")))
 	f.StringVar(&o.SysRoot, "sys-root", "/sys", helpText(finding.T("where /sys is mounted", "/sys 的挂载位置")))
 	f.StringVar(&o.EtcRoot, "etc-root", "/etc", helpText(finding.T("where /etc is", "/etc 所在位置")))
@@ -221,7 +221,7 @@ nothing. A key someone else changed since tuneloop wrote it is not touched
 	f.BoolVar(&o.Force, "force", false, helpText(finding.T("also put back keys someone else changed since", "连同此后被他人修改过的参数一并恢复")))
 	f.BoolVar(&o.List, "list", false, helpText(finding.T("list the transactions of the journal and what is still in effect", "列出日志中的事务及仍在生效的修改")))
 	f.StringVar(&o.Journal, "journal", "", helpText(finding.T("journal directory (default /var/lib/tuneloop/journal, or $XDG_STATE_HOME/tuneloop/journal when not root)", "日志目录（默认 /var/lib/tuneloop/journal；非 root 用户为 $XDG_STATE_HOME/tuneloop/journal）")))
-	f.StringVar(&o.Lang, "lang", "", helpText(finding.T("language: en or zh (default from LANG)", "语言：en 或 zh（默认取自 LANG）")))
+	langFlag(f, &o.Lang)
 	return cmd
 }
 

@@ -12,13 +12,9 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
-	"github.com/tuneloop/tuneloop/internal/jvm/inspect"
-	"github.com/tuneloop/tuneloop/internal/probe"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/rules"
 	"github.com/tuneloop/tuneloop/internal/session"
-	"github.com/tuneloop/tuneloop/internal/sysinfo"
-	"github.com/tuneloop/tuneloop/internal/version"
 )
 
 // CheckOptions are the flags of `tuneloop check`.
@@ -91,10 +87,10 @@ usage.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.Output, "output", "o", "text", helpText(finding.T("output format: text, json or markdown", "输出格式：text、json 或 markdown")))
-	f.StringVar(&o.Lang, "lang", "", helpText(finding.T("language: en or zh (default from LANG)", "语言：en 或 zh（默认取自 LANG）")))
+	outputFlag(f, &o.Output, report.CheckFormats())
+	langFlag(f, &o.Lang)
 	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), helpText(finding.T("workload profile: java-web, database or latency", "负载配置档：java-web、database 或 latency")))
-	f.StringVar(&o.FailOn, "fail-on", "", helpText(finding.T("exit 3 if a finding is at least this severe: warning or critical", "存在至少达到该严重级别的发现时以退出码 3 退出：warning 或 critical")))
+	failOnFlag(f, &o.FailOn)
 	f.StringVar(&o.ProcRoot, "proc-root", "/proc", helpText(finding.T("where /proc is mounted (a captured tree in tests)", "/proc 的挂载位置（测试中为采集下来的目录树）")))
 	f.StringVar(&o.SysRoot, "sys-root", "/sys", helpText(finding.T("where /sys is mounted", "/sys 的挂载位置")))
 	f.StringVar(&o.EtcRoot, "etc-root", "/etc", helpText(finding.T("where /etc is", "/etc 所在位置")))
@@ -135,11 +131,6 @@ func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
 	if err != nil {
 		return err
 	}
-	kb := rules.All()
-	if err := rules.Validate(kb); err != nil {
-		return err // a broken knowledge base is a bug; say so rather than audit with it
-	}
-
 	w := env.Stdout
 	if o.OutFile != "" {
 		fw, err := createOut(o.OutFile)
@@ -153,41 +144,19 @@ func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
 		return writeRuleSets(w, format, lang)
 	}
 	if o.List {
+		kb := rules.All()
+		if err := rules.Validate(kb); err != nil {
+			return err // a broken knowledge base is a bug; say so rather than list it
+		}
 		return report.WriteRuleList(w, finding.Infos(kb), format, lang)
 	}
-
 	h, source := o.roots()
-	now := time.Now
-	if o.Now != nil {
-		now = o.Now
-	}
-	facts := sysinfo.Collect(h, sysinfo.Options{Now: now})
-	pr, prFile, note, err := probe.For(o.Probe, orDefaultStr(o.ProbeRoot, probe.DefaultRoot), session.ProbeLookup(ctx, o.Catalog, o.NoCatalog, env.Getenv), facts)
+	doc, err := session.Check(ctx, session.CheckOptions{FS: h, Source: source, Now: o.Now, Profile: profile,
+		Probe: o.Probe, ProbeRoot: o.ProbeRoot, Catalog: o.Catalog, NoCatalog: o.NoCatalog, Getenv: env.Getenv,
+		Note: func(t finding.Text) { fmt.Fprintln(env.Stderr, "tuneloop: "+t.In(lang)) }})
 	if err != nil {
-		return usageErr(finding.T("--probe: %v", "--probe：%v"), err)
+		return sessionErr(err)
 	}
-	if !note.IsZero() {
-		fmt.Fprintln(env.Stderr, "tuneloop: "+note.In(lang))
-	}
-	fs := rules.EvaluateProbe(kb, facts, profile, pr.Costs(prFile))
-	if h.IsLive() && facts.JVMs.OK {
-		// Logging configurations named on each JVM's command line: only on
-		// the live host, where /proc/PID/root reaches the JVM's files.
-		for _, j := range facts.JVMs.Value {
-			if len(j.Args) < 2 {
-				continue
-			}
-			for _, l := range inspect.LoggingConfigs(j.PID, j.Args) {
-				for _, f := range l.Findings {
-					f.Subject = fmt.Sprintf("pid %d %s", j.PID, f.Subject)
-					fs = append(fs, f)
-				}
-			}
-		}
-		finding.Sort(fs)
-	}
-	doc := report.NewCheck(version.Version, now(), string(profile), report.HostOf(facts, source), fs)
-
 	if err = report.WriteCheck(w, doc, format, report.TextOptions{Lang: lang, All: o.All}); err != nil {
 		return fmt.Errorf("writing the report: %w", err)
 	}
@@ -197,7 +166,7 @@ func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
 		}
 		fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("report written to", "报告已写入").In(lang), o.OutFile)
 	}
-	if err := failOnGate(failOn, fs); err != nil {
+	if err := failOnGate(failOn, doc.Findings); err != nil {
 		return err
 	}
 	return ctx.Err()

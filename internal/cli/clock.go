@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"bufio"
-	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -29,7 +27,7 @@ func newClockCmd(env *Env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return answerClock(env, skew)
+			return remote.AnswerClock(env.Stdin, env.Stdout, skew)
 		},
 	}
 }
@@ -45,26 +43,4 @@ func clockSkew(getenv func(string) string) (time.Duration, error) {
 		return 0, usageErr(finding.T("%s=%q: not a duration", "%s=%q：不是时长"), testClockSkewEnv, v)
 	}
 	return d, nil
-}
-
-func answerClock(env *Env, skew time.Duration) error {
-	w := bufio.NewWriter(env.Stdout)
-	fmt.Fprintln(w, "ready")
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	if env.Stdin == nil {
-		return nil
-	}
-	r := bufio.NewReader(env.Stdin)
-	for {
-		if _, err := r.ReadString('\n'); err != nil {
-			return nil // the prober is done (or gone)
-		}
-		// time.Now is CLOCK_REALTIME (its wall part).
-		fmt.Fprintln(w, time.Now().Add(skew).UnixNano())
-		if err := w.Flush(); err != nil {
-			return nil
-		}
-	}
 }

@@ -119,8 +119,10 @@ Mann-Whitney U 检验，两者一致才下结论（否则判为无法判断并�
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.Output, "output", "o", "text", helpText(finding.T("output format: text, markdown, json or junit", "输出格式：text、markdown、json 或 junit")))
-	f.StringVar(&o.Lang, "lang", "", helpText(finding.T("language: en or zh (default from LANG)", "语言：en 或 zh（默认取自 LANG）")))
+	formats := compare.CommandFormats().Text()
+	f.StringVarP(&o.Output, "output", "o", "text", helpText(finding.T("output format: "+formats.EN+" (junit gates runs; html draws probes)",
+		"输出格式："+formats.ZH+"（junit 用于运行的门禁；html 用于探测结果的页面）")))
+	langFlag(f, &o.Lang)
 	f.Float64Var(&o.FailOnRegPct, "fail-on-regression", 0, helpText(finding.T("exit 3 when throughput or p99 regressed significantly with the interval's far bound beyond this percent, or the error rate rose", "吞吐量或 p99 显著变差且区间远端超过该百分比，或错误率上升时，以退出码 3 结束")))
 	f.StringVar(&o.Design, "design", "", helpText(finding.T("paired: the i-th runs of the sides are a pair; unpaired: two sets (default: paired when the start times show the runs interleaved)", "paired：两侧的第 i 次运行为一对；unpaired：两组独立运行（默认：开始时间显示交替进行时按配对处理）")))
 	f.BoolVar(&o.Steps, "steps", false, helpText(finding.T("the arguments are a baseline and tuning steps in order: print each step's gain", "参数依次为基线与各调优步骤：输出每一步的提升")))
@@ -160,7 +162,7 @@ func RunCompareArgs(ctx context.Context, env *Env, o *CompareOptions, args []str
 		}
 		return compareSteps(ctx, env, args, format, lang)
 	}
-	if pa, pb := isProbe(args[0]), len(args) > 1 && isProbe(args[1]); pa || pb {
+	if pa, pb := compare.IsProbe(args[0]), len(args) > 1 && compare.IsProbe(args[1]); pa || pb {
 		if !pa || !pb || len(args) != 2 || dash >= 0 || o.Steps {
 			return usageErr(finding.T("a probe compares with one other probe: tuneloop compare PROBE_A PROBE_B", "探测结果只能与另一个探测结果比较：tuneloop compare PROBE_A PROBE_B"))
 		}
@@ -189,7 +191,7 @@ func RunCompareArgs(ctx context.Context, env *Env, o *CompareOptions, args []str
 	default:
 		return usageErr(finding.T("%d run folders: separate the runs before from the runs after with --, or use --steps", "%d 个运行目录：请用 -- 分隔改动前与改动后的运行，或使用 --steps"), len(args))
 	}
-	if o.FlameDiff != "" && allProfileFiles(ctx, args) {
+	if o.FlameDiff != "" && session.AllProfileFiles(ctx, args) {
 		return compareProfileFiles(ctx, env, o, bArgs, aArgs, lang)
 	}
 	b, err := session.LoadInputs(ctx, bArgs, lang)

@@ -9,7 +9,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/jmeter"
-	"github.com/tuneloop/tuneloop/internal/jmx"
+	"github.com/tuneloop/tuneloop/internal/session"
 )
 
 // engineOptions are the flags that choose what sends a --jmx plan's load
@@ -70,29 +70,14 @@ func chooseEngine(e engineOptions, plan string, jprops []string, skip bool, env 
 		if skip {
 			return c, nil
 		}
-		props, err := jpropMap(jprops)
+		why, err := session.PlanNeedsJMeter(plan, jprops)
 		if err != nil {
-			return c, err
+			return c, sessionErr(err)
 		}
-		p, _, _, err := jmx.Load(plan, props)
-		if p == nil || len(p.Unsupported) == 0 && err == nil {
+		if why.IsZero() {
 			return c, nil // fully supported (or unreadable: the generator's reading says why)
 		}
-		var names []string
-		for _, it := range p.Unsupported {
-			names = append(names, it.String())
-			if len(names) == 4 {
-				break
-			}
-		}
-		if more := len(p.Unsupported) - len(names); more > 0 {
-			names = append(names, fmt.Sprintf("+%d", more))
-		}
-		if err != nil && len(p.Unsupported) == 0 {
-			names = append(names, finding.SafeLine(err.Error()))
-		}
-		c.Why = finding.Tf(finding.T("the built-in generator cannot run %s: JMeter runs the plan",
-			"内置负载生成器无法执行 %s：由 JMeter 执行该计划"), strings.Join(names, ", "))
+		c.Why = why
 	}
 	install, err := jmeter.Find(e.JMeter, env.Getenv)
 	if err != nil {
@@ -123,15 +108,8 @@ func chooseEngine(e engineOptions, plan string, jprops []string, skip bool, env 
 	return c, nil
 }
 
-// jpropMap is -J name=value as a map.
+// jpropMap is -J name=value as a map (exit 2 on a malformed one).
 func jpropMap(jprops []string) (map[string]string, error) {
-	props := map[string]string{}
-	for _, kv := range jprops {
-		k, v, ok := strings.Cut(kv, "=")
-		if !ok || strings.TrimSpace(k) == "" {
-			return nil, usageErr(finding.T("-J %q: want name=value", "-J %q：格式应为 name=value"), kv)
-		}
-		props[strings.TrimSpace(k)] = v
-	}
-	return props, nil
+	props, err := session.JProps(jprops)
+	return props, sessionErr(err)
 }

@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -15,7 +13,6 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/report"
-	"github.com/tuneloop/tuneloop/internal/report/html"
 	"github.com/tuneloop/tuneloop/internal/version"
 )
 
@@ -94,7 +91,7 @@ report.md 和 report.json。`,
 	f := cmd.Flags()
 	f.StringVar(&o.Out, "out", "", helpText(finding.T("experiment folder (default runs/<time>-experiment); the same folder again continues it", "实验目录（默认 runs/<时间>-experiment）；再次使用同一目录即继续该实验")))
 	f.StringVarP(&o.Output, "output", "o", "text", helpText(finding.T("output format on stdout: text, markdown or json", "标准输出的格式：text、markdown 或 json")))
-	f.StringVar(&o.Lang, "lang", "", helpText(finding.T("language: en or zh (default from LANG)", "语言：en 或 zh（默认取自 LANG）")))
+	langFlag(f, &o.Lang)
 	f.StringVar(&o.Journal, "journal", "", helpText(finding.T("journal directory (default /var/lib/tuneloop/journal, or $XDG_STATE_HOME/tuneloop/journal when not root)", "日志目录（默认 /var/lib/tuneloop/journal；非 root 用户为 $XDG_STATE_HOME/tuneloop/journal）")))
 	f.StringVar(&o.Catalog, "catalog", "", helpText(finding.T("catalog of runs (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)", "运行记录目录（默认 $XDG_DATA_HOME/tuneloop/runs.db 或 ~/.local/share/tuneloop/runs.db）")))
 	f.BoolVar(&o.NoCatalog, "no-catalog", false, helpText(finding.T("do not add the trials' run folders to the catalog", "不把各次试验的运行目录加入运行记录目录")))
@@ -130,10 +127,10 @@ func RunExperiment(ctx context.Context, env *Env, o *ExperimentOptions) error {
 		LeftOpen: func() ([]string, error) { return experiment.RevertLeftOpen(journal, runner.Owner) },
 		Tool:     report.Tool{Name: "tuneloop", Version: version.Version}})
 	if doc != nil {
-		if err := writeExperimentFiles(out, doc, lang); err != nil {
+		if err := experiment.WriteFiles(out, doc, lang); err != nil {
 			note(finding.Tf(finding.T("the reports could not be written: %v", "无法写入报告：%v"), err))
 		}
-		werr := report.WriteExperiment(env.Stdout, doc, format, lang)
+		werr := experiment.Write(env.Stdout, doc, format, lang)
 		if format == report.Text {
 			fmt.Fprintf(env.Stdout, "\n%s %s\n", finding.T("Report:", "报告：").In(lang), finding.SafeLine(filepath.Join(out, "report.html")))
 		}
@@ -149,32 +146,4 @@ func RunExperiment(ctx context.Context, env *Env, o *ExperimentOptions) error {
 		return &ExitError{Code: ExitFailure, Err: runErr}
 	}
 	return nil
-}
-
-// writeExperimentFiles writes report.html, report.md and report.json into
-// the experiment folder (each whole, or not at all).
-func writeExperimentFiles(dir string, doc *report.Experiment, l finding.Lang) error {
-	files := []struct {
-		name  string
-		write func(*bytes.Buffer) error
-	}{
-		{"report.html", func(b *bytes.Buffer) error { return html.WriteExperiment(b, doc, l) }},
-		{"report.md", func(b *bytes.Buffer) error { return report.WriteExperiment(b, doc, report.Markdown, l) }},
-		{"report.json", func(b *bytes.Buffer) error { return report.WriteExperiment(b, doc, report.JSON, l) }},
-	}
-	var errs []error
-	for _, f := range files {
-		var b bytes.Buffer
-		if err := f.write(&b); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		p := filepath.Join(dir, f.name)
-		if err := os.WriteFile(p+".tmp", b.Bytes(), 0o644); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		errs = append(errs, os.Rename(p+".tmp", p))
-	}
-	return errors.Join(errs...)
 }

@@ -5,10 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/sys/unix"
@@ -18,7 +15,6 @@ import (
 	"github.com/tuneloop/tuneloop/internal/remote"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/session"
-	"github.com/tuneloop/tuneloop/internal/stacks"
 )
 
 // hostOptions are --host and how to reach it (check, record, run).
@@ -107,6 +103,12 @@ func (h *hostOptions) remoteOptions(env *Env) remote.Options {
 	return remote.Options{Identities: h.Identity, KnownHosts: h.KnownHosts, Getenv: env.Getenv}
 }
 
+// conn is how session reaches the one --host: the keys, sudo (its password
+// asked on this terminal), the remote stderr to ours.
+func (h *hostOptions) conn(env *Env, lang finding.Lang) multihost.Conn {
+	return multihost.Conn{Options: h.remoteOptions(env), Exe: h.Exe, Sudo: h.Sudo, Password: h.password(env, lang), Stderr: env.Stderr}
+}
+
 // runCheckRemote is `check --host`: the audit runs there and prints here as
 // if run there; its exit code is the command's.
 func runCheckRemote(ctx context.Context, env *Env, o *CheckOptions, lang finding.Lang) error {
@@ -114,37 +116,14 @@ func runCheckRemote(ctx context.Context, env *Env, o *CheckOptions, lang finding
 	if o.Root != "" || local(o.ProcRoot, "/proc") || local(o.SysRoot, "/sys") || local(o.EtcRoot, "/etc") {
 		return usageErr(finding.T("--host: --root, --proc-root, --sys-root and --etc-root are for this host only", "--host：--root、--proc-root、--sys-root 与 --etc-root 只用于本机"))
 	}
-	args := []string{"check", "--output", o.Output, "--lang", string(lang), "--profile", o.Profile}
-	if o.FailOn != "" {
-		args = append(args, "--fail-on", o.FailOn)
-	}
-	if o.List {
-		args = append(args, "--list")
-	}
-	if o.All {
-		args = append(args, "--all")
-	}
-	c, bin, err := o.Remote.connect(ctx, env)
+	code, err := session.CheckRemote(ctx, session.RemoteCheckOptions{Host: o.Remote.Host, Conn: o.Remote.conn(env, lang),
+		Output: o.Output, Lang: string(lang), Profile: o.Profile, FailOn: o.FailOn, List: o.List, All: o.All,
+		Stdout: env.Stdout, OutFile: o.OutFile})
 	if err != nil {
 		return err
 	}
-	defer c.Close()
-	out := env.Stdout
-	if o.OutFile != "" {
-		f, err := os.Create(o.OutFile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		out = f
-	}
-	res, err := c.Exec(ctx, remote.Job{Binary: bin, Args: args, Limit: 10 * time.Minute, Stdout: out, Stderr: env.Stderr,
-		Sudo: o.Remote.Sudo, Password: o.Remote.password(env, lang)})
-	if err != nil {
-		return err
-	}
-	if res.ExitCode != 0 {
-		return &ExitError{Code: res.ExitCode}
+	if code != 0 {
+		return &ExitError{Code: code}
 	}
 	return nil
 }
@@ -174,78 +153,26 @@ func runRecordRemote(ctx context.Context, env *Env, o *RecordOptions, lang findi
 	return failOnGate(failOn, res.Decision.Findings)
 }
 
-// jvmStdout is the file of a fetched `jvm --host` folder holding what the
-// remote jvm printed.
-const jvmStdout = "jvm-output.txt"
-
 // runJVMRemote is `jvm --host H [PID]`: attach there (thread dumps, flags,
 // a profile); the report is printed here, and the raw outputs (--raw) or
 // the profile's files (--profile KIND) come back into the local folder.
 func runJVMRemote(ctx context.Context, env *Env, o *JVMOptions, lang finding.Lang) error {
-	args := []string{"jvm"}
-	if o.PID != 0 {
-		args = append(args, strconv.Itoa(o.PID))
-	}
-	args = append(args, "--dump", strconv.Itoa(o.Dumps), "--interval", o.Interval.String(), "--output", o.Output,
-		"--lang", string(lang), "--timeout", o.Timeout.String(), "--via", orDefaultStr(o.Via, "auto"))
-	if o.Profile != "" {
-		args = append(args, "--profile", o.Profile, "--duration", o.Duration.String())
-	}
-	for _, b := range []struct {
-		on   bool
-		flag string
-	}{{o.Flags, "--flags"}, {o.Props, "--props"}, {o.Heap, "--heap"}} {
-		if b.on {
-			args = append(args, b.flag)
-		}
-	}
-	if o.GCLog != "" {
-		args = append(args, "--gc-log", o.GCLog)
-	}
-	if o.JCmd != "" {
-		args = append(args, "--jcmd", o.JCmd)
-	}
-	// The folder that comes back: --raw, or the profile's --out.
-	into := o.Raw
-	if kind, err := stacks.ParseKind(o.Profile); err == nil && o.PID != 0 {
-		into = o.Out
-		if into == "" {
-			into = fmt.Sprintf("tuneloop-profile-%d-%s", o.PID, kind)
-		}
-		args = append(args, "--out", remote.FetchDir)
-	} else if o.Raw != "" {
-		args = append(args, "--raw", remote.FetchDir)
-	}
-	c, bin, err := o.Remote.connect(ctx, env)
+	res, err := session.JVMRemote(ctx, session.RemoteJVMOptions{Host: o.Remote.Host, Conn: o.Remote.conn(env, lang),
+		PID: o.PID, Dumps: o.Dumps, Interval: o.Interval, Timeout: o.Timeout, Duration: o.Duration,
+		Output: o.Output, Lang: string(lang), Via: o.Via, Profile: o.Profile, Flags: o.Flags, Props: o.Props, Heap: o.Heap,
+		GCLog: o.GCLog, JCmd: o.JCmd, Raw: o.Raw, Out: o.Out, Stdout: env.Stdout})
 	if err != nil {
 		return err
 	}
-	defer c.Close()
-	limit := 10*time.Minute + o.Duration + time.Duration(o.Dumps)*o.Interval
-	job := remote.Job{Binary: bin, Args: args, Limit: limit, Stdout: env.Stdout, Stderr: env.Stderr,
-		Sudo: o.Remote.Sudo, Password: o.Remote.password(env, lang)}
-	if into != "" {
-		if err := os.MkdirAll(into, 0o700); err != nil { // properties may hold passwords
-			return err
-		}
-		job.Fetch, job.Into, job.KeepStdout = true, into, jvmStdout
-	}
-	res, err := c.Exec(ctx, job)
-	if err != nil {
-		return err
-	}
-	if into != "" {
+	if res.Dir != "" {
 		// What it printed there, made terminal-safe here.
-		b, err := os.ReadFile(filepath.Join(into, jvmStdout))
-		if err == nil {
-			for _, line := range strings.SplitAfter(string(b), "\n") {
-				if line != "" {
-					fmt.Fprint(env.Stdout, finding.Safe(strings.TrimSuffix(line, "\n")), strings.Repeat("\n", strings.Count(line, "\n")))
-				}
+		for _, line := range strings.SplitAfter(string(res.Output), "\n") {
+			if line != "" {
+				fmt.Fprint(env.Stdout, finding.Safe(strings.TrimSuffix(line, "\n")), strings.Repeat("\n", strings.Count(line, "\n")))
 			}
 		}
 		if o.Output == "text" {
-			fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("files from the host:", "从该主机取回的文件：").In(lang), finding.SafeLine(into))
+			fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("files from the host:", "从该主机取回的文件：").In(lang), finding.SafeLine(res.Dir))
 		}
 	}
 	if res.ExitCode != 0 {

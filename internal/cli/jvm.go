@@ -2,22 +2,20 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/tuneloop/tuneloop/internal/analysis"
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/jvm/attach"
 	"github.com/tuneloop/tuneloop/internal/jvm/inspect"
-	"github.com/tuneloop/tuneloop/internal/native"
-	"github.com/tuneloop/tuneloop/internal/profile"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/rules"
+	"github.com/tuneloop/tuneloop/internal/session"
 	"github.com/tuneloop/tuneloop/internal/stacks"
 )
 
@@ -108,8 +106,8 @@ attach 协议；以 root 运行时也能进入容器，以及连接其他用户�
 	f.BoolVar(&o.Heap, "heap", false, helpText(finding.T("print the heap (GC.heap_info)", "输出堆信息（GC.heap_info）")))
 	f.StringVar(&o.GCLog, "gc-log", "", helpText(finding.T("switch GC logging on at run time, to this absolute path (as the JVM sees it), unless GC is already logged to a file", "若 GC 日志尚未写入任何文件，则在运行时开启 GC 日志并写到该绝对路径（按 JVM 所见的路径）")))
 	f.StringVar(&o.Raw, "raw", "", helpText(finding.T("save the raw outputs in this directory (before they are parsed)", "把原始输出（解析之前）保存到该目录")))
-	f.StringVarP(&o.Output, "output", "o", "text", helpText(finding.T("output format: text or json", "输出格式：text 或 json")))
-	f.StringVar(&o.Lang, "lang", "", helpText(finding.T("language: en or zh (default from LANG)", "语言：en 或 zh（默认取自 LANG）")))
+	outputFlag(f, &o.Output, report.JVMFormats())
+	langFlag(f, &o.Lang)
 	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), helpText(finding.T("cpu, alloc, lock or wall: record that profile through JFR; native: sample Java, native and kernel stacks with perf_event_open (any process; see -d, --out); java-web, database or latency: workload profile for the configuration checks", "cpu、alloc、lock 或 wall：通过 JFR 记录该类剖析；native：用 perf_event_open 采样 Java、原生与内核调用栈（任意进程；见 -d、--out）；java-web、database 或 latency：配置检查使用的负载配置档")))
 	f.DurationVarP(&o.Duration, "duration", "d", 30*time.Second, helpText(finding.T("how long --profile cpu|alloc|lock|wall records (Ctrl-C stops early and keeps what was recorded)", "--profile cpu|alloc|lock|wall 的记录时长（Ctrl-C 可提前停止并保留已记录的内容）")))
 	f.StringVar(&o.Out, "out", "", helpText(finding.T("directory for the profile's files (profile.html, profile.collapsed, profile.pb.gz, recording.jfr); default tuneloop-profile-PID-KIND", "剖析文件（profile.html、profile.collapsed、profile.pb.gz、recording.jfr）的目录；默认 tuneloop-profile-PID-KIND")))
@@ -151,11 +149,12 @@ func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 		}
 		return report.WriteJVMList(env.Stdout, ps, format, lang)
 	}
-	if o.Profile == "native" {
-		return runNativeProfile(ctx, env, o, lang)
-	}
-	if kind, err := stacks.ParseKind(o.Profile); err == nil {
-		return runJVMProfile(ctx, env, o, kind, attach.Options{Timeout: o.Timeout, Method: method}, lang)
+	if kind, err := stacks.ParseKind(o.Profile); err == nil || o.Profile == "native" {
+		name := o.Profile
+		if err == nil {
+			name = string(kind)
+		}
+		return runJVMProfile(ctx, env, o, name, attach.Options{Timeout: o.Timeout, Method: method}, lang)
 	} else if _, perr := rules.ParseProfile(o.Profile); o.Profile != "" && perr != nil {
 		return usageErr(finding.T("--profile: want cpu, alloc, lock, wall or native (a profile to record) or java-web, database or latency (the checks' workload), got %q",
 			"--profile：应为 cpu、alloc、lock、wall 或 native（要记录的剖析），或 java-web、database、latency（检查所用负载配置档），实际为 %q"), o.Profile)
@@ -199,11 +198,11 @@ func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 
 func localizeAttachErr(err error, lang finding.Lang) error { return inspect.Localize(err, lang) }
 
-// runJVMProfile is `jvm PID --profile KIND`: record, then write the
-// recording, the collapsed stacks, pprof and the flame graph page into
-// --out, and print the top frames. Ctrl-C stops the recording early and
-// still writes what it holds.
-func runJVMProfile(ctx context.Context, env *Env, o *JVMOptions, kind stacks.Kind, ao attach.Options, lang finding.Lang) error {
+// runJVMProfile is `jvm PID --profile KIND` (a JFR kind, or native):
+// session.ProfileJVM records it and writes its files and page into --out;
+// the page is printed as text (the top frames) or JSON. Ctrl-C stops the
+// recording early and still writes what it holds.
+func runJVMProfile(ctx context.Context, env *Env, o *JVMOptions, kind string, ao attach.Options, lang finding.Lang) error {
 	if o.Duration <= 0 {
 		return usageErr(finding.T("-d: want a positive duration, got %v", "-d：应为正的时长，实际为 %v"), o.Duration)
 	}
@@ -212,84 +211,16 @@ func runJVMProfile(ctx context.Context, env *Env, o *JVMOptions, kind stacks.Kin
 		dir = fmt.Sprintf("tuneloop-profile-%d-%s", o.PID, kind)
 	}
 	if o.Output == "text" && env.Terminal {
-		fmt.Fprintf(env.Stderr, finding.T("recording a %s profile of pid %d for %v (Ctrl-C stops early)\n", "正在记录 pid %[2]d 的 %[1]s 剖析，时长 %[3]v（Ctrl-C 可提前停止）\n").In(lang), kind, o.PID, o.Duration)
-	}
-	res, err := profile.Capture(ctx, o.PID, kind, o.Duration, profile.Options{Attach: ao})
-	if err != nil && (res == nil || len(res.JFR) == 0) {
-		var se *profile.StartError
-		if errors.As(err, &se) {
-			return &ExitError{Code: 1, Err: errors.New(se.Message(lang))}
+		if kind == "native" {
+			fmt.Fprintf(env.Stderr, finding.T("sampling pid %d's stacks on the CPU for %v (Ctrl-C stops early)\n", "正在采样 pid %d 在 CPU 上的调用栈，时长 %v（Ctrl-C 可提前停止）\n").In(lang), o.PID, o.Duration)
+		} else {
+			fmt.Fprintf(env.Stderr, finding.T("recording a %s profile of pid %d for %v (Ctrl-C stops early)\n", "正在记录 pid %[2]d 的 %[1]s 剖析，时长 %[3]v（Ctrl-C 可提前停止）\n").In(lang), kind, o.PID, o.Duration)
 		}
-		return localizeAttachErr(err, lang)
 	}
-	files, ferr := res.WriteFiles(dir)
-	if ferr != nil {
-		return ferr
-	}
-	if err != nil || res.Profile == nil {
-		return fmt.Errorf("%v (%s: %s)", err, finding.T("the recording is kept", "记录已保留").In(lang), files["jfr"])
-	}
-	page := report.NewFlamePage(res.Profile, report.FlameMeta{Target: fmt.Sprintf("pid %d", o.PID), Version: res.Version,
-		Command: res.Command, Start: res.Start, Duration: res.Duration, Interrupted: res.Interrupted, Notes: res.Notes, Files: files}, lang)
-	return writeProfilePage(env, o, dir, page)
-}
-
-// writeProfilePage writes profile.html into dir and prints the page as
-// text or JSON.
-func writeProfilePage(env *Env, o *JVMOptions, dir string, page *report.FlamePage) error {
-	hp := filepath.Join(dir, profile.FileHTML)
-	if err := writeFlameHTML(hp, page); err != nil {
-		return err
-	}
-	page.Files["html"] = hp
-	return printFlamePage(env.Stdout, o.Output, page, 10)
-}
-
-// runNativeProfile is `jvm PID --profile native`: the process's stacks on
-// the CPU, Java (JIT, named through its perf map), native and kernel,
-// sampled with perf_event_open, and the native catalogue's findings.
-func runNativeProfile(ctx context.Context, env *Env, o *JVMOptions, lang finding.Lang) error {
-	if o.Duration <= 0 {
-		return usageErr(finding.T("-d: want a positive duration, got %v", "-d：应为正的时长，实际为 %v"), o.Duration)
-	}
-	if _, err := os.Stat(fmt.Sprintf("/proc/%d", o.PID)); err != nil {
-		return &ExitError{Code: 1, Err: finding.Errorf(finding.T("pid %d: no such process", "pid %d：进程不存在"), o.PID)}
-	}
-	dir := o.Out
-	if dir == "" {
-		dir = fmt.Sprintf("tuneloop-profile-%d-native", o.PID)
-	}
-	if o.Output == "text" && env.Terminal {
-		fmt.Fprintf(env.Stderr, finding.T("sampling pid %d's stacks on the CPU for %v (Ctrl-C stops early)\n", "正在采样 pid %d 在 CPU 上的调用栈，时长 %v（Ctrl-C 可提前停止）\n").In(lang), o.PID, o.Duration)
-	}
-	start := time.Now()
-	rec, err := native.Sample(ctx, o.Duration, native.Options{PID: o.PID})
+	page, err := session.ProfileJVM(ctx, session.ProfileOptions{PID: o.PID, Kind: kind, Duration: o.Duration, Dir: dir, Attach: ao, Lang: lang})
 	if err != nil {
-		var u *native.Unavailable
-		if errors.As(err, &u) {
-			return &ExitError{Code: 1, Err: errors.New(u.Message(lang))}
-		}
-		return err
+		return loadErr(err)
 	}
-	notes := rec.Notes
-	if rec.JITFrames > 0 {
-		notes = append(notes, finding.T(fmt.Sprintf("%.1f%% of %d JIT frames named to Java methods", 100*rec.JITShare(), rec.JITFrames),
-			fmt.Sprintf("%d 个 JIT 帧中 %.1f%% 已命名为 Java 方法", rec.JITFrames, 100*rec.JITShare())))
-	}
-	if rec.Samples == 0 {
-		notes = append(notes, finding.T(fmt.Sprintf("no sample of pid %d on a CPU: it was idle (or exited)", o.PID),
-			fmt.Sprintf("没有 pid %d 在 CPU 上的采样：该进程空闲（或已退出）", o.PID)))
-	}
-	if rec.Lost > 0 {
-		notes = append(notes, finding.T(fmt.Sprintf("%d samples lost (ring buffer full)", rec.Lost), fmt.Sprintf("丢失 %d 个采样（环形缓冲区已满）", rec.Lost)))
-	}
-	res := &profile.Result{Kind: "native", PID: o.PID, Start: start, Duration: rec.Duration, Profile: rec.Profile}
-	files, err := res.WriteFiles(dir)
-	if err != nil {
-		return err
-	}
-	page := report.NewFlamePage(rec.Profile, report.FlameMeta{Target: fmt.Sprintf("pid %d", o.PID), Start: start, Duration: rec.Duration,
-		Interrupted: ctx.Err() != nil, Command: fmt.Sprintf("perf_event_open cpu-clock %d Hz, every CPU, pid %d", rec.Hz, o.PID),
-		Notes: notes, Files: files, Findings: native.Catalogue(rec, native.ReadCPU())}, lang)
-	return writeProfilePage(env, o, dir, page)
+	format, _ := report.JVMFormats().Parse(o.Output) // validated by RunJVM
+	return analysis.WriteFlame(env.Stdout, page, format)
 }

@@ -168,7 +168,7 @@ jmeter -g results.jtl -o report/）；--import 读取 JMeter 或 tuneloop 写出
 	f.StringArrayVarP(&o.JProps, "jmeter-property", "J", nil, helpText(finding.T("JMeter property name=value for ${__P(name)} in --jmx (repeatable)", "--jmx 中 ${__P(name)} 使用的 JMeter 属性 name=value（可重复指定）")))
 	f.BoolVar(&o.JMXSkip, "jmx-skip-unsupported", false, helpText(finding.T("run a --jmx plan without the elements tuneloop cannot run (listed) instead of refusing it", "跳过 tuneloop 无法执行的元素（会列出）继续执行 --jmx 计划，而不是拒绝执行")))
 	f.StringVar(&o.Import, "import", "", helpText(finding.T("summarise a JMeter JTL file (CSV or XML) instead of running load", "汇总一个 JMeter JTL 文件（CSV 或 XML），而不施加负载")))
-	f.StringVarP(&o.Output, "output", "o", "text", helpText(finding.T("output format: text or json", "输出格式：text 或 json")))
+	outputFlag(f, &o.Output, report.LoadFormats())
 	f.StringVar(&o.JTL, "jtl", "", helpText(finding.T("write every sample to this file as JMeter CSV (default columns)", "把每个样本以 JMeter CSV 格式（默认列）写入该文件")))
 	f.StringVar(&o.Save, "save", "", helpText(finding.T("also write the JSON summary to this file", "同时把 JSON 汇总写入该文件")))
 	f.StringVar(&o.HTML, "html", "", helpText(finding.T("also write the load report (throughput, percentiles, labels, errors over time; latency distribution) to this HTML file", "同时把压测报告（随时间变化的吞吐、百分位延迟、各标签、错误；延迟分布）写入该 HTML 文件")))
@@ -179,7 +179,7 @@ jmeter -g results.jtl -o report/）；--import 读取 JMeter 或 tuneloop 写出
 	f.BoolVarP(&o.Insecure, "insecure", "k", false, helpText(finding.T("do not verify TLS certificates", "不校验 TLS 证书")))
 	f.BoolVar(&o.HTTP2, "http2", false, helpText(finding.T("use HTTP/2 where the server offers it over TLS (Go net/http client: slower per request)", "服务端通过 TLS 提供 HTTP/2 时使用 HTTP/2（走 Go net/http 客户端：单个请求开销更大）")))
 	f.BoolVarP(&o.Quiet, "quiet", "q", false, helpText(finding.T("no live status line", "不显示实时状态行")))
-	f.StringVar(&o.Lang, "lang", "", helpText(finding.T("language: en or zh (default from LANG)", "语言：en 或 zh（默认取自 LANG）")))
+	langFlag(f, &o.Lang)
 	o.Engine.flags(cmd)
 	return cmd
 }

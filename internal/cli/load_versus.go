@@ -79,17 +79,9 @@ func runVersus(ctx context.Context, env *Env, o *LoadOptions) error {
 			return &ExitError{Code: ExitFailure, Err: fmt.Errorf("--save: %w", err)}
 		}
 	}
-	if o.Output == "json" {
-		if err := report.WriteJSON(env.Stdout, c); err != nil {
-			return err
-		}
-	} else {
-		if err := compare.WriteWindowsText(env.Stdout, c, lang, o.FailOnRegPct); err != nil {
-			return err
-		}
-		for _, w := range c.Warnings {
-			fmt.Fprintf(env.Stdout, "%s: %s\n", finding.T("Warning", "警告").In(lang), w.In(lang))
-		}
+	format, _ := report.LoadFormats().Parse(o.Output) // validated by RunLoad
+	if err := compare.WriteWindows(env.Stdout, c, format, lang, o.FailOnRegPct); err != nil {
+		return err
 	}
 	return comparisonExit(c, o.FailOnRegPct, regressed)
 }

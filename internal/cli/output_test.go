@@ -79,7 +79,7 @@ func TestOutputAliases(t *testing.T) {
 	if code := runRoot(t, env, "compare", demoBefore, demoAfter, "-o", "md"); code != 0 || !strings.Contains(out.String(), "| metric") {
 		t.Errorf("compare -o md: exit %d\n%.200s", code, out.String())
 	}
-	for _, fs := range []report.Formats{report.CheckFormats(), porting.Formats(), compare.Formats(), report.ProbeCompareFormats(), analysis.Formats()} {
+	for _, fs := range []report.Formats{report.CheckFormats(), porting.Formats(), compare.Formats(), compare.ProbeFormats(), analysis.Formats()} {
 		for _, f := range fs {
 			if !strings.Contains(fs.Text().EN, string(f)) || !strings.Contains(fs.Text().ZH, string(f)) {
 				t.Errorf("%v: %q is not in the message %q / %q", fs, f, fs.Text().EN, fs.Text().ZH)

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -117,9 +116,9 @@ linux-aarch64、Netty aarch_64、snappy Linux/aarch64、RocksDB linux64……）
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.Target, "target", "linux/arm64", helpText(finding.T("platform to check for: linux/arm64 or linux/amd64", "要检查的目标平台：linux/arm64 或 linux/amd64")))
-	f.StringVarP(&o.Output, "output", "o", "text", helpText(finding.T("output format: text, json, markdown or junit", "输出格式：text、json、markdown 或 junit")))
+	outputFlag(f, &o.Output, porting.Formats())
 	f.StringVar(&o.FailOn, "fail-on", "blocker", helpText(finding.T("exit non-zero at this verdict or worse: blocker, upgrade or none", "判定结果达到该级别或更严重时以非零退出码退出：blocker、upgrade 或 none")))
-	f.StringVar(&o.Lang, "lang", "", helpText(finding.T("language: en or zh (default from LANG)", "语言：en 或 zh（默认取自 LANG）")))
+	langFlag(f, &o.Lang)
 	f.StringVar(&o.Glibc, "glibc", "", helpText(finding.T("the target's glibc version (e.g. 2.28): flag bundled libraries that need a newer one", "目标环境的 glibc 版本（例如 2.28）：标出需要更高版本的随包库")))
 	f.BoolVar(&o.All, "all", false, helpText(finding.T("text output: show the evidence of passing components too", "文本输出：同时显示通过的组件的证据")))
 	f.StringVar(&o.OutFile, "out", "", helpText(finding.T("write the report to this file instead of standard output", "把报告写入该文件，而不是标准输出")))
@@ -168,22 +167,10 @@ func RunPorting(ctx context.Context, env *Env, o *PortingOptions) error {
 	}
 	opts := porting.Options{Target: target, Glibc: o.Glibc,
 		Limits: archive.Limits{MaxEntry: o.MaxEntry, MaxTotal: o.MaxTotal, MaxDepth: o.MaxDepth}}
-	rep := &porting.Report{Schema: porting.SchemaID, Tool: "tuneloop", Version: version.Version, Time: now().UTC(), Target: target.String()}
-	var failed []string
-	for _, p := range o.Paths {
-		pr, err := porting.Scan(ctx, p, opts)
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			pr = &porting.PathReport{Path: p, Error: err.Error()}
-		}
-		if pr.Error != "" {
-			failed = append(failed, fmt.Sprintf("%s: %s", p, pr.Error))
-		}
-		rep.Paths = append(rep.Paths, pr)
+	rep, err := porting.ScanAll(ctx, o.Paths, opts, version.Version, now())
+	if err != nil {
+		return err
 	}
-
 	w := env.Stdout
 	if o.OutFile != "" {
 		fw, err := createOut(o.OutFile)
@@ -202,8 +189,8 @@ func RunPorting(ctx context.Context, env *Env, o *PortingOptions) error {
 		}
 		fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("report written to", "报告已写入").In(lang), o.OutFile)
 	}
-	if len(failed) > 0 {
-		return &ExitError{Code: ExitFailure, Err: errors.New("cannot read " + strings.Join(failed, "; "))}
+	if failed := rep.Unreadable(); len(failed) > 0 {
+		return &ExitError{Code: ExitFailure, Err: finding.Errorf(finding.T("cannot read %s", "无法读取 %s"), strings.Join(failed, "; "))}
 	}
 	switch worst := rep.Worst(); {
 	case failOn == "":

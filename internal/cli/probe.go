@@ -1,24 +1,20 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/tuneloop/tuneloop/internal/compare"
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/probe"
 	"github.com/tuneloop/tuneloop/internal/report"
-	"github.com/tuneloop/tuneloop/internal/report/html"
 	"github.com/tuneloop/tuneloop/internal/session"
 	"github.com/tuneloop/tuneloop/internal/units"
-	"github.com/tuneloop/tuneloop/internal/version"
 )
 
 // probeTokenEnv holds the token when it should not show in ps.
@@ -134,8 +130,8 @@ probe.json、probe.txt、probe.md 与 probe.html（矩阵画成热力图）；
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.Output, "output", "o", "text", helpText(finding.T("output format: text, markdown or json", "输出格式：text、markdown 或 json")))
-	f.StringVar(&o.Lang, "lang", "", helpText(finding.T("language: en or zh (default from LANG)", "语言：en 或 zh（默认取自 LANG）")))
+	outputFlag(f, &o.Output, report.ProbeFormats())
+	langFlag(f, &o.Lang)
 	f.StringVar(&o.Out, "out", "", helpText(finding.T("probe folder (default ./probes/<timestamp>-<host>; - for none)", "探测目录（默认 ./probes/<时间戳>-<主机名>；- 表示不写）")))
 	f.BoolVar(&o.Quick, "quick", false, helpText(finding.T("a quick probe: about 10 s, shorter rounds", "快速探测：约 10 秒，每轮更短")))
 	f.StringVar(&o.Only, "only", "", helpText(finding.T("the parts to measure, comma-separated: net, cpu, mem, disk (default all)", "要测量的部分，逗号分隔：net、cpu、mem、disk（默认全部）")))
@@ -189,7 +185,8 @@ func RunProbe(ctx context.Context, env *Env, o *ProbeOptions) error {
 		}
 		return probe.Listen(ctx, probe.ListenOptions{Addr: o.Listen, Token: o.Token, For: o.For, Log: env.Stderr,
 			Ready: func(addr string) {
-				fmt.Fprintf(env.Stdout, "listening on %s until %s\n", addr, time.Now().Add(o.For).UTC().Format(time.RFC3339))
+				// --peer-ssh reads this line (its listener is started with --lang en).
+				fmt.Fprintln(env.Stdout, finding.Tf(finding.T("listening on %s until %s", "正在监听 %s，直到 %s"), addr, time.Now().Add(o.For).UTC().Format(time.RFC3339)).In(lang))
 				if o.Token == "" {
 					fmt.Fprintln(env.Stderr, finding.T("tuneloop: no --token: anyone who reaches this port may probe it", "tuneloop：未设置 --token：任何能连到此端口的人都可以探测").In(lang))
 				}
@@ -231,68 +228,18 @@ func RunProbe(ctx context.Context, env *Env, o *ProbeOptions) error {
 	return nil
 }
 
-// probePath is the probe.json of a probe folder, or path itself when it
-// is a file.
-func probePath(path string) string {
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return filepath.Join(path, probe.File)
-	}
-	return path
-}
-
-// isProbe: path is a probe folder or a probe.json (by its schema line).
-func isProbe(path string) bool {
-	f, err := os.Open(probePath(path))
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, 256)
-	n, _ := f.Read(head)
-	return bytes.Contains(head[:n], []byte(`"`+probe.Schema+`"`))
-}
-
-func loadProbe(path string) (*probe.Result, error) {
-	p := probePath(path)
-	f, err := os.Open(p)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", p)
-	}
-	return probe.Decode(f, p)
-}
-
 // compareProbes says per figure whether B differs from A significantly.
 func compareProbes(env *Env, o *CompareOptions, a, b string, lang finding.Lang) error {
 	if o.FailOnRegPct > 0 || o.FlameDiff != "" || o.Output == "junit" {
 		return usageErr(finding.T("comparing probes: --fail-on-regression, --flame-diff and junit are for runs", "比较探测结果时不支持 --fail-on-regression、--flame-diff 与 junit（它们用于运行）"))
 	}
-	format, err := outputFormat(o.Output, report.ProbeCompareFormats())
+	format, err := outputFormat(o.Output, compare.ProbeFormats())
 	if err != nil {
 		return err
 	}
-	ra, err := loadProbe(a)
+	c, err := compare.Probes(a, b)
 	if err != nil {
 		return err
 	}
-	rb, err := loadProbe(b)
-	if err != nil {
-		return err
-	}
-	for _, x := range []struct {
-		path string
-		r    *probe.Result
-	}{{a, ra}, {b, rb}} {
-		if x.r.State() == probe.StatusProbing {
-			return finding.Errorf(finding.T("%s is a probe that never finished (killed, or still running): nothing to compare", "%s 是未完成的探测（被终止或仍在运行）：没有可比较的内容"), finding.SafeLine(x.path))
-		}
-	}
-	c := probe.Compare(ra, rb, a, b)
-	if format == report.HTML {
-		return html.WriteProbeCompare(env.Stdout, report.NewProbeComparePage(c, "tuneloop "+version.Version, lang))
-	}
-	return report.WriteProbeCompare(env.Stdout, c, format, lang)
+	return compare.WriteProbes(env.Stdout, c, format, lang)
 }

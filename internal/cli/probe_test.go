@@ -128,6 +128,14 @@ func TestProbeListenTokenFromEnv(t *testing.T) {
 	if !strings.HasPrefix(out.String(), "listening on 127.0.0.1:") {
 		t.Errorf("%q", out)
 	}
+	// In Chinese when asked (--peer-ssh starts its listener with --lang en).
+	env, out, _ = testEnv()
+	if err := RunProbe(context.Background(), env, &ProbeOptions{Output: "text", Listen: "127.0.0.1:0", For: 100 * time.Millisecond, Token: "t", Lang: "zh"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out.String(), "正在监听 127.0.0.1:") || !strings.Contains(out.String(), "，直到 ") {
+		t.Errorf("zh: %q", out)
+	}
 }
 
 // TestProbeSIGTERMLeavesNothing stops the real binary with SIGTERM in the

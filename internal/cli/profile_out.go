@@ -1,44 +1,20 @@
 package cli
 
-// What a profile becomes on disk and on the terminal, the same for `jvm PID
-// --profile KIND` (a live JVM) and `analyze FILE.jfr` (a recording or
-// collapsed stacks): the self-contained flame page, the collapsed stacks,
-// pprof, and the summary printed as text or JSON; and the differential
-// flame graph of `compare BEFORE AFTER --flame-diff F`.
+// The differential flame graph of `compare BEFORE AFTER --flame-diff F`,
+// of runs or of profile files (session.ProfileFlameSide); one profile's
+// page is analysis.WriteFlame.
 
 import (
 	"context"
 	"fmt"
-	"io"
-	"os"
 
-	"github.com/tuneloop/tuneloop/internal/analysis"
 	"github.com/tuneloop/tuneloop/internal/compare"
 	"github.com/tuneloop/tuneloop/internal/finding"
-	"github.com/tuneloop/tuneloop/internal/input"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/report/html"
+	"github.com/tuneloop/tuneloop/internal/session"
 	"github.com/tuneloop/tuneloop/internal/stacks"
 )
-
-// writeFlameHTML writes the flame page of one profile to path.
-func writeFlameHTML(path string, page *report.FlamePage) error {
-	return report.WriteFile(path, func(w io.Writer) error { return html.WriteFlame(w, page) })
-}
-
-// writeProfileFile writes one form of p (p.WriteCollapsed, p.WritePprof) to path.
-func writeProfileFile(path string, write func(io.Writer) error) error {
-	return report.WriteFile(path, write)
-}
-
-// printFlamePage prints the page as JSON (output "json") or as the text
-// summary with the top n frames.
-func printFlamePage(w io.Writer, output string, page *report.FlamePage, n int) error {
-	if output == "json" {
-		return report.WriteJSON(w, page)
-	}
-	return report.WriteFlameText(w, page, n)
-}
 
 // flameKind reads compare's --flame-kind.
 func flameKind(o *CompareOptions) (stacks.Kind, error) {
@@ -95,25 +71,6 @@ func writeFlameDiff(env *Env, path string, before, after compare.FlameSide, lang
 	return page, nil
 }
 
-// allProfileFiles: every argument is a JFR recording or collapsed stacks
-// (not a run folder, not a report.json).
-func allProfileFiles(ctx context.Context, args []string) bool {
-	for _, p := range args {
-		if st, err := os.Stat(p); err != nil || st.IsDir() {
-			return false
-		}
-		f, err := input.Open(ctx, p, input.DefaultLimits())
-		if err != nil {
-			return false
-		}
-		f.Close()
-		if f.Format.Kind() != input.KindProfile {
-			return false
-		}
-	}
-	return len(args) > 0
-}
-
 // compareProfileFiles is `compare A.jfr B.jfr --flame-diff F` (or
 // collapsed files, several a side with --): the differential flame graph
 // alone, per total (raw files do not know their requests).
@@ -125,32 +82,11 @@ func compareProfileFiles(ctx context.Context, env *Env, o *CompareOptions, bArgs
 	if err != nil {
 		return err
 	}
-	side := func(paths []string) (compare.FlameSide, error) {
-		s := compare.FlameSide{Names: paths}
-		var ps []*stacks.Profile
-		for _, path := range paths {
-			f, err := input.Open(ctx, path, input.DefaultLimits())
-			if err != nil {
-				return s, err
-			}
-			got, _, err := analysis.ReadProfiles(ctx, f, f.Format, []stacks.Kind{kind}, true)
-			f.Close()
-			if err != nil {
-				return s, err
-			}
-			for _, p := range got {
-				compare.DropIdle(p)
-			}
-			ps = append(ps, got...)
-		}
-		s.Profile = compare.MergeProfiles(ps)
-		return s, nil
-	}
-	b, err := side(bArgs)
+	b, err := session.ProfileFlameSide(ctx, bArgs, kind)
 	if err != nil {
 		return err
 	}
-	a, err := side(aArgs)
+	a, err := session.ProfileFlameSide(ctx, aArgs, kind)
 	if err != nil {
 		return err
 	}

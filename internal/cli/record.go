@@ -117,9 +117,9 @@ raw/samples.jsonl.gz、derived/series.json、findings.json），可在本机或�
 	f.BoolVar(&o.NoCatalog, "no-catalog", false, helpText(finding.T("do not add the run to the catalog", "不把本次运行加入运行记录目录")))
 	f.StringSliceVar(&o.Enable, "enable", nil, helpText(finding.T("samplers to turn on (e.g. tcpstates)", "要开启的采样器（例如 tcpstates）")))
 	f.StringSliceVar(&o.Disable, "disable", nil, helpText(finding.T("samplers to turn off", "要关闭的采样器")))
-	f.StringVarP(&o.Output, "output", "o", "text", helpText(finding.T("output format: text, json or markdown", "输出格式：text、json 或 markdown")))
-	f.StringVar(&o.Lang, "lang", "", helpText(finding.T("language: en or zh (default from LANG)", "语言：en 或 zh（默认取自 LANG）")))
-	f.StringVar(&o.FailOn, "fail-on", "", helpText(finding.T("exit 3 if a finding is at least this severe: warning or critical", "存在至少达到该严重级别的发现时以退出码 3 退出：warning 或 critical")))
+	outputFlag(f, &o.Output, report.RunFormats())
+	langFlag(f, &o.Lang)
+	failOnFlag(f, &o.FailOn)
 	f.IntVar(&o.ThreadDumps, "thread-dumps", 0, helpText(finding.T("take N thread dumps of the JVM target during the run (attaches to it; joins hot threads to their stacks)", "运行期间对目标 JVM 采集 N 次线程转储（会 attach 到该 JVM；把热点线程对应到其调用栈）")))
 	f.BoolVarP(&o.Quiet, "quiet", "q", false, helpText(finding.T("no live status line", "不显示实时状态行")))
 	o.Prom.flags(cmd)
@@ -201,8 +201,8 @@ func RunRecord(ctx context.Context, env *Env, o *RecordOptions) error {
 	if err != nil {
 		return err
 	}
-	defer prom.stop()
-	hooks.OnTick = prom.onTick(hooks.OnTick)
+	defer prom.Stop()
+	hooks.OnTick = prom.OnTick(hooks.OnTick)
 	rec, err := session.Record(ctx, session.RecordOptions{Duration: o.Duration, Interval: o.Interval, PID: o.PID,
 		JVMAuto: o.JVM == "auto", Out: o.Out, Catalog: o.Catalog, NoCatalog: o.NoCatalog, Getenv: env.Getenv,
 		Enable: o.Enable, Disable: o.Disable, Argv: o.Argv, ThreadDumps: o.ThreadDumps}, hooks)

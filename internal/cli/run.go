@@ -103,10 +103,10 @@ report.html（自包含）、report.md 和 report.json。
 	o.Engine.flags(cmd)
 	f.StringVar(&o.JTLWatch, "jtl-watch", "", helpText(finding.T("an external load writes this JMeter JTL: no load is generated, its samples in the run window are the load result", "由外部压测写入该 JMeter JTL：tuneloop 不产生负载，以运行时间窗口内的样本作为负载结果")))
 	f.StringVar(&o.Out, "out", "", helpText(finding.T("run folder (default ./runs/<timestamp>-<host>)", "运行目录（默认 ./runs/<timestamp>-<host>）")))
-	f.StringVarP(&o.Output, "output", "o", "text", helpText(finding.T("output format: text, json or markdown", "输出格式：text、json 或 markdown")))
-	f.StringVar(&o.Lang, "lang", "", helpText(finding.T("language: en or zh (default from LANG)", "语言：en 或 zh（默认取自 LANG）")))
+	outputFlag(f, &o.Output, report.RunFormats())
+	langFlag(f, &o.Lang)
 	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), helpText(finding.T("workload profile for the host audit", "主机审计使用的负载配置档")))
-	f.StringVar(&o.FailOn, "fail-on", "", helpText(finding.T("exit 3 if a finding is at least this severe: warning or critical", "存在至少达到该严重级别的发现时以退出码 3 退出：warning 或 critical")))
+	failOnFlag(f, &o.FailOn)
 	f.StringVar(&o.Probe, "probe", "", helpText(finding.T("a probe folder of this host ('tuneloop probe'), copied into the run: the verdict and the host audit cite its figures (default: the newest finished probe of this host in the catalog, unless --no-catalog, or under ./probes)", "本机的探测目录（'tuneloop probe'），会复制进运行目录：结论与主机审计引用其中的指标（默认：运行记录目录中（除非 --no-catalog）或 ./probes 下本机最新的已完成探测结果）")))
 	f.StringVar(&o.Catalog, "catalog", "", helpText(finding.T("catalog of runs (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)", "运行记录目录（默认 $XDG_DATA_HOME/tuneloop/runs.db 或 ~/.local/share/tuneloop/runs.db）")))
 	f.BoolVar(&o.NoCatalog, "no-catalog", false, helpText(finding.T("do not add the run to the catalog", "不把本次运行加入运行记录目录")))
@@ -172,8 +172,8 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	if err != nil {
 		return err
 	}
-	defer prom.stop()
-	hooks.OnLoad = prom.onLoad(hooks.OnLoad)
+	defer prom.Stop()
+	hooks.OnLoad = prom.OnLoad(hooks.OnLoad)
 	so := session.SeriesOptions{Run: session.RunOptions{Target: o.Target, Load: cfg, WarmUp: o.WarmUp, Interval: o.Interval,
 		ThreadDumps: dumps, Start: o.Start, StartTimeout: o.StartTimeout, StopTimeout: o.StopTimeout, KeepService: o.KeepService, PID: o.PID,
 		JVMAuto: o.JVM == "auto", JTLWatch: o.JTLWatch, JMeter: jm, Out: o.Out, Profile: profile, Catalog: o.Catalog,

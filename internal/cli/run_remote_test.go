@@ -590,7 +590,7 @@ func TestJVMHost(t *testing.T) {
 	for _, e := range ents {
 		names = append(names, e.Name())
 	}
-	if len(names) < 2 || !strings.Contains(strings.Join(names, " "), jvmStdout) {
+	if len(names) < 2 || !strings.Contains(strings.Join(names, " "), session.JVMStdout) {
 		t.Errorf("the raw outputs did not come back: %v", names)
 	}
 	// Without a PID: the host's JVMs.

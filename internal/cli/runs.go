@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -63,9 +62,9 @@ complete on its own ('tuneloop analyze DIR', 'tuneloop compare PROBE_A PROBE_B')
 	}
 	pf := cmd.PersistentFlags()
 	pf.StringVar(&o.Catalog, "catalog", "", helpText(finding.T("catalog of runs (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)", "运行记录目录（默认 $XDG_DATA_HOME/tuneloop/runs.db 或 ~/.local/share/tuneloop/runs.db）")))
-	cmd.Flags().StringVarP(&o.Output, "output", "o", "text", helpText(finding.T("output format: text or json", "输出格式：text 或 json")))
+	outputFlag(cmd.Flags(), &o.Output, report.RunsFormats())
 	cmd.Flags().BoolVar(&o.Probes, "probes", false, helpText(finding.T("list the catalogued probes (tuneloop probe) instead of the runs", "列出运行记录目录中的探测（tuneloop probe），而不是运行")))
-	pf.StringVar(&o.Lang, "lang", "", helpText(finding.T("language: en or zh (default from LANG)", "语言：en 或 zh（默认取自 LANG）")))
+	langFlag(pf, &o.Lang)
 	cmd.AddCommand(&cobra.Command{
 		Use:   "add DIR...",
 		Short: helpText(finding.T("Add run or probe folders to the catalog (e.g. copied from another machine)", "把运行目录或探测目录加入运行记录目录（例如从其他机器复制来的）")),
@@ -114,7 +113,7 @@ history existed are read from their report.json.`,
 		},
 	}
 	tc.Flags().StringVar(&trend.Service, "service", "", helpText(finding.T("only this service (the target URL as the runs used it)", "只看该服务（运行时使用的目标 URL）")))
-	tc.Flags().StringVarP(&trend.Output, "output", "o", "text", helpText(finding.T("output format: text or json", "输出格式：text 或 json")))
+	outputFlag(tc.Flags(), &trend.Output, report.RunsFormats())
 	cmd.AddCommand(tc)
 	return cmd
 }
@@ -164,18 +163,13 @@ func runRunsAdd(ctx context.Context, env *Env, o *RunsOptions, dirs []string) er
 		return err
 	}
 	defer c.Close()
-	for _, d := range dirs {
-		isProbe, err := session.AddToCatalog(ctx, c, d)
-		if err != nil {
-			return err
-		}
+	return session.AddRuns(ctx, c, dirs, func(d string, isProbe bool) {
 		what := finding.T("added", "已添加")
 		if isProbe {
 			what = finding.T("added probe", "已添加探测")
 		}
 		fmt.Fprintf(env.Stdout, "%s %s\n", what.In(lang), finding.SafeLine(d))
-	}
-	return nil
+	})
 }
 
 // RunRunsRemove drops run folders from the catalog; a folder it does not
@@ -194,22 +188,9 @@ func runRunsRemove(ctx context.Context, env *Env, o *RunsOptions, dirs []string)
 		return err
 	}
 	defer c.Close()
-	var missing []string
-	for _, d := range dirs {
-		ok, err := c.RemoveDir(ctx, d)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			missing = append(missing, finding.SafeLine(d))
-			continue
-		}
+	return session.RemoveRuns(ctx, c, dirs, func(d string) {
 		fmt.Fprintf(env.Stdout, "%s %s\n", finding.T("removed", "已移除").In(lang), finding.SafeLine(d))
-	}
-	if len(missing) > 0 {
-		return finding.Errorf(finding.T("not in the catalog: %s", "不在运行记录目录中：%s"), strings.Join(missing, ", "))
-	}
-	return nil
+	})
 }
 
 // TrendOptions are the flags of `tuneloop runs trend`.
@@ -245,11 +226,5 @@ func openCatalog(ctx context.Context, env *Env, flag string) (*catalog.Catalog, 
 	if err != nil {
 		return nil, err
 	}
-	c, err := catalog.Open(ctx, p)
-	if err == nil && c.Recovered != nil {
-		// Damaged, moved aside: rebuild from the run folders it can find.
-		r, _ := session.RebuildCatalog(ctx, c, []string{"runs"})
-		fmt.Fprintf(env.Stderr, "tuneloop: %s\n", session.CatalogRecovered(c, r).In(env.Lang()))
-	}
-	return c, err
+	return session.OpenCatalog(ctx, p, func(t finding.Text) { fmt.Fprintf(env.Stderr, "tuneloop: %s\n", t.In(env.Lang())) })
 }

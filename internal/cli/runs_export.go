@@ -3,17 +3,11 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
-	"github.com/tuneloop/tuneloop/internal/loadgen"
-	"github.com/tuneloop/tuneloop/internal/promexport"
-	"github.com/tuneloop/tuneloop/internal/sample"
-	"github.com/tuneloop/tuneloop/internal/verdict"
+	"github.com/tuneloop/tuneloop/internal/session"
 )
 
 // RunsExportOptions are the flags of `tuneloop runs export`.
@@ -64,33 +58,11 @@ func RunRunsExport(ctx context.Context, env *Env, o *RunsExportOptions, dir stri
 	if !o.OpenMetrics {
 		return usageErr(finding.T("runs export: choose a format (--openmetrics)", "runs export：请选择格式（--openmetrics）"))
 	}
-	L, err := verdict.LoadContext(ctx, dir)
+	err := session.ExportOpenMetrics(ctx, dir, env.Stdout, o.Out)
 	if err != nil && ctx.Err() != nil {
 		return interrupted(ctx)
 	}
-	if err != nil {
-		return err
-	}
-	if L.Series == nil || len(L.Series.Ticks) == 0 {
-		return finding.Errorf(finding.T("%s: the run has no recorded series to export", "%s：该运行没有可导出的记录序列"), finding.SafeLine(dir))
-	}
-	if o.Out == "" || o.Out == "-" {
-		return promexport.WriteOpenMetrics(env.Stdout, L.Series, L.Load)
-	}
-	// A temporary file renamed over FILE: a failed export leaves no half file.
-	tmp, err := os.CreateTemp(filepath.Dir(o.Out), ".tuneloop-export-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := promexport.WriteOpenMetrics(tmp, L.Series, L.Load); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), o.Out)
+	return err
 }
 
 // promOptions are --prometheus-listen and --prometheus-textfile of record and run.
@@ -104,82 +76,17 @@ func (p *promOptions) flags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&p.Textfile, "prometheus-textfile", "", helpText(finding.T("write the live metrics each tick into this folder for the node_exporter textfile collector", "每个采样周期把实时指标写入该目录，供 node_exporter 的 textfile collector 读取")))
 }
 
-// promLive is a started exporter; nil when neither flag was given.
-type promLive struct {
-	e      *promexport.Exporter
-	srv    *promexport.Server
-	dir    string
-	warn   func(error)
-	warned bool
-}
-
-// start checks the flags and starts serving; close with stop.
-func (p *promOptions) start(env *Env, lang finding.Lang) (*promLive, error) {
-	if p.Listen == "" && p.Textfile == "" {
-		return nil, nil
-	}
-	l := &promLive{e: promexport.New(""), dir: p.Textfile, warn: func(err error) {
+// start checks the flags and starts the exporter (session.StartProm), saying
+// where it serves; nil when neither flag was given. Close with Stop.
+func (p *promOptions) start(env *Env, lang finding.Lang) (*session.Prom, error) {
+	l, err := session.StartProm(p.Listen, p.Textfile, func(err error) {
 		fmt.Fprintf(env.Stderr, "tuneloop: %s\n", finding.Localize(err, lang))
-	}}
-	if p.Textfile != "" {
-		if st, err := os.Stat(p.Textfile); err != nil || !st.IsDir() {
-			return nil, usageErr(finding.T("--prometheus-textfile %s: not a folder", "--prometheus-textfile %s：不是目录"), finding.SafeLine(p.Textfile))
-		}
+	})
+	if err != nil {
+		return nil, sessionErr(err)
 	}
-	if p.Listen != "" {
-		srv, err := l.e.Serve(p.Listen)
-		if err != nil {
-			return nil, usageErr(finding.T("%v", "%v（无法在该地址监听）"), err)
-		}
-		l.srv = srv
-		fmt.Fprintf(env.Stderr, "tuneloop: %s http://%s/metrics\n", finding.T("Prometheus metrics at", "Prometheus 指标地址").In(lang), srv.Addr())
+	if addr := l.Addr(); addr != "" {
+		fmt.Fprintf(env.Stderr, "tuneloop: %s http://%s/metrics\n", finding.T("Prometheus metrics at", "Prometheus 指标地址").In(lang), addr)
 	}
 	return l, nil
-}
-
-// onTick wraps next (may be nil) to feed the exporter first.
-func (l *promLive) onTick(next func(*sample.Rates, time.Duration)) func(*sample.Rates, time.Duration) {
-	if l == nil {
-		return next
-	}
-	return func(r *sample.Rates, el time.Duration) {
-		l.e.Tick(r)
-		l.textfile()
-		if next != nil {
-			next(r, el)
-		}
-	}
-}
-
-// onLoad wraps next (may be nil) to feed the exporter the load's second.
-func (l *promLive) onLoad(next func(loadgen.Progress)) func(loadgen.Progress) {
-	if l == nil {
-		return next
-	}
-	return func(p loadgen.Progress) {
-		l.e.Load(p)
-		l.textfile()
-		if next != nil {
-			next(p)
-		}
-	}
-}
-
-// textfile rewrites the textfile, if asked for; a failure is said once, not
-// every tick. Only one hook calls it (the tick in record, the load's second
-// in run), so it needs no lock.
-func (l *promLive) textfile() {
-	if l.dir == "" {
-		return
-	}
-	if err := l.e.WriteTextfile(l.dir); err != nil && !l.warned {
-		l.warned = true
-		l.warn(err)
-	}
-}
-
-func (l *promLive) stop() {
-	if l != nil && l.srv != nil {
-		l.srv.Close()
-	}
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/stats"
 )
 
@@ -67,6 +68,24 @@ func FromWindows(before, after string, pairs []WindowPair, window string, powerP
 		c.Stats = append(c.Stats, estimateStat(p99, e, powerPct))
 	}
 	return c
+}
+
+// WriteWindows writes an alternating load's comparison (load --versus) as
+// f (report.LoadFormats): its JSON, or the text of WriteWindowsText
+// followed by each warning.
+func WriteWindows(w io.Writer, c *Comparison, f report.Format, lang finding.Lang, gate float64) error {
+	if f == report.JSON {
+		return report.WriteJSON(w, c)
+	}
+	if err := WriteWindowsText(w, c, lang, gate); err != nil {
+		return err
+	}
+	for _, x := range c.Warnings {
+		if _, err := fmt.Fprintf(w, "%s: %s\n", finding.T("Warning", "警告").In(lang), x.In(lang)); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // WriteWindowsText prints an alternating load's comparison: the two

@@ -2,6 +2,7 @@ package compare
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/stats"
 )
 
@@ -90,5 +92,32 @@ func TestFromWindowsWithoutHistograms(t *testing.T) {
 	c := FromWindows("http://a/", "http://b/", windowPairs(8, 3, false), "1s", 5)
 	if len(c.Stats) != 2 || c.Stats[1].Method != stats.MethodPaired || c.Stats[1].Verdict != stats.Worse {
 		t.Errorf("per-window p99: %+v", c.Stats)
+	}
+}
+
+// WriteWindows: the text ends with each warning in the language asked;
+// the JSON is the comparison itself, warnings included.
+func TestWriteWindowsFormats(t *testing.T) {
+	c := FromWindows("http://a/", "http://b/", windowPairs(8, 3, true), "1s", 5)
+	c.Warnings = append(c.Warnings, finding.T("the sides differ", "两侧不同"))
+	var txt, zh, js bytes.Buffer
+	if err := WriteWindows(&txt, c, report.Text, finding.EN, 5); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteWindows(&zh, c, report.Text, finding.ZH, 5); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteWindows(&js, c, report.JSON, finding.EN, 5); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(txt.String(), "Warning: the sides differ\n") || !strings.Contains(txt.String(), "WORSE") {
+		t.Errorf("text:\n%s", txt.String())
+	}
+	if !strings.HasSuffix(zh.String(), "警告: 两侧不同\n") {
+		t.Errorf("zh text:\n%s", zh.String())
+	}
+	var back Comparison
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil || len(back.Warnings) != 1 || len(back.Stats) != 2 {
+		t.Errorf("json: %v %+v\n%s", err, back.Warnings, js.String())
 	}
 }

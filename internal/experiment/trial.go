@@ -97,111 +97,11 @@ func (h *HostRunner) Trial(ctx context.Context, t TrialSpec, note func(Record) e
 	}
 	pid := p.Service.PID
 	if p.Service.Start != "" {
-		if err := os.MkdirAll(filepath.Dir(t.Dir), 0o755); err != nil {
+		var done func(*error)
+		if pid, done, err = h.startService(ctx, &t, getenv); err != nil {
 			return m, err
 		}
-		// Configuration files: copies in the trial's folder, the service
-		// pointed at them by a property (checked back like any property).
-		var copies []ConfigCopy
-		if len(t.Overlay.Configs) > 0 {
-			if copies, err = copyConfigs(t.Overlay.Configs, t.Dir+".config"); err != nil {
-				return m, refused(finding.T("%s: %v", "%s：%v"), t.Arm.Label, err)
-			}
-			jvm := append([]string(nil), t.Overlay.JVM...)
-			for _, c := range copies {
-				jvm = append(jvm, "-D"+c.Prop+"="+c.Copy)
-				h.note(finding.T("  %s: a copy of %s (the original is only read)", "  %s：%s 的副本（原文件只读取）"), c.Copy, c.Src)
-			}
-			t.Overlay.JVM = jvm
-			defer func() {
-				if cerr := checkOriginals(copies); cerr != nil && err == nil {
-					err = refused(finding.T("%s: %v", "%s：%v"), t.Arm.Label, cerr)
-				}
-			}()
-		}
-		var bind *Binding
-		numactl := ""
-		if t.Overlay.Binding != "" {
-			b, err := resolveBinding(t.Overlay.Binding, "/sys")
-			if err != nil {
-				return m, refused(finding.T("%s: %v", "%s：%v"), t.Arm.Label, err)
-			}
-			if b.Node >= 0 {
-				if numactl = findNumactl(); numactl == "" {
-					return m, refused(finding.T("%s: binding %s binds memory too, which only numactl can set for a process it starts, and numactl is not installed: install it, or give the node's CPUs (%s) to bind CPUs only",
-						"%s：绑定 %s 同时绑定内存，这只能由 numactl 为其启动的进程设置，而本机未安装 numactl：请安装，或只给出该节点的 CPU（%s）以仅绑定 CPU"), t.Arm.Label, b.Value, sysinfo.FormatCPUList(b.CPUs))
-				}
-			}
-			bind = &b
-		}
-		command := t.Overlay.Command(p.Service.Start, getenv)
-		if t.Overlay.gated() {
-			command = gateCommand(command, bind, numactl)
-		}
-		svc, err := launch.Start(command, t.Dir+".service.log")
-		if err != nil {
-			return m, err
-		}
-		svc.StopTimeout = p.Service.StopTimeout
-		// Our own watchdog stops the service should tuneloop be killed.
-		wd, werr := launch.StartWatchdog(launch.JournalDir(getenv))
-		if werr == nil {
-			grace := p.Service.StopTimeout
-			if grace <= 0 {
-				grace = launch.DefaultStopTimeout
-			}
-			wd.Note(launch.Entry{Op: launch.OpService, PGID: svc.Cmd.Process.Pid, GraceMS: grace.Milliseconds(), Started: launch.ProcStart(svc.Cmd.Process.Pid)})
-		}
-		defer func() {
-			svc.Stop()
-			if werr == nil {
-				wd.Done()
-			}
-			if _, serr := os.Stat(filepath.Join(t.Dir, "raw")); serr == nil {
-				_ = os.Rename(svc.LogPath, filepath.Join(t.Dir, "raw", "service.log"))
-				if len(copies) > 0 {
-					_ = os.Rename(t.Dir+".config", filepath.Join(t.Dir, "config"))
-				}
-			}
-		}()
-		if t.Overlay.gated() {
-			if err := openGate(svc.Cmd.Process.Pid, t.Overlay.Limits, bind); err != nil {
-				_ = syscall.Kill(svc.Cmd.Process.Pid, syscall.SIGKILL) // never run without what the arm asked for
-				return m, refused(finding.T("%s: %v", "%s：%v"), t.Arm.Label, err)
-			}
-		}
-		if err := launch.WaitReady(ctx, p.Service.Target, p.Service.StartTimeout, svc); err != nil {
-			if ctx.Err() != nil {
-				return m, ctx.Err()
-			}
-			return m, refused(finding.T("the service did not start with %s: %v; its log ends with:\n%s", "服务在 %s 下未能启动：%v；其日志结尾：\n%s"),
-				t.Arm.Label, err, finding.Safe(strings.Join(svc.LogLines(8), "\n")))
-		}
-		live := hostfs.Live()
-		pid = launch.FindJVM(live, svc.Cmd.Process.Pid)
-		if t.Overlay.gated() {
-			vpid := pid
-			if vpid == 0 {
-				vpid = svc.Cmd.Process.Pid
-			}
-			seen, bads := checkLaunch(live.Proc, vpid, t.Overlay.Limits, bind)
-			h.note(finding.T("  pid %d runs with %s", "  pid %d 实际为 %s"), vpid, strings.Join(seen, "; "))
-			if len(bads) > 0 {
-				msg := bads[0]
-				for _, b := range bads[1:] {
-					msg = finding.Tf(finding.T("%s; %s", "%s；%s"), msg, b)
-				}
-				return m, &RefusedError{Text: msg}
-			}
-		}
-		if len(t.Overlay.JVM) > 0 {
-			if pid == 0 {
-				pid = svc.WaitJVM(ctx, live, 5*time.Second)
-			}
-			if err := h.checkJVM(ctx, pid, t); err != nil {
-				return m, err
-			}
-		}
+		defer done(&err)
 	}
 	cfg := loadgen.Config{Requests: []loadgen.Request{{URL: p.Service.Target}}, Users: p.Load.Users, Rate: p.Load.Rate,
 		Duration: p.Load.Duration, Timeout: p.Load.Timeout}
@@ -226,6 +126,132 @@ func (h *HostRunner) Trial(ctx context.Context, t TrialSpec, note func(Record) e
 	m = measurementOf(res.Load)
 	m.Dir = t.Dir
 	return m, nil
+}
+
+// startService starts the service with the trial's overlay (configuration
+// copies, a CPU and memory binding, limits checked on the started process,
+// JVM flags checked back), told to the watchdog, and waits until it
+// answers; pid is its JVM. done stops it and checks the originals of the
+// copies, last step first; on an error it has run already.
+func (h *HostRunner) startService(ctx context.Context, t *TrialSpec, getenv func(string) string) (pid int, done func(*error), err error) {
+	p := h.Plan
+	var undo []func(*error)
+	stop := func(e *error) {
+		for i := len(undo) - 1; i >= 0; i-- {
+			undo[i](e)
+		}
+	}
+	defer func() {
+		if err != nil {
+			stop(&err)
+		}
+	}()
+	if err := os.MkdirAll(filepath.Dir(t.Dir), 0o755); err != nil {
+		return 0, nil, err
+	}
+	// Configuration files: copies in the trial's folder, the service
+	// pointed at them by a property (checked back like any property).
+	var copies []ConfigCopy
+	if len(t.Overlay.Configs) > 0 {
+		if copies, err = copyConfigs(t.Overlay.Configs, t.Dir+".config"); err != nil {
+			return 0, nil, refused(finding.T("%s: %v", "%s：%v"), t.Arm.Label, err)
+		}
+		jvm := append([]string(nil), t.Overlay.JVM...)
+		for _, c := range copies {
+			jvm = append(jvm, "-D"+c.Prop+"="+c.Copy)
+			h.note(finding.T("  %s: a copy of %s (the original is only read)", "  %s：%s 的副本（原文件只读取）"), c.Copy, c.Src)
+		}
+		t.Overlay.JVM = jvm
+		undo = append(undo, func(e *error) {
+			if cerr := checkOriginals(copies); cerr != nil && *e == nil {
+				*e = refused(finding.T("%s: %v", "%s：%v"), t.Arm.Label, cerr)
+			}
+		})
+	}
+	var bind *Binding
+	numactl := ""
+	if t.Overlay.Binding != "" {
+		b, err := resolveBinding(t.Overlay.Binding, "/sys")
+		if err != nil {
+			return 0, nil, refused(finding.T("%s: %v", "%s：%v"), t.Arm.Label, err)
+		}
+		if b.Node >= 0 {
+			if numactl = findNumactl(); numactl == "" {
+				return 0, nil, refused(finding.T("%s: binding %s binds memory too, which only numactl can set for a process it starts, and numactl is not installed: install it, or give the node's CPUs (%s) to bind CPUs only",
+					"%s：绑定 %s 同时绑定内存，这只能由 numactl 为其启动的进程设置，而本机未安装 numactl：请安装，或只给出该节点的 CPU（%s）以仅绑定 CPU"), t.Arm.Label, b.Value, sysinfo.FormatCPUList(b.CPUs))
+			}
+		}
+		bind = &b
+	}
+	command := t.Overlay.Command(p.Service.Start, getenv)
+	if t.Overlay.gated() {
+		command = gateCommand(command, bind, numactl)
+	}
+	svc, err := launch.Start(command, t.Dir+".service.log")
+	if err != nil {
+		return 0, nil, err
+	}
+	svc.StopTimeout = p.Service.StopTimeout
+	// Our own watchdog stops the service should tuneloop be killed.
+	wd, werr := launch.StartWatchdog(launch.JournalDir(getenv))
+	if werr == nil {
+		grace := p.Service.StopTimeout
+		if grace <= 0 {
+			grace = launch.DefaultStopTimeout
+		}
+		wd.Note(launch.Entry{Op: launch.OpService, PGID: svc.Cmd.Process.Pid, GraceMS: grace.Milliseconds(), Started: launch.ProcStart(svc.Cmd.Process.Pid)})
+	}
+	undo = append(undo, func(*error) {
+		svc.Stop()
+		if werr == nil {
+			wd.Done()
+		}
+		if _, serr := os.Stat(filepath.Join(t.Dir, "raw")); serr == nil {
+			_ = os.Rename(svc.LogPath, filepath.Join(t.Dir, "raw", "service.log"))
+			if len(copies) > 0 {
+				_ = os.Rename(t.Dir+".config", filepath.Join(t.Dir, "config"))
+			}
+		}
+	})
+	if t.Overlay.gated() {
+		if err := openGate(svc.Cmd.Process.Pid, t.Overlay.Limits, bind); err != nil {
+			_ = syscall.Kill(svc.Cmd.Process.Pid, syscall.SIGKILL) // never run without what the arm asked for
+			return 0, nil, refused(finding.T("%s: %v", "%s：%v"), t.Arm.Label, err)
+		}
+	}
+	if err := launch.WaitReady(ctx, p.Service.Target, p.Service.StartTimeout, svc); err != nil {
+		if ctx.Err() != nil {
+			return 0, nil, ctx.Err()
+		}
+		return 0, nil, refused(finding.T("the service did not start with %s: %v; its log ends with:\n%s", "服务在 %s 下未能启动：%v；其日志结尾：\n%s"),
+			t.Arm.Label, err, finding.Safe(strings.Join(svc.LogLines(8), "\n")))
+	}
+	live := hostfs.Live()
+	pid = launch.FindJVM(live, svc.Cmd.Process.Pid)
+	if t.Overlay.gated() {
+		vpid := pid
+		if vpid == 0 {
+			vpid = svc.Cmd.Process.Pid
+		}
+		seen, bads := checkLaunch(live.Proc, vpid, t.Overlay.Limits, bind)
+		h.note(finding.T("  pid %d runs with %s", "  pid %d 实际为 %s"), vpid, strings.Join(seen, "; "))
+		if len(bads) > 0 {
+			msg := bads[0]
+			for _, b := range bads[1:] {
+				msg = finding.Tf(finding.T("%s; %s", "%s；%s"), msg, b)
+			}
+			return 0, nil, &RefusedError{Text: msg}
+		}
+	}
+	if len(t.Overlay.JVM) > 0 {
+		if pid == 0 {
+			pid = svc.WaitJVM(ctx, live, 5*time.Second)
+		}
+		if err := h.checkJVM(ctx, pid, *t); err != nil {
+			return 0, nil, err
+		}
+	}
+	return pid, stop, nil
 }
 
 // measurementOf cuts the load's own warm-up off its per-second series.

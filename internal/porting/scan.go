@@ -17,6 +17,7 @@ import (
 	"io"
 	"path"
 	"strings"
+	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/porting/archive"
@@ -180,6 +181,36 @@ func Scan(ctx context.Context, root string, o Options) (*PathReport, error) {
 	}
 	s.judge()
 	return s.rep, nil
+}
+
+// ScanAll scans every path into one report made at now by tuneloop
+// version; a path that cannot be opened is in the report with its error
+// (Report.Unreadable) and the scan goes on. Only ctx's end stops it.
+func ScanAll(ctx context.Context, paths []string, o Options, version string, now time.Time) (*Report, error) {
+	rep := &Report{Schema: SchemaID, Tool: "tuneloop", Version: version, Time: now.UTC(), Target: o.Target.String()}
+	for _, p := range paths {
+		pr, err := Scan(ctx, p, o)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			pr = &PathReport{Path: p, Error: err.Error()}
+		}
+		rep.Paths = append(rep.Paths, pr)
+	}
+	return rep, nil
+}
+
+// Unreadable is each path of the report that could not be read, as
+// "PATH: why".
+func (r *Report) Unreadable() []string {
+	var out []string
+	for _, p := range r.Paths {
+		if p.Error != "" {
+			out = append(out, fmt.Sprintf("%s: %s", p.Path, p.Error))
+		}
+	}
+	return out
 }
 
 // ScanReader scans an archive held in r (name gives its type: .jar, .tar.gz...).

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tuneloop/tuneloop/internal/porting/archive"
 )
@@ -487,5 +488,35 @@ func TestScanManifestIdentity(t *testing.T) {
 	res := find(t, r, "net.java.dev.jna:jna:4.1.0")
 	if res.Verdict != Upgrade || res.Version != "4.1.0" {
 		t.Errorf("%s %q", res.Verdict, res.Version)
+	}
+}
+
+// ScanAll: every path in one report, in order; a path that cannot be
+// opened is kept with its error and named by Unreadable, the others
+// scanned; a cancelled context ends it with its error.
+func TestScanAll(t *testing.T) {
+	tg, err := ParseTarget("linux/arm64")
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(t.TempDir(), "gone.jar")
+	now := time.Date(2026, 1, 2, 3, 4, 5, 0, time.FixedZone("x", 3600))
+	rep, err := ScanAll(context.Background(), []string{"testdata/elf", missing}, Options{Target: tg}, "v1", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Paths) != 2 || rep.Paths[0].Path != "testdata/elf" || rep.Paths[0].Error != "" || len(rep.Paths[0].Results) == 0 {
+		t.Fatalf("paths: %+v", rep.Paths)
+	}
+	if u := rep.Unreadable(); len(u) != 1 || !strings.HasPrefix(u[0], missing+": ") {
+		t.Errorf("unreadable: %q", u)
+	}
+	if rep.Target != "linux/arm64" || rep.Version != "v1" || !rep.Time.Equal(now) || rep.Time.Location() != time.UTC {
+		t.Errorf("header: %s %s %v", rep.Target, rep.Version, rep.Time)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ScanAll(ctx, []string{"testdata/elf"}, Options{Target: tg}, "v1", now); err == nil {
+		t.Error("cancelled: no error")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -148,4 +149,29 @@ func (p *ClockProbe) Close() error {
 	case <-time.After(5 * time.Second):
 	}
 	return p.closer()
+}
+
+// AnswerClock is the other half of the probe, run by ClockCommand on the
+// target: "ready", then for each line read from in one CLOCK_REALTIME in
+// nanoseconds (shifted by skew, which only tests set), until in ends.
+func AnswerClock(in io.Reader, out io.Writer, skew time.Duration) error {
+	w := bufio.NewWriter(out)
+	fmt.Fprintln(w, "ready")
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if in == nil {
+		return nil
+	}
+	r := bufio.NewReader(in)
+	for {
+		if _, err := r.ReadString('\n'); err != nil {
+			return nil // the prober is done (or gone)
+		}
+		// time.Now is CLOCK_REALTIME (its wall part).
+		fmt.Fprintln(w, time.Now().Add(skew).UnixNano())
+		if err := w.Flush(); err != nil {
+			return nil
+		}
+	}
 }

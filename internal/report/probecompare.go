@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"io"
 	"math"
 	"slices"
@@ -22,17 +23,19 @@ func WriteProbe(w io.Writer, r *probe.Result, f Format, l finding.Lang) error {
 	return writeProbeText(w, r, l)
 }
 
-// WriteProbeCompare writes a comparison of two probes in f
-// (ProbeCompareFormats): the one switch of the probe comparison document
-// but its page (html.WriteProbeCompare of NewProbeComparePage).
+// WriteProbeCompare writes a comparison of two probes as text, Markdown or
+// JSON (ProbeCompareFormats); compare.WriteProbes is the document's one
+// switch, its page included (html.WriteProbeCompare of NewProbeComparePage).
 func WriteProbeCompare(w io.Writer, c *probe.Comparison, f Format, l finding.Lang) error {
 	switch f {
 	case JSON:
 		return WriteJSON(w, c)
 	case Markdown:
 		return writeProbeCompareMarkdown(w, c, l)
+	case Text:
+		return writeProbeCompareText(w, c, l)
 	}
-	return writeProbeCompareText(w, c, l)
+	return fmt.Errorf("report: the probe comparison as %s: written by compare.WriteProbes", f)
 }
 
 // ProbeComparePage is a comparison of two probes as the HTML page draws

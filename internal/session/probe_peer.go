@@ -42,7 +42,7 @@ func startPeerSSH(ctx context.Context, o ProbeOptions) (sshPeer, func(), error) 
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		_, err := c.Exec(rctx, remote.Job{Binary: bin, Args: []string{"probe", "--listen", ":0", "--for", peerSSHFor.String(), "--token", token},
+		_, err := c.Exec(rctx, remote.Job{Binary: bin, Args: []string{"probe", "--listen", ":0", "--for", peerSSHFor.String(), "--token", token, "--lang", "en"},
 			Limit: peerSSHFor + 30*time.Second, Stdout: pw, Stderr: io.Discard})
 		pw.CloseWithError(fmt.Errorf("the remote listener ended: %v", err))
 		done <- err

@@ -2,8 +2,10 @@ package session
 
 import (
 	"context"
+	"strings"
 
 	"github.com/tuneloop/tuneloop/internal/compare"
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/probe"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/runfolder"
@@ -116,4 +118,52 @@ func headlineOf(dir string) (catalog.Headline, bool) {
 		return catalog.Headline{}, false
 	}
 	return catalog.Headline{Service: compare.Service(p), Scenario: p.Load.Model, TPS: p.Load.TPS, P99MS: p.Load.P99MS}, true
+}
+
+// OpenCatalog opens the catalog at path; one found damaged is moved aside
+// and rebuilt from the run folders under ./runs, which recovered hears.
+func OpenCatalog(ctx context.Context, path string, recovered func(finding.Text)) (*catalog.Catalog, error) {
+	c, err := catalog.Open(ctx, path)
+	if err == nil && c.Recovered != nil {
+		r, _ := RebuildCatalog(ctx, c, []string{"runs"})
+		if recovered != nil {
+			recovered(CatalogRecovered(c, r))
+		}
+	}
+	return c, err
+}
+
+// AddRuns puts each folder of dirs in c (AddToCatalog), in order, telling
+// added of each; the first that cannot be added ends it with its error.
+func AddRuns(ctx context.Context, c *catalog.Catalog, dirs []string, added func(dir string, isProbe bool)) error {
+	for _, d := range dirs {
+		isProbe, err := AddToCatalog(ctx, c, d)
+		if err != nil {
+			return err
+		}
+		added(d, isProbe)
+	}
+	return nil
+}
+
+// RemoveRuns drops each folder of dirs from c, telling removed of each; a
+// folder c does not hold is an error naming every such folder, once the
+// others are removed.
+func RemoveRuns(ctx context.Context, c *catalog.Catalog, dirs []string, removed func(dir string)) error {
+	var missing []string
+	for _, d := range dirs {
+		ok, err := c.RemoveDir(ctx, d)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			missing = append(missing, finding.SafeLine(d))
+			continue
+		}
+		removed(d)
+	}
+	if len(missing) > 0 {
+		return finding.Errorf(finding.T("not in the catalog: %s", "不在运行记录目录中：%s"), strings.Join(missing, ", "))
+	}
+	return nil
 }

@@ -3,8 +3,11 @@
 // dumps, the catalog entry, and for run the service launch, the host audit,
 // GC log and JFR switched on at run time, the warm-up, the measured load
 // and the recorder side by side, and the collection of every layer into the
-// run folder. It prints nothing: the cli supplies callbacks for the live
-// status and notes, and renders what Record and Run return.
+// run folder; and the flows of the short commands (check's audit, probe,
+// load with either engine, the runs catalog, check and jvm on one host
+// over SSH, a JVM's profile), so that each command is flags, one call
+// here and one writer. It prints nothing: the cli supplies callbacks for
+// the live status and notes, and renders what Record and Run return.
 package session
 
 import (

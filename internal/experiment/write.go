@@ -1,0 +1,49 @@
+package experiment
+
+// Every format of the experiment document from one switch, and the
+// folder's three report files.
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/report"
+	"github.com/tuneloop/tuneloop/internal/report/html"
+)
+
+// Write writes the experiment document as f: text, Markdown, JSON
+// (report.WriteExperiment) or the self-contained page (HTML).
+func Write(w io.Writer, doc *report.Experiment, f report.Format, l finding.Lang) error {
+	if f == report.HTML {
+		return html.WriteExperiment(w, doc, l)
+	}
+	return report.WriteExperiment(w, doc, f, l)
+}
+
+// WriteFiles writes report.html, report.md and report.json into the
+// experiment folder dir, each whole or not at all (written beside, then
+// renamed); one that fails does not stop the others.
+func WriteFiles(dir string, doc *report.Experiment, l finding.Lang) error {
+	var errs []error
+	for _, f := range []struct {
+		name   string
+		format report.Format
+	}{{"report.html", report.HTML}, {"report.md", report.Markdown}, {"report.json", report.JSON}} {
+		var b bytes.Buffer
+		if err := Write(&b, doc, f.format, l); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		p := filepath.Join(dir, f.name)
+		if err := os.WriteFile(p+".tmp", b.Bytes(), 0o644); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		errs = append(errs, os.Rename(p+".tmp", p))
+	}
+	return errors.Join(errs...)
+}
