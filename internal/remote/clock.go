@@ -21,8 +21,13 @@ type ClockSample struct {
 	Remote     time.Time
 }
 
-// RTT is the round trip's duration.
-func (s ClockSample) RTT() time.Duration { return s.Recv.Sub(s.Send) }
+// RTT is the round trip's duration on the wall clock, the clock the remote
+// read is compared with. Not the monotonic one: time.Now reads the two
+// clocks one after the other, and a thread descheduled between the two
+// reads (a loaded host) gets a monotonic round trip shorter than the wall
+// one, so a bound of half of it missed the true offset (CI: 28.6 µs ±17.8
+// µs between two "hosts" on one machine).
+func (s ClockSample) RTT() time.Duration { return s.Recv.Round(0).Sub(s.Send.Round(0)) }
 
 // ClockOffset is the remote clock minus the local one, measured from the
 // round trip with the least RTT (the remote read lies within that round
