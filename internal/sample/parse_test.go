@@ -337,16 +337,15 @@ const tcpSample = `  sl  local_address rem_address   st tx_queue rx_queue tr tm-
 `
 
 func TestParseTCPStates(t *testing.T) {
-	var sc scratch
 	ts := &TCPStates{States: map[string]uint64{}}
-	if err := parseTCPStates([]byte(tcpSample), ts, &sc); err != nil {
+	if err := parseTCPStates([]byte(tcpSample), ts); err != nil {
 		t.Fatal(err)
 	}
 	if ts.States["LISTEN"] != 1 || ts.States["TIME_WAIT"] != 1 || ts.States["CLOSE_WAIT"] != 1 ||
 		len(ts.Listen) != 1 || ts.Listen[0].Port != 2024 || ts.Listen[0].Queue != 3 {
 		t.Errorf("%+v", ts)
 	}
-	err := parseTCPStates([]byte(tcpSample+"   3: 0:0 0:0 XY 0:0\n"), ts, &sc)
+	err := parseTCPStates([]byte(tcpSample+"   3: 0:0 0:0 XY 0:0\n"), ts)
 	if !errors.Is(err, ErrParse) || !strings.Contains(err.Error(), "line 5") {
 		t.Errorf("%v", err)
 	}
