@@ -17,6 +17,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/sample"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
 	"github.com/tuneloop/tuneloop/internal/units"
 )
@@ -152,7 +153,7 @@ func waitStopped(pid int, timeout time.Duration) error {
 		if err != nil {
 			return err
 		}
-		if i := strings.LastIndexByte(string(b), ')'); i > 0 && i+2 < len(b) && b[i+2] == 'T' {
+		if st, err := sample.ParsePidStat(b); err == nil && st.State == 'T' {
 			return nil
 		}
 		if time.Now().After(deadline) {

@@ -1,7 +1,7 @@
 // The CPU of JMeter's processes on this host, from /proc. Sample lines:
 //
 //	/proc/PID/stat:  11009 (java) S 1 11008 11008 0 -1 4194560 35190 0 3 0 512 34 0 0 39 19 47 0 ...
-//	                 (utime 512 and stime 34 clock ticks: fields 14 and 15)
+//	                 (utime 512 and stime 34 clock ticks: fields 14 and 15; read by sample.ParsePidStat)
 //	/proc/net/tcp:   1: 00000000:5E25 00000000:0000 0A 00000000:00000000 00:00000000 00000000  0  0 431265 1 ...
 //	                 (a socket listening (0A) on port 0x5E25 = 24101, inode 431265;
 //	                 read by sample.ParseNetTCP)
@@ -10,7 +10,6 @@
 package jmeter
 
 import (
-	"bytes"
 	"net"
 	"os"
 	"path/filepath"
@@ -20,10 +19,6 @@ import (
 	"github.com/tuneloop/tuneloop/internal/sample"
 )
 
-// userHZ is the kernel's USER_HZ, the unit of /proc/PID/stat's times: 100
-// on every Linux architecture tuneloop is built for.
-const userHZ = 100
-
 // cpuTicks is a process's user+system time in clock ticks (false: gone or
 // unreadable).
 func cpuTicks(proc string, pid int) (uint64, bool) {
@@ -31,26 +26,11 @@ func cpuTicks(proc string, pid int) (uint64, bool) {
 	if err != nil {
 		return 0, false
 	}
-	return parseStatTicks(b)
-}
-
-// parseStatTicks reads utime+stime from a /proc/PID/stat line; the comm in
-// parentheses may hold spaces and parentheses itself.
-func parseStatTicks(b []byte) (uint64, bool) {
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
+	st, err := sample.ParsePidStat(b)
+	if err != nil {
 		return 0, false
 	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 13 {
-		return 0, false
-	}
-	u, err1 := strconv.ParseUint(f[11], 10, 64)
-	s, err2 := strconv.ParseUint(f[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0, false
-	}
-	return u + s, true
+	return st.Utime + st.Stime, true
 }
 
 // IsLocal reports a host that is this one: a loopback or one of this

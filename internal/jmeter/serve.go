@@ -28,6 +28,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/tuneloop/tuneloop/internal/sample"
 )
 
 // ServeOptions say how to start a jmeter-server engine on this host.
@@ -281,7 +283,7 @@ func (w *EngineWatch) Window(from, to time.Time) (cpuPct float64, conns int, ok 
 		return 0, conns, false
 	}
 	wall := last.at.Sub(first.at).Seconds()
-	pct := 100 * float64(last.ticks-first.ticks) / userHZ / wall / float64(w.Cores)
+	pct := 100 * float64(last.ticks-first.ticks) / sample.UserHZ / wall / float64(w.Cores)
 	return float64(int64(pct*10+0.5)) / 10, conns, true
 }
 

@@ -3,6 +3,7 @@ package sample
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -433,5 +434,75 @@ func TestParseInterruptsForms(t *testing.T) {
 		if _, err := ParseInterrupts([]byte(bad.in)); err == nil || !errors.Is(err, ErrParse) || !strings.Contains(err.Error(), bad.err) {
 			t.Errorf("ParseInterrupts(%q) = %v, want %q", bad.in, err, bad.err)
 		}
+	}
+}
+
+// TestParsePidStatForms covers every /proc/PID/stat line any of the five
+// former readers took (sample's samplers; jmeter's parseStatTicks, 13
+// fields; apply's startTime and launch's statFields, cut at the last ')';
+// experiment's waitStopped, the byte two after the last ')'), and what the
+// one parser refuses.
+func TestParsePidStatForms(t *testing.T) {
+	const rest = " 1782 1782 13811 0 -1 4194368 24 0 3 0 814 2 0 0 20 0 26 0 95956 2709745664 19195 18446744073709551615 94107109421056 94107109421941 140736239974608 0 0 0 4 0 16800975 0 0 0 -1 1 0 0 0 0 0 94107109432640 94107109433368 94107545206784 140736239983080 140736239983109 140736239983109 140736239984618 0"
+	for _, c := range []struct {
+		in, comm string
+		state    byte
+		ppid     uint64
+		cpu      int64
+		bad      bool
+	}{
+		{in: "1847 (hot-spinner) R" + rest, comm: "hot-spinner", state: 'R', ppid: 1782, cpu: 1},
+		{in: "1847 (hot-spinner) R" + rest + "\n", comm: "hot-spinner", state: 'R', ppid: 1782, cpu: 1},
+		{in: "1808 (C2 CompilerThre) S" + rest, comm: "C2 CompilerThre", state: 'S', ppid: 1782, cpu: 1},
+		// a comm holding ") (", a lone ")", digits and nothing at all: the last ')' ends it
+		{in: "42 (a) (b) T" + rest, comm: "a) (b", state: 'T', ppid: 1782, cpu: 1},
+		{in: "42 ()) Z" + rest, comm: ")", state: 'Z', ppid: 1782, cpu: 1},
+		{in: "42 (1 2 3) S" + rest, comm: "1 2 3", state: 'S', ppid: 1782, cpu: 1},
+		{in: "42 () t" + rest, comm: "", state: 't', ppid: 1782, cpu: 1},
+		// a comm with a tab and a newline in it (prctl(PR_SET_NAME) allows both)
+		{in: "42 (a\tb\nc) D" + rest, comm: "a\tb\nc", state: 'D', ppid: 1782, cpu: 1},
+		// an old kernel's 22 fields exactly, newline-terminated: processor absent
+		{in: "1 (init) S 0 1 1 0 -1 4194560 5 0 3 0 814 2 0 0 20 0 26 0 95956\n", comm: "init", state: 'S', cpu: -1},
+		// refused: no parentheses, a state that is not one byte, too few fields
+		// (jmeter took 13, launch and experiment the state alone; the kernel
+		// writes 44 or more), a non-number where a count stands
+		{in: "", bad: true},
+		{in: "1847 hot-spinner R" + rest, bad: true},
+		{in: "1847 (hot-spinner R" + rest, bad: true},
+		{in: "1847 )x( R" + rest, bad: true},
+		{in: "1847 (x) RS" + rest, bad: true},
+		{in: "1847 (x) R 1782 1782 13811 0 -1 4194368 24 0 3 0 814 2", bad: true},
+		{in: "1847 (x) T", bad: true},
+		{in: "1847 (x) R -1" + rest[5:], bad: true},
+		{in: "1847 (x) R 1782 1782 13811 0 -1 4194368 24 0 3 0 81x 2 0 0 20 0 26 0 95956", bad: true},
+		{in: "1847 (x) R 1782 1782 13811 0 -1 4194368 24 0 3 0 814 2 0 0 20 0 26 0 99999999999999999999999", bad: true},
+	} {
+		st, err := ParsePidStat([]byte(c.in))
+		if c.bad {
+			if !errors.Is(err, ErrParse) {
+				t.Errorf("%q: err %v, want ErrParse", c.in, err)
+			}
+			continue
+		}
+		if err != nil || string(st.Comm) != c.comm || st.State != c.state || st.PPID != c.ppid || st.CPU != c.cpu ||
+			st.Utime != 814 || st.Stime != 2 || st.Start != 95956 || st.Threads != 26 || st.MinFlt != 5 && st.MinFlt != 24 {
+			t.Errorf("%q: %+v %v", c.in, st, err)
+		}
+	}
+}
+
+// This process's own stat line reads back its parent, a start time and
+// its state.
+func TestParsePidStatSelf(t *testing.T) {
+	b, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		t.Skip(err)
+	}
+	st, err := ParsePidStat(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int(st.PPID) != os.Getppid() || st.Start == 0 || st.State != 'R' || st.Threads == 0 {
+		t.Errorf("%+v", st)
 	}
 }
