@@ -137,6 +137,48 @@ func TestParseInterruptsArm64(t *testing.T) {
 	}
 }
 
+// TestParseMeminfoForms covers every /proc/meminfo line either former
+// parser took (this one; promexport's parseMem, which read MemTotal and
+// MemAvailable with bytes.Fields and skipped what it could not read), and
+// what ParseMeminfo refuses while reading on.
+func TestParseMeminfoForms(t *testing.T) {
+	for _, c := range []struct {
+		line, name string
+		v          uint64
+		bad        bool
+	}{
+		{line: "MemTotal:       24684096 kB", name: "MemTotal", v: 24684096},
+		{line: "MemAvailable:\t24338056 kB", name: "MemAvailable", v: 24338056},
+		{line: "MemTotal: 0 kB", name: "MemTotal", v: 0},
+		{line: "MemTotal:       24684096 kB\r", name: "MemTotal", v: 24684096},
+		{line: "HugePages_Total:       0", name: "HugePages_Total", v: 0},
+		{line: "Hugepagesize:       2048 kB", name: "Hugepagesize", v: 2048},
+		{line: "DirectMap4k:      180096 kB", name: "DirectMap4k", v: 180096},
+		{line: "Node 0 MemTotal:  1 kB", name: "Node 0 MemTotal", v: 1}, // a node's meminfo, names kept whole
+		{line: ""},
+		// refused: promexport took a value with no unit; a kB missing is a line cut short
+		{line: "MemTotal: 10", bad: true},
+		{line: "MemTotal: 10 MB", bad: true},
+		{line: "MemTotal: -1 kB", bad: true},
+		{line: "MemTotal: x kB", bad: true},
+		{line: "MemTotal: 18446744073709551616 kB", bad: true},
+		{line: "MemTotal 10 kB", bad: true},
+		{line: "MemTotal: 10 kB extra", bad: true},
+	} {
+		m := map[string]uint64{}
+		err := ParseMeminfo([]byte(c.line+"\nMemFree: 7 kB\n"), m)
+		if c.bad {
+			if !errors.Is(err, ErrParse) || !strings.Contains(err.Error(), "line 1") || m["MemFree"] != 7 || len(m) != 1 {
+				t.Errorf("%q: %v %v", c.line, m, err)
+			}
+			continue
+		}
+		if v, ok := m[c.name]; err != nil || (c.name != "" && (!ok || v != c.v)) || m["MemFree"] != 7 {
+			t.Errorf("%q: %v %v", c.line, m, err)
+		}
+	}
+}
+
 func TestParseMeminfoVmstat(t *testing.T) {
 	var sc scratch
 	m := map[string]uint64{}
