@@ -105,10 +105,10 @@ func ruleMemPressure(c *ctx) []finding.Outcome {
 	}
 	f := finding.Outcome{Status: finding.Fail, Severity: sev, SevSet: true, Subject: "memory", Confidence: confidence(0.8, w),
 		Observed: finding.Text{
-			EN: fmt.Sprintf("Swap %s pages/s, direct reclaim %s stalls/s, memory PSI some %s full %s, MemAvailable %s MiB, over %s.",
-				num(swap), num(recl), pct(some), pct(full), num(avail/1024), w.span().EN),
-			ZH: fmt.Sprintf("换页 %s 页/秒，直接回收 %s 次/秒，内存 PSI some %s full %s，MemAvailable %s MiB，%s。",
-				num(swap), num(recl), pct(some), pct(full), num(avail/1024), w.span().ZH)}}
+			EN: fmt.Sprintf("Swap %s pages/s, direct reclaim %s stalls/s, memory PSI some %s full %s, MemAvailable %s, over %s.",
+				num(swap), num(recl), pct(some), pct(full), mib(avail), w.span().EN),
+			ZH: fmt.Sprintf("换页 %s 页/秒，直接回收 %s 次/秒，内存 PSI some %s full %s，MemAvailable %s，%s。",
+				num(swap), num(recl), pct(some), pct(full), mib(avail), w.span().ZH)}}
 	f.Window = w.timeSpan()
 	f.Evidence = append(w.evidence(c.start), ev("swap_pages_per_s", num(swap), "/proc/vmstat pswpin+pswpout"), ev("allocstall_per_s", num(recl), "/proc/vmstat allocstall*"),
 		ev("psi_memory_some_pct", pct(some), "/proc/pressure/memory"), ev("psi_memory_full_pct", pct(full), "/proc/pressure/memory"),
