@@ -29,6 +29,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/sample"
 )
 
@@ -72,7 +73,7 @@ func Serve(ctx context.Context, o ServeOptions, in io.Reader, out io.Writer) err
 	}
 	dir, err := os.MkdirTemp("", "tuneloop-jmeter-server-")
 	if err != nil {
-		say("error %s", oneLine(err.Error()))
+		say("error %s", finding.SafeOneLine(err.Error()))
 		return err
 	}
 	defer os.RemoveAll(dir)
@@ -87,7 +88,7 @@ func Serve(ctx context.Context, o ServeOptions, in io.Reader, out io.Writer) err
 	}
 	logf, err := os.Create(filepath.Join(dir, "jmeter-server.out"))
 	if err != nil {
-		say("error %s", oneLine(err.Error()))
+		say("error %s", finding.SafeOneLine(err.Error()))
 		return err
 	}
 	defer logf.Close()
@@ -96,7 +97,7 @@ func Serve(ctx context.Context, o ServeOptions, in io.Reader, out io.Writer) err
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
-		say("error starting %s: %s", o.Install.Java, oneLine(err.Error()))
+		say("error starting %s: %s", o.Install.Java, finding.SafeOneLine(err.Error()))
 		return err
 	}
 	pid := cmd.Process.Pid
@@ -140,7 +141,7 @@ func Serve(ctx context.Context, o ServeOptions, in io.Reader, out io.Writer) err
 		select {
 		case <-done:
 			b, _ := os.ReadFile(filepath.Join(dir, "jmeter-server.out"))
-			say("error jmeter-server exited: %s", oneLine(tailText(string(b), 600)))
+			say("error jmeter-server exited: %s", finding.SafeOneLine(tailText(string(b), 600)))
 			return errors.New("jmeter-server exited")
 		case <-eof:
 			stop()
@@ -174,8 +175,6 @@ func Serve(ctx context.Context, o ServeOptions, in io.Reader, out io.Writer) err
 		}
 	}
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func tailText(s string, n int) string {
 	if len(s) > n {
