@@ -253,15 +253,15 @@ func raisedSoft(got string, want unix.Rlimit) bool {
 	return err == nil && hard == units.FormatRlimit(want.Max) && s > want.Cur && s <= want.Max
 }
 
-// procLimits reads /proc/PID/limits (sysinfo's parser) into label ->
+// procLimits reads /proc/PID/limits (sample.ParseLimits) into label ->
 // "soft:hard" written as FormatRlimit writes what was asked.
 func procLimits(s string) (map[string]string, error) {
-	lim, err := sysinfo.ParseProcLimits(s)
+	lim, err := sample.ParseLimits([]byte(s))
 	if err != nil {
 		return nil, err
 	}
 	text := func(v int64) string {
-		if v < 0 {
+		if v == sample.Unlimited {
 			return units.FormatRlimit(units.RlimInfinity)
 		}
 		return units.FormatRlimit(uint64(v))

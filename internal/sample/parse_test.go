@@ -347,7 +347,7 @@ func TestParseLimitsAndStatus(t *testing.T) {
 	var sc scratch
 	var pr Proc
 	lim := "Limit                     Soft Limit           Hard Limit           Units     \nMax open files            20000                unlimited            files     \n"
-	if err := parseLimits([]byte(lim), &pr, &sc); err != nil || pr.FDSoft != 20000 || pr.FDHard != 0 {
+	if err := parseLimits([]byte(lim), &pr, &sc); err != nil || pr.FDSoft != 20000 || pr.FDHard != Unlimited {
 		t.Errorf("%+v %v", pr, err)
 	}
 	if err := parseLimits([]byte("Max open files  x y files\n"), &pr, &sc); !errors.Is(err, ErrParse) {
