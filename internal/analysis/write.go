@@ -133,7 +133,7 @@ func writeMarkdownFindings(bw *bufio.Writer, fs []finding.Finding, l finding.Lan
 		fmt.Fprintf(bw, "| %s | ID | %s | %s |\n|---|---|---|---|\n", t("Severity", "严重级别"), t("Status", "状态"), t("Title", "标题"))
 		for i := range fs {
 			f := &fs[i]
-			fmt.Fprintf(bw, "| %s | `%s` | %s | %s |\n", f.Severity.Label(l), strings.ReplaceAll(report.MarkdownCode(f.Key()), "|", `\|`), f.Status, report.MarkdownCell(f.Title.In(l)))
+			fmt.Fprintf(bw, "| %s | `%s` | %s | %s |\n", f.Severity.Label(l), finding.SafeMarkdownCode(f.Key()), f.Status, report.MarkdownCell(f.Title.In(l)))
 		}
 		bw.WriteString("\n")
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
+	"github.com/tuneloop/tuneloop/internal/sample"
 	"github.com/tuneloop/tuneloop/internal/units"
 )
 
@@ -288,23 +289,18 @@ func parseLimits(v string) (unix.Rlimit, error) {
 	return unix.Rlimit{Cur: soft, Max: hard}, nil
 }
 
-// startTime is field 22 of /proc/PID/stat (after the comm in parentheses,
-// which may itself hold spaces and parentheses).
+// startTime is field 22 of /proc/PID/stat, read by sample.ParsePidStat:
+// with the pid it names one process across pid reuse.
 func startTime(h hostfs.FS, pid int) (uint64, error) {
 	b, err := os.ReadFile(h.ProcPath(strconv.Itoa(pid), "stat"))
 	if err != nil {
 		return 0, fmt.Errorf("pid %d: %w", pid, err)
 	}
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0, fmt.Errorf("pid %d: unreadable stat", pid)
+	st, err := sample.ParsePidStat(b)
+	if err != nil {
+		return 0, fmt.Errorf("pid %d: %w", pid, err)
 	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 20 {
-		return 0, fmt.Errorf("pid %d: short stat", pid)
-	}
-	return strconv.ParseUint(f[19], 10, 64)
+	return st.Start, nil
 }
 
 // normalize is the value as compared: a bracketed choice ("always [madvise]

@@ -114,7 +114,7 @@ func ruleNUMATarget(c *ctx) []finding.Outcome {
 		if cpuBy[n] > cpuBy[home] {
 			home = n
 		}
-		memParts = append(memParts, fmt.Sprintf("N%d %s MiB", n, num(float64(mem[n])/1024)))
+		memParts = append(memParts, fmt.Sprintf("N%d %s", n, mib(float64(mem[n]))))
 		cpuParts = append(cpuParts, fmt.Sprintf("N%d %s", n, pct(100*cpuBy[n]/total)))
 	}
 	f := finding.Outcome{Status: finding.Fail, Severity: finding.Warning, SevSet: true, Subject: c.target(), Confidence: 0.6,

@@ -105,10 +105,10 @@ func ruleMemPressure(c *ctx) []finding.Outcome {
 	}
 	f := finding.Outcome{Status: finding.Fail, Severity: sev, SevSet: true, Subject: "memory", Confidence: confidence(0.8, w),
 		Observed: finding.Text{
-			EN: fmt.Sprintf("Swap %s pages/s, direct reclaim %s stalls/s, memory PSI some %s full %s, MemAvailable %s MiB, over %s.",
-				num(swap), num(recl), pct(some), pct(full), num(avail/1024), w.span().EN),
-			ZH: fmt.Sprintf("换页 %s 页/秒，直接回收 %s 次/秒，内存 PSI some %s full %s，MemAvailable %s MiB，%s。",
-				num(swap), num(recl), pct(some), pct(full), num(avail/1024), w.span().ZH)}}
+			EN: fmt.Sprintf("Swap %s pages/s, direct reclaim %s stalls/s, memory PSI some %s full %s, MemAvailable %s, over %s.",
+				num(swap), num(recl), pct(some), pct(full), mib(avail), w.span().EN),
+			ZH: fmt.Sprintf("换页 %s 页/秒，直接回收 %s 次/秒，内存 PSI some %s full %s，MemAvailable %s，%s。",
+				num(swap), num(recl), pct(some), pct(full), mib(avail), w.span().ZH)}}
 	f.Window = w.timeSpan()
 	f.Evidence = append(w.evidence(c.start), ev("swap_pages_per_s", num(swap), "/proc/vmstat pswpin+pswpout"), ev("allocstall_per_s", num(recl), "/proc/vmstat allocstall*"),
 		ev("psi_memory_some_pct", pct(some), "/proc/pressure/memory"), ev("psi_memory_full_pct", pct(full), "/proc/pressure/memory"),
@@ -206,7 +206,7 @@ func ruleFDs(c *ctx) []finding.Outcome {
 	}
 	peak := w.peak(c.ts, func(t *Tick) float64 { return t.Proc.FDPct })
 	var fds int
-	var soft uint64
+	var soft int64
 	for _, i := range w.hits {
 		if p := c.ts[i].Proc; p.FDPct >= peak {
 			fds, soft = p.FDs, p.FDSoft
@@ -222,10 +222,10 @@ func ruleFDs(c *ctx) []finding.Outcome {
 			ZH: fmt.Sprintf("%s 打开了 %d 个描述符，软上限 %d（%s），%s。", c.target(), fds, soft, pct(peak), w.span().ZH)},
 		Fix: finding.Fix{Apply: fmt.Sprintf("prlimit --pid %d --nofile=%d:%d", c.pid(), max(soft*4, 65536), max(soft*4, 65536)),
 			Revert:  fmt.Sprintf("prlimit --pid %d --nofile=%d", c.pid(), soft),
-			Persist: "LimitNOFILE=" + strconv.FormatUint(max(soft*4, 65536), 10) + "   # [Service] section of the unit, then systemctl daemon-reload and restart",
+			Persist: "LimitNOFILE=" + strconv.FormatInt(max(soft*4, 65536), 10) + "   # [Service] section of the unit, then systemctl daemon-reload and restart",
 			Note:    finding.T("prlimit changes the running process (root); the unit setting applies from the next restart.", "prlimit 修改运行中的进程（需 root）；unit 设置在下次重启后生效。")}}
 	f.Window = w.timeSpan()
 	f.Evidence = append(w.evidence(c.start), ev("fds", strconv.Itoa(fds), fmt.Sprintf("/proc/%d/fd", c.pid())),
-		ev("fd_soft_limit", strconv.FormatUint(soft, 10), fmt.Sprintf("/proc/%d/limits", c.pid())), ev("fd_pct", pct(peak), ""))
+		ev("fd_soft_limit", strconv.FormatInt(soft, 10), fmt.Sprintf("/proc/%d/limits", c.pid())), ev("fd_pct", pct(peak), ""))
 	return []finding.Outcome{f}
 }

@@ -160,7 +160,7 @@ type Proc struct {
 	RSSKB   uint64  `json:"rss_kb"`
 	Threads uint64  `json:"threads"`
 	FDs     int     `json:"fds"`
-	FDSoft  uint64  `json:"fd_soft"`
+	FDSoft  int64   `json:"fd_soft"`
 	FDPct   float64 `json:"fd_pct"`
 }
 

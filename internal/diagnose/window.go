@@ -8,6 +8,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/runfolder"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // A condition must hold in at least MinTicks ticks and MinFrac of the run
@@ -108,14 +109,20 @@ func (w window) span() finding.Text {
 
 func pct(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) + "%" }
 
-func num(v float64) string {
-	switch {
-	case v >= 100:
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	default:
-		return strconv.FormatFloat(v, 'f', 1, 64)
+func num(v float64) string { return strconv.FormatFloat(v, 'f', numPrec(v), 64) }
+
+// numPrec is the decimals a figure is quoted with: none from 100 up.
+func numPrec(v float64) int {
+	if v >= 100 {
+		return 0
 	}
+	return 1
 }
+
+// mib quotes a size in kB as MiB (units.FormatMiB) with num's decimals:
+// the figures of one message keep one unit, so they read against each
+// other.
+func mib(kb float64) string { return units.FormatMiB(kb/1024, numPrec(kb/1024)) }
 
 func ev(k, v, src string) finding.Evidence { return finding.Evidence{Key: k, Value: v, Source: src} }
 

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/sample"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
 	"github.com/tuneloop/tuneloop/internal/units"
 )
@@ -152,7 +153,7 @@ func waitStopped(pid int, timeout time.Duration) error {
 		if err != nil {
 			return err
 		}
-		if i := strings.LastIndexByte(string(b), ')'); i > 0 && i+2 < len(b) && b[i+2] == 'T' {
+		if st, err := sample.ParsePidStat(b); err == nil && st.State == 'T' {
 			return nil
 		}
 		if time.Now().After(deadline) {
@@ -252,15 +253,15 @@ func raisedSoft(got string, want unix.Rlimit) bool {
 	return err == nil && hard == units.FormatRlimit(want.Max) && s > want.Cur && s <= want.Max
 }
 
-// procLimits reads /proc/PID/limits (sysinfo's parser) into label ->
+// procLimits reads /proc/PID/limits (sample.ParseLimits) into label ->
 // "soft:hard" written as FormatRlimit writes what was asked.
 func procLimits(s string) (map[string]string, error) {
-	lim, err := sysinfo.ParseProcLimits(s)
+	lim, err := sample.ParseLimits([]byte(s))
 	if err != nil {
 		return nil, err
 	}
 	text := func(v int64) string {
-		if v < 0 {
+		if v == sample.Unlimited {
 			return units.FormatRlimit(units.RlimInfinity)
 		}
 		return units.FormatRlimit(uint64(v))

@@ -41,6 +41,14 @@ func SafeOneLine(s string) string { return strings.Join(strings.Fields(SafeLine(
 // < > &) are escaped.
 func SafeMarkdown(s string) string { return markdown(SafeOneLine(s)) }
 
+// SafeMarkdownCode is SafeOneLine for a code span in a Markdown table
+// cell: a backtick, which would end the span, becomes ' and the table's |
+// is escaped (GFM splits the row before it reads the span, and shows \|
+// as |). Nothing else is escaped: a code span shows its text as it is.
+func SafeMarkdownCode(s string) string { return codeCell.Replace(SafeOneLine(s)) }
+
+var codeCell = strings.NewReplacer("`", "'", "|", `\|`)
+
 // SafeMarkdownText is Safe for Markdown prose that may span lines: markup
 // is escaped as in SafeMarkdown and a newline becomes <br>, so a value
 // cannot open a heading, a list or a table of its own.

@@ -14,6 +14,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/jtl"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
+	"github.com/tuneloop/tuneloop/internal/sample"
 )
 
 // MeasureOptions say which of JMeter's samples are the measured load.
@@ -317,7 +318,7 @@ func (m *meter) engines() ([]loadgen.EngineStats, float64) {
 		if !p.ok0 || wall < 0.5 {
 			continue
 		}
-		pct := 100 * float64(p.t1-p.t0) / userHZ / wall / float64(m.cores)
+		pct := 100 * float64(p.t1-p.t0) / sample.UserHZ / wall / float64(m.cores)
 		pct = float64(int64(pct*10+0.5)) / 10
 		total += pct
 		if st := m.byName[p.engine]; st != nil && p.engine != "" {

@@ -1,26 +1,23 @@
 // The CPU of JMeter's processes on this host, from /proc. Sample lines:
 //
 //	/proc/PID/stat:  11009 (java) S 1 11008 11008 0 -1 4194560 35190 0 3 0 512 34 0 0 39 19 47 0 ...
-//	                 (utime 512 and stime 34 clock ticks: fields 14 and 15)
+//	                 (utime 512 and stime 34 clock ticks: fields 14 and 15; read by sample.ParsePidStat)
 //	/proc/net/tcp:   1: 00000000:5E25 00000000:0000 0A 00000000:00000000 00:00000000 00000000  0  0 431265 1 ...
-//	                 (a socket listening (0A) on port 0x5E25 = 24101, inode 431265)
+//	                 (a socket listening (0A) on port 0x5E25 = 24101, inode 431265;
+//	                 read by sample.ParseNetTCP)
 //	/proc/PID/fd/151 -> socket:[431265]
 
 package jmeter
 
 import (
-	"bufio"
-	"bytes"
 	"net"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
-)
 
-// userHZ is the kernel's USER_HZ, the unit of /proc/PID/stat's times: 100
-// on every Linux architecture tuneloop is built for.
-const userHZ = 100
+	"github.com/tuneloop/tuneloop/internal/sample"
+)
 
 // cpuTicks is a process's user+system time in clock ticks (false: gone or
 // unreadable).
@@ -29,26 +26,11 @@ func cpuTicks(proc string, pid int) (uint64, bool) {
 	if err != nil {
 		return 0, false
 	}
-	return parseStatTicks(b)
-}
-
-// parseStatTicks reads utime+stime from a /proc/PID/stat line; the comm in
-// parentheses may hold spaces and parentheses itself.
-func parseStatTicks(b []byte) (uint64, bool) {
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
+	st, err := sample.ParsePidStat(b)
+	if err != nil {
 		return 0, false
 	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 13 {
-		return 0, false
-	}
-	u, err1 := strconv.ParseUint(f[11], 10, 64)
-	s, err2 := strconv.ParseUint(f[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0, false
-	}
-	return u + s, true
+	return st.Utime + st.Stime, true
 }
 
 // IsLocal reports a host that is this one: a loopback or one of this
@@ -80,16 +62,11 @@ func IsLocal(host string) bool {
 // jmeter-server's RMI registry), 0 when none is found (or it is another
 // user's and not readable).
 func ListenerPID(proc string, port int) int {
-	inodes := map[string]bool{}
-	for _, name := range []string{"net/tcp", "net/tcp6"} {
-		f, err := os.Open(filepath.Join(proc, name))
-		if err != nil {
-			continue
+	inodes := map[uint64]bool{}
+	for _, s := range socketTable(proc) {
+		if s.State == "LISTEN" && int(s.Local.Port()) == port {
+			inodes[s.Inode] = true
 		}
-		for _, ino := range listenInodes(f, port) {
-			inodes[ino] = true
-		}
-		f.Close()
 	}
 	if len(inodes) == 0 {
 		return 0
@@ -100,14 +77,8 @@ func ListenerPID(proc string, port int) int {
 		if err != nil {
 			continue
 		}
-		fdDir := filepath.Join(proc, e.Name(), "fd")
-		fds, err := os.ReadDir(fdDir)
-		if err != nil {
-			continue
-		}
-		for _, fd := range fds {
-			l, err := os.Readlink(filepath.Join(fdDir, fd.Name()))
-			if err == nil && strings.HasPrefix(l, "socket:[") && inodes[strings.TrimSuffix(strings.TrimPrefix(l, "socket:["), "]")] {
+		for ino := range socketInodes(proc, pid) {
+			if inodes[ino] {
 				return pid
 			}
 		}
@@ -115,24 +86,19 @@ func ListenerPID(proc string, port int) int {
 	return 0
 }
 
-// listenInodes are the inodes of the sockets in a /proc/net/tcp{,6} table
-// listening on port.
-func listenInodes(r interface{ Read([]byte) (int, error) }, port int) []string {
-	var out []string
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) < 10 || f[3] != "0A" {
+// socketTable is the sockets of a network namespace, read from
+// DIR/net/tcp and tcp6 (DIR is /proc or /proc/PID) by sample's parser. An
+// unreadable table is left out, and so is a row the parser refuses (the
+// kernel writes none).
+func socketTable(dir string) []sample.Socket {
+	var out []sample.Socket
+	for _, name := range []string{"net/tcp", "net/tcp6"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
 			continue
 		}
-		i := strings.LastIndexByte(f[1], ':')
-		if i < 0 {
-			continue
-		}
-		p, err := strconv.ParseUint(f[1][i+1:], 16, 16)
-		if err == nil && int(p) == port {
-			out = append(out, f[9])
-		}
+		ss, _ := sample.ParseNetTCP(b)
+		out = append(out, ss...)
 	}
 	return out
 }
@@ -147,19 +113,11 @@ func LoadConns(proc string, pid int, skip []int) int {
 	if len(mine) == 0 {
 		return 0
 	}
-	var rows []tcpRow
-	for _, name := range []string{"net/tcp", "net/tcp6"} {
-		f, err := os.Open(filepath.Join(proc, strconv.Itoa(pid), name))
-		if err != nil {
-			continue
-		}
-		rows = append(rows, parseTCP(f)...)
-		f.Close()
-	}
+	rows := socketTable(filepath.Join(proc, strconv.Itoa(pid)))
 	listening := map[int]bool{}
 	for _, r := range rows {
-		if r.state == "0A" && mine[r.inode] {
-			listening[r.local] = true
+		if r.State == "LISTEN" && mine[r.Inode] {
+			listening[int(r.Local.Port())] = true
 		}
 	}
 	for _, p := range skip {
@@ -167,81 +125,41 @@ func LoadConns(proc string, pid int, skip []int) int {
 	}
 	n := 0
 	for _, r := range rows {
-		if r.state == "01" && mine[r.inode] && !listening[r.local] && !listening[-r.remote] {
+		if r.State == "ESTABLISHED" && mine[r.Inode] && !listening[int(r.Local.Port())] && !listening[-int(r.Remote.Port())] {
 			n++
 		}
 	}
 	return n
 }
 
-// socketInodes are the inodes of the sockets process pid holds.
-func socketInodes(proc string, pid int) map[string]bool {
+// socketInodes are the inodes of the sockets process pid holds (its
+// /proc/PID/fd links "socket:[N]").
+func socketInodes(proc string, pid int) map[uint64]bool {
 	fdDir := filepath.Join(proc, strconv.Itoa(pid), "fd")
 	fds, err := os.ReadDir(fdDir)
 	if err != nil {
 		return nil
 	}
-	out := map[string]bool{}
+	out := map[uint64]bool{}
 	for _, fd := range fds {
 		l, err := os.Readlink(filepath.Join(fdDir, fd.Name()))
-		if err == nil && strings.HasPrefix(l, "socket:[") {
-			out[strings.TrimSuffix(strings.TrimPrefix(l, "socket:["), "]")] = true
+		if n, ok := strings.CutPrefix(l, "socket:["); err == nil && ok {
+			if ino, err := strconv.ParseUint(strings.TrimSuffix(n, "]"), 10, 64); err == nil {
+				out[ino] = true
+			}
 		}
 	}
 	return out
-}
-
-// tcpRow is one socket of a /proc/net/tcp{,6} table.
-type tcpRow struct {
-	local, remote int // ports
-	state         string
-	inode         string
-}
-
-// parseTCP reads a /proc/net/tcp{,6} table (header and bad lines skipped).
-func parseTCP(r interface{ Read([]byte) (int, error) }) []tcpRow {
-	var out []tcpRow
-	sc := bufio.NewScanner(r)
-	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) < 10 {
-			continue
-		}
-		lp, ok1 := hexPort(f[1])
-		rp, ok2 := hexPort(f[2])
-		if !ok1 || !ok2 || len(f[3]) != 2 {
-			continue
-		}
-		out = append(out, tcpRow{local: lp, remote: rp, state: f[3], inode: f[9]})
-	}
-	return out
-}
-
-// hexPort is the port of an address:port in hex ("0100007F:1F90").
-func hexPort(s string) (int, bool) {
-	i := strings.LastIndexByte(s, ':')
-	if i < 0 {
-		return 0, false
-	}
-	p, err := strconv.ParseUint(s[i+1:], 16, 16)
-	return int(p), err == nil
 }
 
 // ListenPorts are the TCP ports process pid listens on.
 func ListenPorts(proc string, pid int) []int {
 	mine := socketInodes(proc, pid)
 	var out []int
-	for _, name := range []string{"net/tcp", "net/tcp6"} {
-		f, err := os.Open(filepath.Join(proc, strconv.Itoa(pid), name))
-		if err != nil {
-			continue
+	for _, r := range socketTable(filepath.Join(proc, strconv.Itoa(pid))) {
+		if r.State == "LISTEN" && mine[r.Inode] {
+			out = append(out, int(r.Local.Port()))
 		}
-		for _, r := range parseTCP(f) {
-			if r.state == "0A" && mine[r.inode] {
-				out = append(out, r.local)
-			}
-		}
-		f.Close()
 	}
 	return out
 }

@@ -28,6 +28,9 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/sample"
 )
 
 // ServeOptions say how to start a jmeter-server engine on this host.
@@ -70,7 +73,7 @@ func Serve(ctx context.Context, o ServeOptions, in io.Reader, out io.Writer) err
 	}
 	dir, err := os.MkdirTemp("", "tuneloop-jmeter-server-")
 	if err != nil {
-		say("error %s", oneLine(err.Error()))
+		say("error %s", finding.SafeOneLine(err.Error()))
 		return err
 	}
 	defer os.RemoveAll(dir)
@@ -85,7 +88,7 @@ func Serve(ctx context.Context, o ServeOptions, in io.Reader, out io.Writer) err
 	}
 	logf, err := os.Create(filepath.Join(dir, "jmeter-server.out"))
 	if err != nil {
-		say("error %s", oneLine(err.Error()))
+		say("error %s", finding.SafeOneLine(err.Error()))
 		return err
 	}
 	defer logf.Close()
@@ -94,7 +97,7 @@ func Serve(ctx context.Context, o ServeOptions, in io.Reader, out io.Writer) err
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
-		say("error starting %s: %s", o.Install.Java, oneLine(err.Error()))
+		say("error starting %s: %s", o.Install.Java, finding.SafeOneLine(err.Error()))
 		return err
 	}
 	pid := cmd.Process.Pid
@@ -138,7 +141,7 @@ func Serve(ctx context.Context, o ServeOptions, in io.Reader, out io.Writer) err
 		select {
 		case <-done:
 			b, _ := os.ReadFile(filepath.Join(dir, "jmeter-server.out"))
-			say("error jmeter-server exited: %s", oneLine(tailText(string(b), 600)))
+			say("error jmeter-server exited: %s", finding.SafeOneLine(tailText(string(b), 600)))
 			return errors.New("jmeter-server exited")
 		case <-eof:
 			stop()
@@ -172,8 +175,6 @@ func Serve(ctx context.Context, o ServeOptions, in io.Reader, out io.Writer) err
 		}
 	}
 }
-
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 func tailText(s string, n int) string {
 	if len(s) > n {
@@ -281,7 +282,7 @@ func (w *EngineWatch) Window(from, to time.Time) (cpuPct float64, conns int, ok 
 		return 0, conns, false
 	}
 	wall := last.at.Sub(first.at).Seconds()
-	pct := 100 * float64(last.ticks-first.ticks) / userHZ / wall / float64(w.Cores)
+	pct := 100 * float64(last.ticks-first.ticks) / sample.UserHZ / wall / float64(w.Cores)
 	return float64(int64(pct*10+0.5)) / 10, conns, true
 }
 

@@ -21,6 +21,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
+	"github.com/tuneloop/tuneloop/internal/sample"
 )
 
 // Service is a started service.
@@ -183,20 +184,8 @@ func alive(pid int) bool {
 	if err != nil {
 		return false
 	}
-	f := statFields(b)
-	return len(f) > 0 && f[0] != "Z"
-}
-
-// statFields are the fields of a /proc/PID/stat line after the
-// parenthesised comm (which may itself hold spaces and parentheses): f[0]
-// is the state, f[1] the parent, f[19] the start time; nil when malformed.
-func statFields(b []byte) []string {
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return nil
-	}
-	return strings.Fields(s[i+1:])
+	st, err := sample.ParsePidStat(b)
+	return err == nil && st.State != 'Z'
 }
 
 // LogTail returns the last n bytes of the service log, for error messages.
@@ -296,19 +285,17 @@ func FindJVM(h hostfs.FS, root int) int {
 	return best
 }
 
-// ppid reads the parent from /proc/PID/stat (the field after the
-// parenthesised comm, which may itself contain spaces and parentheses).
+// ppid reads the parent from /proc/PID/stat; 0 when unreadable.
 func ppid(h hostfs.FS, pid int) int {
 	b, err := h.ReadFile(h.ProcPath(strconv.Itoa(pid), "stat"))
 	if err != nil {
 		return 0
 	}
-	f := statFields(b)
-	if len(f) < 2 {
+	st, err := sample.ParsePidStat(b)
+	if err != nil || st.PPID > 1<<22 { // over PID_MAX_LIMIT: not a pid
 		return 0
 	}
-	p, _ := strconv.Atoi(f[1])
-	return p
+	return int(st.PPID)
 }
 
 func isJava(h hostfs.FS, pid int) bool {

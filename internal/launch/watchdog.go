@@ -35,6 +35,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/jvm/attach"
+	"github.com/tuneloop/tuneloop/internal/sample"
 )
 
 const watchdogEnv = "TUNELOOP_WATCHDOG"
@@ -467,10 +468,9 @@ func ProcStart(pid int) uint64 {
 	if err != nil {
 		return 0
 	}
-	f := statFields(b)
-	if len(f) < 20 {
+	st, err := sample.ParsePidStat(b)
+	if err != nil {
 		return 0
 	}
-	n, _ := strconv.ParseUint(f[19], 10, 64)
-	return n
+	return st.Start
 }

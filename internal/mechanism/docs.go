@@ -4,13 +4,15 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
 // WriteMarkdown writes the catalogue as docs/mechanisms.md: a table of the
 // entries, then each entry's signature, mechanism, fixes, trade-off and
 // references in both languages.
 func WriteMarkdown(w io.Writer, es []Entry) {
-	cell := func(s string) string { return strings.NewReplacer("|", "\\|", "\n", " ").Replace(s) }
+	cell := finding.SafeMarkdown
 	fmt.Fprintf(w, "# tuneloop: the mechanism catalogue\n\nGenerated from internal/mechanism (`go test ./internal/mechanism -update`); do not edit by hand.\n由 internal/mechanism 生成，请勿手工修改。\n\n")
 	fmt.Fprintf(w, "%d mechanisms. The verdict names the one behind the largest share of the request threads' time (JFR samples and events, thread dumps), read against the CPUs' saturation; a queue while the CPUs are saturated and running is the larger share is named as a symptom. Generic entries rank behind specific ones.\n\n", len(es))
 	fmt.Fprintf(w, "| ID | family | name | 名称 |\n|---|---|---|---|\n")

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // Family groups mechanisms by the layer they live in; the verdict's branch
@@ -171,8 +172,8 @@ func observed(en *Entry, m Match) finding.Text {
 	if m.Of == 0 {
 		t := finding.Tf(finding.T("Read from %s", "依据 %s"), m.Facts)
 		if m.HasCode {
-			t.EN = fmt.Sprintf("%s; the application allocates most at %s (%.0f%% of %.0f MB sampled by JFR)", t.EN, m.Code.String(), 100*m.CodeShare, m.AllocBytes/(1<<20))
-			t.ZH = fmt.Sprintf("%s；应用分配最多的位置是 %s（占 JFR 采样的 %.0f MB 中的 %.0f%%）", t.ZH, m.Code.String(), m.AllocBytes/(1<<20), 100*m.CodeShare)
+			t.EN = fmt.Sprintf("%s; the application allocates most at %s (%.0f%% of %s sampled by JFR)", t.EN, m.Code.String(), 100*m.CodeShare, units.FormatBytesScaled(m.AllocBytes, 1))
+			t.ZH = fmt.Sprintf("%s；应用分配最多的位置是 %s（占 JFR 采样的 %s 中的 %.0f%%）", t.ZH, m.Code.String(), units.FormatBytesScaled(m.AllocBytes, 1), 100*m.CodeShare)
 		}
 		return finding.Tf(finding.T("%s.", "%s。"), t)
 	}

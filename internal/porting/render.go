@@ -108,7 +108,7 @@ func writeMarkdown(w io.Writer, r *Report, l finding.Lang) error {
 			finding.T("Finding", "发现").In(l), finding.T("Fix", "修复").In(l))
 		for i := range p.Results {
 			res := &p.Results[i]
-			bw.printf("| %s | `%s` | %s | %s |\n", res.Verdict.Label(l), codeCell(res.Component),
+			bw.printf("| %s | `%s` | %s | %s |\n", res.Verdict.Label(l), finding.SafeMarkdownCode(res.Component),
 				finding.SafeMarkdown(res.Finding.Title.In(l)), finding.SafeMarkdown(res.Finding.Fix.Note.In(l)))
 		}
 		for i := range p.Results {
@@ -131,13 +131,6 @@ func writeMarkdown(w io.Writer, r *Report, l finding.Lang) error {
 		}
 	}
 	return bw.err
-}
-
-// codeCell is s for a Markdown code span in a table cell: finding.SafeLine
-// first, then the two characters a code span cannot hold (its backtick and
-// the table's pipe).
-func codeCell(s string) string {
-	return strings.NewReplacer("`", "'", "|", `\|`).Replace(finding.SafeLine(s))
 }
 
 // JUnit XML (the schema Jenkins' junit step reads): one testsuite per PATH,

@@ -38,8 +38,6 @@
 package promexport
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -312,37 +310,23 @@ func (e *Exporter) WriteTextfile(dir string) error {
 	return nil
 }
 
-// readMem reads MemTotal and MemAvailable (kB) as bytes.
+// readMem reads MemTotal and MemAvailable (kB) as bytes, through
+// sample.ParseMeminfo, the one /proc/meminfo parser. A malformed line
+// elsewhere in the file does not hide the two (the parser reads on).
 func readMem(path string) (total, avail uint64, ok bool) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return 0, 0, false
 	}
-	return parseMem(b)
+	return memBytes(b)
 }
 
-// parseMem reads /proc/meminfo lines such as
-//
-//	MemTotal:       24684096 kB
-//	MemAvailable:   24338056 kB
-func parseMem(b []byte) (total, avail uint64, ok bool) {
-	var seen int
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	for sc.Scan() {
-		f := bytes.Fields(sc.Bytes())
-		if len(f) < 2 {
-			continue
-		}
-		v, err := strconv.ParseUint(string(f[1]), 10, 64)
-		if err != nil {
-			continue
-		}
-		switch string(f[0]) {
-		case "MemTotal:":
-			total, seen = v*1024, seen|1
-		case "MemAvailable:":
-			avail, seen = v*1024, seen|2
-		}
-	}
-	return total, avail, seen == 3
+// memBytes picks the two gauges out of a /proc/meminfo; ok is false when
+// either is missing (MemAvailable came with Linux 3.14).
+func memBytes(b []byte) (total, avail uint64, ok bool) {
+	m := make(map[string]uint64, 64)
+	_ = sample.ParseMeminfo(b, m)
+	total, ok1 := m["MemTotal"]
+	avail, ok2 := m["MemAvailable"]
+	return total * 1024, avail * 1024, ok1 && ok2
 }

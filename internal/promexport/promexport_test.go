@@ -221,11 +221,11 @@ func TestTextfile(t *testing.T) {
 	}
 }
 
-func TestParseMem(t *testing.T) {
-	if _, _, ok := parseMem([]byte("MemTotal: 10 kB\n")); ok {
+func TestMemBytes(t *testing.T) {
+	if _, _, ok := memBytes([]byte("MemTotal: 10 kB\n")); ok {
 		t.Error("no MemAvailable (kernels before 3.14) was taken as known")
 	}
-	tot, av, ok := parseMem([]byte("MemTotal:       24684096 kB\nMemAvailable:   24338056 kB\n"))
+	tot, av, ok := memBytes([]byte("MemTotal:       24684096 kB\nbogus\nMemAvailable:   24338056 kB\n"))
 	if !ok || tot != 24684096*1024 || av != 24338056*1024 {
 		t.Errorf("got %d %d %v", tot, av, ok)
 	}

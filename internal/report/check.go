@@ -10,6 +10,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // CheckSchema names the JSON document `tuneloop check --output json` writes.
@@ -123,7 +124,7 @@ func (h Host) Line(l finding.Lang) string {
 		}
 	}
 	if h.MemTotalKB > 0 {
-		add(fmt.Sprintf("%.1f GiB", float64(h.MemTotalKB)/(1<<20)))
+		add(units.FormatBytes(h.MemTotalKB * 1024))
 	}
 	if h.Hypervisor != "" {
 		if l == finding.ZH {

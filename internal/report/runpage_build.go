@@ -11,6 +11,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/stacks"
+	"github.com/tuneloop/tuneloop/internal/units"
 	"github.com/tuneloop/tuneloop/internal/verdict"
 	"github.com/tuneloop/tuneloop/internal/version"
 )
@@ -215,7 +216,7 @@ func factRows(h Host) [][2]string {
 	add("sockets", fmt.Sprint(h.Sockets))
 	add("NUMA nodes", fmt.Sprint(h.NUMANodes))
 	if h.MemTotalKB > 0 {
-		add("memory", fmt.Sprintf("%.1f GiB", float64(h.MemTotalKB)/(1<<20)))
+		add("memory", units.FormatBytes(h.MemTotalKB*1024))
 	}
 	add("hypervisor", h.Hypervisor)
 	return rows

@@ -560,7 +560,7 @@ type ProcRate struct {
 	SwapKB   uint64  `json:"swap_kb"`
 	Threads  uint64  `json:"threads"`
 	FDs      int     `json:"fds"`
-	FDSoft   uint64  `json:"fd_soft"`
+	FDSoft   int64   `json:"fd_soft"`
 	FDPct    float64 `json:"fd_pct"` // open descriptors over the soft limit
 	Reset    bool    `json:"reset,omitempty"`
 }

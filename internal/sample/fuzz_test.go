@@ -1,6 +1,7 @@
 package sample
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -172,7 +173,18 @@ func FuzzThreadsJSON(f *testing.F) {
 func FuzzParseTCPStates(f *testing.F) {
 	f.Add([]byte(tcpSample))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		var sc scratch
-		checkParseErr(t, parseTCPStates(b, &TCPStates{States: map[string]uint64{}}, &sc))
+		checkParseErr(t, parseTCPStates(b, &TCPStates{States: map[string]uint64{}}))
+	})
+}
+
+func FuzzParsePidStat(f *testing.F) {
+	f.Add([]byte("42 (a) (b) T 1782 1782 13811 0 -1 4194368 24 0 3 0 814 2 0 0 20 0 26 0 95956 2709745664\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		st, err := ParsePidStat(b)
+		checkParseErr(t, err)
+		// The comm is what stands between a '(' and the last ')'.
+		if err == nil && !bytes.HasSuffix(b[:bytes.LastIndexByte(b, ')')+1], append(append([]byte("("), st.Comm...), ')')) {
+			t.Fatalf("%q -> %+v", b, st)
+		}
 	})
 }

@@ -35,7 +35,7 @@ func (p *meminfoSampler) Sample(s *Snapshot) error {
 
 // ParseMeminfo adds every "Name: value [kB]" line of /proc/meminfo to m
 // (values in kB; HugePages_* are counts). It is the one /proc/meminfo
-// parser: sysinfo's host facts call it too. A bad line is an ErrParse
+// parser: sysinfo's host facts and promexport call it too. A bad line is an ErrParse
 // naming it; the lines after it are still read.
 func ParseMeminfo(b []byte, m map[string]uint64) error {
 	var sc scratch

@@ -3,6 +3,7 @@ package sample
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -133,6 +134,48 @@ func TestParseInterruptsArm64(t *testing.T) {
 	if len(irq.Rows) != 4 || irq.Rows[1].Name != "ITS-MSI 524288 Edge hns3-0000:7d:00.0-TxRx-0" || irq.Rows[1].Counts[2] != 412 ||
 		irq.Rows[2].IRQ != "IPI0" || len(irq.Global) != 1 {
 		t.Errorf("%+v", irq)
+	}
+}
+
+// TestParseMeminfoForms covers every /proc/meminfo line either former
+// parser took (this one; promexport's parseMem, which read MemTotal and
+// MemAvailable with bytes.Fields and skipped what it could not read), and
+// what ParseMeminfo refuses while reading on.
+func TestParseMeminfoForms(t *testing.T) {
+	for _, c := range []struct {
+		line, name string
+		v          uint64
+		bad        bool
+	}{
+		{line: "MemTotal:       24684096 kB", name: "MemTotal", v: 24684096},
+		{line: "MemAvailable:\t24338056 kB", name: "MemAvailable", v: 24338056},
+		{line: "MemTotal: 0 kB", name: "MemTotal", v: 0},
+		{line: "MemTotal:       24684096 kB\r", name: "MemTotal", v: 24684096},
+		{line: "HugePages_Total:       0", name: "HugePages_Total", v: 0},
+		{line: "Hugepagesize:       2048 kB", name: "Hugepagesize", v: 2048},
+		{line: "DirectMap4k:      180096 kB", name: "DirectMap4k", v: 180096},
+		{line: "Node 0 MemTotal:  1 kB", name: "Node 0 MemTotal", v: 1}, // a node's meminfo, names kept whole
+		{line: ""},
+		// refused: promexport took a value with no unit; a kB missing is a line cut short
+		{line: "MemTotal: 10", bad: true},
+		{line: "MemTotal: 10 MB", bad: true},
+		{line: "MemTotal: -1 kB", bad: true},
+		{line: "MemTotal: x kB", bad: true},
+		{line: "MemTotal: 18446744073709551616 kB", bad: true},
+		{line: "MemTotal 10 kB", bad: true},
+		{line: "MemTotal: 10 kB extra", bad: true},
+	} {
+		m := map[string]uint64{}
+		err := ParseMeminfo([]byte(c.line+"\nMemFree: 7 kB\n"), m)
+		if c.bad {
+			if !errors.Is(err, ErrParse) || !strings.Contains(err.Error(), "line 1") || m["MemFree"] != 7 || len(m) != 1 {
+				t.Errorf("%q: %v %v", c.line, m, err)
+			}
+			continue
+		}
+		if v, ok := m[c.name]; err != nil || (c.name != "" && (!ok || v != c.v)) || m["MemFree"] != 7 {
+			t.Errorf("%q: %v %v", c.line, m, err)
+		}
 	}
 }
 
@@ -304,7 +347,7 @@ func TestParseLimitsAndStatus(t *testing.T) {
 	var sc scratch
 	var pr Proc
 	lim := "Limit                     Soft Limit           Hard Limit           Units     \nMax open files            20000                unlimited            files     \n"
-	if err := parseLimits([]byte(lim), &pr, &sc); err != nil || pr.FDSoft != 20000 || pr.FDHard != 0 {
+	if err := parseLimits([]byte(lim), &pr, &sc); err != nil || pr.FDSoft != 20000 || pr.FDHard != Unlimited {
 		t.Errorf("%+v %v", pr, err)
 	}
 	if err := parseLimits([]byte("Max open files  x y files\n"), &pr, &sc); !errors.Is(err, ErrParse) {
@@ -337,16 +380,15 @@ const tcpSample = `  sl  local_address rem_address   st tx_queue rx_queue tr tm-
 `
 
 func TestParseTCPStates(t *testing.T) {
-	var sc scratch
 	ts := &TCPStates{States: map[string]uint64{}}
-	if err := parseTCPStates([]byte(tcpSample), ts, &sc); err != nil {
+	if err := parseTCPStates([]byte(tcpSample), ts); err != nil {
 		t.Fatal(err)
 	}
 	if ts.States["LISTEN"] != 1 || ts.States["TIME_WAIT"] != 1 || ts.States["CLOSE_WAIT"] != 1 ||
 		len(ts.Listen) != 1 || ts.Listen[0].Port != 2024 || ts.Listen[0].Queue != 3 {
 		t.Errorf("%+v", ts)
 	}
-	err := parseTCPStates([]byte(tcpSample+"   3: 0:0 0:0 XY 0:0\n"), ts, &sc)
+	err := parseTCPStates([]byte(tcpSample+"   3: 0:0 0:0 XY 0:0\n"), ts)
 	if !errors.Is(err, ErrParse) || !strings.Contains(err.Error(), "line 5") {
 		t.Errorf("%v", err)
 	}
@@ -434,5 +476,75 @@ func TestParseInterruptsForms(t *testing.T) {
 		if _, err := ParseInterrupts([]byte(bad.in)); err == nil || !errors.Is(err, ErrParse) || !strings.Contains(err.Error(), bad.err) {
 			t.Errorf("ParseInterrupts(%q) = %v, want %q", bad.in, err, bad.err)
 		}
+	}
+}
+
+// TestParsePidStatForms covers every /proc/PID/stat line any of the five
+// former readers took (sample's samplers; jmeter's parseStatTicks, 13
+// fields; apply's startTime and launch's statFields, cut at the last ')';
+// experiment's waitStopped, the byte two after the last ')'), and what the
+// one parser refuses.
+func TestParsePidStatForms(t *testing.T) {
+	const rest = " 1782 1782 13811 0 -1 4194368 24 0 3 0 814 2 0 0 20 0 26 0 95956 2709745664 19195 18446744073709551615 94107109421056 94107109421941 140736239974608 0 0 0 4 0 16800975 0 0 0 -1 1 0 0 0 0 0 94107109432640 94107109433368 94107545206784 140736239983080 140736239983109 140736239983109 140736239984618 0"
+	for _, c := range []struct {
+		in, comm string
+		state    byte
+		ppid     uint64
+		cpu      int64
+		bad      bool
+	}{
+		{in: "1847 (hot-spinner) R" + rest, comm: "hot-spinner", state: 'R', ppid: 1782, cpu: 1},
+		{in: "1847 (hot-spinner) R" + rest + "\n", comm: "hot-spinner", state: 'R', ppid: 1782, cpu: 1},
+		{in: "1808 (C2 CompilerThre) S" + rest, comm: "C2 CompilerThre", state: 'S', ppid: 1782, cpu: 1},
+		// a comm holding ") (", a lone ")", digits and nothing at all: the last ')' ends it
+		{in: "42 (a) (b) T" + rest, comm: "a) (b", state: 'T', ppid: 1782, cpu: 1},
+		{in: "42 ()) Z" + rest, comm: ")", state: 'Z', ppid: 1782, cpu: 1},
+		{in: "42 (1 2 3) S" + rest, comm: "1 2 3", state: 'S', ppid: 1782, cpu: 1},
+		{in: "42 () t" + rest, comm: "", state: 't', ppid: 1782, cpu: 1},
+		// a comm with a tab and a newline in it (prctl(PR_SET_NAME) allows both)
+		{in: "42 (a\tb\nc) D" + rest, comm: "a\tb\nc", state: 'D', ppid: 1782, cpu: 1},
+		// an old kernel's 22 fields exactly, newline-terminated: processor absent
+		{in: "1 (init) S 0 1 1 0 -1 4194560 5 0 3 0 814 2 0 0 20 0 26 0 95956\n", comm: "init", state: 'S', cpu: -1},
+		// refused: no parentheses, a state that is not one byte, too few fields
+		// (jmeter took 13, launch and experiment the state alone; the kernel
+		// writes 44 or more), a non-number where a count stands
+		{in: "", bad: true},
+		{in: "1847 hot-spinner R" + rest, bad: true},
+		{in: "1847 (hot-spinner R" + rest, bad: true},
+		{in: "1847 )x( R" + rest, bad: true},
+		{in: "1847 (x) RS" + rest, bad: true},
+		{in: "1847 (x) R 1782 1782 13811 0 -1 4194368 24 0 3 0 814 2", bad: true},
+		{in: "1847 (x) T", bad: true},
+		{in: "1847 (x) R -1" + rest[5:], bad: true},
+		{in: "1847 (x) R 1782 1782 13811 0 -1 4194368 24 0 3 0 81x 2 0 0 20 0 26 0 95956", bad: true},
+		{in: "1847 (x) R 1782 1782 13811 0 -1 4194368 24 0 3 0 814 2 0 0 20 0 26 0 99999999999999999999999", bad: true},
+	} {
+		st, err := ParsePidStat([]byte(c.in))
+		if c.bad {
+			if !errors.Is(err, ErrParse) {
+				t.Errorf("%q: err %v, want ErrParse", c.in, err)
+			}
+			continue
+		}
+		if err != nil || string(st.Comm) != c.comm || st.State != c.state || st.PPID != c.ppid || st.CPU != c.cpu ||
+			st.Utime != 814 || st.Stime != 2 || st.Start != 95956 || st.Threads != 26 || st.MinFlt != 5 && st.MinFlt != 24 {
+			t.Errorf("%q: %+v %v", c.in, st, err)
+		}
+	}
+}
+
+// This process's own stat line reads back its parent, a start time and
+// its state (the main thread's: running or asleep while a test goroutine reads).
+func TestParsePidStatSelf(t *testing.T) {
+	b, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		t.Skip(err)
+	}
+	st, err := ParsePidStat(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int(st.PPID) != os.Getppid() || st.Start == 0 || !strings.ContainsRune("RSD", rune(st.State)) || st.Threads == 0 || string(st.Comm) == "" {
+		t.Errorf("%+v", st)
 	}
 }

@@ -22,8 +22,6 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-
-	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // Proc is the target process.
@@ -44,8 +42,8 @@ type Proc struct {
 	SwapKB  uint64 `json:"swap_kb"`
 	VSizeKB uint64 `json:"vsz_kb"`
 	FDs     int    `json:"fds"`           // open descriptors; -1 when unreadable (see Err)
-	FDSoft  uint64 `json:"fd_soft"`       // Max open files soft limit; 0 = unlimited
-	FDHard  uint64 `json:"fd_hard"`       // hard limit; 0 = unlimited
+	FDSoft  int64  `json:"fd_soft"`       // Max open files soft limit; Unlimited (-1), 0 in runs recorded before
+	FDHard  int64  `json:"fd_hard"`       // hard limit; likewise
 	Err     string `json:"err,omitempty"` // parts that could not be read
 }
 
@@ -174,35 +172,23 @@ func parseProcStatus(b []byte, pr *Proc) {
 	}
 }
 
-// parseLimits takes "Max open files" soft and hard ("unlimited" = 0).
+// parseLimits takes the "Max open files" row of /proc/PID/limits through
+// ParseLimits' row reader (limits.go), without allocating.
 func parseLimits(b []byte, pr *Proc, sc *scratch) error {
 	l := lines{b: b}
 	for l.next() {
-		rest, ok := bytes.CutPrefix(l.line, []byte("Max open files"))
-		if !ok {
+		if !bytes.HasPrefix(l.line, []byte("Max open files")) {
 			continue
 		}
-		f := sc.fields(rest)
-		if len(f) < 2 {
-			return badLine(l.n, l.line, "want soft and hard limits")
+		n, r, what := limitRow(sc.fields(l.line))
+		if what == "" && n != 3 {
+			what = "not the Max open files row"
 		}
-		var okS, okH bool
-		pr.FDSoft, okS = limitValue(f[0])
-		pr.FDHard, okH = limitValue(f[1])
-		if !okS || !okH {
-			return badLine(l.n, l.line, "bad limit")
+		if what != "" {
+			return badLine(l.n, l.line, what)
 		}
+		pr.FDSoft, pr.FDHard = r.Soft, r.Hard
 		return nil
 	}
 	return badLine(0, nil, "no Max open files line")
-}
-
-// limitValue reads a soft or hard column as units.ParseRlimitValue does
-// (no allocation); unlimited is 0 here (Proc's convention).
-func limitValue(b []byte) (uint64, bool) {
-	v, ok := units.ParseRlimitValue(b)
-	if v == units.RlimInfinity {
-		return 0, ok
-	}
-	return v, ok
 }

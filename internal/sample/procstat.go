@@ -9,7 +9,7 @@ package sample
 //	1808 (C2 CompilerThre) S 1782 1782 13811 0 -1 4194368 1403 0 0 0 11 1 0 0 20 0 26 0 95885 2709745664 19195 18446744073709551615 94107109421056 94107109421941 140736239974608 0 0 0 4 0 16800975 1 0 0 -1 0 0 0 0 0 0 94107109432640 94107109433368 94107545206784 140736239983080 140736239983109 140736239983109 140736239984618 0
 //	1847 (hot-spinner) R 1782 1782 13811 0 -1 4194368 24 0 0 0 814 2 0 0 20 0 26 0 95956 2709745664 19195 18446744073709551615 94107109421056 94107109421941 140736239974608 0 0 0 4 0 16800975 0 0 0 -1 1 0 0 0 0 0 94107109432640 94107109433368 94107545206784 140736239983080 140736239983109 140736239983109 140736239984618 0
 //
-// Fields (1-based, proc(5)): 3 state, 10 minflt, 12 majflt, 14 utime, 15
+// Fields (1-based, proc(5)): 3 state, 4 ppid, 10 minflt, 12 majflt, 14 utime, 15
 // stime (USER_HZ ticks; for the process: all threads, live and exited), 20
 // num_threads, 22 starttime (ticks after boot), 39 processor (CPU last run
 // on). For a process the times cover all its threads, live and dead.
@@ -27,10 +27,11 @@ package sample
 
 import "bytes"
 
-// pidStat is the part of a stat line the samplers use.
-type pidStat struct {
+// PidStat is the part of a /proc/PID/stat line tuneloop reads.
+type PidStat struct {
 	Comm         []byte // aliases the input
-	State        byte
+	State        byte   // R, S, D, T (stopped), Z (zombie), ...
+	PPID         uint64
 	MinFlt       uint64
 	MajFlt       uint64
 	Utime, Stime uint64
@@ -39,9 +40,23 @@ type pidStat struct {
 	CPU          int64 // -1 when the line is too short to have it
 }
 
-// parsePidStat parses one /proc/PID/stat line.
-func parsePidStat(b []byte, sc *scratch) (pidStat, error) {
-	var st pidStat
+// ParsePidStat parses one /proc/PID/stat (or task/TID/stat) line. It is
+// the one parser of that file: the samplers, jmeter (engine CPU), apply
+// (a process's identity by start time), launch (alive, parent, start) and
+// experiment (stopped at its gate) call it. The comm runs from the first
+// '(' to the last ')', so a name holding spaces, ") (" or a digit parses;
+// the 20 fields after it, up to starttime (22), must be there, as every
+// kernel since 2.6 writes them; processor (39) is -1 when absent. Times
+// are in UserHZ ticks.
+func ParsePidStat(b []byte) (PidStat, error) {
+	var sc scratch
+	return parsePidStat(b, &sc)
+}
+
+// parsePidStat is ParsePidStat with the sampler's scratch.
+func parsePidStat(b []byte, sc *scratch) (PidStat, error) {
+	var st PidStat
+	b = trimNL(b) // a line read whole ends in "\n"; strings.Fields-based copies dropped it
 	open := bytes.IndexByte(b, '(')
 	end := bytes.LastIndexByte(b, ')')
 	if open < 0 || end < open {
@@ -57,7 +72,7 @@ func parsePidStat(b []byte, sc *scratch) (pidStat, error) {
 	vals := [...]struct {
 		i   int
 		dst *uint64
-	}{{7, &st.MinFlt}, {9, &st.MajFlt}, {11, &st.Utime}, {12, &st.Stime}, {17, &st.Threads}, {19, &st.Start}}
+	}{{1, &st.PPID}, {7, &st.MinFlt}, {9, &st.MajFlt}, {11, &st.Utime}, {12, &st.Stime}, {17, &st.Threads}, {19, &st.Start}}
 	for _, v := range vals {
 		x, ok := atou(f[v.i])
 		if !ok {

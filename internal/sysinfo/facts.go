@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/jvm/jvmopts"
+	"github.com/tuneloop/tuneloop/internal/sample"
 )
 
 // SchemaVersion of the Facts JSON; bump on incompatible change.
@@ -360,12 +361,9 @@ type JVM struct {
 	Options jvmopts.Options `json:"options"`
 }
 
-// Limit is one soft/hard resource limit; -1 means unlimited.
-type Limit struct {
-	Soft int64  `json:"soft"`
-	Hard int64  `json:"hard"`
-	Unit string `json:"unit,omitempty"`
-}
+// Limit is one soft/hard resource limit of /proc/PID/limits, as
+// sample.ParseLimits reads it; -1 (sample.Unlimited) means unlimited.
+type Limit = sample.Limit
 
 // Softnet is /proc/net/softnet_stat summed over CPUs.
 type Softnet struct {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/jvm/jvmopts"
+	"github.com/tuneloop/tuneloop/internal/sample"
 )
 
 // javaHomeOf strips /bin/java and a JDK 8 /jre from the java binary path.
@@ -188,7 +189,7 @@ func readJVM(h hostfs.FS, p proc, args []string, exe string, users map[int]strin
 		}
 	}
 	if s, err := h.ReadString(h.ProcPath(ps, "limits")); err == nil {
-		j.Limits, _ = ParseProcLimits(s)
+		j.Limits, _ = sample.ParseLimits([]byte(s)) // the rows read are kept
 	}
 	if fds, err := h.ReadDir(h.ProcPath(ps, "fd")); err == nil {
 		j.OpenFDs = len(fds)

@@ -17,29 +17,6 @@ Max nice priority         0                    0
 Max realtime timeout      unlimited            unlimited            us        
 `
 
-func TestParseLimits(t *testing.T) {
-	m, err := ParseProcLimits(realLimits)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]Limit{
-		"Max cpu time":         {-1, -1, "seconds"},
-		"Max stack size":       {8388608, -1, "bytes"},
-		"Max processes":        {96365, 96365, "processes"},
-		"Max open files":       {20000, 20000, "files"},
-		"Max nice priority":    {0, 0, ""},
-		"Max realtime timeout": {-1, -1, "us"},
-	}
-	if !maps.Equal(m, want) {
-		t.Errorf("got %v", m)
-	}
-	for _, bad := range []string{"", "Limit\nMax open files x y files\n", "garbage", "Limit Soft Hard\n"} {
-		if _, err := ParseProcLimits(bad); err == nil {
-			t.Errorf("ParseProcLimits(%q): want error", bad)
-		}
-	}
-}
-
 func TestParseProcStatus(t *testing.T) {
 	in := "Name:\tjava\nUmask:\t0022\nState:\tS (sleeping)\nUid:\t1000\t1000\t1000\t1000\nVmRSS:\t 2254388 kB\nThreads:\t213\nCpus_allowed:\tff\nCpus_allowed_list:\t0-7\nMems_allowed_list:\t0-1\nvoluntary_ctxt_switches:\t5\n"
 	st, err := parseProcStatus(in)
@@ -197,21 +174,6 @@ func TestCollectJVMsAndDaemons(t *testing.T) {
 		!slices.Equal(j.CPUsAllowed, []int{0, 1, 2, 3}) || len(j.Args) != 6 {
 		t.Errorf("jvm %+v", j)
 	}
-}
-
-func FuzzParseLimits(f *testing.F) {
-	f.Add(realLimits)
-	f.Fuzz(func(t *testing.T, s string) {
-		m, err := ParseProcLimits(s)
-		if err != nil {
-			return
-		}
-		for k, l := range m {
-			if k == "" || l.Soft < -1 && l.Soft != l.Soft {
-				t.Fatalf("bad %q %+v", k, l)
-			}
-		}
-	})
 }
 
 func FuzzParseProcStatus(f *testing.F) {

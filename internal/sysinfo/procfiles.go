@@ -1,24 +1,19 @@
 package sysinfo
 
-// Per-process files read for JVMs, and /etc/passwd:
+// Per-process files read for JVMs, and /etc/passwd (/proc/PID/limits is
+// read by sample.ParseLimits):
 //
 //	/proc/PID/status:  Uid:	1000	1000	1000	1000
 //	                   Threads:	213
 //	                   VmRSS:	 2254388 kB
 //	                   Cpus_allowed_list:	0-95
-//	/proc/PID/limits:  Limit                     Soft Limit           Hard Limit           Units
-//	                   Max open files            65536                65536                files
-//	                   Max nice priority         0                    0
 //	/etc/passwd:       app:x:1000:1000:App user:/home/app:/bin/bash
 
 import (
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
-
-	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // procStatus is what tuneloop reads from /proc/PID/status.
@@ -73,57 +68,6 @@ func parseProcStatus(s string) (procStatus, error) {
 		return st, errors.New("no Name line")
 	}
 	return st, nil
-}
-
-// ParseProcLimits parses /proc/PID/limits into name -> limit; "unlimited"
-// is -1. It is the one full reader of that file (sample reads only the
-// nofile line, allocation-free); the values go through units.ParseRlimitValue.
-// Names have spaces and Units may be empty, so fields are taken from the right.
-func ParseProcLimits(s string) (map[string]Limit, error) {
-	if err := checkText(s); err != nil {
-		return nil, err
-	}
-	lines := strings.Split(s, "\n")
-	if !strings.HasPrefix(lines[0], "Limit") {
-		return nil, lineErr(1, "want header, got %q", clipText(lines[0]))
-	}
-	m := map[string]Limit{}
-	for i, line := range lines[1:] {
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
-		}
-		unit := ""
-		if _, ok := limitValue(f[len(f)-1]); !ok {
-			unit, f = f[len(f)-1], f[:len(f)-1]
-		}
-		if len(f) < 3 {
-			return nil, lineErr(i+2, "want \"Name Soft Hard [Unit]\", got %q", clipText(line))
-		}
-		soft, ok1 := limitValue(f[len(f)-2])
-		hard, ok2 := limitValue(f[len(f)-1])
-		if !ok1 || !ok2 {
-			return nil, lineErr(i+2, "bad values in %q", clipText(line))
-		}
-		m[strings.Join(f[:len(f)-2], " ")] = Limit{Soft: soft, Hard: hard, Unit: unit}
-	}
-	if len(m) == 0 {
-		return nil, errEmpty
-	}
-	return m, nil
-}
-
-// limitValue reads a soft or hard column as units.ParseRlimitValue does;
-// unlimited is -1 here (Limit's convention).
-func limitValue(s string) (int64, bool) {
-	v, ok := units.ParseRlimitValue(s)
-	switch {
-	case !ok || (v > math.MaxInt64 && v != units.RlimInfinity):
-		return 0, false
-	case v == units.RlimInfinity:
-		return -1, true
-	}
-	return int64(v), true
 }
 
 // parsePasswd maps uid -> user name.

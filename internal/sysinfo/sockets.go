@@ -1,9 +1,9 @@
 package sysinfo
 
 // A process's TCP connections: /proc/PID/net/tcp and tcp6 list every socket
-// of its network namespace; the process's own are those whose inode is the
-// target of one of its /proc/PID/fd links ("socket:[1602]"). Sample lines
-// (addresses are little-endian hex per 32-bit word, ports big-endian hex):
+// of its network namespace (rows read by sample.ParseSocketLine, the one
+// reader); the process's own are those whose inode is the target of one of
+// its /proc/PID/fd links ("socket:[1602]"). Sample lines:
 //
 //	  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
 //	   0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1602 1 000000008ee499c8 100 0 0 10 0
@@ -12,111 +12,14 @@ package sysinfo
 
 import (
 	"bufio"
-	"encoding/hex"
 	"fmt"
 	"io"
-	"net/netip"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/sample"
 )
-
-// Socket is one TCP socket.
-type Socket struct {
-	Local, Remote netip.AddrPort
-	State         string // ESTABLISHED, LISTEN, ...
-	TxQueue       uint64 // bytes not yet acknowledged by the peer
-	RxQueue       uint64 // bytes not yet read by the application (LISTEN: the accept queue)
-	Inode         uint64
-}
-
-var tcpStates = [...]string{"", "ESTABLISHED", "SYN_SENT", "SYN_RECV", "FIN_WAIT1", "FIN_WAIT2", "TIME_WAIT",
-	"CLOSE", "CLOSE_WAIT", "LAST_ACK", "LISTEN", "CLOSING", "NEW_SYN_RECV"}
-
-// maxSocketLines bounds one table (a host with a million sockets is read in
-// part, and says so through the error).
-const maxSocketLines = 1 << 20
-
-// ParseNetTCP reads a /proc/net/tcp or tcp6 table. A line it cannot read
-// is an error naming the line; the sockets read before it are returned.
-func ParseNetTCP(r io.Reader) ([]Socket, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 4096), 64<<10)
-	var out []Socket
-	for n := 1; sc.Scan(); n++ {
-		f := strings.Fields(sc.Text())
-		if n == 1 && len(f) > 0 && f[0] == "sl" {
-			continue
-		}
-		if len(f) == 0 {
-			continue
-		}
-		if n > maxSocketLines {
-			return out, fmt.Errorf("line %d: more than %d sockets, the rest not read", n, maxSocketLines)
-		}
-		s, err := parseSocketLine(f)
-		if err != nil {
-			return out, fmt.Errorf("line %d: %w", n, err)
-		}
-		out = append(out, s)
-	}
-	return out, sc.Err()
-}
-
-func parseSocketLine(f []string) (Socket, error) {
-	var s Socket
-	if len(f) < 10 {
-		return s, fmt.Errorf("%d fields, want at least 10", len(f))
-	}
-	var err error
-	if s.Local, err = parseHexAddrPort(f[1]); err != nil {
-		return s, err
-	}
-	if s.Remote, err = parseHexAddrPort(f[2]); err != nil {
-		return s, err
-	}
-	st, err := strconv.ParseUint(f[3], 16, 8)
-	if err != nil || int(st) >= len(tcpStates) || st == 0 {
-		return s, fmt.Errorf("state %q", f[3])
-	}
-	s.State = tcpStates[st]
-	tx, rx, ok := strings.Cut(f[4], ":")
-	if !ok {
-		return s, fmt.Errorf("queues %q", f[4])
-	}
-	if s.TxQueue, err = strconv.ParseUint(tx, 16, 64); err != nil {
-		return s, fmt.Errorf("tx_queue %q", tx)
-	}
-	if s.RxQueue, err = strconv.ParseUint(rx, 16, 64); err != nil {
-		return s, fmt.Errorf("rx_queue %q", rx)
-	}
-	if s.Inode, err = strconv.ParseUint(f[9], 10, 64); err != nil {
-		return s, fmt.Errorf("inode %q", f[9])
-	}
-	return s, nil
-}
-
-// parseHexAddrPort reads "0100007F:1F90" (IPv4) or a 32-digit IPv6 address:
-// each 32-bit word in host (little-endian) order, the port big-endian.
-func parseHexAddrPort(s string) (netip.AddrPort, error) {
-	a, p, ok := strings.Cut(s, ":")
-	if !ok {
-		return netip.AddrPort{}, fmt.Errorf("address %q", s)
-	}
-	port, err := strconv.ParseUint(p, 16, 16)
-	if err != nil {
-		return netip.AddrPort{}, fmt.Errorf("port %q", p)
-	}
-	b, err := hex.DecodeString(a)
-	if err != nil || (len(b) != 4 && len(b) != 16) {
-		return netip.AddrPort{}, fmt.Errorf("address %q", a)
-	}
-	for i := 0; i+4 <= len(b); i += 4 { // each word little-endian
-		b[i], b[i+1], b[i+2], b[i+3] = b[i+3], b[i+2], b[i+1], b[i]
-	}
-	addr, _ := netip.AddrFromSlice(b)
-	return netip.AddrPortFrom(addr.Unmap(), uint16(port)), nil
-}
 
 // ParseSocketInodes reads the inodes of "socket:[N]" link targets, one per
 // line (what tuneloop saves of /proc/PID/fd).
@@ -172,17 +75,14 @@ func ProcessSockets(procDir string) []byte {
 			continue
 		}
 		for i, line := range strings.Split(string(b), "\n") {
-			f := strings.Fields(line)
 			if i == 0 {
 				if out.Len() == 0 {
 					out.WriteString(line + "\n")
 				}
 				continue
 			}
-			if len(f) >= 10 {
-				if n, err := strconv.ParseUint(f[9], 10, 64); err == nil && inodes[n] {
-					out.WriteString(line + "\n")
-				}
+			if s, row, err := sample.ParseSocketLine([]byte(line)); row && err == nil && inodes[s.Inode] {
+				out.WriteString(line + "\n")
 			}
 		}
 	}

@@ -22,16 +22,13 @@ import (
 // seconds (USER_HZ 100), as procfs did before, so the figure is the same
 // to the last bit.
 func stealPct(c sample.CPUTimes) (float64, error) {
-	sec := func(v uint64) float64 { return float64(v) / userHZ }
+	sec := func(v uint64) float64 { return float64(v) / sample.UserHZ }
 	total := sec(c.User) + sec(c.Nice) + sec(c.System) + sec(c.Idle) + sec(c.Iowait) + sec(c.IRQ) + sec(c.SoftIRQ) + sec(c.Steal)
 	if !(total > 0) {
 		return 0, errors.New("no cpu time in aggregate cpu line")
 	}
 	return 100 * sec(c.Steal) / total, nil
 }
-
-// userHZ is the tick procfs divided by (Linux's fixed USER_HZ).
-const userHZ = 100
 
 func collectSteal(h hostfs.FS) Field[float64] {
 	p := h.ProcPath("stat")

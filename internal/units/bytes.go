@@ -9,8 +9,10 @@ import (
 
 // Shift is the power of two a size suffix letter stands for: k 10, m 20,
 // g 30, t 40 (either case, binary as in HotSpot). ok is false for any
-// other byte. It is the one table of size letters; the GC log scanner
-// calls it on its hot path, so it stays a switch that inlines.
+// other byte. It is the one table of size letters: ParseJVMSize and
+// ParseBytes, the GC log scanner (gclog parseSizeKB, on its hot path, so
+// it stays a switch that inlines) and the thread dump header's
+// allocated= (threaddump parseBytes) call it.
 func Shift(c byte) (shift uint, ok bool) {
 	switch c {
 	case 'k', 'K':

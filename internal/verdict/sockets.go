@@ -1,14 +1,13 @@
 package verdict
 
 import (
-	"bytes"
 	"fmt"
 	"net/netip"
 	"sort"
 	"strings"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
-	"github.com/tuneloop/tuneloop/internal/sysinfo"
+	"github.com/tuneloop/tuneloop/internal/sample"
 )
 
 // SocketsPrefix names the target's TCP sockets saved with each thread dump
@@ -31,14 +30,14 @@ type Endpoint struct {
 // listens on (those are its clients).
 func (L *Layers) loadSockets() {
 	names, _ := L.Folder.RawFiles(SocketsPrefix)
-	var snaps [][]sysinfo.Socket
+	var snaps [][]sample.Socket
 	listen := map[uint16]bool{}
 	for _, n := range names {
 		b, ok := L.readFile(n, 64<<20)
 		if !ok {
 			continue
 		}
-		ss, err := sysinfo.ParseNetTCP(bytes.NewReader(b))
+		ss, err := sample.ParseNetTCP(b)
 		if err != nil {
 			L.problem(n, err)
 		}

@@ -3,6 +3,8 @@ package gclog
 import (
 	"bytes"
 	"time"
+
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // Byte-level helpers shared by both parsers. They work on []byte from the
@@ -55,29 +57,26 @@ func parseInt(b []byte) (v int64, n int, ok bool) {
 }
 
 // parseSizeKB reads "1534K", "15.0M", "0.0B", "2G", "830688 K" into KB.
+// The unit letter is units.Shift's (K, M, G, T in either case) or B.
 func parseSizeKB(b []byte) (kb int64, n int, ok bool) {
 	v, i, ok := parseNum(b)
 	if !ok {
 		return 0, 0, false
 	}
 	j := i
-	if j < len(b) && b[j] == ' ' && j+1 < len(b) && (b[j+1] == 'K' || b[j+1] == 'M' || b[j+1] == 'G') {
-		j++ // CMS "YG occupancy: 830688 K"
+	if j+1 < len(b) && b[j] == ' ' {
+		if _, unit := units.Shift(b[j+1]); unit {
+			j++ // CMS "YG occupancy: 830688 K"
+		}
 	}
 	if j >= len(b) {
 		return 0, 0, false
 	}
-	switch b[j] {
-	case 'B':
+	if b[j] == 'B' {
 		v /= 1024
-	case 'K':
-	case 'M':
-		v *= 1024
-	case 'G':
-		v *= 1024 * 1024
-	case 'T':
-		v *= 1024 * 1024 * 1024
-	default:
+	} else if sh, unit := units.Shift(b[j]); unit {
+		v *= float64(uint64(1)<<sh) / 1024 // a power of two: exact
+	} else {
 		return 0, 0, false
 	}
 	j++

@@ -10,8 +10,11 @@ package threaddump
 
 import (
 	"bytes"
+	"math"
 	"strconv"
 	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // parseHeader reads a thread header line; nil when s is not one.
@@ -267,24 +270,24 @@ func parseUnitFloat(b []byte, unit string) float64 {
 	return v
 }
 
-// parseBytes reads allocated=975K / 64B / 12M / 3G.
+// parseBytes reads allocated=975K / 64B / 12M / 3G (the letter is
+// units.Shift's); -1 when it is not a size or does not fit in int64.
 func parseBytes(b []byte) int64 {
 	if len(b) == 0 {
 		return -1
 	}
-	mul := int64(1)
-	switch b[len(b)-1] {
-	case 'B':
+	var sh uint
+	if c := b[len(b)-1]; c == 'B' {
 		b = b[:len(b)-1]
-	case 'K':
-		mul, b = 1<<10, b[:len(b)-1]
-	case 'M':
-		mul, b = 1<<20, b[:len(b)-1]
-	case 'G':
-		mul, b = 1<<30, b[:len(b)-1]
+	} else if s, ok := units.Shift(c); ok {
+		sh, b = s, b[:len(b)-1]
 	}
 	if !allDigits(b) {
 		return -1
 	}
-	return atoi64(b) * mul
+	n := atoi64(b) // saturates at 1<<62
+	if n >= 1<<62 || n > math.MaxInt64>>sh {
+		return -1
+	}
+	return n << sh
 }

@@ -21,6 +21,8 @@ import (
 
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/knownhosts"
+
+	"github.com/tuneloop/tuneloop/internal/sample"
 )
 
 // SSHD is a real OpenSSH server on 127.0.0.1 with a throwaway host key and
@@ -208,9 +210,7 @@ func (d *SSHD) Children(t *testing.T) []int {
 		if err != nil {
 			continue
 		}
-		s := string(b)
-		f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-		if len(f) > 1 && f[1] == strconv.Itoa(d.Cmd.Process.Pid) {
+		if st, err := sample.ParsePidStat(b); err == nil && st.PPID == uint64(d.Cmd.Process.Pid) {
 			out = append(out, pid)
 		}
 	}

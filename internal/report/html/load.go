@@ -18,6 +18,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/report"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // palette is the colour-blind-safe (Okabe-Ito) order of series colours.
@@ -155,7 +156,7 @@ func loadSectionsOf(p *report.LoadPage, L map[string]string, l finding.Lang) *lo
 		v.Facts = append(v.Facts, [2]string{L["aborted"], fmtInt(s.Aborted)})
 	}
 	if s.BytesIn > 0 || s.BytesOut > 0 {
-		v.Facts = append(v.Facts, [2]string{L["bytes"], fmtNum(float64(s.BytesIn)/1024) + " KiB / " + fmtNum(float64(s.BytesOut)/1024) + " KiB"})
+		v.Facts = append(v.Facts, [2]string{L["bytes"], units.FormatBytesScaled(float64(s.BytesIn), 1) + " / " + units.FormatBytesScaled(float64(s.BytesOut), 1)})
 	}
 	if s.ClientCPU > 0 {
 		v.Facts = append(v.Facts, [2]string{L["gencpu"], fmtPct(s.ClientCPU) + "%"})

@@ -25,6 +25,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/report"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 //go:embed assets/report.css
@@ -207,7 +208,7 @@ func buildView(p *report.RunPage) *htmlView {
 		add("target", fmt.Sprintf("%s (pid %d)", r.TargetComm, r.TargetPID))
 	}
 	if r.CostCPUPct > 0 || r.CostMaxRSSKB > 0 {
-		add("recordcost", fmt.Sprintf("%.2f%% CPU, %.1f MiB RSS", r.CostCPUPct, float64(r.CostMaxRSSKB)/1024))
+		add("recordcost", fmt.Sprintf("%.2f%% CPU, %s RSS", r.CostCPUPct, units.FormatMiB(float64(r.CostMaxRSSKB)/1024, 1)))
 	}
 	for _, c := range r.OtherCosts() { // each cost for what it is
 		v.Meta = append(v.Meta, [2]string{c.Label.In(l), finding.SafeOneLine(c.Value.In(l))})
