@@ -114,3 +114,53 @@ func TestNotCallersReadsTheFirstNonJDKCaller(t *testing.T) {
 		t.Error("Tomcat writing its response is not a downstream")
 	}
 }
+
+// Two entries over the same time must be ranked on the same evidence: a
+// source with five snapshots (one of them another thread's read, which
+// only the generic entry counts) must not outrank thousands of JFR events
+// on which the event loop's blocking call and the downstream wait tie
+// (the eval zoo's jdk-dispatcher-blocking once read as mech.wait.downstream).
+func TestNameRanksEntriesOnTheBestSupportedSource(t *testing.T) {
+	app := []Frame{{Method: "sun.nio.ch.Net.poll"}, {Method: "sun.nio.ch.NioSocketImpl.timedRead"},
+		{Method: "java.net.Socket$SocketInputStream.read"}, {Method: "sun.net.www.http.HttpClient.parseHTTP"},
+		{Method: "sun.net.www.protocol.http.HttpURLConnection.getInputStream0"},
+		{Method: "org.acme.quote.RatesClient.fetch", Line: 40}, {Method: "org.acme.quote.QuoteHandler.handle", Line: 12},
+		{Method: "sun.net.httpserver.ServerImpl$Exchange.run"}, {Method: "sun.net.httpserver.ServerImpl$Dispatcher.run"}}
+	own := []Frame{{Method: "sun.nio.ch.SocketDispatcher.read0"}, {Method: "java.net.Socket$SocketInputStream.read"},
+		{Method: "java.io.BufferedReader.readLine"}, {Method: "org.acme.gateway.Relay.pump", Line: 77}}
+	e := &Evidence{Events: map[string]int{}, Frameworks: map[string]bool{}}
+	add := func(role string, st State, stack []Frame, src Source, w float64, n int) {
+		e.Slices = append(e.Slices, Slice{Thread: role + "-1", Role: role, State: st, Stack: stack, Source: src, Weight: w, Events: n})
+	}
+	add("event-loop", Socket, app, FromJFR, 98e9, 980)
+	add("event-loop", Running, app[5:], FromJFR, 2e9, 20)
+	for i := 0; i < 4; i++ {
+		add("event-loop", Socket, app, FromDumps, 1, 1)
+	}
+	add("request-worker", Socket, own, FromDumps, 1, 1)
+	named := Name(e)
+	if len(named) < 2 {
+		t.Fatalf("want the event loop's blocking call and the downstream wait, got %d entries", len(named))
+	}
+	for _, n := range named[:2] {
+		t.Logf("%s: %.0f%% from %s (%d of %d)", n.Entry.ID, 100*n.Match.Share, n.Match.Source, n.Match.Events, n.Match.Of)
+		if n.Match.Source != FromJFR {
+			t.Errorf("%s read from %s (%d of %d), want the JFR's 1000 events", n.Entry.ID, n.Match.Source, n.Match.Events, n.Match.Of)
+		}
+	}
+	if named[0].Entry.ID != "mech.eventloop.blocking-call" {
+		t.Errorf("first %s, want mech.eventloop.blocking-call: the read blocks the one thread that serves every connection", named[0].Entry.ID)
+	}
+}
+
+func TestShareLowerBound(t *testing.T) {
+	for _, c := range []struct {
+		share  float64
+		of     int
+		lo, hi float64
+	}{{1, 5, 0.56, 0.57}, {0.988, 678, 0.97, 0.98}, {0.5, 100, 0.40, 0.41}, {0, 10, 0, 0.0001}, {1, 0, 0, 0}} {
+		if lb := shareLowerBound(Match{Share: c.share, Of: c.of}); lb < c.lo || lb > c.hi {
+			t.Errorf("%v of %d: lower bound %.4f, want %.2f-%.2f", c.share, c.of, lb, c.lo, c.hi)
+		}
+	}
+}

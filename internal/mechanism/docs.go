@@ -14,7 +14,7 @@ import (
 func WriteMarkdown(w io.Writer, es []Entry) {
 	cell := finding.SafeMarkdown
 	fmt.Fprintf(w, "# tuneloop: the mechanism catalogue\n\nGenerated from internal/mechanism (`go test ./internal/mechanism -update`); do not edit by hand.\n由 internal/mechanism 生成，请勿手工修改。\n\n")
-	fmt.Fprintf(w, "%d mechanisms. The verdict names the one behind the largest share of the request threads' time (JFR samples and events, thread dumps), read against the CPUs' saturation; a queue while the CPUs are saturated and running is the larger share is named as a symptom. Generic entries rank behind specific ones.\n\n", len(es))
+	fmt.Fprintf(w, "%d mechanisms. The verdict names the one behind the largest share of the request threads' time (JFR samples and events, thread dumps), read against the CPUs' saturation; a queue while the CPUs are saturated and running is the larger share is named as a symptom. Generic entries rank behind specific ones. Each share is read from the source (JFR or the dumps) whose evidence supports it best (its 95%% lower bound), so a few snapshots never outrank thousands of events.\n\n", len(es))
 	fmt.Fprintf(w, "| ID | family | name | 名称 |\n|---|---|---|---|\n")
 	for _, e := range es {
 		g := ""

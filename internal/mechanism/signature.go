@@ -2,6 +2,7 @@ package mechanism
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -288,9 +289,13 @@ const (
 	minDumpEvents = 2
 )
 
-// Measure is the signature on the evidence: the source with the larger
-// share among those with enough slices (JFR's timed events miss short
-// waits, the dumps see few instants; either may be the one that shows it).
+// Measure is the signature on the evidence: of the sources with enough
+// slices, the one whose share the evidence supports best (JFR's timed
+// events miss short waits, the dumps see few instants; either may be the
+// one that shows it). Sources are ranked by the share's lower confidence
+// bound, not the share itself: 5 of 5 dump snapshots (a bound of 57%) must
+// not outrank 673 of 678 JFR events (98%), or two entries read from
+// different sources are ranked by the noise of the smaller one.
 func (s *Signature) Measure(e *Evidence) (Match, bool) {
 	if !s.needsMet(e) {
 		return Match{}, false
@@ -307,6 +312,7 @@ func (s *Signature) Measure(e *Evidence) (Match, bool) {
 		return m, f > 0
 	}
 	var best Match
+	bestLB := -1.0
 	for _, src := range []Source{FromJFR, FromDumps} {
 		m := s.match(e, src)
 		need := minJFREvents
@@ -316,8 +322,8 @@ func (s *Signature) Measure(e *Evidence) (Match, bool) {
 		if m.Of < need || m.Events == 0 {
 			continue
 		}
-		if m.Share > best.Share {
-			best = m
+		if lb := shareLowerBound(m); lb > bestLB {
+			best, bestLB = m, lb
 		}
 	}
 	min := s.MinShare
@@ -325,6 +331,18 @@ func (s *Signature) Measure(e *Evidence) (Match, bool) {
 		min = 0.15
 	}
 	return best, best.Share >= min
+}
+
+// shareLowerBound is the Wilson score interval's lower end (95%) of a
+// match's share over its m.Of slices.
+func shareLowerBound(m Match) float64 {
+	const z = 1.96
+	n, p := float64(m.Of), m.Share
+	if n <= 0 {
+		return 0
+	}
+	c := z * z / n
+	return (p + c/2 - z*math.Sqrt(p*(1-p)/n+c/(4*n))) / (1 + c)
 }
 
 func (s *Signature) needsMet(e *Evidence) bool {
