@@ -123,6 +123,9 @@ func checkWholeWaits(t *testing.T, java string) {
 			}
 		}
 		t.Logf("%s: %d ns over %d events in %v; note:\n%s", kind, p.Total, p.Events, res.Duration, note)
+		for _, n := range res.Notes {
+			t.Logf("%s: note %q", kind, n.EN)
+		}
 		for i, s := range p.Samples {
 			if i < 6 {
 				t.Logf("  %d (%d events) %s", s.Value, s.Events, strings.Join(s.Stack, ";"))
