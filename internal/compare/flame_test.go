@@ -54,3 +54,40 @@ func TestFlameDiffTextAndMarkdown(t *testing.T) {
 		t.Error("a nil page printed something")
 	}
 }
+
+// A frame with a | in it (a Scala or Kotlin operator method, a path in a
+// native frame) stays in its cell: the Markdown row keeps its 4 columns.
+func TestFlameDiffMarkdownEscapesPipeInFrame(t *testing.T) {
+	const frame = "scala.collection.Seq.$bar$bar|/opt/app/lib.so"
+	p := func(v int64) *stacks.Profile {
+		return &stacks.Profile{Kind: stacks.CPU, Unit: "samples", Total: v + 100,
+			Samples: []stacks.Sample{{Stack: []string{"main", frame}, Value: v}, {Stack: []string{"main", "idle"}, Value: 100}}}
+	}
+	page, err := NewFlameDiffPage(FlameSide{Names: []string{"b"}, Profile: p(10)}, FlameSide{Names: []string{"a"}, Profile: p(90)}, finding.EN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := writeFlameMarkdown(&b, page, finding.EN); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	found := false
+	for _, line := range strings.Split(md, "\n") {
+		if !strings.Contains(line, "$bar$bar") {
+			continue
+		}
+		found = true
+		// GFM splits a row at every | not escaped with a backslash, code
+		// spans included: | change | before | after | frame | is 5.
+		if n := strings.Count(line, "|") - strings.Count(line, `\|`); n != 5 {
+			t.Errorf("the frame's row has %d unescaped |, want 5 (4 cells):\n%s", n, line)
+		}
+		if !strings.Contains(line, "`scala.collection.Seq.$bar$bar\\|/opt/app/lib.so`") {
+			t.Errorf("the frame is not shown whole in its code span:\n%s", line)
+		}
+	}
+	if !found {
+		t.Errorf("no row for the frame:\n%s", md)
+	}
+}
