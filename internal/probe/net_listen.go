@@ -100,6 +100,18 @@ func serve(ctx context.Context, ln net.Listener, token string, log io.Writer) {
 	wg.Wait()
 }
 
+// trackedFD is blockingFD for a listener's session: the socket is in
+// conns, so the listener's stop shuts it down, until release takes it out
+// and closes it.
+func trackedFD(c net.Conn, conns *sync.Map) (fd int, release func(), err error) {
+	fd, f, err := blockingFD(c)
+	if err != nil {
+		return 0, nil, err
+	}
+	conns.Store(blockingSock(fd), nil)
+	return fd, func() { conns.Delete(blockingSock(fd)); f.Close() }, nil
+}
+
 // session serves one connection: the hello, then its mode's traffic.
 func session(ctx context.Context, c net.Conn, token string, conns *sync.Map, quit func()) error {
 	c.SetDeadline(time.Now().Add(helloWait))
@@ -138,13 +150,11 @@ func session(ctx context.Context, c net.Conn, token string, conns *sync.Map, qui
 	if _, err := io.WriteString(c, "ok\n"); err != nil {
 		return err
 	}
-	fd, f, err := blockingFD(c)
+	fd, release, err := trackedFD(c, conns)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	conns.Store(blockingSock(fd), nil) // shut down when the listener stops
-	defer conns.Delete(blockingSock(fd))
+	defer release()
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	buf := make([]byte, max(size, 1))

@@ -64,9 +64,16 @@ func blockingFD(c net.Conn) (int, *os.File, error) {
 }
 
 // readFull reads all of b from fd, or fails (io.EOF at the peer's end).
-func readFull(fd int, b []byte) error {
+func readFull(fd int, b []byte) error { return whole(unix.Read, fd, b) }
+
+// writeFull writes all of b to fd.
+func writeFull(fd int, b []byte) error { return whole(unix.Write, fd, b) }
+
+// whole repeats op (a blocking read or write) until all of b is done,
+// past EINTR; 0 bytes with b left is the peer's end.
+func whole(op func(int, []byte) (int, error), fd int, b []byte) error {
 	for len(b) > 0 {
-		n, err := unix.Read(fd, b)
+		n, err := op(fd, b)
 		if err == unix.EINTR {
 			continue
 		}
@@ -75,21 +82,6 @@ func readFull(fd int, b []byte) error {
 		}
 		if n == 0 {
 			return io.EOF
-		}
-		b = b[n:]
-	}
-	return nil
-}
-
-// writeFull writes all of b to fd.
-func writeFull(fd int, b []byte) error {
-	for len(b) > 0 {
-		n, err := unix.Write(fd, b)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return err
 		}
 		b = b[n:]
 	}

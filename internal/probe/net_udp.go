@@ -33,13 +33,11 @@ func udpSession(ctx context.Context, c net.Conn, mode string, conns *sync.Map) e
 	// The datagrams are answered or counted by blocking recvfrom/sendto on
 	// one locked thread, as qperf's server does: through Go's poller every
 	// datagram would also wake a poller thread and hand a goroutine over.
-	fd, f, err := blockingFD(u)
+	fd, release, err := trackedFD(u, conns)
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	conns.Store(blockingSock(fd), nil) // shut down when the listener stops
-	defer conns.Delete(blockingSock(fd))
+	defer release()
 	fmt.Fprintf(c, "ok %d\n", port)
 	var bytes, pkts atomic.Int64
 	var stop atomic.Bool
