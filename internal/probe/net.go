@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -132,6 +134,25 @@ func (cl *client) dial(ctx context.Context, mode string, size int) (net.Conn, st
 	}
 	c.SetDeadline(time.Time{})
 	return c, strings.TrimPrefix(strings.TrimPrefix(line, "ok"), " "), nil
+}
+
+// onSocket runs a figure on the blocking socket that open (tcpPeer or
+// udpPeer) gives for mode, on a thread locked to it: the figure's calls
+// are the kernel's, on one thread, as qperf's. line is the TCP line a udp
+// mode keeps beside its socket (nil for TCP).
+func onSocket(ctx context.Context, open func(ctx context.Context, mode string, size int) (net.Conn, int, *os.File, error),
+	mode string, size int, figure func(fd int, line net.Conn) (float64, error)) (float64, error) {
+	line, fd, f, err := open(ctx, mode, size)
+	if err != nil {
+		return 0, err
+	}
+	if line != nil {
+		defer line.Close()
+	}
+	defer f.Close()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	return figure(fd, line)
 }
 
 // Quit asks the listener at addr (which must have a token) to stop.

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -14,87 +15,82 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// tcpLat is half the mean round trip of size-byte ping-pongs over d, in µs.
-func (cl *client) tcpLat(ctx context.Context, size int, d time.Duration) (float64, error) {
-	c, _, err := cl.dial(ctx, "lat", size)
+// tcpPeer opens a TCP figure's connection as a blocking socket (no line
+// beside it: blockingFD has closed the net.Conn and keeps the connection).
+func (cl *client) tcpPeer(ctx context.Context, mode string, size int) (net.Conn, int, *os.File, error) {
+	c, _, err := cl.dial(ctx, mode, size)
 	if err != nil {
-		return 0, err
+		return nil, 0, nil, err
 	}
-	defer c.Close()
 	fd, f, err := blockingFD(c)
 	if err != nil {
-		return 0, err
+		c.Close()
+		return nil, 0, nil, err
 	}
-	defer f.Close()
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	buf := make([]byte, size)
-	var n int64
-	start := time.Now()
-	end := start.Add(d)
-	for {
-		if err := writeFull(fd, buf); err != nil {
-			return 0, err
+	return nil, fd, f, nil
+}
+
+// tcpLat is half the mean round trip of size-byte ping-pongs over d, in µs.
+func (cl *client) tcpLat(ctx context.Context, size int, d time.Duration) (float64, error) {
+	return onSocket(ctx, cl.tcpPeer, "lat", size, func(fd int, _ net.Conn) (float64, error) {
+		buf := make([]byte, size)
+		var n int64
+		start := time.Now()
+		end := start.Add(d)
+		for {
+			if err := writeFull(fd, buf); err != nil {
+				return 0, err
+			}
+			if err := readFull(fd, buf); err != nil {
+				return 0, err
+			}
+			n++
+			if n&7 == 0 && (!time.Now().Before(end) || ctx.Err() != nil) {
+				break
+			}
 		}
-		if err := readFull(fd, buf); err != nil {
-			return 0, err
-		}
-		n++
-		if n&7 == 0 && (!time.Now().Before(end) || ctx.Err() != nil) {
-			break
-		}
-	}
-	return nsPer(time.Since(start), 2*n) / 1e3, nil
+		return nsPer(time.Since(start), 2*n) / 1e3, nil
+	})
 }
 
 // tcpBW streams size-byte writes for d and returns what the listener
 // received per second, in MB/s (10^6, as qperf).
 func (cl *client) tcpBW(ctx context.Context, size int, d time.Duration) (float64, error) {
-	c, _, err := cl.dial(ctx, "bw", size)
-	if err != nil {
-		return 0, err
-	}
-	defer c.Close()
-	fd, f, err := blockingFD(c)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	buf := make([]byte, size)
-	every := max(1, 4096/size)
-	start := time.Now()
-	end := start.Add(d)
-	for i := 1; ; i++ {
-		if err := writeFull(fd, buf); err != nil {
+	return onSocket(ctx, cl.tcpPeer, "bw", size, func(fd int, _ net.Conn) (float64, error) {
+		buf := make([]byte, size)
+		every := max(1, 4096/size)
+		start := time.Now()
+		end := start.Add(d)
+		for i := 1; ; i++ {
+			if err := writeFull(fd, buf); err != nil {
+				return 0, err
+			}
+			if i%every == 0 && (!time.Now().Before(end) || ctx.Err() != nil) {
+				break
+			}
+		}
+		if err := unix.Shutdown(fd, unix.SHUT_WR); err != nil {
 			return 0, err
 		}
-		if i%every == 0 && (!time.Now().Before(end) || ctx.Err() != nil) {
-			break
+		ans := make([]byte, 32)
+		k := 0
+		for k < len(ans) {
+			n, err := unix.Read(fd, ans[k:])
+			if err == unix.EINTR {
+				continue
+			}
+			if n <= 0 || err != nil {
+				break
+			}
+			k += n
 		}
-	}
-	if err := unix.Shutdown(fd, unix.SHUT_WR); err != nil {
-		return 0, err
-	}
-	ans := make([]byte, 32)
-	k := 0
-	for k < len(ans) {
-		n, err := unix.Read(fd, ans[k:])
-		if err == unix.EINTR {
-			continue
+		el := time.Since(start)
+		got, err := strconv.ParseInt(strings.TrimSpace(string(ans[:k])), 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("%s: bad byte count %.20q", cl.addr, ans[:k])
 		}
-		if n <= 0 || err != nil {
-			break
-		}
-		k += n
-	}
-	el := time.Since(start)
-	got, err := strconv.ParseInt(strings.TrimSpace(string(ans[:k])), 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("%s: bad byte count %.20q", cl.addr, ans[:k])
-	}
-	return float64(got) / el.Seconds() / 1e6, nil
+		return float64(got) / el.Seconds() / 1e6, nil
+	})
 }
 
 // tcpConn is the rate of whole connections (connect, hello, answer,

@@ -127,87 +127,75 @@ func (cl *client) udpPeer(ctx context.Context, mode string, size int) (net.Conn,
 // udpLat is half the mean round trip of answered datagrams, in µs; lost
 // datagrams (no answer within 200 ms) are counted into *lost.
 func (cl *client) udpLat(ctx context.Context, size int, d time.Duration, lost *atomic.Int64) (float64, error) {
-	c, fd, f, err := cl.udpPeer(ctx, "udplat", size)
-	if err != nil {
-		return 0, err
-	}
-	defer c.Close()
-	defer f.Close()
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	buf := make([]byte, size)
-	in := make([]byte, size+1)
-	var n int64
-	var waited time.Duration
-	start := time.Now()
-	end := start.Add(d)
-	for time.Now().Before(end) && ctx.Err() == nil {
-		if _, err := unix.Write(fd, buf); err != nil && err != unix.EINTR {
-			return 0, err
-		}
-		t := time.Now()
-		if _, err := unix.Read(fd, in); err != nil {
-			if err == unix.EAGAIN || err == unix.EINTR {
-				lost.Add(1)
-				waited += time.Since(t)
-				continue
+	return onSocket(ctx, cl.udpPeer, "udplat", size, func(fd int, _ net.Conn) (float64, error) {
+		buf := make([]byte, size)
+		in := make([]byte, size+1)
+		var n int64
+		var waited time.Duration
+		start := time.Now()
+		end := start.Add(d)
+		for time.Now().Before(end) && ctx.Err() == nil {
+			if _, err := unix.Write(fd, buf); err != nil && err != unix.EINTR {
+				return 0, err
 			}
-			return 0, err
+			t := time.Now()
+			if _, err := unix.Read(fd, in); err != nil {
+				if err == unix.EAGAIN || err == unix.EINTR {
+					lost.Add(1)
+					waited += time.Since(t)
+					continue
+				}
+				return 0, err
+			}
+			n++
 		}
-		n++
-	}
-	if n == 0 {
-		return 0, fmt.Errorf("%s: no UDP datagram came back", cl.addr)
-	}
-	return nsPer(time.Since(start)-waited, 2*n) / 1e3, nil
+		if n == 0 {
+			return 0, fmt.Errorf("%s: no UDP datagram came back", cl.addr)
+		}
+		return nsPer(time.Since(start)-waited, 2*n) / 1e3, nil
+	})
 }
 
 // udpBW sends size-byte datagrams for d and returns the bytes the listener
 // received per second of sending, in MB/s; sent and received datagrams
 // are added to the counters (their ratio is the loss).
 func (cl *client) udpBW(ctx context.Context, size int, d time.Duration, sent, got *atomic.Int64) (float64, error) {
-	c, fd, f, err := cl.udpPeer(ctx, "udpbw", size)
-	if err != nil {
-		return 0, err
-	}
-	defer c.Close()
-	defer f.Close()
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	buf := make([]byte, size)
-	every := max(1, 4096/size)
-	var n int64
-	start := time.Now()
-	end := start.Add(d)
-	for i := 1; ; i++ {
-		if _, err := unix.Write(fd, buf); err == nil {
-			n++
-		} else if err != unix.ENOBUFS && err != unix.EINTR && err != unix.ECONNREFUSED {
+	return onSocket(ctx, cl.udpPeer, "udpbw", size, func(fd int, c net.Conn) (float64, error) {
+		buf := make([]byte, size)
+		every := max(1, 4096/size)
+		var n int64
+		start := time.Now()
+		end := start.Add(d)
+		for i := 1; ; i++ {
+			if _, err := unix.Write(fd, buf); err == nil {
+				n++
+			} else if err != unix.ENOBUFS && err != unix.EINTR && err != unix.ECONNREFUSED {
+				return 0, err
+			}
+			if i%every == 0 && (!time.Now().Before(end) || ctx.Err() != nil) {
+				break
+			}
+		}
+		// The time base is the sending window: UDP has no flow control, so
+		// every datagram the listener counts was sent within it (qperf's
+		// recv_bw divides by the test time alike). The listener's 20 ms wait
+		// for queued datagrams and the count's round trip are not in it (they
+		// were, and cut the figure by a half at --quick's 20 ms windows).
+		el := time.Since(start)
+		c.SetDeadline(time.Now().Add(helloWait))
+		if _, err := io.WriteString(c, "done\n"); err != nil {
 			return 0, err
 		}
-		if i%every == 0 && (!time.Now().Before(end) || ctx.Err() != nil) {
-			break
+		line, err := bufio.NewReader(c).ReadString('\n')
+		if err != nil {
+			return 0, fmt.Errorf("%s: no UDP count: %w", cl.addr, err)
 		}
-	}
-	// The time base is the sending window: UDP has no flow control, so
-	// every datagram the listener counts was sent within it (qperf's
-	// recv_bw divides by the test time alike). The listener's 20 ms wait
-	// for queued datagrams and the count's round trip are not in it (they
-	// were, and cut the figure by a half at --quick's 20 ms windows).
-	el := time.Since(start)
-	c.SetDeadline(time.Now().Add(helloWait))
-	if _, err := io.WriteString(c, "done\n"); err != nil {
-		return 0, err
-	}
-	line, err := bufio.NewReader(c).ReadString('\n')
-	if err != nil {
-		return 0, fmt.Errorf("%s: no UDP count: %w", cl.addr, err)
-	}
-	var bytes, pkts int64
-	if _, err := fmt.Sscanf(line, "%d %d", &bytes, &pkts); err != nil {
-		return 0, fmt.Errorf("%s: bad UDP count %.30q", cl.addr, line)
-	}
-	sent.Add(n)
-	got.Add(pkts)
-	return float64(bytes) / el.Seconds() / 1e6, nil
+		var bytes, pkts int64
+		if _, err := fmt.Sscanf(line, "%d %d", &bytes, &pkts); err != nil {
+			return 0, fmt.Errorf("%s: bad UDP count %.30q", cl.addr, line)
+		}
+		sent.Add(n)
+		got.Add(pkts)
+		return float64(bytes) / el.Seconds() / 1e6, nil
+	})
 }
