@@ -192,7 +192,7 @@ func writeFlameMarkdown(w io.Writer, p *report.FlameDiffPage, lang finding.Lang)
 		fmt.Fprintf(bw, "| %s | %s | %s | %s |\n|---:|---:|---:|---|\n", t("change", "变化"), t("before", "改动前"), t("after", "改动后"), t("frame", "帧"))
 		for _, f := range fs {
 			fmt.Fprintf(bw, "| %s | %s | %s | `%s`%s |\n", report.FlameDiffDelta(f.Delta, p.Unit, p.Norm), report.FlameDiffValue(f.Before, p.Unit, p.Norm),
-				report.FlameDiffValue(f.After, p.Unit, p.Norm), report.MarkdownCode(f.Frame), flameMark(f, lang))
+				report.FlameDiffValue(f.After, p.Unit, p.Norm), finding.SafeMarkdownCode(f.Frame), flameMark(f, lang))
 		}
 	}
 	table(t("Frames that grew most (self)", "增长最多的帧（自身）"), p.Grew)

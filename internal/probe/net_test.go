@@ -16,25 +16,41 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Both ends of a TCP figure stream with Nagle on, as qperf and iperf3 do
-// (Go turns it off on every connection): with it off, small writes are
-// each sent at once and the 1 B to 1 KiB bandwidths measure another thing.
-func TestDataSocketsKeepNagleOn(t *testing.T) {
+// loopbackListener is a TCP listener on 127.0.0.1, closed when the test ends.
+func loopbackListener(t *testing.T) net.Listener {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
+	t.Cleanup(func() { ln.Close() })
+	return ln
+}
+
+// loopbackPair is a loopback listener and both ends of one connection to
+// it (dialed: the prober's, accepted: the listener's), closed when the
+// test ends.
+func loopbackPair(t *testing.T) (ln net.Listener, dialed, accepted net.Conn) {
+	t.Helper()
+	ln = loopbackListener(t)
 	dialed, err := net.Dial("tcp", ln.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer dialed.Close()
-	accepted, err := ln.Accept()
+	t.Cleanup(func() { dialed.Close() })
+	accepted, err = ln.Accept()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer accepted.Close()
+	t.Cleanup(func() { accepted.Close() })
+	return ln, dialed, accepted
+}
+
+// Both ends of a TCP figure stream with Nagle on, as qperf and iperf3 do
+// (Go turns it off on every connection): with it off, small writes are
+// each sent at once and the 1 B to 1 KiB bandwidths measure another thing.
+func TestDataSocketsKeepNagleOn(t *testing.T) {
+	_, dialed, accepted := loopbackPair(t)
 	for side, c := range map[string]net.Conn{"prober": dialed, "listener": accepted} {
 		fd, f, err := blockingFD(c)
 		if err != nil {
@@ -108,11 +124,7 @@ func TestUDPListenerReceivesOnABlockingThread(t *testing.T) {
 // listener slow to send its count (here 300 ms, as a far peer's round trip
 // or its wait for queued datagrams) does not lower it.
 func TestUDPBandwidthIsOverTheSendingWindow(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
+	ln := loopbackListener(t)
 	var bytes atomic.Int64
 	go func() {
 		c, err := ln.Accept()
@@ -224,21 +236,7 @@ func polledInodes(t *testing.T) map[uint64]bool {
 // segment also woke a thread blocked in epoll_wait, 1.65 epoll_pwait per
 // read in a ping-pong against another process.
 func TestMeasuredSocketsLeaveGosPoller(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	dialed, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer dialed.Close()
-	accepted, err := ln.Accept()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer accepted.Close()
+	ln, dialed, accepted := loopbackPair(t)
 	udp, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,186 @@
+// The listener side of the network probe (`probe --listen` and our own
+// loopback listener): accept, hello, and the TCP modes' traffic.
+
+package probe
+
+import (
+	"bufio"
+	"context"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+)
+
+// ListenOptions configure `probe --listen`.
+type ListenOptions struct {
+	Addr  string
+	Token string        // "": anyone who connects may probe
+	For   time.Duration // the listener stops by itself after this (0: 10 min)
+	// Ready hears the address actually bound (the port of ":0").
+	Ready func(addr string)
+	Log   io.Writer
+}
+
+// Listen serves probes on o.Addr until o.For has passed or ctx ends.
+func Listen(ctx context.Context, o ListenOptions) error {
+	if o.For <= 0 {
+		o.For = 10 * time.Minute
+	}
+	ln, err := net.Listen("tcp", o.Addr)
+	if err != nil {
+		return finding.Errorf(finding.T("--listen %s: %v", "--listen %s：%v"), o.Addr, err)
+	}
+	if o.Ready != nil {
+		o.Ready(ln.Addr().String())
+	}
+	ctx, cancel := context.WithTimeout(ctx, o.For)
+	defer cancel()
+	serve(ctx, ln, o.Token, o.Log)
+	return nil
+}
+
+// serve accepts until ctx ends, then closes ln and waits for its sessions.
+func serve(ctx context.Context, ln net.Listener, token string, log io.Writer) {
+	ctx, quit := context.WithCancel(ctx)
+	defer quit()
+	var wg sync.WaitGroup
+	var conns sync.Map
+	stop := context.AfterFunc(ctx, func() {
+		ln.Close()
+		conns.Range(func(k, _ any) bool {
+			if fd, ok := k.(blockingSock); ok {
+				// A blocking socket: shutdown wakes the thread in read,
+				// close would not (its owner closes it, after taking it
+				// out of conns; the listener is going anyway).
+				unix.Shutdown(int(fd), unix.SHUT_RDWR)
+				return true
+			}
+			k.(io.Closer).Close()
+			return true
+		})
+	})
+	defer stop()
+	sem := make(chan struct{}, maxSessions)
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			if ctx.Err() != nil || errors.Is(err, net.ErrClosed) {
+				break
+			}
+			time.Sleep(10 * time.Millisecond) // EMFILE and the like: do not spin
+			continue
+		}
+		select {
+		case sem <- struct{}{}:
+		default:
+			c.Close()
+			continue
+		}
+		wg.Add(1)
+		conns.Store(c, nil)
+		go func() {
+			defer wg.Done()
+			defer func() { conns.Delete(c); c.Close(); <-sem }()
+			if err := session(ctx, c, token, &conns, quit); err != nil && log != nil {
+				fmt.Fprintf(log, "probe listener: %s: %v\n", c.RemoteAddr(), err)
+			}
+		}()
+	}
+	ln.Close()
+	wg.Wait()
+}
+
+// trackedFD is blockingFD for a listener's session: the socket is in
+// conns, so the listener's stop shuts it down, until release takes it out
+// and closes it.
+func trackedFD(c net.Conn, conns *sync.Map) (fd int, release func(), err error) {
+	fd, f, err := blockingFD(c)
+	if err != nil {
+		return 0, nil, err
+	}
+	conns.Store(blockingSock(fd), nil)
+	return fd, func() { conns.Delete(blockingSock(fd)); f.Close() }, nil
+}
+
+// session serves one connection: the hello, then its mode's traffic.
+func session(ctx context.Context, c net.Conn, token string, conns *sync.Map, quit func()) error {
+	c.SetDeadline(time.Now().Add(helloWait))
+	br := bufio.NewReaderSize(c, 256)
+	line, err := br.ReadSlice('\n')
+	if err != nil {
+		return fmt.Errorf("no hello: %w", err)
+	}
+	got, mode, size, err := parseHello(string(line))
+	if err != nil {
+		return err
+	}
+	if token != "" && subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
+		io.WriteString(c, "refused\n")
+		return fmt.Errorf("refused: wrong token")
+	}
+	if br.Buffered() > 0 {
+		return fmt.Errorf("data before ok")
+	}
+	c.SetDeadline(time.Now().Add(sessionMax))
+	switch mode {
+	case "crr":
+		_, err = io.WriteString(c, "ok\n")
+		return err
+	case "quit":
+		if token == "" {
+			io.WriteString(c, "refused\n")
+			return fmt.Errorf("quit refused: a listener without a token is stopped by its --for only")
+		}
+		io.WriteString(c, "ok\n")
+		quit()
+		return nil
+	case "udplat", "udpbw":
+		return udpSession(ctx, c, mode, conns)
+	}
+	if _, err := io.WriteString(c, "ok\n"); err != nil {
+		return err
+	}
+	fd, release, err := trackedFD(c, conns)
+	if err != nil {
+		return err
+	}
+	defer release()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	buf := make([]byte, max(size, 1))
+	end := time.Now().Add(sessionMax)
+	switch mode {
+	case "lat":
+		for time.Now().Before(end) {
+			if err := readFull(fd, buf); err != nil {
+				return nil // the client is done
+			}
+			if err := writeFull(fd, buf); err != nil {
+				return nil
+			}
+		}
+	case "bw":
+		var n int64
+		for {
+			k, err := unix.Read(fd, buf)
+			if k > 0 {
+				n += int64(k)
+			}
+			if k == 0 || (err != nil && err != unix.EINTR) || !time.Now().Before(end) {
+				break
+			}
+		}
+		writeFull(fd, []byte(strconv.FormatInt(n, 10)+"\n"))
+	}
+	return nil
+}

@@ -1,0 +1,152 @@
+// The client's TCP figures: tcp_lat, tcp_bw and connections per second.
+
+package probe
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// tcpPeer opens a TCP figure's connection as a blocking socket (no line
+// beside it: blockingFD has closed the net.Conn and keeps the connection).
+func (cl *client) tcpPeer(ctx context.Context, mode string, size int) (net.Conn, int, *os.File, error) {
+	c, _, err := cl.dial(ctx, mode, size)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	fd, f, err := blockingFD(c)
+	if err != nil {
+		c.Close()
+		return nil, 0, nil, err
+	}
+	return nil, fd, f, nil
+}
+
+// tcpLat is half the mean round trip of size-byte ping-pongs over d, in µs.
+func (cl *client) tcpLat(ctx context.Context, size int, d time.Duration) (float64, error) {
+	return onSocket(ctx, cl.tcpPeer, "lat", size, func(fd int, _ net.Conn) (float64, error) {
+		buf := make([]byte, size)
+		var n int64
+		start := time.Now()
+		end := start.Add(d)
+		for {
+			if err := writeFull(fd, buf); err != nil {
+				return 0, err
+			}
+			if err := readFull(fd, buf); err != nil {
+				return 0, err
+			}
+			n++
+			if n&7 == 0 && (!time.Now().Before(end) || ctx.Err() != nil) {
+				break
+			}
+		}
+		return nsPer(time.Since(start), 2*n) / 1e3, nil
+	})
+}
+
+// tcpBW streams size-byte writes for d and returns what the listener
+// received per second, in MB/s (10^6, as qperf).
+func (cl *client) tcpBW(ctx context.Context, size int, d time.Duration) (float64, error) {
+	return onSocket(ctx, cl.tcpPeer, "bw", size, func(fd int, _ net.Conn) (float64, error) {
+		buf := make([]byte, size)
+		every := max(1, 4096/size)
+		start := time.Now()
+		end := start.Add(d)
+		for i := 1; ; i++ {
+			if err := writeFull(fd, buf); err != nil {
+				return 0, err
+			}
+			if i%every == 0 && (!time.Now().Before(end) || ctx.Err() != nil) {
+				break
+			}
+		}
+		if err := unix.Shutdown(fd, unix.SHUT_WR); err != nil {
+			return 0, err
+		}
+		ans := make([]byte, 32)
+		k := 0
+		for k < len(ans) {
+			n, err := unix.Read(fd, ans[k:])
+			if err == unix.EINTR {
+				continue
+			}
+			if n <= 0 || err != nil {
+				break
+			}
+			k += n
+		}
+		el := time.Since(start)
+		got, err := strconv.ParseInt(strings.TrimSpace(string(ans[:k])), 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("%s: bad byte count %.20q", cl.addr, ans[:k])
+		}
+		return float64(got) / el.Seconds() / 1e6, nil
+	})
+}
+
+// tcpConn is the rate of whole connections (connect, hello, answer,
+// close: netperf's TCP_CRR), per second.
+func (cl *client) tcpConn(ctx context.Context, d time.Duration) (float64, error) {
+	ra, err := net.ResolveTCPAddr("tcp", cl.addr)
+	if err != nil {
+		return 0, err
+	}
+	sa, fam := sockaddr(ra.IP, ra.Port)
+	hello := []byte(helloLine(cl.token, "crr", 0))
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	ans := make([]byte, 16)
+	var n int64
+	start := time.Now()
+	end := start.Add(d)
+	for time.Now().Before(end) && ctx.Err() == nil {
+		fd, err := unix.Socket(fam, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			return 0, err
+		}
+		tv := unix.NsecToTimeval(int64(helloWait))
+		unix.SetsockoptTimeval(fd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &tv)
+		unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
+		err = unix.Connect(fd, sa)
+		if err == nil {
+			err = writeFull(fd, hello)
+		}
+		k := 0
+		if err == nil {
+			k, err = unix.Read(fd, ans)
+		}
+		unix.Close(fd)
+		if err != nil {
+			return 0, err
+		}
+		if k < 2 || string(ans[:2]) != "ok" {
+			if strings.HasPrefix(string(ans[:max(k, 0)]), "refused") {
+				return 0, errRefused
+			}
+			return 0, fmt.Errorf("%s: connection answered %.20q", cl.addr, ans[:max(k, 0)])
+		}
+		n++
+	}
+	return float64(n) / time.Since(start).Seconds(), nil
+}
+
+// sockaddr is ip:port as a raw socket address and its family.
+func sockaddr(ip net.IP, port int) (unix.Sockaddr, int) {
+	if v4 := ip.To4(); v4 != nil {
+		sa := &unix.SockaddrInet4{Port: port}
+		copy(sa.Addr[:], v4)
+		return sa, unix.AF_INET
+	}
+	sa := &unix.SockaddrInet6{Port: port}
+	copy(sa.Addr[:], ip.To16())
+	return sa, unix.AF_INET6
+}
