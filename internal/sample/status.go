@@ -34,6 +34,8 @@ import (
 	"bytes"
 	"math/bits"
 	"unicode/utf8"
+
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // StatusField names the lines of /proc/PID/status that ProcStatus holds; a
@@ -281,7 +283,7 @@ func (st *ProcStatus) statusLine(f StatusField, v []byte) (what string) {
 			st.VmSwap = b
 		}
 	case FieldSigCgt:
-		m, ok := hexu(v)
+		m, ok := units.ParseHex(v)
 		if !ok {
 			return "bad signal mask"
 		}
@@ -308,26 +310,4 @@ func (st *ProcStatus) statusLine(f StatusField, v []byte) (what string) {
 	}
 	st.Has |= f
 	return ""
-}
-
-// hexu parses 1 to 16 hex digits.
-func hexu(b []byte) (uint64, bool) {
-	if len(b) == 0 || len(b) > 16 {
-		return 0, false
-	}
-	var v uint64
-	for _, c := range b {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c -= 'a' - 10
-		case c >= 'A' && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return 0, false
-		}
-		v = v<<4 | uint64(c)
-	}
-	return v, true
 }
