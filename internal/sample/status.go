@@ -122,11 +122,9 @@ func (st *ProcStatus) Parse(b []byte, want StatusField) error {
 		return st.parseLines(b, want)
 	}
 	var err error
-	for i, key := range statusKeys {
-		f := StatusField(1) << i
-		if want&f == 0 {
-			continue
-		}
+	for w := want; w != 0; w &= w - 1 {
+		i := bits.TrailingZeros32(uint32(w))
+		f, key := StatusField(1)<<i, statusKeys[i]
 		at, line, ok := findKey(b, key)
 		if !ok {
 			continue
