@@ -13,12 +13,14 @@ package apply
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
+	"github.com/tuneloop/tuneloop/internal/sample"
 )
 
 // limitDirective is the systemd directive that sets a prlimit resource.
@@ -42,14 +44,15 @@ func unitOf(h hostfs.FS, pid int) (unit, cgroup string, err error) {
 }
 
 // unitInCgroup picks the innermost *.service of the systemd hierarchy's
-// path in /proc/PID/cgroup's text.
+// path (v2's 0:: line or v1's name=systemd) in /proc/PID/cgroup's text
+// (sample.ParseCgroup; its good lines count).
 func unitInCgroup(s string) string {
-	for _, line := range strings.Split(s, "\n") {
-		f := strings.SplitN(line, ":", 3)
-		if len(f) != 3 || (f[0] != "0" && f[1] != "name=systemd") {
+	ls, _ := sample.ParseCgroup([]byte(s))
+	for _, l := range ls {
+		if l.ID != 0 && !slices.Equal(l.Controllers, []string{"name=systemd"}) {
 			continue
 		}
-		parts := strings.Split(f[2], "/")
+		parts := strings.Split(l.Path, "/")
 		for i := len(parts) - 1; i >= 0; i-- {
 			if strings.HasSuffix(parts[i], ".service") && dropinRE.MatchString(DropinPath(parts[i], "limits")) {
 				return parts[i]

@@ -226,7 +226,9 @@ func checkLaunch(procDir string, pid int, limits []LimitSet, b *Binding) (seen [
 		if err != nil {
 			return seen, append(bads, finding.Tf(finding.T("cannot read the service's CPU binding back: %v", "无法读回服务的 CPU 绑定：%v"), err))
 		}
-		cpus, mems := statusField(string(raw), "Cpus_allowed_list"), statusField(string(raw), "Mems_allowed_list")
+		var st sample.ProcStatus // a list absent or malformed reads as "" and fails below
+		st.Parse(raw, sample.FieldCpusAllowedList|sample.FieldMemsAllowedList)
+		cpus, mems := st.CPUsAllowedList, st.MemsAllowedList
 		seen = append(seen, "Cpus_allowed_list "+cpus, "Mems_allowed_list "+mems)
 		if got, err := parseCPUList(cpus); err != nil || sysinfo.FormatCPUList(got) != sysinfo.FormatCPUList(b.CPUs) {
 			bads = append(bads, finding.Tf(finding.T("binding %s did not take effect: pid %d may run on CPUs %s, want %s (/proc/%d/status)",
@@ -271,15 +273,6 @@ func procLimits(s string) (map[string]string, error) {
 		m[name] = text(l.Soft) + ":" + text(l.Hard)
 	}
 	return m, nil
-}
-
-func statusField(s, name string) string {
-	for _, line := range strings.Split(s, "\n") {
-		if v, ok := strings.CutPrefix(line, name+":"); ok {
-			return strings.TrimSpace(v)
-		}
-	}
-	return ""
 }
 
 // ConfigCopy is a configuration file as a trial used it.

@@ -315,13 +315,11 @@ func threads(h hostfs.FS, pid int) int {
 	if err != nil {
 		return 0
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(line, "Threads:"); ok {
-			n, _ := strconv.Atoi(strings.TrimSpace(v))
-			return n
-		}
+	var st sample.ProcStatus
+	if st.Parse(b, sample.FieldThreads); st.Has&sample.FieldThreads == 0 {
+		return 0
 	}
-	return 0
+	return st.Threads
 }
 
 // Alive reports whether pid runs (a zombie has exited).

@@ -33,6 +33,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/jvm/attach"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
+	"github.com/tuneloop/tuneloop/internal/sample"
 	"github.com/tuneloop/tuneloop/internal/stacks"
 )
 
@@ -316,19 +317,17 @@ func fillCPU(d *threaddump.Dump, proc string) {
 	if len(want) == 0 {
 		return
 	}
-	// tid is the thread's id in the JVM's namespace, or 0.
+	// nsTID is the thread's id in the JVM's namespace, or 0.
+	var st sample.ProcStatus
 	nsTID := func(task string) int64 {
 		b, err := os.ReadFile(proc + "/task/" + task + "/status")
 		if err != nil {
 			return 0
 		}
-		for _, l := range strings.Split(string(b), "\n") {
-			if f := strings.Fields(l); len(f) > 1 && f[0] == "NSpid:" {
-				n, _ := strconv.ParseInt(f[len(f)-1], 10, 64)
-				return n
-			}
+		if st.Parse(b, sample.FieldNSpid); st.Has&sample.FieldNSpid == 0 {
+			return 0
 		}
-		return 0
+		return int64(st.NSpid[len(st.NSpid)-1])
 	}
 	set := func(task string, t *threaddump.Thread) {
 		b, err := os.ReadFile(proc + "/task/" + task + "/schedstat")

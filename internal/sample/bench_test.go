@@ -112,7 +112,7 @@ func TestRecorderFootprint(t *testing.T) {
 		c.Collect(time.Now(), &snaps[i%2])
 	}
 	runtime.GC()
-	rss0 := statusKB(t, "VmRSS")
+	rss0 := statusRSSKB(t)
 	const n = 300
 	cpu0 := cpuTime()
 	for i := range n {
@@ -127,7 +127,7 @@ func TestRecorderFootprint(t *testing.T) {
 		}
 	}
 	perTick := (cpuTime() - cpu0) / n
-	rss1 := statusKB(t, "VmRSS")
+	rss1 := statusRSSKB(t)
 	t.Logf("500 threads: %.2f ms CPU per tick (%.2f%% of a core at 1 s), %d threads read; RSS %d -> %d kB, %d bytes/line",
 		float64(perTick.Microseconds())/1000, float64(perTick.Microseconds())/1e4, len(snaps[0].Threads), rss0, rss1, enc.last)
 	if perTick > 10*time.Millisecond {
@@ -141,16 +141,19 @@ func TestRecorderFootprint(t *testing.T) {
 	}
 }
 
-func statusKB(t *testing.T, key string) int64 {
+func statusRSSKB(t *testing.T) int64 {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, ok := statusValue(b, []byte("\n"+key+":"))
-	if !ok {
-		t.Fatalf("no %s", key)
+	st, err := ParseStatus(b)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return int64(v)
+	if st.Has&FieldVmRSS == 0 {
+		t.Fatal("no VmRSS")
+	}
+	return int64(st.VmRSS >> 10)
 }
 
 // BenchmarkParsers runs each parser on this host's captured files
@@ -165,6 +168,7 @@ func BenchmarkParsers(b *testing.B) {
 	}
 	h := "host/tick-0/"
 	var sc scratch
+	var ps ProcStatus
 	cases := []struct {
 		name string
 		file string
@@ -180,7 +184,9 @@ func BenchmarkParsers(b *testing.B) {
 		{"netstat", h + "proc/net/netstat", func(d []byte) error { return parseSnmp(d, map[string]uint64{}, keepSet(), &sc) }},
 		{"psi", h + "proc/pressure/cpu", func(d []byte) error { _, err := parsePSI(d, &sc); return err }},
 		{"pidstat", "java-proc/tick-0/proc/6410/task/6492/stat", func(d []byte) error { _, err := parsePidStat(d, &sc); return err }},
-		{"ctxtswitches", "java-proc/tick-0/proc/6410/task/6492/status", func(d []byte) error { _, _, err := parseCtxtSwitches(d); return err }},
+		{"ctxtswitches", "java-proc/tick-0/proc/6410/task/6492/status", func(d []byte) error { _, _, err := parseCtxtSwitches(d, &ps); return err }},
+		{"procstatus", "java-proc/tick-0/proc/6410/status", func(d []byte) error { return parseProcStatus(d, new(Proc), &ps) }},
+		{"status-all", "java-proc/tick-0/proc/6410/status", func(d []byte) error { _, err := ParseStatus(d); return err }},
 	}
 	for _, c := range cases {
 		data := read(c.file)

@@ -139,11 +139,11 @@ func FuzzParseProcFiles(f *testing.F) {
 		checkParseErr(t, err)
 		_, _, err = parseSchedstat(b, &sc)
 		checkParseErr(t, err)
-		_, _, err = parseCtxtSwitches(b)
+		_, _, err = parseCtxtSwitches(b, new(ProcStatus))
 		checkParseErr(t, err)
 		var pr Proc
 		checkParseErr(t, parseLimits(b, &pr, &sc))
-		parseProcStatus(b, &pr)
+		checkParseErr(t, parseProcStatus(b, &pr, new(ProcStatus)))
 	})
 }
 

@@ -334,11 +334,11 @@ func TestParsePidStat(t *testing.T) {
 	if err != nil || run != 8167360219 || wait != 2919600084 {
 		t.Errorf("schedstat %d %d %v", run, wait, err)
 	}
-	v, n, err := parseCtxtSwitches([]byte("Name:\tjava\nvoluntary_ctxt_switches:\t353\nnonvoluntary_ctxt_switches:\t74\n"))
+	v, n, err := parseCtxtSwitches([]byte("Name:\tjava\nvoluntary_ctxt_switches:\t353\nnonvoluntary_ctxt_switches:\t74\n"), new(ProcStatus))
 	if err != nil || v != 353 || n != 74 {
 		t.Errorf("ctxt %d %d %v", v, n, err)
 	}
-	if _, _, err := parseCtxtSwitches([]byte("Name:\tjava\n")); !errors.Is(err, ErrParse) {
+	if _, _, err := parseCtxtSwitches([]byte("Name:\tjava\n"), new(ProcStatus)); !errors.Is(err, ErrParse) {
 		t.Errorf("%v", err)
 	}
 }
@@ -353,7 +353,9 @@ func TestParseLimitsAndStatus(t *testing.T) {
 	if err := parseLimits([]byte("Max open files  x y files\n"), &pr, &sc); !errors.Is(err, ErrParse) {
 		t.Errorf("%v", err)
 	}
-	parseProcStatus([]byte("Name:\tjava\nVmSize:\t   48500 kB\nVmRSS:\t   17600 kB\nRssAnon:\t   11284 kB\nRssFile:\t       8 kB\nVmSwap:\t       3 kB\n"), &pr)
+	if err := parseProcStatus([]byte("Name:\tjava\nVmSize:\t   48500 kB\nVmRSS:\t   17600 kB\nRssAnon:\t   11284 kB\nRssFile:\t       8 kB\nVmSwap:\t       3 kB\n"), &pr, new(ProcStatus)); err != nil {
+		t.Fatal(err)
+	}
 	if pr.RSSKB != 17600 || pr.AnonKB != 11284 || pr.SwapKB != 3 || pr.VSizeKB != 48500 {
 		t.Errorf("%+v", pr)
 	}

@@ -2,12 +2,11 @@ package sample
 
 // The target process: /proc/PID/stat (CPU, faults, threads; format in
 // procstat.go), /proc/PID/status (memory), /proc/PID/limits (open files
-// limit) and the entries of /proc/PID/fd. Samples:
+// limit) and the entries of /proc/PID/fd. Samples (status: format in
+// status.go):
 //
 //	VmRSS:	   17600 kB
 //	RssAnon:	   11284 kB
-//	VmSwap:	       0 kB
-//	Threads:	13
 //
 //	Limit                     Soft Limit           Hard Limit           Units
 //	Max open files            20000                20000                files
@@ -55,6 +54,7 @@ type procSampler struct {
 	start                uint64
 	sc                   scratch
 	comm                 string
+	ps                   ProcStatus // reused: no allocation per tick
 }
 
 func newProcSampler(env *Env) (Sampler, error) {
@@ -103,7 +103,9 @@ func (p *procSampler) Sample(s *Snapshot) error {
 		MinFlt: st.MinFlt, MajFlt: st.MajFlt, Threads: st.Threads, Start: st.Start, FDs: -1}
 	var errs []byte
 	if b, err := p.env.r.file(p.env.FS, p.status); err == nil {
-		parseProcStatus(b, pr)
+		if err := parseProcStatus(b, pr, &p.ps); err != nil {
+			errs = appendErr(errs, fmt.Errorf("%s: %w", p.env.FS.Display(p.status), err))
+		}
 	} else {
 		errs = append(errs, err.Error()...)
 	}
@@ -159,17 +161,25 @@ func stateString(c byte) string {
 	return string(rune(c))
 }
 
-// parseProcStatus takes the memory lines of /proc/PID/status (kB).
-func parseProcStatus(b []byte, pr *Proc) {
+// procMemory is the memory lines the process sampler reads.
+const procMemory = FieldVmRSS | FieldRssAnon | FieldRssFile | FieldRssShmem | FieldVmSwap | FieldVmSize
+
+// parseProcStatus takes the memory lines of /proc/PID/status (ParseStatus
+// reads bytes; Proc keeps kB). A line absent (RssAnon before Linux 4.5)
+// leaves 0; a malformed one is the error.
+func parseProcStatus(b []byte, pr *Proc, ps *ProcStatus) error {
+	err := ps.Parse(b, procMemory)
 	for _, k := range [...]struct {
-		key string
+		f   StatusField
+		v   uint64
 		dst *uint64
-	}{{"\nVmRSS:", &pr.RSSKB}, {"\nRssAnon:", &pr.AnonKB}, {"\nRssFile:", &pr.FileKB}, {"\nRssShmem:", &pr.ShmemKB},
-		{"\nVmSwap:", &pr.SwapKB}, {"\nVmSize:", &pr.VSizeKB}} {
-		if v, ok := statusValue(b, []byte(k.key)); ok {
-			*k.dst = v
+	}{{FieldVmRSS, ps.VmRSS, &pr.RSSKB}, {FieldRssAnon, ps.RssAnon, &pr.AnonKB}, {FieldRssFile, ps.RssFile, &pr.FileKB},
+		{FieldRssShmem, ps.RssShmem, &pr.ShmemKB}, {FieldVmSwap, ps.VmSwap, &pr.SwapKB}, {FieldVmSize, ps.VmSize, &pr.VSizeKB}} {
+		if ps.Has&k.f != 0 {
+			*k.dst = k.v >> 10
 		}
 	}
+	return err
 }
 
 // parseLimits takes the "Max open files" row of /proc/PID/limits through

@@ -19,8 +19,8 @@ package sample
 //
 //	8167360219 2919600084 10279
 //
-// /proc/PID/task/TID/status ends with the context switch counts (the rest
-// is not read by the thread sampler):
+// /proc/PID/task/TID/status ends with the context switch counts, all the
+// thread sampler reads of it (format in status.go):
 //
 //	voluntary_ctxt_switches:	353
 //	nonvoluntary_ctxt_switches:	74
@@ -104,43 +104,17 @@ func parseSchedstat(b []byte, sc *scratch) (run, wait uint64, err error) {
 	return run, wait, nil
 }
 
-var (
-	keyVCS  = []byte("\nvoluntary_ctxt_switches:")
-	keyNVCS = []byte("\nnonvoluntary_ctxt_switches:")
-)
-
-// parseCtxtSwitches finds the two context switch counts in a status file.
-// They are its last lines; the search starts from the end.
-func parseCtxtSwitches(b []byte) (vcs, nvcs uint64, err error) {
-	var ok1, ok2 bool
-	vcs, ok1 = statusValue(b, keyVCS)
-	nvcs, ok2 = statusValue(b, keyNVCS)
-	if !ok1 || !ok2 {
+// parseCtxtSwitches reads the two context switch counts of a status file
+// (ProcStatus.Parse, from the end: they are its last lines) into ps.
+func parseCtxtSwitches(b []byte, ps *ProcStatus) (vcs, nvcs uint64, err error) {
+	const want = FieldVoluntaryCtxt | FieldNonvoluntaryCtxt
+	if err := ps.Parse(b, want); err != nil {
+		return 0, 0, err
+	}
+	if ps.Has&want != want {
 		return 0, 0, badLine(0, nil, "no voluntary_ctxt_switches/nonvoluntary_ctxt_switches")
 	}
-	return vcs, nvcs, nil
-}
-
-// statusValue finds "\nKey:\tvalue" (key includes the newline and colon)
-// and parses the value's first token as an integer.
-func statusValue(b, key []byte) (uint64, bool) {
-	i := bytes.LastIndex(b, key)
-	if i < 0 {
-		if bytes.HasPrefix(b, key[1:]) { // first line of the file
-			i = -1
-		} else {
-			return 0, false
-		}
-	}
-	rest := b[i+len(key):]
-	for len(rest) > 0 && isSpace(rest[0]) {
-		rest = rest[1:]
-	}
-	j := 0
-	for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
-		j++
-	}
-	return atou(rest[:j])
+	return ps.VoluntaryCtxt, ps.NonvoluntaryCtxt, nil
 }
 
 func trimNL(b []byte) []byte {

@@ -49,6 +49,7 @@ type threadSampler struct {
 	names    map[int]string
 	noSched  bool // schedstat absent (CONFIG_SCHED_INFO off)
 	noStatus bool
+	ps       ProcStatus // reused: no allocation per thread
 }
 
 func newThreadSampler(env *Env) (Sampler, error) {
@@ -167,7 +168,7 @@ func (p *threadSampler) thread(dfd, tid int, readStatus bool) (Thread, error) {
 		if err != nil {
 			return t, err
 		}
-		if t.VCS, t.NVCS, err = parseCtxtSwitches(b); err != nil {
+		if t.VCS, t.NVCS, err = parseCtxtSwitches(b, &p.ps); err != nil {
 			if !bytes.Contains(b, []byte("ctxt_switches")) {
 				p.noStatus = true // a kernel before 2.6.23
 				return t, nil

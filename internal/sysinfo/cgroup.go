@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/tuneloop/tuneloop/internal/hostfs"
+	"github.com/tuneloop/tuneloop/internal/sample"
 )
 
 // cgroupView resolves controller directories with one mount table.
@@ -81,7 +82,7 @@ func (v cgroupView) hostDir(mp string) (string, error) {
 
 // dirFor finds ctrl's directory for a process with the given cgroup lines:
 // the v1 hierarchy carrying ctrl if mounted, else the v2 hierarchy.
-func (v cgroupView) dirFor(lines []cgroupLine, ctrl string) (ctlDir, string, error) {
+func (v cgroupView) dirFor(lines []sample.CgroupLine, ctrl string) (ctlDir, string, error) {
 	for _, l := range lines {
 		if !slices.Contains(l.Controllers, ctrl) {
 			continue
@@ -168,7 +169,7 @@ func (v cgroupView) cite(p string, d ctlDir) string {
 // cpu.max, memory.max or pids.max: no limit there by definition.
 func (d ctlDir) isRoot() bool { return d.root }
 
-func (v cgroupView) cpuQuota(lines []cgroupLine) (Field[float64], Field[int64]) {
+func (v cgroupView) cpuQuota(lines []sample.CgroupLine) (Field[float64], Field[int64]) {
 	d, _, err := v.dirFor(lines, "cpu")
 	if err != nil {
 		return Missing[float64](err), Missing[int64](err)
@@ -205,7 +206,7 @@ func (v cgroupView) cpuQuota(lines []cgroupLine) (Field[float64], Field[int64]) 
 	return Got(q, v.cite(qp, d)), Got(per, v.cite(pp, d))
 }
 
-func (v cgroupView) memoryLimit(lines []cgroupLine) Field[int64] {
+func (v cgroupView) memoryLimit(lines []sample.CgroupLine) Field[int64] {
 	d, _, err := v.dirFor(lines, "memory")
 	if err != nil {
 		return Missing[int64](err)

@@ -1,9 +1,8 @@
 package sysinfo
 
-// /proc/self/cgroup (v1 hierarchies, then the v2 "0::" line):
+// /proc/self/cgroup (format in sample/cgroup.go):
 //
 //	4:memory:/process_api/ff1a3be377cf792c940e6dfada5435e6
-//	2:cpu,cpuacct:/kubepods/burstable/pod1f4/0c9e
 //	0::/
 //
 // /proc/self/mountinfo:
@@ -20,42 +19,21 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/sample"
 )
 
-// cgroupLine is one line of /proc/PID/cgroup.
-type cgroupLine struct {
-	ID          int
-	Controllers []string // empty for the v2 line; "name=systemd" kept as is
-	Path        string
-}
-
-func parseProcCgroup(s string) ([]cgroupLine, error) {
+// parseProcCgroup reads /proc/PID/cgroup with sample.ParseCgroup; sysinfo
+// wants a text file and every line good.
+func parseProcCgroup(s string) ([]sample.CgroupLine, error) {
 	if err := checkText(s); err != nil {
 		return nil, err
 	}
-	var out []cgroupLine
-	for i, line := range strings.Split(s, "\n") {
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		parts := strings.SplitN(line, ":", 3)
-		if len(parts) != 3 || !strings.HasPrefix(parts[2], "/") {
-			return nil, lineErr(i+1, "want ID:controllers:/path, got %q", clipText(line))
-		}
-		id, err := strconv.Atoi(parts[0])
-		if err != nil || id < 0 {
-			return nil, lineErr(i+1, "bad hierarchy ID %q", clipText(parts[0]))
-		}
-		var ctrl []string
-		if parts[1] != "" {
-			ctrl = strings.Split(parts[1], ",")
-		}
-		out = append(out, cgroupLine{ID: id, Controllers: ctrl, Path: parts[2]})
+	ls, err := sample.ParseCgroup([]byte(s))
+	if err != nil {
+		return nil, err
 	}
-	if len(out) == 0 {
-		return nil, errEmpty
-	}
-	return out, nil
+	return ls, nil
 }
 
 // mountInfo is one line of /proc/PID/mountinfo.

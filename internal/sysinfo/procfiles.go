@@ -1,7 +1,7 @@
 package sysinfo
 
-// Per-process files read for JVMs, and /etc/passwd (/proc/PID/limits is
-// read by sample.ParseLimits):
+// Per-process files read for JVMs, and /etc/passwd (/proc/PID/limits and
+// /proc/PID/status are read by sample.ParseLimits and sample.ParseStatus):
 //
 //	/proc/PID/status:  Uid:	1000	1000	1000	1000
 //	                   Threads:	213
@@ -14,58 +14,50 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/sample"
 )
 
-// procStatus is what tuneloop reads from /proc/PID/status.
+// procStatus is what sysinfo keeps of /proc/PID/status.
 type procStatus struct {
 	Name        string
-	UID         int
+	UID         int // real; -1 without a Uid line
 	Threads     int
-	RSSKB       int64
+	RSSKB       int64 // VmRSS
 	CPUsAllowed []int
 	MemsAllowed []int
 }
 
+// parseProcStatus reads the file with sample.ParseStatus; sysinfo wants a
+// text file, a Name line and every line good.
 func parseProcStatus(s string) (procStatus, error) {
 	st := procStatus{UID: -1}
 	if err := checkText(s); err != nil {
 		return st, err
 	}
-	seen := false
-	for i, line := range strings.Split(s, "\n") {
-		k, v, ok := strings.Cut(line, ":")
-		if !ok {
-			if strings.TrimSpace(line) == "" {
-				continue
-			}
-			return st, lineErr(i+1, "no ':' in %q", clipText(line))
-		}
-		v = strings.TrimSpace(v)
-		var err error
-		switch k {
-		case "Name":
-			st.Name, seen = v, true
-		case "Uid":
-			f := strings.Fields(v)
-			if len(f) == 0 {
-				return st, lineErr(i+1, "empty Uid")
-			}
-			st.UID, err = strconv.Atoi(f[0])
-		case "Threads":
-			st.Threads, err = strconv.Atoi(v)
-		case "VmRSS":
-			st.RSSKB, err = strconv.ParseInt(strings.TrimSuffix(v, " kB"), 10, 64)
-		case "Cpus_allowed_list":
-			st.CPUsAllowed, err = ParseCPUList(v)
-		case "Mems_allowed_list":
-			st.MemsAllowed, err = ParseCPUList(v)
-		}
-		if err != nil {
-			return st, lineErr(i+1, "bad %s %q", k, clipText(v))
-		}
+	ps, err := sample.ParseStatus([]byte(s))
+	if err != nil {
+		return st, err
 	}
-	if !seen {
+	if ps.Has&sample.FieldName == 0 {
 		return st, errors.New("no Name line")
+	}
+	st.Name, st.Threads, st.RSSKB = ps.Name, ps.Threads, int64(ps.VmRSS>>10)
+	if ps.Has&sample.FieldUid != 0 {
+		st.UID = ps.UID[0]
+	}
+	for _, l := range []struct {
+		f    sample.StatusField
+		name string
+		v    string
+		dst  *[]int
+	}{{sample.FieldCpusAllowedList, "Cpus_allowed_list", ps.CPUsAllowedList, &st.CPUsAllowed}, {sample.FieldMemsAllowedList, "Mems_allowed_list", ps.MemsAllowedList, &st.MemsAllowed}} {
+		if ps.Has&l.f == 0 {
+			continue
+		}
+		if *l.dst, err = ParseCPUList(l.v); err != nil {
+			return st, fmt.Errorf("bad %s %q: %w", l.name, clipText(l.v), err)
+		}
 	}
 	return st, nil
 }

@@ -2,7 +2,7 @@ package attach
 
 // What attach needs to know about a process, from /proc/PID. Samples:
 //
-//	/proc/PID/status:  Uid:	65534	65534	65534	65534
+//	/proc/PID/status:  Uid:	65534	65534	65534	65534   (sample.ParseStatus)
 //	                   NSpid:	18657	1
 //	                   SigCgt:	2000000101005ccd
 //	/proc/PID/maps:    7f3c2a000000-7f3c2b1e0000 r-xp 00000000 08:01 1312 /usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so
@@ -19,6 +19,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/tuneloop/tuneloop/internal/sample"
 )
 
 // procInfo is the part of /proc/PID that decides how to attach.
@@ -50,48 +52,29 @@ func readStatus(pid int) (procInfo, error) {
 	return p, nil
 }
 
-// parseStatus fills the fields of p that /proc/PID/status holds.
+// parseStatus fills the fields of p that /proc/PID/status holds
+// (sample.ParseStatus): the effective ids are required; a bad State, NSpid
+// or SigCgt line leaves its default.
 func parseStatus(b []byte, p *procInfo) error {
-	seen := 0
-	for line := range bytes.Lines(b) {
-		k, v, ok := bytes.Cut(line, []byte{':'})
-		if !ok {
-			continue
+	const ids = sample.FieldUid | sample.FieldGid
+	var st sample.ProcStatus
+	err := st.Parse(b, ids|sample.FieldState|sample.FieldNSpid|sample.FieldSigCgt)
+	if st.Has&ids != ids || st.UID[1] < 0 || st.GID[1] < 0 {
+		if err != nil {
+			return err
 		}
-		f := strings.Fields(string(v))
-		switch string(k) {
-		case "State":
-			p.Zombie = len(f) > 0 && (f[0] == "Z" || f[0] == "X")
-			p.Stopped = len(f) > 0 && (f[0] == "T" || f[0] == "t")
-		case "Uid", "Gid":
-			if len(f) < 2 {
-				return fmt.Errorf("short %s line", k)
-			}
-			n, err := strconv.Atoi(f[1]) // real, effective, saved, fs
-			if err != nil {
-				return fmt.Errorf("%s: %w", k, err)
-			}
-			if k[0] == 'U' {
-				p.UID = n
-			} else {
-				p.GID = n
-			}
-			seen++
-		case "NSpid":
-			if len(f) > 0 {
-				if n, err := strconv.Atoi(f[len(f)-1]); err == nil && n > 0 {
-					p.NSPID = n
-				}
-			}
-		case "SigCgt":
-			m, err := strconv.ParseUint(strings.TrimSpace(string(v)), 16, 64)
-			if err == nil {
-				p.CatchQuit = m&(1<<(uint(syscall.SIGQUIT)-1)) != 0
-			}
-		}
+		return errors.New("no Uid/Gid lines with an effective id")
 	}
-	if seen < 2 {
-		return errors.New("no Uid/Gid lines")
+	p.UID, p.GID = st.UID[1], st.GID[1] // real, effective, saved, fs
+	if st.Has&sample.FieldState != 0 {
+		p.Zombie = st.State == 'Z' || st.State == 'X'
+		p.Stopped = st.State == 'T' || st.State == 't'
+	}
+	if st.Has&sample.FieldNSpid != 0 {
+		p.NSPID = st.NSpid[len(st.NSpid)-1]
+	}
+	if st.Has&sample.FieldSigCgt != 0 {
+		p.CatchQuit = st.SigCgt&(1<<(uint(syscall.SIGQUIT)-1)) != 0
 	}
 	return nil
 }
