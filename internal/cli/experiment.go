@@ -104,7 +104,7 @@ func RunExperiment(ctx context.Context, env *Env, o *ExperimentOptions) error {
 	if err != nil {
 		return err
 	}
-	format, err := outputFormat(o.Output, report.ExperimentFormats())
+	format, err := outputFormat(o.Output, experiment.Formats())
 	if err != nil {
 		return err
 	}

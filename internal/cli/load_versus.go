@@ -1,10 +1,9 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"os"
+	"io"
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/compare"
@@ -70,11 +69,7 @@ func runVersus(ctx context.Context, env *Env, o *LoadOptions) error {
 	}
 	regressed := o.FailOnRegPct > 0 && c.Gate(o.FailOnRegPct)
 	if o.Save != "" { // the comparison's JSON too, beside the text (the demo keeps both)
-		var buf bytes.Buffer
-		err := report.WriteJSON(&buf, c)
-		if err == nil {
-			err = os.WriteFile(o.Save, buf.Bytes(), 0o644)
-		}
+		err := report.WriteFile(o.Save, func(w io.Writer) error { return compare.WriteWindows(w, c, report.JSON, lang, o.FailOnRegPct) })
 		if err != nil {
 			return &ExitError{Code: ExitFailure, Err: fmt.Errorf("--save: %w", err)}
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/analysis"
 	"github.com/tuneloop/tuneloop/internal/compare"
+	"github.com/tuneloop/tuneloop/internal/experiment"
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/porting"
 	"github.com/tuneloop/tuneloop/internal/probe"
@@ -46,7 +47,7 @@ func TestOutputRefusedByOneHelper(t *testing.T) {
 		{[]string{"runs", "--catalog", filepath.Join(dir, "c.db")}, report.TextJSON(), ""},
 		{[]string{"jvm"}, report.TextJSON(), ""},
 		{[]string{"load", "http://127.0.0.1:1/"}, report.TextJSON(), ""},
-		{[]string{"experiment", filepath.Join(dir, "none.yaml")}, report.ExperimentFormats(), ""},
+		{[]string{"experiment", filepath.Join(dir, "none.yaml")}, experiment.Formats(), ""},
 	}
 	for _, c := range cases {
 		for _, lang := range []string{"en", "zh"} {

@@ -7,11 +7,11 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/tuneloop/tuneloop/internal/compare"
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/report"
-	"github.com/tuneloop/tuneloop/internal/report/html"
 	"github.com/tuneloop/tuneloop/internal/session"
 	"github.com/tuneloop/tuneloop/internal/stacks"
 )
@@ -56,15 +56,7 @@ func writeFlameDiff(env *Env, path string, before, after compare.FlameSide, lang
 	if err != nil {
 		return nil, err
 	}
-	f, err := createOut(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := html.WriteFlameDiff(f, page); err != nil {
-		f.Close()
-		return nil, err
-	}
-	if err := closeOut(f); err != nil {
+	if err := report.WriteFile(path, func(w io.Writer) error { return compare.WriteFlame(w, page, report.HTML, lang) }); err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("page:", "页面：").In(lang), finding.SafeLine(path))

@@ -15,6 +15,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/report"
+	"github.com/tuneloop/tuneloop/internal/report/html"
 	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/stacks"
 	runverdict "github.com/tuneloop/tuneloop/internal/verdict"
@@ -210,15 +211,19 @@ func flameMark(f stacks.FrameDelta, lang finding.Lang) string {
 	return ""
 }
 
-// WriteFlame writes the differential flame graph's summary alone (two
-// profile files compared) in f: text, Markdown or JSON (its page is
-// html.WriteFlameDiff).
+// WriteFlame writes the differential flame graph as f: the summary
+// (the frames that grew and shrank most) as text, Markdown or JSON, or
+// the self-contained page (HTML, the --flame-diff file). It is the
+// document's one switch; compare.Write adds the summary to a comparison
+// of runs.
 func WriteFlame(w io.Writer, p *report.FlameDiffPage, f report.Format, lang finding.Lang) error {
 	switch f {
 	case report.JSON:
 		return report.WriteJSON(w, FlameDiffJSON(p))
 	case report.Markdown:
 		return writeFlameMarkdown(w, p, lang)
+	case report.HTML:
+		return html.WriteFlameDiff(w, p)
 	}
 	return writeFlameText(w, p, lang)
 }

@@ -71,13 +71,13 @@ func FromWindows(before, after string, pairs []WindowPair, window string, powerP
 }
 
 // WriteWindows writes an alternating load's comparison (load --versus) as
-// f (report.LoadFormats): its JSON, or the text of WriteWindowsText
+// f (report.LoadFormats): its JSON, or the text of writeWindowsText
 // followed by each warning.
 func WriteWindows(w io.Writer, c *Comparison, f report.Format, lang finding.Lang, gate float64) error {
 	if f == report.JSON {
 		return report.WriteJSON(w, c)
 	}
-	if err := WriteWindowsText(w, c, lang, gate); err != nil {
+	if err := writeWindowsText(w, c, lang, gate); err != nil {
 		return err
 	}
 	for _, x := range c.Warnings {
@@ -88,9 +88,9 @@ func WriteWindows(w io.Writer, c *Comparison, f report.Format, lang finding.Lang
 	return nil
 }
 
-// WriteWindowsText prints an alternating load's comparison: the two
+// writeWindowsText prints an alternating load's comparison: the two
 // services, the table with intervals, the design, and the gate (gate > 0).
-func WriteWindowsText(w io.Writer, c *Comparison, lang finding.Lang, gate float64) error {
+func writeWindowsText(w io.Writer, c *Comparison, lang finding.Lang, gate float64) error {
 	L := labelsFor(lang)
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%s\n", L.title)

@@ -67,7 +67,7 @@ func TestFromWindowsPooledP99(t *testing.T) {
 		t.Errorf("gate at 5%%: %v %v", c.RegressedKeys, c.Regressions)
 	}
 	var buf bytes.Buffer
-	if err := WriteWindowsText(&buf, c, finding.EN, 5); err != nil {
+	if err := writeWindowsText(&buf, c, finding.EN, 5); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"Latency p99 (windows pooled)", "p99 of each side's windows pooled", "WORSE"} {

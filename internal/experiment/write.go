@@ -15,8 +15,13 @@ import (
 	"github.com/tuneloop/tuneloop/internal/report/html"
 )
 
+// Formats are the experiment document's formats on stdout, the default
+// first; Write also writes the page (HTML), the folder's report.html.
+func Formats() report.Formats { return report.Formats{report.Text, report.Markdown, report.JSON} }
+
 // Write writes the experiment document as f: text, Markdown, JSON
-// (report.WriteExperiment) or the self-contained page (HTML).
+// (report.WriteExperiment) or the self-contained page (HTML). It is the
+// document's one switch.
 func Write(w io.Writer, doc *report.Experiment, f report.Format, l finding.Lang) error {
 	if f == report.HTML {
 		return html.WriteExperiment(w, doc, l)

@@ -29,6 +29,13 @@ func TestDocsListEveryEntry(t *testing.T) {
 	if !bytes.Equal(got, b.Bytes()) {
 		t.Fatalf("docs/mechanisms.md is stale: run go test ./internal/mechanism -update")
 	}
+	// A code span that crosses a line break renders as one line: a fix's
+	// two properties would be copied as one.
+	for i, line := range strings.Split(string(got), "\n") {
+		if strings.Count(line, "`")%2 != 0 {
+			t.Errorf("docs/mechanisms.md:%d: a code span crosses the line: %.80s", i+1, line)
+		}
+	}
 	for _, e := range Catalogue() {
 		if !strings.Contains(string(got), "`"+e.ID+"`") {
 			t.Errorf("%s missing from the docs", e.ID)

@@ -238,11 +238,9 @@ func writeExperimentMarkdown(w io.Writer, e *Experiment, l finding.Lang) error {
 	return b.Flush()
 }
 
-// ExperimentFormats are WriteExperiment's; the page is html.WriteExperiment.
-func ExperimentFormats() Formats { return Formats{Text, Markdown, JSON} }
-
-// WriteExperiment writes the experiment document in f (ExperimentFormats),
-// its one switch.
+// WriteExperiment writes the experiment document as text, Markdown or
+// JSON for experiment.Write, the document's one switch (its page is
+// html.WriteExperiment, which report cannot import).
 func WriteExperiment(w io.Writer, e *Experiment, f Format, l finding.Lang) error {
 	switch f {
 	case JSON:

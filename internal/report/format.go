@@ -83,10 +83,6 @@ func RunFormats() Formats { return Formats{Text, JSON, Markdown} }
 // ProbeFormats are WriteProbe's; the folder's probe.html is html.WriteProbe.
 func ProbeFormats() Formats { return Formats{Text, Markdown, JSON} }
 
-// ProbeCompareFormats are WriteProbeCompare's (compare.ProbeFormats adds
-// the page).
-func ProbeCompareFormats() Formats { return Formats{Text, Markdown, JSON} }
-
 // TextJSON is a document written as text or JSON only (a journal, a list
 // of runs, a JVM's status).
 func TextJSON() Formats { return Formats{Text, JSON} }

@@ -24,8 +24,9 @@ func WriteProbe(w io.Writer, r *probe.Result, f Format, l finding.Lang) error {
 }
 
 // WriteProbeCompare writes a comparison of two probes as text, Markdown or
-// JSON (ProbeCompareFormats); compare.WriteProbes is the document's one
-// switch, its page included (html.WriteProbeCompare of NewProbeComparePage).
+// JSON for compare.WriteProbes, the document's one switch (its formats are
+// compare.ProbeFormats, the page included: html.WriteProbeCompare of
+// NewProbeComparePage, which report cannot import).
 func WriteProbeCompare(w io.Writer, c *probe.Comparison, f Format, l finding.Lang) error {
 	switch f {
 	case JSON:
