@@ -26,10 +26,12 @@ func sleepy(t *testing.T, d time.Duration) string {
 // load --versus alternates two running services in windows and judges
 // them pair by pair: a service three times slower per request is worse,
 // and gated it exits 3; the same service against itself is no regression.
+// 20 ms against 60 ms: at load 13 on 2 cores, 2 ms against 6 ms drowned in
+// the scheduler's own delays and the 6 pairs were rightly inconclusive.
 func TestLoadVersus(t *testing.T) {
-	fast, slow := sleepy(t, 2*time.Millisecond), sleepy(t, 6*time.Millisecond)
+	fast, slow := sleepy(t, 20*time.Millisecond), sleepy(t, 60*time.Millisecond)
 	args := func(b string, extra ...string) []string {
-		return append([]string{"load", fast, "--versus", b, "-c", "4", "--window", "1s", "-d", "12s", "--warm-up", "500ms", "-q"}, extra...)
+		return append([]string{"load", fast, "--versus", b, "-c", "4", "--window", "1s", "-d", "16s", "--warm-up", "500ms", "-q"}, extra...)
 	}
 	env, out, errb := testEnv()
 	if code := runRoot(t, env, args(slow, "--fail-on-regression", "5", "-o", "json")...); code != ExitFindings {
@@ -47,12 +49,14 @@ func TestLoadVersus(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &c); err != nil {
 		t.Fatal(err)
 	}
-	if c.Design != "windows" || c.Pairs != 6 || len(c.Stats) != 2 || c.Stats[0].Key != "tps" || c.Stats[0].Verdict != "worse" || c.Stats[0].ChangePct > -40 {
+	if c.Design != "windows" || c.Pairs != 8 || len(c.Stats) != 2 || c.Stats[0].Key != "tps" || c.Stats[0].Verdict != "worse" || c.Stats[0].ChangePct > -40 {
 		t.Errorf("3x slower: %+v", c)
 	}
-	// p99 is the pooled windows' (the load's p99): higher for the slow one,
-	// never "better".
-	if p := c.Stats[len(c.Stats)-1]; p.Key != "p99_ms" || p.Method != "bootstrap-over-pairs-pooled-quantile" || p.ChangePct <= 0 || p.Verdict == "better" {
+	// p99 is the pooled windows' (the load's p99): never "better" for the
+	// slow one. Its sign is not asserted: on a busy host the scheduler's
+	// stalls make the tail of both, and an inconclusive p99 is the truth.
+	if p := c.Stats[len(c.Stats)-1]; p.Key != "p99_ms" || p.Method != "bootstrap-over-pairs-pooled-quantile" || p.Verdict == "better" ||
+		p.Verdict == "worse" && p.ChangePct <= 0 {
 		t.Errorf("3x slower, p99: %+v", p)
 	}
 	// The same service twice: no regression at a 5% gate; --save keeps the
