@@ -164,3 +164,34 @@ func TestShareLowerBound(t *testing.T) {
 		}
 	}
 }
+
+// Others' CPU costs the service the time its threads want a CPU: on
+// saturated CPUs, request threads that run 5% of their time and wait on a
+// socket for the rest are not named as starved by others (the share was
+// once read of their CPU time, where Running is always all of it).
+func TestOthersCPUScoresTheRunningShareOfTheWall(t *testing.T) {
+	stack := []Frame{{Method: "sun.nio.ch.Net.poll"}, {Method: "java.net.Socket$SocketInputStream.read"},
+		{Method: "org.acme.quote.RatesClient.fetch", Line: 40}}
+	e := &Evidence{Events: map[string]int{}, Frameworks: map[string]bool{}, Saturated: true, HostFindings: []string{"run.cpu.others"}}
+	add := func(st State, w float64, n int) {
+		e.Slices = append(e.Slices, Slice{Thread: "exec-1", Role: "request-worker", State: st, Stack: stack, Source: FromJFR, Weight: w, Events: n})
+	}
+	add(Socket, 95e9, 950)
+	add(Running, 5e9, 50)
+	for _, n := range Name(e) {
+		if n.Entry.ID == "mech.host.cpu-others" {
+			t.Errorf("named %s at %.0f%% of the request threads' time, which ran 5%% of it", n.Entry.ID, 100*n.Match.Share)
+		}
+	}
+	// The same threads running most of their time: others' CPU is named.
+	e = &Evidence{Events: map[string]int{}, Frameworks: map[string]bool{}, Saturated: true, HostFindings: []string{"run.cpu.others"}}
+	add(Socket, 20e9, 200)
+	add(Running, 80e9, 800)
+	named := false
+	for _, n := range Name(e) {
+		named = named || n.Entry.ID == "mech.host.cpu-others" && n.Match.Share > 0.7
+	}
+	if !named {
+		t.Error("request threads running 80% of their time on CPUs others saturate: others' CPU not named")
+	}
+}

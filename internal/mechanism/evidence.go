@@ -110,10 +110,7 @@ func (e *Evidence) servingRoles(src Source) []string {
 			n += max(sl.Events, 1)
 		}
 	}
-	need := minJFREvents
-	if src == FromDumps {
-		need = minDumpEvents
-	}
+	need := MinEvents(src)
 	r := RequestRoles
 	if n < need {
 		r = AppRoles

@@ -112,7 +112,7 @@ func hostEntries() []Entry {
 				"限制其他进程（cgroups、nice）会使它们变慢；独占 CPU（cpuset、更大的实例）需要更多资源。"),
 			// Others' CPU costs the service only the time its threads want a
 			// CPU: scored by the request threads' running (runnable) share.
-			Sig: Signature{Needs: []Need{{Fact: "finding.run.cpu.others", Min: 1}}, States: []State{Running}},
+			Sig: Signature{Needs: []Need{{Fact: "finding.run.cpu.others", Min: 1}}, States: []State{Running}, OfWall: true},
 			Fixes: []Fix{{Do: T("Find the other processes (top, pidstat -u 1) and move them off this host or limit them (systemd CPUQuota=, nice, a cgroup cpu.max), or give the service CPUs of its own (a cpuset, a dedicated node or a larger instance); measure the service again on a quiet host before changing its code.",
 				"找出其他进程（top、pidstat -u 1），把它们移出本机或加以限制（systemd CPUQuota=、nice、cgroup cpu.max），或为服务分配专用 CPU（cpuset、专用节点或更大的实例）；在改代码之前先在安静的主机上重新测量服务。"),
 				Apply: "systemctl set-property <other.service> CPUQuota=50%", Revert: "systemctl set-property <other.service> CPUQuota="}},

@@ -54,6 +54,11 @@ type Signature struct {
 	Scale float64
 	// MinShare is the least share that names the mechanism (0: 0.15).
 	MinShare float64
+	// OfWall: a Running-only signature keeps its share of all the roles'
+	// time on saturated CPUs too, where the others are read as a share of
+	// the CPU time (the share of the time the threads want a CPU, not
+	// where that CPU goes).
+	OfWall bool
 }
 
 // Need is a fact that must be at least Min (Max, when set, at most).
@@ -187,7 +192,7 @@ func (s *Signature) match(e *Evidence, src Source) Match {
 	// CPU work on saturated CPUs is read as a share of the CPU time, not of
 	// the wall clock: where the CPU goes is the cause, the queues it
 	// makes are the symptom.
-	ofRunning := e.Saturated && len(s.States) == 1 && s.States[0] == Running
+	ofRunning := e.Saturated && !s.OfWall && len(s.States) == 1 && s.States[0] == Running
 	m.OfCPU = ofRunning
 	var total, matched float64
 	code, site, lock, peer, holder := map[Frame]float64{}, map[Frame]float64{}, map[string]float64{}, map[string]float64{}, map[Frame]float64{}
@@ -289,6 +294,14 @@ const (
 	minDumpEvents = 2
 )
 
+// MinEvents is how many slices of the roles a source needs to be judged.
+func MinEvents(src Source) int {
+	if src == FromDumps {
+		return minDumpEvents
+	}
+	return minJFREvents
+}
+
 // Measure is the signature on the evidence: of the sources with enough
 // slices, the one whose share the evidence supports best (JFR's timed
 // events miss short waits, the dumps see few instants; either may be the
@@ -315,10 +328,7 @@ func (s *Signature) Measure(e *Evidence) (Match, bool) {
 	bestLB := -1.0
 	for _, src := range []Source{FromJFR, FromDumps} {
 		m := s.match(e, src)
-		need := minJFREvents
-		if src == FromDumps {
-			need = minDumpEvents
-		}
+		need := MinEvents(src)
 		if m.Of < need || m.Events == 0 {
 			continue
 		}

@@ -164,6 +164,9 @@ func TestDecideBranches(t *testing.T) {
 		{name: "the load generator saturated its cores", src: runs + "/generator-saturated", branch: GeneratorSaturated, subject: IDGeneratorSaturated},
 		{name: "TCP delayed ACK", src: runs + "/delayed-ack", branch: DelayedACK, subject: IDDelayedACK},
 		{name: "closed-model waits off the CPUs, no dumps", src: runs + "/deadlock", prepare: dumpsOf(), branch: LatencyBound, subject: IDLatencyBound},
+		// Other processes kept both CPUs busy; the service's one dispatcher
+		// thread waited 98% of its time on a socket: not a CPU verdict.
+		{name: "a blocking call on the one dispatcher thread, other processes keeping the CPUs busy", src: runs + "/dispatcher-cpu-others", branch: LatencyBound, subject: IDLatencyBound},
 		{name: "disk saturated", src: runs + "/disk-dd", branch: IO, subject: "run.io."},
 		{name: "NIC saturated, nothing more specific", src: runs + "/fsync-io", prepare: nicAt10Mbps, branch: IO, subject: "run.net.nic-saturated/eth0"},
 		{name: "nothing", src: runs + "/healthy", branch: None},

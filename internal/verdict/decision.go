@@ -3,6 +3,7 @@ package verdict
 import (
 	"github.com/tuneloop/tuneloop/internal/diagnose"
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/mechanism"
 )
 
 // step is one row of the decision: Root names the row's root cause (nil:
@@ -46,9 +47,12 @@ var decision = []step{
 	{LockCPURoom, when(func(in *Input) bool { return in.L.Stats.Busy < lockNeedsRoom }, culprit(finding.Warning)), lockLayers},
 	{GC, gcCause(finding.Warning), loadCPU},
 	{GeneratorSaturated, cause(IDGeneratorSaturated), loadCPU},
-	{CPUSaturated, recorded(diagnose.IDCPUSaturated), cpuWithHotFrames},
+	// Saturated CPUs are the cause when the request threads want them:
+	// threads that mostly wait on a socket, a lock or a file are slowed by
+	// that, not by other processes' use of the CPUs.
+	{CPUSaturated, when(threadsWantCPU, recorded(diagnose.IDCPUSaturated)), cpuWithHotFrames},
 	{IO, func(in *Input) *finding.Finding { return find(in.Recorded, ioCause) }, loadCPU},
-	{HostTooSmall, cause(IDHostTooSmall), loadJVM},
+	{HostTooSmall, when(threadsWantCPU, cause(IDHostTooSmall)), loadJVM},
 	{LatencyBound, cause(IDLatencyBound), loadBlocked},
 }
 
@@ -93,6 +97,20 @@ func when(cond func(*Input) bool, root func(*Input) *finding.Finding) func(*Inpu
 // catalogue names the saturated CPUs first.
 func queueOnSaturatedCPU(in *Input) bool {
 	return in.culprit(finding.Warning) != nil && cpuIsTheCause(in.Ev)
+}
+
+// threadsWantCPU: the request threads' largest state is running (in JFR's
+// samples, runnable too), read from JFR when it holds enough of their
+// time, else the dumps; true when neither does (the host's figures decide).
+func threadsWantCPU(in *Input) bool {
+	acc := in.Ev.Account()
+	for _, src := range []mechanism.Source{mechanism.FromJFR, mechanism.FromDumps} {
+		if b := acc.Book(src); b != nil && b.RequestEvents >= mechanism.MinEvents(src) {
+			st, _ := b.Largest()
+			return st == mechanism.Running
+		}
+	}
+	return true
 }
 
 // The rows' layers.

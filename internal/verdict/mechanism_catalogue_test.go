@@ -81,6 +81,7 @@ func TestCatalogueNamesTheRecordedRuns(t *testing.T) {
 		{"single-thread", []string{"mech.pool.executor-saturated"}, "com.example.zoo.OrderSequencer.handle"},
 		{"future-serial", []string{"mech.pool.executor-saturated"}, "com.example.zoo.QuoteService.handle"},
 		{"remote-call", []string{"mech.wait.downstream"}, "com.example.zoo.StockClient.remoteStock"},
+		{"dispatcher-cpu-others", []string{"mech.eventloop.blocking-call"}, "org.tally.credit.BureauClient.score"},
 		{"deadlock", []string{"mech.lock.deadlock"}, "com.example.zoo.AccountService.transfer"},
 		// The verdict's branch is GC: the catalogue's GC family explains it.
 		{"gc-pressure", []string{"mech.gc.heap-too-small", "mech.gc.allocation-rate"}, ""},
