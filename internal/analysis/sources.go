@@ -124,7 +124,9 @@ func (r *Result) gcLogs(ctx context.Context, files []*input.File) error {
 			r.GCSets = append(r.GCSets, g)
 		}
 		r.Findings = append(r.Findings, g.Findings...)
-		r.section(finding.T("GC log", "GC 日志"), func(w io.Writer) error { return gclog.WriteText(w, g.Summary, g.Findings, r.lang) })
+		r.section(finding.T("GC log", "GC 日志"), func(w io.Writer) error {
+			return report.WriteGC(w, report.NewGCPage([]*gclog.Report{g}, nil, r.lang), report.Text)
+		})
 	}
 	return nil
 }
