@@ -72,20 +72,25 @@ func TestHeadlineLineThresholds(t *testing.T) {
 		if tc.fs != nil {
 			h.Verdict = Summary{}.Headline(tc.fs).Verdict
 		}
-		line := h.Line().In(tc.lang)
-		for _, w := range tc.want {
-			if !strings.Contains(line, w) {
-				t.Errorf("%s: %q lacks %q", tc.name, line, w)
-			}
-		}
-		for _, n := range tc.not {
-			if strings.Contains(line, n) {
-				t.Errorf("%s: %q has %q", tc.name, line, n)
-			}
-		}
+		hasAll(t, tc.name+": sentence", h.Line().In(tc.lang), tc.want, tc.not)
 	}
 	// a not-the-bottleneck finding that did not pass (a rule that panicked) is no verdict
 	if v := (Summary{}).Headline([]finding.Finding{{ID: "gc.not-the-bottleneck", Status: finding.Unavailable, Title: pass.Title}}).Verdict; !v.IsZero() {
 		t.Errorf("unavailable finding read as the verdict %q", v.EN)
+	}
+}
+
+// hasAll fails when s lacks one of want or has one of not.
+func hasAll(t *testing.T, what, s string, want, not []string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(s, w) {
+			t.Errorf("%s %q lacks %q", what, s, w)
+		}
+	}
+	for _, n := range not {
+		if strings.Contains(s, n) {
+			t.Errorf("%s %q has %q", what, s, n)
+		}
 	}
 }

@@ -57,16 +57,6 @@ var (
 	lEnd      = finding.T(".", "。")
 )
 
-// cat joins texts, each language on its own.
-func cat(ts ...finding.Text) finding.Text {
-	var out finding.Text
-	for _, t := range ts {
-		out.EN += t.EN
-		out.ZH += t.ZH
-	}
-	return out
-}
-
 // figure is ", label value" (Chinese "，label value"), a figure after a count.
 func figure(label finding.Text, v string) finding.Text {
 	return finding.Text{EN: ", " + label.EN + " " + v, ZH: "，" + label.ZH + " " + v}
@@ -134,21 +124,21 @@ func (h Headline) Line() finding.Text {
 	p := finding.Tf(lTimes, h.Pauses)
 	if h.Pauses > 0 {
 		if percentiles(h.Pauses) {
-			p = cat(p, figure(finding.T("p99", "p99"), ms(h.PauseP99Ms)))
+			p = finding.Join(p, figure(finding.T("p99", "p99"), ms(h.PauseP99Ms)))
 		}
-		p = cat(p, figure(lMax, ms(h.PauseMaxMs)))
+		p = finding.Join(p, figure(lMax, ms(h.PauseMaxMs)))
 	}
 	parts = append(parts, clause(lPauses, p), clause(lFull, finding.Tf(lTimes, h.FullGCs)))
 	var out finding.Text
 	for i, t := range parts {
 		if i > 0 {
-			out = cat(out, lClause)
+			out = finding.Join(out, lClause)
 		}
-		out = cat(out, t)
+		out = finding.Join(out, t)
 	}
-	out = cat(out, lEnd)
+	out = finding.Join(out, lEnd)
 	if !h.Verdict.IsZero() {
-		out = cat(out, finding.T(" ", ""), h.Verdict)
+		out = finding.Join(out, finding.T(" ", ""), h.Verdict)
 	}
 	return out
 }
@@ -180,9 +170,9 @@ func pauseLine(s Summary) finding.Text {
 	case s.Pauses == 0:
 		return finding.T("0", "0")
 	case !percentiles(s.Pauses):
-		return cat(finding.Tf(lTimes, s.Pauses), figure(lTotal, ms(s.PauseTotalMs)), figure(lMax, ms(s.PauseMaxMs)), finding.Tf(lFew, MinJudgePauses))
+		return finding.Join(finding.Tf(lTimes, s.Pauses), figure(lTotal, ms(s.PauseTotalMs)), figure(lMax, ms(s.PauseMaxMs)), finding.Tf(lFew, MinJudgePauses))
 	}
-	return cat(finding.Tf(lTimes, s.Pauses), figure(lTotal, ms(s.PauseTotalMs)), figure(lAvg, ms(s.PauseAvgMs)),
+	return finding.Join(finding.Tf(lTimes, s.Pauses), figure(lTotal, ms(s.PauseTotalMs)), figure(lAvg, ms(s.PauseAvgMs)),
 		figure(finding.T("p50", "p50"), ms(s.PauseP50Ms)), figure(finding.T("p95", "p95"), ms(s.PauseP95Ms)),
 		figure(finding.T("p99", "p99"), ms(s.PauseP99Ms)), figure(lMax, ms(s.PauseMaxMs)))
 }
@@ -224,12 +214,12 @@ func WriteText(w io.Writer, s Summary, fs []finding.Finding, lang finding.Lang) 
 	}
 	short := unjudged(s, lang)
 	if tp, ok := throughput(s.ThroughputPct); ok {
-		row(lThroughput, cat(tp, finding.Tf(lWorst, s.WorstWindowPct)).In(lang))
+		row(lThroughput, finding.Join(tp, finding.Tf(lWorst, s.WorstWindowPct)).In(lang))
 	} else {
 		row(lThroughput, short)
 	}
 	row(lPauses, pauseLine(s).In(lang))
-	row(lFull, cat(finding.Tf(lTimes, s.FullGCs), finding.Tf(lExplicit, s.FullGCsExplicit, ms(s.FullGCMs))).In(lang))
+	row(lFull, finding.Join(finding.Tf(lTimes, s.FullGCs), finding.Tf(lExplicit, s.FullGCsExplicit, ms(s.FullGCMs))).In(lang))
 	if s.ConcurrentCycles > 0 || s.ConcurrentMs > 0 {
 		row(lConc, fmt.Sprintf("%d, %s", s.ConcurrentCycles, ms(s.ConcurrentMs)))
 	}
