@@ -408,9 +408,13 @@ func NewGCView(s gclog.Summary, fs []finding.Finding) *GCView {
 // Line is the GC summary in one sentence, as the run's text and Markdown
 // say it: gclog's sentence (Headline.Line) of the figures the view keeps,
 // so it reads the same from a run page decoded from its JSON.
-func (g *GCView) Line(l finding.Lang) string {
+func (g *GCView) Line(l finding.Lang) string { return g.Headline().Line().In(l) }
+
+// Headline is the view's figures as gclog says them (its sentence, its
+// thresholds).
+func (g *GCView) Headline() gclog.Headline {
 	return gclog.Headline{Collector: g.Collector, ThroughputPct: g.ThroughputPct, Pauses: g.Pauses, PauseP50Ms: g.PauseP50MS,
-		PauseP99Ms: g.PauseP99MS, PauseMaxMs: g.PauseMaxMS, FullGCs: g.FullGCs, Verdict: g.Verdict}.Line().In(l)
+		PauseP99Ms: g.PauseP99MS, PauseMaxMs: g.PauseMaxMS, FullGCs: g.FullGCs, Verdict: g.Verdict}
 }
 
 // GCFormats are WriteGC's; the page's HTML is html.WriteGC of the same

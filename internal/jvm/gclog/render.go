@@ -72,6 +72,10 @@ func clause(label, v finding.Text) finding.Text {
 // distribution that was never seen).
 func percentiles(n int) bool { return n >= MinJudgePauses }
 
+// Percentiles says whether the pauses are enough to give their p50 and
+// p99 (the threshold of the Pauses row and of Line, for the pages' tiles).
+func (h Headline) Percentiles() bool { return percentiles(h.Pauses) }
+
 // throughput is "99.20 %"; -1 (not measured) is ok false.
 func throughput(pct float64) (finding.Text, bool) {
 	if pct < 0 {
