@@ -10,7 +10,6 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/input"
 	"github.com/tuneloop/tuneloop/internal/jvm/gclog"
-	"github.com/tuneloop/tuneloop/internal/jvm/inspect"
 	"github.com/tuneloop/tuneloop/internal/jvm/jvmopts"
 	"github.com/tuneloop/tuneloop/internal/jvm/logconf"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
@@ -125,7 +124,9 @@ func (r *Result) gcLogs(ctx context.Context, files []*input.File) error {
 			r.GCSets = append(r.GCSets, g)
 		}
 		r.Findings = append(r.Findings, g.Findings...)
-		r.section(finding.T("GC log", "GC 日志"), func(w io.Writer) error { return gclog.WriteText(w, g.Summary, g.Findings, r.lang) })
+		r.section(finding.T("GC log", "GC 日志"), func(w io.Writer) error {
+			return report.WriteGC(w, report.NewGCPage([]*gclog.Report{g}, nil, r.lang), report.Text)
+		})
 	}
 	return nil
 }
@@ -188,7 +189,7 @@ func (r *Result) cmdline(cmdline, profile string, jdk int) error {
 	facts := &sysinfo.Facts{SchemaVersion: sysinfo.SchemaVersion}
 	facts.JVMs = sysinfo.Got([]sysinfo.JVM{{PID: 0, Args: args, Options: opts, OpenFDs: -1}}, "--cmdline")
 	// Only what the command line itself decides; the rest needs a live host (use check).
-	fs := inspect.JVMRules(facts, p, "cmdline")
+	fs := rules.EvaluateJVM(facts, p, "cmdline")
 	r.Findings = append(r.Findings, fs...)
 	r.section(finding.T("JVM command line", "JVM 命令行"), func(w io.Writer) error {
 		writeCmdlineText(w, cmdline, fs, r.lang)

@@ -175,14 +175,14 @@ func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 	if err != nil {
 		return usageErr(finding.T("--profile: %v", "--profile:%v"), err)
 	}
-	in := inspect.Options{PID: o.PID, Attach: attach.Options{Timeout: o.Timeout, Method: method}, Dumps: o.Dumps, Interval: o.Interval,
-		Props: o.Props, Heap: o.Heap, GCLog: o.GCLog, Raw: o.Raw, JCmd: o.JCmd, Profile: profile, Lang: lang}
+	in := session.JVMOptions{Options: inspect.Options{PID: o.PID, Attach: attach.Options{Timeout: o.Timeout, Method: method}, Dumps: o.Dumps, Interval: o.Interval,
+		Props: o.Props, Heap: o.Heap, GCLog: o.GCLog, Raw: o.Raw, JCmd: o.JCmd, Lang: lang}, Profile: profile}
 	if o.Output == "text" && env.Terminal && o.Dumps > 1 {
 		in.OnDump = func(i, n int) {
 			fmt.Fprintf(env.Stderr, "%s %d/%d\n", finding.T("thread dump", "线程转储").In(lang), i, n)
 		}
 	}
-	res, err := inspect.Inspect(ctx, in)
+	res, err := session.InspectJVM(ctx, in)
 	if err != nil {
 		return err
 	}

@@ -70,6 +70,16 @@ func (t Text) In(l Lang) string {
 // IsZero reports whether both languages are empty.
 func (t Text) IsZero() bool { return t.EN == "" && t.ZH == "" }
 
+// Join is the texts one after another, each language on its own.
+func Join(ts ...Text) Text {
+	var out Text
+	for _, t := range ts {
+		out.EN += t.EN
+		out.ZH += t.ZH
+	}
+	return out
+}
+
 // Tf formats both languages with the same arguments.
 func Tf(t Text, args ...any) Text {
 	en, zh := args, args

@@ -8,9 +8,12 @@ package report
 // costs a few thousand points.
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strings"
@@ -395,26 +398,72 @@ func AnalyzeGC(ctx context.Context, srcs []gclog.Source, th gclog.Thresholds) ([
 
 // NewGCView is the GC KPIs of a log's summary and findings, the one place
 // the run page's GC section and each JVM of the GC page take them from
-// (the pauses over time are the caller's).
+// (the pauses over time are the caller's): gclog's headline of the log.
 func NewGCView(s gclog.Summary, fs []finding.Finding) *GCView {
-	v := &GCView{Collector: s.CollectorName, ThroughputPct: s.ThroughputPct, Pauses: s.Pauses,
-		PauseP50MS: s.PauseP50Ms, PauseP99MS: s.PauseP99Ms, PauseMaxMS: s.PauseMaxMs, FullGCs: s.FullGCs}
-	for _, f := range fs {
-		if f.ID == "gc.not-the-bottleneck" {
-			v.Verdict = f.Title
-		}
-	}
-	return v
+	h := s.Headline(fs)
+	return &GCView{Collector: h.Collector, ThroughputPct: h.ThroughputPct, Pauses: h.Pauses,
+		PauseP50MS: h.PauseP50Ms, PauseP99MS: h.PauseP99Ms, PauseMaxMS: h.PauseMaxMs, FullGCs: h.FullGCs, Verdict: h.Verdict}
 }
 
 // Line is the GC summary in one sentence, as the run's text and Markdown
-// say it: collector, throughput, pauses, p99, max, full GCs, verdict.
-func (g *GCView) Line(l finding.Lang) string {
-	tp := "–" // -1: not measurable (no timestamps, or no pause yet)
-	if g.ThroughputPct >= 0 {
-		tp = fmt.Sprintf("%.2f%%", g.ThroughputPct)
+// say it: gclog's sentence (Headline.Line) of the figures the view keeps,
+// so it reads the same from a run page decoded from its JSON.
+func (g *GCView) Line(l finding.Lang) string { return g.Headline().Line().In(l) }
+
+// Headline is the view's figures as gclog says them (its sentence, its
+// thresholds).
+func (g *GCView) Headline() gclog.Headline {
+	return gclog.Headline{Collector: g.Collector, ThroughputPct: g.ThroughputPct, Pauses: g.Pauses, PauseP50Ms: g.PauseP50MS,
+		PauseP99Ms: g.PauseP99MS, PauseMaxMs: g.PauseMaxMS, FullGCs: g.FullGCs, Verdict: g.Verdict}
+}
+
+// GCFormats are WriteGC's; the page's HTML is html.WriteGC of the same
+// document.
+func GCFormats() Formats { return Formats{Text, Markdown, JSON} }
+
+// WriteGC writes the GC document as format, the one switch of its
+// formats: text (each JVM's gclog.WriteText, the one GC text, a blank line
+// between JVMs), Markdown (each JVM's headline sentence, then its text
+// fenced) or JSON (gc-page/v1).
+func WriteGC(w io.Writer, p *GCPage, f Format) error {
+	switch f {
+	case JSON:
+		return WriteJSON(w, p)
+	case Markdown:
+		return writeGCMarkdown(w, p)
 	}
-	t := func(en, zh string) string { return finding.T(en, zh).In(l) }
-	return fmt.Sprintf("%s %s, %s %s, %d %s, p99 %.1f ms, max %.1f ms, full GC %d. %s", t("collector", "收集器"), g.Collector,
-		t("throughput", "吞吐率"), tp, g.Pauses, t("pauses", "次停顿"), g.PauseP99MS, g.PauseMaxMS, g.FullGCs, g.Verdict.In(l))
+	return writeGCText(w, p)
+}
+
+func writeGCText(w io.Writer, p *GCPage) error {
+	for i := range p.JVMs {
+		j := &p.JVMs[i]
+		if i > 0 {
+			if _, err := io.WriteString(w, "\n"); err != nil {
+				return err
+			}
+		}
+		if err := gclog.WriteText(w, j.Summary, j.Findings, p.Lang); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeGCMarkdown(w io.Writer, p *GCPage) error {
+	bw := bufio.NewWriter(w)
+	for i := range p.JVMs {
+		j := &p.JVMs[i]
+		var b bytes.Buffer
+		if err := gclog.WriteText(&b, j.Summary, j.Findings, p.Lang); err != nil {
+			return err
+		}
+		fence := "```"
+		for bytes.Contains(b.Bytes(), []byte(fence)) {
+			fence += "`"
+		}
+		fmt.Fprintf(bw, "## GC: %s\n\n%s\n\n%stext\n%s\n%s\n\n", MarkdownCell(j.Name),
+			finding.SafeMarkdownText(j.Summary.Headline(j.Findings).Line().In(p.Lang)), fence, bytes.TrimRight(b.Bytes(), "\n"), fence)
+	}
+	return bw.Flush()
 }

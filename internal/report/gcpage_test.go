@@ -1,7 +1,10 @@
 package report
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
@@ -99,3 +102,67 @@ func TestGCEventsWallClock(t *testing.T) {
 		t.Errorf("rates %+v", j.Rates)
 	}
 }
+
+// The GC document's formats come from one switch: its text is gclog's
+// (the one GC text), its Markdown says the headline and fences that text,
+// its JSON is the page; the run's GC sentence is gclog's, also from a run
+// page read back from its JSON.
+func TestWriteGCFormatsAndLine(t *testing.T) {
+	rs, evs, err := AnalyzeGC(t.Context(), gclog.FileSources(liveGC+"jdk17-g1.log", liveGC+"jdk17-parallel.log"), gclog.DefaultThresholds())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []finding.Lang{finding.EN, finding.ZH} {
+		p := NewGCPage(rs, evs, lang)
+		var want bytes.Buffer
+		for i, r := range rs {
+			if i > 0 {
+				want.WriteString("\n")
+			}
+			if err := gclog.WriteText(&want, r.Summary, r.Findings, lang); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var text, md, js bytes.Buffer
+		for _, w := range []struct {
+			f Format
+			b *bytes.Buffer
+		}{{Text, &text}, {Markdown, &md}, {JSON, &js}} {
+			if !GCFormats().Has(w.f) {
+				t.Errorf("GCFormats lacks %s", w.f)
+			}
+			if err := WriteGC(w.b, p, w.f); err != nil {
+				t.Fatalf("%s: %v", w.f, err)
+			}
+		}
+		if text.String() != want.String() {
+			t.Errorf("%s: WriteGC text is not gclog.WriteText's:\n%s\nwant\n%s", lang, text.String(), want.String())
+		}
+		var back GCPage
+		if err := json.Unmarshal(js.Bytes(), &back); err != nil || back.Schema != GCPageSchema || len(back.JVMs) != 2 {
+			t.Fatalf("%s: JSON %v, schema %q, %d JVMs", lang, err, back.Schema, len(back.JVMs))
+		}
+		for _, r := range rs {
+			line := r.Summary.Headline(r.Findings).Line().In(lang)
+			// the run page's view, and the same view after its JSON
+			v := NewGCView(r.Summary, r.Findings)
+			b, _ := json.Marshal(v)
+			var rv GCView
+			if err := json.Unmarshal(b, &rv); err != nil {
+				t.Fatal(err)
+			}
+			if v.Line(lang) != line || rv.Line(lang) != line {
+				t.Errorf("%s: GCView.Line %q, after JSON %q, gclog's %q", lang, v.Line(lang), rv.Line(lang), line)
+			}
+			if !strings.Contains(md.String(), line) {
+				t.Errorf("%s: Markdown lacks the headline %q", lang, line)
+			}
+		}
+		if n := strings.Count(md.String(), "```text\n"); n != 2 || !strings.Contains(md.String(), lThroughputRow(lang)) {
+			t.Errorf("%s: Markdown has %d fenced texts:\n%s", lang, n, md.String())
+		}
+	}
+}
+
+// lThroughputRow is the throughput row's label, as gclog's text has it.
+func lThroughputRow(l finding.Lang) string { return finding.T("Throughput", "吞吐量").In(l) }

@@ -75,3 +75,25 @@ func Validate(rs []Rule) error {
 	}
 	return nil
 }
+
+// EvaluateJVM runs the knowledge base's jvm.* rules on f and keeps the
+// checks that could decide (fail or pass), each named after subject: one
+// live JVM as check sees it (`jvm PID`), or a pasted command line alone
+// (`analyze --cmdline`), where the rules needing a live host say unavailable
+// and are left out.
+func EvaluateJVM(f *sysinfo.Facts, p Profile, subject string) []finding.Finding {
+	var jvmRules []Rule
+	for _, r := range All() {
+		if r.Category == "jvm" {
+			jvmRules = append(jvmRules, r)
+		}
+	}
+	var out []finding.Finding
+	for _, fd := range Evaluate(jvmRules, f, p) {
+		if fd.Status == finding.Fail || fd.Status == finding.Pass {
+			fd.Subject = subject
+			out = append(out, fd)
+		}
+	}
+	return out
+}

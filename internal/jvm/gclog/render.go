@@ -13,10 +13,9 @@ var (
 	lFile       = finding.T("GC log", "GC 日志")
 	lLines      = finding.T("lines %d, events %d, unparsed %d", "行数 %d，事件 %d，未解析 %d")
 	lDuration   = finding.T("Duration", "时长")
+	lCollector  = finding.T("Collector", "收集器")
 	lThroughput = finding.T("Throughput", "吞吐量")
 	lPauses     = finding.T("Pauses", "停顿")
-	lPauseLine  = finding.T("%d, total %s, avg %s, p50 %s, p95 %s, p99 %s, max %s", "%d 次，合计 %s，平均 %s，p50 %s，p95 %s，p99 %s，最长 %s")
-	lPauseFew   = finding.T("%d, total %s, max %s (percentiles need %d pauses or more)", "%d 次，合计 %s，最长 %s（至少 %d 次停顿才给出百分位）")
 	lFull       = finding.T("Full GCs", "Full GC")
 	lConc       = finding.T("Concurrent cycles", "并发周期")
 	lAlloc      = finding.T("Allocation rate", "分配速率")
@@ -30,8 +29,6 @@ var (
 	lByCause    = finding.T("Pauses by cause", "按原因统计的停顿")
 	lByKind     = finding.T("Events by type", "按类型统计的事件")
 	lByCycle    = finding.T("Concurrent cycles by cause", "按原因统计的并发周期")
-	lWorst      = finding.T("%.2f %% (worst 60 s: %.1f %% in GC)", "%.2f%%（最差 60 秒窗口 GC 占 %.1f%%）")
-	lFullLine   = finding.T("%d (System.gc() %d, %s)", "%d 次（System.gc() %d 次，%s）")
 	lCols       = finding.T("count\ttotal\tmax", "次数\t合计\t最长")
 	lFindings   = finding.T("Findings", "结论")
 	lNA         = finding.T("n/a", "无")
@@ -43,6 +40,112 @@ var (
 	lRisk = finding.T("risk", "风险")
 	lRef  = finding.T("ref", "参考")
 )
+
+// The figures of the summary, each worded once: WriteText's rows and the
+// one sentence (Headline.Line) are made of these pieces, so a change of
+// wording, unit or threshold shows in both.
+var (
+	lPct      = finding.T("%.2f %%", "%.2f%%")                                       // throughput
+	lWorst    = finding.T(" (worst 60 s: %.1f %% in GC)", "（最差 60 秒窗口 GC 占 %.1f%%）") // after lPct
+	lTimes    = finding.T("%d", "%d 次")                                              // a count of pauses or collections
+	lTotal    = finding.T("total", "合计")
+	lAvg      = finding.T("avg", "平均")
+	lMax      = finding.T("max", "最长")
+	lFew      = finding.T(" (percentiles need %d pauses or more)", "（至少 %d 次停顿才给出百分位）")
+	lExplicit = finding.T(" (System.gc() %d, %s)", "（System.gc() %d 次，%s）") // after the full GCs' count
+	lClause   = finding.T("; ", "；")                                        // between the sentence's clauses
+	lEnd      = finding.T(".", "。")
+)
+
+// figure is ", label value" (Chinese "，label value"), a figure after a count.
+func figure(label finding.Text, v string) finding.Text {
+	return finding.Text{EN: ", " + label.EN + " " + v, ZH: "，" + label.ZH + " " + v}
+}
+
+// clause is "Label value", a clause of the sentence.
+func clause(label, v finding.Text) finding.Text {
+	return finding.Text{EN: label.EN + " " + v.EN, ZH: label.ZH + " " + v.ZH}
+}
+
+// percentiles says whether n pauses are enough to give percentiles (of one
+// pause its p50, p95 and p99 are that pause, which reads as a
+// distribution that was never seen).
+func percentiles(n int) bool { return n >= MinJudgePauses }
+
+// Percentiles says whether the pauses are enough to give their p50 and
+// p99 (the threshold of the Pauses row and of Line, for the pages' tiles).
+func (h Headline) Percentiles() bool { return percentiles(h.Pauses) }
+
+// throughput is "99.20 %"; -1 (not measured) is ok false.
+func throughput(pct float64) (finding.Text, bool) {
+	if pct < 0 {
+		return finding.Text{}, false
+	}
+	return finding.Tf(lPct, pct), true
+}
+
+// Headline is what the GC summary's one sentence (Line) says: the figures
+// the run page keeps of a GC log (report.GCView, run-page/v1), read back
+// from that JSON too, and the plain answer when GC is fine.
+type Headline struct {
+	Collector     string
+	ThroughputPct float64 // -1: not measured
+	Pauses        int
+	PauseP50Ms    float64
+	PauseP99Ms    float64
+	PauseMaxMs    float64
+	FullGCs       int
+	// Verdict is gc.not-the-bottleneck's title when it passed, else empty.
+	Verdict finding.Text
+}
+
+// Headline is the summary's headline; fs are its findings (Findings).
+func (s Summary) Headline(fs []finding.Finding) Headline {
+	h := Headline{Collector: s.CollectorName, ThroughputPct: s.ThroughputPct, Pauses: s.Pauses,
+		PauseP50Ms: s.PauseP50Ms, PauseP99Ms: s.PauseP99Ms, PauseMaxMs: s.PauseMaxMs, FullGCs: s.FullGCs}
+	for _, f := range fs {
+		if f.ID == "gc.not-the-bottleneck" && f.Status == finding.Pass {
+			h.Verdict = f.Title
+		}
+	}
+	return h
+}
+
+// Line is the GC summary in one sentence, as the run's report says it,
+// in the words, units and thresholds of WriteText's rows: collector,
+// throughput, pauses (p99 only from MinJudgePauses pauses), the longest,
+// full GCs, then the verdict.
+func (h Headline) Line() finding.Text {
+	var parts []finding.Text
+	if h.Collector != "" {
+		parts = append(parts, clause(lCollector, finding.T(h.Collector, h.Collector)))
+	}
+	tp, ok := throughput(h.ThroughputPct)
+	if !ok {
+		tp = lNA
+	}
+	parts = append(parts, clause(lThroughput, tp))
+	p := finding.Tf(lTimes, h.Pauses)
+	if h.Pauses > 0 {
+		if percentiles(h.Pauses) {
+			p = finding.Join(p, figure(finding.T("p99", "p99"), ms(h.PauseP99Ms)))
+		}
+		p = finding.Join(p, figure(lMax, ms(h.PauseMaxMs)))
+	}
+	parts = append(parts, clause(lPauses, p), clause(lFull, finding.Tf(lTimes, h.FullGCs)))
+	var out finding.Text
+	for i, t := range parts {
+		if i > 0 {
+			out = finding.Join(out, lClause)
+		}
+		out = finding.Join(out, t)
+	}
+	out = finding.Join(out, lEnd)
+	if !h.Verdict.IsZero() {
+		out = finding.Join(out, finding.T(" ", ""), h.Verdict)
+	}
+	return out
+}
 
 // ShortToJudge says "too short to judge (N pauses over T s)" when the log
 // has timestamps but too little time or too few pauses for the ratios
@@ -64,17 +167,18 @@ func unjudged(s Summary, lang finding.Lang) string {
 	return lNA.In(lang)
 }
 
-// pauseLine is the Pauses row: percentiles only from MinJudgePauses pauses
-// or more (of one pause its p50, p95 and p99 are that pause, which reads
-// as a distribution that was never seen); the count and max otherwise.
-func pauseLine(s Summary, lang finding.Lang) string {
+// pauseLine is the Pauses row: percentiles only when percentiles(n);
+// the count, total and max otherwise.
+func pauseLine(s Summary) finding.Text {
 	switch {
 	case s.Pauses == 0:
-		return "0"
-	case s.Pauses < MinJudgePauses:
-		return fmt.Sprintf(lPauseFew.In(lang), s.Pauses, ms(s.PauseTotalMs), ms(s.PauseMaxMs), MinJudgePauses)
+		return finding.T("0", "0")
+	case !percentiles(s.Pauses):
+		return finding.Join(finding.Tf(lTimes, s.Pauses), figure(lTotal, ms(s.PauseTotalMs)), figure(lMax, ms(s.PauseMaxMs)), finding.Tf(lFew, MinJudgePauses))
 	}
-	return fmt.Sprintf(lPauseLine.In(lang), s.Pauses, ms(s.PauseTotalMs), ms(s.PauseAvgMs), ms(s.PauseP50Ms), ms(s.PauseP95Ms), ms(s.PauseP99Ms), ms(s.PauseMaxMs))
+	return finding.Join(finding.Tf(lTimes, s.Pauses), figure(lTotal, ms(s.PauseTotalMs)), figure(lAvg, ms(s.PauseAvgMs)),
+		figure(finding.T("p50", "p50"), ms(s.PauseP50Ms)), figure(finding.T("p95", "p95"), ms(s.PauseP95Ms)),
+		figure(finding.T("p99", "p99"), ms(s.PauseP99Ms)), figure(lMax, ms(s.PauseMaxMs)))
 }
 
 func rate(v float64, na string) string {
@@ -113,13 +217,13 @@ func WriteText(w io.Writer, s Summary, fs []finding.Finding, lang finding.Lang) 
 		row(lDuration, na)
 	}
 	short := unjudged(s, lang)
-	if s.ThroughputPct >= 0 {
-		row(lThroughput, fmt.Sprintf(lWorst.In(lang), s.ThroughputPct, s.WorstWindowPct))
+	if tp, ok := throughput(s.ThroughputPct); ok {
+		row(lThroughput, finding.Join(tp, finding.Tf(lWorst, s.WorstWindowPct)).In(lang))
 	} else {
 		row(lThroughput, short)
 	}
-	row(lPauses, pauseLine(s, lang))
-	row(lFull, fmt.Sprintf(lFullLine.In(lang), s.FullGCs, s.FullGCsExplicit, ms(s.FullGCMs)))
+	row(lPauses, pauseLine(s).In(lang))
+	row(lFull, finding.Join(finding.Tf(lTimes, s.FullGCs), finding.Tf(lExplicit, s.FullGCsExplicit, ms(s.FullGCMs))).In(lang))
 	if s.ConcurrentCycles > 0 || s.ConcurrentMs > 0 {
 		row(lConc, fmt.Sprintf("%d, %s", s.ConcurrentCycles, ms(s.ConcurrentMs)))
 	}

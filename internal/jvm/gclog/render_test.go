@@ -94,16 +94,6 @@ func TestWriteTextPausePercentilesNeedEnoughPauses(t *testing.T) {
 		if err := WriteText(&b, tc.s, nil, tc.lang); err != nil {
 			t.Fatal(err)
 		}
-		line := lineWith(b.String(), "  "+lPauses.In(tc.lang)+" ")
-		for _, w := range tc.want {
-			if !strings.Contains(line, w) {
-				t.Errorf("%s: Pauses row %q, want %q", tc.name, line, w)
-			}
-		}
-		for _, n := range tc.not {
-			if strings.Contains(line, n) {
-				t.Errorf("%s: Pauses row %q has %q", tc.name, line, n)
-			}
-		}
+		hasAll(t, tc.name+": Pauses row", lineWith(b.String(), "  "+lPauses.In(tc.lang)+" "), tc.want, tc.not)
 	}
 }

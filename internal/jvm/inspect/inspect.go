@@ -1,8 +1,9 @@
-// Package inspect is the flow of `tuneloop jvm PID`: attach to a live JVM,
-// read its version and flags, take thread dumps on a fixed schedule, run
-// the knowledge base's jvm.* checks and the logging configuration checks
-// on it, and read what else was asked (a diagnostic command, properties,
-// heap, GC logging switched on), into one result document.
+// Package inspect reads a live JVM for `tuneloop jvm PID`: attach, read
+// its version and flags, take thread dumps on a fixed schedule, and read
+// what else was asked (a diagnostic command, properties, heap, GC logging
+// switched on), into one result document; and the logging configurations a
+// JVM's command line names (LoggingConfigs). It only reads the JVM: the
+// knowledge base's checks of it are evaluated above, by session.InspectJVM.
 package inspect
 
 import (
@@ -15,13 +16,10 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
-	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/jvm/attach"
 	"github.com/tuneloop/tuneloop/internal/jvm/jvmopts"
 	"github.com/tuneloop/tuneloop/internal/jvm/logconf"
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
-	"github.com/tuneloop/tuneloop/internal/rules"
-	"github.com/tuneloop/tuneloop/internal/sysinfo"
 )
 
 // Options say what to read from the JVM.
@@ -35,7 +33,6 @@ type Options struct {
 	GCLog    string        // switch GC logging on to this file (as the JVM sees it) when it is off
 	Raw      string        // save every raw output in this directory before parsing it
 	JCmd     string        // run this diagnostic command
-	Profile  rules.Profile // workload profile of the jvm.* checks
 	Lang     finding.Lang  // the language of attach errors
 	// OnDump is told of each dump taken (i of n), for a progress line.
 	OnDump func(i, n int)
@@ -58,24 +55,27 @@ type Result struct {
 	DumpDuplicates []threaddump.Duplicate `json:"dump_duplicates,omitempty"`
 	Set            *threaddump.Set        `json:"-"` // what the text renders
 	Findings       []finding.Finding      `json:"findings"`
-	Config         []finding.Finding      `json:"-"` // the jvm.* checks, also in Findings
-	Logging        []LogConfig            `json:"logging_configs,omitempty"`
-	Props          string                 `json:"system_properties,omitempty"`
-	Heap           string                 `json:"heap_info,omitempty"`
-	GCLog          *attach.GCLog          `json:"gc_log,omitempty"`
-	GCLogAt        string                 `json:"gc_log_from_host,omitempty"`
-	JCmd           string                 `json:"jcmd,omitempty"`
-	JCmdOut        string                 `json:"jcmd_output,omitempty"`
-	Raw            map[string]string      `json:"raw_files,omitempty"`
-	Errors         []string               `json:"errors,omitempty"`
+	// Config and Logging are the checks of this JVM (the knowledge base's
+	// jvm.* rules, its logging configurations), filled by the caller that
+	// evaluates them (session.InspectJVM), in Findings too.
+	Config  []finding.Finding `json:"-"`
+	Logging []LogConfig       `json:"logging_configs,omitempty"`
+	Props   string            `json:"system_properties,omitempty"`
+	Heap    string            `json:"heap_info,omitempty"`
+	GCLog   *attach.GCLog     `json:"gc_log,omitempty"`
+	GCLogAt string            `json:"gc_log_from_host,omitempty"`
+	JCmd    string            `json:"jcmd,omitempty"`
+	JCmdOut string            `json:"jcmd_output,omitempty"`
+	Raw     map[string]string `json:"raw_files,omitempty"`
+	Errors  []string          `json:"errors,omitempty"`
 	// Gone is set when the JVM went away during the dumps: the result
 	// holds what was taken, and nothing more was asked of it.
 	Gone error `json:"-"`
 }
 
 // Inspect attaches to the JVM and reads what o asks, in that order:
-// version, flags, the diagnostic command, the dumps, the checks, then
-// properties, heap and GC logging. An error is returned when nothing
+// version, flags, the diagnostic command, the dumps, then properties, heap
+// and GC logging. An error is returned when nothing
 // could be reported; a JVM gone during the dumps is the result's Gone.
 func Inspect(ctx context.Context, o Options) (*Result, error) {
 	if o.Raw != "" {
@@ -102,7 +102,6 @@ func Inspect(ctx context.Context, o Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.checks(vm.PID, o.Profile)
 	// Several dumps: each problem once, from the dump that shows it best.
 	if len(dumps) > 0 {
 		set := threaddump.ReadSet(dumps)
@@ -203,32 +202,6 @@ func (res *Result) takeDumps(ctx context.Context, vm *attach.VM, o Options) ([]t
 	return in, nil
 }
 
-// checks runs the knowledge base's JVM checks on this process as check
-// sees it (command line, limits, the host's THP mode and cgroup limits),
-// and the checks of the logging configurations its command line names.
-func (res *Result) checks(pid int, p rules.Profile) {
-	facts := sysinfo.Collect(hostfs.Live(), sysinfo.Options{NoEthtool: true})
-	if !facts.JVMs.OK {
-		return
-	}
-	var mine []sysinfo.JVM
-	for _, j := range facts.JVMs.Value {
-		if j.PID == pid {
-			mine = append(mine, j)
-		}
-	}
-	if len(mine) != 1 {
-		return
-	}
-	facts.JVMs.Value = mine
-	res.Config = JVMRules(facts, p, fmt.Sprintf("pid %d", pid))
-	res.Findings = append(res.Findings, res.Config...)
-	res.Logging = LoggingConfigs(pid, mine[0].Args)
-	for _, l := range res.Logging {
-		res.Findings = append(res.Findings, l.Findings...)
-	}
-}
-
 // readAsked reads the properties and the heap, and switches GC logging on,
 // as asked.
 func (res *Result) readAsked(ctx context.Context, vm *attach.VM, o Options) error {
@@ -263,25 +236,6 @@ func (res *Result) readAsked(ctx context.Context, vm *attach.VM, o Options) erro
 		}
 	}
 	return nil
-}
-
-// JVMRules runs the knowledge base's jvm.* rules on facts and keeps the
-// checks that could decide (fail or pass), each named after subject.
-func JVMRules(facts *sysinfo.Facts, p rules.Profile, subject string) []finding.Finding {
-	var jvmRules []rules.Rule
-	for _, r := range rules.All() {
-		if r.Category == "jvm" {
-			jvmRules = append(jvmRules, r)
-		}
-	}
-	var out []finding.Finding
-	for _, f := range rules.Evaluate(jvmRules, facts, p) {
-		if f.Status == finding.Fail || f.Status == finding.Pass {
-			f.Subject = subject
-			out = append(out, f)
-		}
-	}
-	return out
 }
 
 // LogConfig is one logging configuration named by the JVM's command line.

@@ -228,15 +228,6 @@ func (a *Input) confidence(ap *Appender, rs []Route) float64 {
 	return 1
 }
 
-func join(ts ...finding.Text) finding.Text {
-	var t finding.Text
-	for _, x := range ts {
-		t.EN += x.EN
-		t.ZH += x.ZH
-	}
-	return t
-}
-
 func uniqueName(c *Config, base string) string {
 	name := base
 	for i := 2; c.Appender(name) != nil && i < 1000; i++ {

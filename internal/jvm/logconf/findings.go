@@ -45,7 +45,7 @@ func flushStateZH(a *Input, ap *Appender) string {
 func (a *Input) syncFile(ap *Appender, sync []Route) finding.Outcome {
 	f := a.fail(ap.Name, finding.Warning)
 	f.Confidence = a.confidence(ap, sync)
-	f.Observed = join(finding.T(
+	f.Observed = finding.Join(finding.T(
 		fmt.Sprintf("Appender %s (%s, line %d) is written on the logging thread by %s; %s, and no async appender or async logger in between.", ap.Name, shortClass(ap.Class), ap.Line, routeLoggers(sync), flushState(a, ap)),
 		fmt.Sprintf("Appender %s（%s，第 %d 行）由 %s 在业务线程上同步写入；%s，中间没有异步 Appender 或异步 Logger。", ap.Name, shortClass(ap.Class), ap.Line, routeLoggersZH(sync), flushStateZH(a, ap))),
 		profileNote(ap, sync))
@@ -58,13 +58,13 @@ func (a *Input) syncFile(ap *Appender, sync []Route) finding.Outcome {
 	f.References = refs[a.lib]
 	switch a.lib {
 	case Logback:
-		f.Why = join(finding.T("logback's OutputStreamAppender holds one lock per appender while it encodes and writes each event and, with immediateFlush=true, flushes it to the file with a write() system call; every thread that logs waits in line for the disk (in a thread dump: threaddump.lock.logback-appender).",
+		f.Why = finding.Join(finding.T("logback's OutputStreamAppender holds one lock per appender while it encodes and writes each event and, with immediateFlush=true, flushes it to the file with a write() system call; every thread that logs waits in line for the disk (in a thread dump: threaddump.lock.logback-appender).",
 			"logback 的 OutputStreamAppender 在编码和写入每条日志时持有该 Appender 的锁，immediateFlush=true 时每条日志都通过 write() 系统调用刷到文件；所有打日志的线程排队等待磁盘（线程转储中表现为 threaddump.lock.logback-appender）。"), seedEvidence)
 		f.Recommended = finding.T(fmt.Sprintf("Wrap %s in an AsyncAppender (queueSize 8192, neverBlock=true) and point the loggers at the wrapper; or, without a queue, set <immediateFlush>false</immediateFlush> on %s.", ap.Name, ap.Name),
 			fmt.Sprintf("用 AsyncAppender 包装 %s(queueSize 8192,neverBlock=true)，并让 Logger 引用该包装 Appender；或者不用队列，直接在 %s 上设置 <immediateFlush>false</immediateFlush>。", ap.Name, ap.Name))
 		apply, revert, note, _ := a.asyncWrap(ap, sync)
 		alt, _, _ := a.bufferFix(ap)
-		f.Fix = finding.Fix{Apply: apply, Revert: revert, Note: join(note, finding.T(
+		f.Fix = finding.Fix{Apply: apply, Revert: revert, Note: finding.Join(note, finding.T(
 			" Alternative without a queue: put "+alt+" inside "+ap.Name+". Through an AsyncAppender, %caller/%line/%method print '?' unless includeCallerData=true (which costs a stack walk per event).",
 			" 不用队列的替代方案：在 "+ap.Name+" 内加入 "+alt+"。经 AsyncAppender 输出时 %caller/%line/%method 显示为 '?'，除非设置 includeCallerData=true（每条日志需遍历一次堆栈）。"))}
 		f.Risk = finding.T("With neverBlock=true events are dropped when the queue is full; events still queued (or buffered with immediateFlush=false) are lost if the JVM crashes or is killed -9.",
@@ -75,7 +75,7 @@ func (a *Input) syncFile(ap *Appender, sync []Route) finding.Outcome {
 		f.Recommended = finding.T(fmt.Sprintf("Set immediateFlush=\"false\" bufferedIO=\"true\" bufferSize=\"262144\" on %s; or make loggers asynchronous (<AsyncRoot>/<AsyncLogger>, or -Dlog4j2.contextSelector=org.apache.logging.log4j.core.async.AsyncLoggerContextSelector; both need the com.lmax:disruptor jar); or wrap %s in an <Async> appender.", ap.Name, ap.Name),
 			fmt.Sprintf("在 %s 上设置 immediateFlush=\"false\"、bufferedIO=\"true\"、bufferSize=\"262144\"；或启用异步 Logger（<AsyncRoot>/<AsyncLogger>，或 -Dlog4j2.contextSelector=org.apache.logging.log4j.core.async.AsyncLoggerContextSelector，均需 com.lmax:disruptor 包）；或用 <Async> Appender 包装 %s。", ap.Name, ap.Name))
 		apply, revert, note := a.bufferFix(ap)
-		f.Fix = finding.Fix{Apply: apply, Revert: revert, Note: join(note, finding.T(
+		f.Fix = finding.Fix{Apply: apply, Revert: revert, Note: finding.Join(note, finding.T(
 			" For asynchronous loggers instead: replace <Root> with <AsyncRoot> (or start the JVM with -Dlog4j2.contextSelector=org.apache.logging.log4j.core.async.AsyncLoggerContextSelector) and add com.lmax:disruptor to the classpath (3.4.x for log4j 2.x before 2.23, 4.x supported since); without the jar log4j2 fails to start the async loggers.",
 			" 若改用异步 Logger：把 <Root> 换成 <AsyncRoot>（或启动参数加 -Dlog4j2.contextSelector=org.apache.logging.log4j.core.async.AsyncLoggerContextSelector），并把 com.lmax:disruptor 加入 classpath（log4j 2.23 之前用 3.4.x，之后支持 4.x）；缺少该包时异步 Logger 无法启动。"))}
 		f.Risk = finding.T("Events buffered and not yet flushed (up to bufferSize bytes) are lost if the JVM crashes or is killed -9, and the file's tail lags until the buffer fills; async loggers lose queued events on a crash and block or discard when the ring buffer is full (log4j2.asyncQueueFullPolicy).",
@@ -86,7 +86,7 @@ func (a *Input) syncFile(ap *Appender, sync []Route) finding.Outcome {
 		f.Recommended = finding.T("Buffer the file appender: ImmediateFlush=false, BufferedIO=true, BufferSize=8192 (or larger); or wrap it in an AsyncAppender (XML configuration); plan the move to log4j2 or logback (log4j 1.x is end-of-life).",
 			"为文件 Appender 开启缓冲：ImmediateFlush=false、BufferedIO=true、BufferSize=8192（或更大）；或用 AsyncAppender 包装（需 XML 配置）；规划迁移到 log4j2 或 logback（log4j 1.x 已停止维护）。")
 		apply, revert, note := a.bufferFix(ap)
-		f.Fix = finding.Fix{Apply: apply, Revert: revert, Note: join(note, finding.T(" BufferedIO=true turns ImmediateFlush off by itself; set both so the intent is clear.",
+		f.Fix = finding.Fix{Apply: apply, Revert: revert, Note: finding.Join(note, finding.T(" BufferedIO=true turns ImmediateFlush off by itself; set both so the intent is clear.",
 			" BufferedIO=true 本身会关闭 ImmediateFlush；两者都写上以明确意图。"))}
 		f.Risk = finding.T("Buffered log lines not yet written are lost if the JVM crashes or is killed -9 (up to BufferSize bytes per appender); the tail of the log lags until the buffer fills.",
 			"JVM 崩溃或被 kill -9 时，缓冲区中尚未写盘的日志会丢失（每个 Appender 最多 BufferSize 字节）；日志文件的末尾会延迟到缓冲区写满才出现。")
@@ -101,12 +101,12 @@ func (a *Input) console(ap *Appender, sync []Route) finding.Outcome {
 	if ap.Target.Set && ap.Target.Raw != "" {
 		target = ap.Target.Raw
 	}
-	f.Observed = join(finding.T(
+	f.Observed = finding.Join(finding.T(
 		fmt.Sprintf("Appender %s (%s, line %d) writes to %s on the logging thread for %s.", ap.Name, shortClass(ap.Class), ap.Line, target, routeLoggers(sync)),
 		fmt.Sprintf("Appender %s（%s，第 %d 行）由 %s 在业务线程上同步写入 %s。", ap.Name, shortClass(ap.Class), ap.Line, routeLoggersZH(sync), target)),
 		profileNote(ap, sync))
 	f.Evidence = append(a.appenderEvidence(ap), routeEvidence(a, sync)...)
-	f.Why = join(finding.T("Console output goes through System.out, a synchronized PrintStream that is flushed per event; when stdout is redirected to a file (nohup.out, catalina.out) or read by journald or a container runtime, every log call waits for that write, and a slow reader blocks the application. Logging the same events to a file and to the console does the work twice.",
+	f.Why = finding.Join(finding.T("Console output goes through System.out, a synchronized PrintStream that is flushed per event; when stdout is redirected to a file (nohup.out, catalina.out) or read by journald or a container runtime, every log call waits for that write, and a slow reader blocks the application. Logging the same events to a file and to the console does the work twice.",
 		"控制台输出经过 System.out——一个 synchronized 的 PrintStream，每条日志都会刷新；当 stdout 被重定向到文件（nohup.out、catalina.out）或由 journald、容器运行时读取时，每次打日志都要等这次写入完成，读取方慢时还会阻塞应用。同样的日志同时写文件和控制台，工作量翻倍。"), seedEvidence)
 	f.References = append(append([]string(nil), refs[a.lib]...), "https://docs.spring.io/spring-boot/reference/features/logging.html")
 	// Prefer the root's reference; remove it when the logger has another appender.
@@ -122,9 +122,9 @@ func (a *Input) console(ap *Appender, sync []Route) finding.Outcome {
 		f.Recommended = finding.T(fmt.Sprintf("Remove %s from %s in production and keep it in the development configuration only.", ap.Name, r.Logger.Display()),
 			fmt.Sprintf("生产环境中从 %s 去掉 %s，仅在开发环境的配置中保留。", r.Logger.Display(), ap.Name))
 		if a.lib == Logback {
-			f.Recommended = join(f.Recommended, finding.T(" In logback-spring.xml, a <root> inside <springProfile name=\"dev\"> can keep it for development.", " 在 logback-spring.xml 中，可在 <springProfile name=\"dev\"> 内的 <root> 为开发环境保留它。"))
+			f.Recommended = finding.Join(f.Recommended, finding.T(" In logback-spring.xml, a <root> inside <springProfile name=\"dev\"> can keep it for development.", " 在 logback-spring.xml 中，可在 <springProfile name=\"dev\"> 内的 <root> 为开发环境保留它。"))
 		}
-		f.Fix = finding.Fix{Apply: apply, Revert: revert, Note: join(finding.T(
+		f.Fix = finding.Fix{Apply: apply, Revert: revert, Note: finding.Join(finding.T(
 			fmt.Sprintf("Replace the definition of %s at line %d with these lines. ", r.Logger.Display(), r.Logger.Line),
 			fmt.Sprintf("用这些行替换第 %d 行 %s 的定义。", r.Logger.Line, r.Logger.Display())), reloadNote[a.lib])}
 		return f
@@ -138,7 +138,7 @@ func (a *Input) console(ap *Appender, sync []Route) finding.Outcome {
 	p := "log4j.appender." + ap.Name + ".Threshold"
 	f.Recommended = finding.T(fmt.Sprintf("%s is the only appender of %s and log4j.properties cannot configure an AsyncAppender: raise its threshold to WARN, or move to log4j.xml with an AsyncAppender.", ap.Name, r.Logger.Display()),
 		fmt.Sprintf("%s 是 %s 唯一的 Appender，而 log4j.properties 无法配置 AsyncAppender：把它的阈值提高到 WARN，或改用 log4j.xml 配置 AsyncAppender。", ap.Name, r.Logger.Display()))
-	f.Fix = finding.Fix{Apply: p + "=WARN", Revert: p + "=ALL", Note: join(finding.T("Add the line to log4j.properties. ", "把这一行加入 log4j.properties。"), reloadNote[a.lib])}
+	f.Fix = finding.Fix{Apply: p + "=WARN", Revert: p + "=ALL", Note: finding.Join(finding.T("Add the line to log4j.properties. ", "把这一行加入 log4j.properties。"), reloadNote[a.lib])}
 	return f
 }
 
@@ -152,18 +152,18 @@ func (a *Input) queueSmall(ap *Appender, rs []Route) (finding.Outcome, bool) {
 	obs := finding.T(fmt.Sprintf("Async appender %s (line %d) has a queue of %d events", ap.Name, ap.Line, q),
 		fmt.Sprintf("异步 Appender %s（第 %d 行）的队列只有 %d 个事件", ap.Name, ap.Line, q))
 	if !ap.QueueSize.Set {
-		obs = join(obs, finding.T(" (the default)", "（默认值）"))
+		obs = finding.Join(obs, finding.T(" (the default)", "（默认值）"))
 	}
 	if a.lib == Logback && !ap.DiscardingThreshold.Set {
 		sev = finding.Warning
-		obs = join(obs, finding.T(fmt.Sprintf("; discardingThreshold is the default (queueSize/5 = %d): once fewer than %d slots are free, TRACE, DEBUG and INFO events are silently dropped.", q/5, q/5),
+		obs = finding.Join(obs, finding.T(fmt.Sprintf("; discardingThreshold is the default (queueSize/5 = %d): once fewer than %d slots are free, TRACE, DEBUG and INFO events are silently dropped.", q/5, q/5),
 			fmt.Sprintf(";discardingThreshold 为默认值（queueSize/5 = %d）：剩余空位少于 %d 时，TRACE、DEBUG、INFO 日志会被静默丢弃。", q/5, q/5)))
 	} else {
-		obs = join(obs, finding.T(".", "。"))
+		obs = finding.Join(obs, finding.T(".", "。"))
 	}
 	f := a.fail(ap.Name, sev)
 	f.Confidence = a.confidence(ap, rs)
-	f.Observed = join(obs, profileNote(ap, rs))
+	f.Observed = finding.Join(obs, profileNote(ap, rs))
 	f.Evidence = append(a.appenderEvidence(ap), optEvidence(a, "queueSize", ap.QueueSize, fmt.Sprint(def), ap.Line))
 	if a.lib == Logback {
 		f.Evidence = append(f.Evidence, optEvidence(a, "discardingThreshold", ap.DiscardingThreshold, "queueSize/5", ap.Line))
@@ -184,7 +184,7 @@ func (a *Input) queueSmall(ap *Appender, rs []Route) (finding.Outcome, bool) {
 		p := "log4j.appender." + ap.Name + ".BufferSize="
 		f.Fix = finding.Fix{Apply: p + "8192", Revert: a.optLine(ap.QueueSize, p+"128")}
 	}
-	f.Fix.Note = join(where, reloadNote[a.lib])
+	f.Fix.Note = finding.Join(where, reloadNote[a.lib])
 	f.References = refs[a.lib]
 	return f, true
 }
@@ -214,7 +214,7 @@ func (a *Input) blocking(ap *Appender, rs []Route) (finding.Outcome, bool) {
 	}
 	f := a.fail(ap.Name, finding.Info)
 	f.Confidence = a.confidence(ap, rs)
-	f.Observed = join(finding.T(fmt.Sprintf("Async appender %s (line %d): %s.", ap.Name, ap.Line, state), fmt.Sprintf("异步 Appender %s（第 %d 行）：%s。", ap.Name, ap.Line, state)), profileNote(ap, rs))
+	f.Observed = finding.Join(finding.T(fmt.Sprintf("Async appender %s (line %d): %s.", ap.Name, ap.Line, state), fmt.Sprintf("异步 Appender %s（第 %d 行）：%s。", ap.Name, ap.Line, state)), profileNote(ap, rs))
 	o := ap.Blocking
 	if a.lib == Logback {
 		o = ap.NeverBlock
@@ -226,7 +226,7 @@ func (a *Input) blocking(ap *Appender, rs []Route) (finding.Outcome, bool) {
 		f.Recommended = finding.T("If dropping events under overload is acceptable, set neverBlock=true (keep the default discardingThreshold so lower levels go first).",
 			"如果允许过载时丢弃日志，设置 neverBlock=true（保留默认 discardingThreshold，使低级别日志先被丢弃）。")
 		f.Fix = finding.Fix{Apply: "<neverBlock>true</neverBlock>", Revert: a.optLine(ap.NeverBlock, "<neverBlock>false</neverBlock>"),
-			Note: join(finding.T(fmt.Sprintf("Inside the AsyncAppender %s (line %d). ", ap.Name, ap.Line), fmt.Sprintf("写在第 %d 行的 AsyncAppender %s 内。", ap.Line, ap.Name)), reloadNote[a.lib])}
+			Note: finding.Join(finding.T(fmt.Sprintf("Inside the AsyncAppender %s (line %d). ", ap.Name, ap.Line), fmt.Sprintf("写在第 %d 行的 AsyncAppender %s 内。", ap.Line, ap.Name)), reloadNote[a.lib])}
 	case KindLog4j2XML, KindLog4j2Properties:
 		f.Recommended = finding.T("If dropping events under overload is acceptable, start the JVM with -Dlog4j2.asyncQueueFullPolicy=Discard -Dlog4j2.discardThreshold=INFO: while the queue is full, INFO and lower are dropped instead of blocking.",
 			"如果允许过载时丢弃日志，启动参数加 -Dlog4j2.asyncQueueFullPolicy=Discard -Dlog4j2.discardThreshold=INFO：队列满时丢弃 INFO 及以下级别的日志而不是阻塞。")
@@ -237,7 +237,7 @@ func (a *Input) blocking(ap *Appender, rs []Route) (finding.Outcome, bool) {
 		f.Recommended = finding.T("If dropping events under overload is acceptable, set Blocking=false: while the buffer is full events are discarded and a summary of the discarded events is logged.",
 			"如果允许过载时丢弃日志，设置 Blocking=false：缓冲区满时丢弃事件，并记录一条被丢弃事件的汇总。")
 		f.Fix = finding.Fix{Apply: "<param name=\"Blocking\" value=\"false\"/>", Revert: a.optLine(ap.Blocking, "<param name=\"Blocking\" value=\"true\"/>"),
-			Note: join(finding.T(fmt.Sprintf("Inside the AsyncAppender %s (line %d) in log4j.xml. ", ap.Name, ap.Line), fmt.Sprintf("写在 log4j.xml 第 %d 行的 AsyncAppender %s 内。", ap.Line, ap.Name)), reloadNote[a.lib])}
+			Note: finding.Join(finding.T(fmt.Sprintf("Inside the AsyncAppender %s (line %d) in log4j.xml. ", ap.Name, ap.Line), fmt.Sprintf("写在 log4j.xml 第 %d 行的 AsyncAppender %s 内。", ap.Line, ap.Name)), reloadNote[a.lib])}
 	}
 	return f, true
 }
@@ -269,7 +269,7 @@ func (a *Input) callerData(ap *Appender, rs []Route) (finding.Outcome, bool) {
 	}[a.lib])
 	if explicit {
 		name := map[Library]string{Logback: "includeCallerData", Log4j2: "includeLocation", Log4j1: "LocationInfo"}[a.lib]
-		f.Observed = join(finding.T(fmt.Sprintf("Appender %s (line %d): %s=%s.", ap.Name, ap.Line, name, ap.CallerData.Raw),
+		f.Observed = finding.Join(finding.T(fmt.Sprintf("Appender %s (line %d): %s=%s.", ap.Name, ap.Line, name, ap.CallerData.Raw),
 			fmt.Sprintf("Appender %s（第 %d 行）：%s=%s。", ap.Name, ap.Line, name, ap.CallerData.Raw)), profileNote(ap, rs))
 		f.Evidence = append(f.Evidence, finding.Evidence{Key: name, Value: ap.CallerData.Raw, Source: a.src(ap.CallerData.Line)})
 		f.Recommended = finding.T(fmt.Sprintf("Set %s=false unless the pattern really needs the caller's line number.", name), fmt.Sprintf("除非日志格式确实需要调用者行号，否则设置 %s=false。", name))
@@ -285,11 +285,11 @@ func (a *Input) callerData(ap *Appender, rs []Route) (finding.Outcome, bool) {
 		default:
 			f.Fix = finding.Fix{Apply: "log4j.appender." + ap.Name + ".LocationInfo=false", Revert: a.optLine(ap.CallerData, "")}
 		}
-		f.Fix.Note = join(finding.T(fmt.Sprintf("Replace line %d (appender %s). ", ap.CallerData.Line, ap.Name), fmt.Sprintf("替换第 %d 行（Appender %s）。", ap.CallerData.Line, ap.Name)), reloadNote[a.lib])
+		f.Fix.Note = finding.Join(finding.T(fmt.Sprintf("Replace line %d (appender %s). ", ap.CallerData.Line, ap.Name), fmt.Sprintf("替换第 %d 行（Appender %s）。", ap.CallerData.Line, ap.Name)), reloadNote[a.lib])
 		return f, true
 	}
 	w := strings.Join(words, " ")
-	f.Observed = join(finding.T(fmt.Sprintf("The pattern of %s (line %d) uses %s, written on the logging thread.", ap.Name, ap.Pattern.Line, w),
+	f.Observed = finding.Join(finding.T(fmt.Sprintf("The pattern of %s (line %d) uses %s, written on the logging thread.", ap.Name, ap.Pattern.Line, w),
 		fmt.Sprintf("%s 的日志格式（第 %d 行）使用了 %s，在业务线程上输出。", ap.Name, ap.Pattern.Line, w)), profileNote(ap, rs))
 	f.Evidence = append(f.Evidence, finding.Evidence{Key: "pattern", Value: ap.Pattern.Raw, Source: a.src(ap.Pattern.Line)})
 	f.Recommended = finding.T(fmt.Sprintf("Remove %s from the pattern; the logger name (%%logger / %%c) already names the class.", w),
@@ -305,7 +305,7 @@ func (a *Input) callerData(ap *Appender, rs []Route) (finding.Outcome, bool) {
 	if line == "" {
 		line = ap.Pattern.Raw
 	}
-	f.Fix = finding.Fix{Apply: apply, Revert: line, Note: join(finding.T(fmt.Sprintf("Replace line %d. ", ap.Pattern.Line), fmt.Sprintf("替换第 %d 行。", ap.Pattern.Line)), reloadNote[a.lib])}
+	f.Fix = finding.Fix{Apply: apply, Revert: line, Note: finding.Join(finding.T(fmt.Sprintf("Replace line %d. ", ap.Pattern.Line), fmt.Sprintf("替换第 %d 行。", ap.Pattern.Line)), reloadNote[a.lib])}
 	return f, true
 }
 
@@ -324,7 +324,7 @@ func (a *Input) loggerCallerData(l *Logger) finding.Outcome {
 	} else {
 		f.Fix = finding.Fix{Apply: renderTag(tagOf(l.StartTag, "Logger"), l.attrs, attr{"includeLocation", "false"}), Revert: l.StartTag}
 	}
-	f.Fix.Note = join(finding.T(fmt.Sprintf("Replace line %d. ", l.CallerData.Line), fmt.Sprintf("替换第 %d 行。", l.CallerData.Line)), reloadNote[a.lib])
+	f.Fix.Note = finding.Join(finding.T(fmt.Sprintf("Replace line %d. ", l.CallerData.Line), fmt.Sprintf("替换第 %d 行。", l.CallerData.Line)), reloadNote[a.lib])
 	f.References = []string{"https://logging.apache.org/log4j/2.x/manual/async.html", "https://logging.apache.org/log4j/2.x/manual/layouts.html#LocationInformation"}
 	return f
 }
@@ -349,7 +349,7 @@ func (a *Input) debugLevel() (finding.Outcome, bool) {
 		f.Observed = finding.T(fmt.Sprintf("The root logger's level is %s (line %d).", lvl, r.Level.Line), fmt.Sprintf("根 Logger 的级别为 %s（第 %d 行）。", lvl, r.Level.Line))
 	}
 	if p := r.levelProfile; p != "" {
-		f.Observed = join(f.Observed, finding.T(" Only when the Spring profile "+p+" is active.", " 仅在 Spring profile "+p+" 激活时生效。"))
+		f.Observed = finding.Join(f.Observed, finding.T(" Only when the Spring profile "+p+" is active.", " 仅在 Spring profile "+p+" 激活时生效。"))
 		f.Confidence = 0.8
 	}
 	f.Evidence = []finding.Evidence{optEvidence(a, "root level", r.Level, lvl, r.Line)}
@@ -359,7 +359,7 @@ func (a *Input) debugLevel() (finding.Outcome, bool) {
 		}
 	}
 	apply, revert := a.levelFix(r)
-	f.Fix = finding.Fix{Apply: apply, Revert: revert, Note: join(finding.T(fmt.Sprintf("Replace the root logger's level (line %d). ", r.Line), fmt.Sprintf("修改根 Logger 的级别（第 %d 行）。", r.Line)), reloadNote[a.lib])}
+	f.Fix = finding.Fix{Apply: apply, Revert: revert, Note: finding.Join(finding.T(fmt.Sprintf("Replace the root logger's level (line %d). ", r.Line), fmt.Sprintf("修改根 Logger 的级别（第 %d 行）。", r.Line)), reloadNote[a.lib])}
 	if f.Fix.Revert == "" {
 		f.Fix.Revert = "remove the level setting: " + lvl + " is the default"
 	}
@@ -374,10 +374,10 @@ func (a *Input) debugLevel() (finding.Outcome, bool) {
 func (a *Input) prudent(ap *Appender, rs []Route) finding.Outcome {
 	f := a.fail(ap.Name, finding.Warning)
 	f.Confidence = a.confidence(ap, rs)
-	f.Observed = join(finding.T(fmt.Sprintf("Appender %s (line %d): prudent=%s.", ap.Name, ap.Line, ap.Prudent.Raw), fmt.Sprintf("Appender %s（第 %d 行）：prudent=%s。", ap.Name, ap.Line, ap.Prudent.Raw)), profileNote(ap, rs))
+	f.Observed = finding.Join(finding.T(fmt.Sprintf("Appender %s (line %d): prudent=%s.", ap.Name, ap.Line, ap.Prudent.Raw), fmt.Sprintf("Appender %s（第 %d 行）：prudent=%s。", ap.Name, ap.Line, ap.Prudent.Raw)), profileNote(ap, rs))
 	f.Evidence = append(a.appenderEvidence(ap), finding.Evidence{Key: "prudent", Value: ap.Prudent.Raw, Source: a.src(ap.Prudent.Line)})
 	f.Fix = finding.Fix{Apply: "<prudent>false</prudent>", Revert: a.optLine(ap.Prudent, "<prudent>true</prudent>"),
-		Note: join(finding.T(fmt.Sprintf("Replace line %d in %s. ", ap.Prudent.Line, ap.Name), fmt.Sprintf("替换 %s 中的第 %d 行。", ap.Name, ap.Prudent.Line)), reloadNote[a.lib])}
+		Note: finding.Join(finding.T(fmt.Sprintf("Replace line %d in %s. ", ap.Prudent.Line, ap.Name), fmt.Sprintf("替换 %s 中的第 %d 行。", ap.Name, ap.Prudent.Line)), reloadNote[a.lib])}
 	return f
 }
 
@@ -396,13 +396,13 @@ func (a *Input) sifting(ap *Appender, rs []Route) finding.Outcome {
 			nested = append(nested, fmt.Sprintf("%s (%s, %s)", ch.Name, shortClass(ch.Class), flushState(a, ch)))
 		}
 	}
-	f.Observed = join(finding.T(fmt.Sprintf("SiftingAppender %s (line %d) is reached by %s; nested: %s.", ap.Name, ap.Line, routeLoggers(rs), strings.Join(nested, "; ")),
+	f.Observed = finding.Join(finding.T(fmt.Sprintf("SiftingAppender %s (line %d) is reached by %s; nested: %s.", ap.Name, ap.Line, routeLoggers(rs), strings.Join(nested, "; ")),
 		fmt.Sprintf("SiftingAppender %s（第 %d 行）由 %s 引用；内部 Appender:%s。", ap.Name, ap.Line, routeLoggersZH(rs), strings.Join(nested, ";"))), profileNote(ap, rs))
 	f.Evidence = append(a.appenderEvidence(ap), routeEvidence(a, rs)...)
 	f.Why = finding.T("SiftingAppender extends AppenderBase, whose doAppend is synchronized: every event from every thread takes the same monitor while the nested appender formats and writes it, whatever the discriminator value. A published lock profile of a Java proxy (async-profiler -e lock) had 99.99% of lock samples on this monitor; making logging asynchronous raised throughput to 32000 TPS.",
 		"SiftingAppender 继承 AppenderBase，其 doAppend 为 synchronized：无论 discriminator 取值如何，所有线程的每条日志都要获取同一个监视器锁，并在持锁状态下由内部 Appender 格式化和写出。一篇公开的 Java 代理服务锁剖析（async-profiler -e lock）中 99.99% 的锁采样落在该监视器上；日志异步化后 TPS 达到 32000。")
 	if sev == finding.Info {
-		f.Why = join(f.Why, finding.T(" Here it is already behind an async appender, so only the worker thread takes the lock.", " 此处它已在异步 Appender 之后，只有工作线程会获取该锁。"))
+		f.Why = finding.Join(f.Why, finding.T(" Here it is already behind an async appender, so only the worker thread takes the lock.", " 此处它已在异步 Appender 之后，只有工作线程会获取该锁。"))
 	}
 	f.Recommended = finding.T(fmt.Sprintf("Wrap %s in an AsyncAppender (queueSize 8192, neverBlock=true) so one worker thread does the sifting, and set immediateFlush=false on the nested appender.", ap.Name),
 		fmt.Sprintf("用 AsyncAppender 包装 %s(queueSize 8192,neverBlock=true)，由一个工作线程完成分发，并在内部 Appender 上设置 immediateFlush=false。", ap.Name))
@@ -410,7 +410,7 @@ func (a *Input) sifting(ap *Appender, rs []Route) finding.Outcome {
 		f.Fix = finding.Fix{Apply: apply, Revert: revert, Note: note}
 	} else {
 		f.Fix = finding.Fix{Apply: "<immediateFlush>false</immediateFlush>", Revert: "<immediateFlush>true</immediateFlush>",
-			Note: join(finding.T("Inside the nested appender of the <sift> element. ", "写在 <sift> 内部的 Appender 中。"), reloadNote[a.lib])}
+			Note: finding.Join(finding.T("Inside the nested appender of the <sift> element. ", "写在 <sift> 内部的 Appender 中。"), reloadNote[a.lib])}
 	}
 	return f
 }
@@ -433,7 +433,7 @@ func (a *Input) log4j1EOL() finding.Outcome {
 		if cve, ok := log4j1CVEClasses[strings.TrimSpace(ap.Class)]; ok {
 			f = f.WithSeverity(finding.Critical)
 			f.Evidence = append(f.Evidence, finding.Evidence{Key: cve, Value: ap.Name + " (" + ap.Class + ")", Source: a.src(ap.Line)})
-			f.Observed = join(f.Observed, finding.T(fmt.Sprintf(" Appender %s uses %s, affected by %s.", ap.Name, shortClass(ap.Class), cve),
+			f.Observed = finding.Join(f.Observed, finding.T(fmt.Sprintf(" Appender %s uses %s, affected by %s.", ap.Name, shortClass(ap.Class), cve),
 				fmt.Sprintf(" Appender %s 使用了 %s，受 %s 影响。", ap.Name, shortClass(ap.Class), cve)))
 		}
 	}

@@ -91,7 +91,7 @@ func (a *Input) asyncWrap(ap *Appender, rs []Route) (apply, revert string, note 
 	default:
 		return "", "", finding.Text{}, false
 	}
-	return apply, revert, join(where, reloadNote[a.lib]), true
+	return apply, revert, finding.Join(where, reloadNote[a.lib]), true
 }
 
 // bufferFix turns off the per-event flush of a file appender.
@@ -127,9 +127,9 @@ func (a *Input) bufferFix(ap *Appender) (apply, revert string, note finding.Text
 	case KindLogbackXML:
 		apply = "<immediateFlush>false</immediateFlush>"
 		revert = a.optLine(ap.ImmediateFlush, "<immediateFlush>true</immediateFlush>")
-		where = join(where, finding.T("(logback before 1.2 reads immediateFlush inside <encoder>.) ", "（logback 1.2 之前的版本需写在 <encoder> 内。）"))
+		where = finding.Join(where, finding.T("(logback before 1.2 reads immediateFlush inside <encoder>.) ", "（logback 1.2 之前的版本需写在 <encoder> 内。）"))
 	}
-	return apply, revert, join(where, reloadNote[a.lib])
+	return apply, revert, finding.Join(where, reloadNote[a.lib])
 }
 
 // tagName is the element name an appender was written with.

@@ -402,12 +402,16 @@ func gcSection(g *report.GCView, L map[string]string, l finding.Lang) *gcHTML {
 	if g.FullGCs > 0 {
 		fullClass = "bad"
 	}
+	p50, p99 := "–", "–" // too few pauses for percentiles: gclog's threshold
+	if g.Headline().Percentiles() {
+		p50, p99 = fmtNum(g.PauseP50MS), fmtNum(g.PauseP99MS)
+	}
 	h.KPIs = []kpi{
 		{L["collector"], finding.SafeOneLine(g.Collector), "", "text"},
 		{L["throughput"], fmtPct(g.ThroughputPct), "%", tpClass},
 		{L["pauses"], fmtInt(int64(g.Pauses)), "", ""},
-		{"p50", fmtNum(g.PauseP50MS), "ms", ""},
-		{"p99", fmtNum(g.PauseP99MS), "ms", ""},
+		{"p50", p50, "ms", ""},
+		{"p99", p99, "ms", ""},
 		{L["max"], fmtNum(g.PauseMaxMS), "ms", ""},
 		{L["fullgcs"], fmtInt(int64(g.FullGCs)), "", fullClass},
 	}
