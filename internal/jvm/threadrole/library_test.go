@@ -11,13 +11,13 @@ import (
 // In the framework dumps (testdata/SOURCES.md) the only application code is
 // FrameworkZoo: the first application frame of every thread is one of its
 // frames, and threads running none of it have none. The same for the zoo's
-// services (com.example.zoo, the eval zoo's com.northwind) in verdict's run folders.
+// services (com.example.zoo, the eval zoo's com.northwind and org.tally) in verdict's run folders.
 func TestFirstAppFrameRealDumps(t *testing.T) {
 	for _, c := range []struct {
 		glob, app string
 	}{
 		{"testdata/frameworks-jdk*-*.txt", "FrameworkZoo"},
-		{"../../verdict/testdata/runs/*/raw/threaddump-*.txt", "com.example.zoo.|com.northwind."}, // the zoo and the eval zoo
+		{"../../verdict/testdata/runs/*/raw/threaddump-*.txt", "com.example.zoo.|com.northwind.|org.tally."}, // the zoo and the eval zoo (its Spring and plain-JDK services)
 	} {
 		files := globFiles(t, c.glob)
 		threads, withApp := 0, 0
