@@ -156,6 +156,11 @@ func TestDecideBranches(t *testing.T) {
 				copyFile(t, "../jvm/gclog/testdata/corpus/openjdk_SampleSun1_5_0CMS_IncrementalPacing.txt", filepath.Join(dir, "raw", "gc-0.log"))
 			}},
 		{name: "CPU saturated", src: runs + "/cpu-hot", branch: CPUSaturated, subject: "run.cpu.saturated"},
+		// JFR samples a few threads a period: the 50 busy workers' running
+		// time is 83% of theirs, and the Tomcat poller's one long blocked
+		// wait outweighs it in the request roles' book; the dumps see 99%
+		// RUNNABLE and the JVM used 192% of the two cores.
+		{name: "CPU saturated by the service, JFR's book led by a blocked poller", src: runs + "/cpu-hot-jfr", branch: CPUSaturated, subject: "run.cpu.saturated"},
 		{name: "run queue longer than the CPUs, nothing more specific", src: runs + "/fsync-io", prepare: dumpsOf(), branch: HostTooSmall, subject: IDHostTooSmall},
 		{name: "futures completed by a one-worker pool", src: runs + "/future-serial", branch: LockMost, subject: "threaddump.wait.executor"},
 		{name: "a downstream that never answers", src: runs + "/remote-call", branch: LockMost, subject: "threaddump.wait.downstream"},

@@ -1,6 +1,8 @@
 package verdict
 
 import (
+	"slices"
+
 	"github.com/tuneloop/tuneloop/internal/diagnose"
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/mechanism"
@@ -47,12 +49,11 @@ var decision = []step{
 	{LockCPURoom, when(func(in *Input) bool { return in.L.Stats.Busy < lockNeedsRoom }, culprit(finding.Warning)), lockLayers},
 	{GC, gcCause(finding.Warning), loadCPU},
 	{GeneratorSaturated, cause(IDGeneratorSaturated), loadCPU},
-	// Saturated CPUs are the cause when the request threads want them:
-	// threads that mostly wait on a socket, a lock or a file are slowed by
-	// that, not by other processes' use of the CPUs.
-	{CPUSaturated, when(threadsWantCPU, recorded(diagnose.IDCPUSaturated)), cpuWithHotFrames},
+	// CPUs other processes saturate are not the cause of a service whose
+	// request threads mostly wait on a socket, a lock or a file.
+	{CPUSaturated, when(cpuConcernsService, recorded(diagnose.IDCPUSaturated)), cpuWithHotFrames},
 	{IO, func(in *Input) *finding.Finding { return find(in.Recorded, ioCause) }, loadCPU},
-	{HostTooSmall, when(threadsWantCPU, cause(IDHostTooSmall)), loadJVM},
+	{HostTooSmall, when(cpuConcernsService, cause(IDHostTooSmall)), loadJVM},
 	{LatencyBound, cause(IDLatencyBound), loadBlocked},
 }
 
@@ -99,18 +100,28 @@ func queueOnSaturatedCPU(in *Input) bool {
 	return in.culprit(finding.Warning) != nil && cpuIsTheCause(in.Ev)
 }
 
-// threadsWantCPU: the request threads' largest state is running (in JFR's
-// samples, runnable too), read from JFR when it holds enough of their
-// time, else the dumps; true when neither does (the host's figures decide).
-func threadsWantCPU(in *Input) bool {
+// cpuConcernsService: saturated CPUs bear on the service unless other
+// processes took them (IDCPUOthers) while its request threads waited off
+// the CPU: a source that holds enough of their time must show running as
+// their largest state. Any source will do: JFR samples a few threads a
+// period, so 50 busy threads' running time is a fraction in its book while
+// their park and socket events count whole, where the dumps see them
+// RUNNABLE. With no source to judge by, the host's figures decide.
+func cpuConcernsService(in *Input) bool {
+	if !slices.Contains(in.Ev.HostFindings, IDCPUOthers) {
+		return true
+	}
 	acc := in.Ev.Account()
+	judged := false
 	for _, src := range []mechanism.Source{mechanism.FromJFR, mechanism.FromDumps} {
 		if b := acc.Book(src); b != nil && b.RequestEvents >= mechanism.MinEvents(src) {
-			st, _ := b.Largest()
-			return st == mechanism.Running
+			judged = true
+			if st, _ := b.Largest(); st == mechanism.Running {
+				return true
+			}
 		}
 	}
-	return true
+	return !judged
 }
 
 // The rows' layers.
