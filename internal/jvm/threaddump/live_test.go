@@ -30,8 +30,15 @@ func startJava(t *testing.T, src string) (pid int, jcmd string) {
 		t.Skip("no jcmd next to java")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	cmd := exec.CommandContext(ctx, java, src, "60")
-	cmd.Dir = filepath.Join("testdata", "java")
+	// The JVM runs in a folder of its own: jcmd's attach writes
+	// .attach_pid<pid> into the target's working folder, which must not be
+	// testdata (other packages' tests read it meanwhile).
+	abs, err := filepath.Abs(filepath.Join("testdata", "java", src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(ctx, java, abs, "60")
+	cmd.Dir = t.TempDir()
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -120,8 +120,13 @@ func TestCommAgreesLiveJVM(t *testing.T) {
 		t.Skip("no jcmd next to java")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-	cmd := exec.CommandContext(ctx, java, "NamedThreads.java", "60")
-	cmd.Dir = filepath.Join("testdata", "java")
+	// Its own working folder: jcmd's attach writes .attach_pid<pid> there.
+	src, err := filepath.Abs(filepath.Join("testdata", "java", "NamedThreads.java"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(ctx, java, src, "60")
+	cmd.Dir = t.TempDir()
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -28,7 +28,8 @@ func corpusDumps(t *testing.T) []string {
 			t.Fatal(err)
 		}
 		for _, p := range m {
-			if st, err := os.Stat(p); err == nil && !st.IsDir() && !strings.HasSuffix(p, ".md") && !strings.HasSuffix(p, ".java") && !strings.HasSuffix(p, ".sh") {
+			// Hidden files are no dumps (a JVM's .attach_pid<pid>, gone a moment later).
+			if st, err := os.Stat(p); err == nil && !st.IsDir() && !strings.HasPrefix(filepath.Base(p), ".") && !strings.HasSuffix(p, ".md") && !strings.HasSuffix(p, ".java") && !strings.HasSuffix(p, ".sh") {
 				out = append(out, p)
 			}
 		}
