@@ -27,6 +27,12 @@ type jvm struct {
 
 // startJVM runs testdata/Sleeper.java with java (a path, or "java" from
 // PATH) under wrap (e.g. runuser -u nobody --) and waits for READY.
+
+// liveTimeout bounds starting a test JVM's attach listener where the test
+// checks what an attach does, not how fast: on a loaded CI machine a JVM
+// took more than the default 5 s to answer SIGQUIT.
+const liveTimeout = 30 * time.Second
+
 func startJVM(t *testing.T, java string, wrap []string, env []string, jvmArgs ...string) jvm {
 	t.Helper()
 	if java == "java" {
@@ -137,7 +143,7 @@ func threadPrintOK(t *testing.T, vm *VM) {
 
 func TestAttachLive(t *testing.T) {
 	j := startJVM(t, "java", nil, nil)
-	vm, err := Attach(j.pid, Options{Method: Socket})
+	vm, err := Attach(j.pid, Options{Method: Socket, Timeout: liveTimeout})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +174,7 @@ func TestAttachLive(t *testing.T) {
 		t.Errorf("after the socket was removed: %v", err)
 	}
 	// Again, with the listener running: no signal, one round trip.
-	vm2, err := Attach(j.pid, Options{Method: Socket})
+	vm2, err := Attach(j.pid, Options{Method: Socket, Timeout: liveTimeout})
 	if err != nil || vm2.Started {
 		t.Fatalf("second attach: %v started=%v", err, vm2 != nil && vm2.Started)
 	}
@@ -194,7 +200,7 @@ func TestAttachLive(t *testing.T) {
 
 func TestAttachJDK25(t *testing.T) {
 	j := startJVM(t, "/usr/lib/jvm/temurin-25-jdk-amd64/bin/java", nil, nil)
-	vm, err := Attach(j.pid, Options{Method: Socket})
+	vm, err := Attach(j.pid, Options{Method: Socket, Timeout: liveTimeout})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,7 +216,7 @@ func TestAttachOtherUser(t *testing.T) {
 		t.Skip("no runuser")
 	}
 	j := startJVM(t, "java", []string{"runuser", "-u", "nobody", "--"}, nil)
-	vm, err := Attach(j.pid, Options{Method: Socket})
+	vm, err := Attach(j.pid, Options{Method: Socket, Timeout: liveTimeout})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +244,7 @@ func TestAttachContainer(t *testing.T) {
 	src, _ := filepath.Abs(filepath.Join("testdata", "Sleeper.java"))
 	j := startJVM(t, "/bin/sh", []string{"runuser", "-u", "nobody", "--", "unshare", "-U", "-r", "-p", "-f", "-m", "--mount-proc"}, nil,
 		"-c", "mount -t tmpfs tmpfs /tmp && exec "+java+" "+src+" 120 #")
-	vm, err := Attach(j.pid, Options{Method: Socket})
+	vm, err := Attach(j.pid, Options{Method: Socket, Timeout: liveTimeout})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +286,7 @@ func TestAttachDisabled(t *testing.T) {
 // socket is gone, SIGQUIT would kill the JVM, so attach must refuse.
 func TestAttachXrs(t *testing.T) {
 	j := startJVM(t, "java", nil, nil, "-Xrs")
-	vm, err := Attach(j.pid, Options{Method: Socket})
+	vm, err := Attach(j.pid, Options{Method: Socket, Timeout: liveTimeout})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,7 +359,7 @@ func stopJVM(t *testing.T, pid int) {
 // command ends at its timeout and says the process is stopped.
 func TestCommandStopped(t *testing.T) {
 	j := startJVM(t, "java", nil, nil)
-	vm, err := Attach(j.pid, Options{Method: Socket})
+	vm, err := Attach(j.pid, Options{Method: Socket, Timeout: liveTimeout})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -402,7 +408,7 @@ func TestAttachNotJava(t *testing.T) {
 
 func TestEnableGCLog(t *testing.T) {
 	j := startJVM(t, "java", nil, nil)
-	vm, err := Attach(j.pid, Options{})
+	vm, err := Attach(j.pid, Options{Timeout: liveTimeout})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -449,7 +455,7 @@ func TestEnableGCLog(t *testing.T) {
 // TestJCmdFallback: the same commands through the JDK's jcmd.
 func TestJCmdFallback(t *testing.T) {
 	j := startJVM(t, "java", nil, nil)
-	vm, err := Attach(j.pid, Options{Method: JCmd})
+	vm, err := Attach(j.pid, Options{Method: JCmd, Timeout: liveTimeout})
 	if err != nil {
 		if strings.Contains(err.Error(), "no jcmd") {
 			t.Skip(err)
@@ -493,7 +499,7 @@ func TestAttachSymlinkTrigger(t *testing.T) {
 	if err := os.Symlink(victim, link); err != nil {
 		t.Fatal(err)
 	}
-	vm, err := Attach(j.pid, Options{Method: Socket})
+	vm, err := Attach(j.pid, Options{Method: Socket, Timeout: liveTimeout})
 	if err != nil {
 		t.Fatal(err) // the trigger in the JVM's /tmp still works
 	}
