@@ -182,3 +182,29 @@ func TestGateErrors(t *testing.T) {
 		t.Errorf("0.05%% errors gated: %v", c.Regressions)
 	}
 }
+
+// A run folder with a | in its name (any path a user gives) stays in its
+// cell of the Markdown runs table: the row keeps its columns.
+func TestRenderRunFolderWithPipe(t *testing.T) {
+	c := loadDemo(t)
+	c.Before.Runs = []RunInfo{{Dir: "runs/a|b", SteadyS: 10}, {Dir: "runs/c", SteadyS: 10}}
+	c.After.Runs = []RunInfo{{Dir: "runs/d", SteadyS: 10}}
+	var md bytes.Buffer
+	if err := writeMarkdown(&md, c, finding.EN, 5); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, line := range strings.Split(md.String(), "\n") {
+		if !strings.HasPrefix(line, "| ") || !strings.Contains(line, "runs/") {
+			continue
+		}
+		// GFM splits a row at every unescaped |, code spans included.
+		if n, want := strings.Count(line, "|")-strings.Count(line, `\|`), len(runRows(c, labelsFor(finding.EN))[0])+1; n != want {
+			t.Errorf("row has %d unescaped |, want %d:\n%s", n, want, line)
+		}
+		found = found || strings.Contains(line, "`runs/a\\|b`")
+	}
+	if !found {
+		t.Errorf("the folder runs/a|b is not shown whole:\n%s", md.String())
+	}
+}

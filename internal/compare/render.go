@@ -262,7 +262,7 @@ func writeMarkdown(w io.Writer, c *Comparison, lang finding.Lang, gate float64) 
 	if runs := runRows(c, L); len(runs) > 2 {
 		fmt.Fprintf(bw, "**%s**\n\n| %s |\n|---|---|%s\n", md(L.runsHdr), strings.Join(runs[0], " | "), strings.Repeat("---:|", len(runs[0])-2))
 		for _, r := range runs[1:] {
-			r[1] = "`" + code(r[1]) + "`"
+			r[1] = "`" + finding.SafeMarkdownCode(r[1]) + "`" // a table cell: | escaped too
 			fmt.Fprintf(bw, "| %s |\n", strings.Join(r, " | "))
 		}
 		bw.WriteString("\n")

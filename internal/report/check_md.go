@@ -102,7 +102,9 @@ func writeFindingMarkdown(w *bufio.Writer, f *finding.Finding, l finding.Lang) {
 	}
 }
 
-// mdCode makes s safe inside a single-backtick code span.
+// mdCode makes s safe inside a single-backtick code span in prose or a
+// list; a code span in a table cell needs finding.SafeMarkdownCode, which
+// also escapes the table's |.
 func mdCode(s string) string { // oneLine also neutralises control characters
 	return strings.ReplaceAll(finding.SafeOneLine(s), "`", "'")
 }
@@ -136,7 +138,7 @@ func Anchor(key string) string {
 
 // OneLine, MarkdownCell and MarkdownCode make target-controlled text safe
 // for other packages' renderers: on a terminal, in a Markdown table or
-// paragraph, and inside a code span.
+// paragraph, and inside a code span outside a table.
 func OneLine(s string) string      { return finding.SafeOneLine(s) }
 func MarkdownCell(s string) string { return finding.SafeMarkdown(s) }
 func MarkdownCode(s string) string { return mdCode(s) }

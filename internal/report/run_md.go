@@ -174,7 +174,7 @@ func writeAccountMarkdown(bw *bufio.Writer, p *RunPage, t func(en, zh string) st
 			if m.Symptom {
 				name += " (" + t("symptom of saturated CPUs", "CPU 饱和的表现") + ")"
 			}
-			fmt.Fprintf(bw, "| %s `%s` | %.0f%% | `%s` | %s %s |\n", finding.SafeMarkdown(name), m.ID, m.Share, strings.ReplaceAll(m.Code, "`", "'"), finding.SafeMarkdown(m.Support), finding.SafeMarkdown(m.Source))
+			fmt.Fprintf(bw, "| %s `%s` | %.0f%% | `%s` | %s %s |\n", finding.SafeMarkdown(name), m.ID, m.Share, finding.SafeMarkdownCode(m.Code), finding.SafeMarkdown(m.Support), finding.SafeMarkdown(m.Source))
 		}
 	}
 	bw.WriteString("\n")

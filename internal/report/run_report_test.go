@@ -79,3 +79,31 @@ func TestRunBriefIsThePageSummary(t *testing.T) {
 		}
 	}
 }
+
+// A mechanism's code line comes from the target (a frame in its dumps or
+// recording): in the Markdown table a | stays in its cell and a control
+// character is shown, not sent to the terminal.
+func TestRunMarkdownMechanismCodeIsSafe(t *testing.T) {
+	r := &RunSummary{Schema: RunSchema, ID: "20261122-010000-h", Dir: "runs/x", Status: "done",
+		Start: time.Date(2026, 11, 22, 1, 0, 0, 0, time.UTC), Host: Host{Hostname: "h"}}
+	p := &RunPage{Lang: finding.EN, Run: r,
+		Account:    []AccountRow{{Source: "dumps", Role: "request", Threads: 4}},
+		Mechanisms: []MechanismRow{{ID: "mech.x", Name: finding.T("A mechanism", "一个机制"), Share: 40, Code: "a.B.$bar|c(B.scala:3)\x1b[31m`"}}}
+	var b bytes.Buffer
+	if err := WriteRun(&b, p, Markdown); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(b.String(), "\n") {
+		if !strings.Contains(line, "mech.x") {
+			continue
+		}
+		if n := strings.Count(line, "|") - strings.Count(line, `\|`); n != 5 {
+			t.Errorf("the mechanism's row has %d unescaped |, want 5 (4 cells):\n%s", n, line)
+		}
+		if strings.Contains(line, "\x1b") || !strings.Contains(line, "`a.B.$bar\\|c(B.scala:3)") {
+			t.Errorf("code line not made safe:\n%q", line)
+		}
+		return
+	}
+	t.Errorf("no mechanism row:\n%s", b.String())
+}
