@@ -293,10 +293,15 @@ func (e evidence) blocked() (finding.Text, bool) {
 // as the practice documents conclude, GC stated plainly either way.
 func verdictFinding(L *Layers, root *finding.Finding, layers []finding.Text) *finding.Finding {
 	if L.GC != nil && !strings.HasPrefix(root.ID, "gc.") {
-		s := L.GC.Summary
-		notIt := find(L.GC.Findings, func(f *finding.Finding) bool { return f.ID == "gc.not-the-bottleneck" }) != nil
-		if notIt || s.ThroughputPct >= 98 {
-			layers = append(layers, finding.Tf(finding.T("GC: throughput %.1f%%, p99 pause %.1f ms: GC is not the bottleneck.", "GC：吞吐率 %.1f%%，p99 停顿 %.1f ms：GC 不是瓶颈。"), s.ThroughputPct, s.PauseP99Ms))
+		// The GC summary's one sentence (gclog.Headline.Line, as every page
+		// says it), then why it is not the cause.
+		h := L.GC.Summary.Headline(L.GC.Findings)
+		switch {
+		case !h.Verdict.IsZero(): // gc.not-the-bottleneck passed: Line ends with it
+			layers = append(layers, finding.Join(finding.T("GC: ", "GC："), h.Line(), finding.T(".", "。")))
+		case h.ThroughputPct >= 98:
+			layers = append(layers, finding.Join(finding.T("GC: ", "GC："), h.Line(),
+				finding.T(" At this throughput GC is not the bottleneck.", "在此吞吐率下 GC 不是瓶颈。")))
 		}
 	}
 	v := *root
