@@ -4,15 +4,12 @@ package experiment
 // folder's three report files.
 
 import (
-	"bytes"
-	"errors"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/report/html"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 )
 
 // Formats are the experiment document's formats on stdout, the default
@@ -33,22 +30,8 @@ func Write(w io.Writer, doc *report.Experiment, f report.Format, l finding.Lang)
 // experiment folder dir, each whole or not at all (written beside, then
 // renamed); one that fails does not stop the others.
 func WriteFiles(dir string, doc *report.Experiment, l finding.Lang) error {
-	var errs []error
-	for _, f := range []struct {
-		name   string
-		format report.Format
-	}{{"report.html", report.HTML}, {"report.md", report.Markdown}, {"report.json", report.JSON}} {
-		var b bytes.Buffer
-		if err := Write(&b, doc, f.format, l); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		p := filepath.Join(dir, f.name)
-		if err := os.WriteFile(p+".tmp", b.Bytes(), 0o644); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		errs = append(errs, os.Rename(p+".tmp", p))
+	file := func(name string, f report.Format) runfolder.Document {
+		return runfolder.Document{Name: name, Write: func(w io.Writer) error { return Write(w, doc, f, l) }}
 	}
-	return errors.Join(errs...)
+	return runfolder.WriteDocuments(dir, file("report.html", report.HTML), file("report.md", report.Markdown), file("report.json", report.JSON))
 }

@@ -181,11 +181,16 @@ func WriteJSONAtomic(path string, v any) error {
 	if err := finding.WriteJSON(&buf, v); err != nil {
 		return err
 	}
-	b := buf.Bytes()
+	return WriteFileAtomic(path, buf.Bytes())
+}
+
+// WriteFileAtomic writes b to path as WriteJSONAtomic does: a temp file in
+// the same directory, fsynced, renamed over path.
+func WriteFileAtomic(path string, b []byte) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return err
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	tmp := f.Name()
 	_, err = f.Write(b)
@@ -207,6 +212,32 @@ func WriteJSONAtomic(path string, v any) error {
 	}
 	syncDir(dir)
 	return nil
+}
+
+// Document is one file of a document's formats: its name in the folder
+// and the writer of that format.
+type Document struct {
+	Name  string
+	Write func(io.Writer) error
+}
+
+// WriteDocuments writes each file in dir, each rendered whole before it
+// is written (WriteFileAtomic): a renderer that fails or a full disk
+// leaves the file as it was, and the other files are still written.
+// The error names every file that was not.
+func WriteDocuments(dir string, files ...Document) error {
+	var errs []error
+	for _, f := range files {
+		var b bytes.Buffer
+		if err := f.Write(&b); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", f.Name, err))
+			continue
+		}
+		if err := WriteFileAtomic(filepath.Join(dir, f.Name), b.Bytes()); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 func syncDir(dir string) {

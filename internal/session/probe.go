@@ -1,10 +1,10 @@
 package session
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -198,18 +198,8 @@ func writeProbeFolder(dir string, r *probe.Result, lang finding.Lang) error {
 	if err := runfolder.WriteJSONAtomic(filepath.Join(dir, probe.File), r); err != nil {
 		return err
 	}
-	for name, write := range map[string]func(*bytes.Buffer) error{
-		"probe.txt":  func(b *bytes.Buffer) error { return report.WriteProbe(b, r, report.Text, lang) },
-		"probe.md":   func(b *bytes.Buffer) error { return report.WriteProbe(b, r, report.Markdown, lang) },
-		"probe.html": func(b *bytes.Buffer) error { return html.WriteProbe(b, report.NewProbePage(r, lang)) },
-	} {
-		var b bytes.Buffer
-		if err := write(&b); err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), b.Bytes(), 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
+	return runfolder.WriteDocuments(dir,
+		runfolder.Document{Name: "probe.txt", Write: func(w io.Writer) error { return report.WriteProbe(w, r, report.Text, lang) }},
+		runfolder.Document{Name: "probe.md", Write: func(w io.Writer) error { return report.WriteProbe(w, r, report.Markdown, lang) }},
+		runfolder.Document{Name: "probe.html", Write: func(w io.Writer) error { return html.WriteProbe(w, report.NewProbePage(r, lang)) }})
 }
