@@ -69,7 +69,7 @@ func runLoad(o *RunOptions, env *Env, lang finding.Lang, usersGiven bool) (jm *s
 		return nil, cfg, err
 	}
 	if ec.Install == nil {
-		cfg, err = runLoadConfig(o, env)
+		cfg, err = runLoadConfig(o, env, usersGiven)
 		return nil, cfg, err
 	}
 	if o.JTLWatch != "" {
@@ -88,12 +88,12 @@ func runLoad(o *RunOptions, env *Env, lang finding.Lang, usersGiven bool) (jm *s
 // variantB is the second variant of run --start-b/--target-b; with the
 // built-in generator, B's load goes to B's URL (a plan or scenario keeps
 // its own requests).
-func variantB(o *RunOptions, env *Env, builtin bool) (*session.Variant, error) {
+func variantB(o *RunOptions, env *Env, builtin, usersGiven bool) (*session.Variant, error) {
 	b := &session.Variant{Start: o.StartB, Target: o.TargetB}
 	if builtin && o.TargetB != "" {
 		ob := *o
 		ob.Target = o.TargetB
-		cfg, err := runLoadConfig(&ob, env)
+		cfg, err := runLoadConfig(&ob, env, usersGiven)
 		if err != nil {
 			return nil, err
 		}
@@ -102,24 +102,39 @@ func variantB(o *RunOptions, env *Env, builtin bool) (*session.Variant, error) {
 	return b, nil
 }
 
-// runLoadConfig turns the flags (and the scenario) into a load config.
-func runLoadConfig(o *RunOptions, env *Env) (loadgen.Config, error) {
-	if o.JMX != "" {
-		// The plan's users, requests and pauses; the run's duration bounds it.
-		cfg, err := jmxConfig(o.JMX, o.JProps, o.JMXSkip, env)
-		cfg.Duration, cfg.MaxRequests = o.Duration, 0
-		cfg.Unloop()
-		return cfg, err
-	}
-	cfg := loadgen.Config{Users: o.Users, Rate: o.Rate, Duration: o.Duration}
-	if o.Target != "" {
-		cfg.Requests = []loadgen.Request{{URL: o.Target}}
-	}
-	if o.Scenario != "" {
+// runLoadConfig turns the flags, the plan or the scenario into a load
+// config. As in `load`, the flags the user gave win over the plan's or the
+// scenario's (loadgen.Overrides.Apply): -c (usersGiven) or --rate. The
+// run's default users (o.Users when not given) apply only where the plan
+// or scenario sets no model of its own. The run's duration bounds the
+// load; a plan's loops do not end it early.
+func runLoadConfig(o *RunOptions, env *Env, usersGiven bool) (loadgen.Config, error) {
+	var cfg loadgen.Config
+	switch {
+	case o.JMX != "":
+		c, err := jmxConfig(o.JMX, o.JProps, o.JMXSkip, env)
+		if err != nil {
+			return c, err
+		}
+		cfg = c
+	case o.Scenario != "":
 		if err := loadgen.LoadScenario(o.Scenario, &cfg); err != nil {
 			return cfg, err
 		}
-		cfg.Duration = o.Duration
+	case o.Target != "":
+		cfg.Requests = []loadgen.Request{{URL: o.Target}}
+	}
+	ov := loadgen.Overrides{Rate: o.Rate}
+	if usersGiven || (o.Rate == 0 && cfg.Users == 0 && cfg.Rate == 0 && len(cfg.Groups) == 0) {
+		ov.Users = o.Users
+	}
+	if err := ov.Apply(&cfg); err != nil {
+		return cfg, &ExitError{Code: ExitUsage, Err: err}
+	}
+	cfg.Duration = o.Duration
+	if o.JMX != "" {
+		cfg.MaxRequests = 0
+		cfg.Unloop()
 	}
 	return cfg, nil
 }

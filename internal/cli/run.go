@@ -183,7 +183,7 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	// is what stdout gets.
 	out := env.Stdout
 	if ab := o.StartB != "" || o.TargetB != ""; ab {
-		if so.B, err = variantB(o, env, jm == nil); err != nil {
+		if so.B, err = variantB(o, env, jm == nil, usersGiven); err != nil {
 			return err
 		}
 		so.FailOnRegPct, out = o.FailOnRegPct, env.Stderr
