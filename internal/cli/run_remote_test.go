@@ -491,8 +491,10 @@ func TestRunHostSameVerdict(t *testing.T) {
 	app, _, ho := twoHosts(t)
 	ho.Hosts = []string{"app=" + app.Spec()}
 	url := spinService(t)
+	dirs := map[bool]string{}
 	verdictOf := func(remote bool) string {
 		dir := filepath.Join(t.TempDir(), "run")
+		dirs[remote] = dir
 		env, out, errb := testEnv()
 		o := &RunOptions{Target: url, Users: 4, Duration: 4 * time.Second, Interval: 500 * time.Millisecond, Out: dir,
 			Output: "json", NoCatalog: true}
@@ -508,6 +510,9 @@ func TestRunHostSameVerdict(t *testing.T) {
 				Title   struct {
 					EN string `json:"en"`
 				} `json:"title"`
+				Observed struct {
+					EN string `json:"en"`
+				} `json:"observed"`
 			} `json:"verdict"`
 		}
 		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
@@ -516,6 +521,7 @@ func TestRunHostSameVerdict(t *testing.T) {
 		if doc.Verdict == nil {
 			return "none"
 		}
+		t.Logf("remote %v: %s\n%s", remote, doc.Verdict.Title.EN, doc.Verdict.Observed.EN)
 		return doc.Verdict.Subject + ": " + doc.Verdict.Title.EN
 	}
 	// family is a verdict's id up to its second dot: run.cpu of run.cpu.saturated.
@@ -529,7 +535,14 @@ func TestRunHostSameVerdict(t *testing.T) {
 	local, remote := verdictOf(false), verdictOf(true)
 	t.Logf("local %s, --host %s", local, remote)
 	if family(local) != family(remote) || family(local) == "none" {
-		t.Errorf("verdict of a local run %q, of run --host %q", local, remote)
+		// Keep both folders: what the two recordings saw is the question.
+		keep, _ := os.MkdirTemp("", "TestRunHostSameVerdict-")
+		for remote, dir := range dirs {
+			if err := os.CopyFS(filepath.Join(keep, strconv.FormatBool(remote)), os.DirFS(dir)); err != nil {
+				t.Log(err)
+			}
+		}
+		t.Errorf("verdict of a local run %q, of run --host %q (both folders kept in %s)", local, remote, keep)
 	}
 }
 
