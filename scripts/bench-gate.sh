@@ -43,6 +43,12 @@
 # with the defaults on 2 cores. Every launch's steady-state TPS and p99
 # are kept in $OUT/launches.tsv (the per-launch distributions the Go
 # simulation in internal/stats resamples).
+# The measurement can be taken in parts: MAXTIME=SECONDS starts no new
+# comparison after that long, and RESUME=1 carries on in $OUT from the
+# first comparison not yet in results.tsv (the order is fixed by the
+# settings, which must be the same: $OUT/params). A comparison cut off
+# by a kill is measured again. The table at the end is over every
+# comparison in results.tsv and says how many of the planned it holds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MODE=${MODE:-runs}
@@ -51,7 +57,26 @@ if [ "$MODE" = sets ]; then
 	DUR=${DUR:-10s} WARM=${WARM:-3s} USERS=${USERS:-16} PCT=${PCT:-5} PORT=${PORT:-28610} JAR=${JAR:-zoo/target/zoo.jar}
 	OUT=${OUT:-out/bench-gate-sets}
 	[ -f "$JAR" ] || { echo "bench-gate MODE=sets: $JAR missing: make zoo" >&2; exit 1; }
-	rm -rf "$OUT" && mkdir -p "$OUT"
+	results="$OUT/results.tsv" launches="$OUT/launches.tsv"
+	params="SERVICES=$SERVICES KS=$KS AA=$AA POWER=$POWER SLOW=$SLOW DUR=$DUR WARM=$WARM USERS=$USERS PCT=$PCT JAR=$JAR JAVA_OPTS=${JAVA_OPTS:-}"
+	done=0
+	if [ -n "${RESUME:-}" ] && [ -f "$results" ]; then
+		if [ "$(cat "$OUT/params" 2>/dev/null)" != "$params" ]; then
+			echo "bench-gate MODE=sets RESUME=1: $OUT was measured with other settings:" >&2
+			echo "  there: $(cat "$OUT/params" 2>/dev/null)" >&2
+			echo "  now:   $params" >&2
+			echo "give the same settings, or another OUT" >&2
+			exit 1
+		fi
+		done=$(($(wc -l <"$results") - 1))
+		# Launches of a comparison cut off before its result line go.
+		awk -F'\t' -v d="$done" 'NR == 1 || $1 <= d' "$launches" >"$launches.tmp" && mv "$launches.tmp" "$launches"
+	else
+		rm -rf "$OUT" && mkdir -p "$OUT"
+		echo "$params" >"$OUT/params"
+		printf 'n\tservice\tk\twork_b\tloadavg\texit\ttps_pct\ttps_ci99\tu_p\tgate_agreement\tgroups\tgate_more\n' >"$results"
+		printf 'n\tservice\tk\tside\twork_pct\trun\ttps\tp99_ms\n' >"$launches"
+	fi
 	go build -o "$OUT/tuneloop" ./cmd/tuneloop
 	order=()
 	for ((r = 1; r <= AA || r <= POWER; r++)); do
@@ -68,13 +93,17 @@ if [ "$MODE" = sets ]; then
 			--no-catalog --no-gc-log --no-jfr -q --out "$1" >/dev/null 2>>"$OUT/runs.log"
 		rm -rf "$OUT/zoo-logs" "$OUT/zoo-data"
 	}
-	results="$OUT/results.tsv" launches="$OUT/launches.tsv"
-	printf 'n\tservice\tk\twork_b\tloadavg\texit\ttps_pct\ttps_ci99\tu_p\tgate_agreement\tgroups\tgate_more\n' >"$results"
-	printf 'n\tservice\tk\tside\twork_pct\trun\ttps\tp99_ms\n' >"$launches"
 	start=$(date +%s) n=0
+	[ "$done" -gt 0 ] && echo "bench-gate MODE=sets: carrying on after comparison $done of ${#order[@]} in $OUT" >&2
 	for item in "${order[@]}"; do
 		IFS=: read -r svc k w <<<"$item"
 		n=$((n + 1)) dir="$OUT/$n-$svc-k$k-w$w"
+		[ "$n" -le "$done" ] && continue
+		if [ -n "${MAXTIME:-}" ] && [ $(($(date +%s) - start)) -ge "$MAXTIME" ]; then
+			echo "bench-gate MODE=sets: MAXTIME ${MAXTIME}s reached before comparison $n; RESUME=1 carries on" >&2
+			break
+		fi
+		rm -rf "$dir" "$dir.json"
 		load=$(cut -d' ' -f1 /proc/loadavg)
 		set +e
 		side "$dir/a" "$svc" "$k" 100
@@ -96,7 +125,7 @@ if [ "$MODE" = sets ]; then
 		echo "comparison $n/${#order[@]} ($svc, $k a side, B at $w% work): exit $code, load $load, $(($(date +%s) - start)) s" >&2
 	done
 	echo
-	echo "bench-gate MODE=sets: ${#order[@]} comparisons of two sequential sets of K JVM launches (tuneloop run --start ... --repeat K; all of A, then all of B), compare --fail-on-regression $PCT over launches; runs of $DUR (+$WARM warm-up), $USERS users; $(($(date +%s) - start)) s"
+	echo "bench-gate MODE=sets: $(($(wc -l <"$results") - 1)) of the ${#order[@]} comparisons planned measured (in $OUT); each of two sequential sets of K JVM launches (tuneloop run --start ... --repeat K; all of A, then all of B), compare --fail-on-regression $PCT over launches; runs of $DUR (+$WARM warm-up), $USERS users; $(($(date +%s) - start)) s"
 	echo "load average (1 min) at the start of each comparison: $(cut -f5 "$results" | tail -n +2 | sort -n | awk '{a[NR]=$1} END {printf "min %s, median %s, max %s", a[1], a[int((NR+1)/2)], a[NR]}')"
 	# exit 3 rate with its exact (Clopper-Pearson) 95% interval.
 	printf '%-14s %3s %-22s %4s %-26s %10s %16s\n' service K kind n "exit 3 (95% CI)" "exit 4" "launch groups"
