@@ -64,6 +64,11 @@ func LoadContext(ctx context.Context, dir string, load *loadgen.Summary) (*Loade
 		if e.Role == RoleApp && load != nil && L.Load == nil {
 			L.Load = load
 		}
+		if e.Role == RoleApp {
+			// The recorder ran from before the warm-up to after the load:
+			// the app host is judged over the load, as a local run is.
+			L.WithinLoad()
+		}
 		h.Layers, h.Decision = L, verdict.Decide(L)
 		if e.Role == RoleApp && r.App == nil {
 			r.App = h

@@ -60,6 +60,9 @@ type Layers struct {
 	Dumps     []*threaddump.Dump
 	Reports   []*threaddump.Report
 	DumpTimes []time.Time // when each dump's file was written (zero if unknown)
+	// numaMaps is the target's numa_maps as read (nil: none), kept for
+	// diagnosing the series again over the load's window (WithinLoad).
+	numaMaps []byte
 	// Downstream are the remote endpoints the target had connections open
 	// to when the dumps were taken, most connections first.
 	Downstream []Endpoint
@@ -135,6 +138,44 @@ func LoadContext(ctx context.Context, dir string) (*Layers, error) {
 	return FromFolderContext(ctx, f)
 }
 
+// diagnose reads the host and process findings off the series.
+func (L *Layers) diagnose() {
+	f := L.Folder
+	L.Recorded = diagnose.Diagnose(diagnose.Input{Facts: f.Manifest.Facts, Target: f.Manifest.Target, Series: L.Series,
+		Start: f.Manifest.Start, NUMAMaps: L.numaMaps, Dumps: L.DumpSet})
+}
+
+// WithinLoad diagnoses the series again over the load's measured window
+// only (the ticks whose interval overlaps it). A recorder that ran before
+// and after the load, as a remote host's does (it starts first, with a
+// lead, and stops last), would otherwise count its idle seconds against
+// a condition that held all through the load: a condition must hold in
+// half the ticks (diagnose.MinFrac). It changes nothing without a load or
+// its start, when every tick is in the window already, or when fewer than
+// diagnose.MinTicks would be left. Call it after the series is on the
+// load's timeline (multihost.Shift).
+func (L *Layers) WithinLoad() {
+	s := L.Load
+	if s == nil || s.Start.IsZero() || s.Duration <= 0 || L.Series == nil || L.Folder == nil {
+		return
+	}
+	from, to := s.Start, s.Start.Add(time.Duration(s.Duration*float64(time.Second)))
+	var kept []diagnose.Tick
+	for _, t := range L.Series.Ticks {
+		if begin := t.T.Add(-time.Duration(t.Secs * float64(time.Second))); t.T.After(from) && begin.Before(to) {
+			kept = append(kept, t)
+		}
+	}
+	if len(kept) == len(L.Series.Ticks) || len(kept) < diagnose.MinTicks {
+		return
+	}
+	series := *L.Series
+	series.Ticks = kept
+	L.Series = &series
+	L.Stats = L.Series.Summarize()
+	L.diagnose()
+}
+
 // FromFolder is Load of a folder already opened (its manifest may carry
 // a reason not yet written, as at the end of a recording). It cannot be
 // interrupted: a recording ended by Ctrl-C is still diagnosed.
@@ -189,8 +230,8 @@ func FromFolderContext(ctx context.Context, f *runfolder.Folder) (*Layers, error
 			L.DumpTimes = append(L.DumpTimes, mtime[src])
 		}
 	}
-	L.Recorded = diagnose.Diagnose(diagnose.Input{Facts: f.Manifest.Facts, Target: f.Manifest.Target, Series: L.Series,
-		Start: f.Manifest.Start, NUMAMaps: nm, Dumps: L.DumpSet})
+	L.numaMaps = nm
+	L.diagnose()
 
 	if err := L.loadGC(ctx); err != nil {
 		return nil, err
