@@ -93,7 +93,7 @@ func Diagnose(in Input) []finding.Finding {
 	}
 	c.start = in.Start
 	if c.start.IsZero() && len(c.ts) > 0 {
-		c.start = c.ts[0].T.Add(-time.Duration(c.ts[0].Secs * float64(time.Second)))
+		c.start = c.ts[0].Begin()
 	}
 	if len(c.ts) < MinTicks {
 		r := dataRule()

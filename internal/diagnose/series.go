@@ -118,6 +118,9 @@ type Tick struct {
 	TargetCPUOn map[int]float64 `json:"target_cpu_on,omitempty"`
 }
 
+// Begin is when the tick's interval started: T less its length.
+func (t *Tick) Begin() time.Time { return t.T.Add(-time.Duration(t.Secs * float64(time.Second))) }
+
 // NICRate is one interface's traffic over a tick, in bytes per second.
 type NICRate struct {
 	Name  string  `json:"dev"`

@@ -36,7 +36,7 @@ func sustained(ts []Tick, pred func(i int, t *Tick) bool) window {
 	}
 	if len(w.hits) > 0 {
 		first, last := &ts[w.hits[0]], &ts[w.hits[len(w.hits)-1]]
-		w.from = first.T.Add(-time.Duration(first.Secs * float64(time.Second)))
+		w.from = first.Begin()
 		w.to = last.T
 	}
 	return w

@@ -140,7 +140,7 @@ func socketReads(d *threaddump.Dump) int {
 func tickAt(s *diagnose.Series, t time.Time, slack time.Duration) *diagnose.Tick {
 	for i := range s.Ticks {
 		tk := &s.Ticks[i]
-		start := tk.T.Add(-time.Duration(tk.Secs * float64(time.Second)))
+		start := tk.Begin()
 		if !t.Before(start.Add(-slack)) && !t.After(tk.T.Add(slack)) {
 			return tk
 		}
