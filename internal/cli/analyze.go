@@ -46,9 +46,11 @@ func newAnalyzeCmd(env *Env) *cobra.Command {
 		Use:   "analyze FILE... | - | RUN_DIR | --cmdline 'java ...'",
 		Short: helpText(finding.T("Analyse thread dumps, GC logs and JVM command lines offline", "离线分析线程转储、GC 日志和 JVM 命令行")),
 		Long: helpText(finding.T(
-			`Analyse evidence offline. A RUN_DIR written by 'tuneloop record' is diagnosed
-again from its raw samples (a folder copied from another machine analyses the
-same). Each FILE (or - for standard input) is recognised by its content, also
+			`Analyse evidence offline. A RUN_DIR written by 'tuneloop record' or 'run' is
+diagnosed again from its raw samples (a folder copied from another machine
+analyses the same); the folder of a multi-host run ('run --host') is read whole,
+every host on this machine's clock and the app host over the load. Each FILE
+(or - for standard input) is recognised by its content, also
 gzip-compressed, inside a zip archive (each entry an input), in UTF-16 or with
 Windows line ends:
 
@@ -77,8 +79,10 @@ dumps...) on a pasted command line, e.g. from a start script or 'ps'.
 Exit status: 0 when every input was read and analysed, 1 when some input could
 not be read (the others are still reported), 3 when all were read and --fail-on
 is met, 2 on bad usage.`,
-			`离线分析证据。'tuneloop record' 写出的 RUN_DIR 会根据其原始样本重新诊断
-（从其他机器复制来的运行目录，分析结果相同）。每个 FILE（或用 - 表示标准输入）
+			`离线分析证据。'tuneloop record' 或 'run' 写出的 RUN_DIR 会根据其原始样本
+重新诊断（从其他机器复制来的运行目录，分析结果相同）；多主机运行（'run --host'）
+的目录会整体读取：每台主机都换算到本机时钟，应用主机按负载期间判断。
+每个 FILE（或用 - 表示标准输入）
 按其内容识别，也可以是 gzip 压缩的、zip 归档中的（每个条目是一个输入）、
 UTF-16 编码的或带 Windows 换行符的：
 
@@ -196,11 +200,15 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 	}
 	// A run folder is analysed on its own; any other directory is refused as an input.
 	for _, path := range args {
-		if path != "-" && IsRunDir(path) {
+		if hosts := path != "-" && isHostsDir(path); hosts || path != "-" && IsRunDir(path) {
 			if len(args) > 1 || o.Cmdline != "" {
 				return usageErr(finding.T("a run folder is analysed on its own: tuneloop analyze %s", "运行目录需要单独分析：tuneloop analyze %s"), path)
 			}
-			return analyzeRunDir(ctx, env, path, AnalyzeRunOptions{Output: o.Output, Lang: o.Lang, FailOn: o.FailOn})
+			ro := AnalyzeRunOptions{Output: o.Output, Lang: o.Lang, FailOn: o.FailOn}
+			if hosts {
+				return analyzeHostsDir(ctx, env, path, ro)
+			}
+			return analyzeRunDir(ctx, env, path, ro)
 		}
 	}
 	doc, err := analysis.Files(ctx, args, ao)

@@ -132,9 +132,6 @@ func runRecordHosts(ctx context.Context, env *Env, o *RecordOptions, lang findin
 // lost host makes the exit status 1 after the report.
 func writeHosts(w io.Writer, res *session.HostsResult, output string, lang finding.Lang, failOn *finding.Severity) error {
 	if page := res.Page; page != nil {
-		if page.Folder == "" {
-			page.Folder = res.Dir
-		}
 		if err := writeRunReport(w, page, output); err != nil {
 			return err
 		}

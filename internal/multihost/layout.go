@@ -2,11 +2,15 @@ package multihost
 
 import (
 	"encoding/json"
+	"errors"
+	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/runfolder"
+	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
 // The layout of a multi-host run folder:
@@ -106,6 +110,79 @@ func Write(dir string, m *Manifest) error {
 		}
 	}
 	return runfolder.WriteJSONAtomic(filepath.Join(dir, ManifestFile), m)
+}
+
+// IsDir reports whether dir is a multi-host run folder (it holds a
+// hosts.json file).
+func IsDir(dir string) bool {
+	fi, err := os.Lstat(filepath.Join(dir, ManifestFile))
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// HostOf says whether dir is one host's folder of a multi-host run
+// (RUN/hosts/NAME, NAME in RUN/hosts.json), and names the run and host.
+func HostOf(dir string) (run, host string, ok bool) {
+	clean := filepath.Clean(dir)
+	host, run = filepath.Base(clean), filepath.Dir(filepath.Dir(clean))
+	if filepath.Base(filepath.Dir(clean)) != HostsDir || !IsDir(run) {
+		return "", "", false
+	}
+	m, err := Read(run)
+	if err != nil {
+		return "", "", false
+	}
+	for _, e := range m.Hosts {
+		if e.Name == host {
+			return run, host, true
+		}
+	}
+	return "", "", false
+}
+
+// WriteLoad writes the run's load: dir/load.json on this machine's clock,
+// and a copy into the app host's folder (when it arrived) with its start on
+// that host's clock, so that the folder alone is a whole run folder judged
+// over the load (verdict.Layers.WithinLoad).
+func WriteLoad(dir string, m *Manifest, sum *loadgen.Summary) error {
+	if err := runfolder.WriteJSONAtomic(filepath.Join(dir, verdict.LoadFile), sum); err != nil {
+		return err
+	}
+	if m == nil {
+		return nil
+	}
+	for i := range m.Hosts {
+		e := &m.Hosts[i]
+		if e.Role != RoleApp {
+			continue
+		}
+		app := Dir(dir, e.Name)
+		if _, err := os.Stat(filepath.Join(app, runfolder.ManifestFile)); err != nil {
+			return nil // its folder did not arrive: the report says so
+		}
+		c := *sum
+		if off, _, ok := e.Offset(); ok {
+			c.Start = c.Start.Add(off)
+		}
+		return runfolder.WriteJSONAtomic(filepath.Join(app, verdict.LoadFile), &c)
+	}
+	return nil
+}
+
+// ReadLoad reads dir/load.json, the load of a multi-host run (nil, nil:
+// none, as after `record --host`).
+func ReadLoad(dir string) (*loadgen.Summary, error) {
+	b, err := runfolder.ReadInside(dir, verdict.LoadFile, 64<<20)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var s loadgen.Summary
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, finding.Errorf(finding.T("%s: %v", "%s：%v"), filepath.Join(dir, verdict.LoadFile), err)
+	}
+	return &s, nil
 }
 
 // Read reads dir/hosts.json (as untrusted: no link followed, size capped).

@@ -52,7 +52,7 @@ func LoadContext(ctx context.Context, dir string, load *loadgen.Summary) (*Loade
 		h := &HostRun{Entry: e}
 		r.Hosts = append(r.Hosts, h)
 		h.Shift, h.Bound, h.Aligned = h.Entry.Offset()
-		L, err := verdict.LoadContext(ctx, Dir(dir, e.Name))
+		L, err := verdict.LoadWholeContext(ctx, Dir(dir, e.Name))
 		if err != nil && ctx.Err() != nil {
 			return nil, err
 		}
@@ -61,12 +61,14 @@ func LoadContext(ctx context.Context, dir string, load *loadgen.Summary) (*Loade
 			continue
 		}
 		Shift(L, h.Shift)
-		if e.Role == RoleApp && load != nil && L.Load == nil {
+		if e.Role == RoleApp && load != nil {
+			// The run's load, on this machine's clock as the series now
+			// are (the folder's copy is on the host's: WriteLoad).
 			L.Load = load
 		}
+		// The recorders ran from before the warm-up to after the load: a
+		// host is judged over the load, as a local run is.
 		if e.Role == RoleApp {
-			// The recorder ran from before the warm-up to after the load:
-			// the app host is judged over the load, as a local run is.
 			L.WithinLoad()
 		}
 		h.Layers, h.Decision = L, verdict.Decide(L)

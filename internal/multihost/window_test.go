@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tuneloop/tuneloop/internal/verdict"
 )
@@ -30,5 +31,57 @@ func TestAppHostJudgedOverTheLoad(t *testing.T) {
 		if !tk.T.After(load.Start) {
 			t.Errorf("a tick ending %v, before the load started at %v, is judged", tk.T, load.Start)
 		}
+	}
+}
+
+// The app host's folder alone is a whole run folder: Load judges it over
+// the load too, so it gives the run's verdict (CI once saw the folder alone
+// say nothing while the run said near-saturated).
+func TestAppFolderAloneJudgedOverTheLoad(t *testing.T) {
+	fix := filepath.Join("testdata", "host-cpu-saturated")
+	r, err := Load(fix, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	L, err := verdict.Load(Dir(fix, "127.0.0.1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := verdict.Decide(L), r.App.Decision; a.Branch != b.Branch {
+		t.Errorf("the folder alone: %v, in the run: %v", a.Branch, b.Branch)
+	}
+}
+
+// WriteLoad puts the run's load on this machine's clock and the app host's
+// copy on that host's: the folder alone then windows its own series, and
+// Load (which moves the series by the offset) uses the run's load.
+func TestWriteLoadOnEachClock(t *testing.T) {
+	dir := t.TempDir()
+	copyTree(t, filepath.Join("testdata", "host-cpu-saturated"), dir)
+	m, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const off = 3 * time.Second
+	before, after := m.Hosts[0].Before.OffsetNS, m.Hosts[0].After.OffsetNS
+	m.Hosts[0].Before.OffsetNS += int64(off)
+	m.Hosts[0].After.OffsetNS += int64(off)
+	sum, err := ReadLoad(dir)
+	if err != nil || sum == nil {
+		t.Fatalf("load.json: %v", err)
+	}
+	if err := WriteLoad(dir, m, sum); err != nil {
+		t.Fatal(err)
+	}
+	top, _ := ReadLoad(dir)
+	app, _ := ReadLoad(Dir(dir, "127.0.0.1"))
+	want := sum.Start.Add(off + time.Duration(before+after)/2)
+	if !top.Start.Equal(sum.Start) || !app.Start.Equal(want) {
+		t.Errorf("load.json starts %v (want %v), the app's copy %v (want %v)", top.Start, sum.Start, app.Start, want)
+	}
+	// A folder without an app host's folder: only the run's load.json.
+	m.Hosts[0].Role = RoleDB
+	if err := WriteLoad(t.TempDir(), m, sum); err != nil {
+		t.Fatal(err)
 	}
 }

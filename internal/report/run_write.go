@@ -92,6 +92,9 @@ func writeRunPageText(w io.Writer, p *RunPage) error {
 	// generator's own, JFR and attach in the service.
 	fmt.Fprintln(w)
 	writeCosts(w, p.Run, l)
+	if p.Folder == "" {
+		return nil
+	}
 	_, err := fmt.Fprintf(w, "%s %s\n", t("report:", "报告："), filepath.Join(p.Folder, "report.html"))
 	return err
 }

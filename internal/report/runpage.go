@@ -65,7 +65,8 @@ type RunPage struct {
 	// RUN_DIR`): its header and findings, JSON as run-report/v1.
 	Brief bool `json:"-"`
 	// Folder is where the page's report.html is (the run folder, or the
-	// folder of a multi-host run), said at the end of the text.
+	// folder of a multi-host run), said at the end of the text ("": no
+	// page was written, as by analyze).
 	Folder string `json:"-"`
 }
 

@@ -13,7 +13,6 @@ import (
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/multihost"
 	"github.com/tuneloop/tuneloop/internal/report"
-	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
@@ -91,15 +90,9 @@ func RecordHosts(ctx context.Context, o HostsOptions) (*HostsResult, error) {
 		return nil, err
 	}
 	if sum != nil {
-		if werr := runfolder.WriteJSONAtomic(filepath.Join(dir, verdict.LoadFile), sum); werr != nil && err == nil {
-			err = werr
-		}
 		// The app host's folder is then a whole run folder (analyze it alone).
-		if i := multihost.App(o.Hosts); i >= 0 {
-			app := multihost.Dir(dir, o.Hosts[i].Name)
-			if _, serr := os.Stat(filepath.Join(app, runfolder.ManifestFile)); serr == nil {
-				runfolder.WriteJSONAtomic(filepath.Join(app, verdict.LoadFile), sum)
-			}
+		if werr := multihost.WriteLoad(dir, m, sum); werr != nil && err == nil {
+			err = werr
 		}
 	}
 	if loadErr != nil && sum == nil {
@@ -144,6 +137,37 @@ func ReportHosts(ctx context.Context, dir string, sum *loadgen.Summary, lang fin
 		// single-host run does); a second Ctrl-C ends the process (main).
 		ctx = context.WithoutCancel(ctx)
 	}
+	res, err := hostsPage(ctx, dir, sum, lang)
+	if err != nil {
+		return nil, err
+	}
+	if res.Page != nil {
+		if err := WriteReports(dir, res.Page); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// AnalyzeHosts diagnoses a multi-host run folder again from what it holds
+// (hosts.json, every host's folder, load.json), as `run --host` did at its
+// end, and writes nothing: `analyze DIR` of such a folder.
+func AnalyzeHosts(ctx context.Context, dir string, lang finding.Lang) (*HostsResult, error) {
+	sum, err := multihost.ReadLoad(dir)
+	if err != nil {
+		return nil, err
+	}
+	res, err := hostsPage(ctx, dir, sum, lang)
+	if err == nil && res.Page != nil {
+		if _, serr := os.Stat(filepath.Join(dir, "report.html")); serr != nil {
+			res.Page.Folder = "" // the run wrote none: name none
+		}
+	}
+	return res, err
+}
+
+// hostsPage reads the multi-host folder dir and builds its page.
+func hostsPage(ctx context.Context, dir string, sum *loadgen.Summary, lang finding.Lang) (*HostsResult, error) {
 	mr, err := multihost.LoadContext(ctx, dir, sum)
 	if err != nil {
 		return nil, err
@@ -179,9 +203,6 @@ func ReportHosts(ctx context.Context, dir string, sum *loadgen.Summary, lang fin
 			}
 		}
 		page.Folder = dir
-		if err := WriteReports(dir, page); err != nil {
-			return nil, err
-		}
 		res.Page = page
 		for _, h := range mr.Hosts {
 			if h.Decision != nil {

@@ -16,8 +16,6 @@ import (
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/multihost"
 	"github.com/tuneloop/tuneloop/internal/remote"
-	"github.com/tuneloop/tuneloop/internal/runfolder"
-	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
 // sshEngine is a jmeter-server engine tuneloop starts on a --host host for
@@ -190,14 +188,9 @@ func JMeterHosts(ctx context.Context, jo JMeterHostsOptions) (*HostsResult, erro
 	// The clocks again: the offset's bound takes the drift over the run.
 	clockAfter(ctx, engines, sum, note)
 	if sum != nil {
-		if werr := runfolder.WriteJSONAtomic(filepath.Join(dir, verdict.LoadFile), sum); werr != nil && err == nil {
+		// The app host's folder is then a whole run folder (analyze it alone).
+		if werr := multihost.WriteLoad(dir, m, sum); werr != nil && err == nil {
 			err = werr
-		}
-		if i := multihost.App(hosts); i >= 0 {
-			app := multihost.Dir(dir, hosts[i].Name)
-			if _, serr := os.Stat(filepath.Join(app, runfolder.ManifestFile)); serr == nil {
-				runfolder.WriteJSONAtomic(filepath.Join(app, verdict.LoadFile), sum)
-			}
 		}
 	}
 	if loadErr != nil && sum == nil {

@@ -152,8 +152,10 @@ func (L *Layers) diagnose() {
 // a condition that held all through the load: a condition must hold in
 // half the ticks (diagnose.MinFrac). It changes nothing without a load or
 // its start, when every tick is in the window already, or when fewer than
-// diagnose.MinTicks would be left. Call it after the series is on the
-// load's timeline (multihost.Shift).
+// diagnose.MinTicks would be left. Load does it for every folder (a
+// local run's recorder starts with the load and stops a tick after it, so
+// at most its last tick goes); multihost calls it after moving a remote
+// host's series onto the load's clock (LoadWholeContext, Shift).
 func (L *Layers) WithinLoad() {
 	s := L.Load
 	if s == nil || s.Start.IsZero() || s.Duration <= 0 || L.Series == nil || L.Folder == nil {
@@ -162,7 +164,7 @@ func (L *Layers) WithinLoad() {
 	from, to := s.Start, s.Start.Add(time.Duration(s.Duration*float64(time.Second)))
 	var kept []diagnose.Tick
 	for _, t := range L.Series.Ticks {
-		if begin := t.T.Add(-time.Duration(t.Secs * float64(time.Second))); t.T.After(from) && begin.Before(to) {
+		if t.T.After(from) && t.Begin().Before(to) {
 			kept = append(kept, t)
 		}
 	}
@@ -186,6 +188,26 @@ func FromFolder(f *runfolder.Folder) (*Layers, error) {
 // FromFolderContext is FromFolder that stops when ctx is done, as
 // LoadContext does.
 func FromFolderContext(ctx context.Context, f *runfolder.Folder) (*Layers, error) {
+	return fromFolder(ctx, f, false)
+}
+
+// LoadWholeContext is LoadContext judged over the whole recording, not
+// the load's window: for a caller that moves the series onto another
+// clock first (a remote host's, multihost.Shift) and then calls WithinLoad.
+func LoadWholeContext(ctx context.Context, dir string) (*Layers, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	f, err := runfolder.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	return fromFolder(ctx, f, true)
+}
+
+// fromFolder reads the folder's layers; unless whole, the host's series is
+// then judged over the load's window (WithinLoad).
+func fromFolder(ctx context.Context, f *runfolder.Folder, whole bool) (*Layers, error) {
 	L := &Layers{Folder: f}
 	rc, err := f.Samples()
 	if err != nil {
@@ -274,6 +296,9 @@ func FromFolderContext(ctx context.Context, f *runfolder.Folder) (*Layers, error
 	}
 	if b, ok := L.readFile(probe.RunFile, probe.MaxFileBytes); ok && len(b) > 0 {
 		L.loadProbe(b)
+	}
+	if !whole {
+		L.WithinLoad()
 	}
 	return L, nil
 }
