@@ -127,16 +127,7 @@ func Load(dir string) (*Layers, error) { return LoadContext(context.Background()
 // the raw samples and inside each GC log (a folder from anyone may hold a
 // log of gigabytes). It then returns no Layers and an error that wraps
 // ctx.Err() and names the file it was reading.
-func LoadContext(ctx context.Context, dir string) (*Layers, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, err)
-	}
-	f, err := runfolder.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	return FromFolderContext(ctx, f)
-}
+func LoadContext(ctx context.Context, dir string) (*Layers, error) { return load(ctx, dir, false) }
 
 // diagnose reads the host and process findings off the series.
 func (L *Layers) diagnose() {
@@ -194,7 +185,9 @@ func FromFolderContext(ctx context.Context, f *runfolder.Folder) (*Layers, error
 // LoadWholeContext is LoadContext judged over the whole recording, not
 // the load's window: for a caller that moves the series onto another
 // clock first (a remote host's, multihost.Shift) and then calls WithinLoad.
-func LoadWholeContext(ctx context.Context, dir string) (*Layers, error) {
+func LoadWholeContext(ctx context.Context, dir string) (*Layers, error) { return load(ctx, dir, true) }
+
+func load(ctx context.Context, dir string, whole bool) (*Layers, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
@@ -202,7 +195,7 @@ func LoadWholeContext(ctx context.Context, dir string) (*Layers, error) {
 	if err != nil {
 		return nil, err
 	}
-	return fromFolder(ctx, f, true)
+	return fromFolder(ctx, f, whole)
 }
 
 // fromFolder reads the folder's layers; unless whole, the host's series is
