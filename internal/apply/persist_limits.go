@@ -21,6 +21,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/sample"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // limitDirective is the systemd directive that sets a prlimit resource.
@@ -62,20 +63,25 @@ func unitInCgroup(s string) string {
 	return ""
 }
 
-// systemdLimit writes prlimit's SOFT:HARD as systemd takes it
-// ("unlimited" is "infinity").
+// systemdLimit writes a limit (SOFT:HARD or one value, in any of the
+// forms units.ParseRlimitValue reads) as systemd takes it: unlimited is
+// "infinity".
 func systemdLimit(v string) string {
-	soft, hard, _ := strings.Cut(strings.TrimSpace(v), ":")
-	fix := func(x string) string {
-		if x == "unlimited" || x == "-1" {
+	word := func(x string) string {
+		n, ok := units.ParseRlimitValue(strings.TrimSpace(x))
+		switch {
+		case !ok:
+			return strings.TrimSpace(x) // verified before it is persisted
+		case n == units.RlimInfinity:
 			return "infinity"
 		}
-		return x
+		return strconv.FormatUint(n, 10)
 	}
-	if hard == "" {
-		return fix(soft)
+	soft, hard, pair := strings.Cut(strings.TrimSpace(v), ":")
+	if !pair {
+		return word(soft)
 	}
-	return fix(soft) + ":" + fix(hard)
+	return word(soft) + ":" + word(hard)
 }
 
 // limitSteps plans the drop-ins that persist the verified process limits

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // WriteText prints the summary for people, in l: totals, latency
@@ -73,7 +74,7 @@ func WriteText(w io.Writer, s *Summary, l finding.Lang) error {
 	if s.HTTP2Requests > 0 {
 		fmt.Fprintf(b, t("  protocol  %d responses over HTTP/2\n", "  协议      %d 个响应走 HTTP/2\n"), s.HTTP2Requests)
 	}
-	fmt.Fprintf(b, t("  transfer  %.1f KB received, %.1f KB sent\n", "  传输      接收 %.1f KB，发送 %.1f KB\n"), float64(s.BytesIn)/1024, float64(s.BytesOut)/1024)
+	fmt.Fprintf(b, t("  transfer  %s received, %s sent\n", "  传输      接收 %s，发送 %s\n"), units.FormatBytesScaled(float64(s.BytesIn), 1), units.FormatBytesScaled(float64(s.BytesOut), 1))
 	lt := s.Latency
 	fmt.Fprintf(b, t("  latency   mean %s  p50 %s  p90 %s  p95 %s  p99 %s  p99.9 %s  max %s\n", "  延迟      平均 %s  p50 %s  p90 %s  p95 %s  p99 %s  p99.9 %s  最大 %s\n"),
 		ms(lt.Mean), ms(lt.P50), ms(lt.P90), ms(lt.P95), ms(lt.P99), ms(lt.P999), ms(lt.Max))

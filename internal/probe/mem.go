@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"time"
 	"unsafe"
@@ -15,6 +14,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // maxMemNodes bounds the node pairs measured (the pairs grow with the square).
@@ -150,16 +150,9 @@ func lastLevelCache(sys string) int64 {
 		if err != nil {
 			continue
 		}
-		s := strings.TrimSpace(string(b))
-		mul := int64(1)
-		switch {
-		case strings.HasSuffix(s, "K"):
-			mul, s = 1<<10, strings.TrimSuffix(s, "K")
-		case strings.HasSuffix(s, "M"):
-			mul, s = 1<<20, strings.TrimSuffix(s, "M")
-		}
-		if v, err := strconv.ParseInt(s, 10, 64); err == nil {
-			best = max(best, v*mul)
+		// "32K", "1024K", "32768K": sysfs's size, HotSpot's syntax.
+		if v, ok := units.ParseJVMSize(strings.TrimSpace(string(b))); ok {
+			best = max(best, v)
 		}
 	}
 	return best

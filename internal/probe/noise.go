@@ -2,18 +2,21 @@ package probe
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
-	"github.com/prometheus/procfs"
 	"golang.org/x/sys/unix"
+
+	"github.com/tuneloop/tuneloop/internal/sample"
 )
 
 // noise reads how busy the CPUs were while a figure was measured, and how
 // much of that was us: what is left was others (a neighbour, a VM's other
 // tenants as steal).
 type noise struct {
-	fs  procfs.FS
-	err error
+	path string // /proc/stat under the probe's root
+	err  error
 }
 
 type noiseMark struct {
@@ -26,14 +29,22 @@ type noiseMark struct {
 type noiseSpan struct{ others, steal float64 }
 
 func newNoise(procRoot string) *noise {
-	fs, err := procfs.NewFS(procRoot)
-	n := &noise{fs: fs, err: err}
-	if err == nil {
-		if _, err := fs.Stat(); err != nil {
-			n.err = fmt.Errorf("%s/stat: %w", procRoot, err)
-		}
-	}
+	n := &noise{path: filepath.Join(procRoot, "stat")}
+	_, n.err = n.stat()
 	return n
+}
+
+// stat reads /proc/stat with sample's parser, the one of the project.
+func (n *noise) stat() (*sample.Stat, error) {
+	b, err := os.ReadFile(n.path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := sample.ParseStat(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", n.path, err)
+	}
+	return s, nil
 }
 
 func (n *noise) read() noiseMark {
@@ -41,15 +52,16 @@ func (n *noise) read() noiseMark {
 	if n.err != nil {
 		return m
 	}
-	s, err := n.fs.Stat()
+	s, err := n.stat()
 	if err != nil {
 		return m
 	}
-	c := s.CPUTotal
-	// Guest time is already inside user; iowait is idle waiting.
-	m.busy = c.User + c.Nice + c.System + c.IRQ + c.SoftIRQ
-	m.steal = c.Steal
-	m.cpus = max(1, len(s.CPU))
+	c := s.All
+	// Guest time is already inside user; iowait is idle waiting. The
+	// counters are in USER_HZ ticks.
+	m.busy = float64(c.User+c.Nice+c.System+c.IRQ+c.SoftIRQ) / sample.UserHZ
+	m.steal = float64(c.Steal) / sample.UserHZ
+	m.cpus = max(1, len(s.CPUs))
 	var ru unix.Rusage
 	if unix.Getrusage(unix.RUSAGE_SELF, &ru) == nil {
 		m.own = float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9

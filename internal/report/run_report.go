@@ -10,6 +10,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/diagnose"
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/runfolder"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // RunSchema names the JSON document `tuneloop record` / `analyze RUN_DIR`
@@ -165,8 +166,8 @@ func (r *RunSummary) OtherCosts() []CostLine {
 // recorder's, the load generator's, JFR and attach in the target.
 func writeCosts(w io.Writer, r *RunSummary, l finding.Lang) {
 	if r.CostCPUPct > 0 || r.CostMaxRSSKB > 0 {
-		fmt.Fprintf(w, finding.T("recording cost: %.2f%% of one core, %.1f MiB peak RSS\n", "记录开销：%.2f%% 个核，峰值 RSS %.1f MiB\n").In(l),
-			r.CostCPUPct, float64(r.CostMaxRSSKB)/1024)
+		fmt.Fprintf(w, finding.T("recording cost: %.2f%% of one core, %s peak RSS\n", "记录开销：%.2f%% 个核，峰值 RSS %s\n").In(l),
+			r.CostCPUPct, units.FormatMiB(float64(r.CostMaxRSSKB)/1024, 1))
 	}
 	for _, c := range r.OtherCosts() {
 		fmt.Fprintf(w, "%s%s%s\n", c.Label.In(l), finding.T(": ", "：").In(l), c.Value.In(l))

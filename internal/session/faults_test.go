@@ -637,7 +637,7 @@ func TestRunPreconditions(t *testing.T) {
 	marker := filepath.Join(t.TempDir(), "started")
 	_, err := LoadAndRecord(context.Background(), RunOptions{Target: "http://127.0.0.1:1/", Start: "touch " + marker,
 		Load: loadgen.Config{Users: 1, Duration: time.Minute}, Out: filepath.Join(mnt, "run"), NoCatalog: true}, RunHooks{})
-	if err == nil || !strings.Contains(err.Error(), "MB free") {
+	if err == nil || !strings.Contains(err.Error(), "iB free") {
 		t.Errorf("a 2 MB file system for a 1 min run: %v", err)
 	}
 	srv := httptestServer(t)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // Preconditions of `run`, checked before anything is started or switched
@@ -41,8 +42,8 @@ func CheckSpace(dir string, d time.Duration) error {
 	}
 	free := st.Bavail * uint64(st.Bsize)
 	if need := needFree(d); free < need {
-		return finding.Errorf(finding.T("--out %s: only %.1f MB free on its file system, a run of %s needs about %d MB: free some space or choose another --out",
-			"--out %s：所在文件系统只剩 %.1f MB，%s 的运行大约需要 %d MB：请释放空间或换一个 --out"), dir, float64(free)/(1<<20), d, need>>20)
+		return finding.Errorf(finding.T("--out %s: only %s free on its file system, a run of %s needs about %s: free some space or choose another --out",
+			"--out %s：所在文件系统只剩 %s，%s 的运行大约需要 %s：请释放空间或换一个 --out"), dir, units.FormatBytes(int64(free)), d, units.FormatBytes(int64(need)))
 	}
 	return nil
 }

@@ -99,6 +99,13 @@ type Headline struct {
 	Verdict finding.Text
 }
 
+// ThroughputLow says whether GC took more of the time than the pause-ratio
+// warning allows (throughput under 100 - PauseRatioWarnPct): what a page
+// marks as bad, by the rules' own threshold.
+func (h Headline) ThroughputLow() bool {
+	return h.ThroughputPct > 0 && h.ThroughputPct < 100-DefaultThresholds().PauseRatioWarnPct
+}
+
 // Headline is the summary's headline; fs are its findings (Findings).
 func (s Summary) Headline(fs []finding.Finding) Headline {
 	h := Headline{Collector: s.CollectorName, ThroughputPct: s.ThroughputPct, Pauses: s.Pauses,

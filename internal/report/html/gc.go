@@ -159,7 +159,7 @@ func gcJVM(j *report.GCJVM, i, n int, L map[string]string, l finding.Lang) *gcJV
 	}
 	v.KPIs = append(v.KPIs, dur, rate(L["allocrate"], s.AllocRateMBs), rate(L["promorate"], s.PromotionRateMBs))
 	if s.HeapMaxKB > 0 {
-		v.KPIs = append(v.KPIs, kpi{L["heapmax"], fmtNum(float64(s.HeapMaxKB) / 1024), "MB", ""})
+		v.KPIs = append(v.KPIs, kpi{L["heapmax"], fmtNum(float64(s.HeapMaxKB) / 1024), "MiB", ""})
 	}
 	if s.Degenerated > 0 {
 		v.KPIs = append(v.KPIs, kpi{L["degenerated"], fmtInt(int64(s.Degenerated)), fmtNum(s.DegeneratedMs) + " ms", "bad"})
@@ -255,7 +255,7 @@ func gcCharts(v *gcJVMView, j *report.GCJVM, L map[string]string) {
 		field(L["heapbefore"], "#D55E00", true, func(h report.GCHeapPoint) int64 { return h.BeforeKB }),
 		field(L["heapafter"], "#0072B2", false, func(h report.GCHeapPoint) int64 { return h.AfterKB }),
 	); len(ss) > 0 {
-		v.Heap = lineChart(tr, 220, "MB", ss, false, nil)
+		v.Heap = lineChart(tr, 220, "MiB", ss, false, nil)
 	}
 	if j.Generations {
 		if ss := pick(
@@ -264,7 +264,7 @@ func gcCharts(v *gcJVMView, j *report.GCJVM, L map[string]string) {
 			field(L["oldbefore"], "#CC79A7", true, func(h report.GCHeapPoint) int64 { return h.OldBeforeKB }),
 			field(L["oldafter"], "#009E73", false, func(h report.GCHeapPoint) int64 { return h.OldAfterKB }),
 		); len(ss) > 0 {
-			v.Gens = lineChart(tr, 200, "MB", ss, false, nil)
+			v.Gens = lineChart(tr, 200, "MiB", ss, false, nil)
 		}
 	}
 	if len(j.Pauses) > 0 {

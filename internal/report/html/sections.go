@@ -395,7 +395,7 @@ func gcSection(g *report.GCView, L map[string]string, l finding.Lang) *gcHTML {
 	}
 	h := &gcHTML{Verdict: strings.TrimSpace(finding.Safe(g.Verdict.In(l)))}
 	tpClass := ""
-	if g.ThroughputPct > 0 && g.ThroughputPct < 95 {
+	if g.Headline().ThroughputLow() {
 		tpClass = "bad"
 	}
 	fullClass := ""
