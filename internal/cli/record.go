@@ -14,7 +14,6 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/report"
-	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/runfolder/catalog"
 	"github.com/tuneloop/tuneloop/internal/sample"
 	"github.com/tuneloop/tuneloop/internal/session"
@@ -69,7 +68,7 @@ command line, raw/samples.jsonl.gz, derived/series.json, findings.json) that
 machine, and is listed by 'tuneloop runs'. The ranked findings are printed at
 the end: the likely root cause first, with the numbers and the time window.
 
-Samplers (--enable/--disable): `+samplerHelp()+`.
+Samplers (--enable/--disable): `+samplerHelp().EN+`.
 
 Exit status: 0 when the run was recorded, 3 with --fail-on when a finding at
 or above that severity exists, 1 on error, 2 on bad usage.`,
@@ -82,7 +81,7 @@ raw/samples.jsonl.gz、derived/series.json、findings.json），可在本机或�
 机器上用 'tuneloop analyze RUN_DIR' 离线重新诊断，并由 'tuneloop runs' 列出。
 结束时输出按优先级排列的发现：最可能的根因排在最前，并附数值和时间窗口。
 
-采样器（--enable/--disable）：`+samplerHelpZH()+`。
+采样器（--enable/--disable）：`+samplerHelp().ZH+`。
 
 退出码：运行记录完成时为 0；指定了 --fail-on 且存在达到或高于该严重级别的
 发现时为 3；出错时为 1；用法错误时为 2。`,
@@ -127,17 +126,25 @@ raw/samples.jsonl.gz、derived/series.json、findings.json），可在本机或�
 	return cmd
 }
 
-// samplerHelp lists the samplers, the ones off by default marked.
-func samplerHelp() string {
+// samplerHelp lists the samplers, the ones off by default marked: the
+// names stay as they are typed on the command line.
+func samplerHelp() finding.Text {
 	var names []string
+	off := map[string]bool{}
 	for n, on := range sample.Available() {
-		if !on {
-			n += " (off by default)"
-		}
 		names = append(names, n)
+		off[n] = !on
 	}
 	sort.Strings(names)
-	return strings.Join(names, ", ")
+	var en, zh []string
+	for _, n := range names {
+		e, z := n, n
+		if off[n] {
+			e, z = n+" (off by default)", n+"（默认关闭）"
+		}
+		en, zh = append(en, e), append(zh, z)
+	}
+	return finding.T(strings.Join(en, ", "), strings.Join(zh, "、"))
 }
 
 // langOpt resolves --lang against the environment.
@@ -234,17 +241,11 @@ func sessionErr(err error) error {
 	return err
 }
 
-func clock(d time.Duration) string { return report.Clock(d) }
-
 func catalogPath(env *Env, flag string) (string, error) {
 	if flag != "" {
 		return flag, nil
 	}
 	return catalog.DefaultPath(env.Getenv)
-}
-
-func entryOf(f *runfolder.Folder, fs []finding.Finding) catalog.Entry {
-	return session.CatalogEntry(f, fs)
 }
 
 // writeRunReport writes a run's brief (record, analyze RUN_DIR) in the
@@ -258,10 +259,4 @@ func writeRunReport(w io.Writer, p *report.RunPage, output string) error {
 		return fmt.Errorf("writing the report: %w", err)
 	}
 	return nil
-}
-
-// samplerHelpZH is samplerHelp in Chinese: the sampler names stay as they
-// are typed on the command line.
-func samplerHelpZH() string {
-	return strings.NewReplacer(" (off by default)", "（默认关闭）", ", ", "、").Replace(samplerHelp())
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
 // Platform: SMT, virtualisation, steal (PerfSpect insights, TuneD recommend, USE method).
@@ -25,7 +27,7 @@ func cpuRules() []Rule {
 					if notPresent(f.Err) {
 						return one(skip(Tf("this CPU/kernel exposes no SMT control (%s)", "该 CPU/内核不提供 SMT 控制（%s）", f.Err)))
 					}
-					return one(unavailableFrom("SMT state", f))
+					return one(unavailableFrom(finding.T("SMT state", "SMT 状态"), f))
 				}
 				e := evf("smt/active", f)
 				if f.Value {
@@ -63,7 +65,7 @@ func virtRules() []Rule {
 			Eval: func(c *Ctx) []Outcome {
 				h := c.F.CPU.Hypervisor
 				if !h.OK {
-					return one(unavailableFrom("hypervisor detection", h))
+					return one(unavailableFrom(finding.T("hypervisor detection", "虚拟化检测"), h))
 				}
 				e := evf("hypervisor", h)
 				if h.Value == "" {
@@ -89,7 +91,7 @@ func virtRules() []Rule {
 				}
 				s := c.F.CPU.StealPct
 				if !s.OK {
-					return one(unavailableFrom("steal time (/proc/stat)", s))
+					return one(unavailableFrom(finding.T("steal time (/proc/stat)", "steal 时间（/proc/stat）"), s))
 				}
 				e := evf("steal_pct", s)
 				v := s.Value
@@ -154,7 +156,7 @@ func securityRules() []Rule {
 					if notPresent(v.Err) {
 						return one(skip(Tf("the kernel does not report vulnerabilities (%s)", "内核未提供漏洞状态（%s）", v.Err)))
 					}
-					return one(unavailableFrom("CPU vulnerability state", v))
+					return one(unavailableFrom(finding.T("CPU vulnerability state", "CPU 漏洞缓解状态"), v))
 				}
 				var vulnerable, mitigated []string
 				keys := make([]string, 0, len(v.Value))
@@ -197,7 +199,7 @@ func securityRules() []Rule {
 			Eval: func(c *Ctx) []Outcome {
 				f := c.F.Security.SELinux
 				if !f.OK {
-					return one(unavailableFrom("SELinux state", f))
+					return one(unavailableFrom(finding.T("SELinux state", "SELinux 状态"), f))
 				}
 				e := evf("selinux", f)
 				switch f.Value {
@@ -226,7 +228,7 @@ func securityRules() []Rule {
 			Eval: func(c *Ctx) []Outcome {
 				f := c.F.Security.Audit
 				if !f.OK {
-					return one(unavailableFrom("audit state", f))
+					return one(unavailableFrom(finding.T("audit state", "审计（audit）状态"), f))
 				}
 				e := evf("audit", f)
 				if f.Value == "off" {

@@ -15,7 +15,7 @@ import (
 func realDisks(c *Ctx) ([]sysinfo.Disk, *Outcome) {
 	d := c.F.Disks
 	if !d.OK {
-		o := unavailableFrom("block devices (/sys/block)", d)
+		o := unavailableFrom(finding.T("block devices (/sys/block)", "块设备（/sys/block）"), d)
 		return nil, &o
 	}
 	var out []sysinfo.Disk
@@ -152,7 +152,7 @@ func limitsRules() []Rule {
 					return one(*bad)
 				}
 				if v[2] <= 0 {
-					return one(unavailable("fs.file-nr", "max is 0"))
+					return one(unavailable(same("fs.file-nr"), "max is 0"))
 				}
 				r := float64(v[0]) / float64(v[2])
 				obs := Tf("%d of %d file handles allocated (%s)", "已分配文件句柄 %d / %d（%s）", v[0], v[2], pct(r))
@@ -179,7 +179,7 @@ func limitsRules() []Rule {
 					if notPresent(p.Err) {
 						return one(skip(Tf("no pids controller for this cgroup (%s)", "该 cgroup 没有 pids 控制器（%s）", p.Err)))
 					}
-					return one(unavailableFrom("cgroup pids.max", p))
+					return one(unavailableFrom(finding.T("cgroup pids.max", "cgroup pids.max 上限"), p))
 				}
 				e := evf("pids.max", p)
 				if p.Value == 0 {
@@ -217,14 +217,14 @@ func cgroupRules() []Rule {
 			Eval: func(c *Ctx) []Outcome {
 				q := c.F.Cgroup.CPUQuota
 				if !q.OK {
-					return one(unavailableFrom("cgroup CPU quota", q))
+					return one(unavailableFrom(finding.T("cgroup CPU quota", "cgroup CPU 配额"), q))
 				}
 				if q.Value == 0 {
 					return one(skip(T("no CPU quota on this cgroup", "该 cgroup 未设置 CPU 配额")))
 				}
 				t := c.F.Cgroup.Throttled
 				if !t.OK {
-					return one(unavailableFrom("cgroup cpu.stat", t))
+					return one(unavailableFrom(finding.T("cgroup cpu.stat", "cgroup cpu.stat 统计"), t))
 				}
 				s := t.Value
 				e := ev("nr_periods/nr_throttled/throttled_usec", fmt.Sprintf("%d/%d/%d", s.NrPeriods, s.NrThrottled, s.ThrottledUsec), t.Source)

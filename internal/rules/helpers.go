@@ -51,34 +51,16 @@ func advice(observed, rec finding.Text, ev ...finding.Evidence) Outcome {
 func skip(reason finding.Text) Outcome { return Outcome{Status: finding.Skipped, Reason: reason} }
 
 // unavailable is an Unavailable outcome for an input that could not be read.
-func unavailable(what, err string) Outcome {
+func unavailable(what finding.Text, err string) Outcome {
 	if err == "" {
 		err = "not collected"
 	}
 	return Outcome{Status: finding.Unavailable,
-		Reason: finding.Text{EN: fmt.Sprintf("%s could not be read: %s", what, err), ZH: fmt.Sprintf("无法读取 %s：%s", whatZH(what), errZH(err))}}
+		Reason: finding.Text{EN: fmt.Sprintf("%s could not be read: %s", what.EN, err), ZH: fmt.Sprintf("无法读取 %s：%s", what.ZH, errZH(err))}}
 }
 
-// whatZH names in Chinese the inputs whose English name is words, not a
-// path or a key (those read the same in both languages).
-func whatZH(what string) string {
-	zh := map[string]string{
-		"cgroup CPU quota": "cgroup CPU 配额", "cgroup cpu.stat": "cgroup cpu.stat 统计", "cgroup pids.max": "cgroup pids.max 上限",
-		"THP mode": "THP 模式", "host THP mode": "宿主机 THP 模式", "THP defrag mode": "THP 碎片整理模式", "SMT state": "SMT 状态",
-		"SELinux state": "SELinux 状态", "audit state": "审计（audit）状态", "TuneD active profile": "TuneD 当前配置档",
-		"kernel release": "内核版本", "hypervisor detection": "虚拟化检测", "current_clocksource": "当前时钟源（current_clocksource）",
-		"cpuidle states": "cpuidle 状态", "CPU vulnerability state": "CPU 漏洞缓解状态", "socket count": "套接字数量",
-		"steal time (/proc/stat)": "steal 时间（/proc/stat）", "running daemons (/proc/[pid]/comm)": "运行中的守护进程（/proc/[pid]/comm）",
-		"running JVMs (/proc/[pid]/cmdline)": "运行中的 JVM（/proc/[pid]/cmdline）", "network interfaces (/sys/class/net)": "网络接口（/sys/class/net）",
-		"block devices (/sys/block)": "块设备（/sys/block）", "NUMA topology (/sys/devices/system/node)": "NUMA 拓扑（/sys/devices/system/node）",
-		"the collector in use": "正在使用的垃圾收集器", "memory size": "内存大小", "JDK version": "JDK 版本",
-		"JDK version (to judge CMS)": "JDK 版本（用于判断 CMS）", "MemTotal (to convert vm.dirty_bytes)": "MemTotal（用于换算 vm.dirty_bytes）",
-	}
-	if v, ok := zh[what]; ok {
-		return v
-	}
-	return what
-}
+// same is a name that reads the same in both languages: a path, a key.
+func same(s string) finding.Text { return finding.Text{EN: s, ZH: s} }
 
 // errZH says the fixed phrases of the collectors' errors in Chinese; paths,
 // values and the kernel's own words stay as read.
@@ -91,7 +73,9 @@ func errZH(err string) string {
 }
 
 // unavailableFrom turns a Field's Err into a bilingual Reason.
-func unavailableFrom[V any](what string, f sysinfo.Field[V]) Outcome { return unavailable(what, f.Err) }
+func unavailableFrom[V any](what finding.Text, f sysinfo.Field[V]) Outcome {
+	return unavailable(what, f.Err)
+}
 
 // one wraps a single outcome.
 func one(o Outcome) []Outcome { return []Outcome{o} }
@@ -147,22 +131,22 @@ func sysctlInt(c *Ctx, key string) (int64, finding.Evidence, *Outcome) {
 		if notPresent(f.Err) && !strings.HasSuffix(f.Err, "not collected") {
 			o = skip(Tf("%s does not exist on this kernel (%s)", "当前内核没有 %s（%s）", key, f.Err))
 		} else {
-			o = unavailableFrom(key, f)
+			o = unavailableFrom(same(key), f)
 		}
 		return 0, finding.Evidence{}, &o
 	}
 	fields := strings.Fields(f.Value)
 	if len(fields) == 0 {
-		o := unavailable(key, "empty value")
+		o := unavailable(same(key), "empty value")
 		return 0, finding.Evidence{}, &o
 	}
 	v, err := strconv.ParseInt(fields[0], 10, 64)
 	if err != nil {
-		o := unavailable(key, fmt.Sprintf("not an integer: %q", f.Value))
+		o := unavailable(same(key), fmt.Sprintf("not an integer: %q", f.Value))
 		return 0, finding.Evidence{}, &o
 	}
 	if v < 0 && !signedSysctls[key] {
-		o := unavailable(key, fmt.Sprintf("negative value %d is not valid for this knob", v))
+		o := unavailable(same(key), fmt.Sprintf("negative value %d is not valid for this knob", v))
 		return 0, finding.Evidence{}, &o
 	}
 	return v, sysctlEv(key, f), nil
@@ -176,7 +160,7 @@ var signedSysctls = map[string]bool{"kernel.perf_event_paranoid": true}
 func sysctlInts(c *Ctx, key string, n int) ([]int64, finding.Evidence, *Outcome) {
 	f := sysctl(c, key)
 	if !f.OK {
-		o := unavailableFrom(key, f)
+		o := unavailableFrom(same(key), f)
 		if notPresent(f.Err) && !strings.HasSuffix(f.Err, "not collected") {
 			o = skip(Tf("%s does not exist on this kernel (%s)", "当前内核没有 %s（%s）", key, f.Err))
 		}
@@ -184,14 +168,14 @@ func sysctlInts(c *Ctx, key string, n int) ([]int64, finding.Evidence, *Outcome)
 	}
 	fields := strings.Fields(f.Value)
 	if len(fields) < n {
-		o := unavailable(key, fmt.Sprintf("want %d numbers, got %q", n, f.Value))
+		o := unavailable(same(key), fmt.Sprintf("want %d numbers, got %q", n, f.Value))
 		return nil, finding.Evidence{}, &o
 	}
 	out := make([]int64, n)
 	for i := 0; i < n; i++ {
 		v, err := strconv.ParseInt(fields[i], 10, 64)
 		if err != nil {
-			o := unavailable(key, fmt.Sprintf("not an integer: %q", f.Value))
+			o := unavailable(same(key), fmt.Sprintf("not an integer: %q", f.Value))
 			return nil, finding.Evidence{}, &o
 		}
 		out[i] = v
@@ -324,7 +308,7 @@ func onlineCPUs(c *Ctx) int {
 func numaNodes(c *Ctx) ([]sysinfo.Node, *Outcome) {
 	n := c.F.NUMA.Nodes
 	if !n.OK {
-		o := unavailableFrom("NUMA topology (/sys/devices/system/node)", n)
+		o := unavailableFrom(finding.T("NUMA topology (/sys/devices/system/node)", "NUMA 拓扑（/sys/devices/system/node）"), n)
 		return nil, &o
 	}
 	return n.Value, nil
@@ -385,7 +369,7 @@ func nodesSpanned(nodes []sysinfo.Node, cpus []int) []int {
 func physicalNICs(c *Ctx) ([]sysinfo.NIC, *Outcome) {
 	n := c.F.NICs
 	if !n.OK {
-		o := unavailableFrom("network interfaces (/sys/class/net)", n)
+		o := unavailableFrom(finding.T("network interfaces (/sys/class/net)", "网络接口（/sys/class/net）"), n)
 		return nil, &o
 	}
 	var out []sysinfo.NIC
@@ -438,7 +422,7 @@ func queues(n sysinfo.NIC) int {
 func jvms(c *Ctx) ([]sysinfo.JVM, *Outcome) {
 	j := c.F.JVMs
 	if !j.OK {
-		o := unavailableFrom("running JVMs (/proc/[pid]/cmdline)", j)
+		o := unavailableFrom(finding.T("running JVMs (/proc/[pid]/cmdline)", "运行中的 JVM（/proc/[pid]/cmdline）"), j)
 		return nil, &o
 	}
 	if len(j.Value) == 0 {
@@ -470,7 +454,7 @@ func eachJVMWith(c *Ctx, needArgs bool, fn func(j *sysinfo.JVM) Outcome) []Outco
 	for i := range js {
 		var r Outcome
 		if needArgs && len(js[i].Args) < 2 {
-			r = unavailable(fmt.Sprintf("the command line of pid %d (/proc/%d/cmdline)", js[i].PID, js[i].PID),
+			r = unavailable(finding.Tf(finding.T("the command line of pid %d (/proc/%d/cmdline)", "进程 %d 的命令行（/proc/%d/cmdline）"), js[i].PID, js[i].PID),
 				fmt.Sprintf("%d argument(s): unreadable or not NUL-separated", len(js[i].Args)))
 		} else {
 			r = fn(&js[i])

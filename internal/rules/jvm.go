@@ -331,7 +331,7 @@ func jvmRules() []Rule {
 					}
 					tot, et, ok := meminfo(c, "MemTotal")
 					if !ok {
-						return unavailableFrom("/proc/meminfo MemTotal", c.F.Memory.Meminfo)
+						return unavailableFrom(same("/proc/meminfo MemTotal"), c.F.Memory.Meminfo)
 					}
 					avail, ea, _ := meminfo(c, "MemAvailable")
 					total, free := tot*1024, avail*1024+j.RSSKB*1024
@@ -360,7 +360,7 @@ func jvmRules() []Rule {
 				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
 					gc, ergo := effectiveGC(c, j)
 					if gc == "" {
-						return unavailable("the collector in use", "no explicit GC flag and JDK version unknown")
+						return unavailable(finding.T("the collector in use", "正在使用的垃圾收集器"), "no explicit GC flag and JDK version unknown")
 					}
 					heap := heapMax(c, j)
 					e := optsEv(j, "gc", fmt.Sprintf("%s (ergonomic: %v), max heap %s", gc, ergo, units.FormatBytes(heap)))
@@ -394,7 +394,7 @@ func jvmRules() []Rule {
 					e := optsEv(j, "gc", "-XX:+UseConcMarkSweepGC on JDK "+jdk.Label())
 					switch {
 					case !jdk.Known():
-						return unavailable("JDK version (to judge CMS)", "not found in the release file or the path; give it with --jdk")
+						return unavailable(finding.T("JDK version (to judge CMS)", "JDK 版本（用于判断 CMS）"), "not found in the release file or the path; give it with --jdk")
 					case major >= 15:
 						return fail(Tf("-XX:+UseConcMarkSweepGC on JDK %d: the JVM refuses to start (Unrecognized VM option)", "JDK %d 不接受 -XX:+UseConcMarkSweepGC：JVM 无法启动（Unrecognized VM option）", major), T("-XX:+UseG1GC and drop the CMS* flags", "改为 -XX:+UseG1GC 并删除 CMS* 参数"), gcFix(j, "-XX:+UseG1GC"), e, jdkEv(j, jdk)).WithSeverity(critical)
 					case major >= 14:
@@ -419,7 +419,7 @@ func jvmRules() []Rule {
 				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
 					gc, ergo := effectiveGC(c, j)
 					if gc == "" {
-						return unavailable("the collector in use", "no explicit GC flag and JDK version unknown")
+						return unavailable(finding.T("the collector in use", "正在使用的垃圾收集器"), "no explicit GC flag and JDK version unknown")
 					}
 					e := optsEv(j, "gc", fmt.Sprintf("%s (ergonomic: %v)", gc, ergo))
 					if gc != "Parallel" {
@@ -508,7 +508,7 @@ func jvmRules() []Rule {
 				thp := c.F.Memory.THPEnabled
 				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
 					if !thp.OK {
-						return unavailableFrom("host THP mode", thp)
+						return unavailableFrom(finding.T("host THP mode", "宿主机 THP 模式"), thp)
 					}
 					flag := j.Options.Bools["UseTransparentHugePages"]
 					eh, ej := evf("transparent_hugepage/enabled", thp), optsEv(j, "UseTransparentHugePages", fmt.Sprint(flag))
@@ -570,7 +570,7 @@ func jvmRules() []Rule {
 					}
 					mem := jvmMemory(c, j)
 					if mem <= 0 {
-						return unavailable("memory size", "no memory limit and MemTotal unknown")
+						return unavailable(finding.T("memory size", "内存大小"), "no memory limit and MemTotal unknown")
 					}
 					reserve := stack * int64(j.Threads)
 					e := ev("threads x stack", fmt.Sprintf("%d x %s", j.Threads, units.FormatBytes(stack)), fmt.Sprintf("/proc/%d/status Threads", j.PID))
@@ -607,7 +607,7 @@ func jvmRules() []Rule {
 					jdk := jdkOf(j)
 					aware, known := jdkContainerAware(jdk)
 					if !known {
-						return unavailable("JDK version", "not in JAVA_HOME/release nor in the path; run `"+orDefault(j.Exe, "java")+" -version`")
+						return unavailable(finding.T("JDK version", "JDK 版本"), "not in JAVA_HOME/release nor in the path; run `"+orDefault(j.Exe, "java")+" -version`")
 					}
 					e := jdkEv(j, jdk)
 					if aware {
@@ -673,7 +673,7 @@ func jvmRules() []Rule {
 				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
 					pinned, known, spanned := jvmPinned(nodes, j)
 					if !known {
-						return unavailable(fmt.Sprintf("/proc/%d/status Cpus_allowed_list", j.PID), "not read")
+						return unavailable(same(fmt.Sprintf("/proc/%d/status Cpus_allowed_list", j.PID)), "not read")
 					}
 					e := ev("Cpus_allowed_list", sysinfo.FormatCPUList(j.CPUsAllowed), fmt.Sprintf("/proc/%d/status", j.PID))
 					target := nodes[0]
@@ -757,7 +757,7 @@ func jvmRules() []Rule {
 				return eachJVMAny(c, func(j *sysinfo.JVM) Outcome {
 					l, ok := j.Limits["Max open files"]
 					if !ok {
-						return unavailable(fmt.Sprintf("/proc/%d/limits", j.PID), "no 'Max open files' line (permission?)")
+						return unavailable(same(fmt.Sprintf("/proc/%d/limits", j.PID)), "no 'Max open files' line (permission?)")
 					}
 					e := ev("Max open files", fmt.Sprintf("soft %d, hard %d; open %d", l.Soft, l.Hard, j.OpenFDs), fmt.Sprintf("/proc/%d/limits", j.PID))
 					if l.Soft < 0 {
@@ -796,7 +796,7 @@ func jvmRules() []Rule {
 				return eachJVMAny(c, func(j *sysinfo.JVM) Outcome {
 					l, ok := j.Limits["Max processes"]
 					if !ok {
-						return unavailable(fmt.Sprintf("/proc/%d/limits", j.PID), "no 'Max processes' line (permission?)")
+						return unavailable(same(fmt.Sprintf("/proc/%d/limits", j.PID)), "no 'Max processes' line (permission?)")
 					}
 					e := ev("Max processes", fmt.Sprintf("soft %d, hard %d; threads %d", l.Soft, l.Hard, j.Threads), fmt.Sprintf("/proc/%d/limits", j.PID))
 					if l.Soft < 0 {
@@ -837,7 +837,7 @@ func jvmRules() []Rule {
 					}
 					total, et, ok := meminfo(c, "HugePages_Total")
 					if !ok {
-						return unavailableFrom("/proc/meminfo HugePages_Total", c.F.Memory.Meminfo)
+						return unavailableFrom(same("/proc/meminfo HugePages_Total"), c.F.Memory.Meminfo)
 					}
 					if total > 0 {
 						return pass(Tf("%d huge pages reserved", "已预留 %d 个大页", total), et)
@@ -889,7 +889,7 @@ func (qt quotaThreads) eval(c *Ctx) []Outcome {
 		if v, ok := j.Options.Values[qt.flag]; ok {
 			n, err := strconv.Atoi(v)
 			if err != nil {
-				return unavailable("-XX:"+qt.flag, "not a number: "+v)
+				return unavailable(same("-XX:"+qt.flag), "not a number: "+v)
 			}
 			e := optsEv(j, qt.flag, v)
 			if n <= want {

@@ -26,7 +26,7 @@ func kernelRules() []Rule {
 			Eval: func(c *Ctx) []Outcome {
 				f := c.F.Clocksource.Current
 				if !f.OK {
-					return one(unavailableFrom("current_clocksource", f))
+					return one(unavailableFrom(finding.T("current_clocksource", "当前时钟源（current_clocksource）"), f))
 				}
 				e := evf("current_clocksource", f)
 				good := map[string]bool{"tsc": true, "arch_sys_counter": true, "kvm-clock": true, "hyperv_clocksource_tsc_page": true, "riscv_clocksource": true}
@@ -195,11 +195,11 @@ func kernelRules() []Rule {
 			Eval: func(c *Ctx) []Outcome {
 				r := c.F.Kernel.Release
 				if !r.OK {
-					return one(unavailableFrom("kernel release", r))
+					return one(unavailableFrom(finding.T("kernel release", "内核版本"), r))
 				}
 				a, b, ok := kernelVersion(r.Value)
 				if !ok {
-					return one(unavailable("kernel release", fmt.Sprintf("cannot parse %q", r.Value)))
+					return one(unavailable(finding.T("kernel release", "内核版本"), fmt.Sprintf("cannot parse %q", r.Value)))
 				}
 				e := evf("osrelease", r)
 				if a > 4 || (a == 4 && b >= 19) {
@@ -220,7 +220,7 @@ func kernelRules() []Rule {
 			References: []string{"kernel Documentation/admin-guide/kernel-parameters.txt (isolcpus, nohz_full)", "TuneD cpu-partitioning"},
 			Eval: func(c *Ctx) []Outcome {
 				if !c.F.Kernel.Cmdline.OK {
-					return one(unavailableFrom("/proc/cmdline", c.F.Kernel.Cmdline))
+					return one(unavailableFrom(same("/proc/cmdline"), c.F.Kernel.Cmdline))
 				}
 				var names, vals []string
 				for _, k := range []string{"isolcpus", "nohz_full"} {
@@ -253,7 +253,7 @@ func kernelRules() []Rule {
 			References: []string{"kernel Documentation/timers/no_hz.rst", "kernel Documentation/admin-guide/kernel-parameters.txt (nohz=)"},
 			Eval: func(c *Ctx) []Outcome {
 				if !c.F.Kernel.Cmdline.OK {
-					return one(unavailableFrom("/proc/cmdline", c.F.Kernel.Cmdline))
+					return one(unavailableFrom(same("/proc/cmdline"), c.F.Kernel.Cmdline))
 				}
 				v, ok := cmdlineArg(c, "nohz")
 				if !ok || v != "off" {
@@ -280,7 +280,7 @@ func kernelRules() []Rule {
 					return one(skip(T("not bare metal (or unknown): the SMMU belongs to the host", "非物理机（或无法确定）：SMMU 由宿主机管理")))
 				}
 				if !c.F.Kernel.Cmdline.OK {
-					return one(unavailableFrom("/proc/cmdline", c.F.Kernel.Cmdline))
+					return one(unavailableFrom(same("/proc/cmdline"), c.F.Kernel.Cmdline))
 				}
 				v, ok := cmdlineArg(c, "iommu.passthrough")
 				e := ev("cmdline iommu.passthrough", orDefault(v, "(absent)"), orDefault(c.F.Kernel.Cmdline.Source, "/proc/cmdline"))
@@ -327,7 +327,7 @@ func tuningRules() []Rule {
 					if notPresent(f.Err) {
 						return one(skip(T("TuneD is not installed or has no active profile", "未安装 TuneD 或没有激活的配置档")))
 					}
-					return one(unavailableFrom("TuneD active profile", f))
+					return one(unavailableFrom(finding.T("TuneD active profile", "TuneD 当前配置档"), f))
 				}
 				e := evf("active_profile", f)
 				p := strings.TrimSpace(f.Value)
@@ -365,7 +365,7 @@ func tuningRules() []Rule {
 			Eval: func(c *Ctx) []Outcome {
 				d := c.F.Daemons
 				if !d.OK {
-					return one(unavailableFrom("running daemons (/proc/[pid]/comm)", d))
+					return one(unavailableFrom(finding.T("running daemons (/proc/[pid]/comm)", "运行中的守护进程（/proc/[pid]/comm）"), d))
 				}
 				var found []string
 				for _, n := range d.Value {

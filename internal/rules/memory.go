@@ -40,7 +40,7 @@ func memoryRules() []Rule {
 					if notPresent(f.Err) {
 						return one(skip(Tf("kernel built without THP (%s)", "内核未启用透明大页（%s）", f.Err)))
 					}
-					return one(unavailableFrom("THP mode", f))
+					return one(unavailableFrom(finding.T("THP mode", "THP 模式"), f))
 				}
 				e := evf("transparent_hugepage/enabled", f)
 				mode := f.Value
@@ -88,7 +88,7 @@ func memoryRules() []Rule {
 					if notPresent(f.Err) {
 						return one(skip(Tf("kernel built without THP (%s)", "内核未启用透明大页（%s）", f.Err)))
 					}
-					return one(unavailableFrom("THP defrag mode", f))
+					return one(unavailableFrom(finding.T("THP defrag mode", "THP 碎片整理模式"), f))
 				}
 				e := evf("transparent_hugepage/defrag", f)
 				if f.Value != "always" {
@@ -112,7 +112,7 @@ func memoryRules() []Rule {
 			Eval: func(c *Ctx) []Outcome {
 				total, et, ok := meminfo(c, "HugePages_Total")
 				if !ok {
-					return one(unavailableFrom("/proc/meminfo HugePages_Total", c.F.Memory.Meminfo))
+					return one(unavailableFrom(same("/proc/meminfo HugePages_Total"), c.F.Memory.Meminfo))
 				}
 				if total == 0 {
 					return one(pass(T("no huge pages reserved", "未预留静态大页"), et))
@@ -151,7 +151,7 @@ func memoryRules() []Rule {
 			Eval: func(c *Ctx) []Outcome {
 				tot, et, ok := meminfo(c, "SwapTotal")
 				if !ok {
-					return one(unavailableFrom("/proc/meminfo SwapTotal", c.F.Memory.Meminfo))
+					return one(unavailableFrom(same("/proc/meminfo SwapTotal"), c.F.Memory.Meminfo))
 				}
 				if tot == 0 {
 					return one(pass(T("no swap configured", "未配置交换分区"), et))
@@ -215,7 +215,7 @@ func memoryRules() []Rule {
 				tot, et, ok := meminfo(c, "MemTotal")
 				avail, ea, ok2 := meminfo(c, "MemAvailable")
 				if !ok || !ok2 || tot <= 0 {
-					return one(unavailable("/proc/meminfo MemTotal/MemAvailable", orDefault(c.F.Memory.Meminfo.Err, "MemAvailable missing (kernel < 3.14)")))
+					return one(unavailable(same("/proc/meminfo MemTotal/MemAvailable"), orDefault(c.F.Memory.Meminfo.Err, "MemAvailable missing (kernel < 3.14)")))
 				}
 				r := float64(avail) / float64(tot)
 				obs := Tf("MemAvailable %s of %s (%s)", "可用内存 %s / %s（%s）", units.FormatBytes(avail*1024), units.FormatBytes(tot*1024), pct(r))
@@ -257,7 +257,7 @@ func memoryRules() []Rule {
 				if db > 0 || bb > 0 {
 					tot, _, ok := meminfo(c, "MemTotal")
 					if !ok || tot <= 0 {
-						return one(unavailable("MemTotal (to convert vm.dirty_bytes)", c.F.Memory.Meminfo.Err))
+						return one(unavailable(finding.T("MemTotal (to convert vm.dirty_bytes)", "MemTotal（用于换算 vm.dirty_bytes）"), c.F.Memory.Meminfo.Err))
 					}
 					evs = append(evs, e3, e4)
 					was = nil
@@ -306,7 +306,7 @@ func memoryRules() []Rule {
 				}
 				tot, et, ok := meminfo(c, "MemTotal")
 				if !ok {
-					return one(unavailableFrom("/proc/meminfo MemTotal", c.F.Memory.Meminfo))
+					return one(unavailableFrom(same("/proc/meminfo MemTotal"), c.F.Memory.Meminfo))
 				}
 				obs := Tf("min_free_kbytes %d on %s RAM", "min_free_kbytes 为 %d，内存 %s", v, units.FormatBytes(tot*1024))
 				switch {

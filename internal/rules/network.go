@@ -81,7 +81,7 @@ func netRules() []Rule {
 			Eval: func(c *Ctx) []Outcome {
 				f := c.F.Softnet
 				if !f.OK {
-					return one(unavailableFrom("/proc/net/softnet_stat", f))
+					return one(unavailableFrom(same("/proc/net/softnet_stat"), f))
 				}
 				s := f.Value
 				e := ev("softnet processed/dropped/time_squeeze", fmt.Sprintf("%d/%d/%d", s.Processed, s.Dropped, s.TimeSqueeze), orDefault(f.Source, "/proc/net/softnet_stat"))
@@ -299,7 +299,7 @@ func netRules() []Rule {
 					return one(*b2)
 				}
 				if max <= 0 {
-					return one(unavailable("nf_conntrack_max", "zero"))
+					return one(unavailable(same("nf_conntrack_max"), "zero"))
 				}
 				r := float64(cnt) / float64(max)
 				obs := Tf("conntrack %d of %d entries (%s)", "连接跟踪 %d / %d（%s）", cnt, max, pct(r))

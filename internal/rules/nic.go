@@ -206,7 +206,7 @@ func nicRules() []Rule {
 					e := ev("queues", fmt.Sprintf("combined %d (max %d), rx %d, tx %d", n.Combined, n.MaxCombined, n.RxQueues, n.TxQueues), nicSource(n)+"/queues")
 					obs := Tf("%s has %d queue(s) on a %d-CPU host (%d CPUs on its node)", "%s 只有 %d 个队列，主机共 %d 个 CPU（网卡所在节点 %d 个）", n.Name, q, cpus, len(local))
 					if q <= 0 {
-						out = append(out, unavailable(n.Name+" queue count", "no queues/rx-* and no ethtool channel count").On(n.Name))
+						out = append(out, unavailable(finding.T(n.Name+" queue count", n.Name+" 队列数"), "no queues/rx-* and no ethtool channel count").On(n.Name))
 						continue
 					}
 					want := len(local)
@@ -275,7 +275,7 @@ func nicRules() []Rule {
 					}
 					e := ev("rps queues enabled", fmt.Sprintf("%d of %d", on, len(n.RPS)), nicSource(n)+"/queues/rx-*/rps_cpus")
 					if len(n.RPS) == 0 {
-						out = append(out, unavailable(n.Name+" rps_cpus", "no queues/rx-*/rps_cpus read").On(n.Name))
+						out = append(out, unavailable(same(n.Name+" rps_cpus"), "no queues/rx-*/rps_cpus read").On(n.Name))
 						continue
 					}
 					if on == len(n.RPS) {

@@ -66,7 +66,7 @@ func numaRules() []Rule {
 			Eval: func(c *Ctx) []Outcome {
 				s := c.F.CPU.Sockets
 				if !s.OK {
-					return one(unavailableFrom("socket count", s))
+					return one(unavailableFrom(finding.T("socket count", "套接字数量"), s))
 				}
 				nodes, o := numaNodes(c)
 				if o != nil {

@@ -49,7 +49,7 @@ func powerRules() []Rule {
 				}
 				g := f.Value.Governors
 				if len(g) == 0 {
-					return one(unavailable("scaling_governor", "no governor values read"))
+					return one(unavailable(same("scaling_governor"), "no governor values read"))
 				}
 				e := ev("scaling_governor", countsString(g), governorGlob)
 				total, perf := 0, g["performance"]
@@ -256,7 +256,7 @@ func powerRules() []Rule {
 					if vm, known := isVM(c); known && vm {
 						return one(skip(Tf("no cpuidle states in this VM: idle states are the hypervisor's (%s)", "虚拟机内没有 cpuidle 状态：空闲状态由虚拟化层管理（%s）", f.Err)))
 					}
-					return one(unavailableFrom("cpuidle states", f))
+					return one(unavailableFrom(finding.T("cpuidle states", "cpuidle 状态"), f))
 				}
 				var deep []sysinfo.IdleState
 				var all []string

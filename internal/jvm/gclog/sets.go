@@ -46,23 +46,23 @@ const overlapSlack = 0.5
 
 var pidInName = regexp.MustCompile(`pid(\d+)`)
 
-// conflict names the first attribute in which a and b differ, "" when they
-// can be one JVM.
-func (a *fileID) conflict(b *fileID) string {
+// conflict names the first attribute in which a and b differ (EN and ZH),
+// empty when they can be one JVM.
+func (a *fileID) conflict(b *fileID) finding.Text {
 	switch {
 	case a.pid != 0 && b.pid != 0 && a.pid != b.pid:
-		return "pid"
+		return finding.T("pid", "进程号")
 	case a.collector != CollectorUnknown && b.collector != CollectorUnknown && a.collector != b.collector &&
 		!(a.collector == ZGC && b.collector == ZGCGenerational || a.collector == ZGCGenerational && b.collector == ZGC):
-		return "collector"
+		return finding.T("collector", "收集器")
 	case !a.start.IsZero() && !b.start.IsZero() && absDur(a.start.Sub(b.start)) > startSlack:
-		return "JVM start time"
+		return finding.T("JVM start time", "JVM 启动时间")
 	case a.heapKB > 0 && b.heapKB > 0 && a.heapKB != b.heapKB:
-		return "heap size"
+		return finding.T("heap size", "堆大小")
 	case a.uptime && b.uptime && max(a.first, b.first) < min(a.last, b.last)-overlapSlack:
-		return "overlapping uptimes"
+		return finding.T("overlapping uptimes", "运行时间重叠（各自独立启动）")
 	}
-	return ""
+	return finding.Text{}
 }
 
 func absDur(d time.Duration) time.Duration {
@@ -98,7 +98,7 @@ func (a *fileID) describe() string {
 // jvmSet is the files of one JVM, in the order given.
 type jvmSet struct {
 	files []*fileID
-	why   string // how it differs from the first set ("" for the first)
+	why   finding.Text // how it differs from the first set (empty for the first)
 }
 
 func (s *jvmSet) srcs() []Source {
@@ -147,20 +147,20 @@ func groupByJVM(ctx context.Context, srcs []Source) ([]*jvmSet, error) {
 			return nil, err
 		}
 		placed := false
-		why := ""
+		var why finding.Text
 		for _, s := range sets {
-			c := ""
+			var c finding.Text
 			for _, f := range s.files {
-				if c = id.conflict(f); c != "" {
+				if c = id.conflict(f); c.EN != "" {
 					break
 				}
 			}
-			if c == "" {
+			if c.EN == "" {
 				s.files = append(s.files, id)
 				placed = true
 				break
 			}
-			if why == "" {
+			if why.EN == "" {
 				why = c
 			}
 		}
@@ -197,29 +197,13 @@ func mixedError(sets []*jvmSet) *MixedJVMsError {
 			zh = append(zh, fmt.Sprintf("JVM 1：%s", d))
 			continue
 		}
-		en = append(en, fmt.Sprintf("JVM %d: %s (differs in %s)", i+1, d, s.why))
-		zh = append(zh, fmt.Sprintf("JVM %d：%s（%s不同）", i+1, d, whyZH(s.why)))
+		en = append(en, fmt.Sprintf("JVM %d: %s (differs in %s)", i+1, d, s.why.EN))
+		zh = append(zh, fmt.Sprintf("JVM %d：%s（%s不同）", i+1, d, s.why.ZH))
 	}
 	e.Text = finding.T(
 		fmt.Sprintf("these GC logs come from %d different JVMs and would blend into one meaningless analysis: %s; analyse each JVM's files on their own", len(sets), strings.Join(en, "; ")),
 		fmt.Sprintf("这些 GC 日志来自 %d 个不同的 JVM，合并分析将毫无意义：%s；请分别分析每个 JVM 的文件", len(sets), strings.Join(zh, "；")))
 	return e
-}
-
-func whyZH(why string) string {
-	switch why {
-	case "pid":
-		return "进程号"
-	case "collector":
-		return "收集器"
-	case "JVM start time":
-		return "JVM 启动时间"
-	case "heap size":
-		return "堆大小"
-	case "overlapping uptimes":
-		return "运行时间重叠（各自独立启动）"
-	}
-	return why
 }
 
 // separateFinding tells the reader of one JVM's report that the files given
