@@ -96,7 +96,7 @@ func writeMarkdown(w io.Writer, r *Result) error {
 	if len(r.Read) > 0 {
 		fmt.Fprintf(bw, "| %s | %s | %s |\n|---|---|---|\n", t("Input", "输入"), t("Format", "格式"), t("Encoding", "编码"))
 		for _, in := range r.Read {
-			fmt.Fprintf(bw, "| %s | %s | %s |\n", report.MarkdownCell(in.Name), in.Format, in.Encoding)
+			fmt.Fprintf(bw, "| %s | %s | %s |\n", finding.SafeMarkdown(in.Name), in.Format, in.Encoding)
 		}
 		bw.WriteString("\n")
 	}
@@ -109,7 +109,7 @@ func writeMarkdown(w io.Writer, r *Result) error {
 		}
 		fmt.Fprintf(bw, "## %s\n\n", part.title.In(r.lang))
 		for _, u := range part.list {
-			fmt.Fprintf(bw, "- %s\n", report.MarkdownCell(u.Message))
+			fmt.Fprintf(bw, "- %s\n", finding.SafeMarkdown(u.Message))
 		}
 		bw.WriteString("\n")
 	}
@@ -133,7 +133,7 @@ func writeMarkdownFindings(bw *bufio.Writer, fs []finding.Finding, l finding.Lan
 		fmt.Fprintf(bw, "| %s | ID | %s | %s |\n|---|---|---|---|\n", t("Severity", "严重级别"), t("Status", "状态"), t("Title", "标题"))
 		for i := range fs {
 			f := &fs[i]
-			fmt.Fprintf(bw, "| %s | `%s` | %s | %s |\n", f.Severity.Label(l), finding.SafeMarkdownCode(f.Key()), f.Status, report.MarkdownCell(f.Title.In(l)))
+			fmt.Fprintf(bw, "| %s | `%s` | %s | %s |\n", f.Severity.Label(l), finding.SafeMarkdownCode(f.Key()), f.Status, finding.SafeMarkdown(f.Title.In(l)))
 		}
 		bw.WriteString("\n")
 	}
@@ -142,7 +142,7 @@ func writeMarkdownFindings(bw *bufio.Writer, fs []finding.Finding, l finding.Lan
 		if f.Status != finding.Fail {
 			continue
 		}
-		fmt.Fprintf(bw, "### %s\n\n", report.MarkdownCell(f.Title.In(l)))
+		fmt.Fprintf(bw, "### %s\n\n", finding.SafeMarkdown(f.Title.In(l)))
 		for _, p := range []struct{ k, v string }{
 			{t("Seen", "现象"), f.Observed.In(l)},
 			{t("Why", "原因"), f.Why.In(l)},
@@ -150,11 +150,11 @@ func writeMarkdownFindings(bw *bufio.Writer, fs []finding.Finding, l finding.Lan
 			{t("Risk", "风险"), f.Risk.In(l)},
 		} {
 			if strings.TrimSpace(p.v) != "" {
-				fmt.Fprintf(bw, "- **%s**: %s\n", p.k, report.MarkdownCell(p.v))
+				fmt.Fprintf(bw, "- **%s**: %s\n", p.k, finding.SafeMarkdown(p.v))
 			}
 		}
 		if f.Fix.Apply != "" {
-			fmt.Fprintf(bw, "- **%s**: `%s`\n", t("Apply", "执行"), report.MarkdownCode(f.Fix.Apply))
+			fmt.Fprintf(bw, "- **%s**: `%s`\n", t("Apply", "执行"), finding.SafeMarkdownSpan(f.Fix.Apply))
 		}
 		bw.WriteString("\n")
 	}

@@ -180,9 +180,9 @@ func writeFlameMarkdown(w io.Writer, p *report.FlameDiffPage, lang finding.Lang)
 	}
 	bw := bufio.NewWriter(w)
 	t := func(en, zh string) string { return finding.T(en, zh).In(lang) }
-	fmt.Fprintf(bw, "\n## %s (%s)\n\n%s\n", t("Differential flame graph", "差分火焰图"), p.Kind, report.MarkdownCell(p.NormText.In(lang)))
+	fmt.Fprintf(bw, "\n## %s (%s)\n\n%s\n", t("Differential flame graph", "差分火焰图"), p.Kind, finding.SafeMarkdown(p.NormText.In(lang)))
 	for _, n := range p.Notes {
-		fmt.Fprintf(bw, "\n> %s\n", report.MarkdownCell(n.In(lang)))
+		fmt.Fprintf(bw, "\n> %s\n", finding.SafeMarkdown(n.In(lang)))
 	}
 	table := func(title string, fs []stacks.FrameDelta) {
 		fmt.Fprintf(bw, "\n### %s\n\n", title)

@@ -101,7 +101,7 @@ func writeText(w io.Writer, c *Comparison, lang finding.Lang, gate float64) erro
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%s\n", L.title)
 	for _, s := range c.sides(L) {
-		fmt.Fprintf(bw, "  %s: %s  %s", s.name, report.OneLine(s.side.Dir), s.side.Start)
+		fmt.Fprintf(bw, "  %s: %s  %s", s.name, finding.SafeOneLine(s.side.Dir), s.side.Start)
 		if m := s.side.Model.In(lang); m != "" {
 			fmt.Fprintf(bw, "  (%s)", m)
 		}
@@ -113,7 +113,7 @@ func writeText(w io.Writer, c *Comparison, lang finding.Lang, gate float64) erro
 		fmt.Fprintf(bw, "  %s\n", c.designText().In(lang))
 		for _, s := range c.Stats {
 			if s.Why != nil {
-				fmt.Fprintf(bw, "  %s: %s\n", s.Label.In(lang), report.OneLine(s.Why.In(lang)))
+				fmt.Fprintf(bw, "  %s: %s\n", s.Label.In(lang), finding.SafeOneLine(s.Why.In(lang)))
 			}
 		}
 		bw.WriteString("\n")
@@ -133,13 +133,13 @@ func writeText(w io.Writer, c *Comparison, lang finding.Lang, gate float64) erro
 		bw.WriteString("\n")
 	}
 	for _, w := range c.Warnings {
-		fmt.Fprintf(bw, "%s: %s\n", L.warnings, report.OneLine(w.In(lang)))
+		fmt.Fprintf(bw, "%s: %s\n", L.warnings, finding.SafeOneLine(w.In(lang)))
 	}
 	if len(c.Warnings) > 0 {
 		bw.WriteString("\n")
 	}
 	for _, s := range c.sides(L) {
-		fmt.Fprintf(bw, "%s (%s): %s\n", L.verdict, s.name, report.OneLine(s.side.verdictIn(L, lang)))
+		fmt.Fprintf(bw, "%s (%s): %s\n", L.verdict, s.name, finding.SafeOneLine(s.side.verdictIn(L, lang)))
 	}
 	for _, g := range c.groups(L) {
 		fmt.Fprintf(bw, "\n%s:\n", g.name)
@@ -147,7 +147,7 @@ func writeText(w io.Writer, c *Comparison, lang finding.Lang, gate float64) erro
 			fmt.Fprintf(bw, "  %s\n", L.none)
 		}
 		for _, f := range g.fs {
-			fmt.Fprintf(bw, "  [%s] %s  (%s)\n", f.Severity.Label(lang), report.OneLine(f.Title.In(lang)), report.OneLine(f.Key))
+			fmt.Fprintf(bw, "  [%s] %s  (%s)\n", f.Severity.Label(lang), finding.SafeOneLine(f.Title.In(lang)), finding.SafeOneLine(f.Key))
 		}
 	}
 	writeGateText(bw, c, L, lang, gate)
@@ -235,7 +235,7 @@ func writeTable(w *bufio.Writer, rows [][]string) {
 func writeMarkdown(w io.Writer, c *Comparison, lang finding.Lang, gate float64) error {
 	L := labelsFor(lang)
 	bw := bufio.NewWriter(w)
-	md, code := report.MarkdownCell, report.MarkdownCode
+	md, code := finding.SafeMarkdown, finding.SafeMarkdownSpan
 	fmt.Fprintf(bw, "## %s\n\n", L.title)
 	fmt.Fprintf(bw, "- **%s**: `%s` %s %s\n", L.before, code(c.Before.Dir), c.Before.Start, md(c.Before.Model.In(lang)))
 	fmt.Fprintf(bw, "- **%s**: `%s` %s %s\n\n", L.after, code(c.After.Dir), c.After.Start, md(c.After.Model.In(lang)))

@@ -130,7 +130,7 @@ func writeStepsText(w io.Writer, s *Steps, lang finding.Lang) error {
 	fmt.Fprintf(bw, "\n  %s\n", stepsMethod().In(lang))
 	for _, st := range s.Steps {
 		for _, wn := range st.Warnings {
-			fmt.Fprintf(bw, "%s (%s): %s\n", L.warnings, finding.SafeLine(st.Dir), report.OneLine(wn.In(lang)))
+			fmt.Fprintf(bw, "%s (%s): %s\n", L.warnings, finding.SafeLine(st.Dir), finding.SafeOneLine(wn.In(lang)))
 		}
 	}
 	return bw.Flush()
@@ -143,14 +143,14 @@ func writeStepsMarkdown(w io.Writer, s *Steps, lang finding.Lang) error {
 	rows := s.table(lang)
 	fmt.Fprintf(bw, "| %s |\n|---|---:|---:|---:|---:|---:|---:|---:|\n", strings.Join(rows[0], " | "))
 	for _, r := range rows[1:] {
-		r[0] = report.MarkdownCell(r[0])
+		r[0] = finding.SafeMarkdown(r[0])
 		fmt.Fprintf(bw, "| %s |\n", strings.Join(r, " | "))
 	}
 	L := labelsFor(lang)
-	fmt.Fprintf(bw, "\n%s\n", report.MarkdownCell(stepsMethod().In(lang)))
+	fmt.Fprintf(bw, "\n%s\n", finding.SafeMarkdown(stepsMethod().In(lang)))
 	for _, st := range s.Steps {
 		for _, wn := range st.Warnings {
-			fmt.Fprintf(bw, "\n> **%s** (`%s`): %s\n", L.warnings, report.MarkdownCode(st.Dir), report.MarkdownCell(wn.In(lang)))
+			fmt.Fprintf(bw, "\n> **%s** (`%s`): %s\n", L.warnings, finding.SafeMarkdownSpan(st.Dir), finding.SafeMarkdown(wn.In(lang)))
 		}
 	}
 	return bw.Flush()

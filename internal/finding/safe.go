@@ -49,6 +49,11 @@ func SafeMarkdownCode(s string) string { return codeCell.Replace(SafeOneLine(s))
 
 var codeCell = strings.NewReplacer("`", "'", "|", `\|`)
 
+// SafeMarkdownSpan is SafeOneLine for a code span in Markdown prose or a
+// list: a backtick, which would end the span, becomes '. Nothing else is
+// escaped: outside a table GFM shows a span's \| as typed, so a | stays.
+func SafeMarkdownSpan(s string) string { return strings.ReplaceAll(SafeOneLine(s), "`", "'") }
+
 // SafeMarkdownText is Safe for Markdown prose that may span lines: markup
 // is escaped as in SafeMarkdown and a newline becomes <br>, so a value
 // cannot open a heading, a list or a table of its own.

@@ -10,7 +10,7 @@ import (
 // (porting's codeCell: SafeLine, ` -> ', | -> \|; analysis's
 // report.MarkdownCode + | -> \|: SafeOneLine, ` -> ', | -> \|), and where
 // they differed: porting kept runs of spaces, the one escaper folds them
-// as report.MarkdownCode (every other code span) does.
+// as SafeMarkdownSpan (every other code span) does.
 func TestSafeMarkdownCodeForms(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{"gc.pause-pct", "gc.pause-pct"},
@@ -29,6 +29,26 @@ func TestSafeMarkdownCodeForms(t *testing.T) {
 	} {
 		if got := SafeMarkdownCode(c.in); got != c.want {
 			t.Errorf("SafeMarkdownCode(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestSafeMarkdownSpan: a code span in prose or a list (report's former
+// mdCode) is the cell's escaping but for |, which GFM shows as typed there.
+func TestSafeMarkdownSpan(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"a|b", "a|b"},
+		{"a`b", "a'b"},
+		{"a\nb\tc", "a b c"},
+		{"a\x1b[31mb", `a\x1b[31mb`},
+		{"*_[]#<>&\\", "*_[]#<>&\\"},
+		{"<init>", "<init>"},
+	} {
+		if got := SafeMarkdownSpan(c.in); got != c.want {
+			t.Errorf("SafeMarkdownSpan(%q) = %q, want %q", c.in, got, c.want)
+		}
+		if cell := SafeMarkdownCode(c.in); cell != strings.ReplaceAll(SafeMarkdownSpan(c.in), "|", `\|`) {
+			t.Errorf("the cell's escaping of %q (%q) is not the span's with | escaped", c.in, cell)
 		}
 	}
 }

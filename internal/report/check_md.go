@@ -75,9 +75,9 @@ func writeFindingMarkdown(w *bufio.Writer, f *finding.Finding, l finding.Lang) {
 	for _, e := range f.Evidence {
 		src := ""
 		if e.Source != "" {
-			src = " (`" + mdCode(e.Source) + "`)"
+			src = " (`" + finding.SafeMarkdownSpan(e.Source) + "`)"
 		}
-		fmt.Fprintf(w, "  - `%s` = `%s`%s\n", mdCode(e.Key), mdCode(e.Value), src)
+		fmt.Fprintf(w, "  - `%s` = `%s`%s\n", finding.SafeMarkdownSpan(e.Key), finding.SafeMarkdownSpan(e.Value), src)
 	}
 	para("why", f.Why.In(l))
 	para("recommend", f.Recommended.In(l))
@@ -100,13 +100,6 @@ func writeFindingMarkdown(w *bufio.Writer, f *finding.Finding, l finding.Lang) {
 		}
 		fmt.Fprintf(w, "%s: %s\n\n", label("note", l), finding.SafeMarkdownText(note))
 	}
-}
-
-// mdCode makes s safe inside a single-backtick code span in prose or a
-// list; a code span in a table cell needs finding.SafeMarkdownCode, which
-// also escapes the table's |.
-func mdCode(s string) string { // oneLine also neutralises control characters
-	return strings.ReplaceAll(finding.SafeOneLine(s), "`", "'")
 }
 
 // fenceFor returns a backtick fence longer than any run inside v.
@@ -135,10 +128,3 @@ func Anchor(key string) string {
 	}
 	return b.String()
 }
-
-// OneLine, MarkdownCell and MarkdownCode make target-controlled text safe
-// for other packages' renderers: on a terminal, in a Markdown table or
-// paragraph, and inside a code span outside a table.
-func OneLine(s string) string      { return finding.SafeOneLine(s) }
-func MarkdownCell(s string) string { return finding.SafeMarkdown(s) }
-func MarkdownCode(s string) string { return mdCode(s) }

@@ -462,7 +462,7 @@ func writeGCMarkdown(w io.Writer, p *GCPage) error {
 		for bytes.Contains(b.Bytes(), []byte(fence)) {
 			fence += "`"
 		}
-		fmt.Fprintf(bw, "## GC: %s\n\n%s\n\n%stext\n%s\n%s\n\n", MarkdownCell(j.Name),
+		fmt.Fprintf(bw, "## GC: %s\n\n%s\n\n%stext\n%s\n%s\n\n", finding.SafeMarkdown(j.Name),
 			finding.SafeMarkdownText(j.Summary.Headline(j.Findings).Line().In(p.Lang)), fence, bytes.TrimRight(b.Bytes(), "\n"), fence)
 	}
 	return bw.Flush()

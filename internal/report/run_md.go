@@ -46,10 +46,10 @@ func writeRunSummaryMarkdown(bw *bufio.Writer, r *RunSummary, l finding.Lang, t 
 	if !r.End.IsZero() {
 		end = " – " + r.End.UTC().Format("15:04:05")
 	}
-	fmt.Fprintf(bw, "- %s: `%s`\n- %s: %s%s UTC · %s `%s`\n", t("folder", "目录"), mdCode(r.Dir),
-		t("time", "时间"), r.Start.UTC().Format("2006-01-02 15:04:05"), end, t("status", "状态"), mdCode(r.Status))
+	fmt.Fprintf(bw, "- %s: `%s`\n- %s: %s%s UTC · %s `%s`\n", t("folder", "目录"), finding.SafeMarkdownSpan(r.Dir),
+		t("time", "时间"), r.Start.UTC().Format("2006-01-02 15:04:05"), end, t("status", "状态"), finding.SafeMarkdownSpan(r.Status))
 	if r.Command != "" {
-		fmt.Fprintf(bw, "- %s: `%s`\n", t("command", "命令"), mdCode(r.Command))
+		fmt.Fprintf(bw, "- %s: `%s`\n", t("command", "命令"), finding.SafeMarkdownSpan(r.Command))
 	}
 	if r.TargetPID != 0 {
 		fmt.Fprintf(bw, "- %s: %s (pid %d)\n", t("target", "目标"), finding.SafeMarkdownText(r.TargetComm), r.TargetPID)
@@ -60,7 +60,7 @@ func writeRunSummaryMarkdown(bw *bufio.Writer, r *RunSummary, l finding.Lang, t 
 	if len(s.Top) > 0 {
 		var parts []string
 		for _, th := range s.Top {
-			parts = append(parts, fmt.Sprintf("`%s` tid=%d nid=0x%x %.1f%%", mdCode(th.Name), th.TID, th.TID, th.CPUPct))
+			parts = append(parts, fmt.Sprintf("`%s` tid=%d nid=0x%x %.1f%%", finding.SafeMarkdownSpan(th.Name), th.TID, th.TID, th.CPUPct))
 		}
 		fmt.Fprintf(bw, "- %s: %s\n", t("hottest threads", "最热线程"), strings.Join(parts, ", "))
 	}
