@@ -36,6 +36,9 @@ type AnalyzeOptions struct {
 	JDK int
 	// Collapsed and Pprof are where a profile input is also written.
 	Collapsed, Pprof string
+	// Save rewrites a RUN_DIR's derived/series.json and findings.json with
+	// this diagnosis (AnalyzeRunOptions.Save).
+	Save bool
 
 	Now func() time.Time
 }
@@ -131,7 +134,7 @@ UTF-16 编码的或带 Windows 换行符的：
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.Output, "output", "o", "text", helpText(finding.T("output format: text, json, markdown, or html (a self-contained page of the GC logs and thread dumps, with --out FILE)", "输出格式：text、json、markdown，或 html（GC 日志与线程转储的自包含页面，需配合 --out FILE）")))
+	outputFlagNote(f, &o.Output, analysis.Formats(), finding.T("html: a self-contained page of the GC logs and thread dumps, with --out FILE", "html：GC 日志与线程转储的自包含页面，需配合 --out FILE"))
 	f.StringVar(&o.Out, "out", "", helpText(finding.T("with -o html: the page to write", "与 -o html 一起使用：要写出的页面文件")))
 	langFlag(f, &o.Lang)
 	f.StringVar(&o.Cmdline, "cmdline", "", helpText(finding.T("a JVM command line to check (quote it)", "要检查的 JVM 命令行（请用引号括起来）")))
@@ -140,6 +143,7 @@ UTF-16 编码的或带 Windows 换行符的：
 	f.StringVar(&o.Collapsed, "collapsed", "", helpText(finding.T("write a profile input's stacks as collapsed stacks to this file (FlameGraph, speedscope)", "把剖析输入的调用栈以折叠调用栈格式写入该文件（FlameGraph、speedscope）")))
 	f.StringVar(&o.Pprof, "pprof", "", helpText(finding.T("write a profile input's stacks in pprof's format to this file (go tool pprof)", "把剖析输入的调用栈以 pprof 格式写入该文件（go tool pprof）")))
 	failOnFlag(f, &o.FailOn)
+	f.BoolVar(&o.Save, "save", false, helpText(finding.T("with a RUN_DIR: rewrite its derived/series.json and findings.json with this diagnosis (the manifest and raw samples are never changed)", "用于 RUN_DIR：用本次诊断重写其 derived/series.json 与 findings.json（清单与原始样本不会改动）")))
 	f.StringVar(&o.Format, "format", "", helpText(finding.T("read every FILE as this format instead of recognising it: "+formatNames(), "不按内容识别，而把每个 FILE 都按该格式读取："+strings.ReplaceAll(formatNames(), ", ", "、"))))
 	f.StringVar(&o.MaxInput, "max-input", "", helpText(finding.T("the most text read from one input, e.g. 512M or 4G (default 2G)", "单个输入最多读取的文本量，例如 512M 或 4G（默认 2G）")))
 	return cmd
@@ -204,7 +208,7 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 			if len(args) > 1 || o.Cmdline != "" {
 				return usageErr(finding.T("a run folder is analysed on its own: tuneloop analyze %s", "运行目录需要单独分析：tuneloop analyze %s"), path)
 			}
-			ro := AnalyzeRunOptions{Output: o.Output, Lang: o.Lang, FailOn: o.FailOn}
+			ro := AnalyzeRunOptions{Output: o.Output, Lang: o.Lang, FailOn: o.FailOn, Save: o.Save}
 			if hosts {
 				return analyzeHostsDir(ctx, env, path, ro)
 			}

@@ -89,3 +89,25 @@ func listTree(t *testing.T, dir string) []string {
 	}
 	return names
 }
+
+// TestAnalyzeSave: `analyze --save RUN_DIR` writes the folder's derived
+// series and findings again from its raw samples (a folder copied without
+// them, or diagnosed by an older tuneloop); without --save nothing is written.
+func TestAnalyzeSave(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("..", "verdict", "testdata", "runs", "cpu-hot"))); err != nil {
+		t.Fatal(err)
+	}
+	for _, save := range []bool{false, true} {
+		env, _, errb := testEnv()
+		if err := RunAnalyze(context.Background(), env, []string{dir}, &AnalyzeOptions{Output: "text", Save: save}); err != nil {
+			t.Fatalf("analyze (save %v): %v\n%s", save, err, errb.String())
+		}
+		for _, name := range []string{"derived/series.json", "findings.json"} {
+			_, err := os.Stat(filepath.Join(dir, name))
+			if save != (err == nil) {
+				t.Errorf("save %v: %s: %v", save, name, err)
+			}
+		}
+	}
+}

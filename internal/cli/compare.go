@@ -119,9 +119,7 @@ Mann-Whitney U 检验，两者一致才下结论（否则判为无法判断并�
 		},
 	}
 	f := cmd.Flags()
-	formats := compare.CommandFormats().Text()
-	f.StringVarP(&o.Output, "output", "o", "text", helpText(finding.T("output format: "+formats.EN+" (junit gates runs; html draws probes)",
-		"输出格式："+formats.ZH+"（junit 用于运行的门禁；html 用于探测结果的页面）")))
+	outputFlagNote(f, &o.Output, compare.CommandFormats(), finding.T("junit gates runs; html draws probes", "junit 用于运行的门禁；html 用于探测结果的页面"))
 	langFlag(f, &o.Lang)
 	f.Float64Var(&o.FailOnRegPct, "fail-on-regression", 0, helpText(finding.T("exit 3 when throughput or p99 regressed significantly with the interval's far bound beyond this percent, or the error rate rose", "吞吐量或 p99 显著变差且区间远端超过该百分比，或错误率上升时，以退出码 3 结束")))
 	f.StringVar(&o.Design, "design", "", helpText(finding.T("paired: the i-th runs of the sides are a pair; unpaired: two sets (default: paired when the start times show the runs interleaved)", "paired：两侧的第 i 次运行为一对；unpaired：两组独立运行（默认：开始时间显示交替进行时按配对处理）")))
@@ -191,22 +189,20 @@ func RunCompareArgs(ctx context.Context, env *Env, o *CompareOptions, args []str
 	default:
 		return usageErr(finding.T("%d run folders: separate the runs before from the runs after with --, or use --steps", "%d 个运行目录：请用 -- 分隔改动前与改动后的运行，或使用 --steps"), len(args))
 	}
+	kind, err := flameKind(o)
+	if err != nil {
+		return err
+	}
+	so := session.CompareOptions{Before: bArgs, After: aArgs, Judge: compare.Options{PowerPct: o.FailOnRegPct, Design: o.Design},
+		FlameDiff: o.FlameDiff, FlameKind: kind, Lang: lang}
 	if o.FlameDiff != "" && session.AllProfileFiles(ctx, args) {
-		return compareProfileFiles(ctx, env, o, bArgs, aArgs, lang)
+		return compareProfileFiles(ctx, env, o, so)
 	}
-	b, err := session.LoadInputs(ctx, bArgs, lang)
+	c, fd, err := session.CompareRuns(ctx, so)
 	if err != nil {
 		return err
 	}
-	a, err := session.LoadInputs(ctx, aArgs, lang)
-	if err != nil {
-		return err
-	}
-	c := compare.CompareSetsWith(b, a, compare.Options{PowerPct: o.FailOnRegPct, Design: o.Design})
-	fd, err := flameDiffRuns(env, o, b, a, lang)
-	if err != nil {
-		return err
-	}
+	saidPage(env, o.FlameDiff, lang)
 	if err := writeComparison(env.Stdout, c, fd, format, lang, o.FailOnRegPct); err != nil {
 		return err
 	}
@@ -235,13 +231,9 @@ func comparisonExit(c *compare.Comparison, gatePct float64, regressed bool) erro
 }
 
 func compareSteps(ctx context.Context, env *Env, args []string, format report.Format, lang finding.Lang) error {
-	var steps [][]compare.Input
-	for _, p := range args {
-		in, err := session.LoadInputs(ctx, []string{p}, lang)
-		if err != nil {
-			return err
-		}
-		steps = append(steps, in)
+	steps, err := session.CompareSteps(ctx, args, lang)
+	if err != nil {
+		return err
 	}
-	return compare.WriteSteps(env.Stdout, compare.CompareSteps(args, steps, 0), format, lang)
+	return compare.WriteSteps(env.Stdout, steps, format, lang)
 }

@@ -35,8 +35,7 @@ type hostOptions struct {
 
 func (h *hostOptions) flags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&h.Host, "host", "", helpText(finding.T("run on this host over SSH ([user@]host[:port] or a ~/.ssh/config alias); nothing is installed there", "通过 SSH 在该主机上运行（[user@]host[:port] 或 ~/.ssh/config 中的别名）；不在该主机上安装任何东西")))
-	cmd.Flags().StringSliceVar(&h.Identity, "identity", nil, helpText(finding.T("--host: private key file to log in with (besides ssh-agent and ~/.ssh/config)", "--host：登录所用的私钥文件（ssh-agent 与 ~/.ssh/config 之外）")))
-	cmd.Flags().StringVar(&h.KnownHosts, "known-hosts", "", helpText(finding.T("--host: known_hosts file (default ~/.ssh/known_hosts); an unknown host key is refused", "--host：known_hosts 文件（默认 ~/.ssh/known_hosts）；未知的主机密钥会被拒绝")))
+	h.loginFlags(cmd, "--host")
 	cmd.Flags().BoolVar(&h.Sudo, "sudo", false, helpText(finding.T("--host: run tuneloop there through sudo (a password is asked here, on the terminal, only if sudo wants one)", "--host：在该主机上通过 sudo 运行 tuneloop（仅当 sudo 需要时才在本地终端询问密码）")))
 }
 
@@ -44,9 +43,15 @@ func (h *hostOptions) flags(cmd *cobra.Command) {
 func (h *hostOptions) flagsMulti(cmd *cobra.Command) {
 	cmd.Flags().StringArrayVar(&h.Hosts, "host", nil, helpText(finding.T("record on this host over SSH ([ROLE=][user@]host[:port] or a ~/.ssh/config alias; ROLE app, db, lb or other); repeat it for several hosts on one timeline", "通过 SSH 在该主机上记录（[ROLE=][user@]host[:port] 或 ~/.ssh/config 中的别名；ROLE 为 app、db、lb 或 other）；可重复使用，多台主机在同一时间轴上")))
 	cmd.Flags().StringVar(&h.File, "hosts", "", helpText(finding.T("hosts file: one host a line, \"role name [user@]host[:port]\" (or YAML: hosts: [{name, role, address}])", "主机文件：每行一台主机，\"role name [user@]host[:port]\"（或 YAML：hosts: [{name, role, address}]）")))
-	cmd.Flags().StringSliceVar(&h.Identity, "identity", nil, helpText(finding.T("--host: private key file to log in with (besides ssh-agent and ~/.ssh/config)", "--host：登录所用的私钥文件（ssh-agent 与 ~/.ssh/config 之外）")))
-	cmd.Flags().StringVar(&h.KnownHosts, "known-hosts", "", helpText(finding.T("--host: known_hosts file (default ~/.ssh/known_hosts); an unknown host key is refused", "--host：known_hosts 文件（默认 ~/.ssh/known_hosts）；未知的主机密钥会被拒绝")))
+	h.loginFlags(cmd, "--host")
 	cmd.Flags().BoolVar(&h.Sudo, "sudo", false, helpText(finding.T("--host: run tuneloop there through sudo (a password is asked here, on the terminal, only if sudo wants one)", "--host：在该主机上通过 sudo 运行 tuneloop（仅当 sudo 需要时才在本地终端询问密码）")))
+}
+
+// loginFlags are --identity and --known-hosts, for the flag that names the
+// host (--host, probe's --peer-ssh).
+func (h *hostOptions) loginFlags(cmd *cobra.Command, of string) {
+	cmd.Flags().StringSliceVar(&h.Identity, "identity", nil, helpText(finding.T(of+": private key file to log in with (besides ssh-agent and ~/.ssh/config)", of+"：登录所用的私钥文件（ssh-agent 与 ~/.ssh/config 之外）")))
+	cmd.Flags().StringVar(&h.KnownHosts, "known-hosts", "", helpText(finding.T(of+": known_hosts file (default ~/.ssh/known_hosts); an unknown host key is refused", of+"：known_hosts 文件（默认 ~/.ssh/known_hosts）；未知的主机密钥会被拒绝")))
 }
 
 // multi says whether the hosts make a multi-host run (several --host, a
@@ -139,7 +144,7 @@ func runRecordRemote(ctx context.Context, env *Env, o *RecordOptions, lang findi
 		return usageErr(finding.T("--host: --prometheus-listen and --prometheus-textfile are not available for a remote host yet", "--host：远端主机暂不支持 --prometheus-listen 与 --prometheus-textfile"))
 	}
 	res, err := session.RecordRemote(ctx, session.RemoteRecordOptions{Host: o.Remote.Host, Out: o.Out,
-		Conn:     multihost.Conn{Options: o.Remote.remoteOptions(env), Exe: o.Remote.Exe, Sudo: o.Remote.Sudo, Stderr: env.Stderr},
+		Conn:     multihost.Conn{Options: o.Remote.remoteOptions(env), Exe: o.Remote.Exe, Sudo: o.Remote.Sudo, Stderr: env.Stderr}, // fetching needs NOPASSWD sudo (remote says so)
 		Duration: o.Duration, Interval: o.Interval, PID: o.PID, JVM: o.JVM, ThreadDumps: o.ThreadDumps, Enable: o.Enable, Disable: o.Disable})
 	if err != nil {
 		return sessionErr(err)

@@ -55,7 +55,7 @@ func runVersus(ctx context.Context, env *Env, o *LoadOptions) error {
 	vo := session.VersusOptions{Window: o.Window, Pairs: pairs, WarmUp: warm}
 	if live.on {
 		vo.OnWindow = func(i, n int, w session.Window) {
-			live.show(fmt.Sprintf("%s %d/%d  %s  %.0f TPS  p99 %.1f ms", finding.T("window", "窗口").In(lang), i, n, w.Side, w.TPS, w.P99))
+			live.show(report.WindowLiveLine(i, n, w.Side, w.TPS, w.P99, lang))
 		}
 	}
 	got, err := session.Versus(ctx, a, b, vo)

@@ -20,7 +20,16 @@ func outputFormat(s string, fs report.Formats) (report.Format, error) {
 // outputFlag defines -o/--output (default text), its help naming the
 // formats from fs, the list outputFormat checks it against.
 func outputFlag(f *pflag.FlagSet, p *string, fs report.Formats) {
+	outputFlagNote(f, p, fs, finding.Text{})
+}
+
+// outputFlagNote is outputFlag with a note after the formats, e.g. what
+// one of them needs.
+func outputFlagNote(f *pflag.FlagSet, p *string, fs report.Formats, note finding.Text) {
 	t := fs.Text()
+	if note.EN != "" {
+		t = finding.T(t.EN+" ("+note.EN+")", t.ZH+"（"+note.ZH+"）")
+	}
 	f.StringVarP(p, "output", "o", "text", helpText(finding.T("output format: "+t.EN, "输出格式："+t.ZH)))
 }
 

@@ -147,8 +147,7 @@ probe.json、probe.txt、probe.md 与 probe.html（矩阵画成热力图）；
 	f.StringVar(&o.SSH, "peer-ssh", "", helpText(finding.T("start the other side on this host over SSH ([user@]host[:port] or a ~/.ssh/config alias; nothing is installed there) and measure the network to it", "通过 SSH 在该主机上启动另一端（[user@]host[:port] 或 ~/.ssh/config 中的别名；不在那里安装任何东西），并测量到它的网络")))
 	f.StringVar(&o.Catalog, "catalog", "", helpText(finding.T("catalog the probe folder is added to (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)", "探测目录要加入的运行记录目录（默认 $XDG_DATA_HOME/tuneloop/runs.db 或 ~/.local/share/tuneloop/runs.db）")))
 	f.BoolVar(&o.NoCatalog, "no-catalog", false, helpText(finding.T("do not add the probe folder to the catalog", "不把探测目录加入运行记录目录")))
-	f.StringSliceVar(&o.Remote.Identity, "identity", nil, helpText(finding.T("--peer-ssh: private key file to log in with (besides ssh-agent and ~/.ssh/config)", "--peer-ssh：用于登录的私钥文件（ssh-agent 与 ~/.ssh/config 之外）")))
-	f.StringVar(&o.Remote.KnownHosts, "known-hosts", "", helpText(finding.T("--peer-ssh: known_hosts file (default ~/.ssh/known_hosts); an unknown host key is refused", "--peer-ssh：known_hosts 文件（默认 ~/.ssh/known_hosts）；未知的主机密钥会被拒绝")))
+	o.Remote.loginFlags(cmd, "--peer-ssh")
 	return cmd
 }
 

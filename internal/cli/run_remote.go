@@ -44,8 +44,7 @@ func (h *hostOptions) hostsOptions(env *Env, output string, lang finding.Lang) (
 	if err != nil {
 		return session.HostsOptions{}, err
 	}
-	o := session.HostsOptions{Hosts: hosts, Lang: lang, Conn: multihost.Conn{Options: h.remoteOptions(env), Exe: h.Exe,
-		Sudo: h.Sudo, Password: h.password(env, env.Lang()), Stderr: env.Stderr}}
+	o := session.HostsOptions{Hosts: hosts, Lang: lang, Conn: h.conn(env, lang)}
 	if output == "text" {
 		o.Note = func(t finding.Text) { fmt.Fprintf(env.Stderr, "tuneloop: %s\n", t.In(lang)) }
 	}

@@ -164,11 +164,7 @@ func runRunsAdd(ctx context.Context, env *Env, o *RunsOptions, dirs []string) er
 	}
 	defer c.Close()
 	return session.AddRuns(ctx, c, dirs, func(d string, isProbe bool) {
-		what := finding.T("added", "已添加")
-		if isProbe {
-			what = finding.T("added probe", "已添加探测")
-		}
-		fmt.Fprintf(env.Stdout, "%s %s\n", what.In(lang), finding.SafeLine(d))
+		fmt.Fprintln(env.Stdout, report.AddedLine(d, isProbe, lang))
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/probe"
+	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/session"
 )
 
@@ -57,10 +58,10 @@ func RunRunsRebuild(ctx context.Context, env *Env, o *RunsOptions, dirs []string
 	r, err := session.RebuildCatalog(ctx, c, dirs)
 	if r != nil {
 		for _, d := range r.Added {
-			fmt.Fprintf(env.Stdout, "%s %s\n", finding.T("added", "已添加").In(lang), finding.SafeLine(d))
+			fmt.Fprintln(env.Stdout, report.AddedLine(d, false, lang))
 		}
 		for _, d := range r.Probes {
-			fmt.Fprintf(env.Stdout, "%s %s\n", finding.T("added probe", "已添加探测").In(lang), finding.SafeLine(d))
+			fmt.Fprintln(env.Stdout, report.AddedLine(d, true, lang))
 		}
 		for _, s := range r.Skipped {
 			fmt.Fprintf(env.Stderr, "tuneloop: %s %s\n", finding.T("skipped", "已跳过").In(lang), finding.SafeLine(s))

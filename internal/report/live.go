@@ -36,6 +36,12 @@ func RunLiveLine(p loadgen.Progress, total time.Duration, l finding.Lang) string
 		float64(p.Last.Requests), p.Last.P99, finding.T("errors", "错误").In(l), p.Errors)
 }
 
+// WindowLiveLine is the status line of `load --versus` after window i of
+// n: the side loaded (a or b) and that window's TPS and p99.
+func WindowLiveLine(i, n int, side string, tps, p99 float64, l finding.Lang) string {
+	return fmt.Sprintf("%s %d/%d  %s  %.0f TPS  p99 %.1f ms", finding.T("window", "窗口").In(l), i, n, side, tps, p99)
+}
+
 // RecordLiveLine is the status line of `tuneloop record` el into total
 // (0: until stopped): host CPU, the process and its busiest thread.
 func RecordLiveLine(r *sample.Rates, el, total time.Duration, l finding.Lang) string {

@@ -234,3 +234,13 @@ func writeTrendSeries(w io.Writer, s TrendSeries, l finding.Lang) error {
 	fmt.Fprintln(w)
 	return nil
 }
+
+// AddedLine is the line `runs add` and `runs rebuild` print for each
+// folder put into the catalog (a run folder or a probe folder).
+func AddedLine(dir string, isProbe bool, l finding.Lang) string {
+	what := finding.T("added", "已添加")
+	if isProbe {
+		what = finding.T("added probe", "已添加探测")
+	}
+	return what.In(l) + " " + finding.SafeLine(dir)
+}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 
 	"github.com/tuneloop/tuneloop/internal/runfolder"
@@ -23,6 +24,10 @@ func Reanalyze(ctx context.Context, dir string, save bool) (*verdict.Layers, *ve
 	}
 	d := verdict.Decide(L)
 	if save {
+		// A folder copied without its derived files has no derived/.
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(runfolder.SeriesFile)), 0o755); err != nil {
+			return nil, nil, err
+		}
 		if err := runfolder.WriteJSONAtomic(filepath.Join(dir, runfolder.SeriesFile), L.Series); err != nil {
 			return nil, nil, err
 		}
