@@ -66,8 +66,9 @@ func LoadContext(ctx context.Context, dir string, load *loadgen.Summary) (*Loade
 			// are (the folder's copy is on the host's: WriteLoad).
 			L.Load = load
 		}
-		// The recorders ran from before the warm-up to after the load: a
-		// host is judged over the load, as a local run is.
+		// The recorders ran from before the warm-up to after the load: the
+		// app host, the one given the load, is judged over it, as a local
+		// run is.
 		if e.Role == RoleApp {
 			L.WithinLoad()
 		}
