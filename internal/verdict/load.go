@@ -148,9 +148,17 @@ func (L *Layers) diagnose() {
 // at most its last tick goes); multihost calls it after moving a remote
 // host's series onto the load's clock (LoadWholeContext, Shift).
 func (L *Layers) WithinLoad() {
+	if L.windowSeries() {
+		L.diagnose()
+	}
+}
+
+// windowSeries keeps the ticks overlapping the load's measured window
+// (WithinLoad's rule) and says whether any went.
+func (L *Layers) windowSeries() bool {
 	s := L.Load
 	if s == nil || s.Start.IsZero() || s.Duration <= 0 || L.Series == nil || L.Folder == nil {
-		return
+		return false
 	}
 	from, to := s.Start, s.Start.Add(time.Duration(s.Duration*float64(time.Second)))
 	var kept []diagnose.Tick
@@ -160,13 +168,13 @@ func (L *Layers) WithinLoad() {
 		}
 	}
 	if len(kept) == len(L.Series.Ticks) || len(kept) < diagnose.MinTicks {
-		return
+		return false
 	}
 	series := *L.Series
 	series.Ticks = kept
 	L.Series = &series
 	L.Stats = L.Series.Summarize()
-	L.diagnose()
+	return true
 }
 
 // FromFolder is Load of a folder already opened (its manifest may carry
@@ -246,6 +254,19 @@ func fromFolder(ctx context.Context, f *runfolder.Folder, whole bool) (*Layers, 
 		}
 	}
 	L.numaMaps = nm
+	// The load first: unless whole, the host is diagnosed over its window.
+	if err := stopped(ctx, f.Dir, LoadFile); err != nil {
+		return nil, err
+	}
+	if b, ok := L.readJSON(LoadFile); ok {
+		s := &loadgen.Summary{}
+		if L.unmarshal(LoadFile, b, s) && !isNull(b) {
+			L.Load = s
+		}
+	}
+	if !whole {
+		L.windowSeries()
+	}
 	L.diagnose()
 
 	if err := L.loadGC(ctx); err != nil {
@@ -263,16 +284,10 @@ func fromFolder(ctx context.Context, f *runfolder.Folder, whole bool) (*Layers, 
 		return nil, err
 	}
 	L.loadSockets()
-	// load.json, load-detail.json and check.json are small (capped): one
-	// look at ctx before them.
-	if err := stopped(ctx, f.Dir, LoadFile); err != nil {
+	// load-detail.json and check.json are small (capped): one look at ctx
+	// before them.
+	if err := stopped(ctx, f.Dir, loaddetail.File); err != nil {
 		return nil, err
-	}
-	if b, ok := L.readJSON(LoadFile); ok {
-		s := &loadgen.Summary{}
-		if L.unmarshal(LoadFile, b, s) && !isNull(b) {
-			L.Load = s
-		}
 	}
 	if b, ok := L.readFile(loaddetail.File, loaddetail.MaxBytes); ok {
 		if d, err := loaddetail.Decode(b); err != nil {
@@ -289,9 +304,6 @@ func fromFolder(ctx context.Context, f *runfolder.Folder, whole bool) (*Layers, 
 	}
 	if b, ok := L.readFile(probe.RunFile, probe.MaxFileBytes); ok && len(b) > 0 {
 		L.loadProbe(b)
-	}
-	if !whole {
-		L.WithinLoad()
 	}
 	return L, nil
 }
