@@ -16,6 +16,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/remote/sshdtest"
 	"github.com/tuneloop/tuneloop/internal/report"
+	"github.com/tuneloop/tuneloop/internal/testchild"
 )
 
 // TestZooRemoteSameVerdict: the zoo's sync-logging service, recorded once by
@@ -39,7 +40,7 @@ func TestZooRemoteSameVerdict(t *testing.T) {
 	if err := java.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { syscall.Kill(-java.Process.Pid, syscall.SIGKILL); java.Wait() })
+	t.Cleanup(func() { syscall.Kill(-java.Process.Pid, syscall.SIGKILL); testchild.ReapJVM(java) })
 	target := fmt.Sprintf("http://127.0.0.1:%d/api", port)
 	for deadline := time.Now().Add(90 * time.Second); ; {
 		if r, err := http.Get(target); err == nil {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/jvm/attach"
+	"github.com/tuneloop/tuneloop/internal/testchild"
 )
 
 // startGroup runs sleep in a process group of its own, as Start would.
@@ -162,7 +163,7 @@ func sleeperJVM(t *testing.T) int {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	t.Cleanup(func() { testchild.ReapJVM(cmd) })
 	if _, err := out.Read(make([]byte, 3)); err != nil { // "up": main runs, attach can start
 		t.Fatalf("the JVM did not start: %v", err)
 	}

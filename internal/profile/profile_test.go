@@ -14,6 +14,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/stacks"
+	"github.com/tuneloop/tuneloop/internal/testchild"
 )
 
 // Service burns CPU in one method, allocates in another and makes four
@@ -69,7 +70,7 @@ func startJava(t *testing.T, java, class, source string) int {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	t.Cleanup(func() { testchild.ReapJVM(cmd) })
 	ready := make(chan bool, 1)
 	go func() {
 		sc := bufio.NewScanner(out)
@@ -246,7 +247,7 @@ func TestCaptureJFROff(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	defer testchild.ReapJVM(cmd)
 	bufio.NewReader(out).ReadString('\n')
 	_, err := Capture(context.Background(), cmd.Process.Pid, stacks.CPU, time.Second, Options{})
 	var se *StartError

@@ -22,6 +22,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/launch"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/runfolder"
+	"github.com/tuneloop/tuneloop/internal/testchild"
 	"github.com/tuneloop/tuneloop/internal/verdict"
 )
 
@@ -363,7 +364,7 @@ func TestRunKilledSurvivingJVM(t *testing.T) {
 				if err := svc.Start(); err != nil {
 					t.Fatal(err)
 				}
-				t.Cleanup(func() { _ = syscall.Kill(-svc.Process.Pid, syscall.SIGKILL); _ = svc.Wait() })
+				t.Cleanup(func() { _ = syscall.Kill(-svc.Process.Pid, syscall.SIGKILL); testchild.ReapJVM(svc) })
 				for end := time.Now().Add(60 * time.Second); readPID(pidFile) == 0 && time.Now().Before(end); {
 					time.Sleep(50 * time.Millisecond)
 				}
@@ -379,6 +380,10 @@ func TestRunKilledSurvivingJVM(t *testing.T) {
 				t.Cleanup(func() {
 					if pid := readPID(pidFile); pid != 0 {
 						_ = syscall.Kill(pid, syscall.SIGKILL)
+						for end := time.Now().Add(5 * time.Second); launch.Alive(pid) && time.Now().Before(end); {
+							time.Sleep(20 * time.Millisecond)
+						}
+						launch.RemoveStaleAttach(pid) // not our child: its socket, once it is gone
 					}
 				})
 			}

@@ -144,3 +144,16 @@ func (c *Child) Stop() {
 		<-done
 	}
 }
+
+// ReapJVM kills a test's JVM (SIGKILL, if it still runs), waits for it and
+// removes the attach socket it could not remove itself: pids come round,
+// and a stale /tmp/.java_pid<N> of one user blocks the attach of the next
+// JVM of another user that gets pid N (jvm/attach TestAttachStaleSocket).
+func ReapJVM(cmd *exec.Cmd) {
+	if cmd.Process == nil {
+		return
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	_ = os.Remove("/tmp/.java_pid" + strconv.Itoa(cmd.Process.Pid))
+}

@@ -20,7 +20,11 @@
 //     would die of it), create .attach_pid<NSPID> in the JVM's cwd (else its
 //     /tmp), owned by the JVM's uid (the JVM ignores a trigger owned by
 //     anyone else but root, and root of the host is not root in a user
-//     namespace), send SIGQUIT, and wait for the socket.
+//     namespace), send SIGQUIT, and wait for the socket. A socket at the
+//     path that refuses connections or is another user's (a JVM killed with
+//     SIGKILL left it, and its pid came round) is replaced by the listener,
+//     unless the JVM may not do so in the sticky /tmp: then attach says
+//     which file to remove, at once, instead of waiting out the timeout.
 //  4. Each command is one connection: "1\0<cmd>\0<arg1>\0<arg2>\0<arg3>\0";
 //     the reply is the result code on a line, then the output until EOF.
 //     Diagnostic commands go as cmd "jcmd" with the whole command line as
@@ -123,7 +127,7 @@ func AttachContext(ctx context.Context, pid int, opts Options) (*VM, error) {
 		return nil, err
 	}
 	vm := &VM{PID: pid, NSPID: p.NSPID, UID: p.UID, GID: p.GID, User: userName(p.UID), opts: opts, proc: p,
-		Socket: procPath(pid, "root/tmp/.java_pid"+strconv.Itoa(p.NSPID))}
+		Socket: procPath(pid, "root/tmp/"+sockName(p.NSPID))}
 	// Host root is not root inside another user namespace: connect as the JVM's user there.
 	vm.asUser = os.Geteuid() == 0 && p.UID != 0 && !sameNamespace(pid, "user")
 
@@ -152,7 +156,7 @@ func AttachContext(ctx context.Context, pid int, opts Options) (*VM, error) {
 // fallbackWorthy: errors a JDK's own tool might get past. The typed kinds
 // are facts about the JVM that jcmd would meet too.
 func fallbackWorthy(err error) bool {
-	for _, k := range []error{ErrNoSuchProcess, ErrNotHotSpot, ErrAttachDisabled, ErrTimeout} {
+	for _, k := range []error{ErrNoSuchProcess, ErrNotHotSpot, ErrAttachDisabled, ErrTimeout, ErrStaleSocket} {
 		if errors.Is(err, k) {
 			return false
 		}
@@ -197,23 +201,30 @@ func (vm *VM) hello(ctx context.Context) error {
 // attachSocket finds or starts the attach listener and says hello.
 func (vm *VM) attachSocket(ctx context.Context) error {
 	vm.setVia()
-	var stale uint64
-	if f, ino, err := vm.openSocket(); err == nil {
+	var stale fileInfo // a socket at the path that is not this JVM's listener
+	refused := false
+	f, fi, err := vm.openSocket()
+	switch {
+	case err == nil:
 		f.Close()
 		err := vm.helloAs(ctx)
 		if err == nil || !errors.Is(err, syscall.ECONNREFUSED) {
 			return err
 		}
-		stale = ino // a socket file nobody listens on: a dead JVM's, or left behind
-	} else if errors.Is(err, fs.ErrPermission) {
+		stale, refused = fi, true // nobody listens on it: a dead JVM's, or left behind
+	case errors.Is(err, errNotJVMs):
+		stale, _ = vm.statTmp(sockName(vm.NSPID))
+	case errors.Is(err, fs.ErrPermission):
 		return errPermission(vm.PID, vm.User, err)
 	}
-	if err := vm.startListener(ctx, stale); err != nil {
+	if err := vm.startListener(ctx, stale, refused); err != nil {
 		return err
 	}
 	vm.Started = true
 	return vm.helloAs(ctx)
 }
+
+func sockName(nspid int) string { return ".java_pid" + strconv.Itoa(nspid) }
 
 // helloAs says hello and, when the JVM refuses host root (another user
 // namespace seen as the same one, or an unusual setup), retries as the
@@ -236,7 +247,9 @@ func (vm *VM) setVia() {
 }
 
 // startListener is step 3 of the package comment.
-func (vm *VM) startListener(ctx context.Context, stale uint64) error {
+// stale is the socket file found at the path that nothing answered on
+// (refused: connections to it were refused), if any.
+func (vm *VM) startListener(ctx context.Context, stale fileInfo, refused bool) error {
 	p := vm.proc
 	if off, how := attachDisabled(p); off {
 		return &Error{PID: vm.PID, Kind: ErrAttachDisabled,
@@ -259,6 +272,14 @@ func (vm *VM) startListener(ctx context.Context, stale uint64) error {
 			Advice: finding.T("Retry in a few seconds", "请几秒后重试")}
 	}
 
+	// The listener would fail on either file, for tuneloop and jcmd alike:
+	// say so now rather than after the timeout.
+	if stale.ino != 0 && vm.cannotReplace(stale.uid) {
+		return vm.errStaleSocket(sockName(vm.NSPID), stale.uid, refused)
+	}
+	if t, ok := vm.statTmp(sockName(vm.NSPID) + ".tmp"); ok && vm.cannotReplace(t.uid) {
+		return vm.errStaleSocket(sockName(vm.NSPID)+".tmp", t.uid, false)
+	}
 	remove, err := vm.trigger()
 	if err != nil {
 		return err
@@ -275,7 +296,7 @@ func (vm *VM) startListener(ctx context.Context, stale uint64) error {
 	// Poll 1, 2, 4 ... ms, then every 20 ms: a healthy JVM answers in a few ms.
 	step := time.Millisecond
 	for {
-		if ino := vm.socketInode(); ino != 0 && ino != stale {
+		if ino := vm.socketInode(); ino != 0 && ino != stale.ino {
 			return nil
 		}
 		if exited(vm.PID) {
@@ -288,6 +309,9 @@ func (vm *VM) startListener(ctx context.Context, stale uint64) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-deadline.C:
+			if now, ok := vm.statTmp(sockName(vm.NSPID)); ok && stale.ino != 0 && now.ino == stale.ino && now.uid != vm.UID {
+				return vm.errStaleSocket(sockName(vm.NSPID), now.uid, refused)
+			}
 			return &Error{PID: vm.PID, Kind: ErrTimeout,
 				Detail: finding.Tf(finding.T("no attach socket %[1]s within %[2]s of SIGQUIT", "发送 SIGQUIT 后 %[2]s 内未出现 attach 套接字 %[1]s"), vm.Socket, vm.opts.timeout()),
 				Advice: finding.T("The JVM may be hung (a long GC or safepoint, out of memory or threads) or have -XX:+DisableAttachMechanism in a flags file; retry with a longer --timeout; `kill -3 PID` prints a thread dump to the JVM's stdout even then",
@@ -352,14 +376,14 @@ func (vm *VM) Operation(ctx context.Context, op string, args ...string) (string,
 		ctx, cancel = context.WithTimeout(ctx, vm.opts.commandTimeout())
 		defer cancel()
 	}
-	stale := uint64(0)
+	var stale fileInfo
 	send := func() (int, []byte, error) {
-		f, ino, err := vm.openSocket()
+		f, fi, err := vm.openSocket()
 		if err != nil {
 			return 0, nil, err
 		}
 		defer f.Close()
-		stale = ino
+		stale = fi
 		if vm.asUser {
 			return helperRoundTrip(ctx, f, vm.UID, vm.GID, req)
 		}
@@ -369,7 +393,7 @@ func (vm *VM) Operation(ctx context.Context, op string, args ...string) (string,
 	if (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ECONNREFUSED)) && !exited(vm.PID) {
 		// The socket went away under a running JVM (a /tmp cleaner): start
 		// the listener again, as jcmd would, and retry once.
-		if e := vm.startListener(ctx, stale); e != nil {
+		if e := vm.startListener(ctx, stale, errors.Is(err, syscall.ECONNREFUSED)); e != nil {
 			return "", e
 		}
 		vm.Started = true

@@ -25,14 +25,16 @@ type jvm struct {
 	cmd *exec.Cmd
 }
 
-// startJVM runs testdata/Sleeper.java with java (a path, or "java" from
-// PATH) under wrap (e.g. runuser -u nobody --) and waits for READY.
-
 // liveTimeout bounds starting a test JVM's attach listener where the test
 // checks what an attach does, not how fast: on a loaded CI machine a JVM
 // took more than the default 5 s to answer SIGQUIT.
 const liveTimeout = 30 * time.Second
 
+// startJVM runs testdata/Sleeper.java with java (a path, or "java" from
+// PATH) under wrap (e.g. runuser -u nobody --) and waits for READY. The
+// JVM is killed at the end of the test, and the attach socket it leaves
+// removed: pids come round, and a stale socket of another user blocks the
+// next JVM with that pid (TestAttachStaleSocket).
 func startJVM(t *testing.T, java string, wrap []string, env []string, jvmArgs ...string) jvm {
 	t.Helper()
 	if java == "java" {
@@ -65,9 +67,13 @@ func startJVM(t *testing.T, java string, wrap []string, env []string, jvmArgs ..
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	var jpid int
 	t.Cleanup(func() {
 		cancel()
 		_ = cmd.Wait()
+		if jpid != 0 {
+			_ = os.Remove("/tmp/.java_pid" + strconv.Itoa(jpid))
+		}
 	})
 	ready := make(chan bool, 1)
 	go func() {
@@ -91,7 +97,11 @@ func startJVM(t *testing.T, java string, wrap []string, env []string, jvmArgs ..
 	case <-time.After(90 * time.Second):
 		t.Fatalf("%v: no READY: %s", args, stderr.String())
 	}
-	return jvm{pid: jvmPid(t, cmd.Process.Pid), cmd: cmd}
+	pid := jvmPid(t, cmd.Process.Pid)
+	if sameNamespace(pid, "mnt") { // else its /tmp is its own
+		jpid = pid
+	}
+	return jvm{pid: pid, cmd: cmd}
 }
 
 // jvmPid finds the JVM under a wrapper: pid itself, or its only descendant mapping libjvm.so.
@@ -256,6 +266,90 @@ func TestAttachContainer(t *testing.T) {
 		t.Logf("note: a /tmp/.java_pid%d exists on the host too", vm.NSPID)
 	}
 	threadPrintOK(t, vm)
+}
+
+// TestAttachStaleSocket plants what a JVM killed with SIGKILL leaves: a
+// socket /tmp/.java_pid<N> (or its .tmp) that nothing listens on, owned by
+// another user than the JVM that now has pid N. The JVM cannot replace it in
+// the sticky /tmp, so attach must name the file and the fix at once, not
+// wait out its timeout; a root JVM can replace it, so attach must work.
+func TestAttachStaleSocket(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root")
+	}
+	if _, err := exec.LookPath("runuser"); err != nil {
+		t.Skip("no runuser")
+	}
+	if fi, err := os.Stat("/tmp"); err != nil || fi.Mode()&os.ModeSticky == 0 {
+		t.Skip("/tmp is not sticky")
+	}
+	j := startJVM(t, "java", []string{"runuser", "-u", "nobody", "--"}, nil)
+	sock := "/tmp/.java_pid" + strconv.Itoa(j.pid)
+	for _, c := range []struct {
+		path    string
+		owner   int
+		refused bool
+	}{
+		{sock, 1, false},          // another user's: never connected to
+		{sock + ".tmp", 0, false}, // the listener's bind fails on it
+		{sock, 0, true},           // root's, as test runs and services run as root leave them
+	} {
+		plantSocket(t, c.path, c.owner)
+		t0 := time.Now()
+		_, err := Attach(j.pid, Options{Method: Socket, Timeout: liveTimeout})
+		t.Logf("%s uid %d: %v: %v", c.path, c.owner, time.Since(t0), err)
+		var e *Error
+		if !errors.As(err, &e) || !errors.Is(err, ErrStaleSocket) {
+			t.Fatalf("%s owned by uid %d: %v, want a stale socket error", c.path, c.owner, err)
+		}
+		en, zh := e.Message(finding.EN), e.Message(finding.ZH)
+		if !strings.Contains(en, "rm "+c.path+"`") || !strings.Contains(zh, "rm "+c.path+"`") || !strings.Contains(en, "sticky") {
+			t.Errorf("the message does not name the file and its removal:\n%s\n%s", en, zh)
+		}
+		if got := strings.Contains(en, "refuses connections"); got != c.refused {
+			t.Errorf("%s: says it refuses connections: %v, want %v: %s", c.path, got, c.refused, en)
+		}
+		if err := os.Remove(c.path); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t0 := time.Now()
+	vm, err := Attach(j.pid, Options{Method: Socket, Timeout: liveTimeout})
+	t.Logf("clean: %v", time.Since(t0))
+	if err != nil {
+		t.Fatalf("after removing the stale sockets, as the error advised: %v", err)
+	}
+	threadPrintOK(t, vm)
+
+	// A root JVM may replace anybody's file in /tmp: attach goes ahead.
+	r := startJVM(t, "java", nil, nil)
+	plantSocket(t, "/tmp/.java_pid"+strconv.Itoa(r.pid), 65534)
+	vm, err = Attach(r.pid, Options{Method: Socket, Timeout: liveTimeout})
+	if err != nil {
+		t.Fatalf("a root JVM behind a stale socket of nobody: %v", err)
+	}
+	if !vm.Started {
+		t.Error("attached without starting the listener: to the planted socket?")
+	}
+	threadPrintOK(t, vm)
+}
+
+// plantSocket leaves a socket at path that nothing listens on, owned by uid.
+func plantSocket(t *testing.T, path string, uid int) {
+	t.Helper()
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(fd)
+	_ = os.Remove(path)
+	if err := syscall.Bind(fd, &syscall.SockaddrUnix{Name: path}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.Remove(path) })
+	if err := os.Chown(path, uid, uid); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func TestAttachDisabled(t *testing.T) {

@@ -18,6 +18,7 @@ var (
 	ErrPermission     = errors.New("permission denied")
 	ErrTimeout        = errors.New("the JVM did not respond")
 	ErrStopped        = errors.New("the process is stopped")
+	ErrStaleSocket    = errors.New("a stale attach socket is in the way")
 )
 
 var kindText = map[error]finding.Text{
@@ -27,6 +28,7 @@ var kindText = map[error]finding.Text{
 	ErrPermission:     finding.T("permission denied", "权限不足"),
 	ErrTimeout:        finding.T("the JVM did not respond", "JVM 无响应"),
 	ErrStopped:        finding.T("the process is stopped", "进程处于停止状态"),
+	ErrStaleSocket:    finding.T("a stale attach socket is in the way", "残留的 attach 套接字挡住了 attach"),
 }
 
 // Error is a failure to attach to (or to talk to) one JVM.
@@ -130,4 +132,26 @@ func errStopped(pid int) *Error {
 			"其状态为 T（被 SIGSTOP/SIGTSTP 或调试器停止）：它不执行任何代码，因此无法响应"),
 		Advice: finding.Tf(finding.T("Resume it with `kill -CONT %d` (or detach the debugger), then retry",
 			"用 `kill -CONT %d` 恢复它（或断开调试器）后重试"), pid)}
+}
+
+// errStaleSocket: name in the JVM's /tmp, owned by owner, is not this JVM's,
+// and the JVM may not replace it (sticky /tmp), so its attach listener
+// cannot start. A JVM killed with SIGKILL leaves its socket; pids come round
+// (pid_max is often 32768), and the next JVM of another user with that pid
+// meets it. jcmd and jstack fail the same way, after their own timeout.
+func (vm *VM) errStaleSocket(name string, owner int, refused bool) *Error {
+	path, who := vm.tmpName(name), userName(owner)
+	var d finding.Text
+	if refused {
+		d = finding.Tf(finding.T("%[1]s is a socket of user %[2]s that refuses connections: a process that had pid %[4]d before was killed (kill -9, the OOM killer) and left it",
+			"%[1]s 是用户 %[2]s 的套接字，连接被拒绝：此前使用 pid %[4]d 的进程被强制杀死（kill -9、OOM killer）时留下了它"), path, who, vm.User, vm.NSPID)
+	} else {
+		d = finding.Tf(finding.T("%[1]s belongs to user %[2]s, not to the JVM's user %[3]s, so it is not this JVM's: a process that had pid %[4]d before left it",
+			"%[1]s 属于用户 %[2]s，而非该 JVM 的用户 %[3]s，因此不是该 JVM 的：此前使用 pid %[4]d 的进程留下了它"), path, who, vm.User, vm.NSPID)
+	}
+	d = finding.Tf(finding.T("%s. /tmp is sticky, so the JVM (user %s) may not replace it and its attach listener cannot start; jcmd and jstack fail the same way",
+		"%s。/tmp 设置了粘滞位，该 JVM（用户 %s）无权替换它，其 attach 监听无法启动；jcmd 和 jstack 同样会失败"), d, vm.User)
+	return &Error{PID: vm.PID, Kind: ErrStaleSocket, Detail: d,
+		Advice: finding.Tf(finding.T("Remove it as root (`rm %s`) and retry; the JVM need not restart. Stop JVMs with SIGTERM rather than SIGKILL, and they remove their socket",
+			"以 root 删除它（`rm %s`）后重试，无需重启 JVM。停止 JVM 请用 SIGTERM 而非 SIGKILL，JVM 会自行删除其套接字"), path)}
 }

@@ -30,13 +30,23 @@ func openTmp(pid int) (int, error) {
 	return fd, nil
 }
 
+// fileInfo is what tuneloop knows of a file in the JVM's /tmp.
+type fileInfo struct {
+	ino uint64
+	uid int
+}
+
+// errNotJVMs: a socket owned by a user other than the JVM's and root. The
+// JVM chowns its socket to its own euid, so such a file is never this JVM's.
+var errNotJVMs = errors.New("a socket of another user")
+
 // openSocket opens the attach socket as an O_PATH file and returns it with
-// its inode. A missing file, or one that is not a socket, is fs.ErrNotExist
-// (the JVM's listener replaces it when it starts).
-func (vm *VM) openSocket() (*os.File, uint64, error) {
+// its inode and owner. A missing file, or one that is not a socket, is
+// fs.ErrNotExist (the JVM's listener replaces it when it starts).
+func (vm *VM) openSocket() (*os.File, fileInfo, error) {
 	dir, err := openTmp(vm.PID)
 	if err != nil {
-		return nil, 0, err
+		return nil, fileInfo{}, err
 	}
 	defer unix.Close(dir)
 	name := ".java_pid" + strconv.Itoa(vm.NSPID)
@@ -45,33 +55,78 @@ func (vm *VM) openSocket() (*os.File, uint64, error) {
 		if errors.Is(err, unix.ELOOP) {
 			err = unix.ENOENT
 		}
-		return nil, 0, &fs.PathError{Op: "open", Path: vm.Socket, Err: err}
+		return nil, fileInfo{}, &fs.PathError{Op: "open", Path: vm.Socket, Err: err}
 	}
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
 		unix.Close(fd)
-		return nil, 0, &fs.PathError{Op: "stat", Path: vm.Socket, Err: err}
+		return nil, fileInfo{}, &fs.PathError{Op: "stat", Path: vm.Socket, Err: err}
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFSOCK {
 		unix.Close(fd)
-		return nil, 0, &fs.PathError{Op: "open", Path: vm.Socket, Err: fmt.Errorf("not a socket: %w", fs.ErrNotExist)}
+		return nil, fileInfo{}, &fs.PathError{Op: "open", Path: vm.Socket, Err: fmt.Errorf("not a socket: %w", fs.ErrNotExist)}
 	}
 	if int(st.Uid) != vm.UID && st.Uid != 0 {
 		unix.Close(fd)
-		return nil, 0, &fs.PathError{Op: "open", Path: vm.Socket,
-			Err: fmt.Errorf("owned by uid %d, not by the JVM's uid %d: %w", st.Uid, vm.UID, fs.ErrPermission)}
+		return nil, fileInfo{}, &fs.PathError{Op: "open", Path: vm.Socket,
+			Err: fmt.Errorf("owned by uid %d, not by the JVM's uid %d: %w: %w", st.Uid, vm.UID, errNotJVMs, fs.ErrPermission)}
 	}
-	return os.NewFile(uintptr(fd), vm.Socket), st.Ino, nil
+	return os.NewFile(uintptr(fd), vm.Socket), fileInfo{ino: st.Ino, uid: int(st.Uid)}, nil
 }
 
 // socketInode is the inode of a valid attach socket, 0 when there is none.
 func (vm *VM) socketInode() uint64 {
-	f, ino, err := vm.openSocket()
+	f, fi, err := vm.openSocket()
 	if err != nil {
 		return 0
 	}
 	f.Close()
-	return ino
+	return fi.ino
+}
+
+// statTmp lstats name in the JVM's /tmp.
+func (vm *VM) statTmp(name string) (fileInfo, bool) {
+	dir, err := openTmp(vm.PID)
+	if err != nil {
+		return fileInfo{}, false
+	}
+	defer unix.Close(dir)
+	var st unix.Stat_t
+	if unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+		return fileInfo{}, false
+	}
+	return fileInfo{ino: st.Ino, uid: int(st.Uid)}, true
+}
+
+// cannotReplace says whether the JVM surely cannot remove or rename over a
+// file of owner in its /tmp, as its listener must (it binds
+// .java_pid<N>.tmp, after unlinking any old one, and renames it to
+// .java_pid<N>). In a sticky directory only the file's owner, the
+// directory's owner or root may do that. Said only when sure: in another
+// user namespace owners and capabilities are not what they look like here.
+func (vm *VM) cannotReplace(owner int) bool {
+	if owner == vm.UID || vm.UID == 0 || !sameNamespace(vm.PID, "user") {
+		return false
+	}
+	dir, err := openTmp(vm.PID)
+	if err != nil {
+		return false
+	}
+	defer unix.Close(dir)
+	var st unix.Stat_t
+	if unix.Fstat(dir, &st) != nil {
+		return false
+	}
+	return st.Mode&unix.S_ISVTX != 0 && int(st.Uid) != vm.UID
+}
+
+// tmpName is how the user names a file in the JVM's /tmp: /tmp/NAME when
+// the JVM shares our mounts, else through /proc/PID/root.
+func (vm *VM) tmpName(name string) string {
+	if sameNamespace(vm.PID, "mnt") {
+		return "/tmp/" + name
+	}
+	return procPath(vm.PID, "root/tmp/"+name)
 }
 
 // trigger creates .attach_pid<NSPID> where the JVM looks (its cwd, else its

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tuneloop/tuneloop/internal/testchild"
 )
 
 // startJava runs one of testdata/java's programs with the java on PATH and
@@ -50,7 +52,7 @@ func startJava(t *testing.T, src string) (pid int, jcmd string) {
 	}
 	t.Cleanup(func() {
 		cancel() // kills only the JVM this test started
-		_ = cmd.Wait()
+		testchild.ReapJVM(cmd)
 	})
 	ready := make(chan int, 1)
 	go func() {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/jvm/threaddump"
 	"github.com/tuneloop/tuneloop/internal/jvm/threadrole"
+	"github.com/tuneloop/tuneloop/internal/testchild"
 )
 
 // checkCommAgrees checks, for every thread of a dump whose kernel name is
@@ -138,7 +139,7 @@ func TestCommAgreesLiveJVM(t *testing.T) {
 	}
 	t.Cleanup(func() {
 		cancel() // kills only the JVM this test started
-		_ = cmd.Wait()
+		testchild.ReapJVM(cmd)
 	})
 	pid := 0
 	sc := bufio.NewScanner(out)
