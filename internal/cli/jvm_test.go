@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/jvm/attach"
+	"github.com/tuneloop/tuneloop/internal/testchild"
 )
 
 // startTestJVM runs internal/jvm/attach/testdata/Sleeper.java and returns its pid.
@@ -35,7 +36,7 @@ func startTestJVM(t *testing.T, jvmArgs ...string) int {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cancel(); _ = cmd.Wait() })
+	t.Cleanup(func() { cancel(); testchild.ReapJVM(cmd) })
 	ready := make(chan bool, 1)
 	go func() {
 		sc := bufio.NewScanner(out)

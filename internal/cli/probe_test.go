@@ -16,6 +16,7 @@ import (
 
 	"github.com/tuneloop/tuneloop/internal/probe"
 	"github.com/tuneloop/tuneloop/internal/remote/sshdtest"
+	"github.com/tuneloop/tuneloop/internal/testchild"
 )
 
 // TestProbeFolderAndCompare: a real quick CPU probe writes its folder in
@@ -185,12 +186,7 @@ func TestProbeSIGTERMLeavesNothing(t *testing.T) {
 // TestProbeArm64UnderQemu builds the arm64 binary and runs a quick CPU
 // probe with it under qemu-user (installed by .ci/run; skipped without it).
 func TestProbeArm64UnderQemu(t *testing.T) {
-	qemu, err := exec.LookPath("qemu-aarch64")
-	if err != nil {
-		if qemu, err = exec.LookPath("qemu-aarch64-static"); err != nil {
-			t.Skip("no qemu-aarch64 (apt-get install qemu-user)")
-		}
-	}
+	qemu := testchild.Qemu(t)
 	if testing.Short() {
 		t.Skip("builds the arm64 binary")
 	}

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/google/pprof/profile"
+
+	"github.com/tuneloop/tuneloop/internal/testchild"
 )
 
 // profiledService burns CPU, allocates and has four threads queue on one
@@ -48,7 +50,7 @@ func startProfiledJVM(t *testing.T) int {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	t.Cleanup(func() { testchild.ReapJVM(cmd) })
 	line, _ := bufio.NewReader(out).ReadString('\n')
 	if line != "ready\n" {
 		t.Fatalf("the service said %q", line)

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tuneloop/tuneloop/internal/testchild"
 )
 
 // The C programs: each pathology, and its fix with -DFIXED.
@@ -239,7 +241,7 @@ func TestJavaFramesFromPerfMap(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	defer testchild.ReapJVM(cmd)
 	b := make([]byte, 6)
 	_, _ = out.Read(b)
 	time.Sleep(time.Second) // burn gets compiled

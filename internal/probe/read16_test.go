@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tuneloop/tuneloop/internal/testchild"
 )
 
 // TestRead16SumsEveryWord: the vector read sums exactly the blocks asked
@@ -39,12 +41,7 @@ func TestRead16Arm64UnderQemu(t *testing.T) {
 	if runtime.GOARCH == "arm64" {
 		t.Skip("the native test covers it")
 	}
-	qemu, err := exec.LookPath("qemu-aarch64")
-	if err != nil {
-		if qemu, err = exec.LookPath("qemu-aarch64-static"); err != nil {
-			t.Skip("no qemu-aarch64 (apt-get install qemu-user)")
-		}
-	}
+	qemu := testchild.Qemu(t)
 	if testing.Short() {
 		t.Skip("builds the arm64 test binary")
 	}

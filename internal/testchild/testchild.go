@@ -2,7 +2,8 @@
 // watches: started again with a thread spec, it runs that many sleeping and
 // spinning OS threads (the spinning ones named, their TIDs reported) until
 // its parent closes stdin. The sampler and record tests use it to have a
-// target whose threads they know. Imported by tests only.
+// target whose threads they know. It also holds what tests of several
+// packages share: ReapJVM and Qemu. Imported by tests only.
 package testchild
 
 import (
@@ -156,4 +157,17 @@ func ReapJVM(cmd *exec.Cmd) {
 	_ = cmd.Process.Kill()
 	_ = cmd.Wait()
 	_ = os.Remove("/tmp/.java_pid" + strconv.Itoa(cmd.Process.Pid))
+}
+
+// Qemu is the qemu-user binary that runs arm64 programs on this host
+// (.ci/run installs it); without one the test is skipped.
+func Qemu(tb testing.TB) string {
+	tb.Helper()
+	for _, name := range []string{"qemu-aarch64", "qemu-aarch64-static"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	tb.Skip("no qemu-aarch64 (apt-get install qemu-user)")
+	return ""
 }
