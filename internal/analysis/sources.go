@@ -163,19 +163,13 @@ func (r *Result) logConfigs(ctx context.Context, files []*input.File, cmdline st
 	}
 }
 
-// ProfileError is an unknown workload --profile, said whole in each language.
-func ProfileError(p string) error {
-	return usage(finding.T("--profile: unknown profile %q (want java-web, database or latency)",
-		"--profile：未知的负载配置档 %q（应为 java-web、database 或 latency）"), p)
-}
-
 // cmdline checks a pasted JVM command line with the JVM rules of the
 // knowledge base, as if it were the only process on an unknown host: rules
 // that need host facts (THP mode, cgroup limits, NUMA) say unavailable.
 func (r *Result) cmdline(cmdline, profile string, jdk int) error {
 	p, err := rules.ParseProfile(profile)
 	if err != nil {
-		return ProfileError(profile)
+		return usage(finding.T("--profile: %v", "--profile：%v"), err)
 	}
 	args := jvmopts.ParseCommandLine(cmdline)
 	if len(args) == 0 {

@@ -32,6 +32,8 @@ type Doc struct {
 	Groups  []GroupDoc `json:"groups"`
 	Refused []Refusal  `json:"refused,omitempty"`
 	Confirm string     `json:"confirm_by,omitempty"`
+	// Confirmed is the transaction `apply --confirm` kept (nothing else is set then).
+	Confirmed string `json:"confirmed,omitempty"`
 }
 
 // GroupDoc is one finding of Doc.

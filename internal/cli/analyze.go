@@ -14,8 +14,10 @@ import (
 	"github.com/tuneloop/tuneloop/internal/analysis"
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/input"
+	"github.com/tuneloop/tuneloop/internal/multihost"
 	"github.com/tuneloop/tuneloop/internal/report"
 	"github.com/tuneloop/tuneloop/internal/rules"
+	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/units"
 )
 
@@ -198,13 +200,13 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 		ao.Limits.MaxBytes = n
 	}
 	if o.Cmdline != "" {
-		if _, err := rules.ParseProfile(o.Profile); err != nil {
-			return profileErr(o.Profile)
+		if _, err := profileOpt(o.Profile); err != nil {
+			return err
 		}
 	}
 	// A run folder is analysed on its own; any other directory is refused as an input.
 	for _, path := range args {
-		if hosts := path != "-" && isHostsDir(path); hosts || path != "-" && IsRunDir(path) {
+		if hosts := path != "-" && multihost.IsDir(path); hosts || path != "-" && runfolder.IsRunDir(path) {
 			if len(args) > 1 || o.Cmdline != "" {
 				return usageErr(finding.T("a run folder is analysed on its own: tuneloop analyze %s", "运行目录需要单独分析：tuneloop analyze %s"), path)
 			}
@@ -247,9 +249,7 @@ func RunAnalyze(ctx context.Context, env *Env, args []string, o *AnalyzeOptions)
 // to path when there is one, and names on stderr every page written (the
 // profiles' flame pages were written with the analysis).
 func writeAnalyzePage(env *Env, path string, doc *analysis.Result, lang finding.Lang) error {
-	said := func(p string) {
-		fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("page:", "页面：").In(lang), finding.SafeLine(p))
-	}
+	said := func(p string) { saidPage(env, p, lang) }
 	for _, p := range doc.ProfilePages {
 		if p != path {
 			said(p)
@@ -281,8 +281,5 @@ func analysisErr(err error) error {
 	}
 	return err
 }
-
-// profileErr is an unknown --profile, said whole in each language.
-func profileErr(p string) error { return analysisErr(analysis.ProfileError(p)) }
 
 func interrupted(ctx context.Context) error { return analysis.Interrupted(ctx) }

@@ -7,7 +7,6 @@ import (
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/multihost"
 	"github.com/tuneloop/tuneloop/internal/report"
-	"github.com/tuneloop/tuneloop/internal/runfolder"
 	"github.com/tuneloop/tuneloop/internal/session"
 )
 
@@ -19,17 +18,6 @@ type AnalyzeRunOptions struct {
 	// Save rewrites the folder's derived/series.json and findings.json with
 	// this diagnosis (the manifest and raw samples are never changed).
 	Save bool
-}
-
-// IsRunDir reports whether path is a run folder (for the analyze command).
-func IsRunDir(path string) bool { return runfolder.IsRunDir(path) }
-
-// isHostsDir reports whether path is a multi-host run folder.
-func isHostsDir(path string) bool { return multihost.IsDir(path) }
-
-// RunAnalyzeRun is `analyze RUN_DIR` (tests call it directly).
-func RunAnalyzeRun(ctx context.Context, env *Env, dir string, o AnalyzeRunOptions) error {
-	return analyzeRunDir(ctx, env, dir, o)
 }
 
 // analyzeRunDir diagnoses a saved run folder offline (session.Reanalyze)

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"time"
 
@@ -92,7 +91,7 @@ tuneloop apply --confirm TX-ID，否则自动回退该事务。`,
 	f.StringVar(&o.From, "from", "", helpText(finding.T("take the findings from this run folder's check.json", "从该运行目录的 check.json 中读取发现")))
 	f.BoolVar(&o.AllSafe, "all-safe", false, helpText(finding.T("apply every failing finding whose fix is a runtime knob (sysctl, sysfs, process limit)", "应用所有修复方式为运行时参数（sysctl、sysfs、进程资源限制）的未通过发现")))
 	f.BoolVar(&o.Yes, "yes", false, helpText(finding.T("apply (without it: a dry run)", "执行修改（不加时只演练）")))
-	f.StringVar(&o.Journal, "journal", "", helpText(finding.T("journal directory (default /var/lib/tuneloop/journal, or $XDG_STATE_HOME/tuneloop/journal when not root)", "日志目录（默认 /var/lib/tuneloop/journal；非 root 用户为 $XDG_STATE_HOME/tuneloop/journal）")))
+	journalFlag(f, &o.Journal)
 	f.StringVar(&o.Persist, "persist", "", helpText(finding.T("write the sysctls of transaction TX-ID to /etc/sysctl.d/90-tuneloop.conf and its process limits to a systemd drop-in (its own transaction)", "把事务 TX-ID 的 sysctl 写入 /etc/sysctl.d/90-tuneloop.conf，进程资源限制写入 systemd drop-in（作为独立事务）")))
 	f.StringVar(&o.Unit, "unit", "", helpText(finding.T("--persist: the systemd service whose drop-in gets the process limits (default: the one in the process's cgroup)", "--persist：写入进程资源限制 drop-in 的 systemd 服务（默认取进程 cgroup 中的服务）")))
 	f.StringVar(&o.Confirm, "confirm", "", helpText(finding.T("keep transaction TX-ID: stop its dead-man timer", "保留事务 TX-ID：停止其自动回退计时器")))
@@ -100,19 +99,16 @@ tuneloop apply --confirm TX-ID，否则自动回退该事务。`,
 	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), helpText(finding.T("workload profile: java-web, database or latency", "负载配置档：java-web、database 或 latency")))
 	langFlag(f, &o.Lang)
 	outputFlag(f, &o.Output, report.ApplyFormats())
-	f.StringVar(&o.ProcRoot, "proc-root", "/proc", helpText(finding.T("where /proc is mounted (a captured tree in tests)", "/proc 的挂载位置（测试中为采集下来的目录树）")))
-	f.StringVar(&o.SysRoot, "sys-root", "/sys", helpText(finding.T("where /sys is mounted", "/sys 的挂载位置")))
-	f.StringVar(&o.EtcRoot, "etc-root", "/etc", helpText(finding.T("where /etc is", "/etc 所在位置")))
-	f.StringVar(&o.Root, "root", "", helpText(finding.T("a captured host tree holding proc/, sys/ and etc/ (overrides the three roots)", "采集下来的主机目录树，内含 proc/、sys/ 和 etc/（覆盖上面三个根目录）")))
+	o.hostRoots().flags(f)
 	return cmd
 }
 
-func (o *ApplyOptions) roots() hostfs.FS {
-	if o.Root != "" {
-		return hostfs.Under(o.Root)
-	}
-	return hostfs.FS{Proc: o.ProcRoot, Sys: o.SysRoot, Etc: o.EtcRoot}
+// hostRoots are apply's --proc-root, --sys-root, --etc-root and --root.
+func (o *ApplyOptions) hostRoots() hostRoots {
+	return hostRoots{Proc: &o.ProcRoot, Sys: &o.SysRoot, Etc: &o.EtcRoot, Root: &o.Root}
 }
+
+func (o *ApplyOptions) roots() hostfs.FS { return o.hostRoots().fs() }
 
 func journalOf(env *Env, dir string) *apply.Journal {
 	if dir == "" {
@@ -146,16 +142,18 @@ func RunApply(ctx context.Context, env *Env, o *ApplyOptions) error {
 		if err := apply.Confirm(j, o.Confirm); err != nil {
 			return err
 		}
-		fmt.Fprintf(env.Stdout, "%s %s\n", finding.T("confirmed: the changes of transaction", "已确认：保留事务").In(lang), o.Confirm)
-		return nil
+		return report.WriteApply(env.Stdout, &apply.Doc{Journal: j.Dir, Confirmed: o.Confirm}, format, lang)
 	}
 	if o.ConfirmWithin < 0 || (o.ConfirmWithin > 0 && o.ConfirmWithin < time.Second) {
 		return usageErr(finding.T("--confirm-within: want at least 1s, got %s", "--confirm-within：至少 1s，实际为 %s"), o.ConfirmWithin)
 	}
+	if err := o.hostRoots().check(); err != nil {
+		return err
+	}
 	var profile rules.Profile
 	if o.Persist == "" && o.From == "" { // a live audit
-		if profile, err = rules.ParseProfile(o.Profile); err != nil {
-			return usageErr(finding.T("--profile: %v", "--profile：%v"), err)
+		if profile, err = profileOpt(o.Profile); err != nil {
+			return err
 		}
 	}
 	req := apply.Request{IDs: o.IDs, AllSafe: o.AllSafe, Findings: session.ApplyFindings(o.From, profile, o.roots()), Roots: o.roots(),
@@ -220,7 +218,7 @@ nothing. A key someone else changed since tuneloop wrote it is not touched
 	f.BoolVar(&o.All, "all", false, helpText(finding.T("revert every transaction still in effect", "回退所有仍在生效的事务")))
 	f.BoolVar(&o.Force, "force", false, helpText(finding.T("also put back keys someone else changed since", "连同此后被他人修改过的参数一并恢复")))
 	f.BoolVar(&o.List, "list", false, helpText(finding.T("list the transactions of the journal and what is still in effect", "列出日志中的事务及仍在生效的修改")))
-	f.StringVar(&o.Journal, "journal", "", helpText(finding.T("journal directory (default /var/lib/tuneloop/journal, or $XDG_STATE_HOME/tuneloop/journal when not root)", "日志目录（默认 /var/lib/tuneloop/journal；非 root 用户为 $XDG_STATE_HOME/tuneloop/journal）")))
+	journalFlag(f, &o.Journal)
 	langFlag(f, &o.Lang)
 	return cmd
 }

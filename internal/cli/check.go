@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -91,14 +89,11 @@ usage.`,
 	langFlag(f, &o.Lang)
 	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), helpText(finding.T("workload profile: java-web, database or latency", "负载配置档：java-web、database 或 latency")))
 	failOnFlag(f, &o.FailOn)
-	f.StringVar(&o.ProcRoot, "proc-root", "/proc", helpText(finding.T("where /proc is mounted (a captured tree in tests)", "/proc 的挂载位置（测试中为采集下来的目录树）")))
-	f.StringVar(&o.SysRoot, "sys-root", "/sys", helpText(finding.T("where /sys is mounted", "/sys 的挂载位置")))
-	f.StringVar(&o.EtcRoot, "etc-root", "/etc", helpText(finding.T("where /etc is", "/etc 所在位置")))
-	f.StringVar(&o.Root, "root", "", helpText(finding.T("a captured host tree holding proc/, sys/ and etc/ (overrides the three roots)", "采集下来的主机目录树，内含 proc/、sys/ 和 etc/（覆盖上面三个根目录）")))
+	o.hostRoots().flags(f)
 	f.BoolVar(&o.List, "list", false, helpText(finding.T("print every rule with its ID and what it checks, then exit", "列出每条规则的 ID 及其检查内容，然后退出")))
 	f.BoolVar(&o.All, "all", false, helpText(finding.T("text output: show what each passed and skipped check saw; with --list: every rule set (GC logs, thread dumps, logging configurations, recorded runs), not only the host's", "文本输出：同时显示每项通过和跳过的检查所看到的内容；与 --list 同用时：列出所有规则集（GC 日志、线程转储、日志配置、录制运行），而不只是主机的")))
-	f.StringVar(&o.OutFile, "out", "", helpText(finding.T("write the report to this file instead of standard output", "把报告写入该文件，而不是标准输出")))
-	f.StringVar(&o.Catalog, "catalog", "", helpText(finding.T("catalog whose probes of this host are looked up (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)", "在该运行记录目录中查找本机的探测结果（默认 $XDG_DATA_HOME/tuneloop/runs.db 或 ~/.local/share/tuneloop/runs.db）")))
+	outFileFlag(f, &o.OutFile)
+	catalogFlag(f, &o.Catalog, finding.T("catalog whose probes of this host are looked up", "在该运行记录目录中查找本机的探测结果"))
 	f.BoolVar(&o.NoCatalog, "no-catalog", false, helpText(finding.T("do not look up probes in the catalog (only under ./probes)", "不在运行记录目录中查找探测结果（只在 ./probes 下查找）")))
 	f.StringVar(&o.Probe, "probe", "", helpText(finding.T("a probe folder of this host ('tuneloop probe'): findings whose cause is a platform cost cite its figures (default: the newest finished probe of this host in the catalog, unless --no-catalog, or under ./probes)", "本机的探测目录（'tuneloop probe'）：原因是平台开销的发现会引用其中的指标（默认：运行记录目录中（除非 --no-catalog）或 ./probes 下本机最新的已完成探测结果）")))
 	o.Remote.flags(cmd)
@@ -115,15 +110,15 @@ func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
 	if err != nil {
 		return err
 	}
-	profile, err := rules.ParseProfile(o.Profile)
+	profile, err := profileOpt(o.Profile)
 	if err != nil {
-		return profileErr(o.Profile)
+		return err
 	}
 	if o.Remote.Host != "" {
 		return runCheckRemote(ctx, env, o, lang)
 	}
 	if !o.List {
-		if err := o.checkRoots(); err != nil {
+		if err := o.hostRoots().check(); err != nil {
 			return err
 		}
 	}
@@ -164,7 +159,7 @@ func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
 		if err := closeOut(w); err != nil {
 			return err
 		}
-		fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("report written to", "报告已写入").In(lang), o.OutFile)
+		fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("report written to", "报告已写入").In(lang), finding.SafeLine(o.OutFile))
 	}
 	if err := failOnGate(failOn, doc.Findings); err != nil {
 		return err
@@ -172,54 +167,17 @@ func RunCheck(ctx context.Context, env *Env, o *CheckOptions) error {
 	return ctx.Err()
 }
 
-// checkRoots refuses a root that is not a directory (exit 2), so a typo is
-// not audited as a host where nothing is present.
-func (o *CheckOptions) checkRoots() error {
-	isDir := func(p string) (bool, error) {
-		st, err := os.Stat(p)
-		if err != nil {
-			return false, err
-		}
-		return st.IsDir(), nil
-	}
-	if o.Root != "" {
-		dir, err := isDir(o.Root)
-		switch {
-		case err != nil:
-			return usageErr(finding.T("--root: %v", "--root：%v"), err)
-		case !dir:
-			return usageErr(finding.T("--root %s: not a directory (a captured host tree holding proc/, sys/ and etc/)",
-				"--root %s：不是目录（应为内含 proc/、sys/ 和 etc/ 的主机目录树）"), o.Root)
-		}
-		n := 0
-		for _, sub := range []string{"proc", "sys", "etc"} {
-			if ok, _ := isDir(filepath.Join(o.Root, sub)); ok {
-				n++
-			}
-		}
-		if n == 0 {
-			return usageErr(finding.T("--root %s: holds none of proc/, sys/ and etc/: not a captured host tree",
-				"--root %s：不含 proc/、sys/、etc/ 中的任何一个：不是采集下来的主机目录树"), o.Root)
-		}
-		return nil
-	}
-	for _, r := range []struct{ flag, path string }{{"--proc-root", o.ProcRoot}, {"--sys-root", o.SysRoot}, {"--etc-root", o.EtcRoot}} {
-		dir, err := isDir(r.path)
-		switch {
-		case err != nil:
-			return usageErr(finding.T("%s: %v", "%s：%v"), r.flag, err)
-		case !dir:
-			return usageErr(finding.T("%s %s: not a directory", "%s %s：不是目录"), r.flag, r.path)
-		}
-	}
-	return nil
+// hostRoots are check's --proc-root, --sys-root, --etc-root and --root.
+func (o *CheckOptions) hostRoots() hostRoots {
+	return hostRoots{Proc: &o.ProcRoot, Sys: &o.SysRoot, Etc: &o.EtcRoot, Root: &o.Root}
 }
 
+// roots is the host to audit and how the report names it.
 func (o *CheckOptions) roots() (hostfs.FS, string) {
 	if o.Root != "" {
 		return hostfs.Under(o.Root), o.Root
 	}
-	h := hostfs.FS{Proc: o.ProcRoot, Sys: o.SysRoot, Etc: o.EtcRoot}
+	h := o.hostRoots().fs()
 	if h.IsLive() && h.Sys == "/sys" && h.Etc == "/etc" {
 		return h, "live"
 	}

@@ -129,11 +129,6 @@ Mann-Whitney U 检验，两者一致才下结论（否则判为无法判断并�
 	return cmd
 }
 
-// RunCompare compares two runs (or two --repeat folders) and prints the result.
-func RunCompare(ctx context.Context, env *Env, o *CompareOptions, before, after string) error {
-	return RunCompareArgs(ctx, env, o, []string{before, after}, -1)
-}
-
 // RunCompareArgs is the whole command: dash is the index of "--" in args
 // (-1: none).
 func RunCompareArgs(ctx context.Context, env *Env, o *CompareOptions, args []string, dash int) error {
@@ -236,4 +231,20 @@ func compareSteps(ctx context.Context, env *Env, args []string, format report.Fo
 		return err
 	}
 	return compare.WriteSteps(env.Stdout, steps, format, lang)
+}
+
+// compareProbes says per figure whether B differs from A significantly.
+func compareProbes(env *Env, o *CompareOptions, a, b string, lang finding.Lang) error {
+	if o.FailOnRegPct > 0 || o.FlameDiff != "" || o.Output == "junit" {
+		return usageErr(finding.T("comparing probes: --fail-on-regression, --flame-diff and junit are for runs", "比较探测结果时不支持 --fail-on-regression、--flame-diff 与 junit（它们用于运行）"))
+	}
+	format, err := outputFormat(o.Output, compare.ProbeFormats())
+	if err != nil {
+		return err
+	}
+	c, err := compare.Probes(a, b)
+	if err != nil {
+		return err
+	}
+	return compare.WriteProbes(env.Stdout, c, format, lang)
 }

@@ -78,8 +78,8 @@ func TestChooseEngine(t *testing.T) {
 			if tc.jmeter && tc.eo.Engine == "" && tc.eo.Remote == "" && !strings.Contains(c.Why.EN, `CookieManager "HTTP Cookie Manager"`) {
 				t.Errorf("auto does not say why: %q", c.Why.EN)
 			}
-			if tc.eo.Remote != "" && len(c.Remote) != 2 {
-				t.Errorf("engines %v", c.Remote)
+			if tc.eo.Remote != "" && len(c.Engines) != 2 {
+				t.Errorf("engines %v", c.Engines)
 			}
 			if tc.noJMeter && !strings.Contains(errb.String(), "JMeter not found") {
 				t.Errorf("auto without JMeter says nothing: %s", errb)

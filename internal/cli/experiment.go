@@ -92,8 +92,8 @@ report.md 和 report.json。`,
 	f.StringVar(&o.Out, "out", "", helpText(finding.T("experiment folder (default runs/<time>-experiment); the same folder again continues it", "实验目录（默认 runs/<时间>-experiment）；再次使用同一目录即继续该实验")))
 	outputFlagNote(f, &o.Output, experiment.Formats(), finding.T("on stdout; the folder gets every format", "用于标准输出；目录中总是写出每种格式"))
 	langFlag(f, &o.Lang)
-	f.StringVar(&o.Journal, "journal", "", helpText(finding.T("journal directory (default /var/lib/tuneloop/journal, or $XDG_STATE_HOME/tuneloop/journal when not root)", "日志目录（默认 /var/lib/tuneloop/journal；非 root 用户为 $XDG_STATE_HOME/tuneloop/journal）")))
-	f.StringVar(&o.Catalog, "catalog", "", helpText(finding.T("catalog of runs (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)", "运行记录目录（默认 $XDG_DATA_HOME/tuneloop/runs.db 或 ~/.local/share/tuneloop/runs.db）")))
+	journalFlag(f, &o.Journal)
+	catalogFlag(f, &o.Catalog, catalogOfRuns)
 	f.BoolVar(&o.NoCatalog, "no-catalog", false, helpText(finding.T("do not add the trials' run folders to the catalog", "不把各次试验的运行目录加入运行记录目录")))
 	return cmd
 }

@@ -48,7 +48,7 @@ func TestCompareFlameDiffRuns(t *testing.T) {
 	page := filepath.Join(t.TempDir(), "diff.html")
 	env, out, stderr := testEnv()
 	o := &CompareOptions{Output: "text", FlameDiff: page}
-	if err := RunCompare(context.Background(), env, o, before, after); err != nil {
+	if err := RunCompareArgs(context.Background(), env, o, []string{before, after}, -1); err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
 	text := out.String()
@@ -79,7 +79,7 @@ func TestCompareFlameDiffRuns(t *testing.T) {
 	// JSON: compare's document with the lists, without the tree.
 	env, out, _ = testEnv()
 	o.Output = "json"
-	if err := RunCompare(context.Background(), env, o, before, after); err != nil {
+	if err := RunCompareArgs(context.Background(), env, o, []string{before, after}, -1); err != nil {
 		t.Fatal(err)
 	}
 	var res compare.WithFlameDiff
@@ -99,7 +99,7 @@ func TestCompareFlameDiffRuns(t *testing.T) {
 	// Markdown in Chinese.
 	env, out, _ = testEnv()
 	o.Output, o.Lang = "markdown", "zh"
-	if err := RunCompare(context.Background(), env, o, before, after); err != nil {
+	if err := RunCompareArgs(context.Background(), env, o, []string{before, after}, -1); err != nil {
 		t.Fatal(err)
 	}
 	if md := out.String(); !strings.Contains(md, "## 差分火焰图 (cpu)") || !strings.Contains(md, "`Diff.scoreA`") {
@@ -113,7 +113,7 @@ func TestCompareFlameDiffFiles(t *testing.T) {
 	page := filepath.Join(t.TempDir(), "diff.html")
 	env, out, _ := testEnv()
 	o := &CompareOptions{Output: "text", FlameDiff: page}
-	if err := RunCompare(context.Background(), env, o, beforeJFR, afterJFR); err != nil {
+	if err := RunCompareArgs(context.Background(), env, o, []string{beforeJFR, afterJFR}, -1); err != nil {
 		t.Fatal(err)
 	}
 	text := out.String()
@@ -134,7 +134,7 @@ func TestCompareFlameDiffFiles(t *testing.T) {
 	}
 	// The same collapsed file on both sides: nothing changed.
 	env, out, _ = testEnv()
-	if err := RunCompare(context.Background(), env, o, asprofPool, asprofPool); err != nil {
+	if err := RunCompareArgs(context.Background(), env, o, []string{asprofPool, asprofPool}, -1); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Count(out.String(), "  none") != 2 {
@@ -144,7 +144,7 @@ func TestCompareFlameDiffFiles(t *testing.T) {
 	// (one --flame-kind); a run folder without a recording is said.
 	env, _, _ = testEnv()
 	o.FlameKind = "nope"
-	if err := RunCompare(context.Background(), env, o, beforeJFR, afterJFR); err == nil {
+	if err := RunCompareArgs(context.Background(), env, o, []string{beforeJFR, afterJFR}, -1); err == nil {
 		t.Error("--flame-kind nope accepted")
 	}
 }
@@ -154,7 +154,7 @@ func TestCompareFlameDiffNeedsRecordings(t *testing.T) {
 	after := runFolder(t, "demo-after.json", afterJFR, 1198)
 	os.Remove(filepath.Join(after, "raw", "recording.jfr"))
 	env, _, _ := testEnv()
-	err := RunCompare(context.Background(), env, &CompareOptions{Output: "text", FlameDiff: filepath.Join(t.TempDir(), "d.html")}, before, after)
+	err := RunCompareArgs(context.Background(), env, &CompareOptions{Output: "text", FlameDiff: filepath.Join(t.TempDir(), "d.html")}, []string{before, after}, -1)
 	if err == nil || !strings.Contains(err.Error(), "has no readable JFR recording") {
 		t.Errorf("err %v", err)
 	}
@@ -169,7 +169,7 @@ func TestCompareFlameDiffRealRunFolder(t *testing.T) {
 	page := filepath.Join(t.TempDir(), "lock.html")
 	env, out, _ := testEnv()
 	o := &CompareOptions{Output: "text", FlameDiff: page, FlameKind: "lock"}
-	if err := RunCompare(context.Background(), env, o, run, run); err != nil {
+	if err := RunCompareArgs(context.Background(), env, o, []string{run, run}, -1); err != nil {
 		t.Fatal(err)
 	}
 	text := out.String()

@@ -92,17 +92,6 @@ func (h *hostOptions) password(env *Env, lang finding.Lang) func(string) (string
 	}
 }
 
-// connect dials the host and picks the binary for its architecture.
-func (h *hostOptions) connect(ctx context.Context, env *Env) (*remote.Client, string, error) {
-	return h.connectTo(ctx, env, h.Host)
-}
-
-// connectTo dials spec with these options and picks the binary for its
-// architecture.
-func (h *hostOptions) connectTo(ctx context.Context, env *Env, spec string) (*remote.Client, string, error) {
-	return remote.Connect(ctx, spec, h.remoteOptions(env), h.Exe)
-}
-
 // remoteOptions are how to log in: the keys and known_hosts given.
 func (h *hostOptions) remoteOptions(env *Env) remote.Options {
 	return remote.Options{Identities: h.Identity, KnownHosts: h.KnownHosts, Getenv: env.Getenv}
@@ -137,11 +126,8 @@ func runCheckRemote(ctx context.Context, env *Env, o *CheckOptions, lang finding
 // --duration (bounded: a lost connection ends it by itself), its run folder
 // comes back into --out here and is diagnosed and reported here.
 func runRecordRemote(ctx context.Context, env *Env, o *RecordOptions, lang finding.Lang, failOn *finding.Severity) error {
-	if o.Duration <= 0 {
-		return usageErr(finding.T("--host needs --duration: the remote recorder must end by itself if the connection is lost", "--host 需要 --duration：连接中断时远端记录必须能自行结束"))
-	}
-	if o.Prom.Listen != "" || o.Prom.Textfile != "" {
-		return usageErr(finding.T("--host: --prometheus-listen and --prometheus-textfile are not available for a remote host yet", "--host：远端主机暂不支持 --prometheus-listen 与 --prometheus-textfile"))
+	if err := o.Prom.localOnly(); err != nil {
+		return err
 	}
 	res, err := session.RecordRemote(ctx, session.RemoteRecordOptions{Host: o.Remote.Host, Out: o.Out,
 		Conn:     multihost.Conn{Options: o.Remote.remoteOptions(env), Exe: o.Remote.Exe, Sudo: o.Remote.Sudo, Stderr: env.Stderr}, // fetching needs NOPASSWD sudo (remote says so)

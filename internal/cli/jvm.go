@@ -168,12 +168,9 @@ func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 	if o.GCLog != "" && !filepath.IsAbs(o.GCLog) {
 		return usageErr(finding.T("--gc-log: want an absolute path as the JVM sees it, got %q", "--gc-log：应为 JVM 视角下的绝对路径，实际为 %q"), o.GCLog)
 	}
-	if o.Profile == "" {
-		o.Profile = string(rules.JavaWeb)
-	}
-	profile, err := rules.ParseProfile(o.Profile)
+	profile, err := profileOpt(o.Profile)
 	if err != nil {
-		return usageErr(finding.T("--profile: %v", "--profile:%v"), err)
+		return err
 	}
 	in := session.JVMOptions{Options: inspect.Options{PID: o.PID, Attach: attach.Options{Timeout: o.Timeout, Method: method}, Dumps: o.Dumps, Interval: o.Interval,
 		Props: o.Props, Heap: o.Heap, GCLog: o.GCLog, Raw: o.Raw, JCmd: o.JCmd, Lang: lang}, Profile: profile}
@@ -195,8 +192,6 @@ func RunJVM(ctx context.Context, env *Env, o *JVMOptions) error {
 	}
 	return nil
 }
-
-func localizeAttachErr(err error, lang finding.Lang) error { return inspect.Localize(err, lang) }
 
 // runJVMProfile is `jvm PID --profile KIND` (a JFR kind, or native):
 // session.ProfileJVM records it and writes its files and page into --out;

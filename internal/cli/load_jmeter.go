@@ -34,7 +34,7 @@ func runLoadJMeter(ctx context.Context, env *Env, o *LoadOptions, ec engineChoic
 	}
 	say := func(t finding.Text) { fmt.Fprintf(env.Stderr, "tuneloop: %s\n", t.In(lang)) }
 	jo := session.LoadJMeterOptions{
-		JMeterLoad: session.JMeterLoad{Install: ec.Install, Plan: o.JMX, Props: o.JProps, Remote: ec.Remote, Users: o.Users, Rate: o.Rate},
+		JMeterLoad: session.JMeterLoad{Install: ec.Install, Plan: o.JMX, Props: o.JProps, Engines: ec.Engines, Users: o.Users, Rate: o.Rate},
 		Duration:   o.Duration, WarmUp: o.WarmUp, Record: o.HTML != "", JTL: o.JTL, Getenv: env.Getenv, Note: say,
 	}
 	if !o.Quiet {

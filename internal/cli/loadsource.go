@@ -78,7 +78,7 @@ func runLoad(o *RunOptions, env *Env, lang finding.Lang, usersGiven bool) (jm *s
 	if ec.Why.EN != "" {
 		fmt.Fprintf(env.Stderr, "tuneloop: %s\n", ec.Why.In(lang))
 	}
-	jm = &session.JMeterLoad{Install: ec.Install, Plan: o.JMX, Props: o.JProps, Remote: ec.Remote, Rate: o.Rate}
+	jm = &session.JMeterLoad{Install: ec.Install, Plan: o.JMX, Props: o.JProps, Engines: ec.Engines, Rate: o.Rate}
 	if usersGiven {
 		jm.Users = o.Users
 	}
@@ -119,7 +119,7 @@ func runLoadConfig(o *RunOptions, env *Env, usersGiven bool) (loadgen.Config, er
 		cfg = c
 	case o.Scenario != "":
 		if err := loadgen.LoadScenario(o.Scenario, &cfg); err != nil {
-			return cfg, err
+			return cfg, usageErr(finding.T("%v", "%v"), err) // as in load: a bad scenario is bad input (exit 2)
 		}
 	case o.Target != "":
 		cfg.Requests = []loadgen.Request{{URL: o.Target}}

@@ -121,7 +121,7 @@ linux-aarch64、Netty aarch_64、snappy Linux/aarch64、RocksDB linux64……）
 	langFlag(f, &o.Lang)
 	f.StringVar(&o.Glibc, "glibc", "", helpText(finding.T("the target's glibc version (e.g. 2.28): flag bundled libraries that need a newer one", "目标环境的 glibc 版本（例如 2.28）：标出需要更高版本的随包库")))
 	f.BoolVar(&o.All, "all", false, helpText(finding.T("text output: show the evidence of passing components too", "文本输出：同时显示通过的组件的证据")))
-	f.StringVar(&o.OutFile, "out", "", helpText(finding.T("write the report to this file instead of standard output", "把报告写入该文件，而不是标准输出")))
+	outFileFlag(f, &o.OutFile)
 	f.Int64Var(&o.MaxEntry, "max-entry-bytes", 0, helpText(finding.T("largest nested archive to inflate into memory (default 256 MiB)", "解压到内存中的嵌套归档的最大大小（默认 256 MiB）")))
 	f.Int64Var(&o.MaxTotal, "max-total-bytes", 0, helpText(finding.T("most bytes to inflate per PATH (default 8 GiB)", "每个 PATH 最多解压的字节数（默认 8 GiB）")))
 	f.IntVar(&o.MaxDepth, "max-depth", 0, helpText(finding.T("deepest archive nesting to open (default 6)", "打开归档的最大嵌套深度（默认 6）")))
@@ -181,7 +181,7 @@ func RunPorting(ctx context.Context, env *Env, o *PortingOptions) error {
 		w = fw
 	}
 	if err = porting.Write(w, rep, format, lang, o.All); err != nil {
-		return fmt.Errorf("writing the report: %w", err)
+		return finding.Errorf(finding.T("writing the report: %v", "写报告：%v"), err)
 	}
 	if o.OutFile != "" {
 		if err := closeOut(w); err != nil {

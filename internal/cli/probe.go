@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/tuneloop/tuneloop/internal/compare"
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/probe"
 	"github.com/tuneloop/tuneloop/internal/report"
@@ -145,7 +144,7 @@ probe.json、probe.txt、probe.md 与 probe.html（矩阵画成热力图）；
 	f.StringVar(&o.Listen, "listen", "", helpText(finding.T("serve probes on this address (HOST:PORT) instead of probing", "在该地址（HOST:PORT）提供探测服务，而不是发起探测")))
 	f.DurationVar(&o.For, "for", 10*time.Minute, helpText(finding.T("with --listen: stop serving after this long", "与 --listen 一起使用：服务这么长时间后停止")))
 	f.StringVar(&o.SSH, "peer-ssh", "", helpText(finding.T("start the other side on this host over SSH ([user@]host[:port] or a ~/.ssh/config alias; nothing is installed there) and measure the network to it", "通过 SSH 在该主机上启动另一端（[user@]host[:port] 或 ~/.ssh/config 中的别名；不在那里安装任何东西），并测量到它的网络")))
-	f.StringVar(&o.Catalog, "catalog", "", helpText(finding.T("catalog the probe folder is added to (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)", "探测目录要加入的运行记录目录（默认 $XDG_DATA_HOME/tuneloop/runs.db 或 ~/.local/share/tuneloop/runs.db）")))
+	catalogFlag(f, &o.Catalog, finding.T("catalog the probe folder is added to", "探测目录要加入的运行记录目录"))
 	f.BoolVar(&o.NoCatalog, "no-catalog", false, helpText(finding.T("do not add the probe folder to the catalog", "不把探测目录加入运行记录目录")))
 	o.Remote.loginFlags(cmd, "--peer-ssh")
 	return cmd
@@ -225,20 +224,4 @@ func RunProbe(ctx context.Context, env *Env, o *ProbeOptions) error {
 		return finding.Errorf(finding.T("interrupted (%v): the figures measured until then are reported above", "已中断（%v）：上面报告的是中断前测得的指标"), ctx.Err())
 	}
 	return nil
-}
-
-// compareProbes says per figure whether B differs from A significantly.
-func compareProbes(env *Env, o *CompareOptions, a, b string, lang finding.Lang) error {
-	if o.FailOnRegPct > 0 || o.FlameDiff != "" || o.Output == "junit" {
-		return usageErr(finding.T("comparing probes: --fail-on-regression, --flame-diff and junit are for runs", "比较探测结果时不支持 --fail-on-regression、--flame-diff 与 junit（它们用于运行）"))
-	}
-	format, err := outputFormat(o.Output, compare.ProbeFormats())
-	if err != nil {
-		return err
-	}
-	c, err := compare.Probes(a, b)
-	if err != nil {
-		return err
-	}
-	return compare.WriteProbes(env.Stdout, c, format, lang)
 }

@@ -27,7 +27,7 @@ func flameKind(o *CompareOptions) (stacks.Kind, error) {
 	return k, nil
 }
 
-// saidPage names on stderr the flame page written (none when path is "").
+// saidPage names on stderr a page written (none when path is "").
 func saidPage(env *Env, path string, lang finding.Lang) {
 	if path != "" {
 		fmt.Fprintf(env.Stderr, "%s %s\n", finding.T("page:", "页面：").In(lang), finding.SafeLine(path))

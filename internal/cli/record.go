@@ -112,7 +112,7 @@ raw/samples.jsonl.gz、derived/series.json、findings.json），可在本机或�
 	f.IntVarP(&o.PID, "pid", "p", 0, helpText(finding.T("target process: sample it and each of its threads", "目标进程：采样该进程及其每个线程")))
 	f.StringVar(&o.JVM, "jvm", "", helpText(finding.T(`"auto": target the running JVM (the largest when several)`, `"auto"：以运行中的 JVM 为目标（有多个时取最大的）`)))
 	f.StringVar(&o.Out, "out", "", helpText(finding.T("run folder (default ./runs/<timestamp>-<host>)", "运行目录（默认 ./runs/<timestamp>-<host>）")))
-	f.StringVar(&o.Catalog, "catalog", "", helpText(finding.T("catalog of runs (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)", "运行记录目录（默认 $XDG_DATA_HOME/tuneloop/runs.db 或 ~/.local/share/tuneloop/runs.db）")))
+	catalogFlag(f, &o.Catalog, catalogOfRuns)
 	f.BoolVar(&o.NoCatalog, "no-catalog", false, helpText(finding.T("do not add the run to the catalog", "不把本次运行加入运行记录目录")))
 	f.StringSliceVar(&o.Enable, "enable", nil, helpText(finding.T("samplers to turn on (e.g. tcpstates)", "要开启的采样器（例如 tcpstates）")))
 	f.StringSliceVar(&o.Disable, "disable", nil, helpText(finding.T("samplers to turn off", "要关闭的采样器")))
@@ -256,7 +256,7 @@ func writeRunReport(w io.Writer, p *report.RunPage, output string) error {
 		f = report.Text
 	}
 	if err := report.WriteRun(w, p, f); err != nil {
-		return fmt.Errorf("writing the report: %w", err)
+		return finding.Errorf(finding.T("writing the report: %v", "写报告：%v"), err)
 	}
 	return nil
 }

@@ -132,7 +132,7 @@ func TestRecordCPUBurner(t *testing.T) {
 		}
 	}
 	env, out, _ := recEnv(t)
-	if err := RunAnalyzeRun(context.Background(), env, dir, AnalyzeRunOptions{Output: "json"}); err != nil {
+	if err := analyzeRunDir(context.Background(), env, dir, AnalyzeRunOptions{Output: "json"}); err != nil {
 		t.Fatal(err)
 	}
 	var again report.RunSummary
@@ -252,7 +252,7 @@ func TestRecordKilled(t *testing.T) {
 	}
 	cmd.Wait()
 	env, out, errb := recEnv(t)
-	if err := RunAnalyzeRun(context.Background(), env, dir, AnalyzeRunOptions{}); err != nil {
+	if err := analyzeRunDir(context.Background(), env, dir, AnalyzeRunOptions{}); err != nil {
 		t.Fatalf("analyze a killed run: %v", err)
 	}
 	if !strings.Contains(out.String(), "INCOMPLETE") || !strings.Contains(out.String(), "status recording") ||
@@ -260,7 +260,7 @@ func TestRecordKilled(t *testing.T) {
 		t.Errorf("not marked incomplete:\n%s\n%s", out.String(), errb.String())
 	}
 	out.Reset()
-	if err := RunAnalyzeRun(context.Background(), env, dir, AnalyzeRunOptions{Output: "json"}); err != nil {
+	if err := analyzeRunDir(context.Background(), env, dir, AnalyzeRunOptions{Output: "json"}); err != nil {
 		t.Fatal(err)
 	}
 	var r report.RunSummary
@@ -272,7 +272,7 @@ func TestRecordKilled(t *testing.T) {
 func TestAnalyzeSoftirqFixture(t *testing.T) {
 	dir := filepath.Join("..", "diagnose", "testdata", "runs", "kunpeng-softirq")
 	env, out, _ := recEnv(t)
-	if err := RunAnalyzeRun(context.Background(), env, dir, AnalyzeRunOptions{FailOn: "critical"}); err == nil {
+	if err := analyzeRunDir(context.Background(), env, dir, AnalyzeRunOptions{FailOn: "critical"}); err == nil {
 		t.Fatal("--fail-on critical: no exit 3")
 	} else if ee := (*ExitError)(nil); !errors.As(err, &ee) || ee.Code != ExitFindings {
 		t.Fatalf("want exit 3, got %v", err)
@@ -285,18 +285,18 @@ func TestAnalyzeSoftirqFixture(t *testing.T) {
 		t.Errorf("report:\n%s", s)
 	}
 	out.Reset()
-	if err := RunAnalyzeRun(context.Background(), env, dir, AnalyzeRunOptions{Output: "markdown"}); err != nil {
+	if err := analyzeRunDir(context.Background(), env, dir, AnalyzeRunOptions{Output: "markdown"}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "analyze-run/kunpeng-softirq.md", out.String())
 	out.Reset()
-	if err := RunAnalyzeRun(context.Background(), env, dir, AnalyzeRunOptions{Output: "json"}); err != nil {
+	if err := analyzeRunDir(context.Background(), env, dir, AnalyzeRunOptions{Output: "json"}); err != nil {
 		t.Fatal(err)
 	}
 	validateJSON(t, compileSchema(t, "run-report-v1.schema.json"), "run-report-v1.schema.json", out.Bytes())
 	out.Reset()
 	env.Getenv = func(k string) string { return map[string]string{"LANG": "zh_CN.UTF-8"}[k] }
-	if err := RunAnalyzeRun(context.Background(), env, dir, AnalyzeRunOptions{}); err != nil {
+	if err := analyzeRunDir(context.Background(), env, dir, AnalyzeRunOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "analyze-run/kunpeng-softirq.zh.txt", out.String())
@@ -326,7 +326,7 @@ func TestRecordUsage(t *testing.T) {
 			t.Errorf("%+v: want usage error, got %v", o, err)
 		}
 	}
-	if err := RunAnalyzeRun(context.Background(), env, t.TempDir(), AnalyzeRunOptions{}); err == nil || !errors.Is(err, runfolder.ErrNotRun) {
+	if err := analyzeRunDir(context.Background(), env, t.TempDir(), AnalyzeRunOptions{}); err == nil || !errors.Is(err, runfolder.ErrNotRun) {
 		t.Errorf("not a run folder: %v", err)
 	}
 }

@@ -39,7 +39,8 @@ run switched on in it (JFR, GC logging), even when tuneloop itself is killed;
 --keep-service leaves it running.
 
 Exit status: 0 when the run completed, 3 when --fail-on is given and a
-finding at or above that severity exists, 1 on error: also when the service
+finding at or above that severity exists (in any run of --repeat, judged
+after the last), 1 on error: also when the service
 exited during the run, when it never answered (then run takes three thread
 dumps and reports what the JVM was doing), when the load got no answer at
 all, or when the run
@@ -57,7 +58,8 @@ report.html（自包含）、report.md 和 report.json。
 --stop-timeout，然后 SIGKILL），运行中在它里面开启的一切（JFR、GC 日志）也会关闭，
 即使 tuneloop 自身被杀死也是如此；--keep-service 让服务继续运行。
 
-退出码：运行完成为 0；给出 --fail-on 且存在达到该严重级别的发现时为 3；出错为 1：
+退出码：运行完成为 0；给出 --fail-on 且存在达到该严重级别的发现时为 3（--repeat 的任一次运行中，
+在最后一次之后判定）；出错为 1：
 服务在运行中退出、服务始终没有应答（此时会抓取 3 次线程转储并报告 JVM 当时在做什么）、
 负载完全没有得到应答、或运行目录未能写完整（磁盘已满）时也为 1，
 此时测得结果的报告仍会打印并保留。用法错误为 2。`,
@@ -108,7 +110,7 @@ report.html（自包含）、report.md 和 report.json。
 	f.StringVar(&o.Profile, "profile", string(rules.JavaWeb), helpText(finding.T("workload profile for the host audit", "主机审计使用的负载配置档")))
 	failOnFlag(f, &o.FailOn)
 	f.StringVar(&o.Probe, "probe", "", helpText(finding.T("a probe folder of this host ('tuneloop probe'), copied into the run: the verdict and the host audit cite its figures (default: the newest finished probe of this host in the catalog, unless --no-catalog, or under ./probes)", "本机的探测目录（'tuneloop probe'），会复制进运行目录：结论与主机审计引用其中的指标（默认：运行记录目录中（除非 --no-catalog）或 ./probes 下本机最新的已完成探测结果）")))
-	f.StringVar(&o.Catalog, "catalog", "", helpText(finding.T("catalog of runs (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)", "运行记录目录（默认 $XDG_DATA_HOME/tuneloop/runs.db 或 ~/.local/share/tuneloop/runs.db）")))
+	catalogFlag(f, &o.Catalog, catalogOfRuns)
 	f.BoolVar(&o.NoCatalog, "no-catalog", false, helpText(finding.T("do not add the run to the catalog", "不把本次运行加入运行记录目录")))
 	f.BoolVar(&o.NoGCLog, "no-gc-log", false, helpText(finding.T("do not switch GC logging on in the JVM", "不在 JVM 中开启 GC 日志")))
 	f.BoolVar(&o.NoJFR, "no-jfr", false, helpText(finding.T("do not record a JFR profile during the load", "负载期间不录制 JFR 剖析数据")))
@@ -133,9 +135,9 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	if err != nil {
 		return err
 	}
-	profile, err := rules.ParseProfile(orDefaultStr(o.Profile, string(rules.JavaWeb)))
+	profile, err := profileOpt(o.Profile)
 	if err != nil {
-		return usageErr(finding.T("--profile: %v", "--profile:%v"), err)
+		return err
 	}
 	format, err := outputFormat(o.Output, report.RunFormats())
 	if err != nil {
@@ -151,12 +153,9 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 	if err != nil {
 		return err
 	}
-	if jm != nil && o.Engine.hosts {
-		return runJMeterHosts(ctx, env, o, jm, lang, failOn)
-	}
 	var hosts *session.HostsOptions
 	if o.Remote.any() {
-		if hosts, err = runHostsOptions(env, o, cfg, dumps, lang); err != nil {
+		if hosts, err = runHostsOptions(env, o, cfg, jm, dumps, lang); err != nil {
 			return err
 		}
 	}
@@ -189,10 +188,22 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 		so.FailOnRegPct, out = o.FailOnRegPct, env.Stderr
 	}
 	so.Hosts = hosts
-	so.DoneHosts = func(r *session.HostsResult) error { return writeHosts(out, r, o.Output, lang, failOn) }
+	// --fail-on is judged once, over every run: a finding in run 1 of
+	// --repeat 8 must not cut runs 2-8, or the A/B comparison, short.
+	var gate error
+	judge := func(fs []finding.Finding) {
+		if gate == nil {
+			gate = failOnGate(failOn, fs)
+		}
+	}
+	so.DoneHosts = func(r *session.HostsResult) error {
+		judge(r.Findings)
+		return writeHosts(out, r, o.Output, lang, nil)
+	}
 	so.Done = func(r *session.Reported) error {
 		live.clear()
-		return writeRunDone(out, r, o.Output, lang, failOn)
+		judge(r.Decision.Findings)
+		return writeRunDone(out, r, o.Output, lang, nil)
 	}
 	res, err := session.Series(ctx, so)
 	if err != nil {
@@ -203,9 +214,11 @@ func RunRun(ctx context.Context, env *Env, o *RunOptions) error {
 		if err := writeComparison(env.Stdout, c, nil, report.Format(o.Output), lang, o.FailOnRegPct); err != nil {
 			return err
 		}
-		return ctx.Err()
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 	}
-	return nil
+	return gate
 }
 
 // writeRunDone prints one finished run's summary; a run that failed
@@ -223,6 +236,3 @@ func writeRunDone(w io.Writer, r *session.Reported, output string, lang finding.
 	}
 	return failOnGate(failOn, r.Decision.Findings)
 }
-
-// jfrRecording is the run's JFR file in its raw/ folder.
-const jfrRecording = session.JFRFile

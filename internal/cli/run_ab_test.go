@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -10,12 +11,16 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
 // run --target A --target-b B --repeat 2: two real services on 127.0.0.1,
 // B answering 30 ms later; the runs go a1 b1 a2 b2 into out/a and out/b,
 // each run's summary on stderr, and stdout is their paired comparison that
-// finds B's latency higher.
+// finds B's latency higher. --fail-on warning is judged after the last run:
+// a warning in a1 (this host's audit has some) neither cuts the series nor
+// the comparison short, and the exit status is 3 when any run had one.
 func TestRunAB(t *testing.T) {
 	fast := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Write([]byte("ok")) }))
 	defer fast.Close()
@@ -27,16 +32,30 @@ func TestRunAB(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "ab")
 	env, stdout, stderr := recEnv(t)
 	err := RunRun(context.Background(), env, &RunOptions{Target: fast.URL + "/", TargetB: slow.URL + "/", Repeat: 2, Users: 2,
-		Duration: 1500 * time.Millisecond, Interval: 250 * time.Millisecond, Out: out, Output: "json", NoCatalog: true, Quiet: true})
-	if err != nil {
-		t.Fatalf("%v\n%s", err, stderr.String())
-	}
+		Duration: 1500 * time.Millisecond, Interval: 250 * time.Millisecond, Out: out, Output: "json", NoCatalog: true, Quiet: true, FailOn: "warning"})
+	warned := false
 	for _, arm := range []string{"a", "b"} {
 		for _, r := range []string{"run-1", "run-2"} {
-			if _, err := os.Stat(filepath.Join(out, arm, r, "report.json")); err != nil {
-				t.Errorf("%s/%s: %v", arm, r, err)
+			b, rerr := os.ReadFile(filepath.Join(out, arm, r, "report.json"))
+			var rep struct {
+				Run struct {
+					Findings []finding.Finding `json:"findings"`
+				} `json:"run"`
+			}
+			if rerr == nil {
+				rerr = json.Unmarshal(b, &rep)
+			}
+			if rerr != nil {
+				t.Fatalf("%s/%s: %v (the series stopped early?)\n%s", arm, r, rerr, stderr.String())
+			}
+			if w, any := finding.Worst(rep.Run.Findings); any && w >= finding.Warning {
+				warned = true
 			}
 		}
+	}
+	var ee *ExitError
+	if gated := errors.As(err, &ee) && ee.Code == ExitFindings; err != nil && !gated || gated != warned {
+		t.Fatalf("exit %v with a warning in some run: %v\n%s", err, warned, stderr.String())
 	}
 	if n := strings.Count(stderr.String(), `"schema"`); n < 4 {
 		t.Errorf("each run's page on stderr: %d pages", n)

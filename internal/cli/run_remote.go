@@ -7,7 +7,6 @@ import (
 	"os"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
-	"github.com/tuneloop/tuneloop/internal/jmeter"
 	"github.com/tuneloop/tuneloop/internal/loadgen"
 	"github.com/tuneloop/tuneloop/internal/multihost"
 	"github.com/tuneloop/tuneloop/internal/session"
@@ -55,16 +54,18 @@ func (h *hostOptions) hostsOptions(env *Env, output string, lang finding.Lang) (
 // every host records over the run's window (the app host its JVM), clocks
 // aligned; the app host's folder gives the verdict, each host its own
 // section.
-func runHostsOptions(env *Env, o *RunOptions, cfg loadgen.Config, dumps int, lang finding.Lang) (*session.HostsOptions, error) {
+func runHostsOptions(env *Env, o *RunOptions, cfg loadgen.Config, jm *session.JMeterLoad, dumps int, lang finding.Lang) (*session.HostsOptions, error) {
 	switch {
 	case o.Start != "" || o.StartB != "":
 		return nil, usageErr(finding.T("--host: --start starts a service here; start it on its host and give --jvm auto or --pid", "--host：--start 在本机启动服务；请在其主机上启动，并用 --jvm auto 或 --pid"))
 	case o.JTLWatch != "":
 		return nil, usageErr(finding.T("--host: --jtl-watch is not available with remote hosts yet", "--host：远端主机暂不支持 --jtl-watch"))
-	case o.Target == "":
-		return nil, usageErr(finding.T("--host needs --target: the load is generated here", "--host 需要 --target：负载由本机产生"))
-	case o.Prom.Listen != "" || o.Prom.Textfile != "":
-		return nil, usageErr(finding.T("--host: --prometheus-listen and --prometheus-textfile are not available for a remote host yet", "--host：远端主机暂不支持 --prometheus-listen 与 --prometheus-textfile"))
+	case o.TargetB != "" && jm != nil:
+		return nil, usageErr(finding.T("--host with --engine jmeter: --target-b is not available (the plan names the targets); compare two runs with `tuneloop compare`",
+			"--host 配合 --engine jmeter：不支持 --target-b（目标由计划指定）；请用 `tuneloop compare` 比较两次运行"))
+	}
+	if err := o.Prom.localOnly(); err != nil {
+		return nil, err
 	}
 	ho, err := o.Remote.hostsOptions(env, o.Output, lang)
 	if err != nil {
@@ -72,46 +73,18 @@ func runHostsOptions(env *Env, o *RunOptions, cfg loadgen.Config, dumps int, lan
 	}
 	ho.Out, ho.Duration, ho.Interval, ho.WarmUp = o.Out, o.Duration, o.Interval, o.WarmUp
 	ho.PID, ho.JVM, ho.ThreadDumps = o.PID, o.JVM, dumps
-	ho.Load, ho.Target = &cfg, o.Target
+	ho.Target, ho.JMeter = o.Target, jm
+	if jm == nil {
+		ho.Load = &cfg
+	}
 	return &ho, nil
-}
-
-// runJMeterHosts is `run --engine jmeter --host ...`: the engines of
-// --jmeter-remote on a --host host are started there, every host records.
-func runJMeterHosts(ctx context.Context, env *Env, o *RunOptions, jm *session.JMeterLoad, lang finding.Lang, failOn *finding.Severity) error {
-	switch {
-	case o.Start != "":
-		return usageErr(finding.T("--host: --start starts a service here; start it on its host and give --jvm auto or --pid", "--host：--start 在本机启动服务；请在其主机上启动，并用 --jvm auto 或 --pid"))
-	case o.Prom.Listen != "" || o.Prom.Textfile != "":
-		return usageErr(finding.T("--host: --prometheus-listen and --prometheus-textfile are not available for a remote host yet", "--host：远端主机暂不支持 --prometheus-listen 与 --prometheus-textfile"))
-	}
-	ho, err := o.Remote.hostsOptions(env, o.Output, lang)
-	if err != nil {
-		return err
-	}
-	ho.Out, ho.Duration, ho.Interval, ho.WarmUp = o.Out, o.Duration, o.Interval, o.WarmUp
-	ho.PID, ho.JVM, ho.Target = o.PID, o.JVM, o.Target
-	jo := session.JMeterHostsOptions{HostsOptions: ho, JMeter: *jm}
-	if o.Engine.Remote != "" {
-		if jo.Engines, err = jmeter.ParseRemoteSpecs(o.Engine.Remote); err != nil {
-			return usageErr(finding.T("%v", "%v"), err)
-		}
-	}
-	res, err := session.JMeterHosts(ctx, jo)
-	if err != nil {
-		return sessionErr(err)
-	}
-	return writeHosts(env.Stdout, res, o.Output, lang, failOn)
 }
 
 // runRecordHosts is `record --host A --host B` (or --hosts): every host
 // records for --duration at once, clocks aligned, into one folder.
 func runRecordHosts(ctx context.Context, env *Env, o *RecordOptions, lang finding.Lang, failOn *finding.Severity) error {
-	if o.Duration <= 0 {
-		return usageErr(finding.T("--host needs --duration: the remote recorder must end by itself if the connection is lost", "--host 需要 --duration：连接中断时远端记录必须能自行结束"))
-	}
-	if o.Prom.Listen != "" || o.Prom.Textfile != "" {
-		return usageErr(finding.T("--host: --prometheus-listen and --prometheus-textfile are not available for a remote host yet", "--host：远端主机暂不支持 --prometheus-listen 与 --prometheus-textfile"))
+	if err := o.Prom.localOnly(); err != nil {
+		return err
 	}
 	ho, err := o.Remote.hostsOptions(env, o.Output, lang)
 	if err != nil {

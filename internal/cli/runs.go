@@ -61,7 +61,7 @@ complete on its own ('tuneloop analyze DIR', 'tuneloop compare PROBE_A PROBE_B')
 		RunE: func(cmd *cobra.Command, _ []string) error { return RunRuns(cmd.Context(), env, o) },
 	}
 	pf := cmd.PersistentFlags()
-	pf.StringVar(&o.Catalog, "catalog", "", helpText(finding.T("catalog of runs (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)", "运行记录目录（默认 $XDG_DATA_HOME/tuneloop/runs.db 或 ~/.local/share/tuneloop/runs.db）")))
+	catalogFlag(pf, &o.Catalog, catalogOfRuns)
 	outputFlag(cmd.Flags(), &o.Output, report.RunsFormats())
 	cmd.Flags().BoolVar(&o.Probes, "probes", false, helpText(finding.T("list the catalogued probes (tuneloop probe) instead of the runs", "列出运行记录目录中的探测（tuneloop probe），而不是运行")))
 	langFlag(pf, &o.Lang)

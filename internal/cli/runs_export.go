@@ -76,6 +76,14 @@ func (p *promOptions) flags(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&p.Textfile, "prometheus-textfile", "", helpText(finding.T("write the live metrics each tick into this folder for the node_exporter textfile collector", "每个采样周期把实时指标写入该目录，供 node_exporter 的 textfile collector 读取")))
 }
 
+// localOnly refuses the exporter where the recorder runs on another host.
+func (p *promOptions) localOnly() error {
+	if p.Listen != "" || p.Textfile != "" {
+		return usageErr(finding.T("--host: --prometheus-listen and --prometheus-textfile are not available for a remote host yet", "--host：远端主机暂不支持 --prometheus-listen 与 --prometheus-textfile"))
+	}
+	return nil
+}
+
 // start checks the flags and starts the exporter (session.StartProm), saying
 // where it serves; nil when neither flag was given. Close with Stop.
 func (p *promOptions) start(env *Env, lang finding.Lang) (*session.Prom, error) {

@@ -146,11 +146,11 @@ func TestUntrustedFolderCancelledContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	env, out, _ := testEnv()
-	if err := RunAnalyzeRun(ctx, env, dir, AnalyzeRunOptions{}); err == nil || !strings.Contains(err.Error(), "interrupted") || out.Len() != 0 {
+	if err := analyzeRunDir(ctx, env, dir, AnalyzeRunOptions{}); err == nil || !strings.Contains(err.Error(), "interrupted") || out.Len() != 0 {
 		t.Errorf("analyze RUN_DIR: %v, output %q", err, out)
 	}
 	env, out, _ = testEnv()
-	if err := RunCompare(ctx, env, &CompareOptions{Output: "text"}, dir, dir); err == nil || !strings.Contains(err.Error(), "interrupted") || out.Len() != 0 {
+	if err := RunCompareArgs(ctx, env, &CompareOptions{Output: "text"}, []string{dir, dir}, -1); err == nil || !strings.Contains(err.Error(), "interrupted") || out.Len() != 0 {
 		t.Errorf("compare: %v, output %q", err, out)
 	}
 	env, out, _ = testEnv()

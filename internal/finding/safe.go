@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"strings"
+	"unicode/utf8"
 )
 
 // One sanitiser for text that came from a target or a file (thread names,
@@ -115,4 +116,26 @@ func sanitize(s string, fold bool) string {
 		}
 	}
 	return b.String()
+}
+
+// Clip keeps at most n bytes of s, cut at a character boundary, and marks
+// the cut with "...": a hostile or huge value quoted in a message stays
+// short and valid UTF-8.
+func Clip[T ~string | ~[]byte](s T, n int) string {
+	if len(s) <= n {
+		return string(s)
+	}
+	i := max(n, 0)
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return string(s[:i]) + "..."
+}
+
+// FirstLine is s up to its first newline.
+func FirstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
 }

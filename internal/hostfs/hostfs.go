@@ -16,6 +16,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
 // MaxFileSize bounds what one read returns: pseudo-files are small, and a
@@ -87,6 +89,32 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
+// Localize says the error in l: hostfs's own words in Chinese, the
+// system's as finding.Localize has them.
+func (e *Error) Localize(l finding.Lang) string {
+	if l != finding.ZH {
+		return e.Error()
+	}
+	switch {
+	case errors.Is(e.Err, fs.ErrNotExist):
+		return e.Path + ": 不存在"
+	case errors.Is(e.Err, fs.ErrPermission):
+		return e.Path + ": 权限不够"
+	}
+	return e.Path + ": " + finding.Localize(e.Err, l)
+}
+
+// LocalizeText says hostfs's fixed words in a message saved as text (a
+// Field's error from before it kept its Chinese) in l.
+func LocalizeText(msg string, l finding.Lang) string {
+	if l != finding.ZH {
+		return msg
+	}
+	return zhWords.Replace(msg)
+}
+
+var zhWords = strings.NewReplacer(": not present", ": 不存在", ": permission denied", ": 权限不够")
+
 // ReadFile reads a whole file of at most MaxFileSize bytes. It reads until
 // EOF rather than trusting the size, which is 0 or 4096 for /proc and /sys.
 func (h FS) ReadFile(p string) ([]byte, error) {
@@ -97,14 +125,14 @@ func (h FS) ReadFile(p string) ([]byte, error) {
 	defer f.Close()
 	st, err := f.Stat()
 	if err == nil && st.IsDir() {
-		return nil, &Error{Path: h.Display(p), Err: errors.New("is a directory")}
+		return nil, &Error{Path: h.Display(p), Err: finding.Errorf(finding.T("is a directory", "是一个目录"))}
 	}
 	buf, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
 		return buf, &Error{Path: h.Display(p), Err: err}
 	}
 	if len(buf) > MaxFileSize {
-		return nil, &Error{Path: h.Display(p), Err: fmt.Errorf("larger than %d bytes", MaxFileSize)}
+		return nil, &Error{Path: h.Display(p), Err: finding.Errorf(finding.T("larger than %d bytes", "大于 %d 字节"), MaxFileSize)}
 	}
 	return buf, nil
 }
@@ -126,7 +154,7 @@ func (h FS) ReadInt(p string) (int64, error) {
 	}
 	v, err := strconv.ParseInt(s, 10, 64)
 	if err != nil {
-		return 0, &Error{Path: h.Display(p), Err: fmt.Errorf("not an integer: %q", clip(s, 40))}
+		return 0, &Error{Path: h.Display(p), Err: finding.Errorf(finding.T("not an integer: %q", "不是整数：%q"), finding.Clip(s, 40))}
 	}
 	return v, nil
 }
@@ -157,11 +185,4 @@ func (h FS) ReadDir(p string) ([]string, error) {
 func (h FS) Exists(p string) bool {
 	_, err := os.Lstat(p)
 	return err == nil
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "..."
 }

@@ -2,7 +2,6 @@ package multihost
 
 import (
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"time"
@@ -166,23 +165,6 @@ func WriteLoad(dir string, m *Manifest, sum *loadgen.Summary) error {
 		return runfolder.WriteJSONAtomic(filepath.Join(app, verdict.LoadFile), &c)
 	}
 	return nil
-}
-
-// ReadLoad reads dir/load.json, the load of a multi-host run (nil, nil:
-// none, as after `record --host`).
-func ReadLoad(dir string) (*loadgen.Summary, error) {
-	b, err := runfolder.ReadInside(dir, verdict.LoadFile, 64<<20)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var s loadgen.Summary
-	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, finding.Errorf(finding.T("%s: %v", "%s：%v"), filepath.Join(dir, verdict.LoadFile), err)
-	}
-	return &s, nil
 }
 
 // Read reads dir/hosts.json (as untrusted: no link followed, size capped).

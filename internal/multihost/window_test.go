@@ -66,15 +66,15 @@ func TestWriteLoadOnEachClock(t *testing.T) {
 	before, after := m.Hosts[0].Before.OffsetNS, m.Hosts[0].After.OffsetNS
 	m.Hosts[0].Before.OffsetNS += int64(off)
 	m.Hosts[0].After.OffsetNS += int64(off)
-	sum, err := ReadLoad(dir)
+	sum, err := verdict.ReadLoad(dir)
 	if err != nil || sum == nil {
 		t.Fatalf("load.json: %v", err)
 	}
 	if err := WriteLoad(dir, m, sum); err != nil {
 		t.Fatal(err)
 	}
-	top, _ := ReadLoad(dir)
-	app, _ := ReadLoad(Dir(dir, "127.0.0.1"))
+	top, _ := verdict.ReadLoad(dir)
+	app, _ := verdict.ReadLoad(Dir(dir, "127.0.0.1"))
 	want := sum.Start.Add(off + time.Duration(before+after)/2)
 	if !top.Start.Equal(sum.Start) || !app.Start.Equal(want) {
 		t.Errorf("load.json starts %v (want %v), the app's copy %v (want %v)", top.Start, sum.Start, app.Start, want)

@@ -20,6 +20,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // sym is one function: [Start, Start+Size).
@@ -60,8 +62,8 @@ func parseKallsyms(r io.Reader) symTable {
 		if len(f) < 3 || !strings.ContainsAny(f[1], "tTwW") {
 			continue
 		}
-		a, err := strconv.ParseUint(f[0], 16, 64)
-		if err != nil || a == 0 {
+		a, ok := units.ParseHex(f[0])
+		if !ok || a == 0 {
 			continue
 		}
 		t = append(t, sym{Start: a, Name: f[2]})
@@ -107,10 +109,10 @@ func parseMaps(r io.Reader) []mapping {
 			continue
 		}
 		lo, hi, ok := strings.Cut(f[0], "-")
-		a, err1 := strconv.ParseUint(lo, 16, 64)
-		b, err2 := strconv.ParseUint(hi, 16, 64)
-		off, err3 := strconv.ParseUint(f[2], 16, 64)
-		if !ok || err1 != nil || err2 != nil || err3 != nil {
+		a, ok1 := units.ParseHex(lo)
+		b, ok2 := units.ParseHex(hi)
+		off, ok3 := units.ParseHex(f[2])
+		if !ok || !ok1 || !ok2 || !ok3 {
 			continue
 		}
 		m := mapping{Start: a, End: b, Off: off}

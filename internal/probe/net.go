@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // The wire protocol, one hello line per TCP connection, then the mode's
@@ -257,12 +258,4 @@ func joinNote(a, b finding.Text) finding.Text {
 }
 
 // fmtSize is 1 B, 64 B, 1 KiB, 64 KiB.
-func fmtSize(n int) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d B", n)
-}
+func fmtSize(n int) string { return units.FormatBytesExact(int64(n)) }

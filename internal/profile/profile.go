@@ -123,11 +123,11 @@ func Capture(ctx context.Context, pid int, kind stacks.Kind, d time.Duration, o 
 		if err != nil {
 			refused = err
 		} else if low := strings.ToLower(out); strings.Contains(low, "could not") || strings.Contains(low, "error") || strings.Contains(low, "disabled") {
-			refused = errors.New(firstLine(out))
+			refused = errors.New(finding.FirstLine(strings.TrimSpace(out)))
 		}
 	}
 	if refused != nil {
-		why := finding.SafeLine(firstLine(refused.Error())) // the JVM's words
+		why := finding.SafeLine(finding.FirstLine(strings.TrimSpace(refused.Error()))) // the JVM's words
 		res.Notes = append(res.Notes, finding.T(
 			fmt.Sprintf("tuneloop's settings of the %s events only were not taken (%s): recorded with JFR's 'profile' settings, which record more and cost the JVM more", kind, why),
 			fmt.Sprintf("未能使用 tuneloop 仅含 %s 所需事件的设置（%s）：改用 JFR 的 profile 设置记录，记录更多事件，对 JVM 的开销更大", kind, why)))
@@ -148,7 +148,7 @@ func Capture(ctx context.Context, pid int, kind stacks.Kind, d time.Duration, o 
 		return nil, startError(pid, vm.Version, err, out)
 	}
 	if strings.Contains(out, "disabled") || strings.Contains(out, "Could not") {
-		return nil, startError(pid, vm.Version, errors.New(firstLine(out)), out)
+		return nil, startError(pid, vm.Version, errors.New(finding.FirstLine(strings.TrimSpace(out))), out)
 	}
 	res.Command = "JFR.start " + strings.Join(args, " ")
 	res.Start = time.Now()
@@ -281,7 +281,7 @@ func (e *StartError) Message(l finding.Lang) string {
 	if l == finding.ZH {
 		sep = "。"
 	}
-	return fmt.Sprintf("pid %d: %s (%s)%s%s", e.PID, e.Reason.In(l), firstLine(e.Err.Error()), sep, e.Advice.In(l))
+	return fmt.Sprintf("pid %d: %s (%s)%s%s", e.PID, e.Reason.In(l), finding.FirstLine(strings.TrimSpace(e.Err.Error())), sep, e.Advice.In(l))
 }
 
 func startError(pid int, version string, err error, out string) error {
@@ -307,14 +307,6 @@ func startError(pid int, version string, err error, out string) error {
 			"运行 `tuneloop jvm PID --jcmd 'JFR.check'` 查看该 JVM 的记录，并确认其用户可写其 /tmp")
 	}
 	return se
-}
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 // The files WriteFiles writes, by role.

@@ -331,10 +331,11 @@ func fillCPU(d *threaddump.Dump, proc string) {
 	}
 	set := func(task string, t *threaddump.Thread) {
 		b, err := os.ReadFile(proc + "/task/" + task + "/schedstat")
-		if f := strings.Fields(string(b)); err == nil && len(f) == 3 {
-			if ns, err := strconv.ParseInt(f[0], 10, 64); err == nil && ns >= 0 {
-				t.CPUMillis = float64(ns) / 1e6
-			}
+		if err != nil {
+			return
+		}
+		if run, _, err := sample.ParseSchedstat(b); err == nil {
+			t.CPUMillis = float64(run) / 1e6
 		}
 	}
 	// The JVM in this pid namespace: the task's directory is its nid.
@@ -466,7 +467,7 @@ func (w *waitDumps) add(p *stacks.Profile, buf []byte) (finding.Text, bool) {
 
 // dumpsMissing is the note when the dumps could not be taken or matched.
 func dumpsMissing(why string) finding.Text {
-	why = finding.SafeLine(firstLine(why))
+	why = finding.SafeLine(finding.FirstLine(strings.TrimSpace(why)))
 	return finding.T(
 		fmt.Sprintf("no thread dumps at the capture's start and end (%s): JFR writes a lock wait or park only when it ends, so a thread that waited longer than the capture (a deadlock, a thread starved on a lock) may be missing from this view", why),
 		fmt.Sprintf("未能在采集开始和结束时获取线程转储（%s）：JFR 只在锁等待或 park 结束时才写入事件，因此等待超过整个采集时长的线程（死锁、在锁上饥饿的线程）可能不在此视图中", why))

@@ -24,6 +24,10 @@ func WriteApply(w io.Writer, d *apply.Doc, f Format, l finding.Lang) error {
 
 func writeApplyText(w io.Writer, d *apply.Doc, l finding.Lang) {
 	t := func(en, zh string) string { return finding.T(en, zh).In(l) }
+	if d.Confirmed != "" {
+		fmt.Fprintf(w, "%s %s\n", t("confirmed: the changes of transaction", "已确认：保留事务"), finding.SafeLine(d.Confirmed))
+		return
+	}
 	if d.DryRun {
 		fmt.Fprintln(w, t("Dry run: nothing was changed. Add --yes to apply.", "演练：未做任何修改。加 --yes 才会执行。"))
 	} else if d.TxID == "" {

@@ -28,19 +28,7 @@ func bishengRules() []Rule {
 			Risk:       T("A JDK change needs a full regression and load test; keep the same major version (8 -> Bisheng 8, 17 -> Bisheng 17).", "更换 JDK 需做完整回归与压测；保持相同大版本（8 换毕昇 8，17 换毕昇 17）。"),
 			Workload:   T("Java services on Kunpeng (ARM64) servers.", "运行在鲲鹏（ARM64）服务器上的 Java 服务。"),
 			References: refs,
-			Eval: func(c *Ctx) []Outcome {
-				if !c.F.CPU.Kunpeng {
-					return one(skip(T("not a Kunpeng CPU", "非鲲鹏 CPU")))
-				}
-				return eachJVMAny(c, func(j *sysinfo.JVM) Outcome {
-					e := ev("java", orDefault(strings.TrimSpace(j.Vendor+" "+j.Version), "unknown"), orDefault(j.JavaHome, jvmSource(j)))
-					if isBisheng(j) {
-						return pass(Tf("Bisheng JDK %s", "毕昇 JDK %s", j.Version), e)
-					}
-					return advice(Tf("pid %d runs %s on Kunpeng", "pid %d 在鲲鹏上运行 %s", j.PID, orDefault(strings.TrimSpace(j.Vendor+" JDK "+j.Version), "a non-Bisheng JDK")),
-						T("A/B test Bisheng JDK of the same major version under the same load (hikunpeng.com JDK download, or the openEuler bisheng-jdk packages)", "在相同负载下对比测试同一大版本的毕昇 JDK（鲲鹏社区下载，或 openEuler 的 bisheng-jdk 软件包）"), e)
-				})
-			},
+			Eval:       evalJvmJdkBishengOnKunpeng,
 		},
 		{
 			ID: "jvm.bisheng.features", Category: "jvm", Severity: info,
@@ -51,21 +39,39 @@ func bishengRules() []Rule {
 			Risk:       T("Uncommitting and re-committing heap costs some CPU when load swings; FastSerializer only helps serialization-heavy services (a bank's credit-card core system saw no gain).", "负载波动时堆的归还与再申请会消耗少量 CPU；快速序列化只对序列化密集的服务有效（某银行信用卡核心系统实测无明显收益）。"),
 			Workload:   T("JVMs on Bisheng JDK.", "运行毕昇 JDK 的 JVM。"),
 			References: refs,
-			Eval: func(c *Ctx) []Outcome {
-				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
-					if !isBisheng(j) {
-						return skip(T("not Bisheng JDK", "非毕昇 JDK"))
-					}
-					o := j.Options
-					g1 := o.GC == "G1"
-					if g1 && o.XmsBytes > 0 && o.XmxBytes > o.XmsBytes && !o.Bools["G1Uncommit"] {
-						return fail(Tf("Bisheng JDK with G1, -Xms %s below -Xmx %s, no -XX:+G1Uncommit", "毕昇 JDK 使用 G1，-Xms %s 小于 -Xmx %s，未开启 -XX:+G1Uncommit", units.FormatJVMSize(o.XmsBytes), units.FormatJVMSize(o.XmxBytes)),
-							T("-XX:+G1Uncommit to return idle heap (or -Xms equal to -Xmx when memory is not scarce)", "-XX:+G1Uncommit 归还空闲堆（内存不紧张时也可令 -Xms 等于 -Xmx）"),
-							jvmFlagFix(j.PID, "-XX:+G1Uncommit", ""), optsEv(j, "gc", "G1"), optsEv(j, "G1Uncommit", "absent"))
-					}
-					return pass(T("Bisheng JDK; -XX:+UseFastSerializer is worth an A/B test if serialization is hot", "毕昇 JDK；若序列化为热点，可对比测试 -XX:+UseFastSerializer"), optsEv(j, "vendor", orDefault(j.Vendor, "Bisheng")))
-				})
-			},
+			Eval:       evalJvmBishengFeatures,
 		},
 	}
+}
+
+// evalJvmJdkBishengOnKunpeng is the rule jvm.jdk.bisheng-on-kunpeng.
+func evalJvmJdkBishengOnKunpeng(c *Ctx) []Outcome {
+	if !c.F.CPU.Kunpeng {
+		return one(skip(T("not a Kunpeng CPU", "非鲲鹏 CPU")))
+	}
+	return eachJVMAny(c, func(j *sysinfo.JVM) Outcome {
+		e := ev("java", orDefault(strings.TrimSpace(j.Vendor+" "+j.Version), "unknown"), orDefault(j.JavaHome, jvmSource(j)))
+		if isBisheng(j) {
+			return pass(Tf("Bisheng JDK %s", "毕昇 JDK %s", j.Version), e)
+		}
+		return advice(Tf("pid %d runs %s on Kunpeng", "pid %d 在鲲鹏上运行 %s", j.PID, orDefault(strings.TrimSpace(j.Vendor+" JDK "+j.Version), "a non-Bisheng JDK")),
+			T("A/B test Bisheng JDK of the same major version under the same load (hikunpeng.com JDK download, or the openEuler bisheng-jdk packages)", "在相同负载下对比测试同一大版本的毕昇 JDK（鲲鹏社区下载，或 openEuler 的 bisheng-jdk 软件包）"), e)
+	})
+}
+
+// evalJvmBishengFeatures is the rule jvm.bisheng.features.
+func evalJvmBishengFeatures(c *Ctx) []Outcome {
+	return eachJVM(c, func(j *sysinfo.JVM) Outcome {
+		if !isBisheng(j) {
+			return skip(T("not Bisheng JDK", "非毕昇 JDK"))
+		}
+		o := j.Options
+		g1 := o.GC == "G1"
+		if g1 && o.XmsBytes > 0 && o.XmxBytes > o.XmsBytes && !o.Bools["G1Uncommit"] {
+			return fail(Tf("Bisheng JDK with G1, -Xms %s below -Xmx %s, no -XX:+G1Uncommit", "毕昇 JDK 使用 G1，-Xms %s 小于 -Xmx %s，未开启 -XX:+G1Uncommit", units.FormatJVMSize(o.XmsBytes), units.FormatJVMSize(o.XmxBytes)),
+				T("-XX:+G1Uncommit to return idle heap (or -Xms equal to -Xmx when memory is not scarce)", "-XX:+G1Uncommit 归还空闲堆（内存不紧张时也可令 -Xms 等于 -Xmx）"),
+				jvmFlagFix(j.PID, "-XX:+G1Uncommit", ""), optsEv(j, "gc", "G1"), optsEv(j, "G1Uncommit", "absent"))
+		}
+		return pass(T("Bisheng JDK; -XX:+UseFastSerializer is worth an A/B test if serialization is hot", "毕昇 JDK；若序列化为热点，可对比测试 -XX:+UseFastSerializer"), optsEv(j, "vendor", orDefault(j.Vendor, "Bisheng")))
+	})
 }

@@ -33,7 +33,7 @@ func ParseProfile(s string) (Profile, error) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("unknown profile %q (want java-web, database or latency)", s)
+	return "", finding.Errorf(finding.T("unknown profile %q (want java-web, database or latency)", "未知的负载配置档 %q（应为 java-web、database 或 latency）"), s)
 }
 
 // Ctx is what a rule's Eval sees.

@@ -50,31 +50,21 @@ func advice(observed, rec finding.Text, ev ...finding.Evidence) Outcome {
 // skip is a Skipped outcome: the rule does not apply here.
 func skip(reason finding.Text) Outcome { return Outcome{Status: finding.Skipped, Reason: reason} }
 
-// unavailable is an Unavailable outcome for an input that could not be read.
-func unavailable(what finding.Text, err string) Outcome {
-	if err == "" {
-		err = "not collected"
+// unavailable is an Unavailable outcome for an input that could not be
+// read, and why.
+func unavailable(what, why finding.Text) Outcome {
+	if why.EN == "" {
+		why = finding.T("not collected", "未采集")
 	}
-	return Outcome{Status: finding.Unavailable,
-		Reason: finding.Text{EN: fmt.Sprintf("%s could not be read: %s", what.EN, err), ZH: fmt.Sprintf("无法读取 %s：%s", what.ZH, errZH(err))}}
+	return Outcome{Status: finding.Unavailable, Reason: finding.Tf(finding.T("%s could not be read: %s", "无法读取 %s：%s"), what, why)}
 }
 
 // same is a name that reads the same in both languages: a path, a key.
 func same(s string) finding.Text { return finding.Text{EN: s, ZH: s} }
 
-// errZH says the fixed phrases of the collectors' errors in Chinese; paths,
-// values and the kernel's own words stay as read.
-func errZH(err string) string {
-	return strings.NewReplacer(
-		"not present", "不存在", "permission denied", "权限不够", "no such file or directory", "没有那个文件或目录",
-		"not collected", "未采集", "not read", "未读取", "empty value", "值为空", "not an integer", "不是整数",
-		"unavailable", "不可用", "binary or corrupt content", "二进制或损坏的内容", "no cgroup filesystem mounted", "未挂载 cgroup 文件系统",
-	).Replace(err)
-}
-
-// unavailableFrom turns a Field's Err into a bilingual Reason.
+// unavailableFrom is unavailable with a Field's reason (sysinfo.Field.Why).
 func unavailableFrom[V any](what finding.Text, f sysinfo.Field[V]) Outcome {
-	return unavailable(what, f.Err)
+	return unavailable(what, f.Why())
 }
 
 // one wraps a single outcome.
@@ -129,7 +119,7 @@ func sysctlInt(c *Ctx, key string) (int64, finding.Evidence, *Outcome) {
 	if !f.OK {
 		var o Outcome
 		if notPresent(f.Err) && !strings.HasSuffix(f.Err, "not collected") {
-			o = skip(Tf("%s does not exist on this kernel (%s)", "当前内核没有 %s（%s）", key, f.Err))
+			o = skip(Tf("%s does not exist on this kernel (%s)", "当前内核没有 %s（%s）", key, f.Why()))
 		} else {
 			o = unavailableFrom(same(key), f)
 		}
@@ -137,16 +127,16 @@ func sysctlInt(c *Ctx, key string) (int64, finding.Evidence, *Outcome) {
 	}
 	fields := strings.Fields(f.Value)
 	if len(fields) == 0 {
-		o := unavailable(same(key), "empty value")
+		o := unavailable(same(key), finding.T("empty value", "值为空"))
 		return 0, finding.Evidence{}, &o
 	}
 	v, err := strconv.ParseInt(fields[0], 10, 64)
 	if err != nil {
-		o := unavailable(same(key), fmt.Sprintf("not an integer: %q", f.Value))
+		o := unavailable(same(key), finding.Tf(finding.T("not an integer: %q", "不是整数：%q"), f.Value))
 		return 0, finding.Evidence{}, &o
 	}
 	if v < 0 && !signedSysctls[key] {
-		o := unavailable(same(key), fmt.Sprintf("negative value %d is not valid for this knob", v))
+		o := unavailable(same(key), finding.Tf(finding.T("negative value %d is not valid for this knob", "负值 %d 对该参数无效"), v))
 		return 0, finding.Evidence{}, &o
 	}
 	return v, sysctlEv(key, f), nil
@@ -162,20 +152,20 @@ func sysctlInts(c *Ctx, key string, n int) ([]int64, finding.Evidence, *Outcome)
 	if !f.OK {
 		o := unavailableFrom(same(key), f)
 		if notPresent(f.Err) && !strings.HasSuffix(f.Err, "not collected") {
-			o = skip(Tf("%s does not exist on this kernel (%s)", "当前内核没有 %s（%s）", key, f.Err))
+			o = skip(Tf("%s does not exist on this kernel (%s)", "当前内核没有 %s（%s）", key, f.Why()))
 		}
 		return nil, finding.Evidence{}, &o
 	}
 	fields := strings.Fields(f.Value)
 	if len(fields) < n {
-		o := unavailable(same(key), fmt.Sprintf("want %d numbers, got %q", n, f.Value))
+		o := unavailable(same(key), finding.Tf(finding.T("want %d numbers, got %q", "应为 %d 个数字，实际为 %q"), n, f.Value))
 		return nil, finding.Evidence{}, &o
 	}
 	out := make([]int64, n)
 	for i := 0; i < n; i++ {
 		v, err := strconv.ParseInt(fields[i], 10, 64)
 		if err != nil {
-			o := unavailable(same(key), fmt.Sprintf("not an integer: %q", f.Value))
+			o := unavailable(same(key), finding.Tf(finding.T("not an integer: %q", "不是整数：%q"), f.Value))
 			return nil, finding.Evidence{}, &o
 		}
 		out[i] = v
@@ -455,7 +445,7 @@ func eachJVMWith(c *Ctx, needArgs bool, fn func(j *sysinfo.JVM) Outcome) []Outco
 		var r Outcome
 		if needArgs && len(js[i].Args) < 2 {
 			r = unavailable(finding.Tf(finding.T("the command line of pid %d (/proc/%d/cmdline)", "进程 %d 的命令行（/proc/%d/cmdline）"), js[i].PID, js[i].PID),
-				fmt.Sprintf("%d argument(s): unreadable or not NUL-separated", len(js[i].Args)))
+				finding.Tf(finding.T("%d argument(s): unreadable or not NUL-separated", "%d 个参数：不可读或不是以 NUL 分隔"), len(js[i].Args)))
 		} else {
 			r = fn(&js[i])
 		}
@@ -588,4 +578,12 @@ func orDefault(s, d string) string {
 // unavailableBecause is an Unavailable outcome with a custom reason.
 func unavailableBecause(reason finding.Text) Outcome {
 	return Outcome{Status: finding.Unavailable, Reason: reason}
+}
+
+// orDefaultText is t, or d when t is empty.
+func orDefaultText(t, d finding.Text) finding.Text {
+	if t.EN == "" {
+		return d
+	}
+	return t
 }

@@ -234,32 +234,7 @@ func jvmRules() []Rule {
 			Risk:       T("The whole heap is committed at start; memory-sensitive hosts may prefer growth (Bisheng JDK: -XX:+G1Uncommit).", "启动时即占用整个堆；对内存敏感的主机可保留扩缩（毕昇 JDK 可用 -XX:+G1Uncommit）。"),
 			Workload:   T("Java services with steady memory needs (most web/RPC services).", "内存需求稳定的 Java 服务（大多数 Web/RPC 服务）。"),
 			References: jvmRefs("Oracle HotSpot GC Tuning Guide: Sizing the Heap"),
-			Eval: func(c *Ctx) []Outcome {
-				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
-					o := j.Options
-					if o.XmxBytes == 0 {
-						return skip(T("no -Xmx on the command line (see jvm.heap.no-xmx)", "命令行没有 -Xmx（见 jvm.heap.no-xmx）"))
-					}
-					xms := "(none)"
-					if o.XmsBytes > 0 {
-						xms = "-Xms" + units.FormatJVMSize(o.XmsBytes)
-					}
-					e := optsEv(j, "heap", fmt.Sprintf("%s -Xmx%s", xms, units.FormatJVMSize(o.XmxBytes)))
-					if o.XmsBytes == o.XmxBytes {
-						return pass(Tf("-Xms = -Xmx = %s", "-Xms = -Xmx = %s", units.FormatJVMSize(o.XmxBytes)), e)
-					}
-					old := ""
-					if o.XmsBytes > 0 {
-						old = "-Xms" + units.FormatJVMSize(o.XmsBytes)
-					}
-					obs := Tf("%s with -Xmx%s", "%s，-Xmx%s", xms, units.FormatJVMSize(o.XmxBytes))
-					if o.XmsBytes == 0 {
-						obs = Tf("no -Xms with -Xmx%s: the heap starts at 1/64 of RAM and grows under load", "未设置 -Xms，-Xmx%s：堆从物理内存的 1/64 起步，负载上来后逐步扩容", units.FormatJVMSize(o.XmxBytes))
-					}
-					return fail(obs, Tf("-Xms%s (equal to -Xmx)", "-Xms%s（与 -Xmx 相等）", units.FormatJVMSize(o.XmxBytes)),
-						jvmFlagFix(j.PID, "-Xms"+units.FormatJVMSize(o.XmxBytes), old), e)
-				})
-			},
+			Eval:       evalJvmHeapXmsXmx,
 		},
 		{
 			ID: "jvm.heap.no-xmx", Category: "jvm", Severity: warning,
@@ -270,35 +245,7 @@ func jvmRules() []Rule {
 			Risk:       T("Too large a percentage leaves no room for metaspace, code cache, thread stacks and direct buffers.", "百分比过大会挤占元空间、代码缓存、线程栈和直接内存。"),
 			Workload:   T("All JVMs, especially in containers.", "所有 JVM，尤其是容器中的。"),
 			References: jvmRefs("JDK-8146115 (container support, JDK 10, backported to 8u191)", "JDK-8186248 (MaxRAMPercentage)"),
-			Eval: func(c *Ctx) []Outcome {
-				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
-					o := j.Options
-					if o.XmxBytes > 0 || o.MaxRAMPercentage > 0 || o.Values["MaxRAMFraction"] != "" || o.Values["MaxRAM"] != "" {
-						return pass(T("maximum heap set explicitly", "已显式设置最大堆"), optsEv(j, "heap", fmt.Sprintf("Xmx=%s MaxRAMPercentage=%v", units.FormatJVMSize(o.XmxBytes), o.MaxRAMPercentage)))
-					}
-					lim, el := jvmMemLimit(c, j)
-					if lim > 0 {
-						want := int64(float64(lim) * 0.75)
-						if aware, known := jdkContainerAware(jdkOf(j)); known && !aware {
-							// MaxRAMPercentage arrived with container support (8u191, 10).
-							x := "-Xmx" + units.FormatJVMSize(roundMiB(want))
-							return fail(Tf("no -Xmx in a container with a %s limit on a JDK that sizes the heap from host RAM", "容器内存限额 %s，没有 -Xmx，而该 JDK 按宿主机内存确定堆大小", units.FormatBytes(lim)),
-								Tf("%s (75%% of the limit)", "%s（限额的 75%%）", x), jvmFlagFix(j.PID, "-Xms"+units.FormatJVMSize(roundMiB(want))+" "+x, ""), el, optsEv(j, "heap flags", "(none)"), jdkEv(j, jdkOf(j)))
-						}
-						return fail(Tf("no -Xmx / MaxRAMPercentage in a container with a %s limit: default heap about %s", "容器内存限额 %s，但没有 -Xmx / MaxRAMPercentage：默认堆约 %s", units.FormatBytes(lim), units.FormatBytes(lim/4)),
-							Tf("-XX:MaxRAMPercentage=75.0 (about %s) or an explicit -Xmx", "-XX:MaxRAMPercentage=75.0（约 %s）或显式 -Xmx", units.FormatBytes(want)),
-							jvmFlagFix(j.PID, "-XX:MaxRAMPercentage=75.0 -XX:InitialRAMPercentage=75.0", ""), el, optsEv(j, "heap flags", "(none)"))
-					}
-					mem := jvmMemory(c, j)
-					if mem <= 0 {
-						return advice(T("no -Xmx: heap defaults to 1/4 of RAM", "没有 -Xmx：堆默认取物理内存的 1/4"),
-							T("size the heap explicitly (-Xms = -Xmx) from a load test", "根据压测结果显式设置堆大小（-Xms = -Xmx）"), optsEv(j, "heap flags", "(none)")).WithSeverity(info)
-					}
-					return fail(Tf("no -Xmx: heap defaults to 1/4 of %s", "没有 -Xmx：堆默认取 %s 的 1/4", units.FormatBytes(mem)),
-						T("size the heap explicitly (-Xms = -Xmx) from a load test", "根据压测结果显式设置堆大小（-Xms = -Xmx）"),
-						jvmFlagFix(j.PID, fmt.Sprintf("-Xms%[1]s -Xmx%[1]s", units.FormatJVMSize(roundGiB(mem/4))), ""), optsEv(j, "heap flags", "(none)")).WithSeverity(info)
-				})
-			},
+			Eval:       evalJvmHeapNoXmx,
 		},
 		{
 			ID: "jvm.heap.over-limit", Category: "jvm", Severity: critical,
@@ -309,43 +256,7 @@ func jvmRules() []Rule {
 			Risk:       T("A smaller heap means more frequent GC: confirm with a load test and GC logs.", "堆变小会让 GC 更频繁：用压测和 GC 日志确认。"),
 			Workload:   T("All JVMs.", "所有 JVM。"),
 			References: jvmRefs("kernel Documentation/admin-guide/cgroup-v2.rst (memory.max)"),
-			Eval: func(c *Ctx) []Outcome {
-				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
-					x := j.Options.XmxBytes
-					if x == 0 {
-						return skip(T("no -Xmx on the command line", "命令行没有 -Xmx"))
-					}
-					ex := optsEv(j, "-Xmx", units.FormatJVMSize(x))
-					lim, el := jvmMemLimit(c, j)
-					if lim > 0 {
-						obs := Tf("-Xmx%s against a %s memory limit (%s)", "-Xmx%s，内存限额 %s（占 %s）", units.FormatJVMSize(x), units.FormatBytes(lim), pct(float64(x)/float64(lim)))
-						if float64(x) <= 0.85*float64(lim) {
-							return pass(obs, ex, el)
-						}
-						want := roundMiB(int64(float64(lim) * 0.75))
-						f := fail(obs, Tf("-Xmx%s (75%% of the limit), or raise the limit", "-Xmx%s（限额的 75%%），或提高限额", units.FormatJVMSize(want)), jvmFlagFix(j.PID, "-Xmx"+units.FormatJVMSize(want), "-Xmx"+units.FormatJVMSize(x)), ex, el)
-						if x < lim {
-							f = f.WithSeverity(warning)
-						}
-						return f
-					}
-					tot, et, ok := meminfo(c, "MemTotal")
-					if !ok {
-						return unavailableFrom(same("/proc/meminfo MemTotal"), c.F.Memory.Meminfo)
-					}
-					avail, ea, _ := meminfo(c, "MemAvailable")
-					total, free := tot*1024, avail*1024+j.RSSKB*1024
-					obs := Tf("-Xmx%s on a host with %s RAM, %s available (+%s already resident in this JVM)", "-Xmx%s，主机内存 %s，可用 %s（该 JVM 已驻留 %s）", units.FormatJVMSize(x), units.FormatBytes(total), units.FormatBytes(avail*1024), units.FormatBytes(j.RSSKB*1024))
-					want := roundMiB(int64(float64(free) * 0.75))
-					switch {
-					case x >= total:
-						return fail(obs, Tf("-Xmx%s or less", "-Xmx%s 或更小", units.FormatJVMSize(want)), jvmFlagFix(j.PID, "-Xmx"+units.FormatJVMSize(want), "-Xmx"+units.FormatJVMSize(x)), ex, et, ea)
-					case avail > 0 && x > free:
-						return fail(obs, Tf("-Xmx%s or less, or free memory on the host", "-Xmx%s 或更小，或释放主机内存", units.FormatJVMSize(want)), jvmFlagFix(j.PID, "-Xmx"+units.FormatJVMSize(want), "-Xmx"+units.FormatJVMSize(x)), ex, et, ea).WithSeverity(warning)
-					}
-					return pass(obs, ex, et, ea)
-				})
-			},
+			Eval:       evalJvmHeapOverLimit,
 		},
 		{
 			ID: "jvm.gc.serial", Category: "jvm", Severity: warning,
@@ -356,24 +267,7 @@ func jvmRules() []Rule {
 			Risk:       T("G1/Parallel use more native memory and GC threads; in a 1-CPU container give it at least 2 CPUs or -XX:ActiveProcessorCount=2.", "G1/Parallel 需要更多本地内存和 GC 线程；1 核容器应至少给 2 个 CPU，或设置 -XX:ActiveProcessorCount=2。"),
 			Workload:   T("JVMs with heaps of 2 GiB or more.", "堆大于等于 2 GiB 的 JVM。"),
 			References: jvmRefs("Oracle HotSpot GC Tuning Guide: Ergonomics (server-class machine)", "JDK-8151084 (G1 default in JDK 9)"),
-			Eval: func(c *Ctx) []Outcome {
-				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
-					gc, ergo := effectiveGC(c, j)
-					if gc == "" {
-						return unavailable(finding.T("the collector in use", "正在使用的垃圾收集器"), "no explicit GC flag and JDK version unknown")
-					}
-					heap := heapMax(c, j)
-					e := optsEv(j, "gc", fmt.Sprintf("%s (ergonomic: %v), max heap %s", gc, ergo, units.FormatBytes(heap)))
-					if gc != "Serial" || heap < 2<<30 {
-						return pass(Tf("%s GC, max heap %s", "%s GC，最大堆 %s", gc, units.FormatBytes(heap)), e)
-					}
-					if ergo {
-						return fail(Tf("the JVM picked Serial GC by ergonomics (it sees %.1f CPUs / %s) for a %s heap", "JVM 自动选择了 Serial GC（可见 %.1f 个 CPU / %s），而最大堆为 %s", jvmCPUs(c, j), units.FormatBytes(jvmMemory(c, j)), units.FormatBytes(heap)),
-							T("-XX:+UseG1GC (and at least 2 CPUs, or -XX:ActiveProcessorCount=2)", "-XX:+UseG1GC（并至少分配 2 个 CPU，或 -XX:ActiveProcessorCount=2）"), gcFix(j, "-XX:+UseG1GC"), e)
-					}
-					return fail(Tf("-XX:+UseSerialGC with a %s heap", "-XX:+UseSerialGC，最大堆 %s", units.FormatBytes(heap)), T("-XX:+UseG1GC (or -XX:+UseParallelGC for batch throughput)", "-XX:+UseG1GC（批处理吞吐场景可用 -XX:+UseParallelGC）"), gcFix(j, "-XX:+UseG1GC"), e)
-				})
-			},
+			Eval:       evalJvmGcSerial,
 		},
 		{
 			ID: "jvm.gc.cms", Category: "jvm", Severity: warning,
@@ -384,27 +278,7 @@ func jvmRules() []Rule {
 			Risk:       T("CMS-specific flags (CMSInitiatingOccupancyFraction...) must go too; re-tune pause goals for G1.", "CMS 专用参数（如 CMSInitiatingOccupancyFraction）也要一并删除；为 G1 重新设定停顿目标。"),
 			Workload:   T("JVMs migrated from JDK 8 with old start scripts.", "从 JDK 8 迁移、仍沿用旧启动脚本的 JVM。"),
 			References: jvmRefs("JEP 363 (remove CMS, JDK 14)", "JEP 291 (deprecate CMS, JDK 9)"),
-			Eval: func(c *Ctx) []Outcome {
-				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
-					if j.Options.GC != "CMS" {
-						return pass(Tf("collector %s", "收集器 %s", orDefault(j.Options.GC, "default")), optsEv(j, "gc", orDefault(j.Options.GC, "(default)")))
-					}
-					jdk := jdkOf(j)
-					major := jdk.Major
-					e := optsEv(j, "gc", "-XX:+UseConcMarkSweepGC on JDK "+jdk.Label())
-					switch {
-					case !jdk.Known():
-						return unavailable(finding.T("JDK version (to judge CMS)", "JDK 版本（用于判断 CMS）"), "not found in the release file or the path; give it with --jdk")
-					case major >= 15:
-						return fail(Tf("-XX:+UseConcMarkSweepGC on JDK %d: the JVM refuses to start (Unrecognized VM option)", "JDK %d 不接受 -XX:+UseConcMarkSweepGC：JVM 无法启动（Unrecognized VM option）", major), T("-XX:+UseG1GC and drop the CMS* flags", "改为 -XX:+UseG1GC 并删除 CMS* 参数"), gcFix(j, "-XX:+UseG1GC"), e, jdkEv(j, jdk)).WithSeverity(critical)
-					case major >= 14:
-						return fail(Tf("-XX:+UseConcMarkSweepGC on JDK %d: ignored, the JVM runs G1", "JDK %d 上的 -XX:+UseConcMarkSweepGC 被忽略，实际运行 G1", major), T("-XX:+UseG1GC and drop the CMS* flags", "改为 -XX:+UseG1GC 并删除 CMS* 参数"), gcFix(j, "-XX:+UseG1GC"), e, jdkEv(j, jdk))
-					case major >= 9:
-						return fail(Tf("-XX:+UseConcMarkSweepGC on JDK %d: deprecated", "JDK %d 上的 -XX:+UseConcMarkSweepGC 已废弃", major), T("-XX:+UseG1GC", "-XX:+UseG1GC"), gcFix(j, "-XX:+UseG1GC"), e).WithSeverity(info)
-					}
-					return pass(T("CMS on JDK 8: supported", "JDK 8 上使用 CMS：受支持"), e)
-				})
-			},
+			Eval:       evalJvmGcCms,
 		},
 		{
 			ID: "jvm.gc.parallel-latency", Category: "jvm", Severity: warning, Profiles: []string{string(Latency)},
@@ -415,21 +289,7 @@ func jvmRules() []Rule {
 			Risk:       T("G1/ZGC cost some throughput and native memory; verify with GC logs under load.", "G1/ZGC 会损失少量吞吐并多占本地内存；需结合压测下的 GC 日志验证。"),
 			Workload:   T("Latency-critical Java services.", "时延敏感的 Java 服务。"),
 			References: jvmRefs("Oracle HotSpot GC Tuning Guide: Available Collectors", "JEP 439 (Generational ZGC, JDK 21)"),
-			Eval: func(c *Ctx) []Outcome {
-				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
-					gc, ergo := effectiveGC(c, j)
-					if gc == "" {
-						return unavailable(finding.T("the collector in use", "正在使用的垃圾收集器"), "no explicit GC flag and JDK version unknown")
-					}
-					e := optsEv(j, "gc", fmt.Sprintf("%s (ergonomic: %v)", gc, ergo))
-					if gc != "Parallel" {
-						return pass(Tf("%s GC", "%s GC", gc), e)
-					}
-					jdk := jdkOf(j)
-					want := latencyGC(jdk)
-					return fail(T("Parallel (throughput) GC on a latency-critical service", "时延敏感服务使用 Parallel（吞吐型）GC"), Tf("%s", "%s", want), gcFix(j, want), e, jdkEv(j, jdk))
-				})
-			},
+			Eval:       evalJvmGcParallelLatency,
 		},
 		{
 			ID: "jvm.gc.g1-small", Category: "jvm", Severity: info,
@@ -440,20 +300,7 @@ func jvmRules() []Rule {
 			Risk:       T("Serial pauses grow with the heap: only for small heaps.", "Serial 的停顿随堆增大而变长：只适用于小堆。"),
 			Workload:   T("Small sidecars, agents and tools.", "小型 sidecar、代理和工具类进程。"),
 			References: jvmRefs("Oracle HotSpot GC Tuning Guide: Selecting a Collector"),
-			Eval: func(c *Ctx) []Outcome {
-				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
-					if j.Options.GC != "G1" {
-						return pass(Tf("collector %s", "收集器 %s", orDefault(j.Options.GC, "default")), optsEv(j, "gc", orDefault(j.Options.GC, "(default)")))
-					}
-					cpus := jvmCPUs(c, j)
-					x := j.Options.XmxBytes
-					e := optsEv(j, "gc", fmt.Sprintf("G1, %.1f CPUs, -Xmx%s", cpus, units.FormatJVMSize(x)))
-					if (cpus > 0 && cpus < 2) || (x > 0 && x < 512<<20) {
-						return fail(Tf("G1 with %.1f CPUs and a %s max heap", "G1，%.1f 个 CPU，最大堆 %s", cpus, units.FormatBytes(x)), T("-XX:+UseSerialGC", "-XX:+UseSerialGC"), gcFix(j, "-XX:+UseSerialGC"), e)
-					}
-					return pass(Tf("G1 with %.1f CPUs", "G1，%.1f 个 CPU", cpus), e)
-				})
-			},
+			Eval:       evalJvmGcG1Small,
 		},
 		{
 			ID: "jvm.gc.logging", Category: "jvm", Severity: warning,
@@ -464,16 +311,7 @@ func jvmRules() []Rule {
 			Risk:       T("Disk space: use rotation as shown.", "占用磁盘空间：按示例开启滚动。"),
 			Workload:   T("All production JVMs.", "所有生产 JVM。"),
 			References: jvmRefs("JEP 158 (unified logging, -Xlog)", "JEP 271 (unified GC logging)", "Oracle JDK 8 java command: -XX:+PrintGCDetails -XX:+PrintGCDateStamps -Xloggc"),
-			Eval: func(c *Ctx) []Outcome {
-				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
-					if j.Options.GCLogging {
-						return pass(T("GC logging enabled", "已开启 GC 日志"), optsEv(j, "gc logging", "on"))
-					}
-					jdk := jdkOf(j)
-					rec, fx := byJDK(j.PID, jdk, gcLogModern, gcLogJDK8)
-					return fail(T("no GC logging flags", "没有 GC 日志参数"), Tf("%s (directory must exist and be writable)", "%s（目录需存在且可写）", rec), fx, optsEv(j, "gc logging", "off"), jdkEv(j, jdk))
-				})
-			},
+			Eval:       evalJvmGcLogging,
 		},
 		{
 			ID: "jvm.heapdump-oom", Category: "jvm", Severity: warning,
@@ -484,16 +322,7 @@ func jvmRules() []Rule {
 			Risk:       T("The dump is as large as the heap: point HeapDumpPath at a volume with room, not the log disk.", "转储文件与堆一样大：HeapDumpPath 应指向空间足够的卷，而不是日志盘。"),
 			Workload:   T("All production JVMs.", "所有生产 JVM。"),
 			References: jvmRefs("Oracle Troubleshooting Guide: -XX:+HeapDumpOnOutOfMemoryError"),
-			Eval: func(c *Ctx) []Outcome {
-				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
-					if j.Options.Bools["HeapDumpOnOutOfMemoryError"] {
-						return pass(T("heap dump on OOM enabled", "已开启 OOM 堆转储"), optsEv(j, "HeapDumpOnOutOfMemoryError", "true"))
-					}
-					flags := "-XX:+HeapDumpOnOutOfMemoryError -XX:HeapDumpPath=/var/log/java/"
-					return fail(T("-XX:+HeapDumpOnOutOfMemoryError absent", "缺少 -XX:+HeapDumpOnOutOfMemoryError"), T(flags+" (on a volume with free space >= heap)", flags+"（所在卷剩余空间不小于堆）"),
-						jvmFlagFix(j.PID, flags, ""), optsEv(j, "HeapDumpOnOutOfMemoryError", "absent"))
-				})
-			},
+			Eval:       evalJvmHeapdumpOom,
 		},
 		{
 			ID: "jvm.thp-flag", Category: "jvm", Severity: warning,
@@ -504,51 +333,7 @@ func jvmRules() []Rule {
 			Risk:       T("Huge pages raise RSS for sparse heaps; THP compaction under memory pressure can still stall.", "对稀疏使用的堆，大页会增加 RSS；内存紧张时 THP 规整仍可能造成停顿。"),
 			Workload:   T("java-web / latency JVMs with heaps of 1 GiB or more; not database hosts.", "堆大于等于 1 GiB 的 java-web / latency JVM；不适用于数据库主机。"),
 			References: []string{"JDK-8024838 (UseTransparentHugePages)", "kernel Documentation/admin-guide/mm/transhuge.rst"},
-			Eval: func(c *Ctx) []Outcome {
-				thp := c.F.Memory.THPEnabled
-				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
-					if !thp.OK {
-						return unavailableFrom(finding.T("host THP mode", "宿主机 THP 模式"), thp)
-					}
-					flag := j.Options.Bools["UseTransparentHugePages"]
-					eh, ej := evf("transparent_hugepage/enabled", thp), optsEv(j, "UseTransparentHugePages", fmt.Sprint(flag))
-					mode := thp.Value
-					switch {
-					case mode == "madvise" && flag:
-						return pass(T("THP madvise with -XX:+UseTransparentHugePages: the heap gets huge pages", "THP 为 madvise 且有 -XX:+UseTransparentHugePages：堆使用大页"), eh, ej)
-					case mode == "madvise" && !flag:
-						if c.Profile == Database {
-							return pass(T("THP madvise without the JVM flag (database profile: no huge pages wanted)", "THP 为 madvise，JVM 未加参数（database 配置档不需要大页）"), eh, ej)
-						}
-						return fail(T("THP madvise but the JVM does not ask for huge pages", "THP 为 madvise，但 JVM 未申请大页"), T("-XX:+UseTransparentHugePages", "-XX:+UseTransparentHugePages"),
-							jvmFlagFix(j.PID, "-XX:+UseTransparentHugePages", ""), eh, ej).WithSeverity(info)
-					case mode == "never" && flag:
-						if c.Profile == Database {
-							return fail(T("-XX:+UseTransparentHugePages with THP never: the flag does nothing", "THP 为 never，-XX:+UseTransparentHugePages 不起作用"), T("remove -XX:+UseTransparentHugePages (database hosts keep THP never)", "删除 -XX:+UseTransparentHugePages（数据库主机保持 THP never）"),
-								finding.Fix{Apply: fmt.Sprintf("remove from the JVM options: -XX:+UseTransparentHugePages; then restart the service of pid %d", j.PID), Revert: fmt.Sprintf("add to the JVM options: -XX:+UseTransparentHugePages; then restart the service of pid %d", j.PID)}, eh, ej).WithSeverity(info)
-						}
-						fx := echoFix(thpEnabledPath, "madvise", "never")
-						fx.Persist = thpPersist("transparent_hugepage", "madvise")
-						return fail(T("-XX:+UseTransparentHugePages with THP never: the flag does nothing", "THP 为 never，-XX:+UseTransparentHugePages 不起作用"), T("host THP madvise so the flag takes effect", "主机 THP 改为 madvise，使参数生效"), fx, eh, ej)
-					case mode == "always" && !flag:
-						return pass(T("THP always: the heap already gets huge pages; the host-wide mode is judged by mem.thp.enabled", "THP 为 always：堆已经使用大页；全机模式由 mem.thp.enabled 评估"), eh, ej)
-					case mode == "always":
-						fx := echoFix(thpEnabledPath, "madvise", "always")
-						fx.Persist = thpPersist("transparent_hugepage", "madvise")
-						rec := T("host THP madvise and keep -XX:+UseTransparentHugePages on the JVM", "主机 THP 改为 madvise，JVM 保留 -XX:+UseTransparentHugePages")
-						if !flag {
-							rec = T("host THP madvise and add -XX:+UseTransparentHugePages to the JVM", "主机 THP 改为 madvise，并为 JVM 加上 -XX:+UseTransparentHugePages")
-						}
-						if c.Profile == Database {
-							fx = echoFix(thpEnabledPath, "never", "always")
-							fx.Persist = thpPersist("transparent_hugepage", "never")
-							rec = T("host THP never (database profile)", "主机 THP 改为 never（database 配置档）")
-						}
-						return fail(T("THP always: every process gets huge pages, not just the heap", "THP 为 always：所有进程都使用大页，而不只是 JVM 堆"), rec, fx, eh, ej)
-					}
-					return pass(Tf("THP %s, flag %v", "THP %s，参数 %v", mode, flag), eh, ej)
-				})
-			},
+			Eval:       evalJvmThpFlag,
 		},
 		{
 			ID: "jvm.xss-threads", Category: "jvm", Severity: warning,
@@ -559,36 +344,7 @@ func jvmRules() []Rule {
 			Risk:       T("Too small a stack causes StackOverflowError in deep call chains (recursion, deep frameworks): test before lowering below 512k.", "栈过小会在深调用链（递归、层次很深的框架）中触发 StackOverflowError：低于 512k 前要先测试。"),
 			Workload:   T("Thread-per-request services with large pools.", "每请求一线程、线程池很大的服务。"),
 			References: jvmRefs("Oracle java command: -Xss (default 1 MiB on Linux x64, 2 MiB on Linux AArch64)"),
-			Eval: func(c *Ctx) []Outcome {
-				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
-					stack := j.Options.XssBytes
-					if stack == 0 {
-						stack = 1 << 20
-						if c.F.Kernel.Arch.OK && c.F.Kernel.Arch.Value == "aarch64" {
-							stack = 2 << 20
-						}
-					}
-					mem := jvmMemory(c, j)
-					if mem <= 0 {
-						return unavailable(finding.T("memory size", "内存大小"), "no memory limit and MemTotal unknown")
-					}
-					reserve := stack * int64(j.Threads)
-					e := ev("threads x stack", fmt.Sprintf("%d x %s", j.Threads, units.FormatBytes(stack)), fmt.Sprintf("/proc/%d/status Threads", j.PID))
-					obs := Tf("%d threads x %s stack = %s (%s of %s)", "%d 个线程 x %s 栈 = %s（占 %[5]s 的 %[4]s）", j.Threads, units.FormatBytes(stack), units.FormatBytes(reserve), pct(float64(reserve)/float64(mem)), units.FormatBytes(mem))
-					if reserve*4 <= mem {
-						return pass(obs, e)
-					}
-					want := int64(512 << 10)
-					if j.Options.XssBytes > 0 && j.Options.XssBytes <= want {
-						return advice(obs, T("reduce the thread count (smaller pools, async I/O, virtual threads on JDK 21) or raise the memory", "减少线程数（缩小线程池、异步 I/O、JDK 21 虚拟线程）或增加内存"), e)
-					}
-					old := ""
-					if j.Options.XssBytes > 0 {
-						old = "-Xss" + units.FormatJVMSize(j.Options.XssBytes)
-					}
-					return fail(obs, T("-Xss512k (after testing deep call paths) and smaller thread pools", "-Xss512k（先验证深调用链），并缩小线程池"), jvmFlagFix(j.PID, "-Xss512k", old), e)
-				})
-			},
+			Eval:       evalJvmXssThreads,
 		},
 		{
 			ID: "jvm.container-awareness", Category: "jvm", Severity: critical,
@@ -599,24 +355,7 @@ func jvmRules() []Rule {
 			Risk:       T("A JDK update within 8 is low risk; test TLS/crypto and GC behaviour.", "JDK 8 小版本升级风险较低；需测试 TLS/加密和 GC 行为。"),
 			Workload:   T("JVMs in containers or systemd units with limits.", "容器中或受 systemd 资源限制的 JVM。"),
 			References: []string{"JDK-8146115 (container awareness, JDK 10)", "JDK-8196595 (backport to 8u191)", "Bisheng JDK 8 (gitee.com/openeuler/bishengjdk-8)"},
-			Eval: func(c *Ctx) []Outcome {
-				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
-					if !inContainer(c, j) {
-						return skip(T("no cgroup CPU or memory limit on this JVM", "该 JVM 没有 cgroup CPU 或内存限制"))
-					}
-					jdk := jdkOf(j)
-					aware, known := jdkContainerAware(jdk)
-					if !known {
-						return unavailable(finding.T("JDK version", "JDK 版本"), "not in JAVA_HOME/release nor in the path; run `"+orDefault(j.Exe, "java")+" -version`")
-					}
-					e := jdkEv(j, jdk)
-					if aware {
-						return pass(Tf("JDK %s reads cgroup limits", "JDK %s 能识别 cgroup 限制", jdk.Label()), e)
-					}
-					return advice(Tf("JDK %s in a container: cgroup limits are ignored", "容器中运行 JDK %s：cgroup 限制被忽略", jdk.Label()),
-						T("JDK 8u191+ (e.g. current Bisheng JDK 8 / OpenJDK 8) or 11+; until then set -Xmx, -XX:ParallelGCThreads, -XX:CICompilerCount explicitly", "升级到 JDK 8u191+（如最新毕昇 JDK 8 / OpenJDK 8）或 11+；在此之前显式设置 -Xmx、-XX:ParallelGCThreads、-XX:CICompilerCount"), e)
-				})
-			},
+			Eval:       evalJvmContainerAwareness,
 		},
 		{
 			ID: "jvm.threads.parallel-gc", Category: "jvm", Severity: warning,
@@ -664,53 +403,7 @@ func jvmRules() []Rule {
 			Risk:       T("A bound JVM only uses that node's CPUs and memory: size the heap to the node, and keep other JVMs on other nodes. migratepages moves resident memory once.", "绑定后 JVM 只能使用该节点的 CPU 和内存：堆大小要与节点匹配，其他 JVM 放到其他节点。migratepages 只迁移一次已驻留的内存。"),
 			Workload:   T("Large or network-heavy JVMs on multi-socket / multi-die hosts.", "多路/多 Die 主机上的大堆或网络密集型 JVM。"),
 			References: []string{"man 8 numactl (-C / -N / -m)", "man 1 taskset", "man 8 migratepages", "systemd.exec(5) CPUAffinity, NUMAPolicy"},
-			Eval: func(c *Ctx) []Outcome {
-				nodes, o := multiNode(c)
-				if o != nil {
-					return one(*o)
-				}
-				nic, hasNIC := nicNode(c)
-				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
-					pinned, known, spanned := jvmPinned(nodes, j)
-					if !known {
-						return unavailable(same(fmt.Sprintf("/proc/%d/status Cpus_allowed_list", j.PID)), "not read")
-					}
-					e := ev("Cpus_allowed_list", sysinfo.FormatCPUList(j.CPUsAllowed), fmt.Sprintf("/proc/%d/status", j.PID))
-					target := nodes[0]
-					if hasNIC {
-						if n, ok := nodeByID(nodes, nic.NUMANode); ok {
-							target = n
-						}
-					} else {
-						for _, n := range nodes {
-							if n.MemFreeKB > target.MemFreeKB {
-								target = n
-							}
-						}
-					}
-					fx := finding.Fix{
-						Apply:   fmt.Sprintf("taskset -apc %s %d && migratepages %d all %d", sysinfo.FormatCPUList(target.CPUs), j.PID, j.PID, target.ID),
-						Revert:  fmt.Sprintf("taskset -apc %s %d   # pages moved by migratepages stay on node %d", sysinfo.FormatCPUList(j.CPUsAllowed), j.PID, target.ID),
-						Persist: fmt.Sprintf("numactl --cpunodebind=%[1]d --membind=%[1]d java ...\n# systemd 243+ unit, [Service]:\nCPUAffinity=%[2]s\nNUMAPolicy=bind\nNUMAMask=%[1]d", target.ID, sysinfo.FormatCPUList(target.CPUs)),
-						Note: Tf("taskset moves the running threads; pages already allocated stay where they are (migratepages moves them). To keep the binding across restarts start the JVM under numactl, or set the systemd lines.",
-							"taskset 迁移正在运行的线程；已分配的内存页不会自动迁移（migratepages 负责迁移）。要在重启后保持绑定，请用 numactl 启动 JVM，或在 systemd 单元中加上述配置。"),
-					}
-					nicNote := T("", "")
-					if hasNIC {
-						nicNote = Tf(" (node of %s)", "（%s 所在节点）", nic.Name)
-					}
-					if !pinned {
-						return fail(Tf("JVM runs on CPUs %s spanning nodes %s", "JVM 运行在 CPU %s 上，跨节点 %s", sysinfo.FormatCPUList(j.CPUsAllowed), intsString(spanned)),
-							T(fmt.Sprintf("bind to node %d%s: CPUs %s and its memory", target.ID, nicNote.EN, sysinfo.FormatCPUList(target.CPUs)), fmt.Sprintf("绑定到节点 %d%s：CPU %s 及其内存", target.ID, nicNote.ZH, sysinfo.FormatCPUList(target.CPUs))), fx, e)
-					}
-					if hasNIC && spanned[0] != nic.NUMANode {
-						return fail(Tf("JVM bound to node %d but %s is on node %d", "JVM 绑定在节点 %d，而 %s 位于节点 %d", spanned[0], nic.Name, nic.NUMANode),
-							Tf("bind to node %d (CPUs %s) where the NIC is, or move the NIC IRQs to node %d", "绑定到网卡所在的节点 %d（CPU %s），或把网卡中断移到节点 %d", target.ID, sysinfo.FormatCPUList(target.CPUs), spanned[0]), fx, e,
-							ev(nic.Name+" numa_node", nic.NUMANode, nicSource(nic)+"/device/numa_node"))
-					}
-					return pass(Tf("JVM bound to node %d", "JVM 已绑定到节点 %d", spanned[0]), e)
-				})
-			},
+			Eval:       evalJvmNumaBind,
 		},
 		{
 			ID: "jvm.numa.use-numa", Category: "jvm", Severity: info,
@@ -721,28 +414,7 @@ func jvmRules() []Rule {
 			Risk:       T("Uneven per-node young generation use; no effect with Serial/CMS or G1 before JDK 14.", "各节点新生代使用可能不均衡；对 Serial/CMS 以及 JDK 14 之前的 G1 无效。"),
 			Workload:   T("Single large JVMs spread over a multi-node host.", "跨多节点运行的单个大 JVM。"),
 			References: []string{"JEP 345 (NUMA-aware memory allocation for G1, JDK 14)", "Oracle java command: -XX:+UseNUMA"},
-			Eval: func(c *Ctx) []Outcome {
-				nodes, o := multiNode(c)
-				if o != nil {
-					return one(*o)
-				}
-				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
-					pinned, known, _ := jvmPinned(nodes, j)
-					if known && pinned {
-						return pass(T("bound to one node: UseNUMA not needed", "已绑定单个节点：无需 UseNUMA"), ev("Cpus_allowed_list", sysinfo.FormatCPUList(j.CPUsAllowed), fmt.Sprintf("/proc/%d/status", j.PID)))
-					}
-					gc, _ := effectiveGC(c, j)
-					if !(gc == "Parallel" || (gc == "G1" && jdkOf(j).AtLeast(14))) {
-						return skip(Tf("collector %s does not use UseNUMA", "收集器 %s 不支持 UseNUMA", orDefault(gc, "unknown")))
-					}
-					e := optsEv(j, "UseNUMA", fmt.Sprint(j.Options.Bools["UseNUMA"]))
-					if j.Options.Bools["UseNUMA"] {
-						return pass(T("-XX:+UseNUMA set", "已设置 -XX:+UseNUMA"), e)
-					}
-					return fail(Tf("unbound JVM with %s GC on %d nodes, no -XX:+UseNUMA", "JVM 未绑定，使用 %s GC，主机 %d 个节点，未设置 -XX:+UseNUMA", gc, len(nodes)),
-						T("-XX:+UseNUMA (or bind the JVM to one node: jvm.numa.bind)", "-XX:+UseNUMA（或把 JVM 绑定到单个节点：见 jvm.numa.bind）"), jvmFlagFix(j.PID, "-XX:+UseNUMA", ""), e)
-				})
-			},
+			Eval:       evalJvmNumaUseNuma,
 		},
 		{
 			ID: "jvm.limits.nofile", Category: "jvm", Severity: warning,
@@ -753,35 +425,7 @@ func jvmRules() []Rule {
 			Risk:       T("None material.", "无实质风险。"),
 			Workload:   T("All network-facing JVMs.", "所有对外提供网络服务的 JVM。"),
 			References: []string{"A-Tune: ulimit nofile 102400", "man 1 prlimit", "systemd.exec(5) LimitNOFILE"},
-			Eval: func(c *Ctx) []Outcome {
-				return eachJVMAny(c, func(j *sysinfo.JVM) Outcome {
-					l, ok := j.Limits["Max open files"]
-					if !ok {
-						return unavailable(same(fmt.Sprintf("/proc/%d/limits", j.PID)), "no 'Max open files' line (permission?)")
-					}
-					e := ev("Max open files", fmt.Sprintf("soft %d, hard %d; open %d", l.Soft, l.Hard, j.OpenFDs), fmt.Sprintf("/proc/%d/limits", j.PID))
-					if l.Soft < 0 {
-						return pass(T("open files unlimited", "打开文件数不限制"), e)
-					}
-					obs := Tf("soft limit %d (hard %d), %d open", "软限制 %d（硬限制 %d），已打开 %d", l.Soft, l.Hard, j.OpenFDs)
-					crit := j.OpenFDs > 0 && float64(j.OpenFDs) > 0.8*float64(l.Soft)
-					if l.Soft >= 65535 && !crit { // 65535 is the common "64k" setting
-						return pass(obs, e)
-					}
-					want := int64(65536)
-					for crit && float64(j.OpenFDs) > 0.5*float64(want) {
-						want *= 2
-					}
-					fx := prlimitFix(j.PID, "nofile", "LimitNOFILE", l, want,
-						Tf("prlimit changes the running JVM only. To persist, add the lines with `systemctl edit <service>`, or for services started from a login shell write /etc/security/limits.d/90-java.conf: <user> - nofile %d.",
-							"prlimit 只修改运行中的 JVM。持久化：用 `systemctl edit <服务>` 加入上述配置；若服务由登录 shell 启动，则写入 /etc/security/limits.d/90-java.conf：<用户> - nofile %d。", want))
-					f := fail(obs, Tf("nofile %d", "nofile %d", want), fx, e)
-					if crit {
-						f = f.WithSeverity(critical)
-					}
-					return f
-				})
-			},
+			Eval:       evalJvmLimitsNofile,
 		},
 		{
 			ID: "jvm.limits.nproc", Category: "jvm", Severity: warning,
@@ -792,34 +436,7 @@ func jvmRules() []Rule {
 			Risk:       T("A higher limit weakens protection against runaway forks.", "调高上限会削弱对失控 fork 的防护。"),
 			Workload:   T("Thread-heavy JVMs, several JVMs under one user.", "线程多的 JVM，或同一用户下运行多个 JVM。"),
 			References: []string{"man 2 setrlimit (RLIMIT_NPROC)", "systemd.exec(5) LimitNPROC"},
-			Eval: func(c *Ctx) []Outcome {
-				return eachJVMAny(c, func(j *sysinfo.JVM) Outcome {
-					l, ok := j.Limits["Max processes"]
-					if !ok {
-						return unavailable(same(fmt.Sprintf("/proc/%d/limits", j.PID)), "no 'Max processes' line (permission?)")
-					}
-					e := ev("Max processes", fmt.Sprintf("soft %d, hard %d; threads %d", l.Soft, l.Hard, j.Threads), fmt.Sprintf("/proc/%d/limits", j.PID))
-					if l.Soft < 0 {
-						return pass(T("processes unlimited", "进程数不限制"), e)
-					}
-					need := int64(2 * j.Threads)
-					if need < 4096 {
-						need = 4096
-					}
-					obs := Tf("soft limit %d for a JVM with %d threads", "软限制 %d，JVM 有 %d 个线程", l.Soft, j.Threads)
-					if l.Soft >= need {
-						return pass(obs, e)
-					}
-					want := int64(65535)
-					for want < need {
-						want *= 2
-					}
-					fx := prlimitFix(j.PID, "nproc", "LimitNPROC", l, want,
-						Tf("prlimit changes the running JVM only. To persist, add the lines with `systemctl edit <service>`, or write /etc/security/limits.d/90-java.conf: <user> - nproc %d.",
-							"prlimit 只修改运行中的 JVM。持久化：用 `systemctl edit <服务>` 加入上述配置，或写入 /etc/security/limits.d/90-java.conf：<用户> - nproc %d。", want))
-					return fail(obs, Tf("nproc %d", "nproc %d", want), fx, e)
-				})
-			},
+			Eval:       evalJvmLimitsNproc,
 		},
 		{
 			ID: "jvm.largepages", Category: "jvm", Severity: warning,
@@ -830,31 +447,465 @@ func jvmRules() []Rule {
 			Risk:       T("Reserved pages are unavailable to anything else; reserving at runtime can fail on fragmented memory (use the hugepages= boot parameter then).", "预留的内存其他程序无法使用；内存碎片化时运行时预留可能失败（此时改用 hugepages= 启动参数）。"),
 			Workload:   T("Large-heap JVMs that chose explicit huge pages.", "选择静态大页的大堆 JVM。"),
 			References: []string{"kernel Documentation/admin-guide/mm/hugetlbpage.rst", "A-Tune SPECjbb profile (hugepages)"},
-			Eval: func(c *Ctx) []Outcome {
-				return eachJVM(c, func(j *sysinfo.JVM) Outcome {
-					if !j.Options.Bools["UseLargePages"] || j.Options.Bools["UseTransparentHugePages"] {
-						return skip(T("JVM does not use -XX:+UseLargePages with hugetlbfs", "JVM 未使用 -XX:+UseLargePages（hugetlbfs）"))
-					}
-					total, et, ok := meminfo(c, "HugePages_Total")
-					if !ok {
-						return unavailableFrom(same("/proc/meminfo HugePages_Total"), c.F.Memory.Meminfo)
-					}
-					if total > 0 {
-						return pass(Tf("%d huge pages reserved", "已预留 %d 个大页", total), et)
-					}
-					size, _, _ := meminfo(c, "Hugepagesize")
-					if size <= 0 {
-						size = 2048
-					}
-					heap := heapMax(c, j)
-					pages := int64(math.Ceil(float64(heap)/float64(size*1024)*1.05)) + 1
-					return fail(T("-XX:+UseLargePages but HugePages_Total is 0: the JVM runs on small pages", "有 -XX:+UseLargePages 但 HugePages_Total 为 0：JVM 实际使用小页"),
-						Tf("vm.nr_hugepages = %d (%s heap + 5%%), or use -XX:+UseTransparentHugePages with THP madvise", "vm.nr_hugepages = %d（%s 堆 + 5%%），或改用 -XX:+UseTransparentHugePages 配合 THP madvise", pages, units.FormatBytes(heap)),
-						sysctlFix1("vm.nr_hugepages", pages, 0), et, optsEv(j, "UseLargePages", "true"))
-				})
-			},
+			Eval:       evalJvmLargepages,
 		},
 	}
+}
+
+// evalJvmHeapXmsXmx is the rule jvm.heap.xms-xmx.
+func evalJvmHeapXmsXmx(c *Ctx) []Outcome {
+	return eachJVM(c, func(j *sysinfo.JVM) Outcome {
+		o := j.Options
+		if o.XmxBytes == 0 {
+			return skip(T("no -Xmx on the command line (see jvm.heap.no-xmx)", "命令行没有 -Xmx（见 jvm.heap.no-xmx）"))
+		}
+		xms := "(none)"
+		if o.XmsBytes > 0 {
+			xms = "-Xms" + units.FormatJVMSize(o.XmsBytes)
+		}
+		e := optsEv(j, "heap", fmt.Sprintf("%s -Xmx%s", xms, units.FormatJVMSize(o.XmxBytes)))
+		if o.XmsBytes == o.XmxBytes {
+			return pass(Tf("-Xms = -Xmx = %s", "-Xms = -Xmx = %s", units.FormatJVMSize(o.XmxBytes)), e)
+		}
+		old := ""
+		if o.XmsBytes > 0 {
+			old = "-Xms" + units.FormatJVMSize(o.XmsBytes)
+		}
+		obs := Tf("%s with -Xmx%s", "%s，-Xmx%s", xms, units.FormatJVMSize(o.XmxBytes))
+		if o.XmsBytes == 0 {
+			obs = Tf("no -Xms with -Xmx%s: the heap starts at 1/64 of RAM and grows under load", "未设置 -Xms，-Xmx%s：堆从物理内存的 1/64 起步，负载上来后逐步扩容", units.FormatJVMSize(o.XmxBytes))
+		}
+		return fail(obs, Tf("-Xms%s (equal to -Xmx)", "-Xms%s（与 -Xmx 相等）", units.FormatJVMSize(o.XmxBytes)),
+			jvmFlagFix(j.PID, "-Xms"+units.FormatJVMSize(o.XmxBytes), old), e)
+	})
+}
+
+// evalJvmHeapNoXmx is the rule jvm.heap.no-xmx.
+func evalJvmHeapNoXmx(c *Ctx) []Outcome {
+	return eachJVM(c, func(j *sysinfo.JVM) Outcome {
+		o := j.Options
+		if o.XmxBytes > 0 || o.MaxRAMPercentage > 0 || o.Values["MaxRAMFraction"] != "" || o.Values["MaxRAM"] != "" {
+			return pass(T("maximum heap set explicitly", "已显式设置最大堆"), optsEv(j, "heap", fmt.Sprintf("Xmx=%s MaxRAMPercentage=%v", units.FormatJVMSize(o.XmxBytes), o.MaxRAMPercentage)))
+		}
+		lim, el := jvmMemLimit(c, j)
+		if lim > 0 {
+			want := int64(float64(lim) * 0.75)
+			if aware, known := jdkContainerAware(jdkOf(j)); known && !aware {
+				// MaxRAMPercentage arrived with container support (8u191, 10).
+				x := "-Xmx" + units.FormatJVMSize(roundMiB(want))
+				return fail(Tf("no -Xmx in a container with a %s limit on a JDK that sizes the heap from host RAM", "容器内存限额 %s，没有 -Xmx，而该 JDK 按宿主机内存确定堆大小", units.FormatBytes(lim)),
+					Tf("%s (75%% of the limit)", "%s（限额的 75%%）", x), jvmFlagFix(j.PID, "-Xms"+units.FormatJVMSize(roundMiB(want))+" "+x, ""), el, optsEv(j, "heap flags", "(none)"), jdkEv(j, jdkOf(j)))
+			}
+			return fail(Tf("no -Xmx / MaxRAMPercentage in a container with a %s limit: default heap about %s", "容器内存限额 %s，但没有 -Xmx / MaxRAMPercentage：默认堆约 %s", units.FormatBytes(lim), units.FormatBytes(lim/4)),
+				Tf("-XX:MaxRAMPercentage=75.0 (about %s) or an explicit -Xmx", "-XX:MaxRAMPercentage=75.0（约 %s）或显式 -Xmx", units.FormatBytes(want)),
+				jvmFlagFix(j.PID, "-XX:MaxRAMPercentage=75.0 -XX:InitialRAMPercentage=75.0", ""), el, optsEv(j, "heap flags", "(none)"))
+		}
+		mem := jvmMemory(c, j)
+		if mem <= 0 {
+			return advice(T("no -Xmx: heap defaults to 1/4 of RAM", "没有 -Xmx：堆默认取物理内存的 1/4"),
+				T("size the heap explicitly (-Xms = -Xmx) from a load test", "根据压测结果显式设置堆大小（-Xms = -Xmx）"), optsEv(j, "heap flags", "(none)")).WithSeverity(info)
+		}
+		return fail(Tf("no -Xmx: heap defaults to 1/4 of %s", "没有 -Xmx：堆默认取 %s 的 1/4", units.FormatBytes(mem)),
+			T("size the heap explicitly (-Xms = -Xmx) from a load test", "根据压测结果显式设置堆大小（-Xms = -Xmx）"),
+			jvmFlagFix(j.PID, fmt.Sprintf("-Xms%[1]s -Xmx%[1]s", units.FormatJVMSize(roundGiB(mem/4))), ""), optsEv(j, "heap flags", "(none)")).WithSeverity(info)
+	})
+}
+
+// evalJvmHeapOverLimit is the rule jvm.heap.over-limit.
+func evalJvmHeapOverLimit(c *Ctx) []Outcome {
+	return eachJVM(c, func(j *sysinfo.JVM) Outcome {
+		x := j.Options.XmxBytes
+		if x == 0 {
+			return skip(T("no -Xmx on the command line", "命令行没有 -Xmx"))
+		}
+		ex := optsEv(j, "-Xmx", units.FormatJVMSize(x))
+		lim, el := jvmMemLimit(c, j)
+		if lim > 0 {
+			obs := Tf("-Xmx%s against a %s memory limit (%s)", "-Xmx%s，内存限额 %s（占 %s）", units.FormatJVMSize(x), units.FormatBytes(lim), pct(float64(x)/float64(lim)))
+			if float64(x) <= 0.85*float64(lim) {
+				return pass(obs, ex, el)
+			}
+			want := roundMiB(int64(float64(lim) * 0.75))
+			f := fail(obs, Tf("-Xmx%s (75%% of the limit), or raise the limit", "-Xmx%s（限额的 75%%），或提高限额", units.FormatJVMSize(want)), jvmFlagFix(j.PID, "-Xmx"+units.FormatJVMSize(want), "-Xmx"+units.FormatJVMSize(x)), ex, el)
+			if x < lim {
+				f = f.WithSeverity(warning)
+			}
+			return f
+		}
+		tot, et, ok := meminfo(c, "MemTotal")
+		if !ok {
+			return unavailableFrom(same("/proc/meminfo MemTotal"), c.F.Memory.Meminfo)
+		}
+		avail, ea, _ := meminfo(c, "MemAvailable")
+		total, free := tot*1024, avail*1024+j.RSSKB*1024
+		obs := Tf("-Xmx%s on a host with %s RAM, %s available (+%s already resident in this JVM)", "-Xmx%s，主机内存 %s，可用 %s（该 JVM 已驻留 %s）", units.FormatJVMSize(x), units.FormatBytes(total), units.FormatBytes(avail*1024), units.FormatBytes(j.RSSKB*1024))
+		want := roundMiB(int64(float64(free) * 0.75))
+		switch {
+		case x >= total:
+			return fail(obs, Tf("-Xmx%s or less", "-Xmx%s 或更小", units.FormatJVMSize(want)), jvmFlagFix(j.PID, "-Xmx"+units.FormatJVMSize(want), "-Xmx"+units.FormatJVMSize(x)), ex, et, ea)
+		case avail > 0 && x > free:
+			return fail(obs, Tf("-Xmx%s or less, or free memory on the host", "-Xmx%s 或更小，或释放主机内存", units.FormatJVMSize(want)), jvmFlagFix(j.PID, "-Xmx"+units.FormatJVMSize(want), "-Xmx"+units.FormatJVMSize(x)), ex, et, ea).WithSeverity(warning)
+		}
+		return pass(obs, ex, et, ea)
+	})
+}
+
+// evalJvmGcSerial is the rule jvm.gc.serial.
+func evalJvmGcSerial(c *Ctx) []Outcome {
+	return eachJVM(c, func(j *sysinfo.JVM) Outcome {
+		gc, ergo := effectiveGC(c, j)
+		if gc == "" {
+			return unavailable(finding.T("the collector in use", "正在使用的垃圾收集器"), finding.T("no explicit GC flag and JDK version unknown", "没有显式的 GC 参数，且 JDK 版本未知"))
+		}
+		heap := heapMax(c, j)
+		e := optsEv(j, "gc", fmt.Sprintf("%s (ergonomic: %v), max heap %s", gc, ergo, units.FormatBytes(heap)))
+		if gc != "Serial" || heap < 2<<30 {
+			return pass(Tf("%s GC, max heap %s", "%s GC，最大堆 %s", gc, units.FormatBytes(heap)), e)
+		}
+		if ergo {
+			return fail(Tf("the JVM picked Serial GC by ergonomics (it sees %.1f CPUs / %s) for a %s heap", "JVM 自动选择了 Serial GC（可见 %.1f 个 CPU / %s），而最大堆为 %s", jvmCPUs(c, j), units.FormatBytes(jvmMemory(c, j)), units.FormatBytes(heap)),
+				T("-XX:+UseG1GC (and at least 2 CPUs, or -XX:ActiveProcessorCount=2)", "-XX:+UseG1GC（并至少分配 2 个 CPU，或 -XX:ActiveProcessorCount=2）"), gcFix(j, "-XX:+UseG1GC"), e)
+		}
+		return fail(Tf("-XX:+UseSerialGC with a %s heap", "-XX:+UseSerialGC，最大堆 %s", units.FormatBytes(heap)), T("-XX:+UseG1GC (or -XX:+UseParallelGC for batch throughput)", "-XX:+UseG1GC（批处理吞吐场景可用 -XX:+UseParallelGC）"), gcFix(j, "-XX:+UseG1GC"), e)
+	})
+}
+
+// evalJvmGcCms is the rule jvm.gc.cms.
+func evalJvmGcCms(c *Ctx) []Outcome {
+	return eachJVM(c, func(j *sysinfo.JVM) Outcome {
+		if j.Options.GC != "CMS" {
+			return pass(Tf("collector %s", "收集器 %s", orDefault(j.Options.GC, "default")), optsEv(j, "gc", orDefault(j.Options.GC, "(default)")))
+		}
+		jdk := jdkOf(j)
+		major := jdk.Major
+		e := optsEv(j, "gc", "-XX:+UseConcMarkSweepGC on JDK "+jdk.Label())
+		switch {
+		case !jdk.Known():
+			return unavailable(finding.T("JDK version (to judge CMS)", "JDK 版本（用于判断 CMS）"), finding.T("not found in the release file or the path; give it with --jdk", "release 文件和路径中都没有找到；请用 --jdk 给出"))
+		case major >= 15:
+			return fail(Tf("-XX:+UseConcMarkSweepGC on JDK %d: the JVM refuses to start (Unrecognized VM option)", "JDK %d 不接受 -XX:+UseConcMarkSweepGC：JVM 无法启动（Unrecognized VM option）", major), T("-XX:+UseG1GC and drop the CMS* flags", "改为 -XX:+UseG1GC 并删除 CMS* 参数"), gcFix(j, "-XX:+UseG1GC"), e, jdkEv(j, jdk)).WithSeverity(critical)
+		case major >= 14:
+			return fail(Tf("-XX:+UseConcMarkSweepGC on JDK %d: ignored, the JVM runs G1", "JDK %d 上的 -XX:+UseConcMarkSweepGC 被忽略，实际运行 G1", major), T("-XX:+UseG1GC and drop the CMS* flags", "改为 -XX:+UseG1GC 并删除 CMS* 参数"), gcFix(j, "-XX:+UseG1GC"), e, jdkEv(j, jdk))
+		case major >= 9:
+			return fail(Tf("-XX:+UseConcMarkSweepGC on JDK %d: deprecated", "JDK %d 上的 -XX:+UseConcMarkSweepGC 已废弃", major), T("-XX:+UseG1GC", "-XX:+UseG1GC"), gcFix(j, "-XX:+UseG1GC"), e).WithSeverity(info)
+		}
+		return pass(T("CMS on JDK 8: supported", "JDK 8 上使用 CMS：受支持"), e)
+	})
+}
+
+// evalJvmGcParallelLatency is the rule jvm.gc.parallel-latency.
+func evalJvmGcParallelLatency(c *Ctx) []Outcome {
+	return eachJVM(c, func(j *sysinfo.JVM) Outcome {
+		gc, ergo := effectiveGC(c, j)
+		if gc == "" {
+			return unavailable(finding.T("the collector in use", "正在使用的垃圾收集器"), finding.T("no explicit GC flag and JDK version unknown", "没有显式的 GC 参数，且 JDK 版本未知"))
+		}
+		e := optsEv(j, "gc", fmt.Sprintf("%s (ergonomic: %v)", gc, ergo))
+		if gc != "Parallel" {
+			return pass(Tf("%s GC", "%s GC", gc), e)
+		}
+		jdk := jdkOf(j)
+		want := latencyGC(jdk)
+		return fail(T("Parallel (throughput) GC on a latency-critical service", "时延敏感服务使用 Parallel（吞吐型）GC"), Tf("%s", "%s", want), gcFix(j, want), e, jdkEv(j, jdk))
+	})
+}
+
+// evalJvmGcG1Small is the rule jvm.gc.g1-small.
+func evalJvmGcG1Small(c *Ctx) []Outcome {
+	return eachJVM(c, func(j *sysinfo.JVM) Outcome {
+		if j.Options.GC != "G1" {
+			return pass(Tf("collector %s", "收集器 %s", orDefault(j.Options.GC, "default")), optsEv(j, "gc", orDefault(j.Options.GC, "(default)")))
+		}
+		cpus := jvmCPUs(c, j)
+		x := j.Options.XmxBytes
+		e := optsEv(j, "gc", fmt.Sprintf("G1, %.1f CPUs, -Xmx%s", cpus, units.FormatJVMSize(x)))
+		if (cpus > 0 && cpus < 2) || (x > 0 && x < 512<<20) {
+			return fail(Tf("G1 with %.1f CPUs and a %s max heap", "G1，%.1f 个 CPU，最大堆 %s", cpus, units.FormatBytes(x)), T("-XX:+UseSerialGC", "-XX:+UseSerialGC"), gcFix(j, "-XX:+UseSerialGC"), e)
+		}
+		return pass(Tf("G1 with %.1f CPUs", "G1，%.1f 个 CPU", cpus), e)
+	})
+}
+
+// evalJvmGcLogging is the rule jvm.gc.logging.
+func evalJvmGcLogging(c *Ctx) []Outcome {
+	return eachJVM(c, func(j *sysinfo.JVM) Outcome {
+		if j.Options.GCLogging {
+			return pass(T("GC logging enabled", "已开启 GC 日志"), optsEv(j, "gc logging", "on"))
+		}
+		jdk := jdkOf(j)
+		rec, fx := byJDK(j.PID, jdk, gcLogModern, gcLogJDK8)
+		return fail(T("no GC logging flags", "没有 GC 日志参数"), Tf("%s (directory must exist and be writable)", "%s（目录需存在且可写）", rec), fx, optsEv(j, "gc logging", "off"), jdkEv(j, jdk))
+	})
+}
+
+// evalJvmHeapdumpOom is the rule jvm.heapdump-oom.
+func evalJvmHeapdumpOom(c *Ctx) []Outcome {
+	return eachJVM(c, func(j *sysinfo.JVM) Outcome {
+		if j.Options.Bools["HeapDumpOnOutOfMemoryError"] {
+			return pass(T("heap dump on OOM enabled", "已开启 OOM 堆转储"), optsEv(j, "HeapDumpOnOutOfMemoryError", "true"))
+		}
+		flags := "-XX:+HeapDumpOnOutOfMemoryError -XX:HeapDumpPath=/var/log/java/"
+		return fail(T("-XX:+HeapDumpOnOutOfMemoryError absent", "缺少 -XX:+HeapDumpOnOutOfMemoryError"), T(flags+" (on a volume with free space >= heap)", flags+"（所在卷剩余空间不小于堆）"),
+			jvmFlagFix(j.PID, flags, ""), optsEv(j, "HeapDumpOnOutOfMemoryError", "absent"))
+	})
+}
+
+// evalJvmThpFlag is the rule jvm.thp-flag.
+func evalJvmThpFlag(c *Ctx) []Outcome {
+	thp := c.F.Memory.THPEnabled
+	return eachJVM(c, func(j *sysinfo.JVM) Outcome {
+		if !thp.OK {
+			return unavailableFrom(finding.T("host THP mode", "宿主机 THP 模式"), thp)
+		}
+		flag := j.Options.Bools["UseTransparentHugePages"]
+		eh, ej := evf("transparent_hugepage/enabled", thp), optsEv(j, "UseTransparentHugePages", fmt.Sprint(flag))
+		mode := thp.Value
+		switch {
+		case mode == "madvise" && flag:
+			return pass(T("THP madvise with -XX:+UseTransparentHugePages: the heap gets huge pages", "THP 为 madvise 且有 -XX:+UseTransparentHugePages：堆使用大页"), eh, ej)
+		case mode == "madvise" && !flag:
+			if c.Profile == Database {
+				return pass(T("THP madvise without the JVM flag (database profile: no huge pages wanted)", "THP 为 madvise，JVM 未加参数（database 配置档不需要大页）"), eh, ej)
+			}
+			return fail(T("THP madvise but the JVM does not ask for huge pages", "THP 为 madvise，但 JVM 未申请大页"), T("-XX:+UseTransparentHugePages", "-XX:+UseTransparentHugePages"),
+				jvmFlagFix(j.PID, "-XX:+UseTransparentHugePages", ""), eh, ej).WithSeverity(info)
+		case mode == "never" && flag:
+			if c.Profile == Database {
+				return fail(T("-XX:+UseTransparentHugePages with THP never: the flag does nothing", "THP 为 never，-XX:+UseTransparentHugePages 不起作用"), T("remove -XX:+UseTransparentHugePages (database hosts keep THP never)", "删除 -XX:+UseTransparentHugePages（数据库主机保持 THP never）"),
+					finding.Fix{Apply: fmt.Sprintf("remove from the JVM options: -XX:+UseTransparentHugePages; then restart the service of pid %d", j.PID), Revert: fmt.Sprintf("add to the JVM options: -XX:+UseTransparentHugePages; then restart the service of pid %d", j.PID)}, eh, ej).WithSeverity(info)
+			}
+			fx := echoFix(thpEnabledPath, "madvise", "never")
+			fx.Persist = thpPersist("transparent_hugepage", "madvise")
+			return fail(T("-XX:+UseTransparentHugePages with THP never: the flag does nothing", "THP 为 never，-XX:+UseTransparentHugePages 不起作用"), T("host THP madvise so the flag takes effect", "主机 THP 改为 madvise，使参数生效"), fx, eh, ej)
+		case mode == "always" && !flag:
+			return pass(T("THP always: the heap already gets huge pages; the host-wide mode is judged by mem.thp.enabled", "THP 为 always：堆已经使用大页；全机模式由 mem.thp.enabled 评估"), eh, ej)
+		case mode == "always":
+			fx := echoFix(thpEnabledPath, "madvise", "always")
+			fx.Persist = thpPersist("transparent_hugepage", "madvise")
+			rec := T("host THP madvise and keep -XX:+UseTransparentHugePages on the JVM", "主机 THP 改为 madvise，JVM 保留 -XX:+UseTransparentHugePages")
+			if !flag {
+				rec = T("host THP madvise and add -XX:+UseTransparentHugePages to the JVM", "主机 THP 改为 madvise，并为 JVM 加上 -XX:+UseTransparentHugePages")
+			}
+			if c.Profile == Database {
+				fx = echoFix(thpEnabledPath, "never", "always")
+				fx.Persist = thpPersist("transparent_hugepage", "never")
+				rec = T("host THP never (database profile)", "主机 THP 改为 never（database 配置档）")
+			}
+			return fail(T("THP always: every process gets huge pages, not just the heap", "THP 为 always：所有进程都使用大页，而不只是 JVM 堆"), rec, fx, eh, ej)
+		}
+		return pass(Tf("THP %s, flag %v", "THP %s，参数 %v", mode, flag), eh, ej)
+	})
+}
+
+// evalJvmXssThreads is the rule jvm.xss-threads.
+func evalJvmXssThreads(c *Ctx) []Outcome {
+	return eachJVM(c, func(j *sysinfo.JVM) Outcome {
+		stack := j.Options.XssBytes
+		if stack == 0 {
+			stack = 1 << 20
+			if c.F.Kernel.Arch.OK && c.F.Kernel.Arch.Value == "aarch64" {
+				stack = 2 << 20
+			}
+		}
+		mem := jvmMemory(c, j)
+		if mem <= 0 {
+			return unavailable(finding.T("memory size", "内存大小"), finding.T("no memory limit and MemTotal unknown", "没有内存限额，且 MemTotal 未知"))
+		}
+		reserve := stack * int64(j.Threads)
+		e := ev("threads x stack", fmt.Sprintf("%d x %s", j.Threads, units.FormatBytes(stack)), fmt.Sprintf("/proc/%d/status Threads", j.PID))
+		obs := Tf("%d threads x %s stack = %s (%s of %s)", "%d 个线程 x %s 栈 = %s（占 %[5]s 的 %[4]s）", j.Threads, units.FormatBytes(stack), units.FormatBytes(reserve), pct(float64(reserve)/float64(mem)), units.FormatBytes(mem))
+		if reserve*4 <= mem {
+			return pass(obs, e)
+		}
+		want := int64(512 << 10)
+		if j.Options.XssBytes > 0 && j.Options.XssBytes <= want {
+			return advice(obs, T("reduce the thread count (smaller pools, async I/O, virtual threads on JDK 21) or raise the memory", "减少线程数（缩小线程池、异步 I/O、JDK 21 虚拟线程）或增加内存"), e)
+		}
+		old := ""
+		if j.Options.XssBytes > 0 {
+			old = "-Xss" + units.FormatJVMSize(j.Options.XssBytes)
+		}
+		return fail(obs, T("-Xss512k (after testing deep call paths) and smaller thread pools", "-Xss512k（先验证深调用链），并缩小线程池"), jvmFlagFix(j.PID, "-Xss512k", old), e)
+	})
+}
+
+// evalJvmContainerAwareness is the rule jvm.container-awareness.
+func evalJvmContainerAwareness(c *Ctx) []Outcome {
+	return eachJVM(c, func(j *sysinfo.JVM) Outcome {
+		if !inContainer(c, j) {
+			return skip(T("no cgroup CPU or memory limit on this JVM", "该 JVM 没有 cgroup CPU 或内存限制"))
+		}
+		jdk := jdkOf(j)
+		aware, known := jdkContainerAware(jdk)
+		if !known {
+			return unavailable(finding.T("JDK version", "JDK 版本"), finding.Tf(finding.T("not in JAVA_HOME/release nor in the path; run `%s -version`", "JAVA_HOME/release 和路径中都没有；请运行 `%s -version`"), orDefault(j.Exe, "java")))
+		}
+		e := jdkEv(j, jdk)
+		if aware {
+			return pass(Tf("JDK %s reads cgroup limits", "JDK %s 能识别 cgroup 限制", jdk.Label()), e)
+		}
+		return advice(Tf("JDK %s in a container: cgroup limits are ignored", "容器中运行 JDK %s：cgroup 限制被忽略", jdk.Label()),
+			T("JDK 8u191+ (e.g. current Bisheng JDK 8 / OpenJDK 8) or 11+; until then set -Xmx, -XX:ParallelGCThreads, -XX:CICompilerCount explicitly", "升级到 JDK 8u191+（如最新毕昇 JDK 8 / OpenJDK 8）或 11+；在此之前显式设置 -Xmx、-XX:ParallelGCThreads、-XX:CICompilerCount"), e)
+	})
+}
+
+// evalJvmNumaBind is the rule jvm.numa.bind.
+func evalJvmNumaBind(c *Ctx) []Outcome {
+	nodes, o := multiNode(c)
+	if o != nil {
+		return one(*o)
+	}
+	nic, hasNIC := nicNode(c)
+	return eachJVM(c, func(j *sysinfo.JVM) Outcome {
+		pinned, known, spanned := jvmPinned(nodes, j)
+		if !known {
+			return unavailable(same(fmt.Sprintf("/proc/%d/status Cpus_allowed_list", j.PID)), finding.T("not read", "未读取"))
+		}
+		e := ev("Cpus_allowed_list", sysinfo.FormatCPUList(j.CPUsAllowed), fmt.Sprintf("/proc/%d/status", j.PID))
+		target := nodes[0]
+		if hasNIC {
+			if n, ok := nodeByID(nodes, nic.NUMANode); ok {
+				target = n
+			}
+		} else {
+			for _, n := range nodes {
+				if n.MemFreeKB > target.MemFreeKB {
+					target = n
+				}
+			}
+		}
+		fx := finding.Fix{
+			Apply:   fmt.Sprintf("taskset -apc %s %d && migratepages %d all %d", sysinfo.FormatCPUList(target.CPUs), j.PID, j.PID, target.ID),
+			Revert:  fmt.Sprintf("taskset -apc %s %d   # pages moved by migratepages stay on node %d", sysinfo.FormatCPUList(j.CPUsAllowed), j.PID, target.ID),
+			Persist: fmt.Sprintf("numactl --cpunodebind=%[1]d --membind=%[1]d java ...\n# systemd 243+ unit, [Service]:\nCPUAffinity=%[2]s\nNUMAPolicy=bind\nNUMAMask=%[1]d", target.ID, sysinfo.FormatCPUList(target.CPUs)),
+			Note: Tf("taskset moves the running threads; pages already allocated stay where they are (migratepages moves them). To keep the binding across restarts start the JVM under numactl, or set the systemd lines.",
+				"taskset 迁移正在运行的线程；已分配的内存页不会自动迁移（migratepages 负责迁移）。要在重启后保持绑定，请用 numactl 启动 JVM，或在 systemd 单元中加上述配置。"),
+		}
+		nicNote := T("", "")
+		if hasNIC {
+			nicNote = Tf(" (node of %s)", "（%s 所在节点）", nic.Name)
+		}
+		if !pinned {
+			return fail(Tf("JVM runs on CPUs %s spanning nodes %s", "JVM 运行在 CPU %s 上，跨节点 %s", sysinfo.FormatCPUList(j.CPUsAllowed), intsString(spanned)),
+				T(fmt.Sprintf("bind to node %d%s: CPUs %s and its memory", target.ID, nicNote.EN, sysinfo.FormatCPUList(target.CPUs)), fmt.Sprintf("绑定到节点 %d%s：CPU %s 及其内存", target.ID, nicNote.ZH, sysinfo.FormatCPUList(target.CPUs))), fx, e)
+		}
+		if hasNIC && spanned[0] != nic.NUMANode {
+			return fail(Tf("JVM bound to node %d but %s is on node %d", "JVM 绑定在节点 %d，而 %s 位于节点 %d", spanned[0], nic.Name, nic.NUMANode),
+				Tf("bind to node %d (CPUs %s) where the NIC is, or move the NIC IRQs to node %d", "绑定到网卡所在的节点 %d（CPU %s），或把网卡中断移到节点 %d", target.ID, sysinfo.FormatCPUList(target.CPUs), spanned[0]), fx, e,
+				ev(nic.Name+" numa_node", nic.NUMANode, nicSource(nic)+"/device/numa_node"))
+		}
+		return pass(Tf("JVM bound to node %d", "JVM 已绑定到节点 %d", spanned[0]), e)
+	})
+}
+
+// evalJvmNumaUseNuma is the rule jvm.numa.use-numa.
+func evalJvmNumaUseNuma(c *Ctx) []Outcome {
+	nodes, o := multiNode(c)
+	if o != nil {
+		return one(*o)
+	}
+	return eachJVM(c, func(j *sysinfo.JVM) Outcome {
+		pinned, known, _ := jvmPinned(nodes, j)
+		if known && pinned {
+			return pass(T("bound to one node: UseNUMA not needed", "已绑定单个节点：无需 UseNUMA"), ev("Cpus_allowed_list", sysinfo.FormatCPUList(j.CPUsAllowed), fmt.Sprintf("/proc/%d/status", j.PID)))
+		}
+		gc, _ := effectiveGC(c, j)
+		if !(gc == "Parallel" || (gc == "G1" && jdkOf(j).AtLeast(14))) {
+			return skip(Tf("collector %s does not use UseNUMA", "收集器 %s 不支持 UseNUMA", orDefault(gc, "unknown")))
+		}
+		e := optsEv(j, "UseNUMA", fmt.Sprint(j.Options.Bools["UseNUMA"]))
+		if j.Options.Bools["UseNUMA"] {
+			return pass(T("-XX:+UseNUMA set", "已设置 -XX:+UseNUMA"), e)
+		}
+		return fail(Tf("unbound JVM with %s GC on %d nodes, no -XX:+UseNUMA", "JVM 未绑定，使用 %s GC，主机 %d 个节点，未设置 -XX:+UseNUMA", gc, len(nodes)),
+			T("-XX:+UseNUMA (or bind the JVM to one node: jvm.numa.bind)", "-XX:+UseNUMA（或把 JVM 绑定到单个节点：见 jvm.numa.bind）"), jvmFlagFix(j.PID, "-XX:+UseNUMA", ""), e)
+	})
+}
+
+// evalJvmLimitsNofile is the rule jvm.limits.nofile.
+func evalJvmLimitsNofile(c *Ctx) []Outcome {
+	return eachJVMAny(c, func(j *sysinfo.JVM) Outcome {
+		l, ok := j.Limits["Max open files"]
+		if !ok {
+			return unavailable(same(fmt.Sprintf("/proc/%d/limits", j.PID)), finding.T("no 'Max open files' line (permission?)", "没有 'Max open files' 行（权限不够？）"))
+		}
+		e := ev("Max open files", fmt.Sprintf("soft %d, hard %d; open %d", l.Soft, l.Hard, j.OpenFDs), fmt.Sprintf("/proc/%d/limits", j.PID))
+		if l.Soft < 0 {
+			return pass(T("open files unlimited", "打开文件数不限制"), e)
+		}
+		obs := Tf("soft limit %d (hard %d), %d open", "软限制 %d（硬限制 %d），已打开 %d", l.Soft, l.Hard, j.OpenFDs)
+		crit := j.OpenFDs > 0 && float64(j.OpenFDs) > 0.8*float64(l.Soft)
+		if l.Soft >= 65535 && !crit { // 65535 is the common "64k" setting
+			return pass(obs, e)
+		}
+		want := int64(65536)
+		for crit && float64(j.OpenFDs) > 0.5*float64(want) {
+			want *= 2
+		}
+		fx := prlimitFix(j.PID, "nofile", "LimitNOFILE", l, want,
+			Tf("prlimit changes the running JVM only. To persist, add the lines with `systemctl edit <service>`, or for services started from a login shell write /etc/security/limits.d/90-java.conf: <user> - nofile %d.",
+				"prlimit 只修改运行中的 JVM。持久化：用 `systemctl edit <服务>` 加入上述配置；若服务由登录 shell 启动，则写入 /etc/security/limits.d/90-java.conf：<用户> - nofile %d。", want))
+		f := fail(obs, Tf("nofile %d", "nofile %d", want), fx, e)
+		if crit {
+			f = f.WithSeverity(critical)
+		}
+		return f
+	})
+}
+
+// evalJvmLimitsNproc is the rule jvm.limits.nproc.
+func evalJvmLimitsNproc(c *Ctx) []Outcome {
+	return eachJVMAny(c, func(j *sysinfo.JVM) Outcome {
+		l, ok := j.Limits["Max processes"]
+		if !ok {
+			return unavailable(same(fmt.Sprintf("/proc/%d/limits", j.PID)), finding.T("no 'Max processes' line (permission?)", "没有 'Max processes' 行（权限不够？）"))
+		}
+		e := ev("Max processes", fmt.Sprintf("soft %d, hard %d; threads %d", l.Soft, l.Hard, j.Threads), fmt.Sprintf("/proc/%d/limits", j.PID))
+		if l.Soft < 0 {
+			return pass(T("processes unlimited", "进程数不限制"), e)
+		}
+		need := int64(2 * j.Threads)
+		if need < 4096 {
+			need = 4096
+		}
+		obs := Tf("soft limit %d for a JVM with %d threads", "软限制 %d，JVM 有 %d 个线程", l.Soft, j.Threads)
+		if l.Soft >= need {
+			return pass(obs, e)
+		}
+		want := int64(65535)
+		for want < need {
+			want *= 2
+		}
+		fx := prlimitFix(j.PID, "nproc", "LimitNPROC", l, want,
+			Tf("prlimit changes the running JVM only. To persist, add the lines with `systemctl edit <service>`, or write /etc/security/limits.d/90-java.conf: <user> - nproc %d.",
+				"prlimit 只修改运行中的 JVM。持久化：用 `systemctl edit <服务>` 加入上述配置，或写入 /etc/security/limits.d/90-java.conf：<用户> - nproc %d。", want))
+		return fail(obs, Tf("nproc %d", "nproc %d", want), fx, e)
+	})
+}
+
+// evalJvmLargepages is the rule jvm.largepages.
+func evalJvmLargepages(c *Ctx) []Outcome {
+	return eachJVM(c, func(j *sysinfo.JVM) Outcome {
+		if !j.Options.Bools["UseLargePages"] || j.Options.Bools["UseTransparentHugePages"] {
+			return skip(T("JVM does not use -XX:+UseLargePages with hugetlbfs", "JVM 未使用 -XX:+UseLargePages（hugetlbfs）"))
+		}
+		total, et, ok := meminfo(c, "HugePages_Total")
+		if !ok {
+			return unavailableFrom(same("/proc/meminfo HugePages_Total"), c.F.Memory.Meminfo)
+		}
+		if total > 0 {
+			return pass(Tf("%d huge pages reserved", "已预留 %d 个大页", total), et)
+		}
+		size, _, _ := meminfo(c, "Hugepagesize")
+		if size <= 0 {
+			size = 2048
+		}
+		heap := heapMax(c, j)
+		pages := int64(math.Ceil(float64(heap)/float64(size*1024)*1.05)) + 1
+		return fail(T("-XX:+UseLargePages but HugePages_Total is 0: the JVM runs on small pages", "有 -XX:+UseLargePages 但 HugePages_Total 为 0：JVM 实际使用小页"),
+			Tf("vm.nr_hugepages = %d (%s heap + 5%%), or use -XX:+UseTransparentHugePages with THP madvise", "vm.nr_hugepages = %d（%s 堆 + 5%%），或改用 -XX:+UseTransparentHugePages 配合 THP madvise", pages, units.FormatBytes(heap)),
+			sysctlFix1("vm.nr_hugepages", pages, 0), et, optsEv(j, "UseLargePages", "true"))
+	})
 }
 
 func roundMiB(b int64) int64 { return b / (1 << 20) * (1 << 20) }
@@ -889,7 +940,7 @@ func (qt quotaThreads) eval(c *Ctx) []Outcome {
 		if v, ok := j.Options.Values[qt.flag]; ok {
 			n, err := strconv.Atoi(v)
 			if err != nil {
-				return unavailable(same("-XX:"+qt.flag), "not a number: "+v)
+				return unavailable(same("-XX:"+qt.flag), finding.Tf(finding.T("not a number: %s", "不是数字：%s"), v))
 			}
 			e := optsEv(j, qt.flag, v)
 			if n <= want {

@@ -23,50 +23,7 @@ func kernelRules() []Rule {
 			Risk:       T("Only a source in available_clocksource can be selected; if the kernel dropped TSC as unstable (dmesg 'clocksource tsc unstable'), find out why instead of forcing it.", "只能选择 available_clocksource 中列出的时钟源；若内核因 TSC 不稳定而放弃它（dmesg 中的 clocksource tsc unstable），应先查明原因，不要强制使用。"),
 			Workload:   T("All Java services.", "所有 Java 服务。"),
 			References: []string{"TuneD network-latency cmdline tsc=reliable", "kernel Documentation/admin-guide/kernel-parameters.txt (clocksource=)"},
-			Eval: func(c *Ctx) []Outcome {
-				f := c.F.Clocksource.Current
-				if !f.OK {
-					return one(unavailableFrom(finding.T("current_clocksource", "当前时钟源（current_clocksource）"), f))
-				}
-				e := evf("current_clocksource", f)
-				good := map[string]bool{"tsc": true, "arch_sys_counter": true, "kvm-clock": true, "hyperv_clocksource_tsc_page": true, "riscv_clocksource": true}
-				if good[f.Value] {
-					return one(pass(Tf("clocksource %s", "时钟源 %s", f.Value), e))
-				}
-				want := "tsc"
-				if c.F.Kernel.Arch.OK && c.F.Kernel.Arch.Value == "aarch64" {
-					want = "arch_sys_counter"
-				}
-				avail := c.F.Clocksource.Available
-				cands := []string{want}
-				if want == "tsc" {
-					cands = append(cands, "kvm-clock", "hyperv_clocksource_tsc_page")
-				}
-				has := false
-				if avail.OK {
-				search:
-					for _, w := range cands {
-						for _, a := range avail.Value {
-							if a == w {
-								want, has = w, true
-								break search
-							}
-						}
-					}
-				}
-				obs := Tf("clocksource %s", "时钟源为 %s", f.Value)
-				if !has {
-					evs := []finding.Evidence{e}
-					if avail.OK {
-						evs = append(evs, ev("available_clocksource", strings.Join(avail.Value, " "), avail.Source))
-					}
-					return one(advice(obs, Tf("%s is not available: check dmesg for 'clocksource ... unstable' and the BIOS/hypervisor TSC settings", "%s 不可用：检查 dmesg 中的 clocksource ... unstable 以及 BIOS/虚拟化平台的 TSC 设置", want), evs...))
-				}
-				p := "/sys/devices/system/clocksource/clocksource0/current_clocksource"
-				fx := echoFix(p, want, f.Value)
-				fx.Persist = fmt.Sprintf("grubby --update-kernel=ALL --args=\"clocksource=%s\"", want)
-				return one(fail(obs, Tf("clocksource %s", "时钟源设为 %s", want), fx, e, ev("available_clocksource", strings.Join(avail.Value, " "), avail.Source)))
-			},
+			Eval:       evalKernelClocksource,
 		},
 		{
 			ID: "kernel.nmi-watchdog", Category: "kernel", Severity: info, Profiles: []string{string(Latency)},
@@ -110,25 +67,7 @@ func kernelRules() []Rule {
 			Risk:       T("None material.", "无实质风险。"),
 			Workload:   T("Hosts with many CPUs or many JVM threads.", "CPU 很多或 JVM 线程很多的主机。"),
 			References: []string{"TuneD throughput-performance comment: pid_max = 1024 x CPUs; TuneD openshift kernel.pid_max=>4194304"},
-			Eval: func(c *Ctx) []Outcome {
-				v, e, bad := sysctlInt(c, "kernel.pid_max")
-				if bad != nil {
-					return one(*bad)
-				}
-				cpus := onlineCPUs(c)
-				want := int64(1024 * cpus)
-				if want < 32768 {
-					want = 32768
-				}
-				if want > 4194304 {
-					want = 4194304
-				}
-				obs := Tf("pid_max %d for %d CPUs", "pid_max 为 %d，CPU %d 个", v, cpus)
-				if v >= want {
-					return one(pass(obs, e))
-				}
-				return one(fail(obs, T("kernel.pid_max = 4194304", "kernel.pid_max = 4194304"), sysctlFix1("kernel.pid_max", 4194304, v), e))
-			},
+			Eval:       evalKernelPidMax,
 		},
 		{
 			ID: "kernel.threads-max", Category: "kernel", Severity: warning,
@@ -139,26 +78,7 @@ func kernelRules() []Rule {
 			Risk:       T("None material.", "无实质风险。"),
 			Workload:   T("Thread-heavy Java services.", "线程密集的 Java 服务。"),
 			References: []string{"Brendan Gregg USE method: task capacity", "kernel Documentation/admin-guide/sysctl/kernel.rst (threads-max)"},
-			Eval: func(c *Ctx) []Outcome {
-				js, o := jvms(c)
-				if o != nil {
-					return one(*o)
-				}
-				v, e, bad := sysctlInt(c, "kernel.threads-max")
-				if bad != nil {
-					return one(*bad)
-				}
-				threads := 0
-				for _, j := range js {
-					threads += j.Threads
-				}
-				obs := Tf("threads-max %d; JVM threads %d", "threads-max 为 %d；JVM 线程共 %d 个", v, threads)
-				if int64(threads)*2 <= v {
-					return one(pass(obs, e))
-				}
-				want := int64(threads) * 4
-				return one(fail(obs, Tf("kernel.threads-max = %d", "kernel.threads-max = %d", want), sysctlFix1("kernel.threads-max", want, v), e))
-			},
+			Eval:       evalKernelThreadsMax,
 		},
 		{
 			ID: "kernel.perf-event-paranoid", Category: "kernel", Severity: info,
@@ -169,19 +89,7 @@ func kernelRules() []Rule {
 			Risk:       T("Lowering it exposes kernel profiling data to local users: lower it only for the diagnosis window, then revert (no persist).", "调低后本机用户可获取内核性能数据：只在诊断期间临时调低，结束后恢复（不要持久化）。"),
 			Workload:   T("Hosts being profiled.", "需要做性能分析的主机。"),
 			References: []string{"async-profiler README: perf_event_paranoid", "kernel Documentation/admin-guide/perf-security.rst", "kernel Documentation/admin-guide/sysctl/kernel.rst (perf_event_paranoid)"},
-			Eval: func(c *Ctx) []Outcome {
-				v, e, bad := sysctlInt(c, "kernel.perf_event_paranoid")
-				if bad != nil {
-					return one(*bad)
-				}
-				if v <= 1 {
-					return one(pass(Tf("perf_event_paranoid = %d", "perf_event_paranoid = %d", v), e))
-				}
-				fx := sysctlFix1("kernel.perf_event_paranoid", 1, v)
-				fx.Persist = ""
-				return one(fail(Tf("perf_event_paranoid = %d: non-root profilers cannot sample the CPU", "perf_event_paranoid = %d：非 root 的分析工具无法采样 CPU", v),
-					T("kernel.perf_event_paranoid = 1 during the diagnosis window only", "仅在诊断期间设为 kernel.perf_event_paranoid = 1"), fx, e))
-			},
+			Eval:       evalKernelPerfEventParanoid,
 		},
 		{
 			ID: "kernel.release", Category: "kernel", Severity: info,
@@ -192,22 +100,7 @@ func kernelRules() []Rule {
 			Risk:       T("A kernel upgrade is a platform change: re-validate drivers and security baselines, and check the new kernel's defaults (THP, mitigations): the same comparison first lost throughput to them.", "升级内核属于平台变更：需要重新验证驱动和安全基线，并核对新内核的默认值（THP、漏洞缓解）：上述对比起初就因此损失了吞吐。"),
 			Workload:   T("All services.", "所有服务。"),
 			References: []string{"plantegg.github.io 2019-12-24: Linux内核版本升级，性能到底提升多少？拿数据说话 (Java proxy, 2.6.32 vs 4.9 vs 4.19)", "PerfSpect OS/BIOS tables (kernel version)"},
-			Eval: func(c *Ctx) []Outcome {
-				r := c.F.Kernel.Release
-				if !r.OK {
-					return one(unavailableFrom(finding.T("kernel release", "内核版本"), r))
-				}
-				a, b, ok := kernelVersion(r.Value)
-				if !ok {
-					return one(unavailable(finding.T("kernel release", "内核版本"), fmt.Sprintf("cannot parse %q", r.Value)))
-				}
-				e := evf("osrelease", r)
-				if a > 4 || (a == 4 && b >= 19) {
-					return one(pass(Tf("kernel %s", "内核 %s", r.Value), e))
-				}
-				return one(advice(Tf("kernel %s is older than 4.19", "内核 %s 早于 4.19", r.Value),
-					T("plan a move to a 4.19+ / 5.10+ distribution kernel (openEuler 22.03, RHEL 8/9, Kylin V10) and re-run the load test", "规划升级到 4.19+/5.10+ 的发行版内核（openEuler 22.03、RHEL 8/9、麒麟 V10），并重新压测"), e))
-			},
+			Eval:       evalKernelRelease,
 		},
 		{
 			ID: "kernel.cmdline.isolation", Category: "kernel", Severity: warning,
@@ -218,29 +111,7 @@ func kernelRules() []Rule {
 			Risk:       T("Changes need a reboot; whoever configured isolation may depend on it (DPDK, real-time tasks).", "修改需要重启；配置隔离的一方可能依赖它（DPDK、实时任务）。"),
 			Workload:   T("General Java services (latency services pinned to the isolated CPUs are the exception).", "通用 Java 服务（绑定到隔离 CPU 的时延敏感服务除外）。"),
 			References: []string{"kernel Documentation/admin-guide/kernel-parameters.txt (isolcpus, nohz_full)", "TuneD cpu-partitioning"},
-			Eval: func(c *Ctx) []Outcome {
-				if !c.F.Kernel.Cmdline.OK {
-					return one(unavailableFrom(same("/proc/cmdline"), c.F.Kernel.Cmdline))
-				}
-				var names, vals []string
-				for _, k := range []string{"isolcpus", "nohz_full"} {
-					if v, ok := cmdlineArg(c, k); ok {
-						names = append(names, k)
-						vals = append(vals, k+"="+v)
-					}
-				}
-				if len(names) == 0 {
-					return one(pass(T("no isolcpus / nohz_full", "未设置 isolcpus / nohz_full"), ev("cmdline", "no isolcpus/nohz_full", orDefault(c.F.Kernel.Cmdline.Source, "/proc/cmdline"))))
-				}
-				e := ev("cmdline", strings.Join(vals, " "), orDefault(c.F.Kernel.Cmdline.Source, "/proc/cmdline"))
-				o := fail(Tf("CPU isolation on the command line: %s", "启动参数设置了 CPU 隔离：%s", strings.Join(vals, " ")),
-					T("remove the isolation unless a service is pinned to those CPUs on purpose", "除非有服务有意绑定到这些 CPU，否则删除隔离参数"),
-					grubbyRemove(strings.Join(names, " "), strings.Join(vals, " ")), e)
-				if c.Profile == Latency {
-					o = o.WithSeverity(info)
-				}
-				return one(o)
-			},
+			Eval:       evalKernelCmdlineIsolation,
 		},
 		{
 			ID: "kernel.cmdline.nohz", Category: "kernel", Severity: info,
@@ -251,17 +122,7 @@ func kernelRules() []Rule {
 			Risk:       T("Reboot needed; idle-to-busy transitions reprogram the timer (slight latency effect).", "需要重启；空闲转忙碌时要重新编程定时器（对时延有轻微影响）。"),
 			Workload:   T("Compute-bound, non latency-critical services.", "计算密集、非时延敏感的服务。"),
 			References: []string{"kernel Documentation/timers/no_hz.rst", "kernel Documentation/admin-guide/kernel-parameters.txt (nohz=)"},
-			Eval: func(c *Ctx) []Outcome {
-				if !c.F.Kernel.Cmdline.OK {
-					return one(unavailableFrom(same("/proc/cmdline"), c.F.Kernel.Cmdline))
-				}
-				v, ok := cmdlineArg(c, "nohz")
-				if !ok || v != "off" {
-					return one(pass(T("nohz not disabled", "nohz 未被关闭"), ev("cmdline nohz", orDefault(v, "(default on)"), orDefault(c.F.Kernel.Cmdline.Source, "/proc/cmdline"))))
-				}
-				return one(fail(T("nohz=off on the kernel command line", "内核启动参数带有 nohz=off"), T("remove nohz=off (default nohz=on)", "删除 nohz=off（默认 nohz=on）"),
-					grubbyRemove("nohz", "nohz=off"), cmdlineEv(c, "nohz=off")))
-			},
+			Eval:       evalKernelCmdlineNohz,
 		},
 		{
 			ID: "kernel.cmdline.iommu", Category: "kernel", Severity: info, Arch: "aarch64",
@@ -272,27 +133,190 @@ func kernelRules() []Rule {
 			Risk:       T("Passthrough gives up DMA isolation between devices (a security trade-off) and is incompatible with VFIO device assignment to VMs; needs a reboot.", "直通会放弃设备之间的 DMA 隔离（安全取舍），且与给虚拟机透传设备（VFIO）不兼容；需要重启。"),
 			Workload:   T("Network-heavy Java services on bare-metal Kunpeng that do not host VMs.", "不承载虚拟机、网络密集的鲲鹏物理机 Java 服务。"),
 			References: []string{"kernel Documentation/admin-guide/kernel-parameters.txt (iommu.passthrough=)", "A-Tune web profiles: iommu.passthrough=1"},
-			Eval: func(c *Ctx) []Outcome {
-				if !c.F.CPU.Kunpeng {
-					return one(skip(T("not a Kunpeng CPU", "不是鲲鹏 CPU")))
-				}
-				if vm, known := isVM(c); !known || vm {
-					return one(skip(T("not bare metal (or unknown): the SMMU belongs to the host", "非物理机（或无法确定）：SMMU 由宿主机管理")))
-				}
-				if !c.F.Kernel.Cmdline.OK {
-					return one(unavailableFrom(same("/proc/cmdline"), c.F.Kernel.Cmdline))
-				}
-				v, ok := cmdlineArg(c, "iommu.passthrough")
-				e := ev("cmdline iommu.passthrough", orDefault(v, "(absent)"), orDefault(c.F.Kernel.Cmdline.Source, "/proc/cmdline"))
-				if ok && (v == "1" || v == "on" || v == "y") {
-					return one(pass(T("iommu.passthrough=1", "iommu.passthrough=1"), e))
-				}
-				return one(fail(T("NIC DMA goes through SMMU translation (no iommu.passthrough=1)", "网卡 DMA 经过 SMMU 转换（未设置 iommu.passthrough=1）"),
-					T("iommu.passthrough=1 if this host assigns no devices to VMs and the security baseline allows it; measure before and after", "若本机不向虚拟机透传设备且安全基线允许，设置 iommu.passthrough=1；前后各压测一次"),
-					grubbyAdd("iommu.passthrough=1", "iommu.passthrough"), e))
-			},
+			Eval:       evalKernelCmdlineIommu,
 		},
 	}
+}
+
+// evalKernelClocksource is the rule kernel.clocksource.
+func evalKernelClocksource(c *Ctx) []Outcome {
+	f := c.F.Clocksource.Current
+	if !f.OK {
+		return one(unavailableFrom(finding.T("current_clocksource", "当前时钟源（current_clocksource）"), f))
+	}
+	e := evf("current_clocksource", f)
+	good := map[string]bool{"tsc": true, "arch_sys_counter": true, "kvm-clock": true, "hyperv_clocksource_tsc_page": true, "riscv_clocksource": true}
+	if good[f.Value] {
+		return one(pass(Tf("clocksource %s", "时钟源 %s", f.Value), e))
+	}
+	want := "tsc"
+	if c.F.Kernel.Arch.OK && c.F.Kernel.Arch.Value == "aarch64" {
+		want = "arch_sys_counter"
+	}
+	avail := c.F.Clocksource.Available
+	cands := []string{want}
+	if want == "tsc" {
+		cands = append(cands, "kvm-clock", "hyperv_clocksource_tsc_page")
+	}
+	has := false
+	if avail.OK {
+	search:
+		for _, w := range cands {
+			for _, a := range avail.Value {
+				if a == w {
+					want, has = w, true
+					break search
+				}
+			}
+		}
+	}
+	obs := Tf("clocksource %s", "时钟源为 %s", f.Value)
+	if !has {
+		evs := []finding.Evidence{e}
+		if avail.OK {
+			evs = append(evs, ev("available_clocksource", strings.Join(avail.Value, " "), avail.Source))
+		}
+		return one(advice(obs, Tf("%s is not available: check dmesg for 'clocksource ... unstable' and the BIOS/hypervisor TSC settings", "%s 不可用：检查 dmesg 中的 clocksource ... unstable 以及 BIOS/虚拟化平台的 TSC 设置", want), evs...))
+	}
+	p := "/sys/devices/system/clocksource/clocksource0/current_clocksource"
+	fx := echoFix(p, want, f.Value)
+	fx.Persist = fmt.Sprintf("grubby --update-kernel=ALL --args=\"clocksource=%s\"", want)
+	return one(fail(obs, Tf("clocksource %s", "时钟源设为 %s", want), fx, e, ev("available_clocksource", strings.Join(avail.Value, " "), avail.Source)))
+}
+
+// evalKernelPidMax is the rule kernel.pid-max.
+func evalKernelPidMax(c *Ctx) []Outcome {
+	v, e, bad := sysctlInt(c, "kernel.pid_max")
+	if bad != nil {
+		return one(*bad)
+	}
+	cpus := onlineCPUs(c)
+	want := int64(1024 * cpus)
+	if want < 32768 {
+		want = 32768
+	}
+	if want > 4194304 {
+		want = 4194304
+	}
+	obs := Tf("pid_max %d for %d CPUs", "pid_max 为 %d，CPU %d 个", v, cpus)
+	if v >= want {
+		return one(pass(obs, e))
+	}
+	return one(fail(obs, T("kernel.pid_max = 4194304", "kernel.pid_max = 4194304"), sysctlFix1("kernel.pid_max", 4194304, v), e))
+}
+
+// evalKernelThreadsMax is the rule kernel.threads-max.
+func evalKernelThreadsMax(c *Ctx) []Outcome {
+	js, o := jvms(c)
+	if o != nil {
+		return one(*o)
+	}
+	v, e, bad := sysctlInt(c, "kernel.threads-max")
+	if bad != nil {
+		return one(*bad)
+	}
+	threads := 0
+	for _, j := range js {
+		threads += j.Threads
+	}
+	obs := Tf("threads-max %d; JVM threads %d", "threads-max 为 %d；JVM 线程共 %d 个", v, threads)
+	if int64(threads)*2 <= v {
+		return one(pass(obs, e))
+	}
+	want := int64(threads) * 4
+	return one(fail(obs, Tf("kernel.threads-max = %d", "kernel.threads-max = %d", want), sysctlFix1("kernel.threads-max", want, v), e))
+}
+
+// evalKernelPerfEventParanoid is the rule kernel.perf-event-paranoid.
+func evalKernelPerfEventParanoid(c *Ctx) []Outcome {
+	v, e, bad := sysctlInt(c, "kernel.perf_event_paranoid")
+	if bad != nil {
+		return one(*bad)
+	}
+	if v <= 1 {
+		return one(pass(Tf("perf_event_paranoid = %d", "perf_event_paranoid = %d", v), e))
+	}
+	fx := sysctlFix1("kernel.perf_event_paranoid", 1, v)
+	fx.Persist = ""
+	return one(fail(Tf("perf_event_paranoid = %d: non-root profilers cannot sample the CPU", "perf_event_paranoid = %d：非 root 的分析工具无法采样 CPU", v),
+		T("kernel.perf_event_paranoid = 1 during the diagnosis window only", "仅在诊断期间设为 kernel.perf_event_paranoid = 1"), fx, e))
+}
+
+// evalKernelRelease is the rule kernel.release.
+func evalKernelRelease(c *Ctx) []Outcome {
+	r := c.F.Kernel.Release
+	if !r.OK {
+		return one(unavailableFrom(finding.T("kernel release", "内核版本"), r))
+	}
+	a, b, ok := kernelVersion(r.Value)
+	if !ok {
+		return one(unavailable(finding.T("kernel release", "内核版本"), finding.Tf(finding.T("cannot parse %q", "无法解析 %q"), r.Value)))
+	}
+	e := evf("osrelease", r)
+	if a > 4 || (a == 4 && b >= 19) {
+		return one(pass(Tf("kernel %s", "内核 %s", r.Value), e))
+	}
+	return one(advice(Tf("kernel %s is older than 4.19", "内核 %s 早于 4.19", r.Value),
+		T("plan a move to a 4.19+ / 5.10+ distribution kernel (openEuler 22.03, RHEL 8/9, Kylin V10) and re-run the load test", "规划升级到 4.19+/5.10+ 的发行版内核（openEuler 22.03、RHEL 8/9、麒麟 V10），并重新压测"), e))
+}
+
+// evalKernelCmdlineIsolation is the rule kernel.cmdline.isolation.
+func evalKernelCmdlineIsolation(c *Ctx) []Outcome {
+	if !c.F.Kernel.Cmdline.OK {
+		return one(unavailableFrom(same("/proc/cmdline"), c.F.Kernel.Cmdline))
+	}
+	var names, vals []string
+	for _, k := range []string{"isolcpus", "nohz_full"} {
+		if v, ok := cmdlineArg(c, k); ok {
+			names = append(names, k)
+			vals = append(vals, k+"="+v)
+		}
+	}
+	if len(names) == 0 {
+		return one(pass(T("no isolcpus / nohz_full", "未设置 isolcpus / nohz_full"), ev("cmdline", "no isolcpus/nohz_full", orDefault(c.F.Kernel.Cmdline.Source, "/proc/cmdline"))))
+	}
+	e := ev("cmdline", strings.Join(vals, " "), orDefault(c.F.Kernel.Cmdline.Source, "/proc/cmdline"))
+	o := fail(Tf("CPU isolation on the command line: %s", "启动参数设置了 CPU 隔离：%s", strings.Join(vals, " ")),
+		T("remove the isolation unless a service is pinned to those CPUs on purpose", "除非有服务有意绑定到这些 CPU，否则删除隔离参数"),
+		grubbyRemove(strings.Join(names, " "), strings.Join(vals, " ")), e)
+	if c.Profile == Latency {
+		o = o.WithSeverity(info)
+	}
+	return one(o)
+}
+
+// evalKernelCmdlineNohz is the rule kernel.cmdline.nohz.
+func evalKernelCmdlineNohz(c *Ctx) []Outcome {
+	if !c.F.Kernel.Cmdline.OK {
+		return one(unavailableFrom(same("/proc/cmdline"), c.F.Kernel.Cmdline))
+	}
+	v, ok := cmdlineArg(c, "nohz")
+	if !ok || v != "off" {
+		return one(pass(T("nohz not disabled", "nohz 未被关闭"), ev("cmdline nohz", orDefault(v, "(default on)"), orDefault(c.F.Kernel.Cmdline.Source, "/proc/cmdline"))))
+	}
+	return one(fail(T("nohz=off on the kernel command line", "内核启动参数带有 nohz=off"), T("remove nohz=off (default nohz=on)", "删除 nohz=off（默认 nohz=on）"),
+		grubbyRemove("nohz", "nohz=off"), cmdlineEv(c, "nohz=off")))
+}
+
+// evalKernelCmdlineIommu is the rule kernel.cmdline.iommu.
+func evalKernelCmdlineIommu(c *Ctx) []Outcome {
+	if !c.F.CPU.Kunpeng {
+		return one(skip(T("not a Kunpeng CPU", "不是鲲鹏 CPU")))
+	}
+	if vm, known := isVM(c); !known || vm {
+		return one(skip(T("not bare metal (or unknown): the SMMU belongs to the host", "非物理机（或无法确定）：SMMU 由宿主机管理")))
+	}
+	if !c.F.Kernel.Cmdline.OK {
+		return one(unavailableFrom(same("/proc/cmdline"), c.F.Kernel.Cmdline))
+	}
+	v, ok := cmdlineArg(c, "iommu.passthrough")
+	e := ev("cmdline iommu.passthrough", orDefault(v, "(absent)"), orDefault(c.F.Kernel.Cmdline.Source, "/proc/cmdline"))
+	if ok && (v == "1" || v == "on" || v == "y") {
+		return one(pass(T("iommu.passthrough=1", "iommu.passthrough=1"), e))
+	}
+	return one(fail(T("NIC DMA goes through SMMU translation (no iommu.passthrough=1)", "网卡 DMA 经过 SMMU 转换（未设置 iommu.passthrough=1）"),
+		T("iommu.passthrough=1 if this host assigns no devices to VMs and the security baseline allows it; measure before and after", "若本机不向虚拟机透传设备且安全基线允许，设置 iommu.passthrough=1；前后各压测一次"),
+		grubbyAdd("iommu.passthrough=1", "iommu.passthrough"), e))
 }
 
 // simpleSysctl passes when ok(value), else fails recommending want and
@@ -321,37 +345,7 @@ func tuningRules() []Rule {
 			Risk:       T("The new profile changes several knobs at once (network-latency also sets THP never); review `tuned-adm profile_info` first.", "新配置档会同时修改多个参数（network-latency 还会把 THP 设为 never）；先用 `tuned-adm profile_info` 查看。"),
 			Workload:   T("Hosts managed by TuneD.", "由 TuneD 管理的主机。"),
 			References: []string{"man 8 tuned-adm", "man 7 tuned-profiles (throughput-performance, network-throughput, balanced, powersave)"},
-			Eval: func(c *Ctx) []Outcome {
-				f := c.F.Tuned.ActiveProfile
-				if !f.OK {
-					if notPresent(f.Err) {
-						return one(skip(T("TuneD is not installed or has no active profile", "未安装 TuneD 或没有激活的配置档")))
-					}
-					return one(unavailableFrom(finding.T("TuneD active profile", "TuneD 当前配置档"), f))
-				}
-				e := evf("active_profile", f)
-				p := strings.TrimSpace(f.Value)
-				bad := p == "balanced" || p == "powersave" || p == "desktop" || p == "server-powersave" || strings.HasPrefix(p, "laptop") || p == "desktop-powersave"
-				if vm, known := isVM(c); known && !vm && strings.HasPrefix(p, "virtual-guest") {
-					fx := finding.Fix{Apply: "tuned-adm profile throughput-performance", Revert: "tuned-adm profile " + p, Note: T("TuneD stores the profile in /etc/tuned/active_profile and applies it again at boot.", "TuneD 把配置档记录在 /etc/tuned/active_profile，开机时自动重新应用。")}
-					return one(fail(Tf("TuneD profile %s on bare metal", "物理机上使用 TuneD 配置档 %s", p),
-						T("tuned-adm profile throughput-performance (virtual-guest is meant for VMs: dirty 30%, swappiness 30)", "tuned-adm profile throughput-performance（virtual-guest 面向虚拟机：dirty 30%、swappiness 30）"), fx, e).WithSeverity(info))
-				}
-				if !bad {
-					return one(pass(Tf("TuneD profile %s", "TuneD 配置档 %s", p), e))
-				}
-				want := "throughput-performance"
-				switch {
-				case c.Profile == Latency:
-					want = "latency-performance"
-				case c.F.CPU.Hypervisor.OK && c.F.CPU.Hypervisor.Value != "":
-					want = "virtual-guest"
-				case c.Profile == JavaWeb:
-					want = "network-throughput"
-				}
-				fx := finding.Fix{Apply: "tuned-adm profile " + want, Revert: "tuned-adm profile " + p, Note: T("TuneD stores the profile in /etc/tuned/active_profile and applies it again at boot.", "TuneD 把配置档记录在 /etc/tuned/active_profile，开机时自动重新应用。")}
-				return one(fail(Tf("TuneD profile %s favours power saving", "TuneD 配置档 %s 偏向节能", p), Tf("tuned-adm profile %s", "tuned-adm profile %s", want), fx, e))
-			},
+			Eval:       evalTuningProfile,
 		},
 		{
 			ID: "tuning.agents", Category: "tuning", Severity: warning,
@@ -362,24 +356,60 @@ func tuningRules() []Rule {
 			Risk:       T("Stopping an agent can drop the tunings it applied; decide which one owns the host first.", "停止某个代理可能会撤销它做过的调优；先确定由谁负责本机。"),
 			Workload:   T("All hosts.", "所有主机。"),
 			References: []string{"TuneD reapply_sysctl (#409, #816)", "A-Tune basic-test-suite stops tuned"},
-			Eval: func(c *Ctx) []Outcome {
-				d := c.F.Daemons
-				if !d.OK {
-					return one(unavailableFrom(finding.T("running daemons (/proc/[pid]/comm)", "运行中的守护进程（/proc/[pid]/comm）"), d))
-				}
-				var found []string
-				for _, n := range d.Value {
-					if n == "tuned" || n == "atuned" {
-						found = append(found, n)
-					}
-				}
-				e := ev("daemons", strings.Join(d.Value, " "), orDefault(d.Source, "/proc/[pid]/comm"))
-				if len(found) < 2 {
-					return one(pass(Tf("tuning agents running: %s", "运行中的调优代理：%s", orDefault(strings.Join(found, ", "), "none")), e))
-				}
-				return one(advice(Tf("several tuning agents run at once: %s", "同时运行多个调优代理：%s", strings.Join(found, ", ")),
-					T("keep one owner: e.g. `systemctl disable --now atuned` when TuneD manages the host, or the reverse", "只保留一个：例如由 TuneD 管理时执行 `systemctl disable --now atuned`，反之亦然"), e))
-			},
+			Eval:       evalTuningAgents,
 		},
 	}
+}
+
+// evalTuningProfile is the rule tuning.profile.
+func evalTuningProfile(c *Ctx) []Outcome {
+	f := c.F.Tuned.ActiveProfile
+	if !f.OK {
+		if notPresent(f.Err) {
+			return one(skip(T("TuneD is not installed or has no active profile", "未安装 TuneD 或没有激活的配置档")))
+		}
+		return one(unavailableFrom(finding.T("TuneD active profile", "TuneD 当前配置档"), f))
+	}
+	e := evf("active_profile", f)
+	p := strings.TrimSpace(f.Value)
+	bad := p == "balanced" || p == "powersave" || p == "desktop" || p == "server-powersave" || strings.HasPrefix(p, "laptop") || p == "desktop-powersave"
+	if vm, known := isVM(c); known && !vm && strings.HasPrefix(p, "virtual-guest") {
+		fx := finding.Fix{Apply: "tuned-adm profile throughput-performance", Revert: "tuned-adm profile " + p, Note: T("TuneD stores the profile in /etc/tuned/active_profile and applies it again at boot.", "TuneD 把配置档记录在 /etc/tuned/active_profile，开机时自动重新应用。")}
+		return one(fail(Tf("TuneD profile %s on bare metal", "物理机上使用 TuneD 配置档 %s", p),
+			T("tuned-adm profile throughput-performance (virtual-guest is meant for VMs: dirty 30%, swappiness 30)", "tuned-adm profile throughput-performance（virtual-guest 面向虚拟机：dirty 30%、swappiness 30）"), fx, e).WithSeverity(info))
+	}
+	if !bad {
+		return one(pass(Tf("TuneD profile %s", "TuneD 配置档 %s", p), e))
+	}
+	want := "throughput-performance"
+	switch {
+	case c.Profile == Latency:
+		want = "latency-performance"
+	case c.F.CPU.Hypervisor.OK && c.F.CPU.Hypervisor.Value != "":
+		want = "virtual-guest"
+	case c.Profile == JavaWeb:
+		want = "network-throughput"
+	}
+	fx := finding.Fix{Apply: "tuned-adm profile " + want, Revert: "tuned-adm profile " + p, Note: T("TuneD stores the profile in /etc/tuned/active_profile and applies it again at boot.", "TuneD 把配置档记录在 /etc/tuned/active_profile，开机时自动重新应用。")}
+	return one(fail(Tf("TuneD profile %s favours power saving", "TuneD 配置档 %s 偏向节能", p), Tf("tuned-adm profile %s", "tuned-adm profile %s", want), fx, e))
+}
+
+// evalTuningAgents is the rule tuning.agents.
+func evalTuningAgents(c *Ctx) []Outcome {
+	d := c.F.Daemons
+	if !d.OK {
+		return one(unavailableFrom(finding.T("running daemons (/proc/[pid]/comm)", "运行中的守护进程（/proc/[pid]/comm）"), d))
+	}
+	var found []string
+	for _, n := range d.Value {
+		if n == "tuned" || n == "atuned" {
+			found = append(found, n)
+		}
+	}
+	e := ev("daemons", strings.Join(d.Value, " "), orDefault(d.Source, "/proc/[pid]/comm"))
+	if len(found) < 2 {
+		return one(pass(Tf("tuning agents running: %s", "运行中的调优代理：%s", orDefault(strings.Join(found, ", "), "none")), e))
+	}
+	return one(advice(Tf("several tuning agents run at once: %s", "同时运行多个调优代理：%s", strings.Join(found, ", ")),
+		T("keep one owner: e.g. `systemctl disable --now atuned` when TuneD manages the host, or the reverse", "只保留一个：例如由 TuneD 管理时执行 `systemctl disable --now atuned`，反之亦然"), e))
 }

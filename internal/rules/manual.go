@@ -26,13 +26,7 @@ func manualRules() []Rule {
 			Risk:       T("Hardware change.", "需要硬件变更。"),
 			Workload:   T("All bare-metal hosts.", "所有物理机。"),
 			References: []string{"PerfSpect insights #15 (populate all memory channels), #17 (DIMMs at rated speed)", "man 8 dmidecode (-t 17, memory device)"},
-			Eval: func(c *Ctx) []Outcome {
-				if vm, known := isVM(c); known && vm {
-					return one(skip(T("VM: DIMMs belong to the host", "虚拟机：内存条属于宿主机")))
-				}
-				return one(unavailableBecause(T("SMBIOS memory tables are root-only binary data; run: dmidecode -t 17 | grep -E 'Locator|Size|Speed|Rank'",
-					"SMBIOS 内存表需要 root 且为二进制数据；请运行：dmidecode -t 17 | grep -E 'Locator|Size|Speed|Rank'")))
-			},
+			Eval:       evalMemDimmPopulation,
 		},
 		{
 			ID: "kernel.log-health", Category: "kernel", Severity: info,
@@ -43,10 +37,7 @@ func manualRules() []Rule {
 			Risk:       T("None (diagnostic).", "无（诊断项）。"),
 			Workload:   T("All hosts.", "所有主机。"),
 			References: []string{"Brendan Gregg, Linux Performance Analysis in 60,000 Milliseconds: dmesg | tail", "man 1 dmesg"},
-			Eval: func(c *Ctx) []Outcome {
-				return one(unavailableBecause(T("the kernel log is not part of the collected facts; run: dmesg -T | grep -E -i 'out of memory|killed process|SYN flooding|table full|soft lockup|mce|throttl'",
-					"采集的事实中不包含内核日志；请运行：dmesg -T | grep -E -i 'out of memory|killed process|SYN flooding|table full|soft lockup|mce|throttl'")))
-			},
+			Eval:       evalKernelLogHealth,
 		},
 		{
 			ID: "nic.rings", Category: "nic", Severity: info,
@@ -57,19 +48,37 @@ func manualRules() []Rule {
 			Risk:       T("Ring and offload changes reset the link briefly.", "修改 ring 和卸载参数会让链路短暂中断。"),
 			Workload:   T("Network-heavy services.", "网络密集型服务。"),
 			References: []string{"man 8 ethtool (-g, -c, -k, -S)", "TuneD net plugin ring/coalesce/features"},
-			Eval: func(c *Ctx) []Outcome {
-				nics, o := upNICs(c)
-				if o != nil {
-					return one(*o)
-				}
-				var out []Outcome
-				for _, n := range nics {
-					out = append(out, ringsUnavailable(n).On(n.Name))
-				}
-				return out
-			},
+			Eval:       evalNicRings,
 		},
 	}
+}
+
+// evalMemDimmPopulation is the rule mem.dimm-population.
+func evalMemDimmPopulation(c *Ctx) []Outcome {
+	if vm, known := isVM(c); known && vm {
+		return one(skip(T("VM: DIMMs belong to the host", "虚拟机：内存条属于宿主机")))
+	}
+	return one(unavailableBecause(T("SMBIOS memory tables are root-only binary data; run: dmidecode -t 17 | grep -E 'Locator|Size|Speed|Rank'",
+		"SMBIOS 内存表需要 root 且为二进制数据；请运行：dmidecode -t 17 | grep -E 'Locator|Size|Speed|Rank'")))
+}
+
+// evalKernelLogHealth is the rule kernel.log-health.
+func evalKernelLogHealth(c *Ctx) []Outcome {
+	return one(unavailableBecause(T("the kernel log is not part of the collected facts; run: dmesg -T | grep -E -i 'out of memory|killed process|SYN flooding|table full|soft lockup|mce|throttl'",
+		"采集的事实中不包含内核日志；请运行：dmesg -T | grep -E -i 'out of memory|killed process|SYN flooding|table full|soft lockup|mce|throttl'")))
+}
+
+// evalNicRings is the rule nic.rings.
+func evalNicRings(c *Ctx) []Outcome {
+	nics, o := upNICs(c)
+	if o != nil {
+		return one(*o)
+	}
+	var out []Outcome
+	for _, n := range nics {
+		out = append(out, ringsUnavailable(n).On(n.Name))
+	}
+	return out
 }
 
 func ringsUnavailable(n sysinfo.NIC) Outcome {

@@ -20,18 +20,7 @@ func netRules() []Rule {
 			Risk:       T("A bigger queue can hide overload (requests wait instead of failing fast).", "更大的队列可能掩盖过载（请求排队而不是快速失败）。"),
 			Workload:   T("All network services.", "所有网络服务。"),
 			References: []string{"TuneD throughput-performance: net.core.somaxconn=>2048", "A-Tune: somaxconn 65535", "kernel Documentation/networking/ip-sysctl.rst"},
-			Eval: func(c *Ctx) []Outcome {
-				v, e, bad := sysctlInt(c, "net.core.somaxconn")
-				if bad != nil {
-					return one(*bad)
-				}
-				if v >= 4096 {
-					return one(pass(Tf("somaxconn %d", "somaxconn 为 %d", v), e))
-				}
-				o := fail(Tf("somaxconn %d caps every listen backlog", "somaxconn 为 %d，所有监听队列都被截断到该值", v), T("net.core.somaxconn = 4096 (and the application backlog at least as large)", "net.core.somaxconn = 4096（应用侧 backlog 同步调大）"),
-					sysctlFix1("net.core.somaxconn", 4096, v), e)
-				return one(o)
-			},
+			Eval:       evalNetSomaxconn,
 		},
 		{
 			ID: "net.syn-backlog", Category: "net", Severity: info,
@@ -42,21 +31,7 @@ func netRules() []Rule {
 			Risk:       T("Memory per pending connection.", "每个半连接占用少量内存。"),
 			Workload:   T("Services accepting many new connections.", "新建连接多的服务。"),
 			References: []string{"A-Tune: tcp_max_syn_backlog 262144"},
-			Eval: func(c *Ctx) []Outcome {
-				v, e, bad := sysctlInt(c, "net.ipv4.tcp_max_syn_backlog")
-				if bad != nil {
-					return one(*bad)
-				}
-				want := int64(4096)
-				if s, _, b := sysctlInt(c, "net.core.somaxconn"); b == nil && s > want {
-					want = s
-				}
-				if v >= want {
-					return one(pass(Tf("tcp_max_syn_backlog %d", "tcp_max_syn_backlog 为 %d", v), e))
-				}
-				return one(fail(Tf("tcp_max_syn_backlog %d", "tcp_max_syn_backlog 为 %d", v), Tf("net.ipv4.tcp_max_syn_backlog = %d", "net.ipv4.tcp_max_syn_backlog = %d", want),
-					sysctlFix1("net.ipv4.tcp_max_syn_backlog", want, v), e))
-			},
+			Eval:       evalNetSynBacklog,
 		},
 		{
 			ID: "net.syncookies", Category: "net", Severity: warning,
@@ -78,40 +53,7 @@ func netRules() []Rule {
 			Risk:       T("Larger backlog and budget mean more memory and longer softirq bursts.", "更大的队列和预算意味着更多内存占用和更长的软中断处理时间。"),
 			Workload:   T("Network-heavy services.", "网络密集型服务。"),
 			References: []string{"kernel Documentation/networking/scaling.rst", "PerfSpect netconfig table"},
-			Eval: func(c *Ctx) []Outcome {
-				f := c.F.Softnet
-				if !f.OK {
-					return one(unavailableFrom(same("/proc/net/softnet_stat"), f))
-				}
-				s := f.Value
-				e := ev("softnet processed/dropped/time_squeeze", fmt.Sprintf("%d/%d/%d", s.Processed, s.Dropped, s.TimeSqueeze), orDefault(f.Source, "/proc/net/softnet_stat"))
-				if s.Dropped > 0 {
-					v, eb, bad := sysctlInt(c, "net.core.netdev_max_backlog")
-					if bad != nil {
-						return one(advice(Tf("%d packets dropped at the per-CPU backlog", "per-CPU 收包队列丢弃了 %d 个报文", s.Dropped), T("raise net.core.netdev_max_backlog (e.g. 16384)", "调大 net.core.netdev_max_backlog（如 16384）"), e))
-					}
-					want := v * 2
-					if want < 16384 {
-						want = 16384
-					}
-					return one(fail(Tf("%d packets dropped at the per-CPU backlog (netdev_max_backlog %d)", "per-CPU 收包队列丢弃了 %d 个报文（netdev_max_backlog 为 %d）", s.Dropped, v),
-						Tf("net.core.netdev_max_backlog = %d, and spread NIC IRQs / RPS (nic.*)", "net.core.netdev_max_backlog = %d，并分散网卡中断/开启 RPS（见 nic.*）", want),
-						sysctlFix1("net.core.netdev_max_backlog", want, v), e, eb))
-				}
-				if s.Processed > 0 && s.TimeSqueeze*1000 > s.Processed {
-					v, eb, bad := sysctlInt(c, "net.core.netdev_budget")
-					if bad != nil {
-						return one(*bad)
-					}
-					want := v * 2
-					if want < 600 {
-						want = 600
-					}
-					return one(fail(Tf("time_squeeze %d for %d packets (%.2f%%), netdev_budget %d", "time_squeeze %d 次 / %d 个报文（%.2f%%），netdev_budget 为 %d", s.TimeSqueeze, s.Processed, float64(s.TimeSqueeze)*100/float64(s.Processed), v),
-						Tf("net.core.netdev_budget = %d", "net.core.netdev_budget = %d", want), sysctlFix1("net.core.netdev_budget", want, v), e, eb).WithSeverity(info))
-				}
-				return one(pass(T("no backlog drops, few squeezes", "没有收包队列丢包，预算耗尽很少"), e))
-			},
+			Eval:       evalNetSoftnet,
 		},
 		{
 			ID: "net.socket-buffers", Category: "net", Severity: info,
@@ -122,37 +64,7 @@ func netRules() []Rule {
 			Risk:       T("Memory per socket times connections.", "内存占用 = 每连接缓冲 × 连接数。"),
 			Workload:   T("Bulk transfer over 25G+ links; request/response LAN services rarely need it.", "25G 以上链路上的大流量传输；局域网请求/响应类服务一般不需要。"),
 			References: []string{"TuneD network-throughput: tcp_rmem/tcp_wmem max 16777216"},
-			Eval: func(c *Ctx) []Outcome {
-				nics, o := upNICs(c)
-				if o != nil {
-					return one(*o)
-				}
-				fast := ""
-				for _, n := range nics {
-					if n.SpeedMbps >= 25000 {
-						fast = fmt.Sprintf("%s %d Mb/s", n.Name, n.SpeedMbps)
-					}
-				}
-				if fast == "" {
-					return one(skip(T("no NIC at 25 Gb/s or faster: default socket buffers are fine", "没有 25 Gb/s 及以上网卡：默认 socket 缓冲区即可")))
-				}
-				r, er, b1 := sysctlInt(c, "net.core.rmem_max")
-				if b1 != nil {
-					return one(*b1)
-				}
-				w, ew, b2 := sysctlInt(c, "net.core.wmem_max")
-				if b2 != nil {
-					return one(*b2)
-				}
-				const want = 16 << 20
-				obs := Tf("%s; rmem_max %d, wmem_max %d", "%s；rmem_max %d，wmem_max %d", fast, r, w)
-				if r >= want && w >= want {
-					return one(pass(obs, er, ew))
-				}
-				fx := sysctlFix([]kv{{"net.core.rmem_max", fmt.Sprint(want)}, {"net.core.wmem_max", fmt.Sprint(want)}},
-					[]kv{{"net.core.rmem_max", fmt.Sprint(r)}, {"net.core.wmem_max", fmt.Sprint(w)}})
-				return one(fail(obs, T("net.core.rmem_max = net.core.wmem_max = 16777216", "net.core.rmem_max = net.core.wmem_max = 16777216"), fx, er, ew))
-			},
+			Eval:       evalNetSocketBuffers,
 		},
 		{
 			ID: "net.port-range", Category: "net", Severity: warning,
@@ -163,19 +75,7 @@ func netRules() []Rule {
 			Risk:       T("A wide range can collide with listening ports unless they are in ip_local_reserved_ports.", "范围过宽可能与监听端口冲突，需把监听端口加入 ip_local_reserved_ports。"),
 			Workload:   T("Services with many outbound connections.", "出站连接多的服务。"),
 			References: []string{"TuneD oracle: 9000 65499", "A-Tune: 1024 65500"},
-			Eval: func(c *Ctx) []Outcome {
-				v, e, bad := sysctlInts(c, "net.ipv4.ip_local_port_range", 2)
-				if bad != nil {
-					return one(*bad)
-				}
-				width := v[1] - v[0] + 1
-				obs := Tf("ports %d-%d (%d)", "端口 %d-%d（共 %d 个）", v[0], v[1], width)
-				if width >= 28232 {
-					return one(pass(obs, e))
-				}
-				return one(fail(obs, T("net.ipv4.ip_local_port_range = 9000 65499 (reserve listening ports in ip_local_reserved_ports)", "net.ipv4.ip_local_port_range = 9000 65499（监听端口加入 ip_local_reserved_ports）"),
-					sysctlFix1("net.ipv4.ip_local_port_range", "9000 65499", fmt.Sprintf("%d %d", v[0], v[1])), e))
-			},
+			Eval:       evalNetPortRange,
 		},
 		{
 			ID: "net.tw-reuse", Category: "net", Severity: info,
@@ -252,30 +152,7 @@ func netRules() []Rule {
 			Risk:       T("Busy polling burns cores; only useful with few, latency-critical sockets.", "忙轮询会占满 CPU 核；只在少量时延敏感连接时有用。"),
 			Workload:   T("latency profile: 50; java-web / database: 0.", "latency 配置档：50；java-web / database：0。"),
 			References: []string{"TuneD network-latency: net.core.busy_read=50, busy_poll=50", "kernel Documentation/networking/napi.rst (busy polling)"},
-			Eval: func(c *Ctx) []Outcome {
-				r, er, b1 := sysctlInt(c, "net.core.busy_read")
-				if b1 != nil {
-					return one(*b1)
-				}
-				p, ep, b2 := sysctlInt(c, "net.core.busy_poll")
-				if b2 != nil {
-					return one(*b2)
-				}
-				obs := Tf("busy_read %d, busy_poll %d", "busy_read %d，busy_poll %d", r, p)
-				was := []kv{{"net.core.busy_read", fmt.Sprint(r)}, {"net.core.busy_poll", fmt.Sprint(p)}}
-				if c.Profile == Latency {
-					if r > 0 && p > 0 {
-						return one(pass(obs, er, ep))
-					}
-					return one(fail(obs, T("net.core.busy_read = busy_poll = 50 (measure: costs CPU)", "net.core.busy_read = busy_poll = 50（需压测验证，会消耗 CPU）"),
-						sysctlFix([]kv{{"net.core.busy_read", "50"}, {"net.core.busy_poll", "50"}}, was), er, ep))
-				}
-				if r == 0 && p == 0 {
-					return one(pass(obs, er, ep))
-				}
-				return one(fail(obs, T("net.core.busy_read = busy_poll = 0 for throughput services", "吞吐型服务设为 net.core.busy_read = busy_poll = 0"),
-					sysctlFix([]kv{{"net.core.busy_read", "0"}, {"net.core.busy_poll", "0"}}, was), er, ep).WithSeverity(warning))
-			},
+			Eval:       evalNetBusyPoll,
 		},
 		{
 			ID: "net.conntrack", Category: "net", Severity: warning,
@@ -286,39 +163,183 @@ func netRules() []Rule {
 			Risk:       T("Each entry costs ~300 bytes of kernel memory.", "每个表项约占 300 字节内核内存。"),
 			Workload:   T("Hosts with firewall/NAT rules or Kubernetes nodes.", "有防火墙/NAT 规则的主机或 Kubernetes 节点。"),
 			References: []string{"TuneD openshift: nf_conntrack_max=1048576"},
-			Eval: func(c *Ctx) []Outcome {
-				max, em, b1 := sysctlInt(c, "net.netfilter.nf_conntrack_max")
-				if b1 != nil {
-					if b1.Status == finding.Skipped {
-						return one(skip(T("nf_conntrack is not loaded", "未加载 nf_conntrack")))
-					}
-					return one(*b1)
-				}
-				cnt, ec, b2 := sysctlInt(c, "net.netfilter.nf_conntrack_count")
-				if b2 != nil {
-					return one(*b2)
-				}
-				if max <= 0 {
-					return one(unavailable(same("nf_conntrack_max"), "zero"))
-				}
-				r := float64(cnt) / float64(max)
-				obs := Tf("conntrack %d of %d entries (%s)", "连接跟踪 %d / %d（%s）", cnt, max, pct(r))
-				if r <= 0.8 {
-					return one(pass(obs, ec, em))
-				}
-				want := max * 2
-				if want < 1048576 {
-					want = 1048576
-				}
-				o := fail(obs, Tf("net.netfilter.nf_conntrack_max = %d (and raise /sys/module/nf_conntrack/parameters/hashsize to max/4)", "net.netfilter.nf_conntrack_max = %d（并将 /sys/module/nf_conntrack/parameters/hashsize 调为 max/4）", want),
-					sysctlFix1("net.netfilter.nf_conntrack_max", want, max), ec, em)
-				if r > 0.95 {
-					o = o.WithSeverity(critical)
-				}
-				return one(o)
-			},
+			Eval:       evalNetConntrack,
 		},
 	}
+}
+
+// evalNetSomaxconn is the rule net.somaxconn.
+func evalNetSomaxconn(c *Ctx) []Outcome {
+	v, e, bad := sysctlInt(c, "net.core.somaxconn")
+	if bad != nil {
+		return one(*bad)
+	}
+	if v >= 4096 {
+		return one(pass(Tf("somaxconn %d", "somaxconn 为 %d", v), e))
+	}
+	o := fail(Tf("somaxconn %d caps every listen backlog", "somaxconn 为 %d，所有监听队列都被截断到该值", v), T("net.core.somaxconn = 4096 (and the application backlog at least as large)", "net.core.somaxconn = 4096（应用侧 backlog 同步调大）"),
+		sysctlFix1("net.core.somaxconn", 4096, v), e)
+	return one(o)
+}
+
+// evalNetSynBacklog is the rule net.syn-backlog.
+func evalNetSynBacklog(c *Ctx) []Outcome {
+	v, e, bad := sysctlInt(c, "net.ipv4.tcp_max_syn_backlog")
+	if bad != nil {
+		return one(*bad)
+	}
+	want := int64(4096)
+	if s, _, b := sysctlInt(c, "net.core.somaxconn"); b == nil && s > want {
+		want = s
+	}
+	if v >= want {
+		return one(pass(Tf("tcp_max_syn_backlog %d", "tcp_max_syn_backlog 为 %d", v), e))
+	}
+	return one(fail(Tf("tcp_max_syn_backlog %d", "tcp_max_syn_backlog 为 %d", v), Tf("net.ipv4.tcp_max_syn_backlog = %d", "net.ipv4.tcp_max_syn_backlog = %d", want),
+		sysctlFix1("net.ipv4.tcp_max_syn_backlog", want, v), e))
+}
+
+// evalNetSoftnet is the rule net.softnet.
+func evalNetSoftnet(c *Ctx) []Outcome {
+	f := c.F.Softnet
+	if !f.OK {
+		return one(unavailableFrom(same("/proc/net/softnet_stat"), f))
+	}
+	s := f.Value
+	e := ev("softnet processed/dropped/time_squeeze", fmt.Sprintf("%d/%d/%d", s.Processed, s.Dropped, s.TimeSqueeze), orDefault(f.Source, "/proc/net/softnet_stat"))
+	if s.Dropped > 0 {
+		v, eb, bad := sysctlInt(c, "net.core.netdev_max_backlog")
+		if bad != nil {
+			return one(advice(Tf("%d packets dropped at the per-CPU backlog", "per-CPU 收包队列丢弃了 %d 个报文", s.Dropped), T("raise net.core.netdev_max_backlog (e.g. 16384)", "调大 net.core.netdev_max_backlog（如 16384）"), e))
+		}
+		want := v * 2
+		if want < 16384 {
+			want = 16384
+		}
+		return one(fail(Tf("%d packets dropped at the per-CPU backlog (netdev_max_backlog %d)", "per-CPU 收包队列丢弃了 %d 个报文（netdev_max_backlog 为 %d）", s.Dropped, v),
+			Tf("net.core.netdev_max_backlog = %d, and spread NIC IRQs / RPS (nic.*)", "net.core.netdev_max_backlog = %d，并分散网卡中断/开启 RPS（见 nic.*）", want),
+			sysctlFix1("net.core.netdev_max_backlog", want, v), e, eb))
+	}
+	if s.Processed > 0 && s.TimeSqueeze*1000 > s.Processed {
+		v, eb, bad := sysctlInt(c, "net.core.netdev_budget")
+		if bad != nil {
+			return one(*bad)
+		}
+		want := v * 2
+		if want < 600 {
+			want = 600
+		}
+		return one(fail(Tf("time_squeeze %d for %d packets (%.2f%%), netdev_budget %d", "time_squeeze %d 次 / %d 个报文（%.2f%%），netdev_budget 为 %d", s.TimeSqueeze, s.Processed, float64(s.TimeSqueeze)*100/float64(s.Processed), v),
+			Tf("net.core.netdev_budget = %d", "net.core.netdev_budget = %d", want), sysctlFix1("net.core.netdev_budget", want, v), e, eb).WithSeverity(info))
+	}
+	return one(pass(T("no backlog drops, few squeezes", "没有收包队列丢包，预算耗尽很少"), e))
+}
+
+// evalNetSocketBuffers is the rule net.socket-buffers.
+func evalNetSocketBuffers(c *Ctx) []Outcome {
+	nics, o := upNICs(c)
+	if o != nil {
+		return one(*o)
+	}
+	fast := ""
+	for _, n := range nics {
+		if n.SpeedMbps >= 25000 {
+			fast = fmt.Sprintf("%s %d Mb/s", n.Name, n.SpeedMbps)
+		}
+	}
+	if fast == "" {
+		return one(skip(T("no NIC at 25 Gb/s or faster: default socket buffers are fine", "没有 25 Gb/s 及以上网卡：默认 socket 缓冲区即可")))
+	}
+	r, er, b1 := sysctlInt(c, "net.core.rmem_max")
+	if b1 != nil {
+		return one(*b1)
+	}
+	w, ew, b2 := sysctlInt(c, "net.core.wmem_max")
+	if b2 != nil {
+		return one(*b2)
+	}
+	const want = 16 << 20
+	obs := Tf("%s; rmem_max %d, wmem_max %d", "%s；rmem_max %d，wmem_max %d", fast, r, w)
+	if r >= want && w >= want {
+		return one(pass(obs, er, ew))
+	}
+	fx := sysctlFix([]kv{{"net.core.rmem_max", fmt.Sprint(want)}, {"net.core.wmem_max", fmt.Sprint(want)}},
+		[]kv{{"net.core.rmem_max", fmt.Sprint(r)}, {"net.core.wmem_max", fmt.Sprint(w)}})
+	return one(fail(obs, T("net.core.rmem_max = net.core.wmem_max = 16777216", "net.core.rmem_max = net.core.wmem_max = 16777216"), fx, er, ew))
+}
+
+// evalNetPortRange is the rule net.port-range.
+func evalNetPortRange(c *Ctx) []Outcome {
+	v, e, bad := sysctlInts(c, "net.ipv4.ip_local_port_range", 2)
+	if bad != nil {
+		return one(*bad)
+	}
+	width := v[1] - v[0] + 1
+	obs := Tf("ports %d-%d (%d)", "端口 %d-%d（共 %d 个）", v[0], v[1], width)
+	if width >= 28232 {
+		return one(pass(obs, e))
+	}
+	return one(fail(obs, T("net.ipv4.ip_local_port_range = 9000 65499 (reserve listening ports in ip_local_reserved_ports)", "net.ipv4.ip_local_port_range = 9000 65499（监听端口加入 ip_local_reserved_ports）"),
+		sysctlFix1("net.ipv4.ip_local_port_range", "9000 65499", fmt.Sprintf("%d %d", v[0], v[1])), e))
+}
+
+// evalNetBusyPoll is the rule net.busy-poll.
+func evalNetBusyPoll(c *Ctx) []Outcome {
+	r, er, b1 := sysctlInt(c, "net.core.busy_read")
+	if b1 != nil {
+		return one(*b1)
+	}
+	p, ep, b2 := sysctlInt(c, "net.core.busy_poll")
+	if b2 != nil {
+		return one(*b2)
+	}
+	obs := Tf("busy_read %d, busy_poll %d", "busy_read %d，busy_poll %d", r, p)
+	was := []kv{{"net.core.busy_read", fmt.Sprint(r)}, {"net.core.busy_poll", fmt.Sprint(p)}}
+	if c.Profile == Latency {
+		if r > 0 && p > 0 {
+			return one(pass(obs, er, ep))
+		}
+		return one(fail(obs, T("net.core.busy_read = busy_poll = 50 (measure: costs CPU)", "net.core.busy_read = busy_poll = 50（需压测验证，会消耗 CPU）"),
+			sysctlFix([]kv{{"net.core.busy_read", "50"}, {"net.core.busy_poll", "50"}}, was), er, ep))
+	}
+	if r == 0 && p == 0 {
+		return one(pass(obs, er, ep))
+	}
+	return one(fail(obs, T("net.core.busy_read = busy_poll = 0 for throughput services", "吞吐型服务设为 net.core.busy_read = busy_poll = 0"),
+		sysctlFix([]kv{{"net.core.busy_read", "0"}, {"net.core.busy_poll", "0"}}, was), er, ep).WithSeverity(warning))
+}
+
+// evalNetConntrack is the rule net.conntrack.
+func evalNetConntrack(c *Ctx) []Outcome {
+	max, em, b1 := sysctlInt(c, "net.netfilter.nf_conntrack_max")
+	if b1 != nil {
+		if b1.Status == finding.Skipped {
+			return one(skip(T("nf_conntrack is not loaded", "未加载 nf_conntrack")))
+		}
+		return one(*b1)
+	}
+	cnt, ec, b2 := sysctlInt(c, "net.netfilter.nf_conntrack_count")
+	if b2 != nil {
+		return one(*b2)
+	}
+	if max <= 0 {
+		return one(unavailable(same("nf_conntrack_max"), finding.T("zero", "为零")))
+	}
+	r := float64(cnt) / float64(max)
+	obs := Tf("conntrack %d of %d entries (%s)", "连接跟踪 %d / %d（%s）", cnt, max, pct(r))
+	if r <= 0.8 {
+		return one(pass(obs, ec, em))
+	}
+	want := max * 2
+	if want < 1048576 {
+		want = 1048576
+	}
+	o := fail(obs, Tf("net.netfilter.nf_conntrack_max = %d (and raise /sys/module/nf_conntrack/parameters/hashsize to max/4)", "net.netfilter.nf_conntrack_max = %d（并将 /sys/module/nf_conntrack/parameters/hashsize 调为 max/4）", want),
+		sysctlFix1("net.netfilter.nf_conntrack_max", want, max), ec, em)
+	if r > 0.95 {
+		o = o.WithSeverity(critical)
+	}
+	return one(o)
 }
 
 // simpleSysctlWant is simpleSysctl with a recommended value distinct from the pass range.

@@ -63,30 +63,7 @@ func numaRules() []Rule {
 			Risk:       T("A BIOS change and reboot; applications pinned by CPU number may need new bindings.", "需要修改 BIOS 并重启；按 CPU 编号绑核的应用可能需要重新配置。"),
 			Workload:   T("All services on multi-socket servers.", "多路服务器上的所有服务。"),
 			References: []string{"Huawei Kunpeng BIOS parameter reference: Advanced > Memory Config > NUMA", "man 8 numactl (--hardware)"},
-			Eval: func(c *Ctx) []Outcome {
-				s := c.F.CPU.Sockets
-				if !s.OK {
-					return one(unavailableFrom(finding.T("socket count", "套接字数量"), s))
-				}
-				nodes, o := numaNodes(c)
-				if o != nil {
-					return one(*o)
-				}
-				es := evf("sockets", s)
-				en := ev("numa nodes", len(nodes), orDefault(c.F.NUMA.Nodes.Source, "/sys/devices/system/node"))
-				if s.Value < 2 {
-					return one(skip(Tf("single-socket host (%d socket)", "单路服务器（%d 路）", s.Value)))
-				}
-				if len(nodes) >= 2 {
-					return one(pass(Tf("%d sockets, %d NUMA nodes", "%d 路 CPU，%d 个 NUMA 节点", s.Value, len(nodes)), es, en))
-				}
-				if _, ok := cmdlineArg(c, "numa"); ok && c.F.Kernel.Args["numa"] == "off" {
-					return one(fail(Tf("%d sockets but one NUMA node: numa=off on the kernel command line", "%d 路 CPU 但只有 1 个 NUMA 节点：内核参数带有 numa=off", s.Value),
-						T("remove numa=off", "删除 numa=off"), grubbyRemove("numa", "numa=off"), es, en, cmdlineEv(c, "numa=off")))
-				}
-				return one(advice(Tf("%d sockets but one NUMA node", "%d 路 CPU 但只有 1 个 NUMA 节点", s.Value),
-					T("enable NUMA in the BIOS (Kunpeng: Advanced > Memory Config > NUMA = Enabled; x86: disable Node Interleaving)", "在 BIOS 中开启 NUMA（鲲鹏：Advanced > Memory Config > NUMA 设为 Enabled；x86：关闭 Node Interleaving）"), es, en))
-			},
+			Eval:       evalNumaBiosDisabled,
 		},
 		{
 			ID: "numa.topology", Category: "numa", Severity: info,
@@ -97,40 +74,7 @@ func numaRules() []Rule {
 			Risk:       T("Binding a JVM to one node limits it to that node's memory (OOM or swap when exceeded).", "把 JVM 绑定到单个节点后只能用该节点内存，超出时会 OOM 或换页。"),
 			Workload:   T("Java services on multi-socket / multi-die servers.", "多路/多 Die 服务器上的 Java 服务。"),
 			References: []string{"man 8 numactl (-N / -m / -C)", "A-Tune: NUMA-aware task placement (schedule)", "PerfSpect NUMA CPU list"},
-			Eval: func(c *Ctx) []Outcome {
-				nodes, o := multiNode(c)
-				if o != nil {
-					return one(*o)
-				}
-				var parts []string
-				var total int64
-				maxDist := 0
-				for _, n := range nodes {
-					parts = append(parts, fmt.Sprintf("node%d: cpus %s, %s", n.ID, sysinfo.FormatCPUList(n.CPUs), units.FormatBytes(n.MemTotalKB*1024)))
-					total += n.MemTotalKB
-					for _, d := range n.Distances {
-						if d > maxDist {
-							maxDist = d
-						}
-					}
-				}
-				e := ev("nodes", strings.Join(parts, "; "), orDefault(c.F.NUMA.Nodes.Source, "/sys/devices/system/node"))
-				avg := total / int64(len(nodes))
-				var small []string
-				for _, n := range nodes {
-					if n.MemTotalKB*2 < avg {
-						small = append(small, fmt.Sprintf("node%d (%s)", n.ID, units.FormatBytes(n.MemTotalKB*1024)))
-					}
-				}
-				if len(small) > 0 {
-					return one(advice(Tf("%d NUMA nodes with unbalanced memory: %s below half the average %s", "%d 个 NUMA 节点内存不均衡：%s 低于平均值 %s 的一半", len(nodes), strings.Join(small, ", "), units.FormatBytes(avg*1024)),
-						T("populate every memory channel with identical DIMMs (1 DIMM per channel, same speed and rank); until then do not bind JVMs to the small nodes",
-							"所有内存通道插满同规格内存条（每通道 1 根，速率和 Rank 一致）；在此之前不要把 JVM 绑定到内存少的节点"), e).WithSeverity(warning))
-				}
-				return one(advice(Tf("%d NUMA nodes (max distance %d): %s", "%d 个 NUMA 节点（最大距离 %d）：%s", len(nodes), maxDist, strings.Join(parts, "; ")),
-					T("run one JVM per node bound with numactl --cpunodebind=N --membind=N (or taskset/systemd CPUAffinity), preferring the NIC's node; or one JVM with -XX:+UseNUMA (Parallel, G1 on JDK 14+)",
-						"每个 NUMA 节点运行一个 JVM，并用 numactl --cpunodebind=N --membind=N（或 taskset、systemd CPUAffinity）绑定，优先选网卡所在节点；或单个 JVM 加 -XX:+UseNUMA（Parallel，或 JDK 14+ 的 G1）"), e))
-			},
+			Eval:       evalNumaTopology,
 		},
 		{
 			ID: "numa.balancing", Category: "numa", Severity: warning,
@@ -141,44 +85,7 @@ func numaRules() []Rule {
 			Risk:       T("Hint faults add latency; disabling it cost up to 20% on some AMD workloads (TuneD reverted that default).", "提示缺页会增加时延；在部分 AMD 负载上关闭它曾导致最多 20% 的性能下降（TuneD 因此回退了该默认值）。"),
 			Workload:   T("Java services on multi-node hosts.", "多 NUMA 节点主机上的 Java 服务。"),
 			References: []string{"PerfSpect insight #16", "TuneD network-latency: kernel.numa_balancing=0; TuneD PR #283 (AMD revert)", "kernel Documentation/admin-guide/sysctl/kernel.rst (numa_balancing)"},
-			Eval: func(c *Ctx) []Outcome {
-				nodes, o := multiNode(c)
-				if o != nil {
-					return one(*o)
-				}
-				v, e, bad := sysctlInt(c, "kernel.numa_balancing")
-				if bad != nil {
-					return one(*bad)
-				}
-				js, jo := jvms(c)
-				pinned, unpinned := 0, 0
-				if jo == nil {
-					for i := range js {
-						p, known, _ := jvmPinned(nodes, &js[i])
-						if !known {
-							continue
-						}
-						if p {
-							pinned++
-						} else {
-							unpinned++
-						}
-					}
-				}
-				je := ev("jvms pinned/unpinned", fmt.Sprintf("%d/%d", pinned, unpinned), "/proc/[pid]/status Cpus_allowed_list")
-				switch {
-				case pinned > 0 && unpinned == 0 && v != 0:
-					return one(fail(Tf("numa_balancing = %d while all %d JVM(s) are bound to one node", "numa_balancing = %d，而 %d 个 JVM 均已绑定到单个节点", v, pinned),
-						T("kernel.numa_balancing = 0", "kernel.numa_balancing = 0"), sysctlFix1("kernel.numa_balancing", 0, v), e, je))
-				case pinned == 0 && unpinned > 0 && v == 0:
-					return one(fail(Tf("numa_balancing = 0 while %d JVM(s) run unbound across nodes", "numa_balancing = 0，而 %d 个 JVM 未绑定、跨节点运行", unpinned),
-						T("kernel.numa_balancing = 1, or bind each JVM to a node (see jvm.numa.bind)", "kernel.numa_balancing = 1，或把每个 JVM 绑定到一个节点（见 jvm.numa.bind）"), sysctlFix1("kernel.numa_balancing", 1, v), e, je).WithSeverity(info))
-				case pinned == 0 && unpinned == 0 && v == 0 && jo != nil:
-					return one(fail(T("numa_balancing = 0 and no JVM binding is known", "numa_balancing = 0，且未知 JVM 绑定情况"),
-						T("kernel.numa_balancing = 1 unless the services are bound per node", "除非服务已按节点绑定，否则设为 kernel.numa_balancing = 1"), sysctlFix1("kernel.numa_balancing", 1, v), e).WithSeverity(info))
-				}
-				return one(pass(Tf("numa_balancing = %d matches the JVM binding (pinned %d, unpinned %d)", "numa_balancing = %d 与 JVM 绑定情况匹配（已绑定 %d，未绑定 %d）", v, pinned, unpinned), e, je))
-			},
+			Eval:       evalNumaBalancing,
 		},
 		{
 			ID: "numa.zone-reclaim", Category: "numa", Severity: warning,
@@ -189,20 +96,7 @@ func numaRules() []Rule {
 			Risk:       T("None for general services (1 is only for NUMA-partitioned HPC).", "对通用服务无风险（1 只适用于按 NUMA 分区的 HPC）。"),
 			Workload:   T("All services on multi-node hosts.", "多 NUMA 节点主机上的所有服务。"),
 			References: []string{"kernel Documentation/admin-guide/sysctl/vm.rst (zone_reclaim_mode)", "TuneD hpc-compute sets 1 (counter-example)"},
-			Eval: func(c *Ctx) []Outcome {
-				if _, o := multiNode(c); o != nil {
-					return one(*o)
-				}
-				v, e, bad := sysctlInt(c, "vm.zone_reclaim_mode")
-				if bad != nil {
-					return one(*bad)
-				}
-				if v == 0 {
-					return one(pass(T("zone_reclaim_mode = 0", "zone_reclaim_mode = 0"), e))
-				}
-				return one(fail(Tf("zone_reclaim_mode = %d", "zone_reclaim_mode = %d", v), T("vm.zone_reclaim_mode = 0", "vm.zone_reclaim_mode = 0"),
-					sysctlFix1("vm.zone_reclaim_mode", 0, v), e))
-			},
+			Eval:       evalNumaZoneReclaim,
 		},
 		{
 			ID: "numa.nic-locality", Category: "numa", Severity: warning,
@@ -213,73 +107,194 @@ func numaRules() []Rule {
 			Risk:       T("Manual affinity is lost when the driver reloads or queues change; irqbalance may override it.", "手工设置的亲和性在驱动重载或队列数变化后失效；irqbalance 可能覆盖它。"),
 			Workload:   T("Network-heavy Java services on multi-node hosts.", "多 NUMA 节点主机上网络密集的 Java 服务。"),
 			References: []string{"kernel Documentation/ABI/testing/sysfs-bus-pci (numa_node)", "A-Tune web profiles: bind NIC IRQs to the NIC's node (Kunpeng)"},
-			Eval: func(c *Ctx) []Outcome {
-				nodes, o := multiNode(c)
-				if o != nil {
-					return one(*o)
-				}
-				nics, no := upNICs(c)
-				if no != nil {
-					return one(*no)
-				}
-				var out []Outcome
-				for _, n := range nics {
-					src := nicSource(n) + "/device/numa_node"
-					if n.NUMANode < 0 {
-						out = append(out, skip(Tf("%s reports no NUMA node (numa_node = -1): firmware does not describe PCIe locality", "%s 未报告 NUMA 节点（numa_node = -1）：固件未描述 PCIe 位置", n.Name)).On(n.Name))
-						continue
-					}
-					node, ok := nodeByID(nodes, n.NUMANode)
-					if !ok || len(n.IRQs) == 0 {
-						out = append(out, skip(Tf("%s: no IRQs or unknown node %d", "%s：没有中断信息或节点 %d 未知", n.Name, n.NUMANode)).On(n.Name))
-						continue
-					}
-					local := map[int]bool{}
-					for _, c := range node.CPUs {
-						local[c] = true
-					}
-					var remote []sysinfo.IRQ
-					for _, q := range n.IRQs {
-						cpus := q.Effective
-						if len(cpus) == 0 {
-							cpus = q.Affinity
-						}
-						for _, c := range cpus {
-							if !local[c] {
-								remote = append(remote, q)
-								break
-							}
-						}
-					}
-					en := ev("numa_node", n.NUMANode, src)
-					if len(remote) == 0 {
-						out = append(out, pass(Tf("%s on node %d: all %d IRQs on node-local CPUs", "%s 位于节点 %d：%d 个中断都在本节点 CPU 上", n.Name, n.NUMANode, len(n.IRQs)), en).On(n.Name))
-						continue
-					}
-					var apply, revert, ids []string
-					var changes []finding.Change
-					var evs []finding.Evidence
-					evs = append(evs, en)
-					for _, q := range remote {
-						p := fmt.Sprintf("/proc/irq/%d/smp_affinity_list", q.Number)
-						apply = append(apply, fmt.Sprintf("echo %s > %s", sysinfo.FormatCPUList(node.CPUs), p))
-						changes = append(changes, sysfsChange(p, sysinfo.FormatCPUList(node.CPUs)))
-						revert = append(revert, fmt.Sprintf("echo %s > %s", sysinfo.FormatCPUList(q.Affinity), p))
-						ids = append(ids, fmt.Sprint(q.Number))
-						if len(evs) < 6 {
-							evs = append(evs, ev(fmt.Sprintf("irq %d affinity", q.Number), sysinfo.FormatCPUList(q.Affinity), p))
-						}
-					}
-					fx := finding.Fix{Apply: strings.Join(apply, "\n"), Revert: strings.Join(revert, "\n"), Changes: changes,
-						Note: Tf("irqbalance is NUMA-aware: starting it is the simplest persistent fix. Otherwise pin at boot from a unit or udev rule; if irqbalance runs, exclude these IRQs from it (--banirq=%s) or it moves them again.",
-							"irqbalance 能感知 NUMA：启动它是最简单的持久方案。否则请由开机单元或 udev 规则绑定；若 irqbalance 在运行，需用 --banirq=%s 排除这些中断，否则会被它再次迁移。", ids[0])}
-					out = append(out, fail(Tf("%s is on node %d (CPUs %s) but %d of %d IRQs may run on other nodes (IRQs %s)", "%s 位于节点 %d（CPU %s），但 %d/%d 个中断可能在其他节点处理（中断号 %s）",
-						n.Name, n.NUMANode, sysinfo.FormatCPUList(node.CPUs), len(remote), len(n.IRQs), strings.Join(ids, ",")),
-						Tf("affinity of every %s IRQ within node %d (CPUs %s)", "%s 的所有中断亲和到节点 %d（CPU %s）", n.Name, n.NUMANode, sysinfo.FormatCPUList(node.CPUs)), fx, evs...).On(n.Name))
-				}
-				sort.SliceStable(out, func(i, j int) bool { return out[i].Subject < out[j].Subject })
-				return out
-			},
+			Eval:       evalNumaNicLocality,
 		},
 	}
+}
+
+// evalNumaBiosDisabled is the rule numa.bios-disabled.
+func evalNumaBiosDisabled(c *Ctx) []Outcome {
+	s := c.F.CPU.Sockets
+	if !s.OK {
+		return one(unavailableFrom(finding.T("socket count", "套接字数量"), s))
+	}
+	nodes, o := numaNodes(c)
+	if o != nil {
+		return one(*o)
+	}
+	es := evf("sockets", s)
+	en := ev("numa nodes", len(nodes), orDefault(c.F.NUMA.Nodes.Source, "/sys/devices/system/node"))
+	if s.Value < 2 {
+		return one(skip(Tf("single-socket host (%d socket)", "单路服务器（%d 路）", s.Value)))
+	}
+	if len(nodes) >= 2 {
+		return one(pass(Tf("%d sockets, %d NUMA nodes", "%d 路 CPU，%d 个 NUMA 节点", s.Value, len(nodes)), es, en))
+	}
+	if _, ok := cmdlineArg(c, "numa"); ok && c.F.Kernel.Args["numa"] == "off" {
+		return one(fail(Tf("%d sockets but one NUMA node: numa=off on the kernel command line", "%d 路 CPU 但只有 1 个 NUMA 节点：内核参数带有 numa=off", s.Value),
+			T("remove numa=off", "删除 numa=off"), grubbyRemove("numa", "numa=off"), es, en, cmdlineEv(c, "numa=off")))
+	}
+	return one(advice(Tf("%d sockets but one NUMA node", "%d 路 CPU 但只有 1 个 NUMA 节点", s.Value),
+		T("enable NUMA in the BIOS (Kunpeng: Advanced > Memory Config > NUMA = Enabled; x86: disable Node Interleaving)", "在 BIOS 中开启 NUMA（鲲鹏：Advanced > Memory Config > NUMA 设为 Enabled；x86：关闭 Node Interleaving）"), es, en))
+}
+
+// evalNumaTopology is the rule numa.topology.
+func evalNumaTopology(c *Ctx) []Outcome {
+	nodes, o := multiNode(c)
+	if o != nil {
+		return one(*o)
+	}
+	var parts []string
+	var total int64
+	maxDist := 0
+	for _, n := range nodes {
+		parts = append(parts, fmt.Sprintf("node%d: cpus %s, %s", n.ID, sysinfo.FormatCPUList(n.CPUs), units.FormatBytes(n.MemTotalKB*1024)))
+		total += n.MemTotalKB
+		for _, d := range n.Distances {
+			if d > maxDist {
+				maxDist = d
+			}
+		}
+	}
+	e := ev("nodes", strings.Join(parts, "; "), orDefault(c.F.NUMA.Nodes.Source, "/sys/devices/system/node"))
+	avg := total / int64(len(nodes))
+	var small []string
+	for _, n := range nodes {
+		if n.MemTotalKB*2 < avg {
+			small = append(small, fmt.Sprintf("node%d (%s)", n.ID, units.FormatBytes(n.MemTotalKB*1024)))
+		}
+	}
+	if len(small) > 0 {
+		return one(advice(Tf("%d NUMA nodes with unbalanced memory: %s below half the average %s", "%d 个 NUMA 节点内存不均衡：%s 低于平均值 %s 的一半", len(nodes), strings.Join(small, ", "), units.FormatBytes(avg*1024)),
+			T("populate every memory channel with identical DIMMs (1 DIMM per channel, same speed and rank); until then do not bind JVMs to the small nodes",
+				"所有内存通道插满同规格内存条（每通道 1 根，速率和 Rank 一致）；在此之前不要把 JVM 绑定到内存少的节点"), e).WithSeverity(warning))
+	}
+	return one(advice(Tf("%d NUMA nodes (max distance %d): %s", "%d 个 NUMA 节点（最大距离 %d）：%s", len(nodes), maxDist, strings.Join(parts, "; ")),
+		T("run one JVM per node bound with numactl --cpunodebind=N --membind=N (or taskset/systemd CPUAffinity), preferring the NIC's node; or one JVM with -XX:+UseNUMA (Parallel, G1 on JDK 14+)",
+			"每个 NUMA 节点运行一个 JVM，并用 numactl --cpunodebind=N --membind=N（或 taskset、systemd CPUAffinity）绑定，优先选网卡所在节点；或单个 JVM 加 -XX:+UseNUMA（Parallel，或 JDK 14+ 的 G1）"), e))
+}
+
+// evalNumaBalancing is the rule numa.balancing.
+func evalNumaBalancing(c *Ctx) []Outcome {
+	nodes, o := multiNode(c)
+	if o != nil {
+		return one(*o)
+	}
+	v, e, bad := sysctlInt(c, "kernel.numa_balancing")
+	if bad != nil {
+		return one(*bad)
+	}
+	js, jo := jvms(c)
+	pinned, unpinned := 0, 0
+	if jo == nil {
+		for i := range js {
+			p, known, _ := jvmPinned(nodes, &js[i])
+			if !known {
+				continue
+			}
+			if p {
+				pinned++
+			} else {
+				unpinned++
+			}
+		}
+	}
+	je := ev("jvms pinned/unpinned", fmt.Sprintf("%d/%d", pinned, unpinned), "/proc/[pid]/status Cpus_allowed_list")
+	switch {
+	case pinned > 0 && unpinned == 0 && v != 0:
+		return one(fail(Tf("numa_balancing = %d while all %d JVM(s) are bound to one node", "numa_balancing = %d，而 %d 个 JVM 均已绑定到单个节点", v, pinned),
+			T("kernel.numa_balancing = 0", "kernel.numa_balancing = 0"), sysctlFix1("kernel.numa_balancing", 0, v), e, je))
+	case pinned == 0 && unpinned > 0 && v == 0:
+		return one(fail(Tf("numa_balancing = 0 while %d JVM(s) run unbound across nodes", "numa_balancing = 0，而 %d 个 JVM 未绑定、跨节点运行", unpinned),
+			T("kernel.numa_balancing = 1, or bind each JVM to a node (see jvm.numa.bind)", "kernel.numa_balancing = 1，或把每个 JVM 绑定到一个节点（见 jvm.numa.bind）"), sysctlFix1("kernel.numa_balancing", 1, v), e, je).WithSeverity(info))
+	case pinned == 0 && unpinned == 0 && v == 0 && jo != nil:
+		return one(fail(T("numa_balancing = 0 and no JVM binding is known", "numa_balancing = 0，且未知 JVM 绑定情况"),
+			T("kernel.numa_balancing = 1 unless the services are bound per node", "除非服务已按节点绑定，否则设为 kernel.numa_balancing = 1"), sysctlFix1("kernel.numa_balancing", 1, v), e).WithSeverity(info))
+	}
+	return one(pass(Tf("numa_balancing = %d matches the JVM binding (pinned %d, unpinned %d)", "numa_balancing = %d 与 JVM 绑定情况匹配（已绑定 %d，未绑定 %d）", v, pinned, unpinned), e, je))
+}
+
+// evalNumaZoneReclaim is the rule numa.zone-reclaim.
+func evalNumaZoneReclaim(c *Ctx) []Outcome {
+	if _, o := multiNode(c); o != nil {
+		return one(*o)
+	}
+	v, e, bad := sysctlInt(c, "vm.zone_reclaim_mode")
+	if bad != nil {
+		return one(*bad)
+	}
+	if v == 0 {
+		return one(pass(T("zone_reclaim_mode = 0", "zone_reclaim_mode = 0"), e))
+	}
+	return one(fail(Tf("zone_reclaim_mode = %d", "zone_reclaim_mode = %d", v), T("vm.zone_reclaim_mode = 0", "vm.zone_reclaim_mode = 0"),
+		sysctlFix1("vm.zone_reclaim_mode", 0, v), e))
+}
+
+// evalNumaNicLocality is the rule numa.nic-locality.
+func evalNumaNicLocality(c *Ctx) []Outcome {
+	nodes, o := multiNode(c)
+	if o != nil {
+		return one(*o)
+	}
+	nics, no := upNICs(c)
+	if no != nil {
+		return one(*no)
+	}
+	var out []Outcome
+	for _, n := range nics {
+		src := nicSource(n) + "/device/numa_node"
+		if n.NUMANode < 0 {
+			out = append(out, skip(Tf("%s reports no NUMA node (numa_node = -1): firmware does not describe PCIe locality", "%s 未报告 NUMA 节点（numa_node = -1）：固件未描述 PCIe 位置", n.Name)).On(n.Name))
+			continue
+		}
+		node, ok := nodeByID(nodes, n.NUMANode)
+		if !ok || len(n.IRQs) == 0 {
+			out = append(out, skip(Tf("%s: no IRQs or unknown node %d", "%s：没有中断信息或节点 %d 未知", n.Name, n.NUMANode)).On(n.Name))
+			continue
+		}
+		local := map[int]bool{}
+		for _, c := range node.CPUs {
+			local[c] = true
+		}
+		var remote []sysinfo.IRQ
+		for _, q := range n.IRQs {
+			cpus := q.Effective
+			if len(cpus) == 0 {
+				cpus = q.Affinity
+			}
+			for _, c := range cpus {
+				if !local[c] {
+					remote = append(remote, q)
+					break
+				}
+			}
+		}
+		en := ev("numa_node", n.NUMANode, src)
+		if len(remote) == 0 {
+			out = append(out, pass(Tf("%s on node %d: all %d IRQs on node-local CPUs", "%s 位于节点 %d：%d 个中断都在本节点 CPU 上", n.Name, n.NUMANode, len(n.IRQs)), en).On(n.Name))
+			continue
+		}
+		var apply, revert, ids []string
+		var changes []finding.Change
+		var evs []finding.Evidence
+		evs = append(evs, en)
+		for _, q := range remote {
+			p := fmt.Sprintf("/proc/irq/%d/smp_affinity_list", q.Number)
+			apply = append(apply, fmt.Sprintf("echo %s > %s", sysinfo.FormatCPUList(node.CPUs), p))
+			changes = append(changes, sysfsChange(p, sysinfo.FormatCPUList(node.CPUs)))
+			revert = append(revert, fmt.Sprintf("echo %s > %s", sysinfo.FormatCPUList(q.Affinity), p))
+			ids = append(ids, fmt.Sprint(q.Number))
+			if len(evs) < 6 {
+				evs = append(evs, ev(fmt.Sprintf("irq %d affinity", q.Number), sysinfo.FormatCPUList(q.Affinity), p))
+			}
+		}
+		fx := finding.Fix{Apply: strings.Join(apply, "\n"), Revert: strings.Join(revert, "\n"), Changes: changes,
+			Note: Tf("irqbalance is NUMA-aware: starting it is the simplest persistent fix. Otherwise pin at boot from a unit or udev rule; if irqbalance runs, exclude these IRQs from it (--banirq=%s) or it moves them again.",
+				"irqbalance 能感知 NUMA：启动它是最简单的持久方案。否则请由开机单元或 udev 规则绑定；若 irqbalance 在运行，需用 --banirq=%s 排除这些中断，否则会被它再次迁移。", ids[0])}
+		out = append(out, fail(Tf("%s is on node %d (CPUs %s) but %d of %d IRQs may run on other nodes (IRQs %s)", "%s 位于节点 %d（CPU %s），但 %d/%d 个中断可能在其他节点处理（中断号 %s）",
+			n.Name, n.NUMANode, sysinfo.FormatCPUList(node.CPUs), len(remote), len(n.IRQs), strings.Join(ids, ",")),
+			Tf("affinity of every %s IRQ within node %d (CPUs %s)", "%s 的所有中断亲和到节点 %d（CPU %s）", n.Name, n.NUMANode, sysinfo.FormatCPUList(node.CPUs)), fx, evs...).On(n.Name))
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Subject < out[j].Subject })
+	return out
 }

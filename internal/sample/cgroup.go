@@ -17,6 +17,8 @@ package sample
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
 // CgroupLine is one line of /proc/PID/cgroup.
@@ -42,13 +44,13 @@ func ParseCgroup(b []byte) ([]CgroupLine, error) {
 		n, ok := atou(id)
 		switch {
 		case !ok1 || !ok2 || len(path) == 0 || path[0] != '/':
-			firstErr(&err, badLine(l.n, l.line, "want ID:controllers:/path"))
+			firstErr(&err, badLine(l.n, l.line, finding.T("want ID:controllers:/path", "应为 ID:controllers:/path")))
 			continue
 		case !ok || n > 1<<31-1:
-			firstErr(&err, badLine(l.n, l.line, "bad hierarchy ID"))
+			firstErr(&err, badLine(l.n, l.line, finding.T("bad hierarchy ID", "层级 ID 无效")))
 			continue
 		case !utf8.Valid(l.line) || strings.ContainsFunc(string(l.line), func(r rune) bool { return r < 0x20 || r == 0x7f }):
-			firstErr(&err, badLine(l.n, l.line, "binary text"))
+			firstErr(&err, badLine(l.n, l.line, finding.T("binary text", "文本为二进制内容")))
 			continue
 		}
 		c := CgroupLine{ID: int(n), Path: string(path)}
@@ -58,7 +60,7 @@ func ParseCgroup(b []byte) ([]CgroupLine, error) {
 		out = append(out, c)
 	}
 	if len(out) == 0 && err == nil {
-		err = badLine(l.n, nil, "no cgroup lines")
+		err = badLine(l.n, nil, finding.T("no cgroup lines", "没有 cgroup 行"))
 	}
 	return out, err
 }

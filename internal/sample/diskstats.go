@@ -1,5 +1,9 @@
 package sample
 
+import (
+	"github.com/tuneloop/tuneloop/internal/finding"
+)
+
 // /proc/diskstats: block device I/O counters since boot (or since the
 // device appeared). Sample (kernel 6.18; 20 columns):
 //
@@ -66,14 +70,14 @@ func parseDiskstats(b []byte, dst []Disk, sc *scratch) ([]Disk, error) {
 			continue
 		}
 		if len(f) < 14 {
-			firstErr(&err, badLine(l.n, l.line, "fewer than 14 columns"))
+			firstErr(&err, badLine(l.n, l.line, finding.T("fewer than 14 columns", "少于 14 列")))
 			continue
 		}
 		var d Disk
 		maj, ok1 := atou(f[0])
 		min, ok2 := atou(f[1])
 		if !ok1 || !ok2 || maj > 1<<32-1 || min > 1<<32-1 {
-			firstErr(&err, badLine(l.n, l.line, "bad device number"))
+			firstErr(&err, badLine(l.n, l.line, finding.T("bad device number", "设备号无效")))
 			continue
 		}
 		d.Major, d.Minor = uint32(maj), uint32(min)
@@ -91,7 +95,7 @@ func parseDiskstats(b []byte, dst []Disk, sc *scratch) ([]Disk, error) {
 			any |= v
 		}
 		if !ok {
-			firstErr(&err, badLine(l.n, l.line, "bad counter"))
+			firstErr(&err, badLine(l.n, l.line, finding.T("bad counter", "计数器无效")))
 			continue
 		}
 		if any == 0 {

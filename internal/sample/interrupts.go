@@ -28,6 +28,8 @@ package sample
 import (
 	"bytes"
 	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
 // Interrupts is /proc/interrupts: Rows[i].Counts[j] is for CPU CPUs[j].
@@ -121,11 +123,11 @@ func ParseInterrupts(b []byte) (*Interrupts, error) {
 func parseInterrupts(b []byte, sc *scratch, all bool) (*Interrupts, error) {
 	l := lines{b: b}
 	if !l.next() {
-		return nil, badLine(1, nil, "empty")
+		return nil, badLine(1, nil, finding.T("empty", "为空"))
 	}
 	cpus, err := parseCPUHeader(l.line, sc)
 	if err != nil {
-		return nil, badLine(1, l.line, err.Error())
+		return nil, badLine(1, l.line, textOf(err))
 	}
 	irq := &Interrupts{CPUs: cpus}
 	var desc []byte
@@ -134,7 +136,7 @@ func parseInterrupts(b []byte, sc *scratch, all bool) (*Interrupts, error) {
 		id = trimSpace(id)
 		if !ok || len(id) == 0 {
 			if len(trimSpace(l.line)) > 0 {
-				firstErr(&err, badLine(l.n, l.line, "no IRQ id"))
+				firstErr(&err, badLine(l.n, l.line, finding.T("no IRQ id", "没有 IRQ 编号")))
 			}
 			continue
 		}
@@ -154,12 +156,12 @@ func parseInterrupts(b []byte, sc *scratch, all bool) (*Interrupts, error) {
 			continue
 		}
 		if n == 0 {
-			firstErr(&err, badLine(l.n, l.line, "no counts"))
+			firstErr(&err, badLine(l.n, l.line, finding.T("no counts", "没有计数")))
 			continue
 		}
 		if n != len(cpus) && !all {
 			// Rates line columns up by CPU: a short row cannot be placed.
-			firstErr(&err, badLine(l.n, l.line, "fewer counts than CPUs"))
+			firstErr(&err, badLine(l.n, l.line, finding.T("fewer counts than CPUs", "计数少于 CPU 数")))
 			continue
 		}
 		var sum uint64

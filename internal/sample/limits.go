@@ -18,6 +18,7 @@ import (
 	"math"
 	"unicode/utf8"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/units"
 )
 
@@ -47,19 +48,19 @@ func ParseLimits(b []byte) (map[string]Limit, error) {
 			continue
 		}
 		n, lim, what := limitRow(f)
-		if what != "" {
+		if what.EN != "" {
 			firstErr(&err, badLine(l.n, l.line, what))
 			continue
 		}
 		name := bytes.Join(f[:n], []byte(" "))
 		if !utf8.Valid(name) || bytes.ContainsFunc(name, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-			firstErr(&err, badLine(l.n, l.line, "binary name"))
+			firstErr(&err, badLine(l.n, l.line, finding.T("binary name", "名称为二进制内容")))
 			continue
 		}
 		m[string(name)] = Limit{Soft: lim.Soft, Hard: lim.Hard, Unit: string(lim.unit)}
 	}
 	if len(m) == 0 && err == nil {
-		err = badLine(l.n, nil, "no limit rows")
+		err = badLine(l.n, nil, finding.T("no limit rows", "没有限制行"))
 	}
 	return m, err
 }
@@ -73,22 +74,22 @@ type row struct {
 // limitRow reads a row's fields from the right: an optional unit (a last
 // field that is not a value), then hard and soft. n is the number of name
 // fields; what says what is wrong. It does not allocate.
-func limitRow(f [][]byte) (n int, r row, what string) {
+func limitRow(f [][]byte) (n int, r row, what finding.Text) {
 	if k := len(f); k > 0 {
 		if _, ok := limitValue(f[k-1]); !ok {
 			r.unit, f = f[k-1], f[:k-1]
 		}
 	}
 	if len(f) < 3 {
-		return 0, r, `want "Name Soft Hard [Unit]"`
+		return 0, r, finding.T(`want "Name Soft Hard [Unit]"`, `应为 "Name Soft Hard [Unit]"`)
 	}
 	var ok1, ok2 bool
 	r.Soft, ok1 = limitValue(f[len(f)-2])
 	r.Hard, ok2 = limitValue(f[len(f)-1])
 	if !ok1 || !ok2 {
-		return 0, r, "bad limit value"
+		return 0, r, finding.T("bad limit value", "限制值无效")
 	}
-	return len(f) - 2, r, ""
+	return len(f) - 2, r, finding.Text{}
 }
 
 // limitValue reads a soft or hard column through units.ParseRlimitValue

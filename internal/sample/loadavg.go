@@ -1,5 +1,9 @@
 package sample
 
+import (
+	"github.com/tuneloop/tuneloop/internal/finding"
+)
+
 // /proc/loadavg: 1, 5 and 15 minute load averages, runnable/total
 // scheduling entities, last PID. Sample:
 //
@@ -41,11 +45,11 @@ func (p *loadSampler) Sample(s *Snapshot) error {
 func parseLoadAvg(b []byte, sc *scratch) (LoadAvg, error) {
 	l := lines{b: b}
 	if !l.next() {
-		return LoadAvg{}, badLine(1, nil, "empty")
+		return LoadAvg{}, badLine(1, nil, finding.T("empty", "为空"))
 	}
 	f := sc.fields(l.line)
 	if len(f) < 4 {
-		return LoadAvg{}, badLine(1, l.line, "want 5 fields")
+		return LoadAvg{}, badLine(1, l.line, finding.T("want 5 fields", "应为 5 个字段"))
 	}
 	var la LoadAvg
 	var ok [5]bool
@@ -57,7 +61,7 @@ func parseLoadAvg(b []byte, sc *scratch) (LoadAvg, error) {
 	la.Threads, ok[4] = atou(t)
 	for _, o := range ok {
 		if !o {
-			return LoadAvg{}, badLine(1, l.line, "bad number")
+			return LoadAvg{}, badLine(1, l.line, finding.T("bad number", "数字无效"))
 		}
 	}
 	return la, nil

@@ -1,6 +1,10 @@
 package sample
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+)
 
 // /proc/meminfo: memory gauges in kB (HugePages_* are page counts).
 // Sample:
@@ -10,7 +14,12 @@ import "bytes"
 //	MemAvailable:   24338056 kB
 //	HugePages_Total:       0
 //
-// Every line is kept under its name, units dropped.
+// and a NUMA node's, /sys/devices/system/node/node0/meminfo:
+//
+//	Node 0 MemTotal:        4417752 kB
+//	Node 0 HugePages_Total:     0
+//
+// Every line is kept under its name ("Node N " dropped), units dropped.
 
 type meminfoSampler struct {
 	env  *Env
@@ -34,8 +43,9 @@ func (p *meminfoSampler) Sample(s *Snapshot) error {
 }
 
 // ParseMeminfo adds every "Name: value [kB]" line of /proc/meminfo to m
-// (values in kB; HugePages_* are counts). It is the one /proc/meminfo
-// parser: sysinfo's host facts and promexport call it too. A bad line is an ErrParse
+// (values in kB; HugePages_* are counts), and of a NUMA node's meminfo
+// ("Node 0 MemFree: ..."). It is the one meminfo parser: sysinfo's host
+// facts and promexport call it too. A bad line is an ErrParse
 // naming it; the lines after it are still read.
 func ParseMeminfo(b []byte, m map[string]uint64) error {
 	var sc scratch
@@ -50,25 +60,34 @@ func parseMeminfo(b []byte, m map[string]uint64, sc *scratch) (err error) {
 		name, rest, ok := cut(l.line, ':')
 		if !ok {
 			if len(trimSpace(l.line)) > 0 {
-				firstErr(&err, badLine(l.n, l.line, "no colon"))
+				firstErr(&err, badLine(l.n, l.line, finding.T("no colon", "没有冒号")))
 			}
 			continue
 		}
 		f := sc.fields(rest)
 		if len(f) == 0 || len(f) > 2 {
-			firstErr(&err, badLine(l.n, l.line, "want value [unit]"))
+			firstErr(&err, badLine(l.n, l.line, finding.T("want value [unit]", "应为 数值 [单位]")))
 			continue
 		}
 		// Only the HugePages_* counts have no unit; a missing kB elsewhere
 		// is a line cut short, another unit is not meminfo.
 		name = trimSpace(name)
+		// A NUMA node's meminfo (/sys/devices/system/node/nodeN/meminfo)
+		// writes each line after "Node N ".
+		if rest, ok := bytes.CutPrefix(name, []byte("Node ")); ok {
+			if i := bytes.IndexByte(rest, ' '); i > 0 {
+				if _, num := atou(rest[:i]); num {
+					name = trimSpace(rest[i+1:])
+				}
+			}
+		}
 		if (len(f) == 2 && string(f[1]) != "kB") || (len(f) == 1 && !bytes.HasPrefix(name, []byte("HugePages_"))) {
-			firstErr(&err, badLine(l.n, l.line, "no kB unit (truncated?)"))
+			firstErr(&err, badLine(l.n, l.line, finding.T("no kB unit (truncated?)", "没有 kB 单位（被截断？）")))
 			continue
 		}
 		v, ok := atou(f[0])
 		if !ok {
-			firstErr(&err, badLine(l.n, l.line, "bad value"))
+			firstErr(&err, badLine(l.n, l.line, finding.T("bad value", "值无效")))
 			continue
 		}
 		m[sc.intern(name)] = v

@@ -1,5 +1,9 @@
 package sample
 
+import (
+	"github.com/tuneloop/tuneloop/internal/finding"
+)
+
 // /proc/net/dev: per-interface counters since the interface came up.
 // Sample:
 //
@@ -60,13 +64,13 @@ func parseNetDev(b []byte, dst []NetDev, sc *scratch) ([]NetDev, error) {
 		name, rest, ok := cut(l.line, ':')
 		if !ok {
 			if len(trimSpace(l.line)) > 0 {
-				firstErr(&err, badLine(l.n, l.line, "no colon"))
+				firstErr(&err, badLine(l.n, l.line, finding.T("no colon", "没有冒号")))
 			}
 			continue
 		}
 		f := sc.fields(rest)
 		if len(f) != 16 {
-			firstErr(&err, badLine(l.n, l.line, "want 16 counters"))
+			firstErr(&err, badLine(l.n, l.line, finding.T("want 16 counters", "应为 16 个计数器")))
 			continue
 		}
 		var d NetDev
@@ -78,7 +82,7 @@ func parseNetDev(b []byte, dst []NetDev, sc *scratch) ([]NetDev, error) {
 			}
 		}
 		if !ok {
-			firstErr(&err, badLine(l.n, l.line, "bad counter"))
+			firstErr(&err, badLine(l.n, l.line, finding.T("bad counter", "计数器无效")))
 			continue
 		}
 		d.Name = sc.intern(trimSpace(name))

@@ -18,6 +18,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
 // NUMANode is one node's numastat.
@@ -101,12 +103,12 @@ func parseNumastat(b []byte, sc *scratch) (st NUMANode, err error) {
 			continue
 		}
 		if len(f) != 2 {
-			firstErr(&err, badLine(l.n, l.line, "want name value"))
+			firstErr(&err, badLine(l.n, l.line, finding.T("want name value", "应为名称与数值")))
 			continue
 		}
 		v, ok := atou(f[1])
 		if !ok {
-			firstErr(&err, badLine(l.n, l.line, "bad value"))
+			firstErr(&err, badLine(l.n, l.line, finding.T("bad value", "值无效")))
 			continue
 		}
 		switch string(f[0]) {
@@ -128,7 +130,7 @@ func parseNumastat(b []byte, sc *scratch) (st NUMANode, err error) {
 		seen++
 	}
 	if seen == 0 && err == nil {
-		err = badLine(0, nil, "no numastat counters")
+		err = badLine(0, nil, finding.T("no numastat counters", "没有 numastat 计数器"))
 	}
 	return st, err
 }

@@ -154,7 +154,9 @@ func TestParseMeminfoForms(t *testing.T) {
 		{line: "HugePages_Total:       0", name: "HugePages_Total", v: 0},
 		{line: "Hugepagesize:       2048 kB", name: "Hugepagesize", v: 2048},
 		{line: "DirectMap4k:      180096 kB", name: "DirectMap4k", v: 180096},
-		{line: "Node 0 MemTotal:  1 kB", name: "Node 0 MemTotal", v: 1}, // a node's meminfo, names kept whole
+		{line: "Node 0 MemTotal:  1 kB", name: "MemTotal", v: 1}, // a node's meminfo (sysinfo's parseNodeMeminfo was a second parser)
+		{line: "Node 12 HugePages_Free:     0", name: "HugePages_Free", v: 0},
+		{line: "Node x MemTotal:  1 kB", name: "Node x MemTotal", v: 1}, // not a node number: the name as written
 		{line: ""},
 		// refused: promexport took a value with no unit; a kB missing is a line cut short
 		{line: "MemTotal: 10", bad: true},

@@ -21,6 +21,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
 // Proc is the target process.
@@ -191,14 +193,14 @@ func parseLimits(b []byte, pr *Proc, sc *scratch) error {
 			continue
 		}
 		n, r, what := limitRow(sc.fields(l.line))
-		if what == "" && n != 3 {
-			what = "not the Max open files row"
+		if what.EN == "" && n != 3 {
+			what = finding.T("not the Max open files row", "不是 Max open files 行")
 		}
-		if what != "" {
+		if what.EN != "" {
 			return badLine(l.n, l.line, what)
 		}
 		pr.FDSoft, pr.FDHard = r.Soft, r.Hard
 		return nil
 	}
-	return badLine(0, nil, "no Max open files line")
+	return badLine(0, nil, finding.T("no Max open files line", "没有 Max open files 行"))
 }

@@ -25,7 +25,11 @@ package sample
 //	voluntary_ctxt_switches:	353
 //	nonvoluntary_ctxt_switches:	74
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+)
 
 // PidStat is the part of a /proc/PID/stat line tuneloop reads.
 type PidStat struct {
@@ -60,13 +64,13 @@ func parsePidStat(b []byte, sc *scratch) (PidStat, error) {
 	open := bytes.IndexByte(b, '(')
 	end := bytes.LastIndexByte(b, ')')
 	if open < 0 || end < open {
-		return st, badLine(1, b, "no (comm)")
+		return st, badLine(1, b, finding.T("no (comm)", "没有 (comm)"))
 	}
 	st.Comm = b[open+1 : end]
 	f := sc.fields(b[end+1:])
 	// f[i] is field i+3.
 	if len(f) < 20 || len(f[0]) != 1 {
-		return st, badLine(1, b, "fewer than 22 fields")
+		return st, badLine(1, b, finding.T("fewer than 22 fields", "少于 22 个字段"))
 	}
 	st.State = f[0][0]
 	vals := [...]struct {
@@ -76,7 +80,7 @@ func parsePidStat(b []byte, sc *scratch) (PidStat, error) {
 	for _, v := range vals {
 		x, ok := atou(f[v.i])
 		if !ok {
-			return st, badLine(1, b, "bad number in field "+itoa(v.i+3))
+			return st, badLine(1, b, finding.Tf(finding.T("bad number in field %s", "第 %s 个字段数字无效"), itoa(v.i+3)))
 		}
 		*v.dst = x
 	}
@@ -89,17 +93,24 @@ func parsePidStat(b []byte, sc *scratch) (PidStat, error) {
 	return st, nil
 }
 
-// parseSchedstat parses "run_ns wait_ns slices".
+// ParseSchedstat parses /proc/PID[/task/TID]/schedstat, "run_ns wait_ns
+// slices": the time on a CPU and waiting for one, in ns.
+func ParseSchedstat(b []byte) (run, wait uint64, err error) {
+	var sc scratch
+	return parseSchedstat(b, &sc)
+}
+
+// parseSchedstat is ParseSchedstat with the sampler's scratch.
 func parseSchedstat(b []byte, sc *scratch) (run, wait uint64, err error) {
 	f := sc.fields(trimNL(b))
 	if len(f) < 2 {
-		return 0, 0, badLine(1, b, "want run_ns wait_ns")
+		return 0, 0, badLine(1, b, finding.T("want run_ns wait_ns", "应为 run_ns wait_ns"))
 	}
 	var ok1, ok2 bool
 	run, ok1 = atou(f[0])
 	wait, ok2 = atou(f[1])
 	if !ok1 || !ok2 {
-		return 0, 0, badLine(1, b, "bad number")
+		return 0, 0, badLine(1, b, finding.T("bad number", "数字无效"))
 	}
 	return run, wait, nil
 }
@@ -112,7 +123,7 @@ func parseCtxtSwitches(b []byte, ps *ProcStatus) (vcs, nvcs uint64, err error) {
 		return 0, 0, err
 	}
 	if ps.Has&want != want {
-		return 0, 0, badLine(0, nil, "no voluntary_ctxt_switches/nonvoluntary_ctxt_switches")
+		return 0, 0, badLine(0, nil, finding.T("no voluntary_ctxt_switches/nonvoluntary_ctxt_switches", "没有 voluntary_ctxt_switches/nonvoluntary_ctxt_switches"))
 	}
 	return ps.VoluntaryCtxt, ps.NonvoluntaryCtxt, nil
 }

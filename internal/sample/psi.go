@@ -9,7 +9,11 @@ package sample
 //
 // The cpu "full" line exists since 5.13 (always zero at system level).
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+)
 
 // PSI is one resource's pressure: avg10 in percent, totals in µs.
 type PSI struct {
@@ -96,13 +100,13 @@ func parsePSI(b []byte, sc *scratch) (v PSI, err error) {
 			}
 		}
 		if !okA || !okT {
-			firstErr(&err, badLine(l.n, l.line, "want avg10= and total="))
+			firstErr(&err, badLine(l.n, l.line, finding.T("want avg10= and total=", "应有 avg10= 与 total=")))
 			continue
 		}
 		seen = true
 	}
 	if !seen && err == nil {
-		err = badLine(0, nil, "no some/full line")
+		err = badLine(0, nil, finding.T("no some/full line", "没有 some/full 行"))
 	}
 	return v, err
 }

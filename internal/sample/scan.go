@@ -1,7 +1,7 @@
 package sample
 
 import (
-	"fmt"
+	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
 // Byte-scanning helpers shared by the parsers. They never allocate and never
@@ -94,15 +94,46 @@ func atoi(b []byte) (int64, bool) {
 }
 
 // badLine is the error for one malformed line.
-func badLine(n int, line []byte, what string) error {
-	return fmt.Errorf("%w: line %d: %s: %q", ErrParse, n, what, clip(line, 80))
+func badLine(n int, line []byte, what finding.Text) error {
+	return &ParseError{Line: n, What: what, Text: finding.Clip(line, 80)}
 }
 
-func clip(b []byte, n int) string {
-	if len(b) <= n {
-		return string(b)
-	}
-	return string(b[:n]) + "..."
+// ParseError is a malformed line (errors.Is(err, ErrParse)), said in
+// both languages.
+type ParseError struct {
+	Line int
+	What finding.Text // what is wrong
+	Text string       // the line, clipped
+}
+
+func (e *ParseError) Error() string { return ErrParse.Error() + ": " + e.Detail().EN }
+
+// Localize says the error in l.
+func (e *ParseError) Localize(l finding.Lang) string {
+	return finding.T(ErrParse.Error()+": ", "格式错误：").In(l) + e.Detail().In(l)
+}
+
+// Is makes errors.Is(err, ErrParse) hold.
+func (e *ParseError) Is(target error) bool { return target == ErrParse }
+
+// Detail is the error without "malformed: ": the line, what is wrong
+// with it, the line itself.
+func (e *ParseError) Detail() finding.Text {
+	return finding.Tf(finding.T("line %d: %s: %q", "第 %d 行：%s：%q"), e.Line, e.What, e.Text)
+}
+
+// textErr is an error said in both languages, kept in a package variable
+// so that returning it allocates nothing.
+type textErr finding.Text
+
+func (e *textErr) Error() string { return e.EN }
+
+// Localize says the error in l.
+func (e *textErr) Localize(l finding.Lang) string { return finding.Text(*e).In(l) }
+
+// textOf is err's message in both languages.
+func textOf(err error) finding.Text {
+	return finding.T(err.Error(), finding.Localize(err, finding.ZH))
 }
 
 // trimSpace trims spaces and tabs at both ends.

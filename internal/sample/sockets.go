@@ -22,6 +22,7 @@ package sample
 import (
 	"net/netip"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/units"
 )
 
@@ -52,14 +53,14 @@ func ParseNetTCP(b []byte) ([]Socket, error) {
 	for l.next() {
 		s, row, e := ParseSocketLine(l.line)
 		if e != nil {
-			firstErr(&err, badLine(l.n, l.line, e.Error()))
+			firstErr(&err, badLine(l.n, l.line, textOf(e)))
 			continue
 		}
 		if !row {
 			continue
 		}
 		if len(out) == maxSocketRows {
-			firstErr(&err, badLine(l.n, nil, "more than 1048576 sockets, the rest not read"))
+			firstErr(&err, badLine(l.n, nil, finding.T("more than 1048576 sockets, the rest not read", "套接字多于 1048576 个，其余未读取")))
 			break
 		}
 		out = append(out, s)
@@ -67,10 +68,18 @@ func ParseNetTCP(b []byte) ([]Socket, error) {
 	return out, err
 }
 
-// socketErr is what is wrong with a row (no allocation per row).
-type socketErr string
-
-func (e socketErr) Error() string { return string(e) }
+// What is wrong with a row (package variables: no allocation per row).
+var (
+	errSockFields = &textErr{EN: "want at least 10 fields: sl local remote st queues tr retrnsmt uid timeout inode",
+		ZH: "应至少有 10 个字段：sl local remote st queues tr retrnsmt uid timeout inode"}
+	errSockLocal  = &textErr{EN: "bad local address", ZH: "本地地址无效"}
+	errSockRemote = &textErr{EN: "bad remote address", ZH: "远端地址无效"}
+	errSockState  = &textErr{EN: "bad state", ZH: "状态无效"}
+	errSockQueues = &textErr{EN: "bad queues", ZH: "队列字段无效"}
+	errSockTx     = &textErr{EN: "bad tx_queue", ZH: "tx_queue 无效"}
+	errSockRx     = &textErr{EN: "bad rx_queue", ZH: "rx_queue 无效"}
+	errSockInode  = &textErr{EN: "bad inode", ZH: "inode 无效"}
+)
 
 // ParseSocketLine reads one row. row is false, with no error, for a header
 // or blank line. It does not allocate. What it takes, the union of the
@@ -99,32 +108,32 @@ func ParseSocketLine(line []byte) (s Socket, row bool, err error) {
 		return s, false, nil
 	}
 	if n < len(f) {
-		return s, true, socketErr("want at least 10 fields: sl local remote st queues tr retrnsmt uid timeout inode")
+		return s, true, errSockFields
 	}
 	var ok bool
 	if s.Local, ok = hexAddrPort(f[1]); !ok {
-		return s, true, socketErr("bad local address")
+		return s, true, errSockLocal
 	}
 	if s.Remote, ok = hexAddrPort(f[2]); !ok {
-		return s, true, socketErr("bad remote address")
+		return s, true, errSockRemote
 	}
 	st, ok := units.ParseHex(f[3])
 	if !ok || st == 0 || st >= uint64(len(tcpStateNames)) {
-		return s, true, socketErr("bad state")
+		return s, true, errSockState
 	}
 	s.State = tcpStateNames[st]
 	tx, rx, ok := cut(f[4], ':')
 	if !ok {
-		return s, true, socketErr("bad queues")
+		return s, true, errSockQueues
 	}
 	if s.TxQueue, ok = units.ParseHex(tx); !ok {
-		return s, true, socketErr("bad tx_queue")
+		return s, true, errSockTx
 	}
 	if s.RxQueue, ok = units.ParseHex(rx); !ok {
-		return s, true, socketErr("bad rx_queue")
+		return s, true, errSockRx
 	}
 	if s.Inode, ok = atou(f[9]); !ok {
-		return s, true, socketErr("bad inode")
+		return s, true, errSockInode
 	}
 	return s, true, nil
 }

@@ -1,5 +1,9 @@
 package sample
 
+import (
+	"github.com/tuneloop/tuneloop/internal/finding"
+)
+
 // /proc/softirqs: softirqs handled per CPU per type since boot. Sample
 // (2 vCPUs; one column per possible CPU):
 //
@@ -48,24 +52,24 @@ func parseSoftirqs(b []byte, sc *scratch) (*Softirqs, error) {
 	si := new(Softirqs)
 	l := lines{b: b}
 	if !l.next() {
-		return si, badLine(1, nil, "empty")
+		return si, badLine(1, nil, finding.T("empty", "为空"))
 	}
 	cpus, err := parseCPUHeader(l.line, sc)
 	if err != nil {
-		return si, badLine(1, l.line, err.Error())
+		return si, badLine(1, l.line, textOf(err))
 	}
 	si.CPUs = cpus
 	for l.next() {
 		name, rest, ok := cut(l.line, ':')
 		if !ok {
 			if len(trimSpace(l.line)) > 0 {
-				firstErr(&err, badLine(l.n, l.line, "no colon"))
+				firstErr(&err, badLine(l.n, l.line, finding.T("no colon", "没有冒号")))
 			}
 			continue
 		}
 		f := sc.fields(rest)
 		if len(f) != len(cpus) {
-			firstErr(&err, badLine(l.n, l.line, "column count differs from header"))
+			firstErr(&err, badLine(l.n, l.line, finding.T("column count differs from header", "列数与表头不一致")))
 			continue
 		}
 		row := SoftirqRow{Type: sc.intern(trimSpace(name)), Counts: make([]uint64, len(f))}
@@ -76,7 +80,7 @@ func parseSoftirqs(b []byte, sc *scratch) (*Softirqs, error) {
 			}
 		}
 		if bad {
-			firstErr(&err, badLine(l.n, l.line, "bad count"))
+			firstErr(&err, badLine(l.n, l.line, finding.T("bad count", "计数无效")))
 			continue
 		}
 		si.Rows = append(si.Rows, row)
@@ -104,8 +108,4 @@ func parseCPUHeader(line []byte, sc *scratch) ([]int, error) {
 	return cpus, nil
 }
 
-type constErr string
-
-func (e constErr) Error() string { return string(e) }
-
-const errBadHeader = constErr("bad CPU header")
+var errBadHeader = &textErr{EN: "bad CPU header", ZH: "CPU 表头无效"}

@@ -20,7 +20,11 @@ package sample
 // time is also counted in user, guest_nice in nice. An offline CPU has no
 // line.
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+)
 
 // CPUTimes is one cpu line of /proc/stat, in USER_HZ ticks.
 type CPUTimes struct {
@@ -90,14 +94,14 @@ func parseStat(b []byte, st *Stat, sc *scratch) (err error) {
 		case bytes.HasPrefix(line, []byte("cpu")):
 			f := sc.fields(line)
 			if len(f) < 5 {
-				firstErr(&err, badLine(l.n, line, "fewer than 4 cpu times"))
+				firstErr(&err, badLine(l.n, line, finding.T("fewer than 4 cpu times", "少于 4 个 CPU 时间")))
 				continue
 			}
 			ct := CPUTimes{CPU: -1}
 			if id := f[0][3:]; len(id) > 0 {
 				n, ok := atou(id)
 				if !ok || n > 1<<20 {
-					firstErr(&err, badLine(l.n, line, "bad cpu number"))
+					firstErr(&err, badLine(l.n, line, finding.T("bad cpu number", "CPU 编号无效")))
 					continue
 				}
 				ct.CPU = int(n)
@@ -110,7 +114,7 @@ func parseStat(b []byte, st *Stat, sc *scratch) (err error) {
 				}
 			}
 			if !ok {
-				firstErr(&err, badLine(l.n, line, "bad cpu time"))
+				firstErr(&err, badLine(l.n, line, finding.T("bad cpu time", "CPU 时间无效")))
 				continue
 			}
 			if ct.CPU < 0 {
@@ -123,7 +127,7 @@ func parseStat(b []byte, st *Stat, sc *scratch) (err error) {
 			rest := trimSpace(line[5:])
 			tok, _, _ := cut(rest, ' ')
 			if st.Intr, _ = atou(tok); len(tok) == 0 {
-				firstErr(&err, badLine(l.n, line, "no total"))
+				firstErr(&err, badLine(l.n, line, finding.T("no total", "没有 total")))
 			}
 		default:
 			var dst *uint64
@@ -142,14 +146,14 @@ func parseStat(b []byte, st *Stat, sc *scratch) (err error) {
 			}
 			v, ok := atou(trimSpace(val))
 			if !ok {
-				firstErr(&err, badLine(l.n, line, "bad value"))
+				firstErr(&err, badLine(l.n, line, finding.T("bad value", "值无效")))
 				continue
 			}
 			*dst = v
 		}
 	}
 	if !seenAll && err == nil {
-		err = badLine(0, nil, "no cpu line")
+		err = badLine(0, nil, finding.T("no cpu line", "没有 cpu 行"))
 	}
 	return err
 }

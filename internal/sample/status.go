@@ -35,6 +35,7 @@ import (
 	"math/bits"
 	"unicode/utf8"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/units"
 )
 
@@ -129,7 +130,7 @@ func (st *ProcStatus) Parse(b []byte, want StatusField) error {
 		if !ok {
 			continue
 		}
-		if what := st.statusLine(f, line[len(key)+1:]); what != "" {
+		if what := st.statusLine(f, line[len(key)+1:]); what.EN != "" {
 			firstErr(&err, badLine(bytes.Count(b[:at], []byte{'\n'})+1, line, what))
 		}
 	}
@@ -144,7 +145,7 @@ func (st *ProcStatus) parseLines(b []byte, want StatusField) error {
 		k, v, ok := cut(l.line, ':')
 		if !ok {
 			if want == FieldsAll && len(trimSpace(l.line)) > 0 {
-				firstErr(&err, badLine(l.n, l.line, "no colon"))
+				firstErr(&err, badLine(l.n, l.line, finding.T("no colon", "没有冒号")))
 			}
 			continue
 		}
@@ -153,12 +154,12 @@ func (st *ProcStatus) parseLines(b []byte, want StatusField) error {
 			continue
 		}
 		st.Has &^= f // the last line of a key counts, good or bad
-		if what := st.statusLine(f, v); what != "" {
+		if what := st.statusLine(f, v); what.EN != "" {
 			firstErr(&err, badLine(l.n, l.line, what))
 		}
 	}
 	if want == FieldsAll && st.Has == 0 && err == nil {
-		err = badLine(l.n, nil, "no status lines")
+		err = badLine(l.n, nil, finding.T("no status lines", "没有 status 行"))
 	}
 	return err
 }
@@ -191,24 +192,24 @@ func findKey(b []byte, key string) (i int, line []byte, ok bool) {
 // statusLine parses the value v of field f into st and sets its bit; it
 // says what is wrong otherwise. Only Name, NSpid and the CPU lists
 // allocate.
-func (st *ProcStatus) statusLine(f StatusField, v []byte) (what string) {
+func (st *ProcStatus) statusLine(f StatusField, v []byte) (what finding.Text) {
 	v = trimSpace(v)
 	var sc [5][]byte
 	switch f {
 	case FieldName:
 		if !utf8.Valid(v) || bytes.ContainsFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-			return "binary name"
+			return finding.T("binary name", "名称为二进制内容")
 		}
 		st.Name = string(v)
 	case FieldState:
 		if len(v) == 0 || !(v[0] >= 'A' && v[0] <= 'Z' || v[0] >= 'a' && v[0] <= 'z') {
-			return "bad state"
+			return finding.T("bad state", "状态无效")
 		}
 		st.State = v[0]
 	case FieldTgid, FieldPid, FieldPPid, FieldThreads:
 		n, ok := atoi(v)
 		if !ok || n < 0 || n > 1<<31-1 {
-			return "bad number"
+			return finding.T("bad number", "数字无效")
 		}
 		switch f {
 		case FieldTgid:
@@ -223,13 +224,13 @@ func (st *ProcStatus) statusLine(f StatusField, v []byte) (what string) {
 	case FieldUid, FieldGid:
 		ids := fields(v, sc[:0])
 		if len(ids) == 0 || len(ids) > 4 {
-			return "want 1 to 4 ids"
+			return finding.T("want 1 to 4 ids", "应为 1 到 4 个 ID")
 		}
 		out := [4]int{-1, -1, -1, -1}
 		for i, id := range ids {
 			n, ok := atou(id)
 			if !ok || n > 1<<32-1 {
-				return "bad id"
+				return finding.T("bad id", "ID 无效")
 			}
 			out[i] = int(n)
 		}
@@ -249,19 +250,19 @@ func (st *ProcStatus) statusLine(f StatusField, v []byte) (what string) {
 			tok, v = v[:i], trimSpace(v[i:])
 			n, ok := atou(tok)
 			if !ok || n == 0 || n > 1<<31-1 {
-				return "bad pid"
+				return finding.T("bad pid", "pid 无效")
 			}
 			pids = append(pids, int(n))
 		}
 		if len(pids) == 0 {
-			return "no pid"
+			return finding.T("no pid", "没有 pid")
 		}
 		st.NSpid = pids
 	case FieldVmSize, FieldVmHWM, FieldVmRSS, FieldRssAnon, FieldRssFile, FieldRssShmem, FieldVmSwap:
 		num, unit, _ := bytes.Cut(v, []byte{' '})
 		kb, ok := atou(num)
 		if u := string(trimSpace(unit)); !ok || kb > 1<<54 || (u != "kB" && u != "") {
-			return `want "N kB"`
+			return finding.T(`want "N kB"`, `应为 "N kB"`)
 		}
 		b := kb << 10
 		switch f {
@@ -283,12 +284,12 @@ func (st *ProcStatus) statusLine(f StatusField, v []byte) (what string) {
 	case FieldSigCgt:
 		m, ok := units.ParseHex(v)
 		if !ok {
-			return "bad signal mask"
+			return finding.T("bad signal mask", "信号掩码无效")
 		}
 		st.SigCgt = m
 	case FieldCpusAllowedList, FieldMemsAllowedList:
 		if len(v) == 0 || bytes.ContainsFunc(v, func(r rune) bool { return (r < '0' || r > '9') && r != '-' && r != ',' }) {
-			return "bad list"
+			return finding.T("bad list", "列表无效")
 		}
 		if f == FieldCpusAllowedList {
 			st.CPUsAllowedList = string(v)
@@ -298,7 +299,7 @@ func (st *ProcStatus) statusLine(f StatusField, v []byte) (what string) {
 	case FieldVoluntaryCtxt, FieldNonvoluntaryCtxt:
 		n, ok := atou(v)
 		if !ok {
-			return "bad count"
+			return finding.T("bad count", "计数无效")
 		}
 		if f == FieldVoluntaryCtxt {
 			st.VoluntaryCtxt = n
@@ -307,5 +308,5 @@ func (st *ProcStatus) statusLine(f StatusField, v []byte) (what string) {
 		}
 	}
 	st.Has |= f
-	return ""
+	return finding.Text{}
 }

@@ -22,6 +22,8 @@ package sample
 import (
 	"path/filepath"
 	"strconv"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
 // TCP holds selected protocol counters ("Tcp.RetransSegs",
@@ -136,7 +138,7 @@ func parseSnmp(b []byte, m map[string]uint64, keep map[string]map[string]bool, s
 		}
 		proto, rest, ok := cut(l.line, ':')
 		if !ok {
-			firstErr(&err, badLine(l.n, l.line, "no colon"))
+			firstErr(&err, badLine(l.n, l.line, finding.T("no colon", "没有冒号")))
 			continue
 		}
 		// Header line: copy the names (the field slice is reused).
@@ -144,17 +146,17 @@ func parseSnmp(b []byte, m map[string]uint64, keep map[string]map[string]bool, s
 		nameBuf = append(nameBuf[:0], rest...)
 		names = fields(nameBuf, names)
 		if !l.next() {
-			firstErr(&err, badLine(hdr, l.line, "header without values"))
+			firstErr(&err, badLine(hdr, l.line, finding.T("header without values", "只有表头没有数值")))
 			break
 		}
 		vproto, vrest, ok := cut(l.line, ':')
 		if !ok || string(vproto) != string(proto) {
-			firstErr(&err, badLine(l.n, l.line, "values line does not follow its header"))
+			firstErr(&err, badLine(l.n, l.line, finding.T("values line does not follow its header", "数值行没有紧跟其表头")))
 			continue
 		}
 		vals := sc.fields(vrest)
 		if len(vals) != len(names) {
-			firstErr(&err, badLine(l.n, l.line, "value count differs from header"))
+			firstErr(&err, badLine(l.n, l.line, finding.T("value count differs from header", "数值个数与表头不一致")))
 			continue
 		}
 		var want map[string]bool
@@ -170,7 +172,7 @@ func parseSnmp(b []byte, m map[string]uint64, keep map[string]map[string]bool, s
 			v, ok := atou(vals[i])
 			if !ok {
 				if _, neg := atoi(vals[i]); !neg {
-					firstErr(&err, badLine(l.n, l.line, "bad value for "+string(n)))
+					firstErr(&err, badLine(l.n, l.line, finding.Tf(finding.T("bad value for %s", "%s 的值无效"), string(n))))
 				}
 				continue // signed fields (MaxConn -1) are not counters
 			}
@@ -191,12 +193,12 @@ func parseSockstat(b []byte, t *TCP, sc *scratch) error {
 		}
 		f := sc.fields(rest)
 		if len(f)%2 != 0 {
-			return badLine(l.n, l.line, "want name value pairs")
+			return badLine(l.n, l.line, finding.T("want name value pairs", "应为成对的名称与数值"))
 		}
 		for i := 0; i+1 < len(f); i += 2 {
 			v, ok := atou(f[i+1])
 			if !ok {
-				return badLine(l.n, l.line, "bad value")
+				return badLine(l.n, l.line, finding.T("bad value", "值无效"))
 			}
 			switch string(f[i]) {
 			case "inuse":
@@ -213,5 +215,5 @@ func parseSockstat(b []byte, t *TCP, sc *scratch) error {
 		}
 		return nil
 	}
-	return badLine(0, nil, "no TCP line")
+	return badLine(0, nil, finding.T("no TCP line", "没有 TCP 行"))
 }

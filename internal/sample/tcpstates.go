@@ -70,7 +70,7 @@ func (c *tcpCounter) line(line []byte, ts *TCPStates) {
 	c.n++
 	r, row, err := ParseSocketLine(line)
 	if err != nil {
-		firstErr(&c.err, badLine(c.n, line, err.Error()))
+		firstErr(&c.err, badLine(c.n, line, textOf(err)))
 		return
 	}
 	if !row {

@@ -14,7 +14,11 @@ package sample
 // in/out, paging, direct reclaim (allocstall_*, pgscan_*, pgsteal_*),
 // compaction, THP events, OOM kills, refaults, dirty/writeback.
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+)
 
 var vmKeep = [][]byte{
 	[]byte("pgfault"), []byte("pgmajfault"), []byte("pswpin"), []byte("pswpout"),
@@ -64,7 +68,7 @@ func parseVmstat(b []byte, m map[string]uint64, keep func([]byte) bool, sc *scra
 			continue
 		}
 		if len(f) != 2 {
-			firstErr(&err, badLine(l.n, l.line, "want name value"))
+			firstErr(&err, badLine(l.n, l.line, finding.T("want name value", "应为名称与数值")))
 			continue
 		}
 		if keep != nil && !keep(f[0]) {
@@ -74,7 +78,7 @@ func parseVmstat(b []byte, m map[string]uint64, keep func([]byte) bool, sc *scra
 		if !ok {
 			// Gauges like nr_zone_* are unsigned; a negative is a kernel
 			// per-CPU drift artefact of a gauge we do not keep. Report it.
-			firstErr(&err, badLine(l.n, l.line, "bad value"))
+			firstErr(&err, badLine(l.n, l.line, finding.T("bad value", "值无效")))
 			continue
 		}
 		m[sc.intern(f[0])] = v

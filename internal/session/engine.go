@@ -17,11 +17,40 @@ import (
 // generator (`run --engine jmeter`).
 type JMeterLoad struct {
 	Install *jmeter.Install
-	Plan    string   // the user's plan; the run's copy is rewritten (jmeter.ForRun)
-	Props   []string // -J name=value
-	Remote  []string // jmeter-server engines (host:port); none: JMeter sends the load itself
-	Users   int      // > 0: every thread group runs this many users
-	Rate    float64  // > 0: samples/s in all, paced by a timer in the plan copy (jmeter.RunPlan.Rate)
+	Plan    string              // the user's plan; the run's copy is rewritten (jmeter.ForRun)
+	Props   []string            // -J name=value
+	Engines []jmeter.RemoteSpec // --jmeter-remote: jmeter-server engines; none: JMeter sends the load itself
+	Users   int                 // > 0: every thread group runs this many users
+	Rate    float64             // > 0: samples/s in all, paced by a timer in the plan copy (jmeter.RunPlan.Rate)
+}
+
+// addrs are the engines' host:port, as JMeter's -R takes them.
+func (j *JMeterLoad) addrs() []string {
+	var a []string
+	for _, e := range j.Engines {
+		a = append(a, e.Addr)
+	}
+	return a
+}
+
+// planCopy is the run's copy of the user's plan: its thread groups loop for
+// secs, the rate is split between the engines (each runs the whole plan),
+// and a plan JMeter runs here finds its CSV files beside the user's.
+func (j *JMeterLoad) planCopy(secs, engines int) (plan []byte, groups int, err error) {
+	b, err := os.ReadFile(j.Plan)
+	if err != nil {
+		return nil, 0, usageErr(finding.T("--jmx: %v", "--jmx：%v"), err)
+	}
+	rp := jmeter.RunPlan{Users: j.Users, Seconds: secs, Rate: j.Rate}
+	if engines > 0 {
+		rp.Rate /= float64(engines)
+	} else if abs, err := filepath.Abs(j.Plan); err == nil {
+		rp.BaseDir = filepath.Dir(abs)
+	}
+	if plan, groups, err = jmeter.ForRun(b, rp); err != nil {
+		return nil, 0, usageErr(finding.T("--jmx %s: %v", "--jmx %s：%v"), j.Plan, err)
+	}
+	return plan, groups, nil
 }
 
 // EngineDir is where a run keeps JMeter's plan, JTL and logs in its folder.
@@ -44,24 +73,11 @@ func startEngine(ctx context.Context, o RunOptions, dir string, wd *launch.Watch
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		return nil, err
 	}
-	b, err := os.ReadFile(j.Plan)
+	secs := int((o.WarmUp+o.Load.Duration+o.StartTimeout)/time.Second) + 30
+	remote := j.addrs()
+	plan, groups, err := j.planCopy(secs, len(remote))
 	if err != nil {
 		return nil, err
-	}
-	base := ""
-	if len(j.Remote) == 0 {
-		if abs, err := filepath.Abs(j.Plan); err == nil {
-			base = filepath.Dir(abs)
-		}
-	}
-	secs := int((o.WarmUp+o.Load.Duration+o.StartTimeout)/time.Second) + 30
-	rate := j.Rate
-	if len(j.Remote) > 0 {
-		rate /= float64(len(j.Remote)) // each engine runs the whole plan
-	}
-	plan, groups, err := jmeter.ForRun(b, jmeter.RunPlan{Users: j.Users, Seconds: secs, BaseDir: base, Rate: rate})
-	if err != nil {
-		return nil, finding.Errorf(finding.T("--jmx %s: %v", "--jmx %s：%v"), j.Plan, err)
 	}
 	if groups == 0 {
 		hooks.note(finding.T("the plan has no standard thread group: JMeter runs it as written, until the run's time is up", "计划中没有标准线程组：JMeter 按原样执行，直到运行时间结束"))
@@ -70,14 +86,14 @@ func startEngine(ctx context.Context, o RunOptions, dir string, wd *launch.Watch
 	if err := os.WriteFile(copyPath, plan, 0o644); err != nil {
 		return nil, err
 	}
-	eng, err := jmeter.Start(jmeter.Options{Install: j.Install, Plan: copyPath, Dir: tmp, Props: j.Props, Remote: j.Remote})
+	eng, err := jmeter.Start(jmeter.Options{Install: j.Install, Plan: copyPath, Dir: tmp, Props: j.Props, Remote: remote})
 	if err != nil {
 		return nil, err
 	}
 	wd.Note(launch.Entry{Op: launch.OpEngine, PGID: eng.PID(), GraceMS: 2000, Started: launch.ProcStart(eng.PID())})
 	er := &engineRun{eng: eng, tmp: tmp, wd: wd}
-	if len(j.Remote) > 0 {
-		hooks.note(finding.T("JMeter started (pid %d) as the controller of %d engines", "JMeter 已启动（pid %d），作为 %d 个引擎的控制端"), eng.PID(), len(j.Remote))
+	if len(remote) > 0 {
+		hooks.note(finding.T("JMeter started (pid %d) as the controller of %d engines", "JMeter 已启动（pid %d），作为 %d 个引擎的控制端"), eng.PID(), len(remote))
 	} else {
 		hooks.note(finding.T("JMeter started (pid %d)", "JMeter 已启动（pid %d）"), eng.PID())
 	}

@@ -29,8 +29,8 @@ type EngineRequest struct {
 // EngineChoice is what sends the load: JMeter when Install is set.
 type EngineChoice struct {
 	Install *jmeter.Install
-	Remote  []string     // the jmeter-server engines' host:port
-	Why     finding.Text // auto: why JMeter
+	Engines []jmeter.RemoteSpec // --jmeter-remote: the jmeter-server engines
+	Why     finding.Text        // auto: why JMeter
 }
 
 // ChooseEngine decides between the built-in generator and JMeter. auto
@@ -98,8 +98,8 @@ func ChooseEngine(r EngineRequest) (EngineChoice, error) {
 				return c, usageErr(finding.T("--jmeter-remote %s=%s: a JMETER_HOME is for an engine tuneloop starts over SSH (run --host naming its host)",
 					"--jmeter-remote %s=%s：JMETER_HOME 只用于 tuneloop 通过 SSH 启动的引擎（run --host 指定其主机）"), s.Addr, s.Home)
 			}
-			c.Remote = append(c.Remote, s.Addr)
 		}
+		c.Engines = specs
 	}
 	if _, err := os.Stat(r.Plan); err != nil {
 		return c, usageErr(finding.T("--jmx: %v", "--jmx：%v"), err)

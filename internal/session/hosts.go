@@ -32,8 +32,10 @@ type HostsOptions struct {
 	Enable      []string
 	Disable     []string
 	// Load is the load generated here over Duration after WarmUp (nil:
-	// record only, each host for Duration).
+	// record only, each host for Duration); JMeter, when set, sends it
+	// instead (its engines on a --host host started there).
 	Load   *loadgen.Config
+	JMeter *JMeterLoad
 	WarmUp time.Duration
 	Target string
 	Lang   finding.Lang
@@ -49,12 +51,12 @@ type HostsResult struct {
 	Lost error
 }
 
-// RecordHosts records every host of o at once (and loads the target
-// here when o.Load is set), then diagnoses the folder and writes its
+// RecordHosts records every host of o at once (and sends the load when
+// o.Load or o.JMeter is set), then diagnoses the folder and writes its
 // reports.
 func RecordHosts(ctx context.Context, o HostsOptions) (*HostsResult, error) {
-	if o.Load == nil && o.Duration <= 0 {
-		return nil, usageErr(finding.T("--host needs --duration: the remote recorder must end by itself if the connection is lost", "--host 需要 --duration：连接中断时远端记录必须能自行结束"))
+	if o.Load == nil && o.JMeter == nil && o.Duration <= 0 {
+		return nil, errNoDuration()
 	}
 	dir, err := hostsOut(o.Out)
 	if err != nil {
@@ -63,6 +65,25 @@ func RecordHosts(ctx context.Context, o HostsOptions) (*HostsResult, error) {
 	if o.Note == nil {
 		o.Note = func(finding.Text) {}
 	}
+	switch {
+	case o.JMeter != nil:
+		return jmeterHosts(ctx, o, dir)
+	case o.Load != nil:
+		return recordHosts(ctx, o, dir, func(ctx context.Context) (*loadgen.Summary, error) { return hostsLoad(ctx, o) }, nil)
+	}
+	return recordHosts(ctx, o, dir, nil, nil)
+}
+
+// errNoDuration: a recorder on another host must end by itself.
+func errNoDuration() error {
+	return usageErr(finding.T("--host needs --duration: the remote recorder must end by itself if the connection is lost", "--host 需要 --duration：连接中断时远端记录必须能自行结束"))
+}
+
+// recordHosts records every host of o into dir while load (nil: none,
+// each host records for o.Duration) sends the run's load here, keeps the
+// load in load.json (after, when set, sees it first) and reports: the end
+// of every multi-host run, whatever sends its load.
+func recordHosts(ctx context.Context, o HostsOptions, dir string, load func(context.Context) (*loadgen.Summary, error), after func(*loadgen.Summary)) (*HostsResult, error) {
 	var appArgs []string
 	if o.PID != 0 {
 		appArgs = append(appArgs, "--pid", strconv.Itoa(o.PID))
@@ -77,17 +98,20 @@ func RecordHosts(ctx context.Context, o HostsOptions) (*HostsResult, error) {
 		AppArgs: appArgs, Enable: o.Enable, Disable: o.Disable, Note: o.Note}
 	var sum *loadgen.Summary
 	var loadErr error
-	if o.Load != nil {
+	if load != nil {
 		// Each recorder covers the lead, the warm-up, the load and two ticks.
 		p.Duration = multihost.RecordLead + o.WarmUp + o.Duration + 2*o.Interval + time.Second
 		p.During = func(ctx context.Context) error {
-			sum, loadErr = hostsLoad(ctx, o)
+			sum, loadErr = load(ctx)
 			return nil
 		}
 	}
 	m, err := multihost.Record(ctx, p)
-	if err != nil && (o.Load == nil || m == nil) {
+	if err != nil && (load == nil || m == nil) {
 		return nil, err
+	}
+	if after != nil {
+		after(sum)
 	}
 	if sum != nil {
 		// The app host's folder is then a whole run folder (analyze it alone).
@@ -153,9 +177,9 @@ func ReportHosts(ctx context.Context, dir string, sum *loadgen.Summary, lang fin
 // (hosts.json, every host's folder, load.json), as `run --host` did at its
 // end, and writes nothing: `analyze DIR` of such a folder.
 func AnalyzeHosts(ctx context.Context, dir string, lang finding.Lang) (*HostsResult, error) {
-	sum, err := multihost.ReadLoad(dir)
+	sum, err := verdict.ReadLoad(dir)
 	if err != nil {
-		return nil, err
+		return nil, finding.Errorf(finding.T("%s: %v", "%s：%v"), filepath.Join(dir, verdict.LoadFile), err)
 	}
 	res, err := hostsPage(ctx, dir, sum, lang)
 	if err == nil && res.Page != nil {

@@ -38,14 +38,6 @@ type sshEngine struct {
 // JTL and logs.
 const JMeterDir = "jmeter"
 
-// JMeterHostsOptions are `run --engine jmeter --host ...`: the hosts'
-// run (o.Load unused: JMeter drives the load) and JMeter's.
-type JMeterHostsOptions struct {
-	HostsOptions
-	JMeter  JMeterLoad
-	Engines []jmeter.RemoteSpec // --jmeter-remote; those on a --host host are started there
-}
-
 // JMeterServeCommand is the hidden command that keeps a jmeter-server
 // engine on its host for a run (started there over SSH).
 const JMeterServeCommand = "jmeter-serve"
@@ -53,32 +45,23 @@ const JMeterServeCommand = "jmeter-serve"
 // jmeterStartTimeout bounds JMeter's start (its JVM, the engines' handshake).
 const jmeterStartTimeout = 2 * time.Minute
 
-// JMeterHosts is `run --engine jmeter --host ...`: every engine on a
+// jmeterHosts is `run --engine jmeter --host ...`: every engine on a
 // --host host is started there over SSH (the others are running already),
 // every host records as with `run --host`, and JMeter's controller here
 // drives the engines; the engines' samples are moved onto this host's
 // clock, their CPU and connections kept per engine.
-func JMeterHosts(ctx context.Context, jo JMeterHostsOptions) (*HostsResult, error) {
-	o := &jo.HostsOptions
-	jm := &jo.JMeter
+func jmeterHosts(ctx context.Context, o HostsOptions, dir string) (*HostsResult, error) {
+	jm := o.JMeter
 	hosts := o.Hosts
-	if o.Note == nil {
-		o.Note = func(finding.Text) {}
-	}
 	note := o.Note
-	specs := jo.Engines
 	var engines []*sshEngine
 	var running []string
-	for _, sp := range specs {
+	for _, sp := range jm.Engines {
 		if h, ok := engineHost(hosts, sp.Host); ok {
 			engines = append(engines, &sshEngine{spec: sp, host: h, watch: &jmeter.EngineWatch{}, lines: make(chan struct{})})
 		} else {
 			running = append(running, sp.Addr)
 		}
-	}
-	dir, err := hostsOut(o.Out)
-	if err != nil {
-		return nil, err
 	}
 	if multihost.App(hosts) < 0 {
 		note(finding.T("no app host (--host app=...): the load is kept in load.json and an engine that limited it is named, but no host's verdict weighs it",
@@ -108,19 +91,9 @@ func JMeterHosts(ctx context.Context, jo JMeterHostsOptions) (*HostsResult, erro
 	// engines' handshake take seconds; the recorders then cover the lead,
 	// the warm-up and the window, as for the built-in generator.
 	jdir := filepath.Join(dir, JMeterDir)
-	b, err := os.ReadFile(jm.Plan)
+	planCopy, _, err := jm.planCopy(int(limit/time.Second), len(addrs))
 	if err != nil {
-		return nil, usageErr(finding.T("--jmx: %v", "--jmx：%v"), err)
-	}
-	rp := jmeter.RunPlan{Users: jm.Users, Seconds: int(limit / time.Second), Rate: jm.Rate}
-	if len(addrs) > 0 {
-		rp.Rate /= float64(len(addrs)) // each engine runs the whole plan
-	} else if abs, err := filepath.Abs(jm.Plan); err == nil {
-		rp.BaseDir = filepath.Dir(abs)
-	}
-	planCopy, _, err := jmeter.ForRun(b, rp)
-	if err != nil {
-		return nil, usageErr(finding.T("--jmx %s: %v", "--jmx %s：%v"), jm.Plan, err)
+		return nil, err
 	}
 	if err := os.MkdirAll(jdir, 0o755); err != nil {
 		return nil, err
@@ -152,9 +125,7 @@ func JMeterHosts(ctx context.Context, jo JMeterHostsOptions) (*HostsResult, erro
 	}
 	skipControllerPorts(eng.PID(), engines)
 
-	var sum *loadgen.Summary
-	var loadErr error
-	during := func(ctx context.Context) error {
+	load := func(ctx context.Context) (*loadgen.Summary, error) {
 		if o.WarmUp > 0 {
 			note(finding.Tf(finding.T("warming up for %s", "预热 %s"), o.WarmUp))
 			select {
@@ -168,35 +139,11 @@ func JMeterHosts(ctx context.Context, jo JMeterHostsOptions) (*HostsResult, erro
 		if target == "" {
 			target = jm.Plan
 		}
-		sum, loadErr = eng.Measure(ctx, jmeter.MeasureOptions{From: time.Now(), Duration: o.Duration, Target: target, Watch: watch})
-		wd.Note(launch.Entry{Op: launch.OpEngineOff, PGID: eng.PID()})
-		return nil
-	}
-	recDur := multihost.RecordLead + o.WarmUp + o.Duration + 2*o.Interval + time.Second
-	var appArgs []string
-	if o.PID != 0 {
-		appArgs = append(appArgs, "--pid", strconv.Itoa(o.PID))
-	}
-	if o.JVM != "" {
-		appArgs = append(appArgs, "--jvm", o.JVM)
-	}
-	m, err := multihost.Record(ctx, multihost.Plan{Dir: dir, Hosts: hosts, Conn: o.Conn, Duration: recDur, Interval: o.Interval,
-		AppArgs: appArgs, Enable: o.Enable, Disable: o.Disable, During: during, Note: note})
-	if err != nil && m == nil {
-		return nil, err
+		defer wd.Note(launch.Entry{Op: launch.OpEngineOff, PGID: eng.PID()})
+		return eng.Measure(ctx, jmeter.MeasureOptions{From: time.Now(), Duration: o.Duration, Target: target, Watch: watch})
 	}
 	// The clocks again: the offset's bound takes the drift over the run.
-	clockAfter(ctx, engines, sum, note)
-	if sum != nil {
-		// The app host's folder is then a whole run folder (analyze it alone).
-		if werr := multihost.WriteLoad(dir, m, sum); werr != nil && err == nil {
-			err = werr
-		}
-	}
-	if loadErr != nil && sum == nil {
-		return nil, finding.Errorf(finding.T("the load: %v (the hosts' recordings are kept in %s)", "负载：%v（各主机的记录保存在 %s）"), loadErr, finding.SafeLine(dir))
-	}
-	return ReportHosts(ctx, dir, sum, o.Lang)
+	return recordHosts(ctx, o, dir, load, func(sum *loadgen.Summary) { clockAfter(ctx, engines, sum, note) })
 }
 
 // skipControllerPorts tells each engine the controller's RMI ports: the

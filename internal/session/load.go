@@ -54,7 +54,7 @@ func Load(ctx context.Context, cfg loadgen.Config, f LoadFiles, onSecond func(lo
 			os.Remove(f.JTL)
 		}
 		if ctx.Err() != nil {
-			return nil, nil, errors.New("interrupted before the load started")
+			return nil, nil, finding.Errorf(finding.T("interrupted before the load started", "负载开始前被中断"))
 		}
 		var te *loadgen.TargetError
 		if errors.As(err, &te) {

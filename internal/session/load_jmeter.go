@@ -61,25 +61,13 @@ func LoadJMeter(ctx context.Context, o LoadJMeterOptions) (*loadgen.Summary, *re
 	}()
 	plan := o.Plan
 	if o.Duration > 0 || o.Users > 0 || o.Rate > 0 {
-		b, err := os.ReadFile(o.Plan)
-		if err != nil {
-			return nil, nil, usageErr(finding.T("--jmx: %v", "--jmx：%v"), err)
-		}
-		rp := jmeter.RunPlan{Users: o.Users, Rate: o.Rate}
-		if len(o.Remote) > 0 {
-			rp.Rate /= float64(len(o.Remote)) // each engine runs the whole plan
-		}
+		secs := 0
 		if o.Duration > 0 {
-			rp.Seconds = int((o.WarmUp+o.Duration+jmeterStartTimeout)/time.Second) + 30
+			secs = int((o.WarmUp+o.Duration+jmeterStartTimeout)/time.Second) + 30
 		}
-		if len(o.Remote) == 0 {
-			if abs, err := filepath.Abs(o.Plan); err == nil {
-				rp.BaseDir = filepath.Dir(abs)
-			}
-		}
-		out, _, err := jmeter.ForRun(b, rp)
+		out, _, err := o.planCopy(secs, len(o.Engines))
 		if err != nil {
-			return nil, nil, usageErr(finding.T("--jmx %s: %v", "--jmx %s：%v"), o.Plan, err)
+			return nil, nil, err
 		}
 		plan = filepath.Join(tmp, "plan.jmx")
 		if err := os.WriteFile(plan, out, 0o644); err != nil {
@@ -96,7 +84,7 @@ func LoadJMeter(ctx context.Context, o LoadJMeterOptions) (*loadgen.Summary, *re
 			"没有看护进程：%v（杀死 tuneloop 会让 JMeter 继续运行）"), err))
 	}
 	defer wd.Done()
-	eng, err := jmeter.Start(jmeter.Options{Install: o.Install, Plan: plan, Dir: tmp, Props: o.Props, Remote: o.Remote})
+	eng, err := jmeter.Start(jmeter.Options{Install: o.Install, Plan: plan, Dir: tmp, Props: o.Props, Remote: o.addrs()})
 	if err != nil {
 		return nil, nil, err
 	}

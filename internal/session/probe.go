@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -123,7 +122,7 @@ func (o *ProbeOptions) startFolder(ctx context.Context, dir string, facts *sysin
 		created = true
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("creating the probe folder: %w", err)
+		return nil, finding.Errorf(finding.T("creating the probe folder: %v", "创建探测目录：%v"), err)
 	}
 	parts := m.Parts
 	stub := &probe.Result{Schema: probe.Schema, Tool: "tuneloop " + version.Version, Start: time.Now(), Quick: m.Quick, Parts: parts,
@@ -193,7 +192,7 @@ func (o *ProbeOptions) catalogProbe(ctx context.Context, dir string, r *probe.Re
 // renderings in lang (each whole or not at all).
 func writeProbeFolder(dir string, r *probe.Result, lang finding.Lang) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("creating the probe folder: %w", err)
+		return finding.Errorf(finding.T("creating the probe folder: %v", "创建探测目录：%v"), err)
 	}
 	if err := runfolder.WriteJSONAtomic(filepath.Join(dir, probe.File), r); err != nil {
 		return err

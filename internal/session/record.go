@@ -129,7 +129,7 @@ func record(ctx context.Context, h hostfs.FS, facts *sysinfo.Facts, o RecordOpti
 	status, reason, err := l.run(ctx)
 	if err != nil {
 		w.Abort()
-		return nil, fmt.Errorf("recording to %s: %w (the folder keeps what was written)", dir, err)
+		return nil, finding.Errorf(finding.T("recording to %s: %v (the folder keeps what was written)", "记录到 %s：%v（目录中保留已写入的内容）"), finding.SafeLine(dir), err)
 	}
 	end := time.Now()
 	if pid != 0 {

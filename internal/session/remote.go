@@ -39,6 +39,9 @@ type RemoteRecordResult struct {
 // RecordRemote records on one host over SSH, fetches its run folder and
 // diagnoses it here.
 func RecordRemote(ctx context.Context, o RemoteRecordOptions) (*RemoteRecordResult, error) {
+	if o.Duration <= 0 {
+		return nil, errNoDuration()
+	}
 	args := []string{"record", "--out", remote.FetchDir, "--no-catalog", "--quiet", "--output", "json",
 		"--duration", o.Duration.String(), "--interval", o.Interval.String()}
 	if o.PID != 0 {

@@ -215,7 +215,7 @@ func together(ctx context.Context,
 		defer close(done)
 		rec, recErr = recorder(recCtx, func() { close(started) })
 		if recErr != nil {
-			stopLoad(fmt.Errorf("the recorder failed: %w", recErr))
+			stopLoad(finding.Errorf(finding.T("the recorder failed: %v", "记录器失败：%v"), recErr))
 		} else {
 			// It ends after the load unless the target ended or ctx did:
 			// the load has nothing left to measure then.
@@ -226,7 +226,7 @@ func together(ctx context.Context,
 	case <-started:
 	case <-done:
 		if recErr == nil {
-			recErr = errors.New("the recorder ended before it started")
+			recErr = finding.Errorf(finding.T("the recorder ended before it started", "记录器在开始前就结束了"))
 		}
 		return nil, nil, recErr
 	}

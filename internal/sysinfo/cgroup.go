@@ -6,12 +6,12 @@ package sysinfo
 // samples are in cgroup_parse.go.
 
 import (
-	"errors"
 	"fmt"
 	"path"
 	"slices"
 	"strings"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/sample"
 )
@@ -54,7 +54,7 @@ func cgroupVersion(mounts []mountInfo) (string, error) {
 	case v2:
 		return "v2", nil
 	}
-	return "", errors.New("no cgroup filesystem mounted")
+	return "", finding.Errorf(finding.T("no cgroup filesystem mounted", "未挂载 cgroup 文件系统"))
 }
 
 func isV1Controller(opt string) bool {
@@ -77,7 +77,7 @@ func (v cgroupView) hostDir(mp string) (string, error) {
 	if v.h.IsLive() {
 		return mp, nil
 	}
-	return "", fmt.Errorf("cgroup mounted at %s, outside /sys", mp)
+	return "", finding.Errorf(finding.T("cgroup mounted at %s, outside /sys", "cgroup 挂载在 %s，不在 /sys 下"), mp)
 }
 
 // dirFor finds ctrl's directory for a process with the given cgroup lines:
@@ -105,7 +105,7 @@ func (v cgroupView) dirFor(lines []sample.CgroupLine, ctrl string) (ctlDir, stri
 			}
 		}
 	}
-	return ctlDir{}, "", fmt.Errorf("no mounted cgroup hierarchy has the %s controller", ctrl)
+	return ctlDir{}, "", finding.Errorf(finding.T("no mounted cgroup hierarchy has the %s controller", "已挂载的 cgroup 层级中没有 %s 控制器"), ctrl)
 }
 
 func (v cgroupView) resolve(m mountInfo, cgPath string, v2 bool) (ctlDir, error) {
@@ -234,22 +234,21 @@ func collectCgroup(h hostfs.FS) Cgroup {
 	selfP := h.ProcPath("self/cgroup")
 	lines := readField(h, selfP, parseProcCgroup)
 	mounts := readField(h, h.ProcPath("self/mountinfo"), parseMountinfo)
-	fail := func(msg string) Cgroup {
-		e := errors.New(msg)
+	fail := func(e error) Cgroup {
 		return Cgroup{Version: Missing[string](e), Path: Missing[string](e), CPUQuota: Missing[float64](e),
 			CPUPeriodUS: Missing[int64](e), Throttled: Missing[CPUStat](e), CPUSet: Missing[[]int](e),
 			MemoryLimit: Missing[int64](e), PidsMax: Missing[int64](e)}
 	}
 	if !mounts.OK {
-		return fail(mounts.Err)
+		return fail(mounts.AsErr())
 	}
 	ver, err := cgroupVersion(mounts.Value)
 	if err != nil {
-		return fail(h.Display(h.ProcPath("self/mountinfo")) + ": " + err.Error())
+		return fail(fileErr(h, h.ProcPath("self/mountinfo"), err))
 	}
 	c.Version = Got(ver, mounts.Source)
 	if !lines.OK {
-		f := fail(lines.Err)
+		f := fail(lines.AsErr())
 		f.Version = c.Version
 		return f
 	}

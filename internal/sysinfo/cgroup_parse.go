@@ -15,11 +15,10 @@ package sysinfo
 // pids.max "max"; cpu.stat "nr_periods 0\nnr_throttled 0\nthrottled_usec 0".
 
 import (
-	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/sample"
 )
 
@@ -62,7 +61,7 @@ func parseMountinfo(s string) ([]mountInfo, error) {
 			}
 		}
 		if len(f) < 10 || sep < 0 || sep+3 > len(f) {
-			return nil, lineErr(i+1, "not a mountinfo line: %q", clipText(line))
+			return nil, lineErr(i+1, finding.T("not a mountinfo line: %q", "不是 mountinfo 行：%q"), finding.Clip(line, 40))
 		}
 		m := mountInfo{Root: unescapeMount(f[3]), MountPoint: unescapeMount(f[4]), FSType: f[sep+1]}
 		if sep+3 < len(f) {
@@ -102,18 +101,18 @@ const unlimitedBytes = int64(1) << 60
 func parseCPUMax(s string) (float64, int64, error) {
 	f := strings.Fields(s)
 	if len(f) != 2 {
-		return 0, 0, fmt.Errorf("want \"QUOTA PERIOD\", got %q", clipText(s))
+		return 0, 0, finding.Errorf(finding.T("want \"QUOTA PERIOD\", got %q", "应为 \"QUOTA PERIOD\"，实际为 %q"), finding.Clip(s, 40))
 	}
 	period, err := strconv.ParseInt(f[1], 10, 64)
 	if err != nil || period <= 0 {
-		return 0, 0, fmt.Errorf("bad period %q", clipText(f[1]))
+		return 0, 0, finding.Errorf(finding.T("bad period %q", "周期无效：%q"), finding.Clip(f[1], 40))
 	}
 	if f[0] == "max" {
 		return 0, period, nil
 	}
 	quota, err := strconv.ParseInt(f[0], 10, 64)
 	if err != nil || quota <= 0 {
-		return 0, 0, fmt.Errorf("bad quota %q", clipText(f[0]))
+		return 0, 0, finding.Errorf(finding.T("bad quota %q", "配额无效：%q"), finding.Clip(f[0], 40))
 	}
 	return float64(quota) / float64(period), period, nil
 }
@@ -122,11 +121,11 @@ func parseCPUMax(s string) (float64, int64, error) {
 func cfsQuota(quotaS, periodS string) (float64, int64, error) {
 	period, err := strconv.ParseInt(strings.TrimSpace(periodS), 10, 64)
 	if err != nil || period <= 0 {
-		return 0, 0, fmt.Errorf("bad cpu.cfs_period_us %q", clipText(periodS))
+		return 0, 0, finding.Errorf(finding.T("bad cpu.cfs_period_us %q", "cpu.cfs_period_us 无效：%q"), finding.Clip(periodS, 40))
 	}
 	quota, err := strconv.ParseInt(strings.TrimSpace(quotaS), 10, 64)
 	if err != nil || quota == 0 || quota < -1 {
-		return 0, 0, fmt.Errorf("bad cpu.cfs_quota_us %q", clipText(quotaS))
+		return 0, 0, finding.Errorf(finding.T("bad cpu.cfs_quota_us %q", "cpu.cfs_quota_us 无效：%q"), finding.Clip(quotaS, 40))
 	}
 	if quota == -1 {
 		return 0, period, nil
@@ -148,11 +147,11 @@ func parseCgroupCPUStat(s string) (CPUStat, error) {
 			continue
 		}
 		if len(f) != 2 {
-			return CPUStat{}, lineErr(i+1, "want \"key value\", got %q", clipText(line))
+			return CPUStat{}, lineErr(i+1, finding.T("want \"key value\", got %q", "应为 \"key value\"，实际为 %q"), finding.Clip(line, 40))
 		}
 		v, err := strconv.ParseInt(f[1], 10, 64)
 		if err != nil || v < 0 {
-			return CPUStat{}, lineErr(i+1, "bad value %q", clipText(f[1]))
+			return CPUStat{}, lineErr(i+1, finding.T("bad value %q", "值无效：%q"), finding.Clip(f[1], 40))
 		}
 		switch f[0] {
 		case "nr_periods":
@@ -167,7 +166,7 @@ func parseCgroupCPUStat(s string) (CPUStat, error) {
 	}
 	if !seen {
 		// A v2 cgroup without the cpu controller enabled has only usage lines.
-		return CPUStat{}, errors.New("no nr_periods (cpu controller not enabled here)")
+		return CPUStat{}, finding.Errorf(finding.T("no nr_periods (cpu controller not enabled here)", "没有 nr_periods（此处未启用 cpu 控制器）"))
 	}
 	return st, nil
 }
@@ -185,10 +184,10 @@ func parseLimitBytes(s string) (int64, error) {
 		if u, uerr := strconv.ParseUint(s, 10, 64); uerr == nil && u >= uint64(unlimitedBytes) {
 			return 0, nil
 		}
-		return 0, fmt.Errorf("want a number or \"max\", got %q", clipText(s))
+		return 0, finding.Errorf(finding.T("want a number or \"max\", got %q", "应为数字或 \"max\"，实际为 %q"), finding.Clip(s, 40))
 	}
 	if v < 0 {
-		return 0, fmt.Errorf("negative limit %q", clipText(s))
+		return 0, finding.Errorf(finding.T("negative limit %q", "限额为负：%q"), finding.Clip(s, 40))
 	}
 	if v >= unlimitedBytes {
 		return 0, nil

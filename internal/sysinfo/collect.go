@@ -2,7 +2,6 @@ package sysinfo
 
 import (
 	"errors"
-	"fmt"
 	"reflect"
 	"runtime/debug"
 	"strings"
@@ -10,7 +9,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
+	"github.com/tuneloop/tuneloop/internal/sample"
 )
 
 // Options tune a collection.
@@ -132,15 +133,26 @@ func readField[T any](h hostfs.FS, p string, parse func(string) (T, error)) Fiel
 
 // fileErr names the host file in a parse error.
 func fileErr(h hostfs.FS, p string, err error) error {
-	return fmt.Errorf("%s: %w", h.Display(p), err)
+	return finding.Errorf(finding.T("%s: %v", "%s: %v"), h.Display(p), err)
 }
 
-// lineErr is a parse error at a 1-based line of a line-format file.
-func lineErr(line int, format string, args ...any) error {
-	return fmt.Errorf("line %d: %s", line, fmt.Sprintf(format, args...))
+// parseDetail is a sample parser's error as host facts cite it: "line N:
+// ..." without sample's "malformed: ", in both languages.
+func parseDetail(err error) error {
+	var pe *sample.ParseError
+	if errors.As(err, &pe) {
+		return &finding.Error{Msg: pe.Detail(), Err: err}
+	}
+	return err
 }
 
-var errEmpty = errors.New("empty")
+// lineErr is a parse error at a 1-based line of a line-format file, said
+// in both languages (t's verbs take args).
+func lineErr(line int, t finding.Text, args ...any) error {
+	return finding.Errorf(finding.Tf(finding.T("line %d: %s", "第 %d 行：%s"), line, t), args...)
+}
+
+var errEmpty = finding.Errorf(finding.T("empty", "为空"))
 
 // parseText accepts a one-line human-readable value (release, hostname,
 // governor, profile name). Binary or multi-line content is garbage.
@@ -153,7 +165,7 @@ func parseText(s string) (string, error) {
 		return "", errEmpty
 	}
 	if strings.ContainsAny(s, "\n\r") {
-		return "", fmt.Errorf("expected one line, got %q", clipText(s))
+		return "", finding.Errorf(finding.T("expected one line, got %q", "应为一行，实际为 %q"), finding.Clip(s, 40))
 	}
 	if err := checkText(s); err != nil {
 		return "", err
@@ -169,16 +181,8 @@ func checkText(s string) error {
 			if r == utf8.RuneError && strings.HasPrefix(s[i:], "\uFFFD") {
 				continue // a real U+FFFD, not a decoding error
 			}
-			return fmt.Errorf("binary or corrupt content (byte %d)", i)
+			return finding.Errorf(finding.T("binary or corrupt content (byte %d)", "二进制或损坏的内容（第 %d 字节）"), i)
 		}
 	}
 	return nil
-}
-
-// clipText shortens s for an error message.
-func clipText(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "..."
-	}
-	return s
 }

@@ -9,10 +9,10 @@ package sysinfo
 //	/sys/devices/system/cpu/intel_pstate/no_turbo:                   0
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 )
 
@@ -29,11 +29,11 @@ func collectCpufreq(h hostfs.FS) Field[Cpufreq] {
 	base := h.SysPath("devices/system/cpu")
 	cpu0 := base + "/cpu0/cpufreq"
 	if !h.Exists(cpu0) {
-		return Missing[Cpufreq](fmt.Errorf("%s: not present (no frequency scaling exposed: VM or firmware-owned P-states)", h.Display(cpu0)))
+		return Missing[Cpufreq](finding.Errorf(finding.T("%s: not present (no frequency scaling exposed: VM or firmware-owned P-states)", "%s: 不存在（未暴露调频接口：虚拟机，或 P-state 由固件管理）"), h.Display(cpu0)))
 	}
 	drv := readField(h, cpu0+"/scaling_driver", parseText)
 	if !drv.OK {
-		return Missing[Cpufreq](fmt.Errorf("%s", drv.Err))
+		return Missing[Cpufreq](drv.AsErr())
 	}
 	cf := Cpufreq{Driver: drv.Value, Governors: map[string]int{}}
 	if av := readField(h, cpu0+"/scaling_available_governors", parseWords); av.OK {

@@ -9,7 +9,6 @@ package sysinfo
 //	/sys/devices/system/cpu/cpu0/cpuidle/state2/disable: 0
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -20,7 +19,7 @@ func collectCpuidle(h hostfs.FS) Field[Cpuidle] {
 	base := h.SysPath("devices/system/cpu/cpuidle")
 	drv := readField(h, base+"/current_driver", parseText)
 	if !drv.OK {
-		return Missing[Cpuidle](fmt.Errorf("%s", drv.Err))
+		return Missing[Cpuidle](drv.AsErr())
 	}
 	ci := Cpuidle{Driver: drv.Value, States: []IdleState{}}
 	gov := readField(h, base+"/current_governor", parseText)
@@ -55,20 +54,20 @@ func collectVulnerabilities(h hostfs.FS) Field[map[string]string] {
 		return Missing[map[string]string](err)
 	}
 	m := map[string]string{}
-	var firstErr string
+	var firstErr error
 	for _, n := range names {
 		f := readField(h, dir+"/"+n, parseText)
 		if f.OK {
 			m[n] = f.Value
-		} else if firstErr == "" {
-			firstErr = f.Err
+		} else if firstErr == nil {
+			firstErr = f.AsErr()
 		}
 	}
 	if len(m) == 0 {
-		if firstErr == "" {
-			firstErr = h.Display(dir) + ": empty"
+		if firstErr == nil {
+			firstErr = fileErr(h, dir, errEmpty)
 		}
-		return Missing[map[string]string](fmt.Errorf("%s", firstErr))
+		return Missing[map[string]string](firstErr)
 	}
 	return Got(m, h.Display(dir))
 }

@@ -18,9 +18,9 @@ package sysinfo
 // arm64 fixture would be misread on an amd64 build machine.
 
 import (
-	"fmt"
 	"strings"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 )
 
@@ -52,7 +52,7 @@ func parseCPUInfo(s string) (cpuInfo, error) {
 			// Old ARM kernels print a bare "Hardware" tail; tolerate other
 			// colon-less lines only after a processor was seen.
 			if ci.processors == 0 {
-				return ci, lineErr(i+1, "no ':' in %q", clipText(line))
+				return ci, lineErr(i+1, finding.T("no ':' in %q", "%q 中没有 ':'"), finding.Clip(line, 40))
 			}
 			continue
 		}
@@ -84,7 +84,7 @@ func parseCPUInfo(s string) (cpuInfo, error) {
 		}
 	}
 	if ci.processors == 0 {
-		return ci, fmt.Errorf("no processor entries")
+		return ci, finding.Errorf(finding.T("no processor entries", "没有 processor 条目"))
 	}
 	return ci, nil
 }
@@ -113,7 +113,7 @@ func collectCPU(h hostfs.FS) (CPU, cpuInfo) {
 	case ci.implementer != "":
 		c.Vendor = Got(armVendor(ci.implementer), src)
 	default:
-		c.Vendor = Missing[string](fmt.Errorf("%s: no vendor_id or CPU implementer", src))
+		c.Vendor = Missing[string](finding.Errorf(finding.T("%s: no vendor_id or CPU implementer", "%s: 没有 vendor_id 或 CPU implementer"), src))
 	}
 	switch {
 	case ci.implementer != "":
@@ -122,7 +122,7 @@ func collectCPU(h hostfs.FS) (CPU, cpuInfo) {
 	case ci.modelName != "":
 		c.Model = Got(ci.modelName, src)
 	default:
-		c.Model = Missing[string](fmt.Errorf("%s: no model name or CPU part", src))
+		c.Model = Missing[string](finding.Errorf(finding.T("%s: no model name or CPU part", "%s: 没有 model name 或 CPU part"), src))
 	}
 	return c, ci
 }

@@ -8,11 +8,12 @@ package sysinfo
 //	/proc/irq/38/smp_affinity:                ffffffff,ffffffff
 
 import (
-	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // maxCPU bounds CPU numbers we accept, so a corrupt "0-4294967295" cannot
@@ -31,13 +32,13 @@ func ParseCPUList(s string) ([]int, error) {
 	for part := range strings.SplitSeq(s, ",") {
 		part = strings.TrimSpace(part)
 		if part == "" {
-			return nil, fmt.Errorf("cpu list %q: empty element", clipText(s))
+			return nil, finding.Errorf(finding.T("cpu list %q: empty element", "CPU 列表 %q：有空元素"), finding.Clip(s, 40))
 		}
 		stride := 1
 		if r, st, ok := strings.Cut(part, ":"); ok {
 			n, err := strconv.Atoi(st)
 			if err != nil || n < 1 {
-				return nil, fmt.Errorf("cpu list %q: bad stride %q", clipText(s), clipText(st))
+				return nil, finding.Errorf(finding.T("cpu list %q: bad stride %q", "CPU 列表 %q：步长无效 %q"), finding.Clip(s, 40), finding.Clip(st, 40))
 			}
 			part, stride = r, n
 		}
@@ -48,7 +49,7 @@ func ParseCPUList(s string) ([]int, error) {
 		l, err1 := strconv.Atoi(lo)
 		h, err2 := strconv.Atoi(hi)
 		if err1 != nil || err2 != nil || l < 0 || h < l || h >= maxCPU {
-			return nil, fmt.Errorf("cpu list %q: bad range %q", clipText(s), clipText(part))
+			return nil, finding.Errorf(finding.T("cpu list %q: bad range %q", "CPU 列表 %q：范围无效 %q"), finding.Clip(s, 40), finding.Clip(part, 40))
 		}
 		for c := l; c <= h; c += stride {
 			seen[c] = true
@@ -88,21 +89,21 @@ func FormatCPUList(cpus []int) string {
 func parseHexMask(s string) ([]int, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
-		return nil, errors.New("empty cpu mask")
+		return nil, finding.Errorf(finding.T("empty cpu mask", "CPU 掩码为空"))
 	}
 	groups := strings.Split(s, ",")
 	if len(groups)*32 > maxCPU {
-		return nil, fmt.Errorf("cpu mask %q: too many groups", clipText(s))
+		return nil, finding.Errorf(finding.T("cpu mask %q: too many groups", "CPU 掩码 %q：分组过多"), finding.Clip(s, 40))
 	}
 	var cpus []int
 	for i := len(groups) - 1; i >= 0; i-- {
 		g := groups[i]
 		if g == "" || len(g) > 8 {
-			return nil, fmt.Errorf("cpu mask %q: bad group %q", clipText(s), clipText(g))
+			return nil, finding.Errorf(finding.T("cpu mask %q: bad group %q", "CPU 掩码 %q：分组无效 %q"), finding.Clip(s, 40), finding.Clip(g, 40))
 		}
-		v, err := strconv.ParseUint(g, 16, 32)
-		if err != nil {
-			return nil, fmt.Errorf("cpu mask %q: bad group %q", clipText(s), clipText(g))
+		v, ok := units.ParseHex(g)
+		if !ok {
+			return nil, finding.Errorf(finding.T("cpu mask %q: bad group %q", "CPU 掩码 %q：分组无效 %q"), finding.Clip(s, 40), finding.Clip(g, 40))
 		}
 		base := (len(groups) - 1 - i) * 32
 		for b := 0; b < 32; b++ {

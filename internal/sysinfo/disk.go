@@ -9,10 +9,9 @@ package sysinfo
 //	device -> ../../../virtio1            (transport from the resolved path)
 
 import (
-	"errors"
-	"fmt"
 	"strings"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 )
 
@@ -71,10 +70,10 @@ func readDisk(h hostfs.FS, dir, name string) (Disk, error) {
 	d := Disk{Name: name, Virtual: isVirtualDisk(name), NUMANode: -1}
 	size := readField(h, dir+"/size", parseInt)
 	if !size.OK {
-		return d, errors.New(size.Err)
+		return d, size.AsErr()
 	}
 	if size.Value < 0 {
-		return d, fmt.Errorf("%s: negative size", h.Display(dir+"/size"))
+		return d, finding.Errorf(finding.T("%s: negative size", "%s: 大小为负"), h.Display(dir+"/size"))
 	}
 	d.SizeBytes = int64(size.Value) * 512
 	q := dir + "/queue"

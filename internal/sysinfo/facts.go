@@ -9,8 +9,11 @@
 package sysinfo
 
 import (
+	"errors"
 	"time"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/jvm/jvmopts"
 	"github.com/tuneloop/tuneloop/internal/sample"
 )
@@ -23,8 +26,31 @@ const SchemaVersion = 1
 type Field[T any] struct {
 	Value  T      `json:"value"`
 	OK     bool   `json:"ok"`
-	Source string `json:"source,omitempty"` // host path (/proc/..., /sys/...) or "derived: ..."
-	Err    string `json:"error,omitempty"`  // why it is unavailable ("/sys/...: not present")
+	Source string `json:"source,omitempty"`   // host path (/proc/..., /sys/...) or "derived: ..."
+	Err    string `json:"error,omitempty"`    // why it is unavailable ("/sys/...: not present")
+	ErrZH  string `json:"error_zh,omitempty"` // Err in Chinese, when it differs
+}
+
+// Why is why the Field is unavailable, in both languages (empty when it
+// is not). Facts saved before error_zh have the system's words and
+// hostfs's said in Chinese at least.
+func (f Field[T]) Why() finding.Text {
+	if f.Err == "" {
+		return finding.Text{}
+	}
+	zh := f.ErrZH
+	if zh == "" {
+		zh = hostfs.LocalizeText(finding.Localize(errors.New(f.Err), finding.ZH), finding.ZH)
+	}
+	return finding.T(f.Err, zh)
+}
+
+// AsErr is Why as an error; nil when the Field is available.
+func (f Field[T]) AsErr() error {
+	if f.Err == "" {
+		return nil
+	}
+	return &finding.Error{Msg: f.Why()}
 }
 
 // Got builds an available Field.
@@ -32,11 +58,12 @@ func Got[T any](v T, source string) Field[T] { return Field[T]{Value: v, OK: tru
 
 // Missing builds an unavailable Field from a read or parse error.
 func Missing[T any](err error) Field[T] {
-	var f Field[T]
-	if err != nil {
-		f.Err = err.Error()
-	} else {
-		f.Err = "unavailable"
+	if err == nil {
+		err = finding.Errorf(finding.T("unavailable", "不可用"))
+	}
+	f := Field[T]{Err: err.Error()}
+	if zh := finding.Localize(err, finding.ZH); zh != f.Err {
+		f.ErrZH = zh
 	}
 	return f
 }

@@ -9,9 +9,9 @@ package sysinfo
 //	/proc/cpuinfo flags:               ... hypervisor ...
 
 import (
-	"errors"
 	"strings"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 )
 
@@ -74,7 +74,7 @@ func detectHypervisor(e hvEvidence) (name, source string, err error) {
 	if e.dmiVendor != "" {
 		return "", src("dmi"), nil
 	}
-	return "", "", errors.New("cannot tell: no hypervisor flag, DMI or ACPI evidence readable")
+	return "", "", finding.Errorf(finding.T("cannot tell: no hypervisor flag, DMI or ACPI evidence readable", "无法判断：没有可读的 hypervisor 标志、DMI 或 ACPI 证据"))
 }
 
 // dmiHypervisor maps DMI vendor/product strings of virtual machines.
@@ -112,11 +112,11 @@ func dmiHypervisor(vendor, product string) string {
 // acpiOEMID returns the 6-byte OEM ID of an ACPI table header.
 func acpiOEMID(b []byte) (string, error) {
 	if len(b) < 16 || string(b[:4]) != "DSDT" {
-		return "", errors.New("not an ACPI DSDT header")
+		return "", finding.Errorf(finding.T("not an ACPI DSDT header", "不是 ACPI DSDT 头"))
 	}
 	id := strings.TrimRight(string(b[10:16]), " \x00")
 	if id == "" || checkText(id) != nil {
-		return "", errors.New("bad ACPI OEM ID")
+		return "", finding.Errorf(finding.T("bad ACPI OEM ID", "ACPI OEM ID 无效"))
 	}
 	return id, nil
 }

@@ -15,11 +15,9 @@ package sysinfo
 // name each by its action (sample.IRQDevice).
 
 import (
-	"errors"
-	"fmt"
 	"strconv"
-	"strings"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/sample"
 )
@@ -49,7 +47,7 @@ func parseInterrupts(s string) (interruptTable, error) {
 	in, err := sample.ParseInterrupts([]byte(s))
 	if err != nil {
 		// Host facts cite "line N: ..." without sample's "malformed: ".
-		return t, errors.New(strings.TrimPrefix(err.Error(), sample.ErrParse.Error()+": "))
+		return t, parseDetail(err)
 	}
 	t.CPUs = len(in.CPUs)
 	var cols []int // column -> CPU, when not the identity
@@ -86,7 +84,7 @@ func readInterrupts(h hostfs.FS) (interruptTable, error) {
 		return t, fileErr(h, p, err)
 	}
 	if len(t.IRQs) == 0 {
-		return t, fileErr(h, p, errors.New("no numbered IRQ rows"))
+		return t, fileErr(h, p, finding.Errorf(finding.T("no numbered IRQ rows", "没有编号的 IRQ 行")))
 	}
 	return t, nil
 }
@@ -96,7 +94,7 @@ func irqAffinity(h hostfs.FS, q *IRQ) error {
 	dir := h.ProcPath("irq", strconv.Itoa(q.Number))
 	a := readField(h, dir+"/smp_affinity_list", ParseCPUList)
 	if !a.OK {
-		return fmt.Errorf("%s", a.Err)
+		return a.AsErr()
 	}
 	q.Affinity = a.Value
 	if e := readField(h, dir+"/effective_affinity_list", ParseCPUList); e.OK {

@@ -8,12 +8,12 @@ package sysinfo
 //	                    IMPLEMENTOR="Huawei Technologies Co., Ltd"
 
 import (
-	"fmt"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/jvm/jvmopts"
 	"github.com/tuneloop/tuneloop/internal/sample"
@@ -127,7 +127,7 @@ func collectJVMs(h hostfs.FS, ps procScan) Field[[]JVM] {
 		if p.status == nil {
 			// A JVM is only reported with its status (threads, RSS, CPUs).
 			if firstErr == nil {
-				firstErr = fmt.Errorf("%s: not present", h.Display(h.ProcPath(pid, "status")))
+				firstErr = finding.Errorf(finding.T("%s: not present", "%s: 不存在"), h.Display(h.ProcPath(pid, "status")))
 			}
 			continue
 		}

@@ -8,9 +8,9 @@ package sysinfo
 //	/proc/cmdline: BOOT_IMAGE=/vmlinuz-5.10.0 root=/dev/mapper/root ro crashkernel=512M quiet audit=0
 
 import (
-	"fmt"
 	"strings"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 )
 
@@ -46,7 +46,7 @@ func parseArch(s string) (string, error) {
 	case "aarch64", "arm64":
 		return "aarch64", nil
 	}
-	return "", fmt.Errorf("unsupported architecture %q (tuneloop audits x86_64 and aarch64)", clipText(s))
+	return "", finding.Errorf(finding.T("unsupported architecture %q (tuneloop audits x86_64 and aarch64)", "不支持的架构 %q（tuneloop 审计 x86_64 与 aarch64）"), finding.Clip(s, 40))
 }
 
 // archFromRelease infers the arch from a release like
@@ -69,7 +69,7 @@ func parseCmdlineText(s string) (string, error) {
 		return "", err
 	}
 	if strings.ContainsAny(s, "\n\r") {
-		return "", fmt.Errorf("expected one line, got %q", clipText(s))
+		return "", finding.Errorf(finding.T("expected one line, got %q", "应为一行，实际为 %q"), finding.Clip(s, 40))
 	}
 	return s, nil
 }

@@ -11,13 +11,12 @@ package sysinfo
 // procfs.Meminfo is a fixed struct; rules want the keys as the file names them.
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"strings"
 
 	"github.com/prometheus/procfs"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/sample"
 )
@@ -31,17 +30,17 @@ func parseMeminfo(s string) (map[string]int64, error) {
 	u := map[string]uint64{}
 	if err := sample.ParseMeminfo([]byte(s), u); err != nil {
 		// Host facts cite "line N: ..." without sample's "malformed: ".
-		return nil, errors.New(strings.TrimPrefix(err.Error(), sample.ErrParse.Error()+": "))
+		return nil, parseDetail(err)
 	}
 	m := make(map[string]int64, len(u))
 	for k, v := range u {
 		if v > math.MaxInt64 {
-			return nil, fmt.Errorf("%s: value %d out of range", k, v)
+			return nil, finding.Errorf(finding.T("%s: value %d out of range", "%s: 值 %d 超出范围"), k, v)
 		}
 		m[k] = int64(v)
 	}
 	if _, ok := m["MemTotal"]; !ok {
-		return nil, errors.New("no MemTotal")
+		return nil, finding.Errorf(finding.T("no MemTotal", "没有 MemTotal"))
 	}
 	return m, nil
 }
@@ -58,7 +57,7 @@ func parseBracketChoice(s string) (string, []string, error) {
 	for _, w := range ws {
 		if len(w) > 2 && w[0] == '[' && w[len(w)-1] == ']' {
 			if sel != "" {
-				return "", nil, fmt.Errorf("two selected choices in %q", clipText(s))
+				return "", nil, finding.Errorf(finding.T("two selected choices in %q", "%q 中有两个选中项"), finding.Clip(s, 40))
 			}
 			w = w[1 : len(w)-1]
 			sel = w
@@ -66,7 +65,7 @@ func parseBracketChoice(s string) (string, []string, error) {
 		all = append(all, w)
 	}
 	if sel == "" {
-		return "", nil, fmt.Errorf("no [selected] choice in %q", clipText(s))
+		return "", nil, finding.Errorf(finding.T("no [selected] choice in %q", "%q 中没有 [选中] 项"), finding.Clip(s, 40))
 	}
 	return sel, all, nil
 }
@@ -98,7 +97,7 @@ func collectSwaps(h hostfs.FS) Field[[]Swap] {
 	}
 	// procfs skips the header unseen; insist on it so garbage is not "no swap".
 	if !strings.HasPrefix(s, "Filename") {
-		return Missing[[]Swap](fileErr(h, p, fmt.Errorf("no header line, got %q", clipText(s))))
+		return Missing[[]Swap](fileErr(h, p, finding.Errorf(finding.T("no header line, got %q", "没有表头行，实际为 %q"), finding.Clip(s, 40))))
 	}
 	fs, err := procfs.NewFS(h.Proc)
 	if err != nil {

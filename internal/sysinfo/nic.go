@@ -9,14 +9,13 @@ package sysinfo
 //	queues/rx-0/rps_cpus: 00000000,0000ff00   queues/rx-0/rps_flow_cnt: 0
 
 import (
-	"errors"
-	"fmt"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 )
 
@@ -136,7 +135,7 @@ func collectNICs(h hostfs.FS, ethtool bool) Field[[]NIC] {
 	}
 	if len(nics) == 0 {
 		if firstErr == nil {
-			firstErr = fmt.Errorf("%s: no interfaces", h.Display(dir))
+			firstErr = finding.Errorf(finding.T("%s: no interfaces", "%s: 没有网络接口"), h.Display(dir))
 		}
 		return Missing[[]NIC](firstErr)
 	}
@@ -149,11 +148,11 @@ func readNIC(h hostfs.FS, dir, name string, irqs interruptTable, irqErr error, e
 	// directory we understand.
 	mtu := readField(h, dir+"/mtu", parseInt)
 	if !mtu.OK {
-		return nic, errors.New(mtu.Err)
+		return nic, mtu.AsErr()
 	}
 	op := readField(h, dir+"/operstate", parseText)
 	if !op.OK {
-		return nic, errors.New(op.Err)
+		return nic, op.AsErr()
 	}
 	nic.MTU, nic.OperState = mtu.Value, op.Value
 	if sp := readField(h, dir+"/speed", parseInt); sp.OK && sp.Value > 0 {

@@ -10,43 +10,24 @@ package sysinfo
 //	Node 0 MemUsed:          6499728 kB
 
 import (
-	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 )
 
-// parseNodeMeminfo reads MemTotal and MemFree (kB) of a node's meminfo.
+// parseNodeMeminfo reads MemTotal and MemFree (kB) of a node's meminfo:
+// /proc/meminfo's lines, each after "Node N " (sample.ParseMeminfo).
 func parseNodeMeminfo(s string) (total, free int64, err error) {
-	if err := checkText(s); err != nil {
+	if first, _, _ := strings.Cut(strings.TrimLeft(s, " \n"), " "); first != "Node" {
+		return 0, 0, finding.Errorf(finding.T(`not a node's meminfo: want "Node N Key: value [kB]" lines`, `不是 NUMA 节点的 meminfo：应为 "Node N Key: value [kB]" 行`))
+	}
+	m, err := parseMeminfo(s)
+	if err != nil {
 		return 0, 0, err
 	}
-	var gotTotal bool
-	for i, line := range strings.Split(s, "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
-		}
-		if len(f) < 4 || f[0] != "Node" {
-			return 0, 0, lineErr(i+1, "want \"Node N Key: value [kB]\", got %q", clipText(line))
-		}
-		v, perr := strconv.ParseInt(f[3], 10, 64)
-		if perr != nil || v < 0 {
-			return 0, 0, lineErr(i+1, "bad value %q", clipText(f[3]))
-		}
-		switch f[2] {
-		case "MemTotal:":
-			total, gotTotal = v, true
-		case "MemFree:":
-			free = v
-		}
-	}
-	if !gotTotal {
-		return 0, 0, errors.New("no MemTotal")
-	}
-	return total, free, nil
+	return m["MemTotal"], m["MemFree"], nil
 }
 
 // parseDistance parses a node's distance row.
@@ -59,7 +40,7 @@ func parseDistance(s string) ([]int, error) {
 	for i, w := range ws {
 		v, err := strconv.Atoi(w)
 		if err != nil || v < 0 || v > 255 {
-			return nil, fmt.Errorf("bad distance %q", clipText(w))
+			return nil, finding.Errorf(finding.T("bad distance %q", "距离无效：%q"), finding.Clip(w, 40))
 		}
 		d[i] = v
 	}
@@ -95,11 +76,11 @@ func collectNUMA(h hostfs.FS) NUMA {
 			if firstErr == nil {
 				switch {
 				case !cpus.OK:
-					firstErr = errors.New(cpus.Err)
+					firstErr = cpus.AsErr()
 				case merr != nil:
 					firstErr = merr
 				default:
-					firstErr = errors.New(dist.Err)
+					firstErr = dist.AsErr()
 				}
 			}
 			continue
@@ -111,7 +92,7 @@ func collectNUMA(h hostfs.FS) NUMA {
 		return NUMA{Nodes: Missing[[]Node](firstErr)}
 	}
 	if len(nodes) == 0 {
-		return NUMA{Nodes: Missing[[]Node](fmt.Errorf("%s: no nodeN directories", h.Display(dir)))}
+		return NUMA{Nodes: Missing[[]Node](finding.Errorf(finding.T("%s: no nodeN directories", "%s: 没有 nodeN 目录"), h.Display(dir)))}
 	}
 	return NUMA{Nodes: Got(nodes, h.Display(dir))}
 }

@@ -9,9 +9,9 @@ package sysinfo
 //	PRETTY_NAME="openEuler 22.03 (LTS-SP3)"
 
 import (
-	"fmt"
 	"strings"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 )
 
@@ -42,7 +42,7 @@ func collectOS(h hostfs.FS) OS {
 		if v, ok := kv[k]; ok && v != "" {
 			return Got(v, src)
 		}
-		return Missing[string](fmt.Errorf("%s: no %s", src, k))
+		return Missing[string](finding.Errorf(finding.T("%s: no %s", "%s: 没有 %s"), src, k))
 	}
 	return OS{ID: get("ID"), VersionID: get("VERSION_ID"), PrettyName: get("PRETTY_NAME")}
 }
@@ -63,7 +63,7 @@ func parseKeyValues(s string) (map[string]string, error) {
 		k, v, ok := strings.Cut(line, "=")
 		k = strings.TrimSpace(k)
 		if !ok || k == "" || strings.ContainsAny(k, " \t\"'") {
-			return nil, lineErr(i+1, "not KEY=value: %q", clipText(line))
+			return nil, lineErr(i+1, finding.T("not KEY=value: %q", "不是 KEY=value：%q"), finding.Clip(line, 40))
 		}
 		v = strings.TrimSpace(v)
 		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {

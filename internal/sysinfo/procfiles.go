@@ -10,11 +10,10 @@ package sysinfo
 //	/etc/passwd:       app:x:1000:1000:App user:/home/app:/bin/bash
 
 import (
-	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/sample"
 )
 
@@ -40,7 +39,7 @@ func parseProcStatus(s string) (procStatus, error) {
 		return st, err
 	}
 	if ps.Has&sample.FieldName == 0 {
-		return st, errors.New("no Name line")
+		return st, finding.Errorf(finding.T("no Name line", "没有 Name 行"))
 	}
 	st.Name, st.Threads, st.RSSKB = ps.Name, ps.Threads, int64(ps.VmRSS>>10)
 	if ps.Has&sample.FieldUid != 0 {
@@ -56,7 +55,7 @@ func parseProcStatus(s string) (procStatus, error) {
 			continue
 		}
 		if *l.dst, err = ParseCPUList(l.v); err != nil {
-			return st, fmt.Errorf("bad %s %q: %w", l.name, clipText(l.v), err)
+			return st, finding.Errorf(finding.T("bad %s %q: %v", "%s 无效 %q：%v"), l.name, finding.Clip(l.v, 40), err)
 		}
 	}
 	return st, nil
@@ -74,11 +73,11 @@ func parsePasswd(s string) (map[int]string, error) {
 		}
 		f := strings.Split(line, ":")
 		if len(f) < 4 || f[0] == "" {
-			return nil, lineErr(i+1, "not a passwd entry: %q", clipText(line))
+			return nil, lineErr(i+1, finding.T("not a passwd entry: %q", "不是 passwd 条目：%q"), finding.Clip(line, 40))
 		}
 		uid, err := strconv.Atoi(f[2])
 		if err != nil {
-			return nil, lineErr(i+1, "bad uid %q", clipText(f[2]))
+			return nil, lineErr(i+1, finding.T("bad uid %q", "uid 无效：%q"), finding.Clip(f[2], 40))
 		}
 		if _, dup := m[uid]; !dup {
 			m[uid] = f[0]
@@ -98,7 +97,7 @@ func splitCmdline(b []byte) ([]string, error) {
 	args := strings.Split(s, "\x00")
 	for _, a := range args {
 		if err := checkText(a); err != nil {
-			return nil, fmt.Errorf("argument %w", err)
+			return nil, finding.Errorf(finding.T("argument %v", "参数 %v"), err)
 		}
 	}
 	return args, nil

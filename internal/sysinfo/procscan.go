@@ -8,11 +8,11 @@ package sysinfo
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"slices"
 	"strconv"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 )
 
@@ -61,7 +61,7 @@ func scanProcs(h hostfs.FS) procScan {
 	if len(ps.procs) == 0 {
 		ps.err = firstErr
 		if ps.err == nil {
-			ps.err = fmt.Errorf("%s: no process directories", h.Display(h.Proc))
+			ps.err = finding.Errorf(finding.T("%s: no process directories", "%s: 没有进程目录"), h.Display(h.Proc))
 		}
 	}
 	return ps
@@ -73,7 +73,7 @@ func readProc(h hostfs.FS, pid int) (proc, error) {
 	n := strconv.Itoa(pid)
 	f := readField(h, h.ProcPath(n, "comm"), parseText)
 	if !f.OK {
-		return proc{}, errors.New(f.Err)
+		return proc{}, f.AsErr()
 	}
 	p := proc{pid: pid, comm: f.Value}
 	sp := h.ProcPath(n, "status")
@@ -89,7 +89,7 @@ func readProc(h hostfs.FS, pid int) (proc, error) {
 		return proc{}, fileErr(h, sp, err)
 	}
 	if st.Name != p.comm {
-		return proc{}, fileErr(h, sp, fmt.Errorf("Name %q disagrees with comm %q", clipText(st.Name), clipText(p.comm)))
+		return proc{}, fileErr(h, sp, finding.Errorf(finding.T("Name %q disagrees with comm %q", "Name %q 与 comm %q 不一致"), finding.Clip(st.Name, 40), finding.Clip(p.comm, 40)))
 	}
 	p.status = &st
 	return p, nil

@@ -7,9 +7,9 @@ package sysinfo
 //	/etc/selinux/config: SELINUX=disabled
 
 import (
-	"errors"
 	"strings"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 )
 
@@ -42,7 +42,7 @@ func selinuxMode(in selinuxIn) (string, error) {
 			return "absent", nil
 		}
 	}
-	return "", errors.New("cannot tell: /sys/fs/selinux/enforce unreadable")
+	return "", finding.Errorf(finding.T("cannot tell: /sys/fs/selinux/enforce unreadable", "无法判断：/sys/fs/selinux/enforce 不可读"))
 }
 
 func collectSecurity(h hostfs.FS, k Kernel, ps procScan) Security {
@@ -61,7 +61,7 @@ func collectSecurity(h hostfs.FS, k Kernel, ps procScan) Security {
 	}
 	switch mode, merr := selinuxMode(in); {
 	case err == nil && val != "0" && val != "1":
-		s.SELinux = Missing[string](fileErr(h, enf, errors.New("want 0 or 1, got "+quote(val))))
+		s.SELinux = Missing[string](fileErr(h, enf, finding.Errorf(finding.T("want 0 or 1, got %s", "应为 0 或 1，实际为 %s"), quote(val))))
 	case merr != nil:
 		if err != nil {
 			merr = err
@@ -85,7 +85,7 @@ func collectSecurity(h hostfs.FS, k Kernel, ps procScan) Security {
 // audits once auditd enables it, so a running auditd means "on".
 func auditState(k Kernel, auditd Field[bool]) Field[string] {
 	if !k.Cmdline.OK {
-		return Missing[string](errors.New(k.Cmdline.Err))
+		return Missing[string](k.Cmdline.AsErr())
 	}
 	switch k.Args["audit"] {
 	case "0", "off":
@@ -94,7 +94,7 @@ func auditState(k Kernel, auditd Field[bool]) Field[string] {
 		return Got("on", k.Cmdline.Source)
 	}
 	if !auditd.OK {
-		return Missing[string](errors.New("no audit= on the kernel command line and " + auditd.Err))
+		return Missing[string](finding.Errorf(finding.T("no audit= on the kernel command line and %v", "内核命令行中没有 audit=，且 %v"), auditd.AsErr()))
 	}
 	src := "derived: no audit= in " + k.Cmdline.Source + ", auditd "
 	if auditd.Value {
@@ -103,4 +103,4 @@ func auditState(k Kernel, auditd Field[bool]) Field[string] {
 	return Got("off", src+"not running")
 }
 
-func quote(s string) string { return `"` + clipText(s) + `"` }
+func quote(s string) string { return `"` + finding.Clip(s, 40) + `"` }

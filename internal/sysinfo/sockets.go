@@ -12,12 +12,12 @@ package sysinfo
 
 import (
 	"bufio"
-	"fmt"
 	"io"
 	"os"
 	"strconv"
 	"strings"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/sample"
 )
 
@@ -36,7 +36,7 @@ func ParseSocketInodes(r io.Reader) (map[uint64]bool, error) {
 		}
 		v, err := strconv.ParseUint(t, 10, 64)
 		if err != nil {
-			return out, fmt.Errorf("socket inode %q", t)
+			return out, finding.Errorf(finding.T("socket inode %q", "套接字 inode %q"), t)
 		}
 		out[v] = true
 	}

@@ -10,11 +10,12 @@ package sysinfo
 // (older 3.10 kernels print fewer on some builds); we need only three.
 
 import (
-	"errors"
-	"strconv"
+	"math"
 	"strings"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 func parseSoftnet(s string) (Softnet, error) {
@@ -29,13 +30,13 @@ func parseSoftnet(s string) (Softnet, error) {
 			continue
 		}
 		if len(f) < 3 {
-			return Softnet{}, lineErr(i+1, "want at least 3 hex columns, got %q", clipText(line))
+			return Softnet{}, lineErr(i+1, finding.T("want at least 3 hex columns, got %q", "应至少有 3 个十六进制列，实际为 %q"), finding.Clip(line, 40))
 		}
 		var v [3]uint64
 		for j := range v {
-			n, err := strconv.ParseUint(f[j], 16, 32)
-			if err != nil {
-				return Softnet{}, lineErr(i+1, "bad hex column %d %q", j+1, clipText(f[j]))
+			n, ok := units.ParseHex(f[j])
+			if !ok || n > math.MaxUint32 {
+				return Softnet{}, lineErr(i+1, finding.T("bad hex column %d %q", "第 %d 个十六进制列无效 %q"), j+1, finding.Clip(f[j], 40))
 			}
 			v[j] = n
 		}
@@ -45,7 +46,7 @@ func parseSoftnet(s string) (Softnet, error) {
 		rows++
 	}
 	if rows == 0 {
-		return Softnet{}, errors.New("no CPU rows")
+		return Softnet{}, finding.Errorf(finding.T("no CPU rows", "没有 CPU 行"))
 	}
 	return sn, nil
 }

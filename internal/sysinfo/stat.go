@@ -10,9 +10,7 @@ package sysinfo
 // line becomes a percentage.
 
 import (
-	"errors"
-	"strings"
-
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 	"github.com/tuneloop/tuneloop/internal/sample"
 )
@@ -25,7 +23,7 @@ func stealPct(c sample.CPUTimes) (float64, error) {
 	sec := func(v uint64) float64 { return float64(v) / sample.UserHZ }
 	total := sec(c.User) + sec(c.Nice) + sec(c.System) + sec(c.Idle) + sec(c.Iowait) + sec(c.IRQ) + sec(c.SoftIRQ) + sec(c.Steal)
 	if !(total > 0) {
-		return 0, errors.New("no cpu time in aggregate cpu line")
+		return 0, finding.Errorf(finding.T("no cpu time in aggregate cpu line", "汇总 cpu 行中没有 CPU 时间"))
 	}
 	return 100 * sec(c.Steal) / total, nil
 }
@@ -39,7 +37,7 @@ func collectSteal(h hostfs.FS) Field[float64] {
 	st, err := sample.ParseStat(b)
 	if err != nil {
 		// Host facts cite "line N: ..." without sample's "malformed: ".
-		return Missing[float64](fileErr(h, p, errors.New(strings.TrimPrefix(err.Error(), sample.ErrParse.Error()+": "))))
+		return Missing[float64](fileErr(h, p, parseDetail(err)))
 	}
 	v, err := stealPct(st.All)
 	if err != nil {

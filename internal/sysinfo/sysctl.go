@@ -8,10 +8,10 @@ package sysinfo
 //	/proc/sys/net/ipv4/ip_local_port_range: 32768	60999
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 )
 
@@ -63,15 +63,15 @@ func sysctlParser(key string) func(string) (string, error) {
 		}
 		f := strings.Fields(v)
 		if len(f) != n {
-			return "", fmt.Errorf("want %d integer(s), got %q", n, clipText(v))
+			return "", finding.Errorf(finding.T("want %d integer(s), got %q", "应为 %d 个整数，实际为 %q"), n, finding.Clip(v, 40))
 		}
 		for _, w := range f {
 			x, err := strconv.ParseInt(w, 10, 64)
 			if err != nil {
-				return "", fmt.Errorf("not an integer: %q", clipText(w))
+				return "", finding.Errorf(finding.T("not an integer: %q", "不是整数：%q"), finding.Clip(w, 40))
 			}
 			if x < 0 && !signed {
-				return "", fmt.Errorf("negative value %d", x)
+				return "", finding.Errorf(finding.T("negative value %d", "值为负：%d"), x)
 			}
 		}
 		return v, nil

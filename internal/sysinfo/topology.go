@@ -9,11 +9,10 @@ package sysinfo
 //	/sys/devices/system/cpu/smt/active:                        1
 
 import (
-	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/hostfs"
 )
 
@@ -30,7 +29,7 @@ type topoSummary struct{ sockets, cores, threadsPerCore int }
 // threads per core is the largest sibling group.
 func summarizeTopology(cpus map[int]cpuTopo) (topoSummary, error) {
 	if len(cpus) == 0 {
-		return topoSummary{}, errors.New("no CPU topology")
+		return topoSummary{}, finding.Errorf(finding.T("no CPU topology", "没有 CPU 拓扑"))
 	}
 	pkgs := map[int]bool{}
 	cores := map[[2]int]bool{}
@@ -47,7 +46,7 @@ func summarizeTopology(cpus map[int]cpuTopo) (topoSummary, error) {
 func parseInt(s string) (int, error) {
 	v, err := strconv.Atoi(strings.TrimSpace(s))
 	if err != nil {
-		return 0, fmt.Errorf("not an integer: %q", clipText(s))
+		return 0, finding.Errorf(finding.T("not an integer: %q", "不是整数：%q"), finding.Clip(s, 40))
 	}
 	return v, nil
 }
@@ -60,7 +59,7 @@ func parseBool01(s string) (bool, error) {
 	case "1":
 		return true, nil
 	}
-	return false, fmt.Errorf("want 0 or 1, got %q", clipText(s))
+	return false, finding.Errorf(finding.T("want 0 or 1, got %q", "应为 0 或 1，实际为 %q"), finding.Clip(s, 40))
 }
 
 // cpuDirs lists cpuN directory numbers under /sys/devices/system/cpu.
@@ -94,9 +93,9 @@ func collectTopology(h hostfs.FS, c *CPU) {
 		sib := readField(h, dir+"/thread_siblings_list", parseCPUListNonEmpty)
 		if !pkg.OK || !core.OK || !sib.OK {
 			// Offline CPUs have no topology dir; a bad file loses that CPU.
-			for _, f := range []string{pkg.Err, core.Err, sib.Err} {
-				if f != "" && firstErr == nil {
-					firstErr = errors.New(f)
+			for _, f := range []error{pkg.AsErr(), core.AsErr(), sib.AsErr()} {
+				if f != nil && firstErr == nil {
+					firstErr = f
 				}
 			}
 			continue
@@ -106,7 +105,7 @@ func collectTopology(h hostfs.FS, c *CPU) {
 	if err == nil && len(topos) == 0 {
 		err = firstErr
 		if err == nil {
-			err = fmt.Errorf("%s: no cpuN/topology", h.Display(h.SysPath("devices/system/cpu")))
+			err = finding.Errorf(finding.T("%s: no cpuN/topology", "%s: 没有 cpuN/topology"), h.Display(h.SysPath("devices/system/cpu")))
 		}
 	}
 	if err != nil {

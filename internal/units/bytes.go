@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
 // Shift is the power of two a size suffix letter stands for: k 10, m 20,
@@ -85,7 +87,7 @@ func ParseBytes(s string) (int64, error) {
 	}
 	v, ok := ParseJVMSize(t)
 	if !ok {
-		return 0, fmt.Errorf("%w: want a size such as 512M, 4G or 4GiB, got %q", ErrSize, clip(s))
+		return 0, fmt.Errorf("%w: want a size such as 512M, 4G or 4GiB, got %q", ErrSize, finding.Clip(s, 40))
 	}
 	return v, nil
 }
@@ -110,12 +112,4 @@ func parseDec[T ~string | ~[]byte](b T) (uint64, bool) {
 		v = v*10 + uint64(c-'0')
 	}
 	return v, true
-}
-
-// clip keeps an error message short for a hostile input.
-func clip(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
-	}
-	return s
 }

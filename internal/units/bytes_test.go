@@ -153,7 +153,7 @@ func TestFormatJVMSize(t *testing.T) {
 
 // FormatBytes is rules/helpers.go human (memory limits, heap, swap in the
 // check goldens); FormatBytesExact is input/decode.go humanBytes (limits in
-// error messages).
+// error messages) and probe/net.go fmtSize.
 func TestFormatBytes(t *testing.T) {
 	for in, want := range map[int64]string{0: "0 B", 900: "900 B", 1023: "1023 B", 1024: "1 KiB", 1536: "2 KiB",
 		512 * m: "512 MiB", 1000 * m: "1000 MiB", g: "1.0 GiB", 15*g + 400*m: "15.4 GiB", -5: "-5 B"} {
@@ -161,13 +161,14 @@ func TestFormatBytes(t *testing.T) {
 			t.Errorf("FormatBytes(%d) = %q, want %q", in, got, want)
 		}
 	}
-	for in, want := range map[int64]string{0: "0 bytes", 1000: "1000 bytes", 1024: "1 KiB", 1536: "1536 bytes",
-		64 * m: "64 MiB", 2 * g: "2 GiB", 3 * g / 2: "1536 MiB", 2*g + 1: "2147483649 bytes"} {
+	// FormatBytesExact is also probe's message sizes (1 B, 64 B, 1 KiB, 64 KiB, 1 MiB).
+	for in, want := range map[int64]string{0: "0 B", 1: "1 B", 64: "64 B", 1000: "1000 B", 1024: "1 KiB", 1536: "1536 B",
+		64 << 10: "64 KiB", m: "1 MiB", 64 * m: "64 MiB", 2 * g: "2 GiB", 3 * g / 2: "1536 MiB", 2*g + 1: "2147483649 B"} {
 		if got := FormatBytesExact(in); got != want {
 			t.Errorf("FormatBytesExact(%d) = %q, want %q", in, got, want)
 		}
-		// What it writes reads back exactly ("bytes" aside).
-		if v, err := ParseBytes(strings.TrimSuffix(want, "bytes")); err != nil || v != in {
+		// What it writes reads back exactly.
+		if v, err := ParseBytes(want); err != nil || v != in {
 			t.Errorf("ParseBytes(%q) = %d, %v; want %d", want, v, err, in)
 		}
 	}

@@ -38,8 +38,8 @@ func FormatBytes(b int64) string {
 }
 
 // FormatBytesExact writes a byte count without rounding, for a limit a
-// user may give back: the largest of GiB/MiB/KiB that divides it
-// ("64 MiB", "2 GiB"), else "N bytes".
+// user may give back or a size they chose (a probe's message size): the
+// largest of GiB/MiB/KiB that divides it ("64 MiB", "2 GiB"), else "N B".
 func FormatBytesExact(n int64) string {
 	for _, u := range [...]struct {
 		sh   uint
@@ -49,7 +49,7 @@ func FormatBytesExact(n int64) string {
 			return strconv.FormatInt(n>>u.sh, 10) + u.name
 		}
 	}
-	return strconv.FormatInt(n, 10) + " bytes"
+	return strconv.FormatInt(n, 10) + " B"
 }
 
 // FormatBytesScaled writes a byte count in the largest binary unit up to

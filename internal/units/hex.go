@@ -25,3 +25,13 @@ func ParseHex[T ~string | ~[]byte](b T) (uint64, bool) {
 	}
 	return v, true
 }
+
+// ParseHexOrDec reads "0x"-prefixed hex (ParseHex's digits) or unsigned
+// decimal, as thread dumps write ids: nid=0x2a43 (JDK <= 17) or
+// nid=18445 (JDK 18+), a javacore's 0x... thread and native ids.
+func ParseHexOrDec[T ~string | ~[]byte](b T) (uint64, bool) {
+	if len(b) > 2 && b[0] == '0' && (b[1] == 'x' || b[1] == 'X') {
+		return ParseHex(b[2:])
+	}
+	return parseDec(b)
+}

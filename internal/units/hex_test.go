@@ -32,6 +32,31 @@ func TestParseHex(t *testing.T) {
 	}
 }
 
+// Which copy accepted which form: nid = threaddump/header.go parseNid
+// (strconv, signed 64 bits), jc = threaddump/javacore.go parseNum (strconv,
+// spaces trimmed by the caller, a sign accepted, 0 when neither).
+func TestParseHexOrDec(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want uint64
+		ok   bool
+	}{
+		{"0x2a43", 0x2a43, true}, {"0X2A43", 0x2a43, true}, {"18445", 18445, true}, {"0", 0, true}, // nid jc
+		{"0x0000000000000101", 0x101, true}, // jc: a javacore's padded 64-bit id
+		{"18446744073709551615", 1<<64 - 1, true},
+		{"", 0, false}, {"0x", 0, false}, {"0xg", 0, false}, {"12a", 0, false}, {"-5", 0, false}, // jc took -5: no id is negative
+		{"18446744073709551616", 0, false}, {" 1", 0, false},
+	} {
+		got, ok := ParseHexOrDec(tt.in)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("ParseHexOrDec(%q) = %d, %v; want %d, %v", tt.in, got, ok, tt.want, tt.ok)
+		}
+		if gb, okb := ParseHexOrDec([]byte(tt.in)); gb != got || okb != ok {
+			t.Errorf("ParseHexOrDec([]byte %q) = %d, %v; string gave %d, %v", tt.in, gb, okb, got, ok)
+		}
+	}
+}
+
 func FuzzParseHex(f *testing.F) {
 	for _, s := range []string{"0", "1a2B", "ffffffffffffffff", "10000000000000000"} {
 		f.Add(s)

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
 // RlimInfinity is RLIM_INFINITY on Linux (all of amd64 and arm64).
@@ -36,13 +38,13 @@ func ParseRlimit(s string) (soft, hard uint64, err error) {
 	}
 	var ok bool
 	if soft, ok = ParseRlimitValue(strings.TrimSpace(a)); !ok {
-		return 0, 0, fmt.Errorf("%w: %q (want a number, unlimited, or SOFT:HARD)", ErrRlimit, clip(s))
+		return 0, 0, fmt.Errorf("%w: %q (want a number, unlimited, or SOFT:HARD)", ErrRlimit, finding.Clip(s, 40))
 	}
 	if hard, ok = ParseRlimitValue(strings.TrimSpace(b)); !ok {
-		return 0, 0, fmt.Errorf("%w: %q (want a number, unlimited, or SOFT:HARD)", ErrRlimit, clip(s))
+		return 0, 0, fmt.Errorf("%w: %q (want a number, unlimited, or SOFT:HARD)", ErrRlimit, finding.Clip(s, 40))
 	}
 	if soft > hard {
-		return 0, 0, fmt.Errorf("%q: %w", clip(s), ErrSoftAboveHard)
+		return 0, 0, fmt.Errorf("%q: %w", finding.Clip(s, 40), ErrSoftAboveHard)
 	}
 	return soft, hard, nil
 }

@@ -258,11 +258,10 @@ func fromFolder(ctx context.Context, f *runfolder.Folder, whole bool) (*Layers, 
 	if err := stopped(ctx, f.Dir, LoadFile); err != nil {
 		return nil, err
 	}
-	if b, ok := L.readJSON(LoadFile); ok {
-		s := &loadgen.Summary{}
-		if L.unmarshal(LoadFile, b, s) && !isNull(b) {
-			L.Load = s
-		}
+	if s, err := ReadLoad(f.Dir); err != nil {
+		L.problem(LoadFile, err)
+	} else if s != nil {
+		L.Load = s
 	}
 	if !whole {
 		L.windowSeries()
@@ -439,6 +438,26 @@ func (L *Layers) threadNS() float64 {
 }
 
 func (L *Layers) readJSON(name string) ([]byte, bool) { return L.readFile(name, maxJSONLen) }
+
+// ReadLoad reads dir's load.json as untrusted (inside the folder, capped):
+// nil when there is none, or it is JSON null.
+func ReadLoad(dir string) (*loadgen.Summary, error) {
+	b, err := runfolder.ReadInside(dir, LoadFile, maxJSONLen)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	s := &loadgen.Summary{}
+	if err := json.Unmarshal(b, s); err != nil {
+		return nil, err
+	}
+	if isNull(b) {
+		return nil, nil
+	}
+	return s, nil
+}
 
 // readFile reads a regular file of the folder, at most limit bytes, as
 // untrusted (runfolder.ReadInside: no link followed, raw/ itself included, no

@@ -194,7 +194,7 @@ func (vm *VM) hello(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	vm.Version = firstLine(strings.TrimSpace(out))
+	vm.Version = finding.FirstLine(strings.TrimSpace(out))
 	return nil
 }
 

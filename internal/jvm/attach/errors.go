@@ -77,16 +77,7 @@ type CommandError struct {
 }
 
 func (e *CommandError) Error() string {
-	return fmt.Sprintf("%s: the JVM answered %d: %s", e.Command, e.Code, firstLine(e.Output))
-}
-
-func firstLine(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\n' {
-			return s[:i]
-		}
-	}
-	return s
+	return fmt.Sprintf("%s: the JVM answered %d: %s", e.Command, e.Code, finding.FirstLine(e.Output))
 }
 
 func errNoProcess(pid int, err error) *Error {

@@ -18,6 +18,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
 // MaxReply bounds what one command may return (a Thread.print of 20,000
@@ -39,11 +41,11 @@ func parseReply(b []byte) (code int, out []byte, err error) {
 	}
 	line = bytes.TrimRight(line, "\r")
 	if len(line) == 0 || len(line) > 11 {
-		return 0, nil, fmt.Errorf("not an attach reply: first line %q", clip(line, 40))
+		return 0, nil, fmt.Errorf("not an attach reply: first line %q", finding.Clip(line, 40))
 	}
 	n, perr := strconv.Atoi(string(line))
 	if perr != nil {
-		return 0, nil, fmt.Errorf("not an attach reply: first line %q", clip(line, 40))
+		return 0, nil, fmt.Errorf("not an attach reply: first line %q", finding.Clip(line, 40))
 	}
 	return n, rest, nil
 }
@@ -86,11 +88,4 @@ func request(cmd string, args ...string) ([]byte, error) {
 		b.WriteByte(0)
 	}
 	return b.Bytes(), nil
-}
-
-func clip(b []byte, n int) string {
-	if len(b) > n {
-		return string(b[:n]) + "..."
-	}
-	return string(b)
 }

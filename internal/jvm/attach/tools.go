@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
 // findTool looks for a JDK tool: next to the target's own java when it
@@ -83,7 +85,7 @@ func (vm *VM) jstackDump(ctx context.Context) (string, error) {
 		out, err = runTool(ctx, vm.jstack, "-l", strconv.Itoa(vm.PID))
 	}
 	if err != nil {
-		return out, fmt.Errorf("%s: %w: %s", vm.jstack, err, firstLine(out))
+		return out, fmt.Errorf("%s: %w: %s", vm.jstack, err, finding.FirstLine(out))
 	}
 	return out, nil
 }

@@ -10,8 +10,9 @@ package logconf
 //	    %m%n
 
 import (
-	"strconv"
 	"strings"
+
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // prop is one key=value entry of a Java .properties file.
@@ -105,7 +106,7 @@ func unescapeProp(s string) string {
 			b.WriteByte('\f')
 		case 'u':
 			if i+5 <= len(s) {
-				if n, err := strconv.ParseUint(s[i+1:i+5], 16, 32); err == nil {
+				if n, ok := units.ParseHex(s[i+1 : i+5]); ok {
 					b.WriteRune(rune(n))
 					i += 4
 					continue

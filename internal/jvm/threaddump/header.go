@@ -251,14 +251,8 @@ func stateFromRaw(raw string) State {
 
 // parseNid reads nid=0x2a43 (hex, JDK <= 17) or nid=18445 (decimal, JDK 18+).
 func parseNid(b []byte) (int64, bool) {
-	if len(b) > 2 && b[0] == '0' && (b[1] == 'x' || b[1] == 'X') {
-		v, err := strconv.ParseInt(string(b[2:]), 16, 64)
-		return v, err == nil
-	}
-	if !allDigits(b) {
-		return 0, false
-	}
-	return atoi64(b), true
+	v, ok := units.ParseHexOrDec(b)
+	return int64(v), ok && v <= math.MaxInt64
 }
 
 func parseUnitFloat(b []byte, unit string) float64 {

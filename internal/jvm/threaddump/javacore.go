@@ -24,10 +24,12 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // maxJavacoreThreads bounds one javacore (real ones hold a few thousand).
@@ -438,13 +440,11 @@ func quoted(b []byte) (string, bool) {
 
 // parseNum reads 0x-hex or decimal; 0 when neither.
 func parseNum(s string) int64 {
-	s = strings.TrimSpace(s)
-	if strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X") {
-		v, _ := strconv.ParseInt(s[2:], 16, 64)
-		return v
+	v, ok := units.ParseHexOrDec(strings.TrimSpace(s))
+	if !ok || v > math.MaxInt64 {
+		return 0
 	}
-	v, _ := strconv.ParseInt(s, 10, 64)
-	return v
+	return int64(v)
 }
 
 // javacoreRef reads "java/lang/Object@0xB5666688" (also the JDK 1.4

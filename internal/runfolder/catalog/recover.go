@@ -57,17 +57,10 @@ func check(ctx context.Context, db *sql.DB) error {
 		return err
 	}
 	if res != "ok" {
-		return fmt.Errorf("database disk image is malformed: %s", firstLine(res))
+		return fmt.Errorf("database disk image is malformed: %s", finding.FirstLine(res))
 	}
 	var n int64
 	return db.QueryRowContext(ctx, `SELECT count(*) FROM runs`).Scan(&n)
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 // moveAside renames the damaged catalog (and its WAL and shared-memory
