@@ -9,7 +9,6 @@ package hostfs
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -77,29 +76,24 @@ type Error struct {
 	Err  error
 }
 
-func (e *Error) Error() string {
-	switch {
-	case errors.Is(e.Err, fs.ErrNotExist):
-		return e.Path + ": not present"
-	case errors.Is(e.Err, fs.ErrPermission):
-		return e.Path + ": permission denied"
-	}
-	return fmt.Sprintf("%s: %v", e.Path, e.Err)
-}
+// hostfs's own words for the two failures any read can meet.
+var (
+	notPresent   = finding.T("not present", "不存在")
+	noPermission = finding.T("permission denied", "权限不够")
+)
+
+func (e *Error) Error() string { return e.Localize(finding.EN) }
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// Localize says the error in l: hostfs's own words in Chinese, the
-// system's as finding.Localize has them.
+// Localize says the error in l: hostfs's own words, the system's as
+// finding.Localize has them.
 func (e *Error) Localize(l finding.Lang) string {
-	if l != finding.ZH {
-		return e.Error()
-	}
 	switch {
 	case errors.Is(e.Err, fs.ErrNotExist):
-		return e.Path + ": 不存在"
+		return e.Path + ": " + notPresent.In(l)
 	case errors.Is(e.Err, fs.ErrPermission):
-		return e.Path + ": 权限不够"
+		return e.Path + ": " + noPermission.In(l)
 	}
 	return e.Path + ": " + finding.Localize(e.Err, l)
 }
@@ -113,7 +107,7 @@ func LocalizeText(msg string, l finding.Lang) string {
 	return zhWords.Replace(msg)
 }
 
-var zhWords = strings.NewReplacer(": not present", ": 不存在", ": permission denied", ": 权限不够")
+var zhWords = strings.NewReplacer(": "+notPresent.EN, ": "+notPresent.ZH, ": "+noPermission.EN, ": "+noPermission.ZH)
 
 // ReadFile reads a whole file of at most MaxFileSize bytes. It reads until
 // EOF rather than trusting the size, which is 0 or 4096 for /proc and /sys.

@@ -122,15 +122,6 @@ func (e *ParseError) Detail() finding.Text {
 	return finding.Tf(finding.T("line %d: %s: %q", "第 %d 行：%s：%q"), e.Line, e.What, e.Text)
 }
 
-// textErr is an error said in both languages, kept in a package variable
-// so that returning it allocates nothing.
-type textErr finding.Text
-
-func (e *textErr) Error() string { return e.EN }
-
-// Localize says the error in l.
-func (e *textErr) Localize(l finding.Lang) string { return finding.Text(*e).In(l) }
-
 // textOf is err's message in both languages.
 func textOf(err error) finding.Text {
 	return finding.T(err.Error(), finding.Localize(err, finding.ZH))

@@ -70,15 +70,14 @@ func ParseNetTCP(b []byte) ([]Socket, error) {
 
 // What is wrong with a row (package variables: no allocation per row).
 var (
-	errSockFields = &textErr{EN: "want at least 10 fields: sl local remote st queues tr retrnsmt uid timeout inode",
-		ZH: "应至少有 10 个字段：sl local remote st queues tr retrnsmt uid timeout inode"}
-	errSockLocal  = &textErr{EN: "bad local address", ZH: "本地地址无效"}
-	errSockRemote = &textErr{EN: "bad remote address", ZH: "远端地址无效"}
-	errSockState  = &textErr{EN: "bad state", ZH: "状态无效"}
-	errSockQueues = &textErr{EN: "bad queues", ZH: "队列字段无效"}
-	errSockTx     = &textErr{EN: "bad tx_queue", ZH: "tx_queue 无效"}
-	errSockRx     = &textErr{EN: "bad rx_queue", ZH: "rx_queue 无效"}
-	errSockInode  = &textErr{EN: "bad inode", ZH: "inode 无效"}
+	errSockFields = &finding.Error{Msg: finding.T("want at least 10 fields: sl local remote st queues tr retrnsmt uid timeout inode", "应至少有 10 个字段：sl local remote st queues tr retrnsmt uid timeout inode")}
+	errSockLocal  = &finding.Error{Msg: finding.T("bad local address", "本地地址无效")}
+	errSockRemote = &finding.Error{Msg: finding.T("bad remote address", "远端地址无效")}
+	errSockState  = &finding.Error{Msg: finding.T("bad state", "状态无效")}
+	errSockQueues = &finding.Error{Msg: finding.T("bad queues", "队列字段无效")}
+	errSockTx     = &finding.Error{Msg: finding.T("bad tx_queue", "tx_queue 无效")}
+	errSockRx     = &finding.Error{Msg: finding.T("bad rx_queue", "rx_queue 无效")}
+	errSockInode  = &finding.Error{Msg: finding.T("bad inode", "inode 无效")}
 )
 
 // ParseSocketLine reads one row. row is false, with no error, for a header

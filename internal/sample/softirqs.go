@@ -108,4 +108,4 @@ func parseCPUHeader(line []byte, sc *scratch) ([]int, error) {
 	return cpus, nil
 }
 
-var errBadHeader = &textErr{EN: "bad CPU header", ZH: "CPU 表头无效"}
+var errBadHeader = &finding.Error{Msg: finding.T("bad CPU header", "CPU 表头无效")}
