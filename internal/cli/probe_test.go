@@ -198,7 +198,7 @@ func TestProbeArm64UnderQemu(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, qemu, bin, "probe", "--quick", "--only", "cpu", "--out", "-", "-o", "json")
+	cmd := exec.CommandContext(ctx, qemu, bin, "probe", "--quick", "--only", "cpu,net", "--out", "-", "-o", "json")
 	b, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("%s probe: %v", qemu, err)
@@ -210,7 +210,8 @@ func TestProbeArm64UnderQemu(t *testing.T) {
 	if r.Host.Arch != "arm64" {
 		t.Errorf("arch %q, want arm64", r.Host.Arch)
 	}
-	for _, id := range []string{"cpu.syscall", "cpu.ctxswitch", "cpu.crc32"} {
+	// net: the bandwidth loops' raw system calls by arm64's numbers.
+	for _, id := range []string{"cpu.syscall", "cpu.ctxswitch", "cpu.crc32", "net.tcp_bw.64", "net.udp_bw.64", "net.tcp_lat.64"} {
 		if f := r.Figure(id); f == nil || !(f.Median > 0) || f.Err != "" {
 			t.Errorf("%s under qemu: %+v", id, f)
 		}

@@ -170,17 +170,18 @@ func session(ctx context.Context, c net.Conn, token string, conns *sync.Map, qui
 			}
 		}
 	case "bw":
+		if err := unix.SetNonblock(fd, true); err != nil {
+			return err
+		}
 		var n int64
 		for {
-			k, err := unix.Read(fd, buf)
-			if k > 0 {
-				n += int64(k)
-			}
-			if k == 0 || (err != nil && err != unix.EINTR) || !time.Now().Before(end) {
+			k, err := rawRead(fd, buf)
+			n += int64(k)
+			if k == 0 || err != nil || !time.Now().Before(end) {
 				break
 			}
 		}
-		writeFull(fd, []byte(strconv.FormatInt(n, 10)+"\n"))
+		whole(rawWrite, fd, []byte(strconv.FormatInt(n, 10)+"\n"))
 	}
 	return nil
 }

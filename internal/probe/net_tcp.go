@@ -57,12 +57,15 @@ func (cl *client) tcpLat(ctx context.Context, size int, d time.Duration) (float6
 // received per second, in MB/s (10^6, as qperf).
 func (cl *client) tcpBW(ctx context.Context, size int, d time.Duration) (float64, error) {
 	return onSocket(ctx, cl.tcpPeer, "bw", size, func(fd int, _ net.Conn) (float64, error) {
+		if err := unix.SetNonblock(fd, true); err != nil {
+			return 0, err
+		}
 		buf := make([]byte, size)
 		every := max(1, 4096/size)
 		start := time.Now()
 		end := start.Add(d)
 		for i := 1; ; i++ {
-			if err := writeFull(fd, buf); err != nil {
+			if err := whole(rawWrite, fd, buf); err != nil {
 				return 0, err
 			}
 			if i%every == 0 && (!time.Now().Before(end) || ctx.Err() != nil) {
@@ -75,10 +78,7 @@ func (cl *client) tcpBW(ctx context.Context, size int, d time.Duration) (float64
 		ans := make([]byte, 32)
 		k := 0
 		for k < len(ans) {
-			n, err := unix.Read(fd, ans[k:])
-			if err == unix.EINTR {
-				continue
-			}
+			n, err := rawRead(fd, ans[k:])
 			if n <= 0 || err != nil {
 				break
 			}

@@ -84,38 +84,41 @@ func threadsIn(t *testing.T, nr uintptr) int {
 	return n
 }
 
+var sysName = map[uintptr]string{unix.SYS_RECVFROM: "recvfrom", unix.SYS_PPOLL: "ppoll"}
+
 // The listener answers UDP datagrams as qperf's server does, from a
 // thread blocked in recvfrom, not through Go's poller (which adds a
-// wake-up and a goroutine handoff to every datagram).
+// wake-up and a goroutine handoff to every datagram); it counts them on a
+// thread that waits in ppoll between raw recvfrom calls (rawRecvfrom).
 func TestUDPListenerReceivesOnABlockingThread(t *testing.T) {
 	if _, err := os.ReadFile("/proc/self/task/" + strconv.Itoa(unix.Gettid()) + "/syscall"); err != nil {
 		t.Skipf("no /proc/self/task/*/syscall here: %v", err)
 	}
 	addr, stop := listen(t, "", time.Minute)
 	defer stop()
-	before := threadsIn(t, unix.SYS_RECVFROM)
-	for _, mode := range []string{"udplat", "udpbw"} {
+	for mode, nr := range map[string]uintptr{"udplat": unix.SYS_RECVFROM, "udpbw": unix.SYS_PPOLL} {
+		before := threadsIn(t, nr)
 		c, _, f, err := (&client{addr: addr}).udpPeer(context.Background(), mode, 64)
 		if err != nil {
 			t.Fatal(err)
 		}
 		n := 0
 		for end := time.Now().Add(5 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
-			if n = threadsIn(t, unix.SYS_RECVFROM); n > before {
+			if n = threadsIn(t, nr); n > before {
 				break
 			}
 		}
 		if n <= before {
-			t.Errorf("%s: no listener thread blocked in recvfrom within 5 s (%d before, %d now)", mode, before, n)
+			t.Errorf("%s: no listener thread blocked in %s within 5 s (%d before, %d now)", mode, sysName[nr], before, n)
 		}
 		c.Close()
 		f.Close()
 		// The session ends with its line: its thread leaves recvfrom.
 		for end := time.Now().Add(5 * time.Second); n > before && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
-			n = threadsIn(t, unix.SYS_RECVFROM)
+			n = threadsIn(t, nr)
 		}
 		if n > before {
-			t.Errorf("%s: the session's thread is still in recvfrom 5 s after the prober left", mode)
+			t.Errorf("%s: the session's thread is still in %s 5 s after the prober left", mode, sysName[nr])
 		}
 	}
 }
@@ -288,5 +291,67 @@ func TestMeasuredSocketsLeaveGosPoller(t *testing.T) {
 		if !polledInodes(t)[ino] {
 			t.Skip("this kernel's fdinfo does not list epoll's files; the check cannot see them")
 		}
+	}
+}
+
+// The raw calls of the bandwidth loops end when their socket does: a
+// shut-down UDP socket (recvfrom says EAGAIN, not 0, once non-blocking,
+// and polls readable: a loop on poll alone would spin for ever, as one
+// did), and a TCP peer that wrote its answer and closed before the read
+// (readable and hung up at once: the answer is still read whole).
+func TestRawCallsEndWithTheirSocket(t *testing.T) {
+	u, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fd, f, err := blockingFD(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := unix.SetNonblock(fd, true); err != nil {
+		t.Fatal(err)
+	}
+	res := make(chan error, 1)
+	go func() {
+		var from unix.RawSockaddrAny
+		_, err := rawRecvfrom(fd, make([]byte, 64), &from)
+		res <- err
+	}()
+	time.Sleep(50 * time.Millisecond) // let it wait in ppoll
+	unix.Shutdown(fd, unix.SHUT_RDWR)
+	select {
+	case err := <-res:
+		if err != errShutDown {
+			t.Errorf("rawRecvfrom on a shut-down UDP socket: %v, want %v", err, errShutDown)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("rawRecvfrom still running 5 s after its socket was shut down")
+	}
+
+	_, dialed, accepted := loopbackPair(t)
+	cfd, cf, err := blockingFD(dialed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cf.Close()
+	unix.SetNonblock(cfd, true)
+	unix.Shutdown(cfd, unix.SHUT_WR)
+	if _, err := accepted.Write([]byte("123456\n")); err != nil {
+		t.Fatal(err)
+	}
+	accepted.Close()
+	time.Sleep(20 * time.Millisecond) // the FIN is in: readable and hung up
+	var got []byte
+	buf := make([]byte, 4)
+	for {
+		n, err := rawRead(cfd, buf)
+		got = append(got, buf[:n]...)
+		if n == 0 || err != nil {
+			break
+		}
+	}
+	if string(got) != "123456\n" {
+		t.Errorf("rawRead after the peer answered and closed: %q, want the whole answer", got)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -47,6 +48,10 @@ func udpSession(ctx context.Context, c net.Conn, mode string, conns *sync.Map) e
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
 		buf := make([]byte, 65536)
+		if mode == "udpbw" {
+			countRaw(fd, buf, client.IP, &stop, &bytes, &pkts)
+			return
+		}
 		for !stop.Load() {
 			n, from, err := unix.Recvfrom(fd, buf, 0)
 			if err == unix.EAGAIN || err == unix.EINTR {
@@ -83,6 +88,39 @@ func udpSession(ctx context.Context, c net.Conn, mode string, conns *sync.Map) e
 	unix.Shutdown(fd, unix.SHUT_RDWR)
 	<-done
 	return nil
+}
+
+// countRaw counts the client's datagrams on fd (made non-blocking) with
+// raw recvfrom calls (see rawRead), until stop or a shutdown.
+func countRaw(fd int, buf []byte, client net.IP, stop *atomic.Bool, bytes, pkts *atomic.Int64) {
+	if unix.SetNonblock(fd, true) != nil {
+		return
+	}
+	var from unix.RawSockaddrAny
+	for !stop.Load() {
+		n, err := rawRecvfrom(fd, buf, &from)
+		if err == unix.EAGAIN {
+			continue // nothing for sockWait: look at stop again
+		}
+		if err != nil || from.Addr.Family == unix.AF_UNSPEC {
+			return // shut down
+		}
+		if rawFromClient(&from, client) {
+			bytes.Add(int64(n))
+			pkts.Add(1)
+		}
+	}
+}
+
+// rawFromClient is fromClient for a raw source address.
+func rawFromClient(from *unix.RawSockaddrAny, ip net.IP) bool {
+	switch from.Addr.Family {
+	case unix.AF_INET:
+		return ip.Equal(net.IP((*unix.RawSockaddrInet4)(unsafe.Pointer(from)).Addr[:]))
+	case unix.AF_INET6:
+		return ip.Equal(net.IP((*unix.RawSockaddrInet6)(unsafe.Pointer(from)).Addr[:]))
+	}
+	return false
 }
 
 // fromClient says whether a datagram's source is the prober's address.
@@ -161,13 +199,16 @@ func (cl *client) udpLat(ctx context.Context, size int, d time.Duration, lost *a
 // are added to the counters (their ratio is the loss).
 func (cl *client) udpBW(ctx context.Context, size int, d time.Duration, sent, got *atomic.Int64) (float64, error) {
 	return onSocket(ctx, cl.udpPeer, "udpbw", size, func(fd int, c net.Conn) (float64, error) {
+		if err := unix.SetNonblock(fd, true); err != nil {
+			return 0, err
+		}
 		buf := make([]byte, size)
 		every := max(1, 4096/size)
 		var n int64
 		start := time.Now()
 		end := start.Add(d)
 		for i := 1; ; i++ {
-			if _, err := unix.Write(fd, buf); err == nil {
+			if _, err := rawWrite(fd, buf); err == nil {
 				n++
 			} else if err != unix.ENOBUFS && err != unix.EINTR && err != unix.ECONNREFUSED {
 				return 0, err
