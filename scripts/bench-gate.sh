@@ -30,19 +30,24 @@
 # MODE=sets measures the design CI uses against a stored baseline build:
 # two sequential sets of `tuneloop run --start ... --repeat K` launches
 # (each run its own JVM launch: all of A, then all of B), judged by
-#   tuneloop compare --fail-on-regression PCT A -- B
+#   tuneloop compare --fail-on-regression PCT A... -- B...
 # over launches (Welch t and an exact U-test that must agree). Services:
 # the zoo's (zoo/target/zoo.jar, `make zoo`), SERVICES="cpu-hot
 # sync-logging" (one CPU-bound, one lock-bound); B is the same build
 # (A/A: a false alarm is exit 3) or the same build doing SLOW="110 120"
 # percent of the work per request (zoo --work-pct: +10% / +20% checksum
-# or audit lines; detection is exit 3). For every service and every K in
-# KS="3 5": AA A/A trials and POWER trials of each slowdown, the kinds
-# interleaved. Sizes: AA=50 POWER=10 DUR=10s WARM=3s USERS=16 PCT=5;
-# about 2 x (AA + 2 POWER) x 2 x (3+5) launches of ~DUR+WARM+3 s: 9 hours
-# with the defaults on 2 cores. Every launch's steady-state TPS and p99
-# are kept in $OUT/launches.tsv (the per-launch distributions the Go
-# simulation in internal/stats resamples).
+# or audit lines; detection is exit 3). A comparison launches the largest
+# K of KS="3 5" a side, A then B, and judges every K of KS on the launches
+# next to the switch: the last K of A against the first K of B, which is
+# what two sets of K launches taken one after the other are (so the K=3
+# and K=5 judgements of one comparison share launches; each K's rate is
+# over comparisons that share none). For every service: AA A/A
+# comparisons and POWER of each slowdown, the kinds interleaved. Sizes:
+# AA=50 POWER=10 DUR=5s WARM=2s USERS=16 PCT=5: 2 services x (AA + 2
+# POWER) x 2 x 5 = 1400 launches of ~DUR+WARM+2 s, about 3.5 hours on 2
+# cores. Every launch's steady-state TPS and p99 are kept in
+# $OUT/launches.tsv (the per-launch distributions the Go simulation in
+# internal/stats resamples).
 # The measurement can be taken in parts: MAXTIME=SECONDS starts no new
 # comparison after that long, and RESUME=1 carries on in $OUT from the
 # first comparison not yet in results.tsv (the order is fixed by the
@@ -54,7 +59,7 @@ cd "$(dirname "$0")/.."
 MODE=${MODE:-runs}
 if [ "$MODE" = sets ]; then
 	SERVICES=${SERVICES:-"cpu-hot sync-logging"} KS=${KS:-"3 5"} AA=${AA:-50} POWER=${POWER:-10} SLOW=${SLOW:-"110 120"}
-	DUR=${DUR:-10s} WARM=${WARM:-3s} USERS=${USERS:-16} PCT=${PCT:-5} PORT=${PORT:-28610} JAR=${JAR:-zoo/target/zoo.jar}
+	DUR=${DUR:-5s} WARM=${WARM:-2s} USERS=${USERS:-16} PCT=${PCT:-5} PORT=${PORT:-28610} JAR=${JAR:-zoo/target/zoo.jar}
 	OUT=${OUT:-out/bench-gate-sets}
 	[ -f "$JAR" ] || { echo "bench-gate MODE=sets: $JAR missing: make zoo" >&2; exit 1; }
 	results="$OUT/results.tsv" launches="$OUT/launches.tsv"
@@ -68,7 +73,7 @@ if [ "$MODE" = sets ]; then
 			echo "give the same settings, or another OUT" >&2
 			exit 1
 		fi
-		done=$(($(wc -l <"$results") - 1))
+		done=$(awk -F'\t' 'NR > 1 { m = $1 } END { print m + 0 }' "$results")
 		# Launches of a comparison cut off before its result line go.
 		awk -F'\t' -v d="$done" 'NR == 1 || $1 <= d' "$launches" >"$launches.tmp" && mv "$launches.tmp" "$launches"
 	else
@@ -78,13 +83,12 @@ if [ "$MODE" = sets ]; then
 		printf 'n\tservice\tk\tside\twork_pct\trun\ttps\tp99_ms\n' >"$launches"
 	fi
 	go build -o "$OUT/tuneloop" ./cmd/tuneloop
+	kmax=$(printf '%s\n' $KS | sort -n | tail -1)
 	order=()
 	for ((r = 1; r <= AA || r <= POWER; r++)); do
 		for svc in $SERVICES; do
-			for k in $KS; do
-				if [ "$r" -le "$AA" ]; then order+=("$svc:$k:100"); fi
-				if [ "$r" -le "$POWER" ]; then for w in $SLOW; do order+=("$svc:$k:$w"); done; fi
-			done
+			if [ "$r" -le "$AA" ]; then order+=("$svc:100"); fi
+			if [ "$r" -le "$POWER" ]; then for w in $SLOW; do order+=("$svc:$w"); done; fi
 		done
 	done
 	side() { # DIR SERVICE K WORK_PCT: K launches, one after the other
@@ -96,36 +100,44 @@ if [ "$MODE" = sets ]; then
 	start=$(date +%s) n=0
 	[ "$done" -gt 0 ] && echo "bench-gate MODE=sets: carrying on after comparison $done of ${#order[@]} in $OUT" >&2
 	for item in "${order[@]}"; do
-		IFS=: read -r svc k w <<<"$item"
-		n=$((n + 1)) dir="$OUT/$n-$svc-k$k-w$w"
+		IFS=: read -r svc w <<<"$item"
+		n=$((n + 1)) dir="$OUT/$n-$svc-w$w"
 		[ "$n" -le "$done" ] && continue
 		if [ -n "${MAXTIME:-}" ] && [ $(($(date +%s) - start)) -ge "$MAXTIME" ]; then
 			echo "bench-gate MODE=sets: MAXTIME ${MAXTIME}s reached before comparison $n; RESUME=1 carries on" >&2
 			break
 		fi
-		rm -rf "$dir" "$dir.json"
+		rm -rf "$dir" "$dir"-k*.json
 		load=$(cut -d' ' -f1 /proc/loadavg)
-		set +e
-		side "$dir/a" "$svc" "$k" 100
-		side "$dir/b" "$svc" "$k" "$w"
-		"$OUT/tuneloop" compare --fail-on-regression "$PCT" -o json "$dir/a" -- "$dir/b" >"$dir.json" 2>>"$OUT/runs.log"
-		code=$?
-		set -e
-		jq -r --arg n "$n" --arg svc "$svc" --arg k "$k" --arg w "$w" '
+		side "$dir/a" "$svc" "$kmax" 100 || true
+		side "$dir/b" "$svc" "$kmax" "$w" || true
+		lines=()
+		for k in $KS; do
+			a=() b=()
+			for ((i = kmax - k + 1; i <= kmax; i++)); do a+=("$dir/a/run-$i"); done
+			for ((i = 1; i <= k; i++)); do b+=("$dir/b/run-$i"); done
+			set +e
+			"$OUT/tuneloop" compare --fail-on-regression "$PCT" -o json "${a[@]}" -- "${b[@]}" >"$dir-k$k.json" 2>>"$OUT/runs.log"
+			code=$?
+			set -e
+			line=$(jq -r --arg n "$n" --arg svc "$svc" --arg k "$k" --arg w "$w" --arg load "$load" --arg code "$code" '
+				def s(k): (.stats[] | select(.key == k));
+				def f: (. * 10 | round) / 10;
+				[$n, $svc, $k, $w, $load, $code, (s("tps").change_pct | f), "[\(s("tps").gate_ci_low_pct | f), \(s("tps").gate_ci_high_pct | f)]",
+				 (s("tps").u_test_p // "-" | if type == "number" then (. * 1000 | round) / 1000 else . end), (s("tps").gate_agreement // "agree"),
+				 ((.launch_groups // []) | length), ([s("tps").gate_more_runs // 0, s("p99_ms").gate_more_runs // 0] | max)] | @tsv' "$dir-k$k.json" 2>/dev/null) ||
+				line=$(printf '%s\t%s\t%s\t%s\t%s\t%s\t-\t-\t-\t-\t-\t-' "$n" "$svc" "$k" "$w" "$load" "$code")
+			lines+=("$line")
+			echo "comparison $n/${#order[@]} ($svc, $k a side, B at $w% work): exit $code, load $load, $(($(date +%s) - start)) s" >&2
+		done
+		jq -r --arg n "$n" --arg svc "$svc" --arg k "$kmax" --arg w "$w" '
 			(.before.runs | to_entries[] | [$n, $svc, $k, "a", "100", (.key + 1), (.value.tps // "-"), (.value.p99_ms // "-")]),
-			(.after.runs | to_entries[] | [$n, $svc, $k, "b", $w, (.key + 1), (.value.tps // "-"), (.value.p99_ms // "-")]) | @tsv' "$dir.json" >>"$launches" 2>/dev/null || true
-		line=$(jq -r --arg n "$n" --arg svc "$svc" --arg k "$k" --arg w "$w" --arg load "$load" --arg code "$code" '
-			def s(k): (.stats[] | select(.key == k));
-			def f: (. * 10 | round) / 10;
-			[$n, $svc, $k, $w, $load, $code, (s("tps").change_pct | f), "[\(s("tps").gate_ci_low_pct | f), \(s("tps").gate_ci_high_pct | f)]",
-			 (s("tps").u_test_p // "-" | if type == "number" then (. * 1000 | round) / 1000 else . end), (s("tps").gate_agreement // "agree"),
-			 ((.launch_groups // []) | length), ([s("tps").gate_more_runs // 0, s("p99_ms").gate_more_runs // 0] | max)] | @tsv' "$dir.json" 2>/dev/null) ||
-			line=$(printf '%s\t%s\t%s\t%s\t%s\t%s\t-\t-\t-\t-\t-\t-' "$n" "$svc" "$k" "$w" "$load" "$code")
-		echo "$line" >>"$results"
-		echo "comparison $n/${#order[@]} ($svc, $k a side, B at $w% work): exit $code, load $load, $(($(date +%s) - start)) s" >&2
+			(.after.runs | to_entries[] | [$n, $svc, $k, "b", $w, (.key + 1), (.value.tps // "-"), (.value.p99_ms // "-")]) | @tsv' "$dir-k$kmax.json" >>"$launches" 2>/dev/null || true
+		# The comparison's lines together, so a kill leaves it whole or absent.
+		printf '%s\n' "${lines[@]}" >>"$results"
 	done
 	echo
-	echo "bench-gate MODE=sets: $(($(wc -l <"$results") - 1)) of the ${#order[@]} comparisons planned measured (in $OUT); each of two sequential sets of K JVM launches (tuneloop run --start ... --repeat K; all of A, then all of B), compare --fail-on-regression $PCT over launches; runs of $DUR (+$WARM warm-up), $USERS users; $(($(date +%s) - start)) s"
+	echo "bench-gate MODE=sets: $(awk -F'\t' 'NR > 1 { m = $1 } END { print m + 0 }' "$results") of the ${#order[@]} comparisons planned measured (in $OUT); each of two sequential sets of $kmax JVM launches (tuneloop run --start ... --repeat $kmax; all of A, then all of B), each K of $KS judged on the last K of A and the first K of B by compare --fail-on-regression $PCT over launches; runs of $DUR (+$WARM warm-up), $USERS users; $(($(date +%s) - start)) s"
 	echo "load average (1 min) at the start of each comparison: $(cut -f5 "$results" | tail -n +2 | sort -n | awk '{a[NR]=$1} END {printf "min %s, median %s, max %s", a[1], a[int((NR+1)/2)], a[NR]}')"
 	# exit 3 rate with its exact (Clopper-Pearson) 95% interval.
 	printf '%-14s %3s %-22s %4s %-26s %10s %16s\n' service K kind n "exit 3 (95% CI)" "exit 4" "launch groups"
