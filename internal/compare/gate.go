@@ -46,6 +46,7 @@ func (c *Comparison) Gate(pct float64) bool {
 		return false
 	}
 	judged := map[string]bool{}
+	warming := c.warming()
 	for _, s := range c.Stats {
 		if !gated[s.Key] {
 			continue
@@ -58,6 +59,15 @@ func (c *Comparison) Gate(pct float64) bool {
 			more = max(more, s.GateMoreRuns)
 		}
 		switch {
+		case warming != nil && worse && beyond:
+			// Runs that ended still warming up: a slower side may only
+			// have warmed up more slowly (a JIT decision, a busier
+			// neighbour while it compiled), which no interval over
+			// their means can tell from the build.
+			c.Inconclusive = append(c.Inconclusive, finding.Tf(finding.T("%s: %+.1f%% is not a verdict: %s",
+				"%s：%+.1f%% 不能作为结论：%s"), s.Label, s.ChangePct, *warming))
+			c.InconclusiveKeys = append(c.InconclusiveKeys, s.Key)
+			continue
 		case s.Method == stats.MethodBootstrap && c.Design == DesignUnpaired && !c.oneJVM && worse && beyond:
 			// One launch a side: the launch-to-launch spread, which on a
 			// small host alone moves throughput 20%, is unmeasured, so

@@ -219,3 +219,52 @@ func TestGateOneLaunchASide(t *testing.T) {
 		t.Errorf("one JVM, two runs: %v %v", c.Regressions, c.Inconclusive)
 	}
 }
+
+// climbing turns a launch's 12 seconds into a run cut off in its warm-up:
+// throughput climbing from 40% to 100% of tps, second by second (the JIT
+// still compiling the hot path when the load stopped).
+func climbing(in Input, tps float64) Input {
+	l := in.Page.Load
+	for i := range l.Series {
+		x := tps * (0.4 + 0.6*float64(i)/11)
+		l.Series[i] = report.LoadPoint{TPS: x, P50MS: 20000 / x, P99MS: 50000 / x}
+	}
+	return in
+}
+
+// Six launches a side, the after side 20% slower: a regression when the
+// runs are at steady state; not a verdict when the runs were all still
+// warming up when their load stopped (their means say how far each
+// warm-up got), and the warning names them and what to do.
+func TestGateRunsStillWarmingUp(t *testing.T) {
+	tb := []float64{50000, 50400, 49800, 50900, 49500, 50200}
+	ta := []float64{40100, 39800, 40500, 40300, 39600, 40000}
+	b, a := set("a", t0, tb...), set("b", t0.Add(5*time.Minute), ta...)
+	c := CompareSetsWith(b, a, Options{PowerPct: 5})
+	if !c.Gate(5) {
+		t.Fatalf("flat runs 20%% slower: no regression (%v)", c.Inconclusive)
+	}
+	for _, r := range c.Before.Runs {
+		if r.RisingPct != nil {
+			t.Errorf("%s: flat run called still rising (%.0f%%)", r.Dir, *r.RisingPct)
+		}
+	}
+	for i := range b {
+		b[i], a[i] = climbing(b[i], tb[i]), climbing(a[i], ta[i])
+	}
+	c = CompareSetsWith(b, a, Options{PowerPct: 5})
+	if c.Gate(5) {
+		t.Fatalf("runs still warming up gated as a regression: %v", c.Regressions)
+	}
+	if len(c.Inconclusive) == 0 || !strings.Contains(c.Inconclusive[0].EN, "is not a verdict: 12 of 12 runs were still warming up when their load ended") ||
+		!strings.Contains(c.Inconclusive[0].EN, "lengthen --warm-up") || !strings.Contains(c.Inconclusive[0].ZH, "仍在预热") {
+		t.Errorf("inconclusive %v", c.Inconclusive)
+	}
+	warned := false
+	for _, w := range c.Warnings {
+		warned = warned || strings.Contains(w.EN, "a/run-1, a/run-2")
+	}
+	if !warned {
+		t.Errorf("no warning naming the runs still warming up: %v", c.Warnings)
+	}
+}

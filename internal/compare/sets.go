@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -36,6 +37,9 @@ type RunInfo struct {
 	// WarmUpS seconds were dropped as warm-up; SteadyS seconds are compared.
 	WarmUpS int `json:"warm_up_s"`
 	SteadyS int `json:"steady_s"`
+	// RisingPct: throughput still climbed this much across the steady
+	// seconds (stats.StillRising): the run ended before its warm-up did.
+	RisingPct *float64 `json:"still_rising_pct,omitempty"`
 	// TPS and P99MS are the steady-state means (null without a series).
 	TPS   *float64 `json:"tps"`
 	P99MS *float64 `json:"p99_ms"`
@@ -165,7 +169,36 @@ func CompareSetsWith(before, after []Input, o Options) *Comparison {
 	}
 	c.warn(before, after)
 	c.launchWarnings()
+	if w := c.warming(); w != nil {
+		c.Warnings = append(c.Warnings, *w)
+	}
 	return c
+}
+
+// warming says which runs were still warming up at their end (RisingPct),
+// nil when none was: their means measure how far each warm-up got, so the
+// gate calls no regression on them (Gate).
+func (c *Comparison) warming() *finding.Text {
+	var dirs []string
+	n, lo, hi := 0, math.Inf(1), math.Inf(-1)
+	for _, r := range slices.Concat(c.Before.Runs, c.After.Runs) {
+		n++
+		if r.RisingPct != nil {
+			dirs = append(dirs, finding.SafeLine(r.Dir))
+			lo, hi = min(lo, *r.RisingPct), max(hi, *r.RisingPct)
+		}
+	}
+	if len(dirs) == 0 {
+		return nil
+	}
+	rise := fmt.Sprintf("%.0f%%", lo)
+	if hi-lo >= 1 {
+		rise = fmt.Sprintf("%.0f-%.0f%%", lo, hi)
+	}
+	t := finding.Tf(finding.T("%d of %d runs were still warming up when their load ended (throughput rose %s across the seconds kept as steady state: %s): their means say how far each warm-up got, not what the build does; lengthen --warm-up (or the run) until throughput is flat",
+		"%d/%d 次运行在压测结束时仍在预热（被视为稳态的秒数内吞吐量仍上升了 %s：%s）：其均值反映的是预热进行到哪一步，而不是版本本身的性能；请加长 --warm-up（或运行时长）直到吞吐量平稳"),
+		len(dirs), n, rise, strings.Join(dirs, ", "))
+	return &t
 }
 
 // estimateStat is metric d's Stat from its estimate: the table's 95% interval,
@@ -372,6 +405,9 @@ func runInfo(in Input) RunInfo {
 	if l := p.Load; l != nil && len(l.Series) > 0 {
 		r := steadySeries(l.Series)
 		ri.WarmUpS, ri.SteadyS = r.warmUp, len(r.tps)
+		if rise, ok := stats.StillRising(r.tps); ok {
+			ri.RisingPct = ptr(100 * rise)
+		}
 		if len(r.tps) > 0 {
 			ri.TPS = ptr(mean(r.tps))
 		}

@@ -71,6 +71,60 @@ func SteadyStart(tps, p99 []float64) int {
 	return w
 }
 
+// RiseMin is the climb of throughput across a run's steady seconds past
+// which the run is taken as still warming up (StillRising).
+const RiseMin = 0.10
+
+// StillRising says whether throughput still climbed across a run's
+// steady-state seconds (those SteadyStart kept): the means of their first,
+// middle and last thirds rise in turn, and the last is at least RiseMin
+// above the first and 3 standard errors beyond it (the seconds' spread
+// about their third's mean). SteadyStart cuts only within the first half
+// and measures against the second, so a run that climbed from its start to
+// its end (the JIT still compiling the hot path when the load stopped)
+// keeps most of its climb, and its mean says how far the warm-up got, not
+// what the build does. Thirds, not seconds, so one slow second does not
+// decide it. rise is last/first - 1; fewer than 6 seconds are not judged.
+func StillRising(tps []float64) (rise float64, rising bool) {
+	n := len(tps)
+	if n < 6 {
+		return 0, false
+	}
+	k := n / 3
+	parts := [][]float64{tps[:k], tps[k : n-k], tps[n-k:]}
+	var m [3]float64
+	ss, lag, df := 0.0, 0.0, 0
+	for i, p := range parts {
+		m[i] = meanOf(p)
+		for j, x := range p {
+			ss += (x - m[i]) * (x - m[i])
+			if j > 0 {
+				lag += (x - m[i]) * (p[j-1] - m[i])
+			}
+		}
+		df += len(p) - 1
+	}
+	if !(m[0] > 0) || !(ss > 0) {
+		return 0, false
+	}
+	rise = m[2]/m[0] - 1
+	// A second leans on the one before, so a third's mean varies more than
+	// independent seconds' would: the standard error is inflated by
+	// sqrt((1+r)/(1-r)), r the seconds' lag-1 autocorrelation within their
+	// thirds (at least 0.3: a short run's r is biased low; at most 0.8).
+	r := min(max(lag/ss, 0.3), 0.8)
+	se := math.Sqrt(ss/float64(df)) * math.Sqrt(2/float64(k)) * math.Sqrt((1+r)/(1-r))
+	return rise, m[0] < m[1] && m[1] < m[2] && rise >= RiseMin && m[2]-m[0] > 3*se
+}
+
+func meanOf(v []float64) float64 {
+	t := 0.0
+	for _, x := range v {
+		t += x
+	}
+	return t / float64(len(v))
+}
+
 // band is median -/+ max(3 robust SDs, 5% of the median) of v.
 func band(v []float64) (lo, hi float64) {
 	m := Median(v)
