@@ -11,6 +11,7 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/stats"
 )
 
 // Histogram range: 1 µs to 10 minutes at 3 significant digits (~170 KB
@@ -571,4 +572,15 @@ func (s *Summary) errorClasses() finding.Text {
 		return finding.T("no error class was recorded", "未记录错误类别")
 	}
 	return finding.Text{EN: strings.Join(en, ", "), ZH: strings.Join(zh, "，")}
+}
+
+// StillRising says whether throughput still climbed across the seconds
+// after the series' own warm-up (stats.SteadyStart, stats.StillRising):
+// the load ended before the service reached its steady state.
+func (s *Summary) StillRising() (rise float64, ok bool) {
+	tps, p99 := make([]float64, len(s.Series)), make([]float64, len(s.Series))
+	for i, d := range s.Series {
+		tps[i], p99[i] = float64(d.Requests), d.P99
+	}
+	return stats.StillRising(tps[stats.SteadyStart(tps, p99):])
 }

@@ -55,6 +55,10 @@ func WriteText(w io.Writer, s *Summary, l finding.Lang) error {
 		fmt.Fprintf(b, t("  (excluded: %d warm-up, %d in flight at the end)", "（未计入：预热 %d 个，结束时仍在途 %d 个）"), s.Warmup, s.Aborted)
 	}
 	fmt.Fprintln(b)
+	if rise, ok := s.StillRising(); ok {
+		fmt.Fprintf(b, t("  NOT STEADY: throughput was still rising when the load ended (+%.0f%% across the seconds after its warm-up): the service had not warmed up (the JIT still compiling, pools or caches filling), so these figures are the warm-up's; lengthen --warm-up or -d\n",
+			"  未达稳态：压测结束时吞吐量仍在上升（预热之后的各秒内上升了 %.0f%%）：服务尚未预热完成（JIT 仍在编译、连接池或缓存仍在填充），这些数字属于预热阶段；请加长 --warm-up 或 -d\n"), 100*rise)
+	}
 	if err := s.NoSuccess(); err != nil {
 		fmt.Fprintf(b, "  %s %s\n", t("ERROR:", "错误："), finding.Localize(err, l))
 	}
