@@ -108,6 +108,9 @@ func rawIO(nr uintptr, ev int16, fd int, b []byte) (int, error) {
 // rawRecvfrom is recvfrom(2) as rawRead is read(2); from gets the source
 // (its family is AF_UNSPEC when none was given).
 func rawRecvfrom(fd int, b []byte, from *unix.RawSockaddrAny) (int, error) {
+	if len(b) == 0 {
+		return 0, unix.EINVAL
+	}
 	hup := false
 	for {
 		l := uint32(unix.SizeofSockaddrAny)
@@ -138,12 +141,19 @@ func rawRecvfrom(fd int, b []byte, from *unix.RawSockaddrAny) (int, error) {
 var errShutDown = errors.New("socket shut down")
 
 // waitFD waits in ppoll(2) until fd is ready for ev, hung up or in error,
-// for at most sockWait (then EAGAIN, as SO_RCVTIMEO says it); hup says it
-// is hung up: a call that would still block then never will do more.
+// for at most sockWait in all (then EAGAIN, as SO_RCVTIMEO says it; ppoll
+// is not restarted after a signal, so the wait goes on to one deadline);
+// hup says it is hung up or in error: a call that would still block then
+// never will do more (an error is the next call's to say).
 func waitFD(fd int, ev int16) (hup bool, err error) {
 	pfd := []unix.PollFd{{Fd: int32(fd), Events: ev}}
+	deadline := time.Now().Add(sockWait)
 	for {
-		ts := unix.NsecToTimespec(int64(sockWait))
+		left := time.Until(deadline)
+		if left <= 0 {
+			return false, unix.EAGAIN
+		}
+		ts := unix.NsecToTimespec(int64(left))
 		n, err := unix.Ppoll(pfd, &ts, nil) // ppoll: the one on every architecture
 		switch {
 		case err == unix.EINTR:
@@ -152,7 +162,7 @@ func waitFD(fd int, ev int16) (hup bool, err error) {
 		case n == 0:
 			return false, unix.EAGAIN
 		default:
-			return pfd[0].Revents&(unix.POLLHUP|unix.POLLNVAL) != 0, nil
+			return pfd[0].Revents&(unix.POLLHUP|unix.POLLNVAL|unix.POLLERR) != 0, nil
 		}
 	}
 }

@@ -39,6 +39,11 @@ func udpSession(ctx context.Context, c net.Conn, mode string, conns *sync.Map) e
 		return err
 	}
 	defer release()
+	if mode == "udpbw" {
+		if err := unix.SetNonblock(fd, true); err != nil {
+			return err
+		}
+	}
 	fmt.Fprintf(c, "ok %d\n", port)
 	var bytes, pkts atomic.Int64
 	var stop atomic.Bool
@@ -90,12 +95,9 @@ func udpSession(ctx context.Context, c net.Conn, mode string, conns *sync.Map) e
 	return nil
 }
 
-// countRaw counts the client's datagrams on fd (made non-blocking) with
-// raw recvfrom calls (see rawRead), until stop or a shutdown.
+// countRaw counts the client's datagrams on fd (non-blocking) with raw
+// recvfrom calls (see rawRead), until stop or a shutdown.
 func countRaw(fd int, buf []byte, client net.IP, stop *atomic.Bool, bytes, pkts *atomic.Int64) {
-	if unix.SetNonblock(fd, true) != nil {
-		return
-	}
 	var from unix.RawSockaddrAny
 	for !stop.Load() {
 		n, err := rawRecvfrom(fd, buf, &from)
