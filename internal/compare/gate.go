@@ -46,7 +46,7 @@ func (c *Comparison) Gate(pct float64) bool {
 		return false
 	}
 	judged := map[string]bool{}
-	warming := c.warming()
+	warming, afterWarming := c.warming()
 	for _, s := range c.Stats {
 		if !gated[s.Key] {
 			continue
@@ -59,11 +59,11 @@ func (c *Comparison) Gate(pct float64) bool {
 			more = max(more, s.GateMoreRuns)
 		}
 		switch {
-		case warming != nil && worse && beyond:
-			// Runs that ended still warming up: a slower side may only
-			// have warmed up more slowly (a JIT decision, a busier
-			// neighbour while it compiled), which no interval over
-			// their means can tell from the build.
+		case afterWarming && worse && beyond:
+			// Half or more of the after side's runs ended still warming
+			// up: it may only have warmed up more slowly (a JIT
+			// decision, a busier neighbour while it compiled), which no
+			// interval over their means can tell from the build.
 			c.Inconclusive = append(c.Inconclusive, finding.Tf(finding.T("%s: %+.1f%% is not a verdict: %s",
 				"%s：%+.1f%% 不能作为结论：%s"), s.Label, s.ChangePct, *warming))
 			c.InconclusiveKeys = append(c.InconclusiveKeys, s.Key)

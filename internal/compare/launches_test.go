@@ -221,12 +221,12 @@ func TestGateOneLaunchASide(t *testing.T) {
 }
 
 // climbing turns a launch's 12 seconds into a run cut off in its warm-up:
-// throughput climbing from 40% to 100% of tps, second by second (the JIT
-// still compiling the hot path when the load stopped).
-func climbing(in Input, tps float64) Input {
+// throughput climbing from lo to hi, second by second (the JIT still
+// compiling the hot path when the load stopped).
+func climbing(in Input, lo, hi float64) Input {
 	l := in.Page.Load
 	for i := range l.Series {
-		x := tps * (0.4 + 0.6*float64(i)/11)
+		x := lo + (hi-lo)*float64(i)/11
 		l.Series[i] = report.LoadPoint{TPS: x, P50MS: 20000 / x, P99MS: 50000 / x}
 	}
 	return in
@@ -235,7 +235,8 @@ func climbing(in Input, tps float64) Input {
 // Six launches a side, the after side 20% slower: a regression when the
 // runs are at steady state; not a verdict when the runs were all still
 // warming up when their load stopped (their means say how far each
-// warm-up got), and the warning names them and what to do.
+// warm-up got), and the warning names them and what to do; a regression
+// again when only the baseline's were.
 func TestGateRunsStillWarmingUp(t *testing.T) {
 	tb := []float64{50000, 50400, 49800, 50900, 49500, 50200}
 	ta := []float64{40100, 39800, 40500, 40300, 39600, 40000}
@@ -250,7 +251,7 @@ func TestGateRunsStillWarmingUp(t *testing.T) {
 		}
 	}
 	for i := range b {
-		b[i], a[i] = climbing(b[i], tb[i]), climbing(a[i], ta[i])
+		b[i], a[i] = climbing(b[i], 0.4*tb[i], tb[i]), climbing(a[i], 0.4*ta[i], ta[i])
 	}
 	c = CompareSetsWith(b, a, Options{PowerPct: 5})
 	if c.Gate(5) {
@@ -266,5 +267,16 @@ func TestGateRunsStillWarmingUp(t *testing.T) {
 	}
 	if !warned {
 		t.Errorf("no warning naming the runs still warming up: %v", c.Warnings)
+	}
+	// Only the baseline still warming up, the candidate level and slower:
+	// its fall is if anything larger, and still a regression.
+	b = set("a", t0, tb...)
+	for i := range b {
+		b[i] = climbing(b[i], 0.8*tb[i], 1.2*tb[i]) // its mean: tb
+	}
+	a = set("b", t0.Add(5*time.Minute), ta...)
+	c = CompareSetsWith(b, a, Options{PowerPct: 5})
+	if !c.Gate(5) {
+		t.Errorf("a level candidate 20%% below a baseline still warming up: no regression (%v)", c.Inconclusive)
 	}
 }

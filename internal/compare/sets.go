@@ -169,36 +169,43 @@ func CompareSetsWith(before, after []Input, o Options) *Comparison {
 	}
 	c.warn(before, after)
 	c.launchWarnings()
-	if w := c.warming(); w != nil {
+	if w, _ := c.warming(); w != nil {
 		c.Warnings = append(c.Warnings, *w)
 	}
 	return c
 }
 
 // warming says which runs were still warming up at their end (RisingPct),
-// nil when none was: their means measure how far each warm-up got, so the
-// gate calls no regression on them (Gate).
-func (c *Comparison) warming() *finding.Text {
+// nil when none was: their means measure how far each warm-up got.
+// afterHalf: at least half the after side's runs were, so a worse after
+// side may only have warmed up more slowly, and the gate calls no
+// regression on it (Gate); a baseline still warming makes a slower
+// candidate's fall, if anything, larger.
+func (c *Comparison) warming() (t *finding.Text, afterHalf bool) {
 	var dirs []string
 	n, lo, hi := 0, math.Inf(1), math.Inf(-1)
-	for _, r := range slices.Concat(c.Before.Runs, c.After.Runs) {
+	after := 0
+	for i, r := range slices.Concat(c.Before.Runs, c.After.Runs) {
 		n++
 		if r.RisingPct != nil {
 			dirs = append(dirs, finding.SafeLine(r.Dir))
 			lo, hi = min(lo, *r.RisingPct), max(hi, *r.RisingPct)
+			if i >= len(c.Before.Runs) {
+				after++
+			}
 		}
 	}
 	if len(dirs) == 0 {
-		return nil
+		return nil, false
 	}
 	rise := fmt.Sprintf("%.0f%%", lo)
 	if hi-lo >= 1 {
 		rise = fmt.Sprintf("%.0f-%.0f%%", lo, hi)
 	}
-	t := finding.Tf(finding.T("%d of %d runs were still warming up when their load ended (throughput rose %s across the seconds kept as steady state: %s): their means say how far each warm-up got, not what the build does; lengthen --warm-up (or the run) until throughput is flat",
+	w := finding.Tf(finding.T("%d of %d runs were still warming up when their load ended (throughput rose %s across the seconds kept as steady state: %s): their means say how far each warm-up got, not what the build does; lengthen --warm-up (or the run) until throughput is flat",
 		"%d/%d 次运行在压测结束时仍在预热（被视为稳态的秒数内吞吐量仍上升了 %s：%s）：其均值反映的是预热进行到哪一步，而不是版本本身的性能；请加长 --warm-up（或运行时长）直到吞吐量平稳"),
 		len(dirs), n, rise, strings.Join(dirs, ", "))
-	return &t
+	return &w, 2*after >= len(c.After.Runs)
 }
 
 // estimateStat is metric d's Stat from its estimate: the table's 95% interval,
@@ -405,8 +412,11 @@ func runInfo(in Input) RunInfo {
 	if l := p.Load; l != nil && len(l.Series) > 0 {
 		r := steadySeries(l.Series)
 		ri.WarmUpS, ri.SteadyS = r.warmUp, len(r.tps)
-		if rise, ok := stats.StillRising(r.tps); ok {
-			ri.RisingPct = ptr(100 * rise)
+		// Past the load's own ramp-up, where throughput rises by design.
+		if skip := max(0, int(math.Ceil(l.RampS))-r.warmUp); skip < len(r.tps) {
+			if rise, ok := stats.StillRising(r.tps[skip:]); ok {
+				ri.RisingPct = ptr(100 * rise)
+			}
 		}
 		if len(r.tps) > 0 {
 			ri.TPS = ptr(mean(r.tps))

@@ -546,6 +546,9 @@ func (r *runner) summary(series []Second, finish time.Time, interrupted bool) *S
 	if finish.After(r.measure) {
 		s.Duration = finish.Sub(r.measure).Seconds()
 	}
+	if d := cfg.RampUp - cfg.WarmUp; d > 0 {
+		s.RampS = d.Seconds()
+	}
 	labels := make([]*acc, len(r.reqs))
 	order := make([]string, 0, len(r.reqs))
 	var kinds [numKinds]int64

@@ -197,7 +197,11 @@ type Summary struct {
 	Open          *OpenStats       `json:"open,omitempty"`
 	HTTP2Requests int64            `json:"http2_requests,omitempty"`  // answered over HTTP/2 (Config.HTTP2)
 	Warmup        int64            `json:"warmup_requests,omitempty"` // sent during warm-up, excluded
-	Aborted       int64            `json:"aborted,omitempty"`         // in flight when the run ended, excluded
+	// RampS: seconds at the start of the series while the load itself
+	// still ramped up (a ramp-up longer than the warm-up): throughput
+	// rises there by design, not because the service warms up.
+	RampS   float64 `json:"ramp_s,omitempty"`
+	Aborted int64   `json:"aborted,omitempty"` // in flight when the run ended, excluded
 	// AbortedInBody of the Aborted had their response begun and never
 	// finished (an endless chunked or very long body); the rest got no
 	// response byte at all.
@@ -575,12 +579,15 @@ func (s *Summary) errorClasses() finding.Text {
 }
 
 // StillRising says whether throughput still climbed across the seconds
-// after the series' own warm-up (stats.SteadyStart, stats.StillRising):
-// the load ended before the service reached its steady state.
+// after the load's own ramp-up (RampS) and the series' warm-up
+// (stats.SteadyStart, stats.StillRising): the load ended before the
+// service reached its steady state.
 func (s *Summary) StillRising() (rise float64, ok bool) {
-	tps, p99 := make([]float64, len(s.Series)), make([]float64, len(s.Series))
-	for i, d := range s.Series {
-		tps[i], p99[i] = float64(d.Requests), d.P99
+	var tps, p99 []float64
+	for _, d := range s.Series {
+		if float64(d.T) >= s.RampS {
+			tps, p99 = append(tps, float64(d.Requests)), append(p99, d.P99)
+		}
 	}
 	return stats.StillRising(tps[stats.SteadyStart(tps, p99):])
 }

@@ -82,6 +82,9 @@ type LoadView struct {
 	P90MS    float64 `json:"p90_ms"`
 	P99MS    float64 `json:"p99_ms"`
 	MaxMS    float64 `json:"max_ms"`
+	// RampS: the load itself still ramped up over the series' first
+	// seconds (loadgen.Summary.RampS).
+	RampS float64 `json:"ramp_s,omitempty"`
 	// Series is per second.
 	Series []LoadPoint `json:"series"`
 }

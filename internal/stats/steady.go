@@ -37,6 +37,8 @@ package stats
 import (
 	"math"
 	"slices"
+
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // SteadyStart returns the index of the first steady-state second of a run:
@@ -75,46 +77,65 @@ func SteadyStart(tps, p99 []float64) int {
 // which the run is taken as still warming up (StillRising).
 const RiseMin = 0.10
 
+// riseSure: a climb across the thirds this large is a warm-up whatever the
+// seconds' noise (a level run's thirds do not differ by half). The slope's
+// test alone misses the S-shaped climb of a JIT (flat, steep, flat again):
+// its residuals about one line look autocorrelated, inflating the error.
+const riseSure = 0.5
+
 // StillRising says whether throughput still climbed across a run's
 // steady-state seconds (those SteadyStart kept): the means of their first,
-// middle and last thirds rise in turn, and the last is at least RiseMin
-// above the first and 3 standard errors beyond it (the seconds' spread
-// about their third's mean). SteadyStart cuts only within the first half
-// and measures against the second, so a run that climbed from its start to
-// its end (the JIT still compiling the hot path when the load stopped)
-// keeps most of its climb, and its mean says how far the warm-up got, not
-// what the build does. Thirds, not seconds, so one slow second does not
-// decide it. rise is last/first - 1; fewer than 6 seconds are not judged.
+// middle and last thirds rise in turn, the last at least RiseMin above the
+// first, and the least-squares slope over the seconds is above 0 beyond
+// the one-sided 99.9% t quantile of its standard error (or the climb is
+// riseSure or more). SteadyStart cuts
+// only within the first half and measures against the second, so a run
+// that climbed from its start to its end (the JIT still compiling the hot
+// path when the load stopped) keeps most of its climb, and its mean says
+// how far the warm-up got, not what the build does. rise is last third /
+// first third - 1; fewer than 6 seconds are not judged.
 func StillRising(tps []float64) (rise float64, rising bool) {
 	n := len(tps)
 	if n < 6 {
 		return 0, false
 	}
 	k := n / 3
-	parts := [][]float64{tps[:k], tps[k : n-k], tps[n-k:]}
-	var m [3]float64
-	ss, lag, df := 0.0, 0.0, 0
-	for i, p := range parts {
-		m[i] = meanOf(p)
-		for j, x := range p {
-			ss += (x - m[i]) * (x - m[i])
-			if j > 0 {
-				lag += (x - m[i]) * (p[j-1] - m[i])
-			}
-		}
-		df += len(p) - 1
-	}
-	if !(m[0] > 0) || !(ss > 0) {
+	m0, m1, m2 := meanOf(tps[:k]), meanOf(tps[k:n-k]), meanOf(tps[n-k:])
+	if !(m0 > 0) {
 		return 0, false
 	}
-	rise = m[2]/m[0] - 1
-	// A second leans on the one before, so a third's mean varies more than
-	// independent seconds' would: the standard error is inflated by
-	// sqrt((1+r)/(1-r)), r the seconds' lag-1 autocorrelation within their
-	// thirds (at least 0.3: a short run's r is biased low; at most 0.8).
-	r := min(max(lag/ss, 0.3), 0.8)
-	se := math.Sqrt(ss/float64(df)) * math.Sqrt(2/float64(k)) * math.Sqrt((1+r)/(1-r))
-	return rise, m[0] < m[1] && m[1] < m[2] && rise >= RiseMin && m[2]-m[0] > 3*se
+	rise = m2/m0 - 1
+	if !(m0 < m1 && m1 < m2 && rise >= RiseMin) {
+		return rise, false
+	}
+	// The slope and its residuals.
+	xm, ym := float64(n-1)/2, meanOf(tps)
+	sxx, sxy := 0.0, 0.0
+	for i, y := range tps {
+		sxx += (float64(i) - xm) * (float64(i) - xm)
+		sxy += (float64(i) - xm) * (y - ym)
+	}
+	slope := sxy / sxx
+	ss, lag, prev := 0.0, 0.0, 0.0
+	for i, y := range tps {
+		e := y - ym - slope*(float64(i)-xm)
+		ss += e * e
+		if i > 0 {
+			lag += e * prev
+		}
+		prev = e
+	}
+	if !(ss > 0) || rise >= riseSure {
+		return rise, true // a straight climb, or one no level run's noise makes
+	}
+	// A second leans on the one before (a queue, a GC cycle, the JIT, the
+	// neighbours span seconds): the slope's standard error is inflated by
+	// sqrt((1+r)/(1-r)), r the residuals' lag-1 autocorrelation, which a
+	// short run's few seconds bias low: at least 0.5, at most 0.95.
+	r := min(max(lag/ss, 0.5), 0.95)
+	se := math.Sqrt(ss/float64(n-2)/sxx) * math.Sqrt((1+r)/(1-r))
+	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 2)}.Quantile(0.999)
+	return rise, slope > q*se
 }
 
 func meanOf(v []float64) float64 {
