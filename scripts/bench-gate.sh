@@ -69,6 +69,10 @@ if [ "$MODE" = sets ]; then
 	OUT=${OUT:-out/bench-gate-sets}
 	[ -f "$JAR" ] || { echo "bench-gate MODE=sets: $JAR missing: make zoo" >&2; exit 1; }
 	results="$OUT/results.tsv" launches="$OUT/launches.tsv"
+	if [ -n "${REJUDGE:-}" ] && [ ! -f "$results" ]; then
+		echo "bench-gate MODE=sets REJUDGE=1: no $results to judge again" >&2
+		exit 1
+	fi
 	params="SERVICES=$SERVICES KS=$KS AA=$AA POWER=$POWER SLOW=$SLOW DUR=$DUR WARM=$WARM USERS=$USERS PCT=$PCT JAR=$JAR JAVA_OPTS=${JAVA_OPTS:-}"
 	done=0
 	if [ -n "${RESUME:-}${REJUDGE:-}" ] && [ -f "$results" ]; then
@@ -88,7 +92,13 @@ if [ "$MODE" = sets ]; then
 		printf 'n\tservice\tk\twork_b\tloadavg\texit\ttps_pct\ttps_ci99\tu_p\tgate_agreement\tgroups\tgate_more\n' >"$results"
 		printf 'n\tservice\tk\tside\twork_pct\trun\ttps\tp99_ms\n' >"$launches"
 	fi
-	go build -o "$OUT/tuneloop" ./cmd/tuneloop
+	# RESUME carries on with the binary that measured the first part, so
+	# one table holds one gate; REJUDGE judges every comparison anew with
+	# this tree's.
+	if [ -z "${RESUME:-}" ] || [ -n "${REJUDGE:-}" ] || [ ! -x "$OUT/tuneloop" ]; then
+		go build -o "$OUT/tuneloop" ./cmd/tuneloop
+		git describe --always --dirty >"$OUT/build" 2>/dev/null || true
+	fi
 	kmax=$(printf '%s\n' $KS | sort -n | tail -1)
 	order=()
 	for ((r = 1; r <= AA || r <= POWER; r++)); do
@@ -131,14 +141,16 @@ if [ "$MODE" = sets ]; then
 	}
 	start=$(date +%s) n=0
 	if [ -n "${REJUDGE:-}" ]; then
-		[ -f "$results" ] || { echo "bench-gate MODE=sets REJUDGE=1: no $results" >&2; exit 1; }
-		cp "$results" "$results.old"
-		head -1 "$results.old" >"$results"
-		head -1 "$launches" >"$launches.tmp" && mv "$launches.tmp" "$launches"
+		# Into new files, moved over the old ones at the end: a kill
+		# midway leaves the measurement as it was.
+		old="$results" results="$OUT/results.rejudge" launches="$OUT/launches.rejudge"
+		head -1 "$old" >"$results"
+		head -1 "$OUT/launches.tsv" >"$launches"
 		while IFS=$'\t' read -r n svc w load; do
 			judge "$n" "$svc" "$w" "$load" "$OUT/$n-$svc-w$w"
-		done < <(awk -F'\t' 'NR > 1 && !seen[$1]++ { print $1 "\t" $2 "\t" $4 "\t" $5 }' "$results.old")
-		order=("${order[@]}") done=${#order[@]}
+		done < <(awk -F'\t' 'NR > 1 && !seen[$1]++ { print $1 "\t" $2 "\t" $4 "\t" $5 }' "$old")
+		mv "$launches" "$OUT/launches.tsv" && mv "$results" "$OUT/results.tsv"
+		results="$OUT/results.tsv" launches="$OUT/launches.tsv" done=${#order[@]}
 	fi
 	[ "$done" -gt 0 ] && [ -z "${REJUDGE:-}" ] && echo "bench-gate MODE=sets: carrying on after comparison $done of ${#order[@]} in $OUT" >&2
 	for item in "${order[@]}"; do
@@ -156,7 +168,7 @@ if [ "$MODE" = sets ]; then
 		judge "$n" "$svc" "$w" "$load" "$dir"
 	done
 	echo
-	echo "bench-gate MODE=sets: $(awk -F'\t' 'NR > 1 { m = $1 } END { print m + 0 }' "$results") of the ${#order[@]} comparisons planned measured (in $OUT); each of two sequential sets of $kmax JVM launches (tuneloop run --start ... --repeat $kmax; all of A, then all of B), each K of $KS judged on the last K of A and the first K of B by compare --fail-on-regression $PCT over launches; runs of $DUR (+$WARM warm-up), $USERS users; $(($(date +%s) - start)) s"
+	echo "bench-gate MODE=sets: $(awk -F'\t' 'NR > 1 { m = $1 } END { print m + 0 }' "$results") of the ${#order[@]} comparisons planned measured (in $OUT); each of two sequential sets of $kmax JVM launches (tuneloop run --start ... --repeat $kmax; all of A, then all of B), each K of $KS judged on the last K of A and the first K of B by compare --fail-on-regression $PCT over launches; runs of $DUR (+$WARM warm-up), $USERS users; judged by tuneloop $(cat "$OUT/build" 2>/dev/null || echo '?'); $(($(date +%s) - start)) s"
 	echo "load average (1 min) at the start of each comparison: $(cut -f5 "$results" | tail -n +2 | sort -n | awk '{a[NR]=$1} END {printf "min %s, median %s, max %s", a[1], a[int((NR+1)/2)], a[NR]}')"
 	# exit 3 rate with its exact (Clopper-Pearson) 95% interval.
 	printf '%-14s %3s %-22s %4s %-26s %10s %16s\n' service K kind n "exit 3 (95% CI)" "exit 4" "launch groups"
