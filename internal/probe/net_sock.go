@@ -86,23 +86,10 @@ func rawIO(nr uintptr, ev int16, fd int, b []byte) (int, error) {
 	if len(b) > 0 {
 		p = unsafe.Pointer(&b[0])
 	}
-	hup := false
-	for {
+	return retryRaw(fd, ev, func() (uintptr, syscall.Errno) {
 		n, _, e := unix.RawSyscall(nr, uintptr(fd), uintptr(p), uintptr(len(b)))
-		switch {
-		case e == 0:
-			return int(n), nil
-		case e == unix.EAGAIN && hup:
-			return 0, errShutDown
-		case e == unix.EAGAIN:
-			var err error
-			if hup, err = waitFD(fd, ev); err != nil {
-				return 0, err
-			}
-		case e != unix.EINTR:
-			return 0, e
-		}
-	}
+		return n, e
+	})
 }
 
 // rawRecvfrom is recvfrom(2) as rawRead is read(2); from gets the source
@@ -111,22 +98,34 @@ func rawRecvfrom(fd int, b []byte, from *unix.RawSockaddrAny) (int, error) {
 	if len(b) == 0 {
 		return 0, unix.EINVAL
 	}
-	hup := false
-	for {
-		l := uint32(unix.SizeofSockaddrAny)
+	var l uint32
+	n, err := retryRaw(fd, unix.POLLIN, func() (uintptr, syscall.Errno) {
+		l = uint32(unix.SizeofSockaddrAny)
 		n, _, e := unix.RawSyscall6(unix.SYS_RECVFROM, uintptr(fd), uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)), 0,
 			uintptr(unsafe.Pointer(from)), uintptr(unsafe.Pointer(&l)))
+		return n, e
+	})
+	if err == nil && l == 0 {
+		from.Addr.Family = unix.AF_UNSPEC
+	}
+	return n, err
+}
+
+// retryRaw makes a raw call until it is done: again after EINTR, after a
+// wait for ev on EAGAIN, and errShutDown when it would still block on a
+// socket that is hung up.
+func retryRaw(fd int, ev int16, call func() (uintptr, syscall.Errno)) (int, error) {
+	hup := false
+	for {
+		n, e := call()
 		switch {
 		case e == 0:
-			if l == 0 {
-				from.Addr.Family = unix.AF_UNSPEC
-			}
 			return int(n), nil
 		case e == unix.EAGAIN && hup:
 			return 0, errShutDown
 		case e == unix.EAGAIN:
 			var err error
-			if hup, err = waitFD(fd, unix.POLLIN); err != nil {
+			if hup, err = waitFD(fd, ev); err != nil {
 				return 0, err
 			}
 		case e != unix.EINTR:
