@@ -60,6 +60,11 @@
 # settings, which must be the same: $OUT/params). A comparison cut off
 # by a kill is measured again. The table at the end is over every
 # comparison in results.tsv and says how many of the planned it holds.
+# The measurement outlives the machine: after every comparison its
+# settings, build, results.tsv and launches.tsv (a few KB) are copied to
+# KEEP (docs/bench/gate-sets, in the repo; KEEP= to skip), and RESUME=1
+# with no results in OUT starts from KEEP's, rebuilding tuneloop at the
+# recorded commit (a git worktree) so one table holds one gate.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MODE=${MODE:-runs}
@@ -68,7 +73,11 @@ if [ "$MODE" = sets ]; then
 	DUR=${DUR:-8s} WARM=${WARM:-15s} USERS=${USERS:-16} PCT=${PCT:-5} PORT=${PORT:-28610} JAR=${JAR:-zoo/target/zoo.jar}
 	OUT=${OUT:-out/bench-gate-sets}
 	[ -f "$JAR" ] || { echo "bench-gate MODE=sets: $JAR missing: make zoo" >&2; exit 1; }
-	results="$OUT/results.tsv" launches="$OUT/launches.tsv"
+	results="$OUT/results.tsv" launches="$OUT/launches.tsv" KEEP=${KEEP-docs/bench/gate-sets}
+	if [ -n "${RESUME:-}" ] && [ -z "${REJUDGE:-}" ] && [ ! -f "$results" ] && [ -n "$KEEP" ] && [ -f "$KEEP/results.tsv" ]; then
+		mkdir -p "$OUT" && cp "$KEEP/params" "$KEEP/build" "$KEEP/results.tsv" "$KEEP/launches.tsv" "$OUT/"
+		echo "bench-gate MODE=sets RESUME=1: carrying on from $KEEP (build $(cat "$OUT/build"))" >&2
+	fi
 	if [ -n "${REJUDGE:-}" ] && [ ! -f "$results" ]; then
 		echo "bench-gate MODE=sets REJUDGE=1: no $results to judge again" >&2
 		exit 1
@@ -95,10 +104,25 @@ if [ "$MODE" = sets ]; then
 	# RESUME carries on with the binary that measured the first part, so
 	# one table holds one gate; REJUDGE judges every comparison anew with
 	# this tree's.
-	if [ -z "${RESUME:-}" ] || [ -n "${REJUDGE:-}" ] || [ ! -x "$OUT/tuneloop" ]; then
+	if [ -n "${RESUME:-}" ] && [ -z "${REJUDGE:-}" ] && [ ! -x "$OUT/tuneloop" ] && [ -s "$OUT/build" ]; then
+		rev=$(cat "$OUT/build")
+		case $rev in *-dirty | '?')
+			echo "bench-gate MODE=sets RESUME=1: $OUT was measured by an uncommitted build ($rev) that cannot be rebuilt; REJUDGE=1 or another OUT" >&2
+			exit 1 ;;
+		esac
+		wt=$(mktemp -d) && git worktree add -q --detach "$wt" "$rev"
+		bin="$(cd "$OUT" && pwd)/tuneloop"
+		(cd "$wt" && go build -o "$bin" ./cmd/tuneloop) || { git worktree remove --force "$wt"; exit 1; }
+		git worktree remove --force "$wt"
+	elif [ -z "${RESUME:-}" ] || [ -n "${REJUDGE:-}" ] || [ ! -x "$OUT/tuneloop" ]; then
 		go build -o "$OUT/tuneloop" ./cmd/tuneloop
 		git describe --always --dirty >"$OUT/build" 2>/dev/null || true
 	fi
+	keep() { # the compact measurement into the repo, whole files only
+		[ -n "$KEEP" ] || return 0
+		mkdir -p "$KEEP" && local f
+		for f in params build results.tsv launches.tsv; do cp "$OUT/$f" "$KEEP/.$f.tmp" && mv "$KEEP/.$f.tmp" "$KEEP/$f"; done
+	}
 	kmax=$(printf '%s\n' $KS | sort -n | tail -1)
 	order=()
 	for ((r = 1; r <= AA || r <= POWER; r++)); do
@@ -138,6 +162,7 @@ if [ "$MODE" = sets ]; then
 			(.after.runs | to_entries[] | [$n, $svc, $k, "b", $w, (.key + 1), (.value.tps // "-"), (.value.p99_ms // "-")]) | @tsv' "$dir-k$kmax.json" >>"$launches" 2>/dev/null || true
 		# The comparison's lines together, so a kill leaves it whole or absent.
 		printf '%s\n' "${lines[@]}" >>"$results"
+		[ -n "${REJUDGE:-}" ] || keep
 	}
 	start=$(date +%s) n=0
 	if [ -n "${REJUDGE:-}" ]; then
@@ -151,6 +176,7 @@ if [ "$MODE" = sets ]; then
 		done < <(awk -F'\t' 'NR > 1 && !seen[$1]++ { print $1 "\t" $2 "\t" $4 "\t" $5 }' "$old")
 		mv "$launches" "$OUT/launches.tsv" && mv "$results" "$OUT/results.tsv"
 		results="$OUT/results.tsv" launches="$OUT/launches.tsv" done=${#order[@]}
+		keep
 	fi
 	[ "$done" -gt 0 ] && [ -z "${REJUDGE:-}" ] && echo "bench-gate MODE=sets: carrying on after comparison $done of ${#order[@]} in $OUT" >&2
 	for item in "${order[@]}"; do
