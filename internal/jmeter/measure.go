@@ -31,7 +31,12 @@ type MeasureOptions struct {
 	Target   string        // the summary's target (the plan, or the run's URL)
 	Sink     loadgen.SampleSink
 	OnSecond func(loadgen.Progress)
-	Proc     string // /proc root; "" = /proc
+	// RampUp is the plan's thread groups' longest ramp-up, counted from
+	// JMeter's first sample: the part of it inside the window is the
+	// summary's RampS (the load itself still climbing, not the service
+	// warming up).
+	RampUp time.Duration
+	Proc   string // /proc root; "" = /proc
 	// Watch are the engines started over SSH, by name (host:port): their
 	// clock offsets move their samples onto this host's timeline, and
 	// their CPU and connections come from what they report.
@@ -115,6 +120,11 @@ loop:
 		s.Users += en.Users
 	}
 	s.Model = "closed" // JMeter's threads; a throughput timer's pacing is the plan's
+	if mo.RampUp > 0 && !m.first.IsZero() {
+		if d := m.first.Add(mo.RampUp).Sub(s.Start); d > 0 {
+			s.RampS = min(d, mo.RampUp).Seconds()
+		}
+	}
 	return s, nil
 }
 
@@ -132,6 +142,7 @@ type meter struct {
 	warm    int64
 	aborted int64
 	lastEnd time.Time
+	first   time.Time // the earliest sample's start, warm-up included
 	// per engine: samples and most threads; processes on this host: CPU
 	byName map[string]*loadgen.EngineStats
 	noResp map[string]int64 // per engine: failures without any response
@@ -231,6 +242,9 @@ func (m *meter) emit(s *loadgen.Sample) {
 	// An engine's timestamps are its host's clock: onto this one's.
 	if w := m.mo.Watch[name]; w != nil && w.Offset != 0 {
 		s.Start = s.Start.Add(-w.Offset)
+	}
+	if m.first.IsZero() || s.Start.Before(m.first) {
+		m.first = s.Start
 	}
 	end := s.Start.Add(s.Elapsed)
 	switch {

@@ -186,3 +186,29 @@ func TestMeasureRemoteClockOffset(t *testing.T) {
 		t.Errorf("engine %+v", en)
 	}
 }
+
+// The plan's ramp-up counts from JMeter's first sample, warm-up included:
+// the part inside the window is the load's own ramp (RampS), so the
+// steady state starts after it; a ramp over before the window is none.
+func TestMeasureRampInsideWindow(t *testing.T) {
+	now := time.Now()
+	lines := []string{loadgen.JTLHeader}
+	for i := range 40 { // every 100 ms from 5 s ago
+		lines = append(lines, jtlLine(now.Add(-5*time.Second+time.Duration(i)*100*time.Millisecond).UnixMilli(), 5, "home", "Users 1-1", true, 4))
+	}
+	body := strings.Join(lines, "\n")
+	for _, c := range []struct {
+		ramp, warm time.Duration // ramp-up; warm-up before the window
+		want       float64
+	}{{3 * time.Second, time.Second, 2}, {3 * time.Second, 0, 3}, {time.Second, 2 * time.Second, 0}, {0, 0, 0}} {
+		e := startFake(t, body, nil)
+		from := now.Add(-5 * time.Second).Truncate(time.Millisecond).Add(c.warm)
+		s, err := e.Measure(context.Background(), MeasureOptions{From: from, Duration: now.Add(time.Second).Sub(from), Grace: 100 * time.Millisecond, RampUp: c.ramp})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.RampS != c.want {
+			t.Errorf("ramp-up %s, window from %s in: ramp_s %.3f, want %g", c.ramp, c.warm, s.RampS, c.want)
+		}
+	}
+}

@@ -127,7 +127,7 @@ func (er *engineRun) measure(ctx context.Context, o RunOptions, hooks RunHooks) 
 		target = o.JMeter.Plan
 	}
 	sum, err := er.eng.Measure(ctx, jmeter.MeasureOptions{From: time.Now(), Duration: o.Load.Duration, Target: target, Sink: sink,
-		OnSecond: hooks.OnLoad})
+		OnSecond: hooks.OnLoad, RampUp: o.JMeter.rampUp()})
 	er.wd.Note(launch.Entry{Op: launch.OpEngineOff, PGID: er.eng.PID()})
 	if errors.Is(err, context.Canceled) && sum == nil {
 		return &loadgen.Summary{Source: "jmeter", Engine: "jmeter", Target: target, Interrupted: true}, nil

@@ -140,7 +140,7 @@ func jmeterHosts(ctx context.Context, o HostsOptions, dir string) (*HostsResult,
 			target = jm.Plan
 		}
 		defer wd.Note(launch.Entry{Op: launch.OpEngineOff, PGID: eng.PID()})
-		return eng.Measure(ctx, jmeter.MeasureOptions{From: time.Now(), Duration: o.Duration, Target: target, Watch: watch})
+		return eng.Measure(ctx, jmeter.MeasureOptions{From: time.Now(), Duration: o.Duration, Target: target, Watch: watch, RampUp: jm.rampUp()})
 	}
 	// The clocks again: the offset's bound takes the drift over the run.
 	return recordHosts(ctx, o, dir, load, func(sum *loadgen.Summary) { clockAfter(ctx, engines, sum, note) })

@@ -126,7 +126,8 @@ func LoadJMeter(ctx context.Context, o LoadJMeterOptions) (*loadgen.Summary, *re
 		rec = report.NewLoadRecorder()
 		sink = rec
 	}
-	sum, err := eng.Measure(ctx, jmeter.MeasureOptions{From: from, Duration: o.Duration, Target: o.Plan, Sink: sink, OnSecond: o.OnSecond})
+	sum, err := eng.Measure(ctx, jmeter.MeasureOptions{From: from, Duration: o.Duration, Target: o.Plan, Sink: sink, OnSecond: o.OnSecond,
+		RampUp: o.rampUp()})
 	if err != nil {
 		return nil, nil, fail(err)
 	}
@@ -136,6 +137,23 @@ func LoadJMeter(ctx context.Context, o LoadJMeterOptions) (*loadgen.Summary, *re
 		}
 	}
 	return sum, rec, nil
+}
+
+// rampUp is the plan's longest thread-group ramp-up (groups start
+// together), 0 when the plan cannot be read.
+func (j *JMeterLoad) rampUp() time.Duration {
+	props, err := JProps(j.Props)
+	if err != nil {
+		return 0
+	}
+	p, _, _, _ := jmx.Load(j.Plan, props)
+	var r time.Duration
+	if p != nil {
+		for _, g := range p.Groups {
+			r = max(r, g.RampUp)
+		}
+	}
+	return r
 }
 
 // PlanBounded reports a plan whose every thread group ends by itself (a
