@@ -28,43 +28,53 @@
 # them together; the exit then counted is that second judgement (the
 # power the issue asks for is "at the repetition count the tool recommends").
 # MODE=sets measures the design CI uses against a stored baseline build:
-# two sequential sets of `tuneloop run --start ... --repeat K` launches
-# (each run its own JVM launch: all of A, then all of B), judged by
+# sequential sets of `tuneloop run --start ... --repeat K` launches (each
+# run its own JVM launch: all of one set, then all of the next), judged by
 #   tuneloop compare --fail-on-regression PCT A... -- B...
 # over launches (Welch t and an exact U-test that must agree). Services:
 # the zoo's (zoo/target/zoo.jar, `make zoo`), SERVICES="cpu-hot
-# sync-logging" (one CPU-bound, one lock-bound); B is the same build
-# (A/A: a false alarm is exit 3) or the same build doing SLOW="110 120"
-# percent of the work per request (zoo --work-pct: +10% / +20% checksum
-# or audit lines; detection is exit 3). A comparison launches the largest
-# K of KS="3 5" a side, A then B, and judges every K of KS on the launches
-# next to the switch: the last K of A against the first K of B, which is
-# what two sets of K launches taken one after the other are (so the K=3
-# and K=5 judgements of one comparison share launches; each K's rate is
-# over comparisons that share none). For every service: AA A/A
-# comparisons and POWER of each slowdown, the kinds interleaved. Sizes:
-# AA=50 POWER=10 DUR=8s WARM=15s USERS=16 PCT=5: 2 services x (AA + 2
-# POWER) x 2 x 5 = 1400 launches of ~DUR+WARM+2 s, about 10 hours on 2
-# cores. The warm-up is long because a launch is judged at its steady
-# state: on this 2-core VM the zoo's cpu-hot climbs from ~150 to ~1,500
-# TPS over its first 12-18 s (the JIT), sync-logging over 7 s; with a
-# 2 s warm-up every 5 s run still climbed, and its launches spread 5x.
-# Every launch's steady-state TPS and p99 are kept in
-# $OUT/launches.tsv (the per-launch distributions the Go simulation in
-# internal/stats resamples).
+# sync-logging" (one CPU-bound, one lock-bound). Each service's sets form
+# a chain: every set of the same build (100% work) is the B of an A/A
+# comparison whose A is that service's previous set of the same build (a
+# false alarm is exit 3), and is the A of the next; a set doing SLOW="110
+# 120" percent of the work per request (zoo --work-pct: +10% / +20%
+# checksum or audit lines) is the B of a power comparison against the
+# previous same-build set (detection is exit 3). So one set of launches
+# serves one comparison, not two: the A of a comparison is what CI holds,
+# a baseline set measured earlier (here one set to a few before, other
+# sets and the other service having run in between). The chain starts
+# (and starts again on another machine, see KEEP) with a baseline set
+# that is no comparison's B. A set launches the largest K of KS="3 5";
+# every K of KS is judged on the launches next to the switch: the last K
+# of A against the first K of B. Neighbouring A/A comparisons share a set
+# (one's B is the next one's A): the rate over all is unbiased, and the
+# table also gives it over comparisons that share no set (every other
+# one), whose exact interval assumes nothing. For every service: AA A/A
+# comparisons and POWER of each slowdown, the kinds interleaved (round r:
+# for each service, its A/A set, then its slower sets). Sizes: AA=50
+# POWER=10 DUR=8s WARM=15s USERS=16 PCT=5: 2 services x (AA + 1 + 2
+# POWER) x 5 = 710 launches of ~DUR+WARM+2 s, about 5 hours on 2 cores.
+# The warm-up is long because a launch is judged at its steady state: on
+# this 2-core VM the zoo's cpu-hot climbs from ~150 to ~1,500 TPS over
+# its first 12-18 s (the JIT), sync-logging over 7 s; with a 2 s warm-up
+# every 5 s run still climbed, and its launches spread 5x. Every launch's
+# steady-state TPS and p99 are kept once, by set, in $OUT/launches.tsv
+# (the per-launch distributions the Go simulation in internal/compare
+# resamples).
 # REJUDGE=1 judges the comparisons already in $OUT again with this
 # tree's tuneloop (the launches are kept) and prints the table.
 # The measurement can be taken in parts: MAXTIME=SECONDS starts no new
-# comparison after that long, and RESUME=1 carries on in $OUT from the
-# first comparison not yet in results.tsv (the order is fixed by the
-# settings, which must be the same: $OUT/params). A comparison cut off
-# by a kill is measured again. The table at the end is over every
-# comparison in results.tsv and says how many of the planned it holds.
-# The measurement outlives the machine: after every comparison its
-# settings, build, results.tsv and launches.tsv (a few KB) are copied to
-# KEEP (docs/bench/gate-sets, in the repo; KEEP= to skip), and RESUME=1
-# with no results in OUT starts from KEEP's, rebuilding tuneloop at the
-# recorded commit (a git worktree) so one table holds one gate.
+# set after that long, and RESUME=1 carries on in $OUT with the
+# comparisons not yet in results.tsv (the plan is fixed by the settings,
+# which must be the same: $OUT/params). A set cut off by a kill is
+# measured again. The table at the end is over every comparison in
+# results.tsv and says how many of the planned it holds. The measurement
+# outlives the machine: after every comparison its settings, build,
+# results.tsv and launches.tsv (a few KB) are copied to KEEP
+# (docs/bench/gate-sets, in the repo; KEEP= to skip), and RESUME=1 with
+# no results in OUT starts from KEEP's, rebuilding tuneloop at the
+# recorded commit (a git worktree) so one table holds one gate; each
+# service's chain then starts again with a baseline set.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MODE=${MODE:-runs}
@@ -82,8 +92,7 @@ if [ "$MODE" = sets ]; then
 		echo "bench-gate MODE=sets REJUDGE=1: no $results to judge again" >&2
 		exit 1
 	fi
-	params="SERVICES=$SERVICES KS=$KS AA=$AA POWER=$POWER SLOW=$SLOW DUR=$DUR WARM=$WARM USERS=$USERS PCT=$PCT JAR=$JAR JAVA_OPTS=${JAVA_OPTS:-}"
-	done=0
+	params="design=chain SERVICES=$SERVICES KS=$KS AA=$AA POWER=$POWER SLOW=$SLOW DUR=$DUR WARM=$WARM USERS=$USERS PCT=$PCT JAR=$JAR JAVA_OPTS=${JAVA_OPTS:-}"
 	if [ -n "${RESUME:-}${REJUDGE:-}" ] && [ -f "$results" ]; then
 		if [ "$(cat "$OUT/params" 2>/dev/null)" != "$params" ]; then
 			echo "bench-gate MODE=sets RESUME=1: $OUT was measured with other settings:" >&2
@@ -92,18 +101,15 @@ if [ "$MODE" = sets ]; then
 			echo "give the same settings, or another OUT" >&2
 			exit 1
 		fi
-		done=$(awk -F'\t' 'NR > 1 { m = $1 } END { print m + 0 }' "$results")
-		# Launches of a comparison cut off before its result line go.
-		awk -F'\t' -v d="$done" 'NR == 1 || $1 <= d' "$launches" >"$launches.tmp" && mv "$launches.tmp" "$launches"
 	else
 		rm -rf "$OUT" && mkdir -p "$OUT"
 		echo "$params" >"$OUT/params"
-		printf 'n\tservice\tk\twork_b\tloadavg\texit\ttps_pct\ttps_ci99\tu_p\tgate_agreement\tgroups\tgate_more\n' >"$results"
-		printf 'n\tservice\tk\tside\twork_pct\trun\ttps\tp99_ms\n' >"$launches"
+		printf 'n\tservice\tk\twork_b\tset_a\tset_b\tloadavg\texit\ttps_pct\ttps_ci99\tu_p\tgate_agreement\tgroups\tgate_more\n' >"$results"
+		printf 'set\tservice\twork_pct\trun\ttps\tp99_ms\n' >"$launches"
 	fi
-	# RESUME carries on with the binary that measured the first part, so
-	# one table holds one gate; REJUDGE judges every comparison anew with
-	# this tree's.
+	# RESUME carries on with the binary that measured the first part (built
+	# again at its commit on another machine), so one table holds one gate;
+	# REJUDGE judges every comparison anew with this tree's.
 	if [ -n "${RESUME:-}" ] && [ -z "${REJUDGE:-}" ] && [ ! -x "$OUT/tuneloop" ] && [ -s "$OUT/build" ]; then
 		rev=$(cat "$OUT/build")
 		case $rev in *-dirty | '?')
@@ -131,82 +137,119 @@ if [ "$MODE" = sets ]; then
 			if [ "$r" -le "$POWER" ]; then for w in $SLOW; do order+=("$svc:$w"); done; fi
 		done
 	done
-	side() { # DIR SERVICE K WORK_PCT: K launches, one after the other
-		"$OUT/tuneloop" run --start "exec java ${JAVA_OPTS:-} -jar $JAR --scenario $2 --port $PORT --work-pct $4 --log-dir $OUT/zoo-logs --data-dir $OUT/zoo-data" \
-			--target "http://127.0.0.1:$PORT/api" --repeat "$3" -c "$USERS" -d "$DUR" --warm-up "$WARM" \
-			--no-catalog --no-gc-log --no-jfr -q --out "$1" >/dev/null 2>>"$OUT/runs.log"
+	setdir() { echo "$OUT/s$1-$2-w$3"; } # ID SERVICE WORK_PCT
+	newset() { # SERVICE WORK_PCT: one set of kmax launches, one after the other; prints its id
+		local id
+		# (on another machine: after every set the kept launches name)
+		id=$(cat "$OUT/nextset" 2>/dev/null || awk -F'\t' 'NR > 1 && $1 > m { m = $1 } END { print m + 1 }' "$launches")
+		echo $((id + 1)) >"$OUT/nextset"
+		local dir
+		dir=$(setdir "$id" "$1" "$2")
+		rm -rf "$dir"
+		"$OUT/tuneloop" run --start "exec java ${JAVA_OPTS:-} -jar $JAR --scenario $1 --port $PORT --work-pct $2 --log-dir $OUT/zoo-logs --data-dir $OUT/zoo-data" \
+			--target "http://127.0.0.1:$PORT/api" --repeat "$kmax" -c "$USERS" -d "$DUR" --warm-up "$WARM" \
+			--no-catalog --no-gc-log --no-jfr -q --out "$dir" >/dev/null 2>>"$OUT/runs.log" || true
 		rm -rf "$OUT/zoo-logs" "$OUT/zoo-data"
+		mkdir -p "$dir" && touch "$dir/.measured"
+		echo "set $id ($1, $2% work) measured, $(($(date +%s) - start)) s" >&2
+		echo "$id"
 	}
-	judge() { # N SERVICE WORK LOAD DIR: judge each K on the launches next to the switch
-		local n=$1 svc=$2 w=$3 load=$4 dir=$5 k i code line a b lines=()
+	recorded() { awk -F'\t' -v s="$1" 'NR > 1 && $1 == s { f = 1 } END { exit !f }' "$launches"; }
+	judge() { # N SERVICE WORK LOAD SET_A SET_B: judge each K on the launches next to the switch
+		local n=$1 svc=$2 w=$3 load=$4 sa=$5 sb=$6 k i code line a b lines=() da db
+		da=$(setdir "$sa" "$svc" 100) db=$(setdir "$sb" "$svc" "$w")
 		for k in $KS; do
 			a=() b=()
-			for ((i = kmax - k + 1; i <= kmax; i++)); do a+=("$dir/a/run-$i"); done
-			for ((i = 1; i <= k; i++)); do b+=("$dir/b/run-$i"); done
+			for ((i = kmax - k + 1; i <= kmax; i++)); do a+=("$da/run-$i"); done
+			for ((i = 1; i <= k; i++)); do b+=("$db/run-$i"); done
 			set +e
-			"$OUT/tuneloop" compare --fail-on-regression "$PCT" -o json "${a[@]}" -- "${b[@]}" >"$dir-k$k.json" 2>>"$OUT/runs.log"
+			"$OUT/tuneloop" compare --fail-on-regression "$PCT" -o json "${a[@]}" -- "${b[@]}" >"$OUT/c$n-k$k.json" 2>>"$OUT/runs.log"
 			code=$?
 			set -e
-			line=$(jq -r --arg n "$n" --arg svc "$svc" --arg k "$k" --arg w "$w" --arg load "$load" --arg code "$code" '
+			line=$(jq -r --arg n "$n" --arg svc "$svc" --arg k "$k" --arg w "$w" --arg sa "$sa" --arg sb "$sb" --arg load "$load" --arg code "$code" '
 				def s(k): (.stats[] | select(.key == k));
 				def f: (. * 10 | round) / 10;
-				[$n, $svc, $k, $w, $load, $code, (s("tps").change_pct | f), "[\(s("tps").gate_ci_low_pct | f), \(s("tps").gate_ci_high_pct | f)]",
+				[$n, $svc, $k, $w, $sa, $sb, $load, $code, (s("tps").change_pct | f), "[\(s("tps").gate_ci_low_pct | f), \(s("tps").gate_ci_high_pct | f)]",
 				 (s("tps").u_test_p // "-" | if type == "number" then (. * 1000 | round) / 1000 else . end), (s("tps").gate_agreement // "agree"),
-				 ((.launch_groups // []) | length), ([s("tps").gate_more_runs // 0, s("p99_ms").gate_more_runs // 0] | max)] | @tsv' "$dir-k$k.json" 2>/dev/null) ||
-				line=$(printf '%s\t%s\t%s\t%s\t%s\t%s\t-\t-\t-\t-\t-\t-' "$n" "$svc" "$k" "$w" "$load" "$code")
+				 ((.launch_groups // []) | length), ([s("tps").gate_more_runs // 0, s("p99_ms").gate_more_runs // 0] | max)] | @tsv' "$OUT/c$n-k$k.json" 2>/dev/null) ||
+				line=$(printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t-\t-\t-\t-\t-\t-' "$n" "$svc" "$k" "$w" "$sa" "$sb" "$load" "$code")
 			lines+=("$line")
-			echo "comparison $n/${#order[@]} ($svc, $k a side, B at $w% work): exit $code, load $load, $(($(date +%s) - start)) s" >&2
+			echo "comparison $n (set $sb against set $sa; $svc, $k a side, B at $w% work): exit $code, load $load, $(($(date +%s) - start)) s" >&2
 		done
-		jq -r --arg n "$n" --arg svc "$svc" --arg k "$kmax" --arg w "$w" '
-			(.before.runs | to_entries[] | [$n, $svc, $k, "a", "100", (.key + 1), (.value.tps // "-"), (.value.p99_ms // "-")]),
-			(.after.runs | to_entries[] | [$n, $svc, $k, "b", $w, (.key + 1), (.value.tps // "-"), (.value.p99_ms // "-")]) | @tsv' "$dir-k$kmax.json" >>"$launches" 2>/dev/null || true
+		# Every launch once, by set: the A set's when it was a baseline.
+		if ! recorded "$sa"; then
+			jq -r --arg s "$sa" --arg svc "$svc" '.before.runs | to_entries[] | [$s, $svc, "100", (.key + 1), (.value.tps // "-"), (.value.p99_ms // "-")] | @tsv' "$OUT/c$n-k$kmax.json" >>"$launches" 2>/dev/null || true
+		fi
+		if ! recorded "$sb"; then
+			jq -r --arg s "$sb" --arg svc "$svc" --arg w "$w" '.after.runs | to_entries[] | [$s, $svc, $w, (.key + 1), (.value.tps // "-"), (.value.p99_ms // "-")] | @tsv' "$OUT/c$n-k$kmax.json" >>"$launches" 2>/dev/null || true
+		fi
 		# The comparison's lines together, so a kill leaves it whole or absent.
 		printf '%s\n' "${lines[@]}" >>"$results"
 		[ -n "${REJUDGE:-}" ] || keep
 	}
-	start=$(date +%s) n=0
+	start=$(date +%s)
 	if [ -n "${REJUDGE:-}" ]; then
 		# Into new files, moved over the old ones at the end: a kill
 		# midway leaves the measurement as it was.
 		old="$results" results="$OUT/results.rejudge" launches="$OUT/launches.rejudge"
 		head -1 "$old" >"$results"
 		head -1 "$OUT/launches.tsv" >"$launches"
-		while IFS=$'\t' read -r n svc w load; do
-			judge "$n" "$svc" "$w" "$load" "$OUT/$n-$svc-w$w"
-		done < <(awk -F'\t' 'NR > 1 && !seen[$1]++ { print $1 "\t" $2 "\t" $4 "\t" $5 }' "$old")
+		while IFS=$'\t' read -r n svc w sa sb load; do
+			judge "$n" "$svc" "$w" "$load" "$sa" "$sb"
+		done < <(awk -F'\t' 'NR > 1 && !seen[$1]++ { print $1 "\t" $2 "\t" $4 "\t" $5 "\t" $6 "\t" $7 }' "$old")
 		mv "$launches" "$OUT/launches.tsv" && mv "$results" "$OUT/results.tsv"
-		results="$OUT/results.tsv" launches="$OUT/launches.tsv" done=${#order[@]}
+		results="$OUT/results.tsv" launches="$OUT/launches.tsv"
 		keep
+	else
+		# Comparisons judged already, per kind; each service's chain goes on
+		# from its last same-build set while that set's runs are here.
+		declare -A done_k=() seen_k=() prev=()
+		while IFS=$'\t' read -r svc w; do done_k[$svc:$w]=$((${done_k[$svc:$w]:-0} + 1)); done < <(awk -F'\t' 'NR > 1 && !seen[$1]++ { print $2 "\t" $4 }' "$results")
+		for svc in $SERVICES; do
+			p=$(cat "$OUT/prev-$svc" 2>/dev/null || true)
+			if [ -n "$p" ] && [ -f "$(setdir "$p" "$svc" 100)/.measured" ]; then prev[$svc]=$p; fi
+		done
+		n=$(awk -F'\t' 'NR > 1 { m = $1 } END { print m + 0 }' "$results")
+		[ "$n" -gt 0 ] && echo "bench-gate MODE=sets: carrying on after $n of ${#order[@]} comparisons in $OUT" >&2
+		for item in "${order[@]}"; do
+			IFS=: read -r svc w <<<"$item"
+			seen_k[$item]=$((${seen_k[$item]:-0} + 1))
+			[ "${seen_k[$item]}" -le "${done_k[$item]:-0}" ] && continue
+			if [ -n "${MAXTIME:-}" ] && [ $(($(date +%s) - start)) -ge "$MAXTIME" ]; then
+				echo "bench-gate MODE=sets: MAXTIME ${MAXTIME}s reached before comparison $((n + 1)); RESUME=1 carries on" >&2
+				break
+			fi
+			if [ -z "${prev[$svc]:-}" ]; then # the chain starts: a baseline set
+				prev[$svc]=$(newset "$svc" 100)
+				echo "${prev[$svc]}" >"$OUT/prev-$svc"
+			fi
+			load=$(cut -d' ' -f1 /proc/loadavg)
+			sb=$(newset "$svc" "$w")
+			n=$((n + 1))
+			judge "$n" "$svc" "$w" "$load" "${prev[$svc]}" "$sb"
+			if [ "$w" = 100 ]; then
+				prev[$svc]=$sb
+				echo "$sb" >"$OUT/prev-$svc"
+			fi
+		done
 	fi
-	[ "$done" -gt 0 ] && [ -z "${REJUDGE:-}" ] && echo "bench-gate MODE=sets: carrying on after comparison $done of ${#order[@]} in $OUT" >&2
-	for item in "${order[@]}"; do
-		IFS=: read -r svc w <<<"$item"
-		n=$((n + 1)) dir="$OUT/$n-$svc-w$w"
-		[ "$n" -le "$done" ] && continue
-		if [ -n "${MAXTIME:-}" ] && [ $(($(date +%s) - start)) -ge "$MAXTIME" ]; then
-			echo "bench-gate MODE=sets: MAXTIME ${MAXTIME}s reached before comparison $n; RESUME=1 carries on" >&2
-			break
-		fi
-		rm -rf "$dir" "$dir"-k*.json
-		load=$(cut -d' ' -f1 /proc/loadavg)
-		side "$dir/a" "$svc" "$kmax" 100 || true
-		side "$dir/b" "$svc" "$kmax" "$w" || true
-		judge "$n" "$svc" "$w" "$load" "$dir"
-	done
 	echo
-	echo "bench-gate MODE=sets: $(awk -F'\t' 'NR > 1 { m = $1 } END { print m + 0 }' "$results") of the ${#order[@]} comparisons planned measured (in $OUT); each of two sequential sets of $kmax JVM launches (tuneloop run --start ... --repeat $kmax; all of A, then all of B), each K of $KS judged on the last K of A and the first K of B by compare --fail-on-regression $PCT over launches; runs of $DUR (+$WARM warm-up), $USERS users; judged by tuneloop $(cat "$OUT/build" 2>/dev/null || echo '?'); $(($(date +%s) - start)) s"
-	echo "load average (1 min) at the start of each comparison: $(cut -f5 "$results" | tail -n +2 | sort -n | awk '{a[NR]=$1} END {printf "min %s, median %s, max %s", a[1], a[int((NR+1)/2)], a[NR]}')"
-	# exit 3 rate with its exact (Clopper-Pearson) 95% interval.
-	printf '%-14s %3s %-22s %4s %-26s %10s %16s\n' service K kind n "exit 3 (95% CI)" "exit 4" "launch groups"
+	echo "bench-gate MODE=sets: $(awk -F'\t' 'NR > 1 && !seen[$1]++ { c++ } END { print c + 0 }' "$results") of the ${#order[@]} comparisons planned measured (in $OUT); each a set of $kmax JVM launches (tuneloop run --start ... --repeat $kmax) against the service's previous same-build set, each K of $KS judged on the last K of A and the first K of B by compare --fail-on-regression $PCT over launches; runs of $DUR (+$WARM warm-up), $USERS users; judged by tuneloop $(cat "$OUT/build" 2>/dev/null || echo '?'); $(($(date +%s) - start)) s"
+	echo "load average (1 min) at the start of each comparison's B set: $(awk -F'\t' 'NR > 1 && !seen[$1]++ { print $7 }' "$results" | sort -n | awk '{a[NR]=$1} END {printf "min %s, median %s, max %s", a[1], a[int((NR+1)/2)], a[NR]}')"
+	# exit 3 rate with its exact (Clopper-Pearson) 95% interval, over all
+	# comparisons and over those that share no set (every other one).
+	printf '%-14s %3s %-22s %4s %-26s %-28s %7s %7s\n' service K kind n "exit 3 (95% CI)" "sharing no set: exit 3" "exit 4" "groups"
 	for svc in $SERVICES; do for k in $KS; do for w in 100 $SLOW; do
 		awk -F'\t' -v s="$svc" -v k="$k" -v w="$w" '
 			function cdf(x, n, p,   i, t, lc) { if (p <= 0) return 1; if (p >= 1) return (x >= n); t = 0; lc = 0
 				for (i = 0; i <= x; i++) { if (i > 0) lc += log(n - i + 1) - log(i); t += exp(lc + i * log(p) + (n - i) * log(1 - p)) } return t }
 			function upper(x, n,   lo, hi, m, j) { if (x >= n) return 1; lo = x / n; hi = 1; for (j = 0; j < 60; j++) { m = (lo + hi) / 2; if (cdf(x, n, m) > 0.025) lo = m; else hi = m } return hi }
 			function lower(x, n,   lo, hi, m, j) { if (x <= 0) return 0; lo = 0; hi = x / n; for (j = 0; j < 60; j++) { m = (lo + hi) / 2; if (1 - cdf(x - 1, n, m) < 0.025) lo = m; else hi = m } return lo }
-			NR > 1 && $2 == s && $3 == k && $4 == w { n++; if ($6 == 3) f++; if ($6 == 4) i++; if ($11 > 0) g++ }
+			function rate(f, n) { return sprintf("%d/%d = %.1f%% [%.1f, %.1f]", f, n, 100 * f / n, 100 * lower(f, n), 100 * upper(f, n)) }
+			NR > 1 && $2 == s && $3 == k && $4 == w { n++; if ($8 == 3) f++; if ($8 == 4) i++; if ($13 > 0) g++
+				if (!used[$5] && !used[$6]) { dn++; if ($8 == 3) df++; used[$5] = used[$6] = 1 } }
 			END { if (!n) exit; kind = (w == 100 ? "A/A (false alarm)" : "+" (w - 100) "% work (power)")
-				printf "%-14s %3s %-22s %4d %-26s %10d %16d\n", s, k, kind, n, sprintf("%d = %.1f%% [%.1f, %.1f]", f, 100 * f / n, 100 * lower(f, n), 100 * upper(f, n)), i, g }' "$results"
+				printf "%-14s %3s %-22s %4d %-26s %-28s %7d %7d\n", s, k, kind, n, rate(f, n), rate(df, dn), i, g }' "$results"
 	done; done; done
 	echo
 	echo "every comparison ($results; every launch in $launches):"
