@@ -139,20 +139,32 @@ if [ "$MODE" = sets ]; then
 	done
 	setdir() { echo "$OUT/s$1-$2-w$3"; } # ID SERVICE WORK_PCT
 	newset() { # SERVICE WORK_PCT: one set of kmax launches, one after the other; prints its id
-		local id
-		# (on another machine: after every set the kept launches name)
-		id=$(cat "$OUT/nextset" 2>/dev/null || awk -F'\t' 'NR > 1 && $1 > m { m = $1 } END { print m + 1 }' "$launches")
+		local id dir try code
+		# (on another machine: after every set the kept tables name)
+		id=$(cat "$OUT/nextset" 2>/dev/null || awk -F'\t' 'FNR > 1 && FILENAME ~ /launches/ && $1 > m { m = $1 }
+			FNR > 1 && FILENAME ~ /results/ { if ($5 > m) m = $5; if ($6 > m) m = $6 } END { print m + 1 }' "$launches" "$results")
 		echo $((id + 1)) >"$OUT/nextset"
-		local dir
 		dir=$(setdir "$id" "$1" "$2")
-		rm -rf "$dir"
-		"$OUT/tuneloop" run --start "exec java ${JAVA_OPTS:-} -jar $JAR --scenario $1 --port $PORT --work-pct $2 --log-dir $OUT/zoo-logs --data-dir $OUT/zoo-data" \
-			--target "http://127.0.0.1:$PORT/api" --repeat "$kmax" -c "$USERS" -d "$DUR" --warm-up "$WARM" \
-			--no-catalog --no-gc-log --no-jfr -q --out "$dir" >/dev/null 2>>"$OUT/runs.log" || true
-		rm -rf "$OUT/zoo-logs" "$OUT/zoo-data"
-		mkdir -p "$dir" && touch "$dir/.measured"
-		echo "set $id ($1, $2% work) measured, $(($(date +%s) - start)) s" >&2
-		echo "$id"
+		# A set is whole (kmax runs, each with its page) or measured again;
+		# a setup that fails three times in a row stops the bench.
+		for try in 1 2 3; do
+			rm -rf "$dir"
+			set +e
+			"$OUT/tuneloop" run --start "exec java ${JAVA_OPTS:-} -jar $JAR --scenario $1 --port $PORT --work-pct $2 --log-dir $OUT/zoo-logs --data-dir $OUT/zoo-data" \
+				--target "http://127.0.0.1:$PORT/api" --repeat "$kmax" -c "$USERS" -d "$DUR" --warm-up "$WARM" \
+				--no-catalog --no-gc-log --no-jfr -q --out "$dir" >/dev/null 2>>"$OUT/runs.log"
+			code=$?
+			set -e
+			rm -rf "$OUT/zoo-logs" "$OUT/zoo-data"
+			if [ "$code" = 0 ] && [ -f "$dir/run-$kmax/report.json" ]; then
+				touch "$dir/.measured"
+				echo "set $id ($1, $2% work) measured, $(($(date +%s) - start)) s" >&2
+				echo "$id"
+				return 0
+			fi
+			echo "set $id ($1, $2% work): run exited $code (try $try of 3; $OUT/runs.log)" >&2
+		done
+		return 1
 	}
 	recorded() { awk -F'\t' -v s="$1" 'NR > 1 && $1 == s { f = 1 } END { exit !f }' "$launches"; }
 	judge() { # N SERVICE WORK LOAD SET_A SET_B: judge each K on the launches next to the switch
@@ -168,11 +180,12 @@ if [ "$MODE" = sets ]; then
 			set -e
 			line=$(jq -r --arg n "$n" --arg svc "$svc" --arg k "$k" --arg w "$w" --arg sa "$sa" --arg sb "$sb" --arg load "$load" --arg code "$code" '
 				def s(k): (.stats[] | select(.key == k));
-				def f: (. * 10 | round) / 10;
-				[$n, $svc, $k, $w, $sa, $sb, $load, $code, (s("tps").change_pct | f), "[\(s("tps").gate_ci_low_pct | f), \(s("tps").gate_ci_high_pct | f)]",
+				def f: if type == "number" then (. * 10 | round) / 10 else . end;
+				[$n, $svc, $k, $w, $sa, $sb, $load, $code, (s("tps").change_pct // "-" | f), "[\(s("tps").gate_ci_low_pct // "-" | f), \(s("tps").gate_ci_high_pct // "-" | f)]",
 				 (s("tps").u_test_p // "-" | if type == "number" then (. * 1000 | round) / 1000 else . end), (s("tps").gate_agreement // "agree"),
-				 ((.launch_groups // []) | length), ([s("tps").gate_more_runs // 0, s("p99_ms").gate_more_runs // 0] | max)] | @tsv' "$OUT/c$n-k$k.json" 2>/dev/null) ||
-				line=$(printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t-\t-\t-\t-\t-\t-' "$n" "$svc" "$k" "$w" "$sa" "$sb" "$load" "$code")
+				 ((.launch_groups // []) | length), ([s("tps").gate_more_runs // 0, s("p99_ms").gate_more_runs // 0] | max)] | @tsv' "$OUT/c$n-k$k.json" 2>/dev/null) || line=""
+			# No page (compare failed) or no throughput: a line of the same 14 columns.
+			[ -n "$line" ] || line=$(printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t-\t-\t-\t-\t-\t-' "$n" "$svc" "$k" "$w" "$sa" "$sb" "$load" "$code")
 			lines+=("$line")
 			echo "comparison $n (set $sb against set $sa; $svc, $k a side, B at $w% work): exit $code, load $load, $(($(date +%s) - start)) s" >&2
 		done
@@ -189,6 +202,13 @@ if [ "$MODE" = sets ]; then
 	}
 	start=$(date +%s)
 	if [ -n "${REJUDGE:-}" ]; then
+		# Only where every set's runs are (the machine that measured them).
+		missing=$(awk -F'\t' 'NR > 1 { print $5 "\t" $2 "\t100"; print $6 "\t" $2 "\t" $4 }' "$results" | sort -u |
+			while IFS=$'\t' read -r id svc w; do [ -f "$(setdir "$id" "$svc" "$w")/.measured" ] || echo "$id"; done | tr '\n' ' ')
+		if [ -n "$missing" ]; then
+			echo "bench-gate MODE=sets REJUDGE=1: the runs of sets $missing are not in $OUT (measured on another machine?): nothing judged again" >&2
+			exit 1
+		fi
 		# Into new files, moved over the old ones at the end: a kill
 		# midway leaves the measurement as it was.
 		old="$results" results="$OUT/results.rejudge" launches="$OUT/launches.rejudge"
@@ -205,9 +225,16 @@ if [ "$MODE" = sets ]; then
 		# from its last same-build set while that set's runs are here.
 		declare -A done_k=() seen_k=() prev=()
 		while IFS=$'\t' read -r svc w; do done_k[$svc:$w]=$((${done_k[$svc:$w]:-0} + 1)); done < <(awk -F'\t' 'NR > 1 && !seen[$1]++ { print $2 "\t" $4 }' "$results")
+		# The chain's A: the service's last same-build set as results.tsv
+		# says (its last comparison's B when that was A/A, else its A), or a
+		# baseline not yet compared (prev-SERVICE); not one measured over 45
+		# minutes ago: compare widens the interval of sets taken more than
+		# an hour apart, and the table is of one gate.
 		for svc in $SERVICES; do
-			p=$(cat "$OUT/prev-$svc" 2>/dev/null || true)
-			if [ -n "$p" ] && [ -f "$(setdir "$p" "$svc" 100)/.measured" ]; then prev[$svc]=$p; fi
+			p=$(awk -F'\t' -v s="$svc" 'NR > 1 && $2 == s { p = ($4 == 100 ? $6 : $5) } END { print p }' "$results")
+			[ -n "$p" ] || p=$(cat "$OUT/prev-$svc" 2>/dev/null || true)
+			d=$(setdir "${p:-0}" "$svc" 100)
+			if [ -n "$p" ] && [ -f "$d/.measured" ] && [ -z "$(find "$d/.measured" -mmin +45)" ]; then prev[$svc]=$p; fi
 		done
 		n=$(awk -F'\t' 'NR > 1 { m = $1 } END { print m + 0 }' "$results")
 		[ "$n" -gt 0 ] && echo "bench-gate MODE=sets: carrying on after $n of ${#order[@]} comparisons in $OUT" >&2
@@ -238,7 +265,8 @@ if [ "$MODE" = sets ]; then
 	echo "load average (1 min) at the start of each comparison's B set: $(awk -F'\t' 'NR > 1 && !seen[$1]++ { print $7 }' "$results" | sort -n | awk '{a[NR]=$1} END {printf "min %s, median %s, max %s", a[1], a[int((NR+1)/2)], a[NR]}')"
 	# exit 3 rate with its exact (Clopper-Pearson) 95% interval, over all
 	# comparisons and over those that share no set (every other one).
-	printf '%-14s %3s %-22s %4s %-26s %-28s %7s %7s\n' service K kind n "exit 3 (95% CI)" "sharing no set: exit 3" "exit 4" "groups"
+	# A comparison that ended in an error (exit 1, 2) is in no rate: its column says how many.
+	printf '%-14s %3s %-22s %4s %-26s %-28s %7s %7s %7s\n' service K kind n "exit 3 (95% CI)" "sharing no set: exit 3" "exit 4" "groups" "errors"
 	for svc in $SERVICES; do for k in $KS; do for w in 100 $SLOW; do
 		awk -F'\t' -v s="$svc" -v k="$k" -v w="$w" '
 			function cdf(x, n, p,   i, t, lc) { if (p <= 0) return 1; if (p >= 1) return (x >= n); t = 0; lc = 0
@@ -246,10 +274,11 @@ if [ "$MODE" = sets ]; then
 			function upper(x, n,   lo, hi, m, j) { if (x >= n) return 1; lo = x / n; hi = 1; for (j = 0; j < 60; j++) { m = (lo + hi) / 2; if (cdf(x, n, m) > 0.025) lo = m; else hi = m } return hi }
 			function lower(x, n,   lo, hi, m, j) { if (x <= 0) return 0; lo = 0; hi = x / n; for (j = 0; j < 60; j++) { m = (lo + hi) / 2; if (1 - cdf(x - 1, n, m) < 0.025) lo = m; else hi = m } return lo }
 			function rate(f, n) { return sprintf("%d/%d = %.1f%% [%.1f, %.1f]", f, n, 100 * f / n, 100 * lower(f, n), 100 * upper(f, n)) }
+			NR > 1 && $2 == s && $3 == k && $4 == w && $8 != 0 && $8 != 3 && $8 != 4 { e++; next }
 			NR > 1 && $2 == s && $3 == k && $4 == w { n++; if ($8 == 3) f++; if ($8 == 4) i++; if ($13 > 0) g++
 				if (!used[$5] && !used[$6]) { dn++; if ($8 == 3) df++; used[$5] = used[$6] = 1 } }
-			END { if (!n) exit; kind = (w == 100 ? "A/A (false alarm)" : "+" (w - 100) "% work (power)")
-				printf "%-14s %3s %-22s %4d %-26s %-28s %7d %7d\n", s, k, kind, n, rate(f, n), rate(df, dn), i, g }' "$results"
+			END { if (!n && !e) exit; if (!n) { printf "%-14s %3s %-22s %4d %-26s %-28s %7d %7d %7d\n", s, k, w, 0, "-", "-", 0, 0, e; exit }; kind = (w == 100 ? "A/A (false alarm)" : "+" (w - 100) "% work (power)")
+				printf "%-14s %3s %-22s %4d %-26s %-28s %7d %7d %7d\n", s, k, kind, n, rate(f, n), rate(df, dn), i, g, e }' "$results"
 	done; done; done
 	echo
 	echo "every comparison ($results; every launch in $launches):"
