@@ -77,6 +77,9 @@ type FindingRef struct {
 	Key      string           `json:"key"`
 	Severity finding.Severity `json:"severity"`
 	Title    finding.Text     `json:"title"`
+	// RunsBefore and RunsAfter: how many runs of each side it failed in.
+	RunsBefore int `json:"runs_before"`
+	RunsAfter  int `json:"runs_after"`
 }
 
 // Side is what one run was (the first, when a side has several).
@@ -101,6 +104,9 @@ type Comparison struct {
 	Gone    []FindingRef `json:"gone"`
 	New     []FindingRef `json:"new"`
 	Persist []FindingRef `json:"persist"`
+	// Unsure: failed on one side only, but in too few of its runs to tell
+	// from chance (oneSideByChance); neither gone nor new.
+	Unsure []FindingRef `json:"unsure"`
 	// Stats are throughput and latency with confidence intervals and a
 	// verdict each (empty without per-second load series).
 	Stats []Stat `json:"stats"`
@@ -202,22 +208,53 @@ func (c *Comparison) rows(before, after []Input) {
 	}
 }
 
-// findings fills gone/new/persist: a finding counts for a side when it
-// failed in any of its runs.
+// findings fills gone/new/persist/unsure: a finding counts for a side
+// when it failed in any of its runs, and says in how many of each side's.
+// With several runs a side, one that failed on one side only is gone or
+// new when chance could hardly have put all its failures there (see
+// oneSideByChance); else it is unsure: a finding that fires in one run of
+// five on either side is the run's noise, not the change's.
 func (c *Comparison) findings(before, after []Input) {
-	bf, af := failingAll(before), failingAll(after)
+	bf, af := failingAll(before, false), failingAll(after, true)
+	nb, na := len(before), len(after)
 	for _, k := range sortedKeys(bf) {
-		if _, ok := af[k]; ok {
-			c.Persist = append(c.Persist, af[k])
+		f := bf[k]
+		if a, ok := af[k]; ok {
+			a.RunsBefore = f.RunsBefore
+			c.Persist = append(c.Persist, a)
+		} else if oneSideByChance(f.RunsBefore, nb, na) {
+			c.Unsure = append(c.Unsure, f)
 		} else {
-			c.Gone = append(c.Gone, bf[k])
+			c.Gone = append(c.Gone, f)
 		}
 	}
 	for _, k := range sortedKeys(af) {
-		if _, ok := bf[k]; !ok {
-			c.New = append(c.New, af[k])
+		if _, ok := bf[k]; ok {
+			continue
+		}
+		if f := af[k]; oneSideByChance(f.RunsAfter, na, nb) {
+			c.Unsure = append(c.Unsure, f)
+		} else {
+			c.New = append(c.New, f)
 		}
 	}
+}
+
+// oneSideByChance says whether a finding that failed in x of one side's n
+// runs and in none of the other's m could have landed so by chance:
+// Fisher's exact test, one-sided, p = C(n,x)/C(n+m,x) above 5% (5 runs a
+// side: 4 of 5 against 0 of 5 is p = 0.024, 3 of 5 p = 0.083; 3 a side
+// needs 3 of 3, p = 0.05). With one run on either side no test can tell:
+// the finding is gone or new as that run shows, its counts beside it.
+func oneSideByChance(x, n, m int) bool {
+	if n < 2 || m < 2 {
+		return false
+	}
+	p := 1.0
+	for i := range x {
+		p *= float64(n-i) / float64(n+m-i)
+	}
+	return p > 0.05
 }
 
 // sameBand: changes within it are noise on a shared machine.

@@ -280,3 +280,57 @@ func TestGateRunsStillWarmingUp(t *testing.T) {
 		t.Errorf("a level candidate 20%% below a baseline still warming up: no regression (%v)", c.Inconclusive)
 	}
 }
+
+// withFinding makes the finding id fail in the runs of in at idx.
+func withFinding(in []Input, id string, idx ...int) {
+	for _, i := range idx {
+		in[i].Page.Run.Findings = append(in[i].Page.Run.Findings, finding.Finding{ID: id, Status: finding.Fail, Severity: finding.Critical, Title: finding.T(id, id)})
+	}
+}
+
+// Over several launches a side, a finding that failed on one side only is
+// gone or new when chance could hardly have put all its failures there
+// (Fisher's exact test at 5%), else it is listed apart as unsure with its
+// counts; each finding says in how many runs of each side it failed.
+func TestFindingsOverLaunchesNeedMoreThanOneRun(t *testing.T) {
+	b := set("a", t0, 58100, 59800, 56500, 57000, 58800)
+	a := set("b", t0.Add(10*time.Minute), 58000, 59000, 57500, 56900, 58200)
+	withFinding(b, "run.fixed", 0, 1, 2, 3, 4) // 5/5 before, 0/5 after: gone
+	withFinding(a, "run.brought", 0, 1, 2, 4)  // 0/5, 4/5: new (p = 0.024)
+	withFinding(a, "run.flaky", 3)             // 0/5, 1/5: unsure (p = 0.5)
+	withFinding(b, "run.flaky-gone", 1, 2, 3)  // 3/5, 0/5: unsure (p = 0.083)
+	withFinding(b, "run.both", 2)
+	withFinding(a, "run.both", 0, 1)
+	c := CompareSets(b, a, 5)
+	keys := func(fs []FindingRef) string {
+		var out []string
+		for _, f := range fs {
+			out = append(out, fmt.Sprintf("%s %d/%d", f.Key, f.RunsBefore, f.RunsAfter))
+		}
+		return strings.Join(out, ", ")
+	}
+	for _, g := range []struct{ name, got, want string }{
+		{"gone", keys(c.Gone), "run.fixed 5/0"},
+		{"new", keys(c.New), "run.brought 0/4"},
+		{"still there", keys(c.Persist), "run.both 1/2"},
+		{"unsure", keys(c.Unsure), "run.flaky-gone 3/0, run.flaky 0/1"},
+	} {
+		if g.got != g.want {
+			t.Errorf("%s: %q, want %q", g.name, g.got, g.want)
+		}
+	}
+	var out strings.Builder
+	if err := Write(&out, c, nil, report.Text, finding.EN, 5); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"On one side only, in too few runs to tell from chance", "(run.flaky; before 0/5, after 1/5)", "(run.brought; before 0/5, after 4/5)"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the text lacks %q:\n%s", want, out.String())
+		}
+	}
+	// One run a side: no test can tell; the single runs speak, as before.
+	c = CompareSets(b[3:4], a[3:4], 5)
+	if keys(c.New) != "run.flaky 0/1" || keys(c.Gone) != "run.fixed 1/0, run.flaky-gone 1/0" || len(c.Unsure) != 0 {
+		t.Errorf("one run a side: new %q, gone %q, unsure %q", keys(c.New), keys(c.Gone), keys(c.Unsure))
+	}
+}

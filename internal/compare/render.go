@@ -13,16 +13,16 @@ import (
 )
 
 type labels struct {
-	title, before, after, change, metric, verdict, gone, new, persist, none, gate, gatePass, model string
-	ci, runs, readings, runsHdr, warnings, inconclusive, more                                      string
-	runCols                                                                                        []string
-	verdicts                                                                                       map[string]string
+	title, before, after, change, metric, verdict, gone, new, persist, unsure, none, gate, gatePass, model string
+	ci, runs, readings, runsHdr, warnings, inconclusive, more                                              string
+	runCols                                                                                                []string
+	verdicts                                                                                               map[string]string
 }
 
 var labelsEN = labels{
 	title: "Before / after", before: "before", after: "after", change: "change", metric: "metric",
 	verdict: "Verdict", gone: "Gone (fixed by the change)", new: "New (brought by the change)",
-	persist: "Still there", none: "none", gate: "REGRESSION", gatePass: "no regression beyond %.0f%%", model: "load",
+	persist: "Still there", unsure: "On one side only, in too few runs to tell from chance", none: "none", gate: "REGRESSION", gatePass: "no regression beyond %.0f%%", model: "load",
 	ci: "95% CI", runs: "runs", readings: "Readings (means over runs; a reading's verdict is a 2% band, no interval)",
 	runsHdr: "Runs (steady state; host load from each run's own samples)", warnings: "Warning", inconclusive: "INCONCLUSIVE",
 	more:     "run %s more",
@@ -33,7 +33,7 @@ var labelsEN = labels{
 var labelsZH = labels{
 	title: "改动前 / 改动后", before: "改动前", after: "改动后", change: "变化", metric: "指标",
 	verdict: "结论", gone: "已消失（被本次改动解决）", new: "新出现（由本次改动引入）",
-	persist: "仍然存在", none: "无", gate: "性能回退", gatePass: "没有超过 %.0f%% 的回退", model: "负载",
+	persist: "仍然存在", unsure: "只在一侧出现，但出现的运行次数太少，无法与偶然区分", none: "无", gate: "性能回退", gatePass: "没有超过 %.0f%% 的回退", model: "负载",
 	ci: "95% 置信区间", runs: "运行次数", readings: "读数（各次运行的均值；读数的结论按 2% 区间判断，没有置信区间）",
 	runsHdr: "各次运行（稳态；主机负载取自每次运行自己的采样）", warnings: "警告", inconclusive: "无法判断",
 	more:     "再运行 %s 次",
@@ -63,7 +63,21 @@ func (c *Comparison) sides(L labels) []namedSide {
 }
 
 func (c *Comparison) groups(L labels) []namedGroup {
-	return []namedGroup{{L.gone, c.Gone}, {L.new, c.New}, {L.persist, c.Persist}}
+	g := []namedGroup{{L.gone, c.Gone}, {L.new, c.New}, {L.persist, c.Persist}}
+	if len(c.Unsure) > 0 {
+		g = append(g, namedGroup{L.unsure, c.Unsure})
+	}
+	return g
+}
+
+// runsOf says in how many runs of each side f failed ("; before 0/5,
+// after 3/5"), when a side has several.
+func (c *Comparison) runsOf(L labels, f FindingRef) string {
+	nb, na := len(c.Before.Runs), len(c.After.Runs)
+	if nb < 2 && na < 2 {
+		return ""
+	}
+	return fmt.Sprintf("; %s %d/%d, %s %d/%d", L.before, f.RunsBefore, nb, L.after, f.RunsAfter, na)
 }
 
 // verdictIn is a side's verdict title in lang, or "none".
@@ -147,7 +161,7 @@ func writeText(w io.Writer, c *Comparison, lang finding.Lang, gate float64) erro
 			fmt.Fprintf(bw, "  %s\n", L.none)
 		}
 		for _, f := range g.fs {
-			fmt.Fprintf(bw, "  [%s] %s  (%s)\n", f.Severity.Label(lang), finding.SafeOneLine(f.Title.In(lang)), finding.SafeOneLine(f.Key))
+			fmt.Fprintf(bw, "  [%s] %s  (%s%s)\n", f.Severity.Label(lang), finding.SafeOneLine(f.Title.In(lang)), finding.SafeOneLine(f.Key), c.runsOf(L, f))
 		}
 	}
 	writeGateText(bw, c, L, lang, gate)
@@ -280,7 +294,7 @@ func writeMarkdown(w io.Writer, c *Comparison, lang finding.Lang, gate float64) 
 			continue
 		}
 		for _, f := range g.fs {
-			fmt.Fprintf(bw, "- **%s** %s (`%s`)\n", f.Severity.Label(lang), md(f.Title.In(lang)), code(f.Key))
+			fmt.Fprintf(bw, "- **%s** %s (`%s`%s)\n", f.Severity.Label(lang), md(f.Title.In(lang)), code(f.Key), c.runsOf(L, f))
 		}
 		bw.WriteString("\n")
 	}

@@ -495,13 +495,23 @@ func meanMetrics(in []Input) map[string]float64 {
 	return out
 }
 
-func failingAll(in []Input) map[string]FindingRef {
+// failingAll is every finding failing in a run of a side, at its highest
+// severity, with the number of the side's runs it failed in (RunsAfter
+// for the after side, else RunsBefore).
+func failingAll(in []Input, after bool) map[string]FindingRef {
 	out := map[string]FindingRef{}
 	for _, i := range in {
 		for k, f := range failing(i.Page) {
-			if old, ok := out[k]; !ok || f.Severity > old.Severity {
-				out[k] = f
+			old, ok := out[k]
+			if ok && f.Severity <= old.Severity {
+				f = old
 			}
+			if n := old.RunsBefore + old.RunsAfter + 1; after {
+				f.RunsBefore, f.RunsAfter = 0, n
+			} else {
+				f.RunsBefore, f.RunsAfter = n, 0
+			}
+			out[k] = f
 		}
 	}
 	return out
