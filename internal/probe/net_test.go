@@ -178,6 +178,79 @@ func TestUDPBandwidthIsOverTheSendingWindow(t *testing.T) {
 	}
 }
 
+// The listener counts the prober's datagrams alone: once the first has
+// come, another socket of the same host sending to the same port is not
+// counted (the kernel drops its datagrams), so a neighbour cannot inflate
+// the figure.
+func TestUDPCountIsTheProbersAlone(t *testing.T) {
+	addr, stop := listen(t, "", time.Minute)
+	defer stop()
+	c, fd, f, err := (&client{addr: addr}).udpPeer(context.Background(), "udpbw", 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	defer f.Close()
+	br := bufio.NewReader(c)
+	count := func() (bytes, pkts int64) {
+		t.Helper()
+		if _, err := fmt.Fprint(c, "done\n"); err != nil {
+			t.Fatal(err)
+		}
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Sscanf(line, "%d %d", &bytes, &pkts)
+		return bytes, pkts
+	}
+	send := func(fd, n int) {
+		t.Helper()
+		for range n {
+			if _, err := unix.Write(fd, make([]byte, 64)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	send(fd, 5)
+	var pkts int64
+	for end := time.Now().Add(5 * time.Second); pkts < 5 && time.Now().Before(end); {
+		_, pkts = count()
+	}
+	if pkts != 5 {
+		t.Fatalf("the listener counted %d of the prober's 5 datagrams", pkts)
+	}
+	peer, err := unix.Getpeername(fd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := unix.Socket(unix.AF_INET, unix.SOCK_DGRAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(other)
+	if err := unix.Connect(other, peer); err != nil {
+		t.Fatal(err)
+	}
+	for range 7 {
+		// The port is connected to the prober: the kernel answers a
+		// neighbour's datagram with "port unreachable", and its next
+		// write says ECONNREFUSED.
+		if _, err := unix.Write(other, make([]byte, 64)); err != nil && err != unix.ECONNREFUSED {
+			t.Fatal(err)
+		}
+	}
+	send(fd, 3)
+	var bytes int64
+	for end := time.Now().Add(5 * time.Second); pkts < 8 && time.Now().Before(end); {
+		bytes, pkts = count()
+	}
+	time.Sleep(50 * time.Millisecond)
+	if bytes, pkts = count(); pkts != 8 || bytes != 8*64 {
+		t.Errorf("counted %d datagrams (%d B) after the prober's 8 and a neighbour's 7, want 8 (512 B)", pkts, bytes)
+	}
+}
+
 // --window makes each round of a network figure as long as asked (here
 // 300 ms, where --quick's is 20 ms), so a round can be set to one of an
 // anchor's runs; the probe says so.

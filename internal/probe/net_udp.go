@@ -96,22 +96,60 @@ func udpSession(ctx context.Context, c net.Conn, mode string, conns *sync.Map) e
 }
 
 // countRaw counts the client's datagrams on fd (non-blocking) with raw
-// recvfrom calls (see rawRead), until stop or a shutdown.
+// calls (see rawRead), until stop or a shutdown. The first datagram from
+// the prober's address connects the socket to its source: the kernel then
+// drops any other sender's, and the rest are plain reads with no source
+// to copy out and check, as qperf's server's recv.
 func countRaw(fd int, buf []byte, client net.IP, stop *atomic.Bool, bytes, pkts *atomic.Int64) {
 	var from unix.RawSockaddrAny
+	connected := false
 	for !stop.Load() {
-		n, err := rawRecvfrom(fd, buf, &from)
+		var n int
+		var err error
+		if connected {
+			n, err = rawRead(fd, buf)
+		} else {
+			n, err = rawRecvfrom(fd, buf, &from)
+		}
 		if err == unix.EAGAIN {
 			continue // nothing for sockWait: look at stop again
 		}
-		if err != nil || from.Addr.Family == unix.AF_UNSPEC {
+		if err != nil {
 			return // shut down
 		}
-		if rawFromClient(&from, client) {
-			bytes.Add(int64(n))
-			pkts.Add(1)
+		if !connected {
+			if from.Addr.Family == unix.AF_UNSPEC {
+				return // shut down
+			}
+			if !rawFromClient(&from, client) {
+				continue
+			}
+			if sa := rawSockaddr(&from); sa != nil && unix.Connect(fd, sa) == nil {
+				connected = true
+			}
 		}
+		bytes.Add(int64(n))
+		pkts.Add(1)
 	}
+}
+
+// rawSockaddr is a raw IPv4 or IPv6 source as connect(2) takes it.
+func rawSockaddr(from *unix.RawSockaddrAny) unix.Sockaddr {
+	switch from.Addr.Family {
+	case unix.AF_INET:
+		a := (*unix.RawSockaddrInet4)(unsafe.Pointer(from))
+		return &unix.SockaddrInet4{Port: netPort(a.Port), Addr: a.Addr}
+	case unix.AF_INET6:
+		a := (*unix.RawSockaddrInet6)(unsafe.Pointer(from))
+		return &unix.SockaddrInet6{Port: netPort(a.Port), ZoneId: a.Scope_id, Addr: a.Addr}
+	}
+	return nil
+}
+
+// netPort reads a port kept in network byte order.
+func netPort(p uint16) int {
+	b := (*[2]byte)(unsafe.Pointer(&p))
+	return int(b[0])<<8 | int(b[1])
 }
 
 // rawFromClient is fromClient for a raw source address.
