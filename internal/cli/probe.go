@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"time"
@@ -36,6 +37,9 @@ type ProbeOptions struct {
 	// Listen makes this process the other side, for For.
 	Listen string
 	For    time.Duration
+	// StdinBound (hidden): with Listen, stop when stdin ends; how a probe
+	// runs its loopback listener as a child that cannot outlive it.
+	StdinBound bool
 	// SSH is a host ([user@]host[:port] or a ~/.ssh/config alias) where
 	// the other side is started over SSH for the network part; Remote
 	// holds how to log in (Identity, KnownHosts; Exe in tests).
@@ -58,7 +62,9 @@ is blamed (qperf, lmbench, fio, in one binary):
 
   net   TCP and UDP latency (ping-pong, half the round trip) and bandwidth at
         message sizes 1 B, 64 B, 1 KiB, 64 KiB, and TCP connections per second,
-        over loopback or against 'tuneloop probe --listen' on another host
+        over loopback (the other side is this binary again, in a process of
+        its own, as qperf's server) or against 'tuneloop probe --listen' on
+        another host
   cpu   system call, context switch and clock read costs (what CPU
         vulnerability mitigations move), single-core integer, floating-point,
         CRC-32C and memcpy kernels, and the core-to-core cache-line latency
@@ -85,8 +91,9 @@ there, run for at most 5 minutes with a fresh token, removed after).`,
 fio 合而为一）：
 
   net   TCP 与 UDP 延迟（乒乓往返，取往返时间的一半）和带宽，消息大小为
-        1 B、64 B、1 KiB、64 KiB，以及每秒 TCP 连接数；走环回地址，或连到
-        另一台主机上的 'tuneloop probe --listen'
+        1 B、64 B、1 KiB、64 KiB，以及每秒 TCP 连接数；走环回地址（另一端是
+        本程序在独立进程中再次运行，同 qperf 的服务端），或连到另一台主机上的
+        'tuneloop probe --listen'
   cpu   系统调用、上下文切换和读时钟的开销（CPU 漏洞缓解措施影响的正是这些），
         单核整数、浮点、CRC-32C 与 memcpy 计算，以及核间缓存行延迟矩阵
         （线程分别绑定到每一对 CPU 上）
@@ -142,6 +149,8 @@ probe.json、probe.txt、probe.md 与 probe.html（矩阵画成热力图）；
 	f.StringVar(&o.Peer, "peer", "", helpText(finding.T("HOST:PORT of 'tuneloop probe --listen' for the network part (default: loopback)", "网络部分所连的 'tuneloop probe --listen' 的 HOST:PORT（默认：环回地址）")))
 	f.StringVar(&o.Token, "token", "", helpText(finding.T("shared secret between --listen and --peer (default $"+probeTokenEnv+")", "--listen 与 --peer 之间共享的口令（默认取 $"+probeTokenEnv+"）")))
 	f.StringVar(&o.Listen, "listen", "", helpText(finding.T("serve probes on this address (HOST:PORT) instead of probing", "在该地址（HOST:PORT）提供探测服务，而不是发起探测")))
+	f.BoolVar(&o.StdinBound, "stdin-bound", false, helpText(finding.T("with --listen: stop when stdin is closed (the loopback listener a probe starts)", "与 --listen 一起使用：标准输入关闭时停止（探测自己启动的环回监听）")))
+	f.MarkHidden("stdin-bound")
 	f.DurationVar(&o.For, "for", 10*time.Minute, helpText(finding.T("with --listen: stop serving after this long", "与 --listen 一起使用：服务这么长时间后停止")))
 	f.StringVar(&o.SSH, "peer-ssh", "", helpText(finding.T("start the other side on this host over SSH ([user@]host[:port] or a ~/.ssh/config alias; nothing is installed there) and measure the network to it", "通过 SSH 在该主机上启动另一端（[user@]host[:port] 或 ~/.ssh/config 中的别名；不在那里安装任何东西），并测量到它的网络")))
 	catalogFlag(f, &o.Catalog, finding.T("catalog the probe folder is added to", "探测目录要加入的运行记录目录"))
@@ -180,6 +189,12 @@ func RunProbe(ctx context.Context, env *Env, o *ProbeOptions) error {
 	if o.Listen != "" {
 		if o.Peer != "" {
 			return usageErr(finding.T("--listen and --peer: one side is the listener, the other the prober", "--listen 与 --peer 不能同时使用：一端监听，另一端探测"))
+		}
+		if o.StdinBound {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithCancel(ctx)
+			defer cancel()
+			go func() { io.Copy(io.Discard, env.Stdin); cancel() }()
 		}
 		return probe.Listen(ctx, probe.ListenOptions{Addr: o.Listen, Token: o.Token, For: o.For, Log: env.Stderr,
 			Ready: func(addr string) {

@@ -132,6 +132,11 @@ func Compare(a, b *Result, labelA, labelB string) *Comparison {
 			fmt.Sprintf("the two probes saw different noise: others kept %.0f%% of the CPUs busy during A and %.0f%% during B; a difference may be the neighbours'", ba, bb),
 			fmt.Sprintf("两次探测的噪声不同：A 期间其他进程占用 %.0f%% 的 CPU，B 期间 %.0f%%；差异可能来自邻居", ba, bb)))
 	}
+	if a.Peer != "" && b.Peer != "" && a.Peer != b.Peer {
+		c.Explain = append(c.Explain, finding.T(
+			fmt.Sprintf("the network figures were measured against different peers (A: %s, B: %s): a listener in another process, one in the prober's own process and another host are different paths", PeerText(a.Peer).EN, PeerText(b.Peer).EN),
+			fmt.Sprintf("两次探测的网络指标所连的对端不同（A：%s，B：%s）：另一进程中的监听、探测进程自身内的监听与另一台主机是不同的路径", PeerText(a.Peer).ZH, PeerText(b.Peer).ZH)))
+	}
 	return c
 }
 

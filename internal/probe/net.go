@@ -2,6 +2,7 @@ package probe
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -172,11 +173,35 @@ func newToken() string {
 	return hex.EncodeToString(b)
 }
 
+// The loopback peers: a listener of our own on 127.0.0.1 in a process of
+// its own (as qperf's server: prober and listener switch address space,
+// and pay what CPU vulnerability mitigations add to that switch), or in
+// this process (its threads never switch address space). Probes of
+// different peers measure different paths.
+const (
+	PeerOwnProcess = "loopback (listener process)"
+	PeerInProcess  = "loopback (in-process)"
+)
+
+// PeerText is a result's Peer as a reader reads it: the loopback peers in
+// either language, a remote HOST:PORT as it is.
+func PeerText(peer string) finding.Text {
+	switch peer {
+	case PeerOwnProcess:
+		return finding.T(peer, "环回（监听在独立进程中）")
+	case PeerInProcess:
+		return finding.T(peer, "环回（监听在探测进程内）")
+	case "loopback": // probes before the two were told apart: in-process
+		return finding.T(peer, "环回")
+	}
+	return finding.T(peer, peer)
+}
+
 // net measures the network part against o.Peer, or against a listener of
-// our own on 127.0.0.1.
+// our own on 127.0.0.1 in this process.
 func (p *prober) net(ctx context.Context) error {
 	cl := &client{addr: p.o.Peer, token: p.o.Token}
-	p.res.Peer = p.o.Peer
+	p.res.Peer = cmp.Or(p.o.PeerLabel, p.o.Peer)
 	if p.o.Peer == "" {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -188,7 +213,7 @@ func (p *prober) net(ctx context.Context) error {
 		cl.addr, cl.token = ln.Addr().String(), newToken()
 		go func() { serve(lctx, ln, cl.token, nil); close(done) }()
 		defer func() { cancel(); <-done }()
-		p.res.Peer = "loopback"
+		p.res.Peer = PeerInProcess
 	}
 	// A first connection says at once whether the peer is there and takes us.
 	c, _, err := cl.dial(ctx, "crr", 0)

@@ -73,10 +73,13 @@ type Options struct {
 	// windows others took while one long window averages them in.
 	Window time.Duration
 	// Peer is HOST:PORT of `probe --listen` on the other side; empty: a
-	// listener of our own on 127.0.0.1 (loopback).
-	Peer  string
-	Token string // shared with the peer's --token
-	Sizes []int  // message sizes in bytes (default DefaultSizes)
+	// listener of our own on 127.0.0.1, in this process (PeerInProcess).
+	// PeerLabel names Peer in the result when it is not a remote host
+	// (PeerOwnProcess: our listener started in a process of its own).
+	Peer      string
+	PeerLabel string
+	Token     string // shared with the peer's --token
+	Sizes     []int  // message sizes in bytes (default DefaultSizes)
 	// Dir is where the disk part writes its one unnamed file (default ".").
 	Dir string
 	// DiskBytes caps the disk part's file (0: 256 MiB, 32 MiB with Quick;
@@ -186,7 +189,7 @@ type Result struct {
 	Parts  []string  `json:"parts"`
 	Rounds int       `json:"rounds"`
 	Host   Host      `json:"host"`
-	Peer   string    `json:"peer"` // "loopback" or HOST:PORT
+	Peer   string    `json:"peer"` // PeerOwnProcess, PeerInProcess or HOST:PORT
 	Dir    string    `json:"disk_dir,omitempty"`
 	DiskFS string    `json:"disk_fs,omitempty"`
 	// MemBytes is the memory part's buffer (the chase runs over half).

@@ -55,7 +55,7 @@ func TestLoopbackNetwork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Peer != "loopback" {
+	if r.Peer != PeerInProcess {
 		t.Errorf("peer %q", r.Peer)
 	}
 	want := []string{"net.tcp_lat.1", "net.tcp_bw.1", "net.tcp_lat.1024", "net.tcp_bw.1024", "net.udp_lat.1", "net.udp_bw.1",
@@ -394,6 +394,21 @@ func TestCompareSaysNoiseDiffered(t *testing.T) {
 	}
 	if c := Compare(f(10), f(5), "a", "b"); len(c.Explain) != 0 {
 		t.Errorf("similar noise needs no word: %+v", c.Explain)
+	}
+}
+
+// Network figures against different peers (a listener process, one in
+// the prober, an old probe's loopback) compare different paths: said.
+func TestCompareSaysPeersDiffered(t *testing.T) {
+	f := func(peer string) *Result {
+		return &Result{Peer: peer, Figures: []Figure{{ID: "net.tcp_lat.1", Rounds: []float64{20, 21, 20}, Median: 20}}}
+	}
+	c := Compare(f(PeerOwnProcess), f("loopback"), "a", "b")
+	if len(c.Explain) != 1 || !strings.Contains(c.Explain[0].EN, PeerOwnProcess) || !strings.Contains(c.Explain[0].ZH, "环回（监听在独立进程中）") {
+		t.Errorf("explain: %+v", c.Explain)
+	}
+	if c := Compare(f(PeerOwnProcess), f(PeerOwnProcess), "a", "b"); len(c.Explain) != 0 {
+		t.Errorf("the same peer needs no word: %+v", c.Explain)
 	}
 }
 

@@ -90,7 +90,7 @@ func ProbeMeta(r *probe.Result, l finding.Lang) string {
 		s += " · --quick"
 	}
 	if r.Peer != "" {
-		s += " · " + finding.T("peer", "对端").In(l) + " " + r.Peer
+		s += " · " + finding.T("peer", "对端").In(l) + " " + probe.PeerText(r.Peer).In(l)
 	}
 	if r.Dir != "" {
 		s += fmt.Sprintf(" · %s %s (%s)", finding.T("disk", "磁盘").In(l), r.Dir, r.DiskFS)

@@ -6,7 +6,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
@@ -79,6 +81,23 @@ func Probe(ctx context.Context, o ProbeOptions) (*probe.Result, error) {
 		}
 		defer stop()
 		m.Peer, m.Token = peer.addr, peer.token
+	} else if parts, _ := probe.ParseParts(strings.Join(m.Parts, ",")); m.Peer == "" && slices.Contains(parts, probe.PartNet) {
+		// Over loopback the other side is a process of its own, as
+		// qperf's; in a test binary (which cannot be started as tuneloop)
+		// and where that fails, it is this process.
+		if exe := o.Exe; exe != "" || !testing.Testing() {
+			if exe == "" {
+				exe, _ = os.Executable()
+			}
+			addr, token, stop, err := startLocalPeer(ctx, exe)
+			if err == nil {
+				defer stop()
+				m.Peer, m.Token, m.PeerLabel = addr, token, probe.PeerOwnProcess
+			} else {
+				o.Note(finding.Tf(finding.T("the loopback listener could not start as a process of its own (%v): it runs in this one, whose threads never switch address space (qperf's server is a process)",
+					"环回监听无法作为独立进程启动（%v）：改在本进程内运行，其线程之间切换不会切换地址空间（qperf 的服务端是独立进程）"), err))
+			}
+		}
 	}
 	var started func()
 	if dir != "-" {

@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
+	"os/exec"
 	"strings"
 	"time"
 
@@ -99,4 +101,58 @@ func firstLine(ctx context.Context, r io.Reader) string {
 	case <-ctx.Done():
 	}
 	return ""
+}
+
+// localPeerFor bounds the loopback listener of our own: the network part
+// takes well under it; the probe's end, or its death (the listener's
+// stdin closes), ends it sooner.
+const localPeerFor = 15 * time.Minute
+
+// startLocalPeer runs `exe probe --listen 127.0.0.1:0 --stdin-bound` as the
+// network part's other side over loopback, as qperf's server is a process
+// of its own: prober and listener then switch address space on every
+// exchange and pay what CPU vulnerability mitigations add to that switch
+// (seed 004's regression), which two threads of one process never do. The
+// token goes in its environment, not on its command line (ps shows that).
+// It returns the address, the token and a stop that ends it and waits.
+func startLocalPeer(ctx context.Context, exe string) (addr, token string, stop func(), err error) {
+	tok := make([]byte, 16)
+	if _, err := rand.Read(tok); err != nil {
+		return "", "", nil, err
+	}
+	token = hex.EncodeToString(tok)
+	cmd := exec.Command(exe, "probe", "--listen", "127.0.0.1:0", "--for", localPeerFor.String(), "--lang", "en", "--stdin-bound")
+	cmd.Env = append(os.Environ(), "TUNELOOP_PROBE_TOKEN="+token)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return "", "", nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return "", "", nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return "", "", nil, err
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	stop = func() {
+		// Its stdin closed, the listener stops; a kill is the fallback.
+		in.Close()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			cmd.Process.Kill()
+			<-done
+		}
+	}
+	lctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	l := firstLine(lctx, out)
+	cancel()
+	f := strings.Fields(l)
+	if len(f) < 3 || f[0] != "listening" {
+		stop()
+		return "", "", nil, fmt.Errorf("%s probe --listen said %q", exe, finding.SafeLine(l))
+	}
+	return f[2], token, stop, nil
 }

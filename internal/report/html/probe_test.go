@@ -28,7 +28,7 @@ func probeFixture(dir string) *probe.Result {
 	failed := probe.Figure{ID: "net.udp_bw.1", Part: probe.PartNet, Unit: "MB/s", Higher: true, Name: finding.T("UDP bandwidth 1 B", "UDP 带宽 1 B"),
 		Median: nan, Lo: nan, Hi: nan, OthersBusyPct: -1, Err: "connection refused"}
 	return &probe.Result{Schema: probe.Schema, Tool: "tuneloop v0.9.0-test", Start: t0, End: t0.Add(41 * time.Second), Rounds: 7,
-		Parts: []string{probe.PartNet, probe.PartCPU, probe.PartDisk}, Peer: "loopback", Dir: dir, DiskFS: "ext4",
+		Parts: []string{probe.PartNet, probe.PartCPU, probe.PartDisk}, Peer: probe.PeerOwnProcess, Dir: dir, DiskFS: "ext4",
 		Host: probe.Host{Name: "app1", Kernel: "5.10.0-182.0.0.95.oe2203sp3.aarch64", Arch: "arm64", CPUModel: "Kunpeng 920", CPUs: 4, Nodes: 1,
 			Clocksource: "arch_sys_counter", THP: "madvise", Mitigations: map[string]string{"spectre_v2": "Mitigation: CSV2, BHB", "meltdown": "Not affected"}},
 		Figures: []probe.Figure{
