@@ -17,6 +17,9 @@
 #
 # What each side measures (qperf src/socket.c, iperf3 src/iperf_tcp.c, and
 # internal/probe/net.go, disk.go), so that a ratio compares like with like:
+#  - two processes: qperf's client and server, iperf3's, and tuneloop's
+#    prober and its loopback listener (the binary again, probe --listen),
+#    so every exchange switches address space on each side alike.
 #  - a message is one write of msg_size bytes, read whole by the peer
 #    (qperf send_full/recv_full); latency is half the mean round trip of
 #    msg_size each way; bandwidth is the bytes the receiver read (qperf's
