@@ -334,3 +334,22 @@ func TestFindingsOverLaunchesNeedMoreThanOneRun(t *testing.T) {
 		t.Errorf("one run a side: new %q, gone %q, unsure %q", keys(c.New), keys(c.Gone), keys(c.Unsure))
 	}
 }
+
+// The load generator on the host (tuneloop's own process, JMeter's) is
+// the run's, not a neighbour: other processes' CPU leaves it out, so a
+// fast service's generator does not read as noise.
+func TestOtherCPULeavesOutTheGenerator(t *testing.T) {
+	b, a := set("a", t0, 58100, 59800, 56500), set("b", t0.Add(10*time.Minute), 58000, 59000, 57500)
+	for _, in := range append(b, a...) {
+		in.Page.Load.ClientCPU = 30
+		in.Page.Run.Stats.Busy += 30
+	}
+	if o := runInfo(b[0]).OtherCPUPct; o == nil || *o < 4.9 || *o > 5.1 {
+		t.Errorf("other processes' CPU %v, want 5 (the generator's 30 left out)", o)
+	}
+	for _, w := range CompareSets(b, a, 5).Warnings {
+		if strings.Contains(w.EN, "other processes") {
+			t.Errorf("the generator read as a neighbour: %s", w.EN)
+		}
+	}
+}

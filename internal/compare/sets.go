@@ -44,8 +44,9 @@ type RunInfo struct {
 	TPS   *float64 `json:"tps"`
 	P99MS *float64 `json:"p99_ms"`
 	// HostBusyPct is the host's CPU busy share (all CPUs); OtherCPUPct the
-	// part of it not spent by the target JVM; StealPct CPU stolen by the
-	// hypervisor. Null when the run recorded no CPU.
+	// part of it spent neither by the target JVM nor by the run's load
+	// generator on this host (the noise a neighbour makes); StealPct CPU
+	// stolen by the hypervisor. Null when the run recorded no CPU.
 	HostBusyPct *float64 `json:"host_busy_pct"`
 	OtherCPUPct *float64 `json:"other_cpu_pct"`
 	StealPct    *float64 `json:"steal_pct"`
@@ -405,7 +406,11 @@ func runInfo(in Input) RunInfo {
 			// The target's CPU is in % of one core; the host's busy share
 			// is of all CPUs.
 			if ncpu := cpus(p); st.ProcCPU >= 0 && ncpu > 0 {
-				ri.OtherCPUPct = ptr(max(0, st.Busy-st.ProcCPU/float64(ncpu)))
+				gen := 0.0
+				if p.Load != nil {
+					gen = p.Load.ClientCPU // % of the cores, as Busy
+				}
+				ri.OtherCPUPct = ptr(max(0, st.Busy-st.ProcCPU/float64(ncpu)-gen))
 			}
 		}
 	}

@@ -85,6 +85,9 @@ type LoadView struct {
 	// RampS: the load itself still ramped up over the series' first
 	// seconds (loadgen.Summary.RampS).
 	RampS float64 `json:"ramp_s,omitempty"`
+	// ClientCPU is the load generator's CPU on this host (tuneloop's own
+	// process, or JMeter's here), in % of the cores (loadgen.Summary).
+	ClientCPU float64 `json:"client_cpu_pct,omitempty"`
 	// Series is per second.
 	Series []LoadPoint `json:"series"`
 }

@@ -82,7 +82,8 @@ func NewRunPage(L *verdict.Layers, d *verdict.Decision, lang finding.Lang) *RunP
 
 func loadView(s *loadgen.Summary) *LoadView {
 	v := &LoadView{Source: s.Source, Requests: s.Requests, Errors: s.Errors, TPS: s.TPS,
-		MeanMS: s.Latency.Mean, P50MS: s.Latency.P50, P90MS: s.Latency.P90, P99MS: s.Latency.P99, MaxMS: s.Latency.Max, RampS: s.RampS}
+		MeanMS: s.Latency.Mean, P50MS: s.Latency.P50, P90MS: s.Latency.P90, P99MS: s.Latency.P99, MaxMS: s.Latency.Max, RampS: s.RampS,
+		ClientCPU: s.ClientCPU}
 	switch {
 	case s.Model != "":
 		v.Model = s.Model
