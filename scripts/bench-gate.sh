@@ -104,8 +104,20 @@ if [ "$MODE" = sets ]; then
 	else
 		rm -rf "$OUT" && mkdir -p "$OUT"
 		echo "$params" >"$OUT/params"
-		printf 'n\tservice\tk\twork_b\tset_a\tset_b\tloadavg\texit\ttps_pct\ttps_ci99\tu_p\tgate_agreement\tgroups\tgate_more\n' >"$results"
+		printf 'n\tservice\tk\twork_b\tset_a\tset_b\tloadavg\texit\ttps_pct\ttps_ci99\tu_p\tgate_agreement\tgroups\tgate_more\tothers_max_pct\n' >"$results"
 		printf 'set\tservice\twork_pct\trun\ttps\tp99_ms\n' >"$launches"
+	fi
+	# others_max_pct came later: a table without it gets it from the
+	# comparisons' pages where they are here ("-" where not).
+	if [ "$(head -1 "$results" | awk -F'\t' '{ print NF }')" = 14 ]; then
+		{
+			printf '%s\tothers_max_pct\n' "$(head -1 "$results")"
+			tail -n +2 "$results" | while IFS= read -r row; do
+				IFS=$'\t' read -r n _ k _ <<<"$row"
+				o=$(jq -r '[.before.runs[], .after.runs[] | .other_cpu_pct // 0] | max | round' "$OUT/c$n-k$k.json" 2>/dev/null || true)
+				printf '%s\t%s\n' "$row" "${o:--}"
+			done
+		} >"$results.tmp" && mv "$results.tmp" "$results"
 	fi
 	# RESUME carries on with the binary that measured the first part (built
 	# again at its commit on another machine), so one table holds one gate;
@@ -183,9 +195,10 @@ if [ "$MODE" = sets ]; then
 				def f: if type == "number" then (. * 10 | round) / 10 else . end;
 				[$n, $svc, $k, $w, $sa, $sb, $load, $code, (s("tps").change_pct // "-" | f), "[\(s("tps").gate_ci_low_pct // "-" | f), \(s("tps").gate_ci_high_pct // "-" | f)]",
 				 (s("tps").u_test_p // "-" | if type == "number" then (. * 1000 | round) / 1000 else . end), (s("tps").gate_agreement // "agree"),
-				 ((.launch_groups // []) | length), ([s("tps").gate_more_runs // 0, s("p99_ms").gate_more_runs // 0] | max)] | @tsv' "$OUT/c$n-k$k.json" 2>/dev/null) || line=""
-			# No page (compare failed) or no throughput: a line of the same 14 columns.
-			[ -n "$line" ] || line=$(printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t-\t-\t-\t-\t-\t-' "$n" "$svc" "$k" "$w" "$sa" "$sb" "$load" "$code")
+				 ((.launch_groups // []) | length), ([s("tps").gate_more_runs // 0, s("p99_ms").gate_more_runs // 0] | max),
+				 ([.before.runs[], .after.runs[] | .other_cpu_pct // 0] | max | round)] | @tsv' "$OUT/c$n-k$k.json" 2>/dev/null) || line=""
+			# No page (compare failed) or no throughput: a line of the same 15 columns.
+			[ -n "$line" ] || line=$(printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t-\t-\t-\t-\t-\t-\t-' "$n" "$svc" "$k" "$w" "$sa" "$sb" "$load" "$code")
 			lines+=("$line")
 			echo "comparison $n (set $sb against set $sa; $svc, $k a side, B at $w% work): exit $code, load $load, $(($(date +%s) - start)) s" >&2
 		done
@@ -266,7 +279,9 @@ if [ "$MODE" = sets ]; then
 	# exit 3 rate with its exact (Clopper-Pearson) 95% interval, over all
 	# comparisons and over those that share no set (every other one).
 	# A comparison that ended in an error (exit 1, 2) is in no rate: its column says how many.
-	printf '%-14s %3s %-22s %4s %-26s %-28s %7s %7s %7s\n' service K kind n "exit 3 (95% CI)" "sharing no set: exit 3" "exit 4" "groups" "errors"
+	# busy: comparisons where another process kept over 20% of the CPUs
+	# busy during a judged launch (compare warns of each).
+	printf '%-14s %3s %-22s %4s %-26s %-28s %7s %7s %7s %7s\n' service K kind n "exit 3 (95% CI)" "sharing no set: exit 3" "exit 4" "groups" "errors" "busy"
 	for svc in $SERVICES; do for k in $KS; do for w in 100 $SLOW; do
 		awk -F'\t' -v s="$svc" -v k="$k" -v w="$w" '
 			function cdf(x, n, p,   i, t, lc) { if (p <= 0) return 1; if (p >= 1) return (x >= n); t = 0; lc = 0
@@ -275,10 +290,10 @@ if [ "$MODE" = sets ]; then
 			function lower(x, n,   lo, hi, m, j) { if (x <= 0) return 0; lo = 0; hi = x / n; for (j = 0; j < 60; j++) { m = (lo + hi) / 2; if (1 - cdf(x - 1, n, m) < 0.025) lo = m; else hi = m } return lo }
 			function rate(f, n) { return sprintf("%d/%d = %.1f%% [%.1f, %.1f]", f, n, 100 * f / n, 100 * lower(f, n), 100 * upper(f, n)) }
 			NR > 1 && $2 == s && $3 == k && $4 == w && $8 != 0 && $8 != 3 && $8 != 4 { e++; next }
-			NR > 1 && $2 == s && $3 == k && $4 == w { n++; if ($8 == 3) f++; if ($8 == 4) i++; if ($13 > 0) g++
+			NR > 1 && $2 == s && $3 == k && $4 == w { n++; if ($8 == 3) f++; if ($8 == 4) i++; if ($13 > 0) g++; if ($15 != "-" && $15 > 20) b++
 				if (!used[$5] && !used[$6]) { dn++; if ($8 == 3) df++; used[$5] = used[$6] = 1 } }
-			END { if (!n && !e) exit; if (!n) { printf "%-14s %3s %-22s %4d %-26s %-28s %7d %7d %7d\n", s, k, w, 0, "-", "-", 0, 0, e; exit }; kind = (w == 100 ? "A/A (false alarm)" : "+" (w - 100) "% work (power)")
-				printf "%-14s %3s %-22s %4d %-26s %-28s %7d %7d %7d\n", s, k, kind, n, rate(f, n), rate(df, dn), i, g, e }' "$results"
+			END { if (!n && !e) exit; if (!n) { printf "%-14s %3s %-22s %4d %-26s %-28s %7d %7d %7d %7d\n", s, k, w, 0, "-", "-", 0, 0, e, 0; exit }; kind = (w == 100 ? "A/A (false alarm)" : "+" (w - 100) "% work (power)")
+				printf "%-14s %3s %-22s %4d %-26s %-28s %7d %7d %7d %7d\n", s, k, kind, n, rate(f, n), rate(df, dn), i, g, e, b }' "$results"
 	done; done; done
 	echo
 	echo "every comparison ($results; every launch in $launches):"
