@@ -1,9 +1,12 @@
 package probe
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -17,6 +20,9 @@ import (
 type noise struct {
 	path string // /proc/stat under the probe's root
 	err  error
+	// peer is our loopback listener's /proc/PID/stat ("": none): a process
+	// of its own, but its CPU is the probe's, not a neighbour's.
+	peer string
 }
 
 type noiseMark struct {
@@ -28,8 +34,11 @@ type noiseMark struct {
 
 type noiseSpan struct{ others, steal float64 }
 
-func newNoise(procRoot string) *noise {
+func newNoise(procRoot string, peerPID int) *noise {
 	n := &noise{path: filepath.Join(procRoot, "stat")}
+	if peerPID > 0 {
+		n.peer = filepath.Join(procRoot, strconv.Itoa(peerPID), "stat")
+	}
 	_, n.err = n.stat()
 	return n
 }
@@ -64,10 +73,37 @@ func (n *noise) read() noiseMark {
 	m.cpus = max(1, len(s.CPUs))
 	var ru unix.Rusage
 	if unix.Getrusage(unix.RUSAGE_SELF, &ru) == nil {
-		m.own = float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+		m.own = float64(ru.Utime.Nano()+ru.Stime.Nano())/1e9 + n.peerCPU()
 		m.ok = true
 	}
 	return m
+}
+
+// peerCPU is our listener process's CPU seconds (utime + stime, the 14th
+// and 15th fields of /proc/PID/stat, after the command in parentheses);
+// 0 when there is none or it is gone.
+func (n *noise) peerCPU() float64 {
+	if n.peer == "" {
+		return 0
+	}
+	b, err := os.ReadFile(n.peer)
+	if err != nil {
+		return 0
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	ut, err1 := strconv.ParseUint(f[11], 10, 64)
+	st, err2 := strconv.ParseUint(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	return float64(ut+st) / sample.UserHZ
 }
 
 // since is the share of all CPUs others kept busy since m, in percent

@@ -78,8 +78,11 @@ type Options struct {
 	// (PeerOwnProcess: our listener started in a process of its own).
 	Peer      string
 	PeerLabel string
-	Token     string // shared with the peer's --token
-	Sizes     []int  // message sizes in bytes (default DefaultSizes)
+	// PeerPID is that listener's process here: its CPU is the probe's own
+	// when the noise (others' CPU) is read.
+	PeerPID int
+	Token   string // shared with the peer's --token
+	Sizes   []int  // message sizes in bytes (default DefaultSizes)
 	// Dir is where the disk part writes its one unnamed file (default ".").
 	Dir string
 	// DiskBytes caps the disk part's file (0: 256 MiB, 32 MiB with Quick;
@@ -410,7 +413,7 @@ func Measure(ctx context.Context, o Options) (*Result, error) {
 	if o.Facts == nil {
 		o.Facts = sysinfo.Collect(hostfs.FS{Proc: o.ProcRoot, Sys: o.SysRoot, Etc: "/etc"}, sysinfo.Options{NoEthtool: true})
 	}
-	p := &prober{o: &o, b: newBudget(&o), noise: newNoise(o.ProcRoot)}
+	p := &prober{o: &o, b: newBudget(&o), noise: newNoise(o.ProcRoot, o.PeerPID)}
 	p.res = &Result{Schema: Schema, Start: time.Now(), Quick: o.Quick, Parts: parts, Rounds: p.b.rounds, Host: HostOf(o.Facts), Facts: o.Facts}
 	if k := o.Facts.Kernel.Arch; k.OK && kernelArch(runtime.GOARCH) != "" && k.Value != kernelArch(runtime.GOARCH) {
 		p.res.Notes = append(p.res.Notes, finding.T(

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -490,5 +491,29 @@ func TestListenerStopsMidSession(t *testing.T) {
 		}
 	case <-time.After(8 * time.Second):
 		t.Fatal("the listener waits on a silent session")
+	}
+}
+
+// The loopback listener a probe starts is a process of its own, but its
+// CPU is the probe's: the noise (others' share of the CPUs) leaves it out.
+// A spinning shell stands in for it: counted as ours, others read far less.
+func TestNoiseCountsOurListenerAsOurs(t *testing.T) {
+	spin := exec.Command("sh", "-c", "while :; do :; done")
+	if err := spin.Start(); err != nil {
+		t.Skip(err)
+	}
+	defer func() { spin.Process.Kill(); spin.Wait() }()
+	ours, theirs := newNoise("/proc", spin.Process.Pid), newNoise("/proc", 0)
+	mo, mt := ours.read(), theirs.read()
+	time.Sleep(600 * time.Millisecond)
+	so, st := ours.since(mo), theirs.since(mt)
+	if so.others < 0 || st.others < 0 {
+		t.Skip("no /proc/stat here")
+	}
+	if ours.peerCPU() <= 0 {
+		t.Errorf("the listener's CPU reads %v s", ours.peerCPU())
+	}
+	if st.others-so.others < 10 {
+		t.Errorf("others %.0f%% with the spinner counted as ours, %.0f%% without: it was not left out", so.others, st.others)
 	}
 }

@@ -89,10 +89,10 @@ func Probe(ctx context.Context, o ProbeOptions) (*probe.Result, error) {
 			if exe == "" {
 				exe, _ = os.Executable()
 			}
-			addr, token, stop, err := startLocalPeer(ctx, exe)
+			addr, token, pid, stop, err := startLocalPeer(ctx, exe)
 			if err == nil {
 				defer stop()
-				m.Peer, m.Token, m.PeerLabel = addr, token, probe.PeerOwnProcess
+				m.Peer, m.Token, m.PeerLabel, m.PeerPID = addr, token, probe.PeerOwnProcess, pid
 			} else {
 				o.Note(finding.Tf(finding.T("the loopback listener could not start as a process of its own (%v): it runs in this one, whose threads never switch address space (qperf's server is a process)",
 					"环回监听无法作为独立进程启动（%v）：改在本进程内运行，其线程之间切换不会切换地址空间（qperf 的服务端是独立进程）"), err))

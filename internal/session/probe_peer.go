@@ -115,24 +115,24 @@ const localPeerFor = 15 * time.Minute
 // (seed 004's regression), which two threads of one process never do. The
 // token goes in its environment, not on its command line (ps shows that).
 // It returns the address, the token and a stop that ends it and waits.
-func startLocalPeer(ctx context.Context, exe string) (addr, token string, stop func(), err error) {
+func startLocalPeer(ctx context.Context, exe string) (addr, token string, pid int, stop func(), err error) {
 	tok := make([]byte, 16)
 	if _, err := rand.Read(tok); err != nil {
-		return "", "", nil, err
+		return "", "", 0, nil, err
 	}
 	token = hex.EncodeToString(tok)
 	cmd := exec.Command(exe, "probe", "--listen", "127.0.0.1:0", "--for", localPeerFor.String(), "--lang", "en", "--stdin-bound")
 	cmd.Env = append(os.Environ(), "TUNELOOP_PROBE_TOKEN="+token)
 	in, err := cmd.StdinPipe()
 	if err != nil {
-		return "", "", nil, err
+		return "", "", 0, nil, err
 	}
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return "", "", nil, err
+		return "", "", 0, nil, err
 	}
 	if err := cmd.Start(); err != nil {
-		return "", "", nil, err
+		return "", "", 0, nil, err
 	}
 	done := make(chan struct{})
 	go func() { cmd.Wait(); close(done) }()
@@ -152,7 +152,7 @@ func startLocalPeer(ctx context.Context, exe string) (addr, token string, stop f
 	f := strings.Fields(l)
 	if len(f) < 3 || f[0] != "listening" {
 		stop()
-		return "", "", nil, fmt.Errorf("%s probe --listen said %q", exe, finding.SafeLine(l))
+		return "", "", 0, nil, fmt.Errorf("%s probe --listen said %q", exe, finding.SafeLine(l))
 	}
-	return f[2], token, stop, nil
+	return f[2], token, cmd.Process.Pid, stop, nil
 }
