@@ -32,8 +32,9 @@
 #    tuneloop's latency), raw read/write on a non-blocking socket with a
 #    ppoll wait on EAGAIN (tuneloop's bandwidth: Go's system-call entry
 #    and exit cost as much as a 1-64 B write).
-#  - UDP: blocking recvfrom/sendto on both sides (tuneloop's bandwidth
-#    raw, as TCP's); 65507 B datagrams at
+#  - UDP: blocking recvfrom/sendto on both sides for latency; for
+#    bandwidth qperf's server recv()s, tuneloop's receiver connects to the
+#    prober's first datagram and then reads raw (as TCP's); 65507 B datagrams at
 #    "64 KiB" (the UDP maximum; qperf refuses 65536) on both sides.
 #  - Still different by default: qperf runs one 2 s test on one connection
 #    per figure (SECS), tuneloop takes the median of 7 windows of 120 ms (6
