@@ -18,7 +18,7 @@ import (
 )
 
 // probeTokenEnv holds the token when it should not show in ps.
-const probeTokenEnv = "TUNELOOP_PROBE_TOKEN"
+const probeTokenEnv = probe.TokenEnv
 
 // ProbeOptions are the flags of `tuneloop probe`.
 type ProbeOptions struct {

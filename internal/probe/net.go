@@ -166,8 +166,11 @@ func Quit(ctx context.Context, addr, token string) error {
 	return c.Close()
 }
 
-// newToken is a random token for our own loopback listener.
-func newToken() string {
+// TokenEnv holds a listener's token when it should not show in ps.
+const TokenEnv = "TUNELOOP_PROBE_TOKEN"
+
+// NewToken is a fresh random token for a listener of our own.
+func NewToken() string {
 	b := make([]byte, 16)
 	rand.Read(b)
 	return hex.EncodeToString(b)
@@ -210,7 +213,7 @@ func (p *prober) net(ctx context.Context) error {
 		}
 		lctx, cancel := context.WithCancel(ctx)
 		done := make(chan struct{})
-		cl.addr, cl.token = ln.Addr().String(), newToken()
+		cl.addr, cl.token = ln.Addr().String(), NewToken()
 		go func() { serve(lctx, ln, cl.token, nil); close(done) }()
 		defer func() { cancel(); <-done }()
 		p.res.Peer = PeerInProcess

@@ -1,12 +1,10 @@
 package probe
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -79,9 +77,8 @@ func (n *noise) read() noiseMark {
 	return m
 }
 
-// peerCPU is our listener process's CPU seconds (utime + stime, the 14th
-// and 15th fields of /proc/PID/stat, after the command in parentheses);
-// 0 when there is none or it is gone.
+// peerCPU is our listener process's CPU seconds (utime + stime of its
+// /proc/PID/stat); 0 when there is none or it is gone.
 func (n *noise) peerCPU() float64 {
 	if n.peer == "" {
 		return 0
@@ -90,20 +87,11 @@ func (n *noise) peerCPU() float64 {
 	if err != nil {
 		return 0
 	}
-	i := bytes.LastIndexByte(b, ')')
-	if i < 0 {
+	st, err := sample.ParsePidStat(b)
+	if err != nil {
 		return 0
 	}
-	f := strings.Fields(string(b[i+1:]))
-	if len(f) < 13 {
-		return 0
-	}
-	ut, err1 := strconv.ParseUint(f[11], 10, 64)
-	st, err2 := strconv.ParseUint(f[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0
-	}
-	return float64(ut+st) / sample.UserHZ
+	return float64(st.Utime+st.Stime) / sample.UserHZ
 }
 
 // since is the share of all CPUs others kept busy since m, in percent

@@ -3,8 +3,6 @@ package session
 import (
 	"bufio"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"net"
@@ -34,12 +32,7 @@ func startPeerSSH(ctx context.Context, o ProbeOptions) (sshPeer, func(), error) 
 	if err != nil {
 		return sshPeer{}, nil, err
 	}
-	tok := make([]byte, 16)
-	if _, err := rand.Read(tok); err != nil {
-		c.Close()
-		return sshPeer{}, nil, err
-	}
-	token := hex.EncodeToString(tok)
+	token := probe.NewToken()
 	rctx, cancel := context.WithCancel(ctx)
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
@@ -116,13 +109,9 @@ const localPeerFor = 15 * time.Minute
 // token goes in its environment, not on its command line (ps shows that).
 // It returns the address, the token and a stop that ends it and waits.
 func startLocalPeer(ctx context.Context, exe string) (addr, token string, pid int, stop func(), err error) {
-	tok := make([]byte, 16)
-	if _, err := rand.Read(tok); err != nil {
-		return "", "", 0, nil, err
-	}
-	token = hex.EncodeToString(tok)
+	token = probe.NewToken()
 	cmd := exec.Command(exe, "probe", "--listen", "127.0.0.1:0", "--for", localPeerFor.String(), "--lang", "en", "--stdin-bound")
-	cmd.Env = append(os.Environ(), "TUNELOOP_PROBE_TOKEN="+token)
+	cmd.Env = append(os.Environ(), probe.TokenEnv+"="+token)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return "", "", 0, nil, err
