@@ -256,15 +256,23 @@ func groupsText(gs []LaunchGroup) finding.Text {
 		len(gs), strings.Join(ranges, ", "), strings.Join(bs, "/"), strings.Join(as, "/"))
 }
 
-// tpsRange writes a range compactly: "46-48k", "1.2-1.4k", "460-480".
+// tpsRange writes a range compactly: "46-48k", "1.2-1.4k", "460-480",
+// and one value when both ends print the same ("4.9k", not "4.9-4.9k").
 func tpsRange(lo, hi float64) string {
-	if hi >= 10000 {
-		return fmt.Sprintf("%.0f-%.0fk", lo/1000, hi/1000)
+	f := func(v float64) string { return num(v) }
+	unit := ""
+	switch {
+	case hi >= 10000:
+		f, unit = func(v float64) string { return fmt.Sprintf("%.0f", v/1000) }, "k"
+	case hi >= 1000:
+		f, unit = func(v float64) string { return fmt.Sprintf("%.1f", v/1000) }, "k"
+	case hi >= 100:
+		f = func(v float64) string { return fmt.Sprintf("%.0f", v) }
 	}
-	if hi >= 1000 {
-		return fmt.Sprintf("%.1f-%.1fk", lo/1000, hi/1000)
+	if a, b := f(lo), f(hi); a != b {
+		return a + "-" + b + unit
 	}
-	return fmt.Sprintf("%s-%s", num(lo), num(hi))
+	return f(lo) + unit
 }
 
 // feature is one number a run folder recorded per launch that may tell

@@ -353,3 +353,22 @@ func TestOtherCPULeavesOutTheGenerator(t *testing.T) {
 		}
 	}
 }
+
+// A group's range prints as the user reads it: both ends when they differ
+// at the printed precision, one value when they do not.
+func TestTPSRange(t *testing.T) {
+	for _, c := range []struct {
+		lo, hi float64
+		want   string
+	}{
+		{46300, 47866, "46-48k"},
+		{4900, 4902, "4.9k"},
+		{4446, 4576, "4.4-4.6k"},
+		{460, 480, "460-480"},
+		{56566, 56600, "57k"},
+	} {
+		if got := tpsRange(c.lo, c.hi); got != c.want {
+			t.Errorf("tpsRange(%v, %v) = %q, want %q", c.lo, c.hi, got, c.want)
+		}
+	}
+}

@@ -2,7 +2,10 @@ package stats
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
+	"sort"
+	"sync"
 
 	"gonum.org/v1/gonum/stat"
 )
@@ -359,30 +362,47 @@ type Group struct {
 	Members []int
 }
 
-// Gap rule constants: groups are at least groupMinGap apart and their gap is
-// at least groupGapSD pooled within-group standard deviations (log scale).
-// Measured on simulated unimodal launches (launches_test.go, normal on a
-// log scale, 2-8% spread, 3-20 launches): split into groups in 0-5.8% of
-// sets (5-6 launches at 4-8% spread the worst), under 2% with 10 or more;
-// two modes 21% apart found in 999 of 1000 sets of 10.
+// The groups test. Launches of one build whose log means scatter as one
+// normal spread still leave gaps, and the tails of a small sample look like
+// groups: a rule on gaps alone (what this was until session 16) measured
+// the spread inside the groups its own gaps had made, too small, and split
+// 10 quiet launches into 5 groups. So a split must beat chance as measured:
+// for k = 2..groupMaxK groups the best partition of the sorted log means
+// (least within-group sum of squares, W_k) is scored by R_k = W_k/T (T the
+// total sum of squares), R_k is ranked against R_k of normal samples of
+// the same size (p_k), and the smallest p_k must be below the
+// groupAlpha-quantile of the same minimum over normal samples (which pays
+// for trying several k). This is Engelman and Hartigan's test for clusters
+// (1969) extended to k groups, with its null measured by simulation, seeded
+// so the answer never changes. On top of it every gap between groups is at
+// least groupMinGap (a difference a user cares about), and below
+// groupSingleMin values no group is a single launch (an outlier is not
+// told from one tail). A single launch far off the rest moves W little,
+// so among groupSingleMin values or more its distance from the others (in
+// their standard deviations) is a score of its own, in the same minimum.
+// Measured (launches_test.go, 2000 sets each): launches from one normal
+// spread (log, 2-16%, 3-20 of them) split in 0-4.6% of sets; two modes 21%
+// apart found in 1000 of 1000 sets of 10, and in the 6; one launch
+// 35% low among 10 found; three sets of 10 real quiet launches that the
+// gap rule had split into 4-6 groups are one group.
 var groupMinGap = math.Log(1.05)
 
 const (
-	groupGapSD = 5.0
-	// groupSingleMin: with fewer values a group of one (an outlier) is not
-	// told from the tail of one spread, so every group needs 2.
+	groupAlpha     = 0.05
+	groupMaxK      = 5
 	groupSingleMin = 8
+	// groupNullDraws: normal samples per size for the R_k tables and as
+	// many again for the minimum's quantile (p resolution 1/2000).
+	groupNullDraws = 2000
+	// groupMaxN: past this many values the null tables cost too much to
+	// draw on demand (O(k n^2) per sample) and launches are one group.
+	groupMaxN = 200
 )
 
-// Groups splits per-launch means (positive) into groups separated by gaps,
-// on a log scale: every gap between sorted neighbours of at least 5% is a
-// cut; then, the weakest first, a cut is dropped while it is narrower than
-// groupGapSD pooled within-group standard deviations (the spread inside
-// the groups it leaves), so that the tails of one wide spread join again
-// and only gaps far wider than the spread stay. With fewer than 3 values,
-// or when a group of one would be left among fewer than groupSingleMin
-// values, it is one group. Groups come lowest first; a group of one is an
-// outlier launch.
+// Groups splits per-launch means (positive) into groups that beat chance
+// (see groupAlpha): lowest first; a group of one is an outlier launch.
+// With fewer than 3 values, or no split that beats chance, it is one
+// group.
 func Groups(values []float64) []Group {
 	idx := make([]int, 0, len(values))
 	for i, v := range values {
@@ -399,61 +419,224 @@ func Groups(values []float64) []Group {
 	for i, j := range idx {
 		l[i] = math.Log(values[j])
 	}
-	cut := make([]bool, max(n-1, 0))
-	for i := range cut {
-		cut[i] = l[i+1]-l[i] >= groupMinGap
+	one := []Group{{Lo: values[idx[0]], Hi: values[idx[n-1]], Members: slices.Sorted(slices.Values(idx))}}
+	if n < 3 || n > groupMaxN || l[n-1]-l[0] < groupMinGap {
+		return one
 	}
-	for {
-		sw, ok := pooledSD(l, cut)
-		weak := -1
-		for i := range cut {
-			g := l[i+1] - l[i]
-			if cut[i] && (!ok || g < groupGapSD*sw) && (weak < 0 || g < l[weak+1]-l[weak]) {
-				weak = i
-			}
+	nt := groupNull(n)
+	pr := newPartitioner(l, nt.maxK)
+	bestP, chosen := math.Inf(1), []int(nil)
+	for k := 2; k <= nt.maxK; k++ {
+		starts, r := pr.best(k)
+		if !groupsUsable(l, starts) {
+			continue
 		}
-		if weak < 0 {
-			break
+		if p := nt.p(k, r); p < bestP {
+			bestP, chosen = p, starts
 		}
-		cut[weak] = false
+	}
+	if n >= groupSingleMin {
+		// One launch far off the rest: R_k rates it weakly (one value moves
+		// W little among many), so it has its own score.
+		z, lone := pr.outlier()
+		starts := []int{0, n - 1}
+		if lone == 0 {
+			starts = []int{0, 1}
+		}
+		if p := nt.pOut(z); p < bestP && groupsUsable(l, starts) {
+			bestP, chosen = p, starts
+		}
+	}
+	if chosen == nil || bestP > nt.minPCut {
+		return one
 	}
 	var out []Group
-	start := 0
-	for i := 0; i < n; i++ {
-		if i == n-1 || cut[i] {
-			g := Group{Lo: values[idx[start]], Hi: values[idx[i]], Members: slices.Sorted(slices.Values(idx[start : i+1]))}
-			out = append(out, g)
-			start = i + 1
+	for gi, s := range chosen {
+		e := n
+		if gi+1 < len(chosen) {
+			e = chosen[gi+1]
 		}
-	}
-	if n < 3 || len(out) > 1 && n < groupSingleMin && slices.ContainsFunc(out, func(g Group) bool { return len(g.Members) < 2 }) {
-		return []Group{{Lo: values[idx[0]], Hi: values[idx[n-1]], Members: slices.Sorted(slices.Values(idx))}}
+		out = append(out, Group{Lo: values[idx[s]], Hi: values[idx[e-1]], Members: slices.Sorted(slices.Values(idx[s:e]))})
 	}
 	return out
 }
 
-// pooledSD is the pooled standard deviation within the segments of the
-// sorted l that cut leaves; ok is false when no segment has 2 values.
-func pooledSD(l []float64, cut []bool) (float64, bool) {
-	var ss float64
-	df, start := 0, 0
-	for i := range l {
-		if i == len(l)-1 || cut[i] {
-			seg := l[start : i+1]
-			if len(seg) >= 2 {
-				m := stat.Mean(seg, nil)
-				for _, v := range seg {
-					ss += (v - m) * (v - m)
-				}
-				df += len(seg) - 1
-			}
-			start = i + 1
+// groupsUsable: every gap between neighbouring groups is at least
+// groupMinGap and, among few values, no group is a single launch.
+func groupsUsable(l []float64, starts []int) bool {
+	for gi, s := range starts {
+		e := len(l)
+		if gi+1 < len(starts) {
+			e = starts[gi+1]
+		}
+		if e-s < 2 && len(l) < groupSingleMin {
+			return false
+		}
+		if gi > 0 && l[s]-l[s-1] < groupMinGap {
+			return false
 		}
 	}
-	if df == 0 {
-		return 0, false
+	return true
+}
+
+// partitioner finds the k-group partition of sorted values with the least
+// within-group sum of squares, by dynamic programming over prefix sums
+// (groups of sorted 1-D values are contiguous runs).
+type partitioner struct {
+	n      int
+	ps, pq []float64
+	cost   [][]float64 // cost[k][j]: least W splitting the first j values into k groups
+	from   [][]int
+}
+
+func newPartitioner(l []float64, maxK int) *partitioner {
+	n := len(l)
+	p := &partitioner{n: n, ps: make([]float64, n+1), pq: make([]float64, n+1)}
+	for i, v := range l {
+		p.ps[i+1], p.pq[i+1] = p.ps[i]+v, p.pq[i]+v*v
 	}
-	return math.Sqrt(ss / float64(df)), true
+	p.cost, p.from = make([][]float64, maxK+1), make([][]int, maxK+1)
+	p.cost[1], p.from[1] = make([]float64, n+1), make([]int, n+1)
+	for j := 1; j <= n; j++ {
+		p.cost[1][j] = p.ss(0, j)
+	}
+	for k := 2; k <= maxK; k++ {
+		c, f := make([]float64, n+1), make([]int, n+1)
+		for j := k; j <= n; j++ {
+			c[j] = math.Inf(1)
+			for i := k - 1; i < j; i++ {
+				if w := p.cost[k-1][i] + p.ss(i, j); w < c[j] {
+					c[j], f[j] = w, i
+				}
+			}
+		}
+		p.cost[k], p.from[k] = c, f
+	}
+	return p
+}
+
+// ss is the sum of squares about the mean of values a..b-1.
+func (p *partitioner) ss(a, b int) float64 {
+	s := p.ps[b] - p.ps[a]
+	return max(p.pq[b]-p.pq[a]-s*s/float64(b-a), 0)
+}
+
+// outlier is the larger of the lowest's and the highest's distance from
+// the mean of the others, in the others' standard deviations, and which
+// of the two (its index).
+func (p *partitioner) outlier() (float64, int) {
+	n := p.n
+	z := func(i, a, b int) float64 {
+		m := (p.ps[b] - p.ps[a]) / float64(b-a)
+		sd := math.Sqrt(p.ss(a, b) / float64(b-a-1))
+		v := p.ps[i+1] - p.ps[i]
+		if sd <= 0 {
+			return math.Inf(1)
+		}
+		return math.Abs(v-m) / sd
+	}
+	lo, hi := z(0, 1, n), z(n-1, 0, n-1)
+	if lo > hi {
+		return lo, 0
+	}
+	return hi, n - 1
+}
+
+// best is the k-group partition (each group's first index) and its R_k.
+func (p *partitioner) best(k int) ([]int, float64) {
+	starts := make([]int, k)
+	j := p.n
+	for g := k; g >= 1; g-- {
+		i := 0
+		if g > 1 {
+			i = p.from[g][j]
+		}
+		starts[g-1], j = i, i
+	}
+	t := p.cost[1][p.n]
+	if t <= 0 {
+		return starts, 1
+	}
+	return starts, p.cost[k][p.n] / t
+}
+
+// groupNullTable is R_k over normal samples of one size, sorted, and the
+// groupAlpha-quantile of min_k p_k over more of them.
+type groupNullTable struct {
+	maxK    int
+	r       [][]float64
+	out     []float64 // the outlier score, from groupSingleMin values up
+	minPCut float64
+}
+
+func (t *groupNullTable) pOut(z float64) float64 {
+	above := len(t.out) - sort.SearchFloat64s(t.out, z)
+	return float64(above+1) / float64(len(t.out)+1)
+}
+
+// minP is the smallest p over every score of pr, as Groups takes it.
+func (t *groupNullTable) minP(pr *partitioner) float64 {
+	m := 1.0
+	for k := 2; k <= t.maxK; k++ {
+		_, r := pr.best(k)
+		m = min(m, t.p(k, r))
+	}
+	if t.out != nil {
+		z, _ := pr.outlier()
+		m = min(m, t.pOut(z))
+	}
+	return m
+}
+
+func (t *groupNullTable) p(k int, r float64) float64 {
+	below, _ := slices.BinarySearch(t.r[k], r)
+	// Ties count as at least as extreme; +1s keep p away from 0.
+	for below < len(t.r[k]) && t.r[k][below] <= r {
+		below++
+	}
+	return float64(below+1) / float64(len(t.r[k])+1)
+}
+
+var groupNulls sync.Map // n -> *groupNullTable
+
+func groupNull(n int) *groupNullTable {
+	if t, ok := groupNulls.Load(n); ok {
+		return t.(*groupNullTable)
+	}
+	t := &groupNullTable{maxK: min(groupMaxK, n-1)}
+	rng := rand.New(rand.NewPCG(uint64(n), 0x67726f757073)) // seeded per size: the same answer every time
+	draw := func() *partitioner {
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = rng.NormFloat64()
+		}
+		slices.Sort(x)
+		return newPartitioner(x, t.maxK)
+	}
+	t.r = make([][]float64, t.maxK+1)
+	for range groupNullDraws {
+		pr := draw()
+		for k := 2; k <= t.maxK; k++ {
+			_, r := pr.best(k)
+			t.r[k] = append(t.r[k], r)
+		}
+		if n >= groupSingleMin {
+			z, _ := pr.outlier()
+			t.out = append(t.out, z)
+		}
+	}
+	for k := 2; k <= t.maxK; k++ {
+		slices.Sort(t.r[k])
+	}
+	slices.Sort(t.out)
+	minP := make([]float64, groupNullDraws)
+	for d := range minP {
+		minP[d] = t.minP(draw())
+	}
+	slices.Sort(minP)
+	t.minPCut = minP[int(groupAlpha*float64(len(minP)))]
+	v, _ := groupNulls.LoadOrStore(n, t)
+	return v.(*groupNullTable)
 }
 
 func cmpFloat(a, b float64) int {
