@@ -62,10 +62,22 @@
 #   ROUNDS=5 SECS=3 DIR=/data scripts/bench-probe.sh
 #   LIKE=1 scripts/bench-probe.sh          # tuneloop rounds as long as the anchors' runs
 #
+#   PIN="0 1" scripts/bench-probe.sh       # both tools' two ends pinned alike
+#
+# Where the two ends of a loopback figure run is part of what it measures
+# on few CPUs: on one CPU a round trip is two context switches and the
+# bytes stay in one cache; on two it is a wake-up of the other CPU (an
+# IPI, dear under some hypervisors). Unpinned, each tool gets whatever the
+# scheduler gives it, and the ratio may be placement, not method: each
+# round line says how often tuneloop's two ends shared a CPU. PIN="P L"
+# pins the prober/client to CPU P and the listener/server to CPU L, for
+# every tool: tuneloop --cpu P --peer-cpu L, qperf -lca P+1 -rca L+1 (it
+# counts CPUs from 1), iperf3 -A P,L.
+#
 # Environment: ROUNDS (3), SECS (seconds per anchor test, 2), DIR (the disk
 # part's directory, default /var/tmp), PARTS (net,mem,disk), TUNELOOP (the
-# binary, default bin/tuneloop), LIKE (see above). Installs qperf, iperf3,
-# fio, sysbench and jq when missing (as root).
+# binary, default bin/tuneloop), LIKE (see above), PIN (see above).
+# Installs qperf, iperf3, fio, sysbench and jq when missing (as root).
 set -euo pipefail
 rounds=${ROUNDS:-3}
 secs=${SECS:-2}
@@ -77,6 +89,11 @@ disksize=256M # tuneloop's disk part: 256 MiB, 32 MiB with --quick; fio gets the
 if [ -n "${QUICK:-}" ]; then rounds=${ROUNDS:-2}; secs=${SECS:-1}; quick="--quick"; disksize=32M; fi
 like=()
 if [ -n "${LIKE:-}" ]; then like=(--window "${secs}s" --rounds 1); fi
+tlpin=() qpin=() ipin=()
+if [ -n "${PIN:-}" ]; then
+  read -r pp pl <<< "$PIN"
+  tlpin=(--cpu "$pp" --peer-cpu "$pl") qpin=(-lca $((pp + 1)) -rca $((pl + 1))) ipin=(-A "$pp,$pl")
+fi
 qport=19765
 iport=19766
 
@@ -113,9 +130,10 @@ rec() { if [ -n "$4" ] && [ "$4" != "null" ]; then awk -v f="$1" -v s="$2" -v r=
 
 tuneloop_round() {
   local r=$1 out="$work/tl.$1.json"
-  "$bin" probe $quick "${like[@]}" --only "$parts" --dir "$dir" --out - -o json > "$out" 2>/dev/null
+  "$bin" probe $quick "${like[@]}" "${tlpin[@]}" --only "$parts" --dir "$dir" --out - -o json > "$out" 2>/dev/null
   jq -r '.figures[] | select(.median != null) | "\(.id) \(.median)"' "$out" | while read -r id v; do rec "$id" tuneloop "$r" "$v"; done
   busy=$(jq -r '[.figures[].others_busy_pct | select(. >= 0)] | sort | if length > 0 then .[length / 2 | floor] | round else "?" end' "$out")
+  placed=$(jq -r '[.figures[].placement | select(. != null)] | "\(map(.same_cpu) | add // 0) of \(map(.rounds) | add // 0)"' "$out")
   local mb; mb=$(jq -r '.mem_buffer_bytes // empty' "$out")
   [ -n "$mb" ] && memblock="$((mb >> 20))M"
   return 0
@@ -132,14 +150,14 @@ anchor_round() {
       local f="$work/qperf.$r.$s" us=$((s > 65507 ? 65507 : s))
       # UDP over 65507 B is refused (qperf prints 0): tuneloop sends 65507
       # B datagrams at that size and says so, qperf gets the same.
-      qperf -lp $qport -uu -t "$secs" -oo "msg_size:$s" 127.0.0.1 tcp_lat tcp_bw > "$f" 2>&1 || true
-      qperf -lp $qport -uu -t "$secs" -oo "msg_size:$us" 127.0.0.1 udp_lat udp_bw >> "$f" 2>&1 || true
+      qperf "${qpin[@]}" -lp $qport -uu -t "$secs" -oo "msg_size:$s" 127.0.0.1 tcp_lat tcp_bw > "$f" 2>&1 || true
+      qperf "${qpin[@]}" -lp $qport -uu -t "$secs" -oo "msg_size:$us" 127.0.0.1 udp_lat udp_bw >> "$f" 2>&1 || true
       rec "net.tcp_lat.$s" anchor "$r" "$(qperf_val tcp_lat latency "$f" | awk '{ if ($1 > 0) print $1 / 1000 }')"
       rec "net.tcp_bw.$s" anchor "$r" "$(qperf_val tcp_bw bw "$f" | awk '{ if ($1 > 0) print $1 / 1e6 }')"
       rec "net.udp_lat.$s" anchor "$r" "$(qperf_val udp_lat latency "$f" | awk '{ if ($1 > 0) print $1 / 1000 }')"
       rec "net.udp_bw.$s" anchor "$r" "$(qperf_val udp_bw recv_bw "$f" | awk '{ if ($1 > 0) print $1 / 1e6 }')"
     done
-    iperf3 -c 127.0.0.1 -p $iport -t "$secs" -l 64K -J > "$work/iperf.$r" 2>/dev/null || true
+    iperf3 "${ipin[@]}" -c 127.0.0.1 -p $iport -t "$secs" -l 64K -J > "$work/iperf.$r" 2>/dev/null || true
     rec "net.tcp_bw.65536~iperf3" anchor "$r" "$(jq -r '.end.sum_received.bits_per_second / 8 / 1e6' "$work/iperf.$r" 2>/dev/null || true)"
   fi
   if [[ $parts == *mem* ]]; then
@@ -177,11 +195,11 @@ anchor_round() {
 
 echo "bench-probe: $rounds rounds, anchors ${secs}s per test, tuneloop ${like[*]:-with its default windows}, parts $parts, disk $dir, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 touch "$work/values"
-busy="?"
+busy="?" placed="?"
 for r in $(seq 1 "$rounds"); do
   if [ $((r % 2)) = 1 ]; then tuneloop_round "$r"; anchor_round "$r"; order="tuneloop, anchors"
   else anchor_round "$r"; tuneloop_round "$r"; order="anchors, tuneloop"; fi
-  echo "round $r ($order) done, load $(cut -d' ' -f1-3 /proc/loadavg), others kept ${busy}% of the CPUs busy during tuneloop's figures (median)"
+  echo "round $r ($order) done, load $(cut -d' ' -f1-3 /proc/loadavg), others kept ${busy}% of the CPUs busy during tuneloop's figures (median), tuneloop's two ends on one CPU at the end of ${placed} net rounds${PIN:+ (pinned $PIN)}"
 done
 if awk -v l="$(cut -d' ' -f1 /proc/loadavg)" -v n="$(nproc)" 'BEGIN { exit !(l > n / 2) }' || { [ "$busy" != "?" ] && [ "$busy" -gt 25 ]; }; then
   if [ ${#like[@]} = 0 ]; then

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/tuneloop/tuneloop/internal/probe"
 	"github.com/tuneloop/tuneloop/internal/remote/sshdtest"
 	"github.com/tuneloop/tuneloop/internal/testchild"
@@ -211,7 +213,22 @@ func TestProbeLoopbackListenerIsAProcess(t *testing.T) {
 		t.Skip("builds tuneloop")
 	}
 	exe := buildTuneloop(t)
-	b, err := exec.Command(exe, "probe", "--quick", "--only", "net", "--sizes", "64", "--out", "-", "-o", "json").Output()
+	// Prober and listener pinned apart (--cpu, --peer-cpu: qperf's -lca,
+	// -rca), when there are two CPUs to pin to.
+	args := []string{"probe", "--quick", "--only", "net", "--sizes", "64", "--out", "-", "-o", "json"}
+	var set unix.CPUSet
+	unix.SchedGetaffinity(0, &set)
+	var cpus []int
+	for c := 0; c < 1024 && len(cpus) < 2; c++ {
+		if set.IsSet(c) {
+			cpus = append(cpus, c)
+		}
+	}
+	pinned := len(cpus) == 2
+	if pinned {
+		args = append(args, "--cpu", strconv.Itoa(cpus[0]), "--peer-cpu", strconv.Itoa(cpus[1]))
+	}
+	b, err := exec.Command(exe, args...).Output()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,9 +240,19 @@ func TestProbeLoopbackListenerIsAProcess(t *testing.T) {
 		t.Errorf("peer %q, want %q", r.Peer, probe.PeerOwnProcess)
 	}
 	for _, id := range []string{"net.tcp_lat.64", "net.tcp_bw.64", "net.udp_lat.64", "net.udp_bw.64", "net.tcp_conn"} {
-		if f := r.Figure(id); f == nil || !(f.Median > 0) || f.Err != "" {
+		f := r.Figure(id)
+		if f == nil || !(f.Median > 0) || f.Err != "" {
 			t.Errorf("%s: %+v", id, f)
+			continue
 		}
+		// Where the listener process's serving thread ran is read from
+		// /proc/PID/task/TID: never on the prober's CPU when pinned apart.
+		if pinned && id != "net.tcp_conn" && (f.Placement == nil || f.Placement.Rounds == 0 || f.Placement.SameCPU != 0) {
+			t.Errorf("%s pinned to CPUs %v: placement %+v", id, cpus, f.Placement)
+		}
+	}
+	if pinned && (r.ListenerCPU == nil || *r.ListenerCPU != cpus[1]) {
+		t.Errorf("listener CPU %v, want %d", r.ListenerCPU, cpus[1])
 	}
 	if l := listenersOf(exe); len(l) > 0 {
 		t.Errorf("listeners left after the probe: %v", l)

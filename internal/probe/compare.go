@@ -137,7 +137,37 @@ func Compare(a, b *Result, labelA, labelB string) *Comparison {
 			fmt.Sprintf("the network figures were measured against different peers (A: %s, B: %s): a listener in another process, one in the prober's own process and another host are different paths", PeerText(a.Peer).EN, PeerText(b.Peer).EN),
 			fmt.Sprintf("两次探测的网络指标所连的对端不同（A：%s，B：%s）：另一进程中的监听、探测进程自身内的监听与另一台主机是不同的路径", PeerText(a.Peer).ZH, PeerText(b.Peer).ZH)))
 	}
+	if t := placementDiff(a, b); !t.IsZero() {
+		c.Explain = append(c.Explain, t)
+	}
 	return c
+}
+
+// placementDiff says when the loopback figures' two ends sat differently
+// in A and B: pinned otherwise, or (unpinned) on one CPU in most rounds of
+// one probe and in few of the other's.
+func placementDiff(a, b *Result) finding.Text {
+	pa, pb := a.PlacementText(), b.PlacementText()
+	if pa.IsZero() || pb.IsZero() || pa.EN == pb.EN {
+		return finding.Text{}
+	}
+	pinned := a.ProberCPU != nil || a.ListenerCPU != nil || b.ProberCPU != nil || b.ListenerCPU != nil
+	if sa, sb := a.sameCPUShare(), b.sameCPUShare(); !pinned && (sa < 0 || sb < 0 || math.Abs(sa-sb) < 0.5) {
+		return finding.Text{}
+	}
+	return finding.T(
+		fmt.Sprintf("the network figures' two ends were placed differently (A: %s; B: %s): on one CPU a loopback round trip is two context switches, on two it is a wake-up of the other CPU; pin both probes alike (--cpu, --peer-cpu) to compare the paths", pa.EN, pb.EN),
+		fmt.Sprintf("两次探测中网络指标两端的 CPU 位置不同（A：%s；B：%s）：在同一 CPU 上，一次环回往返是两次上下文切换；在两个 CPU 上则需唤醒另一个 CPU；请以相同方式绑定两次探测（--cpu、--peer-cpu）再比较", pa.ZH, pb.ZH))
+}
+
+// sameCPUShare is the share of placed rounds with both ends on one CPU
+// (-1: none placed).
+func (r *Result) sameCPUShare() float64 {
+	all := r.placed()
+	if all.Rounds == 0 {
+		return -1
+	}
+	return float64(all.SameCPU) / float64(all.Rounds)
 }
 
 // platformRule: the check categories that move a probe's figures (the

@@ -11,6 +11,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -104,6 +105,8 @@ func parseHello(line string) (token, mode string, size int, err error) {
 // client speaks to one listener.
 type client struct {
 	addr, token string
+	pin         CPUPin // the measuring thread's CPU (--cpu)
+	ends        ends   // where that thread ran last
 }
 
 // dial opens a TCP connection and says hello; it returns the connection
@@ -135,14 +138,25 @@ func (cl *client) dial(ctx context.Context, mode string, size int) (net.Conn, st
 		return nil, "", fmt.Errorf("%s: not a tuneloop probe listener (%.40q)", cl.addr, line)
 	}
 	c.SetDeadline(time.Time{})
-	return c, strings.TrimPrefix(strings.TrimPrefix(line, "ok"), " "), nil
+	// "ok [port] [tid=N]": N is the listener's thread serving the figure.
+	var rest []string
+	tid := int64(0)
+	for _, f := range strings.Fields(strings.TrimPrefix(line, "ok")) {
+		if v, ok := strings.CutPrefix(f, "tid="); ok {
+			tid, _ = strconv.ParseInt(v, 10, 32)
+			continue
+		}
+		rest = append(rest, f)
+	}
+	cl.ends.peerTid.Store(int32(tid))
+	return c, strings.Join(rest, " "), nil
 }
 
 // onSocket runs a figure on the blocking socket that open (tcpPeer or
 // udpPeer) gives for mode, on a thread locked to it: the figure's calls
 // are the kernel's, on one thread, as qperf's. line is the TCP line a udp
 // mode keeps beside its socket (nil for TCP).
-func onSocket(ctx context.Context, open func(ctx context.Context, mode string, size int) (net.Conn, int, *os.File, error),
+func (cl *client) onSocket(ctx context.Context, open func(ctx context.Context, mode string, size int) (net.Conn, int, *os.File, error),
 	mode string, size int, figure func(fd int, line net.Conn) (float64, error)) (float64, error) {
 	line, fd, f, err := open(ctx, mode, size)
 	if err != nil {
@@ -154,6 +168,12 @@ func onSocket(ctx context.Context, open func(ctx context.Context, mode string, s
 	defer f.Close()
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
+	undo, err := pinThread(cl.pin)
+	if err != nil {
+		return 0, err
+	}
+	defer undo()
+	defer cl.ends.mark()
 	return figure(fd, line)
 }
 
@@ -203,8 +223,11 @@ func PeerText(peer string) finding.Text {
 // net measures the network part against o.Peer, or against a listener of
 // our own on 127.0.0.1 in this process.
 func (p *prober) net(ctx context.Context) error {
-	cl := &client{addr: p.o.Peer, token: p.o.Token}
+	cl := &client{addr: p.o.Peer, token: p.o.Token, pin: p.o.CPU}
 	p.res.Peer = cmp.Or(p.o.PeerLabel, p.o.Peer)
+	if p.o.PeerPID > 0 {
+		p.place = newPlacer(filepath.Join(p.o.ProcRoot, strconv.Itoa(p.o.PeerPID), "task"), cl)
+	}
 	if p.o.Peer == "" {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
@@ -214,9 +237,10 @@ func (p *prober) net(ctx context.Context) error {
 		lctx, cancel := context.WithCancel(ctx)
 		done := make(chan struct{})
 		cl.addr, cl.token = ln.Addr().String(), NewToken()
-		go func() { serve(lctx, ln, cl.token, nil); close(done) }()
+		go func() { serve(lctx, ln, cl.token, p.o.PeerCPU, nil); close(done) }()
 		defer func() { cancel(); <-done }()
 		p.res.Peer = PeerInProcess
+		p.place = newPlacer(filepath.Join(p.o.ProcRoot, "self", "task"), cl)
 	}
 	// A first connection says at once whether the peer is there and takes us.
 	c, _, err := cl.dial(ctx, "crr", 0)
@@ -269,6 +293,9 @@ func (p *prober) net(ctx context.Context) error {
 	benches = append(benches, bench{id: "net.tcp_conn", unit: "conn/s", higher: true,
 		name: finding.T("TCP connections per second (connect, 1 exchange, close)", "每秒 TCP 连接数（建连、一次往返、关闭）"),
 		run:  cl.tcpConn})
+	for i := range benches {
+		benches[i].placed = benches[i].id != "net.tcp_conn"
+	}
 	p.rounds(ctx, PartNet, benches, p.b.net)
 	for _, f := range p.res.Figures {
 		if f.Err == errRefused.Error() {

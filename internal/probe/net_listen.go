@@ -29,12 +29,17 @@ type ListenOptions struct {
 	// Ready hears the address actually bound (the port of ":0").
 	Ready func(addr string)
 	Log   io.Writer
+	// CPU pins the threads that serve a figure's bytes (qperf's -rca).
+	CPU CPUPin
 }
 
 // Listen serves probes on o.Addr until o.For has passed or ctx ends.
 func Listen(ctx context.Context, o ListenOptions) error {
 	if o.For <= 0 {
 		o.For = 10 * time.Minute
+	}
+	if err := o.CPU.check(); err != nil {
+		return finding.Errorf(finding.T("--cpu %d: %v", "--cpu %d：%v"), o.CPU.CPU, err)
 	}
 	ln, err := net.Listen("tcp", o.Addr)
 	if err != nil {
@@ -45,12 +50,12 @@ func Listen(ctx context.Context, o ListenOptions) error {
 	}
 	ctx, cancel := context.WithTimeout(ctx, o.For)
 	defer cancel()
-	serve(ctx, ln, o.Token, o.Log)
+	serve(ctx, ln, o.Token, o.CPU, o.Log)
 	return nil
 }
 
 // serve accepts until ctx ends, then closes ln and waits for its sessions.
-func serve(ctx context.Context, ln net.Listener, token string, log io.Writer) {
+func serve(ctx context.Context, ln net.Listener, token string, pin CPUPin, log io.Writer) {
 	ctx, quit := context.WithCancel(ctx)
 	defer quit()
 	var wg sync.WaitGroup
@@ -91,7 +96,7 @@ func serve(ctx context.Context, ln net.Listener, token string, log io.Writer) {
 		go func() {
 			defer wg.Done()
 			defer func() { conns.Delete(c); c.Close(); <-sem }()
-			if err := session(ctx, c, token, &conns, quit); err != nil && log != nil {
+			if err := session(ctx, c, token, pin, &conns, quit); err != nil && log != nil {
 				fmt.Fprintf(log, "probe listener: %s: %v\n", c.RemoteAddr(), err)
 			}
 		}()
@@ -113,7 +118,7 @@ func trackedFD(c net.Conn, conns *sync.Map) (fd int, release func(), err error) 
 }
 
 // session serves one connection: the hello, then its mode's traffic.
-func session(ctx context.Context, c net.Conn, token string, conns *sync.Map, quit func()) error {
+func session(ctx context.Context, c net.Conn, token string, pin CPUPin, conns *sync.Map, quit func()) error {
 	c.SetDeadline(time.Now().Add(helloWait))
 	br := bufio.NewReaderSize(c, 256)
 	line, err := br.ReadSlice('\n')
@@ -145,9 +150,16 @@ func session(ctx context.Context, c net.Conn, token string, conns *sync.Map, qui
 		quit()
 		return nil
 	case "udplat", "udpbw":
-		return udpSession(ctx, c, mode, conns)
+		return udpSession(ctx, c, mode, pin, conns)
 	}
-	if _, err := io.WriteString(c, "ok\n"); err != nil {
+	// The thread that serves the figure, pinned before the client starts,
+	// is named in the answer: a prober on this host reads where it ran.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if undo, err := pinThread(pin); err == nil {
+		defer undo()
+	}
+	if _, err := fmt.Fprintf(c, "ok tid=%d\n", unix.Gettid()); err != nil {
 		return err
 	}
 	fd, release, err := trackedFD(c, conns)
@@ -155,8 +167,6 @@ func session(ctx context.Context, c net.Conn, token string, conns *sync.Map, qui
 		return err
 	}
 	defer release()
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
 	buf := make([]byte, max(size, 1))
 	end := time.Now().Add(sessionMax)
 	switch mode {
@@ -182,6 +192,12 @@ func session(ctx context.Context, c net.Conn, token string, conns *sync.Map, qui
 			}
 		}
 		whole(rawWrite, fd, []byte(strconv.FormatInt(n, 10)+"\n"))
+		// Stay (pinned) until the client, having read the count and where
+		// this thread ran, closes.
+		if unix.SetNonblock(fd, false) == nil {
+			var b [1]byte
+			unix.Read(fd, b[:])
+		}
 	}
 	return nil
 }

@@ -32,7 +32,7 @@ func (cl *client) tcpPeer(ctx context.Context, mode string, size int) (net.Conn,
 
 // tcpLat is half the mean round trip of size-byte ping-pongs over d, in µs.
 func (cl *client) tcpLat(ctx context.Context, size int, d time.Duration) (float64, error) {
-	return onSocket(ctx, cl.tcpPeer, "lat", size, func(fd int, _ net.Conn) (float64, error) {
+	return cl.onSocket(ctx, cl.tcpPeer, "lat", size, func(fd int, _ net.Conn) (float64, error) {
 		buf := make([]byte, size)
 		var n int64
 		start := time.Now()
@@ -56,7 +56,7 @@ func (cl *client) tcpLat(ctx context.Context, size int, d time.Duration) (float6
 // tcpBW streams size-byte writes for d and returns what the listener
 // received per second, in MB/s (10^6, as qperf).
 func (cl *client) tcpBW(ctx context.Context, size int, d time.Duration) (float64, error) {
-	return onSocket(ctx, cl.tcpPeer, "bw", size, func(fd int, _ net.Conn) (float64, error) {
+	return cl.onSocket(ctx, cl.tcpPeer, "bw", size, func(fd int, _ net.Conn) (float64, error) {
 		if err := unix.SetNonblock(fd, true); err != nil {
 			return 0, err
 		}
@@ -104,6 +104,12 @@ func (cl *client) tcpConn(ctx context.Context, d time.Duration) (float64, error)
 	hello := []byte(helloLine(cl.token, "crr", 0))
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
+	undo, err := pinThread(cl.pin)
+	if err != nil {
+		return 0, err
+	}
+	defer undo()
+	defer cl.ends.mark()
 	ans := make([]byte, 16)
 	var n int64
 	start := time.Now()

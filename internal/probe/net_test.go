@@ -428,3 +428,51 @@ func TestRawCallsEndWithTheirSocket(t *testing.T) {
 		t.Errorf("rawRead after the peer answered and closed: %q, want the whole answer", got)
 	}
 }
+
+// --cpu and --peer-cpu pin the two ends of a network figure as qperf's
+// -lca and -rca do, and the probe says where they ran: on one CPU in
+// every round when pinned together, never when pinned apart.
+func TestPinnedEnds(t *testing.T) {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil || set.Count() < 2 {
+		t.Skip("needs 2 usable CPUs")
+	}
+	var cpus []int
+	for c := 0; len(cpus) < 2; c++ {
+		if set.IsSet(c) {
+			cpus = append(cpus, c)
+		}
+	}
+	for _, c := range []struct {
+		peer int
+		same bool
+	}{{cpus[0], true}, {cpus[1], false}} {
+		r, err := Measure(context.Background(), Options{Parts: []string{PartNet}, Quick: true, Rounds: 3, Sizes: []int{64},
+			CPU: Pin(cpus[0]), PeerCPU: Pin(c.peer)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.ProberCPU == nil || *r.ProberCPU != cpus[0] || r.ListenerCPU == nil || *r.ListenerCPU != c.peer {
+			t.Errorf("pins not recorded: %v %v", r.ProberCPU, r.ListenerCPU)
+		}
+		if txt := r.PlacementText().EN; !strings.Contains(txt, fmt.Sprintf("prober CPU %d, listener CPU %d", cpus[0], c.peer)) {
+			t.Errorf("placement text %q", txt)
+		}
+		placed := 0
+		for _, f := range r.Figures {
+			if f.Err != "" || f.Placement == nil {
+				continue
+			}
+			placed++
+			if want := map[bool]int{true: f.Placement.Rounds, false: 0}[c.same]; f.Placement.SameCPU != want {
+				t.Errorf("pinned to %d and %d, %s: one CPU in %d of %d rounds", cpus[0], c.peer, f.ID, f.Placement.SameCPU, f.Placement.Rounds)
+			}
+		}
+		if placed < 3 {
+			t.Errorf("placement known for %d figures", placed)
+		}
+	}
+	if _, err := Measure(context.Background(), Options{Parts: []string{PartNet}, Quick: true, CPU: Pin(4000)}); err == nil || !strings.Contains(err.Error(), "--cpu 4000") {
+		t.Errorf("CPU 4000 taken: %v", err)
+	}
+}

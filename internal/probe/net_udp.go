@@ -23,7 +23,7 @@ import (
 
 // udpSession serves a udp mode: a UDP socket beside the TCP line, whose
 // port it answers with "ok", until the client closes the line.
-func udpSession(ctx context.Context, c net.Conn, mode string, conns *sync.Map) error {
+func udpSession(ctx context.Context, c net.Conn, mode string, pin CPUPin, conns *sync.Map) error {
 	local := c.LocalAddr().(*net.TCPAddr)
 	client := c.RemoteAddr().(*net.TCPAddr)
 	u, err := net.ListenUDP("udp", &net.UDPAddr{IP: local.IP, Zone: local.Zone})
@@ -44,14 +44,17 @@ func udpSession(ctx context.Context, c net.Conn, mode string, conns *sync.Map) e
 			return err
 		}
 	}
-	fmt.Fprintf(c, "ok %d\n", port)
 	var bytes, pkts atomic.Int64
 	var stop atomic.Bool
-	done := make(chan struct{})
+	done, tid := make(chan struct{}), make(chan int, 1)
 	go func() {
 		defer close(done)
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
+		if undo, err := pinThread(pin); err == nil {
+			defer undo()
+		}
+		tid <- unix.Gettid()
 		buf := make([]byte, 65536)
 		if mode == "udpbw" {
 			countRaw(fd, buf, client.IP, &stop, &bytes, &pkts)
@@ -76,6 +79,7 @@ func udpSession(ctx context.Context, c net.Conn, mode string, conns *sync.Map) e
 			}
 		}
 	}()
+	fmt.Fprintf(c, "ok %d tid=%d\n", port, <-tid)
 	br := bufio.NewReaderSize(c, 64)
 	for {
 		line, err := br.ReadString('\n')
@@ -205,7 +209,7 @@ func (cl *client) udpPeer(ctx context.Context, mode string, size int) (net.Conn,
 // udpLat is half the mean round trip of answered datagrams, in µs; lost
 // datagrams (no answer within 200 ms) are counted into *lost.
 func (cl *client) udpLat(ctx context.Context, size int, d time.Duration, lost *atomic.Int64) (float64, error) {
-	return onSocket(ctx, cl.udpPeer, "udplat", size, func(fd int, _ net.Conn) (float64, error) {
+	return cl.onSocket(ctx, cl.udpPeer, "udplat", size, func(fd int, _ net.Conn) (float64, error) {
 		buf := make([]byte, size)
 		in := make([]byte, size+1)
 		var n int64
@@ -238,7 +242,7 @@ func (cl *client) udpLat(ctx context.Context, size int, d time.Duration, lost *a
 // received per second of sending, in MB/s; sent and received datagrams
 // are added to the counters (their ratio is the loss).
 func (cl *client) udpBW(ctx context.Context, size int, d time.Duration, sent, got *atomic.Int64) (float64, error) {
-	return onSocket(ctx, cl.udpPeer, "udpbw", size, func(fd int, c net.Conn) (float64, error) {
+	return cl.onSocket(ctx, cl.udpPeer, "udpbw", size, func(fd int, c net.Conn) (float64, error) {
 		if err := unix.SetNonblock(fd, true); err != nil {
 			return 0, err
 		}

@@ -81,8 +81,12 @@ type Options struct {
 	// PeerPID is that listener's process here: its CPU is the probe's own
 	// when the noise (others' CPU) is read.
 	PeerPID int
-	Token   string // shared with the peer's --token
-	Sizes   []int  // message sizes in bytes (default DefaultSizes)
+	// CPU pins the prober's measuring thread (qperf -lca); PeerCPU the
+	// in-process listener's (a listener process or remote peer takes its
+	// own --cpu; the caller says so in Result.ListenerCPU).
+	CPU, PeerCPU CPUPin
+	Token        string // shared with the peer's --token
+	Sizes        []int  // message sizes in bytes (default DefaultSizes)
 	// Dir is where the disk part writes its one unnamed file (default ".").
 	Dir string
 	// DiskBytes caps the disk part's file (0: 256 MiB, 32 MiB with Quick;
@@ -123,6 +127,9 @@ type Figure struct {
 	StealPct float64 `json:"steal_pct"`
 	// Note qualifies the figure (buffered I/O, loss, a cap applied).
 	Note finding.Text `json:"note,omitzero"`
+	// Placement: a loopback figure's rounds that ended with prober and
+	// listener on one CPU (nil when not known: a remote peer).
+	Placement *Placement `json:"placement,omitempty"`
 	// Dist is the latency distribution of every operation of every round
 	// (the fsync figures): upper bound in microseconds, count.
 	Dist []Bucket `json:"dist,omitempty"`
@@ -193,8 +200,12 @@ type Result struct {
 	Rounds int       `json:"rounds"`
 	Host   Host      `json:"host"`
 	Peer   string    `json:"peer"` // PeerOwnProcess, PeerInProcess or HOST:PORT
-	Dir    string    `json:"disk_dir,omitempty"`
-	DiskFS string    `json:"disk_fs,omitempty"`
+	// ProberCPU and ListenerCPU: the CPUs the network figures' two ends
+	// were pinned to (--cpu, --peer-cpu), absent when not pinned.
+	ProberCPU   *int   `json:"prober_cpu,omitempty"`
+	ListenerCPU *int   `json:"listener_cpu,omitempty"`
+	Dir         string `json:"disk_dir,omitempty"`
+	DiskFS      string `json:"disk_fs,omitempty"`
 	// MemBytes is the memory part's buffer (the chase runs over half).
 	MemBytes int64    `json:"mem_buffer_bytes,omitempty"`
 	Figures  []Figure `json:"figures"`
@@ -303,6 +314,9 @@ type bench struct {
 	// follows: the value comes from the bench before it, measured in the
 	// same run (a p99 beside a median); it takes that run's noise.
 	follows bool
+	// placed: a network figure whose two ends each move its bytes on one
+	// thread, so where those threads ran is recorded (Placement).
+	placed bool
 }
 
 // rounds runs every bench once per round, in turn, after one unrecorded
@@ -310,6 +324,7 @@ type bench struct {
 // and keeps its error.
 func (p *prober) rounds(ctx context.Context, part string, benches []bench, d time.Duration) {
 	vals := make([][]float64, len(benches))
+	places := make([]Placement, len(benches))
 	others := make([][]float64, len(benches))
 	steal := make([][]float64, len(benches))
 	errs := make([]error, len(benches))
@@ -328,6 +343,10 @@ func (p *prober) rounds(ctx context.Context, part string, benches []bench, d tim
 			if b.follows && i > 0 && len(others[i-1]) > 0 {
 				nb = noiseSpan{others[i-1][len(others[i-1])-1], steal[i-1][len(steal[i-1])-1]}
 			}
+			placed := b.placed && p.place != nil
+			if placed {
+				p.place.start()
+			}
 			n0 := p.noise.read()
 			v, err := b.run(ctx, d)
 			if !b.follows {
@@ -341,6 +360,12 @@ func (p *prober) rounds(ctx context.Context, part string, benches []bench, d tim
 				continue // nothing completed in the window (the context ended)
 			}
 			vals[i] = append(vals[i], v)
+			if placed {
+				if same := p.place.same(); same >= 0 {
+					places[i].Rounds++
+					places[i].SameCPU += same
+				}
+			}
 			others[i] = append(others[i], nb.others)
 			steal[i] = append(steal[i], nb.steal)
 		}
@@ -357,6 +382,13 @@ func (p *prober) rounds(ctx context.Context, part string, benches []bench, d tim
 		}
 		if b.dist != nil {
 			f.Dist = b.dist()
+		}
+		if pl := &places[i]; pl.Rounds > 0 {
+			f.Placement = pl
+			if pl.SameCPU > 0 && pl.SameCPU < pl.Rounds {
+				// Rounds of either placement measured different paths.
+				f.Note = joinNote(f.Note, pl.Text())
+			}
 		}
 		p.res.Figures = append(p.res.Figures, f)
 	}
@@ -379,6 +411,7 @@ type prober struct {
 	b     budget
 	res   *Result
 	noise *noise
+	place *placer // a local listener's (nil: remote peer)
 }
 
 // Measure measures the parts o asks for and returns the result; a part that
@@ -407,6 +440,17 @@ func Measure(ctx context.Context, o Options) (*Result, error) {
 			return nil, finding.Errorf(finding.T("message size %d: want 1 to %d bytes", "消息大小 %d：应为 1 到 %d 字节"), s, MaxMsg)
 		}
 	}
+	for _, c := range []struct {
+		flag string
+		pin  CPUPin
+	}{{"--cpu", o.CPU}, {"--peer-cpu", o.PeerCPU}} {
+		if c.flag == "--peer-cpu" && o.Peer != "" && o.PeerPID == 0 {
+			continue // another host's CPU: its listener says
+		}
+		if err := c.pin.check(); err != nil {
+			return nil, finding.Errorf(finding.T("%s %d: %v", "%s %d：%v"), c.flag, c.pin.CPU, err)
+		}
+	}
 	if o.Window != 0 && (o.Window < 10*time.Millisecond || o.Window > 10*time.Second) {
 		return nil, finding.Errorf(finding.T("--window %v: want 10ms to 10s", "--window %v：应为 10ms 到 10s"), o.Window)
 	}
@@ -415,6 +459,14 @@ func Measure(ctx context.Context, o Options) (*Result, error) {
 	}
 	p := &prober{o: &o, b: newBudget(&o), noise: newNoise(o.ProcRoot, o.PeerPID)}
 	p.res = &Result{Schema: Schema, Start: time.Now(), Quick: o.Quick, Parts: parts, Rounds: p.b.rounds, Host: HostOf(o.Facts), Facts: o.Facts}
+	for _, c := range []struct {
+		pin CPUPin
+		to  **int
+	}{{o.CPU, &p.res.ProberCPU}, {o.PeerCPU, &p.res.ListenerCPU}} {
+		if c.pin.On {
+			*c.to = &c.pin.CPU
+		}
+	}
 	if k := o.Facts.Kernel.Arch; k.OK && kernelArch(runtime.GOARCH) != "" && k.Value != kernelArch(runtime.GOARCH) {
 		p.res.Notes = append(p.res.Notes, finding.T(
 			fmt.Sprintf("this is the %s binary on a %s kernel: emulated (qemu-user), so the figures measure the emulator, not the CPU", runtime.GOARCH, k.Value),

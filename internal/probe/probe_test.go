@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -410,6 +411,31 @@ func TestCompareSaysPeersDiffered(t *testing.T) {
 	}
 	if c := Compare(f(PeerOwnProcess), f(PeerOwnProcess), "a", "b"); len(c.Explain) != 0 {
 		t.Errorf("the same peer needs no word: %+v", c.Explain)
+	}
+}
+
+// Compare says when the loopback figures' ends sat differently: unpinned
+// on one CPU in most rounds of A and few of B, or pinned otherwise.
+func TestCompareSaysPlacementDiffered(t *testing.T) {
+	f := func(same int, pin *int) *Result {
+		return &Result{Peer: PeerOwnProcess, ProberCPU: pin, ListenerCPU: pin, Figures: []Figure{{ID: "net.udp_lat.1", Rounds: []float64{20, 21, 20}, Median: 20,
+			Placement: &Placement{Rounds: 7, SameCPU: same}}}}
+	}
+	said := func(c *Comparison) bool {
+		return slices.ContainsFunc(c.Explain, func(t finding.Text) bool { return strings.Contains(t.EN, "placed differently") })
+	}
+	if c := Compare(f(6, nil), f(1, nil), "a", "b"); !said(c) || !strings.Contains(c.Explain[0].EN, "6 of 7") || !strings.Contains(c.Explain[0].ZH, "1/7") {
+		t.Errorf("6 of 7 against 1 of 7: %+v", c.Explain)
+	}
+	if c := Compare(f(4, nil), f(3, nil), "a", "b"); said(c) {
+		t.Errorf("4 of 7 against 3 of 7 is no difference: %+v", c.Explain)
+	}
+	zero, one := 0, 1
+	if c := Compare(f(7, &zero), f(0, &one), "a", "b"); !said(c) || !strings.Contains(c.Explain[0].EN, "prober CPU 0, listener CPU 0") {
+		t.Errorf("pinned otherwise: %+v", c.Explain)
+	}
+	if c := Compare(f(7, &zero), f(7, &zero), "a", "b"); said(c) {
+		t.Errorf("pinned alike: %+v", c.Explain)
 	}
 }
 

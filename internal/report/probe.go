@@ -92,6 +92,9 @@ func ProbeMeta(r *probe.Result, l finding.Lang) string {
 	if r.Peer != "" {
 		s += " · " + finding.T("peer", "对端").In(l) + " " + probe.PeerText(r.Peer).In(l)
 	}
+	if t := r.PlacementText(); !t.IsZero() {
+		s += " · " + t.In(l)
+	}
 	if r.Dir != "" {
 		s += fmt.Sprintf(" · %s %s (%s)", finding.T("disk", "磁盘").In(l), r.Dir, r.DiskFS)
 	}

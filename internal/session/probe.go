@@ -89,7 +89,7 @@ func Probe(ctx context.Context, o ProbeOptions) (*probe.Result, error) {
 			if exe == "" {
 				exe, _ = os.Executable()
 			}
-			addr, token, pid, stop, err := startLocalPeer(ctx, exe)
+			addr, token, pid, stop, err := startLocalPeer(ctx, exe, m.PeerCPU)
 			if err == nil {
 				defer stop()
 				m.Peer, m.Token, m.PeerLabel, m.PeerPID = addr, token, probe.PeerOwnProcess, pid

@@ -37,7 +37,7 @@ func startPeerSSH(ctx context.Context, o ProbeOptions) (sshPeer, func(), error) 
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
 	go func() {
-		_, err := c.Exec(rctx, remote.Job{Binary: bin, Args: []string{"probe", "--listen", ":0", "--for", peerSSHFor.String(), "--token", token, "--lang", "en"},
+		_, err := c.Exec(rctx, remote.Job{Binary: bin, Args: append([]string{"probe", "--listen", ":0", "--for", peerSSHFor.String(), "--token", token, "--lang", "en"}, pinArgs(o.Measure.PeerCPU)...),
 			Limit: peerSSHFor + 30*time.Second, Stdout: pw, Stderr: io.Discard})
 		pw.CloseWithError(fmt.Errorf("the remote listener ended: %v", err))
 		done <- err
@@ -108,9 +108,9 @@ const localPeerFor = 15 * time.Minute
 // (seed 004's regression), which two threads of one process never do. The
 // token goes in its environment, not on its command line (ps shows that).
 // It returns the address, the token and a stop that ends it and waits.
-func startLocalPeer(ctx context.Context, exe string) (addr, token string, pid int, stop func(), err error) {
+func startLocalPeer(ctx context.Context, exe string, pin probe.CPUPin) (addr, token string, pid int, stop func(), err error) {
 	token = probe.NewToken()
-	cmd := exec.Command(exe, "probe", "--listen", "127.0.0.1:0", "--for", localPeerFor.String(), "--lang", "en", "--stdin-bound")
+	cmd := exec.Command(exe, append([]string{"probe", "--listen", "127.0.0.1:0", "--for", localPeerFor.String(), "--lang", "en", "--stdin-bound"}, pinArgs(pin)...)...)
 	cmd.Env = append(os.Environ(), probe.TokenEnv+"="+token)
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -144,4 +144,12 @@ func startLocalPeer(ctx context.Context, exe string) (addr, token string, pid in
 		return "", "", 0, nil, fmt.Errorf("%s probe --listen said %q", exe, finding.SafeLine(l))
 	}
 	return f[2], token, cmd.Process.Pid, stop, nil
+}
+
+// pinArgs is the listener's --cpu for a pin.
+func pinArgs(pin probe.CPUPin) []string {
+	if !pin.On {
+		return nil
+	}
+	return []string{"--cpu", pin.String()}
 }

@@ -1,0 +1,184 @@
+// Where the two ends of a loopback network figure run. On few CPUs the
+// scheduler's placement of the prober and the listener is part of what a
+// loopback figure measures: on one CPU a round trip is two context
+// switches and the data stays in that CPU's cache; on two it is a wake-up
+// of the other CPU (an IPI, dear under some hypervisors) and a copy
+// between caches. qperf pins its ends with -lca/-rca; so does --cpu and
+// --peer-cpu here, and an unpinned probe says where its ends ran.
+
+package probe
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync/atomic"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
+	"github.com/tuneloop/tuneloop/internal/sample"
+)
+
+// CPUPin pins the threads that move a figure's bytes to one CPU (qperf's
+// -lca and -rca). The zero value pins nothing.
+type CPUPin struct {
+	On  bool
+	CPU int
+}
+
+// Pin is CPU cpu.
+func Pin(cpu int) CPUPin { return CPUPin{On: true, CPU: cpu} }
+
+func (c CPUPin) String() string {
+	if !c.On {
+		return "-"
+	}
+	return strconv.Itoa(c.CPU)
+}
+
+// check: the CPU is one this process may run on.
+func (c CPUPin) check() error {
+	if !c.On {
+		return nil
+	}
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		return err
+	}
+	if c.CPU < 0 || c.CPU >= len(set)*64 || !set.IsSet(c.CPU) {
+		return finding.Errorf(finding.T("not a CPU this process may run on (%d usable)", "不是本进程可用的 CPU（可用 %d 个）"), set.Count())
+	}
+	return nil
+}
+
+// pinThread pins the calling thread (locked to its goroutine by the
+// caller) to c's CPU and returns what puts it back.
+func pinThread(c CPUPin) (undo func(), err error) {
+	if !c.On {
+		return func() {}, nil
+	}
+	var old, set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &old); err != nil {
+		return nil, err
+	}
+	set.Set(c.CPU)
+	if err := unix.SchedSetaffinity(0, &set); err != nil {
+		return nil, finding.Errorf(finding.T("cannot pin to CPU %d: %v", "无法绑定到 CPU %d：%v"), c.CPU, err)
+	}
+	return func() { unix.SchedSetaffinity(0, &old) }, nil
+}
+
+// getcpu is the CPU the calling thread runs on now (-1 if unknown).
+func getcpu() int {
+	var cpu uint32
+	if _, _, e := unix.RawSyscall(unix.SYS_GETCPU, uintptr(unsafe.Pointer(&cpu)), 0, 0); e != 0 {
+		return -1
+	}
+	return int(cpu)
+}
+
+// ends is where a figure's two ends ran: the prober's measuring thread's
+// CPU when it marks the round's end, the listener's thread serving it (as
+// its "ok" names it) and, through onMark, that thread's CPU read while the
+// connection is still open (once it closes, the thread is unpinned and
+// may move).
+type ends struct {
+	cpu, peerTid atomic.Int32
+	onMark       func()
+}
+
+func (e *ends) mark() {
+	e.cpu.Store(int32(getcpu()))
+	if e.onMark != nil {
+		e.onMark()
+	}
+}
+
+// placer reads where a local listener's serving thread last ran, to tell
+// whether prober and listener shared a CPU at a round's end.
+type placer struct {
+	task    string // /proc/PID/task of the listener (ours when in-process)
+	pr      *ends
+	peerCPU int // at the prober's mark; -1 unknown
+}
+
+// newPlacer watches the listener's threads under task for the client's
+// figures.
+func newPlacer(task string, cl *client) *placer {
+	p := &placer{task: task, pr: &cl.ends, peerCPU: -1}
+	cl.ends.onMark = func() {
+		p.peerCPU = -1
+		if tid := cl.ends.peerTid.Load(); tid > 0 {
+			if b, err := os.ReadFile(filepath.Join(p.task, strconv.Itoa(int(tid)), "stat")); err == nil {
+				if st, err := sample.ParsePidStat(b); err == nil {
+					p.peerCPU = int(st.CPU)
+				}
+			}
+		}
+	}
+	return p
+}
+
+// start is called before a round.
+func (p *placer) start() { p.peerCPU = -1 }
+
+// same says whether the two ends were on one CPU when the round ended: 1
+// yes, 0 no, -1 unknown (a listener that names no thread, a kernel that
+// does not say).
+func (p *placer) same() int {
+	pc := int(p.pr.cpu.Load())
+	switch {
+	case pc < 0 || p.peerCPU < 0:
+		return -1
+	case pc == p.peerCPU:
+		return 1
+	}
+	return 0
+}
+
+// Placement is how often, in a loopback figure's rounds, the prober and
+// the listener were found on one CPU at a round's end.
+type Placement struct {
+	Rounds  int `json:"rounds"`
+	SameCPU int `json:"same_cpu"`
+}
+
+// Text: "prober and listener on one CPU at the end of 5 of 7 rounds".
+func (p *Placement) Text() finding.Text {
+	if p == nil || p.Rounds == 0 {
+		return finding.Text{}
+	}
+	return finding.T(fmt.Sprintf("prober and listener on one CPU at the end of %d of %d rounds", p.SameCPU, p.Rounds),
+		fmt.Sprintf("%d/%d 轮结束时探测端与监听端在同一 CPU 上", p.SameCPU, p.Rounds))
+}
+
+// PlacementText says where the network figures' two ends ran: the CPUs
+// they were pinned to, or how often an unpinned pair shared one.
+func (r *Result) PlacementText() finding.Text {
+	cpu := func(c *int) string {
+		if c == nil {
+			return "-"
+		}
+		return strconv.Itoa(*c)
+	}
+	if r.ProberCPU != nil || r.ListenerCPU != nil {
+		return finding.T(fmt.Sprintf("pinned: prober CPU %s, listener CPU %s", cpu(r.ProberCPU), cpu(r.ListenerCPU)),
+			fmt.Sprintf("已绑定：探测端 CPU %s，监听端 CPU %s", cpu(r.ProberCPU), cpu(r.ListenerCPU)))
+	}
+	return r.placed().Text()
+}
+
+// placed sums the loopback figures' placements.
+func (r *Result) placed() *Placement {
+	var all Placement
+	for _, f := range r.Figures {
+		if f.Placement != nil {
+			all.Rounds += f.Placement.Rounds
+			all.SameCPU += f.Placement.SameCPU
+		}
+	}
+	return &all
+}
