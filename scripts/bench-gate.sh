@@ -75,9 +75,16 @@
 # no results in OUT starts from KEEP's, rebuilding tuneloop at the
 # recorded commit (a git worktree) so one table holds one gate; each
 # service's chain then starts again with a baseline set.
+# MODE=sim: no launches; the gate's power curve over the launches recorded
+# in internal/compare/testdata/launches (+5% to +100%, 5 and 10 a side,
+# 1000 simulated comparisons a point) and the smallest slowdown caught in
+# 90% of them (TestGatePowerCurve; about a minute).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MODE=${MODE:-runs}
+if [ "$MODE" = sim ]; then
+	TUNELOOP_GATE_POWER=1 exec go test -count=1 -run '^TestGatePowerCurve$' -v ./internal/compare
+fi
 if [ "$MODE" = sets ]; then
 	SERVICES=${SERVICES:-"cpu-hot sync-logging"} KS=${KS:-"3 5"} AA=${AA:-50} POWER=${POWER:-10} SLOW=${SLOW:-"110 120"}
 	DUR=${DUR:-8s} WARM=${WARM:-15s} USERS=${USERS:-16} PCT=${PCT:-5} PORT=${PORT:-28610} JAR=${JAR:-zoo/target/zoo.jar}

@@ -150,3 +150,39 @@ func TestGateFalseAlarmsSimulated(t *testing.T) {
 		}
 	}
 }
+
+// TestGatePowerCurve (make bench-gate MODE=sim; skipped otherwise, about a
+// minute): the gate's power over the recorded launches at slowdowns from
+// +5% to +100%, 5 and 10 launches a side, and the smallest slowdown it
+// catches in 90% of trials, interpolated between the grid's points.
+func TestGatePowerCurve(t *testing.T) {
+	if os.Getenv("TUNELOOP_GATE_POWER") == "" {
+		t.Skip("make bench-gate MODE=sim")
+	}
+	files, _ := filepath.Glob("testdata/launches/*.tsv")
+	grid := []float64{0.05, 0.10, 0.15, 0.20, 0.30, 0.40, 0.50, 0.60, 0.80, 1.00}
+	const trials = 1000
+	for _, path := range files {
+		pop := readLaunches(t, path)
+		name := strings.TrimSuffix(filepath.Base(path), ".tsv")
+		for _, k := range []int{5, 10} {
+			var row []string
+			at90, prevSlow, prevP := "over +100%", 0.0, 0.0
+			found := false
+			for _, slow := range grid {
+				f, _ := simGate(pop, k, trials, slow, 5, 3)
+				p := float64(f) / trials
+				row = append(row, fmt.Sprintf("+%.0f%% %.0f%%", 100*slow, 100*p))
+				if !found && p >= 0.9 {
+					x := slow
+					if p > prevP {
+						x = prevSlow + (0.9-prevP)/(p-prevP)*(slow-prevSlow)
+					}
+					at90, found = fmt.Sprintf("+%.0f%%", 100*x), true
+				}
+				prevSlow, prevP = slow, p
+			}
+			fmt.Printf("%-24s %2d a side: caught %s; 90%% power at %s (%d trials a point)\n", name, k, strings.Join(row, ", "), at90, trials)
+		}
+	}
+}
