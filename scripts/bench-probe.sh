@@ -91,7 +91,8 @@ like=()
 if [ -n "${LIKE:-}" ]; then like=(--window "${secs}s" --rounds 1); fi
 tlpin=() qpin=() ipin=()
 if [ -n "${PIN:-}" ]; then
-  read -r pp pl <<< "$PIN"
+  read -r pp pl rest <<< "$PIN"
+  [[ "$pp" =~ ^[0-9]+$ && "$pl" =~ ^[0-9]+$ && -z "$rest" ]] || { echo "bench-probe: PIN=\"$PIN\": want two CPU numbers, \"P L\"" >&2; exit 2; }
   tlpin=(--cpu "$pp" --peer-cpu "$pl") qpin=(-lca $((pp + 1)) -rca $((pl + 1))) ipin=(-A "$pp,$pl")
 fi
 qport=19765

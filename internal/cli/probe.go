@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -35,8 +36,9 @@ type ProbeOptions struct {
 	Peer   string
 	Token  string
 	// CPU pins the measuring thread (with Listen: the serving ones);
-	// PeerCPU the other side's, when this probe starts it. -1: not pinned.
-	CPU, PeerCPU int
+	// PeerCPU the other side's, when this probe starts it. Zero: not
+	// pinned.
+	CPU, PeerCPU cpuFlag
 	// Listen makes this process the other side, for For.
 	Listen string
 	For    time.Duration
@@ -151,8 +153,8 @@ probe.json、probe.txt、probe.md 与 probe.html（矩阵画成热力图）；
 	f.Int64Var(&o.DiskMB, "disk-size", 0, helpText(finding.T("the disk part's file size in MiB (default 256, 32 with --quick; at most a tenth of the free space)", "磁盘部分使用的文件大小，单位 MiB（默认 256，--quick 时 32；最多为可用空间的十分之一）")))
 	f.StringVar(&o.Peer, "peer", "", helpText(finding.T("HOST:PORT of 'tuneloop probe --listen' for the network part (default: loopback)", "网络部分所连的 'tuneloop probe --listen' 的 HOST:PORT（默认：环回地址）")))
 	f.StringVar(&o.Token, "token", "", helpText(finding.T("shared secret between --listen and --peer (default $"+probeTokenEnv+")", "--listen 与 --peer 之间共享的口令（默认取 $"+probeTokenEnv+"）")))
-	f.IntVar(&o.CPU, "cpu", -1, helpText(finding.T("pin the thread that measures a network figure to this CPU (with --listen: the threads that serve it), as qperf -lca", "把测量网络指标的线程绑定到该 CPU（与 --listen 一起使用时：绑定提供服务的线程），同 qperf -lca")))
-	f.IntVar(&o.PeerCPU, "peer-cpu", -1, helpText(finding.T("pin the other side's serving threads to this CPU: the loopback listener's, or on the --peer-ssh host (with --peer, give --cpu to its --listen), as qperf -rca", "把另一端提供服务的线程绑定到该 CPU：环回监听端的，或 --peer-ssh 主机上的（使用 --peer 时，请在其 --listen 上指定 --cpu），同 qperf -rca")))
+	f.Var(&o.CPU, "cpu", helpText(finding.T("pin the thread that measures a network figure to this CPU (with --listen: the threads that serve it), as qperf -lca", "把测量网络指标的线程绑定到该 CPU（与 --listen 一起使用时：绑定提供服务的线程），同 qperf -lca")))
+	f.Var(&o.PeerCPU, "peer-cpu", helpText(finding.T("pin the other side's serving threads to this CPU: the loopback listener's, or on the --peer-ssh host (with --peer, give --cpu to its --listen), as qperf -rca", "把另一端提供服务的线程绑定到该 CPU：环回监听端的，或 --peer-ssh 主机上的（使用 --peer 时，请在其 --listen 上指定 --cpu），同 qperf -rca")))
 	f.StringVar(&o.Listen, "listen", "", helpText(finding.T("serve probes on this address (HOST:PORT) instead of probing", "在该地址（HOST:PORT）提供探测服务，而不是发起探测")))
 	f.BoolVar(&o.StdinBound, "stdin-bound", false, helpText(finding.T("with --listen: stop when stdin is closed (the loopback listener a probe starts)", "与 --listen 一起使用：标准输入关闭时停止（探测自己启动的环回监听）")))
 	f.MarkHidden("stdin-bound")
@@ -164,13 +166,30 @@ probe.json、probe.txt、probe.md 与 probe.html（矩阵画成热力图）；
 	return cmd
 }
 
-// cpuPin is --cpu or --peer-cpu: -1 (or any negative) pins nothing.
-func cpuPin(cpu int) probe.CPUPin {
-	if cpu < 0 {
-		return probe.CPUPin{}
+// cpuFlag is --cpu or --peer-cpu: a CPU number; unset pins nothing.
+type cpuFlag struct{ probe.CPUPin }
+
+func (c *cpuFlag) String() string {
+	if !c.On {
+		return ""
 	}
-	return probe.Pin(cpu)
+	return strconv.Itoa(c.CPU)
 }
+
+func (c *cpuFlag) Set(s string) error {
+	// Errors as strconv's, which flagError says in both languages.
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return err
+	}
+	if n < 0 {
+		return &strconv.NumError{Func: "Atoi", Num: s, Err: strconv.ErrRange}
+	}
+	c.CPUPin = probe.Pin(n)
+	return nil
+}
+
+func (c *cpuFlag) Type() string { return "int" }
 
 // parseSizes reads --sizes: 1,64,1k,64k (each as units.ParseBytes reads a
 // size: 1K, 64KiB and 0x400 too), from 1 byte to probe.MaxMsg.
@@ -209,10 +228,10 @@ func RunProbe(ctx context.Context, env *Env, o *ProbeOptions) error {
 			defer cancel()
 			go func() { io.Copy(io.Discard, env.Stdin); cancel() }()
 		}
-		if o.PeerCPU >= 0 {
+		if o.PeerCPU.On {
 			return usageErr(finding.T("--peer-cpu is for the prober; a listener pins itself with --cpu", "--peer-cpu 用于探测端；监听端请用 --cpu 绑定自身"))
 		}
-		return probe.Listen(ctx, probe.ListenOptions{Addr: o.Listen, Token: o.Token, For: o.For, Log: env.Stderr, CPU: cpuPin(o.CPU),
+		return probe.Listen(ctx, probe.ListenOptions{Addr: o.Listen, Token: o.Token, For: o.For, Log: env.Stderr, CPU: o.CPU.CPUPin,
 			Ready: func(addr string) {
 				// --peer-ssh reads this line (its listener is started with --lang en).
 				fmt.Fprintln(env.Stdout, finding.Tf(finding.T("listening on %s until %s", "正在监听 %s，直到 %s"), addr, time.Now().Add(o.For).UTC().Format(time.RFC3339)).In(lang))
@@ -238,12 +257,25 @@ func RunProbe(ctx context.Context, env *Env, o *ProbeOptions) error {
 	if o.SSH != "" && (o.Peer != "" || !slices.Contains(parts, probe.PartNet)) {
 		return usageErr(finding.T("--peer-ssh starts the other side of the network part: not with --peer, and --only must include net", "--peer-ssh 用于启动网络部分的另一端：不能与 --peer 同用，且 --only 必须包含 net"))
 	}
-	if o.PeerCPU >= 0 && o.Peer != "" {
+	if o.PeerCPU.On && o.Peer != "" {
 		return usageErr(finding.T("--peer-cpu with --peer: the listener there pins itself (its --cpu)", "--peer-cpu 不能与 --peer 同用：那里的监听端自行绑定（用它的 --cpu）"))
+	}
+	if (o.CPU.On || o.PeerCPU.On) && !slices.Contains(parts, probe.PartNet) {
+		return usageErr(finding.T("--cpu and --peer-cpu pin the network figures' ends: --only must include net", "--cpu 与 --peer-cpu 用于绑定网络指标的两端：--only 必须包含 net"))
+	}
+	for _, c := range []struct {
+		flag string
+		pin  probe.CPUPin
+	}{{"--cpu", o.CPU.CPUPin}, {"--peer-cpu", o.PeerCPU.CPUPin}} {
+		if c.flag == "--cpu" || o.SSH == "" { // --peer-ssh: the CPU is the other host's
+			if err := c.pin.Check(); err != nil {
+				return usageErr(finding.T("%s %d: %v", "%s %d：%v"), c.flag, c.pin.CPU, err)
+			}
+		}
 	}
 	r, err := session.Probe(ctx, session.ProbeOptions{
 		Measure: probe.Options{Parts: parts, Quick: o.Quick, Rounds: o.Rounds, Window: o.Window, Peer: o.Peer, Token: o.Token,
-			CPU: cpuPin(o.CPU), PeerCPU: cpuPin(o.PeerCPU),
+			CPU: o.CPU.CPUPin, PeerCPU: o.PeerCPU.CPUPin,
 			Sizes: sizes, Dir: o.Dir, DiskBytes: o.DiskMB << 20, Log: env.Stderr},
 		Out: o.Out, PeerSSH: o.SSH, Remote: o.Remote.remoteOptions(env), Exe: o.Remote.Exe,
 		Catalog: o.Catalog, NoCatalog: o.NoCatalog, Getenv: env.Getenv, Lang: lang,

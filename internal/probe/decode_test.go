@@ -85,21 +85,22 @@ func uniqueIDs(r *Result) map[string]bool {
 }
 
 func FuzzParseHello(f *testing.F) {
-	f.Add(helloLine("s3cret", "lat", 64))
-	f.Add(helloLine("", "udpbw", 65507))
+	f.Add(helloLine("s3cret", "lat", 64, false))
+	f.Add(helloLine("", "udpbw", 65507, true))
 	f.Add("TLPROBE/1 zz lat 1\n")
+	f.Add("TLPROBE/1 - lat 1 pid\n")
 	f.Fuzz(func(t *testing.T, line string) {
-		tok, mode, size, err := parseHello(line)
+		h, err := parseHello(line)
 		if err != nil {
 			return
 		}
-		if size < 0 || size > MaxMsg {
-			t.Fatalf("size %d accepted", size)
+		if h.size < 0 || h.size > MaxMsg {
+			t.Fatalf("size %d accepted", h.size)
 		}
 		// What parses says the same again.
-		t2, m2, s2, err := parseHello(helloLine(tok, mode, size))
-		if err != nil || t2 != tok || m2 != mode || s2 != size {
-			t.Fatalf("round trip: %q %q %d: %v", t2, m2, s2, err)
+		h2, err := parseHello(helloLine(h.token, h.mode, h.size, h.tid))
+		if err != nil || h2 != h {
+			t.Fatalf("round trip: %+v -> %+v: %v", h, h2, err)
 		}
 	})
 }

@@ -25,8 +25,15 @@ import (
 // The wire protocol, one hello line per TCP connection, then the mode's
 // traffic:
 //
-//	TLPROBE/1 <hex token or -> <mode> <size>\n   (client)
-//	ok [udp port]\n | refused\n                   (listener)
+//	TLPROBE/1 <hex token or -> <mode> <size> [tid]\n   (client)
+//	ok [udp port] [tid=N]\n | refused\n | error <why>\n  (listener)
+//
+// "tid" asks the listener to name the thread that serves the figure
+// (tid=N), so a prober on the same host can read where it ran; only a
+// local listener, always this binary, is asked (one of another version
+// on another host would refuse a fifth field or, answering it, an old
+// prober's port parse). "error": the listener could not do what the
+// hello asked (pin its thread to its --cpu).
 //
 // lat: size bytes each way until EOF; bw: size-byte writes until the
 // client shuts its side, then the listener's "<bytes>\n"; crr: "ok" and
@@ -65,48 +72,66 @@ const (
 // ErrRefused: the peer refused our token.
 var errRefused = finding.Errorf(finding.T("the peer refused the connection: its --token differs from ours", "对端拒绝了连接：它的 --token 与本端不同"))
 
+// hello is what a client's first line asks.
+type hello struct {
+	token, mode string
+	size        int
+	tid         bool // name the serving thread in the answer
+}
+
 // helloLine is the client's first line.
-func helloLine(token, mode string, size int) string {
+func helloLine(token, mode string, size int, tid bool) string {
 	t := "-"
 	if token != "" {
 		t = hex.EncodeToString([]byte(token))
 	}
+	if tid {
+		return fmt.Sprintf("%s %s %s %d tid\n", magic, t, mode, size)
+	}
 	return fmt.Sprintf("%s %s %s %d\n", magic, t, mode, size)
 }
 
-// parseHello reads a hello line: the token (decoded), mode and size.
-func parseHello(line string) (token, mode string, size int, err error) {
+// parseHello reads a hello line: the token (decoded), mode, size and
+// whether the thread is to be named.
+func parseHello(line string) (hello, error) {
+	var h hello
 	f := strings.Fields(line)
-	if len(f) != 4 || f[0] != magic {
-		return "", "", 0, fmt.Errorf("not a probe hello: %.40q", line)
+	if len(f) != 4 && (len(f) != 5 || f[4] != "tid") || f[0] != magic {
+		return h, fmt.Errorf("not a probe hello: %.40q", line)
 	}
+	h.tid = len(f) == 5
 	if f[1] != "-" {
 		b, err := hex.DecodeString(f[1])
 		if err != nil {
-			return "", "", 0, fmt.Errorf("bad token field")
+			return h, fmt.Errorf("bad token field")
 		}
-		token = string(b)
+		h.token = string(b)
 	}
-	size, err = strconv.Atoi(f[3])
+	size, err := strconv.Atoi(f[3])
 	if err != nil || size < 0 || size > MaxMsg {
-		return "", "", 0, fmt.Errorf("message size %q: want 0 to %d", f[3], MaxMsg)
+		return h, fmt.Errorf("message size %q: want 0 to %d", f[3], MaxMsg)
 	}
+	h.size = size
 	switch f[2] {
 	case "lat", "bw", "crr", "udplat", "udpbw", "quit":
 	default:
-		return "", "", 0, fmt.Errorf("unknown mode %.20q", f[2])
+		return h, fmt.Errorf("unknown mode %.20q", f[2])
 	}
-	if (f[2] == "udplat" || f[2] == "udpbw") && size > udpMax {
-		return "", "", 0, fmt.Errorf("UDP message size %d over %d", size, udpMax)
+	h.mode = f[2]
+	if (h.mode == "udplat" || h.mode == "udpbw") && size > udpMax {
+		return h, fmt.Errorf("UDP message size %d over %d", size, udpMax)
 	}
-	return token, f[2], size, nil
+	return h, nil
 }
 
 // client speaks to one listener.
 type client struct {
 	addr, token string
 	pin         CPUPin // the measuring thread's CPU (--cpu)
-	ends        ends   // where that thread ran last
+	ends        ends   // where the two ends ran last
+	// local: the listener is on this host (ours), asked to name its
+	// serving thread.
+	local bool
 }
 
 // dial opens a TCP connection and says hello; it returns the connection
@@ -118,7 +143,7 @@ func (cl *client) dial(ctx context.Context, mode string, size int) (net.Conn, st
 		return nil, "", err
 	}
 	c.SetDeadline(time.Now().Add(helloWait))
-	if _, err := io.WriteString(c, helloLine(cl.token, mode, size)); err != nil {
+	if _, err := io.WriteString(c, helloLine(cl.token, mode, size, cl.local && mode != "crr" && mode != "quit")); err != nil {
 		c.Close()
 		return nil, "", err
 	}
@@ -133,6 +158,9 @@ func (cl *client) dial(ctx context.Context, mode string, size int) (net.Conn, st
 	case line == "refused":
 		c.Close()
 		return nil, "", errRefused
+	case strings.HasPrefix(line, "error "):
+		c.Close()
+		return nil, "", fmt.Errorf("%s: %s", cl.addr, strings.TrimPrefix(line, "error "))
 	case line != "ok" && !strings.HasPrefix(line, "ok "):
 		c.Close()
 		return nil, "", fmt.Errorf("%s: not a tuneloop probe listener (%.40q)", cl.addr, line)
@@ -173,7 +201,8 @@ func (cl *client) onSocket(ctx context.Context, open func(ctx context.Context, m
 		return 0, err
 	}
 	defer undo()
-	defer cl.ends.mark()
+	cl.ends.marked.Store(false)
+	defer cl.ends.mark() // unless the figure marked first
 	return figure(fd, line)
 }
 
@@ -227,6 +256,7 @@ func (p *prober) net(ctx context.Context) error {
 	p.res.Peer = cmp.Or(p.o.PeerLabel, p.o.Peer)
 	if p.o.PeerPID > 0 {
 		p.place = newPlacer(filepath.Join(p.o.ProcRoot, strconv.Itoa(p.o.PeerPID), "task"), cl)
+		cl.local = true
 	}
 	if p.o.Peer == "" {
 		ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -241,6 +271,7 @@ func (p *prober) net(ctx context.Context) error {
 		defer func() { cancel(); <-done }()
 		p.res.Peer = PeerInProcess
 		p.place = newPlacer(filepath.Join(p.o.ProcRoot, "self", "task"), cl)
+		cl.local = true
 	}
 	// A first connection says at once whether the peer is there and takes us.
 	c, _, err := cl.dial(ctx, "crr", 0)

@@ -38,7 +38,7 @@ func Listen(ctx context.Context, o ListenOptions) error {
 	if o.For <= 0 {
 		o.For = 10 * time.Minute
 	}
-	if err := o.CPU.check(); err != nil {
+	if err := o.CPU.Check(); err != nil {
 		return finding.Errorf(finding.T("--cpu %d: %v", "--cpu %d：%v"), o.CPU.CPU, err)
 	}
 	ln, err := net.Listen("tcp", o.Addr)
@@ -117,6 +117,14 @@ func trackedFD(c net.Conn, conns *sync.Map) (fd int, release func(), err error) 
 	return fd, func() { conns.Delete(blockingSock(fd)); f.Close() }, nil
 }
 
+// tidField is " tid=N" naming the calling thread when asked, else "".
+func tidField(asked bool) string {
+	if !asked {
+		return ""
+	}
+	return " tid=" + strconv.Itoa(unix.Gettid())
+}
+
 // session serves one connection: the hello, then its mode's traffic.
 func session(ctx context.Context, c net.Conn, token string, pin CPUPin, conns *sync.Map, quit func()) error {
 	c.SetDeadline(time.Now().Add(helloWait))
@@ -125,11 +133,12 @@ func session(ctx context.Context, c net.Conn, token string, pin CPUPin, conns *s
 	if err != nil {
 		return fmt.Errorf("no hello: %w", err)
 	}
-	got, mode, size, err := parseHello(string(line))
+	h, err := parseHello(string(line))
 	if err != nil {
 		return err
 	}
-	if token != "" && subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
+	mode, size := h.mode, h.size
+	if token != "" && subtle.ConstantTimeCompare([]byte(h.token), []byte(token)) != 1 {
 		io.WriteString(c, "refused\n")
 		return fmt.Errorf("refused: wrong token")
 	}
@@ -150,16 +159,20 @@ func session(ctx context.Context, c net.Conn, token string, pin CPUPin, conns *s
 		quit()
 		return nil
 	case "udplat", "udpbw":
-		return udpSession(ctx, c, mode, pin, conns)
+		return udpSession(ctx, c, h, pin, conns)
 	}
-	// The thread that serves the figure, pinned before the client starts,
-	// is named in the answer: a prober on this host reads where it ran.
+	// The thread that serves the figure is pinned before the client
+	// starts and, when asked, named in the answer: a prober on this host
+	// reads where it ran.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	if undo, err := pinThread(pin); err == nil {
-		defer undo()
+	undo, err := pinThread(pin)
+	if err != nil {
+		fmt.Fprintf(c, "error %s\n", finding.SafeLine(err.Error()))
+		return err
 	}
-	if _, err := fmt.Fprintf(c, "ok tid=%d\n", unix.Gettid()); err != nil {
+	defer undo()
+	if _, err := io.WriteString(c, "ok"+tidField(h.tid)+"\n"); err != nil {
 		return err
 	}
 	fd, release, err := trackedFD(c, conns)
@@ -192,12 +205,6 @@ func session(ctx context.Context, c net.Conn, token string, pin CPUPin, conns *s
 			}
 		}
 		whole(rawWrite, fd, []byte(strconv.FormatInt(n, 10)+"\n"))
-		// Stay (pinned) until the client, having read the count and where
-		// this thread ran, closes.
-		if unix.SetNonblock(fd, false) == nil {
-			var b [1]byte
-			unix.Read(fd, b[:])
-		}
 	}
 	return nil
 }

@@ -39,8 +39,8 @@ func (c CPUPin) String() string {
 	return strconv.Itoa(c.CPU)
 }
 
-// check: the CPU is one this process may run on.
-func (c CPUPin) check() error {
+// Check: the CPU is one this process may run on.
+func (c CPUPin) Check() error {
 	if !c.On {
 		return nil
 	}
@@ -82,15 +82,20 @@ func getcpu() int {
 
 // ends is where a figure's two ends ran: the prober's measuring thread's
 // CPU when it marks the round's end, the listener's thread serving it (as
-// its "ok" names it) and, through onMark, that thread's CPU read while the
-// connection is still open (once it closes, the thread is unpinned and
-// may move).
+// its "ok" names it) and, through onMark, that thread's CPU. The mark is
+// taken while the listener still serves (a latency figure before its
+// connection closes, tcp_bw before the prober shuts its side down): after
+// that the listener's thread is unpinned and may move.
 type ends struct {
 	cpu, peerTid atomic.Int32
+	marked       atomic.Bool // this round's ends are read (the first mark counts)
 	onMark       func()
 }
 
 func (e *ends) mark() {
+	if e.marked.Swap(true) {
+		return
+	}
 	e.cpu.Store(int32(getcpu()))
 	if e.onMark != nil {
 		e.onMark()
@@ -164,9 +169,14 @@ func (r *Result) PlacementText() finding.Text {
 		}
 		return strconv.Itoa(*c)
 	}
-	if r.ProberCPU != nil || r.ListenerCPU != nil {
+	switch {
+	case r.ProberCPU != nil && r.ListenerCPU != nil:
 		return finding.T(fmt.Sprintf("pinned: prober CPU %s, listener CPU %s", cpu(r.ProberCPU), cpu(r.ListenerCPU)),
 			fmt.Sprintf("已绑定：探测端 CPU %s，监听端 CPU %s", cpu(r.ProberCPU), cpu(r.ListenerCPU)))
+	case r.ProberCPU != nil:
+		return finding.T("pinned: prober CPU "+cpu(r.ProberCPU), "已绑定：探测端 CPU "+cpu(r.ProberCPU))
+	case r.ListenerCPU != nil:
+		return finding.T("pinned: listener CPU "+cpu(r.ListenerCPU), "已绑定：监听端 CPU "+cpu(r.ListenerCPU))
 	}
 	return r.placed().Text()
 }

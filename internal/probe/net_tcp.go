@@ -72,6 +72,9 @@ func (cl *client) tcpBW(ctx context.Context, size int, d time.Duration) (float64
 				break
 			}
 		}
+		// Both ends are still at work (the listener reads until this
+		// shutdown, then unpins): where they ran is read now.
+		cl.ends.mark()
 		if err := unix.Shutdown(fd, unix.SHUT_WR); err != nil {
 			return 0, err
 		}
@@ -101,7 +104,8 @@ func (cl *client) tcpConn(ctx context.Context, d time.Duration) (float64, error)
 		return 0, err
 	}
 	sa, fam := sockaddr(ra.IP, ra.Port)
-	hello := []byte(helloLine(cl.token, "crr", 0))
+	hello := []byte(helloLine(cl.token, "crr", 0, false))
+	cl.ends.peerTid.Store(0) // a connection a call: no thread to name
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	undo, err := pinThread(cl.pin)
@@ -109,6 +113,7 @@ func (cl *client) tcpConn(ctx context.Context, d time.Duration) (float64, error)
 		return 0, err
 	}
 	defer undo()
+	cl.ends.marked.Store(false)
 	defer cl.ends.mark()
 	ans := make([]byte, 16)
 	var n int64

@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -474,5 +476,44 @@ func TestPinnedEnds(t *testing.T) {
 	}
 	if _, err := Measure(context.Background(), Options{Parts: []string{PartNet}, Quick: true, CPU: Pin(4000)}); err == nil || !strings.Contains(err.Error(), "--cpu 4000") {
 		t.Errorf("CPU 4000 taken: %v", err)
+	}
+}
+
+// A listener names its serving thread only when the hello asks (a prober
+// of another version reads "ok PORT" as it always did), and says why
+// when it cannot pin that thread, instead of serving unpinned.
+func TestListenerNamesItsThreadWhenAsked(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	answer := func(pin CPUPin, mode string, tid bool) string {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan struct{})
+		go func() { serve(ctx, ln, "", pin, nil); close(done) }()
+		defer func() { ln.Close(); <-done }()
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		io.WriteString(c, helloLine("", mode, 64, tid))
+		line, _ := bufio.NewReader(c).ReadString('\n')
+		return strings.TrimSpace(line)
+	}
+	for _, c := range []struct {
+		mode string
+		tid  bool
+		want string
+	}{{"lat", false, `^ok$`}, {"lat", true, `^ok tid=[1-9][0-9]*$`}, {"udplat", false, `^ok [0-9]+$`}, {"udpbw", true, `^ok [0-9]+ tid=[1-9][0-9]*$`}} {
+		if got := answer(CPUPin{}, c.mode, c.tid); !regexp.MustCompile(c.want).MatchString(got) {
+			t.Errorf("%s, tid %v: %q, want %s", c.mode, c.tid, got, c.want)
+		}
+	}
+	for _, mode := range []string{"bw", "udplat"} {
+		if got := answer(Pin(4000), mode, true); !strings.HasPrefix(got, "error cannot pin to CPU 4000") {
+			t.Errorf("%s pinned to CPU 4000: %q", mode, got)
+		}
 	}
 }

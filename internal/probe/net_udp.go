@@ -19,11 +19,14 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/tuneloop/tuneloop/internal/finding"
 )
 
 // udpSession serves a udp mode: a UDP socket beside the TCP line, whose
 // port it answers with "ok", until the client closes the line.
-func udpSession(ctx context.Context, c net.Conn, mode string, pin CPUPin, conns *sync.Map) error {
+func udpSession(ctx context.Context, c net.Conn, h hello, pin CPUPin, conns *sync.Map) error {
+	mode := h.mode
 	local := c.LocalAddr().(*net.TCPAddr)
 	client := c.RemoteAddr().(*net.TCPAddr)
 	u, err := net.ListenUDP("udp", &net.UDPAddr{IP: local.IP, Zone: local.Zone})
@@ -46,15 +49,20 @@ func udpSession(ctx context.Context, c net.Conn, mode string, pin CPUPin, conns 
 	}
 	var bytes, pkts atomic.Int64
 	var stop atomic.Bool
-	done, tid := make(chan struct{}), make(chan int, 1)
+	done, ready := make(chan struct{}), make(chan error, 1)
+	tid := ""
 	go func() {
 		defer close(done)
 		runtime.LockOSThread()
 		defer runtime.UnlockOSThread()
-		if undo, err := pinThread(pin); err == nil {
-			defer undo()
+		undo, err := pinThread(pin)
+		if err != nil {
+			ready <- err
+			return
 		}
-		tid <- unix.Gettid()
+		defer undo()
+		tid = tidField(h.tid)
+		ready <- nil
 		buf := make([]byte, 65536)
 		if mode == "udpbw" {
 			countRaw(fd, buf, client.IP, &stop, &bytes, &pkts)
@@ -79,7 +87,11 @@ func udpSession(ctx context.Context, c net.Conn, mode string, pin CPUPin, conns 
 			}
 		}
 	}()
-	fmt.Fprintf(c, "ok %d tid=%d\n", port, <-tid)
+	if err := <-ready; err != nil {
+		fmt.Fprintf(c, "error %s\n", finding.SafeLine(err.Error()))
+		return err
+	}
+	fmt.Fprintf(c, "ok %d%s\n", port, tid)
 	br := bufio.NewReaderSize(c, 64)
 	for {
 		line, err := br.ReadString('\n')

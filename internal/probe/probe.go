@@ -447,7 +447,7 @@ func Measure(ctx context.Context, o Options) (*Result, error) {
 		if c.flag == "--peer-cpu" && o.Peer != "" && o.PeerPID == 0 {
 			continue // another host's CPU: its listener says
 		}
-		if err := c.pin.check(); err != nil {
+		if err := c.pin.Check(); err != nil {
 			return nil, finding.Errorf(finding.T("%s %d: %v", "%s %d：%v"), c.flag, c.pin.CPU, err)
 		}
 	}
@@ -463,7 +463,7 @@ func Measure(ctx context.Context, o Options) (*Result, error) {
 		pin CPUPin
 		to  **int
 	}{{o.CPU, &p.res.ProberCPU}, {o.PeerCPU, &p.res.ListenerCPU}} {
-		if c.pin.On {
+		if c.pin.On && slices.Contains(parts, PartNet) {
 			*c.to = &c.pin.CPU
 		}
 	}
