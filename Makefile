@@ -77,7 +77,7 @@ bench-probe: build
 
 # The compare gate measured: A/A false alarms and detection of 5%/10% slowdowns (~5 min on 2 idle cores);
 # MODE=windows: load --versus windows; MODE=sets: sequential sets of zoo launches (builds the zoo; hours);
-# MODE=sim: the power curve simulated over recorded launches (~1 min).
+# MODE=sim: the power curve simulated over recorded launches (a few minutes).
 bench-gate: build $(if $(filter sets,$(MODE)),zoo)
 	scripts/bench-gate.sh
 

@@ -76,9 +76,10 @@
 # recorded commit (a git worktree) so one table holds one gate; each
 # service's chain then starts again with a baseline set.
 # MODE=sim: no launches; the gate's power curve over the launches recorded
-# in internal/compare/testdata/launches (+5% to +100%, 5 and 10 a side,
-# 1000 simulated comparisons a point) and the smallest slowdown caught in
-# 90% of them (TestGatePowerCurve; about a minute).
+# in internal/compare/testdata/launches (+5% to +100%; sets of 5 and 10 a
+# side, 8 and 10 interleaved pairs; 1000 simulated comparisons a point)
+# and the smallest slowdown caught in 90% of them (TestGatePowerCurve; a
+# few minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MODE=${MODE:-runs}

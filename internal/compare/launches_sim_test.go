@@ -74,12 +74,18 @@ func simSide(r *rand.Rand, pop []simLaunch, k int, slow float64, start time.Time
 // --fail-on-regression` does; it returns how many failed the gate and how
 // many were inconclusive.
 func simGate(pop []simLaunch, k, trials int, slow, pct float64, seed uint64) (failed, inconclusive int) {
+	return simGateDesign(pop, k, trials, slow, pct, seed, "")
+}
+
+// simGateDesign is simGate judged as design (DesignPaired: the i-th
+// launches of the two sides are a pair, as run --start-b takes them).
+func simGateDesign(pop []simLaunch, k, trials int, slow, pct float64, seed uint64, design string) (failed, inconclusive int) {
 	r := rand.New(rand.NewPCG(seed, uint64(k)))
 	t0 := time.Date(2026, 11, 28, 6, 0, 0, 0, time.UTC)
 	for range trials {
 		b := simSide(r, pop, k, 0, t0)
 		a := simSide(r, pop, k, slow, t0.Add(time.Duration(k+1)*time.Minute))
-		c := CompareSetsWith(b, a, Options{PowerPct: pct})
+		c := CompareSetsWith(b, a, Options{PowerPct: pct, Design: design})
 		switch {
 		case c.Gate(pct):
 			failed++
@@ -151,10 +157,13 @@ func TestGateFalseAlarmsSimulated(t *testing.T) {
 	}
 }
 
-// TestGatePowerCurve (make bench-gate MODE=sim; skipped otherwise, about a
-// minute): the gate's power over the recorded launches at slowdowns from
-// +5% to +100%, 5 and 10 launches a side, and the smallest slowdown it
-// catches in 90% of trials, interpolated between the grid's points.
+// TestGatePowerCurve (make bench-gate MODE=sim; skipped otherwise, a few
+// minutes): the gate's power over the recorded launches at slowdowns from
+// +5% to +100%, sequential sets of 5 and 10 launches a side and 8 and 10
+// interleaved pairs (launches drawn alike, so no drift for the pairs to
+// cancel: their price, the signed-rank test, without their gain), and the
+// smallest slowdown caught in 90% of trials, interpolated between the
+// grid's points.
 func TestGatePowerCurve(t *testing.T) {
 	if os.Getenv("TUNELOOP_GATE_POWER") == "" {
 		t.Skip("make bench-gate MODE=sim")
@@ -165,12 +174,16 @@ func TestGatePowerCurve(t *testing.T) {
 	for _, path := range files {
 		pop := readLaunches(t, path)
 		name := strings.TrimSuffix(filepath.Base(path), ".tsv")
-		for _, k := range []int{5, 10} {
+		for _, d := range []struct {
+			k      int
+			design string
+		}{{5, ""}, {10, ""}, {8, DesignPaired}, {10, DesignPaired}} {
+			k := d.k
 			var row []string
 			at90, prevSlow, prevP := "over +100%", 0.0, 0.0
 			found := false
 			for _, slow := range grid {
-				f, _ := simGate(pop, k, trials, slow, 5, 3)
+				f, _ := simGateDesign(pop, k, trials, slow, 5, 3, d.design)
 				p := float64(f) / trials
 				row = append(row, fmt.Sprintf("+%.0f%% %.0f%%", 100*slow, 100*p))
 				if !found && p >= 0.9 {
@@ -182,7 +195,11 @@ func TestGatePowerCurve(t *testing.T) {
 				}
 				prevSlow, prevP = slow, p
 			}
-			fmt.Printf("%-24s %2d a side: caught %s; 90%% power at %s (%d trials a point)\n", name, k, strings.Join(row, ", "), at90, trials)
+			unit := "a side"
+			if d.design == DesignPaired {
+				unit = "pairs"
+			}
+			fmt.Printf("%-24s %2d %-6s: caught %s; 90%% power at %s (%d trials a point)\n", name, k, unit, strings.Join(row, ", "), at90, trials)
 		}
 	}
 }
