@@ -3,6 +3,7 @@ package compare
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/stats"
@@ -136,7 +137,54 @@ func (c *Comparison) Gate(pct float64) bool {
 			}
 		}
 	}
+	if t := c.setShiftCaveat(pct); !t.IsZero() && !slices.ContainsFunc(c.Warnings, func(w finding.Text) bool { return w.EN == t.EN }) {
+		c.Warnings = append(c.Warnings, t)
+	}
 	return len(c.Regressions) > 0
+}
+
+// setShiftCaveat: a regression over launches of two sets taken one after
+// the other may be the host's, not the build's. Sets of one build taken
+// minutes apart on a busy VM moved as wholes (make bench-gate MODE=sets:
+// a same-build set every launch of which had a higher p99 than every
+// launch of the set before, U p at its floor), which no test over the
+// launches can tell from a change; interleaved runs can.
+func (c *Comparison) setShiftCaveat(pct float64) finding.Text {
+	if len(c.RegressedKeys) == 0 || c.Design != DesignUnpaired || !sequential(c.Before.Runs, c.After.Runs) {
+		return finding.Text{}
+	}
+	over := false
+	for _, s := range c.Stats {
+		over = over || slices.Contains(c.RegressedKeys, s.Key) && s.Method == stats.MethodLaunches
+	}
+	if !over {
+		return finding.Text{}
+	}
+	return finding.Tf(finding.T("the two sets were taken one after the other: a shift of the whole set (the host between the sets, not the build) fails the gate as a change does, and no test over the launches can tell them apart; before acting on it, confirm with interleaved runs: tuneloop run --start OLD --start-b NEW --repeat 8 --fail-on-regression %.0f",
+		"两组运行是先后进行的：整组的偏移（两组之间主机的变化，而非版本）也会像改动一样触发门禁，任何基于启动的检验都无法区分二者；据此行动之前，请用交替运行确认：tuneloop run --start 旧版本 --start-b 新版本 --repeat 8 --fail-on-regression %.0f"), pct)
+}
+
+// sequential: every run of one side started before every run of the
+// other (start times known for all).
+func sequential(b, a []RunInfo) bool {
+	if len(b) == 0 || len(a) == 0 {
+		return false
+	}
+	span := func(rs []RunInfo) (lo, hi string, ok bool) {
+		for _, r := range rs {
+			if r.Start == "" {
+				return "", "", false
+			}
+			if lo == "" || r.Start < lo {
+				lo = r.Start
+			}
+			hi = max(hi, r.Start)
+		}
+		return lo, hi, true
+	}
+	bl, bh, ok1 := span(b)
+	al, ah, ok2 := span(a)
+	return ok1 && ok2 && (bh < al || ah < bl)
 }
 
 // overLaunches: a Stat's method judged by an interval and the exact U-test

@@ -3,6 +3,8 @@ package compare
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -370,5 +372,52 @@ func TestTPSRange(t *testing.T) {
 		if got := tpsRange(c.lo, c.hi); got != c.want {
 			t.Errorf("tpsRange(%v, %v) = %q, want %q", c.lo, c.hi, got, c.want)
 		}
+	}
+}
+
+// A regression found over two sets taken one after the other says that a
+// shift of the whole set fails the gate too, and how to confirm it; not
+// when the change is not a regression.
+func TestGateSaysSetsMayHaveShifted(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	t0 := time.Date(2026, 11, 29, 12, 36, 0, 0, time.UTC)
+	// Issue 26's bench, comparison 90: p99 per launch 7.3-10.1 ms before,
+	// 10.4-14.9 after, throughput within its spread.
+	pop := func(p99 ...float64) []simLaunch {
+		var out []simLaunch
+		for i, p := range p99 {
+			out = append(out, simLaunch{tps: 7000 + 100*float64(i), p99: p})
+		}
+		return out
+	}
+	caveat := func(c *Comparison) bool {
+		return slices.ContainsFunc(c.Warnings, func(w finding.Text) bool { return strings.Contains(w.EN, "taken one after the other") })
+	}
+	b := simSide(r, pop(7.26, 10.10, 7.41, 8.34, 7.88), 5, 0, t0)
+	a := simSide(r, pop(10.90, 10.43, 13.05, 13.33, 14.93), 5, 0, t0.Add(5*time.Minute))
+	// simSide draws with replacement: make each side exactly its launches.
+	for i, p := range []float64{7.26, 10.10, 7.41, 8.34, 7.88} {
+		b[i].Page.Load.Series = b[i].Page.Load.Series[:0]
+		for range 4 {
+			b[i].Page.Load.Series = append(b[i].Page.Load.Series, report.LoadPoint{TPS: 7000, P99MS: p})
+		}
+	}
+	for i, p := range []float64{10.90, 10.43, 13.05, 13.33, 14.93} {
+		a[i].Page.Load.Series = a[i].Page.Load.Series[:0]
+		for range 4 {
+			a[i].Page.Load.Series = append(a[i].Page.Load.Series, report.LoadPoint{TPS: 7000, P99MS: p})
+		}
+	}
+	c := CompareSetsWith(b, a, Options{PowerPct: 5})
+	if !c.Gate(5) || !caveat(c) || !strings.Contains(c.Warnings[len(c.Warnings)-1].ZH, "交替运行") {
+		t.Fatalf("gate %v, regressions %v, warnings %v", c.Gate(5), c.Regressions, c.Warnings)
+	}
+	if n := len(c.Warnings); !c.Gate(5) || len(c.Warnings) != n {
+		t.Errorf("judged twice, the caveat is said twice: %v", c.Warnings)
+	}
+	// The same sets the other way round: an improvement, no caveat.
+	c = CompareSetsWith(a, b, Options{PowerPct: 5})
+	if c.Gate(5) || caveat(c) {
+		t.Errorf("an improvement: %v %v", c.Regressions, c.Warnings)
 	}
 }
