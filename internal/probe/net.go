@@ -12,7 +12,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -194,13 +193,11 @@ func (cl *client) onSocket(ctx context.Context, open func(ctx context.Context, m
 		defer line.Close()
 	}
 	defer f.Close()
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	undo, err := pinThread(cl.pin)
+	release, err := pinThread(cl.pin)
 	if err != nil {
 		return 0, err
 	}
-	defer undo()
+	defer release()
 	cl.ends.marked.Store(false)
 	defer cl.ends.mark() // unless the figure marked first
 	return figure(fd, line)
@@ -285,10 +282,10 @@ func (p *prober) net(ctx context.Context) error {
 	var benches []bench
 	for _, size := range p.o.Sizes {
 		benches = append(benches,
-			bench{id: fmt.Sprintf("net.tcp_lat.%d", size), unit: "us",
+			bench{id: fmt.Sprintf("net.tcp_lat.%d", size), placed: true, unit: "us",
 				name: finding.T(fmt.Sprintf("TCP latency %s (half a round trip, as qperf tcp_lat)", fmtSize(size)), fmt.Sprintf("TCP 延迟 %s（往返时间的一半，同 qperf tcp_lat）", fmtSize(size))),
 				run:  func(ctx context.Context, d time.Duration) (float64, error) { return cl.tcpLat(ctx, size, d) }},
-			bench{id: fmt.Sprintf("net.tcp_bw.%d", size), unit: "MB/s", higher: true,
+			bench{id: fmt.Sprintf("net.tcp_bw.%d", size), placed: true, unit: "MB/s", higher: true,
 				name: finding.T(fmt.Sprintf("TCP bandwidth %s writes (received; Nagle on, as qperf tcp_bw)", fmtSize(size)), fmt.Sprintf("TCP 带宽（每次写 %s，按接收计；Nagle 开启，同 qperf tcp_bw）", fmtSize(size))),
 				run:  func(ctx context.Context, d time.Duration) (float64, error) { return cl.tcpBW(ctx, size, d) }})
 	}
@@ -300,7 +297,7 @@ func (p *prober) net(ctx context.Context) error {
 		}
 		lost, sent, got := new(atomic.Int64), new(atomic.Int64), new(atomic.Int64)
 		benches = append(benches,
-			bench{id: fmt.Sprintf("net.udp_lat.%d", size), unit: "us",
+			bench{id: fmt.Sprintf("net.udp_lat.%d", size), placed: true, unit: "us",
 				name: finding.T(fmt.Sprintf("UDP latency %s (half a round trip, as qperf udp_lat)", fmtSize(size)), fmt.Sprintf("UDP 延迟 %s（往返时间的一半，同 qperf udp_lat）", fmtSize(size))),
 				run:  func(ctx context.Context, d time.Duration) (float64, error) { return cl.udpLat(ctx, usize, d, lost) },
 				note: func() finding.Text {
@@ -309,7 +306,7 @@ func (p *prober) net(ctx context.Context) error {
 					}
 					return note
 				}},
-			bench{id: fmt.Sprintf("net.udp_bw.%d", size), unit: "MB/s", higher: true,
+			bench{id: fmt.Sprintf("net.udp_bw.%d", size), placed: true, unit: "MB/s", higher: true,
 				name: finding.T(fmt.Sprintf("UDP bandwidth %s datagrams (received per second of sending, as qperf udp_bw recv_bw)", fmtSize(size)), fmt.Sprintf("UDP 带宽（%s 数据报，每秒发送时间内的接收量，同 qperf udp_bw 的 recv_bw）", fmtSize(size))),
 				run:  func(ctx context.Context, d time.Duration) (float64, error) { return cl.udpBW(ctx, usize, d, sent, got) },
 				note: func() finding.Text {
@@ -324,9 +321,6 @@ func (p *prober) net(ctx context.Context) error {
 	benches = append(benches, bench{id: "net.tcp_conn", unit: "conn/s", higher: true,
 		name: finding.T("TCP connections per second (connect, 1 exchange, close)", "每秒 TCP 连接数（建连、一次往返、关闭）"),
 		run:  cl.tcpConn})
-	for i := range benches {
-		benches[i].placed = benches[i].id != "net.tcp_conn"
-	}
 	p.rounds(ctx, PartNet, benches, p.b.net)
 	for _, f := range p.res.Figures {
 		if f.Err == errRefused.Error() {

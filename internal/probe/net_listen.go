@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"runtime"
 	"strconv"
 	"sync"
 	"time"
@@ -164,14 +163,12 @@ func session(ctx context.Context, c net.Conn, token string, pin CPUPin, conns *s
 	// The thread that serves the figure is pinned before the client
 	// starts and, when asked, named in the answer: a prober on this host
 	// reads where it ran.
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	undo, err := pinThread(pin)
+	release, err := pinThread(pin)
 	if err != nil {
 		fmt.Fprintf(c, "error %s\n", finding.SafeLine(err.Error()))
 		return err
 	}
-	defer undo()
+	defer release()
 	if _, err := io.WriteString(c, "ok"+tidField(h.tid)+"\n"); err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"sync/atomic"
 	"unsafe"
@@ -54,21 +55,25 @@ func (c CPUPin) Check() error {
 	return nil
 }
 
-// pinThread pins the calling thread (locked to its goroutine by the
-// caller) to c's CPU and returns what puts it back.
-func pinThread(c CPUPin) (undo func(), err error) {
+// pinThread locks the calling goroutine to its thread and pins that
+// thread to c's CPU (when c is on); release puts the affinity back, then
+// unlocks. On error the thread is already released.
+func pinThread(c CPUPin) (release func(), err error) {
+	runtime.LockOSThread()
 	if !c.On {
-		return func() {}, nil
+		return runtime.UnlockOSThread, nil
 	}
 	var old, set unix.CPUSet
 	if err := unix.SchedGetaffinity(0, &old); err != nil {
+		runtime.UnlockOSThread()
 		return nil, err
 	}
 	set.Set(c.CPU)
 	if err := unix.SchedSetaffinity(0, &set); err != nil {
+		runtime.UnlockOSThread()
 		return nil, finding.Errorf(finding.T("cannot pin to CPU %d: %v", "无法绑定到 CPU %d：%v"), c.CPU, err)
 	}
-	return func() { unix.SchedSetaffinity(0, &old) }, nil
+	return func() { unix.SchedSetaffinity(0, &old); runtime.UnlockOSThread() }, nil
 }
 
 // getcpu is the CPU the calling thread runs on now (-1 if unknown).

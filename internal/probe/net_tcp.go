@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -105,16 +104,13 @@ func (cl *client) tcpConn(ctx context.Context, d time.Duration) (float64, error)
 	}
 	sa, fam := sockaddr(ra.IP, ra.Port)
 	hello := []byte(helloLine(cl.token, "crr", 0, false))
-	cl.ends.peerTid.Store(0) // a connection a call: no thread to name
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	undo, err := pinThread(cl.pin)
+	// Pinned as the other figures; not placed (a connection a call, its
+	// listener side on no thread of its own).
+	release, err := pinThread(cl.pin)
 	if err != nil {
 		return 0, err
 	}
-	defer undo()
-	cl.ends.marked.Store(false)
-	defer cl.ends.mark()
+	defer release()
 	ans := make([]byte, 16)
 	var n int64
 	start := time.Now()

@@ -10,7 +10,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -53,14 +52,12 @@ func udpSession(ctx context.Context, c net.Conn, h hello, pin CPUPin, conns *syn
 	tid := ""
 	go func() {
 		defer close(done)
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		undo, err := pinThread(pin)
+		release, err := pinThread(pin)
 		if err != nil {
 			ready <- err
 			return
 		}
-		defer undo()
+		defer release()
 		tid = tidField(h.tid)
 		ready <- nil
 		buf := make([]byte, 65536)
