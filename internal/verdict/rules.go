@@ -147,7 +147,7 @@ func Rules() []finding.Rule[*Input] {
 		{
 			ID: IDDelayedACK, Category: "run", Severity: finding.Critical,
 			Title:  finding.T("Responses wait for TCP's delayed ACK (Nagle): latency quantised near 40 ms", "响应在等待 TCP 延迟确认（Nagle）：延迟集中在 40 ms 附近"),
-			Checks: finding.T("The load's p50 latency is near the kernel's 40 ms delayed ACK (36-48 ms) with at least one delayed ACK sent per two requests (TcpExt DelayedACKs over the run).", "负载的 p50 延迟接近内核 40 ms 的延迟确认（36-48 ms），且每两个请求至少发送一个延迟 ACK（运行期间的 TcpExt DelayedACKs）。"),
+			Checks: finding.T("The load's p50 latency is near the kernel's 40 ms delayed ACK (36-48 ms) with at least one delayed ACK sent per two requests (TcpExt DelayedACKs over the run), while a request's CPU time is at most a quarter of its p50 (the service's CPU where it was recorded, else the host's less the load generator's): a request slow on a CPU delays its ACK, not the other way round.", "负载的 p50 延迟接近内核 40 ms 的延迟确认（36-48 ms），且每两个请求至少发送一个延迟 ACK（运行期间的 TcpExt DelayedACKs），同时每个请求的 CPU 时间不超过其 p50 的四分之一（有服务自身 CPU 时用它，否则用主机 CPU 减去压测端）：本身耗 CPU 的慢请求会使 ACK 延迟，而不是反过来。"),
 			Why: finding.T("A response written in two small writes on a socket with Nagle's algorithm on: the second write waits until the first is acknowledged, and the peer delays its ACK by up to 40 ms.",
 				"响应分两次小写入，且 Socket 开着 Nagle 算法：第二次写入要等第一次被确认，而对端把 ACK 最多延迟 40 ms。"),
 			Recommended: finding.T("Set TCP_NODELAY on the server's sockets (Netty: ChannelOption.TCP_NODELAY; a plain Socket: setTcpNoDelay(true)) and write each response in one write (buffer headers and body).",
@@ -155,7 +155,7 @@ func Rules() []finding.Rule[*Input] {
 			Risk: finding.T("TCP_NODELAY sends small segments at once: more packets for many tiny writes, so write each response whole.",
 				"TCP_NODELAY 会立即发送小报文段：大量细碎写入会产生更多报文，因此要整块写出响应。"),
 			Workload:   finding.T("request/response services over TCP", "基于 TCP 的请求/响应服务"),
-			Reads:      []string{LoadFile + " (p50, requests/s)", "/proc/net/netstat TcpExt DelayedACKs"},
+			Reads:      []string{LoadFile + " (p50, requests/s, generator CPU)", "/proc/net/netstat TcpExt DelayedACKs", "raw/samples.jsonl.gz (CPU)"},
 			References: []string{"RFC 1122 4.2.3.2 (delayed ACK)", "RFC 896 (Nagle's algorithm)", "man 7 tcp: TCP_NODELAY, TCP_QUICKACK"},
 			Eval:       evalDelayedACK,
 		},
