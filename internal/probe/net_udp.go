@@ -108,38 +108,42 @@ func udpSession(ctx context.Context, c net.Conn, h hello, pin CPUPin, conns *syn
 	return nil
 }
 
-// countRaw counts the client's datagrams on fd (non-blocking) with raw
-// calls (see rawRead), until stop or a shutdown. The first datagram from
-// the prober's address connects the socket to its source: the kernel then
-// drops any other sender's, and the rest are plain reads with no source
-// to copy out and check, as qperf's server's recv.
+// countRaw counts the client's datagrams on fd (non-blocking) until stop
+// or a shutdown. The first datagram from the prober's address connects the
+// socket to its source: the kernel then drops any other sender's, and the
+// rest are plain reads with no source to copy out and check, as qperf's
+// server's recv. Those reads block in the kernel (fd made blocking, its
+// SO_RCVTIMEO bounding each), through Go's system call entry: a raw read
+// that polls when the socket is empty costs the receiver a ppoll and a
+// second read per wake-up, and on a CPU shared with the sender it then
+// drained a third fewer datagrams (64 KiB: 3.0 against 4.2 GB/s, 62%
+// against 45% dropped; qperf 4.65 GB/s, 41%).
 func countRaw(fd int, buf []byte, client net.IP, stop *atomic.Bool, bytes, pkts *atomic.Int64) {
 	var from unix.RawSockaddrAny
-	connected := false
 	for !stop.Load() {
-		var n int
-		var err error
-		if connected {
-			n, err = rawRead(fd, buf)
-		} else {
-			n, err = rawRecvfrom(fd, buf, &from)
-		}
+		n, err := rawRecvfrom(fd, buf, &from)
 		if err == unix.EAGAIN {
 			continue // nothing for sockWait: look at stop again
 		}
-		if err != nil {
+		if err != nil || from.Addr.Family == unix.AF_UNSPEC {
 			return // shut down
 		}
-		if !connected {
-			if from.Addr.Family == unix.AF_UNSPEC {
-				return // shut down
-			}
-			if !rawFromClient(&from, client) {
-				continue
-			}
-			if sa := rawSockaddr(&from); sa != nil && unix.Connect(fd, sa) == nil {
-				connected = true
-			}
+		if !rawFromClient(&from, client) {
+			continue
+		}
+		bytes.Add(int64(n))
+		pkts.Add(1)
+		if sa := rawSockaddr(&from); sa != nil && unix.Connect(fd, sa) == nil && unix.SetNonblock(fd, false) == nil {
+			break
+		}
+	}
+	for !stop.Load() {
+		n, err := unix.Read(fd, buf)
+		if err == unix.EAGAIN || err == unix.EINTR {
+			continue // SO_RCVTIMEO: look at stop again
+		}
+		if err != nil || n == 0 {
+			return // shut down: a read returns 0 (the prober sends no empty datagram)
 		}
 		bytes.Add(int64(n))
 		pkts.Add(1)
