@@ -42,8 +42,9 @@ type Estimate struct {
 	// with Confidence.
 	ChangePct, LoPct, HiPct float64
 	// SELog is the standard error of log(After/Before): what the power
-	// advice scales.
-	SELog float64
+	// advice scales. SetVar is the part of SELog² that more launches do
+	// not shrink: what moves a set as a whole (Widen).
+	SELog, SetVar float64
 	// LogCentre is the interval's centre on the log scale and DF the
 	// degrees of freedom of its t (0: normal), for Interval at another
 	// confidence.
@@ -235,7 +236,10 @@ func runsNeededAt(e Estimate, pct, conf float64) int {
 	if math.IsNaN(e.SELog) {
 		return MaxRuns
 	}
-	spread := e.SELog * math.Sqrt(n)
+	// The launches' part of the variance shrinks with m, a set's part
+	// (SetVar) does not: when that alone is wider than delta allows, no
+	// number of launches reaches it.
+	spread := math.Sqrt(max(0, e.SELog*e.SELog-e.SetVar) * n)
 	zb := distuv.UnitNormal.Quantile(Power)
 	enough := func(m int) bool {
 		df := float64(2*m - 2)
@@ -243,14 +247,18 @@ func runsNeededAt(e Estimate, pct, conf float64) int {
 			df = float64(m - 1)
 		}
 		t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(1 - (1-conf)/2)
-		return (t+zb)*spread/math.Sqrt(float64(m)) <= delta
+		return (t+zb)*math.Sqrt(spread*spread/float64(m)+e.SetVar) <= delta
 	}
 	// (t + z) / sqrt(m) falls as m grows, and t is never below the
 	// normal's z: the normal's m is a lower bound, and the t's answer a
 	// few steps above it (each t quantile costs an inverse incomplete
 	// beta, so the search starts there).
 	za := distuv.UnitNormal.Quantile(1 - (1-conf)/2)
-	m0 := math.Pow((za+zb)*spread/delta, 2)
+	room := delta*delta - (za+zb)*(za+zb)*e.SetVar
+	if room <= 0 {
+		return MaxRuns
+	}
+	m0 := (za + zb) * (za + zb) * spread * spread / room
 	if m0 >= MaxRuns {
 		return MaxRuns
 	}

@@ -680,17 +680,19 @@ func cmpFloat(a, b float64) int {
 }
 
 // Widen adds v, a variance on the log scale estimated on df degrees of
-// freedom, to e's standard error and recomputes its interval: for sides
-// recorded apart (a stored baseline), whose difference holds one more
-// draw of what moves a set of launches as a whole, taken to be as large
-// as one launch's spread. The t's degrees of freedom become the smaller
-// of the two.
+// freedom, to e's standard error and recomputes its interval: for sets
+// whose difference also holds what moves a set of launches as a whole (a
+// stored baseline, sets taken one after the other). The t's degrees of
+// freedom are Welch-Satterthwaite's for the sum of the two variances.
 func (e *Estimate) Widen(v float64, df int) {
 	if v <= 0 || df <= 0 || e.Method != MethodLaunches {
 		return
 	}
-	e.SELog = math.Sqrt(e.SELog*e.SELog + v)
-	if e.DF == 0 || float64(df) < e.DF {
+	se2 := e.SELog * e.SELog
+	e.SELog, e.SetVar = math.Sqrt(se2+v), e.SetVar+v
+	if e.DF > 0 {
+		e.DF = (se2 + v) * (se2 + v) / (se2*se2/e.DF + v*v/float64(df))
+	} else {
 		e.DF = float64(df)
 	}
 	e.LoPct, e.HiPct = e.Interval(Confidence)
