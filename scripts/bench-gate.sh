@@ -195,7 +195,7 @@ if [ "$MODE" = sets ]; then
 			for ((i = kmax - k + 1; i <= kmax; i++)); do a+=("$da/run-$i"); done
 			for ((i = 1; i <= k; i++)); do b+=("$db/run-$i"); done
 			set +e
-			"$OUT/tuneloop" compare --fail-on-regression "$PCT" -o json "${a[@]}" -- "${b[@]}" >"$OUT/c$n-k$k.json" 2>>"$OUT/runs.log"
+			"$OUT/tuneloop" compare --no-catalog --fail-on-regression "$PCT" -o json "${a[@]}" -- "${b[@]}" >"$OUT/c$n-k$k.json" 2>>"$OUT/runs.log"
 			code=$?
 			set -e
 			line=$(jq -r --arg n "$n" --arg svc "$svc" --arg k "$k" --arg w "$w" --arg sa "$sa" --arg sb "$sb" --arg load "$load" --arg code "$code" '
@@ -361,7 +361,7 @@ for kind in "${order[@]}"; do
 		-c "$USERS" -d "$DUR" --warm-up "$WARM" --no-catalog --no-gc-log --no-jfr -q \
 		--fail-on-regression "$PCT" --out "$dir" >"$dir.txt" 2>>"$OUT/runs.log"
 	code=$?
-	"$OUT/tuneloop" compare --design paired --fail-on-regression "$PCT" -o json "$dir/a" -- "$dir/b" >"$dir.json" 2>>"$OUT/runs.log"
+	"$OUT/tuneloop" compare --no-catalog --design paired --fail-on-regression "$PCT" -o json "$dir/a" -- "$dir/b" >"$dir.json" 2>>"$OUT/runs.log"
 	pairs=$K sa=("$dir/a") sb=("$dir/b")
 	if [ "$FOLLOW" = 1 ] && [ "$code" = 4 ]; then
 		rec=$(jq -r --argjson k "$K" '[.stats[] | select(.key == "tps" or .key == "p99_ms") | .more_runs // 0] | max + $k' "$dir.json" 2>/dev/null || echo 0)
@@ -370,11 +370,11 @@ for kind in "${order[@]}"; do
 			"$OUT/tuneloop" run --target http://127.0.0.1:28501/ --target-b "http://127.0.0.1:${port[$kind]}/" --repeat "$more" \
 				-c "$USERS" -d "$DUR" --warm-up "$WARM" --no-catalog --no-gc-log --no-jfr -q --out "$dir/more" >/dev/null 2>>"$OUT/runs.log"
 			sa+=("$dir/more/a") sb+=("$dir/more/b") pairs=$((K + more))
-			"$OUT/tuneloop" compare --design paired --fail-on-regression "$PCT" -o json "${sa[@]}" -- "${sb[@]}" >"$dir.json" 2>>"$OUT/runs.log"
+			"$OUT/tuneloop" compare --no-catalog --design paired --fail-on-regression "$PCT" -o json "${sa[@]}" -- "${sb[@]}" >"$dir.json" 2>>"$OUT/runs.log"
 			code=$?
 		fi
 	fi
-	"$OUT/tuneloop" compare --design unpaired --fail-on-regression "$PCT" -o json "${sa[@]}" -- "${sb[@]}" >"$dir-unpaired.json" 2>>"$OUT/runs.log"
+	"$OUT/tuneloop" compare --no-catalog --design unpaired --fail-on-regression "$PCT" -o json "${sa[@]}" -- "${sb[@]}" >"$dir-unpaired.json" 2>>"$OUT/runs.log"
 	ucode=$?
 	fi
 	set -e

@@ -24,6 +24,10 @@ type CompareOptions struct {
 	// FlameDiff is the differential flame graph page to write, FlameKind
 	// its profile kind (profile_out.go).
 	FlameDiff, FlameKind string
+	// Catalog holds earlier sets of the service (default: the default
+	// catalog); NoCatalog: read none.
+	Catalog   string
+	NoCatalog bool
 }
 
 // ExitInconclusive: the gate could not tell a gated metric from noise.
@@ -125,6 +129,8 @@ Mann-Whitney U 检验，两者一致才下结论（否则判为无法判断并�
 	f.StringVar(&o.Design, "design", "", helpText(finding.T("paired: the i-th runs of the sides are a pair; unpaired: two sets (default: paired when the start times show the runs interleaved)", "paired：两侧的第 i 次运行为一对；unpaired：两组独立运行（默认：开始时间显示交替进行时按配对处理）")))
 	f.BoolVar(&o.Steps, "steps", false, helpText(finding.T("the arguments are a baseline and tuning steps in order: print each step's gain", "参数依次为基线与各调优步骤：输出每一步的提升")))
 	f.StringVar(&o.FlameDiff, "flame-diff", "", helpText(finding.T("write the differential flame graph of the runs' JFR recordings (or of two .jfr or collapsed files given as BEFORE AFTER) to this page, and list the frames that grew and shrank most", "把各运行 JFR 记录的差分火焰图（或以 BEFORE AFTER 给出的两个 .jfr 或折叠调用栈文件的差分火焰图）写入该页面，并列出增长与减少最多的帧")))
+	catalogFlag(f, &o.Catalog, catalogOfSets)
+	f.BoolVar(&o.NoCatalog, "no-catalog", false, helpText(finding.T("read no earlier sets from the catalog: two sets taken apart are then judged without the set-to-set shift they measure", "不从运行记录目录读取之前的运行组：分开采集的两组运行将不计入其测得的组间偏移")))
 	f.StringVar(&o.FlameKind, "flame-kind", "cpu", helpText(finding.T("the profile --flame-diff compares: cpu, alloc, lock or wall", "--flame-diff 比较的剖析类型：cpu、alloc、lock 或 wall")))
 	return cmd
 }
@@ -190,6 +196,10 @@ func RunCompareArgs(ctx context.Context, env *Env, o *CompareOptions, args []str
 	}
 	so := session.CompareOptions{Before: bArgs, After: aArgs, Judge: compare.Options{PowerPct: o.FailOnRegPct, Design: o.Design},
 		FlameDiff: o.FlameDiff, FlameKind: kind, Lang: lang}
+	if !o.NoCatalog {
+		// No default catalog (no home directory): no history, no error.
+		so.Catalog, _ = catalogPath(env, o.Catalog)
+	}
 	if o.FlameDiff != "" && session.AllProfileFiles(ctx, args) {
 		return compareProfileFiles(ctx, env, o, so)
 	}

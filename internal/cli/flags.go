@@ -27,6 +27,10 @@ func profileOpt(s string) (rules.Profile, error) {
 // catalogOfRuns is what --catalog is to the commands that add runs to it.
 var catalogOfRuns = finding.T("catalog of runs", "运行记录目录")
 
+// catalogOfSets is what --catalog is to compare: where earlier sets of the
+// service measure how far a whole set shifts.
+var catalogOfSets = finding.T("catalog whose earlier 'run --repeat' sets of the same service on this host measure how far a whole set shifts from one to the next; the gate widens its interval for two sets taken apart by that", "运行记录目录：其中同一主机上同一服务之前的 'run --repeat' 运行组用于测量整组运行之间的偏移；对分开采集的两组运行，门禁按此加宽区间")
+
 // catalogFlag defines --catalog; what says what the command does with it.
 func catalogFlag(f *pflag.FlagSet, p *string, what finding.Text) {
 	f.StringVar(p, "catalog", "", helpText(finding.T(what.EN+" (default $XDG_DATA_HOME/tuneloop/runs.db or ~/.local/share/tuneloop/runs.db)",

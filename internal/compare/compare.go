@@ -147,6 +147,8 @@ type Comparison struct {
 	// oneJVM: every run loaded the same JVM (one target PID), so the runs
 	// are not launches and one a side is judged as before.
 	oneJVM bool
+	// historySource names where the earlier sets came from (History).
+	historySource string
 }
 
 // Load reads a run's report.json: path is the run folder or the file.

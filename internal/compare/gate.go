@@ -79,6 +79,14 @@ func (c *Comparison) Gate(pct float64) bool {
 				s.Label, s.ChangePct, n, 100*GateConfidence, n-min(s.NBefore, s.NAfter)))
 			c.InconclusiveKeys = append(c.InconclusiveKeys, s.Key)
 			continue
+		case s.SetSpread != nil && s.SetSpread.Used && more >= stats.MaxRuns && (worse && beyond || s.Verdict == stats.Inconclusive || s.GateAgreement != ""):
+			// What moves a whole set is wider than pct: launches added
+			// to either set do not narrow it.
+			c.Inconclusive = append(c.Inconclusive, finding.Tf(finding.T("%s: %+.1f%% (99%% CI %+.1f%% to %+.1f%%) is not a verdict: earlier sets of this service shift from one set to the next by ±%.1f%%, more than a %.0f%% gate can see through, and more launches a set do not narrow that; gate the build with interleaved runs: tuneloop run --start OLD --start-b NEW --repeat 8 --fail-on-regression %.0f",
+				"%s：%+.1f%%（99%% 置信区间 %+.1f%% 至 %+.1f%%）不能作为结论：此服务之前的运行组相邻两组之间偏移 ±%.1f%%，超出 %.0f%% 门禁所能分辨的范围，且每组增加启动次数也无法缩小；请用交替运行对版本设门禁：tuneloop run --start 旧版本 --start-b 新版本 --repeat 8 --fail-on-regression %.0f"),
+				s.Label, s.ChangePct, s.GateLoPct, s.GateHiPct, s.SetSpread.Pct, pct, pct))
+			c.InconclusiveKeys = append(c.InconclusiveKeys, s.Key)
+			continue
 		case overLaunches(s.Method) && worse && beyond && s.GateAgreement != "" && s.GateWhy != nil:
 			rank, p := finding.T("U-test over launches", "基于启动的 U 检验"), s.UTestP
 			if s.Method == stats.MethodPairedLaunches {
@@ -153,15 +161,17 @@ func (c *Comparison) setShiftCaveat(pct float64) finding.Text {
 	if len(c.RegressedKeys) == 0 || c.Design != DesignUnpaired || !sequential(c.Before.Runs, c.After.Runs) {
 		return finding.Text{}
 	}
+	// A shift the interval already holds (earlier sets measured it) is
+	// no caveat.
 	over := false
 	for _, s := range c.Stats {
-		over = over || slices.Contains(c.RegressedKeys, s.Key) && s.Method == stats.MethodLaunches
+		over = over || slices.Contains(c.RegressedKeys, s.Key) && s.Method == stats.MethodLaunches && (s.SetSpread == nil || !s.SetSpread.Used)
 	}
 	if !over {
 		return finding.Text{}
 	}
-	return finding.Tf(finding.T("the two sets were taken one after the other: a shift of the whole set (the host between the sets, not the build) fails the gate as a change does, and no test over the launches can tell them apart; before acting on it, confirm with interleaved runs: tuneloop run --start OLD --start-b NEW --repeat 8 --fail-on-regression %.0f",
-		"两组运行是先后进行的：整组的偏移（两组之间主机的变化，而非版本）也会像改动一样触发门禁，任何基于启动的检验都无法区分二者；据此行动之前，请用交替运行确认：tuneloop run --start 旧版本 --start-b 新版本 --repeat 8 --fail-on-regression %.0f"), pct)
+	return finding.Tf(finding.T("the two sets were taken one after the other: a shift of the whole set (the host between the sets, not the build) fails the gate as a change does, and no test over the launches can tell them apart; before acting on it, confirm with interleaved runs: tuneloop run --start OLD --start-b NEW --repeat 8 --fail-on-regression %.0f (with at least %d earlier sets of this service in the catalog, the gate measures that shift and widens its interval by it)",
+		"两组运行是先后进行的：整组的偏移（两组之间主机的变化，而非版本）也会像改动一样触发门禁，任何基于启动的检验都无法区分二者；据此行动之前，请用交替运行确认：tuneloop run --start 旧版本 --start-b 新版本 --repeat 8 --fail-on-regression %.0f（目录中有此服务至少 %d 组之前的运行时，门禁会测量这种偏移并据此加宽区间）"), pct, minHistoryPairs+1)
 }
 
 // sequential: every run of one side started before every run of the

@@ -25,6 +25,9 @@ type Options struct {
 	PowerPct float64
 	// Design: DesignAuto, DesignPaired or DesignUnpaired.
 	Design string
+	// History is earlier sets of the service (nil: none): unpaired sets
+	// taken apart widen their intervals by the set-to-set shift it shows.
+	History *History
 }
 
 // Interleaved pairs the runs when their start times show they were taken

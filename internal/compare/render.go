@@ -14,7 +14,7 @@ import (
 
 type labels struct {
 	title, before, after, change, metric, verdict, gone, new, persist, unsure, none, gate, gatePass, model string
-	ci, runs, readings, runsHdr, warnings, inconclusive, more                                              string
+	ci, runs, readings, runsHdr, warnings, inconclusive, more, setBound                                    string
 	runCols                                                                                                []string
 	verdicts                                                                                               map[string]string
 }
@@ -26,6 +26,7 @@ var labelsEN = labels{
 	ci: "95% CI", runs: "runs", readings: "Readings (means over runs; a reading's verdict is a 2% band, no interval)",
 	runsHdr: "Runs (steady state; host load from each run's own samples)", warnings: "Warning", inconclusive: "INCONCLUSIVE",
 	more:     "run %s more",
+	setBound: "sets shift more than launches can beat: interleave",
 	runCols:  []string{"side", "run", "warm-up s", "steady s", "TPS", "p99 ms", "host busy", "other CPU", "steal"},
 	verdicts: map[string]string{"better": "better", "worse": "WORSE", "same": "same", "no significant change": "~ no significant change", "inconclusive": "inconclusive"},
 }
@@ -37,6 +38,7 @@ var labelsZH = labels{
 	ci: "95% 置信区间", runs: "运行次数", readings: "读数（各次运行的均值；读数的结论按 2% 区间判断，没有置信区间）",
 	runsHdr: "各次运行（稳态；主机负载取自每次运行自己的采样）", warnings: "警告", inconclusive: "无法判断",
 	more:     "再运行 %s 次",
+	setBound: "组间偏移大于增加启动所能弥补的：请交替运行",
 	runCols:  []string{"侧", "运行", "预热 s", "稳态 s", "TPS", "p99 ms", "主机繁忙", "其他进程 CPU", "窃取"},
 	verdicts: map[string]string{"better": "变好", "worse": "变差", "same": "持平", "no significant change": "~ 无显著变化", "inconclusive": "无法判断"},
 }
@@ -189,7 +191,10 @@ func writeGateText(bw *bufio.Writer, c *Comparison, L labels, lang finding.Lang,
 // statVerdict is a Stat's verdict in words, with the runs to add.
 func statVerdict(s Stat, L labels) string {
 	v := L.verdicts[s.Verdict]
-	if s.Verdict == "inconclusive" {
+	switch {
+	case s.Verdict == "inconclusive" && s.SetSpread != nil && s.SetSpread.Used && s.MoreRuns >= stats.MaxRuns:
+		v += ": " + L.setBound
+	case s.Verdict == "inconclusive":
 		v += ": " + fmt.Sprintf(L.more, stats.MoreRuns(s.MoreRuns))
 	}
 	return v

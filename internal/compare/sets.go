@@ -96,6 +96,9 @@ type Stat struct {
 	Why           *finding.Text `json:"why,omitempty"`
 	GateWhy       *finding.Text `json:"gate_why,omitempty"`
 	GateMoreRuns  int           `json:"gate_more_runs,omitempty"`
+	// SetSpread is the set-to-set shift earlier sets of the service
+	// measured (History), when they were enough to say it.
+	SetSpread *SetSpread `json:"set_spread,omitempty"`
 }
 
 // agreementKey names a stats.Agreement in the JSON.
@@ -150,14 +153,15 @@ func CompareSetsWith(before, after []Input, o Options) *Comparison {
 			continue
 		}
 		lb, la := launchMeans(bs.metric(d.key)), launchMeans(as.metric(d.key))
-		if c.ApartHours > 0 {
-			// A stored baseline: one more draw of a set's level.
-			e.Widen(launchVar(lb, la))
+		var spread *SetSpread
+		if !paired {
+			spread = c.widenForSets(&e, o.History, d.key, lb, la)
 		}
 		if paired {
 			lb, la = pairedMeans(bs.metric(d.key), as.metric(d.key))
 		}
 		st := estimateStat(d, e, powerPct)
+		st.SetSpread = spread
 		if e.OverLaunches() {
 			launchStat(&st, e, powerPct, lb, la)
 		}
@@ -306,9 +310,17 @@ func (c *Comparison) launchWarnings() {
 		c.Warnings = append(c.Warnings, finding.Tf(finding.T("the sides' JVMs ran with different flags (%s): unless the flags are the change under test, the difference is partly theirs",
 			"两侧 JVM 的启动参数不同（%s）：除非这些参数正是要比较的改动，否则差异中有一部分来自参数"), joinTexts(c.EnvDiffs, "; ")))
 	}
-	if c.ApartHours > 0 {
+	note, measured := c.spreadNote()
+	switch {
+	case c.ApartHours > 0 && !measured:
 		c.Warnings = append(c.Warnings, finding.Tf(finding.T("the sides were recorded %.1f h apart (a stored baseline): whatever changed on the host in between is in the difference, so the interval is widened by one launch's spread; to gate a build, run it interleaved with the baseline build (tuneloop run --start OLD --start-b NEW --repeat 8)",
 			"两侧相隔 %.1f 小时记录（存储的基线）：期间主机上的任何变化都混在差异里，因此区间按一次启动的波动加宽；要对版本设门禁，请与基线版本交替运行（tuneloop run --start 旧版本 --start-b 新版本 --repeat 8）"), c.ApartHours))
+	case c.ApartHours > 0:
+		c.Warnings = append(c.Warnings, finding.Tf(finding.T("the sides were recorded %.1f h apart (a stored baseline): whatever changed on the host in between is in the difference; to gate a build, run it interleaved with the baseline build (tuneloop run --start OLD --start-b NEW --repeat 8)",
+			"两侧相隔 %.1f 小时记录（存储的基线）：期间主机上的任何变化都混在差异里；要对版本设门禁，请与基线版本交替运行（tuneloop run --start 旧版本 --start-b 新版本 --repeat 8）"), c.ApartHours))
+	}
+	if !note.IsZero() {
+		c.Warnings = append(c.Warnings, note)
 	}
 	if len(c.LaunchGroups) > 0 {
 		c.Warnings = append(c.Warnings, groupsText(c.LaunchGroups))
@@ -460,14 +472,8 @@ func mean(v []float64) float64 {
 // title, else the target process's name.
 func Service(p *report.RunPage) string {
 	if p.Run != nil {
-		f := strings.Fields(p.Run.Command)
-		for i, a := range f {
-			if a == "--target" && i+1 < len(f) {
-				return f[i+1]
-			}
-			if v, ok := strings.CutPrefix(a, "--target="); ok {
-				return v
-			}
+		if s := ServiceOfCommand(p.Run.Command); s != "" {
+			return s
 		}
 	}
 	if _, url, ok := strings.Cut(p.Title, " @ "); ok {
@@ -475,6 +481,20 @@ func Service(p *report.RunPage) string {
 	}
 	if p.Run != nil && p.Run.TargetComm != "" {
 		return p.Run.TargetComm
+	}
+	return ""
+}
+
+// ServiceOfCommand is the --target of a tuneloop command line ("": none).
+func ServiceOfCommand(command string) string {
+	f := strings.Fields(command)
+	for i, a := range f {
+		if a == "--target" && i+1 < len(f) {
+			return f[i+1]
+		}
+		if v, ok := strings.CutPrefix(a, "--target="); ok {
+			return v
+		}
 	}
 	return ""
 }

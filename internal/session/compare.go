@@ -23,6 +23,9 @@ type CompareOptions struct {
 	FlameDiff string
 	FlameKind stacks.Kind
 	Lang      finding.Lang
+	// Catalog is the catalog whose earlier sets of the service measure the
+	// set-to-set shift (SetHistory; "": none).
+	Catalog string
 }
 
 // CompareRuns loads both sides' runs once and compares them; with
@@ -36,6 +39,9 @@ func CompareRuns(ctx context.Context, o CompareOptions) (*compare.Comparison, *r
 	a, err := LoadInputs(ctx, o.After, o.Lang)
 	if err != nil {
 		return nil, nil, err
+	}
+	if o.Catalog != "" && o.Judge.History == nil {
+		o.Judge.History = SetHistory(ctx, o.Catalog, b, a, o.Lang)
 	}
 	c := compare.CompareSetsWith(b, a, o.Judge)
 	if o.FlameDiff == "" {
