@@ -79,7 +79,7 @@ func (c *Comparison) Gate(pct float64) bool {
 				s.Label, s.ChangePct, n, 100*GateConfidence, n-min(s.NBefore, s.NAfter)))
 			c.InconclusiveKeys = append(c.InconclusiveKeys, s.Key)
 			continue
-		case s.SetSpread != nil && s.SetSpread.Used && more >= stats.MaxRuns && (worse && beyond || s.Verdict == stats.Inconclusive || s.GateAgreement != ""):
+		case s.SetSpread != nil && s.SetSpread.Blocks && (worse && beyond || s.Verdict == stats.Inconclusive || s.GateAgreement != ""):
 			// What moves a whole set is wider than pct: launches added
 			// to either set do not narrow it.
 			c.Inconclusive = append(c.Inconclusive, finding.Tf(finding.T("%s: %+.1f%% (99%% CI %+.1f%% to %+.1f%%) is not a verdict: earlier sets of this service shift from one set to the next by ±%.1f%%, more than a %.0f%% gate can see through, and more launches a set do not narrow that; gate the build with interleaved runs: tuneloop run --start OLD --start-b NEW --repeat 8 --fail-on-regression %.0f",

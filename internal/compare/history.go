@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"github.com/tuneloop/tuneloop/internal/finding"
 	"github.com/tuneloop/tuneloop/internal/stats"
 )
@@ -43,16 +45,23 @@ type SetSpread struct {
 	// Pct is the shift's standard deviation between two sets, in % of the
 	// level (0: no more than their launches' spread explains).
 	Pct float64 `json:"sd_pct"`
-	// Used: the interval was widened by it.
+	// Used: the interval was widened by it (and by how uncertain it is).
 	Used bool `json:"used"`
+	// Blocks: the shift alone is wider than the gate's change can be seen
+	// through at 99% with 90% power, however many launches a set has.
+	Blocks bool `json:"blocks,omitempty"`
 }
 
 // setSpread is the extra variance of a difference of two sets' log means
-// for metric key from h's consecutive sets (v, over df pairs); ok false
-// with fewer than minHistoryPairs pairs.
-func setSpread(h *History, key string) (v float64, df int, sets int, ok bool) {
+// for metric key from h's consecutive sets (v, over pairs); ok false with
+// fewer than minHistoryPairs pairs. noise is v's v²/df term for the t
+// (Estimate.Widen): v is what is left of the mean d² once the launches'
+// part w is taken out, so it is as noisy as v+w, whose m consecutive
+// differences, sharing a set each (neighbours correlate by -1/2), are
+// worth 2m²/(3m-1) independent ones: noise = (v+w)² (3m-1) / 2m².
+func setSpread(h *History, key string) (v, noise float64, pairs, sets int, ok bool) {
 	if h == nil {
-		return 0, 0, 0, false
+		return 0, 0, 0, 0, false
 	}
 	type set struct {
 		start time.Time
@@ -77,21 +86,25 @@ func setSpread(h *History, key string) (v float64, df int, sets int, ok bool) {
 		}
 	}
 	slices.SortFunc(ss, func(a, b set) int { return a.start.Compare(b.start) })
-	var acc float64
+	var acc, launches float64
 	for i := 1; i < len(ss); i++ {
 		a, b := ss[i-1].logs, ss[i].logs
 		ma, va := logMeanVar(a)
 		mb, vb := logMeanVar(b)
 		// The two sets' pooled launch variance, as the gate's t pools.
 		pooled := (va*float64(len(a)-1) + vb*float64(len(b)-1)) / float64(len(a)+len(b)-2)
-		d := mb - ma
-		acc += d*d - pooled*(1/float64(len(a))+1/float64(len(b)))
-		df++
+		d, w := mb-ma, pooled*(1/float64(len(a))+1/float64(len(b)))
+		acc += d*d - w
+		launches += w
+		pairs++
 	}
-	if df < minHistoryPairs {
-		return 0, df, len(ss), false
+	if pairs < minHistoryPairs {
+		return 0, 0, pairs, len(ss), false
 	}
-	return max(0, acc/float64(df)), df, len(ss), true
+	m := float64(pairs)
+	v, w := max(0, acc/m), launches/m
+	noise = (v + w) * (v + w) * (3*m - 1) / (2 * m * m)
+	return v, noise, pairs, len(ss), true
 }
 
 // logMeanVar is the mean and sample variance of x (2 values or more).
@@ -112,19 +125,21 @@ func logMeanVar(x []float64) (m, v float64) {
 // apart; without enough history, for a stored baseline (sides recorded
 // more than apartAfter apart), one more draw of the launches' own spread.
 // The spread h measured is returned (nil: h said too little).
-func (c *Comparison) widenForSets(e *stats.Estimate, h *History, key string, lb, la []float64) *SetSpread {
-	v, df, sets, ok := setSpread(h, key)
+func (c *Comparison) widenForSets(e *stats.Estimate, h *History, key string, lb, la []float64, powerPct float64) *SetSpread {
+	v, noise, pairs, sets, ok := setSpread(h, key)
 	if !ok {
-		if c.ApartHours > 0 {
-			e.Widen(launchVar(lb, la))
+		if lv, ldf := launchVar(lb, la); c.ApartHours > 0 && ldf > 0 {
+			e.Widen(lv, lv*lv/float64(ldf))
 		}
 		return nil
 	}
 	c.historySource = h.Source
-	sp := &SetSpread{Pairs: df, Sets: sets, Pct: 100 * (math.Exp(math.Sqrt(v)) - 1)}
+	sp := &SetSpread{Pairs: pairs, Sets: sets, Pct: 100 * (math.Exp(math.Sqrt(v)) - 1)}
 	if e.Method == stats.MethodLaunches && (c.ApartHours > 0 || sequential(c.Before.Runs, c.After.Runs)) {
-		e.Widen(v, df)
-		sp.Used = v > 0
+		e.Widen(v, noise)
+		sp.Used = true
+		z := distuv.UnitNormal.Quantile(1-(1-GateConfidence)/2) + distuv.UnitNormal.Quantile(stats.Power)
+		sp.Blocks = z*math.Sqrt(v) >= math.Log1p(powerPct/100)
 	}
 	return sp
 }
@@ -151,6 +166,6 @@ func (c *Comparison) spreadNote() (t finding.Text, measured bool) {
 		return finding.Tf(finding.T("%d earlier sets of this service in %s shift from one set to the next by %s beyond what their launches explain (%d pairs); the sides here were not taken apart, so the intervals leave it out",
 			"%[2]s 中此服务之前的 %[1]d 组运行，相邻两组之间的偏移超出其启动波动的部分为 %[3]s（%[4]d 对）；此处两侧并非分开采集，区间未计入该偏移"), sets, src, strings.Join(keys, ", "), pairs), false
 	}
-	return finding.Tf(finding.T("the unit is the set as well as the launch: %d earlier sets of this service in %s shift from one set to the next by %s beyond what their launches explain (%d pairs), and the intervals include that shift",
-		"比较单位既是启动也是整组运行：%[2]s 中此服务之前的 %[1]d 组运行，相邻两组之间的偏移超出其启动波动的部分为 %[3]s（%[4]d 对），区间已计入该偏移"), sets, src, strings.Join(keys, ", "), pairs), true
+	return finding.Tf(finding.T("the unit is the set as well as the launch: %d earlier sets of this service in %s shift from one set to the next by %s beyond what their launches explain (%d pairs), and the intervals include that shift and how uncertain it is",
+		"比较单位既是启动也是整组运行：%[2]s 中此服务之前的 %[1]d 组运行，相邻两组之间的偏移超出其启动波动的部分为 %[3]s（%[4]d 对），区间已计入该偏移及其不确定性"), sets, src, strings.Join(keys, ", "), pairs), true
 }

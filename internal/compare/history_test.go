@@ -116,8 +116,17 @@ func TestGateOverSetsWithHistory(t *testing.T) {
 				t.Errorf("sets %d and %d: widened without saying so: %v", a, b, c.Warnings)
 			}
 		}
-		if a == 94 && b == 96 && c.Gate(5) {
-			t.Errorf("sets 94 and 96 (one build, p99 shifted as a whole) still fail with %d earlier sets: %+v", len(h.Sets), c.Regressions)
+		if a == 94 && b == 96 {
+			if c.Gate(5) {
+				t.Errorf("sets 94 and 96 (one build, p99 shifted as a whole) still fail with %d earlier sets: %+v", len(h.Sets), c.Regressions)
+			}
+			// Its sets shift by more than 5%: the advice is to interleave,
+			// not to add launches.
+			if !slices.ContainsFunc(c.Inconclusive, func(w finding.Text) bool {
+				return strings.Contains(w.EN, "more launches a set do not narrow that") && strings.Contains(w.ZH, "交替运行")
+			}) {
+				t.Errorf("sets 94 and 96: %v", c.Inconclusive)
+			}
 		}
 	}
 	keys := make([]string, 0, len(count))
@@ -165,12 +174,93 @@ func TestSetSpreadIsTheSetsNotTheLaunches(t *testing.T) {
 			dealt.Sets = append(dealt.Sets, runs)
 		}
 		for _, key := range []string{"tps", "p99_ms"} {
-			vr, pairs, _, ok1 := setSpread(real, key)
-			vd, _, _, ok2 := setSpread(dealt, key)
+			vr, _, pairs, _, ok1 := setSpread(real, key)
+			vd, _, _, _, ok2 := setSpread(dealt, key)
 			t.Logf("%s %s: %d pairs, set shift sd %.1f%% in the sets, %.1f%% dealt", svc, key, pairs, 100*math.Sqrt(vr), 100*math.Sqrt(vd))
 			if !ok1 || !ok2 || vd >= vr/4 {
 				t.Errorf("%s %s: variance %.5f in the sets, %.5f dealt at random", svc, key, vr, vd)
 			}
 		}
 	}
+}
+
+// shiftedSet draws a set of k launches from pop as simSide does, the whole
+// set moved by one draw of a shift of standard deviation sd (log scale:
+// throughput divided by e^δ, p99 multiplied by it, as a busier host moves
+// both), started at start.
+func shiftedSet(r *rand.Rand, pop []simLaunch, k int, slow, sd float64, start time.Time) []Input {
+	d := math.Exp(sd * r.NormFloat64())
+	in := simSide(r, pop, k, slow, start)
+	for _, x := range in {
+		for i := range x.Page.Load.Series {
+			p := &x.Page.Load.Series[i]
+			p.TPS, p.P99MS = p.TPS/d, p.P99MS*d
+		}
+	}
+	return in
+}
+
+// TestGateOverShiftedSetsSimulated: the gate's false alarms and power
+// when whole sets move (sd 0%, 5% or 10% a set on top of the recorded
+// launches of this VM's quiet cpu-hot), 5 and 10 launches a side, judged
+// alone and with 10 earlier sets of the same kind as history
+// (TUNELOOP_SIM_HISTORY: another count). Alone, a set shift makes false
+// alarms (the sets bench's); with history the false-alarm rate must stay
+// within the gate's 1% (exact 95% upper bound over 2000 A/A trials; 200
+// and a loose 3% under -short or -race), and 400 trials at +50% give the
+// power it costs.
+func TestGateOverShiftedSetsSimulated(t *testing.T) {
+	pop := readLaunches(t, "testdata/launches/cpu-hot-quiet-vm.tsv")
+	trials, level := 2000, gateLevel
+	if testing.Short() || raceOn {
+		trials, level = 200, 3*gateLevel
+	}
+	t0 := time.Date(2026, 11, 29, 6, 0, 0, 0, time.UTC)
+	histSets := 10
+	if n, err := strconv.Atoi(os.Getenv("TUNELOOP_SIM_HISTORY")); err == nil && n >= 3 {
+		histSets = n
+	}
+	for _, sd := range []float64{0, 0.05, 0.10} {
+		for _, k := range []int{5, 10} {
+			r := rand.New(rand.NewPCG(uint64(1000*sd), uint64(k)))
+			var alarms, alarmsAlone, caught, caughtAlone int
+			for i := range trials + trials/5 {
+				h := &History{Source: "sim"}
+				at := t0
+				for range histSets {
+					h.Sets = append(h.Sets, shiftedSet(r, pop, k, 0, sd, at))
+					at = at.Add(time.Duration(k+1) * time.Minute)
+				}
+				slow := 0.0
+				if i >= trials {
+					slow = 0.5 // the last fifth: B does 50% more work
+				}
+				b := shiftedSet(r, pop, k, 0, sd, at)
+				a := shiftedSet(r, pop, k, slow, sd, at.Add(time.Duration(k+1)*time.Minute))
+				alone := CompareSetsWith(b, a, Options{PowerPct: 5}).Gate(5)
+				with := CompareSetsWith(b, a, Options{PowerPct: 5, History: h}).Gate(5)
+				if slow == 0 {
+					alarms += b2i(with)
+					alarmsAlone += b2i(alone)
+				} else {
+					caught += b2i(with)
+					caughtAlone += b2i(alone)
+				}
+			}
+			n := trials
+			up := upper95(alarms, n)
+			t.Logf("set shift sd %2.0f%%, %2d a side, %d earlier sets: A/A alarms %d of %d alone, %d with history (upper bound %.2f%%); +50%% caught %d of %d alone, %d with history",
+				100*sd, k, histSets, alarmsAlone, n, alarms, 100*up, caughtAlone, trials/5, caught)
+			if up > level {
+				t.Errorf("set shift sd %.0f%%, %d a side: %d false alarms of %d with history, upper bound %.2f%% above %.0f%%", 100*sd, k, alarms, n, 100*up, 100*level)
+			}
+		}
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

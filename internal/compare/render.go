@@ -192,7 +192,7 @@ func writeGateText(bw *bufio.Writer, c *Comparison, L labels, lang finding.Lang,
 func statVerdict(s Stat, L labels) string {
 	v := L.verdicts[s.Verdict]
 	switch {
-	case s.Verdict == "inconclusive" && s.SetSpread != nil && s.SetSpread.Used && s.MoreRuns >= stats.MaxRuns:
+	case s.Verdict == "inconclusive" && s.SetSpread != nil && s.SetSpread.Blocks:
 		v += ": " + L.setBound
 	case s.Verdict == "inconclusive":
 		v += ": " + fmt.Sprintf(L.more, stats.MoreRuns(s.MoreRuns))

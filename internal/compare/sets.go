@@ -155,7 +155,7 @@ func CompareSetsWith(before, after []Input, o Options) *Comparison {
 		lb, la := launchMeans(bs.metric(d.key)), launchMeans(as.metric(d.key))
 		var spread *SetSpread
 		if !paired {
-			spread = c.widenForSets(&e, o.History, d.key, lb, la)
+			spread = c.widenForSets(&e, o.History, d.key, lb, la, powerPct)
 		}
 		if paired {
 			lb, la = pairedMeans(bs.metric(d.key), as.metric(d.key))

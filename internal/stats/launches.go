@@ -679,21 +679,24 @@ func cmpFloat(a, b float64) int {
 	return 0
 }
 
-// Widen adds v, a variance on the log scale estimated on df degrees of
-// freedom, to e's standard error and recomputes its interval: for sets
-// whose difference also holds what moves a set of launches as a whole (a
-// stored baseline, sets taken one after the other). The t's degrees of
-// freedom are Welch-Satterthwaite's for the sum of the two variances.
-func (e *Estimate) Widen(v float64, df int) {
-	if v <= 0 || df <= 0 || e.Method != MethodLaunches {
+// Widen adds v, a variance on the log scale, to e's standard error and
+// recomputes its interval: for sets whose difference also holds what moves
+// a set of launches as a whole (a stored baseline, sets taken one after
+// the other). noise is the v²/df term of v as an estimate (half its
+// sampling variance): the t's degrees of freedom become Welch-
+// Satterthwaite's for the sum, and an estimate of 0 that is itself
+// uncertain still lowers them.
+func (e *Estimate) Widen(v, noise float64) {
+	if v < 0 || v == 0 && noise <= 0 || e.Method != MethodLaunches {
 		return
 	}
 	se2 := e.SELog * e.SELog
 	e.SELog, e.SetVar = math.Sqrt(se2+v), e.SetVar+v
-	if e.DF > 0 {
-		e.DF = (se2 + v) * (se2 + v) / (se2*se2/e.DF + v*v/float64(df))
-	} else {
-		e.DF = float64(df)
+	switch {
+	case e.DF > 0:
+		e.DF = (se2 + v) * (se2 + v) / (se2*se2/e.DF + noise)
+	case noise > 0:
+		e.DF = (se2 + v) * (se2 + v) / noise
 	}
 	e.LoPct, e.HiPct = e.Interval(Confidence)
 }
