@@ -79,12 +79,19 @@ func (c *Comparison) Gate(pct float64) bool {
 				s.Label, s.ChangePct, n, 100*GateConfidence, n-min(s.NBefore, s.NAfter)))
 			c.InconclusiveKeys = append(c.InconclusiveKeys, s.Key)
 			continue
-		case s.SetSpread != nil && s.SetSpread.Blocks && (worse && beyond || s.Verdict == stats.Inconclusive || s.GateAgreement != ""):
-			// What moves a whole set is wider than pct: launches added
-			// to either set do not narrow it.
-			c.Inconclusive = append(c.Inconclusive, finding.Tf(finding.T("%s: %+.1f%% (99%% CI %+.1f%% to %+.1f%%) is not a verdict: earlier sets of this service shift from one set to the next by ±%.1f%%, more than a %.0f%% gate can see through, and more launches a set do not narrow that; gate the build with interleaved runs: tuneloop run --start OLD --start-b NEW --repeat 8 --fail-on-regression %.0f",
-				"%s：%+.1f%%（99%% 置信区间 %+.1f%% 至 %+.1f%%）不能作为结论：此服务之前的运行组相邻两组之间偏移 ±%.1f%%，超出 %.0f%% 门禁所能分辨的范围，且每组增加启动次数也无法缩小；请用交替运行对版本设门禁：tuneloop run --start 旧版本 --start-b 新版本 --repeat 8 --fail-on-regression %.0f"),
-				s.Label, s.ChangePct, s.GateLoPct, s.GateHiPct, s.SetSpread.Pct, pct, pct))
+		case s.SetSpread != nil && s.SetSpread.Blocks && s.Verdict == stats.Inconclusive && !(worse && beyond):
+			// The interval cannot be told from noise at pct, and what it
+			// allows for a whole set's shift alone is wider than that:
+			// launches added to either set do not narrow it (when the
+			// tests over launches disagree, more launches do tell: that
+			// advice stands).
+			from := finding.T("as earlier sets of this service measured it", "按此服务之前的运行组测得")
+			if s.SetSpread.Assumed {
+				from = finding.T("assumed as large as one launch's spread, no earlier sets of this service having measured it", "此服务没有之前的运行组可供测量，按一次启动的波动假定")
+			}
+			c.Inconclusive = append(c.Inconclusive, finding.Tf(finding.T("%s: %+.1f%% (99%% CI %+.1f%% to %+.1f%%) is not a verdict: the interval allows ±%.1f%% for a shift of the whole set (%s), more than a %.0f%% gate can see through, and more launches a set do not narrow that; gate the build with interleaved runs: tuneloop run --start OLD --start-b NEW --repeat 8 --fail-on-regression %.0f",
+				"%s：%+.1f%%（99%% 置信区间 %+.1f%% 至 %+.1f%%）不能作为结论：区间为整组运行的偏移计入了 ±%.1f%%（%s），超出 %.0f%% 门禁所能分辨的范围，且每组增加启动次数也无法缩小；请用交替运行对版本设门禁：tuneloop run --start 旧版本 --start-b 新版本 --repeat 8 --fail-on-regression %.0f"),
+				s.Label, s.ChangePct, s.GateLoPct, s.GateHiPct, s.SetSpread.UsedPct, from, pct, pct))
 			c.InconclusiveKeys = append(c.InconclusiveKeys, s.Key)
 			continue
 		case overLaunches(s.Method) && worse && beyond && s.GateAgreement != "" && s.GateWhy != nil:
@@ -161,11 +168,11 @@ func (c *Comparison) setShiftCaveat(pct float64) finding.Text {
 	if len(c.RegressedKeys) == 0 || c.Design != DesignUnpaired || !sequential(c.Before.Runs, c.After.Runs) {
 		return finding.Text{}
 	}
-	// A shift the interval already holds (earlier sets measured it) is
-	// no caveat.
+	// A shift the interval already allows for as earlier sets measured
+	// it is no caveat; one assumed is.
 	over := false
 	for _, s := range c.Stats {
-		over = over || slices.Contains(c.RegressedKeys, s.Key) && s.Method == stats.MethodLaunches && (s.SetSpread == nil || !s.SetSpread.Used)
+		over = over || slices.Contains(c.RegressedKeys, s.Key) && s.Method == stats.MethodLaunches && (s.SetSpread == nil || s.SetSpread.Assumed || !s.SetSpread.Used)
 	}
 	if !over {
 		return finding.Text{}

@@ -310,9 +310,13 @@ func (c *Comparison) launchWarnings() {
 		c.Warnings = append(c.Warnings, finding.Tf(finding.T("the sides' JVMs ran with different flags (%s): unless the flags are the change under test, the difference is partly theirs",
 			"两侧 JVM 的启动参数不同（%s）：除非这些参数正是要比较的改动，否则差异中有一部分来自参数"), joinTexts(c.EnvDiffs, "; ")))
 	}
-	note, measured := c.spreadNote()
+	note, _ := c.spreadNote()
+	assumed := slices.ContainsFunc(c.Stats, func(s Stat) bool { return s.SetSpread != nil && s.SetSpread.Assumed })
 	switch {
-	case c.ApartHours > 0 && !measured:
+	case c.ApartHours == 0 && assumed:
+		c.Warnings = append(c.Warnings, finding.Tf(finding.T("the two sets were taken one after the other, and what moves a whole set between them is in the difference: with no earlier sets of this service in the catalog to measure it (at least %d 'run --repeat' sets), the interval assumes as much as one launch's spread; interleaved runs need no such assumption (tuneloop run --start OLD --start-b NEW --repeat 8)",
+			"两组运行是先后进行的，整组之间的偏移也混在差异里：运行记录目录中没有此服务之前的运行组可以测量它（至少需要 %d 组 'run --repeat'），区间按一次启动的波动假定其大小；交替运行则无需这一假定（tuneloop run --start 旧版本 --start-b 新版本 --repeat 8）"), minHistoryPairs+1))
+	case c.ApartHours > 0 && assumed:
 		c.Warnings = append(c.Warnings, finding.Tf(finding.T("the sides were recorded %.1f h apart (a stored baseline): whatever changed on the host in between is in the difference, so the interval is widened by one launch's spread; to gate a build, run it interleaved with the baseline build (tuneloop run --start OLD --start-b NEW --repeat 8)",
 			"两侧相隔 %.1f 小时记录（存储的基线）：期间主机上的任何变化都混在差异里，因此区间按一次启动的波动加宽；要对版本设门禁，请与基线版本交替运行（tuneloop run --start 旧版本 --start-b 新版本 --repeat 8）"), c.ApartHours))
 	case c.ApartHours > 0:

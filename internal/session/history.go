@@ -34,9 +34,7 @@ func SetHistory(ctx context.Context, path string, before, after []compare.Input,
 	}
 	compared := map[string]bool{}
 	for _, in := range slices.Concat(before, after) {
-		if d, err := filepath.Abs(in.Path); err == nil {
-			compared[filepath.Dir(d)] = true
-		}
+		compared[filepath.Dir(realPath(in.Path))] = true
 	}
 	// Reading must not create a catalog where there is none.
 	if _, err := os.Stat(path); err != nil {
@@ -57,9 +55,11 @@ func SetHistory(ctx context.Context, path string, before, after []compare.Input,
 	}
 	sets := map[string]*set{}
 	for _, e := range es {
-		parent := filepath.Dir(e.Dir)
+		parent := filepath.Dir(realPath(e.Dir))
+		// The halves of an A/B series (--start-b, --target-b) ran in
+		// turn, each of its own build: they are no sets in sequence.
 		if e.Missing || e.Host != host || !repeatRun.MatchString(filepath.Base(e.Dir)) || compared[parent] ||
-			compare.ServiceOfCommand(e.Command) != service {
+			compare.ServiceOfCommand(e.Command) != service || abSeries.MatchString(e.Command) {
 			continue
 		}
 		s := sets[parent]
@@ -97,6 +97,21 @@ func SetHistory(ctx context.Context, path string, before, after []compare.Input,
 		return nil
 	}
 	return h
+}
+
+// abSeries matches the command line of a run of an interleaved A/B series.
+var abSeries = regexp.MustCompile(`(^|\s)--(start|target)-b(=|\s|$)`)
+
+// realPath is path absolute with its symbolic links resolved, as far as
+// they can be (a folder gone: as given, made absolute).
+func realPath(path string) string {
+	if p, err := filepath.EvalSymlinks(path); err == nil {
+		path = p
+	}
+	if p, err := filepath.Abs(path); err == nil {
+		return p
+	}
+	return path
 }
 
 // oneService is the service and host every input names (ok false when

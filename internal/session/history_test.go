@@ -14,18 +14,18 @@ import (
 
 // TestSetHistoryFromTheCatalog: the earlier `run --repeat` sets of the
 // compared service on the same host are the history, read from the
-// catalog; the compared sets, another service's sets and lone runs are
-// not; a catalog that is not there gives none and is not created.
+// catalog; the compared sets, another service's sets, the halves of an
+// A/B series and lone runs are not; a catalog that is not there gives none and is not created.
 func TestSetHistoryFromTheCatalog(t *testing.T) {
 	ctx := context.Background()
 	root := t.TempDir()
 	src := "../verdict/testdata/runs/healthy" // a real run, copied as each launch
-	put := func(dir, target string) string {
+	put := func(dir, target string, extra ...any) string {
 		d := filepath.Join(root, dir)
 		if err := os.CopyFS(d, os.DirFS(src)); err != nil {
 			t.Fatal(err)
 		}
-		if target != "" {
+		if target != "" || len(extra) > 0 {
 			mf := filepath.Join(d, "manifest.json")
 			b, err := os.ReadFile(mf)
 			if err != nil {
@@ -37,10 +37,11 @@ func TestSetHistoryFromTheCatalog(t *testing.T) {
 			}
 			argv := m["argv"].([]any)
 			for i, a := range argv {
-				if a == "--target" {
+				if a == "--target" && target != "" {
 					argv[i+1] = target
 				}
 			}
+			m["argv"] = append(argv, extra...)
 			b, _ = json.Marshal(m)
 			if err := os.WriteFile(mf, b, 0o644); err != nil {
 				t.Fatal(err)
@@ -60,6 +61,13 @@ func TestSetHistoryFromTheCatalog(t *testing.T) {
 		}
 	}
 	dirs = append(dirs, put("other/run-1", "http://127.0.0.1:9/other"), put("other/run-2", "http://127.0.0.1:9/other"), put("lone", ""))
+	// An interleaved A/B series of the same service: its halves are no
+	// sets in sequence.
+	for _, half := range []string{"a", "b"} {
+		for _, r := range []string{"run-1", "run-2"} {
+			dirs = append(dirs, put(filepath.Join("ab", half, r), "", "--start-b", "java -jar new.jar"))
+		}
+	}
 	for _, d := range dirs {
 		if _, err := AddToCatalog(ctx, c, d); err != nil {
 			t.Fatal(err)

@@ -172,7 +172,9 @@ func evalDelayedACK(in *Input) []finding.Outcome {
 // serviceCPUPerRequest is the CPU time one request cost, in ms: the
 // target's own CPU where it was recorded (jvm true), else, as an upper
 // bound, the host's busy cores less the load generator's (jvm false);
-// -1 when neither is known.
+// -1 when neither is known. The generator's CPU is in % of the cores it
+// ran on, taken to be the host's online CPUs (Go's default, unless
+// GOMAXPROCS or an affinity mask narrowed it).
 func serviceCPUPerRequest(L *Layers) (ms float64, jvm bool) {
 	s := L.Load
 	if s == nil || s.TPS <= 0 || L.Stats.Ticks == 0 {
