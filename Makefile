@@ -78,7 +78,7 @@ bench-probe: build
 # The compare gate measured: A/A false alarms and detection of 5%/10% slowdowns (~5 min on 2 idle cores);
 # MODE=windows: load --versus windows; MODE=sets: sequential sets of zoo launches (builds the zoo; hours);
 # MODE=sim: the power curve simulated over recorded launches (a few minutes).
-bench-gate: build $(if $(filter sets,$(MODE)),zoo)
+bench-gate: build $(if $(filter sets history,$(MODE)),zoo)
 	scripts/bench-gate.sh
 
 # Overhead of jvm --profile cpu on a zoo service under load, interleaved off/on windows (~2 min).

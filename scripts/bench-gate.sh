@@ -80,11 +80,40 @@
 # side, 8 and 10 interleaved pairs; 1000 simulated comparisons a point)
 # and the smallest slowdown caught in 90% of them (TestGatePowerCurve; a
 # few minutes).
+# MODE=history: the set-to-set shift measured from a catalog, end to end on
+# real launches: SETS (5) sets of K (4) launches of one zoo SERVICE
+# (cpu-hot) and one build, one after the other, each `run --start ...
+# --repeat K` into a catalog of their own (OUT/runs.db); then the last two
+# judged by `compare --fail-on-regression PCT` without the catalog and with
+# it (the sets before them its history), both printed (about 6 minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 MODE=${MODE:-runs}
 if [ "$MODE" = sim ]; then
 	TUNELOOP_GATE_POWER=1 exec go test -count=1 -run '^TestGatePowerCurve$' -v ./internal/compare
+fi
+if [ "$MODE" = history ]; then
+	SERVICE=${SERVICE:-cpu-hot} SETS=${SETS:-5} K=${K:-4} DUR=${DUR:-5s} WARM=${WARM:-8s} USERS=${USERS:-16} PCT=${PCT:-5}
+	PORT=${PORT:-28620} JAR=${JAR:-zoo/target/zoo.jar} OUT=${OUT:-out/bench-gate-history}
+	[ -f "$JAR" ] || { echo "bench-gate MODE=history: $JAR missing: make zoo" >&2; exit 1; }
+	[ "$SETS" -ge 5 ] || { echo "bench-gate MODE=history: SETS=$SETS: want 5 or more (3 earlier sets, then the two compared)" >&2; exit 2; }
+	rm -rf "$OUT"
+	mkdir -p "$OUT"
+	go build -o "$OUT/tuneloop" ./cmd/tuneloop
+	for i in $(seq 1 "$SETS"); do
+		"$OUT/tuneloop" run --start "exec java ${JAVA_OPTS:-} -jar $JAR --scenario $SERVICE --port $PORT --log-dir $OUT/zoo-logs --data-dir $OUT/zoo-data" \
+			--target "http://127.0.0.1:$PORT/api" --repeat "$K" -c "$USERS" -d "$DUR" --warm-up "$WARM" \
+			--catalog "$OUT/runs.db" --no-gc-log --no-jfr -q --out "$OUT/set-$i" >/dev/null 2>>"$OUT/runs.log"
+		rm -rf "$OUT/zoo-logs" "$OUT/zoo-data"
+		echo "set $i of $SETS measured ($K launches), load $(cut -d' ' -f1-3 /proc/loadavg)"
+	done
+	prev=$OUT/set-$((SETS - 1)) last=$OUT/set-$SETS
+	for how in --no-catalog "--catalog $OUT/runs.db"; do
+		echo "== compare $how --fail-on-regression $PCT $prev -- $last"
+		# shellcheck disable=SC2086 # $how is two words on purpose
+		"$OUT/tuneloop" compare $how --fail-on-regression "$PCT" "$prev" -- "$last" | tee "$OUT/compare${how%% *}.txt" || echo "(exit $?)"
+	done
+	exit 0
 fi
 if [ "$MODE" = sets ]; then
 	SERVICES=${SERVICES:-"cpu-hot sync-logging"} KS=${KS:-"3 5"} AA=${AA:-50} POWER=${POWER:-10} SLOW=${SLOW:-"110 120"}
