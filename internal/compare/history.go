@@ -119,11 +119,9 @@ func setSpread(h *History, key string) (v, sdV, nu float64, pairs, sets int, ok 
 			continue
 		}
 		a, b := ss[i-1].logs, ss[i].logs
-		ma, va := logMeanVar(a)
-		mb, vb := logMeanVar(b)
 		// The two sets' pooled launch variance, as the gate's t pools.
-		pooled := (va*float64(len(a)-1) + vb*float64(len(b)-1)) / float64(len(a)+len(b)-2)
-		d, w := mb-ma, pooled*(1/float64(len(a))+1/float64(len(b)))
+		pooled, _ := pooledVar(a, b)
+		d, w := mean(b)-mean(a), pooled*(1/float64(len(a))+1/float64(len(b)))
 		acc += d*d - w
 		launches += w
 		pairs++
@@ -137,12 +135,9 @@ func setSpread(h *History, key string) (v, sdV, nu float64, pairs, sets int, ok 
 	return v, (v + w) * math.Sqrt(2/nu), nu, pairs, len(ss), true
 }
 
-// logMeanVar is the mean and sample variance of x (2 values or more).
-func logMeanVar(x []float64) (m, v float64) {
-	for _, l := range x {
-		m += l
-	}
-	m /= float64(len(x))
+// meanVar is the mean and sample variance of x (2 values or more).
+func meanVar(x []float64) (m, v float64) {
+	m = mean(x)
 	for _, l := range x {
 		v += (l - m) * (l - m)
 	}
@@ -190,11 +185,11 @@ func (c *Comparison) widenForSets(e *stats.Estimate, h *History, key string, lb,
 func sdPct(v float64) float64 { return 100 * (math.Exp(math.Sqrt(v)) - 1) }
 
 // spreadNote says what earlier sets measured of the set-to-set shift and
-// that the intervals include it (measured true when one was widened by
-// it); zero when no metric had enough history.
-func (c *Comparison) spreadNote() (t finding.Text, measured bool) {
+// whether the intervals allow for it; zero when no metric had enough
+// history.
+func (c *Comparison) spreadNote() finding.Text {
 	var keys []finding.Text
-	pairs, sets := 0, 0
+	pairs, sets, measured := 0, 0, false
 	for _, s := range c.Stats {
 		if s.SetSpread == nil || s.SetSpread.Assumed {
 			continue
@@ -208,13 +203,13 @@ func (c *Comparison) spreadNote() (t finding.Text, measured bool) {
 		keys = append(keys, k)
 	}
 	if len(keys) == 0 {
-		return t, false
+		return finding.Text{}
 	}
 	src := finding.SafeLine(c.historySource)
 	if !measured {
 		return finding.Tf(finding.T("%d earlier sets of this service in %s shift from one set to the next by %s beyond what their launches explain (%d pairs); the sides here were not two sets of launches taken apart, so the intervals leave it out",
-			"%[2]s 中此服务之前的 %[1]d 组运行，相邻两组之间的偏移超出其启动波动的部分为 %[3]s（%[4]d 对）；此处两侧并非先后分开采集的两组启动，区间未计入该偏移"), sets, src, joinTexts(keys, ", "), pairs), false
+			"%[2]s 中此服务之前的 %[1]d 组运行，相邻两组之间的偏移超出其启动波动的部分为 %[3]s（%[4]d 对）；此处两侧并非先后分开采集的两组启动，区间未计入该偏移"), sets, src, joinTexts(keys, ", "), pairs)
 	}
 	return finding.Tf(finding.T("the unit is the set as well as the launch: %d earlier sets of this service in %s shift from one set to the next by %s beyond what their launches explain (%d pairs), and the intervals allow for that shift and how uncertain its measure is",
-		"比较单位既是启动也是整组运行：%[2]s 中此服务之前的 %[1]d 组运行，相邻两组之间的偏移超出其启动波动的部分为 %[3]s（%[4]d 对），区间已计入该偏移及其测量的不确定性"), sets, src, joinTexts(keys, ", "), pairs), true
+		"比较单位既是启动也是整组运行：%[2]s 中此服务之前的 %[1]d 组运行，相邻两组之间的偏移超出其启动波动的部分为 %[3]s（%[4]d 对），区间已计入该偏移及其测量的不确定性"), sets, src, joinTexts(keys, ", "), pairs)
 }

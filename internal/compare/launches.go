@@ -165,22 +165,27 @@ func apart(before, after []Input) time.Duration {
 // launchVar is the variance of the log per-launch means within the sides
 // (pooled over sides with 2 or more launches) and its degrees of freedom.
 func launchVar(b, a []float64) (v float64, df int) {
+	logs := func(x []float64) []float64 {
+		l := make([]float64, len(x))
+		for i, v := range x {
+			l[i] = math.Log(v)
+		}
+		return l
+	}
+	return pooledVar(logs(b), logs(a))
+}
+
+// pooledVar is the sample variance pooled over the sides with 2 values or
+// more, and its degrees of freedom (0, 0: none).
+func pooledVar(sides ...[]float64) (v float64, df int) {
 	var ss float64
-	for _, side := range [][]float64{b, a} {
-		if len(side) < 2 {
+	for _, x := range sides {
+		if len(x) < 2 {
 			continue
 		}
-		l := make([]float64, len(side))
-		var m float64
-		for i, x := range side {
-			l[i] = math.Log(x)
-			m += l[i]
-		}
-		m /= float64(len(l))
-		for _, x := range l {
-			ss += (x - m) * (x - m)
-		}
-		df += len(l) - 1
+		_, sv := meanVar(x)
+		ss += sv * float64(len(x)-1)
+		df += len(x) - 1
 	}
 	if df == 0 {
 		return 0, 0

@@ -154,11 +154,10 @@ func CompareSetsWith(before, after []Input, o Options) *Comparison {
 		}
 		lb, la := launchMeans(bs.metric(d.key)), launchMeans(as.metric(d.key))
 		var spread *SetSpread
-		if !paired {
-			spread = c.widenForSets(&e, o.History, d.key, lb, la, powerPct)
-		}
 		if paired {
 			lb, la = pairedMeans(bs.metric(d.key), as.metric(d.key))
+		} else {
+			spread = c.widenForSets(&e, o.History, d.key, lb, la, powerPct)
 		}
 		st := estimateStat(d, e, powerPct)
 		st.SetSpread = spread
@@ -310,7 +309,7 @@ func (c *Comparison) launchWarnings() {
 		c.Warnings = append(c.Warnings, finding.Tf(finding.T("the sides' JVMs ran with different flags (%s): unless the flags are the change under test, the difference is partly theirs",
 			"两侧 JVM 的启动参数不同（%s）：除非这些参数正是要比较的改动，否则差异中有一部分来自参数"), joinTexts(c.EnvDiffs, "; ")))
 	}
-	note, _ := c.spreadNote()
+	note := c.spreadNote()
 	assumed := slices.ContainsFunc(c.Stats, func(s Stat) bool { return s.SetSpread != nil && s.SetSpread.Assumed })
 	switch {
 	case c.ApartHours == 0 && assumed:

@@ -55,11 +55,16 @@ func SetHistory(ctx context.Context, path string, before, after []compare.Input,
 	}
 	sets := map[string]*set{}
 	for _, e := range es {
-		parent := filepath.Dir(realPath(e.Dir))
 		// The halves of an A/B series (--start-b, --target-b) ran in
 		// turn, each of its own build: they are no sets in sequence.
-		if e.Missing || e.Host != host || !repeatRun.MatchString(filepath.Base(e.Dir)) || compared[parent] ||
+		// Links are resolved only for the entries left (a catalog holds
+		// every run of every service).
+		if e.Missing || e.Host != host || !repeatRun.MatchString(filepath.Base(e.Dir)) ||
 			compare.ServiceOfCommand(e.Command) != service || abSeries.MatchString(e.Command) {
+			continue
+		}
+		parent := filepath.Dir(realPath(e.Dir))
+		if compared[parent] {
 			continue
 		}
 		s := sets[parent]

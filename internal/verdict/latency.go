@@ -183,12 +183,21 @@ func serviceCPUPerRequest(L *Layers) (ms float64, jvm bool) {
 	if L.Stats.ProcCPU >= 0 {
 		return L.Stats.ProcCPU / 100 * 1000 / s.TPS, true
 	}
-	if L.Folder == nil || L.Folder.Manifest.Facts == nil || !L.Folder.Manifest.Facts.CPU.Online.OK {
+	cpus := L.onlineCPUs()
+	if cpus == 0 {
 		return -1, false
 	}
-	cpus := float64(len(L.Folder.Manifest.Facts.CPU.Online.Value))
-	cores := max(0, L.Stats.Busy-s.ClientCPU) / 100 * cpus
+	cores := max(0, L.Stats.Busy-s.ClientCPU) / 100 * float64(cpus)
 	return cores * 1000 / s.TPS, false
+}
+
+// onlineCPUs is the run host's online CPU count from its manifest (0:
+// unknown).
+func (L *Layers) onlineCPUs() int {
+	if L.Folder == nil || L.Folder.Manifest.Facts == nil || !L.Folder.Manifest.Facts.CPU.Online.OK {
+		return 0
+	}
+	return len(L.Folder.Manifest.Facts.CPU.Online.Value)
 }
 
 // A closed-model request counts as waiting when it takes at least

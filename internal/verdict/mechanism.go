@@ -22,11 +22,7 @@ const saturatedBusy = 85
 func Evidence(L *Layers) *mechanism.Evidence {
 	e := &mechanism.Evidence{Events: map[string]int{}, Frameworks: map[string]bool{}}
 	e.BusyPct, e.UserPct, e.SysPct = L.Stats.Busy, L.Stats.User, L.Stats.System
-	if L.Folder != nil && L.Folder.Manifest.Facts != nil {
-		if c := L.Folder.Manifest.Facts.CPU.Online; c.OK {
-			e.CPUs = len(c.Value)
-		}
-	}
+	e.CPUs = L.onlineCPUs()
 	e.Saturated = L.Stats.Ticks > 0 && L.Stats.Busy >= saturatedBusy
 	for _, f := range L.Recorded {
 		if f.Severity >= finding.Warning && strings.HasPrefix(f.ID, "run.") {
