@@ -28,13 +28,13 @@
 #    TCP_NODELAY without -N; tuneloop turns Go's default off), default
 #    socket buffers (the kernel's autotuning takes the sender's to 4 MiB
 #    and the receiver's to ~2 MiB within 20 ms over loopback here), one
-#    stream, one thread per side: blocking read/write (qperf, iperf3, and
-#    tuneloop's latency), raw read/write on a non-blocking socket with a
-#    ppoll wait on EAGAIN (tuneloop's bandwidth: Go's system-call entry
-#    and exit cost as much as a 1-64 B write).
+#    stream, one thread per side: blocking read/write with no socket
+#    timeout on both tools; tuneloop's calls are raw (without Go's
+#    system-call entry and exit, 4-5% of a round trip and as much as a
+#    1-64 B write), its waits bounded by a guard that shuts the socket down.
 #  - UDP: blocking recvfrom/sendto on both sides for latency; for
 #    bandwidth qperf's server recv()s, tuneloop's receiver connects to the
-#    prober's first datagram and then reads raw (as TCP's); 65507 B datagrams at
+#    prober's first datagram and then reads (as TCP's); 65507 B datagrams at
 #    "64 KiB" (the UDP maximum; qperf refuses 65536) on both sides.
 #  - Still different by default: qperf runs one 2 s test on one connection
 #    per figure (SECS), tuneloop takes the median of 7 windows of 120 ms (6

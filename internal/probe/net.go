@@ -181,10 +181,12 @@ func (cl *client) dial(ctx context.Context, mode string, size int) (net.Conn, st
 
 // onSocket runs a figure on the blocking socket that open (tcpPeer or
 // udpPeer) gives for mode, on a thread locked to it: the figure's calls
-// are the kernel's, on one thread, as qperf's. line is the TCP line a udp
-// mode keeps beside its socket (nil for TCP).
+// are the kernel's, on one thread, as qperf's (raw when a slot is free,
+// see enterRaw). line is the TCP line a udp mode keeps beside its socket
+// (nil for TCP). The socket is shut down when ctx ends or limit has
+// passed, which ends any wait for a peer gone quiet.
 func (cl *client) onSocket(ctx context.Context, open func(ctx context.Context, mode string, size int) (net.Conn, int, *os.File, error),
-	mode string, size int, figure func(fd int, line net.Conn) (float64, error)) (float64, error) {
+	mode string, size int, limit time.Duration, figure func(s sock, line net.Conn) (float64, error)) (float64, error) {
 	line, fd, f, err := open(ctx, mode, size)
 	if err != nil {
 		return 0, err
@@ -193,14 +195,17 @@ func (cl *client) onSocket(ctx context.Context, open func(ctx context.Context, m
 		defer line.Close()
 	}
 	defer f.Close()
+	defer guardFD(ctx, fd, limit)()
 	release, err := pinThread(cl.pin)
 	if err != nil {
 		return 0, err
 	}
 	defer release()
+	raw, leave := enterRaw()
+	defer leave()
 	cl.ends.marked.Store(false)
 	defer cl.ends.mark() // unless the figure marked first
-	return figure(fd, line)
+	return figure(sock{fd, raw}, line)
 }
 
 // Quit asks the listener at addr (which must have a token) to stop.

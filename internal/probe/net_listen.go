@@ -105,15 +105,16 @@ func serve(ctx context.Context, ln net.Listener, token string, pin CPUPin, log i
 }
 
 // trackedFD is blockingFD for a listener's session: the socket is in
-// conns, so the listener's stop shuts it down, until release takes it out
-// and closes it.
+// conns, so the listener's stop shuts it down, and is shut down after
+// sessionMax in any case, until release takes it out and closes it.
 func trackedFD(c net.Conn, conns *sync.Map) (fd int, release func(), err error) {
 	fd, f, err := blockingFD(c)
 	if err != nil {
 		return 0, nil, err
 	}
 	conns.Store(blockingSock(fd), nil)
-	return fd, func() { conns.Delete(blockingSock(fd)); f.Close() }, nil
+	unguard := guardFD(context.Background(), fd, sessionMax)
+	return fd, func() { unguard(); conns.Delete(blockingSock(fd)); f.Close() }, nil
 }
 
 // tidField is " tid=N" naming the calling thread when asked, else "".
@@ -169,6 +170,10 @@ func session(ctx context.Context, c net.Conn, token string, pin CPUPin, conns *s
 		return err
 	}
 	defer release()
+	// Before the answer: taking the first raw slot collects once, which
+	// the client's timed window must not wait for.
+	raw, leave := enterRaw()
+	defer leave()
 	if _, err := io.WriteString(c, "ok"+tidField(h.tid)+"\n"); err != nil {
 		return err
 	}
@@ -177,31 +182,23 @@ func session(ctx context.Context, c net.Conn, token string, pin CPUPin, conns *s
 		return err
 	}
 	defer release()
+	s := sock{fd, raw}
 	buf := make([]byte, max(size, 1))
-	end := time.Now().Add(sessionMax)
 	switch mode {
 	case "lat":
-		for time.Now().Before(end) {
-			if err := readFull(fd, buf); err != nil {
-				return nil // the client is done
-			}
-			if err := writeFull(fd, buf); err != nil {
-				return nil
-			}
+		// Until the client is done (or sessionMax, trackedFD's guard).
+		for s.readFull(buf) == nil && s.writeFull(buf) == nil {
 		}
 	case "bw":
-		if err := unix.SetNonblock(fd, true); err != nil {
-			return err
-		}
 		var n int64
 		for {
-			k, err := rawRead(fd, buf)
-			n += int64(k)
-			if k == 0 || err != nil || !time.Now().Before(end) {
+			k, err := s.read(buf)
+			if k <= 0 || err != nil {
 				break
 			}
+			n += int64(k)
 		}
-		whole(rawWrite, fd, []byte(strconv.FormatInt(n, 10)+"\n"))
+		s.writeFull([]byte(strconv.FormatInt(n, 10) + "\n"))
 	}
 	return nil
 }

@@ -31,16 +31,16 @@ func (cl *client) tcpPeer(ctx context.Context, mode string, size int) (net.Conn,
 
 // tcpLat is half the mean round trip of size-byte ping-pongs over d, in µs.
 func (cl *client) tcpLat(ctx context.Context, size int, d time.Duration) (float64, error) {
-	return cl.onSocket(ctx, cl.tcpPeer, "lat", size, func(fd int, _ net.Conn) (float64, error) {
+	return cl.onSocket(ctx, cl.tcpPeer, "lat", size, d+sockWait, func(s sock, _ net.Conn) (float64, error) {
 		buf := make([]byte, size)
 		var n int64
 		start := time.Now()
 		end := start.Add(d)
 		for {
-			if err := writeFull(fd, buf); err != nil {
+			if err := s.writeFull(buf); err != nil {
 				return 0, err
 			}
-			if err := readFull(fd, buf); err != nil {
+			if err := s.readFull(buf); err != nil {
 				return 0, err
 			}
 			n++
@@ -55,16 +55,13 @@ func (cl *client) tcpLat(ctx context.Context, size int, d time.Duration) (float6
 // tcpBW streams size-byte writes for d and returns what the listener
 // received per second, in MB/s (10^6, as qperf).
 func (cl *client) tcpBW(ctx context.Context, size int, d time.Duration) (float64, error) {
-	return cl.onSocket(ctx, cl.tcpPeer, "bw", size, func(fd int, _ net.Conn) (float64, error) {
-		if err := unix.SetNonblock(fd, true); err != nil {
-			return 0, err
-		}
+	return cl.onSocket(ctx, cl.tcpPeer, "bw", size, d+sockWait, func(s sock, _ net.Conn) (float64, error) {
 		buf := make([]byte, size)
 		every := max(1, 4096/size)
 		start := time.Now()
 		end := start.Add(d)
 		for i := 1; ; i++ {
-			if err := whole(rawWrite, fd, buf); err != nil {
+			if err := s.writeFull(buf); err != nil {
 				return 0, err
 			}
 			if i%every == 0 && (!time.Now().Before(end) || ctx.Err() != nil) {
@@ -74,13 +71,13 @@ func (cl *client) tcpBW(ctx context.Context, size int, d time.Duration) (float64
 		// Both ends are still at work (the listener reads until this
 		// shutdown, then unpins): where they ran is read now.
 		cl.ends.mark()
-		if err := unix.Shutdown(fd, unix.SHUT_WR); err != nil {
+		if err := unix.Shutdown(s.fd, unix.SHUT_WR); err != nil {
 			return 0, err
 		}
 		ans := make([]byte, 32)
 		k := 0
 		for k < len(ans) {
-			n, err := rawRead(fd, ans[k:])
+			n, err := s.read(ans[k:])
 			if n <= 0 || err != nil {
 				break
 			}
@@ -125,7 +122,7 @@ func (cl *client) tcpConn(ctx context.Context, d time.Duration) (float64, error)
 		unix.SetsockoptInt(fd, unix.IPPROTO_TCP, unix.TCP_NODELAY, 1)
 		err = unix.Connect(fd, sa)
 		if err == nil {
-			err = writeFull(fd, hello)
+			err = sock{fd: fd}.writeFull(hello)
 		}
 		k := 0
 		if err == nil {

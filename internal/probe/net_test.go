@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -86,19 +88,18 @@ func threadsIn(t *testing.T, nr uintptr) int {
 	return n
 }
 
-var sysName = map[uintptr]string{unix.SYS_RECVFROM: "recvfrom", unix.SYS_PPOLL: "ppoll"}
-
 // The listener answers UDP datagrams as qperf's server does, from a
 // thread blocked in recvfrom, not through Go's poller (which adds a
-// wake-up and a goroutine handoff to every datagram); it counts them on a
-// thread that waits in ppoll between raw recvfrom calls (rawRecvfrom).
+// wake-up and a goroutine handoff to every datagram), and counts them
+// alike.
 func TestUDPListenerReceivesOnABlockingThread(t *testing.T) {
 	if _, err := os.ReadFile("/proc/self/task/" + strconv.Itoa(unix.Gettid()) + "/syscall"); err != nil {
 		t.Skipf("no /proc/self/task/*/syscall here: %v", err)
 	}
 	addr, stop := listen(t, "", time.Minute)
 	defer stop()
-	for mode, nr := range map[string]uintptr{"udplat": unix.SYS_RECVFROM, "udpbw": unix.SYS_PPOLL} {
+	const nr = unix.SYS_RECVFROM
+	for _, mode := range []string{"udplat", "udpbw"} {
 		before := threadsIn(t, nr)
 		c, _, f, err := (&client{addr: addr}).udpPeer(context.Background(), mode, 64)
 		if err != nil {
@@ -111,7 +112,7 @@ func TestUDPListenerReceivesOnABlockingThread(t *testing.T) {
 			}
 		}
 		if n <= before {
-			t.Errorf("%s: no listener thread blocked in %s within 5 s (%d before, %d now)", mode, sysName[nr], before, n)
+			t.Errorf("%s: no listener thread blocked in %s within 5 s (%d before, %d now)", mode, "recvfrom", before, n)
 		}
 		c.Close()
 		f.Close()
@@ -120,7 +121,7 @@ func TestUDPListenerReceivesOnABlockingThread(t *testing.T) {
 			n = threadsIn(t, nr)
 		}
 		if n > before {
-			t.Errorf("%s: the session's thread is still in %s 5 s after the prober left", mode, sysName[nr])
+			t.Errorf("%s: the session's thread is still in %s 5 s after the prober left", mode, "recvfrom")
 		}
 	}
 }
@@ -369,65 +370,138 @@ func TestMeasuredSocketsLeaveGosPoller(t *testing.T) {
 	}
 }
 
-// The raw calls of the bandwidth loops end when their socket does: a
-// shut-down UDP socket (recvfrom says EAGAIN, not 0, once non-blocking,
-// and polls readable: a loop on poll alone would spin for ever, as one
-// did), and a TCP peer that wrote its answer and closed before the read
-// (readable and hung up at once: the answer is still read whole).
+// A raw read blocked on a peer gone quiet ends when its guard shuts the
+// socket down (TCP and UDP alike), after the limit or when the context
+// ends, and while it waits the rest of the process runs and allocates
+// freely: the collector, off while a raw thread runs, never stops the
+// world to wait for it (with it on, the allocations below start a cycle
+// whose stop-the-world waits for the read, and the guard's timer cannot
+// fire: the test hangs). A TCP peer that wrote its answer and closed is
+// still read whole.
 func TestRawCallsEndWithTheirSocket(t *testing.T) {
 	u, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fd, f, err := blockingFD(u)
+	ufd, uf, err := blockingFD(u)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	if err := unix.SetNonblock(fd, true); err != nil {
+	defer uf.Close()
+	_, dialed, _ := loopbackPair(t)
+	tfd, tf, err := blockingFD(dialed)
+	if err != nil {
 		t.Fatal(err)
 	}
-	res := make(chan error, 1)
-	go func() {
-		var from unix.RawSockaddrAny
-		_, err := rawRecvfrom(fd, make([]byte, 64), &from)
-		res <- err
-	}()
-	time.Sleep(50 * time.Millisecond) // let it wait in ppoll
-	unix.Shutdown(fd, unix.SHUT_RDWR)
-	select {
-	case err := <-res:
-		if err != errShutDown {
-			t.Errorf("rawRecvfrom on a shut-down UDP socket: %v, want %v", err, errShutDown)
+	defer tf.Close()
+	for _, tc := range []struct {
+		name   string
+		fd     int
+		cancel bool
+	}{{"UDP, limit", ufd, false}, {"TCP, context", tfd, true}} {
+		ctx, cancel := context.WithCancel(context.Background())
+		limit := 300 * time.Millisecond
+		if tc.cancel {
+			limit = time.Hour
+			time.AfterFunc(300*time.Millisecond, cancel)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("rawRecvfrom still running 5 s after its socket was shut down")
+		unguard := guardFD(ctx, tc.fd, limit)
+		res := make(chan error, 1)
+		var raw atomic.Bool
+		go func() {
+			r, leave := enterRaw()
+			defer leave()
+			raw.Store(r)
+			var from unix.RawSockaddrAny
+			n, err := sock{tc.fd, r}.recvfrom(make([]byte, 64), &from)
+			if err == nil && n != 0 {
+				err = fmt.Errorf("read %d bytes", n)
+			}
+			res <- err
+		}()
+		var junk [][]byte
+		var done bool
+		for t0 := time.Now(); !done && time.Since(t0) < 5*time.Second; {
+			select {
+			case err := <-res:
+				done = true
+				if err != nil {
+					t.Errorf("%s: a raw read on a shut-down socket: %v, want 0 bytes", tc.name, err)
+				}
+			default:
+				junk = append(junk, make([]byte, 1<<20)) // 1 MiB at a time
+				if len(junk) > 64 {
+					junk = junk[:0]
+				}
+				time.Sleep(time.Millisecond)
+			}
+		}
+		unguard()
+		cancel()
+		if !done {
+			t.Fatalf("%s: the raw read still blocked 5 s after its guard was due", tc.name)
+		}
+		if !raw.Load() {
+			t.Errorf("%s: no raw slot was free (GOMAXPROCS %d)", tc.name, runtime.GOMAXPROCS(0))
+		}
+	}
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Errorf("GOMAXPROCS %d after a raw thread ran: a guard needs a P of its own", runtime.GOMAXPROCS(0))
 	}
 
-	_, dialed, accepted := loopbackPair(t)
-	cfd, cf, err := blockingFD(dialed)
+	_, dialed2, accepted2 := loopbackPair(t)
+	cfd, cf, err := blockingFD(dialed2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer cf.Close()
-	unix.SetNonblock(cfd, true)
 	unix.Shutdown(cfd, unix.SHUT_WR)
-	if _, err := accepted.Write([]byte("123456\n")); err != nil {
+	if _, err := accepted2.Write([]byte("123456\n")); err != nil {
 		t.Fatal(err)
 	}
-	accepted.Close()
+	accepted2.Close()
 	time.Sleep(20 * time.Millisecond) // the FIN is in: readable and hung up
 	var got []byte
 	buf := make([]byte, 4)
+	s := sock{cfd, true}
 	for {
-		n, err := rawRead(cfd, buf)
+		n, err := s.read(buf)
 		got = append(got, buf[:n]...)
 		if n == 0 || err != nil {
 			break
 		}
 	}
 	if string(got) != "123456\n" {
-		t.Errorf("rawRead after the peer answered and closed: %q, want the whole answer", got)
+		t.Errorf("a raw read after the peer answered and closed: %q, want the whole answer", got)
+	}
+}
+
+// Raw threads leave a P free (at most GOMAXPROCS-1 of them; a thread that
+// finds none calls through Go's entry), and the collector is off exactly
+// while one runs.
+func TestRawSlotsLeaveAPAndHoldTheCollector(t *testing.T) {
+	was := debug.SetGCPercent(77)
+	defer debug.SetGCPercent(was)
+	var leaves []func()
+	raws := 0
+	for range runtime.GOMAXPROCS(0) + 2 {
+		r, leave := enterRaw()
+		leaves = append(leaves, leave)
+		if r {
+			raws++
+		}
+		if got := debug.SetGCPercent(-1); got != -1 {
+			t.Errorf("the collector at %d%% with %d raw threads, want off", got, raws)
+		}
+	}
+	if want := runtime.GOMAXPROCS(0) - 1; raws != want {
+		t.Errorf("%d raw slots with GOMAXPROCS %d, want %d", raws, runtime.GOMAXPROCS(0), want)
+	}
+	for _, leave := range leaves {
+		leave()
+	}
+	if got := debug.SetGCPercent(77); got != 77 {
+		t.Errorf("the collector at %d%% once every raw thread left, want 77%% as before", got)
 	}
 }
 
@@ -515,5 +589,88 @@ func TestListenerNamesItsThreadWhenAsked(t *testing.T) {
 		if got := answer(Pin(4000), mode, true); !strings.HasPrefix(got, "error cannot pin to CPU 4000") {
 			t.Errorf("%s pinned to CPU 4000: %q", mode, got)
 		}
+	}
+}
+
+// lossyEcho is a listener for udp modes that answers each datagram after
+// delay, except the ones drop says to lose (by their count from 1); it
+// stops answering at all after quiet datagrams when quiet > 0.
+func lossyEcho(t *testing.T, delay time.Duration, drop map[int]bool, quiet int) string {
+	t.Helper()
+	ln := loopbackListener(t)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				if _, err := bufio.NewReader(c).ReadString('\n'); err != nil {
+					return
+				}
+				u, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+				if err != nil {
+					return
+				}
+				defer u.Close()
+				fmt.Fprintf(c, "ok %d\n", u.LocalAddr().(*net.UDPAddr).Port)
+				go func() { io.Copy(io.Discard, c); u.Close() }() // until the line closes
+				buf := make([]byte, 65536)
+				for i := 1; ; i++ {
+					n, from, err := u.ReadFromUDP(buf)
+					if err != nil {
+						return
+					}
+					if drop[i] || (quiet > 0 && i > quiet) {
+						continue
+					}
+					time.Sleep(delay)
+					u.WriteToUDP(buf[:n], from)
+				}
+			}()
+		}
+	}()
+	return ln.Addr().String()
+}
+
+// A lost UDP datagram costs the latency figure nothing: the guard sends
+// it again after a round trip's silence of udpWait, the stalled round
+// trip is counted lost and left out of the mean (with it in, four stalls
+// of 200-400 ms in a 1.5 s window would double the figure or more). A
+// peer that stops answering for good ends the figure when its window and
+// the guard's grace are over, with what was measured before.
+func TestUDPLatencyOutlivesLoss(t *testing.T) {
+	const d = 1500 * time.Millisecond
+	lat := func(drop map[int]bool, quiet int) (float64, int64, time.Duration) {
+		t.Helper()
+		var lost atomic.Int64
+		t0 := time.Now()
+		v, err := (&client{addr: lossyEcho(t, time.Millisecond, drop, quiet)}).udpLat(context.Background(), 64, d, &lost)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v, lost.Load(), time.Since(t0)
+	}
+	clean, lost0, _ := lat(nil, 0)
+	if lost0 != 0 {
+		t.Errorf("%d datagrams lost over loopback with none dropped", lost0)
+	}
+	lossy, lost1, _ := lat(map[int]bool{5: true, 50: true, 100: true, 150: true}, 0)
+	if lost1 != 4 {
+		t.Errorf("4 datagrams dropped, %d counted lost", lost1)
+	}
+	if lossy > 1.5*clean {
+		t.Errorf("latency %.0f µs with 4 datagrams lost against %.0f µs with none: the stalls are in the figure", lossy, clean)
+	}
+	gone, lost2, took := lat(nil, 100)
+	if lost2 != 1 {
+		t.Errorf("a peer silent after 100 datagrams: %d counted lost, want 1 (the last)", lost2)
+	}
+	if gone > 1.5*clean {
+		t.Errorf("latency %.0f µs from a peer gone quiet against %.0f µs: its silence is in the figure", gone, clean)
+	}
+	if took > d+time.Second+2*time.Second {
+		t.Errorf("a peer gone quiet held the figure %v (window %v)", took, d)
 	}
 }

@@ -41,11 +41,6 @@ func udpSession(ctx context.Context, c net.Conn, h hello, pin CPUPin, conns *syn
 		return err
 	}
 	defer release()
-	if mode == "udpbw" {
-		if err := unix.SetNonblock(fd, true); err != nil {
-			return err
-		}
-	}
 	var bytes, pkts atomic.Int64
 	var stop atomic.Bool
 	done, ready := make(chan struct{}), make(chan error, 1)
@@ -59,25 +54,26 @@ func udpSession(ctx context.Context, c net.Conn, h hello, pin CPUPin, conns *syn
 		}
 		defer release()
 		tid = tidField(h.tid)
+		raw, leave := enterRaw() // before the answer, as a TCP session's
+		defer leave()
 		ready <- nil
+		s := sock{fd, raw}
 		buf := make([]byte, 65536)
 		if mode == "udpbw" {
-			countRaw(fd, buf, client.IP, &stop, &bytes, &pkts)
+			countRaw(s, buf, client.IP, &stop, &bytes, &pkts)
 			return
 		}
+		var from unix.RawSockaddrAny
 		for !stop.Load() {
-			n, from, err := unix.Recvfrom(fd, buf, 0)
-			if err == unix.EAGAIN || err == unix.EINTR {
-				continue // SO_RCVTIMEO: look at stop again
-			}
-			if err != nil || from == nil {
+			n, err := s.recvfrom(buf, &from)
+			if err != nil || from.Addr.Family == unix.AF_UNSPEC {
 				return // shut down: recvfrom returns 0 without a source
 			}
-			if !fromClient(from, client.IP) {
+			if !rawFromClient(&from, client.IP) {
 				continue // only the prober's address
 			}
 			if mode == "udplat" {
-				unix.Sendto(fd, buf[:n], 0, from)
+				s.sendto(buf[:n], &from, rawLen(&from))
 			} else {
 				bytes.Add(int64(n))
 				pkts.Add(1)
@@ -108,23 +104,19 @@ func udpSession(ctx context.Context, c net.Conn, h hello, pin CPUPin, conns *syn
 	return nil
 }
 
-// countRaw counts the client's datagrams on fd (non-blocking) until stop
-// or a shutdown. The first datagram from the prober's address connects the
-// socket to its source: the kernel then drops any other sender's, and the
-// rest are plain reads with no source to copy out and check, as qperf's
-// server's recv. Those reads block in the kernel (fd made blocking, its
-// SO_RCVTIMEO bounding each), through Go's system call entry: a raw read
-// that polls when the socket is empty costs the receiver a ppoll and a
-// second read per wake-up, and on a CPU shared with the sender it then
-// drained a third fewer datagrams (64 KiB: 3.0 against 4.2 GB/s, 62%
-// against 45% dropped; qperf 4.65 GB/s, 41%).
-func countRaw(fd int, buf []byte, client net.IP, stop *atomic.Bool, bytes, pkts *atomic.Int64) {
+// countRaw counts the client's datagrams on s until stop or a shutdown.
+// The first datagram from the prober's address connects the socket to its
+// source: the kernel then drops any other sender's, and the rest are plain
+// reads with no source to copy out and check, as qperf's server's recv.
+// Each read blocks in the kernel: a read that polls when the socket is
+// empty costs the receiver a ppoll and a second read per wake-up, and on
+// a CPU shared with the sender it then drained a third fewer datagrams
+// (64 KiB: 3.0 against 4.2 GB/s, 62% against 45% dropped; qperf 4.65
+// GB/s, 41%).
+func countRaw(s sock, buf []byte, client net.IP, stop *atomic.Bool, bytes, pkts *atomic.Int64) {
 	var from unix.RawSockaddrAny
 	for !stop.Load() {
-		n, err := rawRecvfrom(fd, buf, &from)
-		if err == unix.EAGAIN {
-			continue // nothing for sockWait: look at stop again
-		}
+		n, err := s.recvfrom(buf, &from)
 		if err != nil || from.Addr.Family == unix.AF_UNSPEC {
 			return // shut down
 		}
@@ -133,21 +125,26 @@ func countRaw(fd int, buf []byte, client net.IP, stop *atomic.Bool, bytes, pkts 
 		}
 		bytes.Add(int64(n))
 		pkts.Add(1)
-		if sa := rawSockaddr(&from); sa != nil && unix.Connect(fd, sa) == nil && unix.SetNonblock(fd, false) == nil {
+		if sa := rawSockaddr(&from); sa != nil && unix.Connect(s.fd, sa) == nil {
 			break
 		}
 	}
 	for !stop.Load() {
-		n, err := unix.Read(fd, buf)
-		if err == unix.EAGAIN || err == unix.EINTR {
-			continue // SO_RCVTIMEO: look at stop again
-		}
+		n, err := s.read(buf)
 		if err != nil || n == 0 {
 			return // shut down: a read returns 0 (the prober sends no empty datagram)
 		}
 		bytes.Add(int64(n))
 		pkts.Add(1)
 	}
+}
+
+// rawLen is the length of the raw address from holds, for sendto.
+func rawLen(from *unix.RawSockaddrAny) uint32 {
+	if from.Addr.Family == unix.AF_INET6 {
+		return unix.SizeofSockaddrInet6
+	}
+	return unix.SizeofSockaddrInet4
 }
 
 // rawSockaddr is a raw IPv4 or IPv6 source as connect(2) takes it.
@@ -180,17 +177,6 @@ func rawFromClient(from *unix.RawSockaddrAny, ip net.IP) bool {
 	return false
 }
 
-// fromClient says whether a datagram's source is the prober's address.
-func fromClient(from unix.Sockaddr, ip net.IP) bool {
-	switch a := from.(type) {
-	case *unix.SockaddrInet4:
-		return ip.Equal(net.IP(a.Addr[:]))
-	case *unix.SockaddrInet6:
-		return ip.Equal(net.IP(a.Addr[:]))
-	}
-	return false
-}
-
 // udpPeer opens the UDP side of a udp mode: the TCP line (kept open: it
 // is the session) and a blocking socket connected to the listener's port.
 func (cl *client) udpPeer(ctx context.Context, mode string, size int) (net.Conn, int, *os.File, error) {
@@ -214,60 +200,97 @@ func (cl *client) udpPeer(ctx context.Context, mode string, size int) (net.Conn,
 		c.Close()
 		return nil, 0, nil, err
 	}
-	tv := unix.NsecToTimeval(int64(udpWait))
-	unix.SetsockoptTimeval(fd, unix.SOL_SOCKET, unix.SO_RCVTIMEO, &tv)
 	return c, fd, f, nil
 }
 
-// udpLat is half the mean round trip of answered datagrams, in µs; lost
-// datagrams (no answer within 200 ms) are counted into *lost.
+// udpLat is half the mean round trip of answered datagrams, in µs. A
+// round trip that took udpWait or more lost its datagram (or its answer):
+// it is counted into *lost and its time left out. The wait for an answer
+// that will not come ends when the guard beside the loop, seeing no round
+// trip done for a whole udpWait, sends the datagram again (qperf waits
+// for ever); the socket has no timeout to arm on every read.
 func (cl *client) udpLat(ctx context.Context, size int, d time.Duration, lost *atomic.Int64) (float64, error) {
-	return cl.onSocket(ctx, cl.udpPeer, "udplat", size, func(fd int, _ net.Conn) (float64, error) {
+	return cl.onSocket(ctx, cl.udpPeer, "udplat", size, d+4*udpWait, func(s sock, _ net.Conn) (float64, error) {
 		buf := make([]byte, size)
 		in := make([]byte, size+1)
+		var trips atomic.Int64
+		defer resendOnStall(s.fd, buf, &trips)()
 		var n int64
 		var waited time.Duration
 		start := time.Now()
-		end := start.Add(d)
-		for time.Now().Before(end) && ctx.Err() == nil {
-			if _, err := unix.Write(fd, buf); err != nil && err != unix.EINTR {
+		prev := time.Duration(0)
+		for {
+			if _, err := s.write(buf); err != nil {
 				return 0, err
 			}
-			t := time.Now()
-			if _, err := unix.Read(fd, in); err != nil {
-				if err == unix.EAGAIN || err == unix.EINTR {
-					lost.Add(1)
-					waited += time.Since(t)
-					continue
-				}
+			k, err := s.read(in)
+			now := time.Since(start)
+			if (k == 0 || err != nil) && (now >= d || ctx.Err() != nil) {
+				lost.Add(1) // the guard shut the socket: no answer came
+				break
+			}
+			if err != nil {
 				return 0, err
 			}
-			n++
+			if rt := now - prev; rt >= udpWait {
+				lost.Add(1)
+				waited += rt
+			} else {
+				n++
+			}
+			prev = now
+			trips.Add(1)
+			if now >= d || ctx.Err() != nil {
+				break
+			}
 		}
 		if n == 0 {
 			return 0, fmt.Errorf("%s: no UDP datagram came back", cl.addr)
 		}
-		return nsPer(time.Since(start)-waited, 2*n) / 1e3, nil
+		return nsPer(prev-waited, 2*n) / 1e3, nil
 	})
+}
+
+// resendOnStall writes msg to fd again whenever trips has not moved for
+// a whole udpWait, until the returned stop.
+func resendOnStall(fd int, msg []byte, trips *atomic.Int64) (stop func()) {
+	done := make(chan struct{})
+	over := make(chan struct{})
+	go func() {
+		defer close(over)
+		t := time.NewTicker(udpWait)
+		defer t.Stop()
+		last := int64(-1)
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if cur := trips.Load(); cur == last {
+					unix.Write(fd, msg)
+				} else {
+					last = cur
+				}
+			}
+		}
+	}()
+	return func() { close(done); <-over }
 }
 
 // udpBW sends size-byte datagrams for d and returns the bytes the listener
 // received per second of sending, in MB/s; sent and received datagrams
 // are added to the counters (their ratio is the loss).
 func (cl *client) udpBW(ctx context.Context, size int, d time.Duration, sent, got *atomic.Int64) (float64, error) {
-	return cl.onSocket(ctx, cl.udpPeer, "udpbw", size, func(fd int, c net.Conn) (float64, error) {
-		if err := unix.SetNonblock(fd, true); err != nil {
-			return 0, err
-		}
+	return cl.onSocket(ctx, cl.udpPeer, "udpbw", size, d+sockWait, func(s sock, c net.Conn) (float64, error) {
 		buf := make([]byte, size)
 		every := max(1, 4096/size)
 		var n int64
 		start := time.Now()
 		end := start.Add(d)
 		for i := 1; ; i++ {
-			if _, err := rawWrite(fd, buf); err == nil {
+			if _, err := s.write(buf); err == nil {
 				n++
-			} else if err != unix.ENOBUFS && err != unix.EINTR && err != unix.ECONNREFUSED {
+			} else if err != unix.ENOBUFS && err != unix.ECONNREFUSED {
 				return 0, err
 			}
 			if i%every == 0 && (!time.Now().Before(end) || ctx.Err() != nil) {
