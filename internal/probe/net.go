@@ -195,7 +195,6 @@ func (cl *client) onSocket(ctx context.Context, open func(ctx context.Context, m
 		defer line.Close()
 	}
 	defer f.Close()
-	defer guardFD(ctx, fd, limit)()
 	release, err := pinThread(cl.pin)
 	if err != nil {
 		return 0, err
@@ -203,9 +202,14 @@ func (cl *client) onSocket(ctx context.Context, open func(ctx context.Context, m
 	defer release()
 	raw, leave := enterRaw()
 	defer leave()
+	defer guardFD(ctx, fd, limit).stop() // armed after enterRaw's collection
 	cl.ends.marked.Store(false)
 	defer cl.ends.mark() // unless the figure marked first
-	return figure(sock{fd, raw}, line)
+	v, err := figure(sock{fd, raw}, line)
+	if err != nil && ctx.Err() != nil {
+		return 0, ctx.Err() // stopped: the guard's shutdown is no error of the peer's
+	}
+	return v, err
 }
 
 // Quit asks the listener at addr (which must have a token) to stop.
@@ -255,6 +259,7 @@ func PeerText(peer string) finding.Text {
 // our own on 127.0.0.1 in this process.
 func (p *prober) net(ctx context.Context) error {
 	cl := &client{addr: p.o.Peer, token: p.o.Token, pin: p.o.CPU}
+	reserveRaw(1)
 	p.res.Peer = cmp.Or(p.o.PeerLabel, p.o.Peer)
 	if p.o.PeerPID > 0 {
 		p.place = newPlacer(filepath.Join(p.o.ProcRoot, strconv.Itoa(p.o.PeerPID), "task"), cl)
@@ -266,6 +271,7 @@ func (p *prober) net(ctx context.Context) error {
 			p.skip(PartNet, finding.T("no loopback listener: "+err.Error(), "无法在环回地址监听："+err.Error()))
 			return nil
 		}
+		reserveRaw(2) // both ends in this process, each its own raw thread
 		lctx, cancel := context.WithCancel(ctx)
 		done := make(chan struct{})
 		cl.addr, cl.token = ln.Addr().String(), NewToken()

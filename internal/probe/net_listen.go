@@ -47,6 +47,7 @@ func Listen(ctx context.Context, o ListenOptions) error {
 	if o.Ready != nil {
 		o.Ready(ln.Addr().String())
 	}
+	reserveRaw(1)
 	ctx, cancel := context.WithTimeout(ctx, o.For)
 	defer cancel()
 	serve(ctx, ln, o.Token, o.CPU, o.Log)
@@ -62,11 +63,11 @@ func serve(ctx context.Context, ln net.Listener, token string, pin CPUPin, log i
 	stop := context.AfterFunc(ctx, func() {
 		ln.Close()
 		conns.Range(func(k, _ any) bool {
-			if fd, ok := k.(blockingSock); ok {
+			if g, ok := k.(*fdGuard); ok {
 				// A blocking socket: shutdown wakes the thread in read,
-				// close would not (its owner closes it, after taking it
-				// out of conns; the listener is going anyway).
-				unix.Shutdown(int(fd), unix.SHUT_RDWR)
+				// close would not (its owner closes it, after its guard
+				// is stopped; the listener is going anyway).
+				g.shut()
 				return true
 			}
 			k.(io.Closer).Close()
@@ -112,9 +113,9 @@ func trackedFD(c net.Conn, conns *sync.Map) (fd int, release func(), err error) 
 	if err != nil {
 		return 0, nil, err
 	}
-	conns.Store(blockingSock(fd), nil)
-	unguard := guardFD(context.Background(), fd, sessionMax)
-	return fd, func() { unguard(); conns.Delete(blockingSock(fd)); f.Close() }, nil
+	g := guardFD(context.Background(), fd, sessionMax)
+	conns.Store(g, nil)
+	return fd, func() { g.stop(); conns.Delete(g); f.Close() }, nil
 }
 
 // tidField is " tid=N" naming the calling thread when asked, else "".

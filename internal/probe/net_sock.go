@@ -7,10 +7,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"sync"
 	"syscall"
 	"time"
@@ -18,9 +20,6 @@ import (
 
 	"golang.org/x/sys/unix"
 )
-
-// blockingSock is a session's blocking socket in the listener's set.
-type blockingSock int
 
 // blockingFD is a blocking duplicate of c's socket, so reads and writes
 // are plain system calls, and closes c: that takes the socket out of Go's
@@ -64,7 +63,8 @@ func blockingFD(c net.Conn) (int, *os.File, error) {
 	return fd, os.NewFile(uintptr(fd), "probe socket"), nil
 }
 
-// sockWait bounds every wait of a measured socket for the peer.
+// sockWait is how long past its window a figure waits for its peer
+// before the guard shuts its socket down.
 const sockWait = 10 * time.Second
 
 // A measured socket carries no kernel timeout: SO_RCVTIMEO and
@@ -74,28 +74,40 @@ const sockWait = 10 * time.Second
 // which shuts the socket down: a blocked read then returns 0, a blocked
 // write EPIPE.
 
-// guardFD shuts fd down when ctx ends or limit has passed, whichever comes
-// first; the returned stop disarms it, and is called before fd is closed
-// (so that a number the kernel gave out again is never shut).
-func guardFD(ctx context.Context, fd int, limit time.Duration) (stop func()) {
-	var mu sync.Mutex
-	live := true
-	shut := func() {
-		mu.Lock()
-		if live {
-			unix.Shutdown(fd, unix.SHUT_RDWR)
-		}
-		mu.Unlock()
+// fdGuard shuts a socket down when its time is up, its context ends or
+// shut is called (the listener's stop), until stop, which is called
+// before the socket is closed: a number the kernel gave out again is
+// never shut.
+type fdGuard struct {
+	mu   sync.Mutex
+	fd   int
+	live bool
+	t    *time.Timer
+	c    func() bool
+}
+
+// guardFD arms a guard on fd for ctx and limit.
+func guardFD(ctx context.Context, fd int, limit time.Duration) *fdGuard {
+	g := &fdGuard{fd: fd, live: true}
+	g.t = time.AfterFunc(limit, g.shut)
+	g.c = context.AfterFunc(ctx, g.shut)
+	return g
+}
+
+func (g *fdGuard) shut() {
+	g.mu.Lock()
+	if g.live {
+		unix.Shutdown(g.fd, unix.SHUT_RDWR)
 	}
-	t := time.AfterFunc(limit, shut)
-	c := context.AfterFunc(ctx, shut)
-	return func() {
-		mu.Lock()
-		live = false
-		mu.Unlock()
-		t.Stop()
-		c()
-	}
+	g.mu.Unlock()
+}
+
+func (g *fdGuard) stop() {
+	g.mu.Lock()
+	g.live = false
+	g.mu.Unlock()
+	g.t.Stop()
+	g.c()
 }
 
 // Go's system call entry and exit (entersyscall, exitsyscall) around every
@@ -107,32 +119,42 @@ func guardFD(ctx context.Context, fd int, limit time.Duration) (stop func()) {
 // runtime cannot stop the world until its call returns; so
 //   - raw threads take at most GOMAXPROCS-1 of the Ps (enterRaw), leaving
 //     one for the guards, the listener's accept loop and the signal
-//     handler (GOMAXPROCS is raised to 2 on a one-CPU host: a P is not a
-//     CPU), and
-//   - the collector is off while any raw thread runs (nothing of theirs
-//     allocates; the rest of the process allocates little in a probe), so
-//     no stop-the-world waits on a peer that went quiet while a guard
-//     could not run to shut its socket.
+//     handler. reserveRaw sets GOMAXPROCS before the first raw thread (a
+//     P is not a CPU: 2 on a one-CPU host, 3 when both ends are in this
+//     process), which also stops the runtime changing it, and stopping
+//     the world, when the cgroup's CPU limit moves; and
+//   - the collector is off while any raw thread runs (GC percent -1 and
+//     no memory limit; the measuring loops allocate nothing, the rest of
+//     a probe little), so no stop-the-world waits on a peer that went
+//     quiet while a guard could not run to shut its socket.
 //
 // A thread that finds no slot free calls through Go's entry (sock.raw
 // false): slower, never stuck.
 var rawThreads struct {
 	sync.Mutex
-	n     int
-	gcWas int
+	n        int
+	gcWas    int
+	limitWas int64
 }
 
-// enterRaw takes a raw slot when one is free; leave gives it back.
-func enterRaw() (raw bool, leave func()) {
+// reserveRaw makes room for want raw threads and a free P, while none
+// runs (GOMAXPROCS stops the world).
+func reserveRaw(want int) {
 	r := &rawThreads
 	r.Lock()
 	defer r.Unlock()
 	if r.n == 0 {
-		// No raw thread runs: the stop-the-world these take is safe. An
-		// explicit GOMAXPROCS also stops the runtime changing it (and
-		// stopping the world) when the cgroup's CPU limit moves.
-		runtime.GOMAXPROCS(max(2, runtime.GOMAXPROCS(0)))
+		runtime.GOMAXPROCS(max(want+1, runtime.GOMAXPROCS(0)))
 	}
+}
+
+// enterRaw takes a raw slot when one is free; leave gives it back (once,
+// however often it is called).
+func enterRaw() (raw bool, leave func()) {
+	reserveRaw(1)
+	r := &rawThreads
+	r.Lock()
+	defer r.Unlock()
 	if r.n >= runtime.GOMAXPROCS(0)-1 {
 		return false, func() {}
 	}
@@ -142,16 +164,36 @@ func enterRaw() (raw bool, leave func()) {
 		// not yet taken) is over when runtime.GC returns, or sees the
 		// collector off and does not start.
 		r.gcWas = debug.SetGCPercent(-1)
+		r.limitWas = debug.SetMemoryLimit(math.MaxInt64)
 		runtime.GC()
 	}
 	r.n++
+	var once sync.Once
 	return true, func() {
-		r.Lock()
-		defer r.Unlock()
-		if r.n--; r.n == 0 {
-			debug.SetGCPercent(r.gcWas)
-		}
+		once.Do(func() {
+			r.Lock()
+			defer r.Unlock()
+			if r.n--; r.n == 0 {
+				// Back as they were, unless another hand set them meanwhile.
+				if gcSetting("/gc/gogc:percent") == -1 {
+					debug.SetGCPercent(r.gcWas)
+				}
+				if gcSetting("/gc/gomemlimit:bytes") == math.MaxInt64 {
+					debug.SetMemoryLimit(r.limitWas)
+				}
+			}
+		})
 	}
+}
+
+// gcSetting reads one of the collector's settings without changing it.
+func gcSetting(name string) int64 {
+	s := []metrics.Sample{{Name: name}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(s[0].Value.Uint64())
 }
 
 // sock is a measured (blocking) socket and how its thread calls the
@@ -161,9 +203,9 @@ type sock struct {
 	raw bool
 }
 
-// call is one system call on s, again after EINTR (a raw call is not
-// restarted for a signal on a socket with a timeout; these have none, but
-// the peer's side may).
+// call is one system call on s, again after EINTR (Go's handlers are
+// SA_RESTART and these sockets have no timeout, so the kernel restarts
+// a call a signal interrupted; the loop is for what else may not).
 func (s sock) call(nr, a1, a2, a3, a4, a5 uintptr) (int, error) {
 	for {
 		var n uintptr

@@ -6,6 +6,7 @@ package probe
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -166,7 +167,7 @@ func netPort(p uint16) int {
 	return int(b[0])<<8 | int(b[1])
 }
 
-// rawFromClient is fromClient for a raw source address.
+// rawFromClient says whether a datagram's source is the prober's address.
 func rawFromClient(from *unix.RawSockaddrAny, ip net.IP) bool {
 	switch from.Addr.Family {
 	case unix.AF_INET:
@@ -207,29 +208,40 @@ func (cl *client) udpPeer(ctx context.Context, mode string, size int) (net.Conn,
 // round trip that took udpWait or more lost its datagram (or its answer):
 // it is counted into *lost and its time left out. The wait for an answer
 // that will not come ends when the guard beside the loop, seeing no round
-// trip done for a whole udpWait, sends the datagram again (qperf waits
-// for ever); the socket has no timeout to arm on every read.
+// trip done for udpWait, sends the datagram again (qperf waits for ever);
+// the socket has no timeout to arm on every read. Each datagram's first
+// byte is its round trip's number (mod 256), which the listener echoes:
+// an answer that comes late, after the one to the datagram sent again,
+// is then read and dropped, where it would have paired every later
+// datagram with the answer to the one before and halved the figure.
 func (cl *client) udpLat(ctx context.Context, size int, d time.Duration, lost *atomic.Int64) (float64, error) {
 	return cl.onSocket(ctx, cl.udpPeer, "udplat", size, d+4*udpWait, func(s sock, _ net.Conn) (float64, error) {
 		buf := make([]byte, size)
 		in := make([]byte, size+1)
 		var trips atomic.Int64
-		defer resendOnStall(s.fd, buf, &trips)()
+		defer resendOnStall(s.fd, size, &trips)()
 		var n int64
 		var waited time.Duration
 		start := time.Now()
 		prev := time.Duration(0)
-		for {
+		for seq := byte(0); ; seq++ {
+			buf[0] = seq
 			if _, err := s.write(buf); err != nil {
 				return 0, err
 			}
 			k, err := s.read(in)
-			now := time.Since(start)
-			if (k == 0 || err != nil) && (now >= d || ctx.Err() != nil) {
-				lost.Add(1) // the guard shut the socket: no answer came
-				break
+			for err == nil && k > 0 && in[0] != seq {
+				k, err = s.read(in) // a late answer to an earlier datagram
 			}
-			if err != nil {
+			now := time.Since(start)
+			if k == 0 || err != nil {
+				if now >= d && ctx.Err() == nil {
+					lost.Add(1) // the guard shut the socket: no answer came
+					break
+				}
+				if err == nil {
+					err = errShutDown
+				}
 				return 0, err
 			}
 			if rt := now - prev; rt >= udpWait {
@@ -251,25 +263,33 @@ func (cl *client) udpLat(ctx context.Context, size int, d time.Duration, lost *a
 	})
 }
 
-// resendOnStall writes msg to fd again whenever trips has not moved for
-// a whole udpWait, until the returned stop.
-func resendOnStall(fd int, msg []byte, trips *atomic.Int64) (stop func()) {
+// errShutDown: the guard shut the socket before the figure's window was
+// over (its peer silent past sockWait, or the probe stopped).
+var errShutDown = errors.New("socket shut down")
+
+// resendOnStall sends the round trip in flight again (size bytes, its
+// number first) whenever trips has not moved for udpWait, until the
+// returned stop; it looks every udpWait/8.
+func resendOnStall(fd, size int, trips *atomic.Int64) (stop func()) {
 	done := make(chan struct{})
 	over := make(chan struct{})
 	go func() {
 		defer close(over)
-		t := time.NewTicker(udpWait)
+		msg := make([]byte, size)
+		t := time.NewTicker(udpWait / 8)
 		defer t.Stop()
-		last := int64(-1)
+		last, moved := trips.Load(), time.Now()
 		for {
 			select {
 			case <-done:
 				return
-			case <-t.C:
-				if cur := trips.Load(); cur == last {
+			case now := <-t.C:
+				if cur := trips.Load(); cur != last {
+					last, moved = cur, now
+				} else if now.Sub(moved) >= udpWait {
+					msg[0] = byte(cur)
 					unix.Write(fd, msg)
-				} else {
-					last = cur
+					moved = now
 				}
 			}
 		}
