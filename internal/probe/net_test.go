@@ -132,23 +132,8 @@ func TestUDPListenerReceivesOnABlockingThread(t *testing.T) {
 // listener slow to send its count (here 300 ms, as a far peer's round trip
 // or its wait for queued datagrams) does not lower it.
 func TestUDPBandwidthIsOverTheSendingWindow(t *testing.T) {
-	ln := loopbackListener(t)
 	var bytes atomic.Int64
-	go func() {
-		c, err := ln.Accept()
-		if err != nil {
-			return
-		}
-		defer c.Close()
-		br := bufio.NewReader(c)
-		if _, err := br.ReadString('\n'); err != nil {
-			return
-		}
-		u, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
-		if err != nil {
-			return
-		}
-		defer u.Close()
+	addr := udpFake(t, func(c net.Conn, br *bufio.Reader, u *net.UDPConn) {
 		go func() {
 			buf := make([]byte, 65536)
 			for {
@@ -159,15 +144,14 @@ func TestUDPBandwidthIsOverTheSendingWindow(t *testing.T) {
 				bytes.Add(int64(n))
 			}
 		}()
-		fmt.Fprintf(c, "ok %d\n", u.LocalAddr().(*net.UDPAddr).Port)
 		if _, err := br.ReadString('\n'); err != nil {
 			return
 		}
 		time.Sleep(300 * time.Millisecond)
 		fmt.Fprintf(c, "%d 1\n", bytes.Load())
-	}()
+	})
 	const window = 50 * time.Millisecond
-	v, err := (&client{addr: ln.Addr().String()}).udpBW(context.Background(), 1024, window, new(atomic.Int64), new(atomic.Int64))
+	v, err := (&client{addr: addr}).udpBW(context.Background(), 1024, window, new(atomic.Int64), new(atomic.Int64))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -631,11 +615,11 @@ func TestListenerNamesItsThreadWhenAsked(t *testing.T) {
 	}
 }
 
-// lossyEcho is a listener for udp modes that answers each datagram
-// delay after it came, except the ones drop says to lose (by their count from 1) and the
-// ones late says to answer 300 ms late; it stops answering at all after
-// quiet datagrams when quiet > 0.
-func lossyEcho(t *testing.T, delay time.Duration, drop, late map[int]bool, quiet int) string {
+// udpFake is a listener for udp modes on 127.0.0.1, for a test to play
+// the other side: per connection it reads the hello, opens a UDP socket,
+// answers "ok PORT" and hands the line (its reader past the hello) and
+// the socket to serve, closing both when serve returns.
+func udpFake(t *testing.T, serve func(c net.Conn, br *bufio.Reader, u *net.UDPConn)) string {
 	t.Helper()
 	ln := loopbackListener(t)
 	go func() {
@@ -646,7 +630,8 @@ func lossyEcho(t *testing.T, delay time.Duration, drop, late map[int]bool, quiet
 			}
 			go func() {
 				defer c.Close()
-				if _, err := bufio.NewReader(c).ReadString('\n'); err != nil {
+				br := bufio.NewReader(c)
+				if _, err := br.ReadString('\n'); err != nil {
 					return
 				}
 				u, err := net.ListenUDP("udp", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
@@ -655,29 +640,40 @@ func lossyEcho(t *testing.T, delay time.Duration, drop, late map[int]bool, quiet
 				}
 				defer u.Close()
 				fmt.Fprintf(c, "ok %d\n", u.LocalAddr().(*net.UDPAddr).Port)
-				go func() { io.Copy(io.Discard, c); u.Close() }() // until the line closes
-				buf := make([]byte, 65536)
-				for i := 1; ; i++ {
-					n, from, err := u.ReadFromUDP(buf)
-					if err != nil {
-						return
-					}
-					if drop[i] || (quiet > 0 && i > quiet) {
-						continue
-					}
-					// Each answer after its own delay, as over a path: two
-					// datagrams in flight come back in half the time.
-					wait := delay
-					if late[i] {
-						wait = 300 * time.Millisecond
-					}
-					b := append([]byte(nil), buf[:n]...)
-					time.AfterFunc(wait, func() { u.WriteToUDP(b, from) })
-				}
+				serve(c, br, u)
 			}()
 		}
 	}()
 	return ln.Addr().String()
+}
+
+// lossyEcho is a udpFake that answers each datagram delay after it came,
+// except the ones drop says to lose (by their count from 1) and the ones
+// late says to answer 300 ms late; it stops answering at all after quiet
+// datagrams when quiet > 0.
+func lossyEcho(t *testing.T, delay time.Duration, drop, late map[int]bool, quiet int) string {
+	t.Helper()
+	return udpFake(t, func(c net.Conn, br *bufio.Reader, u *net.UDPConn) {
+		go func() { io.Copy(io.Discard, br); u.Close() }() // until the line closes
+		buf := make([]byte, 65536)
+		for i := 1; ; i++ {
+			n, from, err := u.ReadFromUDP(buf)
+			if err != nil {
+				return
+			}
+			if drop[i] || (quiet > 0 && i > quiet) {
+				continue
+			}
+			// Each answer after its own delay, as over a path: two
+			// datagrams in flight come back in half the time.
+			wait := delay
+			if late[i] {
+				wait = 300 * time.Millisecond
+			}
+			b := append([]byte(nil), buf[:n]...)
+			time.AfterFunc(wait, func() { u.WriteToUDP(b, from) })
+		}
+	})
 }
 
 // A lost UDP datagram costs the latency figure nothing: the guard sends
