@@ -180,9 +180,9 @@ func (cl *client) dial(ctx context.Context, mode string, size int) (net.Conn, st
 }
 
 // onSocket runs a figure on the blocking socket that open (tcpPeer or
-// udpPeer) gives for mode, on a thread locked to it: the figure's calls
-// are the kernel's, on one thread, as qperf's (raw when a slot is free,
-// see enterRaw). line is the TCP line a udp mode keeps beside its socket
+// udpPeer) gives for mode, on a thread of its own (onOwnThread): the
+// figure's calls are the kernel's, on one thread, as qperf's (raw when a
+// slot is free, see enterRaw). line is the TCP line a udp mode keeps beside its socket
 // (nil for TCP). The socket is shut down when ctx ends or limit has
 // passed, which ends any wait for a peer gone quiet.
 func (cl *client) onSocket(ctx context.Context, open func(ctx context.Context, mode string, size int) (net.Conn, int, *os.File, error),
@@ -195,17 +195,20 @@ func (cl *client) onSocket(ctx context.Context, open func(ctx context.Context, m
 		defer line.Close()
 	}
 	defer f.Close()
-	release, err := pinThread(cl.pin)
-	if err != nil {
-		return 0, err
+	keep := []int{fd}
+	if line != nil {
+		keep = append(keep, connFD(line))
 	}
-	defer release()
-	raw, leave := enterRaw()
-	defer leave()
-	defer guardFD(ctx, fd, limit).stop() // armed after enterRaw's collection
-	cl.ends.marked.Store(false)
-	defer cl.ends.mark() // unless the figure marked first
-	v, err := figure(sock{fd, raw}, line)
+	var v float64
+	err = onOwnThread(cl.pin, keep, func() error {
+		raw, leave := enterRaw()
+		defer leave()
+		defer guardFD(ctx, fd, limit).stop() // armed after enterRaw's collection
+		cl.ends.marked.Store(false)
+		defer cl.ends.mark() // unless the figure marked first
+		v, err = figure(sock{fd, raw}, line)
+		return err
+	})
 	if err != nil && ctx.Err() != nil {
 		return 0, ctx.Err() // stopped: the guard's shutdown is no error of the peer's
 	}
@@ -260,6 +263,7 @@ func PeerText(peer string) finding.Text {
 func (p *prober) net(ctx context.Context) error {
 	cl := &client{addr: p.o.Peer, token: p.o.Token, pin: p.o.CPU}
 	reserveRaw(1)
+	defer freeProcs() // after the in-process listener's sessions, deferred below
 	p.res.Peer = cmp.Or(p.o.PeerLabel, p.o.Peer)
 	if p.o.PeerPID > 0 {
 		p.place = newPlacer(filepath.Join(p.o.ProcRoot, strconv.Itoa(p.o.PeerPID), "task"), cl)

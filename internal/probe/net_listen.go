@@ -48,6 +48,7 @@ func Listen(ctx context.Context, o ListenOptions) error {
 		o.Ready(ln.Addr().String())
 	}
 	reserveRaw(1)
+	defer freeProcs()
 	ctx, cancel := context.WithTimeout(ctx, o.For)
 	defer cancel()
 	serve(ctx, ln, o.Token, o.CPU, o.Log)
@@ -162,44 +163,47 @@ func session(ctx context.Context, c net.Conn, token string, pin CPUPin, conns *s
 	case "udplat", "udpbw":
 		return udpSession(ctx, c, h, pin, conns)
 	}
-	// The thread that serves the figure is pinned before the client
-	// starts and, when asked, named in the answer: a prober on this host
-	// reads where it ran.
-	release, err := pinThread(pin)
-	if err != nil {
-		fmt.Fprintf(c, "error %s\n", finding.SafeLine(err.Error()))
-		return err
-	}
-	defer release()
-	// Before the answer: taking the first raw slot collects once, which
-	// the client's timed window must not wait for.
-	raw, leave := enterRaw()
-	defer leave()
-	if _, err := io.WriteString(c, "ok"+tidField(h.tid)+"\n"); err != nil {
-		return err
-	}
+	// The figure is served on a thread of its own (onOwnThread), pinned
+	// before the client starts and, when asked, named in the answer: a
+	// prober on this host reads where it ran. The socket leaves Go's
+	// poller first, so the answer goes out on the blocking socket.
 	fd, release, err := trackedFD(c, conns)
 	if err != nil {
 		return err
 	}
 	defer release()
-	s := sock{fd, raw}
-	buf := make([]byte, max(size, 1))
-	switch mode {
-	case "lat":
-		// Until the client is done (or sessionMax, trackedFD's guard).
-		for s.readFull(buf) == nil && s.writeFull(buf) == nil {
+	answered := false
+	err = onOwnThread(pin, []int{fd}, func() error {
+		// Before the answer: taking the first raw slot collects once, which
+		// the client's timed window must not wait for.
+		raw, leave := enterRaw()
+		defer leave()
+		s := sock{fd, raw}
+		answered = true
+		if err := s.writeFull([]byte("ok" + tidField(h.tid) + "\n")); err != nil {
+			return err
 		}
-	case "bw":
-		var n int64
-		for {
-			k, err := s.read(buf)
-			if k <= 0 || err != nil {
-				break
+		buf := make([]byte, max(size, 1))
+		switch mode {
+		case "lat":
+			// Until the client is done (or sessionMax, trackedFD's guard).
+			for s.readFull(buf) == nil && s.writeFull(buf) == nil {
 			}
-			n += int64(k)
+		case "bw":
+			var n int64
+			for {
+				k, err := s.read(buf)
+				if k <= 0 || err != nil {
+					break
+				}
+				n += int64(k)
+			}
+			s.writeFull([]byte(strconv.FormatInt(n, 10) + "\n"))
 		}
-		s.writeFull([]byte(strconv.FormatInt(n, 10) + "\n"))
+		return nil
+	})
+	if err != nil && !answered { // not pinned
+		sock{fd, false}.writeFull([]byte("error " + finding.SafeLine(err.Error()) + "\n"))
 	}
-	return nil
+	return err
 }

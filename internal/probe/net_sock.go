@@ -135,6 +135,7 @@ var rawThreads struct {
 	n        int
 	gcWas    int
 	limitWas int64
+	procsWas int // GOMAXPROCS before reserveRaw set it (0: not set)
 }
 
 // reserveRaw makes room for want raw threads and a free P, while none
@@ -144,8 +145,30 @@ func reserveRaw(want int) {
 	r.Lock()
 	defer r.Unlock()
 	if r.n == 0 {
-		runtime.GOMAXPROCS(max(want+1, runtime.GOMAXPROCS(0)))
+		cur := runtime.GOMAXPROCS(0)
+		if r.procsWas == 0 {
+			r.procsWas = cur
+		}
+		runtime.GOMAXPROCS(max(want+1, cur))
 	}
+}
+
+// freeProcs puts GOMAXPROCS back as it was before reserveRaw, and the
+// runtime's updating of it with it (a load generated later in this
+// process sizes itself by it), once no raw thread runs.
+func freeProcs() {
+	r := &rawThreads
+	r.Lock()
+	defer r.Unlock()
+	if r.n > 0 || r.procsWas == 0 {
+		return
+	}
+	if os.Getenv("GOMAXPROCS") == "" {
+		runtime.SetDefaultGOMAXPROCS() // nothing else here sets it: the default was in force
+	} else {
+		runtime.GOMAXPROCS(r.procsWas)
+	}
+	r.procsWas = 0
 }
 
 // enterRaw takes a raw slot when one is free; leave gives it back (once,

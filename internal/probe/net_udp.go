@@ -48,37 +48,37 @@ func udpSession(ctx context.Context, c net.Conn, h hello, pin CPUPin, conns *syn
 	tid := ""
 	go func() {
 		defer close(done)
-		release, err := pinThread(pin)
+		err := onOwnThread(pin, []int{fd}, func() error {
+			tid = tidField(h.tid)
+			raw, leave := enterRaw() // before the answer, as a TCP session's
+			defer leave()
+			ready <- nil
+			s := sock{fd, raw}
+			buf := make([]byte, 65536)
+			if mode == "udpbw" {
+				countRaw(s, buf, client.IP, &stop, &bytes, &pkts)
+				return nil
+			}
+			var from unix.RawSockaddrAny
+			for !stop.Load() {
+				n, err := s.recvfrom(buf, &from)
+				if err != nil || from.Addr.Family == unix.AF_UNSPEC {
+					return nil // shut down: recvfrom returns 0 without a source
+				}
+				if !rawFromClient(&from, client.IP) {
+					continue // only the prober's address
+				}
+				if mode == "udplat" {
+					s.sendto(buf[:n], &from, rawLen(&from))
+				} else {
+					bytes.Add(int64(n))
+					pkts.Add(1)
+				}
+			}
+			return nil
+		})
 		if err != nil {
-			ready <- err
-			return
-		}
-		defer release()
-		tid = tidField(h.tid)
-		raw, leave := enterRaw() // before the answer, as a TCP session's
-		defer leave()
-		ready <- nil
-		s := sock{fd, raw}
-		buf := make([]byte, 65536)
-		if mode == "udpbw" {
-			countRaw(s, buf, client.IP, &stop, &bytes, &pkts)
-			return
-		}
-		var from unix.RawSockaddrAny
-		for !stop.Load() {
-			n, err := s.recvfrom(buf, &from)
-			if err != nil || from.Addr.Family == unix.AF_UNSPEC {
-				return // shut down: recvfrom returns 0 without a source
-			}
-			if !rawFromClient(&from, client.IP) {
-				continue // only the prober's address
-			}
-			if mode == "udplat" {
-				s.sendto(buf[:n], &from, rawLen(&from))
-			} else {
-				bytes.Add(int64(n))
-				pkts.Add(1)
-			}
+			ready <- err // not pinned: fn, which answers ready, did not run
 		}
 	}()
 	if err := <-ready; err != nil {
