@@ -63,6 +63,7 @@
 #   LIKE=1 scripts/bench-probe.sh          # tuneloop rounds as long as the anchors' runs
 #
 #   PIN="0 1" scripts/bench-probe.sh       # both tools' two ends pinned alike
+#   AA=1 PARTS=net scripts/bench-probe.sh  # and each anchor against itself
 #
 # Where the two ends of a loopback figure run is part of what it measures
 # on few CPUs: on one CPU a round trip is two context switches and the
@@ -76,7 +77,9 @@
 #
 # Environment: ROUNDS (3), SECS (seconds per anchor test, 2), DIR (the disk
 # part's directory, default /var/tmp), PARTS (net,mem,disk), TUNELOOP (the
-# binary, default bin/tuneloop), LIKE (see above), PIN (see above).
+# binary, default bin/tuneloop), LIKE (see above), PIN (see above), AA
+# (any value: each anchor runs twice a round, and a second table compares
+# it with itself by the same rule, the rule's false-alarm rate here).
 # Installs qperf, iperf3, fio, sysbench and jq when missing (as root).
 set -euo pipefail
 rounds=${ROUNDS:-3}
@@ -144,8 +147,8 @@ qperf_val() { # TEST FIELD file: the value in base units (-uu: ns, bytes/sec)
   awk -v t="$1:" -v f="$2" '$1 == t {in_t=1; next} /^[a-z_]+:$/ {in_t=0} in_t && $1 == f {print $3; exit}' "$3"
 }
 
-anchor_round() {
-  local r=$1
+anchor_round() { # ROUND [SIDE: anchor, or anchor2 for AA=1's second run]
+  local r=$1 side=${2:-anchor}
   if [[ $parts == *net* ]]; then
     for s in 1 64 1024 65536; do
       local f="$work/qperf.$r.$s" us=$((s > 65507 ? 65507 : s))
@@ -153,18 +156,18 @@ anchor_round() {
       # B datagrams at that size and says so, qperf gets the same.
       qperf "${qpin[@]}" -lp $qport -uu -t "$secs" -oo "msg_size:$s" 127.0.0.1 tcp_lat tcp_bw > "$f" 2>&1 || true
       qperf "${qpin[@]}" -lp $qport -uu -t "$secs" -oo "msg_size:$us" 127.0.0.1 udp_lat udp_bw >> "$f" 2>&1 || true
-      rec "net.tcp_lat.$s" anchor "$r" "$(qperf_val tcp_lat latency "$f" | awk '{ if ($1 > 0) print $1 / 1000 }')"
-      rec "net.tcp_bw.$s" anchor "$r" "$(qperf_val tcp_bw bw "$f" | awk '{ if ($1 > 0) print $1 / 1e6 }')"
-      rec "net.udp_lat.$s" anchor "$r" "$(qperf_val udp_lat latency "$f" | awk '{ if ($1 > 0) print $1 / 1000 }')"
-      rec "net.udp_bw.$s" anchor "$r" "$(qperf_val udp_bw recv_bw "$f" | awk '{ if ($1 > 0) print $1 / 1e6 }')"
+      rec "net.tcp_lat.$s" "$side" "$r" "$(qperf_val tcp_lat latency "$f" | awk '{ if ($1 > 0) print $1 / 1000 }')"
+      rec "net.tcp_bw.$s" "$side" "$r" "$(qperf_val tcp_bw bw "$f" | awk '{ if ($1 > 0) print $1 / 1e6 }')"
+      rec "net.udp_lat.$s" "$side" "$r" "$(qperf_val udp_lat latency "$f" | awk '{ if ($1 > 0) print $1 / 1000 }')"
+      rec "net.udp_bw.$s" "$side" "$r" "$(qperf_val udp_bw recv_bw "$f" | awk '{ if ($1 > 0) print $1 / 1e6 }')"
     done
     iperf3 "${ipin[@]}" -c 127.0.0.1 -p $iport -t "$secs" -l 64K -J > "$work/iperf.$r" 2>/dev/null || true
-    rec "net.tcp_bw.65536~iperf3" anchor "$r" "$(jq -r '.end.sum_received.bits_per_second / 8 / 1e6' "$work/iperf.$r" 2>/dev/null || true)"
+    rec "net.tcp_bw.65536~iperf3" "$side" "$r" "$(jq -r '.end.sum_received.bits_per_second / 8 / 1e6' "$work/iperf.$r" 2>/dev/null || true)"
   fi
   if [[ $parts == *mem* ]]; then
     sysbench memory --threads=1 --memory-block-size="$memblock" --memory-total-size=10000G --memory-oper=read \
       --time="$secs" run > "$work/sb.$r" 2>&1 || true
-    rec mem.read anchor "$r" "$(awk -F'[()]' '/MiB\/sec/ {split($2, a, " "); print a[1] * 1048576 / 1e9}' "$work/sb.$r")"
+    rec mem.read "$side" "$r" "$(awk -F'[()]' '/MiB\/sec/ {split($2, a, " "); print a[1] * 1048576 / 1e9}' "$work/sb.$r")"
   fi
   if [[ $parts == *disk* ]]; then
     # File states as tuneloop's: the fsync figure appends to a fresh file
@@ -174,22 +177,22 @@ anchor_round() {
     local common=(--filename="$fiofile" --ioengine=psync --time_based --runtime="$secs" --output-format=json --fallocate=none)
     rm -f "$fiofile"
     fio --name=fsync "${common[@]}" --size=64M --rw=write --bs=4k --fdatasync=1 > "$work/fio.fs.$r" 2>/dev/null || true
-    rec disk.fsync anchor "$r" "$(jq -r '(.jobs[0].write.clat_ns.percentile["50.000000"] + .jobs[0].sync.lat_ns.percentile["50.000000"]) / 1000' "$work/fio.fs.$r" 2>/dev/null || true)"
-    rec disk.fsync_p99 anchor "$r" "$(jq -r '(.jobs[0].write.clat_ns.percentile["99.000000"] + .jobs[0].sync.lat_ns.percentile["99.000000"]) / 1000' "$work/fio.fs.$r" 2>/dev/null || true)"
+    rec disk.fsync "$side" "$r" "$(jq -r '(.jobs[0].write.clat_ns.percentile["50.000000"] + .jobs[0].sync.lat_ns.percentile["50.000000"]) / 1000' "$work/fio.fs.$r" 2>/dev/null || true)"
+    rec disk.fsync_p99 "$side" "$r" "$(jq -r '(.jobs[0].write.clat_ns.percentile["99.000000"] + .jobs[0].sync.lat_ns.percentile["99.000000"]) / 1000' "$work/fio.fs.$r" 2>/dev/null || true)"
     rm -f "$fiofile"
     for pass in 1 2; do
       fio --name=fsyncow "${common[@]}" --size=1M --overwrite=1 --invalidate=0 --rw=write --bs=4k --fdatasync=1 > "$work/fio.fo.$r" 2>/dev/null || true
     done
-    rec disk.fsync_overwrite anchor "$r" "$(jq -r '(.jobs[0].write.clat_ns.percentile["50.000000"] + .jobs[0].sync.lat_ns.percentile["50.000000"]) / 1000' "$work/fio.fo.$r" 2>/dev/null || true)"
+    rec disk.fsync_overwrite "$side" "$r" "$(jq -r '(.jobs[0].write.clat_ns.percentile["50.000000"] + .jobs[0].sync.lat_ns.percentile["50.000000"]) / 1000' "$work/fio.fo.$r" 2>/dev/null || true)"
     rm -f "$fiofile"
     fio --name=sw "${common[@]}" --size="$disksize" --overwrite=1 --rw=write --bs=1M --direct=1 > "$work/fio.sw.$r" 2>/dev/null || true
-    rec disk.seq_write anchor "$r" "$(jq -r '.jobs[0].write.bw_bytes / 1e6' "$work/fio.sw.$r" 2>/dev/null || true)"
+    rec disk.seq_write "$side" "$r" "$(jq -r '.jobs[0].write.bw_bytes / 1e6' "$work/fio.sw.$r" 2>/dev/null || true)"
     fio --name=sr "${common[@]}" --size="$disksize" --rw=read --bs=1M --direct=1 > "$work/fio.sr.$r" 2>/dev/null || true
-    rec disk.seq_read anchor "$r" "$(jq -r '.jobs[0].read.bw_bytes / 1e6' "$work/fio.sr.$r" 2>/dev/null || true)"
+    rec disk.seq_read "$side" "$r" "$(jq -r '.jobs[0].read.bw_bytes / 1e6' "$work/fio.sr.$r" 2>/dev/null || true)"
     fio --name=rr "${common[@]}" --size="$disksize" --rw=randread --bs=4k --direct=1 > "$work/fio.rr.$r" 2>/dev/null || true
-    rec disk.rand_read anchor "$r" "$(jq -r '.jobs[0].read.iops' "$work/fio.rr.$r" 2>/dev/null || true)"
+    rec disk.rand_read "$side" "$r" "$(jq -r '.jobs[0].read.iops' "$work/fio.rr.$r" 2>/dev/null || true)"
     fio --name=rw "${common[@]}" --size="$disksize" --overwrite=1 --rw=randwrite --bs=4k --direct=1 > "$work/fio.rw.$r" 2>/dev/null || true
-    rec disk.rand_write anchor "$r" "$(jq -r '.jobs[0].write.iops' "$work/fio.rw.$r" 2>/dev/null || true)"
+    rec disk.rand_write "$side" "$r" "$(jq -r '.jobs[0].write.iops' "$work/fio.rw.$r" 2>/dev/null || true)"
     rm -f "$fiofile"
   fi
 }
@@ -198,7 +201,10 @@ echo "bench-probe: $rounds rounds, anchors ${secs}s per test, tuneloop ${like[*]
 touch "$work/values"
 busy="?" placed="?"
 for r in $(seq 1 "$rounds"); do
-  if [ $((r % 2)) = 1 ]; then tuneloop_round "$r"; anchor_round "$r"; order="tuneloop, anchors"
+  if [ -n "${AA:-}" ]; then
+    if [ $((r % 2)) = 1 ]; then tuneloop_round "$r"; anchor_round "$r"; anchor_round "$r" anchor2; order="tuneloop, anchors, anchors again"
+    else anchor_round "$r" anchor2; anchor_round "$r"; tuneloop_round "$r"; order="anchors again, anchors, tuneloop"; fi
+  elif [ $((r % 2)) = 1 ]; then tuneloop_round "$r"; anchor_round "$r"; order="tuneloop, anchors"
   else anchor_round "$r"; tuneloop_round "$r"; order="anchors, tuneloop"; fi
   echo "round $r ($order) done, load $(cut -d' ' -f1-3 /proc/loadavg), others kept ${busy}% of the CPUs busy during tuneloop's figures (median), tuneloop's two ends on one CPU at the end of ${placed} net rounds${PIN:+ (pinned $PIN)}"
 done
@@ -213,9 +219,11 @@ fi
 # The iperf3 row compares with tuneloop's 64 KiB TCP bandwidth.
 awk '$1 == "net.tcp_bw.65536" && $2 == "tuneloop" {print "net.tcp_bw.65536~iperf3", $2, $3, $4}' "$work/values" >> "$work/values"
 
-echo
-printf "%-28s %-34s %-34s %10s %8s %8s  %s\n" figure "tuneloop (each round)" "anchor (each round)" "ratio" spreadT spreadA verdict
-awk '
+# table X Y: per figure X's and Y's rounds, the ratio of their medians,
+# each one's spread, and the verdict.
+table() {
+  printf "%-28s %-34s %-34s %10s %8s %8s  %s\n" figure "$3 (each round)" "$4 (each round)" "ratio" spreadT spreadA verdict
+  awk -v x="$1" -v y="$2" '
 function med(s,   n, a, i, j, t) { n = split(s, a, " "); for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j-1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j-1]; a[j-1] = t }
   return n == 0 ? "" : (n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2) }
 function spread(s,   n, a, i, lo, hi, m) { n = split(s, a, " "); if (n < 2) return -1; lo = hi = a[1]
@@ -223,7 +231,7 @@ function spread(s,   n, a, i, lo, hi, m) { n = split(s, a, " "); if (n < 2) retu
 { v[$1 " " $2] = v[$1 " " $2] " " $4; seen[$1] = 1 }
 END {
   for (id in seen) {
-    t = v[id " tuneloop"]; a = v[id " anchor"]
+    t = v[id " " x]; a = v[id " " y]
     if (t == "" || a == "") continue
     mt = med(t); ma = med(a); st = spread(t); sa = spread(a)
     ratio = (ma > 0) ? mt / ma : 0
@@ -233,4 +241,18 @@ END {
     printf "%-28s %-34s %-34s %10.2f %7.0f%% %7.0f%%  %s\n", id, substr(t, 2), substr(a, 2), ratio, 100 * st, 100 * sa, verdict
   }
 }' "$work/values" | sort
+}
+
+echo
+table tuneloop anchor tuneloop anchor
+if [ -n "${AA:-}" ]; then
+  # The anchor against itself, by the same rule: how often the rule calls
+  # two runs of one tool different on this machine now. A tuneloop figure
+  # that "differs" by less than the anchor's own A/A ratios do is not
+  # told apart from the anchor by this bench.
+  echo
+  echo "the anchors against themselves (AA=1: a second run of each anchor in every round)"
+  table anchor anchor2 anchor "anchor again" | tee "$work/aa"
+  echo "the rule calls $(grep -c ' differs$' "$work/aa" || true) of $(($(wc -l < "$work/aa") - 1)) figures different between an anchor and itself"
+fi
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
