@@ -135,7 +135,8 @@ var rawThreads struct {
 	n        int
 	gcWas    int
 	limitWas int64
-	procsWas int // GOMAXPROCS before reserveRaw set it (0: not set)
+	procsWas int           // GOMAXPROCS before reserveRaw set it (0: not set)
+	freed    chan struct{} // closed when a slot is given back, if any thread waits
 }
 
 // reserveRaw makes room for want raw threads and a free P, while none
@@ -171,16 +172,43 @@ func freeProcs() {
 	r.procsWas = 0
 }
 
-// enterRaw takes a raw slot when one is free; leave gives it back (once,
-// however often it is called).
+// rawWait is how long enterRaw waits for a slot to be given back: a
+// window's end can start while the last window's other end is still
+// leaving its slot (seen in 2-6 of the ~100 windows of an in-process
+// --quick net part, which then called through Go's entry).
+const rawWait = 100 * time.Millisecond
+
+// enterRaw takes a raw slot when one is free or given back within
+// rawWait; leave gives it back (once, however often it is called).
 func enterRaw() (raw bool, leave func()) {
 	reserveRaw(1)
 	r := &rawThreads
+	deadline := time.Now().Add(rawWait)
 	r.Lock()
-	defer r.Unlock()
-	if r.n >= runtime.GOMAXPROCS(0)-1 {
-		return false, func() {}
+	for r.n >= runtime.GOMAXPROCS(0)-1 {
+		if r.freed == nil {
+			r.freed = make(chan struct{})
+		}
+		freed := r.freed
+		r.Unlock()
+		left := time.Until(deadline)
+		if left <= 0 {
+			return false, func() {}
+		}
+		t := time.NewTimer(left)
+		select {
+		case <-freed:
+			t.Stop()
+		case <-t.C:
+			select {
+			case <-freed: // given back as the time ran out: taken still
+			default:
+				return false, func() {}
+			}
+		}
+		r.Lock()
 	}
+	defer r.Unlock()
 	if r.n == 0 {
 		// Off, and then one whole cycle: a cycle that had decided to start
 		// before it went off (its trigger test passed, its stop-the-world
@@ -196,6 +224,10 @@ func enterRaw() (raw bool, leave func()) {
 		once.Do(func() {
 			r.Lock()
 			defer r.Unlock()
+			if r.freed != nil {
+				close(r.freed) // wakes the threads waiting for a slot
+				r.freed = nil
+			}
 			if r.n--; r.n == 0 {
 				// Back as they were, unless another hand set them meanwhile.
 				if gcSetting("/gc/gogc:percent") == -1 {

@@ -485,9 +485,9 @@ func TestRawCallsEndWithTheirSocket(t *testing.T) {
 }
 
 // Raw threads leave a P free (at most GOMAXPROCS-1 of them; a thread that
-// finds none calls through Go's entry), the collector is off with no
-// memory limit exactly while one runs, and a leave called twice gives
-// back one slot.
+// finds none waits rawWait for one, then calls through Go's entry), the
+// collector is off with no memory limit exactly while one runs, and a
+// leave called twice gives back one slot.
 func TestRawSlotsLeaveAPAndHoldTheCollector(t *testing.T) {
 	gcWas := debug.SetGCPercent(77)
 	defer debug.SetGCPercent(gcWas)
@@ -510,6 +510,22 @@ func TestRawSlotsLeaveAPAndHoldTheCollector(t *testing.T) {
 	}
 	if want := runtime.GOMAXPROCS(0) - 1 - n0; raws != want {
 		t.Errorf("%d raw slots with GOMAXPROCS %d (%d taken before), want %d", raws, runtime.GOMAXPROCS(0), n0, want)
+	}
+	// A thread that finds every slot taken gets one given back meanwhile.
+	got := make(chan bool, 1)
+	go func() {
+		r, leave := enterRaw()
+		leave()
+		got <- r
+	}()
+	for waiting := false; !waiting; time.Sleep(time.Millisecond) {
+		rawThreads.Lock()
+		waiting = rawThreads.freed != nil
+		rawThreads.Unlock()
+	}
+	leaves[0]()
+	if !<-got {
+		t.Errorf("a slot given back while a thread waited for one was not taken by it")
 	}
 	for _, leave := range leaves {
 		leave()
