@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -196,4 +198,59 @@ func (r *Result) placed() *Placement {
 		}
 	}
 	return &all
+}
+
+// preemptions is the calling thread's count of involuntary context
+// switches, from its status file:
+//
+//	voluntary_ctxt_switches:	150
+//	nonvoluntary_ctxt_switches:	545
+func preemptions() (int64, bool) {
+	b, err := os.ReadFile("/proc/self/task/" + strconv.Itoa(unix.Gettid()) + "/status")
+	if err != nil {
+		return 0, false
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "nonvoluntary_ctxt_switches:"); ok {
+			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			return n, err == nil
+		}
+	}
+	return 0, false
+}
+
+// rateRange is the lowest and highest of a rate over a figure's rounds.
+type rateRange struct {
+	mu     sync.Mutex
+	n      int
+	lo, hi float64
+}
+
+func (r *rateRange) add(v float64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.n == 0 || v < r.lo {
+		r.lo = v
+	}
+	if r.n == 0 || v > r.hi {
+		r.hi = v
+	}
+	r.n++
+}
+
+// preemptText: "sending thread preempted 590-15021 times a second
+// (...)", or nothing before a round.
+func (r *rateRange) preemptText() finding.Text {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.n == 0 {
+		return finding.Text{}
+	}
+	span := fmt.Sprintf("%.0f", r.lo)
+	if hi := fmt.Sprintf("%.0f", r.hi); hi != span {
+		span += "-" + hi
+	}
+	return finding.T(
+		"sending thread preempted "+span+" times a second (ends on one CPU: thousands when the receiver's wake-ups cut in, hundreds when they take whole slices in turn, which moves more small writes)",
+		"发送线程每秒被抢占 "+span+" 次（两端同在一个 CPU：接收端唤醒即抢占时为数千次，两者按整个时间片轮流时为数百次，后者能传更多小消息）")
 }

@@ -54,10 +54,17 @@ func (cl *client) tcpLat(ctx context.Context, size int, d time.Duration) (float6
 
 // tcpBW streams size-byte writes for d and returns what the listener
 // received per second, in MB/s (10^6, as qperf).
-func (cl *client) tcpBW(ctx context.Context, size int, d time.Duration) (float64, error) {
+// The sender's preemptions per second (pre) say which of two regimes a
+// stream ran in when both ends share a CPU: the receiver's wake-up
+// preempting the sender at every segment (~15,000 a second here), or
+// the sender running out its slice and the receiver draining the lot
+// (~600): at 64 B 36-38 against 43-45 MB/s for one C pair, the regime
+// set by what the two did just before, not by either's cost.
+func (cl *client) tcpBW(ctx context.Context, size int, d time.Duration, pre *rateRange) (float64, error) {
 	return cl.onSocket(ctx, cl.tcpPeer, "bw", size, d+sockWait, func(s sock, _ net.Conn) (float64, error) {
 		buf := make([]byte, size)
 		every := max(1, 4096/size)
+		pre0, preOK := preemptions()
 		start := time.Now()
 		end := start.Add(d)
 		for i := 1; ; i++ {
@@ -67,6 +74,9 @@ func (cl *client) tcpBW(ctx context.Context, size int, d time.Duration) (float64
 			if i%every == 0 && (!time.Now().Before(end) || ctx.Err() != nil) {
 				break
 			}
+		}
+		if pre1, ok := preemptions(); ok && preOK {
+			pre.add(float64(pre1-pre0) / time.Since(start).Seconds())
 		}
 		// Both ends are still at work (the listener reads until this
 		// shutdown, then unpins): where they ran is read now.

@@ -544,9 +544,12 @@ func TestRawSlotsLeaveAPAndHoldTheCollector(t *testing.T) {
 	}
 }
 
+var preempted = regexp.MustCompile(`sending thread preempted \d+(-\d+)? times a second`)
+
 // --cpu and --peer-cpu pin the two ends of a network figure as qperf's
 // -lca and -rca do, and the probe says where they ran: on one CPU in
-// every round when pinned together, never when pinned apart.
+// every round when pinned together, never when pinned apart. A TCP
+// stream says how often its sender was preempted.
 func TestPinnedEnds(t *testing.T) {
 	var set unix.CPUSet
 	if err := unix.SchedGetaffinity(0, &set); err != nil || set.Count() < 2 {
@@ -579,6 +582,10 @@ func TestPinnedEnds(t *testing.T) {
 				continue
 			}
 			placed++
+			// A stream's regime on one CPU: the sender's preemptions a second.
+			if strings.HasPrefix(f.ID, "net.tcp_bw.") && (!preempted.MatchString(f.Note.EN) || !strings.Contains(f.Note.ZH, "每秒被抢占")) {
+				t.Errorf("%s: note %q / %q names no preemption rate", f.ID, f.Note.EN, f.Note.ZH)
+			}
 			if want := map[bool]int{true: f.Placement.Rounds, false: 0}[c.same]; f.Placement.SameCPU != want {
 				t.Errorf("pinned to %d and %d, %s: one CPU in %d of %d rounds", cpus[0], c.peer, f.ID, f.Placement.SameCPU, f.Placement.Rounds)
 			}
