@@ -245,6 +245,15 @@ END {
 
 echo
 table tuneloop anchor tuneloop anchor
+# Pinned together, a small-message TCP stream runs in one of two
+# scheduler regimes (see the README): tuneloop's note names its sender's
+# preemptions a second, each round's range here.
+regimes=$(for f in "$work"/tl.*.json; do jq -r '.figures[] | select(.id | startswith("net.tcp_bw.")) | "\(.id) \(.note.en // "" | capture("preempted (?<r>[0-9-]+) times").r // "?")"' "$f" 2>/dev/null; done |
+  awk '{ v[$1] = v[$1] " " $2 } END { for (id in v) printf "  %s:%s\n", id, v[id] }' | sort)
+if [ -n "$regimes" ]; then
+  echo "tuneloop's TCP senders, preemptions a second in each round (thousands: the receiver's wake-ups cut in; hundreds: whole slices in turn, more small writes moved):"
+  echo "$regimes"
+fi
 if [ -n "${AA:-}" ]; then
   # The anchor against itself, by the same rule: how often the rule calls
   # two runs of one tool different on this machine now. A tuneloop figure
