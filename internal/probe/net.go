@@ -182,8 +182,8 @@ func (cl *client) dial(ctx context.Context, mode string, size int) (net.Conn, st
 // onSocket runs a figure on the blocking socket that open (tcpPeer or
 // udpPeer) gives for mode, on a thread of its own (onOwnThread): the
 // figure's calls are the kernel's, on one thread, as qperf's (raw when a
-// slot is free, see enterRaw). line is the TCP line a udp mode keeps beside its socket
-// (nil for TCP). The socket is shut down when ctx ends or limit has
+// slot is free, see enterRaw). line is the TCP line a udp mode keeps
+// beside its socket (nil for TCP). The socket is shut down when ctx ends or limit has
 // passed, which ends any wait for a peer gone quiet.
 func (cl *client) onSocket(ctx context.Context, open func(ctx context.Context, mode string, size int) (net.Conn, int, *os.File, error),
 	mode string, size int, limit time.Duration, figure func(s sock, line net.Conn) (float64, error)) (float64, error) {
@@ -206,8 +206,9 @@ func (cl *client) onSocket(ctx context.Context, open func(ctx context.Context, m
 		defer guardFD(ctx, fd, limit).stop() // armed after enterRaw's collection
 		cl.ends.marked.Store(false)
 		defer cl.ends.mark() // unless the figure marked first
-		v, err = figure(sock{fd, raw}, line)
-		return err
+		var ferr error
+		v, ferr = figure(sock{fd, raw}, line)
+		return ferr
 	})
 	if err != nil && ctx.Err() != nil {
 		return 0, ctx.Err() // stopped: the guard's shutdown is no error of the peer's

@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -201,22 +200,24 @@ func (r *Result) placed() *Placement {
 }
 
 // preemptions is the calling thread's count of involuntary context
-// switches, from its status file:
-//
-//	voluntary_ctxt_switches:	150
-//	nonvoluntary_ctxt_switches:	545
+// switches (sample.ProcStatus reads its status file).
 func preemptions() (int64, bool) {
-	b, err := os.ReadFile("/proc/self/task/" + strconv.Itoa(unix.Gettid()) + "/status")
+	b, err := os.ReadFile(threadPath("status"))
 	if err != nil {
 		return 0, false
 	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "nonvoluntary_ctxt_switches:"); ok {
-			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
-			return n, err == nil
-		}
+	var st sample.ProcStatus
+	if st.Parse(b, sample.FieldNonvoluntaryCtxt) != nil || st.Has&sample.FieldNonvoluntaryCtxt == 0 {
+		return 0, false
 	}
-	return 0, false
+	return int64(st.NonvoluntaryCtxt), true
+}
+
+// threadPath is the calling thread's /proc/self/task/TID/name
+// (/proc/self is the main thread's; /proc/thread-self is newer than some
+// kernels served).
+func threadPath(name string) string {
+	return "/proc/self/task/" + strconv.Itoa(unix.Gettid()) + "/" + name
 }
 
 // rateRange is the lowest and highest of a rate over a figure's rounds.

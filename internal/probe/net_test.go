@@ -95,7 +95,7 @@ func threadsIn(t *testing.T, nr uintptr) int {
 // wake-up and a goroutine handoff to every datagram), and counts them
 // alike.
 func TestUDPListenerReceivesOnABlockingThread(t *testing.T) {
-	if _, err := os.ReadFile("/proc/self/task/" + strconv.Itoa(unix.Gettid()) + "/syscall"); err != nil {
+	if _, err := os.ReadFile(threadPath("syscall")); err != nil {
 		t.Skipf("no /proc/self/task/*/syscall here: %v", err)
 	}
 	addr, stop := listen(t, "", time.Minute)

@@ -94,10 +94,9 @@ var pollerUp = sync.OnceFunc(func() {
 // own and closes in it the sockets and pipes not in keep. Nothing it
 // opens after the unshare goes through os (the poller, above).
 func ownFiles(keep []int) bool {
-	// /proc/self/task/TID/fd is this thread's table (/proc/self/fd is the
-	// main thread's); /proc/thread-self is newer than some kernels served.
-	// Without it the copies could not be found: the table stays shared.
-	path := "/proc/self/task/" + strconv.Itoa(unix.Gettid()) + "/fd"
+	// This thread's table (/proc/self/fd is the main thread's). Without it
+	// the copies could not be found: the table stays shared.
+	path := threadPath("fd")
 	pollerUp()
 	if _, err := os.Stat(path); err != nil || unix.Unshare(unix.CLONE_FILES) != nil {
 		return false
