@@ -10,6 +10,7 @@ package probe
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -220,36 +221,61 @@ func threadPath(name string) string {
 	return "/proc/self/task/" + strconv.Itoa(unix.Gettid()) + "/" + name
 }
 
-// rateRange is the lowest and highest of a rate over a figure's rounds.
-type rateRange struct {
-	mu     sync.Mutex
-	n      int
-	lo, hi float64
+// lastRate is a rate one run of a bench read, taken by the round that
+// ran it.
+type lastRate struct {
+	mu sync.Mutex
+	v  float64
+	ok bool
 }
 
-func (r *rateRange) add(v float64) {
+func (r *lastRate) set(v float64) {
+	r.mu.Lock()
+	r.v, r.ok = v, true
+	r.mu.Unlock()
+}
+
+// take returns the last run's rate and forgets it: -1 when that run read
+// none (or r is nil).
+func (r *lastRate) take() float64 {
+	if r == nil {
+		return -1
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.n == 0 || v < r.lo {
-		r.lo = v
+	v, ok := r.v, r.ok
+	r.ok = false
+	if !ok {
+		return -1
 	}
-	if r.n == 0 || v > r.hi {
-		r.hi = v
+	return v
+}
+
+// preemptSpan is the lowest and highest of the rounds' rates read (""
+// when none was).
+func preemptSpan(v []float64) string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, x := range v {
+		if x >= 0 {
+			lo, hi = min(lo, x), max(hi, x)
+		}
 	}
-	r.n++
+	if lo > hi {
+		return ""
+	}
+	span := fmt.Sprintf("%.0f", lo)
+	if h := fmt.Sprintf("%.0f", hi); h != span {
+		span += "-" + h
+	}
+	return span
 }
 
 // preemptText: "sending thread preempted 590-15021 times a second
-// (...)", or nothing before a round.
-func (r *rateRange) preemptText() finding.Text {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.n == 0 {
+// (...)", or nothing when no round read it.
+func preemptText(v []float64) finding.Text {
+	span := preemptSpan(v)
+	if span == "" {
 		return finding.Text{}
-	}
-	span := fmt.Sprintf("%.0f", r.lo)
-	if hi := fmt.Sprintf("%.0f", r.hi); hi != span {
-		span += "-" + hi
 	}
 	return finding.T(
 		"sending thread preempted "+span+" times a second (ends on one CPU: thousands when the receiver's wake-ups cut in, hundreds when they take whole slices in turn, which moves more small writes)",

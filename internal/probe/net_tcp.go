@@ -60,7 +60,7 @@ func (cl *client) tcpLat(ctx context.Context, size int, d time.Duration) (float6
 // the sender running out its slice and the receiver draining the lot
 // (~600): at 64 B 36-38 against 43-45 MB/s for one C pair, the regime
 // set by what the two did just before, not by either's cost.
-func (cl *client) tcpBW(ctx context.Context, size int, d time.Duration, pre *rateRange) (float64, error) {
+func (cl *client) tcpBW(ctx context.Context, size int, d time.Duration, pre *lastRate) (float64, error) {
 	return cl.onSocket(ctx, cl.tcpPeer, "bw", size, d+sockWait, func(s sock, _ net.Conn) (float64, error) {
 		buf := make([]byte, size)
 		every := max(1, 4096/size)
@@ -76,7 +76,7 @@ func (cl *client) tcpBW(ctx context.Context, size int, d time.Duration, pre *rat
 			}
 		}
 		if pre1, ok := preemptions(); ok && preOK {
-			pre.add(float64(pre1-pre0) / time.Since(start).Seconds())
+			pre.set(float64(pre1-pre0) / time.Since(start).Seconds())
 		}
 		// Both ends are still at work (the listener reads until this
 		// shutdown, then unpins): where they ran is read now.

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -583,8 +584,14 @@ func TestPinnedEnds(t *testing.T) {
 			}
 			placed++
 			// A stream's regime on one CPU: the sender's preemptions a second.
-			if strings.HasPrefix(f.ID, "net.tcp_bw.") && (!preempted.MatchString(f.Note.EN) || !strings.Contains(f.Note.ZH, "每秒被抢占")) {
-				t.Errorf("%s: note %q / %q names no preemption rate", f.ID, f.Note.EN, f.Note.ZH)
+			if strings.HasPrefix(f.ID, "net.tcp_bw.") {
+				if !preempted.MatchString(f.Note.EN) || !strings.Contains(f.Note.ZH, "每秒被抢占") {
+					t.Errorf("%s: note %q / %q names no preemption rate", f.ID, f.Note.EN, f.Note.ZH)
+				}
+				// One rate per round, each read (compare and bench-probe read them).
+				if len(f.Preempt) != len(f.Rounds) || slices.ContainsFunc(f.Preempt, func(v float64) bool { return v < 0 }) {
+					t.Errorf("%s: preemption rates %v for %d rounds", f.ID, f.Preempt, len(f.Rounds))
+				}
 			}
 			if want := map[bool]int{true: f.Placement.Rounds, false: 0}[c.same]; f.Placement.SameCPU != want {
 				t.Errorf("pinned to %d and %d, %s: one CPU in %d of %d rounds", cpus[0], c.peer, f.ID, f.Placement.SameCPU, f.Placement.Rounds)

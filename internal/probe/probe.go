@@ -130,6 +130,11 @@ type Figure struct {
 	// Placement: a loopback figure's rounds that ended with prober and
 	// listener on one CPU (nil when not known: a remote peer).
 	Placement *Placement `json:"placement,omitempty"`
+	// Preempt is, per round (as Rounds), how many times a second the
+	// thread that sent the bytes was preempted (involuntary context
+	// switches; -1: not read). Set for TCP bandwidth: with both ends on
+	// one CPU it says which scheduler regime the stream ran in.
+	Preempt []float64 `json:"sender_preempt_per_s,omitempty"`
 	// Dist is the latency distribution of every operation of every round
 	// (the fsync figures): upper bound in microseconds, count.
 	Dist []Bucket `json:"dist,omitempty"`
@@ -317,6 +322,9 @@ type bench struct {
 	// placed: a network figure whose two ends each move its bytes on one
 	// thread, so where those threads ran is recorded (Placement).
 	placed bool
+	// preempt, when set, holds what the last run read of its sender's
+	// preemptions a second (Figure.Preempt).
+	preempt *lastRate
 }
 
 // rounds runs every bench once per round, in turn, after one unrecorded
@@ -328,6 +336,7 @@ func (p *prober) rounds(ctx context.Context, part string, benches []bench, d tim
 	others := make([][]float64, len(benches))
 	steal := make([][]float64, len(benches))
 	errs := make([]error, len(benches))
+	pre := make([][]float64, len(benches))
 	for r := -1; r < p.b.rounds && ctx.Err() == nil; r++ {
 		for i, b := range benches {
 			if errs[i] != nil || ctx.Err() != nil {
@@ -337,6 +346,7 @@ func (p *prober) rounds(ctx context.Context, part string, benches []bench, d tim
 				if _, err := b.run(ctx, d/4); err != nil {
 					errs[i] = err
 				}
+				b.preempt.take()
 				continue
 			}
 			var nb noiseSpan
@@ -352,6 +362,7 @@ func (p *prober) rounds(ctx context.Context, part string, benches []bench, d tim
 			if !b.follows {
 				nb = p.noise.since(n0)
 			}
+			rate := b.preempt.take()
 			if err != nil {
 				errs[i] = err
 				continue
@@ -360,6 +371,9 @@ func (p *prober) rounds(ctx context.Context, part string, benches []bench, d tim
 				continue // nothing completed in the window (the context ended)
 			}
 			vals[i] = append(vals[i], v)
+			if b.preempt != nil {
+				pre[i] = append(pre[i], rate)
+			}
 			if placed {
 				if same := p.place.same(); same >= 0 {
 					places[i].Rounds++
@@ -372,7 +386,7 @@ func (p *prober) rounds(ctx context.Context, part string, benches []bench, d tim
 	}
 	for i, b := range benches {
 		f := Figure{ID: b.id, Part: part, Name: b.name, Unit: b.unit, Higher: b.higher, Rounds: vals[i],
-			OthersBusyPct: median(others[i]), StealPct: median(steal[i])}
+			OthersBusyPct: median(others[i]), StealPct: median(steal[i]), Preempt: pre[i]}
 		f.Median, f.Lo, f.Hi, f.Coverage, f.OK = stats.MedianCI(vals[i], stats.Confidence)
 		if errs[i] != nil && !errors.Is(errs[i], context.Canceled) {
 			f.Err = errs[i].Error()
@@ -380,6 +394,7 @@ func (p *prober) rounds(ctx context.Context, part string, benches []bench, d tim
 		if b.note != nil {
 			f.Note = b.note()
 		}
+		f.Note = joinNote(f.Note, preemptText(f.Preempt))
 		if b.dist != nil {
 			f.Dist = b.dist()
 		}

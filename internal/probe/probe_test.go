@@ -439,6 +439,47 @@ func TestCompareSaysPlacementDiffered(t *testing.T) {
 	}
 }
 
+// A TCP stream that changed while its sender was preempted far more often
+// on one side ran in another scheduler regime: compare says so, and only
+// then (a similar rate, or no significant change, needs no word).
+func TestCompareSaysRegimesDiffered(t *testing.T) {
+	f := func(mbs float64, pre ...float64) *Result {
+		return &Result{Figures: []Figure{{ID: "net.tcp_bw.64", Name: finding.T("TCP bandwidth 64 B writes", "TCP 带宽 64 B"), Unit: "MB/s", Higher: true,
+			Rounds: []float64{mbs, mbs * 1.01, mbs * 0.99, mbs}, Median: mbs, Preempt: pre}}}
+	}
+	said := func(c *Comparison) string {
+		for _, t := range c.Explain {
+			if strings.Contains(t.EN, "regimes") {
+				return t.EN + " / " + t.ZH
+			}
+		}
+		return ""
+	}
+	// 15,000 a second against ~600 (one round not read): said, with both medians.
+	s := said(Compare(f(37, 15021, 14500, 15800, 13900), f(44, 598, -1, 610, 640), "a", "b"))
+	if !strings.Contains(s, "14760 times a second in A and 610 in B") || !strings.Contains(s, "TCP bandwidth 64 B writes") || !strings.Contains(s, "调度状态") {
+		t.Errorf("15,000 against 600: %q", s)
+	}
+	if s := said(Compare(f(44, 600, 610, 620, 630), f(37, 15021, 14500, 15800, 13900), "a", "b")); !strings.Contains(s, "615 times a second in A and 14760 in B") {
+		t.Errorf("the other way: %q", s)
+	}
+	for name, c := range map[string]*Comparison{
+		"similar rates":     Compare(f(37, 600, 610, 620, 630), f(44, 1500, 1600, 1700, 1800), "a", "b"),
+		"no change":         Compare(f(40, 15000, 15000, 15000, 15000), f(40, 600, 600, 600, 600), "a", "b"),
+		"one side unread":   Compare(f(37, 15000, 15000, 15000, 15000), f(44), "a", "b"),
+		"never preempted":   Compare(f(37, 0, 0, 0, 0), f(44, 3, 4, 2, 3), "a", "b"),
+		"rarely either way": Compare(f(37, 0, 0, 1, 0), f(44, 9, 8, 70, 90), "a", "b"),
+	} {
+		if s := said(c); s != "" {
+			t.Errorf("%s: %q", name, s)
+		}
+	}
+	// Apart (never) against together in slices: the schedules differ too.
+	if s := said(Compare(f(37, 0, 0, 1, 0), f(44, 600, 610, 620, 630), "a", "b")); s == "" {
+		t.Error("0 against 615 a second: not said")
+	}
+}
+
 func TestQuitNeedsTheToken(t *testing.T) {
 	ctx := context.Background()
 	addr, stop := listen(t, "tok", time.Minute)
