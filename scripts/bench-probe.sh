@@ -74,6 +74,13 @@
 # pins the prober/client to CPU P and the listener/server to CPU L, for
 # every tool: tuneloop --cpu P --peer-cpu L, qperf -lca P+1 -rca L+1 (it
 # counts CPUs from 1), iperf3 -A P,L.
+# On one CPU a small-message TCP stream also settles in one of two
+# scheduler regimes (the receiver's wake-up preempting the sender at every
+# segment, or the two taking whole slices in turn; at 64 B 36-38 against
+# 43-45 MB/s for one C pair), set by what the two did just before. Each
+# side's sender is read (tuneloop's note; qperf's client from its
+# /proc status while tcp_bw streams): a TCP bandwidth whose senders were
+# preempted 5x as often on one side says "regimes differ" beside "differs".
 #
 # Environment: ROUNDS (3), SECS (seconds per anchor test, 2), DIR (the disk
 # part's directory, default /var/tmp), PARTS (net,mem,disk), TUNELOOP (the
@@ -136,12 +143,36 @@ tuneloop_round() {
   local r=$1 out="$work/tl.$1.json"
   "$bin" probe $quick "${like[@]}" "${tlpin[@]}" --only "$parts" --dir "$dir" --out - -o json > "$out" 2>/dev/null
   jq -r '.figures[] | select(.median != null) | "\(.id) \(.median)"' "$out" | while read -r id v; do rec "$id" tuneloop "$r" "$v"; done
+  jq -r '.figures[] | select(.sender_preempt_per_s) | "\(.id) \([.sender_preempt_per_s[] | select(. >= 0)] | sort | if length > 0 then .[length / 2 | floor] | round else "" end)"' "$out" |
+    while read -r id v; do recp "$id" tuneloop "$r" "$v"; done
   busy=$(jq -r '[.figures[].others_busy_pct | select(. >= 0)] | sort | if length > 0 then .[length / 2 | floor] | round else "?" end' "$out")
   placed=$(jq -r '[.figures[].placement | select(. != null)] | "\(map(.same_cpu) | add // 0) of \(map(.rounds) | add // 0)"' "$out")
   local mb; mb=$(jq -r '.mem_buffer_bytes // empty' "$out")
   [ -n "$mb" ] && memblock="$((mb >> 20))M"
   return 0
 }
+
+# recp FIGURE SIDE ROUND RATE: the sender's preemptions a second that round.
+recp() { if [ -n "$4" ] && [ "$4" != "null" ]; then echo "$1 $2 $3 $4" >> "$work/preempt"; fi; }
+
+# nvcs PID: sets NV to PID's involuntary context switches so far ("" when
+# gone), with builtins only (no fork beside a pinned stream).
+nvcs() { local k v; NV=""; while read -r k v _; do if [ "$k" = nonvoluntary_ctxt_switches: ]; then NV=$v; return; fi; done < "/proc/$1/status" 2>/dev/null; }
+
+# sampled OUT CMD...: runs CMD (output appended to OUT) and sets PRE to
+# how many times a second it was preempted from 0.3 s in to 0.15 s before
+# its test ends ("" when it could not be read): the regime its stream ran
+# in, as tuneloop's note gives for its own sender.
+sampled() {
+  local out=$1 pid a t0 b t1; shift
+  "$@" >> "$out" 2>&1 & pid=$!
+  PRE=""
+  sleep 0.3; nvcs $pid; a=$NV t0=$EPOCHREALTIME
+  sleep "$midsecs"; nvcs $pid; b=$NV t1=$EPOCHREALTIME
+  wait $pid || true
+  if [ -n "$a" ] && [ -n "$b" ]; then PRE=$(awk -v a="$a" -v b="$b" -v t0="$t0" -v t1="$t1" 'BEGIN { if (t1 > t0) printf "%.0f", (b - a) / (t1 - t0) }'); fi
+}
+midsecs=$(awk -v s="$secs" 'BEGIN { print (s > 0.6 ? s - 0.45 : 0.15) }')
 
 qperf_val() { # TEST FIELD file: the value in base units (-uu: ns, bytes/sec)
   awk -v t="$1:" -v f="$2" '$1 == t {in_t=1; next} /^[a-z_]+:$/ {in_t=0} in_t && $1 == f {print $3; exit}' "$3"
@@ -154,7 +185,10 @@ anchor_round() { # ROUND [SIDE: anchor, or anchor2 for AA=1's second run]
       local f="$work/qperf.$r.$s" us=$((s > 65507 ? 65507 : s))
       # UDP over 65507 B is refused (qperf prints 0): tuneloop sends 65507
       # B datagrams at that size and says so, qperf gets the same.
-      qperf "${qpin[@]}" -lp $qport -uu -t "$secs" -oo "msg_size:$s" 127.0.0.1 tcp_lat tcp_bw > "$f" 2>&1 || true
+      qperf "${qpin[@]}" -lp $qport -uu -t "$secs" -oo "msg_size:$s" 127.0.0.1 tcp_lat > "$f" 2>&1 || true
+      # tcp_bw alone, so its sender (qperf's client) is read while it streams.
+      sampled "$f" qperf "${qpin[@]}" -lp $qport -uu -t "$secs" -oo "msg_size:$s" 127.0.0.1 tcp_bw
+      recp "net.tcp_bw.$s" "$side" "$r" "$PRE"
       qperf "${qpin[@]}" -lp $qport -uu -t "$secs" -oo "msg_size:$us" 127.0.0.1 udp_lat udp_bw >> "$f" 2>&1 || true
       rec "net.tcp_lat.$s" "$side" "$r" "$(qperf_val tcp_lat latency "$f" | awk '{ if ($1 > 0) print $1 / 1000 }')"
       rec "net.tcp_bw.$s" "$side" "$r" "$(qperf_val tcp_bw bw "$f" | awk '{ if ($1 > 0) print $1 / 1e6 }')"
@@ -198,7 +232,7 @@ anchor_round() { # ROUND [SIDE: anchor, or anchor2 for AA=1's second run]
 }
 
 echo "bench-probe: $rounds rounds, anchors ${secs}s per test, tuneloop ${like[*]:-with its default windows}, parts $parts, disk $dir, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
-touch "$work/values"
+touch "$work/values" "$work/preempt"
 busy="?" placed="?"
 for r in $(seq 1 "$rounds"); do
   if [ -n "${AA:-}" ]; then
@@ -228,6 +262,7 @@ function med(s,   n, a, i, j, t) { n = split(s, a, " "); for (i = 2; i <= n; i++
   return n == 0 ? "" : (n % 2 ? a[(n+1)/2] : (a[n/2] + a[n/2+1]) / 2) }
 function spread(s,   n, a, i, lo, hi, m) { n = split(s, a, " "); if (n < 2) return -1; lo = hi = a[1]
   for (i = 2; i <= n; i++) { if (a[i] + 0 < lo + 0) lo = a[i]; if (a[i] + 0 > hi + 0) hi = a[i] }; m = med(s); return m > 0 ? (hi - lo) / m : -1 }
+FILENAME ~ /preempt$/ { p[$1 " " $2] = p[$1 " " $2] " " $4; next }
 { v[$1 " " $2] = v[$1 " " $2] " " $4; seen[$1] = 1 }
 END {
   for (id in seen) {
@@ -238,21 +273,26 @@ END {
     noise = (st > sa) ? st : sa
     d = ratio - 1; if (d < 0) d = -d
     verdict = (noise < 0) ? "one round" : (d <= noise ? "within noise" : "differs")
+    # Senders preempted 5x as often on one side (and 100+ a second) ran in
+    # another scheduler regime (what compare says of two probes).
+    pt = med(p[id " " x]); pa = med(p[id " " y])
+    if (verdict == "differs" && pt != "" && pa != "") {
+      hi = pt + 0 > pa + 0 ? pt + 0 : pa + 0; lo = pt + 0 > pa + 0 ? pa + 0 : pt + 0
+      if (hi >= 100 && hi >= 5 * (lo > 1 ? lo : 1)) verdict = sprintf("differs: regimes differ (preempted %.0f vs %.0f/s)", pt, pa)
+    }
     printf "%-28s %-34s %-34s %10.2f %7.0f%% %7.0f%%  %s\n", id, substr(t, 2), substr(a, 2), ratio, 100 * st, 100 * sa, verdict
   }
-}' "$work/values" | sort
+}' "$work/preempt" "$work/values" | sort
 }
 
 echo
 table tuneloop anchor tuneloop anchor
 # Pinned together, a small-message TCP stream runs in one of two
-# scheduler regimes (see the README): tuneloop's note names its sender's
-# preemptions a second, each round's range here.
-regimes=$(for f in "$work"/tl.*.json; do jq -r '.figures[] | select(.id | startswith("net.tcp_bw.")) | "\(.id) \(.note.en // "" | capture("preempted (?<r>[0-9-]+) times").r // "?")"' "$f" 2>/dev/null; done |
-  awk '{ v[$1] = v[$1] " " $2 } END { for (id in v) printf "  %s:%s\n", id, v[id] }' | sort)
-if [ -n "$regimes" ]; then
-  echo "tuneloop's TCP senders, preemptions a second in each round (thousands: the receiver's wake-ups cut in; hundreds: whole slices in turn, more small writes moved):"
-  echo "$regimes"
+# scheduler regimes (see the README): each side's sender's preemptions a
+# second, every round.
+if [ -s "$work/preempt" ]; then
+  echo "TCP senders, preemptions a second in each round (thousands: the receiver's wake-ups cut in; hundreds: whole slices in turn, more small writes moved):"
+  awk '{ v[$1 "  " $2] = v[$1 "  " $2] " " $4 } END { for (k in v) printf "  %s:%s\n", k, v[k] }' "$work/preempt" | sort
 fi
 if [ -n "${AA:-}" ]; then
   # The anchor against itself, by the same rule: how often the rule calls
