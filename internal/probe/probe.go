@@ -526,7 +526,7 @@ func Measure(ctx context.Context, o Options) (*Result, error) {
 	if ctx.Err() != nil {
 		p.res.Interrupted, p.res.Status = true, StatusInterrupted
 		if len(p.res.Figures) == 0 {
-			return nil, ctx.Err()
+			return nil, finding.Errorf(finding.T("interrupted before any figure was measured: nothing to report (%v)", "在测出任何指标之前被中断：没有可报告的结果（%v）"), ctx.Err())
 		}
 	}
 	return p.res, nil
