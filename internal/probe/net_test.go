@@ -755,3 +755,64 @@ func TestUDPLatencyOutlivesLoss(t *testing.T) {
 		t.Errorf("a peer gone quiet held the figure %v (window %v)", took, d)
 	}
 }
+
+// pingpong reads, from /proc/net/tcp, whether the socket local -> remote
+// delays its ACKs (TCP's pingpong mode: the low bit of the field after
+// rto and ato, "(quick << 1) | pingpong"). A line:
+//
+//	sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
+//	 1: 0100007F:A006 0100007F:4DC1 01 00000000:00000000 00:00000000 00000000     0        0 8812 1 00000000f3ba1ff1 20 4 1 10 -1
+func pingpong(t *testing.T, local, remote *net.TCPAddr) (bool, bool) {
+	t.Helper()
+	b, err := os.ReadFile("/proc/net/tcp")
+	if err != nil {
+		t.Skip(err)
+	}
+	want := func(a *net.TCPAddr) string { return fmt.Sprintf("0100007F:%04X", a.Port) }
+	for _, line := range strings.Split(string(b), "\n")[1:] {
+		f := strings.Fields(line)
+		if len(f) >= 17 && f[1] == want(local) && f[2] == want(remote) && f[3] == "01" {
+			q, err := strconv.Atoi(f[14])
+			if err != nil {
+				t.Fatalf("/proc/net/tcp: %q: %v", line, err)
+			}
+			return q&1 == 1, true
+		}
+	}
+	return false, false
+}
+
+// A bandwidth stream's receiver ACKs at once, as qperf's and iperf3's
+// data sockets do: the hello and its answer must not leave it delaying its
+// ACKs (pingpong mode), which, with Nagle on, lets small writes coalesce
+// into larger segments. A latency session, which answers as the traffic
+// does, is left as TCP set it (and shows the mode is read).
+func TestBandwidthReceiverAcksAtOnce(t *testing.T) {
+	addr, stop := listen(t, "", time.Minute)
+	defer stop()
+	cl := &client{addr: addr}
+	for _, c := range []struct {
+		mode     string
+		pingpong bool
+	}{{"lat", true}, {"bw", false}} {
+		conn, _, err := cl.dial(context.Background(), c.mode, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The listener's side of this connection: local is its port.
+		server, client := conn.RemoteAddr().(*net.TCPAddr), conn.LocalAddr().(*net.TCPAddr)
+		var pp, found bool
+		for end := time.Now().Add(2 * time.Second); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+			if pp, found = pingpong(t, server, client); found && pp == c.pingpong {
+				break
+			}
+		}
+		conn.Close()
+		if !found {
+			t.Fatalf("%s: the listener's socket %v -> %v is not in /proc/net/tcp", c.mode, server, client)
+		}
+		if pp != c.pingpong {
+			t.Errorf("%s session: the receiver delays its ACKs: %v, want %v", c.mode, pp, c.pingpong)
+		}
+	}
+}
