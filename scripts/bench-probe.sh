@@ -74,13 +74,18 @@
 # pins the prober/client to CPU P and the listener/server to CPU L, for
 # every tool: tuneloop --cpu P --peer-cpu L, qperf -lca P+1 -rca L+1 (it
 # counts CPUs from 1), iperf3 -A P,L.
-# On one CPU a small-message TCP stream also settles in one of two
-# scheduler regimes (the receiver's wake-up preempting the sender at every
-# segment, or the two taking whole slices in turn; at 64 B 36-38 against
-# 43-45 MB/s for one C pair), set by what the two did just before. Each
-# side's sender is read (tuneloop's note; qperf's client from its
-# /proc status while tcp_bw streams): a TCP bandwidth whose senders were
-# preempted 5x as often on one side says "regimes differ" beside "differs".
+# On one CPU a small-message TCP stream also runs in one of two patterns,
+# set by the receiver's ACKs (Nagle on: a small write waits for the ACK of
+# what is in flight): ACKed at once, small segments, each waking the
+# receiver, which preempts the sender; ACKs delayed (TCP's pingpong mode,
+# entered when a socket answers what it just read), large segments and
+# whole slices in turn (64 B, one C pair: 38 against 45 MB/s). tuneloop's
+# listener ACKs at once after its hello, as qperf's and iperf3's data
+# sockets, which answer nothing before the stream. Each side is read
+# (tuneloop's note; qperf's client from its /proc status and ss -ti while
+# tcp_bw streams): a TCP bandwidth whose senders were preempted 5x as
+# often, or whose segments were 3x as large, on one side says "patterns
+# differ" beside "differs".
 #
 # Environment: ROUNDS (3), SECS (seconds per anchor test, 2), DIR (the disk
 # part's directory, default /var/tmp), PARTS (net,mem,disk), TUNELOOP (the
@@ -110,7 +115,7 @@ iport=19766
 
 NEED=""
 need() { command -v "$1" >/dev/null 2>&1 || NEED+=" $2"; }
-need qperf qperf; need iperf3 iperf3; need fio fio; need sysbench sysbench; need jq jq
+need qperf qperf; need iperf3 iperf3; need fio fio; need sysbench sysbench; need jq jq; need ss iproute2
 if [ -n "$NEED" ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $NEED >/dev/null
@@ -145,6 +150,8 @@ tuneloop_round() {
   jq -r '.figures[] | select(.median != null) | "\(.id) \(.median)"' "$out" | while read -r id v; do rec "$id" tuneloop "$r" "$v"; done
   jq -r '.figures[] | select(.sender_preempt_per_s) | "\(.id) \([.sender_preempt_per_s[] | select(. >= 0)] | sort | if length > 0 then .[length / 2 | floor] | round else "" end)"' "$out" |
     while read -r id v; do recp "$id" tuneloop "$r" "$v"; done
+  jq -r '.figures[] | select(.segment_bytes) | "\(.id) \([.segment_bytes[] | select(. >= 0)] | sort | if length > 0 then .[length / 2 | floor] | round else "" end)"' "$out" |
+    while read -r id v; do recs "$id" tuneloop "$r" "$v"; done
   busy=$(jq -r '[.figures[].others_busy_pct | select(. >= 0)] | sort | if length > 0 then .[length / 2 | floor] | round else "?" end' "$out")
   placed=$(jq -r '[.figures[].placement | select(. != null)] | "\(map(.same_cpu) | add // 0) of \(map(.rounds) | add // 0)"' "$out")
   local mb; mb=$(jq -r '.mem_buffer_bytes // empty' "$out")
@@ -152,25 +159,41 @@ tuneloop_round() {
   return 0
 }
 
-# recp FIGURE SIDE ROUND RATE: the sender's preemptions a second that round.
+# recp FIGURE SIDE ROUND RATE: the sender's preemptions a second that
+# round; recs ... BYTES: its stream's average segment.
 recp() { if [ -n "$4" ] && [ "$4" != "null" ]; then echo "$1 $2 $3 $4" >> "$work/preempt"; fi; }
+recs() { if [ -n "$4" ] && [ "$4" != "null" ]; then echo "$1 $2 $3 $4" >> "$work/segment"; fi; }
 
 # nvcs PID: sets NV to PID's involuntary context switches so far ("" when
 # gone), with builtins only (no fork beside a pinned stream).
 nvcs() { local k v; NV=""; while read -r k v _; do if [ "$k" = nonvoluntary_ctxt_switches: ]; then NV=$v; return; fi; done < "/proc/$1/status" 2>/dev/null; }
 
+# sentnow: "ADDRS BYTES SEGMENTS" of the established TCP socket that has
+# sent the most (ss -ti: bytes_sent, data_segs_out): the stream running.
+sentnow() {
+  ss -tinH state established 2>/dev/null | awk '
+    /^[ \t]/ { b = ""; g = ""
+      for (i = 1; i <= NF; i++) { if ($i ~ /^bytes_sent:/) b = substr($i, 12); if ($i ~ /^data_segs_out:/) g = substr($i, 15) }
+      if (b != "" && g != "" && b + 0 > best) { best = b + 0; out = k " " b " " g }
+      next }
+    { k = $(NF-1) "-" $NF }
+    END { print out }'
+}
+
 # sampled OUT CMD...: runs CMD (output appended to OUT) and sets PRE to
 # how many times a second it was preempted from 0.3 s in to 0.15 s before
-# its test ends ("" when it could not be read): the regime its stream ran
-# in, as tuneloop's note gives for its own sender.
+# its test ends, SEG to its stream's average segment over that time (""
+# when either could not be read): the pattern its stream ran in, as
+# tuneloop's note gives for its own.
 sampled() {
-  local out=$1 pid a t0 b t1; shift
+  local out=$1 pid a t0 b t1 s0 s1; shift
   "$@" >> "$out" 2>&1 & pid=$!
-  PRE=""
-  sleep 0.3; nvcs $pid; a=$NV t0=$EPOCHREALTIME
-  sleep "$midsecs"; nvcs $pid; b=$NV t1=$EPOCHREALTIME
+  PRE="" SEG=""
+  sleep 0.3; nvcs $pid; a=$NV t0=$EPOCHREALTIME; s0=$(sentnow)
+  sleep "$midsecs"; nvcs $pid; b=$NV t1=$EPOCHREALTIME; s1=$(sentnow)
   wait $pid || true
   if [ -n "$a" ] && [ -n "$b" ]; then PRE=$(awk -v a="$a" -v b="$b" -v t0="$t0" -v t1="$t1" 'BEGIN { if (t1 > t0) printf "%.0f", (b - a) / (t1 - t0) }'); fi
+  SEG=$(echo "$s0 $s1" | awk 'NF == 6 && $1 == $4 && $6 > $3 { printf "%.0f", ($5 - $2) / ($6 - $3) }')
 }
 midsecs=$(awk -v s="$secs" 'BEGIN { print (s > 0.6 ? s - 0.45 : 0.15) }')
 
@@ -189,6 +212,7 @@ anchor_round() { # ROUND [SIDE: anchor, or anchor2 for AA=1's second run]
       # tcp_bw alone, so its sender (qperf's client) is read while it streams.
       sampled "$f" qperf "${qpin[@]}" -lp $qport -uu -t "$secs" -oo "msg_size:$s" 127.0.0.1 tcp_bw
       recp "net.tcp_bw.$s" "$side" "$r" "$PRE"
+      recs "net.tcp_bw.$s" "$side" "$r" "$SEG"
       qperf "${qpin[@]}" -lp $qport -uu -t "$secs" -oo "msg_size:$us" 127.0.0.1 udp_lat udp_bw >> "$f" 2>&1 || true
       rec "net.tcp_lat.$s" "$side" "$r" "$(qperf_val tcp_lat latency "$f" | awk '{ if ($1 > 0) print $1 / 1000 }')"
       rec "net.tcp_bw.$s" "$side" "$r" "$(qperf_val tcp_bw bw "$f" | awk '{ if ($1 > 0) print $1 / 1e6 }')"
@@ -232,7 +256,7 @@ anchor_round() { # ROUND [SIDE: anchor, or anchor2 for AA=1's second run]
 }
 
 echo "bench-probe: $rounds rounds, anchors ${secs}s per test, tuneloop ${like[*]:-with its default windows}, parts $parts, disk $dir, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
-touch "$work/values" "$work/preempt"
+touch "$work/values" "$work/preempt" "$work/segment"
 busy="?" placed="?"
 for r in $(seq 1 "$rounds"); do
   if [ -n "${AA:-}" ]; then
@@ -263,6 +287,7 @@ function med(s,   n, a, i, j, t) { n = split(s, a, " "); for (i = 2; i <= n; i++
 function spread(s,   n, a, i, lo, hi, m) { n = split(s, a, " "); if (n < 2) return -1; lo = hi = a[1]
   for (i = 2; i <= n; i++) { if (a[i] + 0 < lo + 0) lo = a[i]; if (a[i] + 0 > hi + 0) hi = a[i] }; m = med(s); return m > 0 ? (hi - lo) / m : -1 }
 FILENAME ~ /preempt$/ { p[$1 " " $2] = p[$1 " " $2] " " $4; next }
+FILENAME ~ /segment$/ { g[$1 " " $2] = g[$1 " " $2] " " $4; next }
 { v[$1 " " $2] = v[$1 " " $2] " " $4; seen[$1] = 1 }
 END {
   for (id in seen) {
@@ -273,26 +298,35 @@ END {
     noise = (st > sa) ? st : sa
     d = ratio - 1; if (d < 0) d = -d
     verdict = (noise < 0) ? "one round" : (d <= noise ? "within noise" : "differs")
-    # Senders preempted 5x as often on one side (and 100+ a second) ran in
-    # another scheduler regime (what compare says of two probes).
-    pt = med(p[id " " x]); pa = med(p[id " " y])
-    if (verdict == "differs" && pt != "" && pa != "") {
-      hi = pt + 0 > pa + 0 ? pt + 0 : pa + 0; lo = pt + 0 > pa + 0 ? pa + 0 : pt + 0
-      if (hi >= 100 && hi >= 5 * (lo > 1 ? lo : 1)) verdict = sprintf("differs: regimes differ (preempted %.0f vs %.0f/s)", pt, pa)
+    # Senders preempted 5x as often on one side (and 100+ a second), or
+    # segments 3x as large, ran in another pattern: how the receiver ACKed
+    # (what compare says of two probes).
+    pt = med(p[id " " x]); pa = med(p[id " " y]); gt = med(g[id " " x]); ga = med(g[id " " y])
+    if (verdict == "differs") {
+      why = ""
+      if (pt != "" && pa != "") {
+        hi = pt + 0 > pa + 0 ? pt + 0 : pa + 0; lo = pt + 0 > pa + 0 ? pa + 0 : pt + 0
+        if (hi >= 100 && hi >= 5 * (lo > 1 ? lo : 1)) why = sprintf("preempted %.0f vs %.0f/s", pt, pa)
+      }
+      if (gt > 0 && ga > 0 && (gt >= 3 * ga || ga >= 3 * gt)) why = why (why == "" ? "" : ", ") sprintf("segments %.0f vs %.0f B", gt, ga)
+      if (why != "") verdict = "differs: patterns differ (" why ")"
     }
     printf "%-28s %-34s %-34s %10.2f %7.0f%% %7.0f%%  %s\n", id, substr(t, 2), substr(a, 2), ratio, 100 * st, 100 * sa, verdict
   }
-}' "$work/preempt" "$work/values" | sort
+}' "$work/preempt" "$work/segment" "$work/values" | sort
 }
 
 echo
 table tuneloop anchor tuneloop anchor
-# Pinned together, a small-message TCP stream runs in one of two
-# scheduler regimes (see the README): each side's sender's preemptions a
-# second, every round.
+# Pinned together, a small-message TCP stream runs in one of two patterns
+# (see the header): each side's, every round.
 if [ -s "$work/preempt" ]; then
-  echo "TCP senders, preemptions a second in each round (thousands: the receiver's wake-ups cut in; hundreds: whole slices in turn, more small writes moved):"
+  echo "TCP senders, preemptions a second in each round (thousands: the receiver ACKs at once and its wake-ups cut in; hundreds: ACKs delayed, whole slices in turn):"
   awk '{ v[$1 "  " $2] = v[$1 "  " $2] " " $4 } END { for (k in v) printf "  %s:%s\n", k, v[k] }' "$work/preempt" | sort
+fi
+if [ -s "$work/segment" ]; then
+  echo "TCP streams, average segment in bytes in each round (Nagle on: small writes gather until the receiver's ACK):"
+  awk '{ v[$1 "  " $2] = v[$1 "  " $2] " " $4 } END { for (k in v) printf "  %s:%s\n", k, v[k] }' "$work/segment" | sort
 fi
 if [ -n "${AA:-}" ]; then
   # The anchor against itself, by the same rule: how often the rule calls

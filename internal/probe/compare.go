@@ -144,21 +144,23 @@ func Compare(a, b *Result, labelA, labelB string) *Comparison {
 	return c
 }
 
-// regimeFactor: senders preempted this many times more often on one side
-// than on the other ran in different regimes. The two regimes of a stream
-// on one CPU (the receiver's wake-up cutting in at every segment, or whole
-// slices in turn) are 20-30x apart (~15,000 against ~600 a second on
-// 6.x kernels); 5 leaves room for rounds of both in one figure. Below
-// regimeFloor a second on both sides the ends hardly contended for a CPU
-// (apart, a sender is preempted a few times a second): no regime.
+// Two TCP streams ran in different patterns (see tcpBW) when their
+// senders were preempted regimeFactor times as often on one side, or
+// their segments were segmentFactor times as large. The patterns are
+// 20-30x apart in both (~15,000 against ~600 preemptions a second, ~1.2
+// against ~24 KB segments at 64 B on 6.x kernels); 5 and 3 leave room
+// for rounds of both in one figure. Below regimeFloor a second on both
+// sides the ends hardly contended for a CPU (apart, a sender is preempted
+// a few times a second): no pattern from preemptions then.
 const (
-	regimeFactor = 5
-	regimeFloor  = 100
+	regimeFactor  = 5
+	regimeFloor   = 100
+	segmentFactor = 3
 )
 
 // regimeDiffs says, for each TCP stream that changed significantly, when
-// its sender was preempted regimeFactor times more often on one side: the
-// change may be the scheduler's regime rather than the network stack.
+// the two sides' streams ran in different patterns: the change may be
+// how the receiver ACKed, not what the stack costs.
 func regimeDiffs(rows []CompareRow) []finding.Text {
 	var out []finding.Text
 	for _, r := range rows {
@@ -166,18 +168,30 @@ func regimeDiffs(rows []CompareRow) []finding.Text {
 			continue
 		}
 		pa, pb := preemptMedian(r.A.Preempt), preemptMedian(r.B.Preempt)
-		if pa < 0 || pb < 0 || max(pa, pb) < regimeFloor || max(pa, pb) < regimeFactor*max(min(pa, pb), 1) {
+		sa, sb := preemptMedian(r.A.Segment), preemptMedian(r.B.Segment)
+		byPre := pa >= 0 && pb >= 0 && max(pa, pb) >= regimeFloor && max(pa, pb) >= regimeFactor*max(min(pa, pb), 1)
+		bySeg := sa > 0 && sb > 0 && max(sa, sb) >= segmentFactor*min(sa, sb)
+		if !byPre && !bySeg {
 			continue
 		}
+		var en, zh []string
+		if pa >= 0 && pb >= 0 {
+			en = append(en, fmt.Sprintf("its sending thread was preempted %.0f times a second in A and %.0f in B", pa, pb))
+			zh = append(zh, fmt.Sprintf("发送线程每秒被抢占次数 A 为 %.0f，B 为 %.0f", pa, pb))
+		}
+		if sa > 0 && sb > 0 {
+			en = append(en, fmt.Sprintf("its segments averaged %.0f bytes in A and %.0f in B", sa, sb))
+			zh = append(zh, fmt.Sprintf("平均报文段 A 为 %.0f 字节，B 为 %.0f 字节", sa, sb))
+		}
 		out = append(out, finding.T(
-			fmt.Sprintf("%s: the sending thread was preempted %.0f times a second in A and %.0f in B (medians over the rounds): the two streams ran in different scheduler regimes (the receiver's wake-ups cutting in at every segment, or the two taking whole slices in turn), which by itself can move small writes by up to a fifth; the %+.1f%% may be the regime's, not the network stack's", r.Name.EN, pa, pb, r.ChangePct),
-			fmt.Sprintf("%s：发送线程每秒被抢占次数 A 为 %.0f，B 为 %.0f（各轮中位数）：两次数据流处于不同的调度状态（接收端每个报文段唤醒即抢占，或两者按整个时间片轮流），仅此即可使小消息写入相差多达五分之一；%+.1f%% 的变化可能来自调度状态而非网络协议栈", r.Name.ZH, pa, pb, r.ChangePct)))
+			fmt.Sprintf("%s: %s (medians over the rounds): the two streams ran in different patterns. With Nagle on a small write waits for the ACK of what is in flight: a receiver that ACKs at once keeps segments small and is woken (and preempts the sender) at each, one that delays its ACKs (TCP's pingpong mode) lets them grow, which by itself can move small writes by a fifth. The %+.1f%% may be how the receiver ACKed (the kernel's delayed-ACK policy, or what the connection did before its stream), not what the stack costs", r.Name.EN, strings.Join(en, ", and "), r.ChangePct),
+			fmt.Sprintf("%s：%s（各轮中位数）：两次数据流的模式不同。Nagle 开启时小块写入要等待在途数据的 ACK：接收端立即 ACK 时报文段小，每段都唤醒接收端（并抢占发送端）；接收端延迟 ACK（TCP 的 pingpong 模式）时报文段变大，仅此即可使小消息写入相差多达五分之一。%+.1f%% 的变化可能来自接收端的 ACK 方式（内核的延迟 ACK 策略，或连接在数据流之前的交互），而非协议栈的开销", r.Name.ZH, strings.Join(zh, "，"), r.ChangePct)))
 	}
 	return out
 }
 
-// preemptMedian is the median of the rounds' preemption rates that were
-// read (-1: none).
+// preemptMedian is the median of the rounds' values that were read (-1:
+// none).
 func preemptMedian(v []float64) float64 {
 	var ok []float64
 	for _, x := range v {

@@ -63,7 +63,7 @@ func Decode(r io.Reader, name string) (*Result, error) {
 		if f.ID == "" {
 			return nil, fmt.Errorf("%s: figure %d has no id", name, i+1)
 		}
-		if len(f.Rounds) > maxRounds || len(f.Preempt) > maxRounds || len(f.Dist) > maxDistBuckets {
+		if len(f.Rounds) > maxRounds || len(f.Preempt) > maxRounds || len(f.Segment) > maxRounds || len(f.Dist) > maxDistBuckets {
 			return nil, fmt.Errorf("%s: figure %.60q: too many rounds or buckets", name, f.ID)
 		}
 		for _, v := range f.Rounds {

@@ -297,15 +297,15 @@ func (p *prober) net(ctx context.Context) error {
 	c.Close()
 	var benches []bench
 	for _, size := range p.o.Sizes {
-		pre := &lastRate{}
+		pre, seg := &lastRate{}, &lastRate{}
 		benches = append(benches,
 			bench{id: fmt.Sprintf("net.tcp_lat.%d", size), placed: true, unit: "us",
 				name: finding.T(fmt.Sprintf("TCP latency %s (half a round trip, as qperf tcp_lat)", fmtSize(size)), fmt.Sprintf("TCP 延迟 %s（往返时间的一半，同 qperf tcp_lat）", fmtSize(size))),
 				run:  func(ctx context.Context, d time.Duration) (float64, error) { return cl.tcpLat(ctx, size, d) }},
 			bench{id: fmt.Sprintf("net.tcp_bw.%d", size), placed: true, unit: "MB/s", higher: true,
 				name:    finding.T(fmt.Sprintf("TCP bandwidth %s writes (received; Nagle on, as qperf tcp_bw)", fmtSize(size)), fmt.Sprintf("TCP 带宽（每次写 %s，按接收计；Nagle 开启，同 qperf tcp_bw）", fmtSize(size))),
-				run:     func(ctx context.Context, d time.Duration) (float64, error) { return cl.tcpBW(ctx, size, d, pre) },
-				preempt: pre})
+				run:     func(ctx context.Context, d time.Duration) (float64, error) { return cl.tcpBW(ctx, size, d, pre, seg) },
+				preempt: pre, segment: seg})
 	}
 	for _, size := range p.o.Sizes {
 		usize := min(size, udpMax)
@@ -351,6 +351,9 @@ func (p *prober) net(ctx context.Context) error {
 func joinNote(a, b finding.Text) finding.Text {
 	if a.EN == "" {
 		return b
+	}
+	if b.EN == "" {
+		return a
 	}
 	return finding.T(a.EN+"; "+b.EN, a.ZH+"；"+b.ZH)
 }

@@ -251,9 +251,9 @@ func (r *lastRate) take() float64 {
 	return v
 }
 
-// preemptSpan is the lowest and highest of the rounds' rates read (""
-// when none was).
-func preemptSpan(v []float64) string {
+// span is the lowest and highest of the rounds' values read ("" when
+// none was), at prec decimals.
+func span(v []float64, prec int) string {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, x := range v {
 		if x >= 0 {
@@ -263,21 +263,28 @@ func preemptSpan(v []float64) string {
 	if lo > hi {
 		return ""
 	}
-	span := fmt.Sprintf("%.0f", lo)
-	if h := fmt.Sprintf("%.0f", hi); h != span {
-		span += "-" + h
+	s := strconv.FormatFloat(lo, 'f', prec, 64)
+	if h := strconv.FormatFloat(hi, 'f', prec, 64); h != s {
+		s += "-" + h
 	}
-	return span
+	return s
 }
 
-// preemptText: "sending thread preempted 590-15021 times a second
-// (...)", or nothing when no round read it.
-func preemptText(v []float64) finding.Text {
-	span := preemptSpan(v)
-	if span == "" {
-		return finding.Text{}
+// streamText: "sending thread preempted 15021-15800 times a second;
+// segments of 1181-1290 bytes on average (...)", the parts read.
+func streamText(pre, seg []float64) finding.Text {
+	p, g := span(pre, 0), span(seg, 0)
+	var t finding.Text
+	if p != "" {
+		t = finding.T("sending thread preempted "+p+" times a second", "发送线程每秒被抢占 "+p+" 次")
 	}
-	return finding.T(
-		"sending thread preempted "+span+" times a second (ends on one CPU: thousands when the receiver's wake-ups cut in, hundreds when they take whole slices in turn, which moves more small writes)",
-		"发送线程每秒被抢占 "+span+" 次（两端同在一个 CPU：接收端唤醒即抢占时为数千次，两者按整个时间片轮流时为数百次，后者能传更多小消息）")
+	if g != "" {
+		t = joinNote(t, finding.T("segments of "+g+" bytes on average", "平均每个报文段 "+g+" 字节"))
+	}
+	if t.IsZero() {
+		return t
+	}
+	t.EN += " (with Nagle on, a small write waits for the ACK of what is in flight: small segments and, ends on one CPU, thousands of preemptions when the receiver ACKs at once; large ones and hundreds when it delays its ACKs)"
+	t.ZH += "（Nagle 开启时，小块写入要等待在途数据的 ACK：接收端立即 ACK 时报文段小，两端同在一个 CPU 时每秒抢占数千次；接收端延迟 ACK 时报文段大，抢占数百次）"
+	return t
 }

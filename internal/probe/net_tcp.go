@@ -54,17 +54,21 @@ func (cl *client) tcpLat(ctx context.Context, size int, d time.Duration) (float6
 
 // tcpBW streams size-byte writes for d and returns what the listener
 // received per second, in MB/s (10^6, as qperf).
-// The sender's preemptions per second (pre) say which of two regimes a
-// stream ran in when both ends share a CPU: the receiver's wake-up
-// preempting the sender at every segment (~15,000 a second here), or
-// the sender running out its slice and the receiver draining the lot
-// (~600): at 64 B 36-38 against 43-45 MB/s for one C pair, the regime
-// set by what the two did just before, not by either's cost.
-func (cl *client) tcpBW(ctx context.Context, size int, d time.Duration, pre *lastRate) (float64, error) {
+// With both ends on one CPU a small-write stream runs in one of two
+// patterns, set by the receiver's ACKs: ACKed at once, each ACK releases
+// the writes Nagle held, segments stay small (64 B writes: ~1.2 KB) and
+// every one wakes the receiver, which preempts the sender (~15,000 times
+// a second); with ACKs delayed (TCP's pingpong mode) the writes gather
+// into large segments (~24 KB) and the two take whole slices in turn
+// (~600), which moves more small writes (38 against 45 MB/s). pre and
+// seg keep the sender's preemptions a second and the average segment, so
+// a figure is read with its pattern known.
+func (cl *client) tcpBW(ctx context.Context, size int, d time.Duration, pre, seg *lastRate) (float64, error) {
 	return cl.onSocket(ctx, cl.tcpPeer, "bw", size, d+sockWait, func(s sock, _ net.Conn) (float64, error) {
 		buf := make([]byte, size)
 		every := max(1, 4096/size)
 		pre0, preOK := preemptions()
+		b0, s0, segOK := sentSegments(s.fd)
 		start := time.Now()
 		end := start.Add(d)
 		for i := 1; ; i++ {
@@ -77,6 +81,9 @@ func (cl *client) tcpBW(ctx context.Context, size int, d time.Duration, pre *las
 		}
 		if pre1, ok := preemptions(); ok && preOK {
 			pre.set(float64(pre1-pre0) / time.Since(start).Seconds())
+		}
+		if b1, s1, ok := sentSegments(s.fd); ok && segOK && s1 > s0 && b1 > b0 {
+			seg.set(float64(b1-b0) / float64(s1-s0))
 		}
 		// Both ends are still at work (the listener reads until this
 		// shutdown, then unpins): where they ran is read now.
@@ -100,6 +107,16 @@ func (cl *client) tcpBW(ctx context.Context, size int, d time.Duration, pre *las
 		}
 		return float64(got) / el.Seconds() / 1e6, nil
 	})
+}
+
+// sentSegments is what a TCP socket has sent: bytes and data segments
+// (TCP_INFO; kernels before 4.19 give neither: not ok).
+func sentSegments(fd int) (bytes uint64, segs uint32, ok bool) {
+	ti, err := unix.GetsockoptTCPInfo(fd, unix.IPPROTO_TCP, unix.TCP_INFO)
+	if err != nil || ti.Bytes_sent == 0 || ti.Data_segs_out == 0 {
+		return 0, 0, false
+	}
+	return ti.Bytes_sent, ti.Data_segs_out, true
 }
 
 // tcpConn is the rate of whole connections (connect, hello, answer,

@@ -545,7 +545,10 @@ func TestRawSlotsLeaveAPAndHoldTheCollector(t *testing.T) {
 	}
 }
 
-var preempted = regexp.MustCompile(`sending thread preempted \d+(-\d+)? times a second`)
+var (
+	preempted = regexp.MustCompile(`sending thread preempted \d+(-\d+)? times a second`)
+	segments  = regexp.MustCompile(`segments of \d+(-\d+)? bytes on average`)
+)
 
 // --cpu and --peer-cpu pin the two ends of a network figure as qperf's
 // -lca and -rca do, and the probe says where they ran: on one CPU in
@@ -579,11 +582,14 @@ func TestPinnedEnds(t *testing.T) {
 		}
 		placed := 0
 		for _, f := range r.Figures {
+			if strings.HasSuffix(f.Note.EN, "; ") || strings.HasSuffix(f.Note.ZH, "；") {
+				t.Errorf("%s: a note joined with nothing: %q / %q", f.ID, f.Note.EN, f.Note.ZH)
+			}
 			if f.Err != "" || f.Placement == nil {
 				continue
 			}
 			placed++
-			// A stream's regime on one CPU: the sender's preemptions a second.
+			// A stream on one CPU: its sender's preemptions a second and its segments.
 			if strings.HasPrefix(f.ID, "net.tcp_bw.") {
 				if !preempted.MatchString(f.Note.EN) || !strings.Contains(f.Note.ZH, "每秒被抢占") {
 					t.Errorf("%s: note %q / %q names no preemption rate", f.ID, f.Note.EN, f.Note.ZH)
@@ -591,6 +597,12 @@ func TestPinnedEnds(t *testing.T) {
 				// One rate per round, each read (compare and bench-probe read them).
 				if len(f.Preempt) != len(f.Rounds) || slices.ContainsFunc(f.Preempt, func(v float64) bool { return v < 0 }) {
 					t.Errorf("%s: preemption rates %v for %d rounds", f.ID, f.Preempt, len(f.Rounds))
+				}
+				// And its segments: at least a write each, at most what
+				// loopback's 64 KiB MTU lets through.
+				if len(f.Segment) != len(f.Rounds) || slices.ContainsFunc(f.Segment, func(v float64) bool { return v < 64 || v > 65536 }) ||
+					!segments.MatchString(f.Note.EN) || !strings.Contains(f.Note.ZH, "平均每个报文段") {
+					t.Errorf("%s: segments %v for %d rounds; note %q / %q", f.ID, f.Segment, len(f.Rounds), f.Note.EN, f.Note.ZH)
 				}
 			}
 			if want := map[bool]int{true: f.Placement.Rounds, false: 0}[c.same]; f.Placement.SameCPU != want {

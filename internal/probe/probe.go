@@ -135,6 +135,11 @@ type Figure struct {
 	// switches; -1: not read). Set for TCP bandwidth: with both ends on
 	// one CPU it says which scheduler regime the stream ran in.
 	Preempt []float64 `json:"sender_preempt_per_s,omitempty"`
+	// Segment is, per round, the stream's average TCP segment in bytes
+	// (what its socket sent over the data segments it sent; -1: not
+	// read): with Nagle on, small writes gather until the receiver's ACK,
+	// so it says how the receiver ACKed.
+	Segment []float64 `json:"segment_bytes,omitempty"`
 	// Dist is the latency distribution of every operation of every round
 	// (the fsync figures): upper bound in microseconds, count.
 	Dist []Bucket `json:"dist,omitempty"`
@@ -322,9 +327,10 @@ type bench struct {
 	// placed: a network figure whose two ends each move its bytes on one
 	// thread, so where those threads ran is recorded (Placement).
 	placed bool
-	// preempt, when set, holds what the last run read of its sender's
-	// preemptions a second (Figure.Preempt).
-	preempt *lastRate
+	// preempt and segment, when set, hold what the last run read of its
+	// sender's preemptions a second and its average segment
+	// (Figure.Preempt, Figure.Segment).
+	preempt, segment *lastRate
 }
 
 // rounds runs every bench once per round, in turn, after one unrecorded
@@ -336,7 +342,7 @@ func (p *prober) rounds(ctx context.Context, part string, benches []bench, d tim
 	others := make([][]float64, len(benches))
 	steal := make([][]float64, len(benches))
 	errs := make([]error, len(benches))
-	pre := make([][]float64, len(benches))
+	pre, seg := make([][]float64, len(benches)), make([][]float64, len(benches))
 	for r := -1; r < p.b.rounds && ctx.Err() == nil; r++ {
 		for i, b := range benches {
 			if errs[i] != nil || ctx.Err() != nil {
@@ -347,6 +353,7 @@ func (p *prober) rounds(ctx context.Context, part string, benches []bench, d tim
 					errs[i] = err
 				}
 				b.preempt.take()
+				b.segment.take()
 				continue
 			}
 			var nb noiseSpan
@@ -362,7 +369,7 @@ func (p *prober) rounds(ctx context.Context, part string, benches []bench, d tim
 			if !b.follows {
 				nb = p.noise.since(n0)
 			}
-			rate := b.preempt.take()
+			rate, segBytes := b.preempt.take(), b.segment.take()
 			if err != nil {
 				errs[i] = err
 				continue
@@ -373,6 +380,9 @@ func (p *prober) rounds(ctx context.Context, part string, benches []bench, d tim
 			vals[i] = append(vals[i], v)
 			if b.preempt != nil {
 				pre[i] = append(pre[i], rate)
+			}
+			if b.segment != nil {
+				seg[i] = append(seg[i], segBytes)
 			}
 			if placed {
 				if same := p.place.same(); same >= 0 {
@@ -386,7 +396,7 @@ func (p *prober) rounds(ctx context.Context, part string, benches []bench, d tim
 	}
 	for i, b := range benches {
 		f := Figure{ID: b.id, Part: part, Name: b.name, Unit: b.unit, Higher: b.higher, Rounds: vals[i],
-			OthersBusyPct: median(others[i]), StealPct: median(steal[i]), Preempt: pre[i]}
+			OthersBusyPct: median(others[i]), StealPct: median(steal[i]), Preempt: pre[i], Segment: seg[i]}
 		f.Median, f.Lo, f.Hi, f.Coverage, f.OK = stats.MedianCI(vals[i], stats.Confidence)
 		if errs[i] != nil && !errors.Is(errs[i], context.Canceled) {
 			f.Err = errs[i].Error()
@@ -394,7 +404,7 @@ func (p *prober) rounds(ctx context.Context, part string, benches []bench, d tim
 		if b.note != nil {
 			f.Note = b.note()
 		}
-		f.Note = joinNote(f.Note, preemptText(f.Preempt))
+		f.Note = joinNote(f.Note, streamText(f.Preempt, f.Segment))
 		if b.dist != nil {
 			f.Dist = b.dist()
 		}

@@ -439,17 +439,18 @@ func TestCompareSaysPlacementDiffered(t *testing.T) {
 	}
 }
 
-// A TCP stream that changed while its sender was preempted far more often
-// on one side ran in another scheduler regime: compare says so, and only
-// then (a similar rate, or no significant change, needs no word).
-func TestCompareSaysRegimesDiffered(t *testing.T) {
+// A TCP stream that changed while its sender was preempted far more
+// often, or its segments were far larger, on one side ran in another
+// pattern (how the receiver ACKed): compare says so, and only then (similar
+// rates and segments, or no significant change, need no word).
+func TestCompareSaysStreamPatternsDiffered(t *testing.T) {
 	f := func(mbs float64, pre ...float64) *Result {
 		return &Result{Figures: []Figure{{ID: "net.tcp_bw.64", Name: finding.T("TCP bandwidth 64 B writes", "TCP 带宽 64 B"), Unit: "MB/s", Higher: true,
 			Rounds: []float64{mbs, mbs * 1.01, mbs * 0.99, mbs}, Median: mbs, Preempt: pre}}}
 	}
 	said := func(c *Comparison) string {
 		for _, t := range c.Explain {
-			if strings.Contains(t.EN, "regimes") {
+			if strings.Contains(t.EN, "different patterns") {
 				return t.EN + " / " + t.ZH
 			}
 		}
@@ -457,7 +458,7 @@ func TestCompareSaysRegimesDiffered(t *testing.T) {
 	}
 	// 15,000 a second against ~600 (one round not read): said, with both medians.
 	s := said(Compare(f(37, 15021, 14500, 15800, 13900), f(44, 598, -1, 610, 640), "a", "b"))
-	if !strings.Contains(s, "14760 times a second in A and 610 in B") || !strings.Contains(s, "TCP bandwidth 64 B writes") || !strings.Contains(s, "调度状态") {
+	if !strings.Contains(s, "14760 times a second in A and 610 in B") || !strings.Contains(s, "TCP bandwidth 64 B writes") || !strings.Contains(s, "延迟 ACK") {
 		t.Errorf("15,000 against 600: %q", s)
 	}
 	if s := said(Compare(f(44, 600, 610, 620, 630), f(37, 15021, 14500, 15800, 13900), "a", "b")); !strings.Contains(s, "615 times a second in A and 14760 in B") {
@@ -469,6 +470,24 @@ func TestCompareSaysRegimesDiffered(t *testing.T) {
 		"one side unread":   Compare(f(37, 15000, 15000, 15000, 15000), f(44), "a", "b"),
 		"never preempted":   Compare(f(37, 0, 0, 0, 0), f(44, 3, 4, 2, 3), "a", "b"),
 		"rarely either way": Compare(f(37, 0, 0, 1, 0), f(44, 9, 8, 70, 90), "a", "b"),
+	} {
+		if s := said(c); s != "" {
+			t.Errorf("%s: %q", name, s)
+		}
+	}
+	// The segments say it alone: ~1.2 KB against ~24 KB (none read on one
+	// side of the other pair, or ~1.2 against ~2 KB: no word).
+	seg := func(mbs float64, b ...float64) *Result {
+		r := f(mbs, 600, 600, 600, 600)
+		r.Figures[0].Segment = b
+		return r
+	}
+	if s := said(Compare(seg(37, 1180, 1250, 1210, 1300), seg(44, 24100, 23800, -1, 25000), "a", "b")); !strings.Contains(s, "segments averaged 1230 bytes in A and 24100 in B") || !strings.Contains(s, "平均报文段 A 为 1230 字节") {
+		t.Errorf("1.2 against 24 KB segments: %q", s)
+	}
+	for name, c := range map[string]*Comparison{
+		"1.2 against 2 KB": Compare(seg(37, 1180, 1250, 1210, 1300), seg(44, 2000, 2100, 1900, 2050), "a", "b"),
+		"one side unread":  Compare(seg(37, 1180, 1250, 1210, 1300), seg(44, -1, -1), "a", "b"),
 	} {
 		if s := said(c); s != "" {
 			t.Errorf("%s: %q", name, s)
