@@ -140,36 +140,36 @@ func Compare(a, b *Result, labelA, labelB string) *Comparison {
 	if t := placementDiff(a, b); !t.IsZero() {
 		c.Explain = append(c.Explain, t)
 	}
-	c.Explain = append(c.Explain, regimeDiffs(c.Rows)...)
+	c.Explain = append(c.Explain, patternDiffs(c.Rows)...)
 	return c
 }
 
 // Two TCP streams ran in different patterns (see tcpBW) when their
-// senders were preempted regimeFactor times as often on one side, or
+// senders were preempted preemptFactor times as often on one side, or
 // their segments were segmentFactor times as large. The patterns are
-// 20-30x apart in both (~15,000 against ~600 preemptions a second, ~1.2
-// against ~24 KB segments at 64 B on 6.x kernels); 5 and 3 leave room
-// for rounds of both in one figure. Below regimeFloor a second on both
+// 10-25x apart in both (~15,000 against ~600 preemptions a second, ~2.5
+// against ~25 KB segments at 64 B on 6.x kernels); 5 and 3 leave room
+// for rounds of both in one figure. Below preemptFloor a second on both
 // sides the ends hardly contended for a CPU (apart, a sender is preempted
 // a few times a second): no pattern from preemptions then.
 const (
-	regimeFactor  = 5
-	regimeFloor   = 100
+	preemptFactor = 5
+	preemptFloor  = 100
 	segmentFactor = 3
 )
 
-// regimeDiffs says, for each TCP stream that changed significantly, when
+// patternDiffs says, for each TCP stream that changed significantly, when
 // the two sides' streams ran in different patterns: the change may be
 // how the receiver ACKed, not what the stack costs.
-func regimeDiffs(rows []CompareRow) []finding.Text {
+func patternDiffs(rows []CompareRow) []finding.Text {
 	var out []finding.Text
 	for _, r := range rows {
 		if (r.Verdict != Better && r.Verdict != Worse) || r.A == nil || r.B == nil {
 			continue
 		}
-		pa, pb := preemptMedian(r.A.Preempt), preemptMedian(r.B.Preempt)
-		sa, sb := preemptMedian(r.A.Segment), preemptMedian(r.B.Segment)
-		byPre := pa >= 0 && pb >= 0 && max(pa, pb) >= regimeFloor && max(pa, pb) >= regimeFactor*max(min(pa, pb), 1)
+		pa, pb := readMedian(r.A.Preempt), readMedian(r.B.Preempt)
+		sa, sb := readMedian(r.A.Segment), readMedian(r.B.Segment)
+		byPre := pa >= 0 && pb >= 0 && max(pa, pb) >= preemptFloor && max(pa, pb) >= preemptFactor*max(min(pa, pb), 1)
 		bySeg := sa > 0 && sb > 0 && max(sa, sb) >= segmentFactor*min(sa, sb)
 		if !byPre && !bySeg {
 			continue
@@ -190,9 +190,9 @@ func regimeDiffs(rows []CompareRow) []finding.Text {
 	return out
 }
 
-// preemptMedian is the median of the rounds' values that were read (-1:
+// readMedian is the median of the rounds' values that were read (-1:
 // none).
-func preemptMedian(v []float64) float64 {
+func readMedian(v []float64) float64 {
 	var ok []float64
 	for _, x := range v {
 		if x >= 0 {

@@ -297,7 +297,7 @@ func (p *prober) net(ctx context.Context) error {
 	c.Close()
 	var benches []bench
 	for _, size := range p.o.Sizes {
-		pre, seg := &lastRate{}, &lastRate{}
+		pre, seg := &lastRead{}, &lastRead{}
 		benches = append(benches,
 			bench{id: fmt.Sprintf("net.tcp_lat.%d", size), placed: true, unit: "us",
 				name: finding.T(fmt.Sprintf("TCP latency %s (half a round trip, as qperf tcp_lat)", fmtSize(size)), fmt.Sprintf("TCP 延迟 %s（往返时间的一半，同 qperf tcp_lat）", fmtSize(size))),

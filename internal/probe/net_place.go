@@ -221,23 +221,23 @@ func threadPath(name string) string {
 	return "/proc/self/task/" + strconv.Itoa(unix.Gettid()) + "/" + name
 }
 
-// lastRate is a rate one run of a bench read, taken by the round that
-// ran it.
-type lastRate struct {
+// lastRead is a value one run of a bench read beside its figure (a rate,
+// a size), taken by the round that ran it.
+type lastRead struct {
 	mu sync.Mutex
 	v  float64
 	ok bool
 }
 
-func (r *lastRate) set(v float64) {
+func (r *lastRead) set(v float64) {
 	r.mu.Lock()
 	r.v, r.ok = v, true
 	r.mu.Unlock()
 }
 
-// take returns the last run's rate and forgets it: -1 when that run read
+// take returns the last run's value and forgets it: -1 when that run read
 // none (or r is nil).
-func (r *lastRate) take() float64 {
+func (r *lastRead) take() float64 {
 	if r == nil {
 		return -1
 	}

@@ -56,14 +56,14 @@ func (cl *client) tcpLat(ctx context.Context, size int, d time.Duration) (float6
 // received per second, in MB/s (10^6, as qperf).
 // With both ends on one CPU a small-write stream runs in one of two
 // patterns, set by the receiver's ACKs: ACKed at once, each ACK releases
-// the writes Nagle held, segments stay small (64 B writes: ~1.2 KB) and
+// the writes Nagle held, segments stay small (64 B writes: ~2.5 KB) and
 // every one wakes the receiver, which preempts the sender (~15,000 times
 // a second); with ACKs delayed (TCP's pingpong mode) the writes gather
 // into large segments (~24 KB) and the two take whole slices in turn
 // (~600), which moves more small writes (38 against 45 MB/s). pre and
 // seg keep the sender's preemptions a second and the average segment, so
 // a figure is read with its pattern known.
-func (cl *client) tcpBW(ctx context.Context, size int, d time.Duration, pre, seg *lastRate) (float64, error) {
+func (cl *client) tcpBW(ctx context.Context, size int, d time.Duration, pre, seg *lastRead) (float64, error) {
 	return cl.onSocket(ctx, cl.tcpPeer, "bw", size, d+sockWait, func(s sock, _ net.Conn) (float64, error) {
 		buf := make([]byte, size)
 		every := max(1, 4096/size)

@@ -330,7 +330,7 @@ type bench struct {
 	// preempt and segment, when set, hold what the last run read of its
 	// sender's preemptions a second and its average segment
 	// (Figure.Preempt, Figure.Segment).
-	preempt, segment *lastRate
+	preempt, segment *lastRead
 }
 
 // rounds runs every bench once per round, in turn, after one unrecorded

@@ -476,7 +476,8 @@ func TestCompareSaysStreamPatternsDiffered(t *testing.T) {
 		}
 	}
 	// The segments say it alone: ~1.2 KB against ~24 KB (none read on one
-	// side of the other pair, or ~1.2 against ~2 KB: no word).
+	// side of the other pair, or ~1.2 against ~2 KB: no word; a factor 3
+	// is the line).
 	seg := func(mbs float64, b ...float64) *Result {
 		r := f(mbs, 600, 600, 600, 600)
 		r.Figures[0].Segment = b
