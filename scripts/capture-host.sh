@@ -65,7 +65,7 @@ net.ipv4.tcp_max_syn_backlog net.ipv4.tcp_syncookies net.ipv4.ip_local_port_rang
 net.ipv4.tcp_tw_reuse net.ipv4.tcp_fin_timeout net.ipv4.tcp_max_tw_buckets
 net.ipv4.tcp_timestamps net.ipv4.tcp_rmem net.ipv4.tcp_wmem net.ipv4.tcp_mem
 net.ipv4.tcp_slow_start_after_idle net.ipv4.tcp_keepalive_time net.ipv4.tcp_tw_recycle
-net.ipv4.tcp_fastopen net.ipv4.tcp_notsent_lowat
+net.ipv4.tcp_fastopen net.ipv4.tcp_notsent_lowat net.ipv4.tcp_congestion_control
 net.netfilter.nf_conntrack_max net.netfilter.nf_conntrack_count"
 
 CG_FILES="cpu.max cpu.stat cpu.cfs_quota_us cpu.cfs_period_us cpuset.cpus

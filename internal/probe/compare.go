@@ -298,6 +298,14 @@ func factDiffs(a, b *sysinfo.Facts) []FactDiff {
 	add(finding.T("CPU vulnerability mitigations", "CPU 漏洞缓解措施"), mitigations(a), mitigations(b),
 		"cpu.syscall", "cpu.ctxswitch", "net.tcp_lat", "net.udp_lat", "net.tcp_bw.1", "net.tcp_bw.64", "net.udp_bw.1", "net.udp_bw.64", "net.tcp_conn", "disk.fsync")
 	add(finding.T("kernel command line", "内核启动参数"), str(a.Kernel.Cmdline), str(b.Kernel.Cmdline), "")
+	// How a stream grows its window and how big its buffers may get move
+	// the TCP bandwidths (at 64 KiB most; a small-write stream is paced by
+	// its ACKs).
+	sysctl := func(f *sysinfo.Facts, key string) string { return str(f.Sysctl[key]) }
+	add(finding.T("TCP congestion control (net.ipv4.tcp_congestion_control)", "TCP 拥塞控制算法（net.ipv4.tcp_congestion_control）"),
+		sysctl(a, "net.ipv4.tcp_congestion_control"), sysctl(b, "net.ipv4.tcp_congestion_control"), "net.tcp_bw")
+	add(finding.T("TCP buffer limits (net.ipv4.tcp_wmem; tcp_rmem)", "TCP 缓冲区上限（net.ipv4.tcp_wmem；tcp_rmem）"),
+		sysctl(a, "net.ipv4.tcp_wmem")+"; "+sysctl(a, "net.ipv4.tcp_rmem"), sysctl(b, "net.ipv4.tcp_wmem")+"; "+sysctl(b, "net.ipv4.tcp_rmem"), "net.tcp_bw")
 	add(finding.T("transparent huge pages", "透明大页"), str(a.Memory.THPEnabled), str(b.Memory.THPEnabled), "mem.lat", "mem.read", "mem.copy")
 	add(finding.T("clock source", "时钟源"), str(a.Clocksource.Current), str(b.Clocksource.Current), "cpu.clock")
 	add(finding.T("CPU frequency governor", "CPU 调频策略"), governors(a), governors(b), "cpu.", "net.", "mem.")

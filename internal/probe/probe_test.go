@@ -386,6 +386,36 @@ func TestCompare(t *testing.T) {
 	}
 }
 
+// Two hosts whose TCP congestion control (or buffer limits) differ: the
+// setting is listed, and tied to the TCP bandwidth that changed, not to the
+// latency that did not.
+func TestCompareNamesTCPSettings(t *testing.T) {
+	side := func(cc, wmem string, mbs float64) *Result {
+		f := &sysinfo.Facts{Sysctl: map[string]sysinfo.Field[string]{
+			"net.ipv4.tcp_congestion_control": sysinfo.Got(cc, "test"),
+			"net.ipv4.tcp_wmem":               sysinfo.Got(wmem, "test"),
+			"net.ipv4.tcp_rmem":               sysinfo.Got("4096 131072 6291456", "test")}}
+		return &Result{Facts: f, Figures: []Figure{
+			{ID: "net.tcp_bw.65536", Unit: "MB/s", Higher: true, Rounds: []float64{mbs, mbs * 1.01, mbs * 0.99, mbs}, Median: mbs},
+			{ID: "net.tcp_lat.1", Unit: "us", Rounds: []float64{7, 7.1, 6.9, 7}, Median: 7}}}
+	}
+	c := Compare(side("cubic", "4096 16384 4194304", 3000), side("bbr", "4096 16384 4194304", 2400), "a", "b")
+	if len(c.Differences) != 1 || c.Differences[0].A != "cubic" || c.Differences[0].B != "bbr" {
+		t.Fatalf("differences: %+v", c.Differences)
+	}
+	if len(c.Explain) != 1 || !strings.Contains(c.Explain[0].EN, "TCP congestion control (net.ipv4.tcp_congestion_control) differs (A: cubic; B: bbr); B is worse on what it moves: net.tcp_bw.65536 -20%") ||
+		strings.Contains(c.Explain[0].EN, "tcp_lat") || !strings.Contains(c.Explain[0].ZH, "拥塞控制") {
+		t.Errorf("explain: %+v", c.Explain)
+	}
+	c = Compare(side("cubic", "4096 16384 4194304", 3000), side("cubic", "4096 16384 1048576", 2400), "a", "b")
+	if len(c.Differences) != 1 || !strings.Contains(c.Differences[0].What.EN, "tcp_wmem") || c.Differences[0].B != "4096 16384 1048576; 4096 131072 6291456" {
+		t.Errorf("buffer limits: %+v", c.Differences)
+	}
+	if c := Compare(side("cubic", "x", 3000), side("cubic", "x", 3000), "a", "b"); len(c.Differences) != 0 {
+		t.Errorf("alike: %+v", c.Differences)
+	}
+}
+
 func TestCompareSaysNoiseDiffered(t *testing.T) {
 	f := func(busy float64) *Result {
 		return &Result{Figures: []Figure{{ID: "cpu.syscall", Rounds: []float64{1, 1, 1}, Median: 1, OthersBusyPct: busy}}}
