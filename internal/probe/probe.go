@@ -133,7 +133,7 @@ type Figure struct {
 	// Preempt is, per round (as Rounds), how many times a second the
 	// thread that sent the bytes was preempted (involuntary context
 	// switches; -1: not read). Set for TCP bandwidth: with both ends on
-	// one CPU it says which scheduler regime the stream ran in.
+	// one CPU it says which pattern the stream ran in (see tcpBW).
 	Preempt []float64 `json:"sender_preempt_per_s,omitempty"`
 	// Segment is, per round, the stream's average TCP segment in bytes
 	// (what its socket sent over the data segments it sent; -1: not
