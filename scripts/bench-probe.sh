@@ -148,10 +148,11 @@ tuneloop_round() {
   local r=$1 out="$work/tl.$1.json"
   "$bin" probe $quick "${like[@]}" "${tlpin[@]}" --only "$parts" --dir "$dir" --out - -o json > "$out" 2>/dev/null
   jq -r '.figures[] | select(.median != null) | "\(.id) \(.median)"' "$out" | while read -r id v; do rec "$id" tuneloop "$r" "$v"; done
-  jq -r '.figures[] | select(.sender_preempt_per_s) | "\(.id) \([.sender_preempt_per_s[] | select(. >= 0)] | sort | if length > 0 then .[length / 2 | floor] | round else "" end)"' "$out" |
-    while read -r id v; do recp "$id" tuneloop "$r" "$v"; done
-  jq -r '.figures[] | select(.segment_bytes) | "\(.id) \([.segment_bytes[] | select(. >= 0)] | sort | if length > 0 then .[length / 2 | floor] | round else "" end)"' "$out" |
-    while read -r id v; do recs "$id" tuneloop "$r" "$v"; done
+  local k
+  for k in sender_preempt_per_s:preempt segment_bytes:segment; do
+    jq -r --arg k "${k%%:*}" '.figures[] | select(.[$k]) | "\(.id) \([.[$k][] | select(. >= 0)] | sort | if length > 0 then .[length / 2 | floor] | round else "" end)"' "$out" |
+      while read -r id v; do recx "${k#*:}" "$id" tuneloop "$r" "$v"; done
+  done
   busy=$(jq -r '[.figures[].others_busy_pct | select(. >= 0)] | sort | if length > 0 then .[length / 2 | floor] | round else "?" end' "$out")
   if [ "$busy" != "?" ] && [ "$busy" -gt "${maxbusy:--1}" ]; then maxbusy=$busy; fi
   placed=$(jq -r '[.figures[].placement | select(. != null)] | "\(map(.same_cpu) | add // 0) of \(map(.rounds) | add // 0)"' "$out")
@@ -160,10 +161,10 @@ tuneloop_round() {
   return 0
 }
 
-# recp FIGURE SIDE ROUND RATE: the sender's preemptions a second that
-# round; recs ... BYTES: its stream's average segment.
-recp() { if [ -n "$4" ] && [ "$4" != "null" ]; then echo "$1 $2 $3 $4" >> "$work/preempt"; fi; }
-recs() { if [ -n "$4" ] && [ "$4" != "null" ]; then echo "$1 $2 $3 $4" >> "$work/segment"; fi; }
+# recx KIND FIGURE SIDE ROUND VALUE: a reading beside a TCP stream's
+# figure, kept in $work/KIND: preempt (its sender's preemptions a second
+# that round) or segment (its average segment in bytes).
+recx() { if [ -n "$5" ] && [ "$5" != "null" ]; then echo "$2 $3 $4 $5" >> "$work/$1"; fi; }
 
 # nvcs PID: sets NV to PID's involuntary context switches so far ("" when
 # gone), with builtins only (no fork beside a pinned stream).
@@ -212,8 +213,8 @@ anchor_round() { # ROUND [SIDE: anchor, or anchor2 for AA=1's second run]
       qperf "${qpin[@]}" -lp $qport -uu -t "$secs" -oo "msg_size:$s" 127.0.0.1 tcp_lat > "$f" 2>&1 || true
       # tcp_bw alone, so its sender (qperf's client) is read while it streams.
       sampled "$f" qperf "${qpin[@]}" -lp $qport -uu -t "$secs" -oo "msg_size:$s" 127.0.0.1 tcp_bw
-      recp "net.tcp_bw.$s" "$side" "$r" "$PRE"
-      recs "net.tcp_bw.$s" "$side" "$r" "$SEG"
+      recx preempt "net.tcp_bw.$s" "$side" "$r" "$PRE"
+      recx segment "net.tcp_bw.$s" "$side" "$r" "$SEG"
       qperf "${qpin[@]}" -lp $qport -uu -t "$secs" -oo "msg_size:$us" 127.0.0.1 udp_lat udp_bw >> "$f" 2>&1 || true
       rec "net.tcp_lat.$s" "$side" "$r" "$(qperf_val tcp_lat latency "$f" | awk '{ if ($1 > 0) print $1 / 1000 }')"
       rec "net.tcp_bw.$s" "$side" "$r" "$(qperf_val tcp_bw bw "$f" | awk '{ if ($1 > 0) print $1 / 1e6 }')"
@@ -326,14 +327,13 @@ echo
 table tuneloop anchor tuneloop anchor
 # Pinned together, a small-message TCP stream runs in one of two patterns
 # (see the header): each side's, every round.
-if [ -s "$work/preempt" ]; then
-  echo "TCP senders, preemptions a second in each round (thousands: the receiver ACKs at once and its wake-ups cut in; hundreds: ACKs delayed, whole slices in turn):"
-  awk '{ v[$1 "  " $2] = v[$1 "  " $2] " " $4 } END { for (k in v) printf "  %s:%s\n", k, v[k] }' "$work/preempt" | sort
-fi
-if [ -s "$work/segment" ]; then
-  echo "TCP streams, average segment in bytes in each round (Nagle on: small writes gather until the receiver's ACK):"
-  awk '{ v[$1 "  " $2] = v[$1 "  " $2] " " $4 } END { for (k in v) printf "  %s:%s\n", k, v[k] }' "$work/segment" | sort
-fi
+readings() { # KIND TITLE: every round's readings of KIND, per figure and side
+  [ -s "$work/$1" ] || return 0
+  echo "$2"
+  awk '{ v[$1 "  " $2] = v[$1 "  " $2] " " $4 } END { for (k in v) printf "  %s:%s\n", k, v[k] }' "$work/$1" | sort
+}
+readings preempt "TCP senders, preemptions a second in each round (thousands: the receiver ACKs at once and its wake-ups cut in; hundreds: ACKs delayed, whole slices in turn):"
+readings segment "TCP streams, average segment in bytes in each round (Nagle on: small writes gather until the receiver's ACK):"
 if [ -n "${AA:-}" ]; then
   # The anchor against itself, by the same rule: how often the rule calls
   # two runs of one tool different on this machine now. A tuneloop figure
