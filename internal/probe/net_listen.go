@@ -40,7 +40,7 @@ func Listen(ctx context.Context, o ListenOptions) error {
 	if err := o.CPU.Check(); err != nil {
 		return finding.Errorf(finding.T("--cpu %d: %v", "--cpu %d：%v"), o.CPU.CPU, err)
 	}
-	ln, err := net.Listen("tcp", o.Addr)
+	ln, err := listenTCP(ctx, o.Addr)
 	if err != nil {
 		return finding.Errorf(finding.T("--listen %s: %v", "--listen %s：%v"), o.Addr, err)
 	}

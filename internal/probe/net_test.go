@@ -53,6 +53,68 @@ func loopbackPair(t *testing.T) (ln net.Listener, dialed, accepted net.Conn) {
 	return ln, dialed, accepted
 }
 
+// sockProtocol is the protocol of c's socket (SO_PROTOCOL).
+func sockProtocol(t *testing.T, c net.Conn) int {
+	t.Helper()
+	p := -1
+	raw, err := c.(*net.TCPConn).SyscallConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw.Control(func(fd uintptr) { p, err = unix.GetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_PROTOCOL) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// The figures are plain TCP's, as qperf's and netperf's, even where Go
+// would make a socket Multipath TCP: its listeners are by default, and
+// GODEBUG=multipathtcp=1 in the environment makes its dialers so too.
+func TestFiguresArePlainTCP(t *testing.T) {
+	if fd, err := unix.Socket(unix.AF_INET, unix.SOCK_STREAM, unix.IPPROTO_MPTCP); err != nil {
+		t.Skipf("this kernel makes no MPTCP socket (%v): Go falls back to TCP by itself", err)
+	} else {
+		unix.Close(fd)
+	}
+	t.Setenv("GODEBUG", "multipathtcp=1")
+	ctx := context.Background()
+	// The setting takes: Go's own listener and dialer are MPTCP now.
+	goLn, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer goLn.Close()
+	goC, err := (&net.Dialer{}).DialContext(ctx, "tcp", goLn.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer goC.Close()
+	if p := sockProtocol(t, goC); p != unix.IPPROTO_MPTCP {
+		t.Fatalf("with GODEBUG=multipathtcp=1 Go's dialer made protocol %d, not MPTCP: the test would prove nothing", p)
+	}
+	ln, err := listenTCP(ctx, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	dialed, err := tcpDialer().DialContext(ctx, "tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dialed.Close()
+	accepted, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer accepted.Close()
+	for side, c := range map[string]net.Conn{"prober": dialed, "listener": accepted} {
+		if p := sockProtocol(t, c); p != unix.IPPROTO_TCP {
+			t.Errorf("%s's socket is protocol %d, not TCP (%d)", side, p, unix.IPPROTO_TCP)
+		}
+	}
+}
+
 // Both ends of a TCP figure stream with Nagle on, as qperf and iperf3 do
 // (Go turns it off on every connection): with it off, small writes are
 // each sent at once and the 1 B to 1 KiB bandwidths measure another thing.
