@@ -547,6 +547,75 @@ func TestRawCallsEndWithTheirSocket(t *testing.T) {
 	}
 }
 
+// A raw call reads the kernel's return itself (RawSyscallNoError passes
+// -errno on as is): it must give what Go's entry gives, counts, EOF and
+// errors alike.
+func TestRawCallsAnswerAsGoEntry(t *testing.T) {
+	for _, raw := range []bool{false, true} {
+		fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM|unix.SOCK_CLOEXEC, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Raw calls that block take a raw slot each, as a figure's: the
+		// collector is off while they run (a stop-the-world would wait on
+		// them, and they on a peer it stopped).
+		enter := func() (bool, func()) { return false, func() {} }
+		if raw {
+			reserveRaw(2)
+			enter = enterRaw
+		}
+		rawB, leaveB := enter()
+		a, b := sock{fds[0], raw}, sock{fds[1], rawB}
+		msg := make([]byte, 300<<10) // more than the socket's buffer: writes and reads in parts
+		for i := range msg {
+			msg[i] = byte(i * 7)
+		}
+		done := make(chan error, 1)
+		go func() {
+			rawA, leaveA := enter()
+			defer leaveA()
+			err := sock{fds[0], rawA}.writeFull(msg)
+			if rawA != raw || rawB != raw {
+				err = fmt.Errorf("raw slots taken: %v and %v, want %v", rawA, rawB, raw)
+			}
+			done <- err
+		}()
+		got := make([]byte, len(msg))
+		if err := b.readFull(got); err != nil || !slices.Equal(got, msg) {
+			t.Errorf("raw %v: readFull: %v, equal %v", raw, err, slices.Equal(got, msg))
+		}
+		if err := <-done; err != nil {
+			t.Errorf("raw %v: writeFull: %v", raw, err)
+		}
+		if n, err := a.write([]byte("xyz")); n != 3 || err != nil {
+			t.Errorf("raw %v: write: %d, %v", raw, n, err)
+		}
+		unix.Close(fds[0])
+		one := make([]byte, 8)
+		if n, err := b.read(one); n != 3 || err != nil || string(one[:3]) != "xyz" {
+			t.Errorf("raw %v: read: %d %q, %v", raw, n, one[:n], err)
+		}
+		if n, err := b.read(one); n != 0 || err != nil {
+			t.Errorf("raw %v: read at the peer's close: %d, %v; want 0, nil", raw, n, err)
+		}
+		if err := b.readFull(one); err != io.EOF {
+			t.Errorf("raw %v: readFull at the peer's close: %v, want EOF", raw, err)
+		}
+		if _, err := b.write(one); err != unix.EPIPE {
+			t.Errorf("raw %v: write to a closed peer: %v, want EPIPE", raw, err)
+		}
+		unix.Close(fds[1])
+		if _, err := b.read(one); err != unix.EBADF {
+			t.Errorf("raw %v: read of a closed descriptor: %v, want EBADF", raw, err)
+		}
+		if err := b.writeFull(one); err != unix.EBADF {
+			t.Errorf("raw %v: writeFull to a closed descriptor: %v, want EBADF", raw, err)
+		}
+		leaveB()
+		freeProcs()
+	}
+}
+
 // Raw threads leave a P free (at most GOMAXPROCS-1 of them; a thread that
 // finds none waits rawWait for one, then calls through Go's entry), the
 // collector is off with no memory limit exactly while one runs, and a
