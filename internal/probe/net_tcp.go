@@ -153,7 +153,12 @@ func (cl *client) tcpConn(ctx context.Context, d time.Duration) (float64, error)
 		}
 		k := 0
 		if err == nil {
-			k, err = unix.Read(fd, ans)
+			// Again after EINTR: the receive timeout makes the kernel not
+			// restart a read a signal interrupts, and Go signals its threads
+			// (SIGURG preempts a goroutine that ran 10 ms): through
+			// unix.Read, about half of the probes here lost a round of
+			// this figure to "interrupted system call".
+			k, err = sock{fd: fd}.read(ans)
 		}
 		unix.Close(fd)
 		if err != nil {

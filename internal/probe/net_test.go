@@ -749,6 +749,55 @@ func TestPinnedEnds(t *testing.T) {
 	}
 }
 
+// A signal interrupts a read that has a receive timeout (EINTR: the
+// kernel does not restart it), and Go's runtime signals its threads
+// (SIGURG to preempt). The connections figure reads its answer again
+// instead of losing the round: here every thread of the process is
+// signalled every 50 µs while it measures.
+func TestConnectionsSurviveSignals(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ln, err := listenTCP(ctx, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { serve(ctx, ln, "", CPUPin{}, nil); close(done) }()
+	defer func() { cancel(); <-done }()
+	stop := make(chan struct{})
+	var sent atomic.Int64
+	go signalStorm(stop, &sent)
+	cl := &client{addr: ln.Addr().String()}
+	rate, err := cl.tcpConn(ctx, 500*time.Millisecond)
+	close(stop)
+	if err != nil {
+		t.Fatalf("connections under signals (%d sent): %v", sent.Load(), err)
+	}
+	if rate <= 0 || sent.Load() < 100 {
+		t.Errorf("%.0f connections a second, %d signals sent", rate, sent.Load())
+	}
+}
+
+// signalStorm sends SIGURG (what Go's runtime preempts with, so harmless)
+// to every thread of the process every 50 µs until stop closes.
+func signalStorm(stop chan struct{}, sent *atomic.Int64) {
+	pid := unix.Getpid()
+	for {
+		select {
+		case <-stop:
+			return
+		default:
+		}
+		tasks, _ := os.ReadDir("/proc/self/task")
+		for _, e := range tasks {
+			if tid, err := strconv.Atoi(e.Name()); err == nil && unix.Tgkill(pid, tid, unix.SIGURG) == nil {
+				sent.Add(1)
+			}
+		}
+		time.Sleep(50 * time.Microsecond)
+	}
+}
+
 // A listener names its serving thread only when the hello asks (a prober
 // of another version reads "ok PORT" as it always did), and says why
 // when it cannot pin that thread, instead of serving unpinned.
