@@ -31,7 +31,11 @@
 #    stream, one thread per side: blocking read/write with no socket
 #    timeout on both tools; tuneloop's calls are raw (without Go's
 #    system-call entry and exit, 4-5% of a round trip and as much as a
-#    1-64 B write), its waits bounded by a guard that shuts the socket down.
+#    1-64 B write), each read or write one assembly call from the loop
+#    that repeats it (as qperf's send_full calls write: every frame
+#    between cost a 1 B write ~3%), its waits bounded by a guard that
+#    shuts the socket down; plain TCP (not Go's default Multipath TCP
+#    listener).
 #  - UDP: blocking recvfrom/sendto on both sides for latency; for
 #    bandwidth qperf's server recv()s, tuneloop's receiver connects to the
 #    prober's first datagram and then reads (as TCP's); 65507 B datagrams at
