@@ -56,12 +56,7 @@ func loopbackPair(t *testing.T) (ln net.Listener, dialed, accepted net.Conn) {
 // sockProtocol is the protocol of c's socket (SO_PROTOCOL).
 func sockProtocol(t *testing.T, c net.Conn) int {
 	t.Helper()
-	p := -1
-	raw, err := c.(*net.TCPConn).SyscallConn()
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw.Control(func(fd uintptr) { p, err = unix.GetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_PROTOCOL) })
+	p, err := unix.GetsockoptInt(connFD(c), unix.SOL_SOCKET, unix.SO_PROTOCOL)
 	if err != nil {
 		t.Fatal(err)
 	}
