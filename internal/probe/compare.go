@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tuneloop/tuneloop/internal/finding"
@@ -137,8 +138,10 @@ func Compare(a, b *Result, labelA, labelB string) *Comparison {
 			fmt.Sprintf("the network figures were measured against different peers (A: %s, B: %s): a listener in another process, one in the prober's own process and another host are different paths", PeerText(a.Peer).EN, PeerText(b.Peer).EN),
 			fmt.Sprintf("两次探测的网络指标所连的对端不同（A：%s，B：%s）：另一进程中的监听、探测进程自身内的监听与另一台主机是不同的路径", PeerText(a.Peer).ZH, PeerText(b.Peer).ZH)))
 	}
-	if t := placementDiff(a, b); !t.IsZero() {
-		c.Explain = append(c.Explain, t)
+	for _, t := range []finding.Text{placementDiff(a, b), settingsDiff(a, b)} {
+		if !t.IsZero() {
+			c.Explain = append(c.Explain, t)
+		}
 	}
 	c.Explain = append(c.Explain, patternDiffs(c.Rows)...)
 	return c
@@ -227,6 +230,64 @@ func placementDiff(a, b *Result) finding.Text {
 		fmt.Sprintf("the network figures' two ends were placed differently (A: %s; B: %s): on one CPU a loopback round trip is two context switches, on two it is a wake-up of the other CPU; pin both probes alike (--cpu, --peer-cpu) to compare the paths", pa.EN, pb.EN),
 		fmt.Sprintf("两次探测中网络指标两端的 CPU 位置不同（A：%s；B：%s）：在同一 CPU 上，一次环回往返是两次上下文切换；在两个 CPU 上则需唤醒另一个 CPU；请以相同方式绑定两次探测（--cpu、--peer-cpu）再比较", pa.ZH, pb.ZH))
 }
+
+// settingsDiff says when A and B were measured with other settings: rounds,
+// a round's length for a part both measured (--quick, --window), the memory
+// buffer or the disk file. A figure over a 20 ms round is not the one over
+// 120 ms: on this 2-CPU VM, a default and a --quick probe minutes apart
+// read UDP bandwidth 23-43% apart.
+func settingsDiff(a, b *Result) finding.Text {
+	var en, zh []string
+	add := func(e, z string, va, vb string) {
+		en = append(en, fmt.Sprintf("%s %s in A, %s in B", e, va, vb))
+		zh = append(zh, fmt.Sprintf("%s A 为 %s，B 为 %s", z, va, vb))
+	}
+	if a.Quick != b.Quick {
+		mode := func(q bool, def, quick string) string {
+			if q {
+				return quick
+			}
+			return def
+		}
+		en = append(en, fmt.Sprintf("mode %s in A, %s in B", mode(a.Quick, "default", "--quick"), mode(b.Quick, "default", "--quick")))
+		zh = append(zh, fmt.Sprintf("模式 A 为%s，B 为%s", mode(a.Quick, "默认", " --quick"), mode(b.Quick, "默认", " --quick")))
+	}
+	if a.Rounds > 0 && b.Rounds > 0 && a.Rounds != b.Rounds {
+		add("rounds per figure", "每项轮数", strconv.Itoa(a.Rounds), strconv.Itoa(b.Rounds))
+	}
+	if a.Windows != nil && b.Windows != nil {
+		for _, w := range []struct {
+			part   string
+			en, zh string
+			a, b   float64
+		}{
+			{PartNet, "a network round", "网络每轮", a.Windows.Net, b.Windows.Net},
+			{PartCPU, "a CPU round", "CPU 每轮", a.Windows.CPU, b.Windows.CPU},
+			{PartMem, "a memory round", "内存每轮", a.Windows.Mem, b.Windows.Mem},
+			{PartDisk, "a disk round", "磁盘每轮", a.Windows.Disk, b.Windows.Disk},
+		} {
+			if w.a != w.b && slices.Contains(a.Parts, w.part) && slices.Contains(b.Parts, w.part) {
+				add(w.en, w.zh, fmtMS(w.a), fmtMS(w.b))
+			}
+		}
+	}
+	if a.MemBytes > 0 && b.MemBytes > 0 && a.MemBytes != b.MemBytes {
+		add("the memory buffer", "内存缓冲区", fmtMiB(a.MemBytes), fmtMiB(b.MemBytes))
+	}
+	if a.DiskBytes > 0 && b.DiskBytes > 0 && a.DiskBytes != b.DiskBytes {
+		add("the disk file", "磁盘文件", fmtMiB(a.DiskBytes), fmtMiB(b.DiskBytes))
+	}
+	if len(en) == 0 {
+		return finding.Text{}
+	}
+	return finding.T(
+		"the two probes were measured with different settings ("+strings.Join(en, "; ")+"): a median of shorter rounds, or over a smaller buffer or file, is another measurement (a short round sees a neighbour's burst or a scheduler tick whole, a small buffer or file more of the caches), so a difference may be the settings'; probe both alike to compare",
+		"两次探测的设置不同（"+strings.Join(zh, "；")+"）：更短轮次的中位数、更小缓冲区或文件上的测量是另一种测量（短轮次会完整地遇上邻居的突发负载或一次调度节拍，小缓冲区或小文件更多落在缓存中），差异可能来自设置；请以相同设置探测后再比较")
+}
+
+func fmtMS(ms float64) string { return strconv.FormatFloat(ms, 'f', -1, 64) + " ms" }
+
+func fmtMiB(b int64) string { return strconv.FormatInt(b>>20, 10) + " MiB" }
 
 // sameCPUShare is the share of placed rounds with both ends on one CPU
 // (-1: none placed).

@@ -145,6 +145,7 @@ func (p *prober) disk(ctx context.Context) {
 			fmt.Sprintf("%s：可用空间的十分之一不足 %d MiB", dir, minDiskBytes>>20)))
 		return
 	}
+	p.res.DiskBytes = size
 	f, err := openDisk(dir)
 	if err != nil {
 		p.skip(PartDisk, finding.T(fmt.Sprintf("a file in %s: %v", dir, err), fmt.Sprintf("在 %s 中建文件：%v", dir, err)))

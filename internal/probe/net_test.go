@@ -335,6 +335,10 @@ func TestWindowSetsTheRoundLength(t *testing.T) {
 	if !said {
 		t.Errorf("the probe does not say its window: %v", r.Notes)
 	}
+	// And keeps it, for compare: --window sets the net round, --quick the CPU's.
+	if w := r.Windows; w == nil || w.Net != 300 || w.CPU != 20 {
+		t.Errorf("window_ms: %+v, want net 300 and cpu 20", w)
+	}
 }
 
 // polledInodes lists the inodes of the files this process's epoll sets

@@ -217,9 +217,14 @@ type Result struct {
 	Dir         string `json:"disk_dir,omitempty"`
 	DiskFS      string `json:"disk_fs,omitempty"`
 	// MemBytes is the memory part's buffer (the chase runs over half).
-	MemBytes int64    `json:"mem_buffer_bytes,omitempty"`
-	Figures  []Figure `json:"figures"`
-	Matrix   *Matrix  `json:"core_to_core,omitempty"`
+	MemBytes int64 `json:"mem_buffer_bytes,omitempty"`
+	// DiskBytes is the disk part's file.
+	DiskBytes int64 `json:"disk_file_bytes,omitempty"`
+	// Windows is how long one round of each part's figures lasted;
+	// absent from probes taken before it was kept.
+	Windows *Windows `json:"window_ms,omitempty"`
+	Figures []Figure `json:"figures"`
+	Matrix  *Matrix  `json:"core_to_core,omitempty"`
 	// PerCPU is the integer kernel pinned on each CPU (Gop/s, median of
 	// rounds), behind the cpu.int_spread figure.
 	PerCPU  []CPUValue     `json:"per_cpu,omitempty"`
@@ -285,6 +290,16 @@ func (r *Result) Figure(id string) *Figure {
 	return nil
 }
 
+// Windows is how long one round of a part's figures lasts, in
+// milliseconds (the core-to-core matrix: all its pairs).
+type Windows struct {
+	Net  float64 `json:"net"`
+	CPU  float64 `json:"cpu"`
+	Mem  float64 `json:"mem"`
+	Disk float64 `json:"disk"`
+	C2C  float64 `json:"core_to_core"`
+}
+
 // budget is how long each measurement window lasts.
 type budget struct {
 	rounds                   int
@@ -310,6 +325,12 @@ func newBudget(o *Options) budget {
 		b.diskBytes = o.DiskBytes
 	}
 	return b
+}
+
+// windows is the budget's round lengths as a probe keeps them.
+func (b budget) windows() *Windows {
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	return &Windows{Net: ms(b.net), CPU: ms(b.cpu), Mem: ms(b.mem), Disk: ms(b.disk), C2C: ms(b.c2c)}
 }
 
 // bench is one figure's measurement: run once for about d, return the value.
@@ -483,7 +504,8 @@ func Measure(ctx context.Context, o Options) (*Result, error) {
 		o.Facts = sysinfo.Collect(hostfs.FS{Proc: o.ProcRoot, Sys: o.SysRoot, Etc: "/etc"}, sysinfo.Options{NoEthtool: true})
 	}
 	p := &prober{o: &o, b: newBudget(&o), noise: newNoise(o.ProcRoot, o.PeerPID)}
-	p.res = &Result{Schema: Schema, Start: time.Now(), Quick: o.Quick, Parts: parts, Rounds: p.b.rounds, Host: HostOf(o.Facts), Facts: o.Facts}
+	p.res = &Result{Schema: Schema, Start: time.Now(), Quick: o.Quick, Parts: parts, Rounds: p.b.rounds, Host: HostOf(o.Facts), Facts: o.Facts,
+		Windows: p.b.windows()}
 	for _, c := range []struct {
 		pin CPUPin
 		to  **int

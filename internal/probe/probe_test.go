@@ -474,6 +474,48 @@ func TestCompareSaysPlacementDiffered(t *testing.T) {
 	}
 }
 
+// A probe taken with --quick (shorter rounds, fewer of them, a smaller
+// buffer and file) measured something else than a default one: compare
+// says which settings differed, for the parts both measured.
+func TestCompareSaysSettingsDiffered(t *testing.T) {
+	f := func(quick bool, parts ...string) *Result {
+		r := &Result{Quick: quick, Parts: parts, Rounds: 7, Windows: newBudget(&Options{Quick: quick}).windows(), MemBytes: 256 << 20, DiskBytes: 256 << 20,
+			Figures: []Figure{{ID: "net.udp_bw.64", Rounds: []float64{20, 21, 20}, Median: 20}}}
+		if quick {
+			r.Rounds, r.MemBytes, r.DiskBytes = 6, 64<<20, 32<<20
+		}
+		return r
+	}
+	said := func(c *Comparison) string {
+		for _, t := range c.Explain {
+			if strings.Contains(t.EN, "different settings") {
+				return t.EN + "\n" + t.ZH
+			}
+		}
+		return ""
+	}
+	s := said(Compare(f(false, PartNet, PartMem, PartDisk), f(true, PartNet, PartMem, PartDisk), "a", "b"))
+	for _, want := range []string{"mode default in A, --quick in B", "rounds per figure 7 in A, 6 in B", "a network round 120 ms in A, 20 ms in B",
+		"a disk round 300 ms in A, 50 ms in B", "the memory buffer 256 MiB in A, 64 MiB in B", "the disk file 256 MiB in A, 32 MiB in B", "模式 A 为默认，B 为 --quick"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("default against --quick: want %q in %q", want, s)
+		}
+	}
+	// The CPU part ran in neither: its round is not named.
+	if strings.Contains(s, "CPU round") {
+		t.Errorf("a part neither measured is named: %q", s)
+	}
+	if s := said(Compare(f(true, PartNet), f(true, PartNet), "a", "b")); s != "" {
+		t.Errorf("alike: %q", s)
+	}
+	// Probes from before the windows were kept: what they do say is used.
+	old := f(false, PartNet)
+	old.Windows = nil
+	if s := said(Compare(old, f(true, PartNet), "a", "b")); !strings.Contains(s, "mode default in A, --quick in B") || strings.Contains(s, "network round") {
+		t.Errorf("an old probe against --quick: %q", s)
+	}
+}
+
 // A TCP stream that changed while its sender was preempted far more
 // often, or its segments were far larger, on one side ran in another
 // pattern (how the receiver ACKed): compare says so, and only then (similar
