@@ -148,16 +148,20 @@ memblock=1G
 # rec FIGURE SIDE ROUND VALUE
 rec() { if [ -n "$4" ] && [ "$4" != "null" ]; then awk -v f="$1" -v s="$2" -v r="$3" -v x="$4" 'BEGIN { printf "%s %s %s %.4g\n", f, s, r, x }' >> "$work/values"; fi; }
 
+# jqmid: a jq function, the upper median of an array of numbers, rounded
+# (NONE when it is empty).
+jqmid='def mid(none): sort | if length > 0 then .[length / 2 | floor] | round else none end; '
+
 tuneloop_round() {
   local r=$1 out="$work/tl.$1.json"
   "$bin" probe $quick "${like[@]}" "${tlpin[@]}" --only "$parts" --dir "$dir" --out - -o json > "$out" 2>/dev/null
   jq -r '.figures[] | select(.median != null) | "\(.id) \(.median)"' "$out" | while read -r id v; do rec "$id" tuneloop "$r" "$v"; done
   local k
   for k in sender_preempt_per_s:preempt segment_bytes:segment; do
-    jq -r --arg k "${k%%:*}" '.figures[] | select(.[$k]) | "\(.id) \([.[$k][] | select(. >= 0)] | sort | if length > 0 then .[length / 2 | floor] | round else "" end)"' "$out" |
+    jq -r --arg k "${k%%:*}" "$jqmid"'.figures[] | select(.[$k]) | "\(.id) \([.[$k][] | select(. >= 0)] | mid(""))"' "$out" |
       while read -r id v; do recx "${k#*:}" "$id" tuneloop "$r" "$v"; done
   done
-  busy=$(jq -r '[.figures[].others_busy_pct | select(. >= 0)] | sort | if length > 0 then .[length / 2 | floor] | round else "?" end' "$out")
+  busy=$(jq -r "$jqmid"'[.figures[].others_busy_pct | select(. >= 0)] | mid("?")' "$out")
   if [ "$busy" != "?" ] && [ "$busy" -gt "${maxbusy:--1}" ]; then maxbusy=$busy; fi
   placed=$(jq -r '[.figures[].placement | select(. != null)] | "\(map(.same_cpu) | add // 0) of \(map(.rounds) | add // 0)"' "$out")
   local mb; mb=$(jq -r '.mem_buffer_bytes // empty' "$out")
