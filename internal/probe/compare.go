@@ -234,8 +234,9 @@ func placementDiff(a, b *Result) finding.Text {
 // settingsDiff says when A and B were measured with other settings: rounds,
 // a round's length for a part both measured (--quick, --window), the memory
 // buffer or the disk file. A figure over a 20 ms round is not the one over
-// 120 ms: on this 2-CPU VM, a default and a --quick probe minutes apart
-// read UDP bandwidth 23-43% apart.
+// 120 ms: on a 2-CPU VM a default and a --quick probe minutes apart read
+// UDP bandwidth 23-43% apart, and compare said nothing of their settings
+// (their ends' placement differed too: placementDiff).
 func settingsDiff(a, b *Result) finding.Text {
 	var en, zh []string
 	add := func(e, z string, va, vb string) {
