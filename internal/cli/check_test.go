@@ -33,9 +33,25 @@ func testEnv() (*Env, *bytes.Buffer, *bytes.Buffer) {
 
 func fixedNow() time.Time { return time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC) }
 
+// isolated keeps a check in a test from the user's probes: an empty
+// catalog and probe folder unless the test gives its own. A probe of this
+// machine in the user's catalog (the golden fixtures were captured from a
+// build VM of the same host name) had put its figures into the goldens.
+func isolated(t testing.TB, o *CheckOptions) *CheckOptions {
+	t.Helper()
+	if o.Catalog == "" {
+		o.Catalog = filepath.Join(t.TempDir(), "runs.db")
+	}
+	if o.Probe == "" && o.ProbeRoot == "" {
+		o.ProbeRoot = t.TempDir()
+	}
+	return o
+}
+
 func runCheck(t *testing.T, o CheckOptions) (string, error) {
 	t.Helper()
 	env, out, _ := testEnv()
+	isolated(t, &o)
 	o.Now = fixedNow
 	if o.Output == "" {
 		o.Output = "text"
@@ -256,7 +272,7 @@ func TestCheckLangFromEnv(t *testing.T) {
 		}
 		return ""
 	}
-	o := &CheckOptions{Root: filepath.Join(hostsDir, "kunpeng920-2s4n"), Output: "text", Profile: "java-web", Now: fixedNow}
+	o := isolated(t, &CheckOptions{Root: filepath.Join(hostsDir, "kunpeng920-2s4n"), Output: "text", Profile: "java-web", Now: fixedNow})
 	if err := RunCheck(context.Background(), env, o); err != nil {
 		t.Fatal(err)
 	}

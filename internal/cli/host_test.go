@@ -57,12 +57,12 @@ func TestCheckRecordHost(t *testing.T) {
 	host := hostOptions{Host: d.Spec(), Identity: []string{d.UserKey}, KnownHosts: d.Known, Exe: exe}
 
 	env, out, errb := testEnv()
-	if err := RunCheck(context.Background(), env, &CheckOptions{Output: "json", Profile: "java-web", Remote: host}); err != nil {
+	if err := RunCheck(context.Background(), env, isolated(t, &CheckOptions{Output: "json", Profile: "java-web", Remote: host})); err != nil {
 		t.Fatalf("check --host: %v (%s)", err, errb.String())
 	}
 	remoteIDs := checkIDs(t, out.Bytes())
 	env, out, _ = testEnv()
-	if err := RunCheck(context.Background(), env, &CheckOptions{Output: "json", Profile: "java-web", ProcRoot: "/proc", SysRoot: "/sys", EtcRoot: "/etc"}); err != nil {
+	if err := RunCheck(context.Background(), env, isolated(t, &CheckOptions{Output: "json", Profile: "java-web", ProcRoot: "/proc", SysRoot: "/sys", EtcRoot: "/etc"})); err != nil {
 		t.Fatal(err)
 	}
 	if local := checkIDs(t, out.Bytes()); len(remoteIDs) == 0 || strings.Join(local, ",") != strings.Join(remoteIDs, ",") {

@@ -44,9 +44,7 @@ func checkFindings(t *testing.T, o CheckOptions) ([]finding.Finding, string) {
 	t.Helper()
 	env, out, errb := testEnv()
 	o.Output, o.Now, o.Profile = "json", fixedNow, "java-web"
-	if o.Catalog == "" {
-		o.Catalog = filepath.Join(t.TempDir(), "runs.db") // never the user's catalog
-	}
+	isolated(t, &o)
 	if o.Root == "" {
 		o.ProcRoot, o.SysRoot, o.EtcRoot = "/proc", "/sys", "/etc"
 	}
