@@ -39,13 +39,16 @@ func Identity(f *sysinfo.Facts) Host {
 	if f.CPU.Model.OK {
 		h.CPUModel = f.CPU.Model.Value
 	}
+	if f.MachineID.OK {
+		h.MachineID = f.MachineID.Value
+	}
 	return h
 }
 
 // SameHost says whether a probe of host a describes host b: the same
-// hostname, kernel and CPU model (a field unknown on either side is not
-// held against it, but the hostname must be known on both). When not,
-// why names what differs.
+// hostname, kernel, CPU model and machine ID (a field unknown on either
+// side is not held against it, but the hostname must be known on both).
+// When not, why names what differs.
 func SameHost(a, b Host) (ok bool, why finding.Text) {
 	if a.Name == "" || b.Name == "" {
 		return false, finding.T("the hostname is unknown", "主机名未知")
@@ -60,6 +63,11 @@ func SameHost(a, b Host) (ok bool, why finding.Text) {
 	diff("host", "主机", a.Name, b.Name, true)
 	diff("kernel", "内核", a.Kernel, b.Kernel, false)
 	diff("CPU", "CPU ", a.CPUModel, b.CPUModel, false)
+	if a.MachineID != "" && b.MachineID != "" && a.MachineID != b.MachineID {
+		// The hashes say nothing to a reader: not shown.
+		en = append(en, "another machine ID")
+		zh = append(zh, "机器 ID 不同")
+	}
 	if len(en) == 0 {
 		return true, finding.Text{}
 	}

@@ -38,11 +38,34 @@ func TestSameHost(t *testing.T) {
 		{Host{Name: "db1", Kernel: "6.6.0", CPUModel: "Kunpeng-920"}, false, `kernel "6.1.0", not "6.6.0"`},
 		{Host{Name: "db1", Kernel: "6.1.0", CPUModel: "EPYC"}, false, "CPU"},
 		{Host{}, false, "unknown"},
+		// A fleet from one image: name, kernel and CPU alike, machines not.
+		{Host{Name: "db1", Kernel: "6.1.0", CPUModel: "Kunpeng-920", MachineID: "5e0b"}, true, ""}, // unknown on a
 	} {
 		ok, why := SameHost(a, c.b)
 		if ok != c.ok || !strings.Contains(why.EN, c.says) || (!ok && why.ZH == "") {
 			t.Errorf("SameHost(%+v) = %v %q", c.b, ok, why.EN)
 		}
+	}
+}
+
+// Hosts that share a name, kernel and CPU model (VMs from one image) are
+// told apart by their machine IDs when both probes know them, and the
+// hashes are not shown.
+func TestSameHostMachineID(t *testing.T) {
+	a := Host{Name: "localhost", Kernel: "5.10.0", CPUModel: "Kunpeng-920", MachineID: "9f1c0e2a"}
+	b := a
+	b.MachineID = "77d0b4e1"
+	ok, why := SameHost(a, b)
+	if ok || !strings.Contains(why.EN, "another machine ID") || why.ZH == "" || strings.Contains(why.EN, "77d0") {
+		t.Errorf("two machines of one image: %v %q", ok, why.EN)
+	}
+	if ok, _ := SameHost(a, a); !ok {
+		t.Error("one machine is not itself")
+	}
+	old := a
+	old.MachineID = "" // a probe from before machine IDs were kept
+	if ok, _ := SameHost(old, a); !ok {
+		t.Error("an older probe without a machine ID is refused")
 	}
 }
 

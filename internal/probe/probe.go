@@ -188,8 +188,11 @@ type Host struct {
 	Kernel   string `json:"kernel"`
 	Arch     string `json:"arch"`
 	CPUModel string `json:"cpu_model,omitempty"`
-	CPUs     int    `json:"cpus"` // usable by this process
-	Nodes    int    `json:"numa_nodes"`
+	// MachineID is /etc/machine-id hashed for tuneloop (sysinfo.Facts):
+	// it tells apart hosts that share the three above.
+	MachineID string `json:"machine_id,omitempty"`
+	CPUs      int    `json:"cpus"` // usable by this process
+	Nodes     int    `json:"numa_nodes"`
 	// Clocksource is the kernel's current clock source (tsc, arch_sys_counter,
 	// hpet...): a slow one makes every clock read a syscall.
 	Clocksource string `json:"clocksource,omitempty"`
@@ -628,6 +631,9 @@ func HostOf(f *sysinfo.Facts) Host {
 	}
 	if f.CPU.Model.OK {
 		h.CPUModel = f.CPU.Model.Value
+	}
+	if f.MachineID.OK {
+		h.MachineID = f.MachineID.Value
 	}
 	if f.NUMA.Nodes.OK {
 		h.Nodes = len(f.NUMA.Nodes.Value)

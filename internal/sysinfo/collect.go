@@ -54,6 +54,7 @@ func Collect(h hostfs.FS, opts Options) *Facts {
 	area("processes", func() { procs = scanProcs(h) })
 
 	area("hostname", func() { f.Hostname = readField(h, h.ProcPath("sys/kernel/hostname"), parseText) })
+	area("machine id", func() { f.MachineID = readField(h, h.EtcPath("machine-id"), machineID) })
 	area("kernel", func() { f.Kernel = collectKernel(h) })
 	area("os", func() { f.OS = collectOS(h) })
 	var ci cpuInfo

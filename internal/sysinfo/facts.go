@@ -75,6 +75,10 @@ type Facts struct {
 	// Live is true when read from the running host (not a fixture tree).
 	Live     bool          `json:"live"`
 	Hostname Field[string] `json:"hostname"` // /proc/sys/kernel/hostname
+	// MachineID tells hosts apart that share a name, kernel and CPU model
+	// (a fleet of VMs from one image): /etc/machine-id hashed for this
+	// application (machineID), never the ID itself.
+	MachineID Field[string] `json:"machine_id"`
 
 	Kernel      Kernel                   `json:"kernel"`
 	OS          OS                       `json:"os"`

@@ -14,7 +14,7 @@ import (
 var readPaths = func() []string {
 	p := []string{
 		"proc/sys/kernel/hostname", "proc/sys/kernel/osrelease", "proc/version", "proc/sys/kernel/arch", "proc/cmdline",
-		"etc/os-release", "etc/passwd", "etc/tuned/active_profile",
+		"etc/os-release", "etc/passwd", "etc/tuned/active_profile", "etc/machine-id",
 		"proc/cpuinfo", "proc/stat", "proc/meminfo", "proc/swaps", "proc/interrupts", "proc/net/softnet_stat",
 		"proc/self/cgroup", "proc/self/mountinfo",
 		"proc/1/comm", "proc/1/cmdline", "proc/4321/comm", "proc/4321/cmdline", "proc/4321/status", "proc/4321/limits",

@@ -18,7 +18,8 @@ import (
 const IDProbeRefused = "run.probe-other-host"
 
 // loadProbe keeps the run folder's probe (probe.RunFile) when it is of the
-// run's host (the manifest's hostname, kernel and CPU model).
+// run's host (the manifest's hostname, kernel and CPU model, and machine ID
+// when both know it).
 func (L *Layers) loadProbe(b []byte) {
 	r, err := probe.Decode(bytes.NewReader(b), probe.RunFile)
 	if err != nil {

@@ -209,7 +209,7 @@ func Rules() []finding.Rule[*Input] {
 		{
 			ID: IDProbeRefused, Category: "run", Severity: finding.Info,
 			Title:  finding.T("The run folder's probe is of another host: not used", "运行目录中的探测结果来自另一台主机：未使用"),
-			Checks: finding.T("The probe kept in the run folder was taken on the run's host (the manifest's hostname, kernel and CPU model).", "运行目录中保存的探测结果来自本次运行的主机（清单中的主机名、内核与 CPU 型号）。"),
+			Checks: finding.T("The probe kept in the run folder was taken on the run's host (the manifest's hostname, kernel and CPU model, and its machine ID when both know it).", "运行目录中保存的探测结果来自本次运行的主机（清单中的主机名、内核与 CPU 型号，以及双方都已知时的机器 ID）。"),
 			Why: finding.T("Another host's figures (its disks, its network, its CPUs) would be cited as this run's.",
 				"另一台主机的数字（磁盘、网络、CPU）会被当成本次运行的证据。"),
 			Risk: noRisk, Workload: anyLoad, Reads: []string{probe.RunFile, "manifest.json facts"}, References: []string{runFolder},
