@@ -619,21 +619,13 @@ func kernelArch(goarch string) string {
 	return ""
 }
 
-// HostOf sums up the facts that name the machine and move its figures.
+// HostOf sums up the facts that name the machine (Identity, the hostname
+// from the system when the facts lack it) and move its figures.
 func HostOf(f *sysinfo.Facts) Host {
-	h := Host{Arch: runtime.GOARCH, CPUs: runtime.NumCPU()}
-	h.Name, _ = os.Hostname()
-	if f.Hostname.OK {
-		h.Name = f.Hostname.Value
-	}
-	if f.Kernel.Release.OK {
-		h.Kernel = f.Kernel.Release.Value
-	}
-	if f.CPU.Model.OK {
-		h.CPUModel = f.CPU.Model.Value
-	}
-	if f.MachineID.OK {
-		h.MachineID = f.MachineID.Value
+	h := Identity(f)
+	h.Arch, h.CPUs = runtime.GOARCH, runtime.NumCPU()
+	if h.Name == "" {
+		h.Name, _ = os.Hostname()
 	}
 	if f.NUMA.Nodes.OK {
 		h.Nodes = len(f.NUMA.Nodes.Value)
