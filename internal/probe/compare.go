@@ -12,6 +12,7 @@ import (
 	"github.com/tuneloop/tuneloop/internal/rules"
 	"github.com/tuneloop/tuneloop/internal/stats"
 	"github.com/tuneloop/tuneloop/internal/sysinfo"
+	"github.com/tuneloop/tuneloop/internal/units"
 )
 
 // Verdicts of a compared figure.
@@ -273,10 +274,10 @@ func settingsDiff(a, b *Result) finding.Text {
 		}
 	}
 	if a.MemBytes > 0 && b.MemBytes > 0 && a.MemBytes != b.MemBytes {
-		add("the memory buffer", "内存缓冲区", fmtMiB(a.MemBytes), fmtMiB(b.MemBytes))
+		add("the memory buffer", "内存缓冲区", units.FormatBytesExact(a.MemBytes), units.FormatBytesExact(b.MemBytes))
 	}
 	if a.DiskBytes > 0 && b.DiskBytes > 0 && a.DiskBytes != b.DiskBytes {
-		add("the disk file", "磁盘文件", fmtMiB(a.DiskBytes), fmtMiB(b.DiskBytes))
+		add("the disk file", "磁盘文件", units.FormatBytesExact(a.DiskBytes), units.FormatBytesExact(b.DiskBytes))
 	}
 	if len(en) == 0 {
 		return finding.Text{}
@@ -287,8 +288,6 @@ func settingsDiff(a, b *Result) finding.Text {
 }
 
 func fmtMS(ms float64) string { return strconv.FormatFloat(ms, 'f', -1, 64) + " ms" }
-
-func fmtMiB(b int64) string { return strconv.FormatInt(b>>20, 10) + " MiB" }
 
 // sameCPUShare is the share of placed rounds with both ends on one CPU
 // (-1: none placed).
